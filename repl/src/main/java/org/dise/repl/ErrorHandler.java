@@ -1,0 +1,25 @@
+package org.dise.repl;
+
+import picocli.CommandLine;
+
+/**
+ * Turns an unexpected exception into a one-paragraph message: a user never sees a Java stack
+ * trace (set ACF_DEBUG=1 to get one).
+ */
+final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
+  @Override
+  public int handleExecutionException(
+      Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+    if (ex instanceof UserError ue) {
+      System.err.println("acf: " + ue.getMessage());
+      return ue.status();
+    }
+    System.err.println("acf: internal error: " + ex);
+    if (System.getenv("ACF_DEBUG") != null) {
+      ex.printStackTrace();
+    } else {
+      System.err.println("acf: (set ACF_DEBUG=1 for the stack trace, and please report it)");
+    }
+    return Main.EXIT_FAILURE;
+  }
+}
