@@ -40,6 +40,21 @@ static inline void p3(const char *op, u64 a, u64 b, u64 r) {
            (unsigned long long)b, (unsigned long long)r);
     mix(r);
 }
+/* Row format for cross products: the column operands are printed once with
+ * header(), then each row is "op a: r(a,b0) r(a,b1) ...". */
+static inline void header(const char *what, const u64 *b, unsigned n) {
+    printf("columns %s:", what);
+    for (unsigned j = 0; j < n; j++) printf(" %016llx", (unsigned long long)b[j]);
+    printf("\n");
+}
+static inline void row_begin(const char *op, u64 a) {
+    printf("%-6s %016llx:", op, (unsigned long long)a);
+}
+static inline void row_item(u64 r) {
+    printf(" %016llx", (unsigned long long)r);
+    mix(r);
+}
+static inline void row_end(void) { printf("\n"); }
 static inline void psum(const char *what) {
     printf("checksum %s %016llx\n", what, (unsigned long long)g_sum);
 }

@@ -33,16 +33,22 @@ static const u64 SHAMT[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 127,
                             0x8000000000000020ull};
 
 static void test_rr(void) {
+    header("rs2", EDGE, NELEM(EDGE));
     for (unsigned k = 0; k < NELEM(RROPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++)
-            for (unsigned j = 0; j < NELEM(EDGE); j++)
-                p3(RROPS[k].name, EDGE[i], EDGE[j], RROPS[k].f(EDGE[i], EDGE[j]));
+        for (unsigned i = 0; i < NELEM(EDGE); i++) {
+            row_begin(RROPS[k].name, EDGE[i]);
+            for (unsigned j = 0; j < NELEM(EDGE); j++) row_item(RROPS[k].f(EDGE[i], EDGE[j]));
+            row_end();
+        }
         psum(RROPS[k].name);
     }
+    header("shamt", SHAMT, NELEM(SHAMT));
     for (unsigned k = 0; k < NELEM(SHOPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++)
-            for (unsigned j = 0; j < NELEM(SHAMT); j++)
-                p3(SHOPS[k].name, EDGE[i], SHAMT[j], SHOPS[k].f(EDGE[i], SHAMT[j]));
+        for (unsigned i = 0; i < NELEM(EDGE); i++) {
+            row_begin(SHOPS[k].name, EDGE[i]);
+            for (unsigned j = 0; j < NELEM(SHAMT); j++) row_item(SHOPS[k].f(EDGE[i], SHAMT[j]));
+            row_end();
+        }
         psum(SHOPS[k].name);
     }
 }
