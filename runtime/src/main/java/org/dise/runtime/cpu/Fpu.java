@@ -1,0 +1,1074 @@
+package org.dise.runtime.cpu;
+
+import java.math.BigInteger;
+
+/**
+ * RISC-V F/D floating-point semantics (IEEE 754-2008 as profiled by the RISC-V ISA), bit-exact with
+ * qemu-riscv64.
+ *
+ * <p>Operands and results are raw IEEE bit patterns: {@code long} for binary64, {@code int} for
+ * binary32. Exception flags accrue (OR) into {@link #fflags}. Rounding modes are the RISC-V encodings
+ * 0..4; the caller resolves DYN (7) to {@link #frm} and rejects the reserved encodings.
+ *
+ * <p>Implementation strategy: every rounding operation has a fast path built on the host's
+ * round-to-nearest-even double arithmetic plus an error-free transformation (TwoSum, FMA residual)
+ * that yields the exact sign of the rounding error (hence inexactness and the direction to step for
+ * directed modes). Whenever the fast path cannot prove its answer (non-finite, tiny or overflowing
+ * results, subnormal operands that would make residuals inexact, fused multiply-add in RMM, ...), an
+ * exact slow path takes over: operands are unpacked to integer significands, the exact result is
+ * formed with integer / BigInteger arithmetic and rounded once by {@link #round}.
+ *
+ * <p>Binary32 arithmetic is evaluated in binary64 with the exact binary64 rounding error, and then
+ * rounded once to binary32 with full knowledge of the exact value, so there is no double-rounding
+ * hazard in any rounding mode (this covers fused multiply-add too: the binary32 product is exact in
+ * binary64 and the addition's error is captured by TwoSum).
+ */
+public final class Fpu {
+  public static final int NX = 1, UF = 2, OF = 4, DZ = 8, NV = 16;
+  public static final int RNE = 0, RTZ = 1, RDN = 2, RUP = 3, RMM = 4;
+
+  /** Accrued exception flags. */
+  public int fflags;
+  /** Dynamic rounding mode (frm CSR). */
+  public int frm;
+
+  static final long CANON_D = 0x7ff8000000000000L;
+  static final int CANON_S = 0x7fc00000;
+  private static final long SIGN_D = 0x8000000000000000L;
+  private static final int SIGN_S = 0x80000000;
+  private static final long EXP_D = 0x7ff0000000000000L;
+  private static final long FRAC_D = 0x000fffffffffffffL;
+  private static final int EXP_S = 0x7f800000;
+  private static final int FRAC_S = 0x007fffff;
+
+  private static final double MIN_N = Double.MIN_NORMAL;
+  private static final double MAX_D = Double.MAX_VALUE;
+  /** Above this magnitude products/residuals of doubles are exactly representable (no underflow). */
+  private static final double SAFE_LO = 0x1p-967;
+
+  /** Sentinel for "fast path failed"; a NaN pattern never produced as a result. */
+  private static final long FAIL = -1L;
+
+  // Format selectors for the generic slow path.
+  private static final boolean D = true, S = false;
+
+  // ==================================================================================================
+  // Double precision arithmetic
+  // ==================================================================================================
+
+  public long addD(long a, long b, int rm) {
+    return addD0(a, b, rm);
+  }
+
+  public long subD(long a, long b, int rm) {
+    return addD0(a, b ^ SIGN_D, rm);
+  }
+
+  private long addD0(long a, long b, int rm) {
+    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
+    double r = x + y;
+    double ar = Math.abs(r);
+    if (ar > MIN_N && ar <= MAX_D) {
+      double bv = r - x;
+      double err = (x - (r - bv)) + (y - bv);
+      if (err == 0) {
+        return Double.doubleToRawLongBits(r);
+      }
+      fflags |= NX;
+      if (rm == RNE) {
+        return Double.doubleToRawLongBits(r);
+      }
+      long res = adjustD(r, err, rm);
+      if (res != FAIL) {
+        return res;
+      }
+    }
+    return slowAdd(a, b, D, rm);
+  }
+
+  public long mulD(long a, long b, int rm) {
+    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
+    double r = x * y;
+    double ar = Math.abs(r);
+    if (ar >= SAFE_LO && ar <= MAX_D) {
+      double err = Math.fma(x, y, -r);
+      if (err == 0) {
+        return Double.doubleToRawLongBits(r);
+      }
+      fflags |= NX;
+      if (rm == RNE) {
+        return Double.doubleToRawLongBits(r);
+      }
+      long res = adjustD(r, err, rm);
+      if (res != FAIL) {
+        return res;
+      }
+    }
+    return slowMul(a, b, D, rm);
+  }
+
+  public long divD(long a, long b, int rm) {
+    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
+    double r = x / y;
+    double ar = Math.abs(r);
+    if (ar > MIN_N && ar <= MAX_D && Math.abs(x) >= SAFE_LO) {
+      double rem = Math.fma(-r, y, x); // exact: x - r*y
+      if (rem == 0) {
+        return Double.doubleToRawLongBits(r);
+      }
+      fflags |= NX;
+      // A normal quotient is never exactly halfway between two doubles, so RMM == RNE here.
+      if (rm == RNE || rm == RMM) {
+        return Double.doubleToRawLongBits(r);
+      }
+      long res = adjustD(r, ((rem > 0) == (y > 0)) ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
+      if (res != FAIL) {
+        return res;
+      }
+    }
+    return slowDiv(a, b, D, rm);
+  }
+
+  public long sqrtD(long a, int rm) {
+    double x = Double.longBitsToDouble(a);
+    if (x >= SAFE_LO && x <= MAX_D) {
+      double r = Math.sqrt(x);
+      double rem = Math.fma(-r, r, x); // exact: x - r*r
+      if (rem == 0) {
+        return Double.doubleToRawLongBits(r);
+      }
+      fflags |= NX;
+      if (rm == RNE || rm == RMM) { // square roots are never ties
+        return Double.doubleToRawLongBits(r);
+      }
+      long res = adjustD(r, rem > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
+      if (res != FAIL) {
+        return res;
+      }
+    }
+    return slowSqrt(a, D, rm);
+  }
+
+  public long fmaddD(long a, long b, long c, int rm) {
+    return fmaD0(a, b, c, rm);
+  }
+
+  public long fmsubD(long a, long b, long c, int rm) {
+    return fmaD0(a, b, c ^ SIGN_D, rm);
+  }
+
+  public long fnmsubD(long a, long b, long c, int rm) {
+    return fmaD0(a ^ SIGN_D, b, c, rm);
+  }
+
+  public long fnmaddD(long a, long b, long c, int rm) {
+    return fmaD0(a ^ SIGN_D, b, c ^ SIGN_D, rm);
+  }
+
+  private long fmaD0(long a, long b, long c, int rm) {
+    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b), z = Double.longBitsToDouble(c);
+    double r = Math.fma(x, y, z);
+    double ar = Math.abs(r);
+    if (ar > MIN_N && ar <= MAX_D) {
+      double ap = Math.abs(x * y);
+      if (ap >= SAFE_LO && ap <= MAX_D) {
+        // With d = z - r exact, x*y + d (the exact error of r) has granularity >= 2^-1074, so
+        // fma(x, y, d) is zero iff the error is zero and otherwise carries the error's sign.
+        double d = z - r;
+        double bv = d - z;
+        double de = (z - (d - bv)) + (-r - bv);
+        if (de == 0) {
+          double e = Math.fma(x, y, d);
+          if (e == 0) {
+            return Double.doubleToRawLongBits(r);
+          }
+          if (rm == RNE) {
+            fflags |= NX;
+            return Double.doubleToRawLongBits(r);
+          }
+          if (rm != RMM) {
+            long res = adjustD(r, e > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
+            if (res != FAIL) {
+              fflags |= NX;
+              return res;
+            }
+          }
+        }
+      }
+    }
+    return slowFma(a, b, c, D, rm);
+  }
+
+  /**
+   * Given r = RNE(v) normal and finite, and err with the sign of v - r (err == v - r exactly when a
+   * tie must be recognisable for RMM), returns the rounding of v in mode rm, or FAIL if the result
+   * leaves the safe normal range (overflow, or possibly tiny).
+   */
+  private static long adjustD(double r, double err, int rm) {
+    double lo, hi;
+    if (err > 0) {
+      lo = r;
+      hi = Math.nextUp(r);
+    } else {
+      hi = r;
+      lo = Math.nextDown(r);
+    }
+    double res;
+    switch (rm) {
+      case RTZ:
+        res = r > 0 ? lo : hi;
+        break;
+      case RDN:
+        res = lo;
+        break;
+      case RUP:
+        res = hi;
+        break;
+      case RMM:
+        if (Math.abs(err) * 2 == hi - lo) {
+          res = Math.abs(lo) > Math.abs(hi) ? lo : hi;
+        } else {
+          res = r;
+        }
+        break;
+      default:
+        res = r;
+    }
+    double a = Math.abs(res);
+    if (!(a > MIN_N && a <= MAX_D) || Double.isInfinite(hi) || Double.isInfinite(lo)) {
+      return FAIL;
+    }
+    return Double.doubleToRawLongBits(res);
+  }
+
+  // ==================================================================================================
+  // Single precision arithmetic (evaluated in double with exact error, rounded once)
+  // ==================================================================================================
+
+  public int addS(int a, int b, int rm) {
+    return addS0(a, b, rm);
+  }
+
+  public int subS(int a, int b, int rm) {
+    return addS0(a, b ^ SIGN_S, rm);
+  }
+
+  private int addS0(int a, int b, int rm) {
+    double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
+    double d = x + y;
+    double bv = d - x;
+    double err = (x - (d - bv)) + (y - bv);
+    long res = roundToS(d, err, rm);
+    if (res != FAIL) {
+      return (int) res;
+    }
+    return (int) slowAdd(a & 0xffffffffL, b & 0xffffffffL, S, rm);
+  }
+
+  public int mulS(int a, int b, int rm) {
+    double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
+    long res = roundToS(x * y, 0, rm); // product of two floats is exact in double
+    if (res != FAIL) {
+      return (int) res;
+    }
+    return (int) slowMul(a & 0xffffffffL, b & 0xffffffffL, S, rm);
+  }
+
+  public int divS(int a, int b, int rm) {
+    double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
+    double d = x / y;
+    double rem = Math.fma(-d, y, x);
+    double err = rem == 0 ? 0 : ((rem > 0) == (y > 0) ? Double.MIN_VALUE : -Double.MIN_VALUE);
+    long res = roundToS(d, err, rm);
+    if (res != FAIL) {
+      return (int) res;
+    }
+    return (int) slowDiv(a & 0xffffffffL, b & 0xffffffffL, S, rm);
+  }
+
+  public int sqrtS(int a, int rm) {
+    double x = Float.intBitsToFloat(a);
+    if (x > 0) {
+      double d = Math.sqrt(x);
+      double rem = Math.fma(-d, d, x);
+      long res = roundToS(d, rem == 0 ? 0 : (rem > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE), rm);
+      if (res != FAIL) {
+        return (int) res;
+      }
+    }
+    return (int) slowSqrt(a & 0xffffffffL, S, rm);
+  }
+
+  public int fmaddS(int a, int b, int c, int rm) {
+    return fmaS0(a, b, c, rm);
+  }
+
+  public int fmsubS(int a, int b, int c, int rm) {
+    return fmaS0(a, b, c ^ SIGN_S, rm);
+  }
+
+  public int fnmsubS(int a, int b, int c, int rm) {
+    return fmaS0(a ^ SIGN_S, b, c, rm);
+  }
+
+  public int fnmaddS(int a, int b, int c, int rm) {
+    return fmaS0(a ^ SIGN_S, b, c ^ SIGN_S, rm);
+  }
+
+  private int fmaS0(int a, int b, int c, int rm) {
+    double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b), z = Float.intBitsToFloat(c);
+    double p = x * y; // exact
+    double d = p + z;
+    double bv = d - p;
+    double err = (p - (d - bv)) + (z - bv);
+    long res = roundToS(d, err, rm);
+    if (res != FAIL) {
+      return (int) res;
+    }
+    return (int) slowFma(a & 0xffffffffL, b & 0xffffffffL, c & 0xffffffffL, S, rm);
+  }
+
+  /**
+   * Rounds the exact value v = d + err to binary32 in mode rm, where d is a double and |err| is at
+   * most half an ulp of d (only the sign of err matters). Returns FAIL when the result is not safely
+   * normal (NaN, infinite, overflowing, possibly tiny); otherwise sets NX if inexact.
+   */
+  private long roundToS(double d, double err, int rm) {
+    float f = (float) d;
+    float af = Math.abs(f);
+    if (!(af > Float.MIN_NORMAL && af < Float.MAX_VALUE)) {
+      return FAIL;
+    }
+    double fd = f;
+    int c = d > fd ? 1 : d < fd ? -1 : err > 0 ? 1 : err < 0 ? -1 : 0;
+    if (c == 0) {
+      return Float.floatToRawIntBits(f) & 0xffffffffL;
+    }
+    float lo, hi;
+    if (c > 0) {
+      lo = f;
+      hi = Math.nextUp(f);
+    } else {
+      hi = f;
+      lo = Math.nextDown(f);
+    }
+    float res;
+    switch (rm) {
+      case RTZ:
+        res = f > 0 ? lo : hi;
+        break;
+      case RDN:
+        res = lo;
+        break;
+      case RUP:
+        res = hi;
+        break;
+      default: {
+        double mid = ((double) lo + (double) hi) * 0.5;
+        int cm = d > mid ? 1 : d < mid ? -1 : err > 0 ? 1 : err < 0 ? -1 : 0;
+        if (cm < 0) {
+          res = lo;
+        } else if (cm > 0) {
+          res = hi;
+        } else if (rm == RMM) {
+          res = Math.abs(lo) > Math.abs(hi) ? lo : hi;
+        } else {
+          res = (Float.floatToRawIntBits(lo) & 1) == 0 ? lo : hi;
+        }
+      }
+    }
+    float ares = Math.abs(res);
+    if (!(ares > Float.MIN_NORMAL && ares <= Float.MAX_VALUE)) {
+      return FAIL;
+    }
+    fflags |= NX;
+    return Float.floatToRawIntBits(res) & 0xffffffffL;
+  }
+
+  // ==================================================================================================
+  // min / max / compare / classify
+  // ==================================================================================================
+
+  public long minD(long a, long b) {
+    return minMaxD(a, b, true);
+  }
+
+  public long maxD(long a, long b) {
+    return minMaxD(a, b, false);
+  }
+
+  private long minMaxD(long a, long b, boolean min) {
+    boolean an = isNaN(a, D), bn = isNaN(b, D);
+    if (an || bn) {
+      if (isSNaN(a, D) || isSNaN(b, D)) {
+        fflags |= NV;
+      }
+      return an && bn ? CANON_D : an ? b : a;
+    }
+    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
+    if (x < y) {
+      return min ? a : b;
+    }
+    if (y < x) {
+      return min ? b : a;
+    }
+    return min ? (a | b) : (a & b); // equal: only +-0 differ in bits
+  }
+
+  public int minS(int a, int b) {
+    return minMaxS(a, b, true);
+  }
+
+  public int maxS(int a, int b) {
+    return minMaxS(a, b, false);
+  }
+
+  private int minMaxS(int a, int b, boolean min) {
+    long la = a & 0xffffffffL, lb = b & 0xffffffffL;
+    boolean an = isNaN(la, S), bn = isNaN(lb, S);
+    if (an || bn) {
+      if (isSNaN(la, S) || isSNaN(lb, S)) {
+        fflags |= NV;
+      }
+      return an && bn ? CANON_S : an ? b : a;
+    }
+    float x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
+    if (x < y) {
+      return min ? a : b;
+    }
+    if (y < x) {
+      return min ? b : a;
+    }
+    return min ? (a | b) : (a & b);
+  }
+
+  public long eqD(long a, long b) {
+    if (isNaN(a, D) || isNaN(b, D)) {
+      if (isSNaN(a, D) || isSNaN(b, D)) {
+        fflags |= NV;
+      }
+      return 0;
+    }
+    return Double.longBitsToDouble(a) == Double.longBitsToDouble(b) ? 1 : 0;
+  }
+
+  public long ltD(long a, long b) {
+    if (isNaN(a, D) || isNaN(b, D)) {
+      fflags |= NV;
+      return 0;
+    }
+    return Double.longBitsToDouble(a) < Double.longBitsToDouble(b) ? 1 : 0;
+  }
+
+  public long leD(long a, long b) {
+    if (isNaN(a, D) || isNaN(b, D)) {
+      fflags |= NV;
+      return 0;
+    }
+    return Double.longBitsToDouble(a) <= Double.longBitsToDouble(b) ? 1 : 0;
+  }
+
+  public long eqS(int a, int b) {
+    long la = a & 0xffffffffL, lb = b & 0xffffffffL;
+    if (isNaN(la, S) || isNaN(lb, S)) {
+      if (isSNaN(la, S) || isSNaN(lb, S)) {
+        fflags |= NV;
+      }
+      return 0;
+    }
+    return Float.intBitsToFloat(a) == Float.intBitsToFloat(b) ? 1 : 0;
+  }
+
+  public long ltS(int a, int b) {
+    if (isNaN(a & 0xffffffffL, S) || isNaN(b & 0xffffffffL, S)) {
+      fflags |= NV;
+      return 0;
+    }
+    return Float.intBitsToFloat(a) < Float.intBitsToFloat(b) ? 1 : 0;
+  }
+
+  public long leS(int a, int b) {
+    if (isNaN(a & 0xffffffffL, S) || isNaN(b & 0xffffffffL, S)) {
+      fflags |= NV;
+      return 0;
+    }
+    return Float.intBitsToFloat(a) <= Float.intBitsToFloat(b) ? 1 : 0;
+  }
+
+  public static long classD(long a) {
+    return classify(a, D);
+  }
+
+  public static long classS(int a) {
+    return classify(a & 0xffffffffL, S);
+  }
+
+  private static long classify(long bits, boolean dbl) {
+    int m = dbl ? 52 : 23;
+    int ebits = dbl ? 11 : 8;
+    boolean neg = ((bits >>> (m + ebits)) & 1) != 0;
+    long e = (bits >>> m) & ((1L << ebits) - 1);
+    long f = bits & ((1L << m) - 1);
+    int bit;
+    if (e == (1L << ebits) - 1) {
+      if (f == 0) {
+        bit = neg ? 0 : 7;
+      } else {
+        bit = (f >>> (m - 1)) != 0 ? 9 : 8;
+      }
+    } else if (e == 0) {
+      if (f == 0) {
+        bit = neg ? 3 : 4;
+      } else {
+        bit = neg ? 2 : 5;
+      }
+    } else {
+      bit = neg ? 1 : 6;
+    }
+    return 1L << bit;
+  }
+
+  // ==================================================================================================
+  // Conversions
+  // ==================================================================================================
+
+  private static final int K_W = 0, K_WU = 1, K_L = 2, K_LU = 3;
+
+  public long cvtWD(long d, int rm) {
+    return toInt(d, D, rm, K_W);
+  }
+
+  public long cvtWUD(long d, int rm) {
+    return toInt(d, D, rm, K_WU);
+  }
+
+  public long cvtLD(long d, int rm) {
+    return toInt(d, D, rm, K_L);
+  }
+
+  public long cvtLUD(long d, int rm) {
+    return toInt(d, D, rm, K_LU);
+  }
+
+  public long cvtWS(int s, int rm) {
+    return toInt(s & 0xffffffffL, S, rm, K_W);
+  }
+
+  public long cvtWUS(int s, int rm) {
+    return toInt(s & 0xffffffffL, S, rm, K_WU);
+  }
+
+  public long cvtLS(int s, int rm) {
+    return toInt(s & 0xffffffffL, S, rm, K_L);
+  }
+
+  public long cvtLUS(int s, int rm) {
+    return toInt(s & 0xffffffffL, S, rm, K_LU);
+  }
+
+  private long toInt(long bits, boolean dbl, int rm, int kind) {
+    int m = dbl ? 52 : 23;
+    int ebits = dbl ? 11 : 8;
+    boolean neg = ((bits >>> (m + ebits)) & 1) != 0;
+    long e = (bits >>> m) & ((1L << ebits) - 1);
+    if (e == (1L << ebits) - 1) {
+      fflags |= NV;
+      if ((bits & ((1L << m) - 1)) != 0) {
+        neg = false; // NaN converts like +infinity
+      }
+      return saturate(neg, kind);
+    }
+    long sig = sigOf(bits, dbl);
+    if (sig == 0) {
+      return 0;
+    }
+    int exp = expOf(bits, dbl);
+    long mag;
+    boolean inexact;
+    if (exp >= 0) {
+      if (64 - Long.numberOfLeadingZeros(sig) + exp > 64) {
+        fflags |= NV;
+        return saturate(neg, kind);
+      }
+      mag = sig << exp;
+      inexact = false;
+    } else {
+      mag = rshiftRound(sig, -exp, neg, rm);
+      inexact = rInexact;
+    }
+    boolean ok;
+    switch (kind) {
+      case K_W:
+        ok = neg ? Long.compareUnsigned(mag, 1L << 31) <= 0 : Long.compareUnsigned(mag, (1L << 31) - 1) <= 0;
+        break;
+      case K_WU:
+        ok = neg ? mag == 0 : Long.compareUnsigned(mag, 0xffffffffL) <= 0;
+        break;
+      case K_L:
+        ok = neg ? Long.compareUnsigned(mag, 1L << 63) <= 0 : mag >= 0;
+        break;
+      default:
+        ok = !neg || mag == 0;
+    }
+    if (!ok) {
+      fflags |= NV;
+      return saturate(neg, kind);
+    }
+    if (inexact) {
+      fflags |= NX;
+    }
+    long v = neg ? -mag : mag;
+    return (kind == K_W || kind == K_WU) ? (long) (int) v : v;
+  }
+
+  private static long saturate(boolean neg, int kind) {
+    switch (kind) {
+      case K_W:
+        return neg ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+      case K_WU:
+        return neg ? 0 : -1L; // 0xffffffff sign-extended
+      case K_L:
+        return neg ? Long.MIN_VALUE : Long.MAX_VALUE;
+      default:
+        return neg ? 0 : -1L;
+    }
+  }
+
+  public long cvtDW(long x, int rm) {
+    return Double.doubleToRawLongBits((double) (int) x); // exact
+  }
+
+  public long cvtDWU(long x, int rm) {
+    return Double.doubleToRawLongBits((double) (x & 0xffffffffL)); // exact
+  }
+
+  public long cvtDL(long x, int rm) {
+    if (x > -(1L << 53) && x < (1L << 53)) {
+      return Double.doubleToRawLongBits((double) x);
+    }
+    return fromInt(x < 0, x < 0 ? -x : x, D, rm);
+  }
+
+  public long cvtDLU(long x, int rm) {
+    if (x >= 0 && x < (1L << 53)) {
+      return Double.doubleToRawLongBits((double) x);
+    }
+    return fromInt(false, x, D, rm);
+  }
+
+  public int cvtSW(long x, int rm) {
+    int i = (int) x;
+    return (int) fromInt(i < 0, Math.abs((long) i), S, rm);
+  }
+
+  public int cvtSWU(long x, int rm) {
+    return (int) fromInt(false, x & 0xffffffffL, S, rm);
+  }
+
+  public int cvtSL(long x, int rm) {
+    return (int) fromInt(x < 0, x < 0 ? -x : x, S, rm);
+  }
+
+  public int cvtSLU(long x, int rm) {
+    return (int) fromInt(false, x, S, rm);
+  }
+
+  /** Rounds the integer (-1)^neg * mag (mag unsigned 64-bit) to the format. */
+  private long fromInt(boolean neg, long mag, boolean dbl, int rm) {
+    if (mag == 0) {
+      return 0;
+    }
+    int exp = 0;
+    if (mag < 0) { // >= 2^63 unsigned: fold the low bit into a sticky bit
+      mag = (mag >>> 1) | (mag & 1);
+      exp = 1;
+    }
+    return round(neg, mag, exp, dbl, rm);
+  }
+
+  public int cvtSD(long d, int rm) {
+    double x = Double.longBitsToDouble(d);
+    long res = roundToS(x, 0, rm);
+    if (res != FAIL) {
+      return (int) res;
+    }
+    if (isNaN(d, D)) {
+      if (isSNaN(d, D)) {
+        fflags |= NV;
+      }
+      return CANON_S;
+    }
+    boolean neg = d < 0;
+    if ((d & ~SIGN_D) == EXP_D) {
+      return neg ? 0xff800000 : 0x7f800000;
+    }
+    long sig = sigOf(d, D);
+    if (sig == 0) {
+      return neg ? SIGN_S : 0;
+    }
+    return (int) round(neg, sig, expOf(d, D), S, rm);
+  }
+
+  public long cvtDS(int s) {
+    long ls = s & 0xffffffffL;
+    if (isNaN(ls, S)) {
+      if (isSNaN(ls, S)) {
+        fflags |= NV;
+      }
+      return CANON_D;
+    }
+    return Double.doubleToRawLongBits((double) Float.intBitsToFloat(s));
+  }
+
+  // ==================================================================================================
+  // NaN boxing
+  // ==================================================================================================
+
+  public static long boxS(int s) {
+    return 0xffffffff00000000L | (s & 0xffffffffL);
+  }
+
+  public static int unboxS(long reg) {
+    return (reg >>> 32) == 0xffffffffL ? (int) reg : CANON_S;
+  }
+
+  // ==================================================================================================
+  // Exact slow path (generic over binary32/binary64; bits of binary32 are zero-extended in a long)
+  // ==================================================================================================
+
+  private static int mBits(boolean dbl) {
+    return dbl ? 52 : 23;
+  }
+
+  private static int eBits(boolean dbl) {
+    return dbl ? 11 : 8;
+  }
+
+  private static long signBit(boolean dbl) {
+    return dbl ? SIGN_D : 0x80000000L;
+  }
+
+  private static long canon(boolean dbl) {
+    return dbl ? CANON_D : CANON_S & 0xffffffffL;
+  }
+
+  private static long infBits(boolean neg, boolean dbl) {
+    return (dbl ? EXP_D : (long) EXP_S) | (neg ? signBit(dbl) : 0);
+  }
+
+  private static boolean sign(long bits, boolean dbl) {
+    return (bits & signBit(dbl)) != 0;
+  }
+
+  private static boolean isNaN(long bits, boolean dbl) {
+    if (dbl) {
+      return (bits & ~SIGN_D) > EXP_D;
+    }
+    return (bits & 0x7fffffffL) > EXP_S;
+  }
+
+  private static boolean isSNaN(long bits, boolean dbl) {
+    return isNaN(bits, dbl) && (bits & (1L << (mBits(dbl) - 1))) == 0;
+  }
+
+  private static boolean isInf(long bits, boolean dbl) {
+    return dbl ? (bits & ~SIGN_D) == EXP_D : (bits & 0x7fffffffL) == EXP_S;
+  }
+
+  private static boolean isZero(long bits, boolean dbl) {
+    return (bits & ~signBit(dbl)) == 0;
+  }
+
+  /** Integer significand (with hidden bit) of a finite value. */
+  private static long sigOf(long bits, boolean dbl) {
+    int m = mBits(dbl);
+    long e = (bits >>> m) & ((1L << eBits(dbl)) - 1);
+    long f = bits & ((1L << m) - 1);
+    return e == 0 ? f : f | (1L << m);
+  }
+
+  /** Exponent of the significand's unit bit: value = sigOf * 2^expOf. */
+  private static int expOf(long bits, boolean dbl) {
+    int m = mBits(dbl);
+    int e = (int) ((bits >>> m) & ((1L << eBits(dbl)) - 1));
+    int bias = (1 << (eBits(dbl) - 1)) - 1;
+    return (e == 0 ? 1 : e) - bias - m;
+  }
+
+  private long invalid(boolean dbl) {
+    fflags |= NV;
+    return canon(dbl);
+  }
+
+  private long nanResult(long a, long b, long c, boolean dbl) {
+    if (isSNaN(a, dbl) || isSNaN(b, dbl) || isSNaN(c, dbl)) {
+      fflags |= NV;
+    }
+    return canon(dbl);
+  }
+
+  private long exactZero(int rm, boolean dbl) {
+    return rm == RDN ? signBit(dbl) : 0;
+  }
+
+  long slowAdd(long a, long b, boolean dbl, int rm) {
+    if (isNaN(a, dbl) || isNaN(b, dbl)) {
+      return nanResult(a, b, 0, dbl);
+    }
+    boolean na = sign(a, dbl), nb = sign(b, dbl);
+    if (isInf(a, dbl)) {
+      if (isInf(b, dbl) && na != nb) {
+        return invalid(dbl);
+      }
+      return a;
+    }
+    if (isInf(b, dbl)) {
+      return b;
+    }
+    long sa = sigOf(a, dbl), sb = sigOf(b, dbl);
+    if (sa == 0 && sb == 0) {
+      return na == nb ? a : exactZero(rm, dbl);
+    }
+    return addExact(na, BigInteger.valueOf(sa), expOf(a, dbl), nb, BigInteger.valueOf(sb), expOf(b, dbl), dbl, rm);
+  }
+
+  private long addExact(boolean na, BigInteger sa, int ea, boolean nb, BigInteger sb, int eb, boolean dbl,
+      int rm) {
+    int e = Math.min(ea, eb);
+    BigInteger x = sa.shiftLeft(ea - e);
+    BigInteger y = sb.shiftLeft(eb - e);
+    if (na) {
+      x = x.negate();
+    }
+    if (nb) {
+      y = y.negate();
+    }
+    BigInteger s = x.add(y);
+    if (s.signum() == 0) {
+      return exactZero(rm, dbl);
+    }
+    return roundBig(s.signum() < 0, s.abs(), e, dbl, rm);
+  }
+
+  long slowMul(long a, long b, boolean dbl, int rm) {
+    if (isNaN(a, dbl) || isNaN(b, dbl)) {
+      return nanResult(a, b, 0, dbl);
+    }
+    boolean neg = sign(a, dbl) ^ sign(b, dbl);
+    if (isInf(a, dbl) || isInf(b, dbl)) {
+      if (isZero(a, dbl) || isZero(b, dbl)) {
+        return invalid(dbl);
+      }
+      return infBits(neg, dbl);
+    }
+    long sa = sigOf(a, dbl), sb = sigOf(b, dbl);
+    if (sa == 0 || sb == 0) {
+      return neg ? signBit(dbl) : 0;
+    }
+    BigInteger p = BigInteger.valueOf(sa).multiply(BigInteger.valueOf(sb));
+    return roundBig(neg, p, expOf(a, dbl) + expOf(b, dbl), dbl, rm);
+  }
+
+  long slowDiv(long a, long b, boolean dbl, int rm) {
+    if (isNaN(a, dbl) || isNaN(b, dbl)) {
+      return nanResult(a, b, 0, dbl);
+    }
+    boolean neg = sign(a, dbl) ^ sign(b, dbl);
+    boolean ia = isInf(a, dbl), ib = isInf(b, dbl);
+    if (ia && ib) {
+      return invalid(dbl);
+    }
+    if (ia) {
+      return infBits(neg, dbl);
+    }
+    if (ib) {
+      return neg ? signBit(dbl) : 0;
+    }
+    long sa = sigOf(a, dbl), sb = sigOf(b, dbl);
+    if (sb == 0) {
+      if (sa == 0) {
+        return invalid(dbl);
+      }
+      fflags |= DZ;
+      return infBits(neg, dbl);
+    }
+    if (sa == 0) {
+      return neg ? signBit(dbl) : 0;
+    }
+    int la = 64 - Long.numberOfLeadingZeros(sa), lb = 64 - Long.numberOfLeadingZeros(sb);
+    int k = 64 + lb - la;
+    BigInteger[] qr = BigInteger.valueOf(sa).shiftLeft(k).divideAndRemainder(BigInteger.valueOf(sb));
+    BigInteger q = qr[0];
+    if (qr[1].signum() != 0) {
+      q = q.setBit(0);
+    }
+    return roundBig(neg, q, expOf(a, dbl) - expOf(b, dbl) - k, dbl, rm);
+  }
+
+  long slowSqrt(long a, boolean dbl, int rm) {
+    if (isNaN(a, dbl)) {
+      return nanResult(a, 0, 0, dbl);
+    }
+    if (isZero(a, dbl)) {
+      return a;
+    }
+    if (sign(a, dbl)) {
+      return invalid(dbl);
+    }
+    if (isInf(a, dbl)) {
+      return a;
+    }
+    long s = sigOf(a, dbl);
+    int e = expOf(a, dbl);
+    if ((e & 1) != 0) {
+      s <<= 1;
+      e -= 1;
+    }
+    BigInteger v = BigInteger.valueOf(s).shiftLeft(128);
+    BigInteger r = v.sqrt();
+    if (!r.multiply(r).equals(v)) {
+      r = r.setBit(0); // r has >= 64 bits, so bit 0 is far below the rounding point
+    }
+    return roundBig(false, r, (e - 128) / 2, dbl, rm);
+  }
+
+  long slowFma(long a, long b, long c, boolean dbl, int rm) {
+    boolean infZero = (isInf(a, dbl) && isZero(b, dbl)) || (isZero(a, dbl) && isInf(b, dbl));
+    if (isNaN(a, dbl) || isNaN(b, dbl) || isNaN(c, dbl)) {
+      if (infZero) {
+        fflags |= NV;
+      }
+      return nanResult(a, b, c, dbl);
+    }
+    if (infZero) {
+      return invalid(dbl);
+    }
+    boolean np = sign(a, dbl) ^ sign(b, dbl), nc = sign(c, dbl);
+    if (isInf(a, dbl) || isInf(b, dbl)) {
+      if (isInf(c, dbl) && nc != np) {
+        return invalid(dbl);
+      }
+      return infBits(np, dbl);
+    }
+    if (isInf(c, dbl)) {
+      return c;
+    }
+    long sa = sigOf(a, dbl), sb = sigOf(b, dbl), sc = sigOf(c, dbl);
+    BigInteger p = BigInteger.valueOf(sa).multiply(BigInteger.valueOf(sb));
+    if (p.signum() == 0) {
+      if (sc == 0) {
+        return np == nc ? (np ? signBit(dbl) : 0) : exactZero(rm, dbl);
+      }
+      return c;
+    }
+    return addExact(np, p, expOf(a, dbl) + expOf(b, dbl), nc, BigInteger.valueOf(sc), expOf(c, dbl), dbl, rm);
+  }
+
+  // ==================================================================================================
+  // Rounding core
+  // ==================================================================================================
+
+  /** Set by {@link #rshiftRound}: whether discarded bits were nonzero. */
+  private boolean rInexact;
+
+  /**
+   * Returns mag >> shift (shift >= 1) rounded to an integer according to rm for a value of the given
+   * sign; sets {@link #rInexact}. mag must be non-negative (< 2^63).
+   */
+  private long rshiftRound(long mag, int shift, boolean neg, int rm) {
+    long q, rem;
+    int cmp; // rem compared with half a unit
+    if (shift >= 64) {
+      q = 0;
+      rem = mag;
+      cmp = -1; // mag < 2^63 <= 2^(shift-1)
+    } else {
+      q = mag >>> shift;
+      rem = mag & ((1L << shift) - 1);
+      long half = 1L << (shift - 1);
+      cmp = Long.compareUnsigned(rem, half);
+    }
+    if (rem == 0) {
+      rInexact = false;
+      return q;
+    }
+    rInexact = true;
+    boolean inc;
+    switch (rm) {
+      case RNE:
+        inc = cmp > 0 || (cmp == 0 && (q & 1) != 0);
+        break;
+      case RTZ:
+        inc = false;
+        break;
+      case RDN:
+        inc = neg;
+        break;
+      case RUP:
+        inc = !neg;
+        break;
+      default: // RMM
+        inc = cmp >= 0;
+    }
+    return inc ? q + 1 : q;
+  }
+
+  private long roundBig(boolean neg, BigInteger mag, int exp, boolean dbl, int rm) {
+    int n = mag.bitLength();
+    if (n > 62) {
+      int s = n - 62;
+      long v = mag.shiftRight(s).longValue();
+      if (mag.getLowestSetBit() < s) {
+        v |= 1;
+      }
+      return round(neg, v, exp + s, dbl, rm);
+    }
+    return round(neg, mag.longValue(), exp, dbl, rm);
+  }
+
+  /**
+   * Rounds (-1)^neg * mag * 2^exp to the format, raising NX/UF/OF as RISC-V does (tininess after
+   * rounding). 0 < mag < 2^63; bit 0 may be a sticky bit provided mag has at least m+3 significant
+   * bits. Returns the result bits (binary32 zero-extended).
+   */
+  long round(boolean neg, long mag, int exp, boolean dbl, int rm) {
+    int m = mBits(dbl);
+    int ebits = eBits(dbl);
+    int bias = (1 << (ebits - 1)) - 1;
+    int emin = 1 - bias;
+    int n = 64 - Long.numberOfLeadingZeros(mag);
+    int e = n - 1 + exp; // exponent of the leading bit
+    int lsb = Math.max(e - m, emin - m);
+    int shift = lsb - exp;
+    long q;
+    boolean inexact;
+    boolean tiny = false;
+    if (shift <= 0) {
+      q = mag << -shift;
+      inexact = false;
+    } else {
+      if (e < emin) {
+        tiny = true;
+        if (e == emin - 1 && shift - 1 > 0) {
+          // Would rounding to full precision (unbounded exponent) carry up to 2^emin?
+          long q2 = rshiftRound(mag, shift - 1, neg, rm);
+          if (q2 == (1L << (m + 1))) {
+            tiny = false;
+          }
+        }
+      }
+      q = rshiftRound(mag, shift, neg, rm);
+      inexact = rInexact;
+    }
+    long bits = ((long) (lsb - emin + m) << m) + q; // carries propagate into the exponent field
+    long maxE = (1L << ebits) - 1;
+    if ((bits >>> m) >= maxE) {
+      fflags |= OF | NX;
+      boolean toInf = rm == RNE || rm == RMM || (rm == RUP && !neg) || (rm == RDN && neg);
+      bits = toInf ? maxE << m : (maxE << m) - 1;
+    } else if (inexact) {
+      fflags |= tiny ? (NX | UF) : NX;
+    }
+    return neg ? bits | signBit(dbl) : bits;
+  }
+}
