@@ -21,6 +21,16 @@
 /* ---------------- signal generators ---------------- */
 typedef void (*GenFn)(int16_t *out, int n, Rng *r);
 
+/* sine by range reduction and a Taylor polynomial: cheaper than libm's sin */
+static double poly_sin(double x) {
+    x -= 2 * M_PI * (double)(long)(x / (2 * M_PI));
+    if (x < 0) x += 2 * M_PI;
+    if (x > M_PI) return -poly_sin(x - M_PI);
+    if (x > M_PI / 2) x = M_PI - x;
+    double x2 = x * x;
+    return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))));
+}
+
 static int16_t sat16(double v) { return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : lrint(v)); }
 
 static void gen_sweep(int16_t *out, int n, Rng *r) {
@@ -28,7 +38,7 @@ static void gen_sweep(int16_t *out, int n, Rng *r) {
     for (int i = 0; i < n; i++) {
         double f = 100.0 + 3000.0 * i / n;
         phase += 2 * M_PI * f / RATE;
-        out[i] = sat16(12000.0 * sin(phase));
+        out[i] = sat16(12000.0 * poly_sin(phase));
     }
 }
 
@@ -58,7 +68,7 @@ static void gen_vowels(int16_t *out, int n, Rng *r) {
             double y = g[k] * x + a1[k] * y1[k] + a2[k] * y2[k];
             y2[k] = y1[k]; y1[k] = y; s += y;
         }
-        double env = 0.6 + 0.4 * sin(2 * M_PI * i / 4000.0);
+        double env = 0.6 + 0.4 * poly_sin(2 * M_PI * i / 4000.0);
         out[i] = sat16(s * 3.0 * env);
     }
 }
@@ -83,7 +93,7 @@ static void gen_chords(int16_t *out, int n, Rng *r) {
         for (int k = 0; k < 3; k++) {
             ph[k] += 2 * M_PI * f[k] / RATE;
             if (ph[k] > 2 * M_PI) ph[k] -= 2 * M_PI;
-            s += sin(ph[k]) + 0.3 * sin(2 * ph[k]);
+            s += poly_sin(ph[k]) + 0.3 * poly_sin(2 * ph[k]);
         }
         double env = exp(-(double)(i % 2000) / 900.0);
         out[i] = sat16(6000.0 * s * env);
@@ -187,7 +197,8 @@ static int8_t quant_k(float k) { int q = (int)lrintf(asinf(k) * 64.0f / (float)(
 static float gain_step(int g) { return powf(2.0f, (float)g / 4.0f); }
 
 STAGE static void lpc_encode(const int16_t *in, int n, LpcFrame *frames) {
-    float hist[ORDER] = {0};          /* past reconstructed samples (decoder's view) */
+    float hist[16] = {0};             /* ring of past reconstructed samples (decoder's view) */
+    unsigned pos = 0;
     int nf = n / FRAME;
     for (int f = 0; f < nf; f++) {
         const int16_t *x = in + f * FRAME;
@@ -217,19 +228,19 @@ STAGE static void lpc_encode(const int16_t *in, int n, LpcFrame *frames) {
         /* closed-loop: quantise the residual against the decoder's reconstruction */
         for (int i = 0; i < FRAME; i++) {
             float pred = 0;
-            for (int j = 1; j <= ORDER; j++) pred -= a[j] * hist[j - 1];
+            for (int j = 1; j <= ORDER; j++) pred -= a[j] * hist[(pos - j) & 15];
             int q = (int)lrintf((x[i] - pred) / step);
             q = q > 15 ? 15 : q < -16 ? -16 : q;
             fr->res[i] = (int8_t)q;
             float y = pred + q * step;
-            for (int j = ORDER - 1; j > 0; j--) hist[j] = hist[j - 1];
-            hist[0] = y;
+            hist[pos++ & 15] = y;
         }
     }
 }
 
 STAGE static void lpc_decode(const LpcFrame *frames, int n, int16_t *out) {
-    float hist[ORDER] = {0};
+    float hist[16] = {0};             /* ring of past output samples */
+    unsigned pos = 0;
     int nf = n / FRAME;
     for (int f = 0; f < nf; f++) {
         const LpcFrame *fr = &frames[f];
@@ -239,10 +250,9 @@ STAGE static void lpc_decode(const LpcFrame *frames, int n, int16_t *out) {
         float step = gain_step(fr->gain);
         for (int i = 0; i < FRAME; i++) {
             float pred = 0;
-            for (int j = 1; j <= ORDER; j++) pred -= a[j] * hist[j - 1];
+            for (int j = 1; j <= ORDER; j++) pred -= a[j] * hist[(pos - j) & 15];
             float y = pred + fr->res[i] * step;
-            for (int j = ORDER - 1; j > 0; j--) hist[j] = hist[j - 1];
-            hist[0] = y;
+            hist[pos++ & 15] = y;
             out[f * FRAME + i] = sat16(y);
         }
     }
