@@ -83,6 +83,12 @@ public final class Fpu {
         return res;
       }
     }
+    if (r == 0) { // exact cancellation (or two zeros): sums that round to zero are exact
+      if (rm != RDN) {
+        return Double.doubleToRawLongBits(r); // +0 unless both operands are -0
+      }
+      return (a | b) == 0 ? 0 : SIGN_D; // RDN: -0 unless both operands are +0
+    }
     return slowAdd(a, b, D, rm);
   }
 
@@ -329,60 +335,64 @@ public final class Fpu {
   }
 
   /**
-   * Rounds the exact value v = d + err to binary32 in mode rm, where d is a double and |err| is at
-   * most half an ulp of d (only the sign of err matters). Returns FAIL when the result is not safely
-   * normal (NaN, infinite, overflowing, possibly tiny); otherwise sets NX if inexact.
+   * Rounds the exact value v = d + err to binary32 in mode rm, where d is a double and |err| is less
+   * than half an ulp of d (only the sign of err matters). Works directly on d's bits: the 29 low
+   * fraction bits are the part below binary32 precision, err breaks the remaining ties. Returns FAIL
+   * unless the result is safely normal (no overflow, not tiny); otherwise sets NX if inexact.
    */
   private long roundToS(double d, double err, int rm) {
-    float f = (float) d;
-    float af = Math.abs(f);
-    if (!(af > Float.MIN_NORMAL && af < Float.MAX_VALUE)) {
+    long db = Double.doubleToRawLongBits(d);
+    int be = (int) (db >>> 52) & 0x7ff;
+    if (be < 896 + 2 || be > 896 + 253) { // binary32 biased exponent outside [2, 253] (or 0/NaN/inf)
       return FAIL;
     }
-    double fd = f;
-    int c = d > fd ? 1 : d < fd ? -1 : err > 0 ? 1 : err < 0 ? -1 : 0;
-    if (c == 0) {
-      return Float.floatToRawIntBits(f) & 0xffffffffL;
+    long mag = ((db & ~SIGN_D) >>> 29) - (896L << 23); // truncated binary32 magnitude bits
+    long rem = db & 0x1fffffffL;
+    final long half = 0x10000000L;
+    if (rm == RNE && (err == 0 || rem != half)) {
+      if (rem != 0 || err != 0) {
+        fflags |= NX;
+      }
+      long q = mag + ((rem + (half - 1) + (mag & 1)) >>> 29);
+      return db < 0 ? q | 0x80000000L : q;
     }
-    float lo, hi;
-    if (c > 0) {
-      lo = f;
-      hi = Math.nextUp(f);
-    } else {
-      hi = f;
-      lo = Math.nextDown(f);
-    }
-    float res;
-    switch (rm) {
-      case RTZ:
-        res = f > 0 ? lo : hi;
-        break;
-      case RDN:
-        res = lo;
-        break;
-      case RUP:
-        res = hi;
-        break;
-      default: {
-        double mid = ((double) lo + (double) hi) * 0.5;
-        int cm = d > mid ? 1 : d < mid ? -1 : err > 0 ? 1 : err < 0 ? -1 : 0;
-        if (cm < 0) {
-          res = lo;
-        } else if (cm > 0) {
-          res = hi;
-        } else if (rm == RMM) {
-          res = Math.abs(lo) > Math.abs(hi) ? lo : hi;
-        } else {
-          res = (Float.floatToRawIntBits(lo) & 1) == 0 ? lo : hi;
-        }
+    return roundToSDirected(db, mag, rem, err, rm);
+  }
+
+  /** The non-RNE (and RNE-with-sticky-tie) tail of {@link #roundToS}, kept out of line. */
+  private long roundToSDirected(long db, long mag, long rem, double err, int rm) {
+    final long half = 0x10000000L;
+    boolean neg = db < 0;
+    double errMag = neg ? -err : err; // sign of |v| - |d|
+    if (rem == 0) {
+      if (errMag == 0) {
+        return neg ? mag | 0x80000000L : mag;
+      }
+      if (errMag < 0) { // |v| is just below the binary32 value |d|
+        mag -= 1;
+        rem = 0x1fffffffL;
       }
     }
-    float ares = Math.abs(res);
-    if (!(ares > Float.MIN_NORMAL && ares <= Float.MAX_VALUE)) {
-      return FAIL;
+    boolean inc;
+    switch (rm) {
+      case RNE:
+        inc = rem > half || (rem == half && (errMag > 0 || (errMag == 0 && (mag & 1) != 0)));
+        break;
+      case RTZ:
+        inc = false;
+        break;
+      case RDN:
+        inc = neg;
+        break;
+      case RUP:
+        inc = !neg;
+        break;
+      default:
+        inc = rem > half || (rem == half && errMag >= 0);
     }
     fflags |= NX;
-    return Float.floatToRawIntBits(res) & 0xffffffffL;
+    long q = inc ? mag + 1 : mag;
+    return neg ? q | 0x80000000L : q;
   }
 
   // ==================================================================================================
@@ -954,14 +964,134 @@ public final class Fpu {
       return c;
     }
     long sa = sigOf(a, dbl), sb = sigOf(b, dbl), sc = sigOf(c, dbl);
-    BigInteger p = BigInteger.valueOf(sa).multiply(BigInteger.valueOf(sb));
-    if (p.signum() == 0) {
+    if (sa == 0 || sb == 0) {
       if (sc == 0) {
         return np == nc ? (np ? signBit(dbl) : 0) : exactZero(rm, dbl);
       }
       return c;
     }
+    if (dbl) {
+      return fmaExact(np, sa, sb, expOf(a, dbl) + expOf(b, dbl), nc, sc, expOf(c, dbl), rm);
+    }
+    BigInteger p = BigInteger.valueOf(sa).multiply(BigInteger.valueOf(sb));
     return addExact(np, p, expOf(a, dbl) + expOf(b, dbl), nc, BigInteger.valueOf(sc), expOf(c, dbl), dbl, rm);
+  }
+
+  /** 128-bit scratch results of {@link #shl} / {@link #shrJam}. */
+  private long tHi, tLo;
+
+  private void shl(long hi, long lo, int n) {
+    if (n == 0) {
+      tHi = hi;
+      tLo = lo;
+    } else if (n < 64) {
+      tHi = (hi << n) | (lo >>> (64 - n));
+      tLo = lo << n;
+    } else {
+      tHi = lo << (n - 64);
+      tLo = 0;
+    }
+  }
+
+  /** Logical right shift of a 128-bit value, OR-ing any bit shifted out into bit 0. */
+  private void shrJam(long hi, long lo, int n) {
+    if (n == 0) {
+      tHi = hi;
+      tLo = lo;
+      return;
+    }
+    boolean sticky;
+    if (n < 64) {
+      tLo = (lo >>> n) | (hi << (64 - n));
+      tHi = hi >>> n;
+      sticky = (lo << (64 - n)) != 0;
+    } else if (n == 64) {
+      tLo = hi;
+      tHi = 0;
+      sticky = lo != 0;
+    } else if (n < 128) {
+      tLo = hi >>> (n - 64);
+      tHi = 0;
+      sticky = lo != 0 || (hi << (128 - n)) != 0;
+    } else {
+      tLo = 0;
+      tHi = 0;
+      sticky = (hi | lo) != 0;
+    }
+    if (sticky) {
+      tLo |= 1;
+    }
+  }
+
+  private static int bitLen128(long hi, long lo) {
+    return hi != 0 ? 128 - Long.numberOfLeadingZeros(hi) : 64 - Long.numberOfLeadingZeros(lo);
+  }
+
+  /**
+   * Exact (-1)^np * sa*sb * 2^ep + (-1)^nc * sc * 2^ec for binary64 significands (all nonzero except
+   * possibly sc), rounded once, with 128-bit integer arithmetic.
+   */
+  private long fmaExact(boolean np, long sa, long sb, int ep, boolean nc, long sc, int ec, int rm) {
+    long pHi = Math.multiplyHigh(sa, sb), pLo = sa * sb;
+    // normalise both operands to 126-bit integers (two bits of headroom for the carry)
+    int sp = 126 - bitLen128(pHi, pLo);
+    shl(pHi, pLo, sp);
+    pHi = tHi;
+    pLo = tLo;
+    ep -= sp;
+    boolean neg;
+    long rHi, rLo;
+    int e;
+    if (sc == 0) {
+      neg = np;
+      rHi = pHi;
+      rLo = pLo;
+      e = ep;
+    } else {
+      int scs = 126 - (64 - Long.numberOfLeadingZeros(sc));
+      shl(0, sc, scs);
+      long cHi = tHi, cLo = tLo;
+      ec -= scs;
+      long bHi, bLo, sHi, sLo;
+      boolean bNeg, sNeg;
+      int diff;
+      if (ep >= ec) {
+        bHi = pHi; bLo = pLo; bNeg = np; sHi = cHi; sLo = cLo; sNeg = nc; diff = ep - ec; e = ep;
+      } else {
+        bHi = cHi; bLo = cLo; bNeg = nc; sHi = pHi; sLo = pLo; sNeg = np; diff = ec - ep; e = ec;
+      }
+      shrJam(sHi, sLo, diff);
+      sHi = tHi;
+      sLo = tLo;
+      if (bNeg == sNeg) {
+        rLo = bLo + sLo;
+        rHi = bHi + sHi + (Long.compareUnsigned(rLo, bLo) < 0 ? 1 : 0);
+        neg = bNeg;
+      } else {
+        int cmp = bHi != sHi ? Long.compareUnsigned(bHi, sHi) : Long.compareUnsigned(bLo, sLo);
+        if (cmp == 0) {
+          return exactZero(rm, D);
+        }
+        if (cmp < 0) { // only possible when diff == 0
+          long t = bHi; bHi = sHi; sHi = t;
+          t = bLo; bLo = sLo; sLo = t;
+          bNeg = sNeg;
+        }
+        rLo = bLo - sLo;
+        rHi = bHi - sHi - (Long.compareUnsigned(bLo, sLo) < 0 ? 1 : 0);
+        neg = bNeg;
+      }
+    }
+    int lr = bitLen128(rHi, rLo);
+    int sh = lr - 62;
+    long mag;
+    if (sh > 0) {
+      shrJam(rHi, rLo, sh);
+      mag = tLo;
+    } else {
+      mag = rLo << -sh;
+    }
+    return round(neg, mag, e + sh, D, rm);
   }
 
   // ==================================================================================================
