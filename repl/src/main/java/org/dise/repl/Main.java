@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     versionProvider = Version.class,
     description = "DISE/HPS profiling productions: compile ACFs and run them on RISC-V programs.",
     subcommands = {
+      RunCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {
@@ -29,6 +30,8 @@ public final class Main implements Runnable {
     CommandLine cl = new CommandLine(new Main());
     cl.setExitCodeExceptionMapper(t -> EXIT_USAGE);
     cl.setExecutionExceptionHandler(new ErrorHandler());
+    // Everything after the program name belongs to the guest.
+    cl.getSubcommands().get("run").setStopAtPositional(true);
     return cl;
   }
 

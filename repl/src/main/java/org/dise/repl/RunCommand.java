@@ -1,0 +1,113 @@
+package org.dise.repl;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.elf.ElfException;
+import org.dise.runtime.linux.Sandbox;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code acf run}: runs a RISC-V program on the emulator. */
+@Command(
+    name = "run",
+    description = "Run a statically linked RISC-V Linux program on the emulator.",
+    footer = {
+      "",
+      "The guest's stdin, stdout and stderr are passed through and acf exits with the guest's",
+      "exit status (128+signal when it faults, 1 when --max-insns stops it).",
+      "",
+      "Examples:",
+      "  ./acf run examples/programs/bin/hello a b c",
+      "  ./acf run --stats examples/programs/bin/jpeg 2",
+      "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
+    },
+    mixinStandardHelpOptions = true)
+public final class RunCommand implements Callable<Integer> {
+  @Option(names = "--max-insns", paramLabel = "N",
+      description = "Stop the guest after N instructions (default: no limit).")
+  long maxInsns = -1;
+
+  @Option(names = "--stats",
+      description = "Print 'stats: instructions=<n> seconds=<s> mips=<m>' on stderr at the end.")
+  boolean stats;
+
+  @Option(names = "--allow-read", paramLabel = "DIR",
+      description = "Also let the guest read files under DIR (repeatable).")
+  List<Path> allowRead = new ArrayList<>();
+
+  @Option(names = "--allow-write", paramLabel = "DIR",
+      description = "Also let the guest read and write files under DIR (repeatable).")
+  List<Path> allowWrite = new ArrayList<>();
+
+  @Option(names = "--env", paramLabel = "NAME=VALUE",
+      description = "Set a variable in the guest's environment (repeatable).")
+  List<String> env = new ArrayList<>();
+
+  @Option(names = "--clear-env", description = "Start the guest with an empty environment.")
+  boolean clearEnv;
+
+  @Option(names = "--seed", paramLabel = "N",
+      description = "Seed of AT_RANDOM and getrandom (default: ${DEFAULT-VALUE}).")
+  long seed = 0x5eed;
+
+  @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
+  Path program;
+
+  @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the program.")
+  List<String> args = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    Machine machine = GuestLauncher.load(program, rawArgs(args), options());
+    long t0 = System.nanoTime();
+    Machine.Outcome out = machine.run(maxInsns);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    System.out.flush();
+    if (out.report() != null) {
+      System.err.println("acf: " + out.report());
+    }
+    if (stats) {
+      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f%n", out.instructions(),
+          seconds, out.instructions() / seconds / 1e6);
+    }
+    return out.exitStatus();
+  }
+
+  /**
+   * The guest's arguments as the bytes the user typed: the JVM decodes argv with the locale's
+   * charset, which mangles UTF-8 under the C locale, so take them from /proc/self/cmdline.
+   */
+  static List<String> rawArgs(List<String> decoded) {
+    List<String> all = Machine.procStrings("/proc/self/cmdline");
+    if (all == null || all.size() < decoded.size()) {
+      return decoded;
+    }
+    List<String> tail = all.subList(all.size() - decoded.size(), all.size());
+    for (int i = 0; i < tail.size(); i++) {
+      if (tail.get(i).length() != decoded.get(i).length() && isAscii(decoded.get(i))) {
+        return decoded; // not the same argument list; keep what picocli saw
+      }
+    }
+    return new ArrayList<>(tail);
+  }
+
+  private static boolean isAscii(String s) {
+    return s.chars().allMatch(c -> c < 128);
+  }
+
+  Machine.Options options() {
+    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
+    allowRead.forEach(sandbox::allowRead);
+    allowWrite.forEach(sandbox::allowWrite);
+    List<String> environment = clearEnv ? new ArrayList<>() : Machine.hostEnv();
+    environment.addAll(env);
+    return new Machine.Options(sandbox, environment, seed, System.err);
+  }
+}

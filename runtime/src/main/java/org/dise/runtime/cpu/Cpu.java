@@ -1,0 +1,721 @@
+package org.dise.runtime.cpu;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Decoder;
+import org.dise.runtime.isa.IllegalInstructionException;
+import org.dise.runtime.isa.Op;
+import org.dise.runtime.mem.Memory;
+import org.dise.runtime.mem.MemoryFault;
+
+/**
+ * One RV64IMAFDC hart with Zicsr and Zifencei: registers, the decode cache, and the interpreter.
+ *
+ * <p>Instructions are fetched through a cache of pre-decoded instructions with one array per code
+ * page; a write to a cached page (self-modifying code) or {@code fence.i} empties the page's
+ * entries so they are decoded again.
+ */
+public final class Cpu {
+  /** Integer registers; index 32 absorbs writes to x0 (see {@link DecodedInsn#X0_SINK}). */
+  public final long[] x = new long[33];
+  /** Floating-point registers as raw 64-bit patterns (singles NaN-boxed). */
+  public final long[] f = new long[32];
+
+  public final Fpu fpu = new Fpu();
+  public long pc;
+
+  private final Memory mem;
+  private SyscallHandler syscalls;
+
+  private final DecodedInsn[][] codePages = new DecodedInsn[(int) (Memory.LIMIT >>> 12)][];
+  private final List<Integer> cachedPages = new ArrayList<>();
+
+  private long instret;
+  private long reservation = -1;
+  private boolean halted;
+  private int exitCode;
+  private GuestFault fault;
+  private volatile boolean interruptRequested;
+  private long breakpoint = -1;
+  private long decodedCount;
+
+  public Cpu(Memory mem, SyscallHandler syscalls) {
+    this.mem = mem;
+    this.syscalls = syscalls;
+    mem.setCodeWriteListener(this::invalidatePage);
+  }
+
+  public Memory memory() {
+    return mem;
+  }
+
+  public void setSyscallHandler(SyscallHandler handler) {
+    this.syscalls = handler;
+  }
+
+  /** Instructions retired so far. */
+  public long instret() {
+    return instret;
+  }
+
+  /** Number of static instructions decoded into the cache (re-decodes included). */
+  public long decodedCount() {
+    return decodedCount;
+  }
+
+  /** Stops the guest with this exit status (from exit/exit_group). */
+  public void halt(int status) {
+    halted = true;
+    exitCode = status;
+  }
+
+  public boolean halted() {
+    return halted;
+  }
+
+  public int exitCode() {
+    return exitCode;
+  }
+
+  public GuestFault fault() {
+    return fault;
+  }
+
+  /** Asks a running {@link #run} to return soon with {@link StopReason#INTERRUPTED}. */
+  public void requestInterrupt() {
+    interruptRequested = true;
+  }
+
+  /** Makes {@link #run} stop before executing the instruction at {@code addr} (-1: none). */
+  public void setBreakpoint(long addr) {
+    breakpoint = addr;
+  }
+
+  // ---------------------------------------------------------------- decode cache
+
+  /** The decoded instruction at {@code addr}, decoding it on first use. */
+  public DecodedInsn decodedAt(long addr) {
+    DecodedInsn[] page = codePage(addr);
+    DecodedInsn d = page[(int) (addr & Memory.PAGE_MASK) >>> 1];
+    return d != null ? d : decodeInto(page, addr);
+  }
+
+  private DecodedInsn[] codePage(long addr) {
+    if (addr < 0 || addr >= Memory.LIMIT) {
+      throw new MemoryFault(addr, MemoryFault.Access.EXECUTE, false);
+    }
+    int p = (int) (addr >>> Memory.PAGE_BITS);
+    DecodedInsn[] page = codePages[p];
+    if (page == null) {
+      page = new DecodedInsn[Memory.PAGE_SIZE / 2];
+      codePages[p] = page;
+      cachedPages.add(p);
+    }
+    return page;
+  }
+
+  private DecodedInsn decodeInto(DecodedInsn[] page, long addr) {
+    if ((addr & 1) != 0) {
+      throw new MemoryFault(addr, MemoryFault.Access.EXECUTE, true);
+    }
+    int lo = mem.fetch16(addr);
+    int raw = lo;
+    if (Decoder.isLong(lo)) {
+      raw = lo | (mem.fetch16(addr + 2) << 16);
+      mem.markCode(addr + 2);
+    }
+    mem.markCode(addr);
+    DecodedInsn d = Decoder.decode(addr, raw);
+    page[(int) (addr & Memory.PAGE_MASK) >>> 1] = d;
+    decodedCount++;
+    return d;
+  }
+
+  /** Drops the decoded instructions of one page (its code was written or unmapped). */
+  private void invalidatePage(int p) {
+    DecodedInsn[] page = codePages[p];
+    if (page != null) {
+      Arrays.fill(page, null);
+    }
+    // An instruction that starts on the previous page may extend into this one.
+    if (p > 0 && codePages[p - 1] != null) {
+      DecodedInsn[] prev = codePages[p - 1];
+      prev[prev.length - 1] = null;
+    }
+  }
+
+  /** fence.i: forget every decoded instruction. */
+  public void flushDecodeCache() {
+    for (int p : cachedPages) {
+      Arrays.fill(codePages[p], null);
+      mem.unmarkCode(p);
+    }
+  }
+
+  /** Every cached page's decoded instructions (for the DISE engine to attach its data). */
+  public void forEachDecoded(java.util.function.Consumer<DecodedInsn> action) {
+    for (int p : cachedPages) {
+      for (DecodedInsn d : codePages[p]) {
+        if (d != null) {
+          action.accept(d);
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- the interpreter
+
+  /**
+   * Executes up to {@code maxSteps} instructions; returns why it stopped. State is kept, so a
+   * later call continues where this one ended.
+   */
+  public StopReason run(long maxSteps) {
+    if (halted) {
+      return StopReason.EXITED;
+    }
+    interruptRequested = false;
+    final long[] x = this.x;
+    final Memory mem = this.mem;
+    long pc = this.pc;
+    long steps = 0;
+    DecodedInsn d = null;
+    DecodedInsn[] page = null;
+    long pageBase = -1;
+    try {
+      while (true) {
+        if (steps >= maxSteps) {
+          this.pc = pc;
+          return StopReason.STEP_LIMIT;
+        }
+        if ((pc & ~Memory.PAGE_MASK) != pageBase) {
+          page = codePage(pc);
+          pageBase = pc & ~Memory.PAGE_MASK;
+          if (interruptRequested) {
+            this.pc = pc;
+            return StopReason.INTERRUPTED;
+          }
+        }
+        d = page[(int) (pc & Memory.PAGE_MASK) >>> 1];
+        if (d == null) {
+          d = decodeInto(page, pc);
+        }
+        if (pc == breakpoint) {
+          breakpoint = -1;
+          this.pc = pc;
+          return StopReason.BREAKPOINT;
+        }
+        steps++;
+        switch (d.exec) {
+          case LUI -> {
+            x[d.rd] = d.imm;
+            pc = d.npc;
+          }
+          case AUIPC -> {
+            x[d.rd] = pc + d.imm;
+            pc = d.npc;
+          }
+          case JAL -> {
+            x[d.rd] = d.npc;
+            pc = pc + d.imm;
+          }
+          case JALR -> {
+            long t = (x[d.rs1] + d.imm) & ~1L;
+            x[d.rd] = d.npc;
+            pc = t;
+          }
+          case BEQ -> pc = x[d.rs1] == x[d.rs2] ? pc + d.imm : d.npc;
+          case BNE -> pc = x[d.rs1] != x[d.rs2] ? pc + d.imm : d.npc;
+          case BLT -> pc = x[d.rs1] < x[d.rs2] ? pc + d.imm : d.npc;
+          case BGE -> pc = x[d.rs1] >= x[d.rs2] ? pc + d.imm : d.npc;
+          case BLTU -> pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? pc + d.imm : d.npc;
+          case BGEU -> pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? pc + d.imm : d.npc;
+          case LB -> {
+            x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case LH -> {
+            x[d.rd] = mem.lh(x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case LW -> {
+            x[d.rd] = mem.lw(x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case LD -> {
+            x[d.rd] = mem.ld(x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case LBU -> {
+            x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
+            pc = d.npc;
+          }
+          case LHU -> {
+            x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
+            pc = d.npc;
+          }
+          case LWU -> {
+            x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
+            pc = d.npc;
+          }
+          case SB -> {
+            mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
+            pc = d.npc;
+          }
+          case SH -> {
+            mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
+            pc = d.npc;
+          }
+          case SW -> {
+            mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
+            pc = d.npc;
+          }
+          case SD -> {
+            mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
+            pc = d.npc;
+          }
+          case ADDI -> {
+            x[d.rd] = x[d.rs1] + d.imm;
+            pc = d.npc;
+          }
+          case SLTI -> {
+            x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
+            pc = d.npc;
+          }
+          case SLTIU -> {
+            x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
+            pc = d.npc;
+          }
+          case XORI -> {
+            x[d.rd] = x[d.rs1] ^ d.imm;
+            pc = d.npc;
+          }
+          case ORI -> {
+            x[d.rd] = x[d.rs1] | d.imm;
+            pc = d.npc;
+          }
+          case ANDI -> {
+            x[d.rd] = x[d.rs1] & d.imm;
+            pc = d.npc;
+          }
+          case SLLI -> {
+            x[d.rd] = x[d.rs1] << d.imm;
+            pc = d.npc;
+          }
+          case SRLI -> {
+            x[d.rd] = x[d.rs1] >>> d.imm;
+            pc = d.npc;
+          }
+          case SRAI -> {
+            x[d.rd] = x[d.rs1] >> d.imm;
+            pc = d.npc;
+          }
+          case ADD -> {
+            x[d.rd] = x[d.rs1] + x[d.rs2];
+            pc = d.npc;
+          }
+          case SUB -> {
+            x[d.rd] = x[d.rs1] - x[d.rs2];
+            pc = d.npc;
+          }
+          case SLL -> {
+            x[d.rd] = x[d.rs1] << x[d.rs2];
+            pc = d.npc;
+          }
+          case SLT -> {
+            x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
+            pc = d.npc;
+          }
+          case SLTU -> {
+            x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
+            pc = d.npc;
+          }
+          case XOR -> {
+            x[d.rd] = x[d.rs1] ^ x[d.rs2];
+            pc = d.npc;
+          }
+          case SRL -> {
+            x[d.rd] = x[d.rs1] >>> x[d.rs2];
+            pc = d.npc;
+          }
+          case SRA -> {
+            x[d.rd] = x[d.rs1] >> x[d.rs2];
+            pc = d.npc;
+          }
+          case OR -> {
+            x[d.rd] = x[d.rs1] | x[d.rs2];
+            pc = d.npc;
+          }
+          case AND -> {
+            x[d.rd] = x[d.rs1] & x[d.rs2];
+            pc = d.npc;
+          }
+          case ADDIW -> {
+            x[d.rd] = (int) (x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case SLLIW -> {
+            x[d.rd] = ((int) x[d.rs1]) << d.imm;
+            pc = d.npc;
+          }
+          case SRLIW -> {
+            x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
+            pc = d.npc;
+          }
+          case SRAIW -> {
+            x[d.rd] = ((int) x[d.rs1]) >> d.imm;
+            pc = d.npc;
+          }
+          case ADDW -> {
+            x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
+            pc = d.npc;
+          }
+          case SUBW -> {
+            x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
+            pc = d.npc;
+          }
+          case SLLW -> {
+            x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
+            pc = d.npc;
+          }
+          case SRLW -> {
+            x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
+            pc = d.npc;
+          }
+          case SRAW -> {
+            x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
+            pc = d.npc;
+          }
+          case MUL -> {
+            x[d.rd] = x[d.rs1] * x[d.rs2];
+            pc = d.npc;
+          }
+          case MULW -> {
+            x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
+            pc = d.npc;
+          }
+          case FLD -> {
+            f[d.rd] = mem.ld(x[d.rs1] + d.imm);
+            pc = d.npc;
+          }
+          case FSD -> {
+            mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
+            pc = d.npc;
+          }
+          case FLW -> {
+            f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
+            pc = d.npc;
+          }
+          case FSW -> {
+            mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
+            pc = d.npc;
+          }
+          case ECALL -> {
+            this.pc = pc;
+            instret += steps;
+            steps = 0;
+            syscalls.ecall(this);
+            if (halted) {
+              this.pc = pc;
+              return StopReason.EXITED;
+            }
+            pc = d.npc;
+          }
+          case EBREAK -> {
+            throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
+          }
+          case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> pc = d.npc;
+          case FENCE_I -> {
+            flushDecodeCache();
+            pageBase = -1;
+            pc = d.npc;
+          }
+          case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+            execCsr(d, steps);
+            pc = d.npc;
+          }
+          default -> {
+            switch (d.exec.extension()) {
+              case M -> execMulDiv(d);
+              case A -> execAtomic(d);
+              default -> execFp(d);
+            }
+            pc = d.npc;
+          }
+        }
+      }
+    } catch (MemoryFault e) {
+      boolean executing = d != null && d.pc == pc;
+      if (executing) {
+        steps--; // the faulting instruction does not retire
+      }
+      String why = executing ? e.getMessage() : "instruction fetch: " + e.getMessage();
+      return stopOnFault(pc, executing ? d : null, why, GuestFault.SIGSEGV);
+    } catch (IllegalInstructionException e) {
+      boolean executing = d != null && d.pc == pc;
+      if (executing) {
+        steps--;
+      }
+      this.fault = new GuestFault(pc, e.raw(), e.size(), "illegal instruction: " + e.getMessage(),
+          GuestFault.SIGILL);
+      this.pc = pc;
+      return StopReason.FAULT;
+    } catch (TrapException e) {
+      steps--;
+      return stopOnFault(pc, d, e.getMessage(), e.signal);
+    } finally {
+      instret += steps;
+    }
+  }
+
+  private StopReason stopOnFault(long pc, DecodedInsn d, String why, int signal) {
+    this.fault = new GuestFault(pc, d != null ? d.raw : 0, d != null ? d.size : 0, why, signal);
+    this.pc = pc;
+    return StopReason.FAULT;
+  }
+
+  /** A synchronous exception other than a memory fault (ebreak, misaligned atomic, bad CSR). */
+  static final class TrapException extends RuntimeException {
+    final int signal;
+
+    TrapException(String why, int signal) {
+      super(why, null, false, false);
+      this.signal = signal;
+    }
+  }
+
+  private static IllegalInstructionException illegal(DecodedInsn d, String why) {
+    return new IllegalInstructionException(d.raw, d.size, why);
+  }
+
+  // ---------------------------------------------------------------- M
+
+  private void execMulDiv(DecodedInsn d) {
+    long a = x[d.rs1];
+    long b = x[d.rs2];
+    long r;
+    switch (d.exec) {
+      case MULH -> r = Math.multiplyHigh(a, b);
+      case MULHSU -> r = Math.multiplyHigh(a, b) + ((b >> 63) & a);
+      case MULHU -> r = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+      case DIV -> r = b == 0 ? -1 : a / b;
+      case DIVU -> r = b == 0 ? -1 : Long.divideUnsigned(a, b);
+      case REM -> r = b == 0 ? a : a % b;
+      case REMU -> r = b == 0 ? a : Long.remainderUnsigned(a, b);
+      case DIVW -> {
+        int ia = (int) a;
+        int ib = (int) b;
+        r = ib == 0 ? -1 : ia / ib;
+      }
+      case DIVUW -> {
+        int ib = (int) b;
+        r = ib == 0 ? -1 : Integer.divideUnsigned((int) a, ib);
+      }
+      case REMW -> {
+        int ia = (int) a;
+        int ib = (int) b;
+        r = ib == 0 ? ia : ia % ib;
+      }
+      case REMUW -> {
+        int ib = (int) b;
+        r = ib == 0 ? (int) a : Integer.remainderUnsigned((int) a, ib);
+      }
+      default -> throw illegal(d, "not an M instruction");
+    }
+    x[d.rd] = r;
+  }
+
+  // ---------------------------------------------------------------- A
+
+  private void execAtomic(DecodedInsn d) {
+    long addr = x[d.rs1];
+    boolean word = switch (d.exec) {
+      case LR_W, SC_W, AMOSWAP_W, AMOADD_W, AMOXOR_W, AMOAND_W, AMOOR_W, AMOMIN_W, AMOMAX_W,
+          AMOMINU_W, AMOMAXU_W -> true;
+      default -> false;
+    };
+    if ((addr & (word ? 3 : 7)) != 0) {
+      throw new TrapException(
+          String.format("misaligned atomic access at address 0x%x", addr), GuestFault.SIGBUS);
+    }
+    long src = x[d.rs2];
+    switch (d.exec) {
+      case LR_W -> {
+        x[d.rd] = mem.lw(addr);
+        reservation = addr;
+        return;
+      }
+      case LR_D -> {
+        x[d.rd] = mem.ld(addr);
+        reservation = addr;
+        return;
+      }
+      case SC_W, SC_D -> {
+        if (reservation == addr) {
+          if (word) {
+            mem.sw(addr, src);
+          } else {
+            mem.sd(addr, src);
+          }
+          x[d.rd] = 0;
+        } else {
+          x[d.rd] = 1;
+        }
+        reservation = -1;
+        return;
+      }
+      default -> {}
+    }
+    long old = word ? mem.lw(addr) : mem.ld(addr);
+    long v = switch (d.exec) {
+      case AMOSWAP_W, AMOSWAP_D -> src;
+      case AMOADD_W, AMOADD_D -> old + src;
+      case AMOXOR_W, AMOXOR_D -> old ^ src;
+      case AMOAND_W, AMOAND_D -> old & src;
+      case AMOOR_W, AMOOR_D -> old | src;
+      case AMOMIN_W -> Math.min((int) old, (int) src);
+      case AMOMAX_W -> Math.max((int) old, (int) src);
+      case AMOMINU_W -> Integer.compareUnsigned((int) old, (int) src) <= 0 ? old : src;
+      case AMOMAXU_W -> Integer.compareUnsigned((int) old, (int) src) >= 0 ? old : src;
+      case AMOMIN_D -> Math.min(old, src);
+      case AMOMAX_D -> Math.max(old, src);
+      case AMOMINU_D -> Long.compareUnsigned(old, src) <= 0 ? old : src;
+      case AMOMAXU_D -> Long.compareUnsigned(old, src) >= 0 ? old : src;
+      default -> throw illegal(d, "not an atomic");
+    };
+    if (word) {
+      mem.sw(addr, v);
+    } else {
+      mem.sd(addr, v);
+    }
+    x[d.rd] = old;
+  }
+
+  // ---------------------------------------------------------------- Zicsr
+
+  public static final int CSR_FFLAGS = 0x001;
+  public static final int CSR_FRM = 0x002;
+  public static final int CSR_FCSR = 0x003;
+  public static final int CSR_CYCLE = 0xc00;
+  public static final int CSR_TIME = 0xc01;
+  public static final int CSR_INSTRET = 0xc02;
+
+  private void execCsr(DecodedInsn d, long stepsInFlight) {
+    int csr = (int) d.imm;
+    boolean immediate = d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
+    long operand = immediate ? d.rs1 : x[d.rs1];
+    boolean writes =
+        d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
+    long old;
+    switch (csr) {
+      case CSR_FFLAGS -> old = fpu.fflags;
+      case CSR_FRM -> old = fpu.frm;
+      case CSR_FCSR -> old = (fpu.frm << 5) | fpu.fflags;
+      // stepsInFlight counts this instruction, which has not retired yet.
+      case CSR_CYCLE, CSR_INSTRET -> old = instret + stepsInFlight - 1;
+      case CSR_TIME -> old = System.nanoTime() / 100; // a 10 MHz timebase
+      default -> throw illegal(d, String.format("unsupported CSR 0x%03x", csr));
+    }
+    if (writes) {
+      long v = switch (d.exec) {
+        case CSRRW, CSRRWI -> operand;
+        case CSRRS, CSRRSI -> old | operand;
+        default -> old & ~operand;
+      };
+      switch (csr) {
+        case CSR_FFLAGS -> fpu.fflags = (int) (v & 0x1f);
+        case CSR_FRM -> fpu.frm = (int) (v & 7);
+        case CSR_FCSR -> {
+          fpu.fflags = (int) (v & 0x1f);
+          fpu.frm = (int) ((v >>> 5) & 7);
+        }
+        default -> throw illegal(d, String.format("CSR 0x%03x is read-only", csr));
+      }
+    }
+    x[d.rd] = old;
+  }
+
+  // ---------------------------------------------------------------- F and D
+
+  private int rm(DecodedInsn d) {
+    int rm = d.rm == 7 ? fpu.frm : d.rm;
+    if (rm > 4) {
+      throw illegal(d, "invalid rounding mode " + rm);
+    }
+    return rm;
+  }
+
+  private int s(int reg) {
+    return Fpu.unboxS(f[reg]);
+  }
+
+  private void execFp(DecodedInsn d) {
+    final Fpu u = fpu;
+    final long[] f = this.f;
+    switch (d.exec) {
+      case FADD_D -> f[d.rd] = u.addD(f[d.rs1], f[d.rs2], rm(d));
+      case FSUB_D -> f[d.rd] = u.subD(f[d.rs1], f[d.rs2], rm(d));
+      case FMUL_D -> f[d.rd] = u.mulD(f[d.rs1], f[d.rs2], rm(d));
+      case FDIV_D -> f[d.rd] = u.divD(f[d.rs1], f[d.rs2], rm(d));
+      case FSQRT_D -> f[d.rd] = u.sqrtD(f[d.rs1], rm(d));
+      case FMADD_D -> f[d.rd] = u.fmaddD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FMSUB_D -> f[d.rd] = u.fmsubD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMSUB_D -> f[d.rd] = u.fnmsubD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMADD_D -> f[d.rd] = u.fnmaddD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FSGNJ_D -> f[d.rd] = (f[d.rs1] & Long.MAX_VALUE) | (f[d.rs2] & Long.MIN_VALUE);
+      case FSGNJN_D -> f[d.rd] = (f[d.rs1] & Long.MAX_VALUE) | (~f[d.rs2] & Long.MIN_VALUE);
+      case FSGNJX_D -> f[d.rd] = f[d.rs1] ^ (f[d.rs2] & Long.MIN_VALUE);
+      case FMIN_D -> f[d.rd] = u.minD(f[d.rs1], f[d.rs2]);
+      case FMAX_D -> f[d.rd] = u.maxD(f[d.rs1], f[d.rs2]);
+      case FCVT_S_D -> f[d.rd] = Fpu.boxS(u.cvtSD(f[d.rs1], rm(d)));
+      case FCVT_D_S -> {
+        rm(d);
+        f[d.rd] = u.cvtDS(s(d.rs1));
+      }
+      case FEQ_D -> x[d.rd] = u.eqD(f[d.rs1], f[d.rs2]);
+      case FLT_D -> x[d.rd] = u.ltD(f[d.rs1], f[d.rs2]);
+      case FLE_D -> x[d.rd] = u.leD(f[d.rs1], f[d.rs2]);
+      case FCLASS_D -> x[d.rd] = Fpu.classD(f[d.rs1]);
+      case FCVT_W_D -> x[d.rd] = u.cvtWD(f[d.rs1], rm(d));
+      case FCVT_WU_D -> x[d.rd] = u.cvtWUD(f[d.rs1], rm(d));
+      case FCVT_L_D -> x[d.rd] = u.cvtLD(f[d.rs1], rm(d));
+      case FCVT_LU_D -> x[d.rd] = u.cvtLUD(f[d.rs1], rm(d));
+      case FCVT_D_W -> f[d.rd] = u.cvtDW(x[d.rs1], rm(d));
+      case FCVT_D_WU -> f[d.rd] = u.cvtDWU(x[d.rs1], rm(d));
+      case FCVT_D_L -> f[d.rd] = u.cvtDL(x[d.rs1], rm(d));
+      case FCVT_D_LU -> f[d.rd] = u.cvtDLU(x[d.rs1], rm(d));
+      case FMV_X_D -> x[d.rd] = f[d.rs1];
+      case FMV_D_X -> f[d.rd] = x[d.rs1];
+      case FADD_S -> f[d.rd] = Fpu.boxS(u.addS(s(d.rs1), s(d.rs2), rm(d)));
+      case FSUB_S -> f[d.rd] = Fpu.boxS(u.subS(s(d.rs1), s(d.rs2), rm(d)));
+      case FMUL_S -> f[d.rd] = Fpu.boxS(u.mulS(s(d.rs1), s(d.rs2), rm(d)));
+      case FDIV_S -> f[d.rd] = Fpu.boxS(u.divS(s(d.rs1), s(d.rs2), rm(d)));
+      case FSQRT_S -> f[d.rd] = Fpu.boxS(u.sqrtS(s(d.rs1), rm(d)));
+      case FMADD_S -> f[d.rd] = Fpu.boxS(u.fmaddS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
+      case FMSUB_S -> f[d.rd] = Fpu.boxS(u.fmsubS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
+      case FNMSUB_S -> f[d.rd] = Fpu.boxS(u.fnmsubS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
+      case FNMADD_S -> f[d.rd] = Fpu.boxS(u.fnmaddS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
+      case FSGNJ_S -> f[d.rd] = Fpu.boxS((s(d.rs1) & Integer.MAX_VALUE) | (s(d.rs2) & Integer.MIN_VALUE));
+      case FSGNJN_S -> f[d.rd] = Fpu.boxS((s(d.rs1) & Integer.MAX_VALUE) | (~s(d.rs2) & Integer.MIN_VALUE));
+      case FSGNJX_S -> f[d.rd] = Fpu.boxS(s(d.rs1) ^ (s(d.rs2) & Integer.MIN_VALUE));
+      case FMIN_S -> f[d.rd] = Fpu.boxS(u.minS(s(d.rs1), s(d.rs2)));
+      case FMAX_S -> f[d.rd] = Fpu.boxS(u.maxS(s(d.rs1), s(d.rs2)));
+      case FCVT_W_S -> x[d.rd] = u.cvtWS(s(d.rs1), rm(d));
+      case FCVT_WU_S -> x[d.rd] = u.cvtWUS(s(d.rs1), rm(d));
+      case FCVT_L_S -> x[d.rd] = u.cvtLS(s(d.rs1), rm(d));
+      case FCVT_LU_S -> x[d.rd] = u.cvtLUS(s(d.rs1), rm(d));
+      case FMV_X_W -> x[d.rd] = (int) f[d.rs1];
+      case FCLASS_S -> x[d.rd] = Fpu.classS(s(d.rs1));
+      case FEQ_S -> x[d.rd] = u.eqS(s(d.rs1), s(d.rs2));
+      case FLT_S -> x[d.rd] = u.ltS(s(d.rs1), s(d.rs2));
+      case FLE_S -> x[d.rd] = u.leS(s(d.rs1), s(d.rs2));
+      case FCVT_S_W -> f[d.rd] = Fpu.boxS(u.cvtSW(x[d.rs1], rm(d)));
+      case FCVT_S_WU -> f[d.rd] = Fpu.boxS(u.cvtSWU(x[d.rs1], rm(d)));
+      case FCVT_S_L -> f[d.rd] = Fpu.boxS(u.cvtSL(x[d.rs1], rm(d)));
+      case FCVT_S_LU -> f[d.rd] = Fpu.boxS(u.cvtSLU(x[d.rs1], rm(d)));
+      case FMV_W_X -> f[d.rd] = Fpu.boxS((int) x[d.rs1]);
+      default -> throw illegal(d, "not implemented: " + d.exec.mnemonic());
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package org.dise.runtime.cpu;
+
+/**
+ * A fault that stops the guest: where it happened, the instruction's bytes, and why. The report
+ * text is built by the machine, which knows the symbols.
+ */
+public record GuestFault(long pc, int raw, int size, String reason, int signal) {
+  public static final int SIGILL = 4;
+  public static final int SIGTRAP = 5;
+  public static final int SIGBUS = 7;
+  public static final int SIGSEGV = 11;
+
+  public String signalName() {
+    return switch (signal) {
+      case SIGILL -> "SIGILL";
+      case SIGTRAP -> "SIGTRAP";
+      case SIGBUS -> "SIGBUS";
+      case SIGSEGV -> "SIGSEGV";
+      default -> "signal " + signal;
+    };
+  }
+}

@@ -1,0 +1,15 @@
+package org.dise.runtime.cpu;
+
+/** Why {@link Cpu#run} returned. */
+public enum StopReason {
+  /** The guest called exit or exit_group. */
+  EXITED,
+  /** The step budget of this call ran out; the guest can continue. */
+  STEP_LIMIT,
+  /** The guest faulted; {@link Cpu#fault()} says how. */
+  FAULT,
+  /** A breakpoint address was reached (before executing it). */
+  BREAKPOINT,
+  /** Another thread asked the hart to stop. */
+  INTERRUPTED
+}

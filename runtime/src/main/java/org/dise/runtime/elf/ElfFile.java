@@ -1,0 +1,201 @@
+package org.dise.runtime.elf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A parsed ELF64 little-endian RISC-V executable: header, program headers, function symbols. */
+public final class ElfFile {
+  public static final int ET_EXEC = 2;
+  public static final int ET_DYN = 3;
+  public static final int EM_RISCV = 243;
+
+  private final Path path;
+  private final byte[] bytes;
+  private final int type;
+  private final long entry;
+  private final long phoff;
+  private final int phentsize;
+  private final List<Segment> segments;
+  private final SymbolTable symbols;
+
+  private ElfFile(Path path, byte[] bytes) throws ElfException {
+    this.path = path;
+    this.bytes = bytes;
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    if (bytes.length < 4 || bytes[0] != 0x7f || bytes[1] != 'E' || bytes[2] != 'L'
+        || bytes[3] != 'F') {
+      throw new ElfException("not an ELF file (no \\x7fELF magic)");
+    }
+    if (bytes.length < 64) {
+      throw new ElfException("truncated ELF file: " + bytes.length + " bytes, header needs 64");
+    }
+    if (bytes[4] != 2) {
+      throw new ElfException("not a 64-bit ELF file (EI_CLASS=" + bytes[4] + ")");
+    }
+    if (bytes[5] != 1) {
+      throw new ElfException("not a little-endian ELF file");
+    }
+    int machine = b.getShort(18) & 0xffff;
+    if (machine != EM_RISCV) {
+      throw new ElfException(
+          "not a RISC-V program: e_machine is " + machine + " (" + machineName(machine)
+              + "), expected 243 (RISC-V)");
+    }
+    this.type = b.getShort(16) & 0xffff;
+    if (type != ET_EXEC && type != ET_DYN) {
+      throw new ElfException("not an executable (e_type=" + type + ")");
+    }
+    this.entry = b.getLong(24);
+    this.phoff = b.getLong(32);
+    long shoff = b.getLong(40);
+    this.phentsize = b.getShort(54) & 0xffff;
+    int phnum = b.getShort(56) & 0xffff;
+    int shentsize = b.getShort(58) & 0xffff;
+    int shnum = b.getShort(60) & 0xffff;
+    if (phnum == 0) {
+      throw new ElfException("no program headers");
+    }
+    if (phentsize < 56 || phoff < 0 || phoff + (long) phnum * phentsize > bytes.length) {
+      throw new ElfException(
+          "truncated ELF file: program headers end at " + (phoff + (long) phnum * phentsize)
+              + " but the file has " + bytes.length + " bytes");
+    }
+    List<Segment> segs = new ArrayList<>();
+    for (int i = 0; i < phnum; i++) {
+      int o = (int) (phoff + (long) i * phentsize);
+      Segment s =
+          new Segment(b.getInt(o), b.getInt(o + 4), b.getLong(o + 8), b.getLong(o + 16),
+              b.getLong(o + 32), b.getLong(o + 40), b.getLong(o + 48));
+      if (s.type() == Segment.PT_INTERP) {
+        throw new ElfException(
+            "dynamically linked program (it names an interpreter); only statically linked"
+                + " programs are supported: link with -static");
+      }
+      if (s.type() == Segment.PT_LOAD
+          && (s.offset() < 0 || s.fileSize() < 0 || s.offset() + s.fileSize() > bytes.length)) {
+        throw new ElfException(
+            "truncated ELF file: segment " + i + " needs bytes up to "
+                + (s.offset() + s.fileSize()) + " but the file has " + bytes.length);
+      }
+      if (s.type() == Segment.PT_LOAD && s.memSize() < s.fileSize()) {
+        throw new ElfException("corrupt ELF file: segment " + i + " has memsz < filesz");
+      }
+      segs.add(s);
+    }
+    this.segments = List.copyOf(segs);
+    this.symbols = readSymbols(b, shoff, shentsize, shnum);
+  }
+
+  /** Reads and validates a program file. */
+  public static ElfFile read(Path path) throws IOException, ElfException {
+    return new ElfFile(path, Files.readAllBytes(path));
+  }
+
+  public static ElfFile parse(byte[] bytes) throws ElfException {
+    return new ElfFile(null, bytes);
+  }
+
+  private SymbolTable readSymbols(ByteBuffer b, long shoff, int shentsize, int shnum) {
+    // Symbols are optional (a stripped binary still runs), so damage here is not an error.
+    if (shoff <= 0 || shnum == 0 || shentsize < 64 || shoff + (long) shnum * shentsize > bytes.length) {
+      return SymbolTable.empty();
+    }
+    List<Symbol> syms = new ArrayList<>();
+    try {
+      for (int i = 0; i < shnum; i++) {
+        int o = (int) (shoff + (long) i * shentsize);
+        int shType = b.getInt(o + 4);
+        if (shType != 2) { // SHT_SYMTAB
+          continue;
+        }
+        long off = b.getLong(o + 24);
+        long size = b.getLong(o + 32);
+        int link = b.getInt(o + 40);
+        long entsize = b.getLong(o + 56);
+        int so = (int) (shoff + (long) link * shentsize);
+        long strOff = b.getLong(so + 24);
+        long strSize = b.getLong(so + 32);
+        if (entsize < 24 || off + size > bytes.length || strOff + strSize > bytes.length) {
+          continue;
+        }
+        for (long e = off; e + 24 <= off + size; e += entsize) {
+          int name = b.getInt((int) e);
+          int info = b.get((int) e + 4) & 0xff;
+          int shndx = b.getShort((int) e + 6) & 0xffff;
+          long value = b.getLong((int) e + 8);
+          long sz = b.getLong((int) e + 16);
+          int symType = info & 0xf;
+          if ((symType == 2 || symType == 10) && shndx != 0 && name < strSize) { // FUNC, IFUNC
+            syms.add(new Symbol(cstring((int) (strOff + name)), value, sz));
+          }
+        }
+      }
+    } catch (IndexOutOfBoundsException e) {
+      return new SymbolTable(syms);
+    }
+    return new SymbolTable(syms);
+  }
+
+  private String cstring(int at) {
+    int end = at;
+    while (end < bytes.length && bytes[end] != 0) {
+      end++;
+    }
+    return new String(bytes, at, end - at, StandardCharsets.UTF_8);
+  }
+
+  private static String machineName(int m) {
+    return switch (m) {
+      case 3 -> "x86";
+      case 62 -> "x86-64";
+      case 40 -> "ARM";
+      case 183 -> "AArch64";
+      case 8 -> "MIPS";
+      case 21 -> "PowerPC64";
+      default -> "unknown";
+    };
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public byte[] bytes() {
+    return bytes;
+  }
+
+  public int type() {
+    return type;
+  }
+
+  /** True for a position-independent (static-PIE) executable, which is loaded at a bias. */
+  public boolean isPie() {
+    return type == ET_DYN;
+  }
+
+  public long entry() {
+    return entry;
+  }
+
+  public long phoff() {
+    return phoff;
+  }
+
+  public int phentsize() {
+    return phentsize;
+  }
+
+  public List<Segment> segments() {
+    return segments;
+  }
+
+  public SymbolTable symbols() {
+    return symbols;
+  }
+}

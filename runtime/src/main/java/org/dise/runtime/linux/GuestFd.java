@@ -1,0 +1,251 @@
+package org.dise.runtime.linux;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+/** An open file description of the guest. */
+public abstract class GuestFd {
+  /** Reads up to len bytes; returns the count, 0 at end of file, or -errno. */
+  abstract int read(byte[] buf, int len) throws IOException;
+
+  /** Writes len bytes; returns the count or -errno. */
+  abstract int write(byte[] buf, int len) throws IOException;
+
+  /** lseek; returns the new offset or -errno. */
+  long seek(long offset, int whence) throws IOException {
+    return -Errno.ESPIPE;
+  }
+
+  void close() throws IOException {}
+
+  /** O_RDONLY (0), O_WRONLY (1) or O_RDWR (2), for F_GETFL. */
+  int accessMode() {
+    return 0;
+  }
+
+  /** The host path for fstat, or null for a stream. */
+  Path path() {
+    return null;
+  }
+
+  /** The host descriptor number whose kind fstat should report (0-2), or -1. */
+  int hostStdio() {
+    return -1;
+  }
+
+  /** A host stdin/stdout/stderr stream, passed through unbuffered. */
+  static final class Stdio extends GuestFd {
+    private final int which;
+    private final InputStream in;
+    private final OutputStream out;
+
+    Stdio(int which, InputStream in, OutputStream out) {
+      this.which = which;
+      this.in = in;
+      this.out = out;
+    }
+
+    static Stdio of(int which) {
+      return switch (which) {
+        case 0 -> new Stdio(0, new FileInputStream(FileDescriptor.in), null);
+        case 1 -> new Stdio(1, null, new FileOutputStream(FileDescriptor.out));
+        default -> new Stdio(2, null, new FileOutputStream(FileDescriptor.err));
+      };
+    }
+
+    @Override
+    int read(byte[] buf, int len) throws IOException {
+      if (in == null) {
+        return -Errno.EBADF;
+      }
+      int n = in.read(buf, 0, len);
+      return Math.max(n, 0);
+    }
+
+    @Override
+    int write(byte[] buf, int len) throws IOException {
+      if (out == null) {
+        return -Errno.EBADF;
+      }
+      out.write(buf, 0, len);
+      out.flush();
+      return len;
+    }
+
+    @Override
+    int hostStdio() {
+      return which;
+    }
+
+    @Override
+    int accessMode() {
+      return in != null ? 0 : 1;
+    }
+  }
+
+  /** A regular host file. */
+  static final class HostFile extends GuestFd {
+    private final FileChannel ch;
+    private final Path path;
+    private final boolean append;
+    private final boolean readable;
+    private final boolean writable;
+
+    HostFile(FileChannel ch, Path path, boolean readable, boolean writable, boolean append) {
+      this.ch = ch;
+      this.path = path;
+      this.readable = readable;
+      this.writable = writable;
+      this.append = append;
+    }
+
+    @Override
+    int read(byte[] buf, int len) throws IOException {
+      if (!readable) {
+        return -Errno.EBADF;
+      }
+      int n = ch.read(ByteBuffer.wrap(buf, 0, len));
+      return Math.max(n, 0);
+    }
+
+    @Override
+    int write(byte[] buf, int len) throws IOException {
+      if (!writable) {
+        return -Errno.EBADF;
+      }
+      if (append) {
+        ch.position(ch.size());
+      }
+      ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      return len;
+    }
+
+    @Override
+    long seek(long offset, int whence) throws IOException {
+      long base = switch (whence) {
+        case 0 -> 0;
+        case 1 -> ch.position();
+        case 2 -> ch.size();
+        default -> -1;
+      };
+      if (base < 0 || base + offset < 0) {
+        return -Errno.EINVAL;
+      }
+      ch.position(base + offset);
+      return base + offset;
+    }
+
+    @Override
+    void close() throws IOException {
+      ch.close();
+    }
+
+    @Override
+    Path path() {
+      return path;
+    }
+
+    @Override
+    int accessMode() {
+      return readable && writable ? 2 : writable ? 1 : 0;
+    }
+  }
+
+  /** A directory opened for getdents64. */
+  static final class Dir extends GuestFd {
+    final Path path;
+    final List<String> names;
+    int next;
+
+    Dir(Path path, List<String> names) {
+      this.path = path;
+      this.names = names;
+    }
+
+    @Override
+    int read(byte[] buf, int len) {
+      return -Errno.EISDIR;
+    }
+
+    @Override
+    int write(byte[] buf, int len) {
+      return -Errno.EBADF;
+    }
+
+    @Override
+    Path path() {
+      return path;
+    }
+  }
+
+  /** One end of a pipe made by pipe2; both ends share a buffer (one thread: never blocks). */
+  static final class PipeEnd extends GuestFd {
+    static final class Buffer {
+      final java.util.ArrayDeque<Byte> bytes = new java.util.ArrayDeque<>();
+      int writers = 1;
+      int readers = 1;
+    }
+
+    final Buffer buffer;
+    final boolean writeEnd;
+
+    PipeEnd(Buffer buffer, boolean writeEnd) {
+      this.buffer = buffer;
+      this.writeEnd = writeEnd;
+    }
+
+    @Override
+    int read(byte[] buf, int len) {
+      if (writeEnd) {
+        return -Errno.EBADF;
+      }
+      if (buffer.bytes.isEmpty()) {
+        return buffer.writers > 0 ? -Errno.EAGAIN : 0;
+      }
+      int n = 0;
+      while (n < len && !buffer.bytes.isEmpty()) {
+        buf[n++] = buffer.bytes.poll();
+      }
+      return n;
+    }
+
+    @Override
+    int write(byte[] buf, int len) {
+      if (!writeEnd) {
+        return -Errno.EBADF;
+      }
+      if (buffer.readers == 0) {
+        return -32; // EPIPE
+      }
+      for (int i = 0; i < len; i++) {
+        buffer.bytes.add(buf[i]);
+      }
+      return len;
+    }
+
+    @Override
+    void close() {
+      if (writeEnd) {
+        buffer.writers--;
+      } else {
+        buffer.readers--;
+      }
+    }
+
+    @Override
+    int accessMode() {
+      return writeEnd ? 1 : 0;
+    }
+  }
+}

@@ -1,0 +1,406 @@
+package org.dise.runtime.mem;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.function.IntConsumer;
+
+/**
+ * The guest's address space: the low 4 GiB in 4 KiB pages, each materialised on first touch.
+ *
+ * <p>The fast path of every access is one table load: {@code rpages} holds the pages that may be
+ * read and {@code wpages} those that may be written without further ado. Everything else
+ * (unmapped or protected pages, first touch, accesses crossing a page, writes to pages holding
+ * decoded code) takes the slow path, so permission checks cost nothing on the fast path.
+ */
+public final class Memory {
+  public static final int PAGE_BITS = 12;
+  public static final int PAGE_SIZE = 1 << PAGE_BITS;
+  public static final long PAGE_MASK = PAGE_SIZE - 1;
+  public static final int PROT_READ = 1;
+  public static final int PROT_WRITE = 2;
+  public static final int PROT_EXEC = 4;
+  /** Top of the emulated address space (exclusive). */
+  public static final long LIMIT = 1L << 32;
+
+  private static final int PAGES = (int) (LIMIT >>> PAGE_BITS);
+  private static final int MAPPED = 8;
+  private static final int CODE = 16;
+
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final byte[][] data = new byte[PAGES][];
+  private final byte[][] rpages = new byte[PAGES][];
+  private final byte[][] wpages = new byte[PAGES][];
+  /** Per page: PROT bits, MAPPED, CODE (holds decoded instructions). */
+  private final byte[] flags = new byte[PAGES];
+
+  private IntConsumer codeWriteListener = page -> {};
+  private long residentPages;
+
+  /** Called with the page number when the guest writes to a page holding decoded code. */
+  public void setCodeWriteListener(IntConsumer listener) {
+    this.codeWriteListener = listener;
+  }
+
+  // ---------------------------------------------------------------- mapping
+
+  /** Maps [start, start+length) with the given protection; both must be page aligned. */
+  public void map(long start, long length, int prot) {
+    checkRange(start, length);
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      int p = (int) (a >>> PAGE_BITS);
+      if (data[p] != null) {
+        java.util.Arrays.fill(data[p], (byte) 0);
+      }
+      boolean code = (flags[p] & CODE) != 0;
+      flags[p] = (byte) (MAPPED | (prot & 7));
+      refresh(p);
+      if (code) {
+        codeWriteListener.accept(p);
+      }
+    }
+  }
+
+  /** Unmaps [start, start+length). */
+  public void unmap(long start, long length) {
+    checkRange(start, length);
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      int p = (int) (a >>> PAGE_BITS);
+      if (data[p] != null) {
+        residentPages--;
+      }
+      data[p] = null;
+      boolean code = (flags[p] & CODE) != 0;
+      flags[p] = 0;
+      refresh(p);
+      if (code) {
+        codeWriteListener.accept(p);
+      }
+    }
+  }
+
+  /** Changes the protection of mapped pages in [start, start+length); false if some are not. */
+  public boolean protect(long start, long length, int prot) {
+    checkRange(start, length);
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      if ((flags[(int) (a >>> PAGE_BITS)] & MAPPED) == 0) {
+        return false;
+      }
+    }
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      int p = (int) (a >>> PAGE_BITS);
+      flags[p] = (byte) ((flags[p] & ~7) | (prot & 7));
+      refresh(p);
+    }
+    return true;
+  }
+
+  public boolean isMapped(long addr) {
+    return addr >= 0 && addr < LIMIT && (flags[(int) (addr >>> PAGE_BITS)] & MAPPED) != 0;
+  }
+
+  /** True when every page of [start, start+length) is unmapped. */
+  public boolean isFree(long start, long length) {
+    if (start < 0 || start + length > LIMIT || length < 0) {
+      return false;
+    }
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      if ((flags[(int) (a >>> PAGE_BITS)] & MAPPED) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public int protection(long addr) {
+    return flags[(int) (addr >>> PAGE_BITS)] & 7;
+  }
+
+  /** Number of pages that have been touched (materialised). */
+  public long residentPages() {
+    return residentPages;
+  }
+
+  /**
+   * Marks a page as holding decoded instructions: writes to it then take the slow path and notify
+   * the listener, so the decode cache stays coherent.
+   */
+  public void markCode(long addr) {
+    int p = (int) (addr >>> PAGE_BITS);
+    flags[p] |= CODE;
+    wpages[p] = null;
+  }
+
+  /** Forgets that a page holds decoded instructions (after the cache dropped it). */
+  public void unmarkCode(int page) {
+    flags[page] &= ~CODE;
+    refresh(page);
+  }
+
+  private void refresh(int p) {
+    int f = flags[p];
+    byte[] d = data[p];
+    rpages[p] = (f & MAPPED) != 0 && (f & PROT_READ) != 0 ? d : null;
+    wpages[p] = (f & MAPPED) != 0 && (f & PROT_WRITE) != 0 && (f & CODE) == 0 ? d : null;
+  }
+
+  private static void checkRange(long start, long length) {
+    if ((start & PAGE_MASK) != 0 || (length & PAGE_MASK) != 0 || start < 0
+        || start + length > LIMIT) {
+      throw new IllegalArgumentException(
+          String.format("bad range 0x%x+0x%x", start, length));
+    }
+  }
+
+  /** The page's bytes for an access, materialising it; throws a fault if not permitted. */
+  private byte[] page(long addr, MemoryFault.Access access) {
+    if (addr < 0 || addr >= LIMIT) {
+      throw new MemoryFault(addr, access, false);
+    }
+    int p = (int) (addr >>> PAGE_BITS);
+    int f = flags[p];
+    if ((f & MAPPED) == 0) {
+      throw new MemoryFault(addr, access, false);
+    }
+    int need =
+        switch (access) {
+          case READ -> PROT_READ;
+          case WRITE -> PROT_WRITE;
+          case EXECUTE -> PROT_EXEC;
+        };
+    if ((f & need) == 0) {
+      throw new MemoryFault(addr, access, true);
+    }
+    byte[] d = data[p];
+    if (d == null) {
+      d = new byte[PAGE_SIZE];
+      data[p] = d;
+      residentPages++;
+      refresh(p);
+    }
+    if (access == MemoryFault.Access.WRITE && (f & CODE) != 0) {
+      flags[p] &= ~CODE;
+      refresh(p);
+      codeWriteListener.accept(p);
+    }
+    return d;
+  }
+
+  // ---------------------------------------------------------------- fast paths
+
+  public int lb(long a) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
+      if (p != null) {
+        return p[(int) a & (int) PAGE_MASK];
+      }
+    }
+    return (int) slowRead(a, 1);
+  }
+
+  public int lh(long a) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 2) {
+        return (short) SHORT.get(p, off);
+      }
+    }
+    return (short) slowRead(a, 2);
+  }
+
+  public int lw(long a) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 4) {
+        return (int) INT.get(p, off);
+      }
+    }
+    return (int) slowRead(a, 4);
+  }
+
+  public long ld(long a) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 8) {
+        return (long) LONG.get(p, off);
+      }
+    }
+    return slowRead(a, 8);
+  }
+
+  public void sb(long a, long v) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
+      if (p != null) {
+        p[(int) a & (int) PAGE_MASK] = (byte) v;
+        return;
+      }
+    }
+    slowWrite(a, v, 1);
+  }
+
+  public void sh(long a, long v) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 2) {
+        SHORT.set(p, off, (short) v);
+        return;
+      }
+    }
+    slowWrite(a, v, 2);
+  }
+
+  public void sw(long a, long v) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 4) {
+        INT.set(p, off, (int) v);
+        return;
+      }
+    }
+    slowWrite(a, v, 4);
+  }
+
+  public void sd(long a, long v) {
+    if (a >= 0 && a < LIMIT) {
+      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
+      int off = (int) a & (int) PAGE_MASK;
+      if (p != null && off <= PAGE_SIZE - 8) {
+        LONG.set(p, off, v);
+        return;
+      }
+    }
+    slowWrite(a, v, 8);
+  }
+
+  // ---------------------------------------------------------------- slow paths
+
+  private long slowRead(long a, int n) {
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+      long b = a + i;
+      byte[] d = page(b, MemoryFault.Access.READ);
+      v |= (d[(int) (b & PAGE_MASK)] & 0xffL) << (8 * i);
+    }
+    return v;
+  }
+
+  private void slowWrite(long a, long v, int n) {
+    // Check every byte first so a faulting store changes nothing.
+    for (int i = 0; i < n; i++) {
+      page(a + i, MemoryFault.Access.WRITE);
+    }
+    for (int i = 0; i < n; i++) {
+      long b = a + i;
+      byte[] d = page(b, MemoryFault.Access.WRITE);
+      d[(int) (b & PAGE_MASK)] = (byte) (v >>> (8 * i));
+    }
+  }
+
+  /** Reads a 16-bit parcel for instruction fetch, requiring execute permission. */
+  public int fetch16(long a) {
+    byte[] d = page(a, MemoryFault.Access.EXECUTE);
+    int off = (int) (a & PAGE_MASK);
+    if (off <= PAGE_SIZE - 2) {
+      return (short) SHORT.get(d, off) & 0xffff;
+    }
+    return (d[off] & 0xff) | ((page(a + 1, MemoryFault.Access.EXECUTE)[0] & 0xff) << 8);
+  }
+
+  // ---------------------------------------------------------------- bulk access for the kernel
+
+  /** Copies guest memory into {@code dst}, checking read permission. */
+  public void read(long addr, byte[] dst, int off, int len) {
+    int done = 0;
+    while (done < len) {
+      long a = addr + done;
+      byte[] d = page(a, MemoryFault.Access.READ);
+      int po = (int) (a & PAGE_MASK);
+      int n = Math.min(len - done, PAGE_SIZE - po);
+      System.arraycopy(d, po, dst, off + done, n);
+      done += n;
+    }
+  }
+
+  /** Copies {@code src} into guest memory, checking write permission. */
+  public void write(long addr, byte[] src, int off, int len) {
+    int done = 0;
+    while (done < len) {
+      long a = addr + done;
+      byte[] d = page(a, MemoryFault.Access.WRITE);
+      int po = (int) (a & PAGE_MASK);
+      int n = Math.min(len - done, PAGE_SIZE - po);
+      System.arraycopy(src, off + done, d, po, n);
+      done += n;
+    }
+  }
+
+  /** Writes bytes ignoring page protection (the loader filling read-only segments). */
+  public void poke(long addr, byte[] src, int off, int len) {
+    int done = 0;
+    while (done < len) {
+      long a = addr + done;
+      int p = (int) (a >>> PAGE_BITS);
+      if ((flags[p] & MAPPED) == 0) {
+        throw new MemoryFault(a, MemoryFault.Access.WRITE, false);
+      }
+      if (data[p] == null) {
+        data[p] = new byte[PAGE_SIZE];
+        residentPages++;
+        refresh(p);
+      }
+      int po = (int) (a & PAGE_MASK);
+      int n = Math.min(len - done, PAGE_SIZE - po);
+      System.arraycopy(src, off + done, data[p], po, n);
+      done += n;
+    }
+  }
+
+  public byte[] read(long addr, int len) {
+    byte[] b = new byte[len];
+    read(addr, b, 0, len);
+    return b;
+  }
+
+  /** Reads a NUL-terminated string of at most {@code max} bytes. */
+  public String readCString(long addr, int max) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < max; i++) {
+      int b = (int) slowRead(addr + i, 1) & 0xff;
+      if (b == 0) {
+        return out.toString(StandardCharsets.UTF_8);
+      }
+      out.write(b);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Whole-word reads used by the kernel and the loader, with permission checks. */
+  public long read64(long a) {
+    return slowRead(a, 8);
+  }
+
+  public int read32(long a) {
+    return (int) slowRead(a, 4);
+  }
+
+  public void write64(long a, long v) {
+    slowWrite(a, v, 8);
+  }
+
+  public void write32(long a, long v) {
+    slowWrite(a, v, 4);
+  }
+}
