@@ -1,0 +1,302 @@
+package org.dise.compiler.format;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dise.compiler.ast.AcfFile;
+import org.dise.compiler.ast.Arg;
+import org.dise.compiler.ast.Comment;
+import org.dise.compiler.ast.CounterRef;
+import org.dise.compiler.ast.Expr;
+import org.dise.compiler.ast.Item;
+import org.dise.compiler.ast.MicroOp;
+import org.dise.compiler.ast.Operand;
+import org.dise.compiler.ast.Param;
+import org.dise.compiler.ast.ReplStmt;
+
+/**
+ * Prints an AST in the canonical form of the language: {@code =>} arrows, the replacement before
+ * the conditional control (as Fig. 6 writes them), upper-case fields, lower-case mnemonics,
+ * four-space indentation, comments kept, blank lines between items kept (at most one).
+ * {@code parse(print(parse(x))).equals(parse(x))} holds for every valid file.
+ */
+public final class Formatter {
+  /** Replacement sequences longer than this go one instruction per line. */
+  public static final int WIDTH = 100;
+
+  private final StringBuilder out = new StringBuilder();
+  private final List<Comment> comments;
+  private final String text;
+  private int nextComment;
+
+  private Formatter(AcfFile file) {
+    this.comments = file.comments();
+    this.text = file.source().text();
+  }
+
+  public static String format(AcfFile file) {
+    Formatter f = new Formatter(file);
+    f.items(file.items(), "", 0);
+    f.leadingComments(Integer.MAX_VALUE, "");
+    String s = f.out.toString();
+    while (s.endsWith("\n\n")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    return s.isEmpty() || s.endsWith("\n") ? s : s + "\n";
+  }
+
+  // ------------------------------------------------------------------ layout and comments
+
+  private void items(List<Item> items, String indent, int prevEnd) {
+    for (int i = 0; i < items.size(); i++) {
+      Item item = items.get(i);
+      if (i > 0 && blankLineBefore(prevEnd, item.span().start())) {
+        out.append('\n');
+      }
+      leadingComments(item.span().start(), indent);
+      out.append(indent);
+      item(item, indent);
+      // Comments inside the item are moved after it, so that none is lost.
+      trailingComments(item.span().end(), indent);
+      prevEnd = item.span().end();
+    }
+  }
+
+  private boolean blankLineBefore(int from, int to) {
+    int newlines = 0;
+    for (int i = Math.max(0, from); i < Math.min(to, text.length()); i++) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        newlines++;
+      } else if (c != ' ' && c != '\t' && c != '\r') {
+        // a comment in between: count only the newlines after it
+        newlines = 0;
+      }
+    }
+    return newlines >= 2;
+  }
+
+  private void leadingComments(int before, String indent) {
+    while (nextComment < comments.size() && comments.get(nextComment).span().start() < before) {
+      out.append(indent).append(comments.get(nextComment).text().strip()).append('\n');
+      nextComment++;
+    }
+  }
+
+  /** Ends the item's line, with a comment on the same source line appended. */
+  private void trailingComments(int end, String indent) {
+    List<Comment> inside = new ArrayList<>();
+    while (nextComment < comments.size() && comments.get(nextComment).span().start() < end) {
+      inside.add(comments.get(nextComment++));
+    }
+    if (nextComment < comments.size()) {
+      Comment c = comments.get(nextComment);
+      if (c.text().startsWith("//") && sameLine(end, c.span().start())) {
+        out.append("  ").append(c.text().strip());
+        nextComment++;
+      }
+    }
+    out.append('\n');
+    for (Comment c : inside) {
+      out.append(indent).append(c.text().strip()).append('\n');
+    }
+  }
+
+  private boolean sameLine(int from, int to) {
+    for (int i = from; i < to && i < text.length(); i++) {
+      if (text.charAt(i) == '\n') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------------ items
+
+  private void item(Item item, String indent) {
+    if (item instanceof Item.Import i) {
+      out.append("import ").append(i.isFile() ? quote(i.target().text()) : i.target().text());
+      i.alias().ifPresent(a -> out.append(" as ").append(a.text()));
+      out.append(';');
+    } else if (item instanceof Item.AcfBlock b) {
+      out.append("acf ").append(b.name().text());
+      if (!b.params().isEmpty()) {
+        List<String> ps = new ArrayList<>();
+        for (Param p : b.params()) {
+          ps.add(p.name().text() + ": " + p.type().text()
+              + p.defaultValue().map(d -> " = " + expr(d, 0)).orElse(""));
+        }
+        out.append('(').append(String.join(", ", ps)).append(')');
+      }
+      out.append(" {\n");
+      items(b.body(), indent + "    ", b.span().start());
+      leadingComments(b.span().end() - 1, indent + "    ");
+      out.append(indent).append('}');
+    } else if (item instanceof Item.Use u) {
+      out.append("use ").append(u.target().text());
+      if (!u.args().isEmpty()) {
+        out.append(args(u.args()));
+      }
+      out.append(';');
+    } else if (item instanceof Item.ConstDecl c) {
+      out.append("const ").append(c.name().text()).append(" = ").append(expr(c.value(), 0))
+          .append(';');
+    } else if (item instanceof Item.RegisterDecl r) {
+      out.append("register ").append(r.name().text());
+      r.init().ifPresent(e -> out.append(" = ").append(expr(e, 0)));
+      out.append(';');
+    } else if (item instanceof Item.CounterDecl c) {
+      out.append("counter ").append(c.name().text());
+      if (!c.args().isEmpty()) {
+        out.append(args(c.args()));
+      }
+      out.append(';');
+    } else if (item instanceof Item.SinkDecl s) {
+      out.append("sink ").append(s.name().text()).append(" = ").append(s.component().text())
+          .append(args(s.args())).append(';');
+    } else if (item instanceof Item.TriggerDecl t) {
+      out.append("trigger ").append(t.name().text()).append(" = ")
+          .append(t.component().text()).append(args(t.args())).append(';');
+    } else if (item instanceof Item.Production p) {
+      out.append(p.name().text()).append(": ").append(expr(p.pattern(), 0)).append(" => ")
+          .append(p.replacement().map(n -> n.text()).orElse("null")).append(", ");
+      if (p.control().isEmpty()) {
+        out.append("null");
+      } else {
+        List<String> ops = new ArrayList<>();
+        for (MicroOp m : p.control()) {
+          ops.add(microOp(m));
+        }
+        out.append(String.join(", ", ops));
+      }
+    } else if (item instanceof Item.Replacement r) {
+      replacement(r, indent);
+    }
+  }
+
+  private void replacement(Item.Replacement r, String indent) {
+    List<String> lines = new ArrayList<>();
+    boolean labels = false;
+    StringBuilder pending = new StringBuilder();
+    for (ReplStmt s : r.body()) {
+      if (s instanceof ReplStmt.LabelDef l) {
+        labels = true;
+        pending.append(l.name()).append(": ");
+      } else {
+        lines.add(pending + stmt(s) + ";");
+        pending.setLength(0);
+      }
+    }
+    if (pending.length() > 0) {
+      lines.add(pending.toString().strip());
+    }
+    String oneLine = r.name().text() + ": " + String.join(" ", lines);
+    if (!labels && indent.length() + oneLine.length() <= WIDTH) {
+      out.append(oneLine);
+      return;
+    }
+    out.append(r.name().text()).append(':');
+    for (String l : lines) {
+      out.append('\n').append(indent).append("    ").append(l);
+    }
+  }
+
+  private String stmt(ReplStmt s) {
+    if (s instanceof ReplStmt.OriginalInsn) {
+      return "T.INSN";
+    }
+    if (s instanceof ReplStmt.SinkCall c) {
+      List<String> parts = new ArrayList<>();
+      parts.add(c.sink().text());
+      for (Operand o : c.args()) {
+        parts.add(operand(o));
+      }
+      return "call(" + String.join(", ", parts) + ")";
+    }
+    ReplStmt.Instruction i = (ReplStmt.Instruction) s;
+    List<String> ops = new ArrayList<>();
+    for (Operand o : i.operands()) {
+      ops.add(operand(o));
+    }
+    return i.mnemonic().text() + (ops.isEmpty() ? "" : " " + String.join(", ", ops));
+  }
+
+  private String operand(Operand o) {
+    if (o instanceof Operand.Imm i) {
+      return i.text();
+    } else if (o instanceof Operand.Field f) {
+      return "T." + f.name();
+    } else if (o instanceof Operand.Insn) {
+      return "T.INSN";
+    } else if (o instanceof Operand.DiseReg d) {
+      return d.name();
+    } else if (o instanceof Operand.LabelRef l) {
+      return l.name();
+    } else if (o instanceof Operand.NameOp n) {
+      return n.name().text();
+    }
+    Operand.Mem m = (Operand.Mem) o;
+    return m.offset().map(this::operand).orElse("") + "(" + operand(m.base()) + ")";
+  }
+
+  private String microOp(MicroOp m) {
+    String src = m.source().map(e -> expr(e, 0)).orElse(null);
+    if (m.counter() instanceof CounterRef.Index i) {
+      return m.kind().word() + "_" + i.index() + (src == null ? "" : "(" + src + ")");
+    }
+    String c = counter(m.counter());
+    return m.kind().word() + "(" + c + (src == null ? "" : ", " + src) + ")";
+  }
+
+  private static String counter(CounterRef c) {
+    return c instanceof CounterRef.Index i ? Long.toString(i.index())
+        : ((CounterRef.Named) c).name().text();
+  }
+
+  private String args(List<Arg> args) {
+    List<String> parts = new ArrayList<>();
+    for (Arg a : args) {
+      parts.add(a.name().map(n -> n.text() + " = ").orElse("") + expr(a.value(), 0));
+    }
+    return "(" + String.join(", ", parts) + ")";
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  /** Prints an expression; parentheses are added only where a synthesised tree needs them. */
+  public static String expr(Expr e, int parentPrecedence) {
+    if (e instanceof Expr.NumberLit n) {
+      return n.text();
+    } else if (e instanceof Expr.BoolLit b) {
+      return Boolean.toString(b.value());
+    } else if (e instanceof Expr.StringLit s) {
+      return quote(s.value());
+    } else if (e instanceof Expr.FlagRef f) {
+      if (f.counter() instanceof CounterRef.Index i) {
+        return f.flag().word() + "_" + i.index();
+      }
+      return f.flag().word() + "(" + counter(f.counter()) + ")";
+    } else if (e instanceof Expr.FieldRef f) {
+      return "T." + f.name();
+    } else if (e instanceof Expr.InsnRef) {
+      return "T.INSN";
+    } else if (e instanceof Expr.DiseRegRef d) {
+      return d.name();
+    } else if (e instanceof Expr.NameRef n) {
+      return n.name().text();
+    } else if (e instanceof Expr.Paren p) {
+      return "(" + expr(p.inner(), 0) + ")";
+    } else if (e instanceof Expr.Unary u) {
+      String inner = expr(u.operand(), 11);
+      return u.op().symbol + inner;
+    }
+    Expr.Binary b = (Expr.Binary) e;
+    int p = b.op().precedence;
+    String s = expr(b.left(), p) + " " + b.op().symbol + " " + expr(b.right(), p + 1);
+    return p < parentPrecedence ? "(" + s + ")" : s;
+  }
+
+  static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
+        .replace("\t", "\\t") + "\"";
+  }
+}

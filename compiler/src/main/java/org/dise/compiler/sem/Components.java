@@ -1,0 +1,78 @@
+package org.dise.compiler.sem;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The runtime components that sinks and triggers bind to, with their parameters' types. The
+ * runtime implements them (later issues); the front end checks names and types against this
+ * catalog, which a caller may replace.
+ */
+public final class Components {
+  /** The type of a component parameter. */
+  public enum Type { INT, STRING, BOOL, NAME }
+
+  /** A sink or trigger component and its parameters. */
+  public record Spec(String name, boolean isSink, Map<String, Type> params) {}
+
+  private final Map<String, Spec> specs = new LinkedHashMap<>();
+
+  public Components add(Spec spec) {
+    specs.put(spec.name(), spec);
+    return this;
+  }
+
+  public Optional<Spec> find(String name) {
+    return Optional.ofNullable(specs.get(name));
+  }
+
+  public Map<String, Spec> all() {
+    return Map.copyOf(specs);
+  }
+
+  private static Map<String, Type> sinkParams(Object... extra) {
+    Map<String, Type> m = new LinkedHashMap<>();
+    m.put("cost", Type.INT);
+    m.put("capacity", Type.INT);
+    for (int i = 0; i < extra.length; i += 2) {
+      m.put((String) extra[i], (Type) extra[i + 1]);
+    }
+    return m;
+  }
+
+  private static Map<String, Type> triggerParams(Object... extra) {
+    Map<String, Type> m = new LinkedHashMap<>();
+    m.put("interval", Type.INT);
+    m.put("counter", Type.INT);
+    for (int i = 0; i < extra.length; i += 2) {
+      m.put((String) extra[i], (Type) extra[i + 1]);
+    }
+    return m;
+  }
+
+  /**
+   * The catalog of spec/acf-language.md, section "Standard library model": sinks of the three
+   * profile types of Fig. 6 and the other papers, and the triggers of Sections 3.4 and 4.
+   */
+  public static Components standard() {
+    Components c = new Components();
+    c.add(new Spec("region_counter", true, sinkParams()));
+    c.add(new Spec("method_counter", true, sinkParams()));
+    c.add(new Spec("call_pair_counter", true, sinkParams()));
+    c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
+    c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL)));
+    c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT)));
+    c.add(new Spec("rap_tree", true,
+        sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
+    c.add(new Spec("value_profile", true, sinkParams("slots", Type.INT, "confidence", Type.INT)));
+    c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT)));
+    c.add(new Spec("exhaustive", false, triggerParams()));
+    c.add(new Spec("periodic", false, triggerParams("period", Type.INT, "length", Type.INT)));
+    c.add(new Spec("random", false,
+        triggerParams("one_in", Type.INT, "length", Type.INT, "seed", Type.INT)));
+    c.add(new Spec("phase_aware", false, triggerParams("buckets", Type.INT,
+        "threshold", Type.INT, "table", Type.INT, "policy", Type.NAME, "seed", Type.INT)));
+    return c;
+  }
+}
