@@ -10,6 +10,8 @@ import picocli.CommandLine.Command;
     versionProvider = Version.class,
     description = "DISE/HPS profiling productions: compile ACFs and run them on RISC-V programs.",
     subcommands = {
+      CheckCommand.class,
+      FmtCommand.class,
       RunCommand.class,
       CommandLine.HelpCommand.class,
     })

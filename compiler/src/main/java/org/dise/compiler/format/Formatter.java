@@ -27,6 +27,8 @@ public final class Formatter {
   private final List<Comment> comments;
   private final String text;
   private int nextComment;
+  /** Where the last printed item or comment ended in the source, for blank lines. */
+  private int lastEnd = -1;
 
   private Formatter(AcfFile file) {
     this.comments = file.comments();
@@ -46,38 +48,41 @@ public final class Formatter {
 
   // ------------------------------------------------------------------ layout and comments
 
-  private void items(List<Item> items, String indent, int prevEnd) {
-    for (int i = 0; i < items.size(); i++) {
-      Item item = items.get(i);
-      if (i > 0 && blankLineBefore(prevEnd, item.span().start())) {
-        out.append('\n');
-      }
+  private void items(List<Item> items, String indent, int blockStart) {
+    lastEnd = blockStart;
+    for (Item item : items) {
       leadingComments(item.span().start(), indent);
+      blankLine(item.span().start());
       out.append(indent);
       item(item, indent);
       // Comments inside the item are moved after it, so that none is lost.
       trailingComments(item.span().end(), indent);
-      prevEnd = item.span().end();
+      lastEnd = item.span().end();
     }
   }
 
-  private boolean blankLineBefore(int from, int to) {
+  /** Keeps one blank line where the source had at least one since the last thing printed. */
+  private void blankLine(int start) {
+    if (lastEnd < 0 || out.length() == 0 || out.toString().endsWith("{\n")) {
+      return;
+    }
     int newlines = 0;
-    for (int i = Math.max(0, from); i < Math.min(to, text.length()); i++) {
-      char c = text.charAt(i);
-      if (c == '\n') {
+    for (int i = lastEnd; i < Math.min(start, text.length()); i++) {
+      if (text.charAt(i) == '\n') {
         newlines++;
-      } else if (c != ' ' && c != '\t' && c != '\r') {
-        // a comment in between: count only the newlines after it
-        newlines = 0;
       }
     }
-    return newlines >= 2;
+    if (newlines >= 2 && !out.toString().endsWith("\n\n")) {
+      out.append('\n');
+    }
   }
 
   private void leadingComments(int before, String indent) {
     while (nextComment < comments.size() && comments.get(nextComment).span().start() < before) {
-      out.append(indent).append(comments.get(nextComment).text().strip()).append('\n');
+      Comment c = comments.get(nextComment);
+      blankLine(c.span().start());
+      out.append(indent).append(c.text().strip()).append('\n');
+      lastEnd = c.span().end();
       nextComment++;
     }
   }
@@ -93,12 +98,14 @@ public final class Formatter {
       if (c.text().startsWith("//") && sameLine(end, c.span().start())) {
         out.append("  ").append(c.text().strip());
         nextComment++;
+        end = c.span().end();
       }
     }
     out.append('\n');
     for (Comment c : inside) {
       out.append(indent).append(c.text().strip()).append('\n');
     }
+    lastEnd = end;
   }
 
   private boolean sameLine(int from, int to) {

@@ -116,6 +116,7 @@ public final class AcfParsing {
     private final Diagnostics diags;
     private int count;
     private int lastIndex = -1;
+    private int lastLine = -1;
 
     SyntaxErrors(SourceFile source, Diagnostics diags) {
       this.source = source;
@@ -131,6 +132,11 @@ public final class AcfParsing {
         return;
       }
       lastIndex = t.getTokenIndex();
+      // After the first error on a line, recovery often reports echoes of it: skip them.
+      if (line == lastLine) {
+        return;
+      }
+      lastLine = line;
       int start = Math.min(Math.max(0, t.getStartIndex()), source.text().length());
       int end = t.getType() == Token.EOF ? start : Math.max(start, t.getStopIndex() + 1);
       Span span = new Span(source, start, end);
@@ -141,11 +147,16 @@ public final class AcfParsing {
       String message = msg.startsWith("missing ") && expected != null
           ? "missing " + expected + " before " + what
           : "unexpected " + what + (expected == null ? "" : "; expected " + expected);
-      diags.error(span, "syntax error: " + message, hint(t, expected));
+      Token previous = t.getTokenIndex() > 0
+          ? ((Parser) recognizer).getInputStream().get(t.getTokenIndex() - 1) : null;
+      diags.error(span, "syntax error: " + message, hint(t, previous));
     }
 
-    private static String hint(Token t, String expected) {
-      if (t.getType() == AcfLexer.LPAREN && expected != null && expected.contains("`&&`")) {
+    private static String hint(Token t, Token previous) {
+      if (t.getType() == AcfLexer.LPAREN && previous != null
+          && (previous.getType() == AcfLexer.NAME || previous.getType() == AcfLexer.FIELD
+              || previous.getType() == AcfLexer.NUMBER || previous.getType() == AcfLexer.RPAREN
+              || previous.getType() == AcfLexer.FLAG)) {
         return "two conditions need an operator between them, such as `||` or `&&`";
       }
       if (t.getType() == AcfLexer.ERROR_CHAR && t.getText().equals("\"")) {

@@ -624,8 +624,14 @@ public final class NameResolution {
       Entity value;
       if (a != null) {
         value = argument(a.value(), p, caller);
+        if (value == null) {
+          value = placeholder(p); // reported; a stand-in keeps the body from echoing the error
+        }
       } else if (p.defaultValue().isPresent()) {
         value = argument(p.defaultValue().get(), p, inst.parent);
+        if (value == null) {
+          value = placeholder(p);
+        }
       } else if (placeholders) {
         value = placeholder(p);
       } else {
@@ -660,6 +666,10 @@ public final class NameResolution {
     String type = p.type().key();
     Span s = e.span();
     String expected = "parameter `" + p.name().text() + "` is of type `" + type + "`";
+    if (e instanceof Expr.StringLit && PARAM_TYPES.contains(type)) {
+      diags.error(s, expected + ", not a string");
+      return null;
+    }
     switch (type) {
       case "int" -> {
         Long v = constant(e, caller);

@@ -1,0 +1,105 @@
+package org.dise.repl;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dise.compiler.Frontend;
+import org.dise.compiler.diag.Diagnostic;
+import org.dise.compiler.diag.DiagnosticRenderer;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.lib.ClasspathLibraryResolver;
+import org.dise.compiler.lib.DirectoryLibraryResolver;
+import org.dise.compiler.lib.LibraryResolver;
+import org.dise.compiler.sem.ProgramPrinter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code acf check}: runs the front end on ACF files and reports every problem. */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Parse and check ACF files: names, types, patterns, replacement operands and the hardware"
+          + " budget. Exits 0 when there is no error, 1 when there is one, 2 on a usage error.",
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  acf check hot_methods.acf",
+      "  acf check --lib spec/conformance/lib spec/conformance/valid/paper_notation.acf",
+      "  acf check --diagnostics=json my.acf      # for editors",
+      "  acf check --print my.acf                 # also print the checked program",
+    })
+public final class CheckCommand implements Callable<Integer> {
+  /** How diagnostics are printed. */
+  enum Format { text, json }
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "ACF files to check.")
+  List<Path> files = new ArrayList<>();
+
+  @Option(names = "--diagnostics", paramLabel = "FORMAT",
+      description = "text (default: file:line:col, source line, underline) or json.")
+  Format format = Format.text;
+
+  @Option(names = "--lib", paramLabel = "DIR",
+      description = "A folder of library ACFs searched before the standard library.")
+  List<Path> libs = new ArrayList<>();
+
+  @Option(names = "--print", description = "Print the checked program of each valid file.")
+  boolean print;
+
+  @Override
+  public Integer call() {
+    Frontend frontend = Frontend.standard().withLibrary(resolver(libs));
+    List<Diagnostic> all = new ArrayList<>();
+    int errors = 0;
+    int warnings = 0;
+    for (Path file : files) {
+      Frontend.Result r = frontend.check(read(file), file);
+      errors += r.diagnostics().errorCount();
+      warnings += r.diagnostics().warningCount();
+      all.addAll(r.diagnostics().sorted());
+      if (format == Format.text) {
+        System.err.print(DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
+      }
+      if (print && r.program().isPresent()) {
+        System.out.print(ProgramPrinter.print(r.program().get()));
+      }
+    }
+    if (format == Format.json) {
+      System.out.println(DiagnosticRenderer.json(all));
+    } else if (errors + warnings > 0) {
+      System.err.println(errors + (errors == 1 ? " error, " : " errors, ") + warnings
+          + (warnings == 1 ? " warning" : " warnings"));
+    }
+    return errors > 0 ? Main.EXIT_FAILURE : 0;
+  }
+
+  static LibraryResolver resolver(List<Path> libs) {
+    LibraryResolver r = LibraryResolver.NONE;
+    for (Path dir : libs) {
+      if (!Files.isDirectory(dir)) {
+        throw new UserError("--lib " + dir + ": not a folder", Main.EXIT_USAGE);
+      }
+      r = r.orElse(new DirectoryLibraryResolver(dir));
+    }
+    return r.orElse(ClasspathLibraryResolver.standard());
+  }
+
+  static SourceFile read(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new UserError("cannot read " + file + ": no such file", Main.EXIT_USAGE);
+    }
+    try {
+      return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      throw new UserError("cannot read " + file + ": " + (e.getMessage() == null
+          ? e.getClass().getSimpleName() : e.getMessage()), Main.EXIT_USAGE);
+    }
+  }
+}
