@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
       CheckCommand.class,
       FmtCommand.class,
       RunCommand.class,
+      BenchCommand.class,
+      DisasmCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {

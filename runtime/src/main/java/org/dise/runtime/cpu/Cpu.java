@@ -3,6 +3,8 @@ package org.dise.runtime.cpu;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import static org.dise.runtime.isa.Opcodes.*;
+
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.IllegalInstructionException;
@@ -207,7 +209,7 @@ public final class Cpu {
           return StopReason.BREAKPOINT;
         }
         steps++;
-        switch (d.exec) {
+        switch (d.opcode) {
           case LUI -> {
             x[d.rd] = d.imm;
             pc = d.npc;

@@ -17,6 +17,8 @@ public final class DecodedInsn {
   public final Op op;
   /** The base instruction that executes. */
   public final Op exec;
+  /** {@code exec.ordinal()}, one of the {@link Opcodes} constants, for the interpreter's switch. */
+  public final int opcode;
   public final int raw;
   public final int size;
   /** Destination: an x register index (x0 mapped to {@link #X0_SINK}) or an f register. */
@@ -36,6 +38,7 @@ public final class DecodedInsn {
     this.pc = pc;
     this.op = op;
     this.exec = op.base();
+    this.opcode = exec.ordinal();
     this.raw = raw;
     this.size = op.size();
     this.npc = pc + size;

@@ -1,0 +1,161 @@
+package org.dise.repl;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.StopReason;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code acf bench}: runs the example workloads on our emulator and on qemu-riscv64 in one run and
+ * prints instructions, MIPS and the time ratio, so speed claims are measured, not asserted.
+ */
+@Command(
+    name = "bench",
+    description = "Measure emulator speed on the example workloads (and qemu-riscv64's, if present).",
+    footer = {
+      "",
+      "MIPS is million guest instructions per wall-clock second; cpu-MIPS uses the emulating",
+      "thread's CPU time, which a busy machine disturbs less. Record results with the date and",
+      "machine in docs/benchmarks.md.",
+      "",
+      "Examples:",
+      "  ./acf bench                      all workloads at their default sizes",
+      "  ./acf bench --arg 1 jpeg mcf     two workloads with argument 1",
+      "  ./acf bench --no-qemu --repeat 3",
+    },
+    mixinStandardHelpOptions = true)
+public final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--dir", paramLabel = "DIR", description = "Workload binaries (default: ${DEFAULT-VALUE}).")
+  Path dir = Path.of("examples/programs/bin");
+
+  @Option(names = "--arg", paramLabel = "ARG", description = "Argument passed to every workload (e.g. a size).")
+  List<String> args = new ArrayList<>();
+
+  @Option(names = "--no-qemu", description = "Do not run qemu-riscv64 for comparison.")
+  boolean noQemu;
+
+  @Option(names = "--repeat", paramLabel = "N", description = "Runs per workload; the best is reported (default: ${DEFAULT-VALUE}).")
+  int repeat = 1;
+
+  @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
+  List<String> names = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    List<Path> programs = workloads();
+    boolean qemu = !noQemu && onPath("qemu-riscv64");
+    PrintStream out = System.out;
+    out.printf("%-10s %14s %9s %9s %9s %9s %8s%n", "workload", "instructions", "seconds", "MIPS",
+        "cpu-MIPS", "qemu-s", "ratio");
+    double totalInsns = 0;
+    double totalSeconds = 0;
+    for (Path p : programs) {
+      Result best = null;
+      for (int i = 0; i < repeat; i++) {
+        Result r = runOurs(p);
+        if (best == null || r.seconds < best.seconds) {
+          best = r;
+        }
+      }
+      double q = qemu ? runQemu(p) : Double.NaN;
+      totalInsns += best.instructions;
+      totalSeconds += best.seconds;
+      out.printf("%-10s %,14d %9.2f %9.1f %9.1f %9s %8s%n", p.getFileName(), best.instructions,
+          best.seconds, best.instructions / best.seconds / 1e6,
+          best.instructions / best.cpuSeconds / 1e6,
+          qemu ? String.format("%.2f", q) : "-",
+          qemu ? String.format("%.1fx", best.seconds / q) : "-");
+      if (best.status != 0) {
+        out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
+      }
+    }
+    out.printf("%-10s %,14d %9.2f %9.1f%n", "total", (long) totalInsns, totalSeconds,
+        totalInsns / totalSeconds / 1e6);
+    out.printf("machine: %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.arch"), System.getProperty("java.version"));
+    return 0;
+  }
+
+  private record Result(long instructions, double seconds, double cpuSeconds, int status) {}
+
+  private List<Path> workloads() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new UserError(dir + ": no such directory (use --dir)", Main.EXIT_USAGE);
+    }
+    List<Path> all = new ArrayList<>();
+    if (names.isEmpty()) {
+      try (Stream<Path> s = Files.list(dir)) {
+        s.filter(Files::isRegularFile)
+            .filter(p -> !p.getFileName().toString().equals("hello"))
+            .sorted()
+            .forEach(all::add);
+      }
+    } else {
+      for (String n : names) {
+        Path p = dir.resolve(n);
+        if (!Files.isRegularFile(p)) {
+          throw new UserError(p + ": no such workload", Main.EXIT_USAGE);
+        }
+        all.add(p);
+      }
+    }
+    return all;
+  }
+
+  private Result runOurs(Path program) {
+    Machine m = GuestLauncher.load(program, args,
+        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream())));
+    m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long c0 = mx.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    Machine.Outcome o = m.run(-1);
+    double secs = (System.nanoTime() - t0) / 1e9;
+    double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
+    int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
+    return new Result(o.instructions(), secs, cpu, status);
+  }
+
+  private double runQemu(Path program) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("qemu-riscv64");
+    cmd.add(program.toString());
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    if (!p.waitFor(30, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+    }
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  static boolean onPath(String exe) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return false;
+    }
+    for (String d : path.split(File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(d, exe))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
