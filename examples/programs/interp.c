@@ -10,7 +10,8 @@
  *   3. compilation of the AST to stack bytecode;
  *   4. execution by a bytecode VM with a switch-dispatched loop;
  * and the two engines' outputs must agree.
- * argv[1] = scale (default 4): the programs' problem sizes grow with it.
+ * argv[1] = scale (default 4): the programs' problem sizes grow with it;
+ * argv[2] (optional) selects programs by name, e.g. "fib,sort".
  */
 #include "common.h"
 #include <ctype.h>
@@ -579,11 +580,11 @@ int main(int argc, char **argv) {
     int scale = scale_arg(argc, argv, 4, 64);
     init_eval_table();
     struct { const char *name, *tpl; int size; } progs[] = {
-        { "fib", tpl_fib, 15 + scale },
-        { "sieve", tpl_sieve, 40000 * scale },
-        { "sort", tpl_sort, 250 * scale },
+        { "fib", tpl_fib, 18 + scale },
+        { "sieve", tpl_sieve, 10000 * scale },
+        { "sort", tpl_sort, 125 * scale },
         { "queens", tpl_queens, 5 + scale },
-        { "collatz", tpl_collatz, 5000 * scale },
+        { "collatz", tpl_collatz, 350 * scale },
     };
     int nprog = (int)(sizeof progs / sizeof progs[0]);
     Sum sum; sum_init(&sum);
@@ -592,6 +593,7 @@ int main(int argc, char **argv) {
     static Parser parser;
     static Runtime rt1, rt2;
     for (int k = 0; k < nprog; k++) {
+        if (argc > 2 && !strstr(argv[2], progs[k].name)) continue;   /* optional filter, e.g. "fib,sort" */
         snprintf(src, 8192, progs[k].tpl, progs[k].size);
         Node *top = parse_program(&parser, src);
         rt_reset(&rt1);

@@ -5,8 +5,9 @@
  * text from a word Markov chain, CSV-like records written with snprintf,
  * delta-friendly binary tables, and DNA-like sequences with repeats.
  * For each input the stages are:
- *   1. LZ77 compression: hash chains over a 64 KB window, lazy matching,
- *      LZ4-style token stream;
+ *   1. LZ77 compression at three levels (like gzip -1/-6/-9: hash-chain
+ *      limits 4/32/1024, greedy or lazy matching) over a 64 KB window into an
+ *      LZ4-style token stream, each followed by
  *   2. LZ77 decompression and verification (memcmp + CRC-32);
  *   3. block-sorting (BWT) compression of 32 KB blocks: rotation sort with
  *      qsort and a comparator (indirect calls), move-to-front, zero-run
@@ -115,7 +116,6 @@ static const struct { const char *name; GenFn fn; int kb; } inputs[] = {
 #define WINDOW 65535
 #define HASH_BITS 15
 #define MIN_MATCH 4
-#define MAX_CHAIN 48
 
 typedef struct { uint8_t *p; size_t n, cap; } Buf;
 static void buf_put(Buf *b, uint8_t v) {
@@ -137,10 +137,13 @@ static void insert(Chains *c, const uint8_t *in, size_t i) {
     c->head[h] = (int32_t)i;
 }
 
-static size_t longest_match(const Chains *c, const uint8_t *in, size_t n, size_t i, size_t *dist) {
+typedef struct { const char *name; int max_chain, lazy; } Level;
+static const Level levels[] = { { "fast", 4, 0 }, { "normal", 32, 1 }, { "best", 1024, 1 } };
+
+static size_t longest_match(const Chains *c, const uint8_t *in, size_t n, size_t i, size_t *dist, int max_chain) {
     size_t best = 0;
     int32_t j = c->head[hash4(in + i)];
-    int chain = MAX_CHAIN;
+    int chain = max_chain;
     size_t maxlen = n - i;
     while (j >= 0 && i - (size_t)j <= WINDOW && chain-- > 0) {
         if (in[j + best] == in[i + best]) {
@@ -165,18 +168,20 @@ static void emit(Buf *out, const uint8_t *lit, size_t nlit, size_t mlen, size_t 
     }
 }
 
-STAGE static Buf lz_compress(const uint8_t *in, size_t n) {
+STAGE static Buf lz_compress(const uint8_t *in, size_t n, const Level *lv) {
     Buf out = {0};
     Chains *c = xmalloc(sizeof(Chains));
     c->prev = xmalloc(n * sizeof(int32_t));
     for (int i = 0; i < (1 << HASH_BITS); i++) c->head[i] = -1;
     size_t i = 0, lit = 0;
     while (i + MIN_MATCH <= n) {
-        size_t dist = 0, len = longest_match(c, in, n, i, &dist);
-        if (len >= MIN_MATCH && i + 1 + MIN_MATCH <= n) {    /* lazy: is the next position better? */
+        size_t dist = 0, len = longest_match(c, in, n, i, &dist, lv->max_chain);
+        if (len >= MIN_MATCH) {
             insert(c, in, i);
-            size_t d2 = 0, l2 = longest_match(c, in, n, i + 1, &d2);
-            if (l2 > len + 1) { i++; continue; }
+            if (lv->lazy && i + 1 + MIN_MATCH <= n) {          /* lazy: is the next position better? */
+                size_t d2 = 0, l2 = longest_match(c, in, n, i + 1, &d2, lv->max_chain);
+                if (l2 > len + 1) { i++; continue; }
+            }
             emit(&out, in + lit, i - lit, len, dist);
             for (size_t k = 1; k < len && i + k + MIN_MATCH <= n; k++) insert(c, in, i + k);
             i += len; lit = i;
@@ -322,10 +327,16 @@ int main(int argc, char **argv) {
         inputs[t].fn(in, n, &rng);
         uint32_t crc = crc32(in, n);
 
-        Buf z = lz_compress(in, n);
-        size_t m = lz_decompress(z.p, z.n, back, n);
-        if (m != n || memcmp(in, back, n) || crc32(back, n) != crc) { fprintf(stderr, "lz77: round trip failed on input %d\n", t); return 1; }
-        sum_bytes(&sum, z.p, z.n);
+        size_t zn[3];
+        for (int l = 0; l < 3; l++) {
+            Buf z = lz_compress(in, n, &levels[l]);
+            memset(back, 0, n);
+            size_t m = lz_decompress(z.p, z.n, back, n);
+            if (m != n || memcmp(in, back, n) || crc32(back, n) != crc) { fprintf(stderr, "lz77: round trip failed on input %d\n", t); return 1; }
+            sum_bytes(&sum, z.p, z.n);
+            zn[l] = z.n;
+            free(z.p);
+        }
 
         double bwt_bits = 0;
         uint8_t *bw = xmalloc(BLOCK);
@@ -342,10 +353,10 @@ int main(int argc, char **argv) {
             bwt_inverse(bw, bn, primary, back + off);
         }
         if (memcmp(in, back, n) || crc32(back, n) != crc) { fprintf(stderr, "lz77: BWT round trip failed on input %d\n", t); return 1; }
-        printf("  %-8s %7zu bytes  crc %08x  lz77 %7zu bytes (%5.1f%%)  bwt+mtf ~%7.0f bytes (%5.1f%%)\n", inputs[t].name, n, crc,
-               z.n, 100.0 * z.n / n, bwt_bits / 8, 100.0 * bwt_bits / 8 / n);
+        printf("  %-8s %6zu bytes  crc %08x  lz77 fast/normal/best %6zu %6zu %6zu bytes  bwt+mtf ~%6.0f bytes (%4.1f%%)\n",
+               inputs[t].name, n, crc, zn[0], zn[1], zn[2], bwt_bits / 8, 100.0 * bwt_bits / 8 / n);
         sum_u64(&sum, crc);
-        free(z.p); free(bw); free(mtf); free(in); free(back);
+        free(bw); free(mtf); free(in); free(back);
     }
     printf("checksum %016llx\n", (unsigned long long)sum.h);
     return 0;

@@ -9,7 +9,8 @@
  *      binary heap, bottleneck augmentation;
  *   3. check: flow conservation and capacity, then optimality by searching
  *      for a negative cycle in the residual network (queue-based Bellman-Ford).
- * argv[1] = scale (default 4): network sizes grow linearly with it.
+ * argv[1] = scale (default 2): network sizes and the number of supply/demand
+ * pairs grow linearly with it, so the work grows roughly quadratically.
  */
 #include "common.h"
 
@@ -205,7 +206,7 @@ STAGE static int has_negative_cycle(const Graph *g, long *relax) {
 }
 
 int main(int argc, char **argv) {
-    int scale = scale_arg(argc, argv, 4, 1000);
+    int scale = scale_arg(argc, argv, 2, 1000);
     static const struct { int depots, degree, terminals; } inst[] = {
         { 1200, 6, 40 }, { 800, 10, 30 }, { 1600, 4, 60 }, { 1000, 8, 50 }, { 600, 12, 25 } };
     int ninst = (int)(sizeof inst / sizeof inst[0]);
