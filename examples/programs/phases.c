@@ -18,7 +18,7 @@
 /* work units per million instructions, measured with tools/count-insns.sh */
 #define A_UNITS_PER_M 244
 #define B_UNITS_PER_M 68
-#define C_UNITS_PER_M 36
+#define C_UNITS_PER_M 34
 #define D_UNITS_PER_M 82
 
 /* ---- A: integer mixing ---- */
@@ -26,7 +26,7 @@
 static uint32_t a_tab[A_TAB];
 static uint32_t a_state = 12345;
 
-static uint32_t int_mix(long units) {
+STAGE static uint32_t int_mix(long units) {
     uint32_t x = a_state;
     for (long u = 0; u < units; u++) {
         for (int i = 0; i < 256; i++) {
@@ -43,7 +43,7 @@ static uint32_t int_mix(long units) {
 #define BN 48
 static double b_m[BN][BN], b_v[BN];
 
-static double fp_power(long units) {
+STAGE static double fp_power(long units) {
     double lambda = 0;
     for (long u = 0; u < units; u++) {
         double w[BN], norm = 0;
@@ -78,7 +78,7 @@ static Node *tree_insert(Node *t, uint32_t key) {
     return t;
 }
 
-static uint32_t tree_find(const Node *t, uint32_t key) {
+STAGE static uint32_t tree_find(const Node *t, uint32_t key) {
     while (t) {
         if (key == t->key) return t->count;
         t = key < t->key ? t->l : t->r;
@@ -91,7 +91,7 @@ static uint64_t tree_sum(const Node *t, int depth) {
     return (uint64_t)t->key * (uint64_t)(depth + 1) + tree_sum(t->l, depth + 1) + tree_sum(t->r, depth + 1);
 }
 
-static uint64_t tree_churn(long units) {
+STAGE static uint64_t tree_churn(long units) {
     uint64_t acc = 0;
     for (long u = 0; u < units; u++) {
         Node *root = NULL;
@@ -107,7 +107,7 @@ static uint64_t tree_churn(long units) {
 #define D_LEN 1024
 static char d_text[D_LEN];
 
-static uint64_t text_scan(long units) {
+STAGE static uint64_t text_scan(long units) {
     uint64_t words = 0, digits = 0, punct = 0, lines = 0, h = 0;
     for (long u = 0; u < units; u++) {
         int state = 0;

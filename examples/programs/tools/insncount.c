@@ -27,13 +27,13 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, qemu_plugin_tb_n_insns(tb));
 }
 
-static void on_exit(qemu_plugin_id_t id, void *p) {
+static void at_end(qemu_plugin_id_t id, void *p) {
     fprintf(stderr, "insncount: instructions=%" PRIu64 "\n", insns);
 }
 
 __attribute__((visibility("default")))
 int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
-    qemu_plugin_register_atexit_cb(id, on_exit, NULL);
+    qemu_plugin_register_atexit_cb(id, at_end, NULL);
     return 0;
 }
