@@ -162,7 +162,10 @@ public final class Machine {
   public String faultReport(GuestFault f) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("guest fault (%s): %s%n", f.signalName(), f.reason()));
-    sb.append(String.format("  pc:          0x%x in %s%n", f.pc(), symbols.describe(f.pc())));
+    String where = symbols.lookup(f.pc()).isPresent()
+        ? "in " + symbols.describe(f.pc())
+        : "(not in any function)";
+    sb.append(String.format("  pc:          0x%x %s%n", f.pc(), where));
     int raw = f.raw();
     int size = f.size();
     if (size == 0) {

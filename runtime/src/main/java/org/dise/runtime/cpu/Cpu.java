@@ -33,6 +33,9 @@ public final class Cpu {
 
   private final DecodedInsn[][] codePages = new DecodedInsn[(int) (Memory.LIMIT >>> 12)][];
   private final List<Integer> cachedPages = new ArrayList<>();
+  /** Blocks by start address, per page (parallel to codePages). */
+  private final Block[][] blockPages = new Block[(int) (Memory.LIMIT >>> 12)][];
+  private static final int MAX_BLOCK = 64;
 
   private long instret;
   private long reservation = -1;
@@ -135,11 +138,62 @@ public final class Cpu {
     return d;
   }
 
+  /** The block starting at {@code pc}, built on first use. */
+  private Block blockAt(long pc) {
+    if (pc >= 0 && pc < Memory.LIMIT) {
+      Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+      if (bp != null) {
+        Block b = bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+        if (b != null) {
+          return b;
+        }
+      }
+    }
+    return buildBlock(pc);
+  }
+
+  private Block buildBlock(long pc) {
+    DecodedInsn first = decodedAt(pc); // faults here belong to the guest
+    List<DecodedInsn> list = new ArrayList<>();
+    list.add(first);
+    long pageEnd = (pc & ~Memory.PAGE_MASK) + Memory.PAGE_SIZE;
+    DecodedInsn last = first;
+    while (!endsBlock(last) && last.npc < pageEnd && list.size() < MAX_BLOCK) {
+      try {
+        last = decodedAt(last.npc);
+      } catch (MemoryFault | IllegalInstructionException e) {
+        break; // the fault belongs to whoever reaches that address
+      }
+      list.add(last);
+    }
+    Block b = new Block(list.toArray(new DecodedInsn[0]));
+    int p = (int) (pc >>> Memory.PAGE_BITS);
+    if (blockPages[p] == null) {
+      blockPages[p] = new Block[Memory.PAGE_SIZE / 2];
+    }
+    blockPages[p][(int) (pc & Memory.PAGE_MASK) >>> 1] = b;
+    return b;
+  }
+
+  private static boolean endsBlock(DecodedInsn d) {
+    return switch (d.exec) {
+      case JAL, JALR, BEQ, BNE, BLT, BGE, BLTU, BGEU, ECALL, EBREAK, FENCE_I -> true;
+      default -> false;
+    };
+  }
+
   /** Drops the decoded instructions of one page (its code was written or unmapped). */
   private void invalidatePage(int p) {
     DecodedInsn[] page = codePages[p];
     if (page != null) {
       Arrays.fill(page, null);
+    }
+    // Blocks of this page, and of the previous one (its last may extend into this page).
+    if (blockPages[p] != null) {
+      Arrays.fill(blockPages[p], null);
+    }
+    if (p > 0 && blockPages[p - 1] != null) {
+      Arrays.fill(blockPages[p - 1], null);
     }
     // An instruction that starts on the previous page may extend into this one.
     if (p > 0 && codePages[p - 1] != null) {
@@ -152,6 +206,9 @@ public final class Cpu {
   public void flushDecodeCache() {
     for (int p : cachedPages) {
       Arrays.fill(codePages[p], null);
+      if (blockPages[p] != null) {
+        Arrays.fill(blockPages[p], null);
+      }
       mem.unmarkCode(p);
     }
   }
@@ -183,292 +240,293 @@ public final class Cpu {
     long pc = this.pc;
     long steps = 0;
     DecodedInsn d = null;
-    DecodedInsn[] page = null;
-    long pageBase = -1;
+    // Position inside the current block: i is the instruction executing, n how many will run.
+    int i = 0;
+    int n = 0;
     try {
       while (true) {
         if (steps >= maxSteps) {
           this.pc = pc;
           return StopReason.STEP_LIMIT;
         }
-        if ((pc & ~Memory.PAGE_MASK) != pageBase) {
-          page = codePage(pc);
-          pageBase = pc & ~Memory.PAGE_MASK;
-          if (interruptRequested) {
-            this.pc = pc;
-            return StopReason.INTERRUPTED;
-          }
-        }
-        d = page[(int) (pc & Memory.PAGE_MASK) >>> 1];
-        if (d == null) {
-          d = decodeInto(page, pc);
-        }
-        if (pc == breakpoint) {
-          breakpoint = -1;
+        if (interruptRequested) {
           this.pc = pc;
-          return StopReason.BREAKPOINT;
+          return StopReason.INTERRUPTED;
         }
-        steps++;
-        switch (d.opcode) {
-          case LUI -> {
-            x[d.rd] = d.imm;
-            pc = d.npc;
-          }
-          case AUIPC -> {
-            x[d.rd] = pc + d.imm;
-            pc = d.npc;
-          }
-          case JAL -> {
-            x[d.rd] = d.npc;
-            pc = pc + d.imm;
-          }
-          case JALR -> {
-            long t = (x[d.rs1] + d.imm) & ~1L;
-            x[d.rd] = d.npc;
-            pc = t;
-          }
-          case BEQ -> pc = x[d.rs1] == x[d.rs2] ? pc + d.imm : d.npc;
-          case BNE -> pc = x[d.rs1] != x[d.rs2] ? pc + d.imm : d.npc;
-          case BLT -> pc = x[d.rs1] < x[d.rs2] ? pc + d.imm : d.npc;
-          case BGE -> pc = x[d.rs1] >= x[d.rs2] ? pc + d.imm : d.npc;
-          case BLTU -> pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? pc + d.imm : d.npc;
-          case BGEU -> pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? pc + d.imm : d.npc;
-          case LB -> {
-            x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case LH -> {
-            x[d.rd] = mem.lh(x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case LW -> {
-            x[d.rd] = mem.lw(x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case LD -> {
-            x[d.rd] = mem.ld(x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case LBU -> {
-            x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
-            pc = d.npc;
-          }
-          case LHU -> {
-            x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
-            pc = d.npc;
-          }
-          case LWU -> {
-            x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
-            pc = d.npc;
-          }
-          case SB -> {
-            mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
-            pc = d.npc;
-          }
-          case SH -> {
-            mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
-            pc = d.npc;
-          }
-          case SW -> {
-            mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
-            pc = d.npc;
-          }
-          case SD -> {
-            mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
-            pc = d.npc;
-          }
-          case ADDI -> {
-            x[d.rd] = x[d.rs1] + d.imm;
-            pc = d.npc;
-          }
-          case SLTI -> {
-            x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
-            pc = d.npc;
-          }
-          case SLTIU -> {
-            x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
-            pc = d.npc;
-          }
-          case XORI -> {
-            x[d.rd] = x[d.rs1] ^ d.imm;
-            pc = d.npc;
-          }
-          case ORI -> {
-            x[d.rd] = x[d.rs1] | d.imm;
-            pc = d.npc;
-          }
-          case ANDI -> {
-            x[d.rd] = x[d.rs1] & d.imm;
-            pc = d.npc;
-          }
-          case SLLI -> {
-            x[d.rd] = x[d.rs1] << d.imm;
-            pc = d.npc;
-          }
-          case SRLI -> {
-            x[d.rd] = x[d.rs1] >>> d.imm;
-            pc = d.npc;
-          }
-          case SRAI -> {
-            x[d.rd] = x[d.rs1] >> d.imm;
-            pc = d.npc;
-          }
-          case ADD -> {
-            x[d.rd] = x[d.rs1] + x[d.rs2];
-            pc = d.npc;
-          }
-          case SUB -> {
-            x[d.rd] = x[d.rs1] - x[d.rs2];
-            pc = d.npc;
-          }
-          case SLL -> {
-            x[d.rd] = x[d.rs1] << x[d.rs2];
-            pc = d.npc;
-          }
-          case SLT -> {
-            x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
-            pc = d.npc;
-          }
-          case SLTU -> {
-            x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
-            pc = d.npc;
-          }
-          case XOR -> {
-            x[d.rd] = x[d.rs1] ^ x[d.rs2];
-            pc = d.npc;
-          }
-          case SRL -> {
-            x[d.rd] = x[d.rs1] >>> x[d.rs2];
-            pc = d.npc;
-          }
-          case SRA -> {
-            x[d.rd] = x[d.rs1] >> x[d.rs2];
-            pc = d.npc;
-          }
-          case OR -> {
-            x[d.rd] = x[d.rs1] | x[d.rs2];
-            pc = d.npc;
-          }
-          case AND -> {
-            x[d.rd] = x[d.rs1] & x[d.rs2];
-            pc = d.npc;
-          }
-          case ADDIW -> {
-            x[d.rd] = (int) (x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case SLLIW -> {
-            x[d.rd] = ((int) x[d.rs1]) << d.imm;
-            pc = d.npc;
-          }
-          case SRLIW -> {
-            x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
-            pc = d.npc;
-          }
-          case SRAIW -> {
-            x[d.rd] = ((int) x[d.rs1]) >> d.imm;
-            pc = d.npc;
-          }
-          case ADDW -> {
-            x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
-            pc = d.npc;
-          }
-          case SUBW -> {
-            x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
-            pc = d.npc;
-          }
-          case SLLW -> {
-            x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
-            pc = d.npc;
-          }
-          case SRLW -> {
-            x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
-            pc = d.npc;
-          }
-          case SRAW -> {
-            x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
-            pc = d.npc;
-          }
-          case MUL -> {
-            x[d.rd] = x[d.rs1] * x[d.rs2];
-            pc = d.npc;
-          }
-          case MULW -> {
-            x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
-            pc = d.npc;
-          }
-          case FLD -> {
-            f[d.rd] = mem.ld(x[d.rs1] + d.imm);
-            pc = d.npc;
-          }
-          case FSD -> {
-            mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
-            pc = d.npc;
-          }
-          case FLW -> {
-            f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
-            pc = d.npc;
-          }
-          case FSW -> {
-            mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
-            pc = d.npc;
-          }
-          case ECALL -> {
+        Block b;
+        try {
+          b = blockAt(pc);
+        } catch (MemoryFault e) {
+          this.pc = pc;
+          return stopOnFault(pc, null, "instruction fetch: " + e.getMessage(),
+              GuestFault.SIGSEGV);
+        } catch (IllegalInstructionException e) {
+          this.fault = new GuestFault(pc, e.raw(), e.size(),
+              "illegal instruction: " + e.getMessage(), GuestFault.SIGILL);
+          this.pc = pc;
+          return StopReason.FAULT;
+        }
+        DecodedInsn[] insns = b.insns;
+        n = insns.length;
+        if (steps + n > maxSteps) {
+          n = (int) (maxSteps - steps);
+        }
+        if (breakpoint - b.start >= 0 && breakpoint < b.end) {
+          if (breakpoint == pc) {
+            breakpoint = -1;
             this.pc = pc;
-            instret += steps;
-            steps = 0;
-            syscalls.ecall(this);
-            if (halted) {
-              this.pc = pc;
-              return StopReason.EXITED;
+            return StopReason.BREAKPOINT;
+          }
+          n = Math.min(n, indexOf(insns, breakpoint));
+        }
+        steps += n;
+        pc = insns[n - 1].npc; // where a block without a taken transfer continues
+        block:
+        for (i = 0; i < n; i++) {
+          d = insns[i];
+            switch (d.opcode) {
+              case LUI -> {
+                x[d.rd] = d.imm;
+              }
+              case AUIPC -> {
+                x[d.rd] = d.pc + d.imm;
+              }
+              case JAL -> {
+                x[d.rd] = d.npc;
+                pc = d.pc + d.imm;
+                break block;
+              }
+              case JALR -> {
+                long t = (x[d.rs1] + d.imm) & ~1L;
+                x[d.rd] = d.npc;
+                pc = t;
+                break block;
+              }
+              case BEQ -> {
+                pc = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BNE -> {
+                pc = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BLT -> {
+                pc = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BGE -> {
+                pc = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BLTU -> {
+                pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BGEU -> {
+                pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case LB -> {
+                x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
+              }
+              case LH -> {
+                x[d.rd] = mem.lh(x[d.rs1] + d.imm);
+              }
+              case LW -> {
+                x[d.rd] = mem.lw(x[d.rs1] + d.imm);
+              }
+              case LD -> {
+                x[d.rd] = mem.ld(x[d.rs1] + d.imm);
+              }
+              case LBU -> {
+                x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
+              }
+              case LHU -> {
+                x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
+              }
+              case LWU -> {
+                x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
+              }
+              case SB -> {
+                mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
+              }
+              case SH -> {
+                mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
+              }
+              case SW -> {
+                mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
+              }
+              case SD -> {
+                mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
+              }
+              case ADDI -> {
+                x[d.rd] = x[d.rs1] + d.imm;
+              }
+              case SLTI -> {
+                x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
+              }
+              case SLTIU -> {
+                x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
+              }
+              case XORI -> {
+                x[d.rd] = x[d.rs1] ^ d.imm;
+              }
+              case ORI -> {
+                x[d.rd] = x[d.rs1] | d.imm;
+              }
+              case ANDI -> {
+                x[d.rd] = x[d.rs1] & d.imm;
+              }
+              case SLLI -> {
+                x[d.rd] = x[d.rs1] << d.imm;
+              }
+              case SRLI -> {
+                x[d.rd] = x[d.rs1] >>> d.imm;
+              }
+              case SRAI -> {
+                x[d.rd] = x[d.rs1] >> d.imm;
+              }
+              case ADD -> {
+                x[d.rd] = x[d.rs1] + x[d.rs2];
+              }
+              case SUB -> {
+                x[d.rd] = x[d.rs1] - x[d.rs2];
+              }
+              case SLL -> {
+                x[d.rd] = x[d.rs1] << x[d.rs2];
+              }
+              case SLT -> {
+                x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
+              }
+              case SLTU -> {
+                x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
+              }
+              case XOR -> {
+                x[d.rd] = x[d.rs1] ^ x[d.rs2];
+              }
+              case SRL -> {
+                x[d.rd] = x[d.rs1] >>> x[d.rs2];
+              }
+              case SRA -> {
+                x[d.rd] = x[d.rs1] >> x[d.rs2];
+              }
+              case OR -> {
+                x[d.rd] = x[d.rs1] | x[d.rs2];
+              }
+              case AND -> {
+                x[d.rd] = x[d.rs1] & x[d.rs2];
+              }
+              case ADDIW -> {
+                x[d.rd] = (int) (x[d.rs1] + d.imm);
+              }
+              case SLLIW -> {
+                x[d.rd] = ((int) x[d.rs1]) << d.imm;
+              }
+              case SRLIW -> {
+                x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
+              }
+              case SRAIW -> {
+                x[d.rd] = ((int) x[d.rs1]) >> d.imm;
+              }
+              case ADDW -> {
+                x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
+              }
+              case SUBW -> {
+                x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
+              }
+              case SLLW -> {
+                x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
+              }
+              case SRLW -> {
+                x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
+              }
+              case SRAW -> {
+                x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
+              }
+              case MUL -> {
+                x[d.rd] = x[d.rs1] * x[d.rs2];
+              }
+              case MULW -> {
+                x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
+              }
+              case FLD -> {
+                f[d.rd] = mem.ld(x[d.rs1] + d.imm);
+              }
+              case FSD -> {
+                mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
+              }
+              case FLW -> {
+                f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
+              }
+              case FSW -> {
+                mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
+              }
+              case ECALL -> {
+                // The block ends here: count exactly what retired, for the kernel and the limit.
+                this.pc = d.pc;
+                instret += steps;
+                maxSteps -= steps;
+                steps = 0;
+                syscalls.ecall(this);
+                if (halted) {
+                  pc = d.pc;
+                  i = n;
+                  this.pc = pc;
+                  return StopReason.EXITED;
+                }
+                pc = d.npc;
+                break block;
+              }
+              case EBREAK -> {
+                throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
+              }
+              case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
+              case FENCE_I -> {
+                flushDecodeCache();
+                pc = d.npc;
+                break block;
+              }
+              case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+                execCsr(d, steps - (n - 1 - i));
+              }
+              default -> {
+                switch (d.exec.extension()) {
+                  case M -> execMulDiv(d);
+                  case A -> execAtomic(d);
+                  default -> execFp(d);
+                }
+              }
             }
-            pc = d.npc;
-          }
-          case EBREAK -> {
-            throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
-          }
-          case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> pc = d.npc;
-          case FENCE_I -> {
-            flushDecodeCache();
-            pageBase = -1;
-            pc = d.npc;
-          }
-          case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
-            execCsr(d, steps);
-            pc = d.npc;
-          }
-          default -> {
-            switch (d.exec.extension()) {
-              case M -> execMulDiv(d);
-              case A -> execAtomic(d);
-              default -> execFp(d);
-            }
-            pc = d.npc;
-          }
         }
       }
     } catch (MemoryFault e) {
-      boolean executing = d != null && d.pc == pc;
-      if (executing) {
-        steps--; // the faulting instruction does not retire
-      }
-      String why = executing ? e.getMessage() : "instruction fetch: " + e.getMessage();
-      return stopOnFault(pc, executing ? d : null, why, GuestFault.SIGSEGV);
+      // d (insns[i]) faulted and did not retire; the ones after it never ran.
+      steps -= n - i;
+      pc = d.pc;
+      return stopOnFault(pc, d, e.getMessage(), GuestFault.SIGSEGV);
     } catch (IllegalInstructionException e) {
-      boolean executing = d != null && d.pc == pc;
-      if (executing) {
-        steps--;
-      }
+      steps -= n - i; // raised while executing insns[i] (a bad CSR or rounding mode)
+      pc = d.pc;
       this.fault = new GuestFault(pc, e.raw(), e.size(), "illegal instruction: " + e.getMessage(),
           GuestFault.SIGILL);
       this.pc = pc;
       return StopReason.FAULT;
     } catch (TrapException e) {
-      steps--;
+      steps -= n - i;
+      pc = d.pc;
       return stopOnFault(pc, d, e.getMessage(), e.signal);
     } finally {
       instret += steps;
     }
+  }
+
+  private static int indexOf(DecodedInsn[] insns, long addr) {
+    for (int k = 0; k < insns.length; k++) {
+      if (insns[k].pc == addr) {
+        return k;
+      }
+    }
+    return insns.length;
   }
 
   private StopReason stopOnFault(long pc, DecodedInsn d, String why, int signal) {

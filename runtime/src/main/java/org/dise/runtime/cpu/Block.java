@@ -1,0 +1,21 @@
+package org.dise.runtime.cpu;
+
+import org.dise.runtime.isa.DecodedInsn;
+
+/**
+ * A straight-line run of decoded instructions on one page that ends at a control transfer (or
+ * an instruction the interpreter must see alone, or the page end). The interpreter executes a
+ * block without looking up each instruction, and counts its instructions once.
+ */
+final class Block {
+  final long start;
+  /** Address just past the last instruction. */
+  final long end;
+  final DecodedInsn[] insns;
+
+  Block(DecodedInsn[] insns) {
+    this.insns = insns;
+    this.start = insns[0].pc;
+    this.end = insns[insns.length - 1].npc;
+  }
+}
