@@ -87,6 +87,16 @@ public final class Frontend {
   /** Checks source text; {@code path} (may be null) anchors relative imports. */
   public Result check(SourceFile source, Path path) {
     Diagnostics diags = new Diagnostics();
+    try {
+      return run(source, path, diags);
+    } catch (StackOverflowError e) {
+      diags.error(new org.dise.compiler.diag.Span(source, 0, 0),
+          "the program is nested too deeply to check");
+      return new Result(diags, Optional.empty(), Optional.empty());
+    }
+  }
+
+  private Result run(SourceFile source, Path path, Diagnostics diags) {
     Optional<AcfFile> ast = AcfParsing.parse(source, diags);
     if (ast.isEmpty()) {
       return new Result(diags, ast, Optional.empty());

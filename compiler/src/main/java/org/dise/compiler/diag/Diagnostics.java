@@ -8,6 +8,7 @@ import java.util.List;
 /** The collector every stage reports into, so that one run reports every problem. */
 public final class Diagnostics {
   private final List<Diagnostic> all = new ArrayList<>();
+  private final java.util.Set<String> seen = new java.util.HashSet<>();
 
   public void error(Span span, String message) {
     add(new Diagnostic(Severity.ERROR, span, message, null));
@@ -27,13 +28,11 @@ public final class Diagnostics {
 
   public void add(Diagnostic d) {
     // The same message at the same place twice (e.g. an instantiated block used twice) is noise.
-    for (Diagnostic e : all) {
-      if (e.severity() == d.severity() && e.message().equals(d.message())
-          && e.span().file() == d.span().file() && e.span().start() == d.span().start()) {
-        return;
-      }
+    String key = d.severity() + "@" + System.identityHashCode(d.span().file()) + ":"
+        + d.span().start() + ":" + d.message();
+    if (seen.add(key)) {
+      all.add(d);
     }
-    all.add(d);
   }
 
   public boolean hasErrors() {

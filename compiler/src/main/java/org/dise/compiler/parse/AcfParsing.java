@@ -35,6 +35,15 @@ public final class AcfParsing {
   private AcfParsing() {}
 
   public static Optional<AcfFile> parse(SourceFile source, Diagnostics diags) {
+    try {
+      return parseOrOverflow(source, diags);
+    } catch (StackOverflowError e) {
+      diags.error(new Span(source, 0, 0), "the program is nested too deeply to parse");
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<AcfFile> parseOrOverflow(SourceFile source, Diagnostics diags) {
     AcfLexer lexer = new AcfLexer(CharStreams.fromString(source.text(), source.name()));
     lexer.removeErrorListeners();
     CommonTokenStream tokens = new CommonTokenStream(lexer);

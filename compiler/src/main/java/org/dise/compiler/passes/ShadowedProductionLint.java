@@ -10,6 +10,7 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.Pattern;
+import org.dise.compiler.sem.ProgramPrinter;
 
 /**
  * Pass "shadowed-productions": within one ACF, the first matching production with a replacement
@@ -25,16 +26,24 @@ public final class ShadowedProductionLint {
   public static void run(List<CheckedAcf> acfs, SourceFile main, Diagnostics diags) {
     for (CheckedAcf acf : acfs) {
       List<CheckedProduction> ps = acf.productions();
+      // Conjuncts as printed text: cheap to hash and compare, computed once per production.
+      List<Set<String>> conj = new ArrayList<>();
+      for (CheckedProduction p : ps) {
+        Set<String> set = new HashSet<>();
+        for (Pattern c : conjuncts(p.pattern())) {
+          set.add(ProgramPrinter.pattern(c));
+        }
+        conj.add(set);
+      }
       for (int j = 0; j < ps.size(); j++) {
         CheckedProduction later = ps.get(j);
         if (later.replacement().isEmpty() || later.span().file() != main) {
           continue;
         }
-        Set<Pattern> laterConj = new HashSet<>(conjuncts(later.pattern()));
+        Set<String> laterConj = conj.get(j);
         for (int i = 0; i < j; i++) {
           CheckedProduction earlier = ps.get(i);
-          if (earlier.replacement().isPresent()
-              && laterConj.containsAll(conjuncts(earlier.pattern()))) {
+          if (earlier.replacement().isPresent() && laterConj.containsAll(conj.get(i))) {
             diags.warning(later.span(), "the replacement of production `" + later.name()
                 + "` is never used: production `" + earlier.name() + "` (line "
                 + earlier.span().line() + ") matches whatever it matches and comes first",
