@@ -196,7 +196,7 @@ public final class Memory {
   // ---------------------------------------------------------------- fast paths
 
   public int lb(long a) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = rpages[(int) (a >>> PAGE_BITS)];
       if (p != null) {
         return p[(int) a & (int) PAGE_MASK];
@@ -206,7 +206,7 @@ public final class Memory {
   }
 
   public int lh(long a) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = rpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 2) {
@@ -217,7 +217,7 @@ public final class Memory {
   }
 
   public int lw(long a) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = rpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 4) {
@@ -228,7 +228,7 @@ public final class Memory {
   }
 
   public long ld(long a) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = rpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 8) {
@@ -239,7 +239,7 @@ public final class Memory {
   }
 
   public void sb(long a, long v) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = wpages[(int) (a >>> PAGE_BITS)];
       if (p != null) {
         p[(int) a & (int) PAGE_MASK] = (byte) v;
@@ -250,7 +250,7 @@ public final class Memory {
   }
 
   public void sh(long a, long v) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = wpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 2) {
@@ -262,7 +262,7 @@ public final class Memory {
   }
 
   public void sw(long a, long v) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = wpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 4) {
@@ -274,7 +274,7 @@ public final class Memory {
   }
 
   public void sd(long a, long v) {
-    if (a >= 0 && a < LIMIT) {
+    if ((a >>> 32) == 0) {
       byte[] p = wpages[(int) (a >>> PAGE_BITS)];
       int off = (int) a & (int) PAGE_MASK;
       if (p != null && off <= PAGE_SIZE - 8) {
