@@ -82,7 +82,6 @@ public final class Disassembler {
     int rs1 = d.rs1;
     int rs2 = d.rs2;
     long imm = d.imm;
-    String rmSuffix = d.rm == 7 ? "" : "," + RM[d.rm];
     switch (e) {
       case ADDI:
         if (rd == 0 && rs1 == 0 && imm == 0) {
@@ -103,6 +102,10 @@ public final class Disassembler {
         return imm == -1
             ? of("not", x(rd) + "," + x(rs1))
             : of("xori", x(rd) + "," + x(rs1) + "," + imm);
+      case ANDI:
+        return imm == 255
+            ? of("zext.b", x(rd) + "," + x(rs1))
+            : of("andi", x(rd) + "," + x(rs1) + "," + imm);
       case SLTIU:
         return imm == 1
             ? of("seqz", x(rd) + "," + x(rs1))
@@ -147,7 +150,15 @@ public final class Disassembler {
             return of("jalr", x(rs1));
           }
         }
-        return of("jalr", x(rd) + "," + imm + "(" + x(rs1) + ")");
+        if (rd == 0) {
+          return of("jr", imm + "(" + x(rs1) + ")");
+        }
+        if (rd == 1) {
+          return of("jalr", imm + "(" + x(rs1) + ")");
+        }
+        return imm == 0
+            ? of("jalr", x(rd) + "," + x(rs1))
+            : of("jalr", x(rd) + "," + imm + "(" + x(rs1) + ")");
       case BEQ:
       case BNE:
       case BLT:
@@ -167,6 +178,9 @@ public final class Disassembler {
         int succ = d.rm & 0xf;
         if (((d.raw >>> 28) & 0xf) == 8 && pred == 3 && succ == 3) {
           return of("fence.tso", "");
+        }
+        if (d.raw == 0x0100000f) {
+          return of("pause", ""); // Zihintpause: fence w,0
         }
         if (pred == 0xf && succ == 0xf) {
           return of("fence", "");
@@ -213,7 +227,8 @@ public final class Disassembler {
           default -> null;
         };
         if (fpName != null) {
-          return of(fpName, rd == 0 ? String.valueOf(rs1) : x(rd) + "," + rs1);
+          // objdump has no rd-less form of these and always shows rd.
+          return of(fpName, x(rd) + "," + rs1);
         }
         return rd == 0
             ? of("csrwi", csrName((int) imm) + "," + rs1)
@@ -279,10 +294,16 @@ public final class Disassembler {
       }
       sb.append(s);
     }
-    if (e.operands().contains(Operand.RM)) {
-      sb.append(rmSuffix);
+    // d.rm holds fence or aq/rl bits for other formats, so read it as a rounding mode only here.
+    if (e.operands().contains(Operand.RM) && d.rm != 7 && !exact(e)) {
+      sb.append(',').append(RM[d.rm]);
     }
     return of(m, sb.toString());
+  }
+
+  /** Conversions that never round: objdump shows them without a rounding mode. */
+  private static boolean exact(Op e) {
+    return e == Op.FCVT_D_S || e == Op.FCVT_D_W || e == Op.FCVT_D_WU;
   }
 
   private static String[] rrr(String m, DecodedInsn d) {
