@@ -1,0 +1,80 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Exit codes and output of {@code acf check} and {@code acf fmt}. */
+class CheckFmtCommandTest {
+  static final String LIB = "../spec/conformance/lib";
+  static final String PAPER = "../spec/conformance/valid/paper_notation.acf";
+
+  record Run(int status, String out, String err) {}
+
+  static Run run(String... args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int status = Main.commandLine().execute(args);
+      return new Run(status, out.toString(StandardCharsets.UTF_8),
+          err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  @Test
+  void paperNotationChecksWithTheFixtureLibrary() {
+    Run r = run("check", "--lib", LIB, PAPER);
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.err()).endsWith("0 errors, 4 warnings\n");
+  }
+
+  @Test
+  void errorsExitOneAndRenderEachDiagnostic(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("bad.acf");
+    Files.writeString(f, "P: T.OPCLASS == brnach => null, inc_0\n");
+    Run r = run("check", "--lib", LIB, f.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).contains("bad.acf:1:17: error: unknown opcode class `brnach`\n"
+        + "    P: T.OPCLASS == brnach => null, inc_0\n"
+        + "                    ^~~~~~\n"
+        + "    hint: did you mean `branch`?\n");
+    Run json = run("check", "--diagnostics=json", "--lib", LIB, f.toString());
+    assertThat(json.status()).isEqualTo(1);
+    assertThat(json.out()).contains("\"message\": \"unknown opcode class `brnach`\"");
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    assertThat(run("check").status()).isEqualTo(2);
+    assertThat(run("check", "no/such/file.acf").status()).isEqualTo(2);
+    assertThat(run("check", "--diagnostics=xml", PAPER).status()).isEqualTo(2);
+    assertThat(run("fmt", "no/such/file.acf").status()).isEqualTo(2);
+  }
+
+  @Test
+  void fmtPrintsCanonicalFormAndChecks(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("x.acf");
+    Files.writeString(f, "P0 : T.OP == on_trig_inst → set_0(HPS_R0), null\n");
+    Run r = run("fmt", f.toString());
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out()).isEqualTo("P0: T.OP == on_trig_inst => null, set_0(HPS_R0)\n");
+    assertThat(run("fmt", "--check", f.toString()).status()).isEqualTo(1);
+    assertThat(run("fmt", "--write", f.toString()).status()).isEqualTo(0);
+    assertThat(run("fmt", "--check", f.toString()).status()).isEqualTo(0);
+    Files.writeString(f, "P0: T.OP == => null\n");
+    assertThat(run("fmt", f.toString()).status()).isEqualTo(1);
+  }
+}
