@@ -39,6 +39,10 @@ class DiagnosticsTest {
         Arguments.of("P: add == 1 => null, inc_0",
             "t.acf:1:4: error: `add` is an instruction"),
         Arguments.of("use nothing;", "t.acf:1:5: error: unknown ACF block `nothing`"),
+        Arguments.of("acf b {\n    import sampling;\n}\nuse b;",
+            "t.acf:2:5: error: `import` belongs at the top level of a file"),
+        Arguments.of("P: zero_0 => null, inc(c)\ncounter c(index = 2);\ncounter d(index = 2);",
+            "t.acf:3:9: error: counter 2 is declared twice (first at t.acf:2)"),
         Arguments.of("const A = 1;\nuse A;", "t.acf:2:5: error: `A` is a constant, not an ACF block"),
         // dynamic values
         Arguments.of("P: sp == 0 => null, inc_0",

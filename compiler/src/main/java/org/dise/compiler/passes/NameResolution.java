@@ -341,7 +341,7 @@ public final class NameResolution {
           out.triggers.putIfAbsent(comp.name(), comp);
         }
       } else if (item instanceof Item.Import imp) {
-        if (scope.parent != null && scope.parent.label.startsWith("block ")) {
+        if (scope.label.startsWith("block ")) {
           diags.error(imp.span(), "`import` belongs at the top level of a file");
         }
       }
