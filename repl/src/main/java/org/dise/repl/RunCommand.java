@@ -57,6 +57,11 @@ public final class RunCommand implements Callable<Integer> {
       description = "Seed of AT_RANDOM and getrandom (default: ${DEFAULT-VALUE}).")
   long seed = 0x5eed;
 
+  @Option(names = "--translate-threshold", paramLabel = "N",
+      description = "Translate a code block to Java after it ran N times; 0 interprets"
+          + " everything (default: ${DEFAULT-VALUE}).")
+  int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -108,6 +113,9 @@ public final class RunCommand implements Callable<Integer> {
     allowWrite.forEach(sandbox::allowWrite);
     List<String> environment = clearEnv ? new ArrayList<>() : Machine.hostEnv();
     environment.addAll(env);
-    return new Machine.Options(sandbox, environment, seed, System.err);
+    if (translateThreshold < 0) {
+      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
+    }
+    return new Machine.Options(sandbox, environment, seed, System.err, translateThreshold);
   }
 }

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.dise.runtime.cpu.BlockCompiler;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.cpu.StopReason;
@@ -26,22 +27,35 @@ import org.dise.runtime.mem.MemoryFault;
  */
 public final class Machine {
   /** Options for loading and running a program. */
-  public record Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
+  public record Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices,
+      int translateThreshold) {
+    /** Block executions before the block is translated to Java (see spec/emulator.md). */
+    public static final int DEFAULT_TRANSLATE_THRESHOLD = 2000;
+
+    public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
+      this(sandbox, env, seed, notices, DEFAULT_TRANSLATE_THRESHOLD);
+    }
+
     public static Options defaults() {
       return new Options(new Sandbox(Path.of("").toAbsolutePath()), hostEnv(), 0x5eed,
           System.err);
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices);
+      return new Options(s, env, seed, notices, translateThreshold);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices);
+      return new Options(sandbox, e, seed, notices, translateThreshold);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p);
+      return new Options(sandbox, env, seed, p, translateThreshold);
+    }
+
+    /** 0 interprets everything; 1 translates every block on its first run. */
+    public Options withTranslateThreshold(int t) {
+      return new Options(sandbox, env, seed, notices, t);
     }
   }
 
@@ -61,6 +75,9 @@ public final class Machine {
     this.kernel = new LinuxKernel(memory, options.sandbox(), options.notices(), exe,
         options.seed());
     this.cpu = new Cpu(memory, kernel);
+    if (options.translateThreshold() > 0) {
+      cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
+    }
     this.image = Loader.load(elf, memory, argv, options.env(), options.seed());
     this.symbols = elf.symbols().rebased(image.bias());
     kernel.setBrkStart(image.brkStart());

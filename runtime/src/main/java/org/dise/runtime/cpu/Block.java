@@ -12,6 +12,11 @@ final class Block {
   /** Address just past the last instruction. */
   final long end;
   final DecodedInsn[] insns;
+  /** Times the interpreter ran this block (it is translated when this reaches a threshold). */
+  int count;
+  /** The translated code, once the compiler thread has published it. */
+  volatile CompiledBlocks code;
+  int codeId;
 
   Block(DecodedInsn[] insns) {
     this.insns = insns;

@@ -45,6 +45,10 @@ public final class Cpu {
   private volatile boolean interruptRequested;
   private long breakpoint = -1;
   private long decodedCount;
+  private BlockCompiler compiler;
+  private int translateThreshold;
+  /** Set by translated code: the index in its block of the instruction that faulted. */
+  public int faultIndex;
 
   public Cpu(Memory mem, SyscallHandler syscalls) {
     this.mem = mem;
@@ -91,6 +95,14 @@ public final class Cpu {
   /** Asks a running {@link #run} to return soon with {@link StopReason#INTERRUPTED}. */
   public void requestInterrupt() {
     interruptRequested = true;
+  }
+
+  /**
+   * Translates blocks that run {@code threshold} times to Java (null or 0 to interpret only).
+   */
+  public void setBlockCompiler(BlockCompiler compiler, int threshold) {
+    this.compiler = threshold > 0 ? compiler : null;
+    this.translateThreshold = threshold;
   }
 
   /** Makes {@link #run} stop before executing the instruction at {@code addr} (-1: none). */
@@ -278,6 +290,21 @@ public final class Cpu {
             return StopReason.BREAKPOINT;
           }
           n = Math.min(n, indexOf(insns, breakpoint));
+        }
+        CompiledBlocks code = b.code;
+        if (code != null && n == insns.length) {
+          steps += n;
+          try {
+            pc = code.run(b.codeId, this, x, f, mem, insns);
+          } catch (RuntimeException e) {
+            i = faultIndex;
+            d = insns[i];
+            throw e;
+          }
+          continue;
+        }
+        if (compiler != null && ++b.count == translateThreshold) {
+          compiler.submit(b);
         }
         steps += n;
         pc = insns[n - 1].npc; // where a block without a taken transfer continues
@@ -549,6 +576,15 @@ public final class Cpu {
     return new IllegalInstructionException(d.raw, d.size, why);
   }
 
+  /** Executes one M, A, F or D instruction with the interpreter's handlers (translated code). */
+  public void execSlow(DecodedInsn d) {
+    switch (d.exec.extension()) {
+      case M -> execMulDiv(d);
+      case A -> execAtomic(d);
+      default -> execFp(d);
+    }
+  }
+
   // ---------------------------------------------------------------- M
 
   private void execMulDiv(DecodedInsn d) {
@@ -556,6 +592,8 @@ public final class Cpu {
     long b = x[d.rs2];
     long r;
     switch (d.exec) {
+      case MUL -> r = a * b;
+      case MULW -> r = (int) a * (int) b;
       case MULH -> r = Math.multiplyHigh(a, b);
       case MULHSU -> r = Math.multiplyHigh(a, b) + ((b >> 63) & a);
       case MULHU -> r = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);

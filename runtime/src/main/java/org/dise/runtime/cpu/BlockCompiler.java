@@ -1,0 +1,166 @@
+package org.dise.runtime.cpu;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.ToolProvider;
+
+/**
+ * Translates hot blocks to Java and compiles them in the background with the JDK's own
+ * compiler, so the hottest guest code runs as JIT-compiled straight-line Java. The interpreter
+ * keeps running a block until its translation is published; without a JDK compiler (a bare
+ * JRE) nothing is translated. Guest-visible behaviour is identical either way.
+ */
+public final class BlockCompiler {
+  private static final String PKG = "org.dise.runtime.cpu.gen";
+  private static final AtomicInteger CLASSES = new AtomicInteger();
+  private static final int BATCH = 128;
+
+  private final LinkedBlockingQueue<Block> queue = new LinkedBlockingQueue<>();
+  private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+  private final PrintStream notices;
+  private volatile boolean failed;
+  private Thread thread;
+  private final AtomicInteger compiledBlocks = new AtomicInteger();
+
+  public BlockCompiler(PrintStream notices) {
+    this.notices = notices;
+  }
+
+  /** True when a JDK compiler is present and nothing has failed. */
+  public boolean available() {
+    return javac != null && !failed;
+  }
+
+  /** Number of blocks translated so far. */
+  public int compiledBlocks() {
+    return compiledBlocks.get();
+  }
+
+  /** Queues a hot block for translation. */
+  void submit(Block b) {
+    if (!available() || !BlockTranslator.translatable(b)) {
+      return;
+    }
+    synchronized (this) {
+      if (thread == null) {
+        thread = new Thread(this::loop, "acf-block-compiler");
+        thread.setDaemon(true);
+        thread.start();
+      }
+    }
+    queue.add(b);
+  }
+
+  private void loop() {
+    try {
+      while (!failed) {
+        List<Block> batch = new ArrayList<>();
+        batch.add(queue.take());
+        // Gather what else turns hot soon, so one javac run covers many blocks.
+        long deadline = System.nanoTime() + 50_000_000L;
+        while (batch.size() < BATCH) {
+          long left = deadline - System.nanoTime();
+          Block b = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
+          if (b == null) {
+            break;
+          }
+          batch.add(b);
+        }
+        compile(batch);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Compiles blocks now, on the caller's thread (also used by tests). */
+  void compile(List<Block> batch) {
+    String name = "Blocks" + CLASSES.incrementAndGet();
+    String source = BlockTranslator.classSource(PKG, name, batch);
+    try {
+      CompiledBlocks code = load(name, source);
+      for (int i = 0; i < batch.size(); i++) {
+        Block b = batch.get(i);
+        b.codeId = i;
+        b.code = code; // volatile write publishes codeId too
+      }
+      compiledBlocks.addAndGet(batch.size());
+    } catch (Exception | LinkageError e) {
+      failed = true;
+      notices.println("acf: block translation disabled (" + e.getMessage()
+          + "); the interpreter runs everything");
+    }
+  }
+
+  private CompiledBlocks load(String name, String source) throws Exception {
+    MemoryFiles files = new MemoryFiles(javac.getStandardFileManager(null, null, null));
+    JavaFileObject src = new SimpleJavaFileObject(
+        URI.create("string:///" + PKG.replace('.', '/') + "/" + name + ".java"),
+        JavaFileObject.Kind.SOURCE) {
+      @Override
+      public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+        return source;
+      }
+    };
+    List<String> options = List.of("-proc:none", "-g:none", "-nowarn", "-classpath",
+        System.getProperty("java.class.path"));
+    java.io.StringWriter errors = new java.io.StringWriter();
+    Boolean ok = javac.getTask(errors, files, null, options, null, List.of(src)).call();
+    if (!ok) {
+      throw new IllegalStateException("javac: " + errors.toString().lines().findFirst().orElse(""));
+    }
+    ClassLoader loader = new ClassLoader(BlockCompiler.class.getClassLoader()) {
+      @Override
+      protected Class<?> findClass(String n) throws ClassNotFoundException {
+        byte[] b = files.classes.get(n);
+        if (b == null) {
+          throw new ClassNotFoundException(n);
+        }
+        return defineClass(n, b, 0, b.length);
+      }
+    };
+    Class<?> c = loader.loadClass(PKG + "." + name);
+    return (CompiledBlocks) c.getDeclaredConstructor().newInstance();
+  }
+
+  /** Keeps javac's output classes in memory. */
+  private static final class MemoryFiles extends ForwardingJavaFileManager<JavaFileManager> {
+    final Map<String, byte[]> classes = new HashMap<>();
+
+    MemoryFiles(JavaFileManager fm) {
+      super(fm);
+    }
+
+    @Override
+    public JavaFileObject getJavaFileForOutput(Location location, String className,
+        JavaFileObject.Kind kind, FileObject sibling) {
+      return new SimpleJavaFileObject(URI.create("mem:///" + className.replace('.', '/')
+          + kind.extension), kind) {
+        @Override
+        public OutputStream openOutputStream() {
+          return new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+              classes.put(className, toByteArray());
+            }
+          };
+        }
+      };
+    }
+  }
+}

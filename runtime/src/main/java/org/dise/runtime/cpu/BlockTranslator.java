@@ -1,0 +1,157 @@
+package org.dise.runtime.cpu;
+
+import java.util.List;
+import org.dise.runtime.isa.DecodedInsn;
+
+/**
+ * Writes hot blocks as Java source: each instruction becomes a statement with its registers and
+ * immediates as constants, so the JIT compiles a block as straight-line code with no dispatch.
+ * Instructions without a direct translation call the interpreter's handler.
+ */
+final class BlockTranslator {
+  private BlockTranslator() {}
+
+  /** True when every instruction of the block can run in translated code. */
+  static boolean translatable(Block b) {
+    for (DecodedInsn d : b.insns) {
+      if (d.dise != null) {
+        return false;
+      }
+      switch (d.exec) {
+        case ECALL, EBREAK, FENCE_I, CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+          return false;
+        }
+        default -> {}
+      }
+    }
+    return true;
+  }
+
+  /** The source of a class implementing {@link CompiledBlocks} for these blocks. */
+  static String classSource(String pkg, String name, List<Block> blocks) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("package ").append(pkg).append(";\n");
+    sb.append("import org.dise.runtime.cpu.*;\nimport org.dise.runtime.isa.DecodedInsn;\n");
+    sb.append("import org.dise.runtime.mem.Memory;\n");
+    sb.append("public final class ").append(name).append(" implements CompiledBlocks {\n");
+    sb.append("  public long run(int id, Cpu cpu, long[] x, long[] f, Memory mem,"
+        + " DecodedInsn[] in) {\n    switch (id) {\n");
+    for (int i = 0; i < blocks.size(); i++) {
+      sb.append("      case ").append(i).append(": return b").append(i)
+          .append("(cpu, x, f, mem, in);\n");
+    }
+    sb.append("      default: throw new IllegalStateException();\n    }\n  }\n");
+    for (int i = 0; i < blocks.size(); i++) {
+      method(sb, "b" + i, blocks.get(i));
+    }
+    sb.append("}\n");
+    return sb.toString();
+  }
+
+  private static void method(StringBuilder sb, String name, Block b) {
+    sb.append("  static long ").append(name)
+        .append("(Cpu cpu, long[] x, long[] f, Memory mem, DecodedInsn[] in) {\n");
+    sb.append("    int k = 0;\n    try {\n");
+    boolean returned = false;
+    for (int k = 0; k < b.insns.length; k++) {
+      DecodedInsn d = b.insns[k];
+      String s = statement(d, k);
+      sb.append("      ").append(s).append('\n');
+      returned = s.contains("return ");
+    }
+    if (!returned) {
+      sb.append("      return ").append(lit(b.end)).append(";\n");
+    }
+    sb.append("    } catch (RuntimeException e) {\n      cpu.faultIndex = k;\n      throw e;\n"
+        + "    }\n  }\n");
+  }
+
+  private static String lit(long v) {
+    return "(" + v + "L)";
+  }
+
+  private static String r(int reg) {
+    return reg == 0 ? "0L" : "x[" + reg + "]";
+  }
+
+  private static String rd(DecodedInsn d) {
+    return "x[" + d.rd + "]";
+  }
+
+  private static String addr(DecodedInsn d) {
+    return d.imm == 0 ? r(d.rs1) : "(" + r(d.rs1) + " + " + lit(d.imm) + ")";
+  }
+
+  /** The statement for one instruction; those that may fault first record their index. */
+  private static String statement(DecodedInsn d, int k) {
+    String a = r(d.rs1);
+    String b = r(d.rs2);
+    String imm = lit(d.imm);
+    String mark = "k = " + k + "; ";
+    return switch (d.exec) {
+      case LUI -> rd(d) + " = " + imm + ";";
+      case AUIPC -> rd(d) + " = " + lit(d.pc + d.imm) + ";";
+      case JAL -> rd(d) + " = " + lit(d.npc) + "; return " + lit(d.pc + d.imm) + ";";
+      case JALR -> "{ long t = (" + a + " + " + imm + ") & ~1L; " + rd(d) + " = " + lit(d.npc)
+          + "; return t; }";
+      case BEQ -> branch(d, a + " == " + b);
+      case BNE -> branch(d, a + " != " + b);
+      case BLT -> branch(d, a + " < " + b);
+      case BGE -> branch(d, a + " >= " + b);
+      case BLTU -> branch(d, "Long.compareUnsigned(" + a + ", " + b + ") < 0");
+      case BGEU -> branch(d, "Long.compareUnsigned(" + a + ", " + b + ") >= 0");
+      case LB -> mark + rd(d) + " = (long) (byte) mem.lb(" + addr(d) + ");";
+      case LH -> mark + rd(d) + " = (long) mem.lh(" + addr(d) + ");";
+      case LW -> mark + rd(d) + " = (long) mem.lw(" + addr(d) + ");";
+      case LD -> mark + rd(d) + " = mem.ld(" + addr(d) + ");";
+      case LBU -> mark + rd(d) + " = mem.lb(" + addr(d) + ") & 0xffL;";
+      case LHU -> mark + rd(d) + " = mem.lh(" + addr(d) + ") & 0xffffL;";
+      case LWU -> mark + rd(d) + " = mem.lw(" + addr(d) + ") & 0xffffffffL;";
+      case SB -> mark + "mem.sb(" + addr(d) + ", " + b + ");";
+      case SH -> mark + "mem.sh(" + addr(d) + ", " + b + ");";
+      case SW -> mark + "mem.sw(" + addr(d) + ", " + b + ");";
+      case SD -> mark + "mem.sd(" + addr(d) + ", " + b + ");";
+      case FLD -> mark + "f[" + d.rd + "] = mem.ld(" + addr(d) + ");";
+      case FSD -> mark + "mem.sd(" + addr(d) + ", f[" + d.rs2 + "]);";
+      case FLW -> mark + "f[" + d.rd + "] = Fpu.boxS(mem.lw(" + addr(d) + "));";
+      case FSW -> mark + "mem.sw(" + addr(d) + ", f[" + d.rs2 + "]);";
+      case ADDI -> rd(d) + " = " + a + " + " + imm + ";";
+      case SLTI -> rd(d) + " = " + a + " < " + imm + " ? 1L : 0L;";
+      case SLTIU -> rd(d) + " = Long.compareUnsigned(" + a + ", " + imm + ") < 0 ? 1L : 0L;";
+      case XORI -> rd(d) + " = " + a + " ^ " + imm + ";";
+      case ORI -> rd(d) + " = " + a + " | " + imm + ";";
+      case ANDI -> rd(d) + " = " + a + " & " + imm + ";";
+      case SLLI -> rd(d) + " = " + a + " << " + d.imm + ";";
+      case SRLI -> rd(d) + " = " + a + " >>> " + d.imm + ";";
+      case SRAI -> rd(d) + " = " + a + " >> " + d.imm + ";";
+      case ADD -> rd(d) + " = " + a + " + " + b + ";";
+      case SUB -> rd(d) + " = " + a + " - " + b + ";";
+      case SLL -> rd(d) + " = " + a + " << " + b + ";";
+      case SLT -> rd(d) + " = " + a + " < " + b + " ? 1L : 0L;";
+      case SLTU -> rd(d) + " = Long.compareUnsigned(" + a + ", " + b + ") < 0 ? 1L : 0L;";
+      case XOR -> rd(d) + " = " + a + " ^ " + b + ";";
+      case SRL -> rd(d) + " = " + a + " >>> " + b + ";";
+      case SRA -> rd(d) + " = " + a + " >> " + b + ";";
+      case OR -> rd(d) + " = " + a + " | " + b + ";";
+      case AND -> rd(d) + " = " + a + " & " + b + ";";
+      case ADDIW -> rd(d) + " = (long) (int) (" + a + " + " + imm + ");";
+      case SLLIW -> rd(d) + " = (long) (((int) " + a + ") << " + d.imm + ");";
+      case SRLIW -> rd(d) + " = (long) (((int) " + a + ") >>> " + d.imm + ");";
+      case SRAIW -> rd(d) + " = (long) (((int) " + a + ") >> " + d.imm + ");";
+      case ADDW -> rd(d) + " = (long) (int) (" + a + " + " + b + ");";
+      case SUBW -> rd(d) + " = (long) (int) (" + a + " - " + b + ");";
+      case SLLW -> rd(d) + " = (long) (((int) " + a + ") << " + b + ");";
+      case SRLW -> rd(d) + " = (long) (((int) " + a + ") >>> " + b + ");";
+      case SRAW -> rd(d) + " = (long) (((int) " + a + ") >> " + b + ");";
+      case MUL -> rd(d) + " = " + a + " * " + b + ";";
+      case MULW -> rd(d) + " = (long) ((int) " + a + " * (int) " + b + ");";
+      case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> ";";
+      // M (division), A and F/D: the interpreter's handlers, on this instruction.
+      default -> mark + "cpu.execSlow(in[" + k + "]);";
+    };
+  }
+
+  private static String branch(DecodedInsn d, String cond) {
+    return "return " + cond + " ? " + lit(d.pc + d.imm) + " : " + lit(d.npc) + ";";
+  }
+}
