@@ -46,19 +46,27 @@ public abstract class GuestFd {
     private final int which;
     private final InputStream in;
     private final OutputStream out;
+    /** For a redirected stream, the host file fstat describes; null for the host's own. */
+    private final Path statAs;
 
-    Stdio(int which, InputStream in, OutputStream out) {
+    Stdio(int which, InputStream in, OutputStream out, Path statAs) {
       this.which = which;
       this.in = in;
       this.out = out;
+      this.statAs = statAs;
     }
 
     static Stdio of(int which) {
       return switch (which) {
-        case 0 -> new Stdio(0, new FileInputStream(FileDescriptor.in), null);
-        case 1 -> new Stdio(1, null, new FileOutputStream(FileDescriptor.out));
-        default -> new Stdio(2, null, new FileOutputStream(FileDescriptor.err));
+        case 0 -> new Stdio(0, new FileInputStream(FileDescriptor.in), null, null);
+        case 1 -> new Stdio(1, null, new FileOutputStream(FileDescriptor.out), null);
+        default -> new Stdio(2, null, new FileOutputStream(FileDescriptor.err), null);
       };
+    }
+
+    @Override
+    Path path() {
+      return statAs;
     }
 
     @Override
@@ -82,7 +90,8 @@ public abstract class GuestFd {
 
     @Override
     int hostStdio() {
-      return which;
+      // A redirected stream is not the host's descriptor: its kind (tty, pipe) says nothing.
+      return statAs == null ? which : -1;
     }
 
     @Override

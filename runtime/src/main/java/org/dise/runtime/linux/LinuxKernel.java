@@ -58,9 +58,18 @@ public final class LinuxKernel implements SyscallHandler {
     fds.put(2, GuestFd.Stdio.of(2));
   }
 
-  /** Replaces a standard stream (for tests and the REPL). */
+  /**
+   * Replaces a standard stream (for tests and the REPL). The guest sees it as not a terminal, and
+   * fstat describes /dev/null (a character device), as for a program run with {@code </dev/null}.
+   */
   public void setStdio(int fd, java.io.InputStream in, java.io.OutputStream out) {
-    fds.put(fd, new GuestFd.Stdio(fd, in, out));
+    setStdio(fd, in, out, java.nio.file.Path.of("/dev/null"));
+  }
+
+  /** Replaces a standard stream; fstat on it describes the host file {@code statAs}. */
+  public void setStdio(int fd, java.io.InputStream in, java.io.OutputStream out,
+      java.nio.file.Path statAs) {
+    fds.put(fd, new GuestFd.Stdio(fd, in, out, statAs));
   }
 
   public void setBrkStart(long start) {
