@@ -311,7 +311,7 @@ STAGE static int think(Board *b, int max_depth, Move *best) {
 }
 
 int main(int argc, char **argv) {
-    int scale = scale_arg(argc, argv, 2, 8);
+    int scale = scale_arg(argc, argv, 2, 4);   /* work grows ~5-8x per step */
     static const struct { const char *name, *fen; } positions[] = {
         { "opening", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w" },
         { "italian", "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w" },

@@ -51,7 +51,9 @@ STAGE static size_t gen_text(uint8_t *out, size_t n, Rng *r) {
     s[0] = 0;
     while (len + 32 < n) {
         /* a sticky Markov chain: the next word depends on the previous one */
-        int w = (int)((prev * 7 + rng_below(r, 12) * rng_below(r, 5)) % NVOCAB);
+        uint32_t step = rng_below(r, 12);           /* separate statements: C leaves */
+        step *= rng_below(r, 5);                    /* the order of calls in one expression open */
+        int w = (int)((prev * 7 + step) % NVOCAB);
         char word[32];
         strcpy(word, vocab[w]);
         if (words_in_sentence == 0) word[0] = (char)(word[0] - 'a' + 'A');
@@ -74,9 +76,10 @@ STAGE static size_t gen_records(uint8_t *out, size_t n, Rng *r) {
     size_t len = 0;
     int id = 1000;
     while (len + 96 < n) {
-        int k = snprintf((char *)out + len, 96, "%d,%s,%u.%02u,%s,%c\n", id++, cities[rng_below(r, 6)],
-                         rng_below(r, 5000), rng_below(r, 100), rng_below(r, 3) ? "ok" : "retry",
-                         (char)('A' + rng_below(r, 4)));
+        uint32_t city = rng_below(r, 6), units = rng_below(r, 5000), cents = rng_below(r, 100);
+        uint32_t ok = rng_below(r, 3), grade = rng_below(r, 4);
+        int k = snprintf((char *)out + len, 96, "%d,%s,%u.%02u,%s,%c\n", id++, cities[city],
+                         units, cents, ok ? "ok" : "retry", (char)('A' + grade));
         len += (size_t)k;
     }
     while (len < n) out[len++] = '\n';

@@ -248,9 +248,9 @@ int main(int argc, char **argv) {
     make_texture(&rng);
     Object obj[5];
     for (int k = 0; k < 5; k++) {
-        obj[k] = (Object){ 10.0 + 30 * k, 20.0 + 17 * k, (double)((int)rng_below(&rng, 9) - 4) * 0.75,
-                           (double)((int)rng_below(&rng, 7) - 3) * 0.5, 20 + (int)rng_below(&rng, 24),
-                           16 + (int)rng_below(&rng, 20), (uint8_t)(40 + 40 * k), k & 1 };
+        int vx = (int)rng_below(&rng, 9) - 4, vy = (int)rng_below(&rng, 7) - 3;   /* one call per */
+        int w = 20 + (int)rng_below(&rng, 24), h = 16 + (int)rng_below(&rng, 20);  /* declarator: a fixed order */
+        obj[k] = (Object){ 10.0 + 30 * k, 20.0 + 17 * k, vx * 0.75, vy * 0.5, w, h, (uint8_t)(40 + 40 * k), k & 1 };
     }
     Frame *cur = xmalloc(sizeof(Frame)), *ref = xmalloc(sizeof(Frame)), *recon = xmalloc(sizeof(Frame));
     MV mvs[(W / MB) * (H / MB)];
