@@ -14,6 +14,8 @@ final class Block {
   final DecodedInsn[] insns;
   /** Times the interpreter ran this block (it is translated when this reaches a threshold). */
   int count;
+  /** A single instruction tagged by the decode stage: it runs through the hook. */
+  boolean hooked;
   /** The translated code, once the compiler thread has published it. */
   volatile CompiledBlocks code;
   int codeId;

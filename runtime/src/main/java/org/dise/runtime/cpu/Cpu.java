@@ -46,6 +46,9 @@ public final class Cpu {
   private long breakpoint = -1;
   private long decodedCount;
   private BlockCompiler compiler;
+  private DecodeStage decodeStage;
+  /** A block to run instead of looking one up (executeOne). */
+  private Block forced;
   private int translateThreshold;
   /** Set by translated code: the index in its block of the instruction that faulted. */
   public int faultIndex;
@@ -98,6 +101,43 @@ public final class Cpu {
   }
 
   /**
+   * Installs (or, with null, removes) the decode-stage hook. The decode cache is emptied so that
+   * every instruction is decoded again and offered to {@link DecodeStage#attach}.
+   */
+  public void setDecodeStage(DecodeStage stage) {
+    this.decodeStage = stage;
+    flushDecodeCache();
+  }
+
+  public DecodeStage decodeStage() {
+    return decodeStage;
+  }
+
+  /**
+   * Executes exactly one instruction (for the decode-stage hook: the original instruction or
+   * one of a replacement sequence), with {@code d.pc} as its address; returns the next pc. The
+   * instruction counts in {@link #instret()}. If it exits the guest, {@link #halted()} says so;
+   * if it faults, the fault is recorded and {@link NestedFault} unwinds to {@link #run}.
+   */
+  public long executeOne(DecodedInsn d) {
+    forced = new Block(new DecodedInsn[] {d});
+    pc = d.pc;
+    StopReason r = run(1);
+    forced = null;
+    if (r == StopReason.FAULT) {
+      throw new NestedFault();
+    }
+    return pc;
+  }
+
+  /** Unwinds a fault raised inside {@link #executeOne} to the enclosing {@link #run}. */
+  public static final class NestedFault extends RuntimeException {
+    NestedFault() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
    * Translates blocks that run {@code threshold} times to Java (null or 0 to interpret only).
    */
   public void setBlockCompiler(BlockCompiler compiler, int threshold) {
@@ -145,6 +185,9 @@ public final class Cpu {
     }
     mem.markCode(addr);
     DecodedInsn d = Decoder.decode(addr, raw);
+    if (decodeStage != null) {
+      d.dise = decodeStage.attach(d);
+    }
     page[(int) (addr & Memory.PAGE_MASK) >>> 1] = d;
     decodedCount++;
     return d;
@@ -170,15 +213,23 @@ public final class Cpu {
     list.add(first);
     long pageEnd = (pc & ~Memory.PAGE_MASK) + Memory.PAGE_SIZE;
     DecodedInsn last = first;
-    while (!endsBlock(last) && last.npc < pageEnd && list.size() < MAX_BLOCK) {
+    // An instruction tagged by the decode stage is a block of its own.
+    while (first.dise == null && !endsBlock(last) && last.npc < pageEnd
+        && list.size() < MAX_BLOCK) {
+      DecodedInsn next;
       try {
-        last = decodedAt(last.npc);
+        next = decodedAt(last.npc);
       } catch (MemoryFault | IllegalInstructionException e) {
         break; // the fault belongs to whoever reaches that address
       }
+      if (next.dise != null) {
+        break;
+      }
+      last = next;
       list.add(last);
     }
     Block b = new Block(list.toArray(new DecodedInsn[0]));
+    b.hooked = first.dise != null;
     int p = (int) (pc >>> Memory.PAGE_BITS);
     if (blockPages[p] == null) {
       blockPages[p] = new Block[Memory.PAGE_SIZE / 2];
@@ -267,7 +318,12 @@ public final class Cpu {
         }
         Block b;
         try {
-          b = blockAt(pc);
+          if (forced != null) {
+            b = forced;
+            forced = null;
+          } else {
+            b = blockAt(pc);
+          }
         } catch (MemoryFault e) {
           this.pc = pc;
           return stopOnFault(pc, null, "instruction fetch: " + e.getMessage(),
@@ -279,6 +335,21 @@ public final class Cpu {
           return StopReason.FAULT;
         }
         DecodedInsn[] insns = b.insns;
+        if (b.hooked && decodeStage != null) {
+          // The decode stage runs this instruction (and its replacement) via executeOne.
+          this.pc = pc;
+          instret += steps;
+          maxSteps -= steps;
+          steps = 0;
+          long before = instret;
+          pc = decodeStage.execute(insns[0], this);
+          maxSteps -= instret - before;
+          if (halted) {
+            this.pc = pc;
+            return StopReason.EXITED;
+          }
+          continue;
+        }
         n = insns.length;
         if (steps + n > maxSteps) {
           n = (int) (maxSteps - steps);
@@ -538,6 +609,8 @@ public final class Cpu {
           GuestFault.SIGILL);
       this.pc = pc;
       return StopReason.FAULT;
+    } catch (NestedFault e) {
+      return StopReason.FAULT; // recorded, with the pc, by the nested run
     } catch (TrapException e) {
       steps -= n - i;
       pc = d.pc;

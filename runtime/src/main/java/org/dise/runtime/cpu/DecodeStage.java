@@ -1,0 +1,24 @@
+package org.dise.runtime.cpu;
+
+import org.dise.runtime.isa.DecodedInsn;
+
+/**
+ * The customisation hook of the decode stage, where the DISE/HPS engine sits (the first paper,
+ * Sections 3.1-3.3). The engine folds the static part of its patterns once per decoded
+ * instruction; only instructions it tags reach {@link #execute}, so untagged code runs at full
+ * speed.
+ */
+public interface DecodeStage {
+  /**
+   * Called once for each newly decoded instruction: the data to keep with it in the decode cache
+   * ({@link DecodedInsn#dise}), or null when no production can ever match it.
+   */
+  Object attach(DecodedInsn d);
+
+  /**
+   * Called each time a tagged instruction reaches decode. Decides on the replacement, runs the
+   * micro-ops, and executes the original instruction and/or its replacement sequence through
+   * {@link Cpu#executeOne}; returns the address to continue at.
+   */
+  long execute(DecodedInsn d, Cpu cpu);
+}
