@@ -1,0 +1,105 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code acf run} on inputs that cannot run or that fail: each gives a short message naming the
+ * problem, no Java stack trace, and the status a shell would see from qemu-riscv64 for a guest
+ * fault (128+signal), or 1 for a program that cannot be loaded or is stopped by --max-insns. The
+ * fixtures and qemu's behaviour are described in {@code runtime/src/test/resources/isa/bad/}.
+ */
+class BadInputTest {
+  private static final Path ROOT = findRoot();
+  private static final Path BAD = ROOT.resolve("runtime/src/test/resources/isa/bad");
+
+  /** One bad input: the acf arguments, the status, and phrases the message must contain. */
+  record Case(String name, List<String> args, int status, List<String> phrases) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> cases() {
+    String bad = BAD.toString();
+    return Stream.of(
+        new Case("truncated ELF", List.of("run", bad + "/truncated.elf"), 1,
+            List.of("truncated.elf: cannot run:", "truncated ELF file")),
+        new Case("x86 ELF", List.of("run", bad + "/x86.elf"), 1,
+            List.of("x86.elf: cannot run:", "not a RISC-V program", "x86-64")),
+        new Case("text file", List.of("run", bad + "/text.txt"), 1,
+            List.of("text.txt: cannot run:", "not an ELF file")),
+        new Case("missing file", List.of("run", bad + "/no-such-program"), 1,
+            List.of("no-such-program: no such file")),
+        new Case("directory", List.of("run", bad), 1, List.of("is a directory")),
+        new Case("jump into data", List.of("run", bad + "/jump_to_data.elf"), 128 + 11,
+            List.of("guest fault (SIGSEGV)", "execute", "pc:", "instruction:")),
+        new Case("illegal instruction", List.of("run", bad + "/illegal.elf"), 128 + 4,
+            List.of("guest fault (SIGILL)", "pc:", "instruction: 0000")),
+        new Case("store to address 8", List.of("run", bad + "/segv.elf"), 128 + 11,
+            List.of("guest fault (SIGSEGV)", "write to address 0x8", "unmapped", "sd")),
+        new Case("misaligned AMO", List.of("run", bad + "/misaligned_amo.elf"), 128 + 7,
+            List.of("guest fault (SIGBUS)", "misaligned", "amoadd.w")),
+        new Case("infinite loop", List.of("run", "--max-insns", "100000",
+            bad + "/loop_forever.elf"), 1,
+            List.of("guest stopped after 100,000 instructions", "--max-insns 100000")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void shortMessageAndStatus(Case c) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    int status;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      status = Main.commandLine().execute(c.args.toArray(new String[0]));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    oldOut.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);
+    assertWithMessage("%s: exit status (stderr: %s)", c, stderr).that(status).isEqualTo(c.status);
+    assertWithMessage("%s: message starts with acf:", c).that(stderr).startsWith("acf: ");
+    for (String phrase : c.phrases) {
+      assertWithMessage("%s: message", c).that(stderr).contains(phrase);
+    }
+    List<String> javaLines = new ArrayList<>();
+    for (String line : stderr.split("\n")) {
+      if (line.contains("at org.") || line.contains("at java.") || line.contains("Exception")
+          || line.contains("internal error")) {
+        javaLines.add(line);
+      }
+    }
+    assertWithMessage("%s: Java internals in the message", c).that(javaLines).isEmpty();
+    assertWithMessage("%s: message length", c)
+        .that(stderr.split("\n").length)
+        .isAtMost(8);
+  }
+
+  static Path findRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
+    }
+    return p;
+  }
+}
