@@ -185,13 +185,17 @@ class IsaTableTest {
     }
   }
 
+  /** Of the declared winners over {@code loser} that match its match word, the most specific. */
   private static Op declaredWinnerOver(Op loser) {
+    Op best = null;
     for (List<Op> pair : Isa.DECLARED_OVERLAPS) {
-      if (pair.get(1) == loser && pair.get(0).matches(loser.match())) {
-        return pair.get(0);
+      Op w = pair.get(0);
+      if (pair.get(1) == loser && w.matches(loser.match())
+          && (best == null || Integer.bitCount(w.mask()) > Integer.bitCount(best.mask()))) {
+        best = w;
       }
     }
-    return null;
+    return best;
   }
 
   private static void assertDecodesTo(Op op, int word) {
