@@ -50,6 +50,7 @@ public final class Cpu {
   /** A block to run instead of looking one up (executeOne). */
   private Block forced;
   private int translateThreshold;
+  private long translatedInstructions;
   /** Set by translated code: the index in its block of the instruction that faulted. */
   public int faultIndex;
 
@@ -70,6 +71,11 @@ public final class Cpu {
   /** Instructions retired so far. */
   public long instret() {
     return instret;
+  }
+
+  /** Instructions that ran in translated (compiled) blocks; a fault's block counts whole. */
+  public long translatedInstructions() {
+    return translatedInstructions;
   }
 
   /** Number of static instructions decoded into the cache (re-decodes included). */
@@ -194,7 +200,7 @@ public final class Cpu {
   }
 
   /** The block starting at {@code pc}, built on first use. */
-  private Block blockAt(long pc) {
+  Block blockAt(long pc) {
     if (pc >= 0 && pc < Memory.LIMIT) {
       Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
       if (bp != null) {
@@ -365,6 +371,7 @@ public final class Cpu {
         CompiledBlocks code = b.code;
         if (code != null && n == insns.length) {
           steps += n;
+          translatedInstructions += n;
           try {
             pc = code.run(b.codeId, this, x, f, mem, insns);
           } catch (RuntimeException e) {
