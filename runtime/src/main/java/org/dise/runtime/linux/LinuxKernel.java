@@ -197,7 +197,7 @@ public final class LinuxKernel implements SyscallHandler {
       case 215:
         return munmap(a0, a1);
       case 226:
-        return mprotect(cpu, a0, a1, (int) a2);
+        return mprotect(a0, a1, (int) a2);
       case 216: // mremap: glibc falls back to mmap+copy on failure
         return -Errno.ENOMEM;
       case 233: // madvise
@@ -758,20 +758,13 @@ public final class LinuxKernel implements SyscallHandler {
     return 0;
   }
 
-  private long mprotect(Cpu cpu, long addr, long len, int prot) {
+  private long mprotect(long addr, long len, int prot) {
     if ((addr & Memory.PAGE_MASK) != 0) {
       return -Errno.EINVAL;
     }
     long size = (len + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
-    if (!mem.protect(addr, size, prot & 7)) {
-      return -Errno.ENOMEM;
-    }
-    if ((prot & Memory.PROT_EXEC) == 0) {
-      // Decoded instructions skip the fetch permission check: drop them so that running
-      // code that is no longer executable faults, as on Linux.
-      cpu.flushDecodeCache();
-    }
-    return 0;
+    // Memory drops the decoded code of pages that lose execute permission.
+    return mem.protect(addr, size, prot & 7) ? 0 : -Errno.ENOMEM;
   }
 
   // ---------------------------------------------------------------- misc

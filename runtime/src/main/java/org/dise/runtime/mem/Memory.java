@@ -96,8 +96,14 @@ public final class Memory {
     }
     for (long a = start; a < start + length; a += PAGE_SIZE) {
       int p = (int) (a >>> PAGE_BITS);
-      flags[p] = (byte) ((flags[p] & ~7) | (prot & 7));
+      boolean dropCode = (flags[p] & CODE) != 0 && (prot & PROT_EXEC) == 0;
+      flags[p] = (byte) ((flags[p] & ~(7 | (dropCode ? CODE : 0))) | (prot & 7));
       refresh(p);
+      if (dropCode) {
+        // Decoded instructions skip the fetch check, so a page that loses execute permission
+        // must lose its decoded code too; running it again then faults, as on Linux.
+        codeWriteListener.accept(p);
+      }
     }
     return true;
   }
