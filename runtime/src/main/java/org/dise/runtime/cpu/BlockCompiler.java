@@ -36,6 +36,8 @@ public final class BlockCompiler {
   private volatile boolean failed;
   private Thread thread;
   private final AtomicInteger compiledBlocks = new AtomicInteger();
+  /** Blocks submitted and not yet compiled (or dropped). */
+  private final AtomicInteger pending = new AtomicInteger();
 
   public BlockCompiler(PrintStream notices) {
     this.notices = notices;
@@ -63,7 +65,20 @@ public final class BlockCompiler {
         thread.start();
       }
     }
+    pending.incrementAndGet();
     queue.add(b);
+  }
+
+  /** Waits until every submitted block has been compiled; false on timeout. */
+  public boolean awaitIdle(long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    while (pending.get() > 0) {
+      if (System.currentTimeMillis() > deadline || failed) {
+        return false;
+      }
+      Thread.sleep(5);
+    }
+    return true;
   }
 
   private void loop() {
@@ -82,6 +97,7 @@ public final class BlockCompiler {
           batch.add(b);
         }
         compile(batch);
+        pending.addAndGet(-batch.size());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

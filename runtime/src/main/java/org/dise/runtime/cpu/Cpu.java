@@ -20,8 +20,15 @@ import org.dise.runtime.mem.MemoryFault;
  * entries so they are decoded again.
  */
 public final class Cpu {
-  /** Integer registers; index 32 absorbs writes to x0 (see {@link DecodedInsn#X0_SINK}). */
-  public final long[] x = new long[33];
+  /** Index of DISE-private register {@code $dr0} in {@link #x} (Section 3.1). */
+  public static final int DISE_REG_BASE = 33;
+  /** How many DISE-private registers replacement code may name ({@code $dr0..$dr7}). */
+  public static final int DISE_REGS = 8;
+  /**
+   * Integer registers; index 32 absorbs writes to x0 (see {@link DecodedInsn#X0_SINK}); the
+   * DISE-private registers follow, so inserted instructions address them like any register.
+   */
+  public final long[] x = new long[DISE_REG_BASE + DISE_REGS];
   /** Floating-point registers as raw 64-bit patterns (singles NaN-boxed). */
   public final long[] f = new long[32];
 
@@ -113,6 +120,11 @@ public final class Cpu {
   public void setDecodeStage(DecodeStage stage) {
     this.decodeStage = stage;
     flushDecodeCache();
+  }
+
+  /** The block compiler, or null when everything is interpreted. */
+  public BlockCompiler blockCompiler() {
+    return compiler;
   }
 
   public DecodeStage decodeStage() {
@@ -306,6 +318,7 @@ public final class Cpu {
     interruptRequested = false;
     final long[] x = this.x;
     final Memory mem = this.mem;
+    final boolean outerGuestStores = mem.setGuestStores(true);
     long pc = this.pc;
     long steps = 0;
     DecodedInsn d = null;
@@ -368,240 +381,247 @@ public final class Cpu {
           }
           n = Math.min(n, indexOf(insns, breakpoint));
         }
-        CompiledBlocks code = b.code;
-        if (code != null && n == insns.length) {
-          steps += n;
-          translatedInstructions += n;
-          try {
-            pc = code.run(b.codeId, this, x, f, mem, insns);
-          } catch (RuntimeException e) {
-            i = faultIndex;
-            d = insns[i];
-            throw e;
-          }
-          continue;
-        }
-        if (compiler != null && ++b.count == translateThreshold) {
-          compiler.submit(b);
-        }
-        steps += n;
-        pc = insns[n - 1].npc; // where a block without a taken transfer continues
-        block:
-        for (i = 0; i < n; i++) {
-          d = insns[i];
-            switch (d.opcode) {
-              case LUI -> {
-                x[d.rd] = d.imm;
-              }
-              case AUIPC -> {
-                x[d.rd] = d.pc + d.imm;
-              }
-              case JAL -> {
-                x[d.rd] = d.npc;
-                pc = d.pc + d.imm;
-                break block;
-              }
-              case JALR -> {
-                long t = (x[d.rs1] + d.imm) & ~1L;
-                x[d.rd] = d.npc;
-                pc = t;
-                break block;
-              }
-              case BEQ -> {
-                pc = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BNE -> {
-                pc = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BLT -> {
-                pc = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BGE -> {
-                pc = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BLTU -> {
-                pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BGEU -> {
-                pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case LB -> {
-                x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
-              }
-              case LH -> {
-                x[d.rd] = mem.lh(x[d.rs1] + d.imm);
-              }
-              case LW -> {
-                x[d.rd] = mem.lw(x[d.rs1] + d.imm);
-              }
-              case LD -> {
-                x[d.rd] = mem.ld(x[d.rs1] + d.imm);
-              }
-              case LBU -> {
-                x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
-              }
-              case LHU -> {
-                x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
-              }
-              case LWU -> {
-                x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
-              }
-              case SB -> {
-                mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
-              }
-              case SH -> {
-                mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
-              }
-              case SW -> {
-                mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
-              }
-              case SD -> {
-                mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
-              }
-              case ADDI -> {
-                x[d.rd] = x[d.rs1] + d.imm;
-              }
-              case SLTI -> {
-                x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
-              }
-              case SLTIU -> {
-                x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
-              }
-              case XORI -> {
-                x[d.rd] = x[d.rs1] ^ d.imm;
-              }
-              case ORI -> {
-                x[d.rd] = x[d.rs1] | d.imm;
-              }
-              case ANDI -> {
-                x[d.rd] = x[d.rs1] & d.imm;
-              }
-              case SLLI -> {
-                x[d.rd] = x[d.rs1] << d.imm;
-              }
-              case SRLI -> {
-                x[d.rd] = x[d.rs1] >>> d.imm;
-              }
-              case SRAI -> {
-                x[d.rd] = x[d.rs1] >> d.imm;
-              }
-              case ADD -> {
-                x[d.rd] = x[d.rs1] + x[d.rs2];
-              }
-              case SUB -> {
-                x[d.rd] = x[d.rs1] - x[d.rs2];
-              }
-              case SLL -> {
-                x[d.rd] = x[d.rs1] << x[d.rs2];
-              }
-              case SLT -> {
-                x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
-              }
-              case SLTU -> {
-                x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
-              }
-              case XOR -> {
-                x[d.rd] = x[d.rs1] ^ x[d.rs2];
-              }
-              case SRL -> {
-                x[d.rd] = x[d.rs1] >>> x[d.rs2];
-              }
-              case SRA -> {
-                x[d.rd] = x[d.rs1] >> x[d.rs2];
-              }
-              case OR -> {
-                x[d.rd] = x[d.rs1] | x[d.rs2];
-              }
-              case AND -> {
-                x[d.rd] = x[d.rs1] & x[d.rs2];
-              }
-              case ADDIW -> {
-                x[d.rd] = (int) (x[d.rs1] + d.imm);
-              }
-              case SLLIW -> {
-                x[d.rd] = ((int) x[d.rs1]) << d.imm;
-              }
-              case SRLIW -> {
-                x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
-              }
-              case SRAIW -> {
-                x[d.rd] = ((int) x[d.rs1]) >> d.imm;
-              }
-              case ADDW -> {
-                x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
-              }
-              case SUBW -> {
-                x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
-              }
-              case SLLW -> {
-                x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
-              }
-              case SRLW -> {
-                x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
-              }
-              case SRAW -> {
-                x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
-              }
-              case MUL -> {
-                x[d.rd] = x[d.rs1] * x[d.rs2];
-              }
-              case MULW -> {
-                x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
-              }
-              case FLD -> {
-                f[d.rd] = mem.ld(x[d.rs1] + d.imm);
-              }
-              case FSD -> {
-                mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
-              }
-              case FLW -> {
-                f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
-              }
-              case FSW -> {
-                mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
-              }
-              case ECALL -> {
-                // The block ends here: count exactly what retired, for the kernel and the limit.
-                this.pc = d.pc;
-                instret += steps;
-                maxSteps -= steps;
-                steps = 0;
-                syscalls.ecall(this);
-                if (halted) {
-                  pc = d.pc;
-                  i = n;
-                  this.pc = pc;
-                  return StopReason.EXITED;
-                }
-                pc = d.npc;
-                break block;
-              }
-              case EBREAK -> {
-                throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
-              }
-              case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-              case FENCE_I -> {
-                flushDecodeCache();
-                pc = d.npc;
-                break block;
-              }
-              case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
-                execCsr(d, steps - (n - 1 - i));
-              }
-              default -> {
-                switch (d.exec.extension()) {
-                  case M -> execMulDiv(d);
-                  case A -> execAtomic(d);
-                  default -> execFp(d);
-                }
-              }
+        try {
+          CompiledBlocks code = b.code;
+          if (code != null && n == insns.length) {
+            steps += n;
+            translatedInstructions += n;
+            try {
+              pc = code.run(b.codeId, this, x, f, mem, insns);
+            } catch (RuntimeException e) {
+              i = faultIndex;
+              d = insns[i];
+              throw e;
             }
+            continue;
+          }
+          if (compiler != null && ++b.count == translateThreshold) {
+            compiler.submit(b);
+          }
+          steps += n;
+          pc = insns[n - 1].npc; // where a block without a taken transfer continues
+          block:
+          for (i = 0; i < n; i++) {
+            d = insns[i];
+              switch (d.opcode) {
+                case LUI -> {
+                  x[d.rd] = d.imm;
+                }
+                case AUIPC -> {
+                  x[d.rd] = d.pc + d.imm;
+                }
+                case JAL -> {
+                  x[d.rd] = d.npc;
+                  pc = d.pc + d.imm;
+                  break block;
+                }
+                case JALR -> {
+                  long t = (x[d.rs1] + d.imm) & ~1L;
+                  x[d.rd] = d.npc;
+                  pc = t;
+                  break block;
+                }
+                case BEQ -> {
+                  pc = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case BNE -> {
+                  pc = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case BLT -> {
+                  pc = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case BGE -> {
+                  pc = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case BLTU -> {
+                  pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case BGEU -> {
+                  pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
+                  break block;
+                }
+                case LB -> {
+                  x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
+                }
+                case LH -> {
+                  x[d.rd] = mem.lh(x[d.rs1] + d.imm);
+                }
+                case LW -> {
+                  x[d.rd] = mem.lw(x[d.rs1] + d.imm);
+                }
+                case LD -> {
+                  x[d.rd] = mem.ld(x[d.rs1] + d.imm);
+                }
+                case LBU -> {
+                  x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
+                }
+                case LHU -> {
+                  x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
+                }
+                case LWU -> {
+                  x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
+                }
+                case SB -> {
+                  mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
+                }
+                case SH -> {
+                  mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
+                }
+                case SW -> {
+                  mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
+                }
+                case SD -> {
+                  mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
+                }
+                case ADDI -> {
+                  x[d.rd] = x[d.rs1] + d.imm;
+                }
+                case SLTI -> {
+                  x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
+                }
+                case SLTIU -> {
+                  x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
+                }
+                case XORI -> {
+                  x[d.rd] = x[d.rs1] ^ d.imm;
+                }
+                case ORI -> {
+                  x[d.rd] = x[d.rs1] | d.imm;
+                }
+                case ANDI -> {
+                  x[d.rd] = x[d.rs1] & d.imm;
+                }
+                case SLLI -> {
+                  x[d.rd] = x[d.rs1] << d.imm;
+                }
+                case SRLI -> {
+                  x[d.rd] = x[d.rs1] >>> d.imm;
+                }
+                case SRAI -> {
+                  x[d.rd] = x[d.rs1] >> d.imm;
+                }
+                case ADD -> {
+                  x[d.rd] = x[d.rs1] + x[d.rs2];
+                }
+                case SUB -> {
+                  x[d.rd] = x[d.rs1] - x[d.rs2];
+                }
+                case SLL -> {
+                  x[d.rd] = x[d.rs1] << x[d.rs2];
+                }
+                case SLT -> {
+                  x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
+                }
+                case SLTU -> {
+                  x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
+                }
+                case XOR -> {
+                  x[d.rd] = x[d.rs1] ^ x[d.rs2];
+                }
+                case SRL -> {
+                  x[d.rd] = x[d.rs1] >>> x[d.rs2];
+                }
+                case SRA -> {
+                  x[d.rd] = x[d.rs1] >> x[d.rs2];
+                }
+                case OR -> {
+                  x[d.rd] = x[d.rs1] | x[d.rs2];
+                }
+                case AND -> {
+                  x[d.rd] = x[d.rs1] & x[d.rs2];
+                }
+                case ADDIW -> {
+                  x[d.rd] = (int) (x[d.rs1] + d.imm);
+                }
+                case SLLIW -> {
+                  x[d.rd] = ((int) x[d.rs1]) << d.imm;
+                }
+                case SRLIW -> {
+                  x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
+                }
+                case SRAIW -> {
+                  x[d.rd] = ((int) x[d.rs1]) >> d.imm;
+                }
+                case ADDW -> {
+                  x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
+                }
+                case SUBW -> {
+                  x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
+                }
+                case SLLW -> {
+                  x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
+                }
+                case SRLW -> {
+                  x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
+                }
+                case SRAW -> {
+                  x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
+                }
+                case MUL -> {
+                  x[d.rd] = x[d.rs1] * x[d.rs2];
+                }
+                case MULW -> {
+                  x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
+                }
+                case FLD -> {
+                  f[d.rd] = mem.ld(x[d.rs1] + d.imm);
+                }
+                case FSD -> {
+                  mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
+                }
+                case FLW -> {
+                  f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
+                }
+                case FSW -> {
+                  mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
+                }
+                case ECALL -> {
+                  // The block ends here: count exactly what retired, for the kernel and the limit.
+                  this.pc = d.pc;
+                  instret += steps;
+                  maxSteps -= steps;
+                  steps = 0;
+                  syscalls.ecall(this);
+                  if (halted) {
+                    pc = d.pc;
+                    i = n;
+                    this.pc = pc;
+                    return StopReason.EXITED;
+                  }
+                  pc = d.npc;
+                  break block;
+                }
+                case EBREAK -> {
+                  throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
+                }
+                case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
+                case FENCE_I -> {
+                  flushDecodeCache();
+                  pc = d.npc;
+                  break block;
+                }
+                case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+                  execCsr(d, steps - (n - 1 - i));
+                }
+                default -> {
+                  switch (d.exec.extension()) {
+                    case M -> execMulDiv(d);
+                    case A -> execAtomic(d);
+                    default -> execFp(d);
+                  }
+                }
+              }
+          }
+        } catch (Memory.CodeModified e) {
+          // insns[i], a store, wrote to decoded code and retired; what followed it in this
+          // block may be stale, so continue after it with freshly decoded instructions.
+          steps -= n - i - 1;
+          pc = d.npc;
         }
       }
     } catch (MemoryFault e) {
@@ -624,6 +644,7 @@ public final class Cpu {
       return stopOnFault(pc, d, e.getMessage(), e.signal);
     } finally {
       instret += steps;
+      mem.setGuestStores(outerGuestStores);
     }
   }
 

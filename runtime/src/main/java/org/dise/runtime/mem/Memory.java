@@ -42,6 +42,7 @@ public final class Memory {
   private final byte[] flags = new byte[PAGES];
 
   private IntConsumer codeWriteListener = page -> {};
+  private boolean guestStores;
   private long residentPages;
 
   /** Called with the page number when the guest writes to a page holding decoded code. */
@@ -303,16 +304,53 @@ public final class Memory {
     return v;
   }
 
+  /** A guest store went to a page holding decoded code (self-modifying code). */
+  public static final class CodeModified extends RuntimeException {
+    static final CodeModified INSTANCE = new CodeModified();
+
+    private CodeModified() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * A store by a guest instruction that missed the fast path. It completes, and then throws
+   * {@link CodeModified} when it wrote to decoded code, so the interpreter can stop the block
+   * it is running and fetch the new instructions (as qemu does).
+   */
   private void slowWrite(long a, long v, int n) {
+    if (store(a, v, n) && guestStores) {
+      throw CodeModified.INSTANCE;
+    }
+  }
+
+  /**
+   * Whether stores through {@link #sb}..{@link #sd} are the guest's own, executed by the
+   * interpreter (which then wants {@link CodeModified}); returns the previous setting.
+   */
+  public boolean setGuestStores(boolean on) {
+    boolean was = guestStores;
+    guestStores = on;
+    return was;
+  }
+
+  /** Writes n bytes with permission checks; true when a page holding decoded code was hit. */
+  private boolean store(long a, long v, int n) {
+    boolean code = false;
     // Check every byte first so a faulting store changes nothing.
     for (int i = 0; i < n; i++) {
-      page(a + i, MemoryFault.Access.WRITE);
+      long b = a + i;
+      if ((b >>> 32) == 0) {
+        code |= (flags[(int) (b >>> PAGE_BITS)] & CODE) != 0;
+      }
+      page(b, MemoryFault.Access.WRITE);
     }
     for (int i = 0; i < n; i++) {
       long b = a + i;
       byte[] d = page(b, MemoryFault.Access.WRITE);
       d[(int) (b & PAGE_MASK)] = (byte) (v >>> (8 * i));
     }
+    return code;
   }
 
   /** Reads a 16-bit parcel for instruction fetch, requiring execute permission. */
@@ -403,10 +441,10 @@ public final class Memory {
   }
 
   public void write64(long a, long v) {
-    slowWrite(a, v, 8);
+    store(a, v, 8);
   }
 
   public void write32(long a, long v) {
-    slowWrite(a, v, 4);
+    store(a, v, 4);
   }
 }

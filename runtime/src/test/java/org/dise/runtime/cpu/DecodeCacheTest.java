@@ -11,7 +11,6 @@ import org.dise.runtime.linux.LinuxKernel;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,9 +80,6 @@ class DecodeCacheTest {
   }
 
   @Test
-  @Disabled("Cpu bug: the block interpreter runs the instructions it decoded for the block even"
-      + " after a store in the block rewrote one of them; qemu sees the new instruction."
-      + " Cpu.java is being reworked by its owner; re-enable when blocks end on such stores.")
   void storeIntoTheCurrentBlockAheadOfThePcIsSeen() {
     // The store patches the very next instruction, in the same straight-line run.
     cpu.x[5] = CODE + 8;

@@ -1,0 +1,150 @@
+package org.dise.runtime.dise;
+
+import java.util.Locale;
+import java.util.function.Predicate;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.OpClass;
+
+/**
+ * A pattern of the pattern table (first paper, Section 3.1): a function of the decoded
+ * instruction's static fields and the HPS counter flags. {@link #fold} evaluates the static part
+ * once per static instruction; what remains reads flags only.
+ */
+public sealed interface PatternExpr {
+  /** An integer; conditions are 0 or 1. */
+  record Const(long value) implements PatternExpr {}
+
+  record Field(InsnField field) implements PatternExpr {}
+
+  /**
+   * {@code T.OP == mnemonic}: true for the instruction as encoded and for the base instruction a
+   * compressed form expands to, so {@code addi} also matches {@code c.addi} (our choice).
+   */
+  record OpIs(String mnemonic) implements PatternExpr {
+    public OpIs {
+      mnemonic = mnemonic.toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** {@code T.OPCLASS == class}, with calls and returns told apart ({@link DecodedInsn#opClass}). */
+  record ClassIs(OpClass opClass) implements PatternExpr {}
+
+  /** A counter's {@code zero_N} or {@code overflow_N} flag (Section 3.3). */
+  record Flag(boolean overflow, int counter) implements PatternExpr {
+    @Override
+    public String toString() {
+      return (overflow ? "overflow_" : "zero_") + counter;
+    }
+  }
+
+  record Unary(UnaryOp op, PatternExpr operand) implements PatternExpr {}
+
+  record Binary(BinaryOp op, PatternExpr left, PatternExpr right) implements PatternExpr {}
+
+  /** Unary operators. */
+  enum UnaryOp { NOT, NEG, COMPLEMENT }
+
+  /** Binary operators (the language's, with the same names). */
+  enum BinaryOp {
+    MUL, DIV, REM, ADD, SUB, SHL, SHR, BIT_AND, BIT_XOR, BIT_OR, LT, LE, GT, GE, EQ, NE, AND, OR
+  }
+
+  PatternExpr TRUE = new Const(1);
+  PatternExpr FALSE = new Const(0);
+
+  /**
+   * The pattern with every static part evaluated for {@code d}: a {@link Const}, or an expression
+   * over flags only (the part the conditionals table evaluates per dynamic instance).
+   */
+  static PatternExpr fold(PatternExpr e, DecodedInsn d) {
+    return switch (e) {
+      case Const c -> c;
+      case Field f -> new Const(f.field().value(d));
+      case OpIs o -> bool(d.op.mnemonic().equals(o.mnemonic())
+          || d.exec.mnemonic().equals(o.mnemonic()));
+      case ClassIs c -> bool(d.opClass() == c.opClass());
+      case Flag f -> f;
+      case Unary u -> {
+        PatternExpr x = fold(u.operand(), d);
+        yield x instanceof Const c ? new Const(apply(u.op(), c.value())) : new Unary(u.op(), x);
+      }
+      case Binary b -> foldBinary(b, d);
+    };
+  }
+
+  private static PatternExpr foldBinary(Binary b, DecodedInsn d) {
+    PatternExpr l = fold(b.left(), d);
+    PatternExpr r = fold(b.right(), d);
+    if (l instanceof Const lc && r instanceof Const rc) {
+      return new Const(apply(b.op(), lc.value(), rc.value()));
+    }
+    if (b.op() == BinaryOp.AND || b.op() == BinaryOp.OR) {
+      boolean and = b.op() == BinaryOp.AND;
+      // A known side decides the result or leaves the other side's condition.
+      for (int side = 0; side < 2; side++) {
+        PatternExpr known = side == 0 ? l : r;
+        PatternExpr other = side == 0 ? r : l;
+        if (known instanceof Const c) {
+          boolean v = c.value() != 0;
+          return and ? (v ? other : FALSE) : (v ? TRUE : other);
+        }
+      }
+    }
+    return new Binary(b.op(), l, r);
+  }
+
+  /** Evaluates a flags-only expression with the given flag values. */
+  static long eval(PatternExpr e, Predicate<Flag> flags) {
+    return switch (e) {
+      case Const c -> c.value();
+      case Flag f -> flags.test(f) ? 1 : 0;
+      case Unary u -> apply(u.op(), eval(u.operand(), flags));
+      case Binary b -> {
+        if (b.op() == BinaryOp.AND) {
+          yield eval(b.left(), flags) != 0 && eval(b.right(), flags) != 0 ? 1 : 0;
+        }
+        if (b.op() == BinaryOp.OR) {
+          yield eval(b.left(), flags) != 0 || eval(b.right(), flags) != 0 ? 1 : 0;
+        }
+        yield apply(b.op(), eval(b.left(), flags), eval(b.right(), flags));
+      }
+      default -> throw new IllegalStateException("static part not folded: " + e);
+    };
+  }
+
+  private static Const bool(boolean b) {
+    return b ? (Const) TRUE : (Const) FALSE;
+  }
+
+  private static long apply(UnaryOp op, long v) {
+    return switch (op) {
+      case NOT -> v == 0 ? 1 : 0;
+      case NEG -> -v;
+      case COMPLEMENT -> ~v;
+    };
+  }
+
+  private static long apply(BinaryOp op, long a, long b) {
+    return switch (op) {
+      case MUL -> a * b;
+      // Division by zero gives 0 rather than stopping the decode stage (our choice).
+      case DIV -> b == 0 ? 0 : a / b;
+      case REM -> b == 0 ? 0 : a % b;
+      case ADD -> a + b;
+      case SUB -> a - b;
+      case SHL -> a << b;
+      case SHR -> a >> b;
+      case BIT_AND -> a & b;
+      case BIT_XOR -> a ^ b;
+      case BIT_OR -> a | b;
+      case LT -> a < b ? 1 : 0;
+      case LE -> a <= b ? 1 : 0;
+      case GT -> a > b ? 1 : 0;
+      case GE -> a >= b ? 1 : 0;
+      case EQ -> a == b ? 1 : 0;
+      case NE -> a != b ? 1 : 0;
+      case AND -> a != 0 && b != 0 ? 1 : 0;
+      case OR -> a != 0 || b != 0 ? 1 : 0;
+    };
+  }
+}
