@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.linux.Sandbox;
 import picocli.CommandLine.Command;
@@ -27,6 +29,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run examples/programs/bin/hello a b c",
       "  ./acf run --stats examples/programs/bin/jpeg 2",
       "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
+      "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -62,6 +65,14 @@ public final class RunCommand implements Callable<Integer> {
           + " everything (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
+  @Option(names = "--acf", paramLabel = "FILE",
+      description = "Run the program under the productions of this ACF (see spec/engine.md).")
+  List<Path> acfs = new ArrayList<>();
+
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "With --acf: write one CSV per sink (DIR/<sink>.csv) and DIR/summary.json.")
+  Path out;
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -70,13 +81,32 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (out != null && acfs.isEmpty()) {
+      throw new UserError("--out needs --acf", Main.EXIT_USAGE);
+    }
+    ProductionSet productions = acfs.isEmpty() ? null : AcfLoader.load(acfs);
     Machine machine = GuestLauncher.load(program, rawArgs(args), options());
+    DiseEngine engine = null;
+    if (productions != null) {
+      try {
+        engine = new DiseEngine(productions);
+      } catch (IllegalArgumentException e) {
+        throw new UserError(acfs.get(0) + ": " + e.getMessage());
+      }
+      engine.install(machine.cpu());
+    }
     long t0 = System.nanoTime();
     Machine.Outcome out = machine.run(maxInsns);
     double seconds = (System.nanoTime() - t0) / 1e9;
     System.out.flush();
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
+    }
+    if (engine != null) {
+      ProfileReport.summary(engine, machine.symbols(), System.err);
+      if (this.out != null) {
+        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus());
+      }
     }
     if (stats) {
       System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f%n", out.instructions(),

@@ -57,19 +57,23 @@ public sealed interface PatternExpr {
    * over flags only (the part the conditionals table evaluates per dynamic instance).
    */
   static PatternExpr fold(PatternExpr e, DecodedInsn d) {
-    return switch (e) {
-      case Const c -> c;
-      case Field f -> new Const(f.field().value(d));
-      case OpIs o -> bool(d.op.mnemonic().equals(o.mnemonic())
-          || d.exec.mnemonic().equals(o.mnemonic()));
-      case ClassIs c -> bool(d.opClass() == c.opClass());
-      case Flag f -> f;
-      case Unary u -> {
-        PatternExpr x = fold(u.operand(), d);
-        yield x instanceof Const c ? new Const(apply(u.op(), c.value())) : new Unary(u.op(), x);
-      }
-      case Binary b -> foldBinary(b, d);
-    };
+    if (e instanceof Field f) {
+      return new Const(f.field().value(d));
+    }
+    if (e instanceof OpIs o) {
+      return bool(d.op.mnemonic().equals(o.mnemonic()) || d.exec.mnemonic().equals(o.mnemonic()));
+    }
+    if (e instanceof ClassIs c) {
+      return bool(d.opClass() == c.opClass());
+    }
+    if (e instanceof Unary u) {
+      PatternExpr x = fold(u.operand(), d);
+      return x instanceof Const c ? new Const(apply(u.op(), c.value())) : new Unary(u.op(), x);
+    }
+    if (e instanceof Binary b) {
+      return foldBinary(b, d);
+    }
+    return e; // Const, Flag
   }
 
   private static PatternExpr foldBinary(Binary b, DecodedInsn d) {
@@ -95,21 +99,39 @@ public sealed interface PatternExpr {
 
   /** Evaluates a flags-only expression with the given flag values. */
   static long eval(PatternExpr e, Predicate<Flag> flags) {
-    return switch (e) {
-      case Const c -> c.value();
-      case Flag f -> flags.test(f) ? 1 : 0;
-      case Unary u -> apply(u.op(), eval(u.operand(), flags));
-      case Binary b -> {
-        if (b.op() == BinaryOp.AND) {
-          yield eval(b.left(), flags) != 0 && eval(b.right(), flags) != 0 ? 1 : 0;
-        }
-        if (b.op() == BinaryOp.OR) {
-          yield eval(b.left(), flags) != 0 || eval(b.right(), flags) != 0 ? 1 : 0;
-        }
-        yield apply(b.op(), eval(b.left(), flags), eval(b.right(), flags));
+    if (e instanceof Const c) {
+      return c.value();
+    }
+    if (e instanceof Flag f) {
+      return flags.test(f) ? 1 : 0;
+    }
+    if (e instanceof Unary u) {
+      return apply(u.op(), eval(u.operand(), flags));
+    }
+    if (e instanceof Binary b) {
+      if (b.op() == BinaryOp.AND) {
+        return eval(b.left(), flags) != 0 && eval(b.right(), flags) != 0 ? 1 : 0;
       }
-      default -> throw new IllegalStateException("static part not folded: " + e);
-    };
+      if (b.op() == BinaryOp.OR) {
+        return eval(b.left(), flags) != 0 || eval(b.right(), flags) != 0 ? 1 : 0;
+      }
+      return apply(b.op(), eval(b.left(), flags), eval(b.right(), flags));
+    }
+    throw new IllegalStateException("static part not folded: " + e);
+  }
+
+  /** The flags an expression reads, in first-use order. */
+  static void flagsOf(PatternExpr e, java.util.Collection<Flag> out) {
+    if (e instanceof Flag f) {
+      if (!out.contains(f)) {
+        out.add(f);
+      }
+    } else if (e instanceof Unary u) {
+      flagsOf(u.operand(), out);
+    } else if (e instanceof Binary b) {
+      flagsOf(b.left(), out);
+      flagsOf(b.right(), out);
+    }
   }
 
   private static Const bool(boolean b) {

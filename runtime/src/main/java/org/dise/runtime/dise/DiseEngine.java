@@ -1,0 +1,222 @@
+package org.dise.runtime.dise;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.DecodeStage;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.Sinks;
+
+/**
+ * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections
+ * 3.1-3.3). For each tagged instruction: every condition reads the flags as they were before it,
+ * then the micro-ops of every matching production run in production order, then each ACF's
+ * first matching production with a replacement supplies its sequence; several sequences merge
+ * (the parts before {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after).
+ * See spec/engine.md.
+ */
+public final class DiseEngine implements DecodeStage {
+  private final ProductionSet set;
+  private final PatternTable pt;
+  private final ReplacementTable rt;
+  private final ConditionalsTable ct;
+  private final HpsCounters hps;
+  private final Sink[] sinks;
+  private final long[] handlerCost;
+  private final long stall;
+
+  private long inserted;
+  private long replacements;
+  private long handlerCalls;
+  private long handlerCycles;
+  private Cpu cpu;
+
+  // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
+  private final int[] matched;
+  private final Step[][] chosen;
+
+  /**
+   * An engine for {@code set}.
+   *
+   * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
+   */
+  public DiseEngine(ProductionSet set) {
+    List<String> problems = set.budget().violations(set);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("the production set does not fit the hardware budget: "
+          + String.join("; ", problems));
+    }
+    this.set = set;
+    this.pt = new PatternTable(set.productions());
+    this.rt = new ReplacementTable(set.replacements());
+    this.ct = new ConditionalsTable(set.flagInputs());
+    int counters = Math.max(set.budget().counters(), set.counterIndices().isEmpty() ? 0
+        : set.counterIndices().last() + 1);
+    this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
+    this.sinks = new Sink[set.sinks().size()];
+    this.handlerCost = new long[sinks.length];
+    for (int i = 0; i < sinks.length; i++) {
+      SinkBinding b = set.sinks().get(i);
+      sinks[i] = Sinks.create(b.component(), b.name());
+      handlerCost[i] = b.cost();
+    }
+    this.stall = set.stallCycles();
+    this.matched = new int[set.productions().size()];
+    this.chosen = new Step[set.productions().size()][];
+  }
+
+  /** Installs the engine in {@code cpu}'s decode stage. */
+  public void install(Cpu cpu) {
+    this.cpu = cpu;
+    cpu.setDecodeStage(this);
+  }
+
+  public ProductionSet productionSet() {
+    return set;
+  }
+
+  public HpsCounters hps() {
+    return hps;
+  }
+
+  public List<Sink> sinks() {
+    return List.of(sinks);
+  }
+
+  /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
+  public CostReport cost() {
+    long app = cpu == null ? 0 : cpu.instret() - inserted;
+    return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
+        handlerCycles);
+  }
+
+  @Override
+  public Object attach(DecodedInsn d) {
+    return pt.match(d, ct, rt);
+  }
+
+  @Override
+  public long execute(DecodedInsn d, Cpu cpu) {
+    StaticMatch m = (StaticMatch) d.dise;
+    int vector = ct.vector(hps);
+    int n = 0;
+    for (int k = 0; k < m.productions.length; k++) {
+      if ((m.truth[k] >>> vector & 1) != 0) {
+        matched[n++] = k;
+      }
+    }
+    // Micro-ops apply after every condition has read the old flags.
+    for (int j = 0; j < n; j++) {
+      for (MicroOp op : pt.get(m.productions[matched[j]]).control()) {
+        hps.apply(op);
+      }
+    }
+    int c = 0;
+    int lastAcf = -1;
+    for (int j = 0; j < n; j++) {
+      int k = matched[j];
+      if (m.sequences[k] != null && m.acf[k] != lastAcf) {
+        chosen[c++] = m.sequences[k];
+        lastAcf = m.acf[k];
+      }
+    }
+    if (c == 0) {
+      return cpu.executeOne(d); // a null match: no stall, nothing inserted
+    }
+    replacements++;
+    if (c == 1) {
+      Step[] s = chosen[0];
+      return run(s, 0, s.length, d, cpu, d.npc);
+    }
+    return runMerged(c, d, cpu);
+  }
+
+  /** Several ACFs' sequences: parts before T.INSN in ACF order, T.INSN once, parts after. */
+  private long runMerged(int c, DecodedInsn d, Cpu cpu) {
+    long next = d.npc;
+    boolean original = false;
+    for (int i = 0; i < c; i++) {
+      int o = originalIndex(chosen[i]);
+      original |= o >= 0;
+      next = run(chosen[i], 0, o < 0 ? chosen[i].length : o, d, cpu, next);
+      if (cpu.halted() || left) {
+        return next;
+      }
+    }
+    if (original) {
+      next = cpu.executeOne(d);
+      if (cpu.halted()) {
+        return next;
+      }
+    }
+    for (int i = 0; i < c; i++) {
+      int o = originalIndex(chosen[i]);
+      if (o >= 0) {
+        next = run(chosen[i], o + 1, chosen[i].length, d, cpu, next);
+        if (cpu.halted() || left) {
+          return next;
+        }
+      }
+    }
+    return next;
+  }
+
+  private static int originalIndex(Step[] s) {
+    for (int i = 0; i < s.length; i++) {
+      if (s[i] instanceof Step.Original) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Set when the last run left its sequence through a jump (or the guest exited). */
+  private boolean left;
+
+  /**
+   * Runs steps {@code [from, to)}; returns the application's next pc ({@code next} unless
+   * T.INSN runs), or the target of a jump that leaves the sequence.
+   */
+  private long run(Step[] steps, int from, int to, DecodedInsn d, Cpu cpu, long next) {
+    left = false;
+    int i = from;
+    while (i < to) {
+      Step s = steps[i];
+      if (s instanceof Step.Exec e) {
+        long r = cpu.executeOne(e.insn);
+        inserted++;
+        if (cpu.halted()) {
+          left = true;
+          return r;
+        }
+        if (r != e.insn.npc) {
+          if (e.target >= 0) {
+            i = e.target;
+            continue;
+          }
+          left = true; // a jump out of the sequence: the application continues there
+          return r;
+        }
+      } else if (s instanceof Step.Original) {
+        next = cpu.executeOne(d);
+        if (cpu.halted()) {
+          left = true;
+          return next;
+        }
+      } else {
+        Step.Call call = (Step.Call) s;
+        for (int a = 0; a < call.args.length; a++) {
+          int reg = call.reg[a];
+          call.args[a] = reg < 0 ? call.constants[a]
+              : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
+        }
+        sinks[call.sink].record(cpu, d, call.args, cpu.instret() - inserted);
+        handlerCalls++;
+        handlerCycles += handlerCost[call.sink];
+      }
+      i++;
+    }
+    return next;
+  }
+}

@@ -1,0 +1,73 @@
+package org.dise.runtime.dise;
+
+import java.util.List;
+
+/**
+ * The HPS counters and registers (first paper, Section 3.3): each counter has a configurable
+ * width, a {@code zero} flag (value == 0) and a sticky {@code overflow} flag, set when {@code inc}
+ * wraps from the maximum or {@code dec} from zero, cleared by {@code set}.
+ */
+public final class HpsCounters {
+  private final long[] value;
+  private final long[] max;
+  private final boolean[] overflow;
+  private final long[] registers;
+
+  public HpsCounters(int count, List<CounterSpec> specs, List<Long> registers) {
+    value = new long[count];
+    max = new long[count];
+    overflow = new boolean[count];
+    for (int i = 0; i < count; i++) {
+      max[i] = 0xffff; // unconfigured counters: 16 bits, like the language's default
+    }
+    for (CounterSpec s : specs) {
+      max[s.index()] = s.width() >= 64 ? -1L : (1L << s.width()) - 1;
+      value[s.index()] = s.init() & max[s.index()];
+    }
+    this.registers = registers.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  public long value(int counter) {
+    return value[counter];
+  }
+
+  public boolean zero(int counter) {
+    return value[counter] == 0;
+  }
+
+  public boolean overflow(int counter) {
+    return overflow[counter];
+  }
+
+  public boolean flag(PatternExpr.Flag f) {
+    return f.overflow() ? overflow[f.counter()] : value[f.counter()] == 0;
+  }
+
+  /** Applies one micro-op. */
+  public void apply(MicroOp op) {
+    int c = op.counter();
+    switch (op.kind()) {
+      case INC -> {
+        if (value[c] == max[c]) {
+          value[c] = 0;
+          overflow[c] = true;
+        } else {
+          value[c]++;
+        }
+      }
+      case DEC -> {
+        if (value[c] == 0) {
+          value[c] = max[c];
+          overflow[c] = true;
+        } else {
+          value[c]--;
+        }
+      }
+      case SET -> {
+        long v = op.fromRegister() ? registers[(int) op.source()] : op.source();
+        value[c] = v & max[c];
+        overflow[c] = false;
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package org.dise.runtime.dise;
+
+import org.dise.runtime.isa.DecodedInsn;
+
+/** One element of an instantiated replacement sequence, ready to execute. */
+abstract sealed class Step {
+  /** An inserted instruction; {@code target} is the step a taken branch goes to, or -1. */
+  static final class Exec extends Step {
+    final DecodedInsn insn;
+    final int target;
+
+    Exec(DecodedInsn insn, int target) {
+      this.insn = insn;
+      this.target = target;
+    }
+  }
+
+  /** {@code T.INSN}. */
+  static final class Original extends Step {
+    static final Original INSTANCE = new Original();
+  }
+
+  /**
+   * A call into a sink. Each argument is a constant ({@code reg[i] < 0}) or a register read at
+   * the call: an x index (DISE registers included), or {@code FREG_BASE + n}.
+   */
+  static final class Call extends Step {
+    static final int FREG_BASE = 1000;
+    final int sink;
+    final long[] constants;
+    final int[] reg;
+    final long[] args;
+
+    Call(int sink, long[] constants, int[] reg) {
+      this.sink = sink;
+      this.constants = constants;
+      this.reg = reg;
+      this.args = new long[constants.length];
+    }
+  }
+}

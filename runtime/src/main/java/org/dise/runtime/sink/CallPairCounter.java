@@ -1,0 +1,58 @@
+package org.dise.runtime.sink;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.isa.DecodedInsn;
+
+/**
+ * The hot call pair profile (first paper, Section 3.5): invocation counts per caller-callee
+ * pair. The callee of an indirect call is read from its register before the call executes.
+ */
+public final class CallPairCounter implements Sink {
+  private record Site(long pc, long callee) {}
+
+  private final String name;
+  private final Map<Site, Long> counts = new HashMap<>();
+
+  public CallPairCounter(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+    counts.merge(new Site(original.pc, Branches.jumpTarget(original, cpu.x)), 1L, Long::sum);
+  }
+
+  @Override
+  public ProfileTable table(SymbolTable symbols) {
+    // Call sites fold into their function: the pair is (caller function, callee).
+    Map<Site, Long> pairs = new HashMap<>();
+    counts.forEach((s, n) -> pairs.merge(
+        new Site(symbols.lookup(s.pc()).map(Symbol::address).orElse(s.pc()), s.callee()), n,
+        Long::sum));
+    List<Map.Entry<Site, Long>> entries = new ArrayList<>(pairs.entrySet());
+    entries.sort((a, b) -> !a.getValue().equals(b.getValue())
+        ? Long.compare(b.getValue(), a.getValue())
+        : a.getKey().pc() != b.getKey().pc() ? Long.compare(a.getKey().pc(), b.getKey().pc())
+        : Long.compare(a.getKey().callee(), b.getKey().callee()));
+    List<List<String>> rows = new ArrayList<>();
+    for (Map.Entry<Site, Long> e : entries) {
+      Site s = e.getKey();
+      rows.add(List.of(RegionCounter.functionAt(symbols, s.pc()),
+          RegionCounter.functionAt(symbols, s.callee()), Long.toString(e.getValue()),
+          Branches.hex(s.pc()), Branches.hex(s.callee())));
+    }
+    return new ProfileTable(
+        List.of("caller", "callee", "count", "caller_address", "callee_address"), rows);
+  }
+}

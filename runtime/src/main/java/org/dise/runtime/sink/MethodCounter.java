@@ -1,0 +1,69 @@
+package org.dise.runtime.sink;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.OpClass;
+
+/**
+ * The hot method profile (first paper, Section 3.5): per method, the number of invocations (a
+ * recorded call counts for its callee) and of taken branches recorded in it (the backward ones,
+ * with the library's pattern).
+ */
+public final class MethodCounter implements Sink {
+  private final String name;
+  private final Map<Long, Long> invocations = new HashMap<>();
+  private final Map<Long, Long> branches = new HashMap<>();
+
+  public MethodCounter(String name) {
+    this.name = name;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+    OpClass c = original.opClass();
+    if (c == OpClass.PROC_CALL) {
+      invocations.merge(Branches.jumpTarget(original, cpu.x), 1L, Long::sum);
+    } else if (c == OpClass.BRANCH && Branches.taken(original, cpu.x)) {
+      branches.merge(original.pc, 1L, Long::sum);
+    }
+  }
+
+  @Override
+  public ProfileTable table(SymbolTable symbols) {
+    // Aggregate by function: calls by callee entry, branches by the function containing them.
+    Map<Long, long[]> byFunction = new TreeMap<>();
+    Map<Long, String> names = new HashMap<>();
+    invocations.forEach((addr, n) -> {
+      long key = symbols.lookup(addr).map(Symbol::address).orElse(addr);
+      names.putIfAbsent(key, RegionCounter.functionAt(symbols, addr));
+      byFunction.computeIfAbsent(key, k -> new long[2])[0] += n;
+    });
+    branches.forEach((pc, n) -> {
+      long key = symbols.lookup(pc).map(Symbol::address).orElse(pc);
+      names.putIfAbsent(key, RegionCounter.functionAt(symbols, pc));
+      byFunction.computeIfAbsent(key, k -> new long[2])[1] += n;
+    });
+    List<Map.Entry<Long, long[]>> entries = new ArrayList<>(byFunction.entrySet());
+    entries.sort((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1],
+        a.getValue()[0] + a.getValue()[1]));
+    List<List<String>> rows = new ArrayList<>();
+    for (Map.Entry<Long, long[]> e : entries) {
+      rows.add(List.of(names.get(e.getKey()), Long.toString(e.getValue()[0]),
+          Long.toString(e.getValue()[1]), Branches.hex(e.getKey())));
+    }
+    return new ProfileTable(List.of("method", "invocations", "backward_branches", "address"),
+        rows);
+  }
+}

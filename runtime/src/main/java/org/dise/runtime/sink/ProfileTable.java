@@ -1,0 +1,50 @@
+package org.dise.runtime.sink;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A profile as rows of text cells under a header, hottest first; written as CSV. */
+public record ProfileTable(List<String> header, List<List<String>> rows) {
+  public ProfileTable {
+    header = List.copyOf(header);
+    rows = rows.stream().map(List::copyOf).toList();
+  }
+
+  public void writeCsv(Writer out) throws IOException {
+    out.write(String.join(",", header.stream().map(ProfileTable::csv).toList()) + "\n");
+    for (List<String> r : rows) {
+      out.write(String.join(",", r.stream().map(ProfileTable::csv).toList()) + "\n");
+    }
+  }
+
+  private static String csv(String cell) {
+    if (cell.contains(",") || cell.contains("\"") || cell.contains("\n")) {
+      return "\"" + cell.replace("\"", "\"\"") + "\"";
+    }
+    return cell;
+  }
+
+  /** The first {@code n} rows as aligned text lines, header first. */
+  public List<String> top(int n) {
+    List<List<String>> shown = new ArrayList<>();
+    shown.add(header);
+    shown.addAll(rows.subList(0, Math.min(n, rows.size())));
+    int[] width = new int[header.size()];
+    for (List<String> r : shown) {
+      for (int i = 0; i < r.size(); i++) {
+        width[i] = Math.max(width[i], r.get(i).length());
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    for (List<String> r : shown) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < r.size(); i++) {
+        sb.append(String.format("%-" + (width[i] + 2) + "s", r.get(i)));
+      }
+      lines.add(sb.toString().stripTrailing());
+    }
+    return lines;
+  }
+}
