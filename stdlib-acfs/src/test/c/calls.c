@@ -80,6 +80,7 @@ int main(int argc, char **argv) {
   } else if (argc > 2 && strcmp(argv[1], "store") == 0) {
     long i = atol(argv[2]);
     for (long k = 0; k < 4; k++) after[k] = k;
+    printf("watched %p %p\n", (void *)watched, (void *)(watched + 4));
     long *p = watched;
     p[i] = 42;  // i in 0..3 writes the watched range; 4..7 writes `after` (just past it)
     sum = p[i] + after[0];
