@@ -51,6 +51,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--repeat", paramLabel = "N", description = "Runs per workload; the best is reported (default: ${DEFAULT-VALUE}).")
   int repeat = 1;
 
+  @Option(names = "--translate-threshold", paramLabel = "N",
+      description = "As for acf run: 0 measures the interpreter alone (default: ${DEFAULT-VALUE}).")
+  int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
   List<String> names = new ArrayList<>();
 
@@ -85,8 +89,10 @@ public final class BenchCommand implements Callable<Integer> {
     }
     out.printf("%-10s %,14d %9.2f %9.1f%n", "total", (long) totalInsns, totalSeconds,
         totalInsns / totalSeconds / 1e6);
-    out.printf("machine: %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("os.arch"), System.getProperty("java.version"));
+    out.printf("machine: %d cores, %s, Java %s, translate-threshold %d, load average %.2f%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
+        System.getProperty("java.version"), translateThreshold,
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     return 0;
   }
 
@@ -118,7 +124,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   private Result runOurs(Path program) {
     Machine m = GuestLauncher.load(program, args,
-        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream())));
+        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()))
+            .withTranslateThreshold(translateThreshold));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
