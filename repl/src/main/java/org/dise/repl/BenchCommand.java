@@ -63,8 +63,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<Path> programs = workloads();
     boolean qemu = !noQemu && onPath("qemu-riscv64");
     PrintStream out = System.out;
-    out.printf("%-10s %14s %9s %9s %9s %9s %8s%n", "workload", "instructions", "seconds", "MIPS",
-        "cpu-MIPS", "qemu-s", "ratio");
+    out.printf("%-10s %14s %9s %9s %9s %6s %9s %8s%n", "workload", "instructions", "seconds",
+        "MIPS", "cpu-MIPS", "trans", "qemu-s", "ratio");
     double totalInsns = 0;
     double totalSeconds = 0;
     for (Path p : programs) {
@@ -78,9 +78,10 @@ public final class BenchCommand implements Callable<Integer> {
       double q = qemu ? runQemu(p) : Double.NaN;
       totalInsns += best.instructions;
       totalSeconds += best.seconds;
-      out.printf("%-10s %,14d %9.2f %9.1f %9.1f %9s %8s%n", p.getFileName(), best.instructions,
-          best.seconds, best.instructions / best.seconds / 1e6,
+      out.printf("%-10s %,14d %9.2f %9.1f %9.1f %5.0f%% %9s %8s%n", p.getFileName(),
+          best.instructions, best.seconds, best.instructions / best.seconds / 1e6,
           best.instructions / best.cpuSeconds / 1e6,
+          100.0 * best.translated / Math.max(1, best.instructions),
           qemu ? String.format("%.2f", q) : "-",
           qemu ? String.format("%.1fx", best.seconds / q) : "-");
       if (best.status != 0) {
@@ -96,7 +97,9 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  private record Result(long instructions, double seconds, double cpuSeconds, int status) {}
+  /** One run: counts, wall and thread-CPU seconds, and instructions run in translated code. */
+  private record Result(long instructions, double seconds, double cpuSeconds, int status,
+      long translated) {}
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
@@ -134,7 +137,7 @@ public final class BenchCommand implements Callable<Integer> {
     double secs = (System.nanoTime() - t0) / 1e9;
     double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
     int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
-    return new Result(o.instructions(), secs, cpu, status);
+    return new Result(o.instructions(), secs, cpu, status, m.cpu().translatedInstructions());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

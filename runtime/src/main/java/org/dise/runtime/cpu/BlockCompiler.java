@@ -18,6 +18,7 @@ import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
+import org.dise.runtime.isa.DecodedInsn;
 
 /**
  * Translates hot blocks to Java and compiles them in the background with the JDK's own
@@ -28,7 +29,7 @@ import javax.tools.ToolProvider;
 public final class BlockCompiler {
   private static final String PKG = "org.dise.runtime.cpu.gen";
   private static final AtomicInteger CLASSES = new AtomicInteger();
-  private static final int BATCH = 128;
+  private static final int BATCH = 48;
 
   private final LinkedBlockingQueue<Block> queue = new LinkedBlockingQueue<>();
   private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -110,6 +111,11 @@ public final class BlockCompiler {
     String source = BlockTranslator.classSource(PKG, name, batch);
     try {
       CompiledBlocks code = load(name, source);
+      DecodedInsn[][] insns = new DecodedInsn[batch.size()][];
+      for (int i = 0; i < batch.size(); i++) {
+        insns[i] = batch.get(i).insns;
+      }
+      code.getClass().getField("INSNS").set(null, insns);
       for (int i = 0; i < batch.size(); i++) {
         Block b = batch.get(i);
         b.codeId = i;

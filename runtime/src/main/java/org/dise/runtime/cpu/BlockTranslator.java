@@ -27,35 +27,79 @@ final class BlockTranslator {
     return true;
   }
 
-  /** The source of a class implementing {@link CompiledBlocks} for these blocks. */
+  /**
+   * The source of a class implementing {@link CompiledBlocks} for a unit of blocks. Each block is
+   * a static method returning the next pc; {@code run} loops over them, following direct
+   * successors by their constant ids and indirect ones through a lookup, so control stays in
+   * compiled code as long as it stays in the unit.
+   */
   static String classSource(String pkg, String name, List<Block> blocks) {
+    java.util.Map<Long, Integer> ids = new java.util.HashMap<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      ids.put(blocks.get(i).start, i);
+    }
     StringBuilder sb = new StringBuilder();
     sb.append("package ").append(pkg).append(";\n");
     sb.append("import org.dise.runtime.cpu.*;\nimport org.dise.runtime.isa.DecodedInsn;\n");
     sb.append("import org.dise.runtime.mem.Memory;\n");
     sb.append("public final class ").append(name).append(" implements CompiledBlocks {\n");
-    sb.append("  public long run(int id, Cpu cpu, long[] x, long[] f, Memory mem,"
-        + " DecodedInsn[] in) {\n    switch (id) {\n");
+    sb.append("  /** The decoded instructions of each block (set when the class is loaded). */\n");
+    sb.append("  public static DecodedInsn[][] INSNS;\n");
+    sb.append("  public long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget) {\n");
+    sb.append("    long n = 0;\n    long pc = 0;\n    try {\n      while (true) {\n");
+    sb.append("        switch (id) {\n");
     for (int i = 0; i < blocks.size(); i++) {
-      sb.append("      case ").append(i).append(": return b").append(i)
-          .append("(cpu, x, f, mem, in);\n");
+      Block b = blocks.get(i);
+      DecodedInsn last = b.insns[b.insns.length - 1];
+      sb.append("          case ").append(i).append(":\n");
+      sb.append("            if (n + ").append(b.insns.length).append(" > budget) { cpu.unitSteps = n; return ")
+          .append(lit(b.start)).append("; }\n");
+      sb.append("            pc = b").append(i).append("(cpu, x, f, mem);\n");
+      sb.append("            n += ").append(b.insns.length).append(";\n");
+      // Successors known at translation time get their ids as constants.
+      long taken = last.target();
+      long fall = b.end;
+      Integer takenId = taken >= 0 ? ids.get(taken) : null;
+      Integer fallId = ids.get(fall);
+      sb.append("            id = ");
+      if (takenId != null) {
+        sb.append("pc == ").append(lit(taken)).append(" ? ").append(takenId).append(" : ");
+      }
+      if (fallId != null && last.exec != org.dise.runtime.isa.Op.JAL
+          && last.exec != org.dise.runtime.isa.Op.JALR) {
+        sb.append("pc == ").append(lit(fall)).append(" ? ").append(fallId).append(" : ");
+      }
+      sb.append(last.exec == org.dise.runtime.isa.Op.JALR ? "lookup(pc)" : "-1").append(";\n");
+      sb.append("            break;\n");
     }
-    sb.append("      default: throw new IllegalStateException();\n    }\n  }\n");
+    sb.append("          default:\n            cpu.unitSteps = n;\n            return pc;\n");
+    sb.append("        }\n");
+    sb.append("        if (id < 0 || cpu.interruptPending()) {\n");
+    sb.append("          cpu.unitSteps = n;\n          return pc;\n        }\n");
+    sb.append("      }\n    } catch (RuntimeException e) {\n");
+    sb.append("      cpu.unitSteps = n + cpu.faultIndex;\n");
+    sb.append("      cpu.faultInsn = INSNS[id][cpu.faultIndex];\n      throw e;\n    }\n  }\n");
+    sb.append("  private static int lookup(long pc) {\n    switch ((int) pc) {\n");
     for (int i = 0; i < blocks.size(); i++) {
-      method(sb, "b" + i, blocks.get(i));
+      sb.append("      case ").append((int) blocks.get(i).start).append(": return ").append(i)
+          .append(";\n");
+    }
+    sb.append("      default: return -1;\n    }\n  }\n");
+    for (int i = 0; i < blocks.size(); i++) {
+      method(sb, "b" + i, i, blocks.get(i));
     }
     sb.append("}\n");
     return sb.toString();
   }
 
-  private static void method(StringBuilder sb, String name, Block b) {
-    sb.append("  static long ").append(name)
-        .append("(Cpu cpu, long[] x, long[] f, Memory mem, DecodedInsn[] in) {\n");
+  private static void method(StringBuilder sb, String name, int id, Block b) {
+    sb.append("  private static long ").append(name)
+        .append("(Cpu cpu, long[] x, long[] f, Memory mem) {\n");
     sb.append("    int k = 0;\n    try {\n");
     boolean returned = false;
     for (int k = 0; k < b.insns.length; k++) {
       DecodedInsn d = b.insns[k];
-      String s = statement(d, k);
+      String s = statement(d, k, id);
       sb.append("      ").append(s).append('\n');
       returned = s.contains("return ");
     }
@@ -83,7 +127,7 @@ final class BlockTranslator {
   }
 
   /** The statement for one instruction; those that may fault first record their index. */
-  private static String statement(DecodedInsn d, int k) {
+  private static String statement(DecodedInsn d, int k, int block) {
     String a = r(d.rs1);
     String b = r(d.rs2);
     String imm = lit(d.imm);
@@ -147,7 +191,7 @@ final class BlockTranslator {
       case MULW -> rd(d) + " = (long) ((int) " + a + " * (int) " + b + ");";
       case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> ";";
       // M (division), A and F/D: the interpreter's handlers, on this instruction.
-      default -> mark + "cpu.execSlow(in[" + k + "]);";
+      default -> mark + "cpu.execSlow(INSNS[" + block + "][" + k + "]);";
     };
   }
 

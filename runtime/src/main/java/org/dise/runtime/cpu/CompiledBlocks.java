@@ -1,17 +1,18 @@
 package org.dise.runtime.cpu;
 
-import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.mem.Memory;
 
 /**
- * Blocks translated to Java by {@link BlockCompiler}: one generated class holds many blocks,
- * each a static method; {@code run} dispatches by id. Public because the generated classes live
- * in their own class loader.
+ * A unit of blocks translated to Java by {@link BlockCompiler}. Running it at one of its blocks
+ * continues from block to block inside the unit, without returning to the interpreter, while
+ * control stays in the unit and the step budget allows. Public because the generated classes
+ * live in their own class loader.
  */
 public interface CompiledBlocks {
   /**
-   * Executes block {@code id} and returns the next pc. If an instruction faults, its index in
-   * the block is stored in {@link Cpu#faultIndex} before the exception propagates.
+   * Runs from block {@code id} and returns the next pc. Stores the number of instructions that
+   * retired in {@link Cpu#unitSteps}; if an instruction throws, also stores it in {@link
+   * Cpu#faultInsn} (it is not counted as retired).
    */
-  long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, DecodedInsn[] insns);
+  long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget);
 }

@@ -58,8 +58,12 @@ public final class Cpu {
   private Block forced;
   private int translateThreshold;
   private long translatedInstructions;
-  /** Set by translated code: the index in its block of the instruction that faulted. */
+  /** Set by translated code: the index in its block of the instruction that threw. */
   public int faultIndex;
+  /** Set by translated code: instructions retired in the last unit run. */
+  public long unitSteps;
+  /** Set by translated code: the instruction that threw. */
+  public DecodedInsn faultInsn;
 
   public Cpu(Memory mem, SyscallHandler syscalls) {
     this.mem = mem;
@@ -106,6 +110,11 @@ public final class Cpu {
 
   public GuestFault fault() {
     return fault;
+  }
+
+  /** True when {@link #requestInterrupt} asked a running guest to stop (for translated code). */
+  public boolean interruptPending() {
+    return interruptRequested;
   }
 
   /** Asks a running {@link #run} to return soon with {@link StopReason#INTERRUPTED}. */
@@ -383,14 +392,22 @@ public final class Cpu {
         }
         try {
           CompiledBlocks code = b.code;
-          if (code != null && n == insns.length) {
-            steps += n;
-            translatedInstructions += n;
+          if (code != null && n == insns.length && breakpoint < 0) {
+            // Translated code runs this block and follows control through its unit.
             try {
-              pc = code.run(b.codeId, this, x, f, mem, insns);
+              pc = code.run(b.codeId, this, x, f, mem, maxSteps - steps);
+              steps += unitSteps;
+              translatedInstructions += unitSteps;
+            } catch (Memory.CodeModified e) {
+              steps += unitSteps + 1; // the store retired
+              translatedInstructions += unitSteps + 1;
+              pc = faultInsn.npc;
             } catch (RuntimeException e) {
-              i = faultIndex;
-              d = insns[i];
+              steps += unitSteps;
+              translatedInstructions += unitSteps;
+              d = faultInsn;
+              i = 0;
+              n = 0; // nothing more to take back in the handlers below
               throw e;
             }
             continue;
