@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       CheckCommand.class,
       FmtCommand.class,
+      CompileCommand.class,
+      InspectCommand.class,
       RunCommand.class,
       BenchCommand.class,
       DisasmCommand.class,

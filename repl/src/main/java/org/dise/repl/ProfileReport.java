@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dise.runtime.dise.CostReport;
-import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
@@ -18,7 +18,7 @@ final class ProfileReport {
 
   static final int TOP = 10;
 
-  static void summary(DiseEngine engine, SymbolTable symbols, PrintStream out) {
+  static void summary(ProfilingEngine engine, SymbolTable symbols, PrintStream out) {
     for (Sink s : engine.sinks()) {
       ProfileTable t = s.table(symbols);
       out.printf("profile %s (%d entries)%n", s.name(), t.rows().size());
@@ -32,7 +32,7 @@ final class ProfileReport {
     }
   }
 
-  static void write(DiseEngine engine, SymbolTable symbols, Path dir, int exitStatus) {
+  static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus) {
     try {
       Files.createDirectories(dir);
       for (Sink s : engine.sinks()) {

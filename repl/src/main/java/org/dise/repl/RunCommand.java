@@ -10,6 +10,7 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.linux.Sandbox;
 import picocli.CommandLine.Command;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --stats examples/programs/bin/jpeg 2",
       "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof examples/programs/bin/jpeg",
+      "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -69,8 +71,21 @@ public final class RunCommand implements Callable<Integer> {
       description = "Run the program under the productions of this ACF (see spec/engine.md).")
   List<Path> acfs = new ArrayList<>();
 
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Run the program under a deployable configuration from acf compile; the"
+          + " compiler is not used.")
+  Path config;
+
+  /** Which engine runs the productions. */
+  enum EngineKind { interpreted, generated }
+
+  @Option(names = "--engine", paramLabel = "KIND",
+      description = "interpreted (the tables, no start-up cost) or generated (Java generated for"
+          + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
+  EngineKind engineKind = EngineKind.interpreted;
+
   @Option(names = "--out", paramLabel = "DIR",
-      description = "With --acf: write one CSV per sink (DIR/<sink>.csv) and DIR/summary.json.")
+      description = "With --acf or --config: write one CSV per sink (DIR/<sink>.csv) and DIR/summary.json.")
   Path out;
 
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
@@ -81,17 +96,29 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (out != null && acfs.isEmpty()) {
-      throw new UserError("--out needs --acf", Main.EXIT_USAGE);
+    if (config != null && !acfs.isEmpty()) {
+      throw new UserError("--config and --acf exclude each other", Main.EXIT_USAGE);
     }
-    ProductionSet productions = acfs.isEmpty() ? null : AcfLoader.load(acfs);
+    if (out != null && acfs.isEmpty() && config == null) {
+      throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
+    }
+    ProductionSet productions = null;
+    Path origin = null;
+    if (config != null) {
+      productions = InspectCommand.load(config).productions();
+      origin = config;
+    } else if (!acfs.isEmpty()) {
+      productions = AcfLoader.load(acfs);
+      origin = acfs.get(0);
+    }
     Machine machine = GuestLauncher.load(program, rawArgs(args), options());
-    DiseEngine engine = null;
+    ProfilingEngine engine = null;
     if (productions != null) {
       try {
-        engine = new DiseEngine(productions);
+        engine = engineKind == EngineKind.generated ? Engines.generated(productions)
+            : new DiseEngine(productions);
       } catch (IllegalArgumentException e) {
-        throw new UserError(acfs.get(0) + ": " + e.getMessage());
+        throw new UserError(origin + ": " + e.getMessage());
       }
       engine.install(machine.cpu());
     }

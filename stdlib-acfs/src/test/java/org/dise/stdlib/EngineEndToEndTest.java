@@ -26,11 +26,18 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
-import org.junit.jupiter.api.Test;
+import org.dise.compiler.gen.EngineCompiler;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.DeployableConfig;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's tests 1-4 end to end: ACF text through the front end and lowering into the
- * interpreted engine, on a test program that counts its own calls (src/test/c/calls.c).
+ * interpreted engine, the generated engine, and the interpreted engine on a production set read
+ * back from a deployable configuration; all three must give the same profiles and cost figures.
+ * The test program counts its own calls (src/test/c/calls.c).
  */
 class EngineEndToEndTest {
   static final Path CALLS = Path.of("src/test/c/bin/calls");
@@ -50,8 +57,29 @@ class EngineEndToEndTest {
       + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
       + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
 
+  /** How the productions run. */
+  enum Engine {
+    INTERPRETED, GENERATED,
+    /** Interpreted, from the set written as a deployable configuration and read back. */
+    CONFIG;
+
+    ProfilingEngine create(ProductionSet set) throws Exception {
+      return switch (this) {
+        case INTERPRETED -> new DiseEngine(set);
+        case GENERATED -> EngineCompiler.load(set);
+        case CONFIG -> {
+          ProductionSet back = ConfigFormat.fromBytes(
+              ConfigFormat.toBytes(new DeployableConfig("test.acf", set)), "test.dcfg")
+              .productions();
+          assertThat(back).isEqualTo(set);
+          yield new DiseEngine(back);
+        }
+      };
+    }
+  }
+
   /** One run: the guest's stdout, how it ended, and the engine (null without productions). */
-  record Run(String stdout, Machine.Outcome outcome, Machine machine, DiseEngine engine) {
+  record Run(String stdout, Machine.Outcome outcome, Machine machine, ProfilingEngine engine) {
     ProfileTable profile() {
       return engine.sinks().get(0).table(machine.symbols());
     }
@@ -72,13 +100,13 @@ class EngineEndToEndTest {
         List.of(), 0x5eed, new PrintStream(new ByteArrayOutputStream())));
   }
 
-  static Run run(String acf, String... args) throws Exception {
+  static Run run(Engine kind, String acf, String... args) throws Exception {
     Machine m = load(List.of(args));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
-    DiseEngine engine = null;
+    ProfilingEngine engine = null;
     if (acf != null) {
-      engine = new DiseEngine(lower(acf));
+      engine = kind.create(lower(acf));
       engine.install(m.cpu());
     }
     Machine.Outcome o = m.run(-1);
@@ -107,9 +135,10 @@ class EngineEndToEndTest {
     return pairs;
   }
 
-  @Test
-  void callPairProfileEqualsTheProgramsOwnCounts() throws Exception {
-    Run r = run(CALL_PAIRS, "4");
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void callPairProfileEqualsTheProgramsOwnCounts(Engine kind) throws Exception {
+    Run r = run(kind, CALL_PAIRS, "4");
     Map<String, Long> own = ownPairs(r.stdout());
     assertThat(own).containsKey("apply leaf"); // indirect calls
     assertThat(own).containsKey("fib fib"); // recursion
@@ -149,9 +178,10 @@ class EngineEndToEndTest {
     return new Exhaustive(branches, callees, backward, cpu.instret());
   }
 
-  @Test
-  void regionProfileEqualsAnIndependentBranchCounter() throws Exception {
-    Run r = run(REGIONS, "2");
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void regionProfileEqualsAnIndependentBranchCounter(Engine kind) throws Exception {
+    Run r = run(kind, REGIONS, "2");
     Exhaustive x = stepThrough("2");
     Map<Long, List<Long>> expected = new HashMap<>();
     x.branches().forEach((pc, e) -> expected.put(pc, List.of(e[0], e[1])));
@@ -164,9 +194,11 @@ class EngineEndToEndTest {
     assertThat(r.engine().cost().applicationInstructions()).isEqualTo(x.instructions());
   }
 
-  @Test
-  void methodProfileEqualsTheProgramsCallsAndAnIndependentBranchCounter() throws Exception {
-    Run r = run(METHODS, "3");
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void methodProfileEqualsTheProgramsCallsAndAnIndependentBranchCounter(Engine kind)
+      throws Exception {
+    Run r = run(kind, METHODS, "3");
     Exhaustive x = stepThrough("3");
     Map<String, Long> ownInvocations = new HashMap<>();
     ownPairs(r.stdout()).forEach((pair, n) ->
@@ -189,9 +221,10 @@ class EngineEndToEndTest {
     assertThat(branches).isEqualTo(expectedBranches);
   }
 
-  @Test
-  void codewordsSwitchSamplingOnAndOff() throws Exception {
-    Run r = run(CALL_PAIRS, "codewords", "5");
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void codewordsSwitchSamplingOnAndOff(Engine kind) throws Exception {
+    Run r = run(kind, CALL_PAIRS, "codewords", "5");
     Map<String, Long> own = ownPairs(r.stdout());
     Map<String, Long> profiled = profiledPairs(r.profile());
     // Equations (1) and (2): only what runs between on_trig_inst and off_trig_inst is profiled.
@@ -209,37 +242,71 @@ class EngineEndToEndTest {
       + "  ebreak;\n"
       + "  .ok: T.INSN\n";
 
-  @Test
-  void storeWatchpointStopsExactlyOnWritesIntoTheRange() throws Exception {
-    Run plain = run(null, "store", "5");
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void storeWatchpointStopsExactlyOnWritesIntoTheRange(Engine kind) throws Exception {
+    Run plain = run(kind, null, "store", "5");
     String[] first = plain.stdout().split("\n")[0].split(" ");
     long lo = Long.decode(first[1]);
     long hi = Long.decode(first[2]);
     String acf = String.format(WATCH, lo, hi);
 
-    Run outside = run(acf, "store", "5");
+    Run outside = run(kind, acf, "store", "5");
     assertThat(outside.outcome().reason()).isEqualTo(StopReason.EXITED);
     assertThat(outside.stdout()).isEqualTo(plain.stdout());
     assertThat(outside.engine().cost().applicationInstructions())
         .isEqualTo(plain.outcome().instructions());
     assertThat(outside.engine().cost().insertedInstructions()).isGreaterThan(0L);
 
-    Run inside = run(acf, "store", "2");
+    Run inside = run(kind, acf, "store", "2");
     assertThat(inside.outcome().reason()).isEqualTo(StopReason.FAULT);
     GuestFault f = inside.machine().cpu().fault();
     assertThat(f.signal()).isEqualTo(GuestFault.SIGTRAP);
     assertThat(inside.machine().symbols().lookup(f.pc()).map(Symbol::name)).hasValue("main");
   }
 
-  @Test
-  void withTheFlagOffNothingIsReplacedAndTheRunIsUnchanged() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void withTheFlagOffNothingIsReplacedAndTheRunIsUnchanged(Engine kind) throws Exception {
     String acf = "counter sampling(index = 0, init = 1);\n" + CALL_PAIRS;
-    Run plain = run(null, "3");
-    Run off = run(acf, "3");
+    Run plain = run(kind, null, "3");
+    Run off = run(kind, acf, "3");
     assertThat(off.stdout()).isEqualTo(plain.stdout());
     assertThat(off.outcome().instructions()).isEqualTo(plain.outcome().instructions());
     assertThat(off.engine().cost().replacements()).isEqualTo(0L);
     assertThat(off.engine().cost().totalCycles()).isEqualTo(plain.outcome().instructions());
     assertThat(off.profile().rows()).isEmpty();
+  }
+
+  /** Every sink's rows, the cost figures, the guest's output and how it ended. */
+  static List<Object> observable(Run r) {
+    List<Object> out = new java.util.ArrayList<>();
+    for (org.dise.runtime.sink.Sink s : r.engine().sinks()) {
+      out.add(s.name() + " " + s.table(r.machine().symbols()).rows());
+    }
+    out.add(r.engine().cost());
+    out.add(r.stdout());
+    out.add(r.outcome().reason() + " " + r.outcome().exitStatus() + " "
+        + r.outcome().instructions());
+    return out;
+  }
+
+  static java.util.stream.Stream<List<String>> workloads() {
+    return java.util.stream.Stream.of(
+        List.of(CALL_PAIRS, "4"), List.of(REGIONS, "2"), List.of(METHODS, "3"),
+        List.of(CALL_PAIRS, "codewords", "5"),
+        List.of("counter sampling(index = 0, init = 1);\n" + CALL_PAIRS, "3"),
+        List.of(String.format(WATCH, 0x1000, 0x2000), "store", "3"));
+  }
+
+  /** The generated engine and a configuration read back agree exactly with the interpreter. */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.MethodSource("workloads")
+  void everyEngineGivesExactlyTheInterpretersProfilesAndCosts(List<String> w) throws Exception {
+    String[] args = w.subList(1, w.size()).toArray(new String[0]);
+    List<Object> interpreted = observable(run(Engine.INTERPRETED, w.get(0), args));
+    assertThat(interpreted.get(interpreted.size() - 3).toString()).isNotEmpty();
+    assertThat(observable(run(Engine.GENERATED, w.get(0), args))).isEqualTo(interpreted);
+    assertThat(observable(run(Engine.CONFIG, w.get(0), args))).isEqualTo(interpreted);
   }
 }

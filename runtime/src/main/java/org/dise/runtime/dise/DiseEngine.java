@@ -3,7 +3,6 @@ package org.dise.runtime.dise;
 import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.cpu.DecodeStage;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.Sinks;
@@ -16,7 +15,7 @@ import org.dise.runtime.sink.Sinks;
  * (the parts before {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after).
  * See spec/engine.md.
  */
-public final class DiseEngine implements DecodeStage {
+public final class DiseEngine implements ProfilingEngine {
   private final ProductionSet set;
   private final PatternTable pt;
   private final ReplacementTable rt;
@@ -67,24 +66,29 @@ public final class DiseEngine implements DecodeStage {
   }
 
   /** Installs the engine in {@code cpu}'s decode stage. */
+  @Override
   public void install(Cpu cpu) {
     this.cpu = cpu;
     cpu.setDecodeStage(this);
   }
 
+  @Override
   public ProductionSet productionSet() {
     return set;
   }
 
+  @Override
   public HpsCounters hps() {
     return hps;
   }
 
+  @Override
   public List<Sink> sinks() {
     return List.of(sinks);
   }
 
   /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
+  @Override
   public CostReport cost() {
     long app = cpu == null ? 0 : cpu.instret() - inserted;
     return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,

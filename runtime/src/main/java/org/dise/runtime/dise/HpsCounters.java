@@ -45,29 +45,42 @@ public final class HpsCounters {
 
   /** Applies one micro-op. */
   public void apply(MicroOp op) {
-    int c = op.counter();
     switch (op.kind()) {
-      case INC -> {
-        if (value[c] == max[c]) {
-          value[c] = 0;
-          overflow[c] = true;
-        } else {
-          value[c]++;
-        }
-      }
-      case DEC -> {
-        if (value[c] == 0) {
-          value[c] = max[c];
-          overflow[c] = true;
-        } else {
-          value[c]--;
-        }
-      }
-      case SET -> {
-        long v = op.fromRegister() ? registers[(int) op.source()] : op.source();
-        value[c] = v & max[c];
-        overflow[c] = false;
-      }
+      case INC -> inc(op.counter());
+      case DEC -> dec(op.counter());
+      case SET -> set(op.counter(),
+          op.fromRegister() ? registers[(int) op.source()] : op.source());
     }
+  }
+
+  /** {@code inc_c}: wraps from the maximum to 0 and sets the sticky overflow flag. */
+  public void inc(int c) {
+    if (value[c] == max[c]) {
+      value[c] = 0;
+      overflow[c] = true;
+    } else {
+      value[c]++;
+    }
+  }
+
+  /** {@code dec_c}: wraps from 0 to the maximum and sets the sticky overflow flag. */
+  public void dec(int c) {
+    if (value[c] == 0) {
+      value[c] = max[c];
+      overflow[c] = true;
+    } else {
+      value[c]--;
+    }
+  }
+
+  /** {@code set_c(v)}: the value masked to the counter's width; clears overflow. */
+  public void set(int c, long v) {
+    value[c] = v & max[c];
+    overflow[c] = false;
+  }
+
+  /** HPS register {@code HPS_Ri}. */
+  public long register(int i) {
+    return registers[i];
   }
 }

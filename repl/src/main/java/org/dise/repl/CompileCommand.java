@@ -1,0 +1,53 @@
+package org.dise.repl;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.DeployableConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code acf compile}: an ACF into a deployable configuration (spec/config-format.md). */
+@Command(
+    name = "compile",
+    description = "Compile an ACF into a deployable configuration that the runtime loads"
+        + " without the compiler.",
+    footer = {
+      "",
+      "Examples:",
+      "  ./acf compile examples/acf/hot_call_pairs.acf -o pairs.dcfg",
+      "  ./acf inspect pairs.dcfg",
+      "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
+    },
+    mixinStandardHelpOptions = true)
+public final class CompileCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "FILE.acf", description = "The ACF to compile.")
+  Path acf;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
+      description = "Where to write the configuration.")
+  Path output;
+
+  @Override
+  public Integer call() {
+    ProductionSet set = AcfLoader.load(List.of(acf));
+    List<String> problems = set.budget().violations(set);
+    if (!problems.isEmpty()) {
+      throw new UserError(acf + ": the production set does not fit the hardware budget: "
+          + String.join("; ", problems));
+    }
+    DeployableConfig config = new DeployableConfig(acf.getFileName().toString(), set);
+    try {
+      ConfigFormat.write(config, output);
+    } catch (IOException e) {
+      throw new UserError(output + ": cannot write: " + e.getMessage());
+    }
+    System.err.printf("acf: wrote %s (%d productions, %d replacement sequences)%n", output,
+        set.productions().size(), set.replacements().size());
+    return 0;
+  }
+}

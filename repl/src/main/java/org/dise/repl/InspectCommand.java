@@ -1,0 +1,37 @@
+package org.dise.repl;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.dise.runtime.dise.config.ConfigException;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.ConfigPrinter;
+import org.dise.runtime.dise.config.DeployableConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code acf inspect}: prints a deployable configuration readably. */
+@Command(
+    name = "inspect",
+    description = "Print a deployable configuration (from acf compile): budget, tables, counters,"
+        + " sinks and triggers.",
+    mixinStandardHelpOptions = true)
+public final class InspectCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "FILE", description = "The configuration file.")
+  Path file;
+
+  @Override
+  public Integer call() {
+    DeployableConfig c = load(file);
+    System.out.print(ConfigPrinter.describe(c, (int) file.toFile().length()));
+    return 0;
+  }
+
+  /** Reads a configuration, turning every refusal into a one-line user error. */
+  static DeployableConfig load(Path file) {
+    try {
+      return ConfigFormat.read(file);
+    } catch (ConfigException e) {
+      throw new UserError(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package org.dise.runtime.dise.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.dise.runtime.dise.CounterSpec;
+import org.dise.runtime.dise.HardwareBudget;
+import org.dise.runtime.dise.PatternExpr;
+import org.dise.runtime.dise.Production;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ReplacementInsn;
+import org.dise.runtime.dise.ReplacementSequence;
+import org.dise.runtime.dise.SinkBinding;
+import org.dise.runtime.dise.TriggerBinding;
+
+/** What {@code acf inspect} prints: a deployable configuration's tables, readably. */
+public final class ConfigPrinter {
+  private ConfigPrinter() {}
+
+  public static String describe(DeployableConfig c, int fileBytes) {
+    ProductionSet s = c.productions();
+    StringBuilder b = new StringBuilder();
+    b.append(String.format("DISE configuration, format version %d, %,d bytes, checksum ok%n",
+        ConfigFormat.VERSION, fileBytes));
+    b.append("source: ").append(c.source()).append('\n');
+    HardwareBudget h = s.budget();
+    int rt = s.replacements().stream().mapToInt(HardwareBudget::entries).sum();
+    b.append(String.format("budget: PT %d/%d, RT %d/%d entries of %d bytes, CT %d flags/%d"
+            + " entries, counters %d (max %d bits), HPS registers %d/%d, DISE registers %d/%d%n",
+        s.productions().size(), h.patternEntries(), rt, h.replacementEntries(),
+        h.replacementEntryBytes(), s.flagInputs().size(), h.conditionalEntries(), h.counters(),
+        h.maxCounterWidth(), s.hpsRegisters().size(), h.hpsRegisters(), s.diseRegistersUsed(),
+        h.diseRegisters()));
+    b.append("stall per replacement: ").append(s.stallCycles()).append(" cycles\n");
+    b.append("\npattern table (").append(s.productions().size()).append(")\n");
+    for (int i = 0; i < s.productions().size(); i++) {
+      Production p = s.productions().get(i);
+      String control = p.control().stream().map(Object::toString)
+          .collect(Collectors.joining(", "));
+      String rep = p.replacement() < 0 ? "null" : s.replacements().get(p.replacement()).name();
+      b.append(String.format("  %2d  acf %d  %s: %s -> %s%s%n", i, p.acf(), p.name(),
+          expr(p.pattern()), control.isEmpty() ? "" : control + ", ", rep));
+    }
+    b.append("\nconditionals table inputs: ").append(s.flagInputs()).append('\n');
+    b.append("\nreplacement table (").append(s.replacements().size()).append(")\n");
+    for (ReplacementSequence r : s.replacements()) {
+      b.append(String.format("  %s (%d entries)%n", r.name(), HardwareBudget.entries(r)));
+      for (int i = 0; i < r.body().size(); i++) {
+        b.append(String.format("    %2d  %s%n", i, insn(r.body().get(i), s)));
+      }
+    }
+    b.append("\nHPS counters\n");
+    for (CounterSpec k : s.counters()) {
+      b.append(String.format("  counter %d: %d bits, init %d%n", k.index(), k.width(), k.init()));
+    }
+    List<String> regs = new ArrayList<>();
+    for (int i = 0; i < s.hpsRegisters().size(); i++) {
+      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
+    }
+    b.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
+        .append('\n');
+    b.append("\nsinks\n");
+    for (SinkBinding k : s.sinks()) {
+      b.append(String.format("  %s -> %s, %d cycles per call %s%n", k.name(), k.component(),
+          k.cost(), new java.util.TreeMap<>(k.params())));
+    }
+    b.append("triggers\n");
+    for (TriggerBinding t : s.triggers()) {
+      b.append(String.format("  %s -> %s %s%n", t.name(), t.component(),
+          new java.util.TreeMap<>(t.params())));
+    }
+    return b.toString();
+  }
+
+  /** A pattern in the language's notation, fully parenthesised below the top. */
+  static String expr(PatternExpr e) {
+    if (e instanceof PatternExpr.Const c) {
+      return Long.toString(c.value());
+    }
+    if (e instanceof PatternExpr.Field f) {
+      return "T." + f.field();
+    }
+    if (e instanceof PatternExpr.OpIs o) {
+      return "T.OP == " + o.mnemonic();
+    }
+    if (e instanceof PatternExpr.ClassIs c) {
+      return "T.OPCLASS == " + c.opClass().acfName();
+    }
+    if (e instanceof PatternExpr.Flag f) {
+      return f.toString();
+    }
+    if (e instanceof PatternExpr.Unary u) {
+      String op = switch (u.op()) {
+        case NOT -> "!";
+        case NEG -> "-";
+        case COMPLEMENT -> "~";
+      };
+      return op + sub(u.operand());
+    }
+    PatternExpr.Binary b = (PatternExpr.Binary) e;
+    String op = switch (b.op()) {
+      case MUL -> "*";
+      case DIV -> "/";
+      case REM -> "%";
+      case ADD -> "+";
+      case SUB -> "-";
+      case SHL -> "<<";
+      case SHR -> ">>";
+      case BIT_AND -> "&";
+      case BIT_XOR -> "^";
+      case BIT_OR -> "|";
+      case LT -> "<";
+      case LE -> "<=";
+      case GT -> ">";
+      case GE -> ">=";
+      case EQ -> "==";
+      case NE -> "!=";
+      case AND -> "&&";
+      case OR -> "||";
+    };
+    return sub(b.left()) + " " + op + " " + sub(b.right());
+  }
+
+  private static String sub(PatternExpr e) {
+    return e instanceof PatternExpr.Binary ? "(" + expr(e) + ")" : expr(e);
+  }
+
+  private static String insn(ReplacementInsn r, ProductionSet s) {
+    if (r instanceof ReplacementInsn.Original) {
+      return "T.INSN";
+    }
+    if (r instanceof ReplacementInsn.Call c) {
+      List<String> args = new ArrayList<>();
+      args.add(c.sink() < s.sinks().size() ? s.sinks().get(c.sink()).name() : "sink" + c.sink());
+      c.args().forEach(a -> args.add(a.insn() ? "T.INSN" : a.slot().toString()));
+      return "call(" + String.join(", ", args) + ")";
+    }
+    if (r instanceof ReplacementInsn.LoadImmediate li) {
+      return "li " + li.rd() + ", " + li.value();
+    }
+    ReplacementInsn.Insn i = (ReplacementInsn.Insn) r;
+    return String.format("%s rd=%s rs1=%s rs2=%s rs3=%s imm=%s rm=%d%s", i.op().mnemonic(),
+        i.rd(), i.rs1(), i.rs2(), i.rs3(), i.imm(), i.rm(),
+        i.target() >= 0 ? " -> " + i.target() : "");
+  }
+
+}
