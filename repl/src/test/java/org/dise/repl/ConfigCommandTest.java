@@ -1,0 +1,111 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code acf compile}, {@code acf inspect} and {@code acf run --config}: a compiled ACF runs to
+ * the same profile and costs as the ACF itself, and a damaged file is refused with one line
+ * naming it and the problem, status 1.
+ */
+class ConfigCommandTest {
+  static final Path ROOT = BadInputTest.findRoot();
+  static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
+  static final String PROGRAM = ROOT.resolve("stdlib-acfs/src/test/c/bin/calls").toString();
+
+  record Result(int status, String stdout, String stderr) {}
+
+  static Result acf(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      int status = Main.commandLine().execute(args);
+      return new Result(status, out.toString(StandardCharsets.UTF_8),
+          err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+  }
+
+  /** What follows the compiler's warnings: the profile and cost lines. */
+  static String profile(String stderr) {
+    return stderr.substring(stderr.indexOf("profile "));
+  }
+
+  @Test
+  void compiledConfigurationRunsLikeTheAcfOnEitherEngine(@TempDir Path dir) throws Exception {
+    String cfg = dir.resolve("pairs.dcfg").toString();
+    Result c = acf("compile", ACF, "-o", cfg);
+    assertThat(c.status()).isEqualTo(0);
+    assertThat(c.stderr()).contains("acf: wrote " + cfg + " (3 productions, 1 replacement");
+
+    Result inspect = acf("inspect", cfg);
+    assertThat(inspect.status()).isEqualTo(0);
+    assertThat(inspect.stdout()).contains("format version 1");
+    assertThat(inspect.stdout()).contains("P3: T.OPCLASS == proc_call && zero_0 -> R3");
+    assertThat(inspect.stdout()).contains("CallPair_handler -> call_pair_counter, 40 cycles");
+
+    Result fromAcf = acf("run", "--acf", ACF, PROGRAM, "4");
+    Result fromConfig = acf("run", "--config", cfg, PROGRAM, "4");
+    Result generated = acf("run", "--config", cfg, "--engine", "generated", PROGRAM, "4");
+    assertThat(fromAcf.status()).isEqualTo(0);
+    assertThat(profile(fromAcf.stderr())).contains("replacements");
+    assertThat(fromConfig.stdout()).isEqualTo(fromAcf.stdout());
+    assertThat(profile(fromConfig.stderr())).isEqualTo(profile(fromAcf.stderr()));
+    assertThat(generated.stderr()).isEqualTo(fromConfig.stderr());
+  }
+
+  @Test
+  void damagedFilesAreRefusedInOneLine(@TempDir Path dir) throws Exception {
+    Path good = dir.resolve("good.dcfg");
+    assertThat(acf("compile", ACF, "-o", good.toString()).status()).isEqualTo(0);
+    byte[] bytes = Files.readAllBytes(good);
+
+    Path text = dir.resolve("text.dcfg");
+    Files.writeString(text, "not a configuration\n");
+    Path version = dir.resolve("version.dcfg");
+    byte[] v = bytes.clone();
+    v[9] = 9;
+    Files.write(version, v);
+    Path truncated = dir.resolve("truncated.dcfg");
+    Files.write(truncated, Arrays.copyOf(bytes, 20));
+    Path corrupt = dir.resolve("corrupt.dcfg");
+    byte[] k = bytes.clone();
+    k[k.length - 1] ^= 1;
+    Files.write(corrupt, k);
+
+    assertThat(refusal(text)).isEqualTo(
+        "acf: " + text + ": not a DISE configuration (wrong magic number)\n");
+    assertThat(refusal(version)).isEqualTo("acf: " + version
+        + ": format version 9 is not supported (this runtime reads version 1)\n");
+    assertThat(refusal(truncated)).isEqualTo("acf: " + truncated
+        + ": truncated: 20 bytes, the header announces " + bytes.length + "\n");
+    assertThat(refusal(corrupt)).startsWith("acf: " + corrupt + ": corrupt: checksum mismatch");
+    assertThat(refusal(corrupt).split("\n")).hasLength(1);
+    assertThat(refusal(dir.resolve("none.dcfg")))
+        .isEqualTo("acf: " + dir.resolve("none.dcfg") + ": no such file\n");
+  }
+
+  static String refusal(Path config) {
+    Result run = acf("run", "--config", config.toString(), PROGRAM);
+    Result inspect = acf("inspect", config.toString());
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(inspect.status()).isEqualTo(1);
+    assertThat(inspect.stderr()).isEqualTo(run.stderr());
+    assertThat(run.stdout()).isEmpty();
+    return run.stderr();
+  }
+}
