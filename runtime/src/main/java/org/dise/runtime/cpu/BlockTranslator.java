@@ -52,10 +52,19 @@ final class BlockTranslator {
       Block b = blocks.get(i);
       DecodedInsn last = b.insns[b.insns.length - 1];
       sb.append("          case ").append(i).append(":\n");
+      boolean selfLoop = last.target() == b.start;
+      if (selfLoop) {
+        // A block that branches to itself becomes a Java loop, which HotSpot compiles as one.
+        sb.append("            do {\n");
+      }
       sb.append("            if (n + ").append(b.insns.length).append(" > budget) { cpu.unitSteps = n; return ")
           .append(lit(b.start)).append("; }\n");
       sb.append("            pc = b").append(i).append("(cpu, x, f, mem);\n");
       sb.append("            n += ").append(b.insns.length).append(";\n");
+      if (selfLoop) {
+        sb.append("            } while (pc == ").append(lit(b.start))
+            .append(" && !cpu.interruptPending());\n");
+      }
       // Successors known at translation time get their ids as constants.
       long taken = last.target();
       long fall = b.end;
