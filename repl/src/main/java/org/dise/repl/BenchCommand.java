@@ -55,6 +55,9 @@ public final class BenchCommand implements Callable<Integer> {
       description = "As for acf run: 0 measures the interpreter alone (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
+  @Option(names = {"-v", "--verbose"}, description = "Also print translation statistics.")
+  boolean verbose;
+
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
   List<String> names = new ArrayList<>();
 
@@ -84,6 +87,11 @@ public final class BenchCommand implements Callable<Integer> {
           100.0 * best.translated / Math.max(1, best.instructions),
           qemu ? String.format("%.2f", q) : "-",
           qemu ? String.format("%.1fx", best.seconds / q) : "-");
+      if (verbose) {
+        out.printf("  translated blocks %d, entries into translated code %,d (%.1f instructions"
+            + " each)%n", best.translatedBlocks, best.entries,
+            (double) best.translated / Math.max(1, best.entries));
+      }
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
       }
@@ -99,7 +107,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** One run: counts, wall and thread-CPU seconds, and instructions run in translated code. */
   private record Result(long instructions, double seconds, double cpuSeconds, int status,
-      long translated) {}
+      long translated, long entries, int translatedBlocks) {}
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
@@ -137,7 +145,9 @@ public final class BenchCommand implements Callable<Integer> {
     double secs = (System.nanoTime() - t0) / 1e9;
     double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
     int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
-    return new Result(o.instructions(), secs, cpu, status, m.cpu().translatedInstructions());
+    var bc = m.cpu().blockCompiler();
+    return new Result(o.instructions(), secs, cpu, status, m.cpu().translatedInstructions(),
+        m.cpu().unitEntries(), bc == null ? 0 : bc.compiledBlocks());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

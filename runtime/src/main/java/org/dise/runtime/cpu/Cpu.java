@@ -58,6 +58,7 @@ public final class Cpu {
   private Block forced;
   private int translateThreshold;
   private long translatedInstructions;
+  private long unitEntries;
   /** Set by translated code: the index in its block of the instruction that threw. */
   public int faultIndex;
   /** Set by translated code: instructions retired in the last unit run. */
@@ -87,6 +88,11 @@ public final class Cpu {
   /** Instructions that ran in translated (compiled) blocks; a fault's block counts whole. */
   public long translatedInstructions() {
     return translatedInstructions;
+  }
+
+  /** Times the interpreter entered translated code (instructions per entry: the locality). */
+  public long unitEntries() {
+    return unitEntries;
   }
 
   /** Number of static instructions decoded into the cache (re-decodes included). */
@@ -394,6 +400,7 @@ public final class Cpu {
           CompiledBlocks code = b.code;
           if (code != null && n == insns.length && breakpoint < 0) {
             // Translated code runs this block and follows control through its unit.
+            unitEntries++;
             try {
               pc = code.run(b.codeId, this, x, f, mem, maxSteps - steps);
               steps += unitSteps;
