@@ -15,6 +15,11 @@ final class AcfLoader {
   private AcfLoader() {}
 
   static ProductionSet load(List<Path> files) {
+    return load(files, "nothing was run");
+  }
+
+  /** As {@link #load(List)}; {@code consequence} ends the error summary. */
+  static ProductionSet load(List<Path> files, String consequence) {
     if (files.size() > 1) {
       // Several ACFs compose inside one file (`use` blocks); across files is not done yet.
       throw new UserError("--acf: one file for now; compose ACFs in one file with `use`",
@@ -33,7 +38,7 @@ final class AcfLoader {
     }
     if (set.isEmpty()) {
       throw new UserError(file + ": " + diags.errorCount()
-          + (diags.errorCount() == 1 ? " error" : " errors") + "; nothing was run");
+          + (diags.errorCount() == 1 ? " error" : " errors") + "; " + consequence);
     }
     return set.get();
   }

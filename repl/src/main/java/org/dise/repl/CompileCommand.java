@@ -34,7 +34,7 @@ public final class CompileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ProductionSet set = AcfLoader.load(List.of(acf));
+    ProductionSet set = AcfLoader.load(List.of(acf), "nothing was written");
     List<String> problems = set.budget().violations(set);
     if (!problems.isEmpty()) {
       throw new UserError(acf + ": the production set does not fit the hardware budget: "

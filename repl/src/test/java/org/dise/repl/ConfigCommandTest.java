@@ -108,4 +108,46 @@ class ConfigCommandTest {
     assertThat(run.stdout()).isEmpty();
     return run.stderr();
   }
+
+  @Test
+  void overBudgetSetsAreRefusedByTheCompilerAndByTheRuntime(@TempDir Path dir) throws Exception {
+    StringBuilder acf =
+        new StringBuilder("sink CallPair_handler = call_pair_counter(cost = 40);\n");
+    for (int i = 0; i < 33; i++) {
+      acf.append("P").append(i).append(": T.OPCLASS == proc_call && T.PC == ").append(i)
+          .append(" => R, null\n");
+    }
+    acf.append("R: call(CallPair_handler, T.INSN); T.INSN;\n");
+    Path big = dir.resolve("big.acf");
+    Files.writeString(big, acf);
+    Path out = dir.resolve("big.dcfg");
+    Result c = acf("compile", big.toString(), "-o", out.toString());
+    assertThat(c.status()).isEqualTo(1);
+    assertThat(c.stderr()).startsWith(big + ":34:1: error: the program has 33 productions, but"
+        + " the pattern table has 32 entries\n");
+    assertThat(c.stderr()).endsWith("acf: " + big + ": 1 error; nothing was written\n");
+    assertThat(Files.exists(out)).isFalse();
+
+    // A configuration whose own budget is smaller than its tables (written without the
+    // compiler's check): the runtime refuses it before running anything.
+    Path good = dir.resolve("good.dcfg");
+    assertThat(acf("compile", ACF, "-o", good.toString()).status()).isEqualTo(0);
+    org.dise.runtime.dise.ProductionSet s =
+        org.dise.runtime.dise.config.ConfigFormat.read(good).productions();
+    org.dise.runtime.dise.HardwareBudget b = s.budget();
+    org.dise.runtime.dise.ProductionSet small = new org.dise.runtime.dise.ProductionSet(
+        s.productions(), s.replacements(), s.counters(), s.hpsRegisters(), s.sinks(),
+        s.triggers(), s.stallCycles(), new org.dise.runtime.dise.HardwareBudget(2,
+            b.replacementEntries(), b.replacementEntryBytes(), b.conditionalEntries(),
+            b.counters(), b.hpsRegisters(), b.diseRegisters(), b.maxCounterWidth()));
+    Path tight = dir.resolve("tight.dcfg");
+    org.dise.runtime.dise.config.ConfigFormat.write(
+        new org.dise.runtime.dise.config.DeployableConfig("tight", small), tight);
+    for (String engine : new String[] {"interpreted", "generated"}) {
+      Result r = acf("run", "--config", tight.toString(), "--engine", engine, PROGRAM);
+      assertThat(r.status()).isEqualTo(1);
+      assertThat(r.stderr()).isEqualTo("acf: " + tight + ": the production set does not fit the"
+          + " hardware budget: 3 productions do not fit the pattern table's 2 entries\n");
+    }
+  }
 }
