@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       BenchCommand.class,
       DisasmCommand.class,
+      org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {

@@ -1,0 +1,123 @@
+package org.dise.repl.shell;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.lib.ClasspathLibraryResolver;
+import org.dise.runtime.dise.InsnField;
+import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.OpClass;
+import org.jline.builtins.Completers;
+import org.jline.reader.Candidate;
+import org.jline.reader.Completer;
+import org.jline.reader.LineReader;
+import org.jline.reader.ParsedLine;
+
+/**
+ * Tab completion: command names; file names after {@code :load} and {@code :program}; the loaded
+ * program's functions after {@code :break}, {@code :until}, {@code :disasm}, {@code :mem},
+ * {@code :delete}; and in productions the {@code T.*} fields, opcode classes, mnemonics, the
+ * language's keywords and the standard library's names.
+ */
+final class ReplCompleter implements Completer {
+  private final ReplSession session;
+  private final Completer files = new Completers.FileNameCompleter();
+  private final List<String> acfWords;
+
+  ReplCompleter(ReplSession session) {
+    this.session = session;
+    this.acfWords = acfWords();
+  }
+
+  /** The words completed inside productions. */
+  static List<String> acfWords() {
+    TreeSet<String> w = new TreeSet<>();
+    for (InsnField f : InsnField.values()) {
+      w.add("T." + f.name());
+    }
+    w.add("T.INSN");
+    for (OpClass c : OpClass.values()) {
+      w.add(c.acfName());
+    }
+    for (Op op : Op.values()) {
+      w.add(op.mnemonic());
+    }
+    w.add("on_trig_inst");
+    w.add("off_trig_inst");
+    for (String k : List.of("null", "call", "true", "false", "import", "acf", "use", "const",
+        "register", "counter", "sink", "trigger", "HPS_R0", "HPS_R1")) {
+      w.add(k);
+    }
+    for (int i = 0; i < 8; i++) {
+      for (String p : List.of("zero_", "overflow_", "inc_", "dec_", "set_")) {
+        w.add(p + i);
+      }
+    }
+    w.addAll(libraryNames());
+    return new ArrayList<>(w);
+  }
+
+  /** Names the standard library's prelude declares (the handler names of Fig. 6). */
+  static List<String> libraryNames() {
+    List<String> names = new ArrayList<>();
+    Optional<SourceFile> prelude = ClasspathLibraryResolver.standard().resolve("prelude");
+    if (prelude.isPresent()) {
+      Matcher m = Pattern.compile("(?m)^\\s*(?:sink|trigger|acf|counter|register|const)\\s+"
+          + "([A-Za-z_][A-Za-z0-9_]*)").matcher(prelude.get().text());
+      while (m.find()) {
+        names.add(m.group(1));
+      }
+    }
+    return names;
+  }
+
+  @Override
+  public void complete(LineReader reader, ParsedLine line, List<Candidate> candidates) {
+    List<String> words = line.words();
+    String first = words.isEmpty() ? "" : words.get(0);
+    if (line.wordIndex() == 0 && first.startsWith(":")) {
+      for (String c : session.commandNames()) {
+        candidates.add(new Candidate(c));
+      }
+      return;
+    }
+    if (first.startsWith(":")) {
+      switch (first) {
+        case ":load", ":program" -> {
+          if (first.equals(":load") || line.wordIndex() == 1) {
+            files.complete(reader, line, candidates);
+          }
+        }
+        case ":break", ":until", ":disasm", ":mem", ":delete" -> {
+          for (String s : session.symbolNames()) {
+            candidates.add(new Candidate(s));
+          }
+        }
+        case ":help" -> {
+          for (String c : session.commandNames()) {
+            candidates.add(new Candidate(c.substring(1)));
+          }
+        }
+        case ":set" -> {
+          if (line.wordIndex() == 1) {
+            candidates.add(new Candidate("counter"));
+            candidates.add(new Candidate("reg"));
+          }
+        }
+        case ":sample" -> {
+          candidates.add(new Candidate("on"));
+          candidates.add(new Candidate("off"));
+        }
+        default -> {}
+      }
+      return;
+    }
+    for (String w : acfWords) {
+      candidates.add(new Candidate(w));
+    }
+  }
+}

@@ -1,0 +1,990 @@
+package org.dise.repl.shell;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.dise.compiler.diag.Diagnostic;
+import org.dise.compiler.diag.Diagnostics;
+import org.dise.compiler.diag.Severity;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.parse.AcfParsing;
+import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.dise.CounterSpec;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.MicroOp;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.ConfigPrinter;
+import org.dise.runtime.dise.config.DeployableConfig;
+import org.dise.runtime.elf.ElfException;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Decoder;
+import org.dise.runtime.isa.Disassembler;
+import org.dise.runtime.isa.IllegalInstructionException;
+import org.dise.runtime.isa.Registers;
+import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.mem.MemoryFault;
+import org.dise.runtime.sink.ProfileTable;
+import org.dise.runtime.sink.Sink;
+
+/**
+ * The state of one REPL session and its commands: productions (loaded files and typed entries),
+ * a guest program, breakpoints, and the engine running it. {@link #execute} takes one input line
+ * and returns exactly what the session prints for it, so sessions run and test without a
+ * terminal; the JLine front end ({@link ReplCommand}) only adds editing, completion and history.
+ */
+public final class ReplSession {
+  /** The prompt, and the prompt while an entry continues over several lines. */
+  public static final String PROMPT = "acf> ";
+  public static final String MORE = "...> ";
+
+  private static final int PROFILE_TOP = 10;
+
+  private final Path base;
+  private final Workspace workspace;
+  private final Map<String, Command> commands = new LinkedHashMap<>();
+  private final StringBuilder out = new StringBuilder();
+  private final StringBuilder pending = new StringBuilder();
+  private boolean block; // inside :{ ... :}
+  private boolean quit;
+  private int errors;
+
+  // The program and its run.
+  private String programShown;
+  private Path programPath;
+  private List<String> programArgs = List.of();
+  private Machine machine;
+  private DiseEngine engine;
+  private BreakpointStage stage;
+  private int engineVersion;
+  private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
+  private final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
+  private volatile Cpu running;
+
+  /** A session whose relative paths (files, programs, the guest's sandbox) start at {@code base}. */
+  public ReplSession(Path base) {
+    this.base = base.toAbsolutePath();
+    this.workspace = new Workspace(this.base);
+    register();
+  }
+
+  // ------------------------------------------------------------------ the front end's interface
+
+  /** The prompt for the next line. */
+  public String prompt() {
+    return pending.length() > 0 || block ? MORE : PROMPT;
+  }
+
+  /** True after {@code :quit}. */
+  public boolean quitting() {
+    return quit;
+  }
+
+  /** Commands that reported an error so far. */
+  public int errors() {
+    return errors;
+  }
+
+  /** Asks a running guest to stop (Ctrl-C; called from another thread). */
+  public void interrupt() {
+    Cpu c = running;
+    if (c != null) {
+      c.requestInterrupt();
+    }
+  }
+
+  /** True while a guest runs (Ctrl-C then interrupts it rather than the line being typed). */
+  public boolean busy() {
+    return running != null;
+  }
+
+  /** Drops a half-typed entry (Ctrl-C at the prompt, or input ending in the middle of one). */
+  public String cancelPending() {
+    boolean had = pending.length() > 0 || block;
+    pending.setLength(0);
+    block = false;
+    return had ? "(entry discarded)\n" : "";
+  }
+
+  /** Names the command names, for completion. */
+  public List<String> commandNames() {
+    List<String> names = new ArrayList<>();
+    for (String n : commands.keySet()) {
+      names.add(":" + n);
+    }
+    return names;
+  }
+
+  /** The loaded program's function names, for completion (empty without a program). */
+  public List<String> symbolNames() {
+    Machine m = machine;
+    if (m == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (Symbol s : m.symbols().symbols()) {
+      names.add(s.name());
+    }
+    return names;
+  }
+
+  /** Executes one input line and returns what it prints (every line ends with a newline). */
+  public String execute(String line) {
+    out.setLength(0);
+    try {
+      dispatch(line);
+    } catch (ReplError e) {
+      errors++;
+      out.append("error: ").append(e.getMessage()).append('\n');
+    } catch (RuntimeException | StackOverflowError e) {
+      errors++;
+      out.append("internal error: ").append(e).append('\n');
+      if (System.getenv("ACF_DEBUG") != null) {
+        e.printStackTrace();
+      }
+    } finally {
+      flushGuest();
+    }
+    return out.toString();
+  }
+
+  private void dispatch(String line) {
+    String t = line.strip();
+    if (block) {
+      if (t.equals(":}")) {
+        block = false;
+        String entry = pending.toString();
+        pending.setLength(0);
+        submit(entry);
+      } else {
+        pending.append(line).append('\n');
+      }
+      return;
+    }
+    if (pending.length() > 0) {
+      if (t.isEmpty()) { // an empty line ends an entry, complete or not
+        String entry = pending.toString();
+        pending.setLength(0);
+        submit(entry);
+      } else {
+        acfLine(line);
+      }
+      return;
+    }
+    if (t.isEmpty() || t.startsWith("#")) {
+      return;
+    }
+    if (t.startsWith(":")) {
+      command(t.substring(1));
+    } else {
+      acfLine(line);
+    }
+  }
+
+  // ------------------------------------------------------------------ typed productions
+
+  private void acfLine(String line) {
+    pending.append(line).append('\n');
+    String text = pending.toString();
+    if (incomplete(text)) {
+      return; // the prompt turns into "...>"
+    }
+    pending.setLength(0);
+    submit(text);
+  }
+
+  private void submit(String entry) {
+    if (entry.isBlank()) {
+      return;
+    }
+    Workspace.Outcome o = workspace.type(entry);
+    report(o);
+  }
+
+  private void report(Workspace.Outcome o) {
+    out.append(o.text());
+    if (!o.ok()) {
+      errors++;
+    } else if (machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()) {
+      out.append("(the running program keeps its productions; :run starts it with these)\n");
+    }
+  }
+
+  /** True when the entry so far cannot be complete: open brackets, or the parse ends early. */
+  static boolean incomplete(String text) {
+    int depth = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '/') {
+        while (i < text.length() && text.charAt(i) != '\n') {
+          i++;
+        }
+      } else if (c == '"') {
+        for (i++; i < text.length() && text.charAt(i) != '"' && text.charAt(i) != '\n'; i++) {
+          if (text.charAt(i) == '\\') {
+            i++;
+          }
+        }
+      } else if (c == '(' || c == '{') {
+        depth++;
+      } else if (c == ')' || c == '}') {
+        depth--;
+      }
+    }
+    if (depth > 0) {
+      return true;
+    }
+    Diagnostics d = new Diagnostics();
+    AcfParsing.parse(new SourceFile(Workspace.TYPED, text), d);
+    int end = text.stripTrailing().length();
+    for (Diagnostic x : d.all()) {
+      if (x.severity() == Severity.ERROR && x.span().start() >= end) {
+        return true; // the parser wanted more at the end of the input
+      }
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  /** One REPL command: name, argument synopsis, what it does, examples, and the action. */
+  private record Command(String name, String synopsis, String brief, String summary,
+      List<String> examples, Action action) {}
+
+  @FunctionalInterface
+  private interface Action {
+    void run(List<String> args);
+  }
+
+  private void add(String name, String synopsis, String brief, String summary,
+      List<String> examples, Action action) {
+    commands.put(name, new Command(name, synopsis, brief, summary, examples, action));
+  }
+
+  private void command(String text) {
+    List<String> words = split(text);
+    if (words.isEmpty()) {
+      throw new ReplError("a command name must follow ':' (try :help)");
+    }
+    String name = words.get(0).toLowerCase(Locale.ROOT);
+    Command c = commands.get(name);
+    if (c == null) {
+      List<String> near = new ArrayList<>();
+      for (String n : commands.keySet()) {
+        if (n.startsWith(name) || name.startsWith(n)) {
+          near.add(":" + n);
+        }
+      }
+      throw new ReplError("unknown command :" + name
+          + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)")
+          + "; :help lists the commands");
+    }
+    c.action().run(words.subList(1, words.size()));
+  }
+
+  private void register() {
+    add("help", "[COMMAND]", "list the commands, or one command with examples", "List the commands, or show one command with examples.",
+        List.of(":help", ":help break"), this::help);
+    add("load", "FILE", "load an ACF file (its productions join the session)", "Load an ACF file; its productions join the session's (checked as by"
+        + " acf check; on an error the session keeps its previous productions).",
+        List.of(":load examples/acf/hot_call_pairs.acf"), this::load);
+    add("reload", "", "read the loaded files again and recompile", "Read every loaded file again (after editing it) and recompile.",
+        List.of(":reload"), a -> {
+          none(a, "reload");
+          report(workspace.reload());
+        });
+    add("show", "", "print the session's ACF text", "Print the session's ACF: the loaded files, then the typed entries.",
+        List.of(":show"), a -> {
+          none(a, "show");
+          out.append(workspace.isEmpty() ? "(no productions)\n" : workspace.source());
+        });
+    add("reset", "", "forget every production", "Forget every loaded file and typed production.", List.of(":reset"), a -> {
+      none(a, "reset");
+      workspace.reset();
+      out.append("productions cleared\n");
+    });
+    add("{", "", "start a multi-line entry (:} ends it)", "Start an entry of several lines; :} ends it and compiles it.",
+        List.of(":{", "R3: call(CallPair_handler, T.INSN);", "    T.INSN;", ":}"), a -> {
+          none(a, "{");
+          block = true;
+        });
+    add("tables", "", "the PT, CT inputs and RT as lowered, counters, sinks", "The production set as lowered: budget use, pattern table (PT),"
+        + " conditionals table (CT) inputs, replacement table (RT), counters, sinks.",
+        List.of(":tables"), a -> {
+          none(a, "tables");
+          tables();
+        });
+    add("save", "FILE", "save the productions as a deployable configuration", "Save the production set as a deployable configuration (acf run"
+        + " --config FILE runs it without the compiler).", List.of(":save pairs.dcfg"),
+        this::save);
+    add("program", "PATH [ARGS...]", "load a RISC-V program with arguments", "Load a RISC-V program with its arguments (it starts"
+        + " at its entry point; the guest's stdin is empty).",
+        List.of(":program examples/programs/bin/hello a b", ":program examples/programs/bin/chess 2"),
+        this::program);
+    add("run", "", "run the program from its start", "Start the program from the beginning under the current productions and run"
+        + " it until it exits, faults, reaches a breakpoint or Ctrl-C.", List.of(":run"), a -> {
+          none(a, "run");
+          run();
+        });
+    add("continue", "", "continue from where it stopped", "Continue the program from where it stopped.", List.of(":continue"),
+        a -> {
+          none(a, "continue");
+          resume(Long.MAX_VALUE, -1);
+        });
+    add("step", "[N]", "execute N instructions (default 1)", "Execute N instructions (default 1), then show where the program is.",
+        List.of(":step", ":step 1000"), a -> {
+          if (a.size() > 1) {
+            throw new ReplError("usage: :step [N]");
+          }
+          long n = a.isEmpty() ? 1 : number(a.get(0));
+          if (n <= 0) {
+            throw new ReplError(":step needs a positive count");
+          }
+          resume(n, -1);
+        });
+    add("until", "SYMBOL|ADDR", "continue until a function or address", "Continue until the program reaches a function or address.",
+        List.of(":until main", ":until 0x10430"), a -> {
+          if (a.size() != 1) {
+            throw new ReplError("usage: :until SYMBOL|ADDR");
+          }
+          requireProgram();
+          resume(Long.MAX_VALUE, address(a.get(0)));
+        });
+    add("break", "[SYMBOL|ADDR]", "set a breakpoint, or list them", "Stop before the instruction at a function or address;"
+        + " without an argument, list the breakpoints.", List.of(":break main", ":break 0x10430",
+        ":break"), this::breakCommand);
+    add("delete", "SYMBOL|ADDR|all", "remove a breakpoint", "Remove a breakpoint (or all of them).",
+        List.of(":delete main", ":delete all"), this::delete);
+    add("regs", "", "application and DISE registers", "The application registers (pc, x0-x31 by ABI name), and the DISE"
+        + " registers $dr0-$dr7 when productions are active.", List.of(":regs"), a -> {
+          none(a, "regs");
+          regs();
+        });
+    add("mem", "ADDR [N]", "dump memory", "N bytes of memory (default 64) from an address or function.",
+        List.of(":mem 0x10000 32", ":mem main"), this::mem);
+    add("disasm", "[ADDR] [N]", "disassemble around the pc or from an address", "N instructions (default 10) from an address or function, or"
+        + " from the pc; '=>' marks the pc.", List.of(":disasm", ":disasm main 20"),
+        this::disasm);
+    add("counters", "", "HPS counters, flags and registers", "The HPS counters with their zero and overflow flags, and the HPS"
+        + " registers.", List.of(":counters"), a -> {
+          none(a, "counters");
+          counters();
+        });
+    add("set", "counter N V | reg NAME V", "set an HPS counter or a register", "Set an HPS counter (as set_N does: masked"
+        + " to its width, overflow cleared) or an application register (or pc).",
+        List.of(":set counter 0 1", ":set reg a0 42", ":set reg pc main"), this::set);
+    add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the sampling flag on or off: counter 0 set to 0 (zero_0"
+        + " true) or 1, as the trigger productions of equations (1) and (2) do.",
+        List.of(":sample off", ":sample on"), a -> {
+          if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
+            throw new ReplError("usage: :sample on|off");
+          }
+          setCounter(0, a.get(0).equals("on") ? 0 : 1);
+        });
+    add("profile", "", "every sink's profile so far, and the costs", "Every sink's profile so far (top " + PROFILE_TOP + " entries) and the"
+        + " cost figures. Reports and comparisons between profiles (acf report, acf compare)"
+        + " and the phase tracker are not built yet.", List.of(":profile"), a -> {
+          none(a, "profile");
+          profile();
+        });
+    add("quit", "", "leave the REPL", "Leave the REPL (Ctrl-D does too).", List.of(":quit"), a -> quit = true);
+  }
+
+  private static void none(List<String> args, String name) {
+    if (!args.isEmpty()) {
+      throw new ReplError(":" + name + " takes no arguments");
+    }
+  }
+
+  private void help(List<String> args) {
+    if (args.isEmpty()) {
+      out.append("Type productions and declarations as in an ACF file; an entry may span"
+          + " lines\n(it ends when complete, or at an empty line). Commands:\n");
+      for (Command c : commands.values()) {
+        String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
+        out.append(String.format("  %-32s %s%n", head, c.brief()));
+      }
+      out.append("Example:\n")
+          .append("  P3: T.OPCLASS == proc_call && zero_0 => R3, null    (after R3 is typed)\n")
+          .append("  :program examples/programs/bin/hello\n")
+          .append("  :run\n")
+          .append(":help COMMAND shows a command's examples. Not here yet: the phase tracker\n")
+          .append("(its interval and phase table) and profile reports and comparisons (acf report,\n")
+          .append("acf compare); they come with their own issues.\n");
+      return;
+    }
+    String name = args.get(0).startsWith(":") ? args.get(0).substring(1) : args.get(0);
+    Command c = commands.get(name.toLowerCase(Locale.ROOT));
+    if (c == null) {
+      throw new ReplError("no command :" + name + "; :help lists them");
+    }
+    out.append(":").append(c.name()).append(c.synopsis().isEmpty() ? "" : " " + c.synopsis())
+        .append('\n').append("  ").append(c.summary()).append('\n').append("Examples:\n");
+    for (String e : c.examples()) {
+      out.append("  ").append(e).append('\n');
+    }
+  }
+
+  // ------------------------------------------------------------------ productions
+
+  private void load(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :load FILE");
+    }
+    report(workspace.load(args.get(0)));
+  }
+
+  private void tables() {
+    ProductionSet s = requireSet();
+    String text = ConfigPrinter.describe(new DeployableConfig("<session>", s), 0);
+    // Skip the two lines about a configuration file; there is none.
+    int from = text.indexOf("budget:");
+    out.append(from < 0 ? text : text.substring(from));
+  }
+
+  private void save(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :save FILE");
+    }
+    ProductionSet s = requireSet();
+    List<String> problems = s.budget().violations(s);
+    if (!problems.isEmpty()) {
+      throw new ReplError("the production set does not fit the hardware budget: "
+          + String.join("; ", problems));
+    }
+    Path file = base.resolve(args.get(0));
+    String source = workspace.files().isEmpty() ? "repl"
+        : workspace.files().get(0).path().getFileName().toString();
+    try {
+      ConfigFormat.write(new DeployableConfig(source, s), file);
+    } catch (IOException e) {
+      throw new ReplError(args.get(0) + ": cannot write: " + e.getMessage());
+    }
+    out.append("saved ").append(args.get(0)).append(": ").append(Workspace.describe(s))
+        .append('\n');
+  }
+
+  private ProductionSet requireSet() {
+    ProductionSet s = workspace.set();
+    if (s == null) {
+      throw new ReplError("no productions yet (type one, or :load FILE)");
+    }
+    return s;
+  }
+
+  // ------------------------------------------------------------------ the program
+
+  private void program(List<String> args) {
+    if (args.isEmpty()) {
+      throw new ReplError("usage: :program PATH [ARGS...]");
+    }
+    Path path = base.resolve(args.get(0));
+    Machine m = loadMachine(args.get(0), path, args.subList(1, args.size()));
+    programShown = args.get(0);
+    programPath = path;
+    programArgs = List.copyOf(args.subList(1, args.size()));
+    install(m);
+    out.append(String.format("loaded %s: entry 0x%x in %s, %d functions%n", programShown,
+        m.cpu().pc, m.symbols().describe(m.cpu().pc), m.symbols().size()));
+  }
+
+  private Machine loadMachine(String shown, Path path, List<String> args) {
+    if (!Files.exists(path)) {
+      throw new ReplError(shown + ": no such file");
+    }
+    if (Files.isDirectory(path)) {
+      throw new ReplError(shown + ": is a directory, not a program");
+    }
+    PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
+    Machine.Options options = new Machine.Options(new Sandbox(base), Machine.hostEnv(), 0x5eed,
+        notices);
+    try {
+      // argv[0] is the path as typed, as a shell would pass it.
+      boolean here = base.equals(Path.of("").toAbsolutePath());
+      Machine m = Machine.load(here ? Path.of(shown) : path, args, options);
+      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+      m.kernel().setStdio(1, null, guestOut);
+      m.kernel().setStdio(2, null, guestOut);
+      return m;
+    } catch (ElfException e) {
+      throw new ReplError(shown + ": cannot run: " + e.getMessage());
+    } catch (NoSuchFileException e) {
+      throw new ReplError(shown + ": no such file");
+    } catch (IOException e) {
+      throw new ReplError(shown + ": cannot read: " + e.getMessage());
+    }
+  }
+
+  /** Makes {@code m} the current machine, with the current productions and breakpoints. */
+  private void install(Machine m) {
+    ProductionSet s = workspace.set();
+    DiseEngine e = null;
+    if (s != null && !s.productions().isEmpty()) {
+      try {
+        e = new DiseEngine(s);
+      } catch (IllegalArgumentException x) {
+        throw new ReplError(x.getMessage());
+      }
+      e.install(m.cpu());
+    }
+    machine = m;
+    engine = e;
+    engineVersion = workspace.version();
+    stage = null;
+    refreshStage();
+  }
+
+  /** Puts the engine and breakpoints in the decode stage (re-decoding what was cached). */
+  private void refreshStage() {
+    if (machine == null) {
+      return;
+    }
+    if (engine == null && breakpoints.isEmpty()) {
+      if (machine.cpu().decodeStage() != null) {
+        machine.cpu().setDecodeStage(null);
+      }
+      stage = null;
+      return;
+    }
+    stage = new BreakpointStage(engine, breakpoints);
+    machine.cpu().setDecodeStage(stage);
+  }
+
+  private Machine requireProgram() {
+    if (machine == null) {
+      throw new ReplError("no program (:program PATH ARGS...)");
+    }
+    return machine;
+  }
+
+  private void run() {
+    requireProgram();
+    install(loadMachine(programShown, programPath, programArgs));
+    resume(Long.MAX_VALUE, -1);
+  }
+
+  /** Runs at most {@code steps} instructions, or until {@code until} (-1: none) is reached. */
+  private void resume(long steps, long until) {
+    Machine m = requireProgram();
+    Cpu cpu = m.cpu();
+    if (cpu.halted() || cpu.fault() != null) {
+      throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
+          + "; :run starts it again");
+    }
+    boolean temporary = until >= 0 && breakpoints.add(until);
+    if (temporary) {
+      refreshStage();
+    }
+    if (stage != null) {
+      stage.resumeAt(cpu.pc);
+    }
+    long before = cpu.instret();
+    StopReason r;
+    running = cpu;
+    try {
+      r = cpu.run(steps);
+    } finally {
+      running = null;
+      if (temporary) {
+        breakpoints.remove(until);
+        refreshStage();
+      }
+    }
+    flushGuest();
+    long ran = cpu.instret() - before;
+    switch (r) {
+      case EXITED -> out.append(String.format(
+          "program exited with status %d after %,d instructions%n", cpu.exitCode(),
+          cpu.instret()));
+      case FAULT -> out.append(m.faultReport(cpu.fault())).append('\n');
+      case STEP_LIMIT -> {
+        out.append(String.format("stopped after %,d instructions (%,d in all)%n", ran,
+            cpu.instret()));
+        out.append(pcLine(m)).append('\n');
+      }
+      case BREAKPOINT, INTERRUPTED -> {
+        long hit = stage == null ? -1 : lastHit(cpu);
+        if (hit >= 0 && hit == until) {
+          out.append(String.format("reached %s after %,d instructions%n",
+              m.symbols().describe(hit), cpu.instret()));
+        } else if (hit >= 0) {
+          out.append(String.format("breakpoint at %s after %,d instructions%n",
+              m.symbols().describe(hit), cpu.instret()));
+        } else {
+          out.append(String.format("interrupted after %,d instructions%n", cpu.instret()));
+        }
+        out.append(pcLine(m)).append('\n');
+      }
+    }
+  }
+
+  private long lastHit(Cpu cpu) {
+    long hit = stage.hit();
+    return hit == cpu.pc ? hit : -1;
+  }
+
+  private void flushGuest() {
+    if (guestOut.size() > 0) {
+      String s = guestOut.toString(StandardCharsets.UTF_8);
+      guestOut.reset();
+      out.append(s);
+      if (!s.endsWith("\n")) {
+        out.append('\n');
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ breakpoints
+
+  private void breakCommand(List<String> args) {
+    if (args.isEmpty()) {
+      if (breakpoints.isEmpty()) {
+        out.append("no breakpoints\n");
+      }
+      for (long b : breakpoints) {
+        out.append(String.format("breakpoint at 0x%x %s%n", b,
+            machine == null ? "" : machine.symbols().describe(b)));
+      }
+      return;
+    }
+    if (args.size() != 1) {
+      throw new ReplError("usage: :break SYMBOL|ADDR");
+    }
+    requireProgram();
+    long a = address(args.get(0));
+    if (!breakpoints.add(a)) {
+      throw new ReplError(String.format("there is already a breakpoint at 0x%x", a));
+    }
+    refreshStage();
+    out.append(String.format("breakpoint at 0x%x %s%n", a, machine.symbols().describe(a)));
+  }
+
+  private void delete(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :delete SYMBOL|ADDR|all");
+    }
+    if (args.get(0).equals("all")) {
+      out.append(breakpoints.size()).append(breakpoints.size() == 1 ? " breakpoint" :
+          " breakpoints").append(" deleted\n");
+      breakpoints.clear();
+    } else {
+      requireProgram();
+      long a = address(args.get(0));
+      if (!breakpoints.remove(a)) {
+        throw new ReplError(String.format("no breakpoint at 0x%x", a));
+      }
+      out.append(String.format("deleted breakpoint at 0x%x%n", a));
+    }
+    refreshStage();
+  }
+
+  // ------------------------------------------------------------------ inspection
+
+  private void regs() {
+    Machine m = requireProgram();
+    Cpu cpu = m.cpu();
+    out.append(String.format("pc   %016x  %s   instructions %,d%n", cpu.pc,
+        m.symbols().describe(cpu.pc), cpu.instret()));
+    for (int i = 0; i < 32; i++) {
+      out.append(String.format("%-4s %016x", Registers.x(i), cpu.x[i]))
+          .append(i % 4 == 3 ? "\n" : "  ");
+    }
+    if (engine != null) {
+      for (int i = 0; i < Cpu.DISE_REGS; i++) {
+        out.append(String.format("%-4s %016x", "$dr" + i, cpu.x[Cpu.DISE_REG_BASE + i]))
+            .append(i % 4 == 3 ? "\n" : "  ");
+      }
+    }
+  }
+
+  private void mem(List<String> args) {
+    if (args.isEmpty() || args.size() > 2) {
+      throw new ReplError("usage: :mem ADDR [N]");
+    }
+    Machine m = requireProgram();
+    long a = address(args.get(0));
+    long n = args.size() > 1 ? number(args.get(1)) : 64;
+    if (n <= 0 || n > 1 << 16) {
+      throw new ReplError(":mem shows 1 to 65536 bytes");
+    }
+    for (long row = a; row < a + n; row += 16) {
+      StringBuilder hex = new StringBuilder();
+      StringBuilder text = new StringBuilder();
+      for (long p = row; p < row + 16 && p < a + n; p++) {
+        int b;
+        try {
+          b = m.memory().read(p, 1)[0] & 0xff;
+        } catch (MemoryFault e) {
+          b = -1;
+        }
+        hex.append(b < 0 ? "??" : String.format("%02x", b)).append(p - row == 7 ? "  " : " ");
+        text.append(b >= 0x20 && b < 0x7f ? (char) b : '.');
+      }
+      out.append(String.format("%08x  %-50s|%s|%n", row, hex, text));
+    }
+  }
+
+  private void disasm(List<String> args) {
+    if (args.size() > 2) {
+      throw new ReplError("usage: :disasm [ADDR] [N]");
+    }
+    Machine m = requireProgram();
+    long a = args.isEmpty() ? m.cpu().pc : address(args.get(0));
+    long n = args.size() > 1 ? number(args.get(1)) : 10;
+    if (n <= 0 || n > 10_000) {
+      throw new ReplError(":disasm shows 1 to 10000 instructions");
+    }
+    for (int i = 0; i < n && a >= 0; i++) {
+      Optional<Symbol> s = m.symbols().lookup(a);
+      if (s.isPresent() && s.get().address() == a) {
+        out.append(String.format("%016x <%s>:%n", a, s.get().name()));
+      }
+      a = line(m, a);
+    }
+  }
+
+  /** The instruction at the pc, marked, as {@code :step} and stops show it. */
+  private String pcLine(Machine m) {
+    int mark = out.length();
+    long pc = m.cpu().pc;
+    out.append("at ").append(m.symbols().describe(pc)).append('\n');
+    line(m, pc);
+    String s = out.substring(mark);
+    out.setLength(mark);
+    return s.stripTrailing();
+  }
+
+  /** Appends one disassembled instruction; returns the next address, or -1 past memory. */
+  private long line(Machine m, long a) {
+    String mark = a == m.cpu().pc ? "=>" : "  ";
+    int lo;
+    try {
+      lo = m.memory().fetch16(a);
+    } catch (MemoryFault e) {
+      out.append(String.format("%s %8x:  (not executable memory)%n", mark, a));
+      return -1;
+    }
+    boolean isLong = Decoder.isLong(lo);
+    int raw = lo;
+    if (isLong) {
+      try {
+        raw = lo | (m.memory().fetch16(a + 2) << 16);
+      } catch (MemoryFault e) {
+        out.append(String.format("%s %8x:  (not executable memory)%n", mark, a));
+        return -1;
+      }
+    }
+    String bytes = isLong ? String.format("%08x", raw) : String.format("%04x", raw);
+    String text;
+    try {
+      DecodedInsn d = Decoder.decode(a, raw);
+      text = Disassembler.format(d, m.symbols()).replace('\t', ' ');
+    } catch (IllegalInstructionException e) {
+      text = isLong ? ".word 0x" + Integer.toHexString(raw) : ".short 0x"
+          + Integer.toHexString(lo);
+    }
+    out.append(String.format("%s %8x:  %-8s  %s%n", mark, a, bytes, text));
+    return a + (isLong ? 4 : 2);
+  }
+
+  private void counters() {
+    ProductionSet s = requireSet();
+    TreeSet<Integer> indices = new TreeSet<>(s.counterIndices());
+    for (CounterSpec c : s.counters()) {
+      indices.add(c.index());
+    }
+    if (engine == null) {
+      out.append("(no program is running under these productions: initial values)\n");
+    }
+    if (indices.isEmpty()) {
+      out.append("no counters\n");
+    }
+    for (int i : indices) {
+      int width = 16;
+      long init = 0;
+      for (CounterSpec c : s.counters()) {
+        if (c.index() == i) {
+          width = c.width();
+          init = c.init();
+        }
+      }
+      long value = engine == null ? init : engine.hps().value(i);
+      boolean zero = value == 0;
+      boolean overflow = engine != null && engine.hps().overflow(i);
+      out.append(String.format("counter %d: %d  zero_%d=%s  overflow_%d=%s  (%d bits)%s%n", i,
+          value, i, zero ? 1 : 0, i, overflow ? 1 : 0, width,
+          i == 0 ? (zero ? "  sampling on" : "  sampling off") : ""));
+    }
+    List<String> regs = new ArrayList<>();
+    for (int i = 0; i < s.hpsRegisters().size(); i++) {
+      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
+    }
+    out.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
+        .append('\n');
+  }
+
+  private void set(List<String> args) {
+    if (args.size() != 3 || !(args.get(0).equals("counter") || args.get(0).equals("reg"))) {
+      throw new ReplError("usage: :set counter N VALUE | :set reg NAME VALUE");
+    }
+    if (args.get(0).equals("counter")) {
+      long n = number(args.get(1));
+      setCounter((int) n, number(args.get(2)));
+      return;
+    }
+    Machine m = requireProgram();
+    String name = args.get(1);
+    if (name.equalsIgnoreCase("pc")) {
+      m.cpu().pc = address(args.get(2));
+      out.append(pcLine(m)).append('\n');
+      return;
+    }
+    int r;
+    try {
+      r = Registers.xByName(name);
+    } catch (RuntimeException e) {
+      r = -1;
+    }
+    if (r < 0 || r >= 32) {
+      throw new ReplError("no register named " + name + " (use ABI names such as a0, or x10)");
+    }
+    if (r == 0) {
+      throw new ReplError("zero is always 0");
+    }
+    long v = value(args.get(2));
+    m.cpu().x[r] = v;
+    out.append(String.format("%s = 0x%x%n", Registers.x(r), v));
+  }
+
+  private void setCounter(int counter, long value) {
+    if (engine == null) {
+      throw new ReplError("counters exist while a program runs under productions"
+          + " (:program, then :step or :run)");
+    }
+    int count = Math.max(engine.productionSet().budget().counters(),
+        engine.productionSet().counterIndices().isEmpty() ? 0
+            : engine.productionSet().counterIndices().last() + 1);
+    if (counter < 0 || counter >= count) {
+      throw new ReplError("no counter " + counter + " (counters 0.." + (count - 1) + ")");
+    }
+    engine.hps().apply(MicroOp.setConstant(counter, value));
+    out.append(String.format("counter %d = %d%n", counter, engine.hps().value(counter)));
+  }
+
+  private void profile() {
+    if (engine == null) {
+      throw new ReplError(workspace.set() == null ? "no productions, so no profile"
+          : "no program has run under these productions (:program, :run)");
+    }
+    SymbolTable symbols = machine.symbols();
+    if (engineVersion != workspace.version()) {
+      out.append("(from the productions the program started with)\n");
+    }
+    for (Sink s : engine.sinks()) {
+      ProfileTable t = s.table(symbols);
+      out.append(String.format("profile %s (%d entries)%n", s.name(), t.rows().size()));
+      for (String line : t.top(PROFILE_TOP)) {
+        out.append("  ").append(line).append('\n');
+      }
+    }
+    out.append("cost\n");
+    for (String line : engine.cost().describe().split("\n")) {
+      out.append("  ").append(line).append('\n');
+    }
+  }
+
+  // ------------------------------------------------------------------ arguments
+
+  /** An address: a number, a function name, or {@code name+offset}. */
+  private long address(String s) {
+    if (!s.isEmpty() && Character.isDigit(s.charAt(0))) {
+      return number(s);
+    }
+    Machine m = requireProgram();
+    String name = s;
+    long offset = 0;
+    int plus = s.lastIndexOf('+');
+    if (plus > 0) {
+      name = s.substring(0, plus);
+      offset = number(s.substring(plus + 1));
+    }
+    Optional<Symbol> sym = m.symbols().byName(name);
+    if (sym.isEmpty()) {
+      throw new ReplError("no function named " + name + " in " + programShown);
+    }
+    return sym.get().address() + offset;
+  }
+
+  private long value(String s) {
+    if (!s.isEmpty() && (Character.isDigit(s.charAt(0)) || s.charAt(0) == '-')) {
+      return number(s);
+    }
+    return address(s);
+  }
+
+  private static long number(String s) {
+    try {
+      if (s.startsWith("0x") || s.startsWith("0X")) {
+        return Long.parseUnsignedLong(s.substring(2).replace("_", ""), 16);
+      }
+      return Long.parseLong(s.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new ReplError("not a number: " + s);
+    }
+  }
+
+  /** Words separated by spaces; double or single quotes group words. */
+  static List<String> split(String s) {
+    List<String> words = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    boolean inWord = false;
+    char quote = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        } else {
+          w.append(c);
+        }
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+        inWord = true;
+      } else if (Character.isWhitespace(c)) {
+        if (inWord) {
+          words.add(w.toString());
+          w.setLength(0);
+          inWord = false;
+        }
+      } else {
+        w.append(c);
+        inWord = true;
+      }
+    }
+    if (quote != 0) {
+      throw new ReplError("unterminated quote");
+    }
+    if (inWord) {
+      words.add(w.toString());
+    }
+    return words;
+  }
+}

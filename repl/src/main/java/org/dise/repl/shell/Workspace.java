@@ -1,0 +1,231 @@
+package org.dise.repl.shell;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.dise.compiler.Frontend;
+import org.dise.compiler.diag.Diagnostic;
+import org.dise.compiler.diag.DiagnosticRenderer;
+import org.dise.compiler.diag.Diagnostics;
+import org.dise.compiler.diag.Severity;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.diag.Span;
+import org.dise.compiler.lower.Lowering;
+import org.dise.runtime.dise.ProductionSet;
+
+/**
+ * The REPL's production set: loaded ACF files and typed entries, compiled together as one ACF
+ * (the files' texts in load order, then the typed entries). Every change is checked with the
+ * same front end as {@code acf check}; a change with an error is refused and the previous good
+ * state stays. Diagnostics name the file or {@code <repl>} (the typed entries, numbered as one
+ * text) with their own line numbers.
+ */
+final class Workspace {
+  /** The display name of typed entries in diagnostics. */
+  static final String TYPED = "<repl>";
+
+  /** A loaded file: the path as typed, where it is, and its text as last read. */
+  record Loaded(String shown, Path path, String text) {}
+
+  /** The outcome of a change: accepted or not, and what to print. */
+  record Outcome(boolean ok, String text) {}
+
+  private final Frontend frontend = Frontend.standard();
+  private final Path base;
+  private List<Loaded> files = new ArrayList<>();
+  private String typed = "";
+  private ProductionSet set;
+  private int version;
+
+  Workspace(Path base) {
+    this.base = base;
+  }
+
+  /** The current good production set, or null when nothing was ever accepted. */
+  ProductionSet set() {
+    return set;
+  }
+
+  /** Grows by one with every accepted change (a running program can tell it is stale). */
+  int version() {
+    return version;
+  }
+
+  List<Loaded> files() {
+    return List.copyOf(files);
+  }
+
+  String typed() {
+    return typed;
+  }
+
+  boolean isEmpty() {
+    return files.isEmpty() && typed.isEmpty();
+  }
+
+  /** Adds typed productions or declarations. */
+  Outcome type(String entry) {
+    String text = entry.endsWith("\n") ? entry : entry + "\n";
+    return attempt(files, typed + text, TYPED, typed.length());
+  }
+
+  /** Adds a file. */
+  Outcome load(String shown) {
+    Path path = base.resolve(shown);
+    for (Loaded l : files) {
+      if (l.path().normalize().equals(path.normalize())) {
+        throw new ReplError(shown + " is already loaded; :reload reads it again");
+      }
+    }
+    List<Loaded> next = new ArrayList<>(files);
+    next.add(new Loaded(shown, path, read(shown, path)));
+    return attempt(next, typed, shown, 0);
+  }
+
+  /** Reads every loaded file again. */
+  Outcome reload() {
+    if (files.isEmpty()) {
+      throw new ReplError("no file is loaded (:load FILE)");
+    }
+    List<Loaded> next = new ArrayList<>();
+    for (Loaded l : files) {
+      next.add(new Loaded(l.shown(), l.path(), read(l.shown(), l.path())));
+    }
+    return attempt(next, typed, null, 0);
+  }
+
+  /** Forgets every file and typed entry. */
+  void reset() {
+    files = new ArrayList<>();
+    typed = "";
+    set = null;
+    version++;
+  }
+
+  /** The session's ACF text: each file (as a comment and its text), then the typed entries. */
+  String source() {
+    StringBuilder sb = new StringBuilder();
+    for (Loaded l : files) {
+      sb.append("// ---- ").append(l.shown()).append('\n').append(terminated(l.text()));
+    }
+    if (!typed.isEmpty()) {
+      if (!files.isEmpty()) {
+        sb.append("// ---- ").append(TYPED).append('\n');
+      }
+      sb.append(typed);
+    }
+    return sb.toString();
+  }
+
+  private static String read(String shown, Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw new ReplError("cannot read " + shown + ": no such file");
+    }
+    try {
+      return Files.readString(path, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw new ReplError("cannot read " + shown + ": " + e.getMessage());
+    }
+  }
+
+  private static String terminated(String s) {
+    return s.isEmpty() || s.endsWith("\n") ? s : s + "\n";
+  }
+
+  /** One part of the combined text and the source diagnostics should name instead. */
+  private record Segment(SourceFile source, int start) {
+    int end() {
+      return start + source.text().length();
+    }
+  }
+
+  /**
+   * Compiles {@code nextFiles} and {@code nextTyped}; commits them on success. Errors are always
+   * reported; warnings only from the segment named {@code warnFrom} at or after offset
+   * {@code warnOffset} (what this change added), so old warnings do not repeat.
+   */
+  private Outcome attempt(List<Loaded> nextFiles, String nextTyped, String warnFrom,
+      int warnOffset) {
+    StringBuilder all = new StringBuilder();
+    List<Segment> segments = new ArrayList<>();
+    for (Loaded l : nextFiles) {
+      String t = terminated(l.text());
+      segments.add(new Segment(new SourceFile(l.shown(), t), all.length()));
+      all.append(t);
+    }
+    segments.add(new Segment(new SourceFile(TYPED, nextTyped), all.length()));
+    all.append(nextTyped);
+    SourceFile combined = new SourceFile("<session>", all.toString());
+    // Relative imports resolve from the first file's folder, or from the working folder.
+    Path anchor = nextFiles.isEmpty() ? base.resolve(TYPED) : nextFiles.get(0).path();
+    Frontend.Result r = frontend.check(combined, anchor);
+    Diagnostics diags = r.diagnostics();
+    Optional<ProductionSet> lowered = Optional.empty();
+    if (r.program().isPresent()) {
+      lowered = Lowering.lower(r.program().get(), diags);
+    }
+    List<Diagnostic> shown = new ArrayList<>();
+    for (Diagnostic d : diags.sorted()) {
+      Diagnostic m = remap(d, combined, segments);
+      boolean fresh = warnFrom != null && m.span().file().name().equals(warnFrom)
+          && m.span().start() >= warnOffset;
+      if (m.severity() == Severity.ERROR || fresh) {
+        shown.add(m);
+      }
+    }
+    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown));
+    if (lowered.isEmpty() || diags.errorCount() > 0) {
+      int e = Math.max(1, diags.errorCount());
+      out.append(e).append(e == 1 ? " error" : " errors")
+          .append("; the production set is unchanged\n");
+      return new Outcome(false, out.toString());
+    }
+    files = new ArrayList<>(nextFiles);
+    typed = nextTyped;
+    set = lowered.get();
+    version++;
+    out.append("ok: ").append(describe(set)).append('\n');
+    return new Outcome(true, out.toString());
+  }
+
+  /** {@code 3 productions, 1 replacement sequence, sinks CallPair_handler}. */
+  static String describe(ProductionSet s) {
+    int p = s.productions().size();
+    int r = s.replacements().size();
+    StringBuilder sb = new StringBuilder();
+    sb.append(p).append(p == 1 ? " production, " : " productions, ")
+        .append(r).append(r == 1 ? " replacement sequence" : " replacement sequences");
+    if (!s.sinks().isEmpty()) {
+      sb.append(", sinks ");
+      for (int i = 0; i < s.sinks().size(); i++) {
+        sb.append(i == 0 ? "" : ", ").append(s.sinks().get(i).name());
+      }
+    }
+    return sb.toString();
+  }
+
+  private static Diagnostic remap(Diagnostic d, SourceFile combined, List<Segment> segments) {
+    Span s = d.span();
+    if (s.file() != combined) {
+      return d; // a library file, or a built-in
+    }
+    Segment home = null;
+    for (Segment g : segments) {
+      if (s.start() >= g.start() && (s.start() < g.end() || home == null
+          || !g.source().text().isEmpty())) {
+        home = g; // the segment holding the span; at the very end, the last non-empty one
+      }
+    }
+    if (home != null) {
+      int start = Math.min(Math.max(0, s.start() - home.start()), home.source().text().length());
+      int end = Math.max(start, Math.min(s.end() - home.start(), home.source().text().length()));
+      return new Diagnostic(d.severity(), new Span(home.source(), start, end), d.message(),
+          d.hint());
+    }
+    return d;
+  }
+}
