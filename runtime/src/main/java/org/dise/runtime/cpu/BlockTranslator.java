@@ -17,6 +17,9 @@ final class BlockTranslator {
       if (d.dise != null) {
         return false;
       }
+      if (d.exec.operands().contains(org.dise.runtime.isa.Operand.RM) && (d.rm == 5 || d.rm == 6)) {
+        return false; // an illegal static rounding mode: the interpreter reports it
+      }
       switch (d.exec) {
         case ECALL, EBREAK, FENCE_I, CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
           return false;
@@ -199,8 +202,72 @@ final class BlockTranslator {
       case MUL -> rd(d) + " = " + a + " * " + b + ";";
       case MULW -> rd(d) + " = (long) ((int) " + a + " * (int) " + b + ");";
       case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> ";";
-      // M (division), A and F/D: the interpreter's handlers, on this instruction.
+      // The common F and D operations call the Fpu directly.
+      case FADD_D, FSUB_D, FMUL_D, FDIV_D -> mark + fr(d.rd) + " = cpu.fpu." + fpName(d) + "D("
+          + fr(d.rs1) + ", " + fr(d.rs2) + ", " + rm(d) + ");";
+      case FADD_S, FSUB_S, FMUL_S, FDIV_S -> mark + fr(d.rd) + " = Fpu.boxS(cpu.fpu."
+          + fpName(d) + "S(" + sr(d.rs1) + ", " + sr(d.rs2) + ", " + rm(d) + "));";
+      case FMADD_D, FMSUB_D, FNMSUB_D, FNMADD_D -> mark + fr(d.rd) + " = cpu.fpu."
+          + fmaName(d) + "D(" + fr(d.rs1) + ", " + fr(d.rs2) + ", " + fr(d.rs3) + ", " + rm(d)
+          + ");";
+      case FMADD_S, FMSUB_S, FNMSUB_S, FNMADD_S -> mark + fr(d.rd) + " = Fpu.boxS(cpu.fpu."
+          + fmaName(d) + "S(" + sr(d.rs1) + ", " + sr(d.rs2) + ", " + sr(d.rs3) + ", " + rm(d)
+          + "));";
+      case FSGNJ_D -> fr(d.rd) + " = (" + fr(d.rs1) + " & Long.MAX_VALUE) | (" + fr(d.rs2)
+          + " & Long.MIN_VALUE);";
+      case FSGNJN_D -> fr(d.rd) + " = (" + fr(d.rs1) + " & Long.MAX_VALUE) | (~" + fr(d.rs2)
+          + " & Long.MIN_VALUE);";
+      case FSGNJX_D -> fr(d.rd) + " = " + fr(d.rs1) + " ^ (" + fr(d.rs2) + " & Long.MIN_VALUE);";
+      case FMV_X_D -> rd(d) + " = " + fr(d.rs1) + ";";
+      case FMV_D_X -> fr(d.rd) + " = " + a + ";";
+      case FMV_X_W -> rd(d) + " = (long) (int) " + fr(d.rs1) + ";";
+      case FMV_W_X -> fr(d.rd) + " = Fpu.boxS((int) " + a + ");";
+      case FEQ_D, FLT_D, FLE_D -> rd(d) + " = cpu.fpu." + d.exec.mnemonic().substring(1, 3)
+          + "D(" + fr(d.rs1) + ", " + fr(d.rs2) + ");";
+      case FCVT_D_W, FCVT_D_L -> mark + fr(d.rd) + " = cpu.fpu.cvtD" + cvtSuffix(d) + "(" + a
+          + ", " + rm(d) + ");";
+      case FCVT_W_D, FCVT_L_D -> mark + rd(d) + " = cpu.fpu.cvt" + cvtSuffix(d) + "D("
+          + fr(d.rs1) + ", " + rm(d) + ");";
+      case FCVT_S_D -> mark + fr(d.rd) + " = Fpu.boxS(cpu.fpu.cvtSD(" + fr(d.rs1) + ", " + rm(d)
+          + "));";
+      // M (division), A and the rest of F/D: the interpreter's handlers, on this instruction.
       default -> mark + "cpu.execSlow(INSNS[" + block + "][" + k + "]);";
+    };
+  }
+
+  private static String fr(int reg) {
+    return "f[" + reg + "]";
+  }
+
+  private static String sr(int reg) {
+    return "Fpu.unboxS(f[" + reg + "])";
+  }
+
+  /** The rounding mode: a constant, or frm read (and checked) when the instruction runs. */
+  private static String rm(DecodedInsn d) {
+    if (d.rm == 7) {
+      return "cpu.dynamicRm(" + d.raw + ")";
+    }
+    return String.valueOf(d.rm); // 5 and 6 are illegal: translatable() leaves those alone
+  }
+
+  private static String fpName(DecodedInsn d) {
+    return d.exec.mnemonic().substring(1, 4); // add, sub, mul, div
+  }
+
+  private static String fmaName(DecodedInsn d) {
+    return switch (d.exec) {
+      case FMADD_D, FMADD_S -> "fmadd";
+      case FMSUB_D, FMSUB_S -> "fmsub";
+      case FNMSUB_D, FNMSUB_S -> "fnmsub";
+      default -> "fnmadd";
+    };
+  }
+
+  private static String cvtSuffix(DecodedInsn d) {
+    return switch (d.exec) {
+      case FCVT_D_W, FCVT_W_D -> "W";
+      default -> "L";
     };
   }
 

@@ -861,6 +861,15 @@ public final class Cpu {
 
   // ---------------------------------------------------------------- F and D
 
+  /** The dynamic rounding mode for translated code; frm values 5-7 make the instruction illegal. */
+  public int dynamicRm(int raw) {
+    int rm = fpu.frm;
+    if (rm > 4) {
+      throw new IllegalInstructionException(raw, 4, "invalid rounding mode " + rm);
+    }
+    return rm;
+  }
+
   private int rm(DecodedInsn d) {
     int rm = d.rm == 7 ? fpu.frm : d.rm;
     if (rm > 4) {
