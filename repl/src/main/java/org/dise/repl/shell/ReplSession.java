@@ -71,6 +71,7 @@ public final class ReplSession {
   private String programShown;
   private Path programPath;
   private List<String> programArgs = List.of();
+  private List<String> env; // null: the host's
   private Machine machine;
   private DiseEngine engine;
   private BreakpointStage stage;
@@ -174,16 +175,23 @@ public final class ReplSession {
         String entry = pending.toString();
         pending.setLength(0);
         submit(entry);
+      } else if (t.startsWith(":")) {
+        throw new ReplError("inside :{ ... :} only productions and declarations; end the entry"
+            + " with :} (or discard it with Ctrl-C)");
       } else {
         pending.append(line).append('\n');
       }
       return;
     }
     if (pending.length() > 0) {
-      if (t.isEmpty()) { // an empty line ends an entry, complete or not
+      if (t.isEmpty() || t.startsWith(":")) {
+        // An empty line or a command ends an entry, complete or not.
         String entry = pending.toString();
         pending.setLength(0);
         submit(entry);
+        if (t.startsWith(":")) {
+          command(t.substring(1));
+        }
       } else {
         acfLine(line);
       }
@@ -339,6 +347,10 @@ public final class ReplSession {
         + " at its entry point; the guest's stdin is empty).",
         List.of(":program examples/programs/bin/hello a b", ":program examples/programs/bin/chess 2"),
         this::program);
+    add("env", "[clear | NAME=VALUE...]", "the guest's environment", "Without arguments, show"
+        + " the guest's environment; 'clear' empties it, NAME=VALUE adds to it (it starts as the"
+        + " host's). Takes effect at the next :program or :run; a script that clears it runs the"
+        + " same everywhere.", List.of(":env", ":env clear", ":env LANG=C HOME=/tmp"), this::env);
     add("run", "", "run the program from its start", "Start the program from the beginning under the current productions and run"
         + " it until it exits, faults, reaches a breakpoint or Ctrl-C.", List.of(":run"), a -> {
           none(a, "run");
@@ -514,7 +526,8 @@ public final class ReplSession {
       throw new ReplError(shown + ": is a directory, not a program");
     }
     PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
-    Machine.Options options = new Machine.Options(new Sandbox(base), Machine.hostEnv(), 0x5eed,
+    List<String> environment = env == null ? Machine.hostEnv() : new ArrayList<>(env);
+    Machine.Options options = new Machine.Options(new Sandbox(base), environment, 0x5eed,
         notices);
     try {
       // argv[0] is the path as typed, as a shell would pass it.
@@ -598,9 +611,11 @@ public final class ReplSession {
     }
     long before = cpu.instret();
     StopReason r;
+    long hit;
     running = cpu;
     try {
       r = cpu.run(steps);
+      hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
     } finally {
       running = null;
       if (temporary) {
@@ -621,7 +636,6 @@ public final class ReplSession {
         out.append(pcLine(m)).append('\n');
       }
       case BREAKPOINT, INTERRUPTED -> {
-        long hit = stage == null ? -1 : lastHit(cpu);
         if (hit >= 0 && hit == until) {
           out.append(String.format("reached %s after %,d instructions%n",
               m.symbols().describe(hit), cpu.instret()));
@@ -636,11 +650,6 @@ public final class ReplSession {
     }
   }
 
-  private long lastHit(Cpu cpu) {
-    long hit = stage.hit();
-    return hit == cpu.pc ? hit : -1;
-  }
-
   private void flushGuest() {
     if (guestOut.size() > 0) {
       String s = guestOut.toString(StandardCharsets.UTF_8);
@@ -650,6 +659,36 @@ public final class ReplSession {
         out.append('\n');
       }
     }
+  }
+
+  private void env(List<String> args) {
+    if (args.isEmpty()) {
+      if (env == null) {
+        out.append(String.format("the host's environment (%d variables)%n",
+            Machine.hostEnv().size()));
+      } else if (env.isEmpty()) {
+        out.append("empty environment\n");
+      }
+      if (env != null) {
+        env.forEach(v -> out.append(v).append('\n'));
+      }
+      return;
+    }
+    List<String> next = env == null ? new ArrayList<>(Machine.hostEnv()) : new ArrayList<>(env);
+    for (String a : args) {
+      if (a.equals("clear")) {
+        next.clear();
+      } else if (a.indexOf('=') > 0) {
+        String name = a.substring(0, a.indexOf('=') + 1);
+        next.removeIf(v -> v.startsWith(name));
+        next.add(a);
+      } else {
+        throw new ReplError("usage: :env [clear | NAME=VALUE...]");
+      }
+    }
+    env = next;
+    out.append(String.format("guest environment: %d variables (from the next :program or"
+        + " :run)%n", env.size()));
   }
 
   // ------------------------------------------------------------------ breakpoints

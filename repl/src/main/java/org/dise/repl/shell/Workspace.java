@@ -222,7 +222,11 @@ final class Workspace {
     }
     if (home != null) {
       int start = Math.min(Math.max(0, s.start() - home.start()), home.source().text().length());
-      int end = Math.max(start, Math.min(s.end() - home.start(), home.source().text().length()));
+      String text = home.source().text();
+      if (start == text.length() && start > 0 && text.charAt(start - 1) == '\n') {
+        start--; // "unexpected end of file": point after the last line, not below it
+      }
+      int end = Math.max(start, Math.min(s.end() - home.start(), text.length()));
       return new Diagnostic(d.severity(), new Span(home.source(), start, end), d.message(),
           d.hint());
     }

@@ -1,0 +1,149 @@
+package org.dise.repl.shell;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.DeployableConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The session without a terminal: what golden transcripts do not show well. */
+class ReplSessionTest {
+  private static final Path ROOT = ReplTranscriptTest.ROOT;
+
+  private static ReplSession session() {
+    ReplSession s = new ReplSession(ROOT);
+    s.execute(":env clear");
+    return s;
+  }
+
+  @Test
+  void anEntryContinuesWhileBracketsAreOpenOrTheParserWantsMore() {
+    assertThat(ReplSession.incomplete("P3: T.OPCLASS == proc_call &&\n")).isTrue();
+    assertThat(ReplSession.incomplete("P3: (T.OPCLASS == proc_call\n")).isTrue();
+    assertThat(ReplSession.incomplete("acf a {\n")).isTrue();
+    assertThat(ReplSession.incomplete("P3: T.OPCLASS == proc_call\n")).isTrue(); // no arrow yet
+    assertThat(ReplSession.incomplete("P3: T.OPCLASS == proc_call => R3, null\n")).isFalse();
+    assertThat(ReplSession.incomplete("R3: call(CallPair_handler, T.INSN); T.INSN;\n")).isFalse();
+    // A mistake before the end is reported at once rather than waiting for more lines.
+    assertThat(ReplSession.incomplete("P3 T.OPCLASS == proc_call => R3\n")).isFalse();
+    // Brackets in comments and strings do not count.
+    assertThat(ReplSession.incomplete("import \"a(.acf\"; // (\n")).isFalse();
+  }
+
+  @Test
+  void promptShowsAContinuedEntryAndCtrlCDiscardsIt() {
+    ReplSession s = session();
+    assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);
+    assertThat(s.execute("P3: T.OPCLASS == proc_call &&")).isEmpty();
+    assertThat(s.prompt()).isEqualTo(ReplSession.MORE);
+    assertThat(s.cancelPending()).isEqualTo("(entry discarded)\n");
+    assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);
+    assertThat(s.execute(":show")).isEqualTo("(no productions)\n");
+  }
+
+  @Test
+  void reloadPicksUpAnEditedFileAndKeepsTheOldSetWhenTheEditIsWrong(@TempDir Path dir)
+      throws Exception {
+    Path acf = dir.resolve("pairs.acf");
+    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
+        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    ReplSession s = session();
+    assertThat(s.execute(":load " + acf)).isEqualTo(
+        "ok: 1 production, 1 replacement sequence, sinks CallPair_handler\n");
+    Files.writeString(acf, "P3: T.OPCLASS == branch => R3, null\n"
+        + "R3: call(Branch_handler, T.INSN); T.INSN;\n");
+    assertThat(s.execute(":reload")).isEqualTo(
+        "ok: 1 production, 1 replacement sequence, sinks Branch_handler\n");
+    Files.writeString(acf, "P3: T.OPCLASS == branch => R4, null\n");
+    String out = s.execute(":reload");
+    assertThat(out).contains(acf + ":1:28: error: unknown replacement `R4`");
+    assertThat(out).endsWith("1 error; the production set is unchanged\n");
+    assertThat(s.execute(":tables")).contains("P3: T.OPCLASS == branch -> R3");
+    assertThat(s.errors()).isEqualTo(1);
+  }
+
+  @Test
+  void saveWritesADeployableConfigurationOfTheSession(@TempDir Path dir) throws Exception {
+    ReplSession s = session();
+    s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
+    s.execute("P1: T.OPCLASS == branch && zero_0 => R1, null");
+    Path file = dir.resolve("branches.dcfg");
+    assertThat(s.execute(":save " + file)).isEqualTo("saved " + file
+        + ": 1 production, 1 replacement sequence, sinks Branch_handler\n");
+    DeployableConfig c = ConfigFormat.read(file);
+    assertThat(c.productions().productions()).hasSize(1);
+    assertThat(c.productions().productions().get(0).name()).isEqualTo("P1");
+    assertThat(c.productions().sinks().get(0).name()).isEqualTo("Branch_handler");
+  }
+
+  @Test
+  void aBreakpointOnAnInstructionTheEngineReplacesStillStops() {
+    // Under the hot call pair ACF every call is tagged by the engine; the breakpoint must
+    // stop before the call's replacement runs, and continuing must run it exactly once.
+    ReplSession s = session();
+    assertThat(s.execute(":load examples/acf/hot_call_pairs.acf")).startsWith("ok:");
+    s.execute(":program examples/programs/bin/hello");
+    assertThat(s.execute(":until main")).startsWith("reached main after ");
+    String call = s.execute(":disasm main 12");
+    String line = call.lines().filter(l -> l.contains("jal") && l.contains("<"))
+        .findFirst().orElseThrow();
+    String addr = "0x" + line.substring(2).strip().split(":")[0];
+    assertThat(s.execute(":break " + addr)).startsWith("breakpoint at " + addr);
+    String stop = s.execute(":continue");
+    assertThat(stop).startsWith("breakpoint at main+");
+    assertThat(stop).contains("=> ");
+    String before = s.execute(":profile");
+    assertThat(s.execute(":step")).contains("stopped after 1 instructions");
+    String after = s.execute(":profile");
+    assertThat(handlerCalls(after)).isEqualTo(handlerCalls(before) + 1);
+  }
+
+  private static long handlerCalls(String profile) {
+    String l = profile.lines().filter(x -> x.strip().startsWith("handler calls")).findFirst()
+        .orElseThrow();
+    return Long.parseLong(l.replaceAll("[^0-9]", ""));
+  }
+
+  @Test
+  void setRegisterAndPc() {
+    ReplSession s = session();
+    s.execute(":program examples/programs/bin/hello");
+    assertThat(s.execute(":set reg a0 0x2a")).isEqualTo("a0 = 0x2a\n");
+    assertThat(s.execute(":regs")).contains("a0   000000000000002a");
+    assertThat(s.execute(":set reg pc main")).startsWith("at main\n=> ");
+    assertThat(s.execute(":set reg zero 1")).isEqualTo("error: zero is always 0\n");
+    assertThat(s.execute(":set reg q9 1")).startsWith("error: no register named q9");
+  }
+
+  @Test
+  void ctrlCInterruptsALongRunningGuestAndTheSessionGoesOn() throws Exception {
+    ReplSession s = session();
+    s.execute(":program examples/programs/bin/chess 4");
+    String[] result = new String[1];
+    Thread t = new Thread(() -> result[0] = s.execute(":run"));
+    t.start();
+    while (!s.busy() && t.isAlive()) {
+      Thread.onSpinWait();
+    }
+    s.interrupt(); // what the terminal's SIGINT handler calls
+    t.join();
+    assertThat(result[0]).containsMatch("(?s)interrupted after [0-9,]+ instructions\nat ");
+    assertThat(s.execute(":step 5")).startsWith("stopped after 5 instructions");
+    assertThat(s.execute(":regs")).startsWith("pc   ");
+  }
+
+  @Test
+  void noStackTraceForNonsense() {
+    ReplSession s = session();
+    for (String line : new String[] {":", ":mem", ":mem zz", ":disasm 1 2 3", ":set", ":break",
+        ":delete all", ":until", ":sample maybe", ":profile", ":counters", ":tables", ":save",
+        ":program", ":program /", ":env X", ":help nope", "'", "P:", ":load"}) {
+      String out = s.execute(line);
+      assertThat(out).doesNotContain("Exception");
+      assertThat(out).doesNotContain("internal error");
+    }
+  }
+}

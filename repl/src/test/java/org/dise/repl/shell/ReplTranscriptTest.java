@@ -1,0 +1,94 @@
+package org.dise.repl.shell;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Golden REPL sessions: each {@code repl/src/test/resources/repl/X.script} runs through
+ * {@code acf repl --script} from the repository root, in a process of its own as a user would run
+ * it, and its output must equal {@code X.transcript}. {@code -Dacf.updateGolden=true} rewrites
+ * the transcripts.
+ */
+class ReplTranscriptTest {
+  static final Path ROOT = findRoot();
+  static final Path DIR = ROOT.resolve("repl/src/test/resources/repl");
+  private static final boolean UPDATE = Boolean.getBoolean("acf.updateGolden");
+
+  static Stream<String> scripts() throws IOException {
+    try (Stream<Path> s = Files.list(DIR)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".script"))
+          .map(n -> n.substring(0, n.length() - ".script".length())).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scripts")
+  void transcriptMatches(String name) throws Exception {
+    Path script = DIR.resolve(name + ".script");
+    Path expectedFile = DIR.resolve(name + ".transcript");
+    Result r = acf(List.of("repl", "--script", script.toString()));
+    assertWithMessage("%s: stderr (no stack trace, nothing outside the transcript)", name)
+        .that(r.stderr()).isEmpty();
+    if (UPDATE) {
+      Files.writeString(expectedFile, r.stdout(), StandardCharsets.UTF_8);
+      return;
+    }
+    assertWithMessage("%s.transcript is missing; run with -Dacf.updateGolden=true", name)
+        .that(Files.exists(expectedFile)).isTrue();
+    String expected = Files.readString(expectedFile, StandardCharsets.UTF_8);
+    assertWithMessage("%s: transcript (update with -Dacf.updateGolden=true)", name)
+        .that(r.stdout()).isEqualTo(expected);
+    // Every script in this folder contains a mistake on purpose, so the status is 1.
+    assertWithMessage("%s: exit status", name).that(r.status()).isEqualTo(1);
+  }
+
+  /** The output of the acf command line run in its own JVM from the repository root. */
+  record Result(int status, String stdout, String stderr) {}
+
+  static Result acf(List<String> args) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(List.of(javaBin(), "-Xss16m", "-cp",
+        System.getProperty("java.class.path"), "org.dise.repl.Main"));
+    cmd.addAll(args);
+    Path out = Files.createTempFile("acf-repl", ".out");
+    Path err = Files.createTempFile("acf-repl", ".err");
+    try {
+      Process p = new ProcessBuilder(cmd).directory(ROOT.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("acf " + args + " did not finish");
+      }
+      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  static Path findRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
+      p = p.getParent();
+    }
+    if (p == null) {
+      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
+    }
+    return p;
+  }
+}
