@@ -16,8 +16,8 @@ final class Block {
   int count;
   /** A single instruction tagged by the decode stage: it runs through the hook. */
   boolean hooked;
-  /** The translated code, once the compiler thread has published it. */
-  volatile CompiledBlocks code;
+  /** The translated code, installed by the emulating thread. */
+  CompiledBlocks code;
   int codeId;
 
   Block(DecodedInsn[] insns) {

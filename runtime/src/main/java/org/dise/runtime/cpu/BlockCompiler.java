@@ -70,7 +70,7 @@ public final class BlockCompiler {
     queue.add(b);
   }
 
-  /** Waits until every submitted block has been compiled; false on timeout. */
+  /** Waits until every submitted block has been compiled (installing needs a run); false on timeout. */
   public boolean awaitIdle(long millis) throws InterruptedException {
     long deadline = System.currentTimeMillis() + millis;
     while (pending.get() > 0) {
@@ -97,7 +97,11 @@ public final class BlockCompiler {
           }
           batch.add(b);
         }
-        compile(batch);
+        Unit u = compile(batch);
+        if (u != null) {
+          ready.add(u);
+          hasReady = true;
+        }
         pending.addAndGet(-batch.size());
       }
     } catch (InterruptedException e) {
@@ -105,8 +109,44 @@ public final class BlockCompiler {
     }
   }
 
-  /** Compiles blocks now, on the caller's thread (also used by tests). */
-  void compile(List<Block> batch) {
+  /** A compiled unit waiting to be installed by the emulating thread. */
+  record Unit(List<Block> blocks, CompiledBlocks code) {}
+
+  private final java.util.concurrent.ConcurrentLinkedQueue<Unit> ready =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private volatile boolean hasReady;
+
+  /** True when compiled units wait for {@link #installReady}. */
+  boolean hasReady() {
+    return hasReady;
+  }
+
+  /**
+   * Installs compiled units, on the emulating thread, so blocks only ever change there. A unit
+   * one of whose blocks was dropped while it compiled (its code changed) is marked out of date.
+   */
+  void installReady(Cpu cpu) {
+    hasReady = false;
+    Unit u;
+    while ((u = ready.poll()) != null) {
+      install(u, cpu);
+    }
+  }
+
+  static void install(Unit u, Cpu cpu) {
+    for (int i = 0; i < u.blocks().size(); i++) {
+      Block b = u.blocks().get(i);
+      if (cpu.isCurrent(b)) {
+        b.codeId = i;
+        b.code = u.code();
+      } else {
+        u.code().invalidate();
+      }
+    }
+  }
+
+  /** Compiles blocks on the caller's thread; null when translation failed. */
+  Unit compile(List<Block> batch) {
     String name = "Blocks" + CLASSES.incrementAndGet();
     String source = BlockTranslator.classSource(PKG, name, batch);
     try {
@@ -116,16 +156,13 @@ public final class BlockCompiler {
         insns[i] = batch.get(i).insns;
       }
       code.getClass().getField("INSNS").set(null, insns);
-      for (int i = 0; i < batch.size(); i++) {
-        Block b = batch.get(i);
-        b.codeId = i;
-        b.code = code; // volatile write publishes codeId too
-      }
       compiledBlocks.addAndGet(batch.size());
+      return new Unit(List.copyOf(batch), code);
     } catch (Exception | LinkageError e) {
       failed = true;
       notices.println("acf: block translation disabled (" + e.getMessage()
           + "); the interpreter runs everything");
+      return null;
     }
   }
 

@@ -48,6 +48,8 @@ final class BlockTranslator {
     sb.append("public final class ").append(name).append(" implements CompiledBlocks {\n");
     sb.append("  /** The decoded instructions of each block (set when the class is loaded). */\n");
     sb.append("  public static DecodedInsn[][] INSNS;\n");
+    sb.append("  private static volatile boolean stale;\n");
+    sb.append("  public void invalidate() {\n    stale = true;\n  }\n");
     sb.append("  public long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget) {\n");
     sb.append("    long n = 0;\n    long pc = 0;\n    try {\n      while (true) {\n");
     sb.append("        switch (id) {\n");
@@ -66,7 +68,7 @@ final class BlockTranslator {
       sb.append("            n += ").append(b.insns.length).append(";\n");
       if (selfLoop) {
         sb.append("            } while (pc == ").append(lit(b.start))
-            .append(" && !cpu.interruptPending());\n");
+            .append(" && !stale && !cpu.interruptPending());\n");
       }
       // Successors known at translation time get their ids as constants.
       long taken = last.target();
@@ -86,7 +88,7 @@ final class BlockTranslator {
     }
     sb.append("          default:\n            cpu.unitSteps = n;\n            return pc;\n");
     sb.append("        }\n");
-    sb.append("        if (id < 0 || cpu.interruptPending()) {\n");
+    sb.append("        if (id < 0 || stale || cpu.interruptPending()) {\n");
     sb.append("          cpu.unitSteps = n;\n          return pc;\n        }\n");
     sb.append("      }\n    } catch (RuntimeException e) {\n");
     sb.append("      cpu.unitSteps = n + cpu.faultIndex;\n");

@@ -15,4 +15,10 @@ public interface CompiledBlocks {
    * Cpu#faultInsn} (it is not counted as retired).
    */
   long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget);
+
+  /**
+   * Marks the unit out of date (code of one of its blocks changed): from now on it runs only
+   * the block it is entered at and returns, so stale translations are never reached.
+   */
+  void invalidate();
 }

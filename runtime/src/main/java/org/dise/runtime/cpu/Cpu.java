@@ -278,6 +278,26 @@ public final class Cpu {
     };
   }
 
+  /** True while {@code b} is the block the cache holds for its address. */
+  boolean isCurrent(Block b) {
+    Block[] bp = blockPages[(int) (b.start >>> Memory.PAGE_BITS)];
+    return bp != null && bp[(int) (b.start & Memory.PAGE_MASK) >>> 1] == b;
+  }
+
+  /** Forgets a page's blocks; translated units holding one of them are marked out of date. */
+  private void dropBlocks(int p) {
+    Block[] blocks = blockPages[p];
+    if (blocks == null) {
+      return;
+    }
+    for (Block b : blocks) {
+      if (b != null && b.code != null) {
+        b.code.invalidate();
+      }
+    }
+    Arrays.fill(blocks, null);
+  }
+
   /** Drops the decoded instructions of one page (its code was written or unmapped). */
   private void invalidatePage(int p) {
     DecodedInsn[] page = codePages[p];
@@ -285,11 +305,9 @@ public final class Cpu {
       Arrays.fill(page, null);
     }
     // Blocks of this page, and of the previous one (its last may extend into this page).
-    if (blockPages[p] != null) {
-      Arrays.fill(blockPages[p], null);
-    }
-    if (p > 0 && blockPages[p - 1] != null) {
-      Arrays.fill(blockPages[p - 1], null);
+    dropBlocks(p);
+    if (p > 0) {
+      dropBlocks(p - 1);
     }
     // An instruction that starts on the previous page may extend into this one.
     if (p > 0 && codePages[p - 1] != null) {
@@ -302,9 +320,7 @@ public final class Cpu {
   public void flushDecodeCache() {
     for (int p : cachedPages) {
       Arrays.fill(codePages[p], null);
-      if (blockPages[p] != null) {
-        Arrays.fill(blockPages[p], null);
-      }
+      dropBlocks(p);
       mem.unmarkCode(p);
     }
   }
@@ -419,8 +435,13 @@ public final class Cpu {
             }
             continue;
           }
-          if (compiler != null && ++b.count == translateThreshold) {
-            compiler.submit(b);
+          if (compiler != null) {
+            if (++b.count == translateThreshold) {
+              compiler.submit(b);
+            }
+            if (compiler.hasReady()) {
+              compiler.installReady(this);
+            }
           }
           steps += n;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues

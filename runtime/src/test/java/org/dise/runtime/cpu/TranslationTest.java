@@ -92,7 +92,7 @@ class TranslationTest {
     Cpu translated = loopThatFaults();
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
     Block block = translated.blockAt(0x10000);
-    compiler.compile(List.of(block));
+    BlockCompiler.install(compiler.compile(List.of(block)), translated);
     assertThat(block.code).isNotNull();
     assertThat(translated.run(1000)).isEqualTo(StopReason.FAULT);
 
