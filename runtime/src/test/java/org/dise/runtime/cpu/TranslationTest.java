@@ -102,4 +102,49 @@ class TranslationTest {
     assertThat(translated.instret()).isEqualTo(interpreted.instret());
     assertThat(translated.x[10]).isEqualTo(interpreted.x[10]);
   }
+
+  private static int jal(int rd, int off) {
+    return (((off >>> 20) & 1) << 31) | (((off >>> 1) & 0x3ff) << 21) | (((off >>> 11) & 1) << 20)
+        | (((off >>> 12) & 0xff) << 12) | (rd << 7) | 0x6f;
+  }
+
+  @Test
+  void unitNeverRunsABlockWhoseCodeChanged() {
+    // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000, not adjacent, so
+    // dropping its page leaves A's alone): a1 += 1, jump to A.
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    byte[] a = words(0x00150513, jal(0, 0x12000 - 0x10004));
+    byte[] b = words(0x00158593, jal(0, 0x10000 - 0x12004));
+    mem.poke(0x10000, a, 0, a.length);
+    mem.poke(0x12000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    assertThat(cpu.run(4)).isEqualTo(StopReason.STEP_LIMIT); // decodes both blocks
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    BlockCompiler.install(
+        compiler.compile(List.of(cpu.blockAt(0x10000), cpu.blockAt(0x12000))), cpu);
+    cpu.run(40);
+    assertThat(cpu.translatedInstructions()).isEqualTo(40L);
+    assertThat(cpu.x[11]).isEqualTo(11L); // 1 interpreted + 10 translated iterations
+
+    // B becomes a1 += 100: the unit, entered at A, must not jump into its old copy of B.
+    byte[] b2 = words(0x06458593);
+    mem.poke(0x12000, b2, 0, b2.length);
+    mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ); // drops B's decoded code
+    mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    assertThat(cpu.pc).isEqualTo(0x10000L);
+    cpu.run(4);
+    assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
+  }
+
+  private static byte[] words(int... code) {
+    byte[] b = new byte[code.length * 4];
+    for (int i = 0; i < code.length; i++) {
+      for (int k = 0; k < 4; k++) {
+        b[4 * i + k] = (byte) (code[i] >>> (8 * k));
+      }
+    }
+    return b;
+  }
 }
