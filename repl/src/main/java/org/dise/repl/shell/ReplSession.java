@@ -79,6 +79,7 @@ public final class ReplSession {
   private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
   private final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
   private volatile Cpu running;
+  private volatile boolean interruptRequested;
 
   /** A session whose relative paths (files, programs, the guest's sandbox) start at {@code base}. */
   public ReplSession(Path base) {
@@ -104,8 +105,12 @@ public final class ReplSession {
     return errors;
   }
 
-  /** Asks a running guest to stop (Ctrl-C; called from another thread). */
+  /**
+   * Asks a running guest to stop (Ctrl-C; called from another thread). Pressed while a command
+   * is starting the guest, it stops the guest before its first instruction.
+   */
   public void interrupt() {
+    interruptRequested = true;
     Cpu c = running;
     if (c != null) {
       c.requestInterrupt();
@@ -150,6 +155,7 @@ public final class ReplSession {
   /** Executes one input line and returns what it prints (every line ends with a newline). */
   public String execute(String line) {
     out.setLength(0);
+    interruptRequested = false; // a Ctrl-C typed at the prompt belongs to the prompt
     try {
       dispatch(line);
     } catch (ReplError e) {
@@ -614,7 +620,7 @@ public final class ReplSession {
     long hit;
     running = cpu;
     try {
-      r = cpu.run(steps);
+      r = interruptRequested ? StopReason.INTERRUPTED : cpu.run(steps);
       hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
     } finally {
       running = null;
