@@ -1,24 +1,13 @@
 package org.dise.runtime.cpu;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.tools.FileObject;
-import javax.tools.ForwardingJavaFileManager;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileManager;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.ToolProvider;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.javac.InMemoryJavac;
 
 /**
  * Translates hot blocks to Java and compiles them in the background with the JDK's own
@@ -32,7 +21,7 @@ public final class BlockCompiler {
   private static final int BATCH = 48;
 
   private final LinkedBlockingQueue<Block> queue = new LinkedBlockingQueue<>();
-  private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+  private final boolean javac = InMemoryJavac.available();
   private final PrintStream notices;
   private volatile boolean failed;
   private Thread thread;
@@ -46,7 +35,7 @@ public final class BlockCompiler {
 
   /** True when a JDK compiler is present and nothing has failed. */
   public boolean available() {
-    return javac != null && !failed;
+    return javac && !failed;
   }
 
   /** Number of blocks translated so far. */
@@ -167,59 +156,8 @@ public final class BlockCompiler {
   }
 
   private CompiledBlocks load(String name, String source) throws Exception {
-    MemoryFiles files = new MemoryFiles(javac.getStandardFileManager(null, null, null));
-    JavaFileObject src = new SimpleJavaFileObject(
-        URI.create("string:///" + PKG.replace('.', '/') + "/" + name + ".java"),
-        JavaFileObject.Kind.SOURCE) {
-      @Override
-      public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-        return source;
-      }
-    };
-    List<String> options = List.of("-proc:none", "-g:none", "-nowarn", "-classpath",
-        System.getProperty("java.class.path"));
-    java.io.StringWriter errors = new java.io.StringWriter();
-    Boolean ok = javac.getTask(errors, files, null, options, null, List.of(src)).call();
-    if (!ok) {
-      throw new IllegalStateException("javac: " + errors.toString().lines().findFirst().orElse(""));
-    }
-    ClassLoader loader = new ClassLoader(BlockCompiler.class.getClassLoader()) {
-      @Override
-      protected Class<?> findClass(String n) throws ClassNotFoundException {
-        byte[] b = files.classes.get(n);
-        if (b == null) {
-          throw new ClassNotFoundException(n);
-        }
-        return defineClass(n, b, 0, b.length);
-      }
-    };
-    Class<?> c = loader.loadClass(PKG + "." + name);
+    Class<?> c = InMemoryJavac.compile(PKG + "." + name, source,
+        BlockCompiler.class.getClassLoader());
     return (CompiledBlocks) c.getDeclaredConstructor().newInstance();
-  }
-
-  /** Keeps javac's output classes in memory. */
-  private static final class MemoryFiles extends ForwardingJavaFileManager<JavaFileManager> {
-    final Map<String, byte[]> classes = new HashMap<>();
-
-    MemoryFiles(JavaFileManager fm) {
-      super(fm);
-    }
-
-    @Override
-    public JavaFileObject getJavaFileForOutput(Location location, String className,
-        JavaFileObject.Kind kind, FileObject sibling) {
-      return new SimpleJavaFileObject(URI.create("mem:///" + className.replace('.', '/')
-          + kind.extension), kind) {
-        @Override
-        public OutputStream openOutputStream() {
-          return new ByteArrayOutputStream() {
-            @Override
-            public void close() {
-              classes.put(className, toByteArray());
-            }
-          };
-        }
-      };
-    }
   }
 }
