@@ -130,7 +130,7 @@ public final class ReplSession {
     return had ? "(entry discarded)\n" : "";
   }
 
-  /** Names the command names, for completion. */
+  /** The command names with their colon, for completion. */
   public List<String> commandNames() {
     List<String> names = new ArrayList<>();
     for (String n : commands.keySet()) {
@@ -516,10 +516,10 @@ public final class ReplSession {
     }
     Path path = base.resolve(args.get(0));
     Machine m = loadMachine(args.get(0), path, args.subList(1, args.size()));
+    install(m);
     programShown = args.get(0);
     programPath = path;
     programArgs = List.copyOf(args.subList(1, args.size()));
-    install(m);
     out.append(String.format("loaded %s: entry 0x%x in %s, %d functions%n", programShown,
         m.cpu().pc, m.symbols().describe(m.cpu().pc), m.symbols().size()));
   }
@@ -607,6 +607,9 @@ public final class ReplSession {
     if (cpu.halted() || cpu.fault() != null) {
       throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
           + "; :run starts it again");
+    }
+    if (cpu.instret() == 0 && engineVersion != workspace.version()) {
+      install(m); // not started yet: it runs under the productions as they are now
     }
     boolean temporary = until >= 0 && breakpoints.add(until);
     if (temporary) {
@@ -851,7 +854,7 @@ public final class ReplSession {
   }
 
   private void counters() {
-    ProductionSet s = requireSet();
+    ProductionSet s = engine != null ? engine.productionSet() : requireSet();
     TreeSet<Integer> indices = new TreeSet<>(s.counterIndices());
     for (CounterSpec c : s.counters()) {
       indices.add(c.index());

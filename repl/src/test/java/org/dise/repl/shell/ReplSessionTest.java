@@ -108,6 +108,21 @@ class ReplSessionTest {
   }
 
   @Test
+  void productionsTypedAfterLoadingTheProgramApplyUntilItStarts() {
+    ReplSession s = session();
+    s.execute(":program examples/programs/bin/hello");
+    s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
+    assertThat(s.execute("P1: T.OPCLASS == branch => R1, null")).startsWith("ok: 1 production");
+    s.execute(":until main");
+    assertThat(s.execute(":profile")).startsWith("profile Branch_handler (");
+    // Once it has started, a change waits for the next :run.
+    assertThat(s.execute("P2: T.OPCLASS == proc_call => R1, null")).contains(
+        ":run starts it with these");
+    assertThat(s.execute(":profile")).startsWith(
+        "(from the productions the program started with)\nprofile Branch_handler (");
+  }
+
+  @Test
   void setRegisterAndPc() {
     ReplSession s = session();
     s.execute(":program examples/programs/bin/hello");

@@ -56,8 +56,16 @@ class ReplTranscriptTest {
   record Result(int status, String stdout, String stderr) {}
 
   static Result acf(List<String> args) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of(javaBin(), "-Xss16m", "-cp",
-        System.getProperty("java.class.path"), "org.dise.repl.Main"));
+    // The guest's startup code reads its own absolute path (/proc/self/exe), so instruction
+    // counts depend on where the repository is checked out. The session sees the repository
+    // through a link whose path has the same length everywhere, so transcripts do not.
+    Path link = Path.of(String.format("/tmp/acf-golden-%016x",
+        new java.util.Random().nextLong()), "root");
+    Files.createDirectories(link.getParent());
+    Files.createSymbolicLink(link, ROOT);
+    List<String> cmd = new java.util.ArrayList<>(List.of(javaBin(), "-Xss16m",
+        "-Duser.dir=" + link, "-cp", System.getProperty("java.class.path"),
+        "org.dise.repl.Main"));
     cmd.addAll(args);
     Path out = Files.createTempFile("acf-repl", ".out");
     Path err = Files.createTempFile("acf-repl", ".err");
@@ -74,6 +82,8 @@ class ReplTranscriptTest {
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
+      Files.deleteIfExists(link);
+      Files.deleteIfExists(link.getParent());
     }
   }
 
