@@ -57,6 +57,8 @@ public final class ReplSession {
   public static final String MORE = "...> ";
 
   private static final int PROFILE_TOP = 10;
+  /** Instructions between two looks at Ctrl-C (a few milliseconds of emulation). */
+  private static final long SLICE = 20_000_000;
 
   private final Path base;
   private final Workspace workspace;
@@ -623,7 +625,7 @@ public final class ReplSession {
     long hit;
     running = cpu;
     try {
-      r = interruptRequested ? StopReason.INTERRUPTED : cpu.run(steps);
+      r = runSliced(cpu, steps);
       hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
     } finally {
       running = null;
@@ -655,6 +657,24 @@ public final class ReplSession {
           out.append(String.format("interrupted after %,d instructions%n", cpu.instret()));
         }
         out.append(pcLine(m)).append('\n');
+      }
+    }
+  }
+
+  /**
+   * Runs in slices and checks for Ctrl-C between them: {@link Cpu#run} clears a pending
+   * interrupt request when it starts, so a request that lands just before that would be lost.
+   */
+  private StopReason runSliced(Cpu cpu, long steps) {
+    long start = cpu.instret();
+    while (true) {
+      if (interruptRequested) {
+        return StopReason.INTERRUPTED;
+      }
+      long left = steps - (cpu.instret() - start);
+      StopReason r = cpu.run(Math.min(left, SLICE));
+      if (r != StopReason.STEP_LIMIT || cpu.instret() - start >= steps) {
+        return r;
       }
     }
   }

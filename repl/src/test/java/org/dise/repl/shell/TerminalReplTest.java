@@ -85,10 +85,11 @@ class TerminalReplTest {
   /** Starts the REPL in a new tmux session (through a script: the class path is long). */
   private void start(Path history) throws Exception {
     Path script = history.resolveSibling("repl.sh");
-    Files.writeString(script, "exec " + String.join(" ", List.of(
+    // After the REPL ends, the pane stays (with its status) so that a failure can be read.
+    Files.writeString(script, String.join(" ", List.of(
         quote(ReplTranscriptTest.javaBin()), "-Xss16m", "-cp",
         quote(System.getProperty("java.class.path")), "org.dise.repl.Main", "repl", "--history",
-        quote(history.toString()))) + "\n");
+        quote(history.toString()))) + "\necho \"[acf exited: $?]\"\nsleep 600\n");
     String out = tmux("new-session", "-d", "-x", "160", "-y", "50", "-c",
         ReplTranscriptTest.ROOT.toString(), "sh " + quote(script.toString()));
     assertWithMessage("tmux new-session").that(out).isEmpty();
