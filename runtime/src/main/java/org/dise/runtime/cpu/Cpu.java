@@ -346,7 +346,6 @@ public final class Cpu {
     if (halted) {
       return StopReason.EXITED;
     }
-    interruptRequested = false;
     final long[] x = this.x;
     final Memory mem = this.mem;
     final boolean outerGuestStores = mem.setGuestStores(true);
@@ -362,7 +361,10 @@ public final class Cpu {
           this.pc = pc;
           return StopReason.STEP_LIMIT;
         }
-        if (interruptRequested) {
+        // A request that arrived before this call counts too; it is consumed by the stop. The
+        // single instruction of executeOne always runs (the decode stage is mid-instruction).
+        if (interruptRequested && forced == null) {
+          interruptRequested = false;
           this.pc = pc;
           return StopReason.INTERRUPTED;
         }
