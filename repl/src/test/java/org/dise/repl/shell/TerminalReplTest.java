@@ -29,7 +29,11 @@ class TerminalReplTest {
   @AfterEach
   void killServer() throws Exception {
     if (tmuxAvailable()) {
+      String socketPath = tmux("display-message", "-p", "#{socket_path}").strip();
       tmux("kill-server");
+      if (socketPath.startsWith("/")) {
+        Files.deleteIfExists(Path.of(socketPath)); // tmux leaves the socket file behind
+      }
     }
   }
 
