@@ -388,6 +388,11 @@ public final class Cpu {
         }
         DecodedInsn[] insns = b.insns;
         if (b.hooked && decodeStage != null) {
+          if (breakpoint == pc) {
+            breakpoint = -1;
+            this.pc = pc;
+            return StopReason.BREAKPOINT;
+          }
           // The decode stage runs this instruction (and its replacement) via executeOne.
           this.pc = pc;
           instret += steps;

@@ -77,4 +77,25 @@ class DecodeStageTest {
     assertThat(counter.calls).isEqualTo(expectedCalls);
     assertThat(counter.calls).isGreaterThan(0L);
   }
+
+  @Test
+  void breakpointOnATaggedInstructionStopsBeforeIt() throws Exception {
+    // Find the first call the guest makes, then break on it in a fresh machine.
+    Machine again = load("1", new ByteArrayOutputStream(), 0);
+    CallCounter fresh = new CallCounter();
+    again.cpu().setDecodeStage(fresh);
+    long callPc = firstCallPc(load("1", new ByteArrayOutputStream(), 0));
+    again.cpu().setBreakpoint(callPc);
+    assertThat(again.cpu().run(Long.MAX_VALUE)).isEqualTo(StopReason.BREAKPOINT);
+    assertThat(again.cpu().pc).isEqualTo(callPc);
+    assertThat(fresh.calls).isEqualTo(0L);
+  }
+
+  private static long firstCallPc(Machine m) {
+    Cpu cpu = m.cpu();
+    while (cpu.decodedAt(cpu.pc).opClass() != OpClass.PROC_CALL) {
+      cpu.run(1);
+    }
+    return cpu.pc;
+  }
 }
