@@ -1,11 +1,7 @@
 package org.dise.runtime.dise;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
-import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.Sinks;
 
 /**
  * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections
@@ -15,21 +11,10 @@ import org.dise.runtime.sink.Sinks;
  * (the parts before {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after).
  * See spec/engine.md.
  */
-public final class DiseEngine implements ProfilingEngine {
-  private final ProductionSet set;
+public final class DiseEngine extends EngineState {
   private final PatternTable pt;
   private final ReplacementTable rt;
   private final ConditionalsTable ct;
-  private final HpsCounters hps;
-  private final Sink[] sinks;
-  private final long[] handlerCost;
-  private final long stall;
-
-  private long inserted;
-  private long replacements;
-  private long handlerCalls;
-  private long handlerCycles;
-  private Cpu cpu;
 
   // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
   private final int[] matched;
@@ -41,58 +26,12 @@ public final class DiseEngine implements ProfilingEngine {
    * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
    */
   public DiseEngine(ProductionSet set) {
-    List<String> problems = set.budget().violations(set);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the production set does not fit the hardware budget: "
-          + String.join("; ", problems));
-    }
-    this.set = set;
+    super(set);
     this.pt = new PatternTable(set.productions());
     this.rt = new ReplacementTable(set.replacements());
     this.ct = new ConditionalsTable(set.flagInputs());
-    int counters = Math.max(set.budget().counters(), set.counterIndices().isEmpty() ? 0
-        : set.counterIndices().last() + 1);
-    this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
-    this.sinks = new Sink[set.sinks().size()];
-    this.handlerCost = new long[sinks.length];
-    for (int i = 0; i < sinks.length; i++) {
-      SinkBinding b = set.sinks().get(i);
-      sinks[i] = Sinks.create(b.component(), b.name());
-      handlerCost[i] = b.cost();
-    }
-    this.stall = set.stallCycles();
     this.matched = new int[set.productions().size()];
     this.chosen = new Step[set.productions().size()][];
-  }
-
-  /** Installs the engine in {@code cpu}'s decode stage. */
-  @Override
-  public void install(Cpu cpu) {
-    this.cpu = cpu;
-    cpu.setDecodeStage(this);
-  }
-
-  @Override
-  public ProductionSet productionSet() {
-    return set;
-  }
-
-  @Override
-  public HpsCounters hps() {
-    return hps;
-  }
-
-  @Override
-  public List<Sink> sinks() {
-    return List.of(sinks);
-  }
-
-  /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
-  @Override
-  public CostReport cost() {
-    long app = cpu == null ? 0 : cpu.instret() - inserted;
-    return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
-        handlerCycles);
   }
 
   @Override
@@ -215,9 +154,7 @@ public final class DiseEngine implements ProfilingEngine {
           call.args[a] = reg < 0 ? call.constants[a]
               : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
         }
-        sinks[call.sink].record(cpu, d, call.args, cpu.instret() - inserted);
-        handlerCalls++;
-        handlerCycles += handlerCost[call.sink];
+        call(call.sink, cpu, d, call.args);
       }
       i++;
     }

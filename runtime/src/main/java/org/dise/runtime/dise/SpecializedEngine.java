@@ -1,10 +1,7 @@
 package org.dise.runtime.dise;
 
-import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
-import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.Sinks;
 
 /**
  * The runtime side of an engine generated for one production set (the compiler's {@code
@@ -13,21 +10,11 @@ import org.dise.runtime.sink.Sinks;
  * micro-ops as straight-line code) and replacement (one method per sequence, entries unrolled);
  * it must behave exactly as {@link DiseEngine}. See spec/engine.md.
  */
-public abstract class SpecializedEngine implements ProfilingEngine {
-  private final ProductionSet set;
-  protected final HpsCounters hps;
-  private final Sink[] sinks;
-  private final long[] handlerCost;
-  private final long stall;
+public abstract class SpecializedEngine extends EngineState {
   /** Per production: the T.INSN index of its sequence (-1 when none) and its length. */
   private final int[] originalIndex;
   private final int[] length;
 
-  protected long inserted;
-  protected long replacements;
-  private long handlerCalls;
-  private long handlerCycles;
-  private Cpu cpu;
   /** Set when the last sequence part left its sequence through a jump, or the guest exited. */
   protected boolean left;
 
@@ -37,23 +24,7 @@ public abstract class SpecializedEngine implements ProfilingEngine {
    * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
    */
   protected SpecializedEngine(ProductionSet set) {
-    List<String> problems = set.budget().violations(set);
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the production set does not fit the hardware budget: "
-          + String.join("; ", problems));
-    }
-    this.set = set;
-    int counters = Math.max(set.budget().counters(), set.counterIndices().isEmpty() ? 0
-        : set.counterIndices().last() + 1);
-    this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
-    this.sinks = new Sink[set.sinks().size()];
-    this.handlerCost = new long[sinks.length];
-    for (int i = 0; i < sinks.length; i++) {
-      SinkBinding b = set.sinks().get(i);
-      sinks[i] = Sinks.create(b.component(), b.name());
-      handlerCost[i] = b.cost();
-    }
-    this.stall = set.stallCycles();
+    super(set);
     int n = set.productions().size();
     this.originalIndex = new int[n];
     this.length = new int[n];
@@ -62,34 +33,6 @@ public abstract class SpecializedEngine implements ProfilingEngine {
       originalIndex[k] = r < 0 ? -1 : set.replacements().get(r).originalIndex();
       length[k] = r < 0 ? 0 : set.replacements().get(r).body().size();
     }
-  }
-
-  @Override
-  public void install(Cpu cpu) {
-    this.cpu = cpu;
-    cpu.setDecodeStage(this);
-  }
-
-  @Override
-  public ProductionSet productionSet() {
-    return set;
-  }
-
-  @Override
-  public HpsCounters hps() {
-    return hps;
-  }
-
-  @Override
-  public List<Sink> sinks() {
-    return List.of(sinks);
-  }
-
-  @Override
-  public CostReport cost() {
-    long app = cpu == null ? 0 : cpu.instret() - inserted;
-    return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
-        handlerCycles);
   }
 
   /** What a tagged instruction keeps: truth tables and instantiated inserted instructions. */
@@ -119,13 +62,6 @@ public abstract class SpecializedEngine implements ProfilingEngine {
       }
     }
     return any ? new Match(truth, insns) : null;
-  }
-
-  /** {@code call(sink, args...)} from replacement code. */
-  protected final void call(int sink, Cpu cpu, DecodedInsn d, long[] args) {
-    sinks[sink].record(cpu, d, args, cpu.instret() - inserted);
-    handlerCalls++;
-    handlerCycles += handlerCost[sink];
   }
 
   /** Pattern division: by zero gives 0, as in {@link PatternExpr}. */
