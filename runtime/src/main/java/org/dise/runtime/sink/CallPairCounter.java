@@ -53,6 +53,7 @@ public final class CallPairCounter implements Sink {
           Branches.hex(s.pc()), Branches.hex(s.callee())));
     }
     return new ProfileTable(
-        List.of("caller", "callee", "count", "caller_address", "callee_address"), rows);
+        List.of("caller", "callee", "count", "caller_address", "callee_address"), rows,
+        List.of("caller_address", "callee_address"), "count");
   }
 }

@@ -64,6 +64,6 @@ public final class MethodCounter implements Sink {
           Long.toString(e.getValue()[1]), Branches.hex(e.getKey())));
     }
     return new ProfileTable(List.of("method", "invocations", "backward_branches", "address"),
-        rows);
+        rows, List.of("address"), "invocations");
   }
 }

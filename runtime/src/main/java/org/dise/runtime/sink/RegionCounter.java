@@ -48,7 +48,8 @@ public final class RegionCounter implements Sink {
       rows.add(List.of(Branches.hex(e.getKey()), functionAt(symbols, e.getKey()),
           Long.toString(e.getValue()[0]), Long.toString(e.getValue()[1])));
     }
-    return new ProfileTable(List.of("pc", "function", "count", "instructions"), rows);
+    return new ProfileTable(List.of("pc", "function", "count", "instructions"), rows,
+        List.of("pc"), "instructions");
   }
 
   static String functionAt(SymbolTable symbols, long addr) {
