@@ -24,6 +24,18 @@ public interface Trigger {
   default void endInterval(long index, long instructions) {}
 
   /**
+   * How much sampled interval {@code index} stands for in a whole-program estimate, asked at the
+   * end of the run: 1 for exhaustive, N for periodic, P for random, and for phase-aware sampling
+   * the number of intervals in its phase over the number of them that were sampled.
+   */
+  double scale(long index);
+
+  /** The phase-ID trace, when this trigger tracks phases; null otherwise. */
+  default PhaseTrace phases() {
+    return null;
+  }
+
+  /**
    * What this trigger needs to see of the executed code (the phase tracker's branch footprint),
    * or null when it needs nothing; see {@link org.dise.runtime.cpu.BlockObserver}.
    */
