@@ -1,8 +1,10 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.dise.compiler.Composition;
 import org.dise.compiler.Frontend;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
@@ -18,26 +20,33 @@ final class AcfLoader {
     return load(files, "nothing was run");
   }
 
-  /** As {@link #load(List)}; {@code consequence} ends the error summary. */
+  /**
+   * As {@link #load(List)}; {@code consequence} ends the error summary. Several files compose
+   * into one production set in the order given (see {@link Composition}).
+   */
   static ProductionSet load(List<Path> files, String consequence) {
-    if (files.size() > 1) {
-      // Several ACFs compose inside one file (`use` blocks); across files is not done yet.
-      throw new UserError("--acf: one file for now; compose ACFs in one file with `use`",
-          Main.EXIT_USAGE);
+    Diagnostics diags = new Diagnostics();
+    List<CheckedProgram> programs = new ArrayList<>();
+    for (Path file : files) {
+      Frontend.Result r = Frontend.standard().check(CheckCommand.read(file), file);
+      r.diagnostics().all().forEach(diags::add);
+      r.program().ifPresent(programs::add);
     }
-    Path file = files.get(0);
-    Frontend.Result r = Frontend.standard().check(CheckCommand.read(file), file);
-    Diagnostics diags = r.diagnostics();
     Optional<ProductionSet> set = Optional.empty();
-    if (r.program().isPresent()) {
-      CheckedProgram p = r.program().get();
-      set = Lowering.lower(p, diags);
+    if (programs.size() == files.size() && diags.errorCount() == 0) {
+      Optional<CheckedProgram> composed = Composition.compose(programs,
+          files.stream().map(Path::toString).toList(), diags);
+      if (composed.isPresent()) {
+        set = Lowering.lower(composed.get(), diags);
+      }
     }
     if (diags.errorCount() > 0 || diags.warningCount() > 0) {
       System.err.print(DiagnosticRenderer.renderAll(diags.sorted()));
     }
     if (set.isEmpty()) {
-      throw new UserError(file + ": " + diags.errorCount()
+      String what = files.size() == 1 ? files.get(0).toString() : String.join(" + ",
+          files.stream().map(Path::toString).toList());
+      throw new UserError(what + ": " + diags.errorCount()
           + (diags.errorCount() == 1 ? " error" : " errors") + "; " + consequence);
     }
     return set.get();

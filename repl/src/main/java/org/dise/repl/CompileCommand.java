@@ -20,13 +20,15 @@ import picocli.CommandLine.Parameters;
       "",
       "Examples:",
       "  ./acf compile examples/acf/hot_call_pairs.acf -o pairs.dcfg",
+      "  ./acf compile examples/acf/hot_methods.acf examples/acf/hot_call_pairs.acf -o both.dcfg",
       "  ./acf inspect pairs.dcfg",
       "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
 public final class CompileCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "FILE.acf", description = "The ACF to compile.")
-  Path acf;
+  @Parameters(arity = "1..*", paramLabel = "FILE.acf",
+      description = "The ACF to compile; several compose in the order given.")
+  List<Path> acfs;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
       description = "Where to write the configuration.")
@@ -34,13 +36,14 @@ public final class CompileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ProductionSet set = AcfLoader.load(List.of(acf), "nothing was written");
+    ProductionSet set = AcfLoader.load(acfs, "nothing was written");
     List<String> problems = set.budget().violations(set);
     if (!problems.isEmpty()) {
-      throw new UserError(acf + ": the production set does not fit the hardware budget: "
+      throw new UserError(acfs.get(0) + ": the production set does not fit the hardware budget: "
           + String.join("; ", problems));
     }
-    DeployableConfig config = new DeployableConfig(acf.getFileName().toString(), set);
+    DeployableConfig config = new DeployableConfig(String.join("+",
+        acfs.stream().map(a -> a.getFileName().toString()).toList()), set);
     try {
       ConfigFormat.write(config, output);
     } catch (IOException e) {

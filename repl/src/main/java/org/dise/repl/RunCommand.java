@@ -69,7 +69,8 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(names = "--acf", paramLabel = "FILE",
-      description = "Run the program under the productions of this ACF (see spec/engine.md).")
+      description = "Run the program under the productions of this ACF (see spec/engine.md);"
+          + " repeat to compose several, in the order given.")
   List<Path> acfs = new ArrayList<>();
 
   @Option(names = "--config", paramLabel = "FILE",
