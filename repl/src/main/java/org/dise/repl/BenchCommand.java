@@ -15,6 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.dise.CostReport;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ProfilingEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,6 +40,11 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench                      all workloads at their default sizes",
       "  ./acf bench --arg 1 jpeg mcf     two workloads with argument 1",
       "  ./acf bench --no-qemu --repeat 3",
+      "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
+      "",
+      "With --acf, each workload runs without productions and then under them (with each engine",
+      "--engine names); 'slowdown' is the ratio of the guest thread's CPU time to the run without",
+      "productions, 'model' the cost model's total cycles over application instructions.",
     },
     mixinStandardHelpOptions = true)
 public final class BenchCommand implements Callable<Integer> {
@@ -58,12 +67,26 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = {"-v", "--verbose"}, description = "Also print translation statistics.")
   boolean verbose;
 
+  @Option(names = "--acf", paramLabel = "FILE",
+      description = "Also run every workload under these productions (repeat to compose).")
+  List<Path> acfs = new ArrayList<>();
+
+  /** Which engines --acf runs. */
+  enum EngineChoice { interpreted, generated, both }
+
+  @Option(names = "--engine", paramLabel = "KIND",
+      description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
+  EngineChoice engine = EngineChoice.interpreted;
+
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
   List<String> names = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
     List<Path> programs = workloads();
+    if (!acfs.isEmpty()) {
+      return withProductions(programs, AcfLoader.load(acfs));
+    }
     boolean qemu = !noQemu && onPath("qemu-riscv64");
     PrintStream out = System.out;
     out.printf("%-10s %14s %9s %9s %9s %6s %9s %8s%n", "workload", "instructions", "seconds",
@@ -73,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (Path p : programs) {
       Result best = null;
       for (int i = 0; i < repeat; i++) {
-        Result r = runOurs(p);
+        Result r = runOurs(p, null);
         if (best == null || r.seconds < best.seconds) {
           best = r;
         }
@@ -98,16 +121,56 @@ public final class BenchCommand implements Callable<Integer> {
     }
     out.printf("%-10s %,14d %9.2f %9.1f%n", "total", (long) totalInsns, totalSeconds,
         totalInsns / totalSeconds / 1e6);
+    machine(out);
+    return 0;
+  }
+
+  private void machine(PrintStream out) {
     out.printf("machine: %d cores, %s, Java %s, translate-threshold %d, load average %.2f%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
         System.getProperty("java.version"), translateThreshold,
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+  }
+
+  /** Each workload without productions, then under {@code set} with the chosen engines. */
+  private int withProductions(List<Path> programs, ProductionSet set) {
+    PrintStream out = System.out;
+    List<String> kinds = engine == EngineChoice.both ? List.of("interpreted", "generated")
+        : List.of(engine.name());
+    out.printf("%-10s %-11s %14s %9s %9s %9s %9s %12s%n", "workload", "engine", "instructions",
+        "seconds", "cpu-MIPS", "slowdown", "model", "replacements");
+    for (Path p : programs) {
+      Result plain = best(p, null);
+      out.printf("%-10s %-11s %,14d %9.2f %9.1f %9s %9s %12s%n", p.getFileName(), "none",
+          plain.instructions, plain.seconds, plain.instructions / plain.cpuSeconds / 1e6, "1.00",
+          "1.00", "-");
+      for (String kind : kinds) {
+        Result r = best(p, () -> kind.equals("generated") ? Engines.generated(set)
+            : new DiseEngine(set));
+        CostReport c = r.cost;
+        out.printf("%-10s %-11s %,14d %9.2f %9.1f %9.2f %9.2f %,12d%n", p.getFileName(), kind,
+            r.instructions, r.seconds, r.instructions / r.cpuSeconds / 1e6,
+            r.cpuSeconds / plain.cpuSeconds, c.overhead(), c.replacements());
+      }
+    }
+    machine(out);
     return 0;
+  }
+
+  private Result best(Path p, java.util.function.Supplier<ProfilingEngine> engine) {
+    Result best = null;
+    for (int i = 0; i < repeat; i++) {
+      Result r = runOurs(p, engine == null ? null : engine.get());
+      if (best == null || r.cpuSeconds < best.cpuSeconds) {
+        best = r;
+      }
+    }
+    return best;
   }
 
   /** One run: counts, wall and thread-CPU seconds, and instructions run in translated code. */
   private record Result(long instructions, double seconds, double cpuSeconds, int status,
-      long translated, long entries, int translatedBlocks) {}
+      long translated, long entries, int translatedBlocks, CostReport cost) {}
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
@@ -133,11 +196,14 @@ public final class BenchCommand implements Callable<Integer> {
     return all;
   }
 
-  private Result runOurs(Path program) {
+  private Result runOurs(Path program, ProfilingEngine engine) {
     Machine m = GuestLauncher.load(program, args,
         Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()))
             .withTranslateThreshold(translateThreshold));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    if (engine != null) {
+      engine.install(m.cpu());
+    }
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
@@ -147,7 +213,8 @@ public final class BenchCommand implements Callable<Integer> {
     int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
     var bc = m.cpu().blockCompiler();
     return new Result(o.instructions(), secs, cpu, status, m.cpu().translatedInstructions(),
-        m.cpu().unitEntries(), bc == null ? 0 : bc.compiledBlocks());
+        m.cpu().unitEntries(), bc == null ? 0 : bc.compiledBlocks(),
+        engine == null ? null : engine.cost());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

@@ -14,8 +14,12 @@ final class Block {
   final DecodedInsn[] insns;
   /** Times the interpreter ran this block (it is translated when this reaches a threshold). */
   int count;
-  /** A single instruction tagged by the decode stage: it runs through the hook. */
-  boolean hooked;
+  /**
+   * The flag vectors under which some instruction of the block is tagged by the decode stage
+   * (the union of their {@code diseMask}s; 0 when none is tagged). Under any other vector the
+   * block runs like untagged code, translated or not.
+   */
+  long tagMask;
   /** The translated code, installed by the emulating thread. */
   CompiledBlocks code;
   int codeId;

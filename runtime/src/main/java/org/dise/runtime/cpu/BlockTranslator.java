@@ -14,9 +14,6 @@ final class BlockTranslator {
   /** True when every instruction of the block can run in translated code. */
   static boolean translatable(Block b) {
     for (DecodedInsn d : b.insns) {
-      if (d.dise != null) {
-        return false;
-      }
       if (d.exec.operands().contains(org.dise.runtime.isa.Operand.RM) && (d.rm == 5 || d.rm == 6)) {
         return false; // an illegal static rounding mode: the interpreter reports it
       }
@@ -51,7 +48,11 @@ final class BlockTranslator {
     sb.append("  private static volatile boolean stale;\n");
     sb.append("  public void invalidate() {\n    stale = true;\n  }\n");
     sb.append("  public long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget) {\n");
-    sb.append("    long n = 0;\n    long pc = 0;\n    try {\n      while (true) {\n");
+    sb.append("    long n = 0;\n    long pc = 0;\n");
+    // Only the decode stage changes the flag vector, and it never runs inside a unit: one read.
+    sb.append("    DecodeStage stage = cpu.decodeStage();\n");
+    sb.append("    long vector = stage == null ? 0L : stage.vectorBit();\n");
+    sb.append("    try {\n      while (true) {\n");
     sb.append("        switch (id) {\n");
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
@@ -62,8 +63,16 @@ final class BlockTranslator {
         // A block that branches to itself becomes a Java loop, which HotSpot compiles as one.
         sb.append("            do {\n");
       }
-      sb.append("            if (n + ").append(b.insns.length).append(" > budget) { cpu.unitSteps = n; return ")
-          .append(lit(b.start)).append("; }\n");
+      sb.append("            if (n + ").append(b.insns.length).append(" > budget) { cpu.unitSteps = n;"
+          + " return ").append(lit(b.start)).append("; }\n");
+      if (b.tagMask != 0) {
+        // A tagged instruction that the current flags let a production match: run the block up
+        // to it here, and leave it to the decode stage (the dispatcher calls the hook).
+        sb.append("            if ((").append(lit(b.tagMask)).append(" & vector) != 0L) {\n");
+        sb.append("              pc = p").append(i).append("(cpu, x, f, mem, vector);\n");
+        sb.append("              cpu.unitSteps = n + cpu.partSteps;\n              return pc;\n");
+        sb.append("            }\n");
+      }
       sb.append("            pc = b").append(i).append("(cpu, x, f, mem);\n");
       sb.append("            n += ").append(b.insns.length).append(";\n");
       if (selfLoop) {
@@ -100,19 +109,32 @@ final class BlockTranslator {
     }
     sb.append("      default: return -1;\n    }\n  }\n");
     for (int i = 0; i < blocks.size(); i++) {
-      method(sb, "b" + i, i, blocks.get(i));
+      method(sb, "b" + i, i, blocks.get(i), false);
+      if (blocks.get(i).tagMask != 0) {
+        method(sb, "p" + i, i, blocks.get(i), true);
+      }
     }
     sb.append("}\n");
     return sb.toString();
   }
 
-  private static void method(StringBuilder sb, String name, int id, Block b) {
+  /**
+   * A block as a method returning the next pc. With {@code part}, it stops before the first
+   * tagged instruction a production matches under {@code vector}, returning that instruction's
+   * address with the instructions run in {@code cpu.partSteps}.
+   */
+  private static void method(StringBuilder sb, String name, int id, Block b, boolean part) {
     sb.append("  private static long ").append(name)
-        .append("(Cpu cpu, long[] x, long[] f, Memory mem) {\n");
+        .append("(Cpu cpu, long[] x, long[] f, Memory mem").append(part ? ", long vector" : "")
+        .append(") {\n");
     sb.append("    int k = 0;\n    try {\n");
     boolean returned = false;
     for (int k = 0; k < b.insns.length; k++) {
       DecodedInsn d = b.insns[k];
+      if (part && d.dise != null) {
+        sb.append("      if ((").append(lit(d.diseMask)).append(" & vector) != 0L) { cpu.partSteps = ")
+            .append(k).append("; return ").append(lit(d.pc)).append("; }\n");
+      }
       String s = statement(d, k, id);
       sb.append("      ").append(s).append('\n');
       returned = s.contains("return ");

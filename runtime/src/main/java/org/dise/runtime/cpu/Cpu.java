@@ -63,6 +63,9 @@ public final class Cpu {
   public int faultIndex;
   /** Set by translated code: instructions retired in the last unit run. */
   public long unitSteps;
+
+  /** Set by translated code: instructions run before a tagged one the decode stage must take. */
+  public int partSteps;
   /** Set by translated code: the instruction that threw. */
   public DecodedInsn faultInsn;
 
@@ -246,23 +249,24 @@ public final class Cpu {
     list.add(first);
     long pageEnd = (pc & ~Memory.PAGE_MASK) + Memory.PAGE_SIZE;
     DecodedInsn last = first;
-    // An instruction tagged by the decode stage is a block of its own.
-    while (first.dise == null && !endsBlock(last) && last.npc < pageEnd
-        && list.size() < MAX_BLOCK) {
+    // Tagged instructions stay inside blocks: they take the hook only while the flag vector
+    // lets one of their productions match (see Block.tagMask).
+    while (!endsBlock(last) && last.npc < pageEnd && list.size() < MAX_BLOCK) {
       DecodedInsn next;
       try {
         next = decodedAt(last.npc);
       } catch (MemoryFault | IllegalInstructionException e) {
         break; // the fault belongs to whoever reaches that address
       }
-      if (next.dise != null) {
-        break;
-      }
       last = next;
       list.add(last);
     }
     Block b = new Block(list.toArray(new DecodedInsn[0]));
-    b.hooked = first.dise != null;
+    for (DecodedInsn d : b.insns) {
+      if (d.dise != null) {
+        b.tagMask |= d.diseMask;
+      }
+    }
     int p = (int) (pc >>> Memory.PAGE_BITS);
     if (blockPages[p] == null) {
       blockPages[p] = new Block[Memory.PAGE_SIZE / 2];
@@ -387,7 +391,14 @@ public final class Cpu {
           return StopReason.FAULT;
         }
         DecodedInsn[] insns = b.insns;
-        if (b.hooked && decodeStage != null) {
+        // Where this block's run must stop for the decode stage: its first instruction that a
+        // production matches under the current flag vector.
+        int stop = insns.length;
+        if (b.tagMask != 0 && decodeStage != null
+            && (b.tagMask & decodeStage.vectorBit()) != 0) {
+          stop = firstFiring(insns, decodeStage.vectorBit());
+        }
+        if (stop == 0) {
           if (breakpoint == pc) {
             breakpoint = -1;
             this.pc = pc;
@@ -407,7 +418,7 @@ public final class Cpu {
           }
           continue;
         }
-        n = insns.length;
+        n = stop;
         if (steps + n > maxSteps) {
           n = (int) (maxSteps - steps);
         }
@@ -421,7 +432,8 @@ public final class Cpu {
         }
         try {
           CompiledBlocks code = b.code;
-          if (code != null && n == insns.length && breakpoint < 0) {
+          // Translated code runs whole blocks; it stops itself before a tagged instruction.
+          if (code != null && breakpoint < 0 && steps + insns.length <= maxSteps) {
             // Translated code runs this block and follows control through its unit.
             unitEntries++;
             try {
@@ -698,6 +710,16 @@ public final class Cpu {
       instret += steps;
       mem.setGuestStores(outerGuestStores);
     }
+  }
+
+  /** The index of the first instruction the decode stage takes under {@code vectorBit}. */
+  private static int firstFiring(DecodedInsn[] insns, long vectorBit) {
+    for (int k = 0; k < insns.length; k++) {
+      if (insns[k].dise != null && (insns[k].diseMask & vectorBit) != 0) {
+        return k;
+      }
+    }
+    return insns.length;
   }
 
   private static int indexOf(DecodedInsn[] insns, long addr) {

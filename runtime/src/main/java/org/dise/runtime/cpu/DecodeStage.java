@@ -21,4 +21,13 @@ public interface DecodeStage {
    * {@link Cpu#executeOne}; returns the address to continue at.
    */
   long execute(DecodedInsn d, Cpu cpu);
+
+  /**
+   * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
+   * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must
+   * be cheap: translated code asks at every entry to a block holding a tagged instruction.
+   */
+  default long vectorBit() {
+    return -1L;
+  }
 }

@@ -14,7 +14,6 @@ import org.dise.runtime.isa.DecodedInsn;
 public final class DiseEngine extends EngineState {
   private final PatternTable pt;
   private final ReplacementTable rt;
-  private final ConditionalsTable ct;
 
   // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
   private final int[] matched;
@@ -29,14 +28,17 @@ public final class DiseEngine extends EngineState {
     super(set);
     this.pt = new PatternTable(set.productions());
     this.rt = new ReplacementTable(set.replacements());
-    this.ct = new ConditionalsTable(set.flagInputs());
     this.matched = new int[set.productions().size()];
     this.chosen = new Step[set.productions().size()][];
   }
 
   @Override
   public Object attach(DecodedInsn d) {
-    return pt.match(d, ct, rt);
+    StaticMatch m = pt.match(d, ct, rt);
+    if (m != null) {
+      mask(d, m.truth);
+    }
+    return m;
   }
 
   @Override

@@ -18,6 +18,11 @@ public abstract class EngineState implements ProfilingEngine {
   private final long[] handlerCost;
   private final long stall;
 
+  /** The CT's inputs, for the current flag vector (both engines order them the same way). */
+  protected final ConditionalsTable ct;
+  private long vectorChanges = -1;
+  private long vectorBit;
+
   protected long inserted;
   protected long replacements;
   private long handlerCalls;
@@ -47,6 +52,27 @@ public abstract class EngineState implements ProfilingEngine {
       handlerCost[i] = b.cost();
     }
     this.stall = set.stallCycles();
+    this.ct = new ConditionalsTable(set.flagInputs());
+  }
+
+  /** The current flag vector as one bit, recomputed only after a micro-op changed a counter. */
+  @Override
+  public final long vectorBit() {
+    long c = hps.changes();
+    if (c != vectorChanges) {
+      vectorBit = 1L << ct.vector(hps);
+      vectorChanges = c;
+    }
+    return vectorBit;
+  }
+
+  /** Records with {@code d} the flag vectors under which any of its productions match. */
+  protected static void mask(DecodedInsn d, long[] truth) {
+    long m = 0;
+    for (long t : truth) {
+      m |= t;
+    }
+    d.diseMask = m;
   }
 
   /** Installs the engine in {@code cpu}'s decode stage. */

@@ -55,6 +55,7 @@ public final class HpsCounters {
 
   /** {@code inc_c}: wraps from the maximum to 0 and sets the sticky overflow flag. */
   public void inc(int c) {
+    changes++;
     if (value[c] == max[c]) {
       value[c] = 0;
       overflow[c] = true;
@@ -65,6 +66,7 @@ public final class HpsCounters {
 
   /** {@code dec_c}: wraps from 0 to the maximum and sets the sticky overflow flag. */
   public void dec(int c) {
+    changes++;
     if (value[c] == 0) {
       value[c] = max[c];
       overflow[c] = true;
@@ -75,9 +77,17 @@ public final class HpsCounters {
 
   /** {@code set_c(v)}: the value masked to the counter's width; clears overflow. */
   public void set(int c, long v) {
+    changes++;
     value[c] = v & max[c];
     overflow[c] = false;
   }
+
+  /** How many micro-ops have changed the counters: lets readers cache what the flags imply. */
+  public long changes() {
+    return changes;
+  }
+
+  private long changes;
 
   /** HPS register {@code HPS_Ri}. */
   public long register(int i) {

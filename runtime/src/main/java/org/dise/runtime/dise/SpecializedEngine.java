@@ -61,7 +61,11 @@ public abstract class SpecializedEngine extends EngineState {
         }
       }
     }
-    return any ? new Match(truth, insns) : null;
+    if (!any) {
+      return null;
+    }
+    mask(d, truth);
+    return new Match(truth, insns);
   }
 
   /** Pattern division: by zero gives 0, as in {@link PatternExpr}. */

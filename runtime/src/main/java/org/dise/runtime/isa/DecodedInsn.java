@@ -34,6 +34,13 @@ public final class DecodedInsn {
   /** Per-static-instruction data of the DISE/HPS engine; null when no pattern can match. */
   public Object dise;
 
+  /**
+   * With {@link #dise}: the flag vectors (bit v for vector v, see {@code ConditionalsTable}) under
+   * which a production matches this instruction. Under any other vector the engine would do
+   * nothing with it, so it runs as a plain instruction inside blocks and translated code.
+   */
+  public long diseMask = -1L;
+
   public DecodedInsn(long pc, Op op, int raw, int rd, int rs1, int rs2, int rs3, long imm, int rm) {
     this.pc = pc;
     this.op = op;
