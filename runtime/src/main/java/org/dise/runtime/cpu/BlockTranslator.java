@@ -33,7 +33,7 @@ final class BlockTranslator {
    * successors by their constant ids and indirect ones through a lookup, so control stays in
    * compiled code as long as it stays in the unit.
    */
-  static String classSource(String pkg, String name, List<Block> blocks) {
+  static synchronized String classSource(String pkg, String name, List<Block> blocks) {
     java.util.Map<Long, Integer> ids = new java.util.HashMap<>();
     for (int i = 0; i < blocks.size(); i++) {
       ids.put(blocks.get(i).start, i);
@@ -127,35 +127,73 @@ final class BlockTranslator {
     sb.append("  private static long ").append(name)
         .append("(Cpu cpu, long[] x, long[] f, Memory mem").append(part ? ", long vector" : "")
         .append(") {\n");
-    sb.append("    int k = 0;\n    try {\n");
+    // The integer registers live in locals for the whole block: loaded once at entry, stored
+    // once at every exit (HotSpot cannot keep x[] elements in registers across memory accesses).
+    // A fault leaves the locals as the instructions before it left them, so the handler's store
+    // is the precise state.
+    USED.clear();
+    WRITTEN.clear();
+    StringBuilder body = new StringBuilder();
     boolean returned = false;
     for (int k = 0; k < b.insns.length; k++) {
       DecodedInsn d = b.insns[k];
       if (part && d.dise != null) {
-        sb.append("      if ((").append(lit(d.diseMask)).append(" & vector) != 0L) { cpu.partSteps = ")
-            .append(k).append("; return ").append(lit(d.pc)).append("; }\n");
+        body.append("      if ((").append(lit(d.diseMask)).append(" & vector) != 0L) { ")
+            .append("cpu.partSteps = ").append(k).append("; ").append(STORE).append(" return ")
+            .append(lit(d.pc)).append("; }\n");
       }
       String s = statement(d, k, id);
-      sb.append("      ").append(s).append('\n');
       returned = s.contains("return ");
+      if (returned) {
+        s = s.replace("return ", STORE + " return ");
+      }
+      body.append("      ").append(s).append('\n');
     }
     if (!returned) {
-      sb.append("      return ").append(lit(b.end)).append(";\n");
+      body.append("      ").append(STORE).append(" return ").append(lit(b.end)).append(";\n");
     }
-    sb.append("    } catch (RuntimeException e) {\n      cpu.faultIndex = k;\n      throw e;\n"
-        + "    }\n  }\n");
+    StringBuilder load = new StringBuilder();
+    StringBuilder store = new StringBuilder();
+    for (int reg : USED) {
+      load.append("    long x").append(reg).append(" = x[").append(reg).append("];\n");
+    }
+    for (int reg : WRITTEN) {
+      store.append("x[").append(reg).append("] = x").append(reg).append("; ");
+    }
+    StringBuilder reload = new StringBuilder();
+    for (int reg : USED) {
+      reload.append("x").append(reg).append(" = x[").append(reg).append("]; ");
+    }
+    sb.append("    int k = 0;\n").append(load).append("    try {\n");
+    sb.append(body.toString().replace(STORE, store.toString().trim())
+        .replace(RELOAD, reload.toString().trim()));
+    sb.append("    } catch (RuntimeException e) {\n      cpu.faultIndex = k;\n      ")
+        .append(store).append("\n      throw e;\n    }\n  }\n");
   }
+
+  /** Placeholders for the stores and loads of the cached registers, known after the block. */
+  private static final String STORE = "/*store*/";
+  private static final String RELOAD = "/*reload*/";
+  /** The integer registers the block being written reads or writes, and those it writes. */
+  private static final java.util.TreeSet<Integer> USED = new java.util.TreeSet<>();
+  private static final java.util.TreeSet<Integer> WRITTEN = new java.util.TreeSet<>();
 
   private static String lit(long v) {
     return "(" + v + "L)";
   }
 
   private static String r(int reg) {
-    return reg == 0 ? "0L" : "x[" + reg + "]";
+    if (reg == 0) {
+      return "0L";
+    }
+    USED.add(reg);
+    return "x" + reg;
   }
 
   private static String rd(DecodedInsn d) {
-    return "x[" + d.rd + "]";
+    USED.add(d.rd);
+    WRITTEN.add(d.rd);
+    return "x" + d.rd;
   }
 
   private static String addr(DecodedInsn d) {
@@ -255,7 +293,30 @@ final class BlockTranslator {
       case FCVT_S_D -> mark + fr(d.rd) + " = Fpu.boxS(cpu.fpu.cvtSD(" + fr(d.rs1) + ", " + rm(d)
           + "));";
       // M (division), A and the rest of F/D: the interpreter's handlers, on this instruction.
-      default -> mark + "cpu.execSlow(INSNS[" + block + "][" + k + "]);";
+      case MULH -> rd(d) + " = Math.multiplyHigh(" + a + ", " + b + ");";
+      case MULHSU -> "{ long a = " + a + "; long b = " + b + "; " + rd(d)
+          + " = Math.multiplyHigh(a, b) + ((b >> 63) & a); }";
+      case MULHU -> "{ long a = " + a + "; long b = " + b + "; " + rd(d)
+          + " = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a); }";
+      // Division by zero and overflow as the M extension defines them (Java's MIN / -1 wraps).
+      case DIV -> "{ long b = " + b + "; " + rd(d) + " = b == 0 ? -1L : " + a + " / b; }";
+      case DIVU -> "{ long b = " + b + "; " + rd(d) + " = b == 0 ? -1L : Long.divideUnsigned("
+          + a + ", b); }";
+      case REM -> "{ long a = " + a + "; long b = " + b + "; " + rd(d)
+          + " = b == 0 ? a : a % b; }";
+      case REMU -> "{ long a = " + a + "; long b = " + b + "; " + rd(d)
+          + " = b == 0 ? a : Long.remainderUnsigned(a, b); }";
+      case DIVW -> "{ int a = (int) " + a + "; int b = (int) " + b + "; " + rd(d)
+          + " = b == 0 ? -1L : (long) (a / b); }";
+      case DIVUW -> "{ int a = (int) " + a + "; int b = (int) " + b + "; " + rd(d)
+          + " = b == 0 ? -1L : (long) Integer.divideUnsigned(a, b); }";
+      case REMW -> "{ int a = (int) " + a + "; int b = (int) " + b + "; " + rd(d)
+          + " = b == 0 ? (long) a : (long) (a % b); }";
+      case REMUW -> "{ int a = (int) " + a + "; int b = (int) " + b + "; " + rd(d)
+          + " = b == 0 ? (long) a : (long) Integer.remainderUnsigned(a, b); }";
+      // A, the rest of F/D: the interpreter's handlers, on this instruction, which read and
+      // write x[]: the cached registers go there first and come back after.
+      default -> mark + STORE + " cpu.execSlow(INSNS[" + block + "][" + k + "]); " + RELOAD;
     };
   }
 
