@@ -8,6 +8,9 @@ import java.util.Optional;
 
 /** Function symbols of a program, sorted by address, for naming PCs in reports. */
 public final class SymbolTable {
+  /** The largest range an unsized symbol is stretched over (beyond it, it names itself only). */
+  static final long MAX_UNSIZED = 64 * 1024;
+
   private final Symbol[] byAddress;
   private final long[] starts;
 
@@ -23,6 +26,15 @@ public final class SymbolTable {
     for (Symbol s : sorted) {
       if (unique.isEmpty() || unique.get(unique.size() - 1).address() != s.address()) {
         unique.add(s);
+      }
+    }
+    // A function symbol without a size (hand-written assembly often has none) covers the code
+    // up to the next symbol, as debuggers assume, so its PCs get a name in reports.
+    for (int i = 0; i + 1 < unique.size(); i++) {
+      Symbol s = unique.get(i);
+      long gap = unique.get(i + 1).address() - s.address();
+      if (s.size() == 0 && gap <= MAX_UNSIZED) {
+        unique.set(i, new Symbol(s.name(), s.address(), gap));
       }
     }
     this.byAddress = unique.toArray(new Symbol[0]);
