@@ -20,6 +20,9 @@ final class Block {
    * block runs like untagged code, translated or not.
    */
   long tagMask;
+  /** The positions of the tagged instructions and their masks (null when none is tagged). */
+  int[] tagAt;
+  long[] tagMasks;
   /** The translated code, installed by the emulating thread. */
   CompiledBlocks code;
   int codeId;

@@ -66,6 +66,8 @@ public final class Cpu {
 
   /** Set by translated code: instructions run before a tagged one the decode stage must take. */
   public int partSteps;
+
+  private long interpretedBlocks;
   /** Set by translated code: the instruction that threw. */
   public DecodedInsn faultInsn;
 
@@ -262,9 +264,21 @@ public final class Cpu {
       list.add(last);
     }
     Block b = new Block(list.toArray(new DecodedInsn[0]));
+    int tagged = 0;
     for (DecodedInsn d : b.insns) {
       if (d.dise != null) {
         b.tagMask |= d.diseMask;
+        tagged++;
+      }
+    }
+    if (tagged > 0) {
+      b.tagAt = new int[tagged];
+      b.tagMasks = new long[tagged];
+      for (int k = 0, t = 0; k < b.insns.length; k++) {
+        if (b.insns[k].dise != null) {
+          b.tagAt[t] = k;
+          b.tagMasks[t++] = b.insns[k].diseMask;
+        }
       }
     }
     int p = (int) (pc >>> Memory.PAGE_BITS);
@@ -394,9 +408,11 @@ public final class Cpu {
         // Where this block's run must stop for the decode stage: its first instruction that a
         // production matches under the current flag vector.
         int stop = insns.length;
-        if (b.tagMask != 0 && decodeStage != null
-            && (b.tagMask & decodeStage.vectorBit()) != 0) {
-          stop = firstFiring(insns, decodeStage.vectorBit());
+        if (b.tagMask != 0 && decodeStage != null) {
+          long vector = decodeStage.vectorBit();
+          if ((b.tagMask & vector) != 0) {
+            stop = firstFiring(b, vector);
+          }
         }
         if (stop == 0) {
           if (breakpoint == pc) {
@@ -458,7 +474,9 @@ public final class Cpu {
             if (++b.count == translateThreshold) {
               compiler.submit(b);
             }
-            if (compiler.hasReady()) {
+            // Finished translations are installed between blocks; looking every 64 interpreted
+            // blocks keeps a volatile read off the interpreter's path.
+            if ((++interpretedBlocks & 63) == 0 && compiler.hasReady()) {
               compiler.installReady(this);
             }
           }
@@ -712,14 +730,15 @@ public final class Cpu {
     }
   }
 
-  /** The index of the first instruction the decode stage takes under {@code vectorBit}. */
-  private static int firstFiring(DecodedInsn[] insns, long vectorBit) {
-    for (int k = 0; k < insns.length; k++) {
-      if (insns[k].dise != null && (insns[k].diseMask & vectorBit) != 0) {
-        return k;
+  /** The index of the first instruction of {@code b} the decode stage takes under a vector. */
+  private static int firstFiring(Block b, long vectorBit) {
+    long[] masks = b.tagMasks;
+    for (int t = 0; t < masks.length; t++) {
+      if ((masks[t] & vectorBit) != 0) {
+        return b.tagAt[t];
       }
     }
-    return insns.length;
+    return b.insns.length;
   }
 
   private static int indexOf(DecodedInsn[] insns, long addr) {
