@@ -158,6 +158,31 @@ public final class Cpu {
    * if it faults, the fault is recorded and {@link NestedFault} unwinds to {@link #run}.
    */
   public long executeOne(DecodedInsn d) {
+    // Control transfers are what profiling productions replace most (calls, branches): they
+    // cannot fault or exit, so they skip the interpreter's set-up.
+    long next;
+    switch (d.opcode) {
+      case JAL -> {
+        x[d.rd] = d.npc;
+        next = d.pc + d.imm;
+      }
+      case JALR -> {
+        next = (x[d.rs1] + d.imm) & ~1L;
+        x[d.rd] = d.npc;
+      }
+      case BEQ -> next = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
+      case BNE -> next = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
+      case BLT -> next = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
+      case BGE -> next = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
+      case BLTU -> next = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
+      case BGEU -> next = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
+      default -> next = -1;
+    }
+    if (next != -1 && !halted) {
+      instret++;
+      pc = next;
+      return next;
+    }
     forced = new Block(new DecodedInsn[] {d});
     pc = d.pc;
     StopReason r = run(1);
