@@ -1,0 +1,107 @@
+package org.dise.runtime.metrics;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The papers' accuracy metrics between a sampled (or estimated) profile and the exhaustive one
+ * of the same run. Profiles are maps from an entry's key to its weight (a count), as {@link
+ * org.dise.runtime.sink.ProfileTable#weights()} gives them.
+ */
+public final class Accuracy {
+  private Accuracy() {}
+
+  /** The papers' hot cut-off: the top 15% of the most frequent events. */
+  public static final double HOT_FRACTION = 0.15;
+
+  /**
+   * Error in counts (first paper, Section 4, "percentage error in the code region profiles"):
+   * the element-wise absolute difference over every key of either profile, divided by the
+   * exhaustive profile's total. A fraction (0.05 is 5%); 0 when both are empty, and 1 when the
+   * exhaustive profile is empty but the estimate is not.
+   */
+  public static double countError(Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate) {
+    double total = 0;
+    double diff = 0;
+    for (Map.Entry<String, ? extends Number> e : exact.entrySet()) {
+      double x = e.getValue().doubleValue();
+      total += x;
+      Number s = estimate.get(e.getKey());
+      diff += Math.abs(x - (s == null ? 0 : s.doubleValue()));
+    }
+    for (Map.Entry<String, ? extends Number> e : estimate.entrySet()) {
+      if (!exact.containsKey(e.getKey())) {
+        diff += Math.abs(e.getValue().doubleValue());
+      }
+    }
+    if (total == 0) {
+      return diff == 0 ? 0 : 1;
+    }
+    return diff / total;
+  }
+
+  /** {@link #hotSetError(Map, Map, double)} at the papers' 15%. */
+  public static double hotSetError(Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate) {
+    return hotSetError(exact, estimate, HOT_FRACTION);
+  }
+
+  /**
+   * Hot set error (phase-based remote profiling paper, Section 3.2.3): the exhaustive profile's
+   * hot set is its top {@code fraction} of entries by weight, extended to every entry that ties
+   * with the last one; the estimate's hot set is the same number of its own top entries, also
+   * extended to ties (the cut-off is "with respect to the exhaustive profile"). The error is the
+   * number of exhaustive hot entries missing from the estimate's hot set over the size of the
+   * exhaustive hot set: a fraction, 0 when the exhaustive profile is empty.
+   */
+  public static double hotSetError(Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate, double fraction) {
+    if (fraction <= 0 || fraction > 1) {
+      throw new IllegalArgumentException("hot fraction must be in (0, 1], got " + fraction);
+    }
+    long positive = exact.values().stream().filter(v -> v.doubleValue() > 0).count();
+    if (positive == 0) {
+      return 0;
+    }
+    int cut = (int) Math.max(1, Math.ceil(fraction * positive));
+    Set<String> hotExact = hotSet(exact, cut);
+    Set<String> hotEstimate = hotSet(estimate, cut);
+    int missing = 0;
+    for (String k : hotExact) {
+      if (!hotEstimate.contains(k)) {
+        missing++;
+      }
+    }
+    return (double) missing / hotExact.size();
+  }
+
+  /** The keys of the {@code n} heaviest positive entries, plus every entry tied with the n-th. */
+  public static Set<String> hotSet(Map<String, ? extends Number> profile, int n) {
+    List<Map.Entry<String, ? extends Number>> sorted = new ArrayList<>();
+    for (Map.Entry<String, ? extends Number> e : profile.entrySet()) {
+      if (e.getValue().doubleValue() > 0) {
+        sorted.add(e);
+      }
+    }
+    sorted.sort(Comparator.comparingDouble(
+        (Map.Entry<String, ? extends Number> e) -> e.getValue().doubleValue()).reversed());
+    Set<String> hot = new HashSet<>();
+    if (sorted.isEmpty() || n <= 0) {
+      return hot;
+    }
+    double last = sorted.get(Math.min(n, sorted.size()) - 1).getValue().doubleValue();
+    for (Map.Entry<String, ? extends Number> e : sorted) {
+      if (hot.size() < n || e.getValue().doubleValue() == last) {
+        hot.add(e.getKey());
+      } else {
+        break;
+      }
+    }
+    return hot;
+  }
+}
