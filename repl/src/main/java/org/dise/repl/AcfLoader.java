@@ -41,7 +41,7 @@ final class AcfLoader {
       }
     }
     if (diags.errorCount() > 0 || diags.warningCount() > 0) {
-      System.err.print(DiagnosticRenderer.renderAll(diags.sorted()));
+      System.err.print(DiagnosticRenderer.renderAll(diags.sorted(), Tty.colourStderr()));
     }
     if (set.isEmpty()) {
       String what = files.size() == 1 ? files.get(0).toString() : String.join(" + ",

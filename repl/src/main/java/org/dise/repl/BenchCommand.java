@@ -32,9 +32,9 @@ import picocli.CommandLine.Parameters;
     description = "Measure emulator speed on the example workloads (and qemu-riscv64's, if present).",
     footer = {
       "",
-      "MIPS is million guest instructions per wall-clock second; cpu-MIPS uses the emulating",
-      "thread's CPU time, which a busy machine disturbs less. Record results with the date and",
-      "machine in docs/benchmarks.md.",
+      "MIPS is million guest instructions per wall-clock second; cpu-MIPS uses the",
+      "emulating thread's CPU time, which a busy machine disturbs less. Record results",
+      "with the date and machine in docs/benchmarks.md.",
       "",
       "Examples:",
       "  ./acf bench                      all workloads at their default sizes",
@@ -42,9 +42,10 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --no-qemu --repeat 3",
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
       "",
-      "With --acf, each workload runs without productions and then under them (with each engine",
-      "--engine names); 'slowdown' is the ratio of the guest thread's CPU time to the run without",
-      "productions, 'model' the cost model's total cycles over application instructions.",
+      "With --acf, each workload runs without productions and then under them (with",
+      "each engine --engine names); 'slowdown' is the ratio of the guest thread's CPU",
+      "time to the run without productions, 'model' the cost model's total cycles over",
+      "application instructions.",
     },
     mixinStandardHelpOptions = true)
 public final class BenchCommand implements Callable<Integer> {

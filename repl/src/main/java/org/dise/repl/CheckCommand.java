@@ -65,7 +65,7 @@ public final class CheckCommand implements Callable<Integer> {
       warnings += r.diagnostics().warningCount();
       all.addAll(r.diagnostics().sorted());
       if (format == Format.text) {
-        System.err.print(DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
+        System.err.print(DiagnosticRenderer.renderAll(r.diagnostics().sorted(), Tty.colourStderr()));
       }
       if (print && r.program().isPresent()) {
         System.out.print(ProgramPrinter.print(r.program().get()));

@@ -48,7 +48,7 @@ public final class FmtCommand implements Callable<Integer> {
     Diagnostics diags = new Diagnostics();
     Optional<AcfFile> ast = AcfParsing.parse(source, diags);
     if (ast.isEmpty()) {
-      System.err.print(DiagnosticRenderer.renderAll(diags.sorted()));
+      System.err.print(DiagnosticRenderer.renderAll(diags.sorted(), Tty.colourStderr()));
       System.err.println(DiagnosticRenderer.summary(diags));
       return Main.EXIT_FAILURE;
     }

@@ -13,7 +13,16 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "inspect",
     description = "Print a deployable configuration (from acf compile): budget, tables, counters,"
-        + " sinks and triggers.",
+        + " sinks and triggers. A corrupt, truncated or wrong-version file is refused (exit 1).",
+    footer = {
+      "",
+      "Examples:",
+      "  ./acf compile examples/acf/hot_call_pairs.acf -o pairs.dcfg",
+      "  ./acf inspect pairs.dcfg",
+      "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
+      "",
+      "The layout of the file is in spec/config-format.md.",
+    },
     mixinStandardHelpOptions = true)
 public final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The configuration file.")

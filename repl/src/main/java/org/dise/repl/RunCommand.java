@@ -23,14 +23,16 @@ import picocli.CommandLine.Parameters;
     description = "Run a statically linked RISC-V Linux program on the emulator.",
     footer = {
       "",
-      "The guest's stdin, stdout and stderr are passed through and acf exits with the guest's",
-      "exit status (128+signal when it faults, 1 when --max-insns stops it).",
+      "The guest's stdin, stdout and stderr are passed through and acf exits with the",
+      "guest's exit status (128+signal when it faults, 1 when --max-insns stops it).",
+      "On a terminal, a run longer than two seconds shows its progress on stderr.",
       "",
       "Examples:",
       "  ./acf run examples/programs/bin/hello a b c",
       "  ./acf run --stats examples/programs/bin/jpeg 2",
       "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
-      "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof examples/programs/bin/jpeg",
+      "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
+      "      examples/programs/bin/jpeg",
       "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
@@ -91,6 +93,11 @@ public final class RunCommand implements Callable<Integer> {
           + " DIR/summary.json.")
   Path out;
 
+  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Show instructions, MIPS and time on stderr while a long run goes on, when"
+          + " stderr is a terminal (default: on; --no-progress turns it off).")
+  boolean progress = true;
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -129,7 +136,11 @@ public final class RunCommand implements Callable<Integer> {
         java.lang.management.ManagementFactory.getThreadMXBean();
     long t0 = System.nanoTime();
     long c0 = threads.getCurrentThreadCpuTime();
-    Machine.Outcome out = machine.run(maxInsns);
+    Machine.Outcome out;
+    try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
+        machine.cpu()::instret, null)) {
+      out = machine.run(maxInsns);
+    }
     // The guest thread's own CPU time: less sensitive to other load than wall time.
     double cpuSeconds = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
     double seconds = (System.nanoTime() - t0) / 1e9;

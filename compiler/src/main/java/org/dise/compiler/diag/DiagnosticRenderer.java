@@ -10,7 +10,34 @@ public final class DiagnosticRenderer {
   private DiagnosticRenderer() {}
 
   public static String render(Diagnostic d) {
-    StringBuilder sb = new StringBuilder(d.headline()).append('\n');
+    return render(d, false);
+  }
+
+  // ANSI SGR sequences, used only when the caller knows it writes to a terminal.
+  private static final String BOLD = "\u001b[1m";
+  private static final String RED = "\u001b[1;31m";
+  private static final String MAGENTA = "\u001b[1;35m";
+  private static final String GREEN = "\u001b[1;32m";
+  private static final String CYAN = "\u001b[36m";
+  private static final String RESET = "\u001b[0m";
+
+  /**
+   * As {@link #render(Diagnostic)}; with {@code colour}, the location is bold, the severity red
+   * (error) or magenta (warning), the underline green and the hint cyan, as compilers colour
+   * their diagnostics on a terminal.
+   */
+  public static String render(Diagnostic d, boolean colour) {
+    StringBuilder sb = new StringBuilder();
+    if (colour) {
+      Span at = d.span();
+      String sev = d.severity() == Severity.ERROR ? RED : MAGENTA;
+      sb.append(BOLD).append(at.file().name()).append(':').append(at.line()).append(':')
+          .append(at.column()).append(':').append(RESET).append(' ').append(sev)
+          .append(d.severity().label()).append(':').append(RESET).append(' ').append(BOLD)
+          .append(d.message()).append(RESET).append('\n');
+    } else {
+      sb.append(d.headline()).append('\n');
+    }
     Span s = d.span();
     SourceFile f = s.file();
     if (!s.isNone() && f.lineCount() > 0 && !f.text().isEmpty()) {
@@ -22,19 +49,25 @@ public final class DiagnosticRenderer {
       int endCol = s.end() > s.start() && f.line(s.end() - 1) == line
           ? f.column(s.end() - 1) + 1 : Math.min(lineEndCol, col + 1);
       int width = Math.max(1, endCol - col);
-      sb.append("    ").append(" ".repeat(Math.max(0, col - 1))).append('^')
-          .append("~".repeat(width - 1)).append('\n');
+      sb.append("    ").append(" ".repeat(Math.max(0, col - 1))).append(colour ? GREEN : "")
+          .append('^').append("~".repeat(width - 1)).append(colour ? RESET : "").append('\n');
     }
     if (d.hint() != null) {
-      sb.append("    hint: ").append(d.hint()).append('\n');
+      sb.append("    ").append(colour ? CYAN + "hint:" + RESET : "hint:").append(' ')
+          .append(d.hint()).append('\n');
     }
     return sb.toString();
   }
 
   public static String renderAll(List<Diagnostic> ds) {
+    return renderAll(ds, false);
+  }
+
+  /** Every diagnostic, in order; coloured as {@link #render(Diagnostic, boolean)} says. */
+  public static String renderAll(List<Diagnostic> ds, boolean colour) {
     StringBuilder sb = new StringBuilder();
     for (Diagnostic d : ds) {
-      sb.append(render(d));
+      sb.append(render(d, colour));
     }
     return sb.toString();
   }

@@ -53,8 +53,8 @@ import picocli.CommandLine.Option;
       "  acf> :counters",
       "  acf> :profile",
       "",
-      "History is kept in ~/.acf_history (or $ACF_HISTORY). Ctrl-C stops a running program"
-          + " and returns to the prompt; Ctrl-D or :quit leaves.",
+      "History is kept in ~/.acf_history (or $ACF_HISTORY). Ctrl-C stops a running",
+      "program and returns to the prompt; Ctrl-D or :quit leaves.",
     },
     mixinStandardHelpOptions = true)
 public final class ReplCommand implements Callable<Integer> {
@@ -120,6 +120,8 @@ public final class ReplCommand implements Callable<Integer> {
           .build();
       // Outside readLine, Ctrl-C reaches this handler: it stops a running guest.
       terminal.handle(Terminal.Signal.INT, signal -> session.interrupt());
+      session.colour(org.dise.repl.Tty.colour(1)
+          && !Terminal.TYPE_DUMB.equals(terminal.getType()));
       PrintWriter w = terminal.writer();
       w.println("acf REPL: type productions or :help; Ctrl-C stops a running program, Ctrl-D"
           + " leaves.");

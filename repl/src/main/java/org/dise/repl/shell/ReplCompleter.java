@@ -2,12 +2,8 @@ package org.dise.repl.shell;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.dise.compiler.diag.SourceFile;
-import org.dise.compiler.lib.ClasspathLibraryResolver;
+import org.dise.compiler.lib.StandardLibrary;
 import org.dise.runtime.dise.InsnField;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -61,16 +57,12 @@ final class ReplCompleter implements Completer {
     return new ArrayList<>(w);
   }
 
-  /** Names the standard library's prelude declares (the handler names of Fig. 6). */
+  /** The standard library's module names and the names they declare (sinks, blocks, ...). */
   static List<String> libraryNames() {
     List<String> names = new ArrayList<>();
-    Optional<SourceFile> prelude = ClasspathLibraryResolver.standard().resolve("prelude");
-    if (prelude.isPresent()) {
-      Matcher m = Pattern.compile("(?m)^\\s*(?:sink|trigger|acf|counter|register|const)\\s+"
-          + "([A-Za-z_][A-Za-z0-9_]*)").matcher(prelude.get().text());
-      while (m.find()) {
-        names.add(m.group(1));
-      }
+    for (StandardLibrary.Module m : StandardLibrary.modules()) {
+      names.add(m.name());
+      names.addAll(m.names());
     }
     return names;
   }
@@ -91,7 +83,11 @@ final class ReplCompleter implements Completer {
           if (first.equals(":load") || line.wordIndex() == 1) {
             files.complete(reader, line, candidates);
           }
+          if (first.equals(":load")) {
+            StandardLibrary.moduleNames().forEach(n -> candidates.add(new Candidate(n)));
+          }
         }
+        case ":lib" -> StandardLibrary.moduleNames().forEach(n -> candidates.add(new Candidate(n)));
         case ":break", ":until", ":disasm", ":mem", ":delete" -> {
           for (String s : session.symbolNames()) {
             candidates.add(new Candidate(s));

@@ -1,5 +1,6 @@
 package org.dise.repl.shell;
 
+import org.dise.compiler.lib.StandardLibrary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,6 +89,11 @@ public final class ReplSession {
     this.base = base.toAbsolutePath();
     this.workspace = new Workspace(this.base);
     register();
+  }
+
+  /** Colours diagnostics (for an interactive session on a colour terminal). */
+  public void colour(boolean on) {
+    workspace.colour(on);
   }
 
   // ------------------------------------------------------------------ the front end's interface
@@ -319,9 +325,14 @@ public final class ReplSession {
   private void register() {
     add("help", "[COMMAND]", "list the commands, or one command with examples", "List the commands, or show one command with examples.",
         List.of(":help", ":help break"), this::help);
-    add("load", "FILE", "load an ACF file (its productions join the session)", "Load an ACF file; its productions join the session's (checked as by"
-        + " acf check; on an error the session keeps its previous productions).",
+    add("load", "FILE|MODULE", "load an ACF file or library module (its productions join)", "Load an ACF file; its productions join the session's (checked as by"
+        + " acf check; on an error the session keeps its previous productions). A name that is"
+        + " not a file but a standard library module (:lib lists them) loads that module's text.",
         List.of(":load examples/acf/hot_call_pairs.acf"), this::load);
+    add("lib", "[MODULE]", "list the standard library, or one module's blocks", "List the standard library's modules with their summaries, or one module's"
+        + " parameterised blocks and names. Use a block by typing `import MODULE;` and"
+        + " `use BLOCK(args);`.",
+        List.of(":lib", ":lib prelude"), this::lib);
     add("reload", "", "read the loaded files again and recompile", "Read every loaded file again (after editing it) and recompile.",
         List.of(":reload"), a -> {
           none(a, "reload");
@@ -472,6 +483,38 @@ public final class ReplSession {
     report(workspace.load(args.get(0)));
   }
 
+  private void lib(List<String> args) {
+    if (args.size() > 1) {
+      throw new ReplError("usage: :lib [MODULE]");
+    }
+    if (args.isEmpty()) {
+      List<StandardLibrary.Module> mods = StandardLibrary.modules();
+      int w = mods.stream().mapToInt(m -> m.name().length()).max().orElse(0);
+      for (StandardLibrary.Module m : mods) {
+        out.append(String.format("  %-" + w + "s  %s%n", m.name(), m.summary()));
+      }
+      out.append(mods.size()).append(mods.size() == 1 ? " module" : " modules")
+          .append("; :lib MODULE shows one\n");
+      return;
+    }
+    StandardLibrary.Module m = StandardLibrary.module(args.get(0)).orElseThrow(() ->
+        new ReplError("no standard library module `" + args.get(0) + "` (:lib lists them)"));
+    out.append(m.name()).append(": ").append(m.summary()).append('\n');
+    if (!m.blocks().isEmpty()) {
+      out.append("blocks:\n");
+      for (String b : m.blocks()) {
+        out.append("  ").append(b).append('\n');
+      }
+    }
+    List<String> others = m.names().stream()
+        .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
+        .toList();
+    if (!others.isEmpty()) {
+      out.append("names: ").append(String.join(", ", others)).append('\n');
+    }
+    out.append("use it: import ").append(m.name()).append(";\n");
+  }
+
   private void tables() {
     ProductionSet s = requireSet();
     String text = ConfigPrinter.describe(new DeployableConfig("<session>", s), 0);
@@ -492,6 +535,7 @@ public final class ReplSession {
     }
     Path file = base.resolve(args.get(0));
     String source = workspace.files().isEmpty() ? "repl"
+        : workspace.files().get(0).path() == null ? workspace.files().get(0).shown()
         : workspace.files().get(0).path().getFileName().toString();
     try {
       ConfigFormat.write(new DeployableConfig(source, s), file);

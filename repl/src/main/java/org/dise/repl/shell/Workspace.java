@@ -1,5 +1,6 @@
 package org.dise.repl.shell;
 
+import org.dise.compiler.lib.ClasspathLibraryResolver;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +46,13 @@ final class Workspace {
     this.base = base;
   }
 
+  /** Diagnostics are coloured in an interactive session on a colour terminal, never in scripts. */
+  private boolean colour;
+
+  void colour(boolean on) {
+    colour = on;
+  }
+
   /** The current good production set, or null when nothing was ever accepted. */
   ProductionSet set() {
     return set;
@@ -76,8 +84,22 @@ final class Workspace {
   /** Adds a file. */
   Outcome load(String shown) {
     Path path = base.resolve(shown);
+    if (!Files.exists(path) && shown.matches("[A-Za-z_][A-Za-z0-9_.]*")) {
+      // Not a file: a standard library module by its import name.
+      String text = ClasspathLibraryResolver.standard().resolve(shown)
+          .map(SourceFile::text).orElseThrow(() -> new ReplError("cannot read " + shown
+              + ": no such file or standard library module (:lib lists them)"));
+      for (Loaded l : files) {
+        if (l.path() == null && l.shown().equals(shown)) {
+          throw new ReplError(shown + " is already loaded");
+        }
+      }
+      List<Loaded> next = new ArrayList<>(files);
+      next.add(new Loaded(shown, null, text));
+      return attempt(next, typed, shown, 0);
+    }
     for (Loaded l : files) {
-      if (l.path().normalize().equals(path.normalize())) {
+      if (l.path() != null && l.path().normalize().equals(path.normalize())) {
         throw new ReplError(shown + " is already loaded; :reload reads it again");
       }
     }
@@ -93,7 +115,8 @@ final class Workspace {
     }
     List<Loaded> next = new ArrayList<>();
     for (Loaded l : files) {
-      next.add(new Loaded(l.shown(), l.path(), read(l.shown(), l.path())));
+      // A library module (no path) cannot have changed under the session.
+      next.add(l.path() == null ? l : new Loaded(l.shown(), l.path(), read(l.shown(), l.path())));
     }
     return attempt(next, typed, null, 0);
   }
@@ -161,7 +184,8 @@ final class Workspace {
     all.append(nextTyped);
     SourceFile combined = new SourceFile("<session>", all.toString());
     // Relative imports resolve from the first file's folder, or from the working folder.
-    Path anchor = nextFiles.isEmpty() ? base.resolve(TYPED) : nextFiles.get(0).path();
+    Path anchor = nextFiles.isEmpty() || nextFiles.get(0).path() == null ? base.resolve(TYPED)
+        : nextFiles.get(0).path();
     Frontend.Result r = frontend.check(combined, anchor);
     Diagnostics diags = r.diagnostics();
     Optional<ProductionSet> lowered = Optional.empty();
@@ -177,7 +201,7 @@ final class Workspace {
         shown.add(m);
       }
     }
-    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown));
+    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown, colour));
     if (lowered.isEmpty() || diags.errorCount() > 0) {
       int e = Math.max(1, diags.errorCount());
       out.append(e).append(e == 1 ? " error" : " errors")

@@ -161,4 +161,20 @@ class ReplSessionTest {
       assertThat(out).doesNotContain("internal error");
     }
   }
+
+  @Test
+  void libListsTheStandardLibraryAndLoadTakesAModuleByName() {
+    ReplSession s = session();
+    String listing = s.execute(":lib");
+    assertThat(listing).contains("  prelude  The standard library's prelude: every ACF imports it"
+        + " implicitly.\n");
+    assertThat(listing).containsMatch("\\d+ modules?; :lib MODULE shows one\n$");
+    assertThat(s.execute(":lib prelude")).contains(
+        "names: Branch_handler, HotMethod_handler, CallPair_handler\n");
+    assertThat(s.execute(":lib nosuch")).isEqualTo(
+        "error: no standard library module `nosuch` (:lib lists them)\n");
+    assertThat(s.execute(":load nosuch")).isEqualTo("error: cannot read nosuch: no such file or"
+        + " standard library module (:lib lists them)\n");
+    assertThat(s.errors()).isEqualTo(2);
+  }
 }

@@ -41,6 +41,12 @@ public abstract class GuestFd {
     return -1;
   }
 
+  /**
+   * Called before the guest writes to the host's own stdout or stderr, so that a progress line
+   * on the terminal can be erased first (null: nothing to do).
+   */
+  public static volatile Runnable beforeHostWrite;
+
   /** A host stdin/stdout/stderr stream, passed through unbuffered. */
   static final class Stdio extends GuestFd {
     private final int which;
@@ -82,6 +88,10 @@ public abstract class GuestFd {
     int write(byte[] buf, int len) throws IOException {
       if (out == null) {
         return -Errno.EBADF;
+      }
+      Runnable hook = beforeHostWrite;
+      if (hook != null && statAs == null) {
+        hook.run();
       }
       out.write(buf, 0, len);
       out.flush();

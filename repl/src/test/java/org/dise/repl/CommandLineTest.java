@@ -1,0 +1,59 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.dise.compiler.Frontend;
+import org.dise.compiler.diag.DiagnosticRenderer;
+import org.dise.compiler.diag.SourceFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** What every subcommand promises a user: help with examples, a version, and plain text off a terminal. */
+class CommandLineTest {
+  @Test
+  void everySubcommandHasHelpWithExamplesThatFitsEightyColumns() {
+    for (Map.Entry<String, CommandLine> e : Main.commandLine().getSubcommands().entrySet()) {
+      if (e.getKey().equals("help")) {
+        continue;
+      }
+      String[] footer = e.getValue().getCommandSpec().usageMessage().footer();
+      String help = e.getValue().getUsageMessage(CommandLine.Help.Ansi.OFF);
+      assertWithMessage("acf %s --help", e.getKey()).that(help).contains("Examples:");
+      for (String line : footer) {
+        // picocli wraps longer footer lines mid-sentence, which reads badly in a terminal
+        assertWithMessage("acf %s footer line", e.getKey()).that(line.length()).isAtMost(80);
+      }
+    }
+  }
+
+  @Test
+  void versionNamesTheTool() {
+    CheckFmtCommandTest.Run r = CheckFmtCommandTest.run("--version");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.out()).startsWith("acf " + Version.VERSION);
+  }
+
+  @Test
+  void diagnosticsAreColouredOnlyWhenAskedAndReadTheSameOtherwise(@TempDir Path dir)
+      throws Exception {
+    Path f = dir.resolve("bad.acf");
+    Files.writeString(f, "P: T.OPCLASS == brnach => null, inc_0\n");
+    var result = Frontend.standard().check(new SourceFile(f.toString(), Files.readString(f)), f);
+    var ds = result.diagnostics().sorted();
+    String plain = DiagnosticRenderer.renderAll(ds, false);
+    String coloured = DiagnosticRenderer.renderAll(ds, true);
+    assertThat(plain).doesNotContain("\u001b[");
+    assertThat(coloured).contains("\u001b[1;31merror:\u001b[0m");
+    // Stripping the escapes gives back exactly the plain text.
+    assertThat(coloured.replaceAll("\u001b\\[[0-9;]*m", "")).isEqualTo(plain);
+    // In tests stderr is a pipe, not a terminal: acf check prints no escapes.
+    CheckFmtCommandTest.Run r = CheckFmtCommandTest.run("check", f.toString());
+    assertThat(r.err()).doesNotContain("\u001b[");
+    assertThat(Tty.isTerminal(2)).isFalse();
+  }
+}
