@@ -75,6 +75,7 @@ public final class ReplSession {
   private Path programPath;
   private List<String> programArgs = List.of();
   private List<String> env; // null: the host's
+  private String stdinShown; // the guest's stdin file as typed; null: empty stdin
   private Machine machine;
   private DiseEngine engine;
   private BreakpointStage stage;
@@ -370,6 +371,10 @@ public final class ReplSession {
         + " the guest's environment; 'clear' empties it, NAME=VALUE adds to it (it starts as the"
         + " host's). Takes effect at the next :program or :run; a script that clears it runs the"
         + " same everywhere.", List.of(":env", ":env clear", ":env LANG=C HOME=/tmp"), this::env);
+    add("stdin", "[FILE | none]", "the file the guest reads as stdin", "Without arguments, show"
+        + " what the guest reads as standard input; FILE makes it read that file (from its"
+        + " start at every :program and :run), 'none' gives it an empty stdin (the default).",
+        List.of(":stdin input.txt", ":stdin none"), this::stdin);
     add("run", "", "run the program from its start", "Start the program from the beginning under the current productions and run"
         + " it until it exits, faults, reaches a breakpoint or Ctrl-C.", List.of(":run"), a -> {
           none(a, "run");
@@ -570,6 +575,40 @@ public final class ReplSession {
         m.cpu().pc, m.symbols().describe(m.cpu().pc), m.symbols().size()));
   }
 
+  private void stdin(List<String> args) {
+    if (args.size() > 1) {
+      throw new ReplError("usage: :stdin [FILE | none]");
+    }
+    if (args.isEmpty()) {
+      out.append(stdinShown == null ? "stdin: empty\n" : "stdin: " + stdinShown + "\n");
+      return;
+    }
+    if (args.get(0).equals("none")) {
+      stdinShown = null;
+      out.append("stdin: empty\n");
+      return;
+    }
+    Path file = base.resolve(args.get(0));
+    if (!Files.isRegularFile(file)) {
+      throw new ReplError(args.get(0) + ": no such file");
+    }
+    stdinShown = args.get(0);
+    out.append("stdin: ").append(stdinShown)
+        .append(" (from the next :program or :run)\n");
+  }
+
+  /** A fresh stream of the guest's stdin file, or an empty one. */
+  private InputStream guestStdin() {
+    if (stdinShown == null) {
+      return InputStream.nullInputStream();
+    }
+    try {
+      return Files.newInputStream(base.resolve(stdinShown));
+    } catch (IOException e) {
+      throw new ReplError(stdinShown + ": cannot read: " + e.getMessage());
+    }
+  }
+
   private Machine loadMachine(String shown, Path path, List<String> args) {
     if (!Files.exists(path)) {
       throw new ReplError(shown + ": no such file");
@@ -585,7 +624,7 @@ public final class ReplSession {
       // argv[0] is the path as typed, as a shell would pass it.
       boolean here = base.equals(Path.of("").toAbsolutePath());
       Machine m = Machine.load(here ? Path.of(shown) : path, args, options);
-      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+      m.kernel().setStdio(0, guestStdin(), null);
       m.kernel().setStdio(1, null, guestOut);
       m.kernel().setStdio(2, null, guestOut);
       return m;

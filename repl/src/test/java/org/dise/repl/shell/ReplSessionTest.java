@@ -177,4 +177,23 @@ class ReplSessionTest {
         + " standard library module (:lib lists them)\n");
     assertThat(s.errors()).isEqualTo(2);
   }
+
+  @Test
+  void stdinFeedsTheGuestAFileAtEveryRun(@TempDir Path dir) throws Exception {
+    Path input = dir.resolve("in.txt");
+    Files.writeString(input, "alpha\nbeta\n");
+    ReplSession s = session();
+    assertThat(s.execute(":stdin")).isEqualTo("stdin: empty\n");
+    assertThat(s.execute(":stdin " + input)).isEqualTo(
+        "stdin: " + input + " (from the next :program or :run)\n");
+    s.execute(":program repl/src/test/c/bin/lines");
+    String first = s.execute(":run");
+    assertThat(first).startsWith("got: alpha\ngot: beta\n2 lines\n");
+    // Each run reads the file from its start again.
+    assertThat(s.execute(":run")).isEqualTo(first);
+    s.execute(":stdin none");
+    assertThat(s.execute(":run")).startsWith("0 lines\n");
+    assertThat(s.execute(":stdin " + dir.resolve("missing"))).isEqualTo(
+        "error: " + dir.resolve("missing") + ": no such file\n");
+  }
 }
