@@ -61,7 +61,8 @@ public final class Components {
     c.add(new Spec("method_counter", true, sinkParams()));
     c.add(new Spec("call_pair_counter", true, sinkParams()));
     c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
-    c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL)));
+    c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL, "min_length", Type.INT,
+        "max_length", Type.INT, "coverage_pct", Type.INT)));
     c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT)));
     c.add(new Spec("rap_tree", true,
         sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
