@@ -69,7 +69,8 @@ public final class CompareCommand implements Callable<Integer> {
       }
     });
     // Two single files compare with each other whatever their names.
-    if (common.isEmpty() && ra.profiles().size() == 1 && rb.profiles().size() == 1) {
+    if (common.isEmpty() && java.nio.file.Files.isRegularFile(a)
+        && java.nio.file.Files.isRegularFile(b)) {
       common.put(ra.profiles().keySet().iterator().next(), new ProfileTable[] {
           ra.profiles().values().iterator().next(), rb.profiles().values().iterator().next()});
     }
