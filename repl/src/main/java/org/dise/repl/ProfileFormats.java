@@ -68,7 +68,15 @@ final class ProfileFormats {
 
   /** The profile as one JSON object: name, columns, key, weight, total and rows. */
   static String json(String name, ProfileTable t) {
+    return json(name, t, List.of());
+  }
+
+  /** The same with the sink's notes (a truncated trace), when it has any. */
+  static String json(String name, ProfileTable t, List<String> notes) {
     StringBuilder sb = new StringBuilder("{\"profile\": ").append(Json.quote(name));
+    if (!notes.isEmpty()) {
+      sb.append(",\n \"notes\": ").append(list(notes));
+    }
     sb.append(",\n \"columns\": ").append(list(t.header()));
     sb.append(",\n \"key\": ").append(list(t.key()));
     sb.append(",\n \"weight\": ").append(Json.quote(t.weight()));
@@ -89,6 +97,14 @@ final class ProfileFormats {
 
   private static String list(List<String> items) {
     return "[" + String.join(", ", items.stream().map(Json::quote).toList()) + "]";
+  }
+
+  /** The notes of a profile written by {@link #json}, if any. */
+  static List<String> notesFromJson(String text) {
+    if (Json.parse(text) instanceof Map<?, ?> m && m.get("notes") instanceof List<?> l) {
+      return l.stream().map(String::valueOf).toList();
+    }
+    return List.of();
   }
 
   /**

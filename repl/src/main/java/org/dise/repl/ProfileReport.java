@@ -29,6 +29,9 @@ final class ProfileReport {
       for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
         out.println(line);
       }
+      for (String note : s.notes()) {
+        out.println("  note: " + note);
+      }
     }
     out.println("cost");
     for (String line : engine.cost().describe().split("\n")) {
@@ -44,7 +47,7 @@ final class ProfileReport {
         StringWriter csv = new StringWriter();
         t.writeCsv(csv);
         write(dir.resolve(s.name() + ".csv"), csv.toString());
-        write(dir.resolve(s.name() + ".json"), ProfileFormats.json(s.name(), t));
+        write(dir.resolve(s.name() + ".json"), ProfileFormats.json(s.name(), t, s.notes()));
         Optional<String> folded = ProfileFormats.folded(t);
         if (folded.isPresent()) {
           write(dir.resolve(s.name() + ".folded"), folded.get());

@@ -1,6 +1,7 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.runtime.sink.ProfileTable;
@@ -50,6 +51,8 @@ public final class ReportCommand implements Callable<Integer> {
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {
         ProfileFormats.terminal(p.getKey(), p.getValue(), top).forEach(System.out::println);
+        run.notes().getOrDefault(p.getKey(), List.of())
+            .forEach(n -> System.out.println("  note: " + n));
       }
     }
     if (only == null && !run.summary().isEmpty()) {

@@ -15,7 +15,8 @@ import org.dise.runtime.sink.ProfileTable;
  * (NAME.json) by name, and the cost figures of summary.json. A single profile file stands for a
  * run with that one profile.
  */
-record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, Object> summary) {
+record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, Object> summary,
+    Map<String, List<String>> notes) {
 
   /**
    * Reads a run directory or one profile JSON file.
@@ -25,10 +26,12 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
   static RunDirectory read(Path path) {
     Map<String, ProfileTable> profiles = new LinkedHashMap<>();
     Map<String, Object> summary = new LinkedHashMap<>();
+    Map<String, List<String>> notes = new LinkedHashMap<>();
     if (Files.isRegularFile(path)) {
       String name = path.getFileName().toString().replaceFirst("\\.json$", "");
       profiles.put(name, profile(path));
-      return new RunDirectory(path, profiles, summary);
+      notes.put(name, ProfileFormats.notesFromJson(text(path)));
+      return new RunDirectory(path, profiles, summary, notes);
     }
     if (!Files.isDirectory(path)) {
       throw new UserError(path + ": no such run directory (write one with acf run --acf X.acf"
@@ -48,12 +51,13 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
         }
       } else {
         profiles.put(name, profile(f));
+        notes.put(name, ProfileFormats.notesFromJson(text(f)));
       }
     }
     if (profiles.isEmpty()) {
       throw new UserError(path + ": no profiles (NAME.json) in this directory");
     }
-    return new RunDirectory(path, profiles, summary);
+    return new RunDirectory(path, profiles, summary, notes);
   }
 
   private static ProfileTable profile(Path f) {

@@ -22,6 +22,7 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.BasicBlockVectors;
+import org.dise.runtime.sink.BurstTrace;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.SimPointBb;
 import org.dise.stdlib.EngineEndToEndTest.Engine;
@@ -223,6 +224,19 @@ class ProfilesLibraryTest {
         r.profile("HotDataStreams").rows().stream().map(ProfilesLibraryTest::streamRow).toList();
     // The walks are the two hottest streams among everything the program (and libc) touches.
     assertThat(rows.subList(0, 2)).containsExactly(own.get("A"), own.get("B")).inOrder();
+  }
+
+  @Test
+  void aFullTraceKeepsItsFirstReferencesAndSaysHowManyItDropped() throws Exception {
+    String acf = "import profiles;\nsink s = burst_trace(capacity = 100);\n"
+        + "use hot_data_streams(handler = s);\n";
+    Run r = run(Engine.INTERPRETED, acf, MEMORY, "streams", "3", "4");
+    BurstTrace t = (BurstTrace) r.engine().sinks().get(0);
+    long dropped = r.engine().cost().handlerCalls() - 100;
+    assertThat(t.traced()).isEqualTo(100);
+    assertThat(t.dropped()).isEqualTo(dropped);
+    assertThat(t.notes()).containsExactly(String.format("the trace holds the first 100"
+        + " references; %,d more were dropped (raise the sink's capacity, or sample)", dropped));
   }
 
   // ------------------------------------------------------------------ utilities

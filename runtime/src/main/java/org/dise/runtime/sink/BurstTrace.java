@@ -68,6 +68,15 @@ public final class BurstTrace implements Sink {
     return dropped;
   }
 
+  @Override
+  public List<String> notes() {
+    if (dropped == 0) {
+      return List.of();
+    }
+    return List.of(String.format("the trace holds the first %,d references; %,d more were"
+        + " dropped (raise the sink's capacity, or sample)", n, dropped));
+  }
+
   /** The hot data streams of the trace so far, hottest first, before merging by signature. */
   public List<StreamFinder.Stream> hotStreams() {
     return finder.find(pcs, addresses, n);

@@ -29,4 +29,9 @@ public interface Sink {
   default Map<String, String> files(SymbolTable symbols) {
     return Map.of();
   }
+
+  /** What a reader of the profile should know about how it was collected; none by default. */
+  default java.util.List<String> notes() {
+    return java.util.List.of();
+  }
 }

@@ -24,6 +24,15 @@ public final class Sinks {
    *     the parameter whose value it cannot use
    */
   public static Sink create(SinkBinding b) {
+    try {
+      return configured(b);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw m.startsWith("sink `") ? e : new IllegalArgumentException("sink `" + b.name() + "`: " + m);
+    }
+  }
+
+  private static Sink configured(SinkBinding b) {
     String name = b.name();
     Map<String, String> p = b.params();
     return switch (b.component()) {
