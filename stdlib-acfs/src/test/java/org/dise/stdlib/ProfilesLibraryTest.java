@@ -178,6 +178,67 @@ class ProfilesLibraryTest {
     assertThat(profiled).isEqualTo(expected);
   }
 
+  // ------------------------------------------------------------------ hot paths
+
+  static final Path PATHS = Path.of("src/test/c/bin/paths");
+
+  /** What a path's blocks do: the functions they call, and whether the last one returns. */
+  record PathShape(Set<String> calls, boolean returns) {}
+
+  static PathShape shape(Run r, String path) {
+    Set<String> calls = new java.util.TreeSet<>();
+    boolean returns = false;
+    for (String block : path.split(" ")) {
+      // A block runs from its start to the first branch, jump or return (calls do not end it).
+      for (long pc = Long.parseLong(block, 16); ; ) {
+        DecodedInsn d = r.machine().cpu().decodedAt(pc);
+        OpClass c = d.opClass();
+        if (c == OpClass.PROC_CALL) {
+          calls.add(r.machine().symbols().lookup(d.target()).map(Symbol::name).orElse("?"));
+        } else if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.RETURN) {
+          returns = c == OpClass.RETURN;
+          break;
+        }
+        pc = d.npc;
+      }
+    }
+    return new PathShape(calls, returns);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Engine.class, names = {"INTERPRETED", "GENERATED"})
+  void hotPathsOfALoopAreItsFourBodiesPlusTheEntryAndExitPaths(Engine kind) throws Exception {
+    Run r = run(kind, use("hot_paths"), PATHS, "31");
+    String[] own = r.stdout().split("\n")[1].split(" ");
+    long classify = r.machine().symbols().byName("classify").orElseThrow().address();
+    Map<Set<String>, Long> loopPaths = new HashMap<>();
+    long entryPaths = 0;
+    long exitPaths = 0;
+    long total = 0;
+    for (List<String> row : r.profile("HotPaths").rows()) {
+      if (!row.get(0).equals("classify")) {
+        continue;
+      }
+      long n = Long.parseLong(row.get(3));
+      total += n;
+      PathShape s = shape(r, row.get(4));
+      if (Long.decode(row.get(1)) == classify) {
+        entryPaths += n;
+      } else if (s.returns()) {
+        exitPaths += n;
+      } else {
+        assertThat(loopPaths.put(s.calls(), n)).isNull();
+      }
+    }
+    // The iterations between the first and the last, as the program counted them.
+    assertThat(loopPaths).containsExactly(Set.of(), Long.parseLong(own[2]),
+        Set.of("three"), Long.parseLong(own[4]), Set.of("five"), Long.parseLong(own[6]),
+        Set.of("five", "three"), Long.parseLong(own[8]));
+    assertThat(entryPaths).isEqualTo(1);
+    assertThat(exitPaths).isEqualTo(1);
+    assertThat(total).isEqualTo(31); // every iteration ends exactly one path
+  }
+
   // ------------------------------------------------------------------ hot data streams
 
   /** The streams the program says it made: name -> {first node, length, frequency}. */

@@ -72,6 +72,7 @@ public final class Components {
     c.add(new Spec("region_counter", true, sinkParams()));
     c.add(new Spec("method_counter", true, sinkParams()));
     c.add(new Spec("call_pair_counter", true, sinkParams()));
+    c.add(new Spec("path_counter", true, sinkParams()));
     c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
     c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL, "min_length", Type.INT,
         "max_length", Type.INT, "coverage_pct", Type.INT),

@@ -10,7 +10,7 @@ public final class Sinks {
 
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
-      "call_pair_counter", "bbv", "burst_trace");
+      "call_pair_counter", "bbv", "burst_trace", "path_counter");
 
   /** A new sink for {@code component} with its default parameters. */
   public static Sink create(String component, String name) {
@@ -39,6 +39,7 @@ public final class Sinks {
       case "region_counter" -> new RegionCounter(name);
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
+      case "path_counter" -> new PathCounter(name);
       case "bbv" -> new BasicBlockVectors(name,
           param(b, "interval", BasicBlockVectors.DEFAULT_INTERVAL, 1),
           (int) param(b, "buckets", 0, 0));
