@@ -128,8 +128,13 @@ class ProfilesLibraryTest {
 
   // ------------------------------------------------------------------ basic block vectors
 
-  /** Per interval, instructions per (start, end) block, counted by stepping the interpreter. */
-  static List<Map<String, Long>> steppedVectors(long interval, String... args) throws Exception {
+  /**
+   * Per interval, instructions per (start, end) block, counted by stepping the interpreter; the
+   * first block (its start unknown to the sink) and, with {@code triggers}, the blocks while
+   * the codewords turn sampling off and the first one after it are left out.
+   */
+  static List<Map<String, Long>> steppedVectors(long interval, boolean triggers, String... args)
+      throws Exception {
     Machine m = load(CALLS, List.of(args));
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     Cpu cpu = m.cpu();
@@ -138,13 +143,23 @@ class ProfilesLibraryTest {
     Map<Long, Map<String, Long>> byInterval = new java.util.TreeMap<>();
     long mark = 0;
     long start = 0;
+    boolean known = false;
+    boolean sampling = true;
     while (!cpu.halted()) {
       DecodedInsn d = cpu.decodedAt(cpu.pc);
       long now = cpu.instret() + 1;
       cpu.run(1);
-      if (transfers.contains(d.opClass())) {
-        byInterval.computeIfAbsent((now - 1) / interval, k -> new LinkedHashMap<>())
-            .merge(Long.toHexString(start) + "-" + Long.toHexString(d.pc), now - mark, Long::sum);
+      if (triggers && d.opClass() == OpClass.CODEWORD) {
+        sampling = d.op.name().startsWith("ON");
+        known &= sampling;
+      }
+      if (sampling && transfers.contains(d.opClass())) {
+        if (known) {
+          byInterval.computeIfAbsent((now - 1) / interval, k -> new LinkedHashMap<>())
+              .merge(Long.toHexString(start) + "-" + Long.toHexString(d.pc), now - mark,
+                  Long::sum);
+        }
+        known = true;
         mark = now;
         start = cpu.pc;
       }
@@ -173,9 +188,31 @@ class ProfilesLibraryTest {
       v.forEach((id, n) -> m.put(blockOf.get(id), n));
       profiled.add(m);
     }
-    List<Map<String, Long>> expected = steppedVectors(5000, "2");
+    List<Map<String, Long>> expected = steppedVectors(5000, false, "2");
     assertThat(profiled.size()).isGreaterThan(3);
     assertThat(profiled).isEqualTo(expected);
+    assertThat(sink.gaps()).isEqualTo(0);
+  }
+
+  @Test
+  void underSamplingBasicBlockVectorsCountOnlySampledBlocksWithKnownStarts() throws Exception {
+    String acf = "import profiles;\nsink bbv2k = bbv(interval = 2000);\n"
+        + EngineEndToEndTest.TRIGGERS + "use basic_block_vectors(handler = bbv2k);\n";
+    Run r = run(Engine.INTERPRETED, acf, CALLS, "codewords", "40");
+    BasicBlockVectors sink = (BasicBlockVectors) r.engine().sinks().get(0);
+    Map<Integer, String> blockOf = new HashMap<>();
+    for (List<String> row : sink.table(r.machine().symbols()).rows()) {
+      blockOf.put(Integer.parseInt(row.get(0)), Long.toHexString(Long.decode(row.get(1))) + "-"
+          + Long.toHexString(Long.decode(row.get(2))));
+    }
+    List<Map<String, Long>> profiled = new ArrayList<>();
+    for (Map<Integer, Long> v : sink.vectors()) {
+      Map<String, Long> m = new LinkedHashMap<>();
+      v.forEach((id, n) -> m.put(blockOf.get(id), n));
+      profiled.add(m);
+    }
+    assertThat(profiled).isEqualTo(steppedVectors(2000, true, "codewords", "40"));
+    assertThat(sink.gaps()).isEqualTo(1); // phase2 follows phase1, which was not sampled
   }
 
   // ------------------------------------------------------------------ hot paths

@@ -17,6 +17,8 @@ import org.dise.runtime.isa.OpClass;
  * ends a dynamic basic block, which runs from the previous recorded transfer's destination to
  * it; the block's weight is its instructions. Each interval of {@code interval} application
  * instructions becomes one vector; {@code buckets > 0} folds block ids into that many buckets.
+ * The first block, and the first after unrecorded transfers (sampling off), are skipped: their
+ * starts are unknown.
  */
 public final class BasicBlockVectors implements Sink {
   /** The papers' interval: 10 million instructions. */
@@ -35,8 +37,11 @@ public final class BasicBlockVectors implements Sink {
   private Map<Integer, Long> current = new TreeMap<>();
   private long intervalEnd;
   private long mark;
-  /** Where the next block starts; 0 before the first recorded transfer (program entry). */
-  private long start;
+  private static final long UNKNOWN = -1;
+  /** Where the next block starts; unknown before the first recorded transfer. */
+  private long start = UNKNOWN;
+  /** Blocks skipped because transfers before them went unrecorded. */
+  private long gaps;
 
   public BasicBlockVectors(String name, long interval, int buckets) {
     this.name = name;
@@ -61,6 +66,19 @@ public final class BasicBlockVectors implements Sink {
       }
       intervalEnd += ((now - intervalEnd + interval - 1) / interval) * interval;
     }
+    long n = now - mark;
+    mark = now;
+    long bytes = original.pc - start;
+    if (start == UNKNOWN || bytes < 2 * (n - 1) || bytes > 4 * (n - 1)) {
+      // The first transfer only tells where the next block starts. Later, a block whose
+      // instructions cannot lie between its start and this transfer follows unrecorded
+      // transfers (sampling was off): its start and length are unknown, so it is skipped.
+      if (start != UNKNOWN) {
+        gaps++;
+      }
+      start = next(original, cpu.x);
+      return;
+    }
     Block b = new Block(start, original.pc);
     Integer id = ids.get(b);
     if (id == null) {
@@ -68,8 +86,6 @@ public final class BasicBlockVectors implements Sink {
       ids.put(b, id);
       totals.add(new long[2]);
     }
-    long n = now - mark;
-    mark = now;
     long[] t = totals.get(id - 1);
     t[0]++;
     t[1] += n;
@@ -92,6 +108,11 @@ public final class BasicBlockVectors implements Sink {
       return Branches.jumpTarget(d, x);
     }
     return d.npc;
+  }
+
+  /** Blocks skipped because the transfers before them went unrecorded (sampling was off). */
+  public long gaps() {
+    return gaps;
   }
 
   /** The vectors so far, one per interval that recorded a block, the current one last. */
