@@ -168,7 +168,7 @@ class ProfilesLibraryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Engine.class, names = {"INTERPRETED", "GENERATED"})
+  @EnumSource(Engine.class)
   void basicBlockVectorsEqualSteppedCountsAndTheBbFileReadsBack(Engine kind) throws Exception {
     String acf = "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
         + "use basic_block_vectors(handler = bbv5k);\n";
@@ -297,7 +297,7 @@ class ProfilesLibraryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Engine.class, names = {"INTERPRETED", "GENERATED"})
+  @EnumSource(Engine.class)
   void hotDataStreamsOfASampledBurstAreExactlyTheListWalks(Engine kind) throws Exception {
     // Sampling starts off; the program's codewords bracket the walks (equations (1), (2)).
     String acf = "import profiles;\ncounter sampling(index = 0, init = 1);\n"
@@ -322,6 +322,19 @@ class ProfilesLibraryTest {
         r.profile("HotDataStreams").rows().stream().map(ProfilesLibraryTest::streamRow).toList();
     // The walks are the two hottest streams among everything the program (and libc) touches.
     assertThat(rows.subList(0, 2)).containsExactly(own.get("A"), own.get("B")).inOrder();
+  }
+
+  @Test
+  void withoutStreamsTheTraceIsCountedPerPc() throws Exception {
+    String acf = "import profiles;\ncounter sampling(index = 0, init = 1);\n"
+        + "sink refs = burst_trace(streams = false);\n" + EngineEndToEndTest.TRIGGERS
+        + "use hot_data_streams(handler = refs);\n";
+    Run r = run(Engine.INTERPRETED, acf, MEMORY, "streams", "30", "40");
+    // Two loads per node (key, next): 12 nodes x 30 walks + 8 nodes x 40 walks each.
+    ProfileTable t = r.profile("refs");
+    assertThat(t.header()).containsExactly("pc", "function", "references").inOrder();
+    assertThat(t.rows().stream().map(row -> row.get(1) + " " + row.get(2)).toList())
+        .containsExactly("walk_many 680", "walk_many 680");
   }
 
   @Test
