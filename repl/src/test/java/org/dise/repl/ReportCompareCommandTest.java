@@ -142,6 +142,30 @@ class ReportCompareCommandTest {
   }
 
   @Test
+  void everyExampleAcfChecksAndTheLibraryExamplesWriteTheirFormats(@TempDir Path tmp)
+      throws Exception {
+    try (java.util.stream.Stream<Path> files =
+        Files.list(ConfigCommandTest.ROOT.resolve("examples/acf"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".acf")).toList()) {
+        Result c = acf("check", f.toString());
+        assertThat(c.stderr()).isEmpty();
+        assertThat(c.status()).isEqualTo(0);
+      }
+    }
+    Path out = tmp.resolve("bbv");
+    Result run = acf("run", "--acf",
+        ConfigCommandTest.ROOT.resolve("examples/acf/basic_block_vectors.acf").toString(),
+        "--out", out.toString(), ConfigCommandTest.PROGRAM, "2");
+    assertThat(run.status()).isEqualTo(0);
+    List<Map<Integer, Long>> vectors = org.dise.runtime.sink.SimPointBb.parse(
+        Files.readString(out.resolve("BasicBlockVectors.bb")));
+    assertThat(vectors).hasSize(1); // one 10M-instruction interval
+    long sum = vectors.get(0).values().stream().mapToLong(Long::longValue).sum();
+    assertThat(sum).isEqualTo(RunDirectory.read(out).profiles().get("BasicBlockVectors")
+        .weights().values().stream().mapToLong(Long::longValue).sum());
+  }
+
+  @Test
   void reportPrintsAWrittenRunAsTheRunDidAndARunComparesEqualToItself(@TempDir Path tmp)
       throws Exception {
     Path out = tmp.resolve("prof");
