@@ -371,6 +371,25 @@ class ProfilesLibraryTest {
   }
 
   @Test
+  void loggingWatchpointCountsEveryWriterOfTheRangeAndLetsTheProgramRun() throws Exception {
+    Run plain = run(Engine.INTERPRETED, "", CALLS, "store", "5");
+    long lo = Long.decode(plain.stdout().split("\n")[0].split(" ")[1]);
+    String acf = String.format("import utilities;\n"
+        + "sink w = watchpoint(address = %d, length = 32);\nuse store_watch_log(handler = w);\n",
+        lo);
+    Run inside = run(Engine.INTERPRETED, acf, CALLS, "store", "2");
+    assertThat(inside.outcome().reason()).isEqualTo(StopReason.EXITED);
+    List<List<String>> rows = inside.profile("w").rows();
+    assertThat(rows).hasSize(1);
+    // main wrote 42 into watched[2], once.
+    assertThat(rows.get(0).subList(1, 5))
+        .containsExactly("main", "1", "0x" + Long.toHexString(lo + 16), "0x2a").inOrder();
+
+    // Just past the range: `after`, which the program also fills, is not watched.
+    assertThat(run(Engine.INTERPRETED, acf, CALLS, "store", "5").profile("w").rows()).isEmpty();
+  }
+
+  @Test
   void faultIsolationKeepsTheModulesAccessesInItsSandbox() throws Exception {
     Machine m = load(MEMORY, List.of("poke", "0"));
     Symbol store = m.symbols().byName("module_store").orElseThrow();

@@ -82,7 +82,8 @@ public final class Components {
     c.add(new Spec("rap_tree", true,
         sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
     c.add(new Spec("value_profile", true, sinkParams("slots", Type.INT, "confidence", Type.INT)));
-    c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT)));
+    c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT),
+        Map.of("length", 1L)));
     c.add(new Spec("exhaustive", false, triggerParams()));
     c.add(new Spec("periodic", false, triggerParams("period", Type.INT, "length", Type.INT)));
     c.add(new Spec("random", false,

@@ -10,7 +10,7 @@ public final class Sinks {
 
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
-      "call_pair_counter", "bbv", "burst_trace", "path_counter");
+      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint");
 
   /** A new sink for {@code component} with its default parameters. */
   public static Sink create(String component, String name) {
@@ -28,7 +28,8 @@ public final class Sinks {
       return configured(b);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
-      throw m.startsWith("sink `") ? e : new IllegalArgumentException("sink `" + b.name() + "`: " + m);
+      throw m.startsWith("sink `") ? e
+          : new IllegalArgumentException("sink `" + b.name() + "`: " + m);
     }
   }
 
@@ -40,6 +41,8 @@ public final class Sinks {
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
       case "path_counter" -> new PathCounter(name);
+      case "watchpoint" -> new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE),
+          param(b, "length", 1, 1));
       case "bbv" -> new BasicBlockVectors(name,
           param(b, "interval", BasicBlockVectors.DEFAULT_INTERVAL, 1),
           (int) param(b, "buckets", 0, 0));
@@ -67,9 +70,10 @@ public final class Sinks {
       throw new IllegalArgumentException("sink `" + b.name() + "`: " + key
           + " must be a number, got `" + v + "`");
     }
-    if (n < min || n > Integer.MAX_VALUE && !key.equals("interval")) {
+    boolean wide = key.equals("interval") || key.equals("address") || key.equals("length");
+    if (n < min || n > Integer.MAX_VALUE && !wide) {
       throw new IllegalArgumentException("sink `" + b.name() + "`: " + key + " must be at least "
-          + min + (key.equals("interval") ? "" : " and fit 31 bits") + ", got " + n);
+          + min + (wide ? "" : " and fit 31 bits") + ", got " + n);
     }
     return n;
   }
