@@ -9,13 +9,15 @@ import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.OpClass;
 
 /**
  * The data reference trace of bursty tracing and its hot data streams (bursty tracing paper,
  * Section 5.2): each event is a load or store, recorded as (pc, effective address) before it
  * executes. With {@code streams} the profile is the hot data streams, identified by their
  * access signature (the ordered pcs) and weighted by heat = length x frequency; without, the
- * references per pc. The first {@code capacity} references are kept.
+ * references per pc. The first {@code capacity} references are kept. A codeword event
+ * ({@code on_trig_inst}) starts a new burst: no stream spans two.
  */
 public final class BurstTrace implements Sink {
   public static final int DEFAULT_CAPACITY = 256 * 1024;
@@ -26,6 +28,8 @@ public final class BurstTrace implements Sink {
   private final StreamFinder finder;
   private long[] pcs = new long[1024];
   private long[] addresses = new long[1024];
+  private int[] bursts = new int[1024];
+  private int burst;
   private int n;
   private long dropped;
   private ProfileTable cached;
@@ -45,6 +49,11 @@ public final class BurstTrace implements Sink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+    if (original.opClass() == OpClass.CODEWORD) {
+      // on_trig_inst: a burst starts, and no stream may span the gap before it.
+      burst++;
+      return;
+    }
     if (n == capacity) {
       dropped++;
       return;
@@ -52,7 +61,9 @@ public final class BurstTrace implements Sink {
     if (n == pcs.length) {
       pcs = Arrays.copyOf(pcs, Math.min(capacity, 2 * n));
       addresses = Arrays.copyOf(addresses, pcs.length);
+      bursts = Arrays.copyOf(bursts, pcs.length);
     }
+    bursts[n] = burst;
     pcs[n] = original.pc;
     addresses[n] = cpu.x[original.rs1] + original.imm;
     n++;
@@ -79,7 +90,7 @@ public final class BurstTrace implements Sink {
 
   /** The hot data streams of the trace so far, hottest first, before merging by signature. */
   public List<StreamFinder.Stream> hotStreams() {
-    return finder.find(pcs, addresses, n);
+    return finder.find(pcs, addresses, bursts, n);
   }
 
   @Override

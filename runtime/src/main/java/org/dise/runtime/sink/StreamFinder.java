@@ -10,8 +10,8 @@ import java.util.Map;
  * Finds the hot data streams of a data reference trace (bursty tracing paper, Section 5.2): a
  * stream is a repeated subsequence of references (pc, address) of {@code minLength} to
  * {@code maxLength} references; its heat is length x frequency, the frequency counting
- * non-overlapping occurrences. Greedy: take the hottest stream among the references no chosen
- * stream covers yet, cover its occurrences, repeat until the chosen streams cover
+ * non-overlapping occurrences; no stream spans two bursts. Greedy: take the hottest stream among
+ * the references no chosen stream covers yet, cover its occurrences, repeat until the chosen streams cover
  * {@code coveragePct}% of the trace (spec/profiles.md describes the algorithm and its choices).
  */
 public final class StreamFinder {
@@ -49,6 +49,14 @@ public final class StreamFinder {
 
   /** The hot data streams of the first {@code n} references, hottest first. */
   public List<Stream> find(long[] pcs, long[] addresses, int n) {
+    return find(pcs, addresses, null, n);
+  }
+
+  /**
+   * The same for a trace made of bursts: {@code bursts[i]} numbers the burst of reference i
+   * (non-decreasing), and no stream spans two bursts; null means one burst.
+   */
+  public List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n) {
     int[] ids = intern(pcs, addresses, n);
     boolean[] covered = new boolean[n];
     int[] prefix = new int[n + 1];
@@ -65,7 +73,7 @@ public final class StreamFinder {
       int bestFirst = 0;
       int bestCount = 0;
       for (int len = minLength; len <= Math.min(maxLength, n); len++) {
-        w.count(ids, n, len, prefix);
+        w.count(ids, n, len, prefix, bursts);
         for (int s = 0; s < w.first.length; s++) {
           int c = w.count[s];
           long heat = (long) c * len;
@@ -86,7 +94,7 @@ public final class StreamFinder {
       int nextFree = bestFirst;
       for (int i = bestFirst; i + bestLength <= n; i++) {
         if (i >= nextFree && prefix[i + bestLength] == prefix[i]
-            && same(ids, bestFirst, i, bestLength)) {
+            && oneBurst(bursts, i, bestLength) && same(ids, bestFirst, i, bestLength)) {
           Arrays.fill(covered, i, i + bestLength, true);
           nextFree = i + bestLength;
           frequency++;
@@ -108,6 +116,10 @@ public final class StreamFinder {
       ids[i] = seen.computeIfAbsent(new Ref(pcs[i], addresses[i]), r -> seen.size() + 1);
     }
     return ids;
+  }
+
+  private static boolean oneBurst(int[] bursts, int i, int len) {
+    return bursts == null || bursts[i] == bursts[i + len - 1];
   }
 
   private static boolean same(int[] ids, int a, int b, int len) {
@@ -136,7 +148,7 @@ public final class StreamFinder {
       mask = cap - 1;
     }
 
-    void count(int[] ids, int n, int len, int[] prefix) {
+    void count(int[] ids, int n, int len, int[] prefix, int[] bursts) {
       Arrays.fill(count, 0);
       long pow = 1;
       long h = 0;
@@ -148,7 +160,7 @@ public final class StreamFinder {
         if (i > 0) {
           h = (h - ids[i - 1] * pow) * BASE + ids[i + len - 1];
         }
-        if (prefix[i + len] != prefix[i]) {
+        if (prefix[i + len] != prefix[i] || !oneBurst(bursts, i, len)) {
           continue;
         }
         int s = (int) (mix(h) & mask);

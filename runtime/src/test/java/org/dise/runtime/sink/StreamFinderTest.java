@@ -110,6 +110,29 @@ class StreamFinderTest {
   }
 
   @Test
+  void noStreamSpansTwoBursts() {
+    // Halves of one 10-reference sequence, alternating: as one trace it is a stream 6 times,
+    // but every half is a burst of its own, too short for a stream.
+    Trace t = new Trace();
+    for (int i = 0; i < 6; i++) {
+      t.repeat(0x1000, 5, 1).repeat(0x2000, 5, 1);
+    }
+    assertThat(summary(t.find(PAPER))).containsExactly("1000 x10 f6 h60");
+    int[] bursts = new int[60];
+    for (int i = 0; i < 60; i++) {
+      bursts[i] = i / 5;
+    }
+    long[] pcs = t.refs.stream().mapToLong(r -> r[0]).toArray();
+    long[] addrs = t.refs.stream().mapToLong(r -> r[1]).toArray();
+    assertThat(PAPER.find(pcs, addrs, bursts, 60)).isEmpty();
+    // Bursts of two halves each: the stream is back, once per burst.
+    for (int i = 0; i < 60; i++) {
+      bursts[i] = i / 10;
+    }
+    assertThat(summary(PAPER.find(pcs, addrs, bursts, 60))).containsExactly("1000 x10 f6 h60");
+  }
+
+  @Test
   void badParametersAreRefusedWithTheirValues() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> new StreamFinder(20, 10, 90));
