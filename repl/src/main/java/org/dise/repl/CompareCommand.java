@@ -25,14 +25,14 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "For every profile both runs wrote (same NAME.json): the error in counts relative to A's"
-          + " total, the hot set error (A's top 15% of entries with ties, missing from B's"
+          + " total, the hot set error (A's top 15%% of entries with ties, missing from B's"
           + " top), and for hot data stream profiles the overlap (equation 5 of the bursty"
           + " tracing paper). Exit status 0, 1 when the runs share no profile or cannot be"
           + " read, 2 for a usage error.",
       "",
-      "Examples:",
-      "  ./acf run --acf examples/acf/hot_methods.acf --out full examples/programs/bin/jpeg",
-      "  ./acf run --acf sampled.acf --out sampled examples/programs/bin/jpeg",
+      "Examples (sampled.acf: the same profile under a sampling trigger):",
+      "  ./acf run --acf examples/acf/hot_methods.acf --out full examples/programs/bin/mcf 1",
+      "  ./acf run --acf sampled.acf --out sampled examples/programs/bin/mcf 1",
       "  ./acf compare full sampled",
       "  ./acf compare --normalize --hot-fraction 0.10 full sampled",
       "  ./acf compare full/HotDataStreams.json sampled/HotDataStreams.json",

@@ -135,6 +135,12 @@ class ReportCompareCommandTest {
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.stderr()).contains("no such run directory");
 
+    for (String command : List.of("report", "compare")) {
+      Result help = acf(command, "--help");
+      assertThat(help.status()).isEqualTo(0);
+      assertThat(help.stdout()).contains("Examples");
+      assertThat(help.stdout() + help.stderr()).doesNotContain("WARN");
+    }
     assertThat(acf("report", "--top", "0", a.toString()).status()).isEqualTo(2);
     assertThat(acf("compare", a.toString()).status()).isEqualTo(2);
     assertThat(acf("compare", "--hot-fraction", "1.5", a.toString(), a.toString()).status())
