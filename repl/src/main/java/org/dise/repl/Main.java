@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       BenchCommand.class,
       DisasmCommand.class,
+      ReportCommand.class,
+      CompareCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })

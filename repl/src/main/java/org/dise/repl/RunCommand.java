@@ -89,8 +89,9 @@ public final class RunCommand implements Callable<Integer> {
   EngineKind engineKind = EngineKind.interpreted;
 
   @Option(names = "--out", paramLabel = "DIR",
-      description = "With --acf or --config: write one CSV per sink (DIR/<sink>.csv) and"
-          + " DIR/summary.json.")
+      description = "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
+          + " .json (also .folded for call pairs and methods, .bb for basic block vectors) and"
+          + " DIR/summary.json; `acf report DIR` prints them again.")
   Path out;
 
   @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",

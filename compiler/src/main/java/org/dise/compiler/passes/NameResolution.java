@@ -476,6 +476,12 @@ public final class NameResolution {
           continue;
         }
         Value v = componentValue(a.value(), type, scope, pn.text());
+        Long min = spec.get().minimums().get(pn.key());
+        if (v instanceof Value.Int i && min != null && i.value() < min) {
+          diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
+              + "` must be at least " + min + ", got " + i.value());
+          continue;
+        }
         if (v != null) {
           params.put(pn.key(), v);
         }

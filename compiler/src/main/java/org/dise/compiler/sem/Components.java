@@ -13,8 +13,20 @@ public final class Components {
   /** The type of a component parameter. */
   public enum Type { INT, STRING, BOOL, NAME }
 
-  /** A sink or trigger component and its parameters. */
-  public record Spec(String name, boolean isSink, Map<String, Type> params) {}
+  /**
+   * A sink or trigger component, its parameters, and the least value of the integer parameters
+   * that have one (checked where the component is declared).
+   */
+  public record Spec(String name, boolean isSink, Map<String, Type> params,
+      Map<String, Long> minimums) {
+    public Spec {
+      minimums = Map.copyOf(minimums);
+    }
+
+    public Spec(String name, boolean isSink, Map<String, Type> params) {
+      this(name, isSink, params, Map.of());
+    }
+  }
 
   private final Map<String, Spec> specs = new LinkedHashMap<>();
 
@@ -60,13 +72,18 @@ public final class Components {
     c.add(new Spec("region_counter", true, sinkParams()));
     c.add(new Spec("method_counter", true, sinkParams()));
     c.add(new Spec("call_pair_counter", true, sinkParams()));
+    c.add(new Spec("path_counter", true, sinkParams()));
     c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
-    c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL)));
-    c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT)));
+    c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL, "min_length", Type.INT,
+        "max_length", Type.INT, "coverage_pct", Type.INT),
+        Map.of("capacity", 1L, "min_length", 2L, "max_length", 2L, "coverage_pct", 1L)));
+    c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT),
+        Map.of("interval", 1L, "buckets", 0L)));
     c.add(new Spec("rap_tree", true,
         sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
     c.add(new Spec("value_profile", true, sinkParams("slots", Type.INT, "confidence", Type.INT)));
-    c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT)));
+    c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT),
+        Map.of("length", 1L)));
     c.add(new Spec("exhaustive", false, triggerParams()));
     c.add(new Spec("periodic", false, triggerParams("period", Type.INT, "length", Type.INT)));
     c.add(new Spec("random", false,

@@ -1,5 +1,6 @@
 package org.dise.runtime.sink;
 
+import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -20,4 +21,17 @@ public interface Sink {
 
   /** The profile, hottest first, with addresses named from the program's symbols. */
   ProfileTable table(SymbolTable symbols);
+
+  /**
+   * Further outputs in a format of their own, by file extension (the SimPoint {@code .bb} file of
+   * {@code bbv}); none by default.
+   */
+  default Map<String, String> files(SymbolTable symbols) {
+    return Map.of();
+  }
+
+  /** What a reader of the profile should know about how it was collected; none by default. */
+  default java.util.List<String> notes() {
+    return java.util.List.of();
+  }
 }

@@ -1,28 +1,80 @@
 package org.dise.runtime.sink;
 
 import java.util.List;
+import java.util.Map;
+import org.dise.runtime.dise.SinkBinding;
 
 /** Creates the runtime sink a binding names. */
 public final class Sinks {
   private Sinks() {}
 
   /** The components this runtime implements. */
-  public static final List<String> IMPLEMENTED =
-      List.of("region_counter", "method_counter", "call_pair_counter");
+  public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
+      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint");
+
+  /** A new sink for {@code component} with its default parameters. */
+  public static Sink create(String component, String name) {
+    return create(new SinkBinding(name, component, 0, Map.of()));
+  }
 
   /**
-   * A new sink for {@code component}.
+   * A new sink for a binding, configured from its parameters.
    *
-   * @throws IllegalArgumentException naming the component when this runtime has none such
+   * @throws IllegalArgumentException naming the component when this runtime has none such, or
+   *     the parameter whose value it cannot use
    */
-  public static Sink create(String component, String name) {
-    return switch (component) {
+  public static Sink create(SinkBinding b) {
+    try {
+      return configured(b);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw m.startsWith("sink `") ? e
+          : new IllegalArgumentException("sink `" + b.name() + "`: " + m);
+    }
+  }
+
+  private static Sink configured(SinkBinding b) {
+    String name = b.name();
+    Map<String, String> p = b.params();
+    return switch (b.component()) {
       case "region_counter" -> new RegionCounter(name);
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
+      case "path_counter" -> new PathCounter(name);
+      case "watchpoint" -> new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE),
+          param(b, "length", 1, 1));
+      case "bbv" -> new BasicBlockVectors(name,
+          param(b, "interval", BasicBlockVectors.DEFAULT_INTERVAL, 1),
+          (int) param(b, "buckets", 0, 0));
+      case "burst_trace" -> new BurstTrace(name,
+          !"false".equals(p.getOrDefault("streams", "true")),
+          (int) param(b, "capacity", BurstTrace.DEFAULT_CAPACITY, 1),
+          new StreamFinder((int) param(b, "min_length", StreamFinder.MIN_LENGTH, 1),
+              (int) param(b, "max_length", StreamFinder.MAX_LENGTH, 1),
+              param(b, "coverage_pct", StreamFinder.COVERAGE_PCT, 1)));
       default -> throw new IllegalArgumentException("sink `" + name + "` is bound to `"
-          + component + "`, which this runtime does not implement yet (it has "
+          + b.component() + "`, which this runtime does not implement yet (it has "
           + String.join(", ", IMPLEMENTED) + ")");
     };
+  }
+
+  private static long param(SinkBinding b, String key, long dflt, long min) {
+    String v = b.params().get(key);
+    if (v == null) {
+      return dflt;
+    }
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("sink `" + b.name() + "`: " + key
+          + " must be a number, got `" + v + "`");
+    }
+    boolean wide = key.equals("interval") || key.equals("address") || key.equals("length");
+    if (n < min || n > Integer.MAX_VALUE && !wide) {
+      throw new IllegalArgumentException("sink `" + b.name() + "`: " + key + " must be at least "
+          + min + (wide ? "" : " and fit 31 bits") + ", got " + n);
+    }
+    return n;
   }
 }

@@ -1,0 +1,130 @@
+package org.dise.repl;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dise.runtime.metrics.Accuracy;
+import org.dise.runtime.metrics.StreamOverlap;
+import org.dise.runtime.sink.ProfileTable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code acf compare}: the papers' accuracy metrics between a reference profile (exhaustive) and
+ * an estimate (sampled): count error and top-15% hot set error (first paper, Section 4;
+ * phase-based remote profiling paper, Section 3.2.3) and, for hot data streams, the overlap of
+ * the bursty tracing paper's equation 5.
+ */
+@Command(
+    name = "compare",
+    description = "Print the papers' accuracy metrics between two runs' profiles: A is the"
+        + " reference (usually exhaustive), B the estimate (usually sampled).",
+    footer = {
+      "",
+      "For every profile both runs wrote (same NAME.json): the error in counts relative to A's"
+          + " total, the hot set error (A's top 15%% of entries with ties, missing from B's"
+          + " top), and for hot data stream profiles the overlap (equation 5 of the bursty"
+          + " tracing paper). Exit status 0, 1 when the runs share no profile or cannot be"
+          + " read, 2 for a usage error.",
+      "",
+      "Examples (sampled.acf: the same profile under a sampling trigger):",
+      "  ./acf run --acf examples/acf/hot_methods.acf --out full examples/programs/bin/mcf 1",
+      "  ./acf run --acf sampled.acf --out sampled examples/programs/bin/mcf 1",
+      "  ./acf compare full sampled",
+      "  ./acf compare --normalize --hot-fraction 0.10 full sampled",
+      "  ./acf compare full/HotDataStreams.json sampled/HotDataStreams.json",
+    },
+    mixinStandardHelpOptions = true)
+public final class CompareCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "A", description = "The reference run (DIR or NAME.json).")
+  Path a;
+
+  @Parameters(index = "1", paramLabel = "B", description = "The estimate (DIR or NAME.json).")
+  Path b;
+
+  @Option(names = "--hot-fraction", paramLabel = "F",
+      description = "The hot set's share of A's entries (default 0.15, the papers').")
+  double hotFraction = Accuracy.HOT_FRACTION;
+
+  @Option(names = "--normalize",
+      description = "Scale B's weights so that their total is A's before the count error (for a"
+          + " sampled profile that was not scaled up).")
+  boolean normalize;
+
+  @Override
+  public Integer call() {
+    if (!(hotFraction > 0 && hotFraction <= 1)) {
+      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction,
+          Main.EXIT_USAGE);
+    }
+    RunDirectory ra = RunDirectory.read(a);
+    RunDirectory rb = RunDirectory.read(b);
+    Map<String, ProfileTable[]> common = new LinkedHashMap<>();
+    ra.profiles().forEach((name, t) -> {
+      if (rb.profiles().containsKey(name)) {
+        common.put(name, new ProfileTable[] {t, rb.profiles().get(name)});
+      }
+    });
+    // Two single files compare with each other whatever their names.
+    if (common.isEmpty() && java.nio.file.Files.isRegularFile(a)
+        && java.nio.file.Files.isRegularFile(b)) {
+      common.put(ra.profiles().keySet().iterator().next(), new ProfileTable[] {
+          ra.profiles().values().iterator().next(), rb.profiles().values().iterator().next()});
+    }
+    if (common.isEmpty()) {
+      throw new UserError(a + " and " + b + " have no profile in common (" + a + ": "
+          + String.join(", ", ra.profiles().keySet()) + "; " + b + ": "
+          + String.join(", ", rb.profiles().keySet()) + ")");
+    }
+    for (Map.Entry<String, ProfileTable[]> e : common.entrySet()) {
+      ProfileTable x = e.getValue()[0];
+      ProfileTable y = e.getValue()[1];
+      if (!x.header().equals(y.header()) || !x.weight().equals(y.weight())) {
+        throw new UserError("profile " + e.getKey() + " has columns " + x.header() + " in " + a
+            + " but " + y.header() + " in " + b);
+      }
+      print(e.getKey(), x, y);
+    }
+    return 0;
+  }
+
+  private void print(String name, ProfileTable x, ProfileTable y) {
+    Map<String, Long> exact = x.weights();
+    Map<String, ? extends Number> estimate = y.weights();
+    long tx = ProfileFormats.total(x);
+    long ty = ProfileFormats.total(y);
+    if (normalize && ty > 0) {
+      Map<String, Double> scaled = new LinkedHashMap<>();
+      y.weights().forEach((k, v) -> scaled.put(k, v * (double) tx / ty));
+      estimate = scaled;
+    }
+    long positive = exact.values().stream().filter(v -> v > 0).count();
+    int cut = (int) Math.max(1, Math.ceil(hotFraction * positive));
+    System.out.printf("profile %s (%s)%n", name, x.weight());
+    System.out.printf("  entries          %,d in A, %,d in B%n", x.rows().size(), y.rows().size());
+    System.out.printf("  %-16s %,d in A, %,d in B%n", "total " + x.weight(), tx, ty);
+    System.out.printf("  count error      %.2f%%%s%n", 100 * Accuracy.countError(exact, estimate),
+        normalize ? " (B normalized to A's total)" : "");
+    System.out.printf("  hot set error    %.2f%% (A's top %.0f%%: %d entries with ties)%n",
+        100 * Accuracy.hotSetError(exact, estimate, hotFraction), 100 * hotFraction,
+        Accuracy.hotSet(exact, cut).size());
+    if (x.header().containsAll(List.of("signature", "share"))) {
+      System.out.printf("  stream overlap   %.2f%% (equation 5)%n",
+          100 * StreamOverlap.overlap(shares(x), shares(y)));
+    }
+  }
+
+  /** A hot data stream profile's heat shares by access signature. */
+  private static Map<String, Double> shares(ProfileTable t) {
+    int sig = t.header().indexOf("signature");
+    int share = t.header().indexOf("share");
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (List<String> r : t.rows()) {
+      out.merge(r.get(sig), Double.parseDouble(r.get(share)), Double::sum);
+    }
+    return out;
+  }
+}

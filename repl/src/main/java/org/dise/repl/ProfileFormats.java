@@ -1,0 +1,176 @@
+package org.dise.repl;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.dise.runtime.sink.ProfileTable;
+
+/**
+ * The formats a profile is written in (issue 6): a terminal table of the top entries with each
+ * one's share of the total weight, JSON with the key and weight columns (what {@code acf
+ * report} and {@code acf compare} read back), and folded stacks ({@code caller;callee count})
+ * of method and call-pair profiles for flame graph tools. CSV is {@link ProfileTable#writeCsv}.
+ */
+final class ProfileFormats {
+  private ProfileFormats() {}
+
+  /** Cells wider than this are cut in the terminal table (a stream's signature is long). */
+  static final int CELL = 60;
+
+  /** The sum of a profile's weight column. */
+  static long total(ProfileTable t) {
+    long sum = 0;
+    for (long w : t.weights().values()) {
+      sum += w;
+    }
+    return sum;
+  }
+
+  /**
+   * A heading and the top {@code n} rows as aligned lines, with a {@code %} column after the
+   * weight column: each entry's share of the profile's total weight.
+   */
+  static List<String> terminal(String name, ProfileTable t, int n) {
+    long total = total(t);
+    int w = t.header().indexOf(t.weight());
+    List<List<String>> shown = new ArrayList<>();
+    List<String> head = new ArrayList<>(t.header());
+    head.add(w + 1, "%");
+    shown.add(head);
+    for (List<String> r : t.rows().subList(0, Math.min(n, t.rows().size()))) {
+      List<String> row = new ArrayList<>();
+      for (String cell : r) {
+        row.add(cell.length() > CELL ? cell.substring(0, CELL - 3) + "..." : cell);
+      }
+      double share = total == 0 ? 0 : 100.0 * Long.parseLong(r.get(w)) / total;
+      row.add(w + 1, String.format("%.1f", share));
+      shown.add(row);
+    }
+    int[] width = new int[head.size()];
+    for (List<String> r : shown) {
+      for (int i = 0; i < r.size(); i++) {
+        width[i] = Math.max(width[i], r.get(i).length());
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(String.format("profile %s: %,d entries, %s %,d%s", name, t.rows().size(),
+        t.weight(), total, t.rows().size() > n ? ", top " + n : ""));
+    for (List<String> r : shown) {
+      StringBuilder sb = new StringBuilder("  ");
+      for (int i = 0; i < r.size(); i++) {
+        sb.append(String.format("%-" + (width[i] + 2) + "s", r.get(i)));
+      }
+      lines.add(sb.toString().stripTrailing());
+    }
+    return lines;
+  }
+
+  /** The profile as one JSON object: name, columns, key, weight, total and rows. */
+  static String json(String name, ProfileTable t) {
+    return json(name, t, List.of());
+  }
+
+  /** The same with the sink's notes (a truncated trace), when it has any. */
+  static String json(String name, ProfileTable t, List<String> notes) {
+    StringBuilder sb = new StringBuilder("{\"profile\": ").append(Json.quote(name));
+    if (!notes.isEmpty()) {
+      sb.append(",\n \"notes\": ").append(list(notes));
+    }
+    sb.append(",\n \"columns\": ").append(list(t.header()));
+    sb.append(",\n \"key\": ").append(list(t.key()));
+    sb.append(",\n \"weight\": ").append(Json.quote(t.weight()));
+    sb.append(",\n \"total\": ").append(total(t));
+    sb.append(",\n \"rows\": [");
+    for (int r = 0; r < t.rows().size(); r++) {
+      sb.append(r == 0 ? "\n  {" : ",\n  {");
+      List<String> row = t.rows().get(r);
+      for (int i = 0; i < row.size(); i++) {
+        String cell = row.get(i);
+        sb.append(i == 0 ? "" : ", ").append(Json.quote(t.header().get(i))).append(": ")
+            .append(cell.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?") ? cell : Json.quote(cell));
+      }
+      sb.append('}');
+    }
+    return sb.append("]}\n").toString();
+  }
+
+  private static String list(List<String> items) {
+    return "[" + String.join(", ", items.stream().map(Json::quote).toList()) + "]";
+  }
+
+  /** The notes of a profile written by {@link #json}, if any. */
+  static List<String> notesFromJson(String text) {
+    if (Json.parse(text) instanceof Map<?, ?> m && m.get("notes") instanceof List<?> l) {
+      return l.stream().map(String::valueOf).toList();
+    }
+    return List.of();
+  }
+
+  /**
+   * A profile read back from {@link #json}.
+   *
+   * @throws IllegalArgumentException saying what is missing or malformed
+   */
+  @SuppressWarnings("unchecked")
+  static ProfileTable fromJson(String text) {
+    Object v = Json.parse(text);
+    if (!(v instanceof Map<?, ?> m) || !(m.get("columns") instanceof List<?> cols)
+        || !(m.get("key") instanceof List<?> key) || !(m.get("weight") instanceof String weight)
+        || !(m.get("rows") instanceof List<?> rows)) {
+      throw new IllegalArgumentException(
+          "not a profile: expected an object with columns, key, weight and rows");
+    }
+    List<String> header = cols.stream().map(String::valueOf).toList();
+    List<List<String>> out = new ArrayList<>();
+    for (Object o : rows) {
+      if (!(o instanceof Map<?, ?> row)) {
+        throw new IllegalArgumentException("row " + (out.size() + 1) + " is not an object");
+      }
+      List<String> cells = new ArrayList<>();
+      for (String h : header) {
+        if (!row.containsKey(h)) {
+          throw new IllegalArgumentException("row " + (out.size() + 1) + " has no `" + h + "`");
+        }
+        cells.add(String.valueOf(row.get(h)));
+      }
+      out.add(cells);
+    }
+    return new ProfileTable(header, out, key.stream().map(String::valueOf).toList(), weight);
+  }
+
+  /**
+   * Folded stacks for flame graph tools: {@code caller;callee count} per call pair, {@code method
+   * count} per method (its invocations); empty for other profiles.
+   */
+  static Optional<String> folded(ProfileTable t) {
+    List<String> h = t.header();
+    StringBuilder sb = new StringBuilder();
+    if (h.contains("caller") && h.contains("callee") && h.contains("count")) {
+      int a = h.indexOf("caller");
+      int b = h.indexOf("callee");
+      int c = h.indexOf("count");
+      for (List<String> r : t.rows()) {
+        sb.append(frame(r.get(a))).append(';').append(frame(r.get(b))).append(' ')
+            .append(r.get(c)).append('\n');
+      }
+      return Optional.of(sb.toString());
+    }
+    if (h.contains("method") && h.contains("invocations")) {
+      int m = h.indexOf("method");
+      int c = h.indexOf("invocations");
+      for (List<String> r : t.rows()) {
+        if (!r.get(c).equals("0")) {
+          sb.append(frame(r.get(m))).append(' ').append(r.get(c)).append('\n');
+        }
+      }
+      return Optional.of(sb.toString());
+    }
+    return Optional.empty();
+  }
+
+  /** A frame name without the separators of the folded format. */
+  private static String frame(String name) {
+    return name.replace(';', ':').replace(' ', '_');
+  }
+}

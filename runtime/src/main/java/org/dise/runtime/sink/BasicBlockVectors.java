@@ -1,0 +1,155 @@
+package org.dise.runtime.sink;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.OpClass;
+
+/**
+ * Basic block vectors per interval, as SimPoint reads them (the phase-based remote profiling
+ * paper, Section 3.2, tracks phases with such vectors): each event is a control transfer that
+ * ends a dynamic basic block, which runs from the previous recorded transfer's destination to
+ * it; the block's weight is its instructions. Each interval of {@code interval} application
+ * instructions becomes one vector; {@code buckets > 0} folds block ids into that many buckets.
+ * The first block, and the first after unrecorded transfers (sampling off), are skipped: their
+ * starts are unknown.
+ */
+public final class BasicBlockVectors implements Sink {
+  /** The papers' interval: 10 million instructions. */
+  public static final long DEFAULT_INTERVAL = 10_000_000;
+
+  /** A dynamic basic block: its first instruction and the control transfer that ends it. */
+  private record Block(long start, long end) {}
+
+  private final String name;
+  private final long interval;
+  private final int buckets;
+  private final Map<Block, Integer> ids = new LinkedHashMap<>();
+  /** Per block id: {executions, instructions}. */
+  private final List<long[]> totals = new ArrayList<>();
+  private final List<Map<Integer, Long>> finished = new ArrayList<>();
+  private Map<Integer, Long> current = new TreeMap<>();
+  private long intervalEnd;
+  private long mark;
+  private static final long UNKNOWN = -1;
+  /** Where the next block starts; unknown before the first recorded transfer. */
+  private long start = UNKNOWN;
+  /** Blocks skipped because transfers before them went unrecorded. */
+  private long gaps;
+
+  public BasicBlockVectors(String name, long interval, int buckets) {
+    this.name = name;
+    this.interval = interval;
+    this.buckets = buckets;
+    this.intervalEnd = interval;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+    long now = applicationInstructions + 1;
+    if (now > intervalEnd) {
+      // Intervals with no recorded block are left out, as SimPoint has no use for empty lines.
+      if (!current.isEmpty()) {
+        finished.add(current);
+        current = new TreeMap<>();
+      }
+      intervalEnd += ((now - intervalEnd + interval - 1) / interval) * interval;
+    }
+    long n = now - mark;
+    mark = now;
+    long bytes = original.pc - start;
+    if (start == UNKNOWN || bytes < 2 * (n - 1) || bytes > 4 * (n - 1)) {
+      // The first transfer only tells where the next block starts. Later, a block whose
+      // instructions cannot lie between its start and this transfer follows unrecorded
+      // transfers (sampling was off): its start and length are unknown, so it is skipped.
+      if (start != UNKNOWN) {
+        gaps++;
+      }
+      start = next(original, cpu.x);
+      return;
+    }
+    Block b = new Block(start, original.pc);
+    Integer id = ids.get(b);
+    if (id == null) {
+      id = ids.size() + 1;
+      ids.put(b, id);
+      totals.add(new long[2]);
+    }
+    long[] t = totals.get(id - 1);
+    t[0]++;
+    t[1] += n;
+    current.merge(buckets > 0 ? bucket(b) : id, n, Long::sum);
+    start = next(original, cpu.x);
+  }
+
+  private int bucket(Block b) {
+    long h = (b.start() * 0x9E3779B97F4A7C15L) ^ (b.end() * 0xC2B2AE3D27D4EB4FL);
+    return (int) Long.remainderUnsigned(h ^ (h >>> 29), buckets) + 1;
+  }
+
+  /** Where control goes after {@code d}, read from the registers before it executes. */
+  private static long next(DecodedInsn d, long[] x) {
+    OpClass c = d.opClass();
+    if (c == OpClass.BRANCH) {
+      return Branches.taken(d, x) ? d.target() : d.npc;
+    }
+    if (c == OpClass.JUMP || c == OpClass.PROC_CALL || c == OpClass.RETURN) {
+      return Branches.jumpTarget(d, x);
+    }
+    return d.npc;
+  }
+
+  /** Blocks skipped because the transfers before them went unrecorded (sampling was off). */
+  public long gaps() {
+    return gaps;
+  }
+
+  /** The vectors so far, one per interval that recorded a block, the current one last. */
+  public List<Map<Integer, Long>> vectors() {
+    List<Map<Integer, Long>> all = new ArrayList<>(finished);
+    if (!current.isEmpty()) {
+      all.add(current);
+    }
+    return all;
+  }
+
+  @Override
+  public ProfileTable table(SymbolTable symbols) {
+    List<Map.Entry<Block, Integer>> entries = new ArrayList<>(ids.entrySet());
+    entries.sort((a, b) -> {
+      long x = totals.get(a.getValue() - 1)[1];
+      long y = totals.get(b.getValue() - 1)[1];
+      return x != y ? Long.compare(y, x) : Integer.compare(a.getValue(), b.getValue());
+    });
+    List<List<String>> rows = new ArrayList<>();
+    for (Map.Entry<Block, Integer> e : entries) {
+      Block b = e.getKey();
+      long[] t = totals.get(e.getValue() - 1);
+      int id = buckets > 0 ? bucket(b) : e.getValue();
+      rows.add(List.of(Integer.toString(id), Branches.hex(b.start()), Branches.hex(b.end()),
+          RegionCounter.functionAt(symbols, b.end()), Long.toString(t[0]),
+          Long.toString(t[1])));
+    }
+    return new ProfileTable(
+        List.of("id", "start", "end", "function", "executions", "instructions"), rows,
+        List.of("start", "end"), "instructions");
+  }
+
+  @Override
+  public Map<String, String> files(SymbolTable symbols) {
+    Map<String, String> f = new HashMap<>();
+    f.put("bb", SimPointBb.format(vectors()));
+    return f;
+  }
+}

@@ -1,0 +1,188 @@
+package org.dise.runtime.sink;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the hot data streams of a data reference trace (bursty tracing paper, Section 5.2): a
+ * stream is a repeated subsequence of references (pc, address) of {@code minLength} to
+ * {@code maxLength} references; its heat is length x frequency, the frequency counting
+ * non-overlapping occurrences; no stream spans two bursts. Greedy: take the hottest stream among
+ * the references no chosen stream covers yet, cover its occurrences, repeat until the chosen streams cover
+ * {@code coveragePct}% of the trace (spec/profiles.md describes the algorithm and its choices).
+ */
+public final class StreamFinder {
+  public static final int MIN_LENGTH = 10;
+  public static final int MAX_LENGTH = 40;
+  public static final long COVERAGE_PCT = 90;
+  /** A bound on the greedy rounds, so that a trace without regularity stays cheap. */
+  public static final int MAX_STREAMS = 256;
+
+  /** One hot data stream: the references of its first occurrence and its frequency. */
+  public record Stream(long[] pcs, long[] addresses, int frequency) {
+    public int length() {
+      return pcs.length;
+    }
+
+    public long heat() {
+      return (long) pcs.length * frequency;
+    }
+  }
+
+  private final int minLength;
+  private final int maxLength;
+  private final long coveragePct;
+
+  public StreamFinder(int minLength, int maxLength, long coveragePct) {
+    if (minLength < 2 || maxLength < minLength || coveragePct < 1 || coveragePct > 100) {
+      throw new IllegalArgumentException("hot data streams need 2 <= min_length <= max_length"
+          + " and coverage_pct in 1..100, got min_length " + minLength + ", max_length "
+          + maxLength + ", coverage_pct " + coveragePct);
+    }
+    this.minLength = minLength;
+    this.maxLength = maxLength;
+    this.coveragePct = coveragePct;
+  }
+
+  /** The hot data streams of the first {@code n} references, hottest first. */
+  public List<Stream> find(long[] pcs, long[] addresses, int n) {
+    return find(pcs, addresses, null, n);
+  }
+
+  /**
+   * The same for a trace made of bursts: {@code bursts[i]} numbers the burst of reference i
+   * (non-decreasing), and no stream spans two bursts; null means one burst.
+   */
+  public List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n) {
+    int[] ids = intern(pcs, addresses, n);
+    boolean[] covered = new boolean[n];
+    int[] prefix = new int[n + 1];
+    long target = (coveragePct * n + 99) / 100;
+    long hot = 0;
+    List<Stream> out = new ArrayList<>();
+    Windows w = new Windows(n);
+    while (hot < target && out.size() < MAX_STREAMS) {
+      for (int i = 0; i < n; i++) {
+        prefix[i + 1] = prefix[i] + (covered[i] ? 1 : 0);
+      }
+      long bestHeat = 0;
+      int bestLength = 0;
+      int bestFirst = 0;
+      int bestCount = 0;
+      for (int len = minLength; len <= Math.min(maxLength, n); len++) {
+        w.count(ids, n, len, prefix, bursts);
+        for (int s = 0; s < w.first.length; s++) {
+          int c = w.count[s];
+          long heat = (long) c * len;
+          // Ties go to the shorter stream (lengths rise), then to the earlier one.
+          if (c >= 2 && (heat > bestHeat || heat == bestHeat && len == bestLength
+              && w.first[s] < bestFirst)) {
+            bestHeat = heat;
+            bestLength = len;
+            bestFirst = w.first[s];
+            bestCount = c;
+          }
+        }
+      }
+      if (bestCount < 2) {
+        break;
+      }
+      int frequency = 0;
+      int nextFree = bestFirst;
+      for (int i = bestFirst; i + bestLength <= n; i++) {
+        if (i >= nextFree && prefix[i + bestLength] == prefix[i]
+            && oneBurst(bursts, i, bestLength) && same(ids, bestFirst, i, bestLength)) {
+          Arrays.fill(covered, i, i + bestLength, true);
+          nextFree = i + bestLength;
+          frequency++;
+        }
+      }
+      out.add(new Stream(Arrays.copyOfRange(pcs, bestFirst, bestFirst + bestLength),
+          Arrays.copyOfRange(addresses, bestFirst, bestFirst + bestLength), frequency));
+      hot += (long) frequency * bestLength;
+    }
+    out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
+    return out;
+  }
+
+  private static int[] intern(long[] pcs, long[] addresses, int n) {
+    record Ref(long pc, long address) {}
+    Map<Ref, Integer> seen = new HashMap<>();
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = seen.computeIfAbsent(new Ref(pcs[i], addresses[i]), r -> seen.size() + 1);
+    }
+    return ids;
+  }
+
+  private static boolean oneBurst(int[] bursts, int i, int len) {
+    return bursts == null || bursts[i] == bursts[i + len - 1];
+  }
+
+  private static boolean same(int[] ids, int a, int b, int len) {
+    return Arrays.equals(ids, a, a + len, ids, b, b + len);
+  }
+
+  /**
+   * Non-overlapping occurrences of every window of one length among uncovered references, in an
+   * open-addressing table keyed by a polynomial rolling hash (equal windows are confirmed by
+   * comparing the references, so a hash collision can only undercount).
+   */
+  private static final class Windows {
+    private static final long BASE = 0x100000001B3L;
+    final long[] hash;
+    final int[] first;
+    final int[] count;
+    final int[] nextFree;
+    final int mask;
+
+    Windows(int n) {
+      int cap = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
+      hash = new long[cap];
+      first = new int[cap];
+      count = new int[cap];
+      nextFree = new int[cap];
+      mask = cap - 1;
+    }
+
+    void count(int[] ids, int n, int len, int[] prefix, int[] bursts) {
+      Arrays.fill(count, 0);
+      long pow = 1;
+      long h = 0;
+      for (int k = 0; k < len; k++) {
+        h = h * BASE + ids[k];
+        pow = k == 0 ? 1 : pow * BASE;
+      }
+      for (int i = 0; i + len <= n; i++) {
+        if (i > 0) {
+          h = (h - ids[i - 1] * pow) * BASE + ids[i + len - 1];
+        }
+        if (prefix[i + len] != prefix[i] || !oneBurst(bursts, i, len)) {
+          continue;
+        }
+        int s = (int) (mix(h) & mask);
+        while (count[s] != 0 && hash[s] != h) {
+          s = (s + 1) & mask;
+        }
+        if (count[s] == 0) {
+          hash[s] = h;
+          first[s] = i;
+          count[s] = 1;
+          nextFree[s] = i + len;
+        } else if (i >= nextFree[s] && same(ids, first[s], i, len)) {
+          count[s]++;
+          nextFree[s] = i + len;
+        }
+      }
+    }
+
+    private static long mix(long h) {
+      h ^= h >>> 33;
+      h *= 0xff51afd7ed558ccdL;
+      return h ^ (h >>> 33);
+    }
+  }
+}
