@@ -23,10 +23,20 @@ class CommandLineTest {
       }
       String[] footer = e.getValue().getCommandSpec().usageMessage().footer();
       String help = e.getValue().getUsageMessage(CommandLine.Help.Ansi.OFF);
-      assertWithMessage("acf %s --help", e.getKey()).that(help).contains("Examples:");
-      for (String line : footer) {
-        // picocli wraps longer footer lines mid-sentence, which reads badly in a terminal
-        assertWithMessage("acf %s footer line", e.getKey()).that(line.length()).isAtMost(80);
+      assertWithMessage("acf %s --help", e.getKey()).that(help)
+          .containsMatch("(?m)^Examples[^\\n]*:$");
+      for (int i = 0; i < footer.length; i++) {
+        String line = footer[i];
+        boolean example = line.startsWith("  ");
+        boolean continued = i + 1 < footer.length && !footer[i + 1].isEmpty()
+            && !footer[i + 1].startsWith("  ");
+        // picocli wraps a long line at 80 columns: fine for a paragraph written as one line,
+        // but a command example, or a hand-broken prose line followed by its continuation,
+        // comes out ragged.
+        if (example || continued) {
+          assertWithMessage("acf %s footer line: %s", e.getKey(), line)
+              .that(line.length()).isAtMost(80);
+        }
       }
     }
   }
