@@ -128,8 +128,8 @@ class ReportCompareCommandTest {
     Files.writeString(b.resolve("y.json"), "{\"columns\": [\"a\"],\n \"rows\": [1,");
     r = acf("report", b.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.stderr()).isEqualTo("acf: " + b.resolve("y.json") + ":2:13: unexpected end of"
-        + " input\n");
+    assertThat(r.stderr()).isEqualTo("acf: " + b.resolve("y.json") + ":2:13: Unexpected end-of-input"
+        + " within/between Array entries\n");
 
     r = acf("report", tmp.resolve("missing").toString());
     assertThat(r.status()).isEqualTo(1);
