@@ -266,6 +266,12 @@ public final class RunCommand implements Callable<Integer> {
     try {
       if (sampling != null) {
         spec = TriggerSpec.parse(sampling);
+        // The ACF's interval still applies (every trigger has one); its other parameters
+        // belong to its own strategy.
+        if (productions.triggers().size() == 1
+            && productions.triggers().get(0).params().containsKey("interval")) {
+          spec = spec.with("interval", productions.triggers().get(0).params().get("interval"));
+        }
       } else if (productions.triggers().size() > 1) {
         throw new UserError(origin + ": " + productions.triggers().size() + " triggers are"
             + " declared (" + String.join(", ", productions.triggers().stream()
