@@ -44,7 +44,7 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class SweepCommand implements Callable<Integer> {
-  @Option(names = "--acf", paramLabel = "FILE", required = true,
+  @Option(names = "--acf", paramLabel = "FILE",
       description = "The productions (with the external trigger productions, e.g. `import"
           + " sampling; use external_trigger;`); repeat to compose.")
   List<Path> acfs = new ArrayList<>();
@@ -86,9 +86,13 @@ public final class SweepCommand implements Callable<Integer> {
       description = "Phase predictor: last, markov or oracle (default: ${DEFAULT-VALUE}).")
   String predictor = "last";
 
-  @Option(names = "--target", paramLabel = "E",
-      description = "Count error, percent, for the summary table (default: ${DEFAULT-VALUE}).")
-  double target = 5;
+  @Option(names = "--target", paramLabel = "E,...", split = ",",
+      description = "Count errors, percent, for the summary tables (default: 5).")
+  List<Double> targets = new ArrayList<>(List.of(5.0));
+
+  @Option(names = "--from", paramLabel = "FILE",
+      description = "Print the summary tables of a CSV an earlier sweep wrote, without running.")
+  Path from;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Write the points as CSV here.")
   Path out;
@@ -98,6 +102,17 @@ public final class SweepCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (from != null) {
+      try {
+        summary(Sweep.readCsv(Files.readAllLines(from, StandardCharsets.UTF_8)), -1);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new UserError("--from " + from + ": cannot read: " + e.getMessage());
+      }
+      return 0;
+    }
+    if (acfs.isEmpty()) {
+      throw new UserError("acf sweep needs --acf (or --from)", Main.EXIT_USAGE);
+    }
     ProductionSet set = AcfLoader.load(acfs);
     long iv;
     try {
@@ -148,15 +163,21 @@ public final class SweepCommand implements Callable<Integer> {
         throw new UserError("--out " + out + ": cannot write: " + e.getMessage());
       }
     }
-    System.out.printf(Locale.ROOT, "sampled fraction at <= %.1f%% count error (interval %,d)%n",
-        target, iv);
-    Map<String, Map<String, Double>> table = Sweep.fractionAtError(points, target / 100);
-    table.forEach((w, byStrategy) -> {
-      StringBuilder sb = new StringBuilder(String.format("  %-12s", w));
-      byStrategy.forEach((s, f) -> sb.append(String.format(Locale.ROOT, "  %s %s", s,
-          f == null ? "not reached" : String.format(Locale.ROOT, "%.1f%%", 100 * f))));
-      System.out.println(sb);
-    });
+    summary(points, iv);
     return 0;
+  }
+
+  private void summary(List<Sweep.Point> points, long iv) {
+    for (double target : targets) {
+      System.out.printf(Locale.ROOT, "sampled fraction at <= %.1f%% count error%s%n", target,
+          iv < 0 ? "" : String.format(" (interval %,d)", iv));
+      Map<String, Map<String, Double>> table = Sweep.fractionAtError(points, target / 100);
+      table.forEach((w, byStrategy) -> {
+        StringBuilder sb = new StringBuilder(String.format("  %-12s", w));
+        byStrategy.forEach((s, f) -> sb.append(String.format(Locale.ROOT, "  %s %s", s,
+            f == null ? "not reached" : String.format(Locale.ROOT, "%.1f%%", 100 * f))));
+        System.out.println(sb);
+      });
+    }
   }
 }

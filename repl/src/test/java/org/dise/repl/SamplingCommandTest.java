@@ -103,5 +103,9 @@ class SamplingCommandTest {
     assertThat(lines).hasSize(5);
     assertThat(lines.get(1)).startsWith("phases 1,periodic,4,0,0.");
     assertThat(r.stdout()).contains("sampled fraction at <= 5.0% count error");
+    ConfigCommandTest.Result again = acf("sweep", "--from", csv.toString(), "--target", "5,200");
+    assertThat(again.status()).isEqualTo(0);
+    assertThat(again.stdout()).contains("sampled fraction at <= 200.0% count error");
+    assertThat(again.stdout()).containsMatch("phases 1 +periodic 2\\d\\.\\d%");
   }
 }

@@ -95,6 +95,28 @@ public final class Sweep {
     }
   }
 
+  /** The points of a CSV that {@link #writeCsv} wrote (header included). */
+  public static List<Point> readCsv(List<String> lines) {
+    List<Point> out = new ArrayList<>();
+    for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+      if (line.isBlank()) {
+        continue;
+      }
+      String[] f = line.split(",");
+      if (f.length != 9) {
+        throw new IllegalArgumentException("expected 9 columns, not " + f.length + ": " + line);
+      }
+      try {
+        out.add(new Point(f[0], f[1], f[2], Long.parseLong(f[3]), Double.parseDouble(f[4]),
+            Double.parseDouble(f[5]), Double.parseDouble(f[6]), Long.parseLong(f[7]),
+            Integer.parseInt(f[8])));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("not a number in: " + line);
+      }
+    }
+    return out;
+  }
+
   /**
    * Per workload and strategy, the smallest sampled fraction at which the count error is at
    * most {@code target} (random: the mean over seeds at each P, as the paper averages), or
