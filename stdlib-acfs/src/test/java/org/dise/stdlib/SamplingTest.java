@@ -230,9 +230,16 @@ class SamplingTest {
   }
 
   static double checksSampled(String acf) throws Exception {
+    double interpreted = checksSampled(acf, false);
+    assertThat(checksSampled(acf, true)).isEqualTo(interpreted);
+    return interpreted;
+  }
+
+  static double checksSampled(String acf, boolean generated) throws Exception {
     Machine m = EngineEndToEndTest.load(List.of("20"));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-    ProfilingEngine e = new DiseEngine(EngineEndToEndTest.lower(acf));
+    ProductionSet set = EngineEndToEndTest.lower(acf);
+    ProfilingEngine e = generated ? EngineCompiler.load(set) : new DiseEngine(set);
     e.install(m.cpu());
     assertThat(m.run(-1).reason()).isEqualTo(StopReason.EXITED);
     long sampled = total(e, m, 0);
