@@ -115,6 +115,38 @@ final class ProfileReport {
     return sb.toString();
   }
 
+  /**
+   * DIR/SINK.estimate.csv for every sink: the whole-program estimate (the sampled profile
+   * scaled, spec/sampling.md), with the exact weight beside it after a first pass.
+   */
+  static void writeEstimates(SamplingRun.Result r, Path dir) {
+    for (var e : r.estimate().entrySet()) {
+      java.util.Map<String, Long> exact = r.exact() == null ? null
+          : r.exact().getOrDefault(e.getKey(), java.util.Map.of());
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>(e.getValue().keySet());
+      if (exact != null) {
+        keys.addAll(exact.keySet());
+      }
+      java.util.List<String> sorted = new java.util.ArrayList<>(keys);
+      sorted.sort((a, b) -> Double.compare(e.getValue().getOrDefault(b, 0.0),
+          e.getValue().getOrDefault(a, 0.0)));
+      StringBuilder sb = new StringBuilder(exact == null ? "key,estimate\n" : "key,estimate,exact\n");
+      for (String k : sorted) {
+        sb.append(k.contains(",") ? "\"" + k + "\"" : k).append(',')
+            .append(String.format(Locale.ROOT, "%.1f", e.getValue().getOrDefault(k, 0.0)));
+        if (exact != null) {
+          sb.append(',').append(exact.getOrDefault(k, 0L));
+        }
+        sb.append('\n');
+      }
+      try {
+        Files.writeString(dir.resolve(e.getKey() + ".estimate.csv"), sb, StandardCharsets.UTF_8);
+      } catch (IOException x) {
+        throw new UserError("--out " + dir + ": cannot write: " + x.getMessage());
+      }
+    }
+  }
+
   /** DIR/phases.csv: interval, phase ID, predicted ID, sampled (when the trigger tracks phases). */
   static void writePhases(SamplingRun.Result r, Path dir) {
     PhaseTrace t = r.trigger().phases();

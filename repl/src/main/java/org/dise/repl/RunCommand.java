@@ -100,7 +100,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "With --acf or --config: write one CSV per sink (DIR/<sink>.csv) and"
-          + " DIR/summary.json.")
+          + " DIR/summary.json; with sampling also DIR/<sink>.estimate.csv (the scaled"
+          + " whole-program estimate) and DIR/phases.csv.")
   Path out;
 
   @Option(names = "--sampling", paramLabel = "STRATEGY",
@@ -241,6 +242,7 @@ public final class RunCommand implements Callable<Integer> {
       ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
           ProfileReport.samplingJson(r, trigger));
       ProfileReport.writePhases(r, this.out);
+      ProfileReport.writeEstimates(r, this.out);
     }
     if (stats) {
       System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",

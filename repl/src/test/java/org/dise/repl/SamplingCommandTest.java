@@ -38,6 +38,9 @@ class SamplingCommandTest {
     assertThat(phases.size()).isAtLeast(25);
     assertThat(phases.get(1)).isEqualTo("0,0,-1,0");
     assertThat(phases.stream().filter(l -> l.endsWith(",1")).count()).isAtLeast(3L);
+    List<String> estimate = Files.readAllLines(dir.resolve("Branch_handler.estimate.csv"));
+    assertThat(estimate.get(0)).isEqualTo("key,estimate,exact");
+    assertThat(estimate.get(1)).matches("0x[0-9a-f]+,[0-9]+\\.[0-9],[0-9]+");
   }
 
   @Test
