@@ -265,6 +265,7 @@ public final class RunCommand implements Callable<Integer> {
       return null;
     }
     TriggerSpec spec;
+    String from = "sampling: ";
     try {
       if (sampling != null) {
         spec = TriggerSpec.parse(sampling);
@@ -280,6 +281,7 @@ public final class RunCommand implements Callable<Integer> {
                 .map(TriggerBinding::name).toList()) + "); one trigger runs at a time");
       } else if (productions.triggers().size() == 1) {
         spec = TriggerSpec.of(productions.triggers().get(0));
+        from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned || shadowExhaustive) {
         throw new UserError("--interval, --threshold, --predictor and --shadow-exhaustive need"
             + " a sampling strategy (--sampling, or a trigger declared in the ACF)",
@@ -298,7 +300,7 @@ public final class RunCommand implements Callable<Integer> {
       }
       Triggers.check(spec); // every parameter, before the run
     } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
     }
     return spec;
   }

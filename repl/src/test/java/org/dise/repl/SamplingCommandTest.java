@@ -74,9 +74,18 @@ class SamplingCommandTest {
     r = acf("run", "--acf", ACF, "--sampling", "phase", "--interval", "lots", PHASES);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).contains("--interval must be a whole number");
-    for (ConfigCommandTest.Result x : List.of(r)) {
-      assertThat(x.stderr()).doesNotContain("Exception");
-    }
+    assertThat(r.stderr()).doesNotContain("Exception");
+  }
+
+  @Test
+  void aBadTriggerInTheAcfNamesTheFileAndTrigger(@TempDir Path dir) throws Exception {
+    Path acfFile = dir.resolve("t.acf");
+    Files.writeString(acfFile, Files.readString(Path.of(ACF))
+        + "trigger every = periodic(period = 0);\n");
+    ConfigCommandTest.Result r = acf("run", "--acf", acfFile.toString(), PHASES, "1");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).startsWith("acf: " + acfFile + ": trigger every: period must be at"
+        + " least 1, not 0");
   }
 
   @Test
