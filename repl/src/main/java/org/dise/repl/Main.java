@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       RunCommand.class,
       BenchCommand.class,
+      SweepCommand.class,
       DisasmCommand.class,
       ReportCommand.class,
       CompareCommand.class,

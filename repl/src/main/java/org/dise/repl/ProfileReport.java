@@ -6,6 +6,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.dise.runtime.dise.CostReport;
@@ -13,6 +14,12 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
+import org.dise.runtime.trigger.PhaseAwareTrigger;
+import org.dise.runtime.trigger.PhaseTrace;
+import org.dise.runtime.trigger.PhaseTracker;
+import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.trigger.TriggerDriver;
+import org.dise.runtime.trigger.TriggerSpec;
 
 /**
  * What {@code acf run --acf} prints and writes: top profile entries with their shares, costs;
@@ -40,6 +47,12 @@ final class ProfileReport {
   }
 
   static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus) {
+    write(engine, symbols, dir, exitStatus, "");
+  }
+
+  /** As above; {@code extra} is more JSON members (each starting with a comma), or "". */
+  static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus,
+      String extra) {
     try {
       Files.createDirectories(dir);
       for (Sink s : engine.sinks()) {
@@ -58,7 +71,8 @@ final class ProfileReport {
       }
       CostReport c = engine.cost();
       String json = c.toJson();
-      json = json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + "}\n";
+      json = json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + extra
+          + "}\n";
       write(dir.resolve("summary.json"), json);
     } catch (IOException e) {
       throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
@@ -67,5 +81,106 @@ final class ProfileReport {
 
   private static void write(Path file, String text) throws IOException {
     Files.writeString(file, text, StandardCharsets.UTF_8);
+  }
+
+  /** The sampling lines of the terminal summary. */
+  static void sampling(SamplingRun.Result r, TriggerSpec spec, PrintStream out) {
+    TriggerDriver d = r.driver();
+    long sampledIntervals = 0;
+    for (long i = 0; i < d.intervals(); i++) {
+      sampledIntervals += d.sampled(i) ? 1 : 0;
+    }
+    out.printf("sampling %s, interval %,d%n", spec.describe(), spec.interval());
+    out.printf("  intervals                %,d (%,d sampled)%n", d.intervals(), sampledIntervals);
+    out.printf(Locale.ROOT, "  sampled_fraction         %.4f%n", r.sampledFraction());
+    if (r.trigger() instanceof PhaseAwareTrigger p) {
+      PhaseTracker t = p.tracker();
+      out.printf(Locale.ROOT, "  phases                   %d (%d never sampled)%n",
+          t.phaseCount(), p.unsampledPhases());
+      out.printf(Locale.ROOT, "  prediction accuracy      %.4f (%s)%n", t.predictionAccuracy(),
+          spec.text("predictor", "last"));
+    }
+    if (r.accuracy() != null) {
+      for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
+        out.printf(Locale.ROOT, "  %-24s count_error %.4f  hot_error %.4f%n", a.sink(),
+            a.countError(), a.hotError());
+      }
+    }
+  }
+
+  /** The sampling members of summary.json (each starting with a comma). */
+  static String samplingJson(SamplingRun.Result r, TriggerSpec spec) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, ", \"sampling\": \"%s\", \"interval\": %d,"
+        + " \"intervals\": %d, \"sampled_fraction\": %.6f", spec.describe(), spec.interval(),
+        r.driver().intervals(), r.sampledFraction()));
+    if (r.trigger() instanceof PhaseAwareTrigger p) {
+      sb.append(String.format(Locale.ROOT, ", \"phases\": %d, \"prediction_accuracy\": %.6f",
+          p.tracker().phaseCount(), p.tracker().predictionAccuracy()));
+    }
+    SamplingRun.SinkAccuracy primary = r.primary();
+    if (primary != null) {
+      sb.append(String.format(Locale.ROOT, ", \"count_error\": %.6f, \"hot_error\": %.6f",
+          primary.countError(), primary.hotError()));
+      sb.append(", \"accuracy\": {");
+      String sep = "";
+      for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
+        sb.append(String.format(Locale.ROOT, "%s\"%s\": {\"count_error\": %.6f, \"hot_error\":"
+            + " %.6f}", sep, a.sink(), a.countError(), a.hotError()));
+        sep = ", ";
+      }
+      sb.append("}");
+    }
+    return sb.toString();
+  }
+
+  /**
+   * DIR/SINK.estimate.csv for every sink: the whole-program estimate (the sampled profile
+   * scaled, spec/sampling.md), with the exact weight beside it after a first pass.
+   */
+  static void writeEstimates(SamplingRun.Result r, Path dir) {
+    for (var e : r.estimate().entrySet()) {
+      java.util.Map<String, Long> exact = r.exact() == null ? null
+          : r.exact().getOrDefault(e.getKey(), java.util.Map.of());
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>(e.getValue().keySet());
+      if (exact != null) {
+        keys.addAll(exact.keySet());
+      }
+      java.util.List<String> sorted = new java.util.ArrayList<>(keys);
+      sorted.sort((a, b) -> Double.compare(e.getValue().getOrDefault(b, 0.0),
+          e.getValue().getOrDefault(a, 0.0)));
+      StringBuilder sb = new StringBuilder(exact == null ? "key,estimate\n" : "key,estimate,exact\n");
+      for (String k : sorted) {
+        sb.append(k.contains(",") ? "\"" + k + "\"" : k).append(',')
+            .append(String.format(Locale.ROOT, "%.1f", e.getValue().getOrDefault(k, 0.0)));
+        if (exact != null) {
+          sb.append(',').append(exact.getOrDefault(k, 0L));
+        }
+        sb.append('\n');
+      }
+      try {
+        Files.writeString(dir.resolve(e.getKey() + ".estimate.csv"), sb, StandardCharsets.UTF_8);
+      } catch (IOException x) {
+        throw new UserError("--out " + dir + ": cannot write: " + x.getMessage());
+      }
+    }
+  }
+
+  /** DIR/phases.csv: interval, phase ID, predicted ID, sampled (when the trigger tracks phases). */
+  static void writePhases(SamplingRun.Result r, Path dir) {
+    PhaseTrace t = r.trigger().phases();
+    if (t == null) {
+      return;
+    }
+    StringBuilder sb = new StringBuilder("interval,phase,predicted,sampled\n");
+    for (long i = 0; i < t.intervals(); i++) {
+      sb.append(i).append(',').append(t.phase(i)).append(',').append(t.predicted(i)).append(',')
+          .append(r.driver().sampled(i) ? 1 : 0).append('\n');
+    }
+    try {
+      Files.writeString(dir.resolve("phases.csv"), sb, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
+    }
   }
 }

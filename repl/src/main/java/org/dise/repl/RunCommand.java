@@ -12,7 +12,11 @@ import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.ElfException;
+import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.trigger.TriggerSpec;
+import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -34,6 +38,14 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
       "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
+      "",
+      "Sampling (spec/sampling.md); the ACF needs the productions of equations",
+      "(1) and (2), e.g. `import sampling; use external_trigger;`:",
+      "  ./acf run --acf examples/acf/sampled_regions.acf --sampling periodic:10 \\",
+      "      --interval 1M --shadow-exhaustive examples/programs/bin/phases 4",
+      "  ./acf run --acf examples/acf/sampled_regions.acf --sampling phase:third \\",
+      "      --threshold 25 --out prof examples/programs/bin/phases",
+      "  ./acf run --acf examples/acf/sampled_regions.acf --sampling random:20:7 prog",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -91,8 +103,36 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR",
       description = "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
           + " .json (also .folded for call pairs and methods, .bb for basic block vectors) and"
-          + " DIR/summary.json; `acf report DIR` prints them again.")
+          + " DIR/summary.json; with sampling also DIR/<sink>.estimate.csv (the scaled"
+          + " whole-program estimate) and DIR/phases.csv. `acf report DIR` prints them again.")
   Path out;
+
+  @Option(names = "--sampling", paramLabel = "STRATEGY",
+      description = "Sample with an external trigger: exhaustive, periodic:N (every Nth"
+          + " interval), random:P[:SEED] (each interval with probability 1/P) or"
+          + " phase[:POLICY] (phase-aware; POLICY first, third (default), or the oracles"
+          + " centroid and random). Overrides a trigger the ACF declares.")
+  String sampling;
+
+  @Option(names = "--interval", paramLabel = "N",
+      description = "Sampling interval in application instructions (default 10M; K, M, G"
+          + " suffixes).")
+  String interval;
+
+  @Option(names = "--threshold", paramLabel = "T",
+      description = "Phase tracker similarity threshold, percent of an interval's instructions"
+          + " (default 25).")
+  String threshold;
+
+  @Option(names = "--predictor", paramLabel = "KIND",
+      description = "Phase predictor: last (default), markov (run-length Markov) or oracle"
+          + " (a first pass: the papers' perfect prediction).")
+  String predictor;
+
+  @Option(names = "--shadow-exhaustive",
+      description = "Also compute the exact profile (a first, exhaustive pass whose cost is not"
+          + " charged) and report sampled_fraction, count_error and hot_error.")
+  boolean shadowExhaustive;
 
   @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "Show instructions, MIPS and time on stderr while a long run goes on, when"
@@ -121,6 +161,10 @@ public final class RunCommand implements Callable<Integer> {
     } else if (!acfs.isEmpty()) {
       productions = AcfLoader.load(acfs);
       origin = acfs.get(0);
+    }
+    TriggerSpec trigger = triggerSpec(productions, origin);
+    if (trigger != null) {
+      return sampled(productions, origin, trigger);
     }
     Machine machine = GuestLauncher.load(program, rawArgs(args), options());
     ProfilingEngine engine = null;
@@ -160,6 +204,117 @@ public final class RunCommand implements Callable<Integer> {
           out.instructions(), seconds, out.instructions() / seconds / 1e6, cpuSeconds);
     }
     return out.exitStatus();
+  }
+
+  /** Runs under a trigger: the sampled pass (after a first pass when one is needed). */
+  private int sampled(ProductionSet productions, Path origin, TriggerSpec trigger) {
+    List<String> guestArgs = rawArgs(args);
+    Machine.Options options = options();
+    SamplingRun.Setup setup = new SamplingRun.Setup() {
+      @Override
+      public Machine machine() {
+        return GuestLauncher.load(program, guestArgs, options);
+      }
+
+      @Override
+      public ProfilingEngine engine() {
+        try {
+          return engineKind == EngineKind.generated ? Engines.generated(productions)
+              : new DiseEngine(productions);
+        } catch (IllegalArgumentException e) {
+          throw new UserError(origin + ": " + e.getMessage());
+        }
+      }
+    };
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long t0 = System.nanoTime();
+    long c0 = threads.getCurrentThreadCpuTime();
+    SamplingRun.Result r;
+    try {
+      r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+    }
+    double cpuSeconds = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    System.out.flush();
+    Machine.Outcome outcome = r.outcome();
+    if (outcome.report() != null) {
+      System.err.println("acf: " + outcome.report());
+    }
+    if (r.driver().codewordUnmatched() != null) {
+      System.err.println("acf: warning: the trigger's " + r.driver().codewordUnmatched()
+          + " matched no production, so it could not set the sampling flag; add the"
+          + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
+    }
+    ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
+    ProfileReport.sampling(r, trigger, System.err);
+    if (this.out != null) {
+      ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
+          ProfileReport.samplingJson(r, trigger));
+      ProfileReport.writePhases(r, this.out);
+      ProfileReport.writeEstimates(r, this.out);
+    }
+    if (stats) {
+      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
+          outcome.instructions(), seconds, outcome.instructions() / seconds / 1e6, cpuSeconds);
+    }
+    return outcome.exitStatus();
+  }
+
+  /**
+   * The sampling strategy: --sampling over the ACF's trigger declaration, with --interval,
+   * --threshold and --predictor applied; null when there is none.
+   */
+  TriggerSpec triggerSpec(ProductionSet productions, Path origin) {
+    boolean tuned = interval != null || threshold != null || predictor != null;
+    if (productions == null) {
+      if (sampling != null || tuned || shadowExhaustive) {
+        throw new UserError("--sampling, --interval, --threshold, --predictor and"
+            + " --shadow-exhaustive need --acf or --config", Main.EXIT_USAGE);
+      }
+      return null;
+    }
+    TriggerSpec spec;
+    String from = "sampling: ";
+    try {
+      if (sampling != null) {
+        spec = TriggerSpec.parse(sampling);
+        // The ACF's interval still applies (every trigger has one); its other parameters
+        // belong to its own strategy.
+        if (productions.triggers().size() == 1
+            && productions.triggers().get(0).params().containsKey("interval")) {
+          spec = spec.with("interval", productions.triggers().get(0).params().get("interval"));
+        }
+      } else if (productions.triggers().size() > 1) {
+        throw new UserError(origin + ": " + productions.triggers().size() + " triggers are"
+            + " declared (" + String.join(", ", productions.triggers().stream()
+                .map(TriggerBinding::name).toList()) + "); one trigger runs at a time");
+      } else if (productions.triggers().size() == 1) {
+        spec = TriggerSpec.of(productions.triggers().get(0));
+        from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
+      } else if (tuned || shadowExhaustive) {
+        throw new UserError("--interval, --threshold, --predictor and --shadow-exhaustive need"
+            + " a sampling strategy (--sampling, or a trigger declared in the ACF)",
+            Main.EXIT_USAGE);
+      } else {
+        return null;
+      }
+      if (interval != null) {
+        spec = spec.with("interval", Long.toString(Triggers.parseCount("--interval", interval)));
+      }
+      if (threshold != null) {
+        spec = spec.with("threshold", threshold);
+      }
+      if (predictor != null) {
+        spec = spec.with("predictor", predictor);
+      }
+      Triggers.check(spec); // every parameter, before the run
+    } catch (IllegalArgumentException e) {
+      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+    }
+    return spec;
   }
 
   /**

@@ -89,7 +89,8 @@ public final class Components {
     c.add(new Spec("random", false,
         triggerParams("one_in", Type.INT, "length", Type.INT, "seed", Type.INT)));
     c.add(new Spec("phase_aware", false, triggerParams("buckets", Type.INT,
-        "threshold", Type.INT, "table", Type.INT, "policy", Type.NAME, "seed", Type.INT)));
+        "threshold", Type.INT, "table", Type.INT, "policy", Type.NAME, "seed", Type.INT,
+        "predictor", Type.NAME)));
     return c;
   }
 }

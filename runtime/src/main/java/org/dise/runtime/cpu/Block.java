@@ -26,10 +26,20 @@ final class Block {
   /** The translated code, installed by the emulating thread. */
   CompiledBlocks code;
   int codeId;
+  /** True when the last instruction is a branch or jump (a block observer's event). */
+  final boolean transferEnd;
 
   Block(DecodedInsn[] insns) {
     this.insns = insns;
     this.start = insns[0].pc;
     this.end = insns[insns.length - 1].npc;
+    this.transferEnd = isTransfer(insns[insns.length - 1]);
+  }
+
+  static boolean isTransfer(DecodedInsn d) {
+    return switch (d.exec) {
+      case JAL, JALR, BEQ, BNE, BLT, BGE, BLTU, BGEU -> true;
+      default -> false;
+    };
   }
 }

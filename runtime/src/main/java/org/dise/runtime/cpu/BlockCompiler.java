@@ -33,6 +33,14 @@ public final class BlockCompiler {
     this.notices = notices;
   }
 
+  /** Whether translations report their blocks to the cpu's block observer. */
+  private volatile boolean observed;
+
+  /** Makes later translations call {@link Cpu#observe} (set while a block observer is installed). */
+  void setObserved(boolean on) {
+    observed = on;
+  }
+
   /** True when a JDK compiler is present and nothing has failed. */
   public boolean available() {
     return javac && !failed;
@@ -137,7 +145,7 @@ public final class BlockCompiler {
   /** Compiles blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
     String name = "Blocks" + CLASSES.incrementAndGet();
-    String source = BlockTranslator.classSource(PKG, name, batch);
+    String source = BlockTranslator.classSource(PKG, name, batch, observed);
     try {
       CompiledBlocks code = load(name, source);
       DecodedInsn[][] insns = new DecodedInsn[batch.size()][];

@@ -34,6 +34,15 @@ final class BlockTranslator {
    * compiled code as long as it stays in the unit.
    */
   static synchronized String classSource(String pkg, String name, List<Block> blocks) {
+    return classSource(pkg, name, blocks, false);
+  }
+
+  /**
+   * As above; with {@code observed}, each block (and each part of one) also reports itself to
+   * {@link Cpu#observe}, for a block observer. Without it the code has no trace of observers.
+   */
+  static synchronized String classSource(String pkg, String name, List<Block> blocks,
+      boolean observed) {
     java.util.Map<Long, Integer> ids = new java.util.HashMap<>();
     for (int i = 0; i < blocks.size(); i++) {
       ids.put(blocks.get(i).start, i);
@@ -70,11 +79,18 @@ final class BlockTranslator {
         // to it here, and leave it to the decode stage (the dispatcher calls the hook).
         sb.append("            if ((").append(lit(b.tagMask)).append(" & vector) != 0L) {\n");
         sb.append("              pc = p").append(i).append("(cpu, x, f, mem, vector);\n");
+        if (observed) {
+          sb.append("              if (cpu.partSteps > 0) cpu.observe(0L, cpu.partSteps, false);\n");
+        }
         sb.append("              cpu.unitSteps = n + cpu.partSteps;\n              return pc;\n");
         sb.append("            }\n");
       }
       sb.append("            pc = b").append(i).append("(cpu, x, f, mem);\n");
       sb.append("            n += ").append(b.insns.length).append(";\n");
+      if (observed) {
+        sb.append("            cpu.observe(").append(lit(last.pc)).append(", ")
+            .append(b.insns.length).append(", ").append(b.transferEnd).append(");\n");
+      }
       if (selfLoop) {
         sb.append("            } while (pc == ").append(lit(b.start))
             .append(" && !stale && !cpu.interruptPending());\n");

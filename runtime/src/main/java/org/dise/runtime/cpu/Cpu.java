@@ -54,6 +54,10 @@ public final class Cpu {
   private long decodedCount;
   private BlockCompiler compiler;
   private DecodeStage decodeStage;
+  /** Sees every executed application block (the phase tracker); null costs nothing. */
+  private BlockObserver observer;
+  /** Application instructions run since the last transfer reported to {@link #observer}. */
+  private long observedPending;
   /** A block to run instead of looking one up (executeOne). */
   private Block forced;
   private int translateThreshold;
@@ -142,6 +146,38 @@ public final class Cpu {
     flushDecodeCache();
   }
 
+  /**
+   * Installs (or, with null, removes) the block observer. Translations made so far lack the
+   * observer's calls, so the block cache is emptied; translations made later carry them only
+   * while an observer is installed, so code runs without them when there is none.
+   */
+  public void setBlockObserver(BlockObserver o) {
+    this.observer = o;
+    this.observedPending = 0;
+    if (compiler != null) {
+      compiler.setObserved(o != null);
+    }
+    flushDecodeCache();
+  }
+
+  public BlockObserver blockObserver() {
+    return observer;
+  }
+
+  /**
+   * Reports {@code count} application instructions ending at {@code endPc} to the observer
+   * (called by the interpreter and by translated code): a branch or jump ({@code transfer})
+   * ends a footprint event weighted by every instruction since the previous one, so the
+   * events do not depend on how execution was split into blocks and parts of blocks.
+   */
+  public void observe(long endPc, int count, boolean transfer) {
+    observedPending += count;
+    if (transfer) {
+      observer.block(endPc, (int) Math.min(Integer.MAX_VALUE, observedPending));
+      observedPending = 0;
+    }
+  }
+
   /** The block compiler, or null when everything is interpreted. */
   public BlockCompiler blockCompiler() {
     return compiler;
@@ -185,7 +221,16 @@ public final class Cpu {
     }
     forced = new Block(new DecodedInsn[] {d});
     pc = d.pc;
-    StopReason r = run(1);
+    // What the decode stage runs (inserted instructions, T.INSN) is not an application block:
+    // the dispatcher reports the matched instruction itself.
+    BlockObserver o = observer;
+    observer = null;
+    StopReason r;
+    try {
+      r = run(1);
+    } finally {
+      observer = o;
+    }
     forced = null;
     if (r == StopReason.FAULT) {
       throw new NestedFault();
@@ -453,6 +498,9 @@ public final class Cpu {
           long before = instret;
           pc = decodeStage.execute(insns[0], this);
           maxSteps -= instret - before;
+          if (observer != null) {
+            observe(insns[0].pc, 1, insns.length == 1 && b.transferEnd);
+          }
           if (halted) {
             this.pc = pc;
             return StopReason.EXITED;
@@ -723,6 +771,9 @@ public final class Cpu {
                   }
                 }
               }
+          }
+          if (observer != null) {
+            observe(insns[n - 1].pc, n, n == insns.length && b.transferEnd);
           }
         } catch (Memory.CodeModified e) {
           // insns[i], a store, wrote to decoded code and retired; what followed it in this

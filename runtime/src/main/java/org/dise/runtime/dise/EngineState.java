@@ -105,6 +105,36 @@ public abstract class EngineState implements ProfilingEngine {
         handlerCycles);
   }
 
+  private long codewords;
+
+  @Override
+  public final boolean inject(org.dise.runtime.isa.Op codeword) {
+    if (codeword.opClass() != org.dise.runtime.isa.OpClass.CODEWORD) {
+      throw new IllegalArgumentException(codeword.mnemonic() + " is not a codeword");
+    }
+    long at = cpu.pc;
+    DecodedInsn d = new DecodedInsn(at, codeword, codeword.match(), 0, 0, 0, 0, 0, 0);
+    d.dise = attach(d);
+    if (d.dise == null || (d.diseMask & vectorBit()) == 0) {
+      return false;
+    }
+    codewords++;
+    long retired = cpu.instret();
+    long insertedBefore = inserted;
+    long next = execute(d, cpu);
+    // The codeword itself (when it ran, as T.INSN or a null match) counts as an inserted
+    // instruction (one cycle); it has no address of its own, so the application goes on at
+    // the instruction it was put before.
+    inserted += cpu.instret() - retired - (inserted - insertedBefore);
+    cpu.pc = next == d.npc ? at : next;
+    return true;
+  }
+
+  @Override
+  public final long injectedCodewords() {
+    return codewords;
+  }
+
   /** {@code call(sink, args...)} from replacement code: records it and charges the handler. */
   protected final void call(int sink, Cpu cpu, DecodedInsn d, long[] args) {
     sinks[sink].record(cpu, d, args, cpu.instret() - inserted);

@@ -20,6 +20,17 @@ public interface ProfilingEngine extends DecodeStage {
 
   List<Sink> sinks();
 
+  /**
+   * Injects a codeword ({@code on_trig_inst}, {@code off_trig_inst}) into the decode stream
+   * before the instruction at the cpu's pc, as an external trigger does (first paper, Section
+   * 3.4): the productions that match it run, the application continues where it was, and the
+   * codeword costs one inserted instruction. Returns false when no production matches it now.
+   */
+  boolean inject(org.dise.runtime.isa.Op codeword);
+
+  /** Codewords injected so far (each one also counts as an inserted instruction). */
+  long injectedCodewords();
+
   /** The cost figures so far. */
   CostReport cost();
 }

@@ -39,6 +39,11 @@ public final class RegionCounter implements Sink {
   }
 
   @Override
+  public void resume(long applicationInstructions) {
+    mark = applicationInstructions;
+  }
+
+  @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<Long, long[]>> entries = new ArrayList<>(byPc.entrySet());
     entries.sort((a, b) -> a.getValue()[0] != b.getValue()[0]

@@ -19,6 +19,13 @@ public interface Sink {
    */
   void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
 
+  /**
+   * An external trigger turned sampling on after {@code applicationInstructions}: a sink that
+   * measures distances between events starts over here, so an unsampled stretch is not
+   * charged to the first event after it (spec/sampling.md).
+   */
+  default void resume(long applicationInstructions) {}
+
   /** The profile, hottest first, with addresses named from the program's symbols. */
   ProfileTable table(SymbolTable symbols);
 

@@ -1,0 +1,183 @@
+package org.dise.repl;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.trigger.Sweep;
+import org.dise.runtime.trigger.Triggers;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code acf sweep}: accuracy versus sampled fraction for every sampling strategy. */
+@Command(
+    name = "sweep",
+    description = "Run workloads under periodic, random and phase-aware sampling over a range of"
+        + " N, P (several seeds) and thresholds, and write accuracy versus sampled fraction"
+        + " as CSV (spec/sampling.md).",
+    footer = {
+      "",
+      "Each workload runs once exhaustively (the exact profile), then once per setting; the",
+      "count error and hot-set error of the first sink's estimate are the papers' metrics.",
+      "The table at the end gives, per strategy, the smallest sampled fraction with a count",
+      "error of at most --target.",
+      "",
+      "Examples:",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --out sweep.csv",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --interval 1M \\\\",
+      "      --workload 'phases 4' --workload 'jpeg 1' --seeds 1,2,3 --out sweep.csv",
+    },
+    mixinStandardHelpOptions = true)
+public final class SweepCommand implements Callable<Integer> {
+  @Option(names = "--acf", paramLabel = "FILE",
+      description = "The productions (with the external trigger productions, e.g. `import"
+          + " sampling; use external_trigger;`); repeat to compose.")
+  List<Path> acfs = new ArrayList<>();
+
+  @Option(names = "--workload", paramLabel = "'NAME ARGS'",
+      description = "A program (a name in --dir, or a path) and its arguments; repeatable"
+          + " (default: 'phases 4', 'jpeg 1', 'lz77 1', 'adpcm 1').")
+  List<String> workloads = new ArrayList<>();
+
+  @Option(names = "--dir", paramLabel = "DIR",
+      description = "Where workload names are found (default: ${DEFAULT-VALUE}).")
+  Path dir = Path.of("examples/programs/bin");
+
+  @Option(names = "--interval", paramLabel = "N",
+      description = "Interval length in application instructions (default: ${DEFAULT-VALUE}).")
+  String interval = "1M";
+
+  @Option(names = "--thresholds", paramLabel = "T,...", split = ",",
+      description = "Phase tracker thresholds, percent (default: 5,10,15,25,40,60).")
+  List<Double> thresholds = new ArrayList<>(List.of(5.0, 10.0, 15.0, 25.0, 40.0, 60.0));
+
+  @Option(names = "--periods", paramLabel = "N,...", split = ",",
+      description = "Periodic: every Nth interval (default: 2,3,5,8,12,20,30).")
+  List<Long> periods = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
+
+  @Option(names = "--one-in", paramLabel = "P,...", split = ",",
+      description = "Random: probability 1/P (default: 2,3,5,8,12,20,30).")
+  List<Long> oneIns = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
+
+  @Option(names = "--seeds", paramLabel = "S,...", split = ",",
+      description = "Random: seeds, averaged per P (default: 1,2,3).")
+  List<Long> seeds = new ArrayList<>(List.of(1L, 2L, 3L));
+
+  @Option(names = "--policy", paramLabel = "POLICY",
+      description = "Phase-aware representative policy (default: ${DEFAULT-VALUE}).")
+  String policy = "third";
+
+  @Option(names = "--predictor", paramLabel = "KIND",
+      description = "Phase predictor: last, markov or oracle (default: ${DEFAULT-VALUE}).")
+  String predictor = "last";
+
+  @Option(names = "--target", paramLabel = "E,...", split = ",",
+      description = "Count errors, percent, for the summary tables (default: 5).")
+  List<Double> targets = new ArrayList<>(List.of(5.0));
+
+  @Option(names = "--from", paramLabel = "FILE",
+      description = "Print the summary tables of a CSV an earlier sweep wrote, without running.")
+  Path from;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Write the points as CSV here.")
+  Path out;
+
+  @Parameters(arity = "0", hidden = true)
+  List<String> none = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    if (from != null) {
+      try {
+        summary(Sweep.readCsv(Files.readAllLines(from, StandardCharsets.UTF_8)), -1);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new UserError("--from " + from + ": cannot read: " + e.getMessage());
+      }
+      return 0;
+    }
+    if (acfs.isEmpty()) {
+      throw new UserError("acf sweep needs --acf (or --from)", Main.EXIT_USAGE);
+    }
+    ProductionSet set = AcfLoader.load(acfs);
+    long iv;
+    try {
+      iv = Triggers.parseCount("--interval", interval);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+    }
+    if (workloads.isEmpty()) {
+      workloads = List.of("phases 4", "jpeg 1", "lz77 1", "adpcm 1");
+    }
+    Sweep.Plan plan = new Sweep.Plan(iv, thresholds, periods, oneIns, seeds, policy, predictor);
+    Machine.Options options = Machine.Options.defaults()
+        .withNotices(new PrintStream(OutputStream.nullOutputStream()));
+    List<Sweep.Point> points = new ArrayList<>();
+    for (String w : workloads) {
+      List<String> words = new ArrayList<>(Arrays.asList(w.trim().split("\\s+")));
+      Path program = words.get(0).contains("/") ? Path.of(words.get(0))
+          : dir.resolve(words.get(0));
+      List<String> args = words.subList(1, words.size());
+      String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
+      SamplingRun.Setup setup = new SamplingRun.Setup() {
+        @Override
+        public Machine machine() {
+          Machine m = GuestLauncher.load(program, args, options);
+          m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+          return m;
+        }
+
+        @Override
+        public ProfilingEngine engine() {
+          try {
+            return new DiseEngine(set);
+          } catch (IllegalArgumentException e) {
+            throw new UserError(acfs.get(0) + ": " + e.getMessage());
+          }
+        }
+      };
+      try {
+        points.addAll(Sweep.run(name, setup, plan, System.err));
+      } catch (IllegalArgumentException e) {
+        throw new UserError("sweep: " + e.getMessage(), Main.EXIT_USAGE);
+      }
+    }
+    if (out != null) {
+      try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+        Sweep.writeCsv(points, wr);
+      } catch (IOException e) {
+        throw new UserError("--out " + out + ": cannot write: " + e.getMessage());
+      }
+    }
+    summary(points, iv);
+    return 0;
+  }
+
+  private void summary(List<Sweep.Point> points, long iv) {
+    for (double target : targets) {
+      System.out.printf(Locale.ROOT, "sampled fraction at <= %.1f%% count error%s%n", target,
+          iv < 0 ? "" : String.format(" (interval %,d)", iv));
+      Map<String, Map<String, Double>> table = Sweep.fractionAtError(points, target / 100);
+      table.forEach((w, byStrategy) -> {
+        StringBuilder sb = new StringBuilder(String.format("  %-12s", w));
+        byStrategy.forEach((s, f) -> sb.append(String.format(Locale.ROOT, "  %s %s", s,
+            f == null ? "not reached" : String.format(Locale.ROOT, "%.1f%%", 100 * f))));
+        System.out.println(sb);
+      });
+    }
+  }
+}

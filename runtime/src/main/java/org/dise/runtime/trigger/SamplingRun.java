@@ -1,0 +1,104 @@
+package org.dise.runtime.trigger;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.metrics.Accuracy;
+
+/**
+ * One sampled run of a program with everything the papers measure around it (phase-based
+ * remote profiling paper, Section 3.2): when asked (shadow exhaustive) or when the strategy is
+ * an oracle, a first pass runs the same program under the exhaustive trigger with its output
+ * discarded, giving the exact profile and every interval's phase; then the sampled pass runs,
+ * and its profile is scaled into a whole-program estimate and compared with the exact one.
+ * The first pass is not charged to the sampled run's costs. See spec/sampling.md.
+ */
+public final class SamplingRun {
+  private SamplingRun() {}
+
+  /** Makes a fresh machine (the program loaded, nothing run) and engine for each pass. */
+  public interface Setup {
+    Machine machine();
+
+    ProfilingEngine engine();
+  }
+
+  /** What a first pass knows: the exact profile of every sink and the phase plan (or null). */
+  public record FirstPass(Map<String, Map<String, Long>> exact, PhasePlan plan,
+      Machine.Outcome outcome) {}
+
+  /** One sink's accuracy: the papers' count error and hot-set error, as fractions. */
+  public record SinkAccuracy(String sink, double countError, double hotError) {}
+
+  /** The sampled pass and its figures; {@code exact} and {@code accuracy} need a first pass. */
+  public record Result(Machine machine, ProfilingEngine engine, TriggerDriver driver,
+      Machine.Outcome outcome, Map<String, Map<String, Double>> estimate,
+      Map<String, Map<String, Long>> exact, Map<String, SinkAccuracy> accuracy) {
+    public double sampledFraction() {
+      return driver.sampledFraction();
+    }
+
+    public Trigger trigger() {
+      return driver.trigger();
+    }
+
+    /** The first sink's accuracy (the one a summary shows), or null without a first pass. */
+    public SinkAccuracy primary() {
+      return accuracy == null || accuracy.isEmpty() ? null : accuracy.values().iterator().next();
+    }
+  }
+
+  /**
+   * The first pass: the exhaustive trigger at {@code spec}'s interval, with a phase tracker of
+   * {@code spec}'s parameters when it is phase-aware; the guest's output is discarded and its
+   * input is empty.
+   */
+  public static FirstPass firstPass(Setup setup, TriggerSpec spec, long maxInsns) {
+    Machine m = setup.machine();
+    m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+    m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+    ProfilingEngine engine = setup.engine();
+    engine.install(m.cpu());
+    PhaseTracker tracker = spec.phaseAware() ? Triggers.tracker(spec) : null;
+    TriggerDriver driver = new TriggerDriver(m, engine, new ExhaustiveTrigger(spec.interval()),
+        tracker);
+    ProfileEstimator sink = new ProfileEstimator(engine.sinks(), m.symbols());
+    Machine.Outcome out = driver.run(maxInsns);
+    return new FirstPass(sink.snapshot(), tracker == null ? null : new PhasePlan(tracker), out);
+  }
+
+  /**
+   * Runs {@code spec} on a fresh machine; {@code first} is a first pass already made (reused by
+   * sweeps), or null to make one when {@code shadow} asks or the strategy needs it.
+   */
+  public static Result run(Setup setup, TriggerSpec spec, boolean shadow, FirstPass first,
+      long maxInsns) {
+    if (first == null && (shadow || spec.needsFirstPass())) {
+      first = firstPass(setup, spec, maxInsns);
+    }
+    Trigger trigger = Triggers.create(spec, first == null ? null : first.plan());
+    Machine m = setup.machine();
+    ProfilingEngine engine = setup.engine();
+    engine.install(m.cpu());
+    TriggerDriver driver = new TriggerDriver(m, engine, trigger, null);
+    ProfileEstimator estimator = new ProfileEstimator(engine.sinks(), m.symbols());
+    driver.setListener(estimator);
+    Machine.Outcome out = driver.run(maxInsns);
+    Map<String, Map<String, Double>> estimate = estimator.estimate(trigger);
+    Map<String, SinkAccuracy> accuracy = null;
+    if (first != null) {
+      accuracy = new LinkedHashMap<>();
+      for (Map.Entry<String, Map<String, Double>> e : estimate.entrySet()) {
+        Map<String, Long> exact = first.exact().getOrDefault(e.getKey(), Map.of());
+        accuracy.put(e.getKey(), new SinkAccuracy(e.getKey(),
+            Accuracy.countError(exact, e.getValue()), Accuracy.hotSetError(exact, e.getValue())));
+      }
+    }
+    return new Result(m, engine, driver, out, estimate, first == null ? null : first.exact(),
+        accuracy);
+  }
+}

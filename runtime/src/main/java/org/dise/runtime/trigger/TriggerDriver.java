@@ -1,0 +1,163 @@
+package org.dise.runtime.trigger;
+
+import java.util.BitSet;
+import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.isa.Op;
+
+/**
+ * Runs a machine under an external trigger (first paper, Section 3.4): the guest runs in
+ * slices that end exactly at interval boundaries, counted in application instructions
+ * (inserted ones excluded); at each boundary the trigger ends the interval and decides on the
+ * next, and the driver injects {@code on_trig_inst} or {@code off_trig_inst} into the decode
+ * stream before the next instruction when the decision changes (and at the start of the run),
+ * where the productions of equations (1) and (2) set the sampling flag.
+ */
+public final class TriggerDriver {
+  /** Called at every interval boundary (after the trigger heard of it). */
+  public interface Listener {
+    void endInterval(long index, long instructions, boolean sampled, boolean nextSampled);
+  }
+
+  private final Machine machine;
+  private final ProfilingEngine engine;
+  private final Trigger trigger;
+  private final PhaseTracker extraTracker;
+  private Listener listener;
+  private final BitSet sampled = new BitSet();
+  private final PhaseTracker.LongList lengths = new PhaseTracker.LongList();
+  private String unmatched;
+
+  /**
+   * A driver for {@code trigger}; {@code extraTracker}, when not null, tracks phases alongside
+   * (a first pass records the phases this way under the exhaustive trigger).
+   */
+  public TriggerDriver(Machine machine, ProfilingEngine engine, Trigger trigger,
+      PhaseTracker extraTracker) {
+    this.machine = machine;
+    this.engine = engine;
+    this.trigger = trigger;
+    this.extraTracker = trigger.observer() == null ? extraTracker : null;
+    if (trigger.observer() != null) {
+      machine.cpu().setBlockObserver(trigger.observer());
+    } else if (this.extraTracker != null) {
+      machine.cpu().setBlockObserver(this.extraTracker);
+    }
+  }
+
+  public void setListener(Listener l) {
+    this.listener = l;
+  }
+
+  public Trigger trigger() {
+    return trigger;
+  }
+
+  /** Application instructions: what the cpu retired less what the decode stage inserted. */
+  public long applicationInstructions() {
+    return machine.cpu().instret() - engine.cost().insertedInstructions();
+  }
+
+  /**
+   * Runs until the guest exits or faults, or {@code maxInsns} instructions (of any kind, as
+   * {@code --max-insns} counts them) have run; a negative limit means none.
+   */
+  public Machine.Outcome run(long maxInsns) {
+    Cpu cpu = machine.cpu();
+    long interval = trigger.interval();
+    long index = 0;
+    long start = applicationInstructions();
+    boolean on = trigger.sample(0);
+    inject(on);
+    StopReason r;
+    while (true) {
+      long left = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - cpu.instret();
+      long toBoundary = start + interval - applicationInstructions();
+      if (left <= 0) {
+        r = StopReason.STEP_LIMIT;
+        break;
+      }
+      r = cpu.run(Math.min(left, toBoundary));
+      if (r != StopReason.STEP_LIMIT) {
+        break;
+      }
+      long app = applicationInstructions();
+      if (app - start < interval) {
+        continue; // inserted instructions used part of the slice
+      }
+      end(index, app - start, on);
+      boolean next = trigger.sample(index + 1);
+      if (listener != null) {
+        listener.endInterval(index, app - start, on, next);
+      }
+      index++;
+      start = app;
+      if (next != on) {
+        inject(next);
+      }
+      on = next;
+    }
+    long app = applicationInstructions();
+    if (app > start || index == 0) {
+      end(index, app - start, on);
+      if (listener != null) {
+        listener.endInterval(index, app - start, on, false);
+      }
+    }
+    return machine.outcome(r, maxInsns);
+  }
+
+  private void end(long index, long instructions, boolean on) {
+    trigger.endInterval(index, instructions);
+    if (extraTracker != null) {
+      extraTracker.endInterval();
+    }
+    sampled.set((int) index, on);
+    lengths.add(instructions);
+  }
+
+  private void inject(boolean on) {
+    Op codeword = on ? Op.ON_TRIG_INST : Op.OFF_TRIG_INST;
+    if (on) {
+      long app = applicationInstructions();
+      engine.sinks().forEach(s -> s.resume(app));
+    }
+    if (!engine.inject(codeword) && unmatched == null) {
+      unmatched = codeword.mnemonic();
+    }
+  }
+
+  /**
+   * The first injected codeword that matched no production (the trigger could not set the
+   * sampling flag: the ACF lacks the productions of equations (1) and (2)), or null.
+   */
+  public String codewordUnmatched() {
+    return unmatched;
+  }
+
+  /** Intervals run (the last may be shorter than the interval length). */
+  public long intervals() {
+    return lengths.size();
+  }
+
+  public boolean sampled(long index) {
+    return sampled.get((int) index);
+  }
+
+  public long length(long index) {
+    return lengths.get((int) index);
+  }
+
+  /** Application instructions in sampled intervals over all of them. */
+  public double sampledFraction() {
+    long all = 0;
+    long s = 0;
+    for (int i = 0; i < lengths.size(); i++) {
+      all += lengths.get(i);
+      s += sampled.get(i) ? lengths.get(i) : 0;
+    }
+    return all == 0 ? 0 : (double) s / all;
+  }
+}

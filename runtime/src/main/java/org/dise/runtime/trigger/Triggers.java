@@ -1,0 +1,132 @@
+package org.dise.runtime.trigger;
+
+/**
+ * Creates the trigger a {@link TriggerSpec} names, with the defaults the papers give or that
+ * spec/sampling.md documents as choices (first paper, Sections 3.4 and 4).
+ */
+public final class Triggers {
+  private Triggers() {}
+
+  /** The papers' interval: 10 million application instructions. */
+  public static final long DEFAULT_INTERVAL = 10_000_000;
+  /** The papers' footprint: 32 buckets. */
+  public static final int DEFAULT_BUCKETS = 32;
+  /** The papers' phase table: 20 entries. */
+  public static final int DEFAULT_TABLE = 20;
+  /** The papers' representative policy. */
+  public static final String DEFAULT_POLICY = "third";
+  /** Similarity threshold, percent of an interval's instructions [choice]. */
+  public static final double DEFAULT_THRESHOLD = 25;
+  /** Periodic: every 10th interval [choice]. */
+  public static final long DEFAULT_PERIOD = 10;
+  /** Random: one interval in 10 [choice]. */
+  public static final long DEFAULT_ONE_IN = 10;
+  public static final long DEFAULT_SEED = 1;
+
+  /**
+   * The trigger of {@code spec}; {@code plan} is the first pass's phase plan, needed when {@link
+   * TriggerSpec#needsFirstPass} says so (null otherwise).
+   *
+   * @throws IllegalArgumentException naming the parameter that is wrong
+   */
+  public static Trigger create(TriggerSpec spec, PhasePlan plan) {
+    long interval = spec.interval();
+    long seed = spec.number("seed", DEFAULT_SEED);
+    return switch (spec.component()) {
+      case "exhaustive" -> new ExhaustiveTrigger(interval);
+      case "periodic" -> new PeriodicTrigger(interval, spec.number("period", DEFAULT_PERIOD),
+          spec.number("length", 1));
+      case "random" -> new RandomTrigger(interval, spec.number("one_in", DEFAULT_ONE_IN),
+          spec.number("length", 1), seed);
+      case "phase_aware" -> {
+        PhaseTracker tracker = tracker(spec);
+        PhaseTable table = new PhaseTable((int) spec.number("table", DEFAULT_TABLE), seed);
+        if (spec.needsFirstPass() && plan == null) {
+          throw new IllegalArgumentException("phase-aware sampling with policy "
+              + spec.text("policy", DEFAULT_POLICY) + " and predictor "
+              + spec.text("predictor", "last") + " needs a first pass over the program");
+        }
+        yield new PhaseAwareTrigger(interval, tracker, table,
+            spec.text("policy", DEFAULT_POLICY), spec.needsFirstPass() ? plan : null, seed);
+      }
+      default -> throw new IllegalArgumentException("unknown trigger component '"
+          + spec.component() + "' (exhaustive, periodic, random, phase_aware)");
+    };
+  }
+
+  /**
+   * Checks every parameter of {@code spec} without running anything.
+   *
+   * @throws IllegalArgumentException naming the parameter that is wrong
+   */
+  public static void check(TriggerSpec spec) {
+    java.util.Set<String> known = switch (spec.component()) {
+      case "exhaustive" -> java.util.Set.of("interval", "counter");
+      case "periodic" -> java.util.Set.of("interval", "counter", "period", "length");
+      case "random" -> java.util.Set.of("interval", "counter", "one_in", "length", "seed");
+      case "phase_aware" -> java.util.Set.of("interval", "counter", "buckets", "threshold",
+          "table", "policy", "seed", "predictor");
+      default -> java.util.Set.of();
+    };
+    for (String p : spec.params().keySet()) {
+      if (!known.isEmpty() && !known.contains(p)) {
+        throw new IllegalArgumentException(spec.component() + " has no parameter '" + p + "'"
+            + (p.equals("threshold") || p.equals("predictor") ? " (it is for phase)" : ""));
+      }
+    }
+    if (spec.phaseAware()) {
+      String policy = spec.text("policy", DEFAULT_POLICY);
+      if (!java.util.Set.of("first", "third", "centroid", "random").contains(policy)) {
+        throw new IllegalArgumentException("unknown representative policy '" + policy
+            + "' (first, third, centroid or random)");
+      }
+      String predictor = spec.text("predictor", "last");
+      if (!predictor.equals("oracle")) {
+        PhasePredictor.named(predictor);
+      }
+      new PhaseTable((int) spec.number("table", DEFAULT_TABLE), 0);
+      tracker(spec);
+    }
+    if (!spec.needsFirstPass()) {
+      create(spec, null);
+    }
+  }
+
+  /** A phase tracker with the spec's buckets, threshold and predictor. */
+  public static PhaseTracker tracker(TriggerSpec spec) {
+    String predictor = spec.text("predictor", "last");
+    return new PhaseTracker((int) spec.number("buckets", DEFAULT_BUCKETS),
+        spec.decimal("threshold", DEFAULT_THRESHOLD),
+        PhasePredictor.named(predictor.equals("oracle") ? "last" : predictor));
+  }
+
+  static long positive(String name, long v) {
+    if (v < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1, not " + v);
+    }
+    return v;
+  }
+
+  /** A count such as {@code 1000000}, {@code 1M} or {@code 500K}. */
+  public static long parseCount(String name, String v) {
+    String s = v.trim();
+    long mult = 1;
+    if (!s.isEmpty()) {
+      switch (Character.toUpperCase(s.charAt(s.length() - 1))) {
+        case 'K' -> mult = 1_000;
+        case 'M' -> mult = 1_000_000;
+        case 'G' -> mult = 1_000_000_000;
+        default -> {}
+      }
+      if (mult != 1) {
+        s = s.substring(0, s.length() - 1);
+      }
+    }
+    try {
+      return Math.multiplyExact(Long.parseLong(s), mult);
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new IllegalArgumentException(name + " must be a whole number (suffix K, M or G"
+          + " allowed), not '" + v + "'");
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package org.dise.runtime.trigger;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The phase tracker, its predictors, the phase table and the daemon's policies. */
+class PhaseTrackerTest {
+  /** One interval of a synthetic kernel: its branches (pc, instructions before each). */
+  static void kernel(PhaseTracker t, long base, int branches, int jitter) {
+    for (int i = 0; i < branches; i++) {
+      t.block(base + 4L * (i % 16), 10 + (i * jitter) % 7);
+    }
+  }
+
+  @Test
+  void sameKernelSamePhaseOtherKernelNewPhase() {
+    PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    long[] schedule = {0x1000, 0x1000, 0x8000, 0x1000, 0x20000, 0x8000, 0x20000};
+    List<Integer> ids = new ArrayList<>();
+    for (int i = 0; i < schedule.length; i++) {
+      kernel(t, schedule[i], 1000, i);
+      ids.add(t.endInterval());
+    }
+    assertThat(ids).containsExactly(0, 0, 1, 0, 2, 1, 2).inOrder();
+    assertThat(t.phaseCount()).isEqualTo(3);
+    assertThat(t.predicted(0)).isEqualTo(-1);
+    assertThat(t.predicted(2)).isEqualTo(0); // the last phase
+    assertThat(t.predictionAccuracy()).isWithin(1e-9).of(1.0 / 6);
+  }
+
+  @Test
+  void aZeroThresholdSplitsAndAFullOneMerges() {
+    PhaseTracker strict = new PhaseTracker(32, 0, PhasePredictor.named("last"));
+    PhaseTracker loose = new PhaseTracker(32, 100, PhasePredictor.named("last"));
+    for (long base : new long[] {0x1000, 0x8000}) {
+      kernel(strict, base, 100, 1);
+      kernel(loose, base, 100, 1);
+      strict.endInterval();
+      loose.endInterval();
+    }
+    assertThat(strict.phaseCount()).isEqualTo(2);
+    assertThat(loose.phaseCount()).isEqualTo(1);
+  }
+
+  @Test
+  void distanceIsHalfTheManhattanDistanceInPercent() {
+    assertThat(PhaseTracker.distance(new double[] {1, 0}, new double[] {0, 1})).isEqualTo(100.0);
+    assertThat(PhaseTracker.distance(new double[] {0.5, 0.5}, new double[] {0.75, 0.25}))
+        .isEqualTo(25.0);
+  }
+
+  @Test
+  void markovLearnsAnAlternationThatLastCannot() {
+    PhaseTracker last = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseTracker markov = new PhaseTracker(32, 25, PhasePredictor.named("markov"));
+    for (int i = 0; i < 40; i++) {
+      long base = i % 2 == 0 ? 0x1000 : 0x8000;
+      kernel(last, base, 200, 1);
+      kernel(markov, base, 200, 1);
+      last.endInterval();
+      markov.endInterval();
+    }
+    assertThat(last.predictionAccuracy()).isEqualTo(0.0);
+    assertThat(markov.predictionAccuracy()).isGreaterThan(0.9);
+  }
+
+  @Test
+  void phaseTableReplacesAtRandomWhenFull() {
+    PhaseTable table = new PhaseTable(2, 1);
+    PhaseTable.Entry a = table.get(0);
+    a.sampled = true;
+    assertThat(table.get(0)).isSameInstanceAs(a);
+    table.get(1);
+    table.get(2); // evicts 0 or 1
+    assertThat(table.misses()).isEqualTo(3);
+    table.get(0);
+    table.get(1);
+    assertThat(table.misses()).isAtLeast(4);
+  }
+
+  /** Drives a phase-aware trigger over a schedule of kernels; returns the sampled intervals. */
+  static List<Long> daemon(String policy, PhasePlan plan, long[] schedule, PhaseTracker t) {
+    PhaseAwareTrigger trigger = new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), policy,
+        plan, 1);
+    List<Long> out = new ArrayList<>();
+    for (int i = 0; i < schedule.length; i++) {
+      if (trigger.sample(i)) {
+        out.add((long) i);
+      }
+      kernel(t, schedule[i], 500, i);
+      trigger.endInterval(i, 100);
+    }
+    return out;
+  }
+
+  @Test
+  void thirdSamplesEachPhaseOnceAtItsThirdIntervalWhenPredictedRight() {
+    long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000, 0x8000, 0x8000, 0x8000, 0x8000, 0x1000};
+    PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    List<Long> sampled = daemon("third", null, s, t);
+    // Interval 2 is phase 0's third; phase 1's third is 6 (4 was predicted as phase 0).
+    assertThat(sampled).containsExactly(2L, 6L).inOrder();
+  }
+
+  @Test
+  void oraclePlansPickTheirRepresentatives() {
+    long[] s = {0x1000, 0x1000, 0x8000, 0x1000, 0x8000, 0x1000};
+    PhaseTracker first = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    daemon("first", null, s, first);
+    PhasePlan plan = new PhasePlan(first);
+    assertThat(plan.representatives("first", 1)).containsExactly(0L, 2L);
+    assertThat(plan.representatives("third", 1)).containsExactly(3L, 4L); // phase 1 has two
+    assertThat(plan.representatives("centroid", 1)).hasSize(2);
+    PhaseTracker second = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    assertThat(daemon("third", plan, s, second)).containsExactly(3L, 4L).inOrder();
+  }
+
+  @Test
+  void phaseScaleIsThePhasesInstructionsOverItsSampledOnes() {
+    long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000};
+    PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseAwareTrigger trigger = new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first",
+        null, 1);
+    for (int i = 0; i < s.length; i++) {
+      trigger.sample(i);
+      kernel(t, s[i], 500, i);
+      trigger.endInterval(i, 100);
+    }
+    // Interval 1 was sampled (predicted phase 0, first seen): it stands for 4 intervals.
+    assertThat(trigger.scale(1)).isEqualTo(4.0);
+    assertThat(trigger.unsampledPhases()).isEqualTo(1); // phase 1 was never predicted
+  }
+}
