@@ -15,6 +15,7 @@ import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
@@ -210,10 +211,21 @@ public final class RunCommand implements Callable<Integer> {
   private int sampled(ProductionSet productions, Path origin, TriggerSpec trigger) {
     List<String> guestArgs = rawArgs(args);
     Machine.Options options = options();
+    // The pass under way and its driver, for the progress line.
+    java.util.concurrent.atomic.AtomicReference<String> pass =
+        new java.util.concurrent.atomic.AtomicReference<>("");
+    java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
+        new java.util.concurrent.atomic.AtomicReference<>();
     SamplingRun.Setup setup = new SamplingRun.Setup() {
       @Override
       public Machine machine() {
         return GuestLauncher.load(program, guestArgs, options);
+      }
+
+      @Override
+      public void started(String name, TriggerDriver driver) {
+        pass.set(name);
+        current.set(driver);
       }
 
       @Override
@@ -231,7 +243,9 @@ public final class RunCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     long c0 = threads.getCurrentThreadCpuTime();
     SamplingRun.Result r;
-    try {
+    try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
+        () -> current.get() == null ? 0 : current.get().applicationInstructions(),
+        () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);

@@ -24,6 +24,9 @@ public final class SamplingRun {
     Machine machine();
 
     ProfilingEngine engine();
+
+    /** Told when a pass starts ({@code "first pass"} or {@code "sampled run"}), for progress. */
+    default void started(String pass, TriggerDriver driver) {}
   }
 
   /** What a first pass knows: the exact profile of every sink and the phase plan (or null). */
@@ -67,6 +70,7 @@ public final class SamplingRun {
     TriggerDriver driver = new TriggerDriver(m, engine, new ExhaustiveTrigger(spec.interval()),
         tracker);
     ProfileEstimator sink = new ProfileEstimator(engine.sinks(), m.symbols());
+    setup.started("first pass", driver);
     Machine.Outcome out = driver.run(maxInsns);
     return new FirstPass(sink.snapshot(), tracker == null ? null : new PhasePlan(tracker), out);
   }
@@ -87,6 +91,7 @@ public final class SamplingRun {
     TriggerDriver driver = new TriggerDriver(m, engine, trigger, null);
     ProfileEstimator estimator = new ProfileEstimator(engine.sinks(), m.symbols());
     driver.setListener(estimator);
+    setup.started("sampled run", driver);
     Machine.Outcome out = driver.run(maxInsns);
     Map<String, Map<String, Double>> estimate = estimator.estimate(trigger);
     Map<String, SinkAccuracy> accuracy = null;

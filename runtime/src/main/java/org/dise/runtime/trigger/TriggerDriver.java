@@ -109,8 +109,27 @@ public final class TriggerDriver {
     return machine.outcome(r, maxInsns);
   }
 
+  // What a progress display reads from another thread: written once per interval.
+  private volatile long completed;
+  private volatile boolean sampling;
+  private volatile int lastPhase = -1;
+
+  /**
+   * A one-line description of where the run is, for a progress display on another thread:
+   * intervals completed, whether the current one is sampled, and the last interval's phase.
+   */
+  public String progress() {
+    return "interval " + completed + (sampling ? " (sampled)" : "")
+        + (lastPhase >= 0 ? ", phase " + lastPhase : "");
+  }
+
   private void end(long index, long instructions, boolean on) {
     trigger.endInterval(index, instructions);
+    completed = index + 1;
+    PhaseTrace phases = trigger.phases();
+    if (phases != null && phases.intervals() > index) {
+      lastPhase = phases.phase(index);
+    }
     if (extraTracker != null) {
       extraTracker.endInterval();
     }
@@ -119,6 +138,7 @@ public final class TriggerDriver {
   }
 
   private void inject(boolean on) {
+    sampling = on;
     Op codeword = on ? Op.ON_TRIG_INST : Op.OFF_TRIG_INST;
     if (on) {
       long app = applicationInstructions();
