@@ -104,6 +104,14 @@ final class ReplCompleter implements Completer {
             candidates.add(new Candidate("reg"));
           }
         }
+        case ":trigger" -> {
+          for (String t : List.of("exhaustive", "periodic:", "random:", "phase", "phase:first",
+              "phase:third", "set", "none", "interval=", "threshold=", "buckets=", "table=",
+              "predictor=", "seed=")) {
+            candidates.add(new Candidate(t, t, null, null, null, null, !t.endsWith(":")
+                && !t.endsWith("=")));
+          }
+        }
         case ":sample" -> {
           candidates.add(new Candidate("on"));
           candidates.add(new Candidate("off"));

@@ -1,5 +1,11 @@
 package org.dise.repl.shell;
 
+import org.dise.runtime.trigger.Triggers;
+import org.dise.runtime.trigger.TriggerSpec;
+import org.dise.runtime.trigger.TriggerDriver;
+import org.dise.runtime.trigger.PhaseTracker;
+import org.dise.runtime.trigger.PhaseTable;
+import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.compiler.lib.StandardLibrary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -76,6 +82,10 @@ public final class ReplSession {
   private List<String> programArgs = List.of();
   private List<String> env; // null: the host's
   private String stdinShown; // the guest's stdin file as typed; null: empty stdin
+  private TriggerSpec triggerSet; // set by :trigger; null: the ACF's own trigger, if any
+  private boolean triggerOff; // :trigger none: no trigger, even one the ACF declares
+  private TriggerDriver driver; // the trigger running the current program, or null
+  private static final int PHASE_TRACE_SHOWN = 10;
   private Machine machine;
   private DiseEngine engine;
   private BreakpointStage stage;
@@ -435,9 +445,28 @@ public final class ReplSession {
           }
           setCounter(0, a.get(0).equals("on") ? 0 : 1);
         });
+    add("trigger", "[STRATEGY [NAME=VALUE...] | set NAME=VALUE... | none]",
+        "the sampling trigger and its parameters", "Without arguments, show the trigger that"
+        + " runs the program: one set here, else the one the ACF declares. STRATEGY is"
+        + " exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY] (as acf run --sampling),"
+        + " with parameters such as interval=1M, threshold=15, buckets=32, table=20,"
+        + " predictor=markov; 'set' changes parameters of the current trigger; 'none' runs"
+        + " without one. The trigger injects on_trig_inst/off_trig_inst at interval boundaries"
+        + " (import sampling; use external_trigger; turns them into the sampling flag). Takes"
+        + " effect at the next :run, or at once if the program has not started.",
+        List.of(":trigger phase interval=1M threshold=15", ":trigger periodic:4",
+            ":trigger set interval=2M", ":trigger none"), this::trigger);
+    add("phases", "", "the trigger's intervals, phase tracker and phase table", "Show the"
+        + " running trigger's state: intervals so far, the current interval and whether it is"
+        + " sampled; with phase-aware sampling also the phase tracker (phases, the prediction"
+        + " for the next interval, prediction accuracy), the phase table (phase, sampled bit,"
+        + " count) and the last intervals' phases.", List.of(":phases"), a -> {
+          none(a, "phases");
+          phases();
+        });
     add("profile", "", "every sink's profile so far, and the costs", "Every sink's profile so far (top " + PROFILE_TOP + " entries) and the"
-        + " cost figures. Reports and comparisons between profiles (acf report, acf compare)"
-        + " and the phase tracker are not built yet.", List.of(":profile"), a -> {
+        + " cost figures. acf run --out DIR writes them for acf report and acf compare.",
+        List.of(":profile"), a -> {
           none(a, "profile");
           profile();
         });
@@ -654,6 +683,147 @@ public final class ReplSession {
     engineVersion = workspace.version();
     stage = null;
     refreshStage();
+    m.cpu().setBlockObserver(null);
+    driver = null;
+    TriggerSpec spec = effectiveTrigger();
+    if (spec != null && e != null) {
+      try {
+        driver = new TriggerDriver(m, e, Triggers.create(spec, null), null);
+      } catch (IllegalArgumentException x) {
+        throw new ReplError("trigger " + spec.describe() + ": " + x.getMessage());
+      }
+    }
+  }
+
+  /** The trigger the next run uses: :trigger's, else the one the ACF declares, else none. */
+  private TriggerSpec effectiveTrigger() {
+    if (triggerOff) {
+      return null;
+    }
+    if (triggerSet != null) {
+      return triggerSet;
+    }
+    ProductionSet s = workspace.set();
+    return s != null && s.triggers().size() == 1 ? TriggerSpec.of(s.triggers().get(0)) : null;
+  }
+
+  private void trigger(List<String> args) {
+    if (args.isEmpty()) {
+      TriggerSpec t = effectiveTrigger();
+      if (t == null) {
+        out.append(triggerOff ? "no trigger (:trigger none)\n"
+            : "no trigger: the sampling flag is what the productions make it\n");
+        return;
+      }
+      out.append("trigger ").append(t.describe()).append(triggerSet == null ? " (the ACF's)" : "")
+          .append(", interval ").append(String.format("%,d", t.interval()));
+      t.params().entrySet().stream().sorted(Map.Entry.comparingByKey())
+          .filter(p -> !p.getKey().equals("interval"))
+          .forEach(p -> out.append(", ").append(p.getKey()).append('=').append(p.getValue()));
+      out.append('\n');
+      return;
+    }
+    if (args.size() == 1 && args.get(0).equals("none")) {
+      triggerOff = true;
+      triggerSet = null;
+      out.append("no trigger").append(whenApplied()).append('\n');
+      return;
+    }
+    TriggerSpec spec;
+    List<String> params;
+    try {
+      if (args.get(0).equals("set")) {
+        spec = effectiveTrigger();
+        if (spec == null) {
+          throw new ReplError("no trigger to change (:trigger STRATEGY first)");
+        }
+        params = args.subList(1, args.size());
+        if (params.isEmpty()) {
+          throw new ReplError("usage: :trigger set NAME=VALUE...");
+        }
+      } else {
+        spec = TriggerSpec.parse(args.get(0));
+        params = args.subList(1, args.size());
+      }
+      for (String p : params) {
+        int eq = p.indexOf('=');
+        if (eq <= 0) {
+          throw new ReplError("'" + p + "' is not NAME=VALUE");
+        }
+        String name = p.substring(0, eq);
+        String value = p.substring(eq + 1);
+        if (name.equals("interval")) {
+          value = Long.toString(Triggers.parseCount("interval", value));
+        }
+        spec = spec.with(name, value);
+      }
+      Triggers.check(spec);
+    } catch (IllegalArgumentException x) {
+      throw new ReplError("trigger: " + x.getMessage());
+    }
+    if (spec.needsFirstPass()) {
+      throw new ReplError("trigger " + spec.describe() + " is an oracle that needs a first pass"
+          + " over the program; use acf run --sampling for it");
+    }
+    triggerSet = spec;
+    triggerOff = false;
+    out.append("trigger ").append(spec.describe()).append(", interval ")
+        .append(String.format("%,d", spec.interval())).append(whenApplied()).append('\n');
+  }
+
+  /** When a change of trigger applies, said after it. */
+  private String whenApplied() {
+    if (machine != null && machine.cpu().instret() == 0) {
+      install(machine);
+      return " (now: the program has not started)";
+    }
+    return machine == null ? "" : " (from the next :run)";
+  }
+
+  private void phases() {
+    if (driver == null) {
+      throw new ReplError("no trigger is running (:trigger sets one, then :program or :run)");
+    }
+    TriggerDriver d = driver;
+    String name = effectiveTrigger() == null ? d.trigger().component()
+        : effectiveTrigger().describe();
+    if (d.finished()) {
+      long sampled = 0;
+      for (long i = 0; i < d.intervals(); i++) {
+        sampled += d.sampled(i) ? 1 : 0;
+      }
+      out.append(String.format("trigger %s, interval %,d: the run ended after %,d intervals,"
+          + " %,d sampled (%.1f%% of the instructions)%n", name, d.trigger().interval(),
+          d.intervals(), sampled, 100 * d.sampledFraction()));
+    } else {
+      out.append(String.format("trigger %s, interval %,d: %,d intervals done; interval %,d is"
+          + " %s, %,d instructions in%n", name, d.trigger().interval(), d.intervals(),
+          d.intervals(), d.sampling() ? "sampled" : "not sampled", d.intoInterval()));
+    }
+    if (d.trigger() instanceof PhaseAwareTrigger p) {
+      PhaseTracker t = p.tracker();
+      out.append(String.format("phase tracker: %d phases, next interval predicted %s,"
+          + " prediction accuracy %.1f%%%n", t.phaseCount(),
+          t.intervals() == 0 ? "-" : Integer.toString(t.predictedNext()),
+          100 * t.predictionAccuracy()));
+      List<PhaseTable.Row> rows = p.table().rows();
+      out.append(String.format("phase table (%d of %d entries):%n", rows.size(),
+          p.table().size()));
+      out.append("  phase  sampled  intervals\n");
+      for (PhaseTable.Row r : rows) {
+        out.append(String.format("  %5d  %-7s  %,9d%n", r.phase(), r.sampled() ? "yes" : "no",
+            r.count()));
+      }
+      long n = t.intervals();
+      if (n > 0) {
+        out.append("last intervals (interval phase predicted sampled):\n");
+        for (long i = Math.max(0, n - PHASE_TRACE_SHOWN); i < n; i++) {
+          out.append(String.format("  %5d  %5d  %9s  %s%n", i, t.phase(i),
+              t.predicted(i) < 0 ? "-" : Integer.toString(t.predicted(i)),
+              d.sampled(i) ? "yes" : "no"));
+        }
+      }
+    }
   }
 
   /** Puts the engine and breakpoints in the decode stage (re-decoding what was cached). */
@@ -755,7 +925,11 @@ public final class ReplSession {
         return StopReason.INTERRUPTED;
       }
       long left = steps - (cpu.instret() - start);
-      StopReason r = cpu.run(Math.min(left, SLICE));
+      StopReason r = driver != null ? driver.advance(Math.min(left, SLICE))
+          : cpu.run(Math.min(left, SLICE));
+      if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
+        driver.finish(); // the last interval ends with the program
+      }
       if (r != StopReason.STEP_LIMIT || cpu.instret() - start >= steps) {
         return r;
       }

@@ -196,4 +196,32 @@ class ReplSessionTest {
     assertThat(s.execute(":stdin " + dir.resolve("missing"))).isEqualTo(
         "error: " + dir.resolve("missing") + ": no such file\n");
   }
+
+  @Test
+  void triggerRunsThePhaseTrackerAndPhasesShowsItsTable() {
+    ReplSession s = session();
+    s.execute(":load examples/acf/sampled_regions.acf");
+    assertThat(s.execute(":trigger")).isEqualTo(
+        "no trigger: the sampling flag is what the productions make it\n");
+    assertThat(s.execute(":trigger phase interval=2M threshold=15")).isEqualTo(
+        "trigger phase:third, interval 2,000,000\n");
+    s.execute(":program examples/programs/bin/phases 4");
+    // Stop inside the run: the tracker has classified some intervals and is in the middle of one.
+    assertThat(s.execute(":step 20000000")).startsWith("stopped after 20,000,0");
+    String during = s.execute(":phases");
+    assertThat(during).containsMatch("interval 2,000,000: \\d+ intervals done; interval \\d+ is");
+    assertThat(during).contains("phase table (");
+    assertThat(s.execute(":continue")).contains("program exited with status 0");
+    String after = s.execute(":phases");
+    // The schedule AABBACCADDBA has four kernels: four phases, each sampled once it recurs.
+    assertThat(after).contains("the run ended after 24 intervals");
+    assertThat(after).contains("phase tracker: 4 phases");
+    assertThat(after).contains("phase table (4 of 20 entries):");
+    assertThat(after).doesNotContainMatch("(?m)^ +\\d+  no ");
+    assertThat(s.execute(":trigger set threshold=bogus")).startsWith("error: trigger:");
+    assertThat(s.execute(":trigger phase:centroid")).contains("needs a first pass");
+    assertThat(s.execute(":trigger none")).isEqualTo("no trigger (from the next :run)\n");
+    s.execute(":run");
+    assertThat(s.execute(":phases")).startsWith("error: no trigger is running");
+  }
 }

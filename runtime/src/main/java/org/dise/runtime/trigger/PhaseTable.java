@@ -50,6 +50,23 @@ public final class PhaseTable {
     return e;
   }
 
+  /** What one entry holds, for inspection: the phase, its sampled bit, its interval count. */
+  public record Row(int phase, boolean sampled, long count) {}
+
+  /** The entries in use, in table order. */
+  public java.util.List<Row> rows() {
+    java.util.List<Row> out = new java.util.ArrayList<>();
+    for (int i = 0; i < used; i++) {
+      out.add(new Row(entries[i].phase, entries[i].sampled, entries[i].count));
+    }
+    return out;
+  }
+
+  /** The number of entries. */
+  public int size() {
+    return entries.length;
+  }
+
   /** Lookups that did not find their phase (inserts included). */
   public long misses() {
     return misses;

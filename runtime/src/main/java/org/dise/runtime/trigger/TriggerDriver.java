@@ -65,27 +65,53 @@ public final class TriggerDriver {
    * {@code --max-insns} counts them) have run; a negative limit means none.
    */
   public Machine.Outcome run(long maxInsns) {
+    long budget = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - machine.cpu().instret();
+    StopReason r = budget <= 0 ? StopReason.STEP_LIMIT : advance(budget);
+    finish();
+    return machine.outcome(r, maxInsns);
+  }
+
+  // Where the run is, kept between calls of advance so that a debugger can run in slices.
+  private long index;
+  private long start;
+  private boolean on;
+  private boolean begun;
+  private boolean finished;
+
+  /** Starts the first interval, injecting its codeword, unless that happened already. */
+  private void begin() {
+    if (!begun) {
+      begun = true;
+      start = applicationInstructions();
+      on = trigger.sample(0);
+      inject(on);
+    }
+  }
+
+  /**
+   * Runs at most {@code budget} more instructions (of any kind), ending intervals and injecting
+   * codewords at their boundaries; returns early when the guest stops (exit, fault, breakpoint,
+   * interrupt). May be called again to go on, for a REPL that runs in slices; {@link #finish}
+   * ends the last interval.
+   */
+  public StopReason advance(long budget) {
+    begin();
     Cpu cpu = machine.cpu();
     long interval = trigger.interval();
-    long index = 0;
-    long start = applicationInstructions();
-    boolean on = trigger.sample(0);
-    inject(on);
-    StopReason r;
+    long from = cpu.instret();
     while (true) {
-      long left = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - cpu.instret();
-      long toBoundary = start + interval - applicationInstructions();
+      long left = budget == Long.MAX_VALUE ? Long.MAX_VALUE : budget - (cpu.instret() - from);
       if (left <= 0) {
-        r = StopReason.STEP_LIMIT;
-        break;
+        return StopReason.STEP_LIMIT;
       }
-      r = cpu.run(Math.min(left, toBoundary));
+      long toBoundary = start + interval - applicationInstructions();
+      StopReason r = cpu.run(Math.min(left, toBoundary));
       if (r != StopReason.STEP_LIMIT) {
-        break;
+        return r;
       }
       long app = applicationInstructions();
       if (app - start < interval) {
-        continue; // inserted instructions used part of the slice
+        continue; // inserted instructions used part of the slice, or the budget ran out
       }
       end(index, app - start, on);
       boolean next = trigger.sample(index + 1);
@@ -99,6 +125,15 @@ public final class TriggerDriver {
       }
       on = next;
     }
+  }
+
+  /** Ends the last (possibly shorter) interval; once, when the guest has stopped for good. */
+  public void finish() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    begin();
     long app = applicationInstructions();
     if (app > start || index == 0) {
       end(index, app - start, on);
@@ -106,12 +141,26 @@ public final class TriggerDriver {
         listener.endInterval(index, app - start, on, false);
       }
     }
-    return machine.outcome(r, maxInsns);
+  }
+
+  /** Whether {@link #finish} ended the run's last interval. */
+  public boolean finished() {
+    return finished;
+  }
+
+  /** Whether the interval under way is sampled. */
+  public boolean sampling() {
+    return on;
+  }
+
+  /** Application instructions into the interval under way. */
+  public long intoInterval() {
+    return applicationInstructions() - start;
   }
 
   // What a progress display reads from another thread: written once per interval.
   private volatile long completed;
-  private volatile boolean sampling;
+  private volatile boolean sampledNow;
   private volatile int lastPhase = -1;
 
   /**
@@ -119,7 +168,7 @@ public final class TriggerDriver {
    * intervals completed, whether the current one is sampled, and the last interval's phase.
    */
   public String progress() {
-    return "interval " + completed + (sampling ? " (sampled)" : "")
+    return "interval " + completed + (sampledNow ? " (sampled)" : "")
         + (lastPhase >= 0 ? ", phase " + lastPhase : "");
   }
 
@@ -138,7 +187,7 @@ public final class TriggerDriver {
   }
 
   private void inject(boolean on) {
-    sampling = on;
+    sampledNow = on;
     Op codeword = on ? Op.ON_TRIG_INST : Op.OFF_TRIG_INST;
     if (on) {
       long app = applicationInstructions();
