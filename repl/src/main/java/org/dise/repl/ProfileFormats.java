@@ -158,7 +158,7 @@ final class ProfileFormats {
     }
     if (h.contains("method") && h.contains("invocations")) {
       int m = h.indexOf("method");
-      int c = h.indexOf("invocations");
+      int c = h.indexOf(t.weight()); // invocations plus back edges: time spent, for a flame graph
       for (List<String> r : t.rows()) {
         if (!r.get(c).equals("0")) {
           sb.append(frame(r.get(m))).append(' ').append(r.get(c)).append('\n');
