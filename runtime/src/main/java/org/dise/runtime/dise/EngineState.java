@@ -48,7 +48,7 @@ public abstract class EngineState implements ProfilingEngine {
     this.handlerCost = new long[sinks.length];
     for (int i = 0; i < sinks.length; i++) {
       SinkBinding b = set.sinks().get(i);
-      sinks[i] = Sinks.create(b.component(), b.name());
+      sinks[i] = Sinks.create(b.component(), b.name(), b.params());
       handlerCost[i] = b.cost();
     }
     this.stall = set.stallCycles();

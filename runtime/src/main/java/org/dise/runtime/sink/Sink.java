@@ -1,5 +1,7 @@
 package org.dise.runtime.sink;
 
+import java.util.List;
+import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -20,4 +22,18 @@ public interface Sink {
 
   /** The profile, hottest first, with addresses named from the program's symbols. */
   ProfileTable table(SymbolTable symbols);
+
+  /**
+   * Further renderings of the profile beside the CSV of {@link #table}, by file suffix (a RAP
+   * tree as {@code json} and {@code txt}); {@code acf run --out DIR} writes each as {@code
+   * DIR/NAME.SUFFIX}.
+   */
+  default Map<String, String> documents(SymbolTable symbols) {
+    return Map.of();
+  }
+
+  /** A few lines of figures the summary prints after the top entries (memory, accuracy). */
+  default List<String> summary() {
+    return List.of();
+  }
 }

@@ -1,6 +1,8 @@
 package org.dise.runtime.sink;
 
 import java.util.List;
+import java.util.Map;
+import org.dise.runtime.sink.rap.RapSink;
 
 /** Creates the runtime sink a binding names. */
 public final class Sinks {
@@ -8,7 +10,7 @@ public final class Sinks {
 
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED =
-      List.of("region_counter", "method_counter", "call_pair_counter");
+      List.of("region_counter", "method_counter", "call_pair_counter", "rap_tree");
 
   /**
    * A new sink for {@code component}.
@@ -16,7 +18,18 @@ public final class Sinks {
    * @throws IllegalArgumentException naming the component when this runtime has none such
    */
   public static Sink create(String component, String name) {
+    return create(component, name, Map.of());
+  }
+
+  /**
+   * A new sink for {@code component} with the binding's parameters.
+   *
+   * @throws IllegalArgumentException naming the component when this runtime has none such, or
+   *     the parameter a component refuses
+   */
+  public static Sink create(String component, String name, Map<String, String> params) {
     return switch (component) {
+      case "rap_tree" -> new RapSink(name, params);
       case "region_counter" -> new RegionCounter(name);
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
