@@ -6,6 +6,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
@@ -25,6 +26,9 @@ final class ProfileReport {
       for (String line : t.top(TOP)) {
         out.println("  " + line);
       }
+      for (String line : s.summary()) {
+        out.println("  " + line);
+      }
     }
     out.println("cost");
     for (String line : engine.cost().describe().split("\n")) {
@@ -39,6 +43,10 @@ final class ProfileReport {
         try (Writer w = Files.newBufferedWriter(dir.resolve(s.name() + ".csv"),
             StandardCharsets.UTF_8)) {
           s.table(symbols).writeCsv(w);
+        }
+        for (Map.Entry<String, String> d : s.documents(symbols).entrySet()) {
+          Files.writeString(dir.resolve(s.name() + "." + d.getKey()), d.getValue(),
+              StandardCharsets.UTF_8);
         }
       }
       CostReport c = engine.cost();

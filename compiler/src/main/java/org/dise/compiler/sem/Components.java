@@ -63,8 +63,9 @@ public final class Components {
     c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
     c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL)));
     c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT)));
-    c.add(new Spec("rap_tree", true,
-        sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
+    c.add(new Spec("rap_tree", true, sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT,
+        "range_bits", Type.INT, "hot_ppm", Type.INT, "merge_ratio_pct", Type.INT,
+        "first_merge", Type.INT, "exact", Type.BOOL, "code", Type.BOOL)));
     c.add(new Spec("value_profile", true, sinkParams("slots", Type.INT, "confidence", Type.INT)));
     c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT)));
     c.add(new Spec("exhaustive", false, triggerParams()));
