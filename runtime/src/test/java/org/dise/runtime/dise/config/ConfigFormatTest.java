@@ -110,9 +110,9 @@ class ConfigFormatTest {
   @Test
   void wrongVersionIsRefused() {
     byte[] b = good();
-    b[9] = 2;
+    b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 2 is not supported (this runtime reads version 1)");
+        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads version 2)");
   }
 
   @Test
