@@ -2,6 +2,7 @@ package org.dise.runtime.sink;
 
 import java.util.List;
 import java.util.Map;
+import org.dise.runtime.sink.coproc.EdgeProfiler;
 import org.dise.runtime.sink.coproc.SampledValueProfiler;
 import org.dise.runtime.sink.coproc.ValueProfiler;
 import org.dise.runtime.sink.rap.RapSink;
@@ -13,10 +14,11 @@ public final class Sinks {
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED =
       List.of("region_counter", "method_counter", "call_pair_counter", "rap_tree",
-          "value_profile", "sampled_value_profile");
+          "value_profile", "sampled_value_profile", "edge_profile");
 
   /** The components that take instructions tagged at decode ({@code tag(sink)}). */
-  public static final List<String> TAGGED = List.of("value_profile", "sampled_value_profile");
+  public static final List<String> TAGGED =
+      List.of("value_profile", "sampled_value_profile", "edge_profile");
 
   /**
    * A new sink for {@code component}.
@@ -38,6 +40,7 @@ public final class Sinks {
       case "rap_tree" -> new RapSink(name, params);
       case "value_profile" -> new ValueProfiler(name, params);
       case "sampled_value_profile" -> new SampledValueProfiler(name, params);
+      case "edge_profile" -> new EdgeProfiler(name, params);
       case "region_counter" -> new RegionCounter(name);
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
