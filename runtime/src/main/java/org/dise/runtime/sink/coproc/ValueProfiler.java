@@ -76,7 +76,7 @@ public final class ValueProfiler extends CoProcessor {
   public ValueProfiler(String name, Map<String, String> p) {
     super(name, p);
     this.reselectEvery = (int) CoprocConfig.num(p, "reselect_every", 16);
-    this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct", 50);
+    this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct", 60);
     this.valuesPerSlot = (int) CoprocConfig.num(p, "values", 4);
     this.replaceMax = (int) CoprocConfig.num(p, "replace_max", 255);
     this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", 2 * config.slots());
@@ -176,8 +176,10 @@ public final class ValueProfiler extends CoProcessor {
       s.done = true; // a saturated total: keep what was learned
       return;
     }
-    if (s.regionTotal >= reselectEvery && s.hits * 100 < (long) reselectPct * s.regionTotal) {
-      // The active value's invariance dropped: close its region and re-select.
+    if (value != s.active && s.regionTotal >= reselectEvery
+        && s.hits * 100 < (long) reselectPct * s.regionTotal) {
+      // The active value's invariance dropped: close its region and re-select this sample's
+      // value (a random sample of the load's values, so likely a frequent one).
       s.regions.add(new long[] {s.active, s.hits, s.regionTotal});
       if (s.regions.size() >= valuesPerSlot) {
         s.done = true;
