@@ -23,6 +23,7 @@ public final class RapSink implements Sink {
   private final RapTree tree;
   private final ExactCounter exact;
   private final boolean code;
+  private java.util.function.LongConsumer tap;
 
   /**
    * A sink with the binding's parameters (see {@link RapConfig#of}), plus {@code exact} (bool,
@@ -59,8 +60,19 @@ public final class RapSink implements Sink {
     add(args.length > 0 ? args[0] : original.pc);
   }
 
+  /**
+   * Also hands every event to {@code listener} (benchmarks replay the stream into other
+   * counters); null removes it.
+   */
+  public void tap(java.util.function.LongConsumer listener) {
+    this.tap = listener;
+  }
+
   /** One event. */
   public void add(long v) {
+    if (tap != null) {
+      tap.accept(v);
+    }
     tree.add(v);
     if (exact != null) {
       exact.add(v);

@@ -22,6 +22,8 @@ public final class RapTree {
     final int shift;
     long count;
     Node[] children;
+    /** The children's shift (valid while {@code children != null}). */
+    int childShift;
 
     Node(long lo, int shift) {
       this.lo = lo;
@@ -82,6 +84,8 @@ public final class RapTree {
   private long merges;
   private long mergeInterval;
   private long nextMerge;
+  /** A count no node can exceed the threshold at (the threshold only grows): a cheap pre-test. */
+  private long splitAt = -1;
 
   public RapTree(RapConfig config) {
     this.config = config;
@@ -113,15 +117,17 @@ public final class RapTree {
     }
     events++;
     Node n = root;
-    while (n.children != null) {
-      int childShift = n.children[0].shift;
-      n = n.children[(int) ((v - n.lo) >>> childShift)];
+    Node[] c;
+    while ((c = n.children) != null) {
+      n = c[(int) ((v - n.lo) >>> n.childShift)];
     }
-    n.count++;
-    if (n.shift > 0 && n.count > threshold()) {
+    if (++n.count > splitAt && n.shift > 0 && n.count > threshold()) {
       split(n);
     }
     nodeSum += nodes;
+    if ((events & 1023) == 0) {
+      splitAt = (long) threshold() - 1;
+    }
     if (events >= nextMerge) {
       mergeBatch();
     }
@@ -140,6 +146,7 @@ public final class RapTree {
       c[i] = new Node(n.lo + ((long) i << childShift), childShift);
     }
     n.children = c;
+    n.childShift = childShift;
     nodes += b;
     maxNodes = Math.max(maxNodes, nodes);
     splits++;
