@@ -32,6 +32,10 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof examples/programs/bin/jpeg",
       "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
+      "  ./acf run --acf ranges.acf --out rap examples/programs/bin/mcf   (ranges.acf:",
+      "      `import rap; use hot_code_ranges;`: writes rap/code_ranges.{csv,json,txt})",
+      "  ./acf run --acf values.acf examples/programs/bin/jpeg   (values.acf:",
+      "      `import coproc; use load_value_profile;`: the co-processor's value profile)",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -87,8 +91,8 @@ public final class RunCommand implements Callable<Integer> {
   EngineKind engineKind = EngineKind.interpreted;
 
   @Option(names = "--out", paramLabel = "DIR",
-      description = "With --acf or --config: write one CSV per sink (DIR/<sink>.csv) and"
-          + " DIR/summary.json.")
+      description = "With --acf or --config: write one CSV per sink (DIR/<sink>.csv), a RAP"
+          + " tree also as DIR/<sink>.json and .txt, and DIR/summary.json.")
   Path out;
 
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")

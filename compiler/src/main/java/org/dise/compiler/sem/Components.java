@@ -45,7 +45,7 @@ public final class Components {
   private static Object[] coproc(Object... extra) {
     Object[] base = {"buffer", Type.INT, "service_cycles", Type.INT, "interrupt_cycles",
         Type.INT, "copy_cycles", Type.INT, "slots", Type.INT, "hash_bits", Type.INT, "seed",
-        Type.INT};
+        Type.INT, "timer_cycles", Type.INT};
     Object[] out = java.util.Arrays.copyOf(base, base.length + extra.length);
     System.arraycopy(extra, 0, out, base.length, extra.length);
     return out;

@@ -25,6 +25,8 @@ public abstract class CoProcessor implements TaggedSink {
   private long interrupts;
   private long interruptCycles;
   private long slotsCopied;
+  private final long timerCycles;
+  private long nextTimer;
 
   protected CoProcessor(String name, Map<String, String> params) {
     this.name = name;
@@ -32,7 +34,16 @@ public abstract class CoProcessor implements TaggedSink {
     this.filter = new PcFilter(config.hashBits());
     this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
     this.lfsr = config.seed() == 0 ? 1 : config.seed();
+    this.timerCycles = CoprocConfig.num(params, "timer_cycles", 1_000_000);
+    CoprocConfig.check(timerCycles >= 1, "timer_cycles", timerCycles, "at least 1");
+    this.nextTimer = timerCycles;
   }
+
+  /**
+   * The co-processor's timer, every {@code timer_cycles} main-processor cycles: an application
+   * that has stopped receiving samples (its region of the program fully masked) still moves on.
+   */
+  protected void timer() {}
 
   @Override
   public String name() {
@@ -54,6 +65,11 @@ public abstract class CoProcessor implements TaggedSink {
   @Override
   public final void retire(DecodedInsn insn, long value, long address, long now) {
     observe(insn.pc, value, address);
+    if (now >= nextTimer) {
+      nextTimer = now + timerCycles;
+      buffer.drain(now, consumer);
+      timer();
+    }
     if (!filter.accepts(insn.pc)) {
       filtered++;
       return;

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 public record CoprocConfig(int buffer, int serviceCycles, int interruptCycles, int copyCycles,
     int slots, int hashBits, long seed) {
-  public static final CoprocConfig DEFAULT = new CoprocConfig(32, 20, 400, 20, 64, 12, 1);
+  public static final CoprocConfig DEFAULT = new CoprocConfig(32, 20, 400, 20, 64, 14, 1);
 
   public CoprocConfig {
     check(buffer >= 1 && buffer <= 1 << 20, "buffer", buffer, "1..1048576 entries");

@@ -232,6 +232,17 @@ public final class ValueProfiler extends CoProcessor {
     }
   }
 
+  /**
+   * The timer: when the PC filter partitions the program and this region has gone quiet (no
+   * samples since the last interrupt), copy out and move to the next region.
+   */
+  @Override
+  protected void timer() {
+    if (filter.regions() > 1 && processedSinceInterrupt == 0) {
+      copyOut(true);
+    }
+  }
+
   /** Thrashing: the working set does not fit the slots; profile half as much at a time. */
   private void thrash() {
     thrashInterrupts++;
