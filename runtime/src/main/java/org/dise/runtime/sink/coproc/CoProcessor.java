@@ -137,6 +137,11 @@ public abstract class CoProcessor implements TaggedSink {
     return interruptCycles;
   }
 
+  /** Interrupts so far, without finishing the run. */
+  protected final long interruptCount() {
+    return interrupts;
+  }
+
   /** Tagged retirements the PC filter turned away. */
   public long filtered() {
     return filtered;

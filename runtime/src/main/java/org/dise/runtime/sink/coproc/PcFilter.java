@@ -36,6 +36,11 @@ public final class PcFilter {
     excluded[h >>> 6] |= 1L << (h & 63);
   }
 
+  /** Clears every exclusion bit (re-sampling: values change with program phases). */
+  public void clearExclusions() {
+    java.util.Arrays.fill(excluded, 0);
+  }
+
   public boolean isExcluded(long pc) {
     int h = hash(pc);
     return (excluded[h >>> 6] >>> (h & 63) & 1) != 0;

@@ -55,6 +55,7 @@ public final class ValueProfiler extends CoProcessor {
   private final int minInvariancePct;
   private final boolean keepExact;
   private final long interval;
+  private final int resampleTimers;
   private long processedSinceInterrupt;
 
   private final Map<Long, Slot> associative = new HashMap<>();
@@ -88,6 +89,8 @@ public final class ValueProfiler extends CoProcessor {
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct", 10);
     this.keepExact = CoprocConfig.bool(p, "exact", true);
     this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
+    this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers", 16);
+    CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(reselectEvery >= 1, "reselect_every", reselectEvery, "at least 1");
     CoprocConfig.check(reselectPct >= 0 && reselectPct <= 100, "reselect_pct", reselectPct,
@@ -233,15 +236,25 @@ public final class ValueProfiler extends CoProcessor {
   }
 
   /**
-   * The timer: when the PC filter partitions the program and this region has gone quiet (no
-   * samples since the last interrupt), copy out and move to the next region.
+   * The timer: when a whole timer period passed without an interrupt, this part of the program
+   * is characterised (or quiet): copy out, and move to the next region of a partitioned program.
    */
   @Override
   protected void timer() {
-    if (filter.regions() > 1 && processedSinceInterrupt == 0) {
+    if (interruptCount() == interruptsAtTimer) {
       copyOut(true);
     }
+    interruptsAtTimer = interruptCount();
+    // Phases: every resample_timers periods, masked loads are characterised again (their
+    // samples add to what memory already holds).
+    if (++timers % resampleTimers == 0) {
+      filter.clearExclusions();
+    }
   }
+
+  private long timers;
+
+  private long interruptsAtTimer;
 
   /** Thrashing: the working set does not fit the slots; profile half as much at a time. */
   private void thrash() {
