@@ -121,8 +121,8 @@ class CoprocEndToEndTest {
   void aSinkThatTakesNoTagsIsRefusedByName() {
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class, () -> new DiseEngine(EngineEndToEndTest.lower(
-            "sink r = rap_tree();\nP: T.OPCLASS == load => tag(r), null\n")));
+            "sink r = call_pair_counter();\nP: T.OPCLASS == load => tag(r), null\n")));
     assertThat(e).hasMessageThat().startsWith("production `P` tags instructions for sink `r`,"
-        + " a rap_tree, which takes no tagged instructions");
+        + " a call_pair_counter, which takes no tagged instructions");
   }
 }

@@ -130,4 +130,20 @@ class RapEndToEndTest {
     assertThat(t.nodes()).isAtMost(600);
     assertLowerBounds(a.rap());
   }
+
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void taggedLoadsFeedTheSameTreeWithoutReplacing(Engine kind) throws Exception {
+    String select = "T.OPCLASS == load && (" + inFunction("constant_loads") + " || "
+        + inFunction("range_loads") + ")";
+    Run called = run(kind, "sink v = rap_tree();\nP: " + select + " => R, null\n"
+        + "R: T.INSN; mv $dr0, T.RD; call(v, $dr0);\n");
+    Run tagged = run(kind, "sink v = rap_tree(stream = value);\nP: " + select
+        + " => tag(v), null\n");
+    assertThat(tagged.rap().table(null)).isEqualTo(called.rap().table(null));
+    assertThat(tagged.rap().tree().maxNodes()).isEqualTo(called.rap().tree().maxNodes());
+    assertThat(tagged.engine().cost().replacements()).isEqualTo(0);
+    assertThat(tagged.engine().cost().insertedInstructions()).isEqualTo(0);
+    assertThat(called.engine().cost().replacements()).isEqualTo(2 * N);
+  }
 }

@@ -75,7 +75,7 @@ public final class Components {
     c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT)));
     c.add(new Spec("rap_tree", true, sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT,
         "range_bits", Type.INT, "hot_ppm", Type.INT, "merge_ratio_pct", Type.INT,
-        "first_merge", Type.INT, "exact", Type.BOOL, "code", Type.BOOL)));
+        "first_merge", Type.INT, "exact", Type.BOOL, "code", Type.BOOL, "stream", Type.NAME)));
     c.add(new Spec("value_profile", true, sinkParams(coproc("confidence", Type.INT,
         "reselect_every", Type.INT, "reselect_pct", Type.INT, "values", Type.INT,
         "replace_max", Type.INT, "fail_threshold", Type.INT, "thrash_factor", Type.INT,

@@ -18,7 +18,7 @@ public final class Sinks {
 
   /** The components that take instructions tagged at decode ({@code tag(sink)}). */
   public static final List<String> TAGGED =
-      List.of("value_profile", "sampled_value_profile", "edge_profile");
+      List.of("rap_tree", "value_profile", "sampled_value_profile", "edge_profile");
 
   /**
    * A new sink for {@code component}.

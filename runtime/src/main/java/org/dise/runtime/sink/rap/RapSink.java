@@ -10,19 +10,23 @@ import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.TaggedSink;
 
 /**
  * The {@code rap_tree} sink: a RAP tree (Mysore et al.) over the first argument of each {@code
  * call} (the matched instruction's pc when the call has none), so that any ACF chooses the
- * stream: branch pcs for hot code, loaded values, addresses. With {@code exact} it also keeps
- * the perfect profiler's counts of the same stream, for the percent error of Section 4.3.
+ * stream: branch pcs for hot code, loaded values, addresses. Fed by {@code tag(sink)} instead,
+ * it takes the retired record's {@code stream} field ({@code value}, {@code address} or {@code
+ * pc}) with no replacement cost. With {@code exact} it also keeps the perfect profiler's counts
+ * of the same stream, for the percent error of Section 4.3.
  */
-public final class RapSink implements Sink {
+public final class RapSink implements TaggedSink {
   private final String name;
   private final RapTree tree;
   private final ExactCounter exact;
   private final boolean code;
+  /** What a tagged record contributes: 0 value, 1 address, 2 pc. */
+  private final int stream;
   private java.util.function.LongConsumer tap;
 
   /**
@@ -34,6 +38,31 @@ public final class RapSink implements Sink {
     this.tree = new RapTree(RapConfig.of(params));
     this.exact = bool(params, "exact", true) ? new ExactCounter() : null;
     this.code = bool(params, "code", false);
+    String st = params.getOrDefault("stream", "value");
+    this.stream = switch (st) {
+      case "value" -> 0;
+      case "address" -> 1;
+      case "pc" -> 2;
+      default -> throw new IllegalArgumentException(
+          "stream must be value, address or pc, not `" + st + "`");
+    };
+  }
+
+  /** A tagged instruction retired: its value, address or pc is the event. */
+  @Override
+  public void retire(DecodedInsn insn, long value, long address, long now) {
+    add(stream == 0 ? value : stream == 1 ? address : insn.pc);
+  }
+
+  /** RAP is hardware of its own (Section 3.3): it never interrupts the main processor. */
+  @Override
+  public long interrupts() {
+    return 0;
+  }
+
+  @Override
+  public long interruptCycles() {
+    return 0;
   }
 
   private static boolean bool(Map<String, String> params, String key, boolean dflt) {
