@@ -13,7 +13,7 @@ import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
 
 /**
- * The {@code rap_tree} sink: a RAP tree (Mysore et al.) over the first argument of each {@code
+ * The {@code rap_tree} sink (Mysore et al., Sections 3.2 and 4): a RAP tree over the first argument of each {@code
  * call} (the matched instruction's pc when the call has none), so that any ACF chooses the
  * stream: branch pcs for hot code, loaded values, addresses. Fed by {@code tag(sink)} instead,
  * it takes the retired record's {@code stream} field ({@code value}, {@code address} or {@code
