@@ -66,6 +66,7 @@ public final class ValueProfiler extends CoProcessor {
   private long replacements;
   private long failedReplacements;
   private long thrashInterrupts;
+  private int maxSlotsInUse;
   private final Map<Long, Record> memory = new TreeMap<>();
   private final Map<Long, Map<Long, Long>> exact = new HashMap<>();
 
@@ -161,6 +162,7 @@ public final class ValueProfiler extends CoProcessor {
     s.total = 1;
     slots[i] = s;
     associative.put(pc, s);
+    maxSlotsInUse = Math.max(maxSlotsInUse, associative.size());
     replacements++;
     replacementsSinceInterrupt++;
     failed = Math.max(0, failed - 1);
@@ -282,37 +284,56 @@ public final class ValueProfiler extends CoProcessor {
 
   /**
    * The estimated invariance (0..1) of each (load pc, value) (the appendix's estimation): a
-   * value is credited the hits of its own regions, and in the regions of other active values a
-   * share of their misses in proportion to its invariance where it was active.
+   * value is credited the hits of its own regions, and each region's misses are divided among
+   * the load's other recorded values in proportion to their invariance where they were active,
+   * never more than the misses (what is left belongs to values never made active).
    */
   public Map<Long, Map<Long, Double>> estimates() {
     finish();
     Map<Long, Map<Long, Double>> out = new TreeMap<>();
     memory.forEach((pc, r) -> {
-      Map<Long, long[]> own = new LinkedHashMap<>(); // value -> {hits, total} where active
+      Map<Long, long[]> own = new LinkedHashMap<>(); // value -> {hits, samples} where active
+      long samples = 0;
       for (long[] g : r.regions) {
         long[] o = own.computeIfAbsent(g[0], k -> new long[2]);
         o[0] += g[1];
         o[1] += g[2];
-      }
-      long samples = 0;
-      for (long[] g : r.regions) {
         samples += g[2];
       }
-      Map<Long, Double> est = new LinkedHashMap<>();
-      for (Map.Entry<Long, long[]> e : own.entrySet()) {
-        double count = e.getValue()[0];
-        double inv = (double) e.getValue()[0] / e.getValue()[1];
-        for (long[] g : r.regions) {
-          if (g[0] != e.getKey()) {
-            count += Math.min(g[2] - g[1], inv * g[2]);
+      Map<Long, Double> credit = new LinkedHashMap<>();
+      own.forEach((v, o) -> credit.put(v, (double) o[0]));
+      for (long[] g : r.regions) {
+        double misses = g[2] - g[1];
+        double wanted = 0;
+        for (Map.Entry<Long, long[]> e : own.entrySet()) {
+          if (e.getKey() != g[0]) {
+            wanted += (double) e.getValue()[0] / e.getValue()[1] * g[2];
           }
         }
-        est.put(e.getKey(), samples == 0 ? 0 : Math.min(1.0, count / samples));
+        double scale = wanted > misses ? misses / wanted : 1;
+        for (Map.Entry<Long, long[]> e : own.entrySet()) {
+          if (e.getKey() != g[0]) {
+            credit.merge(e.getKey(),
+                scale * e.getValue()[0] / e.getValue()[1] * g[2], Double::sum);
+          }
+        }
       }
+      Map<Long, Double> est = new LinkedHashMap<>();
+      long n = samples;
+      credit.forEach((v, c) -> est.put(v, n == 0 ? 0 : Math.min(1.0, c / n)));
       out.put(pc, est);
     });
     return out;
+  }
+
+  /** Slots holding a load now (never more than {@code slots}). */
+  public int slotsInUse() {
+    return associative.size();
+  }
+
+  /** The most slots ever in use at once. */
+  public int maxSlotsInUse() {
+    return maxSlotsInUse;
   }
 
   /** The exact value profile of every tagged retirement: pc -> value -> count. */
