@@ -70,6 +70,8 @@ public final class RapTree {
     }
   }
 
+  private static final int CACHE_SHIFT = 64 - 8;
+  private final Node[] cache = new Node[1 << (64 - CACHE_SHIFT)];
   private final RapConfig config;
   private final int bitsPerLevel;
   private final int height;
@@ -116,10 +118,18 @@ public final class RapTree {
       v &= (1L << config.rangeBits()) - 1;
     }
     events++;
-    Node n = root;
-    Node[] c;
-    while ((c = n.children) != null) {
-      n = c[(int) ((v - n.lo) >>> n.childShift)];
+    // A small cache of recently updated leaves (the paper's Stage 0 buffer exploits the same
+    // locality, §3.3): a leaf stays valid until it splits (it gets children) or a merge batch
+    // removes it (the batch clears the cache).
+    int slot = (int) ((v * 0x9E3779B97F4A7C15L) >>> CACHE_SHIFT);
+    Node n = cache[slot];
+    if (n == null || n.children != null || (v - n.lo) >>> n.shift != 0 && n.shift < 64) {
+      n = root;
+      Node[] c;
+      while ((c = n.children) != null) {
+        n = c[(int) ((v - n.lo) >>> n.childShift)];
+      }
+      cache[slot] = n;
     }
     if (++n.count > splitAt && n.shift > 0 && n.count > threshold()) {
       split(n);
@@ -154,6 +164,7 @@ public final class RapTree {
 
   /** One batch of merges; the next batch waits q times as long as this one did (§3.1). */
   private void mergeBatch() {
+    java.util.Arrays.fill(cache, null);
     merge(root, threshold());
     merges++;
     mergeInterval = Math.max(1, (long) Math.ceil(mergeInterval * config.mergeRatio()));
