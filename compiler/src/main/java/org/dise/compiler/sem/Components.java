@@ -81,7 +81,7 @@ public final class Components {
         "replace_max", Type.INT, "fail_threshold", Type.INT, "thrash_factor", Type.INT,
         "high_pct", Type.INT, "low_pct", Type.INT, "max_copies", Type.INT,
         "min_invariance_pct", Type.INT, "interval", Type.INT, "resample_timers", Type.INT,
-        "exact", Type.BOOL))));
+        "counter_bits", Type.INT, "exact", Type.BOOL))));
     c.add(new Spec("edge_profile", true, sinkParams(coproc("values", Type.INT,
         "replace_max", Type.INT, "fail_threshold", Type.INT, "interval", Type.INT,
         "exact", Type.BOOL))));

@@ -56,6 +56,8 @@ public final class ValueProfiler extends CoProcessor {
   private final boolean keepExact;
   private final long interval;
   private final int resampleTimers;
+  /** The largest value a slot's counters hold ({@code counter_bits} wide). */
+  private final long counterMax;
   private long processedSinceInterrupt;
 
   private final Map<Long, Slot> associative = new HashMap<>();
@@ -91,6 +93,9 @@ public final class ValueProfiler extends CoProcessor {
     this.keepExact = CoprocConfig.bool(p, "exact", true);
     this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
     this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers", 16);
+    int bits = (int) CoprocConfig.num(p, "counter_bits", 16);
+    CoprocConfig.check(bits >= 4 && bits <= 32, "counter_bits", bits, "4..32");
+    this.counterMax = (1L << bits) - 1;
     CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(reselectEvery >= 1, "reselect_every", reselectEvery, "at least 1");
@@ -177,7 +182,12 @@ public final class ValueProfiler extends CoProcessor {
     if (value == s.active) {
       s.hits++;
     }
-    if (s.total >= 0xffff) {
+    if (s.regionTotal >= counterMax) {
+      // Saturating hit and region counters: halve both, which keeps their ratio (appendix).
+      s.hits >>= 1;
+      s.regionTotal >>= 1;
+    }
+    if (s.total >= counterMax) {
       s.done = true; // a saturated total: keep what was learned
       return;
     }

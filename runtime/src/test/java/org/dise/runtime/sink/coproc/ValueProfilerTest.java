@@ -77,4 +77,18 @@ class ValueProfilerTest {
     assertThat(vp.summary().get(1)).contains("thrash interrupts");
     assertThat(vp.filter().regions()).isGreaterThan(1);
   }
+
+  @Test
+  void saturatingCountersKeepTheRatio() {
+    // 8-bit counters: a 75%-invariant load seen far more often than 255 times.
+    int n = 4_000;
+    long[] pcs = new long[n];
+    long[] values = new long[n];
+    for (int i = 0; i < n; i++) {
+      pcs[i] = 0x4000;
+      values[i] = i % 4 == 3 ? i : 9;
+    }
+    ValueProfiler vp = feed(Map.of("counter_bits", "8", "interval", "100000"), pcs, values);
+    assertThat(vp.estimates().get(0x4000L).get(9L)).isWithin(0.05).of(0.75);
+  }
 }
