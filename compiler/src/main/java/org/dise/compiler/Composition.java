@@ -102,8 +102,10 @@ public final class Composition {
   }
 
   private static CheckedProduction renameCalls(CheckedProduction p, Map<String, String> renamed) {
+    Optional<String> tag = p.tag().map(t -> renamed.getOrDefault(t.toLowerCase(Locale.ROOT), t));
     if (p.replacement().isEmpty()) {
-      return p;
+      return new CheckedProduction(p.name(), p.pattern(), p.control(), p.replacement(), tag,
+          p.span());
     }
     CheckedReplacement r = p.replacement().get();
     List<Stmt> body = r.body().stream().map(s -> s instanceof Stmt.Call c
@@ -111,7 +113,7 @@ public final class Composition {
         ? new Stmt.Call(renamed.get(c.sink().toLowerCase(Locale.ROOT)), c.args(), c.span())
         : s).toList();
     return new CheckedProduction(p.name(), p.pattern(), p.control(),
-        Optional.of(new CheckedReplacement(r.name(), body, r.span())), p.span());
+        Optional.of(new CheckedReplacement(r.name(), body, r.span())), tag, p.span());
   }
 
   private static String where(org.dise.compiler.diag.Span s) {

@@ -82,13 +82,16 @@ counterRef
 
 // ---------------------------------------------------------------------------
 // Actions after the arrow: conditional control (null or micro-ops) and replacement
-// (null or a replacement name), in either order (Section 3.4 writes both).
+// (null or a replacement name), in either order (Section 3.4 writes both), and optionally
+// tag(sink): tag the instruction for a profiling co-processor without replacing it (Zilles
+// and Sohi's decode-stage filter).
 
 action
     : NULL                                                                    #nullAction
     | MICRO_OP (LPAREN microSource RPAREN)?                                   #paperMicroOp
     | kind=(INC | DEC) LPAREN counterRef RPAREN                               #incDecMicroOp
     | SET LPAREN counterRef COMMA microSource RPAREN                          #setMicroOp
+    | TAG LPAREN ident RPAREN                                                 #tagAction
     | ident                                                                   #replacementRef
     ;
 
@@ -150,7 +153,7 @@ ident
 
 softKeyword
     : ZERO | OVERFLOW | INC | DEC | SET | AS | USE | ACF | CONST | REGISTER
-    | COUNTER | SINK | TRIGGER | IMPORT
+    | COUNTER | SINK | TRIGGER | IMPORT | TAG
     ;
 
 // ---------------------------------------------------------------------------
@@ -174,6 +177,7 @@ OVERFLOW : 'overflow';
 INC      : 'inc';
 DEC      : 'dec';
 SET      : 'set';
+TAG      : 'tag';
 
 // The papers' forms: zero_0, overflow_1, inc_0, dec_2, set_0.
 FLAG     : ('zero' | 'overflow') '_' [0-9]+;

@@ -51,4 +51,16 @@ final class AcfLoader {
     }
     return set.get();
   }
+
+  /** Checks and lowers ACF text (a built-in ACF of a command); its errors are internal. */
+  static ProductionSet compile(String name, String text) {
+    Frontend.Result r = Frontend.standard().check(
+        new org.dise.compiler.diag.SourceFile(name, text), Path.of(name));
+    Diagnostics diags = r.diagnostics();
+    Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));
+    if (set.isEmpty()) {
+      throw new IllegalStateException(name + ": " + DiagnosticRenderer.renderAll(diags.sorted()));
+    }
+    return set.get();
+  }
 }

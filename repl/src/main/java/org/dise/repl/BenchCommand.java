@@ -41,6 +41,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --arg 1 jpeg mcf     two workloads with argument 1",
       "  ./acf bench --no-qemu --repeat 3",
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
+      "  ./acf bench --rap --max-insns 5000000 jpeg mcf   RAP updates/s and node counts",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
       "under them (with each engine --engine names) in turn, --repeat times; the best",
@@ -80,12 +81,26 @@ public final class BenchCommand implements Callable<Integer> {
       description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
   EngineChoice engine = EngineChoice.interpreted;
 
+  @Option(names = "--rap", description = "Instead: RAP tree updates per second on each workload's"
+      + " pc and load-value streams beside exact hash-map counters, and the tree's node counts"
+      + " and hot-range error at epsilon 10% and 1% (the RAP paper's Figs. 7-8).")
+  boolean rap;
+
+  @Option(names = "--max-insns", paramLabel = "N", description = "With --rap: the guest"
+      + " instructions whose events are captured per workload (default: ${DEFAULT-VALUE}).")
+  long maxInsns = 20_000_000;
+
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
   List<String> names = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
     List<Path> programs = workloads();
+    if (rap) {
+      RapBench.run(programs, args, maxInsns, repeat, System.out);
+      machine(System.out);
+      return 0;
+    }
     if (!acfs.isEmpty()) {
       return withProductions(programs, AcfLoader.load(acfs));
     }

@@ -39,6 +39,9 @@ final class ProfileReport {
       for (String note : s.notes()) {
         out.println("  note: " + note);
       }
+      for (String line : s.summary()) {
+        out.println("  " + line);
+      }
     }
     out.println("cost");
     for (String line : engine.cost().describe().split("\n")) {

@@ -47,6 +47,10 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/sampled_regions.acf --sampling phase:third \\",
       "      --threshold 25 --out prof examples/programs/bin/phases",
       "  ./acf run --acf examples/acf/sampled_regions.acf --sampling random:20:7 prog",
+      "",
+      "Range and value profiles:",
+      "  ./acf run --acf examples/acf/rap_ranges.acf --out rap examples/programs/bin/mcf",
+      "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -103,9 +107,10 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
-          + " .json (also .folded for call pairs and methods, .bb for basic block vectors) and"
-          + " DIR/summary.json; with sampling also DIR/<sink>.estimate.csv (the scaled"
-          + " whole-program estimate) and DIR/phases.csv. `acf report DIR` prints them again.")
+          + " .json (also .folded for call pairs and methods, .bb for basic block vectors, the"
+          + " tree as .tree.json and .tree.txt for RAP) and DIR/summary.json; with sampling also"
+          + " DIR/<sink>.estimate.csv (the scaled whole-program estimate) and DIR/phases.csv."
+          + " `acf report DIR` prints them again.")
   Path out;
 
   @Option(names = "--sampling", paramLabel = "STRATEGY",

@@ -146,6 +146,22 @@ class CompositionTest {
   }
 
   @Test
+  void aTaggedSinkBoundDifferentlyIsRenamedInTheTagToo() throws Exception {
+    String a = "sink V = value_profile(slots = 8);\nP: T.OPCLASS == load => tag(V)\n";
+    String b = "sink V = value_profile(slots = 16);\nQ: T.OPCLASS == load => tag(V)\n";
+    ProductionSet set = (ProductionSet) compose("a.acf", a, "b.acf", b);
+    assertThat(set.sinks().stream().map(s -> s.name()).toList())
+        .containsExactly("V", "V@b").inOrder();
+    assertThat(set.productions().stream().map(p -> p.tag()).toList())
+        .containsExactly(0, 1).inOrder();
+    Run r = run(Engine.INTERPRETED, set, "3");
+    // Both co-processors saw every load (each keeps the exact profile of what it was tagged).
+    assertThat(((org.dise.runtime.sink.coproc.ValueProfiler) r.engine().sinks().get(0)).exact())
+        .isEqualTo(((org.dise.runtime.sink.coproc.ValueProfiler) r.engine().sinks().get(1))
+            .exact());
+  }
+
+  @Test
   void theBudgetAppliesToTheComposedSet() {
     StringBuilder a = new StringBuilder();
     StringBuilder b = new StringBuilder();

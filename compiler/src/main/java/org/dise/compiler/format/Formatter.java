@@ -175,6 +175,7 @@ public final class Formatter {
         }
         out.append(String.join(", ", ops));
       }
+      p.tag().ifPresent(t -> out.append(", tag(").append(t.text()).append(')'));
     } else if (item instanceof Item.Replacement r) {
       replacement(r, indent);
     }

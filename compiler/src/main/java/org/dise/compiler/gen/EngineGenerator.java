@@ -52,6 +52,9 @@ public final class EngineGenerator {
         .initializer("new int[$L]", Math.max(1, prods.size())).build());
     type.addMethod(attach(prods, flags));
     type.addMethod(execute(set, flags));
+    if (prods.stream().anyMatch(p -> p.tag() >= 0)) {
+      type.addMethod(replace(set));
+    }
     type.addMethod(part(set));
     for (int r = 0; r < set.replacements().size(); r++) {
       type.addMethod(sequence(set, r, type));
@@ -216,6 +219,42 @@ public final class EngineGenerator {
       m.addStatement("last = $L", p.acf());
       m.endControlFlow();
     }
+    boolean tags = prods.stream().anyMatch(p -> p.tag() >= 0);
+    if (!tags) {
+      dispatch(m, set);
+      return m.build();
+    }
+    m.addComment("Tagging: the sinks that matching productions tag the instruction for");
+    m.addStatement("long tags = 0");
+    for (int k = 0; k < prods.size(); k++) {
+      if (prods.get(k).tag() >= 0) {
+        m.addStatement("if (m$L) tags |= $LL", k, 1L << prods.get(k).tag());
+      }
+    }
+    m.beginControlFlow("if (tags == 0)");
+    m.addStatement("return replace(c, m, d, cpu)");
+    m.endControlFlow();
+    m.addComment("The record's address and store data are read before the instruction runs");
+    m.addStatement("long address = tagAddress(d, cpu)");
+    m.addStatement("long stored = tagStored(d, cpu)");
+    m.addStatement("long next = replace(c, m, d, cpu)");
+    m.addStatement("retireTagged(tags, d, cpu, next, address, stored)");
+    m.addStatement("return next");
+    return m.build();
+  }
+
+  /** The replacement step after the choice, as its own method when the set tags. */
+  private static MethodSpec replace(ProductionSet set) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder("replace").addModifiers(Modifier.PRIVATE)
+        .returns(long.class).addParameter(int.class, "c").addParameter(MATCH, "m")
+        .addParameter(DecodedInsn.class, "d").addParameter(Cpu.class, "cpu");
+    dispatch(m, set);
+    return m.build();
+  }
+
+  /** Runs the chosen sequences ({@code chosen[0..c)}), or the instruction when there are none. */
+  private static void dispatch(MethodSpec.Builder m, ProductionSet set) {
+    List<Production> prods = set.productions();
     m.beginControlFlow("if (c == 0)");
     m.addStatement("return cpu.executeOne(d)");
     m.endControlFlow();
@@ -234,7 +273,6 @@ public final class EngineGenerator {
     }
     m.addStatement("default: throw new $T()", IllegalStateException.class);
     m.endControlFlow();
-    return m.build();
   }
 
   private static MethodSpec part(ProductionSet set) {

@@ -84,8 +84,9 @@ public final class Lowering {
     for (int a = 0; a < acfs.size(); a++) {
       for (CheckedProduction p : acfs.get(a).productions()) {
         int repl = p.replacement().map(r -> sequence(r, acfs.size() > 1)).orElse(-1);
+        int tag = p.tag().map(t -> sinkIndex.getOrDefault(t, -1)).orElse(-1);
         productions.add(new Production(p.name(), a, pattern(p.pattern()), control(p.control()),
-            repl));
+            repl, tag));
       }
     }
     List<CounterSpec> counters = new ArrayList<>();

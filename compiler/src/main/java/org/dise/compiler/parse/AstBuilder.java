@@ -157,6 +157,7 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
   public Item visitProductionItem(AcfParser.ProductionItemContext ctx) {
     List<MicroOp> control = new ArrayList<>();
     Name replacement = null;
+    Name tag = null;
     int nulls = 0;
     boolean controlWritten = false;
     for (AcfParser.ActionContext a : ctx.action()) {
@@ -171,6 +172,15 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
         } else {
           replacement = n;
         }
+      } else if (a instanceof AcfParser.TagActionContext t) {
+        Name n = name(t.ident());
+        if (tag != null) {
+          diags.error(span(t), "production `" + ctx.ident().getText()
+                  + "` tags for two sinks, `" + tag.text() + "` and `" + n.text() + "`",
+              "a production has at most one tag(sink); write two productions");
+        } else {
+          tag = n;
+        }
       } else {
         control.add((MicroOp) visit(a));
         controlWritten = true;
@@ -184,7 +194,7 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
               + "(micro-ops or `null`), in either order");
     }
     return new Item.Production(name(ctx.ident()), expr(ctx.expr()), control,
-        Optional.ofNullable(replacement), span(ctx));
+        Optional.ofNullable(replacement), Optional.ofNullable(tag), span(ctx));
   }
 
   @Override

@@ -874,7 +874,8 @@ public final class NameResolution {
         diags.error(rn.span(), "`" + rn.text() + "` is " + e.what() + ", not a replacement");
       }
     }
-    return new CheckedProduction(p.name().text(), pattern, control, replacement, p.span());
+    Optional<String> tag = p.tag().map(t -> sinkName(t, scope));
+    return new CheckedProduction(p.name().text(), pattern, control, replacement, tag, p.span());
   }
 
   private CheckedMicroOp microOp(MicroOp m, Scope scope) {
@@ -999,8 +1000,21 @@ public final class NameResolution {
   }
 
   private CheckedReplacement.Stmt call(ReplStmt.SinkCall c, Scope scope) {
-    Entity e = lookupQualified(c.sink(), scope);
-    String sink = c.sink().text();
+    String sink = sinkName(c.sink(), scope);
+    List<CheckedReplacement.Arg> args = new ArrayList<>();
+    for (Operand o : c.args()) {
+      args.add(operand(o, scope));
+    }
+    return new CheckedReplacement.Stmt.Call(sink, args, c.span());
+  }
+
+  /**
+   * The component name of the sink {@code n} names (a {@code call} or a {@code tag}), which
+   * active code thereby uses; reports an unknown name or one that is not a sink.
+   */
+  private String sinkName(Name n, Scope scope) {
+    Entity e = lookupQualified(n, scope);
+    String sink = n.text();
     if (e instanceof Scope.SinkE s) {
       sink = s.component().name();
       if (!s.component().component().equals("placeholder")) {
@@ -1008,19 +1022,15 @@ public final class NameResolution {
       }
     } else if (e == null) {
       String hint = Suggest.didYouMean(sink, scope.visibleNames(Scope.SinkE.class));
-      diags.error(c.sink().span(), "unknown sink `" + sink + "`", hint != null ? hint
+      diags.error(n.span(), "unknown sink `" + sink + "`", hint != null ? hint
           : loaded.prelude().isEmpty()
               ? "no standard library prelude was found; declare it with `sink " + sink
                   + " = keyed_counter();` or pass --lib"
               : "declare it with `sink " + sink + " = keyed_counter();`");
     } else {
-      diags.error(c.sink().span(), "`" + sink + "` is " + e.what() + ", not a sink");
+      diags.error(n.span(), "`" + sink + "` is " + e.what() + ", not a sink");
     }
-    List<CheckedReplacement.Arg> args = new ArrayList<>();
-    for (Operand o : c.args()) {
-      args.add(operand(o, scope));
-    }
-    return new CheckedReplacement.Stmt.Call(sink, args, c.span());
+    return sink;
   }
 
   private CheckedReplacement.Arg operand(Operand o, Scope scope) {

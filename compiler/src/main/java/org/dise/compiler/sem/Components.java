@@ -53,6 +53,16 @@ public final class Components {
     return m;
   }
 
+  /** The profiling co-processor's parameters (Zilles and Sohi), then {@code extra}. */
+  private static Object[] coproc(Object... extra) {
+    Object[] base = {"buffer", Type.INT, "service_cycles", Type.INT, "interrupt_cycles",
+        Type.INT, "copy_cycles", Type.INT, "slots", Type.INT, "hash_bits", Type.INT, "seed",
+        Type.INT, "timer_cycles", Type.INT};
+    Object[] out = java.util.Arrays.copyOf(base, base.length + extra.length);
+    System.arraycopy(extra, 0, out, base.length, extra.length);
+    return out;
+  }
+
   private static Map<String, Type> triggerParams(Object... extra) {
     Map<String, Type> m = new LinkedHashMap<>();
     m.put("interval", Type.INT);
@@ -79,9 +89,20 @@ public final class Components {
         Map.of("capacity", 1L, "min_length", 2L, "max_length", 2L, "coverage_pct", 1L)));
     c.add(new Spec("bbv", true, sinkParams("buckets", Type.INT, "interval", Type.INT),
         Map.of("interval", 1L, "buckets", 0L)));
-    c.add(new Spec("rap_tree", true,
-        sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT, "range_bits", Type.INT)));
-    c.add(new Spec("value_profile", true, sinkParams("slots", Type.INT, "confidence", Type.INT)));
+    c.add(new Spec("rap_tree", true, sinkParams("epsilon_ppm", Type.INT, "branching", Type.INT,
+        "range_bits", Type.INT, "hot_ppm", Type.INT, "merge_ratio_pct", Type.INT,
+        "first_merge", Type.INT, "exact", Type.BOOL, "code", Type.BOOL, "stream", Type.NAME)));
+    c.add(new Spec("value_profile", true, sinkParams(coproc("confidence", Type.INT,
+        "reselect_every", Type.INT, "reselect_pct", Type.INT, "values", Type.INT,
+        "replace_max", Type.INT, "fail_threshold", Type.INT, "thrash_factor", Type.INT,
+        "high_pct", Type.INT, "low_pct", Type.INT, "max_copies", Type.INT,
+        "min_invariance_pct", Type.INT, "interval", Type.INT, "resample_timers", Type.INT,
+        "counter_bits", Type.INT, "exact", Type.BOOL))));
+    c.add(new Spec("edge_profile", true, sinkParams(coproc("values", Type.INT,
+        "replace_max", Type.INT, "fail_threshold", Type.INT, "interval", Type.INT,
+        "exact", Type.BOOL))));
+    c.add(new Spec("sampled_value_profile", true, sinkParams("period", Type.INT,
+        "interrupt_cycles", Type.INT, "min_invariance_pct", Type.INT)));
     c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT),
         Map.of("length", 1L)));
     c.add(new Spec("exhaustive", false, triggerParams()));

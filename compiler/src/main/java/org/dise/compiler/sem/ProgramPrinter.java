@@ -48,6 +48,7 @@ public final class ProgramPrinter {
           }
           sb.append(String.join(", ", ops));
         }
+        prod.tag().ifPresent(t -> sb.append(", tag(").append(t).append(')'));
         sb.append('\n');
         prod.replacement().ifPresent(r -> {
           for (CheckedReplacement.Stmt s : r.body()) {

@@ -34,11 +34,12 @@ class EngineGeneratorTest {
     return set;
   }
 
-  @Test
-  void generatedSourceMatchesTheGoldenFile() throws Exception {
-    Path acf = DIR.resolve("watch_and_pairs.acf");
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"watch_and_pairs", "tagging"})
+  void generatedSourceMatchesTheGoldenFile(String name) throws Exception {
+    Path acf = DIR.resolve(name + ".acf");
     String actual = EngineGenerator.generate(lower(acf), "GoldenEngine").toString();
-    Path expected = DIR.resolve("watch_and_pairs.java.expected");
+    Path expected = DIR.resolve(name + ".java.expected");
     if (UPDATE) {
       Files.writeString(expected, actual, StandardCharsets.UTF_8);
       return;

@@ -1229,6 +1229,9 @@ public final class ReplSession {
       for (String line : t.top(PROFILE_TOP)) {
         out.append("  ").append(line).append('\n');
       }
+      for (String line : s.summary()) {
+        out.append("  ").append(line).append('\n');
+      }
     }
     out.append("cost\n");
     for (String line : engine.cost().describe().split("\n")) {

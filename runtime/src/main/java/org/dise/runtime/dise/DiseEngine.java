@@ -57,6 +57,29 @@ public final class DiseEngine extends EngineState {
         hps.apply(op);
       }
     }
+    if (!m.tags) {
+      return replace(m, n, d, cpu);
+    }
+    long sinkMask = 0;
+    for (int j = 0; j < n; j++) {
+      int t = m.tag[matched[j]];
+      if (t >= 0) {
+        sinkMask |= 1L << t;
+      }
+    }
+    if (sinkMask == 0) {
+      return replace(m, n, d, cpu);
+    }
+    // Tagged: the record's address and store data are read before the instruction runs.
+    long address = tagAddress(d, cpu);
+    long stored = tagStored(d, cpu);
+    long next = replace(m, n, d, cpu);
+    retireTagged(sinkMask, d, cpu, next, address, stored);
+    return next;
+  }
+
+  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
+  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
     int c = 0;
     int lastAcf = -1;
     for (int j = 0; j < n; j++) {

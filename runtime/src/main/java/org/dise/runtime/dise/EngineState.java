@@ -5,6 +5,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.Sinks;
+import org.dise.runtime.sink.TaggedSink;
 
 /**
  * What every engine for a production set holds, whichever way it matches and replaces: the
@@ -15,6 +16,8 @@ public abstract class EngineState implements ProfilingEngine {
   protected final ProductionSet set;
   protected final HpsCounters hps;
   private final Sink[] sinks;
+  /** Per sink: itself when productions may tag for it ({@code tag(sink)}), else null. */
+  private final TaggedSink[] tagged;
   private final long[] handlerCost;
   private final long stall;
 
@@ -53,6 +56,51 @@ public abstract class EngineState implements ProfilingEngine {
     }
     this.stall = set.stallCycles();
     this.ct = new ConditionalsTable(set.flagInputs());
+    this.tagged = new TaggedSink[sinks.length];
+    for (Production p : set.productions()) {
+      if (p.tag() < 0) {
+        continue;
+      }
+      Sink s = sinks[p.tag()];
+      if (!(s instanceof TaggedSink t)) {
+        throw new IllegalArgumentException("production `" + p.name() + "` tags instructions for"
+            + " sink `" + s.name() + "`, a " + set.sinks().get(p.tag()).component()
+            + ", which takes no tagged instructions (the co-processor sinks do: "
+            + String.join(", ", Sinks.TAGGED) + ")");
+      }
+      if (p.tag() >= 64) {
+        throw new IllegalArgumentException("production `" + p.name() + "` tags for sink `"
+            + s.name() + "`, but only the first 64 sinks can be tagged for");
+      }
+      tagged[p.tag()] = t;
+    }
+  }
+
+  /** The effective address of a tagged memory access, read before it executes. */
+  protected static long tagAddress(DecodedInsn d, Cpu cpu) {
+    return Retirement.address(d, cpu);
+  }
+
+  /** A tagged store's data, read before it executes. */
+  protected static long tagStored(DecodedInsn d, Cpu cpu) {
+    return Retirement.stored(d, cpu);
+  }
+
+  /**
+   * Hands the retired record of {@code d} to every sink of {@code sinkMask} (bit i: sink i), after
+   * the instruction (or its replacement sequence) ran; {@code next} is where the application goes
+   * on. Tagging costs the main pipeline nothing here; the sinks account their interrupts.
+   */
+  protected final void retireTagged(long sinkMask, DecodedInsn d, Cpu cpu, long next,
+      long address, long stored) {
+    if (cpu.halted()) {
+      return;
+    }
+    long value = Retirement.value(d, cpu, next, stored);
+    long now = cpu.instret() - inserted;
+    for (long m = sinkMask; m != 0; m &= m - 1) {
+      tagged[Long.numberOfTrailingZeros(m)].retire(d, value, address, now);
+    }
   }
 
   /** The current flag vector as one bit, recomputed only after a micro-op changed a counter. */
@@ -101,8 +149,16 @@ public abstract class EngineState implements ProfilingEngine {
   @Override
   public final CostReport cost() {
     long app = cpu == null ? 0 : cpu.instret() - inserted;
+    long interrupts = 0;
+    long interruptCycles = 0;
+    for (TaggedSink t : tagged) {
+      if (t != null) {
+        interrupts += t.interrupts();
+        interruptCycles += t.interruptCycles();
+      }
+    }
     return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
-        handlerCycles);
+        handlerCycles, interrupts, interruptCycles);
   }
 
   private long codewords;

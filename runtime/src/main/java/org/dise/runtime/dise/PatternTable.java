@@ -45,13 +45,15 @@ public final class PatternTable {
     long[] tt = new long[n];
     int[] acf = new int[n];
     Step[][] seqs = new Step[n][];
+    int[] tag = new int[n];
     for (int k = 0; k < n; k++) {
       Production p = productions.get(hits.get(k));
       prods[k] = hits.get(k);
       tt[k] = truth.get(k);
       acf[k] = p.acf();
       seqs[k] = p.replacement() < 0 ? null : rt.instantiate(p.replacement(), d);
+      tag[k] = p.tag();
     }
-    return new StaticMatch(prods, tt, acf, seqs);
+    return new StaticMatch(prods, tt, acf, seqs, tag);
   }
 }

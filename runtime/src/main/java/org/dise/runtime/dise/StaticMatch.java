@@ -3,18 +3,28 @@ package org.dise.runtime.dise;
 /**
  * What the engine attaches to a decoded instruction: the productions whose static part can
  * match it, each with its truth table over the flags and its instantiated replacement sequence
- * (null for {@code null}). Built once per static instruction.
+ * (null for {@code null}) and the sink it tags for. Built once per static instruction.
  */
 final class StaticMatch {
   final int[] productions;
   final long[] truth;
   final int[] acf;
   final Step[][] sequences;
+  /** Per production: the sink it tags for, or -1. */
+  final int[] tag;
+  /** Whether any of them tags. */
+  final boolean tags;
 
-  StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences) {
+  StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {
     this.productions = productions;
     this.truth = truth;
     this.acf = acf;
     this.sequences = sequences;
+    this.tag = tag;
+    boolean any = false;
+    for (int t : tag) {
+      any |= t >= 0;
+    }
+    this.tags = any;
   }
 }

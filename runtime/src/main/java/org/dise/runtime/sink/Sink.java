@@ -1,5 +1,6 @@
 package org.dise.runtime.sink;
 
+import java.util.List;
 import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
@@ -40,5 +41,10 @@ public interface Sink {
   /** What a reader of the profile should know about how it was collected; none by default. */
   default java.util.List<String> notes() {
     return java.util.List.of();
+  }
+
+  /** A few lines of figures the summary prints after the top entries (memory, accuracy). */
+  default List<String> summary() {
+    return List.of();
   }
 }

@@ -3,6 +3,10 @@ package org.dise.runtime.sink;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.dise.SinkBinding;
+import org.dise.runtime.sink.coproc.EdgeProfiler;
+import org.dise.runtime.sink.coproc.SampledValueProfiler;
+import org.dise.runtime.sink.coproc.ValueProfiler;
+import org.dise.runtime.sink.rap.RapSink;
 
 /** Creates the runtime sink a binding names. */
 public final class Sinks {
@@ -10,7 +14,12 @@ public final class Sinks {
 
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
-      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint");
+      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint", "rap_tree",
+      "value_profile", "sampled_value_profile", "edge_profile");
+
+  /** The components that take instructions tagged at decode ({@code tag(sink)}). */
+  public static final List<String> TAGGED =
+      List.of("rap_tree", "value_profile", "sampled_value_profile", "edge_profile");
 
   /** A new sink for {@code component} with its default parameters. */
   public static Sink create(String component, String name) {
@@ -37,6 +46,10 @@ public final class Sinks {
     String name = b.name();
     Map<String, String> p = b.params();
     return switch (b.component()) {
+      case "rap_tree" -> new RapSink(name, p);
+      case "value_profile" -> new ValueProfiler(name, p);
+      case "sampled_value_profile" -> new SampledValueProfiler(name, p);
+      case "edge_profile" -> new EdgeProfiler(name, p);
       case "region_counter" -> new RegionCounter(name);
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);

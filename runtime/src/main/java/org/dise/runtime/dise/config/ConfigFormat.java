@@ -41,7 +41,7 @@ public final class ConfigFormat {
 
   /** "DISECFG" and a newline: recognisable in a hex dump, and rejects text files early. */
   public static final byte[] MAGIC = "DISECFG\n".getBytes(StandardCharsets.US_ASCII);
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   /** Magic, version (u16) and payload length (u32). */
   public static final int HEADER = MAGIC.length + 2 + 4;
   public static final int TRAILER = 4;
@@ -193,6 +193,7 @@ public final class ConfigFormat {
         out.writeLong(op.source());
       }
       out.writeInt(p.replacement());
+      out.writeInt(p.tag());
     }
   }
 
@@ -242,7 +243,12 @@ public final class ConfigFormat {
         throw new Malformed("production " + name + " names replacement " + replacement
             + " of " + replacements.size());
       }
-      productions.add(new Production(name, acf, pattern, control, replacement));
+      int tag = in.readInt();
+      if (tag < -1 || tag >= sinks.size()) {
+        throw new Malformed("production " + name + " tags for sink " + tag + " of "
+            + sinks.size());
+      }
+      productions.add(new Production(name, acf, pattern, control, replacement, tag));
     }
     return new DeployableConfig(source, new ProductionSet(productions, replacements, counters,
         registers, sinks, triggers, stall, budget));

@@ -38,8 +38,9 @@ public final class ConfigPrinter {
       String control = p.control().stream().map(Object::toString)
           .collect(Collectors.joining(", "));
       String rep = p.replacement() < 0 ? "null" : s.replacements().get(p.replacement()).name();
-      b.append(String.format("  %2d  acf %d  %s: %s -> %s%s%n", i, p.acf(), p.name(),
-          expr(p.pattern()), control.isEmpty() ? "" : control + ", ", rep));
+      b.append(String.format("  %2d  acf %d  %s: %s -> %s%s%s%n", i, p.acf(), p.name(),
+          expr(p.pattern()), control.isEmpty() ? "" : control + ", ", rep,
+          p.tag() < 0 ? "" : ", tag(" + s.sinks().get(p.tag()).name() + ")"));
     }
     b.append("\nconditionals table inputs: ").append(s.flagInputs()).append('\n');
     b.append("\nreplacement table (").append(s.replacements().size()).append(")\n");

@@ -46,7 +46,8 @@ class ConfigFormatTest {
         new Production("W", 0, pattern, List.of(MicroOp.inc(1), MicroOp.dec(2),
             MicroOp.setConstant(3, -7)), 0),
         new Production("P3", 1, new PatternExpr.Binary(PatternExpr.BinaryOp.AND,
-            new PatternExpr.ClassIs(OpClass.PROC_CALL), z0), List.of(), 1));
+            new PatternExpr.ClassIs(OpClass.PROC_CALL), z0), List.of(), 1),
+        new Production("Tag", 1, new PatternExpr.ClassIs(OpClass.LOAD), List.of(), -1, 0));
     ReplacementSequence check = new ReplacementSequence("Check", List.of(
         new ReplacementInsn.Insn(Op.ADDI, Slot.dise(0), Slot.field(InsnField.RS1), Slot.NONE,
             Slot.NONE, Slot.field(InsnField.IMM), 0, -1),
@@ -88,7 +89,7 @@ class ConfigFormatTest {
     assertThat(new String(b, 0, 8, java.nio.charset.StandardCharsets.US_ASCII))
         .isEqualTo("DISECFG\n");
     ByteBuffer buf = ByteBuffer.wrap(b);
-    assertThat(buf.getShort(8)).isEqualTo((short) 1);
+    assertThat(buf.getShort(8)).isEqualTo((short) 2);
     int n = buf.getInt(10);
     assertThat(b.length).isEqualTo(14 + n + 4);
     CRC32 crc = new CRC32();
@@ -110,9 +111,9 @@ class ConfigFormatTest {
   @Test
   void wrongVersionIsRefused() {
     byte[] b = good();
-    b[9] = 2;
+    b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 2 is not supported (this runtime reads version 1)");
+        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads version 2)");
   }
 
   @Test

@@ -1,0 +1,55 @@
+package org.dise.runtime.dise;
+
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.OpClass;
+import org.dise.runtime.isa.Operand;
+
+/**
+ * The retired record of a tagged instruction (Zilles and Sohi, Section 3.1: "PC, register values,
+ * memory address"): what both engines read around its execution for a {@code tag(sink)}.
+ */
+final class Retirement {
+  private Retirement() {}
+
+  /** The effective address of a memory access, read before it executes (0 otherwise). */
+  static long address(DecodedInsn d, Cpu cpu) {
+    return switch (d.exec.opClass()) {
+      case LOAD, STORE -> cpu.x[d.rs1] + d.imm;
+      case ATOMIC -> cpu.x[d.rs1];
+      default -> 0;
+    };
+  }
+
+  /** A store's data, read before it executes (0 for other instructions). */
+  static long stored(DecodedInsn d, Cpu cpu) {
+    if (d.exec.opClass() != OpClass.STORE) {
+      return 0;
+    }
+    return d.exec.operands().contains(Operand.FRS2) ? cpu.f[d.rs2] : cpu.x[d.rs2];
+  }
+
+  /**
+   * The result after it executed: a control transfer's next pc, a store's data ({@code stored}),
+   * the register it wrote, or 0.
+   */
+  static long value(DecodedInsn d, Cpu cpu, long next, long stored) {
+    OpClass c = d.opClass();
+    if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.PROC_CALL
+        || c == OpClass.RETURN) {
+      return next;
+    }
+    if (c == OpClass.STORE) {
+      return stored;
+    }
+    Op e = d.exec;
+    if (e.operands().contains(Operand.FRD)) {
+      return cpu.f[d.rd];
+    }
+    if (e.operands().contains(Operand.RD)) {
+      return d.rd == DecodedInsn.X0_SINK ? 0 : cpu.x[d.rd];
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,166 @@
+package org.dise.runtime.sink.coproc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.TaggedSink;
+
+/**
+ * The programmable profiling co-processor (Zilles and Sohi, Section 3): instructions tagged at
+ * decode pass the hashed-PC filter, retire into the sample buffer, and are processed one by one
+ * at the co-processor's rate by a profiling application (a subclass); the application interrupts
+ * the main processor to copy results to memory, and each interrupt costs the main processor
+ * cycles. Tagging itself costs the main pipeline nothing.
+ */
+public abstract class CoProcessor implements TaggedSink {
+  protected final String name;
+  protected final CoprocConfig config;
+  protected final PcFilter filter;
+  protected final SampleBuffer buffer;
+  private final SampleBuffer.Consumer consumer = this::process;
+  private long lfsr;
+  private long filtered;
+  private long interrupts;
+  private long interruptCycles;
+  private long slotsCopied;
+  private final long timerCycles;
+  private long nextTimer;
+
+  protected CoProcessor(String name, Map<String, String> params) {
+    this.name = name;
+    this.config = CoprocConfig.of(params);
+    this.filter = new PcFilter(config.hashBits());
+    this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
+    this.lfsr = config.seed() == 0 ? 1 : config.seed();
+    this.timerCycles = CoprocConfig.num(params, "timer_cycles", 1_000_000);
+    CoprocConfig.check(timerCycles >= 1, "timer_cycles", timerCycles, "at least 1");
+    this.nextTimer = timerCycles;
+  }
+
+  /**
+   * The co-processor's timer, every {@code timer_cycles} main-processor cycles: an application
+   * that has stopped receiving samples (its region of the program fully masked) still moves on.
+   */
+  protected void timer() {}
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  public CoprocConfig config() {
+    return config;
+  }
+
+  public PcFilter filter() {
+    return filter;
+  }
+
+  public SampleBuffer buffer() {
+    return buffer;
+  }
+
+  @Override
+  public final void retire(DecodedInsn insn, long value, long address, long now) {
+    observe(insn.pc, value, address);
+    if (now >= nextTimer) {
+      nextTimer = now + timerCycles;
+      buffer.drain(now, consumer);
+      timer();
+    }
+    if (!filter.accepts(insn.pc)) {
+      filtered++;
+      return;
+    }
+    buffer.offer(now, insn.pc, value, address, consumer);
+  }
+
+  /**
+   * Reached through {@code call(sink, value, address)} rather than a tag: the matched
+   * instruction's record with the call's arguments (the replacement's stall and inserted
+   * instructions are then paid as usual).
+   */
+  @Override
+  public final void record(org.dise.runtime.cpu.Cpu cpu, DecodedInsn original, long[] args,
+      long applicationInstructions) {
+    retire(original, args.length > 0 ? args[0] : 0, args.length > 1 ? args[1] : 0,
+        applicationInstructions);
+  }
+
+  /** Every tagged retirement, before the PC filter: where an exact profile is kept. */
+  protected void observe(long pc, long value, long address) {}
+
+  /** The application's routine for one sample. */
+  protected abstract void process(long pc, long value, long address);
+
+  /** Interrupts the main processor to copy {@code slots} slots to memory. */
+  protected final void interrupt(int slots) {
+    interrupts++;
+    slotsCopied += slots;
+    interruptCycles += config.interruptCycles() + (long) config.copyCycles() * slots;
+  }
+
+  /** A pseudo-random number in [0, bound] (a 64-bit xorshift, as a hardware LFSR would be). */
+  protected final long random(long bound) {
+    lfsr ^= lfsr << 13;
+    lfsr ^= lfsr >>> 7;
+    lfsr ^= lfsr << 17;
+    return Long.remainderUnsigned(lfsr, bound + 1);
+  }
+
+  /**
+   * Processes what is still buffered and copies the live state out, as the final interrupt of a
+   * run does (its cost is counted once, however often the profile is read).
+   */
+  protected final void finish() {
+    buffer.flush(consumer);
+    int live = finalCopy();
+    if (live > 0) {
+      interrupt(live);
+    }
+  }
+
+  /** Copies the application's live state to memory; returns the slots copied. */
+  protected abstract int finalCopy();
+
+  @Override
+  public long interrupts() {
+    finish();
+    return interrupts;
+  }
+
+  @Override
+  public long interruptCycles() {
+    finish();
+    return interruptCycles;
+  }
+
+  /** Interrupts so far, without finishing the run. */
+  protected final long interruptCount() {
+    return interrupts;
+  }
+
+  /** Tagged retirements the PC filter turned away. */
+  public long filtered() {
+    return filtered;
+  }
+
+  public long slotsCopied() {
+    return slotsCopied;
+  }
+
+  /** The co-processor's own figures, for the summary. */
+  @Override
+  public List<String> summary() {
+    finish();
+    List<String> out = new ArrayList<>();
+    out.add(String.format(Locale.ROOT, "co-processor: %d tagged, %d filtered, %d buffered"
+            + " (buffer %d, max %d), %d dropped, %d processed; %d interrupts, %d slots copied,"
+            + " %d main-processor cycles", buffer.offered() + filtered, filtered,
+        buffer.offered(), buffer.capacity(), buffer.maxOccupancy(), buffer.dropped(),
+        buffer.processed(), interrupts, slotsCopied, interruptCycles));
+    return out;
+  }
+}
