@@ -49,7 +49,8 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/sampled_regions.acf --sampling random:20:7 prog",
       "",
       "Range and value profiles:",
-      "  ./acf run --acf examples/acf/rap_ranges.acf --out rap examples/programs/bin/mcf",
+      "  ./acf run --acf examples/acf/rap_ranges.acf --out rap \\",
+      "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
