@@ -83,7 +83,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--rap", description = "Instead: RAP tree updates per second on each workload's"
       + " pc and load-value streams beside exact hash-map counters, and the tree's node counts"
-      + " and hot-range error at epsilon 10% and 1% (the RAP paper's Figs. 7-8).")
+      + " and hot-range error at epsilon 10%% and 1%% (the RAP paper's Figs. 7-8).")
   boolean rap;
 
   @Option(names = "--max-insns", paramLabel = "N", description = "With --rap: the guest"

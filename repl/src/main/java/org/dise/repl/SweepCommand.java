@@ -32,14 +32,14 @@ import picocli.CommandLine.Parameters;
         + " as CSV (spec/sampling.md).",
     footer = {
       "",
-      "Each workload runs once exhaustively (the exact profile), then once per setting; the",
-      "count error and hot-set error of the first sink's estimate are the papers' metrics.",
-      "The table at the end gives, per strategy, the smallest sampled fraction with a count",
-      "error of at most --target.",
+      "Each workload runs once exhaustively (the exact profile), then once per setting;"
+          + " the count error and hot-set error of the first sink's estimate are the papers'"
+          + " metrics. The table at the end gives, per strategy, the smallest sampled fraction"
+          + " with a count error of at most --target.",
       "",
       "Examples:",
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --out sweep.csv",
-      "  ./acf sweep --acf examples/acf/sampled_regions.acf --interval 1M \\\\",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --interval 1M \\",
       "      --workload 'phases 4' --workload 'jpeg 1' --seeds 1,2,3 --out sweep.csv",
     },
     mixinStandardHelpOptions = true)
