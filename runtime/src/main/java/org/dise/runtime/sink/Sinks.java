@@ -72,16 +72,11 @@ public final class Sinks {
   }
 
   private static long param(SinkBinding b, String key, long dflt, long min) {
-    String v = b.params().get(key);
-    if (v == null) {
-      return dflt;
-    }
     long n;
     try {
-      n = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("sink `" + b.name() + "`: " + key
-          + " must be a number, got `" + v + "`");
+      n = SinkParams.number(b.params(), key, dflt);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("sink `" + b.name() + "`: " + e.getMessage());
     }
     boolean wide = key.equals("interval") || key.equals("address") || key.equals("length");
     if (n < min || n > Integer.MAX_VALUE && !wide) {

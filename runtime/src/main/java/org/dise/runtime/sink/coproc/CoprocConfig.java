@@ -46,19 +46,10 @@ public record CoprocConfig(int buffer, int serviceCycles, int interruptCycles, i
   }
 
   static long num(Map<String, String> params, String key, long dflt) {
-    String v = params.get(key);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a number, not `" + v + "`");
-    }
+    return org.dise.runtime.sink.SinkParams.number(params, key, dflt);
   }
 
   static boolean bool(Map<String, String> params, String key, boolean dflt) {
-    String v = params.get(key);
-    return v == null ? dflt : !(v.equals("0") || v.equalsIgnoreCase("false"));
+    return org.dise.runtime.sink.SinkParams.flag(params, key, dflt);
   }
 }

@@ -57,14 +57,6 @@ public record RapConfig(int rangeBits, int branching, double epsilon, double mer
   }
 
   static long num(Map<String, String> params, String key, long dflt) {
-    String v = params.get(key);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a number, not `" + v + "`");
-    }
+    return org.dise.runtime.sink.SinkParams.number(params, key, dflt);
   }
 }
