@@ -50,8 +50,10 @@ public final class CompileCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(output + ": cannot write: " + e.getMessage());
     }
-    System.err.printf("acf: wrote %s (%d productions, %d replacement sequences)%n", output,
-        set.productions().size(), set.replacements().size());
+    int p = set.productions().size();
+    int r = set.replacements().size();
+    System.err.printf("acf: wrote %s (%d production%s, %d replacement sequence%s)%n", output,
+        p, p == 1 ? "" : "s", r, r == 1 ? "" : "s");
     return 0;
   }
 }
