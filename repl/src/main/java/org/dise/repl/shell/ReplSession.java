@@ -1224,10 +1224,10 @@ public final class ReplSession {
       out.append("(from the productions the program started with)\n");
     }
     for (Sink s : engine.sinks()) {
-      ProfileTable t = s.table(symbols);
-      out.append(String.format("profile %s (%d entries)%n", s.name(), t.rows().size()));
-      for (String line : t.top(PROFILE_TOP)) {
-        out.append("  ").append(line).append('\n');
+      // The same table as acf run's summary and acf report: top entries with their shares.
+      for (String line : org.dise.repl.ProfileFormats.terminal(s.name(), s.table(symbols),
+          PROFILE_TOP)) {
+        out.append(line).append('\n');
       }
       for (String line : s.summary()) {
         out.append("  ").append(line).append('\n');
