@@ -21,6 +21,7 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.ExhaustiveTrigger;
+import org.dise.runtime.trigger.PeriodicTrigger;
 import org.dise.runtime.trigger.PhasePredictor;
 import org.dise.runtime.trigger.PhaseTracker;
 import org.dise.runtime.trigger.SamplingRun;
@@ -111,6 +112,49 @@ class SamplingTest {
     assertThat(collapse(ids, new HashMap<>())).isEqualTo(collapse(letters, new HashMap<>()));
     assertThat(new HashSet<>(ids)).hasSize(4);
     assertThat(ids.size()).isAtLeast(47);
+  }
+
+  /** Only the codewords' productions: every inserted instruction is a codeword. */
+  static final String CODEWORDS_ONLY = "import sampling;\nuse external_trigger;\n";
+
+  static TriggerDriver onOffDriver(Machine m, ProfilingEngine engine) {
+    engine.install(m.cpu());
+    // Sampled, unsampled, sampled, ...: a codeword at every boundary.
+    return new TriggerDriver(m, engine, new PeriodicTrigger(100_000, 2, 1), null);
+  }
+
+  @Test
+  void maxInsnsEndingOnABoundaryRunsNoCodewordPastIt() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(CODEWORDS_ONLY));
+    TriggerDriver d = onOffDriver(m, engine);
+    // The first codeword, then the first interval's 100,000 instructions: the budget is used
+    // up exactly at the boundary, so the next interval's codeword must not run.
+    Machine.Outcome out = d.run(100_001);
+    assertThat(out.reason()).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(out.instructions()).isEqualTo(100_001L);
+    assertThat(engine.injectedCodewords()).isEqualTo(1L);
+    assertThat(d.intervals()).isEqualTo(1L);
+    assertThat(d.length(0)).isEqualTo(100_000L);
+  }
+
+  @Test
+  void aOneInstructionSliceRunsAnApplicationInstructionWithItsCodeword() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(CODEWORDS_ONLY));
+    TriggerDriver d = onOffDriver(m, engine);
+    // :step in the REPL: the codeword goes with the instruction it was put before.
+    long pc = m.cpu().pc;
+    assertThat(d.advance(1)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(d.applicationInstructions()).isEqualTo(1L);
+    assertThat(m.cpu().pc).isNotEqualTo(pc);
+    // Resumed in slices, the run still ends intervals at exact boundaries.
+    for (int i = 0; i < 1000 && d.applicationInstructions() < 250_000; i++) {
+      d.advance(997);
+    }
+    assertThat(d.intervals()).isEqualTo(2L);
+    assertThat(d.length(1)).isEqualTo(100_000L);
+    assertThat(engine.injectedCodewords()).isEqualTo(3L);
   }
 
   @Test

@@ -65,6 +65,9 @@ public final class TriggerDriver {
    * {@code --max-insns} counts them) have run; a negative limit means none.
    */
   public Machine.Outcome run(long maxInsns) {
+    if (maxInsns < 0 || machine.cpu().instret() < maxInsns) {
+      begin(); // the first codeword is one of the instructions --max-insns counts
+    }
     long budget = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - machine.cpu().instret();
     StopReason r = budget <= 0 ? StopReason.STEP_LIMIT : advance(budget);
     finish();
@@ -77,6 +80,8 @@ public final class TriggerDriver {
   private boolean on;
   private boolean begun;
   private boolean finished;
+  /** The codeword of the interval under way is still to be injected. */
+  private boolean pending;
 
   /** Starts the first interval, injecting its codeword, unless that happened already. */
   private void begin() {
@@ -97,12 +102,23 @@ public final class TriggerDriver {
   public StopReason advance(long budget) {
     begin();
     Cpu cpu = machine.cpu();
+    if (pending && budget > 0) {
+      // The previous slice ended on a boundary: this slice's first instruction carries the
+      // codeword, as the run's first one carries the first codeword.
+      pending = false;
+      inject(on);
+    }
     long interval = trigger.interval();
     long from = cpu.instret();
     while (true) {
       long left = budget == Long.MAX_VALUE ? Long.MAX_VALUE : budget - (cpu.instret() - from);
       if (left <= 0) {
         return StopReason.STEP_LIMIT;
+      }
+      if (pending) {
+        pending = false;
+        inject(on);
+        continue;
       }
       long toBoundary = start + interval - applicationInstructions();
       StopReason r = cpu.run(Math.min(left, toBoundary));
@@ -120,9 +136,10 @@ public final class TriggerDriver {
       }
       index++;
       start = app;
-      if (next != on) {
-        inject(next);
-      }
+      // Injected before the next application instruction, not here: when the budget (the
+      // REPL's slice, --max-insns) ends on the boundary, no codeword runs past it, and the
+      // guest stopped for good there runs none for an interval that never starts.
+      pending |= next != on;
       on = next;
     }
   }
