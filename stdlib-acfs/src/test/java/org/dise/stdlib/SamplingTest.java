@@ -158,6 +158,20 @@ class SamplingTest {
   }
 
   @Test
+  void aCodewordWhoseReplacementFaultsIsAGuestFaultNotACrash() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(
+        "P: T.OP == on_trig_inst => R, null\nR: ld $dr0, 0(zero); T.INSN;\n"));
+    engine.install(m.cpu());
+    long entry = m.cpu().pc;
+    TriggerDriver d = new TriggerDriver(m, engine, new ExhaustiveTrigger(100_000), null);
+    Machine.Outcome out = d.run(-1);
+    assertThat(out.reason()).isEqualTo(StopReason.FAULT);
+    assertThat(m.cpu().fault().pc()).isEqualTo(entry);
+    assertThat(out.report()).contains("SIGSEGV");
+  }
+
+  @Test
   void translatedAndInterpretedCodeGiveTheTrackerTheSameFootprints() {
     // Exhaustive: every branch goes through the decode stage (REGIONS matches them all).
     assertSameFootprints(false);

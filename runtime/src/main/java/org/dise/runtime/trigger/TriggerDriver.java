@@ -108,6 +108,9 @@ public final class TriggerDriver {
       pending = false;
       inject(on);
     }
+    if (cpu.fault() != null) {
+      return StopReason.FAULT; // the codeword's replacement faulted
+    }
     long interval = trigger.interval();
     long from = cpu.instret();
     while (true) {
@@ -118,6 +121,9 @@ public final class TriggerDriver {
       if (pending) {
         pending = false;
         inject(on);
+        if (cpu.fault() != null) {
+          return StopReason.FAULT;
+        }
         continue;
       }
       long toBoundary = start + interval - applicationInstructions();
