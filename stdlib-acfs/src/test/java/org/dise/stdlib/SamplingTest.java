@@ -128,14 +128,32 @@ class SamplingTest {
     Machine m = machine(PHASES, 0, "1");
     ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(CODEWORDS_ONLY));
     TriggerDriver d = onOffDriver(m, engine);
-    // The first codeword, then the first interval's 100,000 instructions: the budget is used
-    // up exactly at the boundary, so the next interval's codeword must not run.
-    Machine.Outcome out = d.run(100_001);
+    // The limit is used up exactly at the first boundary, so the next interval's codeword
+    // must not run: one codeword and the first interval's 100,000 instructions.
+    Machine.Outcome out = d.run(100_000);
     assertThat(out.reason()).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(out.instructions()).isEqualTo(100_001L);
     assertThat(engine.injectedCodewords()).isEqualTo(1L);
     assertThat(d.intervals()).isEqualTo(1L);
     assertThat(d.length(0)).isEqualTo(100_000L);
+    assertThat(out.report()).contains("100,000 application instructions");
+  }
+
+  @Test
+  void maxInsnsStopsTheFirstPassAndTheSampledRunAtTheSameApplicationInstruction() {
+    // The first pass (exhaustive: every branch replaced) inserts far more instructions than the
+    // sampled run; counted in all instructions, the two passes would stop at different points
+    // of the program and the oracle's plan would not cover the sampled run's intervals.
+    // One inserted instruction per sampled branch.
+    String counting = REGIONS.replace("R1: ", "R1: addi $dr0, $dr0, 1; ");
+    SamplingRun.Setup setup = setup(counting, false, PHASES, "2");
+    TriggerSpec oracle = spec("phase").with("predictor", "oracle");
+    SamplingRun.FirstPass first = SamplingRun.firstPass(setup, oracle, 2_050_000);
+    SamplingRun.Result r = SamplingRun.run(setup, oracle, true, first, 2_050_000);
+    assertThat(r.outcome().reason()).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat((long) first.plan().intervals()).isEqualTo(r.driver().intervals());
+    assertThat(r.driver().applicationInstructions()).isEqualTo(2_050_000L);
+    assertThat(r.driver().intervals()).isEqualTo(3L);
   }
 
   @Test

@@ -61,16 +61,36 @@ public final class TriggerDriver {
   }
 
   /**
-   * Runs until the guest exits or faults, or {@code maxInsns} instructions (of any kind, as
-   * {@code --max-insns} counts them) have run; a negative limit means none.
+   * Runs until the guest exits or faults, or {@code maxInsns} application instructions have run
+   * (a negative limit means none). Under a trigger, {@code --max-insns} counts application
+   * instructions [choice]: the exhaustive first pass inserts many more instructions than a
+   * sampled run, and the two must stop at the same point of the program to be compared.
    */
   public Machine.Outcome run(long maxInsns) {
-    if (maxInsns < 0 || machine.cpu().instret() < maxInsns) {
-      begin(); // the first codeword is one of the instructions --max-insns counts
+    if (maxInsns != 0) {
+      begin();
     }
-    long budget = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - machine.cpu().instret();
-    StopReason r = budget <= 0 ? StopReason.STEP_LIMIT : advance(budget);
+    StopReason r;
+    while (true) {
+      long left = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - applicationInstructions();
+      if (left <= 0) {
+        r = StopReason.STEP_LIMIT;
+        break;
+      }
+      // At most `left` instructions of any kind, so at most `left` application ones.
+      r = advance(left);
+      if (r != StopReason.STEP_LIMIT) {
+        break;
+      }
+    }
     finish();
+    if (r == StopReason.STEP_LIMIT) {
+      Cpu cpu = machine.cpu();
+      return new Machine.Outcome(r, 1, cpu.instret(), String.format(
+          "guest stopped after %,d application instructions (--max-insns %d; %,d with the"
+          + " inserted ones) at pc 0x%x in %s", applicationInstructions(), maxInsns,
+          cpu.instret(), cpu.pc, machine.symbols().describe(cpu.pc)));
+    }
     return machine.outcome(r, maxInsns);
   }
 
