@@ -100,8 +100,8 @@ final class ProfileReport {
       PhaseTracker t = p.tracker();
       out.printf(Locale.ROOT, "  phases                   %d (%d never sampled)%n",
           t.phaseCount(), p.unsampledPhases());
-      out.printf(Locale.ROOT, "  prediction accuracy      %.4f (%s)%n", t.predictionAccuracy(),
-          spec.text("predictor", "last"));
+      out.printf(Locale.ROOT, "  prediction accuracy      %.4f (%s)%n", p.predictionAccuracy(),
+          p.oracle() ? "oracle" : spec.text("predictor", "last"));
     }
     if (r.accuracy() != null) {
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
@@ -119,7 +119,7 @@ final class ProfileReport {
         r.driver().intervals(), r.sampledFraction()));
     if (r.trigger() instanceof PhaseAwareTrigger p) {
       sb.append(String.format(Locale.ROOT, ", \"phases\": %d, \"prediction_accuracy\": %.6f",
-          p.tracker().phaseCount(), p.tracker().predictionAccuracy()));
+          p.tracker().phaseCount(), p.predictionAccuracy()));
     }
     SamplingRun.SinkAccuracy primary = r.primary();
     if (primary != null) {

@@ -56,7 +56,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
   @Option(names = "--max-insns", paramLabel = "N",
-      description = "Stop the guest after N instructions (default: no limit).")
+      description = "Stop the guest after N instructions (default: no limit); under a"
+          + " sampling trigger, N application instructions (inserted ones not counted).")
   long maxInsns = -1;
 
   @Option(names = "--stats",

@@ -21,6 +21,7 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.ExhaustiveTrigger;
+import org.dise.runtime.trigger.PeriodicTrigger;
 import org.dise.runtime.trigger.PhasePredictor;
 import org.dise.runtime.trigger.PhaseTracker;
 import org.dise.runtime.trigger.SamplingRun;
@@ -113,23 +114,122 @@ class SamplingTest {
     assertThat(ids.size()).isAtLeast(47);
   }
 
+  /** Only the codewords' productions: every inserted instruction is a codeword. */
+  static final String CODEWORDS_ONLY = "import sampling;\nuse external_trigger;\n";
+
+  static TriggerDriver onOffDriver(Machine m, ProfilingEngine engine) {
+    engine.install(m.cpu());
+    // Sampled, unsampled, sampled, ...: a codeword at every boundary.
+    return new TriggerDriver(m, engine, new PeriodicTrigger(100_000, 2, 1), null);
+  }
+
+  @Test
+  void maxInsnsEndingOnABoundaryRunsNoCodewordPastIt() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(CODEWORDS_ONLY));
+    TriggerDriver d = onOffDriver(m, engine);
+    // The limit is used up exactly at the first boundary, so the next interval's codeword
+    // must not run: one codeword and the first interval's 100,000 instructions.
+    Machine.Outcome out = d.run(100_000);
+    assertThat(out.reason()).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(out.instructions()).isEqualTo(100_001L);
+    assertThat(engine.injectedCodewords()).isEqualTo(1L);
+    assertThat(d.intervals()).isEqualTo(1L);
+    assertThat(d.length(0)).isEqualTo(100_000L);
+    assertThat(out.report()).contains("100,000 application instructions");
+  }
+
+  @Test
+  void maxInsnsStopsTheFirstPassAndTheSampledRunAtTheSameApplicationInstruction() {
+    // The first pass (exhaustive: every branch replaced) inserts far more instructions than the
+    // sampled run; counted in all instructions, the two passes would stop at different points
+    // of the program and the oracle's plan would not cover the sampled run's intervals.
+    // One inserted instruction per sampled branch.
+    String counting = REGIONS.replace("R1: ", "R1: addi $dr0, $dr0, 1; ");
+    SamplingRun.Setup setup = setup(counting, false, PHASES, "2");
+    TriggerSpec oracle = spec("phase").with("predictor", "oracle");
+    SamplingRun.FirstPass first = SamplingRun.firstPass(setup, oracle, 2_050_000);
+    SamplingRun.Result r = SamplingRun.run(setup, oracle, true, first, 2_050_000);
+    assertThat(r.outcome().reason()).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat((long) first.plan().intervals()).isEqualTo(r.driver().intervals());
+    assertThat(r.driver().applicationInstructions()).isEqualTo(2_050_000L);
+    assertThat(r.driver().intervals()).isEqualTo(3L);
+  }
+
+  @Test
+  void aOneInstructionSliceRunsAnApplicationInstructionWithItsCodeword() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(CODEWORDS_ONLY));
+    TriggerDriver d = onOffDriver(m, engine);
+    // :step in the REPL: the codeword goes with the instruction it was put before.
+    long pc = m.cpu().pc;
+    assertThat(d.advance(1)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(d.applicationInstructions()).isEqualTo(1L);
+    assertThat(m.cpu().pc).isNotEqualTo(pc);
+    // Resumed in slices, the run still ends intervals at exact boundaries.
+    for (int i = 0; i < 1000 && d.applicationInstructions() < 250_000; i++) {
+      d.advance(997);
+    }
+    assertThat(d.intervals()).isEqualTo(2L);
+    assertThat(d.length(1)).isEqualTo(100_000L);
+    assertThat(engine.injectedCodewords()).isEqualTo(3L);
+  }
+
+  @Test
+  void aCodewordWhoseReplacementFaultsIsAGuestFaultNotACrash() {
+    Machine m = machine(PHASES, 0, "1");
+    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(
+        "P: T.OP == on_trig_inst => R, null\nR: ld $dr0, 0(zero); T.INSN;\n"));
+    engine.install(m.cpu());
+    long entry = m.cpu().pc;
+    TriggerDriver d = new TriggerDriver(m, engine, new ExhaustiveTrigger(100_000), null);
+    Machine.Outcome out = d.run(-1);
+    assertThat(out.reason()).isEqualTo(StopReason.FAULT);
+    assertThat(m.cpu().fault().pc()).isEqualTo(entry);
+    assertThat(out.report()).contains("SIGSEGV");
+  }
+
   @Test
   void translatedAndInterpretedCodeGiveTheTrackerTheSameFootprints() {
-    List<double[]> interpreted = footprints(0);
-    List<double[]> translated = footprints(1);
+    // Exhaustive: every branch goes through the decode stage (REGIONS matches them all).
+    assertSameFootprints(false);
+    // Periodic: in unsampled intervals branches end blocks inside translated code, so the
+    // translations' own observe calls are what the tracker sees there.
+    assertSameFootprints(true);
+  }
+
+  static void assertSameFootprints(boolean periodic) {
+    long[] translatedInsns = new long[1];
+    List<double[]> interpreted = footprints(0, periodic, null);
+    List<double[]> translated = footprints(1, periodic, translatedInsns);
+    assertThat(translatedInsns[0]).isGreaterThan(1_000_000L);
     assertThat(translated.size()).isEqualTo(interpreted.size());
     for (int i = 0; i < interpreted.size(); i++) {
       assertThat(translated.get(i)).isEqualTo(interpreted.get(i));
     }
   }
 
-  static List<double[]> footprints(int translateThreshold) {
+  static List<double[]> footprints(int translateThreshold, boolean periodic, long[] translated) {
     Machine m = machine(PHASES, translateThreshold, "1");
     ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(REGIONS));
     engine.install(m.cpu());
     PhaseTracker tracker = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    TriggerDriver d = new TriggerDriver(m, engine, new ExhaustiveTrigger(1_000_000), tracker);
+    TriggerDriver d = new TriggerDriver(m, engine, periodic ? new PeriodicTrigger(500_000, 2, 1)
+        : new ExhaustiveTrigger(1_000_000), tracker);
+    if (translateThreshold > 0) {
+      // Translation is in the background: let the hot blocks' code arrive before going on,
+      // or a short run may finish all interpreted (as this test once did, unnoticed).
+      assertThat(d.advance(300_000)).isEqualTo(StopReason.STEP_LIMIT);
+      try {
+        assertThat(m.cpu().blockCompiler().awaitIdle(120_000)).isTrue();
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }
     assertThat(d.run(-1).reason()).isEqualTo(StopReason.EXITED);
+    if (translated != null) {
+      translated[0] = m.cpu().translatedInstructions();
+    }
     List<double[]> out = new ArrayList<>();
     for (int i = 0; i < tracker.intervals(); i++) {
       out.add(tracker.footprint(i));

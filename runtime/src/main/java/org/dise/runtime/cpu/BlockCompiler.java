@@ -84,14 +84,19 @@ public final class BlockCompiler {
       while (!failed) {
         List<Block> batch = new ArrayList<>();
         batch.add(queue.take());
+        int taken = 1;
         // Gather what else turns hot soon, so one javac run covers many blocks.
         long deadline = System.nanoTime() + 50_000_000L;
-        while (batch.size() < BATCH) {
+        while (taken < BATCH) {
           long left = deadline - System.nanoTime();
           Block b = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
           if (b == null) {
             break;
           }
+          taken++;
+          // One block per address in a unit (its lookup switches on the address): a block
+          // decoded again after a flush replaces the one before.
+          batch.removeIf(o -> o.start == b.start);
           batch.add(b);
         }
         Unit u = compile(batch);
@@ -99,7 +104,7 @@ public final class BlockCompiler {
           ready.add(u);
           hasReady = true;
         }
-        pending.addAndGet(-batch.size());
+        pending.addAndGet(-taken);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

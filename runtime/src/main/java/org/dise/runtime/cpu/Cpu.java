@@ -457,8 +457,10 @@ public final class Cpu {
           return StopReason.INTERRUPTED;
         }
         Block b;
+        // executeOne's single instruction: a fresh block each time, never to be translated.
+        final boolean oneOff = forced != null;
         try {
-          if (forced != null) {
+          if (oneOff) {
             b = forced;
             forced = null;
           } else {
@@ -543,7 +545,7 @@ public final class Cpu {
             }
             continue;
           }
-          if (compiler != null) {
+          if (compiler != null && !oneOff) {
             if (++b.count == translateThreshold) {
               compiler.submit(b);
             }

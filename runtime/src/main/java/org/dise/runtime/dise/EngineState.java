@@ -177,7 +177,15 @@ public abstract class EngineState implements ProfilingEngine {
     codewords++;
     long retired = cpu.instret();
     long insertedBefore = inserted;
-    long next = execute(d, cpu);
+    long next;
+    try {
+      next = execute(d, cpu);
+    } catch (Cpu.NestedFault e) {
+      // An instruction of the codeword's replacement faulted: the nested run recorded the
+      // fault (cpu.fault()), which the caller reports as the guest's; nothing retired after it.
+      inserted += cpu.instret() - retired - (inserted - insertedBefore);
+      return true;
+    }
     // The codeword itself (when it ran, as T.INSN or a null match) counts as an inserted
     // instruction (one cycle); it has no address of its own, so the application goes on at
     // the instruction it was put before.

@@ -25,6 +25,8 @@ public interface ProfilingEngine extends DecodeStage {
    * before the instruction at the cpu's pc, as an external trigger does (first paper, Section
    * 3.4): the productions that match it run, the application continues where it was, and the
    * codeword costs one inserted instruction. Returns false when no production matches it now.
+   * When its replacement faults, the fault is recorded in the cpu ({@code Cpu.fault()}) and the
+   * caller must stop the guest as for any fault.
    */
   boolean inject(org.dise.runtime.isa.Op codeword);
 

@@ -22,12 +22,22 @@ final class Retirement {
     };
   }
 
-  /** A store's data, read before it executes (0 for other instructions). */
+  /**
+   * A store's data, read before it executes (0 for other instructions): the bytes it writes,
+   * zero-extended, so that {@code sb} of 0x101 and of 0x201 record the same value, as memory
+   * sees them, and {@code fsw} records its single, not the NaN-boxed register.
+   */
   static long stored(DecodedInsn d, Cpu cpu) {
     if (d.exec.opClass() != OpClass.STORE) {
       return 0;
     }
-    return d.exec.operands().contains(Operand.FRS2) ? cpu.f[d.rs2] : cpu.x[d.rs2];
+    long v = d.exec.operands().contains(Operand.FRS2) ? cpu.f[d.rs2] : cpu.x[d.rs2];
+    return switch (d.exec) {
+      case SB -> v & 0xffL;
+      case SH -> v & 0xffffL;
+      case SW, FSW -> v & 0xffff_ffffL;
+      default -> v;
+    };
   }
 
   /**

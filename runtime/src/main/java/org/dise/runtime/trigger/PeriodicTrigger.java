@@ -31,8 +31,33 @@ public final class PeriodicTrigger implements Trigger {
     return (index / length) % period == 0;
   }
 
+  /** Application instructions of each interval that ended. */
+  private final PhaseTracker.LongList lengths = new PhaseTracker.LongList();
+
+  @Override
+  public void endInterval(long index, long instructions) {
+    lengths.add(instructions);
+  }
+
+  /**
+   * {@code period}, except in a cycle (a sampled group and the groups up to the next sample) that
+   * the run did not finish: there the sample stands for the cycle's instructions over its own,
+   * so a sample near the end is not counted as if the program had run on [choice].
+   */
   @Override
   public double scale(long index) {
-    return period;
+    long cycle = length * period;
+    long first = index / cycle * cycle;
+    if (first + cycle <= lengths.size()) {
+      return period;
+    }
+    long all = 0;
+    long sampled = 0;
+    for (long i = first; i < lengths.size(); i++) {
+      long n = lengths.get((int) i);
+      all += n;
+      sampled += sample(i) ? n : 0;
+    }
+    return sampled == 0 ? period : (double) all / sampled;
   }
 }

@@ -116,6 +116,20 @@ public final class PhaseAwareTrigger implements Trigger {
     return tracker;
   }
 
+  /**
+   * The accuracy of the phase predictions this trigger sampled by: 1 with a first pass's plan
+   * (the oracle the papers assume, whatever the tracker alongside would have predicted), else
+   * the tracker's predictor's.
+   */
+  public double predictionAccuracy() {
+    return planned != null ? 1.0 : tracker.predictionAccuracy();
+  }
+
+  /** Whether a first pass's plan, not the tracker's predictions, decides the samples. */
+  public boolean oracle() {
+    return planned != null;
+  }
+
   public PhaseTable table() {
     return table;
   }

@@ -26,7 +26,7 @@ public interface Trigger {
   /**
    * How much sampled interval {@code index} stands for in a whole-program estimate, asked at the
    * end of the run: 1 for exhaustive, N for periodic, P for random, and for phase-aware sampling
-   * the number of intervals in its phase over the number of them that were sampled.
+   * the application instructions of its phase over those of its sampled intervals.
    */
   double scale(long index);
 

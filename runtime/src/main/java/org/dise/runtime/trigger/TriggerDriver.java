@@ -61,13 +61,36 @@ public final class TriggerDriver {
   }
 
   /**
-   * Runs until the guest exits or faults, or {@code maxInsns} instructions (of any kind, as
-   * {@code --max-insns} counts them) have run; a negative limit means none.
+   * Runs until the guest exits or faults, or {@code maxInsns} application instructions have run
+   * (a negative limit means none). Under a trigger, {@code --max-insns} counts application
+   * instructions [choice]: the exhaustive first pass inserts many more instructions than a
+   * sampled run, and the two must stop at the same point of the program to be compared.
    */
   public Machine.Outcome run(long maxInsns) {
-    long budget = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - machine.cpu().instret();
-    StopReason r = budget <= 0 ? StopReason.STEP_LIMIT : advance(budget);
+    if (maxInsns != 0) {
+      begin();
+    }
+    StopReason r;
+    while (true) {
+      long left = maxInsns < 0 ? Long.MAX_VALUE : maxInsns - applicationInstructions();
+      if (left <= 0) {
+        r = StopReason.STEP_LIMIT;
+        break;
+      }
+      // At most `left` instructions of any kind, so at most `left` application ones.
+      r = advance(left);
+      if (r != StopReason.STEP_LIMIT) {
+        break;
+      }
+    }
     finish();
+    if (r == StopReason.STEP_LIMIT) {
+      Cpu cpu = machine.cpu();
+      return new Machine.Outcome(r, 1, cpu.instret(), String.format(
+          "guest stopped after %,d application instructions (--max-insns %d; %,d with the"
+          + " inserted ones) at pc 0x%x in %s", applicationInstructions(), maxInsns,
+          cpu.instret(), cpu.pc, machine.symbols().describe(cpu.pc)));
+    }
     return machine.outcome(r, maxInsns);
   }
 
@@ -77,6 +100,8 @@ public final class TriggerDriver {
   private boolean on;
   private boolean begun;
   private boolean finished;
+  /** The codeword of the interval under way is still to be injected. */
+  private boolean pending;
 
   /** Starts the first interval, injecting its codeword, unless that happened already. */
   private void begin() {
@@ -97,12 +122,29 @@ public final class TriggerDriver {
   public StopReason advance(long budget) {
     begin();
     Cpu cpu = machine.cpu();
+    if (pending && budget > 0) {
+      // The previous slice ended on a boundary: this slice's first instruction carries the
+      // codeword, as the run's first one carries the first codeword.
+      pending = false;
+      inject(on);
+    }
+    if (cpu.fault() != null) {
+      return StopReason.FAULT; // the codeword's replacement faulted
+    }
     long interval = trigger.interval();
     long from = cpu.instret();
     while (true) {
       long left = budget == Long.MAX_VALUE ? Long.MAX_VALUE : budget - (cpu.instret() - from);
       if (left <= 0) {
         return StopReason.STEP_LIMIT;
+      }
+      if (pending) {
+        pending = false;
+        inject(on);
+        if (cpu.fault() != null) {
+          return StopReason.FAULT;
+        }
+        continue;
       }
       long toBoundary = start + interval - applicationInstructions();
       StopReason r = cpu.run(Math.min(left, toBoundary));
@@ -120,9 +162,10 @@ public final class TriggerDriver {
       }
       index++;
       start = app;
-      if (next != on) {
-        inject(next);
-      }
+      // Injected before the next application instruction, not here: when the budget (the
+      // REPL's slice, --max-insns) ends on the boundary, no codeword runs past it, and the
+      // guest stopped for good there runs none for an interval that never starts.
+      pending |= next != on;
       on = next;
     }
   }

@@ -119,6 +119,30 @@ class PhaseTrackerTest {
   }
 
   @Test
+  void anOraclePlanPredictsEveryPhase() {
+    long[] s = {0x1000, 0x1000, 0x8000, 0x1000, 0x8000, 0x1000};
+    PhaseTracker first = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    daemon("first", null, s, first);
+    PhaseTracker second = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseAwareTrigger oracle = new PhaseAwareTrigger(100, second, new PhaseTable(20, 1),
+        "third", new PhasePlan(first), 1);
+    PhaseTracker third = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseAwareTrigger online = new PhaseAwareTrigger(100, third, new PhaseTable(20, 1),
+        "third", null, 1);
+    for (int i = 0; i < s.length; i++) {
+      oracle.sample(i);
+      online.sample(i);
+      kernel(second, s[i], 500, i);
+      kernel(third, s[i], 500, i);
+      oracle.endInterval(i, 100);
+      online.endInterval(i, 100);
+    }
+    // `last` gets 1 of 5 right on this alternation; the oracle's samples knew every phase.
+    assertThat(online.predictionAccuracy()).isEqualTo(0.2);
+    assertThat(oracle.predictionAccuracy()).isEqualTo(1.0);
+  }
+
+  @Test
   void phaseScaleIsThePhasesInstructionsOverItsSampledOnes() {
     long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000};
     PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));

@@ -30,6 +30,20 @@ class TriggersTest {
   }
 
   @Test
+  void periodicSampleInAnUnfinishedCycleStandsOnlyForWhatRan() {
+    // period 4: interval 8 is sampled, but the run ends in interval 9, a short one: the sample
+    // stands for intervals 8 and 9 (150 instructions), not for four intervals.
+    Trigger t = new PeriodicTrigger(100, 4, 1);
+    for (long i = 0; i < 10; i++) {
+      t.sample(i);
+      t.endInterval(i, i == 9 ? 50 : 100);
+    }
+    assertThat(t.scale(0)).isEqualTo(4.0);
+    assertThat(t.scale(4)).isEqualTo(4.0);
+    assertThat(t.scale(8)).isEqualTo(1.5);
+  }
+
+  @Test
   void periodicWithLengthSamplesRunsOfIntervals() {
     Trigger t = new PeriodicTrigger(10, 3, 2);
     assertThat(sampled(t, 12)).containsExactly(0L, 1L, 6L, 7L).inOrder();
