@@ -189,7 +189,10 @@ class ReportCompareCommandTest {
     String printed = ConfigCommandTest.profile(run.stderr());
     // The run's profile lines, up to its cost report, come back identical.
     assertThat(report.stdout()).startsWith(printed.substring(0, printed.indexOf("cost\n")));
-    assertThat(report.stdout()).contains("exit status");
+    // ... and so does its cost report, in the same layout (thousands separators, 1.2345x).
+    String cost = printed.substring(printed.indexOf("cost\n"));
+    assertThat(report.stdout()).contains(cost.substring(0, cost.indexOf("x\n") + 2));
+    assertThat(report.stdout()).containsMatch("(?m)^  exit status +0$");
 
     Result same = acf("compare", out.toString(), out.toString());
     assertThat(same.status()).isEqualTo(0);
