@@ -97,8 +97,9 @@ class ReportCompareCommandTest {
     assertThat(r.status()).isEqualTo(0);
     // |100-80| + |50-20| + |30-0| + |10-60| + |10-0| + |0-5| = 145 of 200.
     assertThat(r.stdout()).contains("count error      72.50%");
+    assertThat(r.stdout()).contains("  total            200 in A, 165 in B\n");
     // Top 15% of 5 entries: 1 entry, a, which B's top 1 also holds.
-    assertThat(r.stdout()).contains("hot set error    0.00% (A's top 15%: 1 entries with ties)");
+    assertThat(r.stdout()).contains("hot set error    0.00% (A's top 15%: 1 entry with ties)");
     // min(.5, .4) + min(.3, 0) + min(0, .2) = 40%.
     assertThat(r.stdout()).contains("stream overlap   40.00% (equation 5)");
 
@@ -134,6 +135,11 @@ class ReportCompareCommandTest {
     r = acf("report", tmp.resolve("missing").toString());
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.stderr()).contains("no such run directory");
+    // A missing NAME.json is a missing file, not a directory.
+    r = acf("compare", a.resolve("x.json").toString(), tmp.resolve("missing.json").toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.stderr()).isEqualTo("acf: " + tmp.resolve("missing.json")
+        + ": no such profile file\n");
 
     for (String command : List.of("report", "compare")) {
       Result help = acf(command, "--help");
