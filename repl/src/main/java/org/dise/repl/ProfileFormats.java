@@ -12,7 +12,7 @@ import org.dise.runtime.sink.ProfileTable;
  * report} and {@code acf compare} read back), and folded stacks ({@code caller;callee count})
  * of method and call-pair profiles for flame graph tools. CSV is {@link ProfileTable#writeCsv}.
  */
-final class ProfileFormats {
+public final class ProfileFormats {
   private ProfileFormats() {}
 
   /** Cells wider than this are cut in the terminal table (a stream's signature is long). */
@@ -31,7 +31,7 @@ final class ProfileFormats {
    * A heading and the top {@code n} rows as aligned lines, with a {@code %} column after the
    * weight column: each entry's share of the profile's total weight.
    */
-  static List<String> terminal(String name, ProfileTable t, int n) {
+  public static List<String> terminal(String name, ProfileTable t, int n) {
     long total = total(t);
     int w = t.header().indexOf(t.weight());
     List<List<String>> shown = new ArrayList<>();

@@ -1,5 +1,6 @@
 package org.dise.repl.shell;
 
+import org.dise.repl.ProfileFormats;
 import org.dise.runtime.trigger.Triggers;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.TriggerDriver;
@@ -49,7 +50,6 @@ import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.isa.Registers;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.MemoryFault;
-import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
 /**
@@ -1224,10 +1224,12 @@ public final class ReplSession {
       out.append("(from the productions the program started with)\n");
     }
     for (Sink s : engine.sinks()) {
-      ProfileTable t = s.table(symbols);
-      out.append(String.format("profile %s (%d entries)%n", s.name(), t.rows().size()));
-      for (String line : t.top(PROFILE_TOP)) {
-        out.append("  ").append(line).append('\n');
+      // The same table as acf run and acf report print: heading, shares, symbol names.
+      for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), PROFILE_TOP)) {
+        out.append(line).append('\n');
+      }
+      for (String note : s.notes()) {
+        out.append("  note: ").append(note).append('\n');
       }
       for (String line : s.summary()) {
         out.append("  ").append(line).append('\n');

@@ -114,12 +114,12 @@ class ReplSessionTest {
     s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
     assertThat(s.execute("P1: T.OPCLASS == branch => R1, null")).startsWith("ok: 1 production");
     s.execute(":until main");
-    assertThat(s.execute(":profile")).startsWith("profile Branch_handler (");
+    assertThat(s.execute(":profile")).startsWith("profile Branch_handler: ");
     // Once it has started, a change waits for the next :run.
     assertThat(s.execute("P2: T.OPCLASS == proc_call => R1, null")).contains(
         ":run starts it with these");
     assertThat(s.execute(":profile")).startsWith(
-        "(from the productions the program started with)\nprofile Branch_handler (");
+        "(from the productions the program started with)\nprofile Branch_handler: ");
   }
 
   @Test
