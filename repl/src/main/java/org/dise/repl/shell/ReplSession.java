@@ -487,13 +487,16 @@ public final class ReplSession {
         String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
         out.append(String.format("  %-32s %s%n", head, c.brief()));
       }
-      out.append("Example:\n")
-          .append("  P3: T.OPCLASS == proc_call && zero_0 => R3, null    (after R3 is typed)\n")
+      // A replacement sequence must exist before a production names it: type R3, then P3.
+      out.append("Example (a production refers to a sink and a replacement typed before it):\n")
+          .append("  sink calls = call_pair_counter();\n")
+          .append("  R3: call(calls, T.INSN); T.INSN;\n")
+          .append("  P3: T.OPCLASS == proc_call => R3, null\n")
           .append("  :program examples/programs/bin/hello\n")
           .append("  :run\n")
-          .append(":help COMMAND shows a command's examples. Not here yet: the phase tracker\n")
-          .append("(its interval and phase table) and profile reports and comparisons (acf report,\n")
-          .append("acf compare); they come with their own issues.\n");
+          .append("  :profile\n")
+          .append(":help COMMAND shows a command's examples. A run's written profiles are\n")
+          .append("printed and compared by the acf report and acf compare commands.\n");
       return;
     }
     String name = args.get(0).startsWith(":") ? args.get(0).substring(1) : args.get(0);

@@ -34,6 +34,23 @@ class ReplSessionTest {
   }
 
   @Test
+  void theExampleThatHelpPrintsRunsAsShown() {
+    ReplSession s = session();
+    String help = s.execute(":help");
+    String example = help.substring(help.indexOf("Example"), help.indexOf(":help COMMAND"));
+    String last = "";
+    for (String line : example.split("\n")) {
+      if (line.startsWith("  ")) {
+        last = s.execute(line.strip());
+        assertThat(last).doesNotContain("error");
+      }
+    }
+    // The last line is :profile: the calls the run made, counted by the typed sink.
+    assertThat(last).contains("profile calls: ");
+    assertThat(help).doesNotContain("Not here yet");
+  }
+
+  @Test
   void promptShowsAContinuedEntryAndCtrlCDiscardsIt() {
     ReplSession s = session();
     assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);
