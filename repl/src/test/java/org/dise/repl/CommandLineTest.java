@@ -54,6 +54,32 @@ class CommandLineTest {
   }
 
   @Test
+  void aUsageErrorIsAShortMessageWithTheSynopsisNotTheWholeHelp() {
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).startsWith("acf: Missing required parameter: 'PROGRAM'\nUsage: acf run ");
+    assertThat(r.stderr()).endsWith("Run `acf run --help` for the options and examples.\n");
+    assertThat(r.stderr()).doesNotContain("Examples");
+    assertThat(r.stderr().split("\n").length).isLessThan(12);
+
+    r = ConfigCommandTest.acf("run", "--max-insns", "abc", "prog");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).startsWith("acf: Invalid value for option '--max-insns': 'abc'");
+
+    // A misspelt command gets a suggestion.
+    r = ConfigCommandTest.acf("chek", "x.acf");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("check");
+    assertThat(r.stderr()).contains("Run `acf --help`");
+
+    // No command at all is a usage error too, after the list of commands.
+    r = ConfigCommandTest.acf();
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("Commands:");
+    assertThat(r.stderr()).endsWith("acf: no command given; see the list above\n");
+  }
+
+  @Test
   void versionNamesTheTool() {
     CheckFmtCommandTest.Run r = CheckFmtCommandTest.run("--version");
     assertThat(r.status()).isEqualTo(0);
