@@ -37,6 +37,8 @@ class CommandLineTest {
           .isEmpty();
       assertWithMessage("acf %s --help", e.getKey()).that(help)
           .containsMatch("(?m)^Examples[^\\n]*:$");
+      // A comma-separated list option reads --x=N[,N...], not picocli's N,...[,N,......].
+      assertWithMessage("acf %s --help", e.getKey()).that(help).doesNotContain("...[");
       for (int i = 0; i < footer.length; i++) {
         String line = footer[i];
         boolean example = line.startsWith("  ");
