@@ -82,6 +82,31 @@ class CommandLineTest {
   }
 
   @Test
+  void disasmHelpExamplesShowCode() {
+    String[] footer = Main.commandLine().getSubcommands().get("disasm").getCommandSpec()
+        .usageMessage().footer();
+    int run = 0;
+    for (String line : footer) {
+      if (!line.startsWith("  ./acf disasm ")) {
+        continue;
+      }
+      java.util.List<String> args = new java.util.ArrayList<>();
+      for (String w : line.substring("  ./acf ".length()).split(" +")) {
+        args.add(w.startsWith("examples/") ? ConfigCommandTest.ROOT.resolve(w).toString() : w);
+      }
+      ConfigCommandTest.Result r = ConfigCommandTest.acf(args.toArray(String[]::new));
+      assertWithMessage(line).that(r.status()).isEqualTo(0);
+      // Instructions, not the zero padding before the text section (a little alignment
+      // padding between functions is fine).
+      long padding = r.stdout().lines().filter(l -> l.contains(".short\t0x0")).count();
+      assertWithMessage(line).that(padding).isAtMost(r.stdout().lines().count() / 4);
+      assertWithMessage(line).that(r.stdout()).containsMatch("\t(addi|auipc|jal|c\\.|mv|li)");
+      run++;
+    }
+    assertThat(run).isAtLeast(2);
+  }
+
+  @Test
   void versionNamesTheTool() {
     CheckFmtCommandTest.Run r = CheckFmtCommandTest.run("--version");
     assertThat(r.status()).isEqualTo(0);
