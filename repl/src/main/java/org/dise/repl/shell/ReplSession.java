@@ -545,6 +545,7 @@ public final class ReplSession {
     }
     List<String> others = m.names().stream()
         .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
+        .distinct() // several blocks declare the same counter name
         .toList();
     if (!others.isEmpty()) {
       out.append("names: ").append(String.join(", ", others)).append('\n');

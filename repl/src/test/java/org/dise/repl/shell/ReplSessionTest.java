@@ -51,6 +51,16 @@ class ReplSessionTest {
   }
 
   @Test
+  void libListsEachNameOnce() {
+    String lib = session().execute(":lib sampling");
+    String names = lib.substring(lib.indexOf("names: ") + "names: ".length());
+    java.util.List<String> list = java.util.List.of(names.substring(0, names.indexOf('\n'))
+        .split(", "));
+    assertThat(list).contains("check0");
+    assertThat(list).containsNoDuplicates();
+  }
+
+  @Test
   void promptShowsAContinuedEntryAndCtrlCDiscardsIt() {
     ReplSession s = session();
     assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);
