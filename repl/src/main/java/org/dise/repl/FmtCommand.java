@@ -64,7 +64,7 @@ public final class FmtCommand implements Callable<Integer> {
       try {
         Files.writeString(file, formatted, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new UserError("cannot write " + file + ": " + e.getMessage(), Main.EXIT_USAGE);
+        throw new UserError("cannot write " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
       }
       return 0;
     }

@@ -78,7 +78,7 @@ final class ProfileReport {
           + "}\n";
       write(dir.resolve("summary.json"), json);
     } catch (IOException e) {
-      throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
+      throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));
     }
   }
 
@@ -164,7 +164,7 @@ final class ProfileReport {
       try {
         Files.writeString(dir.resolve(e.getKey() + ".estimate.csv"), sb, StandardCharsets.UTF_8);
       } catch (IOException x) {
-        throw new UserError("--out " + dir + ": cannot write: " + x.getMessage());
+        throw new UserError("--out " + dir + ": cannot write: " + UserError.why(x));
       }
     }
   }
@@ -183,7 +183,7 @@ final class ProfileReport {
     try {
       Files.writeString(dir.resolve("phases.csv"), sb, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
+      throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));
     }
   }
 }

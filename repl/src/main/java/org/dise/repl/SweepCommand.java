@@ -106,13 +106,20 @@ public final class SweepCommand implements Callable<Integer> {
     if (from != null) {
       try {
         summary(Sweep.readCsv(Files.readAllLines(from, StandardCharsets.UTF_8)), -1);
-      } catch (IOException | IllegalArgumentException e) {
+      } catch (IOException e) {
+        throw new UserError("--from " + from + ": cannot read: " + UserError.why(e));
+      } catch (IllegalArgumentException e) {
         throw new UserError("--from " + from + ": cannot read: " + e.getMessage());
       }
       return 0;
     }
     if (acfs.isEmpty()) {
       throw new UserError("acf sweep needs --acf (or --from)", Main.EXIT_USAGE);
+    }
+    // Checked now: the CSV is written after every run, minutes later.
+    Path outDir = out == null ? null : out.toAbsolutePath().getParent();
+    if (outDir != null && !Files.isDirectory(outDir)) {
+      throw new UserError("--out " + out + ": no such directory " + outDir, Main.EXIT_USAGE);
     }
     ProductionSet set = AcfLoader.load(acfs);
     long iv;
@@ -161,7 +168,7 @@ public final class SweepCommand implements Callable<Integer> {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
         Sweep.writeCsv(points, wr);
       } catch (IOException e) {
-        throw new UserError("--out " + out + ": cannot write: " + e.getMessage());
+        throw new UserError("--out " + out + ": cannot write: " + UserError.why(e));
       }
     }
     summary(points, iv);
