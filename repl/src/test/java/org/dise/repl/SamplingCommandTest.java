@@ -27,7 +27,10 @@ class SamplingCommandTest {
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stderr()).contains("sampling phase:third, interval 1,000,000");
     assertThat(r.stderr()).contains("sampled_fraction");
-    assertThat(r.stderr()).containsMatch("Branch_handler +count_error 0\\.0\\d+  hot_error");
+    assertThat(r.stderr()).containsMatch(
+        "Branch_handler +count_error 0\\.0(\\d)(\\d)\\d \\(\\1\\.\\2\\d%\\)  hot_error");
+    // The same figures in percent, as acf sweep and acf compare print them.
+    assertThat(r.stderr()).containsMatch("sampled_fraction +0\\.\\d{4} \\(\\d+\\.\\d\\d%\\)");
     String json = Files.readString(dir.resolve("summary.json"));
     assertThat(json).containsMatch("\"sampled_fraction\": 0\\.[0-4]");
     assertThat(json).contains("\"count_error\": ");
