@@ -363,8 +363,17 @@ public final class RunCommand implements Callable<Integer> {
     Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
-    List<String> environment = clearEnv ? new ArrayList<>() : Machine.hostEnv();
-    environment.addAll(env);
+    List<String> environment = clearEnv ? new ArrayList<>() : new ArrayList<>(Machine.hostEnv());
+    for (String v : env) {
+      if (v.indexOf('=') <= 0) {
+        throw new UserError("--env " + v + ": expected NAME=VALUE", Main.EXIT_USAGE);
+      }
+      // Replace the host's value: getenv returns the first match, so an appended duplicate
+      // would be ignored by the guest.
+      String name = v.substring(0, v.indexOf('=') + 1);
+      environment.removeIf(e -> e.startsWith(name));
+      environment.add(v);
+    }
     if (translateThreshold < 0) {
       throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
     }

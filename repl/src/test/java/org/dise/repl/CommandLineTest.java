@@ -107,6 +107,21 @@ class CommandLineTest {
   }
 
   @Test
+  void runEnvReplacesTheHostsValueAndRefusesABareName() {
+    assertThat(System.getenv("PATH")).isNotNull();
+    RunCommand run = new RunCommand();
+    run.env = new java.util.ArrayList<>(java.util.List.of("PATH=/guest"));
+    // The guest's getenv returns the first PATH=: the host's must not precede ours.
+    assertThat(run.options().env().stream().filter(v -> v.startsWith("PATH=")).toList())
+        .containsExactly("PATH=/guest");
+
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--env", "FOO",
+        ConfigCommandTest.PROGRAM);
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).isEqualTo("acf: --env FOO: expected NAME=VALUE\n");
+  }
+
+  @Test
   void versionNamesTheTool() {
     CheckFmtCommandTest.Run r = CheckFmtCommandTest.run("--version");
     assertThat(r.status()).isEqualTo(0);
