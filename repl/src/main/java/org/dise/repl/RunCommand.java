@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
       "Examples:",
       "  ./acf run examples/programs/bin/hello a b c",
       "  ./acf run --stats examples/programs/bin/jpeg 2",
-      "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
+      "  ./acf run --max-insns 1M --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
       "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
@@ -55,8 +55,9 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
-  @Option(names = "--max-insns", paramLabel = "N",
-      description = "Stop the guest after N instructions (default: no limit).")
+  @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
+      description = "Stop the guest after N instructions (default: no limit; K, M, G"
+          + " suffixes).")
   long maxInsns = -1;
 
   @Option(names = "--stats",

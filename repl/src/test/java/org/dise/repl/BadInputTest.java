@@ -56,6 +56,13 @@ class BadInputTest {
         new Case("infinite loop", List.of("run", "--max-insns", "100000",
             bad + "/loop_forever.elf"), 1,
             List.of("guest stopped after 100,000 instructions", "--max-insns 100000")),
+        // Counts take --interval's suffixes.
+        new Case("infinite loop, --max-insns 100K", List.of("run", "--max-insns", "100K",
+            bad + "/loop_forever.elf"), 1,
+            List.of("guest stopped after 100,000 instructions")),
+        new Case("--max-insns not a count", List.of("run", "--max-insns", "1X",
+            bad + "/loop_forever.elf"), 2,
+            List.of("'--max-insns'", "'1X' is not a whole number (suffix K, M or G allowed)")),
         // Other commands' files: the reason in words, not Java's bare path.
         new Case("compile into a missing folder", List.of("compile", acf, "-o",
             bad + "/no-such-dir/x.dcfg"), 1,
