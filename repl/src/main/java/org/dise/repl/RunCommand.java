@@ -284,6 +284,29 @@ public final class RunCommand implements Callable<Integer> {
     return outcome.exitStatus();
   }
 
+  /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
+  private String given(boolean withSampling) {
+    List<String> names = new ArrayList<>();
+    if (withSampling && sampling != null) {
+      names.add("--sampling");
+    }
+    if (interval != null) {
+      names.add("--interval");
+    }
+    if (threshold != null) {
+      names.add("--threshold");
+    }
+    if (predictor != null) {
+      names.add("--predictor");
+    }
+    if (shadowExhaustive) {
+      names.add("--shadow-exhaustive");
+    }
+    String last = names.remove(names.size() - 1);
+    return names.isEmpty() ? last + " needs"
+        : String.join(", ", names) + " and " + last + " need";
+  }
+
   /**
    * The sampling strategy: --sampling over the ACF's trigger declaration, with --interval,
    * --threshold and --predictor applied; null when there is none.
@@ -292,8 +315,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean tuned = interval != null || threshold != null || predictor != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError("--sampling, --interval, --threshold, --predictor and"
-            + " --shadow-exhaustive need --acf or --config", Main.EXIT_USAGE);
+        throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
       }
       return null;
     }
@@ -316,9 +338,8 @@ public final class RunCommand implements Callable<Integer> {
         spec = TriggerSpec.of(productions.triggers().get(0));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned || shadowExhaustive) {
-        throw new UserError("--interval, --threshold, --predictor and --shadow-exhaustive need"
-            + " a sampling strategy (--sampling, or a trigger declared in the ACF)",
-            Main.EXIT_USAGE);
+        throw new UserError(given(false) + " a sampling strategy (--sampling, or a trigger"
+            + " declared in the ACF)", Main.EXIT_USAGE);
       } else {
         return null;
       }
