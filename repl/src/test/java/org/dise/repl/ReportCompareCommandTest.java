@@ -57,6 +57,18 @@ class ReportCompareCommandTest {
   }
 
   @Test
+  void aTableWithItsOwnPercentColumnGetsNoSecondShareColumn() {
+    ProfileTable ranges = new ProfileTable(List.of("lo", "hi", "count", "percent"),
+        List.of(List.of("0x0", "0xff", "30", "15.00"), List.of("0x100", "0x1ff", "10", "5.00")),
+        List.of("lo", "hi"), "count");
+    List<String> lines = ProfileFormats.terminal("ranges", ranges, 10);
+    assertThat(lines.get(1).split(" +")).asList().containsExactly("", "lo", "hi", "count",
+        "percent").inOrder();
+    assertThat(lines.get(2).split(" +")).asList().containsExactly("", "0x0", "0xff", "30",
+        "15.00").inOrder();
+  }
+
+  @Test
   void foldedStacksForCallPairsAndMethodsOnly() {
     ProfileTable pairs = new ProfileTable(List.of("caller", "callee", "count"),
         List.of(List.of("main", "fib", "3"), List.of("fib", "fib", "20")),
