@@ -72,6 +72,12 @@ class BadInputTest {
         new Case("sweep --out into a missing folder (refused before running)",
             List.of("sweep", "--acf", acf, "--out", bad + "/no-such-dir/s.csv"), 2,
             List.of("s.csv: no such directory")),
+        new Case("a program given as the ACF (wrong order)", List.of("run", "--acf",
+            ROOT.resolve("examples/programs/bin/hello").toString(), acf), 2,
+            List.of("hello: not a UTF-8 text file", "takes the program last")),
+        new Case("acf check on a program", List.of("check",
+            ROOT.resolve("examples/programs/bin/hello").toString()), 2,
+            List.of("hello: not a UTF-8 text file")),
         new Case("usage error", List.of("run"), 2,
             List.of("Missing required parameter: 'PROGRAM'", "acf run --help")));
   }
