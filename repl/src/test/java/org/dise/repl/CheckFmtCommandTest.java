@@ -76,6 +76,9 @@ class CheckFmtCommandTest {
     assertThat(run("fmt", "--check", f.toString()).status()).isEqualTo(0);
     Files.writeString(f, "P0: T.OP == => null\n");
     assertThat(run("fmt", f.toString()).status()).isEqualTo(1);
+    Run both = run("fmt", "--check", "--write", f.toString());
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).isEqualTo("acf: --check and --write exclude each other\n");
   }
 
   @Test
