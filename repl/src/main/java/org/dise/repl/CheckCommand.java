@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Examples:",
-      "  acf check hot_methods.acf",
-      "  acf check --lib spec/conformance/lib spec/conformance/valid/paper_notation.acf",
-      "  acf check --diagnostics=json my.acf      # for editors",
-      "  acf check --print my.acf                 # also print the checked program",
+      "  ./acf check examples/acf/*.acf",
+      "  ./acf check --lib spec/conformance/lib \\",
+      "      spec/conformance/valid/paper_notation.acf",
+      "  ./acf check --diagnostics=json my.acf    # for editors",
+      "  ./acf check --print my.acf               # also print the checked program",
     })
 public final class CheckCommand implements Callable<Integer> {
   /** How diagnostics are printed. */
