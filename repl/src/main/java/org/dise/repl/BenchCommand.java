@@ -37,11 +37,11 @@ import picocli.CommandLine.Parameters;
       "with the date and machine in docs/benchmarks.md.",
       "",
       "Examples:",
-      "  ./acf bench                      all workloads at their default sizes",
-      "  ./acf bench --arg 1 jpeg mcf     two workloads with argument 1",
+      "  ./acf bench                      # all workloads at their default sizes",
+      "  ./acf bench --arg 1 jpeg mcf     # two workloads with argument 1",
       "  ./acf bench --no-qemu --repeat 3",
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
-      "  ./acf bench --rap --max-insns 5000000 jpeg mcf   RAP updates/s and node counts",
+      "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
       "under them (with each engine --engine names) in turn, --repeat times; the best",
@@ -86,8 +86,9 @@ public final class BenchCommand implements Callable<Integer> {
       + " and hot-range error at epsilon 10%% and 1%% (the RAP paper's Figs. 7-8).")
   boolean rap;
 
-  @Option(names = "--max-insns", paramLabel = "N", description = "With --rap: the guest"
-      + " instructions whose events are captured per workload (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
+      description = "With --rap: the guest instructions whose events are captured per workload"
+          + " (default: 20M; K, M, G suffixes).")
   long maxInsns = 20_000_000;
 
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")

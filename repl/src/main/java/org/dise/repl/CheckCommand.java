@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Examples:",
-      "  acf check hot_methods.acf",
-      "  acf check --lib spec/conformance/lib spec/conformance/valid/paper_notation.acf",
-      "  acf check --diagnostics=json my.acf      # for editors",
-      "  acf check --print my.acf                 # also print the checked program",
+      "  ./acf check examples/acf/*.acf",
+      "  ./acf check --lib spec/conformance/lib \\",
+      "      spec/conformance/valid/paper_notation.acf",
+      "  ./acf check --diagnostics=json my.acf    # for editors",
+      "  ./acf check --print my.acf               # also print the checked program",
     })
 public final class CheckCommand implements Callable<Integer> {
   /** How diagnostics are printed. */
@@ -97,7 +98,13 @@ public final class CheckCommand implements Callable<Integer> {
     }
     try {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
-    } catch (IOException | RuntimeException e) {
+    } catch (java.nio.charset.CharacterCodingException e) {
+      // Its message is "Input length = 4"; the likely mistake is a program given as the ACF.
+      throw new UserError("cannot read " + file + ": not a UTF-8 text file (an ACF is text;"
+          + " `acf run --acf X.acf PROGRAM` takes the program last)", Main.EXIT_USAGE);
+    } catch (IOException e) {
+      throw new UserError("cannot read " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
+    } catch (RuntimeException e) {
       throw new UserError("cannot read " + file + ": " + (e.getMessage() == null
           ? e.getClass().getSimpleName() : e.getMessage()), Main.EXIT_USAGE);
     }

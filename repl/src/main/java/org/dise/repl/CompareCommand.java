@@ -30,13 +30,14 @@ import picocli.CommandLine.Parameters;
           + " tracing paper). Exit status 0, 1 when the runs share no profile or cannot be"
           + " read, 2 for a usage error.",
       "",
-      "Examples (sampled.acf: the same profile under a sampling trigger):",
-      "  ./acf run --acf examples/acf/hot_methods.acf --out full \\",
-      "      examples/programs/bin/mcf 1",
-      "  ./acf run --acf sampled.acf --out sampled examples/programs/bin/mcf 1",
-      "  ./acf compare full sampled",
-      "  ./acf compare --normalize --hot-fraction 0.10 full sampled",
-      "  ./acf compare full/HotDataStreams.json sampled/HotDataStreams.json",
+      "Examples (the same hot code region profile, exhaustive and sampled):",
+      "  ./acf run --acf examples/acf/sampled_regions.acf --out full \\",
+      "      examples/programs/bin/phases 2",
+      "  ./acf run --acf examples/acf/sampled_regions.acf --sampling periodic:4 \\",
+      "      --interval 1M --out sampled examples/programs/bin/phases 2",
+      "  ./acf compare --normalize full sampled",
+      "  ./acf compare --hot-fraction 0.10 full/Branch_handler.json \\",
+      "      sampled/Branch_handler.json",
     },
     mixinStandardHelpOptions = true)
 public final class CompareCommand implements Callable<Integer> {
@@ -106,12 +107,14 @@ public final class CompareCommand implements Callable<Integer> {
     int cut = (int) Math.max(1, Math.ceil(hotFraction * positive));
     System.out.printf("profile %s (%s)%n", name, x.weight());
     System.out.printf("  entries          %,d in A, %,d in B%n", x.rows().size(), y.rows().size());
-    System.out.printf("  %-16s %,d in A, %,d in B%n", "total " + x.weight(), tx, ty);
+    // The weight's name is in the heading: "total instructions" would push the column out.
+    System.out.printf("  total            %,d in A, %,d in B%n", tx, ty);
     System.out.printf("  count error      %.2f%%%s%n", 100 * Accuracy.countError(exact, estimate),
         normalize ? " (B normalized to A's total)" : "");
-    System.out.printf("  hot set error    %.2f%% (A's top %.0f%%: %d entries with ties)%n",
-        100 * Accuracy.hotSetError(exact, estimate, hotFraction), 100 * hotFraction,
-        Accuracy.hotSet(exact, cut).size());
+    int hot = Accuracy.hotSet(exact, cut).size();
+    System.out.printf("  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
+        100 * Accuracy.hotSetError(exact, estimate, hotFraction), 100 * hotFraction, hot,
+        hot == 1 ? "entry" : "entries");
     if (x.header().containsAll(List.of("signature", "share"))) {
       System.out.printf("  stream overlap   %.2f%% (equation 5)%n",
           100 * StreamOverlap.overlap(shares(x), shares(y)));

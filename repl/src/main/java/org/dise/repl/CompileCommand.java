@@ -48,7 +48,7 @@ public final class CompileCommand implements Callable<Integer> {
     try {
       ConfigFormat.write(config, output);
     } catch (IOException e) {
-      throw new UserError(output + ": cannot write: " + e.getMessage());
+      throw new UserError(output + ": cannot write: " + UserError.why(e));
     }
     int p = set.productions().size();
     int r = set.replacements().size();

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
       "",
       "Examples:",
       "  ./acf disasm examples/programs/bin/hello --function main",
-      "  ./acf disasm --address 0x10400 --count 20 examples/programs/bin/jpeg",
+      "  ./acf disasm --address 0x107b0 --count 20 examples/programs/bin/jpeg",
+      "      # from jpeg's entry point, _start (readelf -h shows it)",
     },
     mixinStandardHelpOptions = true)
 public final class DisasmCommand implements Callable<Integer> {

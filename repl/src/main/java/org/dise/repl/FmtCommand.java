@@ -28,9 +28,9 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "Examples:",
-      "  acf fmt paper.acf                 # print the canonical form",
-      "  acf fmt --write paper.acf         # rewrite the file in place",
-      "  acf fmt --check paper.acf         # exit 1 if it is not canonical",
+      "  ./acf fmt examples/acf/hot_call_pairs.acf   # paper notation, canonical form",
+      "  ./acf fmt --write my.acf                    # rewrite the file in place",
+      "  ./acf fmt --check my.acf                    # exit 1 if it is not canonical",
     })
 public final class FmtCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The ACF file to format.")
@@ -44,6 +44,10 @@ public final class FmtCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (check && write) {
+      // --check would win silently and the file stay as it was.
+      throw new UserError("--check and --write exclude each other", Main.EXIT_USAGE);
+    }
     SourceFile source = CheckCommand.read(file);
     Diagnostics diags = new Diagnostics();
     Optional<AcfFile> ast = AcfParsing.parse(source, diags);
@@ -64,7 +68,7 @@ public final class FmtCommand implements Callable<Integer> {
       try {
         Files.writeString(file, formatted, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new UserError("cannot write " + file + ": " + e.getMessage(), Main.EXIT_USAGE);
+        throw new UserError("cannot write " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
       }
       return 0;
     }

@@ -26,7 +26,7 @@ final class GuestLauncher {
     } catch (NoSuchFileException e) {
       throw new UserError(program + ": no such file");
     } catch (IOException e) {
-      throw new UserError(program + ": cannot read: " + e.getMessage());
+      throw new UserError(program + ": cannot read: " + UserError.why(e));
     }
   }
 }

@@ -31,18 +31,38 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Bare {@code acf}: the command list on stderr and the usage-error status, as for a typo. */
   @Override
   public void run() {
     spec.commandLine().usage(System.err);
+    throw new UserError("no command given; see the list above", EXIT_USAGE);
   }
 
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
     cl.setExitCodeExceptionMapper(t -> EXIT_USAGE);
     cl.setExecutionExceptionHandler(new ErrorHandler());
+    cl.setParameterExceptionHandler(Main::usageError);
     // Everything after the program name belongs to the guest.
     cl.getSubcommands().get("run").setStopAtPositional(true);
     return cl;
+  }
+
+  /**
+   * A usage error in a few lines: what is wrong, the command's synopsis, and where the full help
+   * is. picocli's default printed the whole help after the message, which scrolled the message
+   * out of sight (acf run's help is 80 lines).
+   */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cl = e.getCommandLine();
+    java.io.PrintWriter err = cl.getErr();
+    err.println("acf: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.print("Usage: " + cl.getHelp().synopsis("Usage: ".length()));
+    String name = cl.getCommandSpec().qualifiedName();
+    err.println("Run `" + name + " --help` for the options and examples.");
+    err.flush();
+    return EXIT_USAGE;
   }
 
   public static void main(String[] args) {

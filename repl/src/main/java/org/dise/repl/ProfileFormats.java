@@ -29,22 +29,29 @@ public final class ProfileFormats {
 
   /**
    * A heading and the top {@code n} rows as aligned lines, with a {@code %} column after the
-   * weight column: each entry's share of the profile's total weight.
+   * weight column: each entry's share of the profile's total weight. A table with its own
+   * {@code percent} column (RAP ranges: the share of all events, the paper's measure) gets no
+   * second one, which would disagree with it.
    */
   public static List<String> terminal(String name, ProfileTable t, int n) {
     long total = total(t);
     int w = t.header().indexOf(t.weight());
+    boolean share = !t.header().contains("percent");
     List<List<String>> shown = new ArrayList<>();
     List<String> head = new ArrayList<>(t.header());
-    head.add(w + 1, "%");
+    if (share) {
+      head.add(w + 1, "%");
+    }
     shown.add(head);
     for (List<String> r : t.rows().subList(0, Math.min(n, t.rows().size()))) {
       List<String> row = new ArrayList<>();
       for (String cell : r) {
         row.add(cell.length() > CELL ? cell.substring(0, CELL - 3) + "..." : cell);
       }
-      double share = total == 0 ? 0 : 100.0 * Long.parseLong(r.get(w)) / total;
-      row.add(w + 1, String.format(java.util.Locale.ROOT, "%.1f", share));
+      if (share) {
+        double pct = total == 0 ? 0 : 100.0 * Long.parseLong(r.get(w)) / total;
+        row.add(w + 1, String.format(java.util.Locale.ROOT, "%.1f", pct));
+      }
       shown.add(row);
     }
     int[] width = new int[head.size()];

@@ -78,7 +78,7 @@ final class ProfileReport {
           + "}\n";
       write(dir.resolve("summary.json"), json);
     } catch (IOException e) {
-      throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
+      throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));
     }
   }
 
@@ -95,7 +95,10 @@ final class ProfileReport {
     }
     out.printf("sampling %s, interval %,d%n", spec.describe(), spec.interval());
     out.printf("  intervals                %,d (%,d sampled)%n", d.intervals(), sampledIntervals);
-    out.printf(Locale.ROOT, "  sampled_fraction         %.4f%n", r.sampledFraction());
+    // Fractions under the names summary.json uses, with the percentages that acf sweep and
+    // acf compare print beside them.
+    out.printf(Locale.ROOT, "  sampled_fraction         %.4f (%.2f%%)%n", r.sampledFraction(),
+        100 * r.sampledFraction());
     if (r.trigger() instanceof PhaseAwareTrigger p) {
       PhaseTracker t = p.tracker();
       out.printf(Locale.ROOT, "  phases                   %d (%d never sampled)%n",
@@ -105,8 +108,8 @@ final class ProfileReport {
     }
     if (r.accuracy() != null) {
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
-        out.printf(Locale.ROOT, "  %-24s count_error %.4f  hot_error %.4f%n", a.sink(),
-            a.countError(), a.hotError());
+        out.printf(Locale.ROOT, "  %-24s count_error %.4f (%.2f%%)  hot_error %.4f (%.2f%%)%n",
+            a.sink(), a.countError(), 100 * a.countError(), a.hotError(), 100 * a.hotError());
       }
     }
   }
@@ -164,7 +167,7 @@ final class ProfileReport {
       try {
         Files.writeString(dir.resolve(e.getKey() + ".estimate.csv"), sb, StandardCharsets.UTF_8);
       } catch (IOException x) {
-        throw new UserError("--out " + dir + ": cannot write: " + x.getMessage());
+        throw new UserError("--out " + dir + ": cannot write: " + UserError.why(x));
       }
     }
   }
@@ -183,7 +186,7 @@ final class ProfileReport {
     try {
       Files.writeString(dir.resolve("phases.csv"), sb, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UserError("--out " + dir + ": cannot write: " + e.getMessage());
+      throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));
     }
   }
 }

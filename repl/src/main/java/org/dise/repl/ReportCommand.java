@@ -1,9 +1,13 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.sink.ProfileTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,8 +62,42 @@ public final class ReportCommand implements Callable<Integer> {
     }
     if (only == null && !run.summary().isEmpty()) {
       System.out.println("cost");
-      run.summary().forEach((k, v) -> System.out.printf("  %-25s %s%n", k.replace('_', ' '), v));
+      costLines(run.summary()).forEach(l -> System.out.println("  " + l));
     }
     return 0;
+  }
+
+  private static final List<String> COST_KEYS = List.of("application_instructions",
+      "inserted_instructions", "replacements", "stall_cycles", "handler_calls", "handler_cycles",
+      "interrupts", "interrupt_cycles");
+
+  /**
+   * The summary's lines in the layout {@code acf run} printed them (thousands separators, the
+   * overhead as 1.2345x), so that a report reads like the run; other members (exit status, the
+   * sampling figures) follow in the same columns.
+   */
+  static List<String> costLines(Map<String, Object> summary) {
+    List<String> lines = new ArrayList<>();
+    Set<String> shown = new HashSet<>();
+    if (COST_KEYS.stream().allMatch(k -> integer(summary.get(k)))) {
+      long[] v = COST_KEYS.stream().mapToLong(k -> Long.parseLong(summary.get(k).toString()))
+          .toArray();
+      CostReport c = new CostReport(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+      lines.addAll(List.of(c.describe().split("\n")));
+      shown.addAll(COST_KEYS);
+      shown.addAll(List.of("total_cycles", "overhead"));
+    }
+    summary.forEach((k, v) -> {
+      if (!shown.contains(k)) {
+        String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
+            : String.valueOf(v);
+        lines.add(String.format("%-24s %s", k.replace('_', ' '), value));
+      }
+    });
+    return lines;
+  }
+
+  private static boolean integer(Object v) {
+    return v instanceof Json.Num n && n.text().matches("-?\\d{1,18}");
   }
 }

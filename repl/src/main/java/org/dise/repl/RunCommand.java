@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
       "Examples:",
       "  ./acf run examples/programs/bin/hello a b c",
       "  ./acf run --stats examples/programs/bin/jpeg 2",
-      "  ./acf run --max-insns 1000000 --allow-read /data prog /data/in.txt",
+      "  ./acf run --max-insns 1M --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
       "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
@@ -55,9 +55,10 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
-  @Option(names = "--max-insns", paramLabel = "N",
-      description = "Stop the guest after N instructions (default: no limit); under a"
-          + " sampling trigger, N application instructions (inserted ones not counted).")
+  @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
+      description = "Stop the guest after N instructions (default: no limit; K, M, G"
+          + " suffixes); under a sampling trigger, N application instructions (inserted ones"
+          + " not counted).")
   long maxInsns = -1;
 
   @Option(names = "--stats",
@@ -284,6 +285,29 @@ public final class RunCommand implements Callable<Integer> {
     return outcome.exitStatus();
   }
 
+  /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
+  private String given(boolean withSampling) {
+    List<String> names = new ArrayList<>();
+    if (withSampling && sampling != null) {
+      names.add("--sampling");
+    }
+    if (interval != null) {
+      names.add("--interval");
+    }
+    if (threshold != null) {
+      names.add("--threshold");
+    }
+    if (predictor != null) {
+      names.add("--predictor");
+    }
+    if (shadowExhaustive) {
+      names.add("--shadow-exhaustive");
+    }
+    String last = names.remove(names.size() - 1);
+    return names.isEmpty() ? last + " needs"
+        : String.join(", ", names) + " and " + last + " need";
+  }
+
   /**
    * The sampling strategy: --sampling over the ACF's trigger declaration, with --interval,
    * --threshold and --predictor applied; null when there is none.
@@ -292,8 +316,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean tuned = interval != null || threshold != null || predictor != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError("--sampling, --interval, --threshold, --predictor and"
-            + " --shadow-exhaustive need --acf or --config", Main.EXIT_USAGE);
+        throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
       }
       return null;
     }
@@ -316,9 +339,8 @@ public final class RunCommand implements Callable<Integer> {
         spec = TriggerSpec.of(productions.triggers().get(0));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned || shadowExhaustive) {
-        throw new UserError("--interval, --threshold, --predictor and --shadow-exhaustive need"
-            + " a sampling strategy (--sampling, or a trigger declared in the ACF)",
-            Main.EXIT_USAGE);
+        throw new UserError(given(false) + " a sampling strategy (--sampling, or a trigger"
+            + " declared in the ACF)", Main.EXIT_USAGE);
       } else {
         return null;
       }
@@ -364,8 +386,17 @@ public final class RunCommand implements Callable<Integer> {
     Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
-    List<String> environment = clearEnv ? new ArrayList<>() : Machine.hostEnv();
-    environment.addAll(env);
+    List<String> environment = clearEnv ? new ArrayList<>() : new ArrayList<>(Machine.hostEnv());
+    for (String v : env) {
+      if (v.indexOf('=') <= 0) {
+        throw new UserError("--env " + v + ": expected NAME=VALUE", Main.EXIT_USAGE);
+      }
+      // Replace the host's value: getenv returns the first match, so an appended duplicate
+      // would be ignored by the guest.
+      String name = v.substring(0, v.indexOf('=') + 1);
+      environment.removeIf(e -> e.startsWith(name));
+      environment.add(v);
+    }
     if (translateThreshold < 0) {
       throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
     }

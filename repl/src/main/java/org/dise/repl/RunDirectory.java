@@ -33,6 +33,10 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
       notes.put(name, ProfileFormats.notesFromJson(text(path)));
       return new RunDirectory(path, profiles, summary, notes);
     }
+    if (!Files.isDirectory(path) && path.getFileName() != null
+        && path.getFileName().toString().endsWith(".json")) {
+      throw new UserError(path + ": no such profile file");
+    }
     if (!Files.isDirectory(path)) {
       throw new UserError(path + ": no such run directory (write one with acf run --acf X.acf"
           + " --out DIR)");

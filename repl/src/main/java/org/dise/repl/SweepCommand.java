@@ -62,31 +62,32 @@ public final class SweepCommand implements Callable<Integer> {
       description = "Interval length in application instructions (default: ${DEFAULT-VALUE}).")
   String interval = "1M";
 
-  @Option(names = "--thresholds", paramLabel = "T,...", split = ",",
+  @Option(names = "--thresholds", paramLabel = "T", split = ",", splitSynopsisLabel = ",",
       description = "Phase tracker thresholds, percent (default: 5,10,15,25,40,60).")
   List<Double> thresholds = new ArrayList<>(List.of(5.0, 10.0, 15.0, 25.0, 40.0, 60.0));
 
-  @Option(names = "--periods", paramLabel = "N,...", split = ",",
+  @Option(names = "--periods", paramLabel = "N", split = ",", splitSynopsisLabel = ",",
       description = "Periodic: every Nth interval (default: 2,3,5,8,12,20,30).")
   List<Long> periods = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
 
-  @Option(names = "--one-in", paramLabel = "P,...", split = ",",
+  @Option(names = "--one-in", paramLabel = "P", split = ",", splitSynopsisLabel = ",",
       description = "Random: probability 1/P (default: 2,3,5,8,12,20,30).")
   List<Long> oneIns = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
 
-  @Option(names = "--seeds", paramLabel = "S,...", split = ",",
+  @Option(names = "--seeds", paramLabel = "S", split = ",", splitSynopsisLabel = ",",
       description = "Random: seeds, averaged per P (default: 1,2,3).")
   List<Long> seeds = new ArrayList<>(List.of(1L, 2L, 3L));
 
   @Option(names = "--policy", paramLabel = "POLICY",
-      description = "Phase-aware representative policy (default: ${DEFAULT-VALUE}).")
+      description = "Phase-aware representative policy: first, third, or the oracles"
+          + " centroid and random (default: ${DEFAULT-VALUE}).")
   String policy = "third";
 
   @Option(names = "--predictor", paramLabel = "KIND",
       description = "Phase predictor: last, markov or oracle (default: ${DEFAULT-VALUE}).")
   String predictor = "last";
 
-  @Option(names = "--target", paramLabel = "E,...", split = ",",
+  @Option(names = "--target", paramLabel = "E", split = ",", splitSynopsisLabel = ",",
       description = "Count errors, percent, for the summary tables (default: 5).")
   List<Double> targets = new ArrayList<>(List.of(5.0));
 
@@ -105,13 +106,20 @@ public final class SweepCommand implements Callable<Integer> {
     if (from != null) {
       try {
         summary(Sweep.readCsv(Files.readAllLines(from, StandardCharsets.UTF_8)), -1);
-      } catch (IOException | IllegalArgumentException e) {
+      } catch (IOException e) {
+        throw new UserError("--from " + from + ": cannot read: " + UserError.why(e));
+      } catch (IllegalArgumentException e) {
         throw new UserError("--from " + from + ": cannot read: " + e.getMessage());
       }
       return 0;
     }
     if (acfs.isEmpty()) {
       throw new UserError("acf sweep needs --acf (or --from)", Main.EXIT_USAGE);
+    }
+    // Checked now: the CSV is written after every run, minutes later.
+    Path outDir = out == null ? null : out.toAbsolutePath().getParent();
+    if (outDir != null && !Files.isDirectory(outDir)) {
+      throw new UserError("--out " + out + ": no such directory " + outDir, Main.EXIT_USAGE);
     }
     ProductionSet set = AcfLoader.load(acfs);
     long iv;
@@ -160,7 +168,7 @@ public final class SweepCommand implements Callable<Integer> {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
         Sweep.writeCsv(points, wr);
       } catch (IOException e) {
-        throw new UserError("--out " + out + ": cannot write: " + e.getMessage());
+        throw new UserError("--out " + out + ": cannot write: " + UserError.why(e));
       }
     }
     summary(points, iv);

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * problem, no Java stack trace, and the status a shell would see from qemu-riscv64 for a guest
  * fault (128+signal), or 1 for a program that cannot be loaded or is stopped by --max-insns. The
  * fixtures and qemu's behaviour are described in {@code runtime/src/test/resources/isa/bad/}.
+ * Other commands' missing files and usage errors get the same treatment.
  */
 class BadInputTest {
   private static final Path ROOT = findRoot();
@@ -33,6 +34,7 @@ class BadInputTest {
 
   static Stream<Case> cases() {
     String bad = BAD.toString();
+    String acf = ROOT.resolve("examples/acf/sampled_regions.acf").toString();
     return Stream.of(
         new Case("truncated ELF", List.of("run", bad + "/truncated.elf"), 1,
             List.of("truncated.elf: cannot run:", "truncated ELF file")),
@@ -53,7 +55,31 @@ class BadInputTest {
             List.of("guest fault (SIGBUS)", "misaligned", "amoadd.w")),
         new Case("infinite loop", List.of("run", "--max-insns", "100000",
             bad + "/loop_forever.elf"), 1,
-            List.of("guest stopped after 100,000 instructions", "--max-insns 100000")));
+            List.of("guest stopped after 100,000 instructions", "--max-insns 100000")),
+        // Counts take --interval's suffixes.
+        new Case("infinite loop, --max-insns 100K", List.of("run", "--max-insns", "100K",
+            bad + "/loop_forever.elf"), 1,
+            List.of("guest stopped after 100,000 instructions")),
+        new Case("--max-insns not a count", List.of("run", "--max-insns", "1X",
+            bad + "/loop_forever.elf"), 2,
+            List.of("'--max-insns'", "'1X' is not a whole number (suffix K, M or G allowed)")),
+        // Other commands' files: the reason in words, not Java's bare path.
+        new Case("compile into a missing folder", List.of("compile", acf, "-o",
+            bad + "/no-such-dir/x.dcfg"), 1,
+            List.of("x.dcfg: cannot write: no such file or directory")),
+        new Case("sweep --from a missing CSV", List.of("sweep", "--from", bad + "/none.csv"), 1,
+            List.of("none.csv: cannot read: no such file or directory")),
+        new Case("sweep --out into a missing folder (refused before running)",
+            List.of("sweep", "--acf", acf, "--out", bad + "/no-such-dir/s.csv"), 2,
+            List.of("s.csv: no such directory")),
+        new Case("a program given as the ACF (wrong order)", List.of("run", "--acf",
+            ROOT.resolve("examples/programs/bin/hello").toString(), acf), 2,
+            List.of("hello: not a UTF-8 text file", "takes the program last")),
+        new Case("acf check on a program", List.of("check",
+            ROOT.resolve("examples/programs/bin/hello").toString()), 2,
+            List.of("hello: not a UTF-8 text file")),
+        new Case("usage error", List.of("run"), 2,
+            List.of("Missing required parameter: 'PROGRAM'", "acf run --help")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -76,5 +76,24 @@ class CheckFmtCommandTest {
     assertThat(run("fmt", "--check", f.toString()).status()).isEqualTo(0);
     Files.writeString(f, "P0: T.OP == => null\n");
     assertThat(run("fmt", f.toString()).status()).isEqualTo(1);
+    Run both = run("fmt", "--check", "--write", f.toString());
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).isEqualTo("acf: --check and --write exclude each other\n");
+  }
+
+  @Test
+  void theUnknownSinkHintNamesAComponentThatRuns(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("calls.acf");
+    String body = "R1: call(Foo, T.INSN); T.INSN;\nP1: T.OPCLASS == proc_call => R1, null\n";
+    Files.writeString(f, body);
+    Run r = run("check", f.toString());
+    assertThat(r.status()).isEqualTo(1);
+    String hint = r.err().substring(r.err().indexOf("`sink Foo = ") + 1);
+    String declaration = hint.substring(0, hint.indexOf('`'));
+    // Following the hint gives an ACF that acf run runs.
+    Files.writeString(f, declaration + "\n" + body);
+    Run ok = run("run", "--acf", f.toString(), ConfigCommandTest.PROGRAM, "3");
+    assertThat(ok.err()).contains("profile Foo:");
+    assertThat(ok.status()).isEqualTo(0);
   }
 }

@@ -37,6 +37,8 @@ class CommandLineTest {
           .isEmpty();
       assertWithMessage("acf %s --help", e.getKey()).that(help)
           .containsMatch("(?m)^Examples[^\\n]*:$");
+      // A comma-separated list option reads --x=N[,N...], not picocli's N,...[,N,......].
+      assertWithMessage("acf %s --help", e.getKey()).that(help).doesNotContain("...[");
       for (int i = 0; i < footer.length; i++) {
         String line = footer[i];
         boolean example = line.startsWith("  ");
@@ -51,6 +53,72 @@ class CommandLineTest {
         }
       }
     }
+  }
+
+  @Test
+  void aUsageErrorIsAShortMessageWithTheSynopsisNotTheWholeHelp() {
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).startsWith("acf: Missing required parameter: 'PROGRAM'\nUsage: acf run ");
+    assertThat(r.stderr()).endsWith("Run `acf run --help` for the options and examples.\n");
+    assertThat(r.stderr()).doesNotContain("Examples");
+    assertThat(r.stderr().split("\n").length).isLessThan(12);
+
+    r = ConfigCommandTest.acf("run", "--max-insns", "abc", "prog");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).startsWith("acf: Invalid value for option '--max-insns': 'abc'");
+
+    // A misspelt command gets a suggestion.
+    r = ConfigCommandTest.acf("chek", "x.acf");
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("check");
+    assertThat(r.stderr()).contains("Run `acf --help`");
+
+    // No command at all is a usage error too, after the list of commands.
+    r = ConfigCommandTest.acf();
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("Commands:");
+    assertThat(r.stderr()).endsWith("acf: no command given; see the list above\n");
+  }
+
+  @Test
+  void disasmHelpExamplesShowCode() {
+    String[] footer = Main.commandLine().getSubcommands().get("disasm").getCommandSpec()
+        .usageMessage().footer();
+    int run = 0;
+    for (String line : footer) {
+      if (!line.startsWith("  ./acf disasm ")) {
+        continue;
+      }
+      java.util.List<String> args = new java.util.ArrayList<>();
+      for (String w : line.substring("  ./acf ".length()).split(" +")) {
+        args.add(w.startsWith("examples/") ? ConfigCommandTest.ROOT.resolve(w).toString() : w);
+      }
+      ConfigCommandTest.Result r = ConfigCommandTest.acf(args.toArray(String[]::new));
+      assertWithMessage(line).that(r.status()).isEqualTo(0);
+      // Instructions, not the zero padding before the text section (a little alignment
+      // padding between functions is fine).
+      long padding = r.stdout().lines().filter(l -> l.contains(".short\t0x0")).count();
+      assertWithMessage(line).that(padding).isAtMost(r.stdout().lines().count() / 4);
+      assertWithMessage(line).that(r.stdout()).containsMatch("\t(addi|auipc|jal|c\\.|mv|li)");
+      run++;
+    }
+    assertThat(run).isAtLeast(2);
+  }
+
+  @Test
+  void runEnvReplacesTheHostsValueAndRefusesABareName() {
+    assertThat(System.getenv("PATH")).isNotNull();
+    RunCommand run = new RunCommand();
+    run.env = new java.util.ArrayList<>(java.util.List.of("PATH=/guest"));
+    // The guest's getenv returns the first PATH=: the host's must not precede ours.
+    assertThat(run.options().env().stream().filter(v -> v.startsWith("PATH=")).toList())
+        .containsExactly("PATH=/guest");
+
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--env", "FOO",
+        ConfigCommandTest.PROGRAM);
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).isEqualTo("acf: --env FOO: expected NAME=VALUE\n");
   }
 
   @Test

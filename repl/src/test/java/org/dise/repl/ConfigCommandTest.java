@@ -57,6 +57,9 @@ class ConfigCommandTest {
     assertThat(inspect.stdout()).contains("format version 2");
     assertThat(inspect.stdout()).contains("P3: T.OPCLASS == proc_call && zero_0 -> R3");
     assertThat(inspect.stdout()).contains("CallPair_handler -> call_pair_counter, 40 cycles");
+    assertThat(inspect.stdout()).contains("stall per replacement: 1 cycle\n");
+    // An empty section says so instead of leaving a bare heading.
+    assertThat(inspect.stdout()).endsWith("triggers: none\n");
 
     Result fromAcf = acf("run", "--acf", ACF, PROGRAM, "4");
     Result fromConfig = acf("run", "--config", cfg, PROGRAM, "4");

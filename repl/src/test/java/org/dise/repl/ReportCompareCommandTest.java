@@ -57,6 +57,18 @@ class ReportCompareCommandTest {
   }
 
   @Test
+  void aTableWithItsOwnPercentColumnGetsNoSecondShareColumn() {
+    ProfileTable ranges = new ProfileTable(List.of("lo", "hi", "count", "percent"),
+        List.of(List.of("0x0", "0xff", "30", "15.00"), List.of("0x100", "0x1ff", "10", "5.00")),
+        List.of("lo", "hi"), "count");
+    List<String> lines = ProfileFormats.terminal("ranges", ranges, 10);
+    assertThat(lines.get(1).split(" +")).asList().containsExactly("", "lo", "hi", "count",
+        "percent").inOrder();
+    assertThat(lines.get(2).split(" +")).asList().containsExactly("", "0x0", "0xff", "30",
+        "15.00").inOrder();
+  }
+
+  @Test
   void foldedStacksForCallPairsAndMethodsOnly() {
     ProfileTable pairs = new ProfileTable(List.of("caller", "callee", "count"),
         List.of(List.of("main", "fib", "3"), List.of("fib", "fib", "20")),
@@ -97,8 +109,9 @@ class ReportCompareCommandTest {
     assertThat(r.status()).isEqualTo(0);
     // |100-80| + |50-20| + |30-0| + |10-60| + |10-0| + |0-5| = 145 of 200.
     assertThat(r.stdout()).contains("count error      72.50%");
+    assertThat(r.stdout()).contains("  total            200 in A, 165 in B\n");
     // Top 15% of 5 entries: 1 entry, a, which B's top 1 also holds.
-    assertThat(r.stdout()).contains("hot set error    0.00% (A's top 15%: 1 entries with ties)");
+    assertThat(r.stdout()).contains("hot set error    0.00% (A's top 15%: 1 entry with ties)");
     // min(.5, .4) + min(.3, 0) + min(0, .2) = 40%.
     assertThat(r.stdout()).contains("stream overlap   40.00% (equation 5)");
 
@@ -134,6 +147,11 @@ class ReportCompareCommandTest {
     r = acf("report", tmp.resolve("missing").toString());
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.stderr()).contains("no such run directory");
+    // A missing NAME.json is a missing file, not a directory.
+    r = acf("compare", a.resolve("x.json").toString(), tmp.resolve("missing.json").toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.stderr()).isEqualTo("acf: " + tmp.resolve("missing.json")
+        + ": no such profile file\n");
 
     for (String command : List.of("report", "compare")) {
       Result help = acf(command, "--help");
@@ -189,7 +207,10 @@ class ReportCompareCommandTest {
     String printed = ConfigCommandTest.profile(run.stderr());
     // The run's profile lines, up to its cost report, come back identical.
     assertThat(report.stdout()).startsWith(printed.substring(0, printed.indexOf("cost\n")));
-    assertThat(report.stdout()).contains("exit status");
+    // ... and so does its cost report, in the same layout (thousands separators, 1.2345x).
+    String cost = printed.substring(printed.indexOf("cost\n"));
+    assertThat(report.stdout()).contains(cost.substring(0, cost.indexOf("x\n") + 2));
+    assertThat(report.stdout()).containsMatch("(?m)^  exit status +0$");
 
     Result same = acf("compare", out.toString(), out.toString());
     assertThat(same.status()).isEqualTo(0);

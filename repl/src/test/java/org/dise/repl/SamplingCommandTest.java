@@ -27,7 +27,10 @@ class SamplingCommandTest {
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stderr()).contains("sampling phase:third, interval 1,000,000");
     assertThat(r.stderr()).contains("sampled_fraction");
-    assertThat(r.stderr()).containsMatch("Branch_handler +count_error 0\\.0\\d+  hot_error");
+    assertThat(r.stderr()).containsMatch(
+        "Branch_handler +count_error 0\\.0(\\d)(\\d)\\d \\(\\1\\.\\2\\d%\\)  hot_error");
+    // The same figures in percent, as acf sweep and acf compare print them.
+    assertThat(r.stderr()).containsMatch("sampled_fraction +0\\.\\d{4} \\(\\d+\\.\\d\\d%\\)");
     String json = Files.readString(dir.resolve("summary.json"));
     assertThat(json).containsMatch("\"sampled_fraction\": 0\\.[0-4]");
     assertThat(json).contains("\"count_error\": ");
@@ -67,10 +70,14 @@ class SamplingCommandTest {
     assertThat(r.stderr()).startsWith("acf: sampling: unknown sampling strategy 'often'");
     r = acf("run", "--sampling", "periodic:3", PHASES);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).contains("need --acf or --config");
+    // The message names the options that were given, not every sampling option.
+    assertThat(r.stderr()).isEqualTo("acf: --sampling needs --acf or --config\n");
     r = acf("run", "--acf", ACF, "--interval", "1M", PHASES);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).contains("need a sampling strategy");
+    assertThat(r.stderr()).startsWith("acf: --interval needs a sampling strategy");
+    r = acf("run", "--acf", ACF, "--interval", "1M", "--shadow-exhaustive", PHASES);
+    assertThat(r.stderr()).startsWith(
+        "acf: --interval and --shadow-exhaustive need a sampling strategy");
     r = acf("run", "--acf", ACF, "--sampling", "phase", "--interval", "lots", PHASES);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).contains("--interval must be a whole number");

@@ -1025,8 +1025,10 @@ public final class NameResolution {
       diags.error(n.span(), "unknown sink `" + sink + "`", hint != null ? hint
           : loaded.prelude().isEmpty()
               ? "no standard library prelude was found; declare it with `sink " + sink
-                  + " = keyed_counter();` or pass --lib"
-              : "declare it with `sink " + sink + " = keyed_counter();`");
+                  + " = region_counter();` or pass --lib"
+              // A component the runtime implements, so that following the hint runs.
+              : "declare it, e.g. `sink " + sink + " = region_counter();` (the components are"
+                  + " in spec/acf-language.md section 7)");
     } else {
       diags.error(n.span(), "`" + sink + "` is " + e.what() + ", not a sink");
     }

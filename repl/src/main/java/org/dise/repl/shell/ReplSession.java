@@ -1,5 +1,6 @@
 package org.dise.repl.shell;
 
+import org.dise.repl.ProfileFormats;
 import org.dise.runtime.trigger.Triggers;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.TriggerDriver;
@@ -49,7 +50,6 @@ import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.isa.Registers;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.MemoryFault;
-import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
 /**
@@ -487,13 +487,16 @@ public final class ReplSession {
         String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
         out.append(String.format("  %-32s %s%n", head, c.brief()));
       }
-      out.append("Example:\n")
-          .append("  P3: T.OPCLASS == proc_call && zero_0 => R3, null    (after R3 is typed)\n")
+      // A replacement sequence must exist before a production names it: type R3, then P3.
+      out.append("Example (a production refers to a sink and a replacement typed before it):\n")
+          .append("  sink calls = call_pair_counter();\n")
+          .append("  R3: call(calls, T.INSN); T.INSN;\n")
+          .append("  P3: T.OPCLASS == proc_call => R3, null\n")
           .append("  :program examples/programs/bin/hello\n")
           .append("  :run\n")
-          .append(":help COMMAND shows a command's examples. Not here yet: the phase tracker\n")
-          .append("(its interval and phase table) and profile reports and comparisons (acf report,\n")
-          .append("acf compare); they come with their own issues.\n");
+          .append("  :profile\n")
+          .append(":help COMMAND shows a command's examples. A run's written profiles are\n")
+          .append("printed and compared by the acf report and acf compare commands.\n");
       return;
     }
     String name = args.get(0).startsWith(":") ? args.get(0).substring(1) : args.get(0);
@@ -542,6 +545,7 @@ public final class ReplSession {
     }
     List<String> others = m.names().stream()
         .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
+        .distinct() // several blocks declare the same counter name
         .toList();
     if (!others.isEmpty()) {
       out.append("names: ").append(String.join(", ", others)).append('\n');
@@ -1224,10 +1228,12 @@ public final class ReplSession {
       out.append("(from the productions the program started with)\n");
     }
     for (Sink s : engine.sinks()) {
-      // The same table as acf run's summary and acf report: top entries with their shares.
-      for (String line : org.dise.repl.ProfileFormats.terminal(s.name(), s.table(symbols),
-          PROFILE_TOP)) {
+      // The same table as acf run and acf report print: heading, shares, symbol names.
+      for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), PROFILE_TOP)) {
         out.append(line).append('\n');
+      }
+      for (String note : s.notes()) {
+        out.append("  note: ").append(note).append('\n');
       }
       for (String line : s.summary()) {
         out.append("  ").append(line).append('\n');

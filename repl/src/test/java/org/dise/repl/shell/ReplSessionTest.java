@@ -34,6 +34,33 @@ class ReplSessionTest {
   }
 
   @Test
+  void theExampleThatHelpPrintsRunsAsShown() {
+    ReplSession s = session();
+    String help = s.execute(":help");
+    String example = help.substring(help.indexOf("Example"), help.indexOf(":help COMMAND"));
+    String last = "";
+    for (String line : example.split("\n")) {
+      if (line.startsWith("  ")) {
+        last = s.execute(line.strip());
+        assertThat(last).doesNotContain("error");
+      }
+    }
+    // The last line is :profile: the calls the run made, counted by the typed sink.
+    assertThat(last).contains("profile calls: ");
+    assertThat(help).doesNotContain("Not here yet");
+  }
+
+  @Test
+  void libListsEachNameOnce() {
+    String lib = session().execute(":lib sampling");
+    String names = lib.substring(lib.indexOf("names: ") + "names: ".length());
+    java.util.List<String> list = java.util.List.of(names.substring(0, names.indexOf('\n'))
+        .split(", "));
+    assertThat(list).contains("check0");
+    assertThat(list).containsNoDuplicates();
+  }
+
+  @Test
   void promptShowsAContinuedEntryAndCtrlCDiscardsIt() {
     ReplSession s = session();
     assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);

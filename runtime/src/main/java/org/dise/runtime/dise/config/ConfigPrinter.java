@@ -31,7 +31,8 @@ public final class ConfigPrinter {
         h.replacementEntryBytes(), s.flagInputs().size(), h.conditionalEntries(), h.counters(),
         h.maxCounterWidth(), s.hpsRegisters().size(), h.hpsRegisters(), s.diseRegistersUsed(),
         h.diseRegisters()));
-    b.append("stall per replacement: ").append(s.stallCycles()).append(" cycles\n");
+    b.append("stall per replacement: ").append(s.stallCycles())
+        .append(s.stallCycles() == 1 ? " cycle\n" : " cycles\n");
     b.append("\npattern table (").append(s.productions().size()).append(")\n");
     for (int i = 0; i < s.productions().size(); i++) {
       Production p = s.productions().get(i);
@@ -50,7 +51,8 @@ public final class ConfigPrinter {
         b.append(String.format("    %2d  %s%n", i, insn(r.body().get(i), s)));
       }
     }
-    b.append("\nHPS counters\n");
+    // An empty section says so, rather than a heading over nothing.
+    b.append(s.counters().isEmpty() ? "\nHPS counters: none\n" : "\nHPS counters\n");
     for (CounterSpec k : s.counters()) {
       b.append(String.format("  counter %d: %d bits, init %d%n", k.index(), k.width(), k.init()));
     }
@@ -60,12 +62,12 @@ public final class ConfigPrinter {
     }
     b.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
         .append('\n');
-    b.append("\nsinks\n");
+    b.append(s.sinks().isEmpty() ? "\nsinks: none\n" : "\nsinks\n");
     for (SinkBinding k : s.sinks()) {
       b.append(String.format("  %s -> %s, %d cycles per call %s%n", k.name(), k.component(),
           k.cost(), new java.util.TreeMap<>(k.params())));
     }
-    b.append("triggers\n");
+    b.append(s.triggers().isEmpty() ? "triggers: none\n" : "triggers\n");
     for (TriggerBinding t : s.triggers()) {
       b.append(String.format("  %s -> %s %s%n", t.name(), t.component(),
           new java.util.TreeMap<>(t.params())));

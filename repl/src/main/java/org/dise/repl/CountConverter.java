@@ -1,0 +1,20 @@
+package org.dise.repl;
+
+import org.dise.runtime.trigger.Triggers;
+import picocli.CommandLine;
+
+/**
+ * An instruction count option with the K, M, G suffixes that {@code --interval} takes, so that
+ * every count on the command line is written the same way ({@code --max-insns 5M}).
+ */
+final class CountConverter implements CommandLine.ITypeConverter<Long> {
+  @Override
+  public Long convert(String value) {
+    try {
+      return Triggers.parseCount("the count", value);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a whole number (suffix K, M or G allowed)");
+    }
+  }
+}
