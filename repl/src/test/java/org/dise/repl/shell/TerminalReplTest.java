@@ -48,12 +48,12 @@ class TerminalReplTest {
     await("the banner and the prompt", s -> s.contains("acf REPL:") && lastLine(s).equals("acf>"));
 
     // Completion: a command name, then an ACF field.
-    keys(":prog", "Tab");
-    await("':prog' completed to ':program'", s -> lastLine(s).equals("acf> :program"));
+    keys(":prog");
+    complete("':prog' completed to ':program'", "acf> :program");
     keys(" examples/programs/bin/chess 4", "Enter");
     await("the program loaded", s -> s.contains("loaded examples/programs/bin/chess"));
-    keys("P9: T.OPCL", "Tab");
-    await("'T.OPCL' completed to 'T.OPCLASS'", s -> lastLine(s).equals("acf> P9: T.OPCLASS"));
+    keys("P9: T.OPCL");
+    complete("'T.OPCL' completed to 'T.OPCLASS'", "acf> P9: T.OPCLASS");
     keys("C-u");
     await("the line cleared", s -> lastLine(s).equals("acf>"));
 
@@ -133,6 +133,21 @@ class TerminalReplTest {
       lines.remove(lines.size() - 1);
     }
     return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+  }
+
+  /**
+   * Presses Tab until the line reads {@code line}: on a loaded machine a Tab that arrives while
+   * JLine is still setting up the line is occasionally lost (seen in full runs beside other
+   * builds), and a second Tab on a completed unique word changes nothing.
+   */
+  private void complete(String what, String line) throws Exception {
+    for (int i = 0; i < 3; i++) {
+      keys("Tab");
+      if (awaitMaybe(s -> lastLine(s).equals(line), 10_000)) {
+        return;
+      }
+    }
+    await(what, s -> lastLine(s).equals(line));
   }
 
   private void await(String what, Predicate<String> ok) throws Exception {
