@@ -89,12 +89,9 @@ final class ProfileReport {
   /** The sampling lines of the terminal summary. */
   static void sampling(SamplingRun.Result r, TriggerSpec spec, PrintStream out) {
     TriggerDriver d = r.driver();
-    long sampledIntervals = 0;
-    for (long i = 0; i < d.intervals(); i++) {
-      sampledIntervals += d.sampled(i) ? 1 : 0;
-    }
     out.printf("sampling %s, interval %,d%n", spec.describe(), spec.interval());
-    out.printf("  intervals                %,d (%,d sampled)%n", d.intervals(), sampledIntervals);
+    out.printf("  intervals                %,d (%,d sampled)%n", d.intervals(),
+        d.sampledIntervals());
     // Fractions under the names summary.json uses, with the percentages that acf sweep and
     // acf compare print beside them.
     out.printf(Locale.ROOT, "  sampled_fraction         %.4f (%.2f%%)%n", r.sampledFraction(),

@@ -178,26 +178,16 @@ public final class RunCommand implements Callable<Integer> {
     Machine machine = GuestLauncher.load(program, rawArgs(args), options());
     ProfilingEngine engine = null;
     if (productions != null) {
-      try {
-        engine = engineKind == EngineKind.generated ? Engines.generated(productions)
-            : new DiseEngine(productions);
-      } catch (IllegalArgumentException e) {
-        throw new UserError(origin + ": " + e.getMessage());
-      }
+      engine = engine(productions, origin);
       engine.install(machine.cpu());
     }
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
-    long t0 = System.nanoTime();
-    long c0 = threads.getCurrentThreadCpuTime();
+    Clock clock = new Clock();
     Machine.Outcome out;
     try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
         machine.cpu()::instret, null)) {
       out = machine.run(maxInsns);
     }
-    // The guest thread's own CPU time: less sensitive to other load than wall time.
-    double cpuSeconds = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
-    double seconds = (System.nanoTime() - t0) / 1e9;
+    clock.stop();
     System.out.flush();
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
@@ -209,10 +199,40 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     if (stats) {
-      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
-          out.instructions(), seconds, out.instructions() / seconds / 1e6, cpuSeconds);
+      clock.printStats(out.instructions());
     }
     return out.exitStatus();
+  }
+
+  /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
+  private ProfilingEngine engine(ProductionSet productions, Path origin) {
+    try {
+      return engineKind == EngineKind.generated ? Engines.generated(productions)
+          : new DiseEngine(productions);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(origin + ": " + e.getMessage());
+    }
+  }
+
+  /** Wall and guest-thread CPU time of a run, for --stats. */
+  private static final class Clock {
+    private final java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    private final long wall0 = System.nanoTime();
+    private final long cpu0 = threads.getCurrentThreadCpuTime();
+    private double seconds;
+    private double cpuSeconds;
+
+    void stop() {
+      // The guest thread's own CPU time: less sensitive to other load than wall time.
+      cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+      seconds = (System.nanoTime() - wall0) / 1e9;
+    }
+
+    void printStats(long instructions) {
+      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
+          instructions, seconds, instructions / seconds / 1e6, cpuSeconds);
+    }
   }
 
   /** Runs under a trigger: the sampled pass (after a first pass when one is needed). */
@@ -238,18 +258,10 @@ public final class RunCommand implements Callable<Integer> {
 
       @Override
       public ProfilingEngine engine() {
-        try {
-          return engineKind == EngineKind.generated ? Engines.generated(productions)
-              : new DiseEngine(productions);
-        } catch (IllegalArgumentException e) {
-          throw new UserError(origin + ": " + e.getMessage());
-        }
+        return RunCommand.this.engine(productions, origin);
       }
     };
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
-    long t0 = System.nanoTime();
-    long c0 = threads.getCurrentThreadCpuTime();
+    Clock clock = new Clock();
     SamplingRun.Result r;
     try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
         () -> current.get() == null ? 0 : current.get().applicationInstructions(),
@@ -258,8 +270,7 @@ public final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
     }
-    double cpuSeconds = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
-    double seconds = (System.nanoTime() - t0) / 1e9;
+    clock.stop();
     System.out.flush();
     Machine.Outcome outcome = r.outcome();
     if (outcome.report() != null) {
@@ -279,8 +290,7 @@ public final class RunCommand implements Callable<Integer> {
       ProfileReport.writeEstimates(r, this.out);
     }
     if (stats) {
-      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
-          outcome.instructions(), seconds, outcome.instructions() / seconds / 1e6, cpuSeconds);
+      clock.printStats(outcome.instructions());
     }
     return outcome.exitStatus();
   }

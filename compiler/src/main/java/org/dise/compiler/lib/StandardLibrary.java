@@ -35,8 +35,17 @@ public final class StandardLibrary {
   private static final Pattern DECL = Pattern.compile(
       "(?m)^\\s*(?:sink|trigger|acf|counter|register|const)\\s+([A-Za-z_][A-Za-z0-9_]*)");
 
+  private static List<String> names; // the classpath does not change while the JVM runs
+
   /** The import names of every module on the classpath, sorted (dots for sub-folders). */
-  public static List<String> moduleNames() {
+  public static synchronized List<String> moduleNames() {
+    if (names == null) {
+      names = List.copyOf(scan());
+    }
+    return names;
+  }
+
+  private static List<String> scan() {
     TreeSet<String> names = new TreeSet<>();
     URL anchor = StandardLibrary.class.getClassLoader().getResource("acf/prelude.acf");
     if (anchor == null) {

@@ -730,7 +730,7 @@ public final class ReplSession {
     if (args.size() == 1 && args.get(0).equals("none")) {
       triggerOff = true;
       triggerSet = null;
-      out.append("no trigger").append(whenApplied()).append('\n');
+      out.append("no trigger").append(applyTrigger()).append('\n');
       return;
     }
     TriggerSpec spec;
@@ -772,11 +772,14 @@ public final class ReplSession {
     triggerSet = spec;
     triggerOff = false;
     out.append("trigger ").append(spec.describe()).append(", interval ")
-        .append(String.format("%,d", spec.interval())).append(whenApplied()).append('\n');
+        .append(String.format("%,d", spec.interval())).append(applyTrigger()).append('\n');
   }
 
-  /** When a change of trigger applies, said after it. */
-  private String whenApplied() {
+  /**
+   * Applies a change of trigger at once when the program has not started (re-installing it),
+   * and says when the change takes effect.
+   */
+  private String applyTrigger() {
     if (machine != null && machine.cpu().instret() == 0) {
       install(machine);
       return " (now: the program has not started)";
@@ -792,13 +795,9 @@ public final class ReplSession {
     String name = effectiveTrigger() == null ? d.trigger().component()
         : effectiveTrigger().describe();
     if (d.finished()) {
-      long sampled = 0;
-      for (long i = 0; i < d.intervals(); i++) {
-        sampled += d.sampled(i) ? 1 : 0;
-      }
       out.append(String.format("trigger %s, interval %,d: the run ended after %,d intervals,"
           + " %,d sampled (%.1f%% of the instructions)%n", name, d.trigger().interval(),
-          d.intervals(), sampled, 100 * d.sampledFraction()));
+          d.intervals(), d.sampledIntervals(), 100 * d.sampledFraction()));
     } else {
       out.append(String.format("trigger %s, interval %,d: %,d intervals done; interval %,d is"
           + " %s, %,d instructions in%n", name, d.trigger().interval(), d.intervals(),

@@ -258,6 +258,11 @@ public final class TriggerDriver {
     return sampled.get((int) index);
   }
 
+  /** How many of the intervals run were sampled. */
+  public long sampledIntervals() {
+    return sampled.cardinality();
+  }
+
   public long length(long index) {
     return lengths.get((int) index);
   }
