@@ -96,9 +96,7 @@ public final class Progress implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    if (GuestFd.beforeHostWrite != null) {
-      GuestFd.beforeHostWrite = null;
-    }
+    GuestFd.beforeHostWrite = null;
     erase();
   }
 }
