@@ -17,12 +17,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code acf run} on inputs that cannot run or that fail: each gives a short message naming the
  * problem, no Java stack trace, and the status a shell would see from qemu-riscv64 for a guest
  * fault (128+signal), or 1 for a program that cannot be loaded or is stopped by --max-insns. The
- * fixtures and qemu's behaviour are described in {@code runtime/src/test/resources/isa/bad/}.
+ * fixtures and qemu's behaviour are described in {@code runtime/emulator/src/test/resources/isa/bad/}.
  * Other commands' missing files and usage errors get the same treatment.
  */
 class BadInputTest {
   private static final Path ROOT = findRoot();
-  private static final Path BAD = ROOT.resolve("runtime/src/test/resources/isa/bad");
+  private static final Path BAD = ROOT.resolve("runtime/emulator/src/test/resources/isa/bad");
 
   /** One bad input: the acf arguments, the status, and phrases the message must contain. */
   record Case(String name, List<String> args, int status, List<String> phrases) {

@@ -1,0 +1,227 @@
+package org.dise.runtime;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.linux.Sandbox;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Differential tests: our emulator against qemu-riscv64 on the same programs, comparing stdout,
+ * stderr and exit status byte for byte. The ISA programs are compared with the output recorded
+ * from qemu ({@code <name>.expected}, no qemu needed); when qemu is installed, they and short runs
+ * of the example workloads are also compared with qemu live.
+ *
+ * <p>Run conditions are those of {@code runtime/emulator/src/test/isa/record.sh}: stdin empty, stdout and
+ * stderr not a tty, a fresh empty working directory, arguments from {@code <name>.args},
+ * environment {@code PATH=/usr/bin:/bin}. Our notices ({@code acf: ...} lines on stderr) are not
+ * part of the comparison: qemu prints none.
+ */
+class DifferentialTest {
+  private static final Path ROOT = findRoot();
+  private static final Path ISA = ROOT.resolve("runtime/emulator/src/test/resources/isa");
+  private static final Path BIN = ROOT.resolve("examples/programs/bin");
+  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  /** A guard against a runaway guest; the largest case here runs about 0.3 billion. */
+  private static final long MAX_INSNS = 3_000_000_000L;
+
+  private static String qemuMissing;
+  /** Our results per case, shared by the recorded and the live comparison. */
+  private static final Map<String, Result> OURS = new ConcurrentHashMap<>();
+
+  /** What a run produced: the three streams the comparison looks at. */
+  record Result(String stdout, String stderr, int exit) {
+    String render() {
+      return stdout + "--- stderr\n" + stderr + "--- exit " + exit + "\n";
+    }
+  }
+
+  /** A program and its arguments (argv[1..]). */
+  record Case(String name, Path program, List<String> args) {
+    @Override
+    public String toString() {
+      return args.isEmpty() ? name : name + " " + String.join(" ", args);
+    }
+  }
+
+  @BeforeAll
+  static void findQemu() {
+    try {
+      Process p = new ProcessBuilder("qemu-riscv64", "--version").redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      qemuMissing = p.waitFor() == 0 ? null : "qemu-riscv64 --version failed";
+    } catch (IOException | InterruptedException e) {
+      qemuMissing = "qemu-riscv64 not found on PATH: " + e.getMessage();
+    }
+    if (qemuMissing != null) {
+      System.out.println("DifferentialTest: live comparisons skipped: " + qemuMissing);
+    }
+  }
+
+  static Stream<Case> isaPrograms() throws IOException {
+    List<Case> cases = new ArrayList<>();
+    try (Stream<Path> s = Files.list(ISA)) {
+      for (Path elf : s.filter(p -> p.toString().endsWith(".elf")).sorted().toList()) {
+        String name = elf.getFileName().toString().replace(".elf", "");
+        cases.add(new Case(name, elf, argsOf(name)));
+      }
+    }
+    return cases.stream();
+  }
+
+  /**
+   * The example workloads at small sizes (argv[1] scales each; the defaults run 0.2-2.6 billion
+   * instructions, minutes in the emulator), so that the whole class stays within a few minutes.
+   */
+  static Stream<Case> workloads() {
+    return Stream.of(
+        new Case("hello", BIN.resolve("hello"), List.of("a", "", "b c", "ünï")),
+        new Case("phases", BIN.resolve("phases"), List.of("1", "ABCD")),
+        new Case("jpeg", BIN.resolve("jpeg"), List.of("1")),
+        new Case("adpcm", BIN.resolve("adpcm"), List.of("1")),
+        new Case("motion", BIN.resolve("motion"), List.of("1")),
+        new Case("lz77", BIN.resolve("lz77"), List.of("1")),
+        new Case("mcf", BIN.resolve("mcf"), List.of("1")),
+        new Case("interp", BIN.resolve("interp"), List.of("1")),
+        new Case("chess", BIN.resolve("chess"), List.of("1")));
+  }
+
+  static Stream<Case> allCases() throws IOException {
+    return Stream.concat(isaPrograms(), workloads());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("isaPrograms")
+  void matchesRecordedQemuOutput(Case c, @TempDir Path cwd) throws Exception {
+    String expected = Files.readString(ISA.resolve(c.name + ".expected"), StandardCharsets.UTF_8);
+    Result ours = ours(c, cwd);
+    assertWithMessage("%s: stdout, stderr and exit status against %s.expected", c, c.name)
+        .that(ours.render())
+        .isEqualTo(expected);
+    assertWithMessage("%s left files in its working directory", c)
+        .that(listing(cwd))
+        .isEmpty();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("allCases")
+  void matchesQemuLive(Case c, @TempDir Path cwd) throws Exception {
+    Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
+    Path ourCwd = Files.createDirectory(cwd.resolve("ours"));
+    Path qemuCwd = Files.createDirectory(cwd.resolve("qemu"));
+    Result qemu = qemu(c, qemuCwd);
+    Result ours = ours(c, ourCwd);
+    assertWithMessage("%s: stdout", c).that(ours.stdout).isEqualTo(qemu.stdout);
+    assertWithMessage("%s: stderr", c).that(ours.stderr).isEqualTo(qemu.stderr);
+    assertWithMessage("%s: exit status", c).that(ours.exit).isEqualTo(qemu.exit);
+    assertWithMessage("%s: files left in the working directory", c)
+        .that(listing(ourCwd))
+        .isEqualTo(listing(qemuCwd));
+  }
+
+  /** Runs a case on our emulator in-process (once per case; the result is reused). */
+  private static Result ours(Case c, Path cwd) throws Exception {
+    Result cached = OURS.get(c.toString());
+    if (cached != null) {
+      return cached;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
+    Machine.Options options = new Machine.Options(new Sandbox(cwd), ENV, 0x5eed, notices);
+    Machine m = Machine.load(c.program, c.args, options);
+    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
+    m.kernel().setStdio(1, null, out);
+    m.kernel().setStdio(2, null, err);
+    long t0 = System.nanoTime();
+    Machine.Outcome o = m.run(MAX_INSNS);
+    double s = (System.nanoTime() - t0) / 1e9;
+    System.out.printf("DifferentialTest ours %s: %,d instructions in %.1f s (%.0f MIPS), %s%n",
+        c, o.instructions(), s, o.instructions() / s / 1e6, o.reason());
+    assertWithMessage("%s: %s", c, o.report()).that(o.reason()).isNotEqualTo(StopReason.STEP_LIMIT);
+    String stderr =
+        err.toString(StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> !l.startsWith("acf: "))
+            .map(l -> l + "\n")
+            .collect(Collectors.joining());
+    String rawErr = err.toString(StandardCharsets.UTF_8);
+    if (!rawErr.endsWith("\n") && !rawErr.isEmpty() && !stderr.isEmpty()) {
+      stderr = stderr.substring(0, stderr.length() - 1); // keep a missing final newline missing
+    }
+    Result r = new Result(out.toString(StandardCharsets.UTF_8), stderr, o.exitStatus());
+    OURS.put(c.toString(), r);
+    return r;
+  }
+
+  private static Result qemu(Case c, Path cwd) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("qemu-riscv64");
+    cmd.add(c.program.toString());
+    cmd.addAll(c.args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    pb.environment().clear();
+    pb.environment().put("PATH", "/usr/bin:/bin");
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Path out = cwd.resolveSibling("qemu.stdout");
+    Path err = cwd.resolveSibling("qemu.stderr");
+    pb.redirectOutput(out.toFile());
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(c + ": qemu did not finish in 120 s");
+    }
+    // Java reports a death by signal S as 128+S, as the shell and record.sh do.
+    return new Result(Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8), p.exitValue());
+  }
+
+  private static List<String> argsOf(String name) throws IOException {
+    Path f = ISA.resolve(name + ".args");
+    if (!Files.exists(f)) {
+      return List.of();
+    }
+    // One argument per line; an empty line is an empty argument (as record.sh's read loop).
+    String text = Files.readString(f, StandardCharsets.UTF_8);
+    List<String> args = new ArrayList<>(List.of(text.split("\n", -1)));
+    if (text.endsWith("\n")) {
+      args.remove(args.size() - 1);
+    }
+    return args;
+  }
+
+  private static List<String> listing(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  static Path findRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
+      p = p.getParent();
+    }
+    assertThat(p).isNotNull();
+    return p;
+  }
+}

@@ -1,0 +1,150 @@
+package org.dise.runtime.cpu;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dise.runtime.Machine;
+import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.mem.Memory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Translated blocks must behave exactly like the interpreter: output, counts and faults. */
+class TranslationTest {
+  private static final Path ISA = Path.of("src/test/resources/isa");
+
+  @TempDir Path cwd;
+
+  /** Runs an ISA program with every block translated after its first run. */
+  @ParameterizedTest
+  @ValueSource(strings = {"int_alu", "muldiv", "atomics", "compressed", "misaligned", "fpmisc"})
+  void isaProgramsGiveTheRecordedOutputWhenTranslated(String name) throws Exception {
+    String expected = Files.readString(ISA.resolve(name + ".expected"), StandardCharsets.UTF_8);
+    String expectedStdout = expected.substring(0, expected.indexOf("--- stderr\n"));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Machine m = Machine.load(ISA.resolve(name + ".elf"), List.of(),
+        new Machine.Options(new Sandbox(cwd), List.of("PATH=/usr/bin:/bin"), 0x5eed,
+            new PrintStream(new ByteArrayOutputStream()), 1));
+    m.kernel().setStdio(1, null, out);
+    // Run in slices so the background compiler can publish between them.
+    Machine.Outcome o;
+    do {
+      o = m.run(m.cpu().instret() + 200_000);
+    } while (o.reason() == StopReason.STEP_LIMIT);
+    assertThat(o.reason()).isEqualTo(StopReason.EXITED);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expectedStdout);
+  }
+
+  @Test
+  void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
+    Path phases = Path.of("../../examples/programs/bin/phases");
+    ByteArrayOutputStream plainOut = new ByteArrayOutputStream();
+    Machine plain = Machine.load(phases, List.of("1"), Machine.Options.defaults()
+        .withNotices(new PrintStream(new ByteArrayOutputStream())).withTranslateThreshold(0));
+    plain.kernel().setStdio(1, null, plainOut);
+    Machine.Outcome p = plain.run(-1);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Machine m = Machine.load(phases, List.of("1"), Machine.Options.defaults()
+        .withNotices(new PrintStream(new ByteArrayOutputStream())).withTranslateThreshold(100));
+    m.kernel().setStdio(1, null, out);
+    // Let the hot blocks of the first kernels be translated before running the rest.
+    assertThat(m.run(2_000_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(m.cpu().blockCompiler().awaitIdle(60_000)).isTrue();
+    Machine.Outcome o = m.run(-1);
+
+    assertThat(out.toString()).isEqualTo(plainOut.toString());
+    assertThat(o.instructions()).isEqualTo(p.instructions());
+    assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+  }
+
+  /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
+  private static Cpu loopThatFaults() {
+    Memory mem = new Memory();
+    mem.map(0x10000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    mem.map(0x20000, Memory.PAGE_SIZE, Memory.PROT_READ);
+    int[] code = {0x00150513, 0x00063583, 0x00150513, 0xff5ff06f};
+    byte[] b = new byte[code.length * 4];
+    for (int i = 0; i < code.length; i++) {
+      for (int k = 0; k < 4; k++) {
+        b[4 * i + k] = (byte) (code[i] >>> (8 * k));
+      }
+    }
+    mem.poke(0x10000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    cpu.x[12] = 0x20000 + Memory.PAGE_SIZE; // just past the readable page: the ld faults
+    return cpu;
+  }
+
+  @Test
+  void faultInTranslatedBlockReportsTheFaultingInstructionAndExactCount() {
+    Cpu interpreted = loopThatFaults();
+    assertThat(interpreted.run(1000)).isEqualTo(StopReason.FAULT);
+
+    Cpu translated = loopThatFaults();
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    Block block = translated.blockAt(0x10000);
+    BlockCompiler.install(compiler.compile(List.of(block)), translated);
+    assertThat(block.code).isNotNull();
+    assertThat(translated.run(1000)).isEqualTo(StopReason.FAULT);
+
+    assertThat(translated.translatedInstructions()).isGreaterThan(0L);
+    assertThat(translated.fault().pc()).isEqualTo(0x10004L);
+    assertThat(translated.fault().pc()).isEqualTo(interpreted.fault().pc());
+    assertThat(translated.instret()).isEqualTo(interpreted.instret());
+    assertThat(translated.x[10]).isEqualTo(interpreted.x[10]);
+  }
+
+  private static int jal(int rd, int off) {
+    return (((off >>> 20) & 1) << 31) | (((off >>> 1) & 0x3ff) << 21) | (((off >>> 11) & 1) << 20)
+        | (((off >>> 12) & 0xff) << 12) | (rd << 7) | 0x6f;
+  }
+
+  @Test
+  void unitNeverRunsABlockWhoseCodeChanged() {
+    // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000, not adjacent, so
+    // dropping its page leaves A's alone): a1 += 1, jump to A.
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    byte[] a = words(0x00150513, jal(0, 0x12000 - 0x10004));
+    byte[] b = words(0x00158593, jal(0, 0x10000 - 0x12004));
+    mem.poke(0x10000, a, 0, a.length);
+    mem.poke(0x12000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    assertThat(cpu.run(4)).isEqualTo(StopReason.STEP_LIMIT); // decodes both blocks
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    BlockCompiler.install(
+        compiler.compile(List.of(cpu.blockAt(0x10000), cpu.blockAt(0x12000))), cpu);
+    cpu.run(40);
+    assertThat(cpu.translatedInstructions()).isEqualTo(40L);
+    assertThat(cpu.x[11]).isEqualTo(11L); // 1 interpreted + 10 translated iterations
+
+    // B becomes a1 += 100: the unit, entered at A, must not jump into its old copy of B.
+    byte[] b2 = words(0x06458593);
+    mem.poke(0x12000, b2, 0, b2.length);
+    mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ); // drops B's decoded code
+    mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    assertThat(cpu.pc).isEqualTo(0x10000L);
+    cpu.run(4);
+    assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
+  }
+
+  private static byte[] words(int... code) {
+    byte[] b = new byte[code.length * 4];
+    for (int i = 0; i < code.length; i++) {
+      for (int k = 0; k < 4; k++) {
+        b[4 * i + k] = (byte) (code[i] >>> (8 * k));
+      }
+    }
+    return b;
+  }
+}

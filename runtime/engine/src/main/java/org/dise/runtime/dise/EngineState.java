@@ -1,0 +1,209 @@
+package org.dise.runtime.dise;
+
+import java.util.List;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.SinkProvider;
+import org.dise.runtime.sink.TaggedSink;
+
+/**
+ * What every engine for a production set holds, whichever way it matches and replaces: the
+ * budget check, the HPS counters, the sinks with their handler costs, and the cost accounts
+ * (first paper, Sections 3.3 and 4). {@link DiseEngine} and the generated engines extend it.
+ */
+public abstract class EngineState implements ProfilingEngine {
+  protected final ProductionSet set;
+  protected final HpsCounters hps;
+  private final Sink[] sinks;
+  /** Per sink: itself when productions may tag for it ({@code tag(sink)}), else null. */
+  private final TaggedSink[] tagged;
+  private final long[] handlerCost;
+  private final long stall;
+
+  /** The CT's inputs, for the current flag vector (both engines order them the same way). */
+  protected final ConditionalsTable ct;
+  private long vectorChanges = -1;
+  private long vectorBit;
+
+  protected long inserted;
+  protected long replacements;
+  private long handlerCalls;
+  private long handlerCycles;
+  protected Cpu cpu;
+
+  /**
+   * The state for {@code set}.
+   *
+   * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
+   */
+  protected EngineState(ProductionSet set) {
+    List<String> problems = set.budget().violations(set);
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("the production set does not fit the hardware budget: "
+          + String.join("; ", problems));
+    }
+    this.set = set;
+    int counters = Math.max(set.budget().counters(), set.counterIndices().isEmpty() ? 0
+        : set.counterIndices().last() + 1);
+    this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
+    this.sinks = new Sink[set.sinks().size()];
+    this.handlerCost = new long[sinks.length];
+    SinkProvider provider = SinkProvider.installed();
+    for (int i = 0; i < sinks.length; i++) {
+      SinkBinding b = set.sinks().get(i);
+      sinks[i] = provider.create(b);
+      handlerCost[i] = b.cost();
+    }
+    this.stall = set.stallCycles();
+    this.ct = new ConditionalsTable(set.flagInputs());
+    this.tagged = new TaggedSink[sinks.length];
+    for (Production p : set.productions()) {
+      if (p.tag() < 0) {
+        continue;
+      }
+      Sink s = sinks[p.tag()];
+      if (!(s instanceof TaggedSink t)) {
+        throw new IllegalArgumentException("production `" + p.name() + "` tags instructions for"
+            + " sink `" + s.name() + "`, a " + set.sinks().get(p.tag()).component()
+            + ", which takes no tagged instructions (the co-processor sinks do: "
+            + String.join(", ", SinkProvider.installed().tagged()) + ")");
+      }
+      if (p.tag() >= 64) {
+        throw new IllegalArgumentException("production `" + p.name() + "` tags for sink `"
+            + s.name() + "`, but only the first 64 sinks can be tagged for");
+      }
+      tagged[p.tag()] = t;
+    }
+  }
+
+  /** The effective address of a tagged memory access, read before it executes. */
+  protected static long tagAddress(DecodedInsn d, Cpu cpu) {
+    return Retirement.address(d, cpu);
+  }
+
+  /** A tagged store's data, read before it executes. */
+  protected static long tagStored(DecodedInsn d, Cpu cpu) {
+    return Retirement.stored(d, cpu);
+  }
+
+  /**
+   * Hands the retired record of {@code d} to every sink of {@code sinkMask} (bit i: sink i), after
+   * the instruction (or its replacement sequence) ran; {@code next} is where the application goes
+   * on. Tagging costs the main pipeline nothing here; the sinks account their interrupts.
+   */
+  protected final void retireTagged(long sinkMask, DecodedInsn d, Cpu cpu, long next,
+      long address, long stored) {
+    if (cpu.halted()) {
+      return;
+    }
+    long value = Retirement.value(d, cpu, next, stored);
+    long now = cpu.instret() - inserted;
+    for (long m = sinkMask; m != 0; m &= m - 1) {
+      tagged[Long.numberOfTrailingZeros(m)].retire(d, value, address, now);
+    }
+  }
+
+  /** The current flag vector as one bit, recomputed only after a micro-op changed a counter. */
+  @Override
+  public final long vectorBit() {
+    long c = hps.changes();
+    if (c != vectorChanges) {
+      vectorBit = 1L << ct.vector(hps);
+      vectorChanges = c;
+    }
+    return vectorBit;
+  }
+
+  /** Records with {@code d} the flag vectors under which any of its productions match. */
+  protected static void mask(DecodedInsn d, long[] truth) {
+    long m = 0;
+    for (long t : truth) {
+      m |= t;
+    }
+    d.diseMask = m;
+  }
+
+  /** Installs the engine in {@code cpu}'s decode stage. */
+  @Override
+  public final void install(Cpu cpu) {
+    this.cpu = cpu;
+    cpu.setDecodeStage(this);
+  }
+
+  @Override
+  public final ProductionSet productionSet() {
+    return set;
+  }
+
+  @Override
+  public final HpsCounters hps() {
+    return hps;
+  }
+
+  @Override
+  public final List<Sink> sinks() {
+    return List.of(sinks);
+  }
+
+  /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
+  @Override
+  public final CostReport cost() {
+    long app = cpu == null ? 0 : cpu.instret() - inserted;
+    long interrupts = 0;
+    long interruptCycles = 0;
+    for (TaggedSink t : tagged) {
+      if (t != null) {
+        interrupts += t.interrupts();
+        interruptCycles += t.interruptCycles();
+      }
+    }
+    return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
+        handlerCycles, interrupts, interruptCycles);
+  }
+
+  private long codewords;
+
+  @Override
+  public final boolean inject(org.dise.runtime.isa.Op codeword) {
+    if (codeword.opClass() != org.dise.runtime.isa.OpClass.CODEWORD) {
+      throw new IllegalArgumentException(codeword.mnemonic() + " is not a codeword");
+    }
+    long at = cpu.pc;
+    DecodedInsn d = new DecodedInsn(at, codeword, codeword.match(), 0, 0, 0, 0, 0, 0);
+    d.dise = attach(d);
+    if (d.dise == null || (d.diseMask & vectorBit()) == 0) {
+      return false;
+    }
+    codewords++;
+    long retired = cpu.instret();
+    long insertedBefore = inserted;
+    long next;
+    try {
+      next = execute(d, cpu);
+    } catch (Cpu.NestedFault e) {
+      // An instruction of the codeword's replacement faulted: the nested run recorded the
+      // fault (cpu.fault()), which the caller reports as the guest's; nothing retired after it.
+      inserted += cpu.instret() - retired - (inserted - insertedBefore);
+      return true;
+    }
+    // The codeword itself (when it ran, as T.INSN or a null match) counts as an inserted
+    // instruction (one cycle); it has no address of its own, so the application goes on at
+    // the instruction it was put before.
+    inserted += cpu.instret() - retired - (inserted - insertedBefore);
+    cpu.pc = next == d.npc ? at : next;
+    return true;
+  }
+
+  @Override
+  public final long injectedCodewords() {
+    return codewords;
+  }
+
+  /** {@code call(sink, args...)} from replacement code: records it and charges the handler. */
+  protected final void call(int sink, Cpu cpu, DecodedInsn d, long[] args) {
+    sinks[sink].record(cpu, d, args, cpu.instret() - inserted);
+    handlerCalls++;
+    handlerCycles += handlerCost[sink];
+  }
+}

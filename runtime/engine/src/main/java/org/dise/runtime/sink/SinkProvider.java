@@ -1,0 +1,37 @@
+package org.dise.runtime.sink;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import org.dise.runtime.dise.SinkBinding;
+
+/**
+ * Where an engine gets its sink implementations. The engine knows only the {@link Sink}
+ * interface; the profiles module registers the implementations through {@link ServiceLoader},
+ * so a deployable configuration runs on the runtime modules alone and nothing imports upward.
+ */
+public interface SinkProvider {
+  /**
+   * A new sink for a binding, configured from its parameters.
+   *
+   * @throws IllegalArgumentException naming the sink and what cannot be used
+   */
+  Sink create(SinkBinding binding);
+
+  /** The components that take tagged instructions ({@code tag(sink)}). */
+  List<String> tagged();
+
+  /** The provider on the class path: the first one {@link ServiceLoader} finds. */
+  static SinkProvider installed() {
+    return Installed.PROVIDER.orElseThrow(() -> new IllegalStateException(
+        "no sink implementations on the class path (the acf-profiles module is missing)"));
+  }
+
+  /** Looked up once, on first use. */
+  final class Installed {
+    private static final Optional<SinkProvider> PROVIDER =
+        ServiceLoader.load(SinkProvider.class).findFirst();
+
+    private Installed() {}
+  }
+}
