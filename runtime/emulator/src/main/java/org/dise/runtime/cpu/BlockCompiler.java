@@ -36,8 +36,11 @@ public final class BlockCompiler {
     }
   }
 
-  /** Most blocks in one generated class (its dispatch switch follows control among them). */
-  private static final int MAX_UNIT = 256;
+  /**
+   * Most blocks in one generated class (its dispatch switch follows control among them): the
+   * dispatch method must stay below HotSpot's 8000-byte limit for methods it compiles.
+   */
+  private static final int MAX_UNIT = 48;
 
   private final Backend backend;
   /** BYTECODE: blocks waiting for the emulating thread's next {@link #installReady}. */

@@ -79,6 +79,12 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     runMethod(cw, blocks, observed);
+    MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
+    lk.visitCode();
+    lookup(lk, blocks);
+    lk.visitInsn(IRETURN);
+    lk.visitMaxs(0, 0);
+    lk.visitEnd();
     for (int i = 0; i < blocks.size(); i++) {
       new BlockMethod(cw, "b" + i, i, blocks.get(i), false).emit();
       if (blocks.get(i).tagMask != 0) {
@@ -260,7 +266,8 @@ final class BytecodeTranslator {
         mv.visitLabel(no);
       }
       if (last.exec == Op.JALR) {
-        lookup(mv, blocks);
+        mv.visitVarInsn(LLOAD, R_PC);
+        mv.visitMethodInsn(INVOKESTATIC, NAME, "lookup", "(J)I", false);
       } else {
         iconst(mv, -1);
       }
@@ -311,7 +318,7 @@ final class BytecodeTranslator {
     mv.visitEnd();
   }
 
-  /** Pushes the id of the unit's block at {@code pc} (local), or -1. */
+  /** Pushes the id of the unit's block at {@code pc} (argument 0 of lookup), or -1. */
   private static void lookup(MethodVisitor mv, List<Block> blocks) {
     TreeMap<Integer, Integer> byLow = new TreeMap<>();
     for (int i = 0; i < blocks.size(); i++) {
@@ -320,7 +327,7 @@ final class BytecodeTranslator {
     Label miss = new Label();
     Label done = new Label();
     // Guest addresses are below 4 GiB: a pc with high bits set is no block of ours.
-    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitVarInsn(LLOAD, 0);
     iconst(mv, 32);
     mv.visitInsn(LUSHR);
     lconst(mv, 0);
@@ -334,7 +341,7 @@ final class BytecodeTranslator {
       labels[k] = new Label();
       k++;
     }
-    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitVarInsn(LLOAD, 0);
     mv.visitInsn(L2I);
     mv.visitLookupSwitchInsn(miss, keys, labels);
     k = 0;
