@@ -42,6 +42,38 @@ class TranslationTest {
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expectedStdout);
   }
 
+  /** The javac back end (-Dacf.translator=javac) stays behind the same guarantees. */
+  @ParameterizedTest
+  @ValueSource(strings = {"int_alu", "fpmisc"})
+  void isaProgramsGiveTheRecordedOutputUnderTheJavacBackEnd(String name) throws Exception {
+    String old = System.getProperty("acf.translator");
+    System.setProperty("acf.translator", "javac");
+    try {
+      isaProgramsGiveTheRecordedOutputWhenTranslated(name);
+    } finally {
+      if (old == null) {
+        System.clearProperty("acf.translator");
+      } else {
+        System.setProperty("acf.translator", old);
+      }
+    }
+  }
+
+  @Test
+  void bytecodeIsTheDefaultBackEndAndTranslatesOnTheEmulatingThread() throws Exception {
+    Machine m = Machine.load(ISA.resolve("int_alu.elf"), List.of(),
+        new Machine.Options(new Sandbox(cwd), List.of("PATH=/usr/bin:/bin"), 0x5eed,
+            new PrintStream(new ByteArrayOutputStream()), 1));
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    assertThat(m.cpu().blockCompiler().backend()).isEqualTo(BlockCompiler.Backend.BYTECODE);
+    Machine.Outcome o = m.run(-1);
+    assertThat(o.reason()).isEqualTo(StopReason.EXITED);
+    // One uninterrupted run, no slices and no waiting: blocks were translated on the
+    // emulating thread and ran translated.
+    assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(0);
+    assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+  }
+
   @Test
   void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
     Path phases = Path.of("../../examples/programs/bin/phases");
