@@ -63,7 +63,8 @@ final class ColdBench {
       }
       if (jar.toString().endsWith(".jar")) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return List.of(java, "-Xss16m", "-XX:+UseParallelGC", "-jar", jar.toString());
+        return List.of(java, "-Xss16m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1",
+            "-jar", jar.toString());
       }
     } catch (Exception e) {
       // fall through: no usable location
