@@ -37,8 +37,8 @@ public final class BlockCompiler {
   }
 
   /**
-   * Most blocks in one generated class (its dispatch switch follows control among them): the
-   * dispatch method must stay below HotSpot's 8000-byte limit for methods it compiles.
+   * Most blocks in one generated class (its dispatch switch follows control among them); a
+   * unit whose dispatch method passes HotSpot's 8000-byte limit is split further.
    */
   private static final int MAX_UNIT = 48;
 
@@ -170,10 +170,8 @@ public final class BlockCompiler {
   void installReady(Cpu cpu) {
     if (backend == Backend.BYTECODE) {
       for (int i = 0; i < waiting.size(); i += MAX_UNIT) {
-        Unit u = compile(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT)));
-        if (u != null) {
-          install(u, cpu);
-        }
+        compileSplitting(List.copyOf(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT))),
+            cpu);
       }
       waiting.clear();
       return;
@@ -197,6 +195,31 @@ public final class BlockCompiler {
     }
   }
 
+  /**
+   * Translates blocks to bytecode and installs them, in halves when the unit's dispatch method
+   * would be too large for HotSpot to compile (a lone block that large stays interpreted).
+   */
+  private void compileSplitting(List<Block> blocks, Cpu cpu) {
+    if (failed) {
+      return;
+    }
+    try {
+      CompiledBlocks code = BytecodeTranslator.define(blocks, observed);
+      compiledBlocks.addAndGet(blocks.size());
+      install(new Unit(blocks, code), cpu);
+    } catch (BytecodeTranslator.TooLarge e) {
+      if (blocks.size() > 1) {
+        int half = blocks.size() / 2;
+        compileSplitting(blocks.subList(0, half), cpu);
+        compileSplitting(blocks.subList(half, blocks.size()), cpu);
+      }
+    } catch (Exception | LinkageError e) {
+      failed = true;
+      notices.println("acf: block translation disabled (" + e + "); the interpreter runs"
+          + " everything");
+    }
+  }
+
   /** Compiles blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
     if (backend == Backend.BYTECODE) {
@@ -204,6 +227,8 @@ public final class BlockCompiler {
         CompiledBlocks code = BytecodeTranslator.define(batch, observed);
         compiledBlocks.addAndGet(batch.size());
         return new Unit(List.copyOf(batch), code);
+      } catch (BytecodeTranslator.TooLarge e) {
+        return null;
       } catch (Exception | LinkageError e) {
         failed = true;
         notices.println("acf: block translation disabled (" + e + "); the interpreter runs"

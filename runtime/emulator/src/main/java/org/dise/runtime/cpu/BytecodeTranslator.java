@@ -34,6 +34,7 @@ final class BytecodeTranslator {
 
   /** Defines the unit's class and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed) throws Exception {
+    // TooLarge propagates: the caller splits the unit.
     byte[] bytes = classBytes(blocks, observed);
     MethodHandles.Lookup lookup = MethodHandles.lookup()
         .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
@@ -46,7 +47,7 @@ final class BytecodeTranslator {
   }
 
   /** The class file of a unit (public for tests that inspect or verify it). */
-  static byte[] classBytes(List<Block> blocks, boolean observed) {
+  static byte[] classBytes(List<Block> blocks, boolean observed) throws TooLarge {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
       @Override
       protected String getCommonSuperClass(String a, String b) {
@@ -78,7 +79,9 @@ final class BytecodeTranslator {
     inv.visitMaxs(0, 0);
     inv.visitEnd();
 
-    runMethod(cw, blocks, observed);
+    if (runMethod(cw, blocks, observed) >= HUGE_METHOD) {
+      throw new TooLarge();
+    }
     MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
     lk.visitCode();
     lookup(lk, blocks);
@@ -86,7 +89,6 @@ final class BytecodeTranslator {
     lk.visitMaxs(0, 0);
     lk.visitEnd();
     for (int i = 0; i < blocks.size(); i++) {
-      new BlockMethod(cw, "b" + i, i, blocks.get(i), false).emit();
       if (blocks.get(i).tagMask != 0) {
         new BlockMethod(cw, "p" + i, i, blocks.get(i), true).emit();
       }
@@ -106,9 +108,26 @@ final class BytecodeTranslator {
   private static final int R_N = 8;
   private static final int R_PC = 10;
   private static final int R_VECTOR = 12;
+  /** Then k, scratch, and the guest registers (BlockMethod's inline layout). */
+  private static final int R_K = 14;
 
-  /** The dispatch loop: runs block {@code id}, then its successor while it is in the unit. */
-  private static void runMethod(ClassWriter cw, List<Block> blocks, boolean observed) {
+  /** HotSpot compiles no method of more than 8000 bytes of bytecode (DontCompileHugeMethods). */
+  static final int HUGE_METHOD = 8000;
+
+  /** A unit whose dispatch method would be too large for HotSpot to compile: split it. */
+  static final class TooLarge extends Exception {
+    TooLarge() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * The dispatch loop: runs block {@code id}, then its successor while it is in the unit. The
+   * blocks are inline, and the guest registers the unit uses live in its locals from entry to
+   * exit, so control passing between the unit's blocks costs a compare and a jump. Returns the
+   * method's size in bytes.
+   */
+  private static int runMethod(ClassWriter cw, List<Block> blocks, boolean observed) {
     MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run",
         "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -134,6 +153,8 @@ final class BytecodeTranslator {
     lconst(mv, 0);
     mv.visitLabel(haveVector);
     mv.visitVarInsn(LSTORE, R_VECTOR);
+    BlockMethod code = new BlockMethod(mv, blocks);
+    code.enter();
 
     Label tryStart = new Label();
     Label tryEnd = new Label();
@@ -144,6 +165,17 @@ final class BytecodeTranslator {
     Label[] cases = new Label[blocks.size()];
     for (int i = 0; i < cases.length; i++) {
       cases[i] = new Label();
+    }
+    // A part method (p_i) records its own fault and stores its own registers: its calls have
+    // their own handler, which takes precedence by coming first.
+    Label partHandler = new Label();
+    Label[][] partCalls = new Label[blocks.size()][];
+    for (int i = 0; i < blocks.size(); i++) {
+      if (blocks.get(i).tagMask != 0) {
+        partCalls[i] = new Label[] {new Label(), new Label()};
+        mv.visitTryCatchBlock(partCalls[i][0], partCalls[i][1], partHandler,
+            "java/lang/RuntimeException");
+      }
     }
     mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
     mv.visitLabel(tryStart);
@@ -167,6 +199,7 @@ final class BytecodeTranslator {
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFLE, fits);
       setUnitSteps(mv, false);
+      code.storeWritten();
       lconst(mv, b.start);
       mv.visitInsn(LRETURN);
       mv.visitLabel(fits);
@@ -180,6 +213,8 @@ final class BytecodeTranslator {
         lconst(mv, 0);
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFEQ, untagged);
+        code.storeWritten(); // the part method works on x[]
+        mv.visitLabel(partCalls[i][0]);
         mv.visitVarInsn(ALOAD, R_THIS);
         mv.visitVarInsn(ALOAD, R_CPU);
         mv.visitVarInsn(ALOAD, R_X);
@@ -187,6 +222,7 @@ final class BytecodeTranslator {
         mv.visitVarInsn(ALOAD, R_MEM);
         mv.visitVarInsn(LLOAD, R_VECTOR);
         mv.visitMethodInsn(INVOKEVIRTUAL, NAME, "p" + i, PART_DESC, false);
+        mv.visitLabel(partCalls[i][1]);
         mv.visitVarInsn(LSTORE, R_PC);
         if (observed) {
           Label none = new Label();
@@ -206,13 +242,9 @@ final class BytecodeTranslator {
         mv.visitInsn(LRETURN);
         mv.visitLabel(untagged);
       }
-      mv.visitVarInsn(ALOAD, R_THIS);
-      mv.visitVarInsn(ALOAD, R_CPU);
-      mv.visitVarInsn(ALOAD, R_X);
-      mv.visitVarInsn(ALOAD, R_F);
-      mv.visitVarInsn(ALOAD, R_MEM);
-      mv.visitMethodInsn(INVOKEVIRTUAL, NAME, "b" + i, BLOCK_DESC, false);
-      mv.visitVarInsn(LSTORE, R_PC);
+      Label blockDone = new Label();
+      code.emitBlock(i, b, blockDone);
+      mv.visitLabel(blockDone);
       mv.visitVarInsn(LLOAD, R_N);
       lconst(mv, len);
       mv.visitInsn(LADD);
@@ -276,6 +308,7 @@ final class BytecodeTranslator {
     }
     mv.visitLabel(dflt);
     setUnitSteps(mv, false);
+    code.storeWritten();
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
     // if (id < 0 || stale || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
@@ -291,12 +324,19 @@ final class BytecodeTranslator {
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
     setUnitSteps(mv, false);
+    code.storeWritten();
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
     mv.visitLabel(tryEnd);
     // catch (RuntimeException e): the block that threw counts the instructions before the
     // faulting one, which the interpreter reports.
     mv.visitLabel(handler);
+    // The registers as the instructions before the faulting one left them: precise state.
+    code.storeWritten();
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(ILOAD, R_K);
+    mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
+    mv.visitLabel(partHandler);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_N);
     mv.visitVarInsn(ALOAD, R_CPU);
@@ -314,8 +354,11 @@ final class BytecodeTranslator {
     mv.visitInsn(AALOAD);
     mv.visitFieldInsn(PUTFIELD, CPU, "faultInsn", "L" + INSN + ";");
     mv.visitInsn(ATHROW);
+    Label end = new Label();
+    mv.visitLabel(end);
     mv.visitMaxs(0, 0);
     mv.visitEnd();
+    return end.getOffset();
   }
 
   /** Pushes the id of the unit's block at {@code pc} (argument 0 of lookup), or -1. */
@@ -401,21 +444,26 @@ final class BytecodeTranslator {
    * as the instructions before it left them, so the handler's store is the precise state.
    */
   private static final class BlockMethod {
-    // Locals: this, cpu, x, f, mem, [vector (2)], k, then two slots per guest register.
+    // A block method's locals: this, cpu, x, f, mem, [vector (2)], k, then two slots per guest
+    // register and scratch. Inline (in the dispatch method): run's locals (R_*).
     private static final int THIS = 0;
-    private static final int CPU_L = 1;
-    private static final int X = 2;
-    private static final int F = 3;
-    private static final int MEMORY = 4;
+    private final int CPU_L;
+    private final int X;
+    private final int F;
+    private final int MEMORY;
     private static final int VECTOR = 5;
 
     private final ClassWriter cw;
     private final String name;
-    private final int id;
-    private final Block b;
+    private int id;
+    private Block b;
     private final boolean part;
+    /** True when blocks are emitted into the dispatch method, exits jumping to {@link #done}. */
+    private final boolean inline;
+    private Label done;
     private final int k;
     private final int regBase;
+    private final int scratch;
     /** Registers the block reads or writes (0 and the x0 sink excluded), and those it writes. */
     private final boolean[] used = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
     private final boolean[] written = new boolean[used.length];
@@ -427,11 +475,84 @@ final class BytecodeTranslator {
       this.id = id;
       this.b = b;
       this.part = part;
+      this.inline = false;
+      this.CPU_L = 1;
+      this.X = 2;
+      this.F = 3;
+      this.MEMORY = 4;
       this.k = part ? 7 : 5;
       this.regBase = k + 1;
+      this.scratch = slot(used.length);
       for (DecodedInsn d : b.insns) {
         scan(d);
       }
+    }
+
+    /**
+     * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals
+     * for the whole unit, loaded at entry ({@link #loadUsed}) and stored at every exit.
+     */
+    BlockMethod(MethodVisitor mv, List<Block> blocks) {
+      this.cw = null;
+      this.name = "run";
+      this.part = false;
+      this.inline = true;
+      this.mv = mv;
+      this.CPU_L = R_CPU;
+      this.X = R_X;
+      this.F = R_F;
+      this.MEMORY = R_MEM;
+      this.k = R_K;
+      this.scratch = R_K + 1;
+      this.regBase = scratch + 4;
+      for (Block blk : blocks) {
+        for (DecodedInsn d : blk.insns) {
+          scan(d);
+        }
+      }
+    }
+
+    /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
+    void emitBlock(int id, Block b, Label done) {
+      this.id = id;
+      this.b = b;
+      this.done = done;
+      boolean returned = false;
+      for (int i = 0; i < b.insns.length; i++) {
+        returned = insn(b.insns[i], i);
+      }
+      if (!returned) {
+        exitConst(b.end);
+      }
+    }
+
+    /** Leaves the block for {@code pc}. */
+    private void exitConst(long pc) {
+      lconst(mv, pc);
+      exitStack();
+    }
+
+    /** Leaves the block for the pc on the stack. */
+    private void exitStack() {
+      if (inline) {
+        mv.visitVarInsn(LSTORE, R_PC);
+        mv.visitJumpInsn(GOTO, done);
+      } else {
+        storeWritten();
+        mv.visitInsn(LRETURN);
+      }
+    }
+
+    /** Inline: k = 0 and the cached registers loaded (before the dispatch method's try). */
+    void enter() {
+      iconst(mv, 0);
+      mv.visitVarInsn(ISTORE, k);
+      reloadUsed();
+    }
+
+    /** Inline: k, the index in its block of the instruction that threw. */
+    int kSlot() {
+      return k;
     }
 
     private int slot(int reg) {
@@ -503,9 +624,7 @@ final class BytecodeTranslator {
         returned = insn(d, i);
       }
       if (!returned) {
-        storeWritten();
-        lconst(mv, b.end);
-        mv.visitInsn(LRETURN);
+        exitConst(b.end);
       }
       mv.visitLabel(end);
       mv.visitLabel(handler);
@@ -519,7 +638,7 @@ final class BytecodeTranslator {
       mv.visitEnd();
     }
 
-    private void storeWritten() {
+    void storeWritten() {
       for (int r = 0; r < written.length; r++) {
         if (written[r]) {
           mv.visitVarInsn(ALOAD, X);
@@ -531,7 +650,7 @@ final class BytecodeTranslator {
     }
 
     /** Reloads every cached register from x[] (after a handler that wrote there). */
-    private void reloadUsed() {
+    void reloadUsed() {
       for (int r = 0; r < used.length; r++) {
         if (used[r]) {
           mv.visitVarInsn(ALOAD, X);
@@ -649,13 +768,9 @@ final class BytecodeTranslator {
       }
       Label taken = new Label();
       mv.visitJumpInsn(jumpIfTaken, taken);
-      storeWritten();
-      lconst(mv, d.npc);
-      mv.visitInsn(LRETURN);
+      exitConst(d.npc);
       mv.visitLabel(taken);
-      storeWritten();
-      lconst(mv, d.pc + d.imm);
-      mv.visitInsn(LRETURN);
+      exitConst(d.pc + d.imm);
     }
 
     private void fget(int reg) {
@@ -666,7 +781,7 @@ final class BytecodeTranslator {
 
     /** f[reg] = the long on the stack. */
     private void fput(int reg) {
-      int tmp = slot(used.length); // a scratch long past the registers
+      int tmp = scratch;
       mv.visitVarInsn(LSTORE, tmp);
       mv.visitVarInsn(ALOAD, F);
       iconst(mv, reg);
@@ -705,7 +820,7 @@ final class BytecodeTranslator {
 
     /** The M extension's division: by zero and overflow as RISC-V defines them. */
     private void divide(DecodedInsn d, boolean rem, boolean unsigned, boolean w) {
-      int tmpA = slot(used.length);
+      int tmpA = scratch;
       int tmpB = tmpA + 2;
       get(d.rs1);
       if (w) {
@@ -772,13 +887,11 @@ final class BytecodeTranslator {
         case JAL -> {
           lconst(mv, d.npc);
           put(d);
-          storeWritten();
-          lconst(mv, d.pc + d.imm);
-          mv.visitInsn(LRETURN);
+          exitConst(d.pc + d.imm);
           return true;
         }
         case JALR -> {
-          int tmp = slot(used.length);
+          int tmp = scratch;
           get(d.rs1);
           lconst(mv, d.imm);
           mv.visitInsn(LADD);
@@ -787,9 +900,8 @@ final class BytecodeTranslator {
           mv.visitVarInsn(LSTORE, tmp); // before rd is written: rd may be rs1
           lconst(mv, d.npc);
           put(d);
-          storeWritten();
           mv.visitVarInsn(LLOAD, tmp);
-          mv.visitInsn(LRETURN);
+          exitStack();
           return true;
         }
         case BEQ -> {
