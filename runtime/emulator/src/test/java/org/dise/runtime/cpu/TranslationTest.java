@@ -170,6 +170,47 @@ class TranslationTest {
     assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
   }
 
+  /** 48 blocks of 63 addi and a jal to the next, in a ring: 48 x 64 instructions of code. */
+  private static Cpu ringOfLargeBlocks() {
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    int[] code = new int[48 * 64];
+    for (int blk = 0; blk < 48; blk++) {
+      for (int i = 0; i < 63; i++) {
+        code[blk * 64 + i] = 0x00150513; // addi a0, a0, 1
+      }
+      int next = (blk + 1) % 48;
+      code[blk * 64 + 63] = jal(0, (next - blk) * 256 - 252);
+    }
+    byte[] b = words(code);
+    mem.poke(0x10000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    return cpu;
+  }
+
+  @Test
+  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+    Cpu probe = ringOfLargeBlocks();
+    probe.run(48 * 64);
+    List<Block> blocks = new java.util.ArrayList<>();
+    for (int blk = 0; blk < 48; blk++) {
+      blocks.add(probe.blockAt(0x10000 + 256L * blk));
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(BytecodeTranslator.TooLarge.class,
+        () -> BytecodeTranslator.classBytes(blocks, false));
+
+    Cpu cpu = ringOfLargeBlocks();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream()),
+        BlockCompiler.Backend.BYTECODE), 1);
+    long steps = 48 * 64 * 40;
+    assertThat(cpu.run(steps)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isEqualTo(48);
+    assertThat(cpu.translatedInstructions()).isGreaterThan(steps / 2);
+    assertThat(cpu.x[10]).isEqualTo(63L * 48 * 40);
+    assertThat(cpu.instret()).isEqualTo(steps);
+  }
+
   private static byte[] words(int... code) {
     byte[] b = new byte[code.length * 4];
     for (int i = 0; i < code.length; i++) {
