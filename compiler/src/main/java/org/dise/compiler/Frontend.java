@@ -22,11 +22,11 @@ import org.dise.compiler.passes.MixedLogicLint;
 import org.dise.compiler.passes.NameResolution;
 import org.dise.compiler.passes.OperandCheck;
 import org.dise.compiler.passes.ShadowedProductionLint;
+import org.dise.compiler.passes.SinkUseCheck;
 import org.dise.compiler.passes.StaticPatternCheck;
 import org.dise.compiler.passes.UnusedReplacementLint;
 import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProgram;
-import org.dise.compiler.sem.Components;
 
 /**
  * The compiler's front end: the whole pipeline from text to checked program, assembled here in
@@ -40,7 +40,7 @@ import org.dise.compiler.sem.Components;
 public final class Frontend {
   /** The pass names in pipeline order, for documentation and {@code --help}. */
   public static final List<String> PASSES = List.of("parse", ImportLoading.NAME,
-      NameResolution.NAME, StaticPatternCheck.NAME, OperandCheck.NAME, BudgetCheck.NAME,
+      NameResolution.NAME, SinkUseCheck.NAME, StaticPatternCheck.NAME, OperandCheck.NAME, BudgetCheck.NAME,
       UnusedReplacementLint.NAME, ShadowedProductionLint.NAME, MixedLogicLint.NAME);
 
   /** The outcome: the diagnostics, the main file's AST if it parsed, the program if no errors. */
@@ -54,28 +54,26 @@ public final class Frontend {
   private final LibraryResolver library;
   private final InstructionTable isa;
   private final Budget budget;
-  private final Components components;
 
-  public Frontend(LibraryResolver library, InstructionTable isa, Budget budget,
-      Components components) {
+  /** A front end; components come from the runtime's one catalogue ({@code Catalogue}). */
+  public Frontend(LibraryResolver library, InstructionTable isa, Budget budget) {
     this.library = library;
     this.isa = isa;
     this.budget = budget;
-    this.components = components;
   }
 
   /** The standard front end: the paper's budget, the runtime's ISA, the classpath library. */
   public static Frontend standard() {
     return new Frontend(ClasspathLibraryResolver.standard(), RuntimeInstructionTable.get(),
-        Budget.PAPER, Components.standard());
+        Budget.PAPER);
   }
 
   public Frontend withLibrary(LibraryResolver library) {
-    return new Frontend(library, isa, budget, components);
+    return new Frontend(library, isa, budget);
   }
 
   public Frontend withBudget(Budget budget) {
-    return new Frontend(library, isa, budget, components);
+    return new Frontend(library, isa, budget);
   }
 
   /** Checks a file; an unreadable file is a diagnostic-free {@link IOException}. */
@@ -103,9 +101,10 @@ public final class Frontend {
     }
     LoadedProgram loaded = new ImportLoading(library, diags).run(ast.get(), path);
     NameResolution.Result resolved =
-        new NameResolution(budget, isa, components, diags).run(loaded);
+        new NameResolution(budget, isa, diags).run(loaded);
     List<CheckedAcf> all = new ArrayList<>(resolved.program().acfs());
     all.addAll(resolved.checkedOnly());
+    SinkUseCheck.run(resolved.program(), all, diags);
     StaticPatternCheck.run(all, diags);
     new OperandCheck(isa, diags).run(all);
     BudgetCheck.run(resolved.program(), diags);

@@ -12,11 +12,14 @@ import org.dise.compiler.ast.Arg;
 import org.dise.compiler.ast.Expr;
 import org.dise.compiler.ast.Name;
 import org.dise.compiler.diag.Diagnostics;
+import org.dise.compiler.diag.Span;
 import org.dise.compiler.diag.Suggest;
 import org.dise.compiler.passes.Scope.Entity;
 import org.dise.compiler.sem.Component;
-import org.dise.compiler.sem.Components;
 import org.dise.compiler.sem.Value;
+import org.dise.runtime.sink.Catalogue;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 
 /**
  * Part of pass "name-resolution": binds a {@code sink} or {@code trigger} declaration to its
@@ -36,42 +39,58 @@ final class ComponentBinding {
   Component component(Name name, Name kind, List<Arg> args, boolean isSink, Scope scope,
       String prefix) {
     String what = isSink ? "sink" : "trigger";
-    Optional<Components.Spec> spec = nr.components().find(kind.key())
-        .filter(s -> s.isSink() == isSink);
+    Optional<ComponentSpec> spec = Catalogue.find(kind.key()).filter(s -> s.isSink() == isSink);
     Map<String, Value> params = new LinkedHashMap<>();
     if (spec.isEmpty()) {
       List<String> candidates = new ArrayList<>();
-      nr.components().all().values().stream().filter(s -> s.isSink() == isSink)
+      Catalogue.all().stream().filter(s -> s.isSink() == isSink)
           .forEach(s -> candidates.add(s.name()));
-      diags.error(kind.span(), "unknown " + what + " component `" + kind.text() + "`",
-          Suggest.didYouMean(kind.text(), candidates));
+      if (Catalogue.REMOVED.containsKey(kind.key())) {
+        diags.error(kind.span(), "`" + kind.text() + "` is no longer a " + what + " component",
+            Catalogue.REMOVED.get(kind.key()));
+      } else {
+        String hint = Suggest.didYouMean(kind.text(), candidates);
+        diags.error(kind.span(), "unknown " + what + " component `" + kind.text() + "`",
+            hint != null ? hint : "the " + what + " components are "
+                + String.join(", ", candidates));
+      }
     } else {
+      Map<String, String> text = new LinkedHashMap<>();
+      Map<String, Span> at = new LinkedHashMap<>();
       for (Arg a : args) {
         if (a.name().isEmpty()) {
           diags.error(a.span(), what + " parameters are named", "write `name = value`");
           continue;
         }
         Name pn = a.name().get();
-        Components.Type type = spec.get().params().get(pn.key());
-        if (type == null) {
+        Optional<ParamSpec> ps = spec.get().param(pn.key());
+        if (ps.isEmpty()) {
           diags.error(pn.span(), "`" + kind.text() + "` has no parameter `" + pn.text() + "`",
-              Suggest.didYouMean(pn.text(), spec.get().params().keySet()));
+              spec.get().params().isEmpty() ? null : hintFor(pn.text(), spec.get()));
           continue;
         }
         if (params.containsKey(pn.key())) {
           diags.error(pn.span(), "parameter `" + pn.text() + "` is given twice");
           continue;
         }
-        Value v = componentValue(a.value(), type, scope, pn.text());
-        Long min = spec.get().minimums().get(pn.key());
-        if (v instanceof Value.Int i && min != null && i.value() < min) {
-          diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
-              + "` must be at least " + min + ", got " + i.value());
+        Value v = componentValue(a.value(), ps.get(), scope);
+        if (v == null) {
           continue;
         }
-        if (v != null) {
-          params.put(pn.key(), v);
+        String t = text(v);
+        Optional<String> problem = ps.get().problem(t);
+        if (problem.isPresent()) {
+          diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
+              + "`: " + problem.get());
+          continue;
         }
+        params.put(pn.key(), v);
+        text.put(pn.key(), t);
+        at.put(pn.key(), a.value().span());
+      }
+      if (text.size() == args.size() && spec.get().check() != null) {
+        spec.get().check().apply(text).ifPresent(p -> diags.error(
+            at.getOrDefault(p.param(), kind.span()), "`" + kind.text() + "`: " + p.message()));
       }
     }
     String unique = prefix.isEmpty() ? name.text() : prefix + "." + name.text();
@@ -82,34 +101,46 @@ final class ComponentBinding {
     return new Component(candidate, kind.key(), params, name.span().to(kind.span()));
   }
 
-  private Value componentValue(Expr e, Components.Type type, Scope scope, String param) {
-    switch (type) {
-      case STRING -> {
-        if (e instanceof Expr.StringLit s) {
-          return new Value.Str(s.value());
-        }
-        diags.error(e.span(), "parameter `" + param + "` takes a string");
-        return null;
-      }
+  private static String hintFor(String param, ComponentSpec spec) {
+    String dym = Suggest.didYouMean(param, spec.paramNames());
+    return dym != null ? dym : "its parameters are " + String.join(", ", spec.paramNames());
+  }
+
+  /** A parameter value as the configuration carries it (what the runtime checks). */
+  static String text(Value v) {
+    return v instanceof Value.Int i ? Long.toString(i.value())
+        : v instanceof Value.Str s ? s.value()
+        : v instanceof Value.Bool b ? Boolean.toString(b.value())
+        : ((Value.Symbol) v).value();
+  }
+
+  private Value componentValue(Expr e, ParamSpec spec, Scope scope) {
+    String param = spec.name();
+    switch (spec.type()) {
       case BOOL -> {
         if (e instanceof Expr.BoolLit b) {
+          return new Value.Bool(b.value());
+        }
+        if (e instanceof Expr.NameRef n && scope.lookup(n.name().key()) instanceof Scope.BoolE b) {
           return new Value.Bool(b.value());
         }
         diags.error(e.span(), "parameter `" + param + "` takes `true` or `false`");
         return null;
       }
-      case NAME -> {
+      case CHOICE, NAME -> {
         if (e instanceof Expr.NameRef n) {
           Entity ent = scope.lookup(n.name().key());
           if (ent instanceof Scope.SinkE s) {
             return new Value.Symbol(s.component().name());
           }
-          return new Value.Symbol(n.name().text());
+          return new Value.Symbol(spec.type() == ParamSpec.Type.CHOICE ? n.name().key()
+              : n.name().text());
         }
         if (e instanceof Expr.StringLit s) {
           return new Value.Symbol(s.value());
         }
-        diags.error(e.span(), "parameter `" + param + "` takes a name");
+        diags.error(e.span(), "parameter `" + param + "` takes a name"
+            + (spec.type() == ParamSpec.Type.CHOICE ? ": " + spec.range() : ""));
         return null;
       }
       default -> {
@@ -122,5 +153,4 @@ final class ComponentBinding {
       }
     }
   }
-
 }

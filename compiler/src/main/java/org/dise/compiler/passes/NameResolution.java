@@ -32,7 +32,6 @@ import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.CheckedProgram;
 import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.Component;
-import org.dise.compiler.sem.Components;
 import org.dise.compiler.sem.Counter;
 import org.dise.compiler.sem.HpsRegister;
 
@@ -53,7 +52,6 @@ public final class NameResolution {
 
   private final Budget budget;
   private final InstructionTable isa;
-  private final Components components;
   private final Diagnostics diags;
   private final Set<String> mnemonics = new HashSet<>();
   private final Set<String> opClasses = new HashSet<>();
@@ -80,11 +78,9 @@ public final class NameResolution {
     final List<CheckedAcf> acfs = new ArrayList<>();
   }
 
-  public NameResolution(Budget budget, InstructionTable isa, Components components,
-      Diagnostics diags) {
+  public NameResolution(Budget budget, InstructionTable isa, Diagnostics diags) {
     this.budget = budget;
     this.isa = isa;
-    this.components = components;
     this.diags = diags;
     this.constants = new ConstantEvaluation(this);
     this.componentBinding = new ComponentBinding(this);
@@ -567,10 +563,6 @@ public final class NameResolution {
   /** Evaluates a constant expression; null (after reporting) when it is not one. */
   Long constant(Expr e, Scope scope) {
     return constants.evaluate(e, scope);
-  }
-
-  Components components() {
-    return components;
   }
 
   Budget budget() {

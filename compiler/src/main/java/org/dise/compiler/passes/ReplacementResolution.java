@@ -72,9 +72,15 @@ final class ReplacementResolution {
     String sink = sinkName(c.sink(), scope);
     List<CheckedReplacement.Arg> args = new ArrayList<>();
     for (Operand o : c.args()) {
-      args.add(operand(o, scope));
+      // T.NEXT_PC is read when the call runs (after T.INSN: sink-uses checks where it is).
+      if (o instanceof Operand.Field f && "NEXT_PC".equalsIgnoreCase(f.name())) {
+        args.add(new CheckedReplacement.Arg.Directive(InstructionField.NEXT_PC, o.span()));
+      } else {
+        args.add(operand(o, scope));
+      }
     }
-    return new CheckedReplacement.Stmt.Call(sink, args, c.span());
+    return new CheckedReplacement.Stmt.Call(sink, args, c.result().map(r -> operand(r, scope)),
+        c.span());
   }
 
   /**

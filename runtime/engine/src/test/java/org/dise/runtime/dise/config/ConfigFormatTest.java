@@ -113,7 +113,7 @@ class ConfigFormatTest {
     byte[] b = good();
     b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads version 2)");
+        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to 3)");
   }
 
   @Test
