@@ -54,7 +54,7 @@ class ConfigCommandTest {
 
     Result inspect = acf("inspect", cfg);
     assertThat(inspect.status()).isEqualTo(0);
-    assertThat(inspect.stdout()).contains("format version 2");
+    assertThat(inspect.stdout()).contains("format version 3");
     assertThat(inspect.stdout()).contains("P3: T.OPCLASS == proc_call && zero_0 -> R3");
     assertThat(inspect.stdout()).contains("CallPair_handler -> call_pair_counter, 40 cycles");
     assertThat(inspect.stdout()).contains("stall per replacement: 1 cycle\n");

@@ -78,10 +78,10 @@ final class ComponentBinding {
           continue;
         }
         String t = text(v);
-        Optional<String> problem = ps.get().problem(t);
+        Optional<String> problem = ps.get().requirement(t);
         if (problem.isPresent()) {
           diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
-              + "`: " + problem.get());
+              + "` " + problem.get());
           continue;
         }
         params.put(pn.key(), v);

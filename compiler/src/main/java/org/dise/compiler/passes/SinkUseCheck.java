@@ -234,7 +234,9 @@ public final class SinkUseCheck {
       for (Pattern[] pair : new Pattern[][] {{b.left(), b.right()}, {b.right(), b.left()}}) {
         if (pair[0] instanceof Pattern.Field f && f.field() == InstructionField.OP
             && pair[1] instanceof Pattern.OpName n) {
-          eq = op.mnemonic().equalsIgnoreCase(n.mnemonic());
+          // As the engine matches T.OP: the mnemonic as encoded or its base instruction.
+          eq = op.mnemonic().equalsIgnoreCase(n.mnemonic())
+              || op.base() != null && op.base().mnemonic().equalsIgnoreCase(n.mnemonic());
         } else if (pair[0] instanceof Pattern.Field f && f.field() == InstructionField.OPCLASS
             && pair[1] instanceof Pattern.OpClassName n) {
           eq = cls.acfName().equalsIgnoreCase(n.opClass());

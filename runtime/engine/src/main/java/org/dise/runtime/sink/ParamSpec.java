@@ -74,53 +74,61 @@ public record ParamSpec(String name, Type type, long min, long max, boolean powe
 
   /**
    * Why {@code value} (as a configuration carries it: text) is not acceptable, or empty when it
-   * is. The message names the parameter and what it takes, so the compiler can show it at the
-   * value's line and column and the runtime can show it for a configuration.
+   * is: the parameter's name and what it takes ({@code branching must be a power of two 2..256,
+   * got 3}), for the runtime to show for a configuration.
    */
   public Optional<String> problem(String value) {
+    return requirement(value).map(r -> name + " " + r);
+  }
+
+  /**
+   * The same without the name ({@code must be at least 1, got 0}), for the compiler's message at
+   * the value's line and column.
+   */
+  public Optional<String> requirement(String value) {
     switch (type) {
       case INT -> {
         long v;
         try {
           v = Long.parseLong(value);
         } catch (NumberFormatException e) {
-          return Optional.of(name + " takes a whole number, not `" + value + "`");
+          return Optional.of("takes a whole number, not `" + value + "`");
         }
-        return numberProblem(v);
+        return numberRequirement(v);
       }
       case DECIMAL -> {
         double v;
         try {
           v = Double.parseDouble(value);
         } catch (NumberFormatException e) {
-          return Optional.of(name + " takes a number, not `" + value + "`");
+          return Optional.of("takes a number, not `" + value + "`");
         }
         if (!(v >= min && v <= max)) {
-          return Optional.of(name + " must be " + range() + ", got " + value);
+          return Optional.of("must be " + range() + ", got " + value);
         }
         return Optional.empty();
       }
       case BOOL -> {
         return value.equals("true") || value.equals("false") ? Optional.empty()
-            : Optional.of(name + " takes true or false, not `" + value + "`");
+            : Optional.of("takes true or false, not `" + value + "`");
       }
       case CHOICE -> {
         return choices.contains(value) ? Optional.empty()
-            : Optional.of(name + " must be " + alternatives() + ", not `" + value + "`");
+            : Optional.of("must be " + alternatives() + ", not `" + value + "`");
       }
       default -> {
-        return value.isEmpty() ? Optional.of(name + " takes a name") : Optional.empty();
+        return value.isEmpty() ? Optional.of("takes a name") : Optional.empty();
       }
     }
   }
 
   /** Why the whole number {@code v} is out of range, or empty. */
-  public Optional<String> numberProblem(long v) {
+  public Optional<String> numberRequirement(long v) {
     if (v < min || v > max) {
-      return Optional.of(name + " must be " + range() + ", got " + v);
+      return Optional.of("must be " + range() + ", got " + v);
     }
     if (powerOfTwo && Long.bitCount(v) != 1) {
-      return Optional.of(name + " must be a power of two " + range() + ", got " + v);
+      return Optional.of("must be a power of two " + range() + ", got " + v);
     }
     return Optional.empty();
   }
@@ -141,6 +149,9 @@ public record ParamSpec(String name, Type type, long min, long max, boolean powe
     }
     if (min == Long.MIN_VALUE) {
       return "at most " + max;
+    }
+    if (max == Integer.MAX_VALUE) {
+      return min + "..2^31-1"; // a count the runtime keeps in an int
     }
     return min + ".." + max;
   }
