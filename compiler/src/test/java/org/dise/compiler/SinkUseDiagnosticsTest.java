@@ -28,7 +28,7 @@ class SinkUseDiagnosticsTest {
             "t.acf:1:10: error: `hist_map`: a linear histogram needs lo, hi and step (missing"
                 + " step): write `hist_map(kind = linear, lo = -64, hi = 64, step = 8)`"),
         Arguments.of("sink h = hist_map(kind = linear, lo = 9, hi = 2, step = 1);",
-            "t.acf:1:46: error: `hist_map`: hi (2) must be greater than lo (9)"),
+            "t.acf:1:47: error: `hist_map`: hi (2) must be greater than lo (9)"),
         Arguments.of("sink k = keyed_counter(key = pc);",
             "t.acf:1:10: error: `keyed_counter` is no longer a sink component"),
         Arguments.of("sink c = region_counter(capacity = 4);",
@@ -51,12 +51,12 @@ class SinkUseDiagnosticsTest {
         Arguments.of("sink m = count_map();\nP: T.OPCLASS == load => R, null\n"
                 + "R: call(m, T.PC); call(m, T.PC, T.RD); T.INSN",
             "t.acf:3:19: error: map `m` is called with 2 arguments here, but with 1 at line 3"),
-        Arguments.of("sink r = region_counter();\nP: T.OPCLASS == branch => R, null\n"
-                + "R: $dr0 = call(r, T.INSN); T.INSN",
-            "t.acf:3:4: error: `r` is a region_counter, whose calls return nothing"),
+        Arguments.of("sink r = region_counter();\nP: T.OPCLASS == branch => Rec, null\n"
+                + "Rec: $dr0 = call(r, T.INSN); T.INSN",
+            "t.acf:3:6: error: `r` is a region_counter, whose calls return nothing"),
         Arguments.of("sink m = count_map();\nP: T.OPCLASS == branch => R, null\n"
                 + "R: call(m, T.PC, T.NEXT_PC); T.INSN",
-            "t.acf:3:17: error: `T.NEXT_PC` is known only after `T.INSN` has run"),
+            "t.acf:3:18: error: `T.NEXT_PC` is known only after `T.INSN` has run"),
         // instruction classes
         Arguments.of("sink w = watchpoint(address = 4096);\n"
                 + "P: T.OPCLASS == load || T.OPCLASS == store => R, null\n"

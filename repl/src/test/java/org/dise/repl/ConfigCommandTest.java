@@ -93,7 +93,7 @@ class ConfigCommandTest {
     assertThat(refusal(text)).isEqualTo(
         "acf: " + text + ": not a DISE configuration (wrong magic number)\n");
     assertThat(refusal(version)).isEqualTo("acf: " + version
-        + ": format version 9 is not supported (this runtime reads version 2)\n");
+        + ": format version 9 is not supported (this runtime reads versions 2 to 3)\n");
     assertThat(refusal(truncated)).isEqualTo("acf: " + truncated
         + ": truncated: 20 bytes, the header announces " + bytes.length + "\n");
     assertThat(refusal(corrupt)).startsWith("acf: " + corrupt + ": corrupt: checksum mismatch");

@@ -103,12 +103,9 @@ public final class Triggers {
     }
   }
 
+  /** A count parameter as a plain number ({@code 10M} as 10000000); refuses one that is not. */
   private static String numberText(TriggerSpec spec, String key, String v) {
-    try {
-      return Long.toString(spec.number(key, 0));
-    } catch (IllegalArgumentException e) {
-      return v; // not a count: the catalogue says what the parameter takes
-    }
+    return Long.toString(spec.number(key, 0));
   }
 
   /** A phase tracker with the spec's buckets, threshold and predictor. */
