@@ -57,6 +57,10 @@ class SinkUseDiagnosticsTest {
         Arguments.of("sink m = count_map();\nP: T.OPCLASS == branch => R, null\n"
                 + "R: call(m, T.PC, T.NEXT_PC); T.INSN",
             "t.acf:3:18: error: `T.NEXT_PC` is known only after `T.INSN` has run"),
+        Arguments.of("sink m = state_map();\nP: T.OPCLASS == load => R, null\n"
+                + "R: $dr12 = call(m, T.PC, 1); T.INSN",
+            "t.acf:3:4: error: DISE register `$dr12` is beyond the hardware's 8 DISE registers"
+                + " ($dr0..$dr7)"),
         // instruction classes
         Arguments.of("sink w = watchpoint(address = 4096);\n"
                 + "P: T.OPCLASS == load || T.OPCLASS == store => R, null\n"
