@@ -129,8 +129,8 @@ public final class SinkUseCheck {
 
   /** A production feeding a sink that uses only some instruction classes must match no other. */
   private void classes(CheckedProduction p, String sink, ComponentSpec spec) {
-    if (spec.classes().isEmpty()) {
-      return;
+    if (spec.classes().isEmpty() || reported(p.pattern().span())) {
+      return; // a pattern with an error of its own would only add noise here
     }
     for (Op op : Op.values()) {
       for (OpClass cls : classesOf(op)) {
@@ -147,6 +147,13 @@ public final class SinkUseCheck {
         }
       }
     }
+  }
+
+  /** Whether an error was reported inside {@code s} (an unknown name in a pattern). */
+  private boolean reported(Span s) {
+    return diags.all().stream().anyMatch(d -> d.severity()
+        == org.dise.compiler.diag.Severity.ERROR && d.span().file() == s.file()
+        && d.span().start() >= s.start() && d.span().end() <= s.end());
   }
 
   /** The classes an instruction can decode as: jal and jalr are calls, returns or jumps. */
