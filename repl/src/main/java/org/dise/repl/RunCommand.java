@@ -171,6 +171,8 @@ public final class RunCommand implements Callable<Integer> {
       productions = AcfLoader.load(acfs);
       origin = acfs.get(0);
     }
+    // Program symbols (symbol(NAME)) are resolved now that the program is known.
+    productions = SymbolBinder.bind(productions, program);
     TriggerSpec trigger = triggerSpec(productions, origin);
     if (trigger != null) {
       return sampled(productions, origin, trigger);

@@ -846,6 +846,11 @@ public final class NameResolution {
         case AND -> l != 0 && r != 0 ? 1L : 0L;
         case OR -> l != 0 || r != 0 ? 1L : 0L;
       };
+    } else if (e instanceof Expr.SymbolAddr y) {
+      diags.error(e.span(), "`" + org.dise.compiler.format.Formatter.symbolAddr(y.symbol(),
+              y.end()) + "` is known only when the program is loaded, so it is not a constant",
+          "write it where it is used: in a pattern or as a replacement operand");
+      return null;
     } else {
       diags.error(e.span(), "not a constant", "constants are numbers, `true`, `false`, "
           + "other constants, and arithmetic on them");
@@ -1043,6 +1048,8 @@ public final class NameResolution {
       return new CheckedReplacement.Arg.Insn(s);
     } else if (o instanceof Operand.LabelRef l) {
       return new CheckedReplacement.Arg.LabelRef(l.name(), s);
+    } else if (o instanceof Operand.SymbolAddr y) {
+      return new CheckedReplacement.Arg.SymbolAddr(y.symbol(), y.end(), s);
     } else if (o instanceof Operand.Field f) {
       InstructionField field = InstructionField.byName(f.name());
       if (field == null) {

@@ -35,6 +35,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CounterSpec;
 import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.dise.MicroOp;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.ConfigFormat;
@@ -670,13 +671,20 @@ public final class ReplSession {
     }
   }
 
+  private static String programName(Machine m) {
+    return m.elf().path() == null ? "the program" : m.elf().path().toString();
+  }
+
   /** Makes {@code m} the current machine, with the current productions and breakpoints. */
   private void install(Machine m) {
     ProductionSet s = workspace.set();
     DiseEngine e = null;
     if (s != null && !s.productions().isEmpty()) {
       try {
-        e = new DiseEngine(s);
+        // symbol(NAME) resolves against the program just loaded.
+        e = new DiseEngine(SymbolBinding.bind(s, m.programSymbols(), programName(m)));
+      } catch (SymbolBinding.UnresolvedSymbolsException x) {
+        throw new ReplError(x.getMessage());
       } catch (IllegalArgumentException x) {
         throw new ReplError(x.getMessage());
       }

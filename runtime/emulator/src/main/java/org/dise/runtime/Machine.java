@@ -148,6 +148,11 @@ public final class Machine {
     return symbols;
   }
 
+  /** Every named symbol of the program at its loaded address, for {@code symbol(NAME)}. */
+  public org.dise.runtime.elf.ProgramSymbols programSymbols() {
+    return elf.programSymbols().rebased(image.bias());
+  }
+
   public ElfFile elf() {
     return elf;
   }
