@@ -678,6 +678,18 @@ public final class NameResolution {
     }
     switch (type) {
       case "int" -> {
+        // An address of the program: passed on symbolically, resolved when it is loaded.
+        Expr bare = e;
+        while (bare instanceof Expr.Paren p2) {
+          bare = p2.inner();
+        }
+        if (bare instanceof Expr.SymbolAddr y) {
+          return new Scope.SymbolE(y.symbol(), y.end(), y.span());
+        }
+        if (bare instanceof Expr.NameRef n
+            && lookupQualified(n.name(), caller) instanceof Scope.SymbolE y) {
+          return y;
+        }
         Long v = constant(e, caller);
         return v == null ? null : new Scope.ConstE(v, s);
       }
@@ -797,6 +809,13 @@ public final class NameResolution {
       }
       if (ent instanceof Scope.BoolE b) {
         return b.value() ? 1L : 0L;
+      }
+      if (ent instanceof Scope.SymbolE) {
+        diags.error(n.span(), "`" + n.name().text() + "` is a program symbol's address, known"
+            + " only when the program is loaded, so it is not a constant",
+            "use it directly in a pattern or as a replacement operand, not in arithmetic"
+                + " on constants");
+        return null;
       }
       if (ent == null) {
         diags.error(n.span(), "unknown constant `" + n.name().text() + "`",
@@ -1087,6 +1106,9 @@ public final class NameResolution {
       Entity e = lookupQualified(n.name(), scope);
       if (e instanceof Scope.ConstE c) {
         return new CheckedReplacement.Arg.Imm(c.value(), s);
+      }
+      if (e instanceof Scope.SymbolE y) {
+        return new CheckedReplacement.Arg.SymbolAddr(y.symbol(), y.end(), y.span());
       }
       if (e instanceof Scope.RegisterE) {
         return new CheckedReplacement.Arg.Invalid("`" + text

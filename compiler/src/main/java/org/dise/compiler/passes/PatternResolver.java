@@ -189,6 +189,9 @@ final class PatternResolver {
     if (e instanceof Scope.ConstE c) {
       return new Typed(new Pattern.Const(c.value(), s), Ty.INT);
     }
+    if (e instanceof Scope.SymbolE y) {
+      return new Typed(new Pattern.SymbolAddr(y.symbol(), y.end(), y.span()), Ty.INT);
+    }
     if (e instanceof Scope.BoolE b) {
       return new Typed(new Pattern.Bool(b.value(), s), Ty.BOOL);
     }
