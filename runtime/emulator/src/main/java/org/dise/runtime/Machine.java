@@ -37,7 +37,7 @@ public final class Machine {
     }
 
     public static Options defaults() {
-      return new Options(new Sandbox(Path.of("").toAbsolutePath()), hostEnv(), 0x5eed,
+      return new Options(new Sandbox(Path.of("").toAbsolutePath()), defaultEnv(), 0x5eed,
           System.err);
     }
 
@@ -97,6 +97,19 @@ public final class Machine {
     argv.add(program.toString());
     argv.addAll(args);
     return new Machine(elf, argv, options);
+  }
+
+  /**
+   * The guest's environment unless asked otherwise: the same on every host and every run, so
+   * that two runs of one command are comparable (glibc's start-up scans the environment, so
+   * its size alone moves instruction counts). See spec/emulator.md, "Environment".
+   */
+  public static final List<String> DEFAULT_ENV =
+      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/", "LANG=C");
+
+  /** A fresh, mutable copy of {@link #DEFAULT_ENV}. */
+  public static List<String> defaultEnv() {
+    return new ArrayList<>(DEFAULT_ENV);
   }
 
   /**
