@@ -77,17 +77,17 @@ public final class RunCommand implements Callable<Integer> {
   List<Path> allowWrite = new ArrayList<>();
 
   @Option(names = "--env", paramLabel = "NAME=VALUE",
-      description = "Set a variable in the guest's environment (repeatable). The guest starts"
-          + " with PATH=/usr/local/bin:/usr/bin:/bin, HOME=/ and LANG=C unless --clear-env or"
-          + " --env-from-host (spec/emulator.md).")
+      description = "Set a variable in the guest's environment (repeatable). The guest's"
+          + " environment is otherwise empty, the same on every host, unless --env-from-host"
+          + " (spec/emulator.md).")
   List<String> env = new ArrayList<>();
 
-  @Option(names = "--clear-env", description = "Start the guest with an empty environment"
-      + " instead of the default PATH, HOME=/ and LANG=C.")
+  @Option(names = "--clear-env", description = "Start the guest with an empty environment (the"
+      + " default; kept so that scripts can say so).")
   boolean clearEnv;
 
   @Option(names = "--env-from-host", description = "Start the guest with the host's environment"
-      + " instead of the default PATH, HOME=/ and LANG=C (runs then depend on the host).")
+      + " instead of an empty one, as qemu-user does (runs then depend on the host).")
   boolean envFromHost;
 
   @Option(names = "--seed", paramLabel = "N",

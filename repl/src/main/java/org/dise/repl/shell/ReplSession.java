@@ -380,8 +380,8 @@ public final class ReplSession {
         this::program);
     add("env", "[clear | host | NAME=VALUE...]", "the guest's environment", "Without arguments,"
         + " show the guest's environment; 'clear' empties it, 'host' replaces it by the host's,"
-        + " NAME=VALUE adds to it. It starts as the default PATH, HOME=/ and LANG=C, the same on"
-        + " every host, as for acf run. Takes effect at the next :program or :run.",
+        + " NAME=VALUE adds to it. It starts empty, the same on every host, as for acf run."
+        + " Takes effect at the next :program or :run.",
         List.of(":env", ":env clear", ":env host", ":env LANG=C HOME=/tmp"), this::env);
     add("stdin", "[FILE | none]", "the file the guest reads as stdin", "Without arguments, show"
         + " what the guest reads as standard input; FILE makes it read that file (from its"
@@ -962,8 +962,7 @@ public final class ReplSession {
   private void env(List<String> args) {
     if (args.isEmpty()) {
       if (env == null) {
-        out.append(String.format("the default environment (%d variables, the same on every"
-            + " host)%n", Machine.DEFAULT_ENV.size()));
+        out.append("empty environment (the default, the same on every host)\n");
       } else if (env.isEmpty()) {
         out.append("empty environment\n");
       }

@@ -100,12 +100,12 @@ public final class Machine {
   }
 
   /**
-   * The guest's environment unless asked otherwise: the same on every host and every run, so
-   * that two runs of one command are comparable (glibc's start-up scans the environment, so
-   * its size alone moves instruction counts). See spec/emulator.md, "Environment".
+   * The guest's environment unless asked otherwise: empty, the same on every host and every
+   * run, so that two runs of one command are comparable (glibc's start-up scans the
+   * environment, so even three variables move a small program's branch profile by 12%). See
+   * spec/emulator.md, "Environment".
    */
-  public static final List<String> DEFAULT_ENV =
-      List.of("PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/", "LANG=C");
+  public static final List<String> DEFAULT_ENV = List.of();
 
   /** A fresh, mutable copy of {@link #DEFAULT_ENV}. */
   public static List<String> defaultEnv() {
