@@ -133,6 +133,32 @@ class ProgramSymbolsTest {
     assertThat(r.engine().cost().insertedInstructions()).isEqualTo(0);
   }
 
+  @ParameterizedTest
+  @EnumSource(Engine.class)
+  void aSinkParameterTakesASymbol(Engine kind) throws Exception {
+    // Every store into hot_table, per store pc: main's fill loop (512) and its rounds (40).
+    Run r = run(kind, EngineEndToEndTest.lower("import utilities;\n"
+        + "sink w = watchpoint(address = symbol(hot_table), length = 4096);\n"
+        + "use store_watch_log(handler = w);\n"), ARRAYS);
+    List<Long> writes = new java.util.ArrayList<>();
+    for (List<String> row : r.profile().rows()) {
+      assertThat(row.get(1)).isEqualTo("main");
+      writes.add(Long.parseLong(row.get(2)));
+    }
+    assertThat(writes).containsExactly(512L, 40L).inOrder();
+  }
+
+  @Test
+  void aParameterKeepsTheSymbolAsText() {
+    SymbolRef quoted = new SymbolRef("buf.1\"x", true, "a.acf:2:3");
+    assertThat(quoted.asParam()).isEqualTo("symbol_end(\"buf.1\\\"x\") at a.acf:2:3");
+    assertThat(SymbolRef.fromParam(quoted.asParam())).hasValue(quoted);
+    assertThat(SymbolRef.fromParam("symbol(hot_table)"))
+        .hasValue(new SymbolRef("hot_table", false, ""));
+    assertThat(SymbolRef.fromParam("4096")).isEmpty();
+    assertThat(SymbolRef.fromParam("symbol()")).isEmpty();
+  }
+
   @Test
   void symbolsGoThroughAcfParametersIntoLibraryBlocks() throws Exception {
     // store_watchpoint traps the first store into [lo, hi): main's first store to hot_table.

@@ -530,6 +530,14 @@ public final class NameResolution {
           diags.error(e.span(), "parameter `" + param + "` takes a number, not a string");
           return null;
         }
+        // An address of the program (watchpoint(address = symbol(x))): resolved at load.
+        if (e instanceof Expr.SymbolAddr y) {
+          return new Value.Address(y.symbol(), y.end(), y.span());
+        }
+        if (e instanceof Expr.NameRef n
+            && lookupQualified(n.name(), scope) instanceof Scope.SymbolE y) {
+          return new Value.Address(y.symbol(), y.end(), y.span());
+        }
         Long v = constant(e, scope);
         return v == null ? null : new Value.Int(v);
       }

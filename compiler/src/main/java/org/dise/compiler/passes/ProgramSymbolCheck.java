@@ -35,12 +35,24 @@ public final class ProgramSymbolCheck {
   public static int run(CheckedProgram program, ProgramSymbols symbols, String programName,
       Diagnostics diags) {
     ProgramSymbolCheck c = new ProgramSymbolCheck(symbols, programName, diags);
+    for (org.dise.compiler.sem.Component k : program.sinks()) {
+      k.params().values().forEach(c::value);
+    }
+    for (org.dise.compiler.sem.Component k : program.triggers()) {
+      k.params().values().forEach(c::value);
+    }
     Set<CheckedReplacement> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     for (CheckedProduction p : program.productions()) {
       c.pattern(p.pattern());
       p.replacement().filter(seen::add).ifPresent(c::replacement);
     }
     return c.references;
+  }
+
+  private void value(org.dise.compiler.sem.Value v) {
+    if (v instanceof org.dise.compiler.sem.Value.Address a) {
+      check(a.symbol(), a.end(), a.span());
+    }
   }
 
   private void pattern(Pattern p) {

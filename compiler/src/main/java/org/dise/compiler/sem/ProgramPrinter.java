@@ -73,6 +73,8 @@ public final class ProgramPrinter {
       return Long.toString(i.value());
     } else if (v instanceof Value.Str s) {
       return "\"" + s.value() + "\"";
+    } else if (v instanceof Value.Address a) {
+      return org.dise.compiler.format.Formatter.symbolAddr(a.symbol(), a.end());
     } else if (v instanceof Value.Bool b) {
       return Boolean.toString(b.value());
     }

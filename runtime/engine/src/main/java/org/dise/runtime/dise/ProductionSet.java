@@ -68,6 +68,14 @@ public record ProductionSet(
         }
       }
     }
+    for (SinkBinding k : sinks) {
+      new java.util.TreeMap<>(k.params()).values()
+          .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
+    }
+    for (TriggerBinding t : triggers) {
+      new java.util.TreeMap<>(t.params()).values()
+          .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
+    }
     return out;
   }
 

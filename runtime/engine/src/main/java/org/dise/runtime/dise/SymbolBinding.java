@@ -62,8 +62,16 @@ public final class SymbolBinding {
       }
       sequences.add(new ReplacementSequence(s.name(), body));
     }
+    List<SinkBinding> sinks = new ArrayList<>();
+    for (SinkBinding k : set.sinks()) {
+      sinks.add(new SinkBinding(k.name(), k.component(), k.cost(), bind(k.params(), symbols)));
+    }
+    List<TriggerBinding> triggers = new ArrayList<>();
+    for (TriggerBinding t : set.triggers()) {
+      triggers.add(new TriggerBinding(t.name(), t.component(), bind(t.params(), symbols)));
+    }
     return new ProductionSet(productions, sequences, set.counters(), set.hpsRegisters(),
-        set.sinks(), set.triggers(), set.stallCycles(), set.budget());
+        sinks, triggers, set.stallCycles(), set.budget());
   }
 
   /**
@@ -154,6 +162,15 @@ public final class SymbolBinding {
       return new ReplacementInsn.Call(c.sink(), args);
     }
     return r;
+  }
+
+  /** Parameters with every symbol replaced by its address, in decimal as numbers are. */
+  private static java.util.Map<String, String> bind(java.util.Map<String, String> params,
+      ProgramSymbols symbols) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    params.forEach((k, v) -> out.put(k, SymbolRef.fromParam(v)
+        .map(r -> Long.toString(address(r, symbols).orElseThrow())).orElse(v)));
+    return out;
   }
 
   private static Slot bind(Slot s, ProgramSymbols symbols) {
