@@ -54,6 +54,9 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/rap_ranges.acf --out rap \\",
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
+      "",
+      "Program symbols (symbol(NAME), resolved when the program is loaded):",
+      "  ./acf run --acf examples/acf/array_loads.acf examples/programs/bin/arrays",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
