@@ -159,7 +159,7 @@ public final class SymbolBinding {
       for (ReplacementInsn.CallArg a : c.args()) {
         args.add(new ReplacementInsn.CallArg(bind(a.slot(), symbols), a.insn()));
       }
-      return new ReplacementInsn.Call(c.sink(), args);
+      return new ReplacementInsn.Call(c.sink(), args, c.result()); // the same NONE: returns()
     }
     return r;
   }

@@ -103,7 +103,7 @@ class ConfigFormatTest {
 
   @Test
   void aVersion2FileFromTheEarlierWriterIsStillRead() throws Exception {
-    // Written by `acf compile examples/acf/hot_call_pairs.acf` before version 3.
+    // Written by `acf compile examples/acf/hot_call_pairs.acf` before versions 3 and 4.
     byte[] old = getClass().getResourceAsStream("/config/hot_call_pairs.v2.dcfg").readAllBytes();
     assertThat(ByteBuffer.wrap(old).getShort(8)).isEqualTo((short) 2);
     DeployableConfig c = ConfigFormat.fromBytes(old, "old.dcfg");
@@ -113,7 +113,7 @@ class ConfigFormatTest {
     assertThat(c.productions().productions().get(2).name()).isEqualTo("P3");
     assertThat(c.productions().sinks().get(0).component()).isEqualTo("call_pair_counter");
     assertThat(c.productions().symbols()).isEmpty();
-    // Written again, it is a version 3 file of the same set.
+    // Written again, it is a version 4 file of the same set.
     DeployableConfig again = ConfigFormat.fromBytes(ConfigFormat.toBytes(c), "new.dcfg");
     assertThat(again.productions()).isEqualTo(c.productions());
   }
@@ -124,7 +124,7 @@ class ConfigFormatTest {
     assertThat(new String(b, 0, 8, java.nio.charset.StandardCharsets.US_ASCII))
         .isEqualTo("DISECFG\n");
     ByteBuffer buf = ByteBuffer.wrap(b);
-    assertThat(buf.getShort(8)).isEqualTo((short) 3);
+    assertThat(buf.getShort(8)).isEqualTo((short) 4);
     int n = buf.getInt(10);
     assertThat(b.length).isEqualTo(14 + n + 4);
     CRC32 crc = new CRC32();
@@ -149,9 +149,9 @@ class ConfigFormatTest {
     b[9] = 1;
     assertThat(refusal(b))
         .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to"
-            + " 3)");
-    b[9] = 4;
-    assertThat(refusal(b)).startsWith("x.dcfg: format version 4 is not supported");
+            + " 4)");
+    b[9] = 5;
+    assertThat(refusal(b)).startsWith("x.dcfg: format version 5 is not supported");
   }
 
   @Test
