@@ -86,7 +86,7 @@ class ProgramSymbolsCommandTest {
     String cfg = dir.resolve("loads.dcfg").toString();
     assertThat(acf("compile", ACF, "-o", cfg).status()).isEqualTo(0);
     ConfigCommandTest.Result inspect = acf("inspect", cfg);
-    assertThat(inspect.stdout()).contains("format version 3");
+    assertThat(inspect.stdout()).contains("format version 4");
     assertThat(inspect.stdout()).contains("program symbols (resolved when the program is loaded):"
         + " symbol(hot_table) at " + ACF + ":15:14, symbol_end(hot_table) at " + ACF + ":16:14");
     assertThat(inspect.stdout()).contains("li $dr1, symbol(hot_table)");

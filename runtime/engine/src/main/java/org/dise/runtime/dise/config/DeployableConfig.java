@@ -13,7 +13,7 @@ public record DeployableConfig(String source, ProductionSet productions, Provena
   /** A source file the set was compiled from, and the SHA-256 of its bytes (lower-case hex). */
   public record SourceHash(String path, String sha256) {}
 
-  /** Who built the set from what; {@link #UNKNOWN} for configurations older than version 3. */
+  /** Who built the set from what; {@link #UNKNOWN} for configurations older than version 4. */
   public record Provenance(String compilerVersion, List<SourceHash> sources) {
     public static final Provenance UNKNOWN = new Provenance("", List.of());
 
