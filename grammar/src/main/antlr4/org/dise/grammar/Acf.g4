@@ -72,6 +72,7 @@ expr
     | FIELD                                                                   #fieldExpr
     | TINSN                                                                   #insnExpr
     | DOLLAR_NAME                                                             #diseRegExpr
+    | symbolAddress                                                           #symbolExpr
     | qualifiedName                                                           #nameExpr
     ;
 
@@ -124,9 +125,11 @@ callArg
     | operandAtom                                                             #atomArg
     ;
 
+// A plain operand first: `symbol(x)` is also `symbol` applied as an offset to a register
+// named `x`, and ANTLR takes the first of two alternatives that both fit.
 operand
-    : operandAtom? LPAREN operandAtom RPAREN                                  #memOperand
-    | operandAtom                                                             #plainOperand
+    : operandAtom                                                             #plainOperand
+    | operandAtom? LPAREN operandAtom RPAREN                                  #memOperand
     ;
 
 operandAtom
@@ -134,7 +137,15 @@ operandAtom
     | FIELD                                                                   #fieldOperand
     | DOLLAR_NAME                                                             #diseRegOperand
     | LABEL                                                                   #labelOperand
+    | symbolAddress                                                           #symbolOperand
     | qualifiedName                                                           #nameOperand
+    ;
+
+// symbol(NAME), symbol_end(NAME): the start and end address of an ELF symbol of the program the
+// productions run on, resolved when it is loaded. A name that is not an identifier (`buf.1`)
+// may be quoted.
+symbolAddress
+    : kind=(SYMBOL | SYMBOL_END) LPAREN (qualifiedName | STRING) RPAREN
     ;
 
 // ---------------------------------------------------------------------------
@@ -153,7 +164,7 @@ ident
 
 softKeyword
     : ZERO | OVERFLOW | INC | DEC | SET | AS | USE | ACF | CONST | REGISTER
-    | COUNTER | SINK | TRIGGER | IMPORT | TAG
+    | COUNTER | SINK | TRIGGER | IMPORT | TAG | SYMBOL | SYMBOL_END
     ;
 
 // ---------------------------------------------------------------------------
@@ -178,6 +189,8 @@ INC      : 'inc';
 DEC      : 'dec';
 SET      : 'set';
 TAG      : 'tag';
+SYMBOL   : 'symbol';
+SYMBOL_END : 'symbol_end';
 
 // The papers' forms: zero_0, overflow_1, inc_0, dec_2, set_0.
 FLAG     : ('zero' | 'overflow') '_' [0-9]+;

@@ -14,7 +14,9 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.lib.ClasspathLibraryResolver;
 import org.dise.compiler.lib.DirectoryLibraryResolver;
 import org.dise.compiler.lib.LibraryResolver;
+import org.dise.compiler.passes.ProgramSymbolCheck;
 import org.dise.compiler.sem.ProgramPrinter;
+import org.dise.runtime.elf.ProgramSymbols;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -35,6 +37,8 @@ import picocli.CommandLine.Parameters;
       "      spec/conformance/valid/paper_notation.acf",
       "  ./acf check --diagnostics=json my.acf    # for editors",
       "  ./acf check --print my.acf               # also print the checked program",
+      "  ./acf check --program examples/programs/bin/arrays \\",
+      "      examples/acf/array_loads.acf           # symbol(NAME) against a build",
     })
 public final class CheckCommand implements Callable<Integer> {
   /** How diagnostics are printed. */
@@ -54,14 +58,23 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--print", description = "Print the checked program of each valid file.")
   boolean print;
 
+  @Option(names = "--program", paramLabel = "PROG",
+      description = "Also check every symbol(NAME) and symbol_end(NAME) against this RISC-V"
+          + " program, as acf run does when it loads it.")
+  Path program;
+
   @Override
   public Integer call() {
     Frontend frontend = Frontend.standard().withLibrary(resolver(libs));
+    ProgramSymbols symbols = program == null ? null : SymbolBinder.symbols(program);
     List<Diagnostic> all = new ArrayList<>();
     int errors = 0;
     int warnings = 0;
     for (Path file : files) {
       Frontend.Result r = frontend.check(read(file), file);
+      if (symbols != null && r.program().isPresent()) {
+        ProgramSymbolCheck.run(r.program().get(), symbols, program.toString(), r.diagnostics());
+      }
       errors += r.diagnostics().errorCount();
       warnings += r.diagnostics().warningCount();
       all.addAll(r.diagnostics().sorted());

@@ -1,5 +1,6 @@
 package org.dise.repl;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +28,10 @@ import picocli.CommandLine.Parameters;
       "For every profile both runs wrote (same NAME.json): the error in counts relative to A's"
           + " total, the hot set error (A's top 15%% of entries with ties, missing from B's"
           + " top), and for hot data stream profiles the overlap (equation 5 of the bursty"
-          + " tracing paper). Exit status 0, 1 when the runs share no profile or cannot be"
-          + " read, 2 for a usage error.",
+          + " tracing paper); then the entries that moved most, by absolute change (B - A) and"
+          + " by relative change ((B - A) / A, entries both runs have), and the entries and"
+          + " profiles only one run has. Exit status 0, 1 when the runs share no profile or"
+          + " cannot be read, 2 for a usage error.",
       "",
       "Examples (the same hot code region profile, exhaustive and sampled):",
       "  ./acf run --acf examples/acf/sampled_regions.acf --out full \\",
@@ -38,6 +41,9 @@ import picocli.CommandLine.Parameters;
       "  ./acf compare --normalize full sampled",
       "  ./acf compare --hot-fraction 0.10 full/Branch_handler.json \\",
       "      sampled/Branch_handler.json",
+      "",
+      "Two runs of one command, or one ACF on two builds or inputs:",
+      "  ./acf compare --top 10 --weight instructions before after",
     },
     mixinStandardHelpOptions = true)
 public final class CompareCommand implements Callable<Integer> {
@@ -55,6 +61,16 @@ public final class CompareCommand implements Callable<Integer> {
       description = "Scale B's weights so that their total is A's before the count error (for a"
           + " sampled profile that was not scaled up).")
   boolean normalize;
+
+  @Option(names = "--weight", paramLabel = "COLUMN",
+      description = "Compare this numeric column instead of each profile's own weight column"
+          + " (count, instructions...); profiles without it are skipped with a note.")
+  String weight;
+
+  @Option(names = "--top", paramLabel = "N",
+      description = "How many entries to list per ranking (default ${DEFAULT-VALUE}; 0 lists"
+          + " none).")
+  int top = 5;
 
   @Override
   public Integer call() {
@@ -81,6 +97,11 @@ public final class CompareCommand implements Callable<Integer> {
           + String.join(", ", ra.profiles().keySet()) + "; " + b + ": "
           + String.join(", ", rb.profiles().keySet()) + ")");
     }
+    if (top < 0) {
+      throw new UserError("--top must be 0 or more, got " + top, Main.EXIT_USAGE);
+    }
+    int compared = 0;
+    List<String> skipped = new java.util.ArrayList<>();
     for (Map.Entry<String, ProfileTable[]> e : common.entrySet()) {
       ProfileTable x = e.getValue()[0];
       ProfileTable y = e.getValue()[1];
@@ -88,9 +109,82 @@ public final class CompareCommand implements Callable<Integer> {
         throw new UserError("profile " + e.getKey() + " has columns " + x.header() + " in " + a
             + " but " + y.header() + " in " + b);
       }
+      if (weight != null) {
+        if (!x.header().contains(weight)) {
+          skipped.add(e.getKey() + " (columns: " + String.join(", ", x.header()) + ")");
+          continue;
+        }
+        x = new ProfileTable(x.header(), x.rows(), x.key(), weight);
+        y = new ProfileTable(y.header(), y.rows(), y.key(), weight);
+        numeric(e.getKey(), x, a);
+        numeric(e.getKey(), y, b);
+      }
+      if (compared++ > 0) {
+        System.out.println();
+      }
       print(e.getKey(), x, y);
+      printMoves(x, y);
+    }
+    for (String s : skipped) {
+      System.out.println("profile " + s + ": no column `" + weight + "`, skipped");
+    }
+    if (compared == 0) {
+      throw new UserError("no profile common to " + a + " and " + b + " has a column `" + weight
+          + "`", Main.EXIT_USAGE);
+    }
+    List<String> onlyA = new java.util.ArrayList<>(ra.profiles().keySet());
+    onlyA.removeAll(rb.profiles().keySet());
+    List<String> onlyB = new java.util.ArrayList<>(rb.profiles().keySet());
+    onlyB.removeAll(ra.profiles().keySet());
+    if (!(Files.isRegularFile(a) && Files.isRegularFile(b))) {
+      if (!onlyA.isEmpty()) {
+        System.out.println("profiles only in A (" + a + "): " + String.join(", ", onlyA));
+      }
+      if (!onlyB.isEmpty()) {
+        System.out.println("profiles only in B (" + b + "): " + String.join(", ", onlyB));
+      }
     }
     return 0;
+  }
+
+  /** Refuses a --weight column that is not a whole number in every row. */
+  private void numeric(String profile, ProfileTable t, Path run) {
+    int w = t.header().indexOf(weight);
+    for (List<String> r : t.rows()) {
+      if (!r.get(w).matches("-?\\d{1,18}")) {
+        throw new UserError("--weight " + weight + ": profile " + profile + " in " + run
+            + " has `" + r.get(w) + "` in that column, not a whole number", Main.EXIT_USAGE);
+      }
+    }
+  }
+
+  /** The entries that moved most, by absolute and relative change, and those on one side. */
+  private void printMoves(ProfileTable x, ProfileTable y) {
+    ProfileDiff d = ProfileDiff.of(x, y);
+    List<ProfileDiff.Entry> abs = d.byAbsoluteChange(top);
+    if (d.byAbsoluteChange(1).isEmpty()) {
+      System.out.println("  no entry moved");
+      return;
+    }
+    if (top > 0) {
+      System.out.println("  moved most, by absolute change (B - A)");
+      ProfileDiff.table(abs).forEach(l -> System.out.println("    " + l));
+      List<ProfileDiff.Entry> rel = d.byRelativeChange(top);
+      if (!rel.isEmpty()) {
+        System.out.println("  moved most, by relative change ((B - A) / A)");
+        ProfileDiff.table(rel).forEach(l -> System.out.println("    " + l));
+      }
+    }
+    for (boolean side : new boolean[] {true, false}) {
+      List<ProfileDiff.Entry> only = d.onlyIn(side);
+      if (!only.isEmpty()) {
+        long w = only.stream().mapToLong(e -> side ? e.a() : e.b()).sum();
+        System.out.printf("  only in %s         %,d %s (weight %,d)%s%n", side ? "A" : "B",
+            only.size(), only.size() == 1 ? "entry" : "entries", w, only.size() <= 3
+                ? ": " + String.join(", ", only.stream().map(ProfileDiff.Entry::label).toList())
+                : "");
+      }
+    }
   }
 
   private void print(String name, ProfileTable x, ProfileTable y) {

@@ -43,8 +43,12 @@ public final class CompileCommand implements Callable<Integer> {
       throw new UserError(acfs.get(0) + ": the production set does not fit the hardware budget: "
           + String.join("; ", problems));
     }
+    // Provenance: which compiler built the set from which bytes (acf inspect shows it).
+    DeployableConfig.Provenance provenance = new DeployableConfig.Provenance(
+        "acf " + Version.VERSION, acfs.stream()
+            .map(a -> new DeployableConfig.SourceHash(a.toString(), Sha256.of(a))).toList());
     DeployableConfig config = new DeployableConfig(String.join("+",
-        acfs.stream().map(a -> a.getFileName().toString()).toList()), set);
+        acfs.stream().map(a -> a.getFileName().toString()).toList()), set, provenance);
     try {
       ConfigFormat.write(config, output);
     } catch (IOException e) {

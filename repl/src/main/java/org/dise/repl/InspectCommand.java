@@ -31,8 +31,19 @@ public final class InspectCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     DeployableConfig c = load(file);
-    System.out.print(ConfigPrinter.describe(c, (int) file.toFile().length()));
+    System.out.print(ConfigPrinter.describe(c, (int) file.toFile().length(), version(file)));
     return 0;
+  }
+
+  /** The format version in the file's header (read() has checked it). */
+  private static int version(Path file) {
+    try (java.io.DataInputStream in = new java.io.DataInputStream(
+        java.nio.file.Files.newInputStream(file))) {
+      in.skipNBytes(ConfigFormat.MAGIC.length);
+      return in.readUnsignedShort();
+    } catch (java.io.IOException e) {
+      return ConfigFormat.VERSION;
+    }
   }
 
   /** Reads a configuration, turning every refusal into a one-line user error. */

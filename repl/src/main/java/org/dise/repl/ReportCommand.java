@@ -88,7 +88,13 @@ public final class ReportCommand implements Callable<Integer> {
       shown.addAll(List.of("total_cycles", "overhead"));
     }
     summary.forEach((k, v) -> {
-      if (!shown.contains(k)) {
+      // Lists of scalars (the command, the environment) read as one line; nested records
+      // (configurations, register state) and absent values stay in summary.json.
+      if (v instanceof List<?> l
+          && l.stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
+        v = String.join(" ", l.stream().map(String::valueOf).toList());
+      }
+      if (!shown.contains(k) && v != null && !(v instanceof Map) && !(v instanceof List)) {
         String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
             : String.valueOf(v);
         lines.add(String.format("%-24s %s", k.replace('_', ' '), value));

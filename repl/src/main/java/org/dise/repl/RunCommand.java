@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
@@ -52,6 +54,9 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/rap_ranges.acf --out rap \\",
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
+      "",
+      "Program symbols (symbol(NAME), resolved when the program is loaded):",
+      "  ./acf run --acf examples/acf/array_loads.acf examples/programs/bin/arrays",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -75,11 +80,18 @@ public final class RunCommand implements Callable<Integer> {
   List<Path> allowWrite = new ArrayList<>();
 
   @Option(names = "--env", paramLabel = "NAME=VALUE",
-      description = "Set a variable in the guest's environment (repeatable).")
+      description = "Set a variable in the guest's environment (repeatable). The guest's"
+          + " environment is otherwise empty, the same on every host, unless --env-from-host"
+          + " (spec/emulator.md).")
   List<String> env = new ArrayList<>();
 
-  @Option(names = "--clear-env", description = "Start the guest with an empty environment.")
+  @Option(names = "--clear-env", description = "Start the guest with an empty environment (the"
+      + " default; kept so that scripts can say so).")
   boolean clearEnv;
+
+  @Option(names = "--env-from-host", description = "Start the guest with the host's environment"
+      + " instead of an empty one, as qemu-user does (runs then depend on the host).")
+  boolean envFromHost;
 
   @Option(names = "--seed", paramLabel = "N",
       description = "Seed of AT_RANDOM and getrandom (default: ${DEFAULT-VALUE}).")
@@ -151,6 +163,11 @@ public final class RunCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** The configuration --config named, once read. */
+  private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
+
   @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the program.")
   List<String> args = new ArrayList<>();
 
@@ -165,12 +182,15 @@ public final class RunCommand implements Callable<Integer> {
     ProductionSet productions = null;
     Path origin = null;
     if (config != null) {
-      productions = InspectCommand.load(config).productions();
+      loadedConfig = InspectCommand.load(config);
+      productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
       productions = AcfLoader.load(acfs);
       origin = acfs.get(0);
     }
+    // Program symbols (symbol(NAME)) are resolved now that the program is known.
+    productions = SymbolBinder.bind(productions, program);
     TriggerSpec trigger = triggerSpec(productions, origin);
     if (trigger != null) {
       return sampled(productions, origin, trigger);
@@ -194,8 +214,10 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (engine != null) {
       ProfileReport.summary(engine, machine.symbols(), System.err);
+      RunSummary.print(engine, machine, System.err);
       if (this.out != null) {
-        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus());
+        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus(),
+            RunSummary.members(request(), engine, machine));
       }
     }
     if (stats) {
@@ -212,6 +234,23 @@ public final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(origin + ": " + e.getMessage());
     }
+  }
+
+  /** What this run was asked to do, for summary.json. */
+  private RunSummary.Request request() {
+    List<String> command = new ArrayList<>();
+    command.add("acf");
+    command.addAll(spec.commandLine().getParseResult().originalArgs());
+    Map<String, Object> sampling = new LinkedHashMap<>();
+    sampling.put("sampling", this.sampling);
+    sampling.put("interval", interval);
+    sampling.put("threshold", threshold);
+    sampling.put("predictor", predictor);
+    sampling.put("shadow_exhaustive", shadowExhaustive);
+    RunSummary.EnvSource source = clearEnv ? RunSummary.EnvSource.CLEARED
+        : envFromHost ? RunSummary.EnvSource.HOST : RunSummary.EnvSource.DEFAULT;
+    return new RunSummary.Request(command, program, args, acfs, config, loadedConfig,
+        engineKind.name(), seed, maxInsns, source, options().env(), sampling);
   }
 
   /** Wall and guest-thread CPU time of a run, for --stats. */
@@ -282,10 +321,12 @@ public final class RunCommand implements Callable<Integer> {
           + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
     }
     ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
+    RunSummary.print(r.engine(), r.machine(), System.err);
     ProfileReport.sampling(r, trigger, System.err);
     if (this.out != null) {
       ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
-          ProfileReport.samplingJson(r, trigger));
+          ProfileReport.samplingJson(r, trigger)
+              + RunSummary.members(request(), r.engine(), r.machine()));
       ProfileReport.writePhases(r, this.out);
       ProfileReport.writeEstimates(r, this.out);
     }
@@ -396,12 +437,16 @@ public final class RunCommand implements Callable<Integer> {
     Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
-    List<String> environment = clearEnv ? new ArrayList<>() : new ArrayList<>(Machine.hostEnv());
+    if (clearEnv && envFromHost) {
+      throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
+    }
+    List<String> environment = clearEnv ? new ArrayList<>()
+        : envFromHost ? new ArrayList<>(Machine.hostEnv()) : Machine.defaultEnv();
     for (String v : env) {
       if (v.indexOf('=') <= 0) {
         throw new UserError("--env " + v + ": expected NAME=VALUE", Main.EXIT_USAGE);
       }
-      // Replace the host's value: getenv returns the first match, so an appended duplicate
+      // Replace the earlier value: getenv returns the first match, so an appended duplicate
       // would be ignored by the guest.
       String name = v.substring(0, v.indexOf('=') + 1);
       environment.removeIf(e -> e.startsWith(name));

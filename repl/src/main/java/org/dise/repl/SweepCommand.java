@@ -141,6 +141,7 @@ public final class SweepCommand implements Callable<Integer> {
           : dir.resolve(words.get(0));
       List<String> args = words.subList(1, words.size());
       String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
+      ProductionSet bound = SymbolBinder.bind(set, program); // each workload its own addresses
       SamplingRun.Setup setup = new SamplingRun.Setup() {
         @Override
         public Machine machine() {
@@ -152,7 +153,7 @@ public final class SweepCommand implements Callable<Integer> {
         @Override
         public ProfilingEngine engine() {
           try {
-            return new DiseEngine(set);
+            return new DiseEngine(bound);
           } catch (IllegalArgumentException e) {
             throw new UserError(acfs.get(0) + ": " + e.getMessage());
           }

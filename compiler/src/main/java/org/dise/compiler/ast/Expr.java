@@ -24,6 +24,12 @@ public sealed interface Expr extends Node {
   /** A DISE-private register {@code $dr0}. */
   record DiseRegRef(String name, Span span) implements Expr {}
 
+  /**
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: the start or end address of a symbol of the
+   * program the productions run on, known only when it is loaded.
+   */
+  record SymbolAddr(String symbol, boolean end, Span span) implements Expr {}
+
   /** A name: a constant, parameter, opcode class, mnemonic, register... resolved later. */
   record NameRef(Name name) implements Expr {
     @Override

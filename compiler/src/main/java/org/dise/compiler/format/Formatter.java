@@ -240,6 +240,8 @@ public final class Formatter {
       return d.name();
     } else if (o instanceof Operand.LabelRef l) {
       return l.name();
+    } else if (o instanceof Operand.SymbolAddr y) {
+      return symbolAddr(y.symbol(), y.end());
     } else if (o instanceof Operand.NameOp n) {
       return n.name().text();
     }
@@ -290,6 +292,8 @@ public final class Formatter {
       return "T.INSN";
     } else if (e instanceof Expr.DiseRegRef d) {
       return d.name();
+    } else if (e instanceof Expr.SymbolAddr y) {
+      return symbolAddr(y.symbol(), y.end());
     } else if (e instanceof Expr.NameRef n) {
       return n.name().text();
     } else if (e instanceof Expr.Paren p) {
@@ -302,6 +306,12 @@ public final class Formatter {
     int p = b.op().precedence;
     String s = expr(b.left(), p) + " " + b.op().symbol + " " + expr(b.right(), p + 1);
     return p < parentPrecedence ? "(" + s + ")" : s;
+  }
+
+  /** {@code symbol(name)}, quoting a name that is not an identifier. */
+  public static String symbolAddr(String symbol, boolean end) {
+    boolean plain = symbol.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z0-9_]+)*");
+    return (end ? "symbol_end(" : "symbol(") + (plain ? symbol : quote(symbol)) + ")";
   }
 
   static String quote(String s) {

@@ -41,6 +41,12 @@ public final class EngineGenerator {
 
   /** The source of class {@code PACKAGE.name}, with a public constructor taking the set. */
   public static JavaFile generate(ProductionSet set, String name) {
+    if (!set.symbols().isEmpty()) {
+      // Addresses are baked into the code, so they must be known (SymbolBinding.bind).
+      throw new IllegalArgumentException("the productions name program symbols ("
+          + set.symbols().get(0) + "), which are resolved when the program is loaded: bind"
+          + " them first");
+    }
     List<PatternExpr.Flag> flags = set.flagInputs();
     List<Production> prods = set.productions();
     TypeSpec.Builder type = TypeSpec.classBuilder(name)
@@ -417,6 +423,7 @@ public final class EngineGenerator {
               InsnField.values()[(int) v].name())
           : CodeBlock.of("$T.$L.value(d)", InsnField.class, InsnField.values()[(int) v].name());
       case CONST -> CodeBlock.of("$LL", v);
+      case SYMBOL -> throw new IllegalStateException(a.slot() + " is not bound");
     };
   }
 

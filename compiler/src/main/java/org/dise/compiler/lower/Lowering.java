@@ -35,6 +35,7 @@ import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
+import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Isa;
 import org.dise.runtime.isa.Op;
@@ -118,6 +119,8 @@ public final class Lowering {
     params.forEach((k, v) -> out.put(k, v instanceof Value.Int i ? Long.toString(i.value())
         : v instanceof Value.Str s ? s.value()
         : v instanceof Value.Bool bo ? Boolean.toString(bo.value())
+        : v instanceof Value.Address a ? new SymbolRef(a.symbol(), a.end(),
+            a.span().isNone() ? "" : a.span().toString()).asParam()
         : ((Value.Symbol) v).value()));
     return out;
   }
@@ -136,6 +139,9 @@ public final class Lowering {
     }
     if (p instanceof Pattern.Flag f) {
       return new PatternExpr.Flag(f.flag() == Expr.Flag.OVERFLOW, f.counter());
+    }
+    if (p instanceof Pattern.SymbolAddr y) {
+      return new PatternExpr.SymbolAddr(symbol(y.symbol(), y.end(), y.span()));
     }
     if (p instanceof Pattern.Unary u) {
       return new PatternExpr.Unary(PatternExpr.UnaryOp.valueOf(u.op().name()),
@@ -176,6 +182,11 @@ public final class Lowering {
       return new PatternExpr.ClassIs(c);
     }
     return null;
+  }
+
+  /** A program symbol, kept by name (resolved at load) with the place that names it. */
+  private static SymbolRef symbol(String name, boolean end, Span span) {
+    return new SymbolRef(name, end, span.isNone() ? "" : span.toString());
   }
 
   private InsnField field(InstructionField f, Span span) {
@@ -289,6 +300,9 @@ public final class Lowering {
     }
     if (a instanceof Arg.Imm i) {
       return Slot.constant(i.value());
+    }
+    if (a instanceof Arg.SymbolAddr y) {
+      return Slot.symbol(symbol(y.symbol(), y.end(), y.span()));
     }
     diags.error(a.span(), "this operand cannot be lowered here");
     return Slot.NONE;

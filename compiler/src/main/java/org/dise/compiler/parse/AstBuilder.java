@@ -296,6 +296,17 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
   }
 
   @Override
+  public Expr visitSymbolExpr(AcfParser.SymbolExprContext ctx) {
+    AcfParser.SymbolAddressContext a = ctx.symbolAddress();
+    return new Expr.SymbolAddr(symbolName(a), a.kind.getType() == AcfParser.SYMBOL_END,
+        span(ctx));
+  }
+
+  private static String symbolName(AcfParser.SymbolAddressContext a) {
+    return a.STRING() != null ? unquote(a.STRING().getText()) : a.qualifiedName().getText();
+  }
+
+  @Override
   public Expr visitNameExpr(AcfParser.NameExprContext ctx) {
     return new Expr.NameRef(name(ctx.qualifiedName()));
   }
@@ -391,6 +402,9 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
       return new Operand.DiseReg(d.getText(), s);
     } else if (ctx instanceof AcfParser.LabelOperandContext l) {
       return new Operand.LabelRef(l.getText(), s);
+    } else if (ctx instanceof AcfParser.SymbolOperandContext y) {
+      AcfParser.SymbolAddressContext a = y.symbolAddress();
+      return new Operand.SymbolAddr(symbolName(a), a.kind.getType() == AcfParser.SYMBOL_END, s);
     }
     return new Operand.NameOp(name(((AcfParser.NameOperandContext) ctx).qualifiedName()));
   }

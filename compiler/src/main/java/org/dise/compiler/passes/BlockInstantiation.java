@@ -190,6 +190,18 @@ final class BlockInstantiation {
     }
     switch (type) {
       case "int" -> {
+        // An address of the program: passed on symbolically, resolved when it is loaded.
+        Expr bare = e;
+        while (bare instanceof Expr.Paren p2) {
+          bare = p2.inner();
+        }
+        if (bare instanceof Expr.SymbolAddr y) {
+          return new Scope.SymbolE(y.symbol(), y.end(), y.span());
+        }
+        if (bare instanceof Expr.NameRef n
+            && nr.lookupQualified(n.name(), caller) instanceof Scope.SymbolE y) {
+          return y;
+        }
         Long v = nr.constant(e, caller);
         return v == null ? null : new Scope.ConstE(v, s);
       }

@@ -78,7 +78,10 @@ final class ComponentBinding {
           continue;
         }
         String t = text(v);
-        Optional<String> problem = ps.get().requirement(t);
+        // A program symbol's address is known only at load, where the runtime checks the
+        // number against the same catalogue.
+        Optional<String> problem = v instanceof Value.Address ? Optional.empty()
+            : ps.get().requirement(t);
         if (problem.isPresent()) {
           diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
               + "` " + problem.get());
@@ -88,7 +91,8 @@ final class ComponentBinding {
         text.put(pn.key(), t);
         at.put(pn.key(), a.value().span());
       }
-      if (text.size() == args.size() && spec.get().check() != null) {
+      if (text.size() == args.size() && spec.get().check() != null
+          && params.values().stream().noneMatch(x -> x instanceof Value.Address)) {
         spec.get().check().apply(text).ifPresent(p -> diags.error(
             at.getOrDefault(p.param(), kind.span()), "`" + kind.text() + "`: " + p.message()));
       }
@@ -111,6 +115,8 @@ final class ComponentBinding {
     return v instanceof Value.Int i ? Long.toString(i.value())
         : v instanceof Value.Str s ? s.value()
         : v instanceof Value.Bool b ? Boolean.toString(b.value())
+        : v instanceof Value.Address a ? new org.dise.runtime.dise.SymbolRef(a.symbol(), a.end(),
+            a.span().isNone() ? "" : a.span().toString()).asParam()
         : ((Value.Symbol) v).value();
   }
 
@@ -147,6 +153,14 @@ final class ComponentBinding {
         if (e instanceof Expr.StringLit) {
           diags.error(e.span(), "parameter `" + param + "` takes a number, not a string");
           return null;
+        }
+        // An address of the program (watchpoint(address = symbol(x))): resolved at load.
+        if (e instanceof Expr.SymbolAddr y) {
+          return new Value.Address(y.symbol(), y.end(), y.span());
+        }
+        if (e instanceof Expr.NameRef n
+            && nr.lookupQualified(n.name(), scope) instanceof Scope.SymbolE y) {
+          return new Value.Address(y.symbol(), y.end(), y.span());
         }
         Long v = nr.constant(e, scope);
         return v == null ? null : new Value.Int(v);

@@ -151,7 +151,7 @@ public final class OperandCheck {
         }
       }
       case IMM, UIMM, SHAMT, ZIMM -> {
-        if (!(a instanceof Arg.Imm || isIntDirective(a))) {
+        if (!(a instanceof Arg.Imm || a instanceof Arg.SymbolAddr || isIntDirective(a))) {
           diags.error(a.span(), where + " is an immediate", describe(a));
         }
       }
@@ -164,7 +164,8 @@ public final class OperandCheck {
             diags.error(m.base().span(), "the base of an address is an integer register",
                 describe(m.base()));
           }
-          if (!(m.offset() instanceof Arg.Imm || isIntDirective(m.offset()))) {
+          if (!(m.offset() instanceof Arg.Imm || m.offset() instanceof Arg.SymbolAddr
+              || isIntDirective(m.offset()))) {
             diags.error(m.offset().span(), "the offset of an address is an immediate",
                 describe(m.offset()));
           }
@@ -226,6 +227,8 @@ public final class OperandCheck {
       what = "a number";
     } else if (a instanceof Arg.LabelRef) {
       what = "a label";
+    } else if (a instanceof Arg.SymbolAddr) {
+      what = "a program symbol's address";
     } else if (a instanceof Arg.Mem) {
       what = "an address";
     } else {

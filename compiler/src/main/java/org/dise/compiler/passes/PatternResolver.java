@@ -108,6 +108,8 @@ final class PatternResolver {
       return error(s);
     } else if (e instanceof Expr.DiseRegRef d) {
       return new Typed(new Pattern.Dynamic("the DISE register `" + d.name() + "`", s), Ty.INT);
+    } else if (e instanceof Expr.SymbolAddr y) {
+      return new Typed(new Pattern.SymbolAddr(y.symbol(), y.end(), s), Ty.INT);
     } else if (e instanceof Expr.NameRef n) {
       return name(n.name(), scope, expect);
     } else if (e instanceof Expr.Paren p) {
@@ -186,6 +188,9 @@ final class PatternResolver {
     }
     if (e instanceof Scope.ConstE c) {
       return new Typed(new Pattern.Const(c.value(), s), Ty.INT);
+    }
+    if (e instanceof Scope.SymbolE y) {
+      return new Typed(new Pattern.SymbolAddr(y.symbol(), y.end(), y.span()), Ty.INT);
     }
     if (e instanceof Scope.BoolE b) {
       return new Typed(new Pattern.Bool(b.value(), s), Ty.BOOL);

@@ -118,6 +118,8 @@ final class ReplacementResolution {
       return new CheckedReplacement.Arg.Insn(s);
     } else if (o instanceof Operand.LabelRef l) {
       return new CheckedReplacement.Arg.LabelRef(l.name(), s);
+    } else if (o instanceof Operand.SymbolAddr y) {
+      return new CheckedReplacement.Arg.SymbolAddr(y.symbol(), y.end(), s);
     } else if (o instanceof Operand.Field f) {
       InstructionField field = InstructionField.byName(f.name());
       if (field == null) {
@@ -155,6 +157,9 @@ final class ReplacementResolution {
       Entity e = nr.lookupQualified(n.name(), scope);
       if (e instanceof Scope.ConstE c) {
         return new CheckedReplacement.Arg.Imm(c.value(), s);
+      }
+      if (e instanceof Scope.SymbolE y) {
+        return new CheckedReplacement.Arg.SymbolAddr(y.symbol(), y.end(), y.span());
       }
       if (e instanceof Scope.RegisterE) {
         return new CheckedReplacement.Arg.Invalid("`" + text

@@ -27,6 +27,16 @@ final class Scope {
     }
   }
 
+  /**
+   * An {@code int} parameter given {@code symbol(NAME)} or {@code symbol_end(NAME)}: an address
+   * known when the program is loaded; {@code span} is where the symbol is written.
+   */
+  record SymbolE(String symbol, boolean end, Span span) implements Entity {
+    public String what() {
+      return "a program symbol's address";
+    }
+  }
+
   record BoolE(boolean value, Span span) implements Entity {
     public String what() {
       return "a boolean";

@@ -58,6 +58,9 @@ public record CheckedReplacement(String name, List<Stmt> body, Span span) {
 
     record LabelRef(String name, Span span) implements Arg {}
 
+    /** {@code symbol(NAME)} or {@code symbol_end(NAME)}: an immediate known at program load. */
+    record SymbolAddr(String symbol, boolean end, Span span) implements Arg {}
+
     /** {@code offset(base)}; offset is an {@link Imm} or an IMM {@link Directive}. */
     record Mem(Arg offset, Arg base, Span span) implements Arg {}
 

@@ -18,6 +18,12 @@ public sealed interface Pattern {
   /** A static instruction field, {@code T.OP}, {@code T.PC}... */
   record Field(InstructionField field, Span span) implements Pattern {}
 
+  /**
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: an address of the program, a constant once
+   * it is loaded.
+   */
+  record SymbolAddr(String symbol, boolean end, Span span) implements Pattern {}
+
   /** A mnemonic or codeword, the value of {@code T.OP}. */
   record OpName(String mnemonic, Span span) implements Pattern {}
 

@@ -73,6 +73,8 @@ public final class ProgramPrinter {
       return Long.toString(i.value());
     } else if (v instanceof Value.Str s) {
       return "\"" + s.value() + "\"";
+    } else if (v instanceof Value.Address a) {
+      return org.dise.compiler.format.Formatter.symbolAddr(a.symbol(), a.end());
     } else if (v instanceof Value.Bool b) {
       return Boolean.toString(b.value());
     }
@@ -102,6 +104,8 @@ public final class ProgramPrinter {
       return o.opClass();
     } else if (p instanceof Pattern.Flag f) {
       return f.flag().word() + "_" + f.counter();
+    } else if (p instanceof Pattern.SymbolAddr y) {
+      return org.dise.compiler.format.Formatter.symbolAddr(y.symbol(), y.end());
     } else if (p instanceof Pattern.Unary u) {
       return u.op().symbol + pattern(u.operand());
     } else if (p instanceof Pattern.Binary b) {
@@ -145,6 +149,8 @@ public final class ProgramPrinter {
       return Long.toString(i.value());
     } else if (a instanceof CheckedReplacement.Arg.LabelRef l) {
       return l.name();
+    } else if (a instanceof CheckedReplacement.Arg.SymbolAddr y) {
+      return org.dise.compiler.format.Formatter.symbolAddr(y.symbol(), y.end());
     } else if (a instanceof CheckedReplacement.Arg.Mem m) {
       return arg(m.offset()) + "(" + arg(m.base()) + ")";
     } else if (a instanceof CheckedReplacement.Arg.Symbol s) {

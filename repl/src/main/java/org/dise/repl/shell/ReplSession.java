@@ -35,6 +35,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CounterSpec;
 import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.dise.MicroOp;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.ConfigFormat;
@@ -377,10 +378,11 @@ public final class ReplSession {
         + " at its entry point; the guest's stdin is empty).",
         List.of(":program examples/programs/bin/hello a b", ":program examples/programs/bin/chess 2"),
         this::program);
-    add("env", "[clear | NAME=VALUE...]", "the guest's environment", "Without arguments, show"
-        + " the guest's environment; 'clear' empties it, NAME=VALUE adds to it (it starts as the"
-        + " host's). Takes effect at the next :program or :run; a script that clears it runs the"
-        + " same everywhere.", List.of(":env", ":env clear", ":env LANG=C HOME=/tmp"), this::env);
+    add("env", "[clear | host | NAME=VALUE...]", "the guest's environment", "Without arguments,"
+        + " show the guest's environment; 'clear' empties it, 'host' replaces it by the host's,"
+        + " NAME=VALUE adds to it. It starts empty, the same on every host, as for acf run."
+        + " Takes effect at the next :program or :run.",
+        List.of(":env", ":env clear", ":env host", ":env LANG=C HOME=/tmp"), this::env);
     add("stdin", "[FILE | none]", "the file the guest reads as stdin", "Without arguments, show"
         + " what the guest reads as standard input; FILE makes it read that file (from its"
         + " start at every :program and :run), 'none' gives it an empty stdin (the default).",
@@ -650,7 +652,7 @@ public final class ReplSession {
       throw new ReplError(shown + ": is a directory, not a program");
     }
     PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
-    List<String> environment = env == null ? Machine.hostEnv() : new ArrayList<>(env);
+    List<String> environment = env == null ? Machine.defaultEnv() : new ArrayList<>(env);
     Machine.Options options = new Machine.Options(new Sandbox(base), environment, 0x5eed,
         notices);
     try {
@@ -670,13 +672,20 @@ public final class ReplSession {
     }
   }
 
+  private static String programName(Machine m) {
+    return m.elf().path() == null ? "the program" : m.elf().path().toString();
+  }
+
   /** Makes {@code m} the current machine, with the current productions and breakpoints. */
   private void install(Machine m) {
     ProductionSet s = workspace.set();
     DiseEngine e = null;
     if (s != null && !s.productions().isEmpty()) {
       try {
-        e = new DiseEngine(s);
+        // symbol(NAME) resolves against the program just loaded.
+        e = new DiseEngine(SymbolBinding.bind(s, m.programSymbols(), programName(m)));
+      } catch (SymbolBinding.UnresolvedSymbolsException x) {
+        throw new ReplError(x.getMessage());
       } catch (IllegalArgumentException x) {
         throw new ReplError(x.getMessage());
       }
@@ -953,26 +962,25 @@ public final class ReplSession {
   private void env(List<String> args) {
     if (args.isEmpty()) {
       if (env == null) {
-        out.append(String.format("the host's environment (%d variables)%n",
-            Machine.hostEnv().size()));
+        out.append("empty environment (the default, the same on every host)\n");
       } else if (env.isEmpty()) {
         out.append("empty environment\n");
       }
-      if (env != null) {
-        env.forEach(v -> out.append(v).append('\n'));
-      }
+      (env == null ? Machine.DEFAULT_ENV : env).forEach(v -> out.append(v).append('\n'));
       return;
     }
-    List<String> next = env == null ? new ArrayList<>(Machine.hostEnv()) : new ArrayList<>(env);
+    List<String> next = env == null ? Machine.defaultEnv() : new ArrayList<>(env);
     for (String a : args) {
       if (a.equals("clear")) {
         next.clear();
+      } else if (a.equals("host")) {
+        next = new ArrayList<>(Machine.hostEnv());
       } else if (a.indexOf('=') > 0) {
         String name = a.substring(0, a.indexOf('=') + 1);
         next.removeIf(v -> v.startsWith(name));
         next.add(a);
       } else {
-        throw new ReplError("usage: :env [clear | NAME=VALUE...]");
+        throw new ReplError("usage: :env [clear | host | NAME=VALUE...]");
       }
     }
     env = next;

@@ -51,6 +51,22 @@ class ReplSessionTest {
   }
 
   @Test
+  void programSymbolsResolveAgainstTheLoadedProgram() {
+    ReplSession s = session();
+    assertThat(s.execute(":load examples/acf/array_loads.acf")).doesNotContain("error");
+    String run = s.execute(":program examples/programs/bin/arrays") + s.execute(":run");
+    assertThat(run).doesNotContain("error");
+    String profile = s.execute(":profile");
+    assertThat(profile).containsMatch("0x10658\\s+sum_hot\\s+20480");
+    assertThat(profile).containsMatch("0x106bc\\s+pick_hot\\s+10000");
+    // A program without the symbol: the error names it and the ACF's place.
+    String other = s.execute(":program examples/programs/bin/hello");
+    assertThat(other).contains(":15:14: error: "); // the line of the loaded text
+    assertThat(other).contains("has no symbol `hot_table`");
+    assertThat(new ReplSession(ROOT).execute(":env")).contains("empty environment (the default");
+  }
+
+  @Test
   void libListsEachNameOnce() {
     String lib = session().execute(":lib sampling");
     String names = lib.substring(lib.indexOf("names: ") + "names: ".length());

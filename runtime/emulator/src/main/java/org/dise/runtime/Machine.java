@@ -40,7 +40,7 @@ public final class Machine {
     }
 
     public static Options defaults() {
-      return new Options(new Sandbox(Path.of("").toAbsolutePath()), hostEnv(), 0x5eed,
+      return new Options(new Sandbox(Path.of("").toAbsolutePath()), defaultEnv(), 0x5eed,
           System.err);
     }
 
@@ -103,6 +103,19 @@ public final class Machine {
   }
 
   /**
+   * The guest's environment unless asked otherwise: empty, the same on every host and every
+   * run, so that two runs of one command are comparable (glibc's start-up scans the
+   * environment, so even three variables move a small program's branch profile by 12%). See
+   * spec/emulator.md, "Environment".
+   */
+  public static final List<String> DEFAULT_ENV = List.of();
+
+  /** A fresh, mutable copy of {@link #DEFAULT_ENV}. */
+  public static List<String> defaultEnv() {
+    return new ArrayList<>(DEFAULT_ENV);
+  }
+
+  /**
    * The host environment as the guest should see it. Read from /proc/self/environ as UTF-8 where
    * possible, because the JVM decodes System.getenv() with the locale's charset.
    */
@@ -149,6 +162,11 @@ public final class Machine {
 
   public SymbolTable symbols() {
     return symbols;
+  }
+
+  /** Every named symbol of the program at its loaded address, for {@code symbol(NAME)}. */
+  public org.dise.runtime.elf.ProgramSymbols programSymbols() {
+    return elf.programSymbols().rebased(image.bias());
   }
 
   public ElfFile elf() {

@@ -14,6 +14,8 @@ public final class ElfFile {
   public static final int ET_EXEC = 2;
   public static final int ET_DYN = 3;
   public static final int EM_RISCV = 243;
+  /** Where a position-independent (static-PIE) program is loaded. */
+  public static final long PIE_BASE = 0x4000_0000L;
 
   private final Path path;
   private final byte[] bytes;
@@ -23,6 +25,8 @@ public final class ElfFile {
   private final int phentsize;
   private final List<Segment> segments;
   private final SymbolTable symbols;
+  private final List<ProgramSymbols.Entry> named = new ArrayList<>();
+  private final ProgramSymbols programSymbols;
 
   private ElfFile(Path path, byte[] bytes) throws ElfException {
     this.path = path;
@@ -90,6 +94,7 @@ public final class ElfFile {
     }
     this.segments = List.copyOf(segs);
     this.symbols = readSymbols(b, shoff, shentsize, shnum);
+    this.programSymbols = new ProgramSymbols(named);
   }
 
   /** Reads and validates a program file. */
@@ -134,12 +139,33 @@ public final class ElfFile {
           if ((symType == 2 || symType == 10) && shndx != 0 && name < strSize) { // FUNC, IFUNC
             syms.add(new Symbol(cstring((int) (strOff + name)), value, sz));
           }
+          // Functions, objects and untyped markers by name, for symbol(NAME) in ACFs.
+          if (symType <= 2 || symType == 10) {
+            nameSymbol(name, strOff, strSize, info, shndx, value, sz);
+          }
         }
       }
     } catch (IndexOutOfBoundsException e) {
       return new SymbolTable(syms);
     }
     return new SymbolTable(syms);
+  }
+
+  private void nameSymbol(int name, long strOff, long strSize, int info, int shndx, long value,
+      long size) {
+    if (shndx == 0 || name == 0 || name >= strSize) {
+      return; // undefined or unnamed
+    }
+    int type = info & 0xf;
+    ProgramSymbols.Kind kind = type == 1 ? ProgramSymbols.Kind.OBJECT
+        : type == 0 ? ProgramSymbols.Kind.NOTYPE : ProgramSymbols.Kind.FUNC;
+    int bind = info >>> 4;
+    String n = cstring((int) (strOff + name));
+    // Assemblers' local labels ($x, .L...) are not program symbols.
+    if (n.isEmpty() || n.startsWith(".L") || n.startsWith("$")) {
+      return;
+    }
+    named.add(new ProgramSymbols.Entry(n, value, size, kind, bind == 1 || bind == 2));
   }
 
   private String cstring(int at) {
@@ -197,5 +223,15 @@ public final class ElfFile {
 
   public SymbolTable symbols() {
     return symbols;
+  }
+
+  /** Every named function, object and marker, at link-time addresses (see {@link #loadBias}). */
+  public ProgramSymbols programSymbols() {
+    return programSymbols;
+  }
+
+  /** Where the loader puts a position-independent program (0 for a fixed-address one). */
+  public long loadBias() {
+    return isPie() ? PIE_BASE : 0;
   }
 }

@@ -18,7 +18,7 @@ import org.dise.runtime.mem.Memory;
  * mmap regions allocated top-down below the stack; an 8 MiB stack ending at {@link #STACK_TOP}.
  */
 public final class Loader {
-  public static final long PIE_BASE = 0x4000_0000L;
+  public static final long PIE_BASE = org.dise.runtime.elf.ElfFile.PIE_BASE;
   public static final long STACK_TOP = 0xF000_0000L;
   public static final long STACK_SIZE = 8L << 20;
   public static final long MMAP_TOP = STACK_TOP - STACK_SIZE - (1L << 20);
@@ -55,7 +55,7 @@ public final class Loader {
   /** Maps the program and builds the stack; returns the entry point and initial sp. */
   public static Image load(ElfFile elf, Memory mem, List<String> argv, List<String> envp,
       long randomSeed) throws ElfException {
-    long bias = elf.isPie() ? PIE_BASE : 0;
+    long bias = elf.loadBias();
     long highest = 0;
     long phdr = 0;
     List<Segment> loads = new ArrayList<>();

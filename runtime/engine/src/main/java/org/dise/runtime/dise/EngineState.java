@@ -39,6 +39,12 @@ public abstract class EngineState implements ProfilingEngine {
    * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
    */
   protected EngineState(ProductionSet set) {
+    if (!set.symbols().isEmpty()) {
+      throw new IllegalArgumentException("the productions name program symbols ("
+          + set.symbols().get(0) + (set.symbols().size() > 1 ? ", ..." : "")
+          + "), which are resolved when the program is loaded: bind them first"
+          + " (SymbolBinding.bind)");
+    }
     List<String> problems = set.budget().violations(set);
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException("the production set does not fit the hardware budget: "

@@ -27,6 +27,16 @@ public final class HpsCounters {
     this.registers = registers.stream().mapToLong(Long::longValue).toArray();
   }
 
+  /** How many counters there are (indices 0 to counters() - 1). */
+  public int counters() {
+    return value.length;
+  }
+
+  /** How many HPS registers there are. */
+  public int registers() {
+    return registers.length;
+  }
+
   public long value(int counter) {
     return value[counter];
   }

@@ -90,6 +90,7 @@ public final class InstantiationLogic {
               }
             }
             case CONST -> constants[i] = a.slot().value();
+            case SYMBOL -> throw unbound(a.slot());
           }
         }
       }
@@ -123,11 +124,19 @@ public final class InstantiationLogic {
       case XREG, FREG, CONST -> (int) s.value();
       case DISE -> Cpu.DISE_REG_BASE + (int) s.value();
       case FIELD -> (int) InsnField.values()[(int) s.value()].value(d);
+      case SYMBOL -> throw unbound(s);
     };
     return xDest && r == 0 ? DecodedInsn.X0_SINK : r;
   }
 
+  private static IllegalStateException unbound(Slot s) {
+    return new IllegalStateException(s.symbol() + " is not bound to a program");
+  }
+
   private static long immediate(Slot s, DecodedInsn d) {
+    if (s.kind() == Slot.Kind.SYMBOL) {
+      throw unbound(s);
+    }
     return s.kind() == Slot.Kind.FIELD ? InsnField.values()[(int) s.value()].value(d) : s.value();
   }
 

@@ -17,6 +17,12 @@ public sealed interface PatternExpr {
   record Field(InsnField field) implements PatternExpr {}
 
   /**
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: a constant once the program is loaded
+   * ({@link SymbolBinding} replaces it by a {@link Const}); an engine never folds one.
+   */
+  record SymbolAddr(SymbolRef ref) implements PatternExpr {}
+
+  /**
    * {@code T.OP == mnemonic}: true for the instruction as encoded and for the base instruction a
    * compressed form expands to, so {@code addi} also matches {@code c.addi} (our choice).
    */
@@ -72,6 +78,9 @@ public sealed interface PatternExpr {
     }
     if (e instanceof Binary b) {
       return foldBinary(b, d);
+    }
+    if (e instanceof SymbolAddr s) {
+      throw new IllegalStateException(s.ref() + " is not bound to a program");
     }
     return e; // Const, Flag
   }

@@ -50,6 +50,59 @@ public record ProductionSet(
     return out;
   }
 
+  /**
+   * The program symbols the patterns and replacement code name, in production then table order,
+   * each once per place it is written; empty once {@link SymbolBinding} has resolved them.
+   */
+  public List<SymbolRef> symbols() {
+    List<SymbolRef> out = new ArrayList<>();
+    for (Production p : productions) {
+      symbolsOf(p.pattern(), out);
+    }
+    for (ReplacementSequence s : replacements) {
+      for (ReplacementInsn r : s.body()) {
+        for (Slot sl : slotsOf(r)) {
+          if (sl.kind() == Slot.Kind.SYMBOL) {
+            out.add(sl.symbol());
+          }
+        }
+      }
+    }
+    for (SinkBinding k : sinks) {
+      new java.util.TreeMap<>(k.params()).values()
+          .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
+    }
+    for (TriggerBinding t : triggers) {
+      new java.util.TreeMap<>(t.params()).values()
+          .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
+    }
+    return out;
+  }
+
+  private static void symbolsOf(PatternExpr e, List<SymbolRef> out) {
+    if (e instanceof PatternExpr.SymbolAddr s) {
+      out.add(s.ref());
+    } else if (e instanceof PatternExpr.Unary u) {
+      symbolsOf(u.operand(), out);
+    } else if (e instanceof PatternExpr.Binary b) {
+      symbolsOf(b.left(), out);
+      symbolsOf(b.right(), out);
+    }
+  }
+
+  /** Every operand slot of a replacement-table entry. */
+  static List<Slot> slotsOf(ReplacementInsn r) {
+    List<Slot> slots = new ArrayList<>();
+    if (r instanceof ReplacementInsn.Insn i) {
+      slots.addAll(List.of(i.rd(), i.rs1(), i.rs2(), i.rs3(), i.imm()));
+    } else if (r instanceof ReplacementInsn.LoadImmediate li) {
+      slots.addAll(List.of(li.rd(), li.value()));
+    } else if (r instanceof ReplacementInsn.Call c) {
+      c.args().forEach(a -> slots.add(a.slot()));
+    }
+    return slots;
+  }
+
   /** One more than the highest DISE register replacement code names (0 when none). */
   public int diseRegistersUsed() {
     int max = 0;

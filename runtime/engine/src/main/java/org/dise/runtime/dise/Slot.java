@@ -5,7 +5,7 @@ package org.dise.runtime.dise;
  * a DISE-private register, or a directive the instantiation logic fills in from the matched
  * instruction (Section 3.1).
  */
-public record Slot(Kind kind, long value) {
+public record Slot(Kind kind, long value, SymbolRef symbol) {
   /** What {@link #value} means. */
   public enum Kind {
     /** An immediate, or unused. */
@@ -17,7 +17,26 @@ public record Slot(Kind kind, long value) {
     /** A DISE-private register {@code $drN}. */
     DISE,
     /** A directive: {@code value} is an {@link InsnField} ordinal. */
-    FIELD
+    FIELD,
+    /**
+     * A program symbol's address, {@link #symbol}: {@link SymbolBinding} makes it a {@link
+     * #CONST} when the program is loaded.
+     */
+    SYMBOL
+  }
+
+  public Slot {
+    if ((kind == Kind.SYMBOL) != (symbol != null)) {
+      throw new IllegalArgumentException("a SYMBOL slot, and only one, names a symbol");
+    }
+  }
+
+  public Slot(Kind kind, long value) {
+    this(kind, value, null);
+  }
+
+  public static Slot symbol(SymbolRef ref) {
+    return new Slot(Kind.SYMBOL, 0, ref);
   }
 
   public static final Slot NONE = new Slot(Kind.CONST, 0);
@@ -50,6 +69,7 @@ public record Slot(Kind kind, long value) {
       case FREG -> "f" + value;
       case DISE -> "$dr" + value;
       case FIELD -> "T." + InsnField.values()[(int) value];
+      case SYMBOL -> symbol.spelling();
     };
   }
 }

@@ -27,6 +27,7 @@ import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
+import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -41,8 +42,11 @@ public final class ConfigFormat {
 
   /** "DISECFG" and a newline: recognisable in a hex dump, and rejects text files early. */
   public static final byte[] MAGIC = "DISECFG\n".getBytes(StandardCharsets.US_ASCII);
-  public static final int VERSION = 3;
-  /** The oldest version this runtime still reads (version 3 only added an entry kind). */
+  public static final int VERSION = 4;
+  /**
+   * The oldest version this runtime still reads: version 3 only added an entry kind (calls that
+   * return a value), version 4 the provenance and program symbols.
+   */
   public static final int OLDEST_READABLE = 2;
   /** Magic, version (u16) and payload length (u32). */
   public static final int HEADER = MAGIC.length + 2 + 4;
@@ -119,7 +123,7 @@ public final class ConfigFormat {
     DataInputStream in = new DataInputStream(
         new ByteArrayInputStream(bytes, HEADER, (int) length));
     try {
-      DeployableConfig c = readPayload(in);
+      DeployableConfig c = readPayload(in, version);
       if (in.available() > 0) {
         throw new Malformed(in.available() + " unread bytes at the end of the payload");
       }
@@ -144,6 +148,13 @@ public final class ConfigFormat {
       throws IOException {
     ProductionSet s = config.productions();
     out.writeUTF(config.source());
+    DeployableConfig.Provenance prov = config.provenance();
+    out.writeUTF(prov.compilerVersion());
+    out.writeShort(prov.sources().size());
+    for (DeployableConfig.SourceHash h : prov.sources()) {
+      out.writeUTF(h.path());
+      out.writeUTF(h.sha256());
+    }
     HardwareBudget h = s.budget();
     for (int v : new int[] {h.patternEntries(), h.replacementEntries(),
         h.replacementEntryBytes(), h.conditionalEntries(), h.counters(), h.hpsRegisters(),
@@ -199,9 +210,18 @@ public final class ConfigFormat {
     }
   }
 
-  private static DeployableConfig readPayload(DataInputStream in)
+  private static DeployableConfig readPayload(DataInputStream in, int version)
       throws IOException, Malformed {
     String source = in.readUTF();
+    DeployableConfig.Provenance provenance = DeployableConfig.Provenance.UNKNOWN;
+    if (version >= 4) {
+      String compiler = in.readUTF();
+      List<DeployableConfig.SourceHash> hashes = new ArrayList<>();
+      for (int n = in.readUnsignedShort(); n > 0; n--) {
+        hashes.add(new DeployableConfig.SourceHash(in.readUTF(), in.readUTF()));
+      }
+      provenance = new DeployableConfig.Provenance(compiler, hashes);
+    }
     HardwareBudget budget = new HardwareBudget(in.readInt(), in.readInt(), in.readInt(),
         in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt());
     int stall = in.readInt();
@@ -253,7 +273,7 @@ public final class ConfigFormat {
       productions.add(new Production(name, acf, pattern, control, replacement, tag));
     }
     return new DeployableConfig(source, new ProductionSet(productions, replacements, counters,
-        registers, sinks, triggers, stall, budget));
+        registers, sinks, triggers, stall, budget), provenance);
   }
 
   private static void writeParams(DataOutputStream out, Map<String, String> params)
@@ -341,11 +361,33 @@ public final class ConfigFormat {
   private static void writeSlot(DataOutputStream out, Slot s) throws IOException {
     out.writeByte(s.kind().ordinal());
     out.writeLong(s.value());
+    if (s.kind() == Slot.Kind.SYMBOL) {
+      writeSymbol(out, s.symbol());
+    }
   }
 
   private static Slot readSlot(DataInputStream in) throws IOException, Malformed {
-    return new Slot(enumAt(Slot.Kind.values(), in.readUnsignedByte(), "slot kind"),
-        in.readLong());
+    Slot.Kind kind = enumAt(Slot.Kind.values(), in.readUnsignedByte(), "slot kind");
+    long value = in.readLong();
+    // Version 2 has no symbol slots; its files cannot hold the ordinal, so one check serves.
+    return kind == Slot.Kind.SYMBOL ? new Slot(kind, value, readSymbol(in))
+        : new Slot(kind, value);
+  }
+
+  private static void writeSymbol(DataOutputStream out, SymbolRef r) throws IOException {
+    out.writeUTF(r.name());
+    out.writeBoolean(r.end());
+    out.writeUTF(r.origin());
+  }
+
+  private static SymbolRef readSymbol(DataInputStream in) throws IOException, Malformed {
+    String name = in.readUTF();
+    boolean end = in.readBoolean();
+    String origin = in.readUTF();
+    if (name.isEmpty()) {
+      throw new Malformed("a program symbol without a name");
+    }
+    return new SymbolRef(name, end, origin);
   }
 
   private static final int EXPR_CONST = 0;
@@ -355,6 +397,7 @@ public final class ConfigFormat {
   private static final int EXPR_FLAG = 4;
   private static final int EXPR_UNARY = 5;
   private static final int EXPR_BINARY = 6;
+  private static final int EXPR_SYMBOL = 7;
   /** Deeper patterns than this are refused rather than overflowing the reader's stack. */
   private static final int MAX_DEPTH = 1000;
 
@@ -375,6 +418,9 @@ public final class ConfigFormat {
       out.writeByte(EXPR_FLAG);
       out.writeBoolean(f.overflow());
       out.writeInt(f.counter());
+    } else if (e instanceof PatternExpr.SymbolAddr y) {
+      out.writeByte(EXPR_SYMBOL);
+      writeSymbol(out, y.ref());
     } else if (e instanceof PatternExpr.Unary u) {
       out.writeByte(EXPR_UNARY);
       out.writeUTF(u.op().name());
@@ -404,6 +450,7 @@ public final class ConfigFormat {
           readExpr(in, depth + 1));
       case EXPR_BINARY -> new PatternExpr.Binary(PatternExpr.BinaryOp.valueOf(in.readUTF()),
           readExpr(in, depth + 1), readExpr(in, depth + 1));
+      case EXPR_SYMBOL -> new PatternExpr.SymbolAddr(readSymbol(in));
       default -> throw new Malformed("unknown pattern tag " + tag);
     };
   }

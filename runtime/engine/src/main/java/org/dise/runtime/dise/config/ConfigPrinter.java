@@ -11,6 +11,7 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.SinkBinding;
+import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.TriggerBinding;
 
 /** What {@code acf inspect} prints: a deployable configuration's tables, readably. */
@@ -18,11 +19,29 @@ public final class ConfigPrinter {
   private ConfigPrinter() {}
 
   public static String describe(DeployableConfig c, int fileBytes) {
+    return describe(c, fileBytes, ConfigFormat.VERSION);
+  }
+
+  /** As {@link #describe(DeployableConfig, int)}, for a file of format {@code version}. */
+  public static String describe(DeployableConfig c, int fileBytes, int version) {
     ProductionSet s = c.productions();
     StringBuilder b = new StringBuilder();
     b.append(String.format("DISE configuration, format version %d, %,d bytes, checksum ok%n",
-        ConfigFormat.VERSION, fileBytes));
+        version, fileBytes));
     b.append("source: ").append(c.source()).append('\n');
+    DeployableConfig.Provenance prov = c.provenance();
+    b.append("compiler: ").append(prov.compilerVersion().isEmpty() ? "not recorded"
+        : prov.compilerVersion()).append('\n');
+    for (DeployableConfig.SourceHash h : prov.sources()) {
+      b.append("source sha256: ").append(h.sha256()).append("  ").append(h.path()).append('\n');
+    }
+    List<SymbolRef> symbols = s.symbols();
+    if (!symbols.isEmpty()) {
+      // Resolved against the program at load, so the same file serves every build of it.
+      b.append("program symbols (resolved when the program is loaded): ");
+      b.append(symbols.stream().map(r -> r.spelling() + (r.origin().isEmpty() ? ""
+          : " at " + r.origin())).distinct().collect(Collectors.joining(", "))).append('\n');
+    }
     HardwareBudget h = s.budget();
     int rt = s.replacements().stream().mapToInt(HardwareBudget::entries).sum();
     b.append(String.format("budget: PT %d/%d, RT %d/%d entries of %d bytes, CT %d flags/%d"
@@ -91,6 +110,9 @@ public final class ConfigPrinter {
     }
     if (e instanceof PatternExpr.Flag f) {
       return f.toString();
+    }
+    if (e instanceof PatternExpr.SymbolAddr y) {
+      return y.ref().spelling();
     }
     if (e instanceof PatternExpr.Unary u) {
       String op = switch (u.op()) {

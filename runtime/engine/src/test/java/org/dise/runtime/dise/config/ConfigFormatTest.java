@@ -21,6 +21,7 @@ import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
+import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -40,6 +41,9 @@ class ConfigFormatTest {
             new PatternExpr.Binary(PatternExpr.BinaryOp.ADD, new PatternExpr.Const(-5),
                 new PatternExpr.Unary(PatternExpr.UnaryOp.COMPLEMENT,
                     new PatternExpr.Field(InsnField.TARGET)))));
+    PatternExpr inFunction = new PatternExpr.Binary(PatternExpr.BinaryOp.LT,
+        new PatternExpr.Field(InsnField.PC),
+        new PatternExpr.SymbolAddr(new SymbolRef("sum_hot", true, "a.acf:2:20")));
     List<Production> productions = List.of(
         new Production("P0", 0, new PatternExpr.OpIs("on_trig_inst"),
             List.of(MicroOp.setFromRegister(0, 0)), -1),
@@ -47,13 +51,16 @@ class ConfigFormatTest {
             MicroOp.setConstant(3, -7)), 0),
         new Production("P3", 1, new PatternExpr.Binary(PatternExpr.BinaryOp.AND,
             new PatternExpr.ClassIs(OpClass.PROC_CALL), z0), List.of(), 1),
-        new Production("Tag", 1, new PatternExpr.ClassIs(OpClass.LOAD), List.of(), -1, 0));
+        new Production("Tag", 1, new PatternExpr.ClassIs(OpClass.LOAD), List.of(), -1, 0),
+        new Production("Sym", 1, inFunction, List.of(), -1));
     ReplacementSequence check = new ReplacementSequence("Check", List.of(
         new ReplacementInsn.Insn(Op.ADDI, Slot.dise(0), Slot.field(InsnField.RS1), Slot.NONE,
             Slot.NONE, Slot.field(InsnField.IMM), 0, -1),
         new ReplacementInsn.LoadImmediate(Slot.dise(1), Slot.constant(0x123456789L)),
+        new ReplacementInsn.LoadImmediate(Slot.dise(1),
+            Slot.symbol(new SymbolRef("hot table", false, ""))),
         new ReplacementInsn.Insn(Op.BLTU, Slot.NONE, Slot.dise(0), Slot.dise(1), Slot.NONE,
-            Slot.NONE, 0, 4),
+            Slot.NONE, 0, 5),
         new ReplacementInsn.Insn(Op.EBREAK, Slot.NONE, Slot.NONE, Slot.NONE, Slot.NONE,
             Slot.NONE, 0, -1),
         new ReplacementInsn.Original()));
@@ -61,7 +68,9 @@ class ConfigFormatTest {
         new ReplacementInsn.Call(0, List.of(new ReplacementInsn.CallArg(Slot.NONE, true),
             new ReplacementInsn.CallArg(Slot.x(10), false),
             new ReplacementInsn.CallArg(Slot.f(3), false),
-            new ReplacementInsn.CallArg(Slot.field(InsnField.PC), false))),
+            new ReplacementInsn.CallArg(Slot.field(InsnField.PC), false),
+            new ReplacementInsn.CallArg(Slot.symbol(new SymbolRef("buf.1", true, "b:1:1")),
+                false))),
         new ReplacementInsn.Original()));
     return new ProductionSet(productions, List.of(check, r3),
         List.of(new CounterSpec(0, 16, 1), new CounterSpec(1, 3, 5)), List.of(0L, 1L, -1L),
@@ -71,8 +80,12 @@ class ConfigFormatTest {
         new HardwareBudget(32, 2048, 8, 16, 8, 8, 8, 32));
   }
 
+  static final DeployableConfig.Provenance PROVENANCE = new DeployableConfig.Provenance(
+      "acf 0.1.0 (abc1234)", List.of(new DeployableConfig.SourceHash("everything.acf",
+          "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")));
+
   static byte[] good() {
-    return ConfigFormat.toBytes(new DeployableConfig("everything.acf", everything()));
+    return ConfigFormat.toBytes(new DeployableConfig("everything.acf", everything(), PROVENANCE));
   }
 
   @Test
@@ -80,7 +93,29 @@ class ConfigFormatTest {
     DeployableConfig back = ConfigFormat.fromBytes(good(), "x.dcfg");
     assertThat(back.source()).isEqualTo("everything.acf");
     assertThat(back.productions()).isEqualTo(everything());
+    assertThat(back.provenance()).isEqualTo(PROVENANCE);
+    // Program symbols stay names, with the place that wrote them, until a program is loaded.
+    assertThat(back.productions().symbols()).containsExactly(
+        new SymbolRef("sum_hot", true, "a.acf:2:20"), new SymbolRef("hot table", false, ""),
+        new SymbolRef("buf.1", true, "b:1:1")).inOrder();
     assertThat(ConfigFormat.toBytes(back)).isEqualTo(good()); // deterministic
+  }
+
+  @Test
+  void aVersion2FileFromTheEarlierWriterIsStillRead() throws Exception {
+    // Written by `acf compile examples/acf/hot_call_pairs.acf` before versions 3 and 4.
+    byte[] old = getClass().getResourceAsStream("/config/hot_call_pairs.v2.dcfg").readAllBytes();
+    assertThat(ByteBuffer.wrap(old).getShort(8)).isEqualTo((short) 2);
+    DeployableConfig c = ConfigFormat.fromBytes(old, "old.dcfg");
+    assertThat(c.source()).isEqualTo("hot_call_pairs.acf");
+    assertThat(c.provenance()).isEqualTo(DeployableConfig.Provenance.UNKNOWN);
+    assertThat(c.productions().productions()).hasSize(3);
+    assertThat(c.productions().productions().get(2).name()).isEqualTo("P3");
+    assertThat(c.productions().sinks().get(0).component()).isEqualTo("call_pair_counter");
+    assertThat(c.productions().symbols()).isEmpty();
+    // Written again, it is a version 4 file of the same set.
+    DeployableConfig again = ConfigFormat.fromBytes(ConfigFormat.toBytes(c), "new.dcfg");
+    assertThat(again.productions()).isEqualTo(c.productions());
   }
 
   @Test
@@ -89,7 +124,7 @@ class ConfigFormatTest {
     assertThat(new String(b, 0, 8, java.nio.charset.StandardCharsets.US_ASCII))
         .isEqualTo("DISECFG\n");
     ByteBuffer buf = ByteBuffer.wrap(b);
-    assertThat(buf.getShort(8)).isEqualTo((short) 3);
+    assertThat(buf.getShort(8)).isEqualTo((short) 4);
     int n = buf.getInt(10);
     assertThat(b.length).isEqualTo(14 + n + 4);
     CRC32 crc = new CRC32();
@@ -113,7 +148,10 @@ class ConfigFormatTest {
     byte[] b = good();
     b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to 3)");
+        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to"
+            + " 4)");
+    b[9] = 5;
+    assertThat(refusal(b)).startsWith("x.dcfg: format version 5 is not supported");
   }
 
   @Test
