@@ -69,14 +69,8 @@ final class AcfCompletion {
       }
       return out;
     }
-    if ((m = USE_ARGS.matcher(item)).find()) {
-      return blockParams(doc, m.group(1), offset);
-    }
     if ((m = USE.matcher(line)).find()) {
       return blocks(doc, offset);
-    }
-    if ((m = COMPONENT_ARGS.matcher(item)).find()) {
-      return componentParams(m.group(1));
     }
     if ((m = COMPONENT.matcher(line)).find()) {
       return componentNames(m.group(1).equals("sink"));
@@ -86,6 +80,15 @@ final class AcfCompletion {
     }
     if ((m = SYMBOL.matcher(line)).find()) {
       return symbolItems(symbols);
+    }
+    // Arguments may run over lines: the current line first, then the whole item.
+    for (String text : List.of(line, item)) {
+      if ((m = USE_ARGS.matcher(text)).find()) {
+        return blockParams(doc, m.group(1), offset);
+      }
+      if ((m = COMPONENT_ARGS.matcher(text)).find()) {
+        return componentParams(m.group(1));
+      }
     }
     return everything(doc, offset, symbols);
   }

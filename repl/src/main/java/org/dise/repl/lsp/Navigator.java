@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import org.dise.compiler.ast.AcfFile;
 import org.dise.compiler.ast.Item;
+import org.dise.compiler.ast.Name;
+import org.dise.compiler.diag.Span;
 import org.dise.compiler.lib.LibraryResolver;
 
 /**
@@ -26,16 +28,30 @@ final class Navigator {
     this.sources = sources;
   }
 
-  /** The imports of a document, resolved; the prelude last, as every file imports it. */
+  private static final java.util.regex.Pattern IMPORT = java.util.regex.Pattern.compile(
+      "(?m)^\\s*import[ \\t]+(?:\"([^\"]*)\"|([A-Za-z_][\\w.]*))(?:\\s+as\\s+([A-Za-z_]\\w*))?");
+
+  /**
+   * The imports of a document, resolved. While the text does not parse (a line half typed) they
+   * are read from the text itself, so that completion still knows the imported blocks.
+   */
   List<Imported> imports(AcfDocument doc) {
     List<Imported> out = new ArrayList<>();
-    if (doc.ast.isEmpty()) {
+    if (doc.result.ast().isPresent()) {
+      for (Item item : doc.result.ast().get().items()) {
+        if (item instanceof Item.Import imp) {
+          out.add(new Imported(imp, resolve(doc, imp)));
+        }
+      }
       return out;
     }
-    for (Item item : doc.ast.get().items()) {
-      if (item instanceof Item.Import imp) {
-        out.add(new Imported(imp, resolve(doc, imp)));
-      }
+    java.util.regex.Matcher m = IMPORT.matcher(doc.text);
+    while (m.find()) {
+      boolean isFile = m.group(1) != null;
+      Item.Import imp = new Item.Import(new Name(isFile ? m.group(1) : m.group(2),
+          Span.NONE), isFile, Optional.ofNullable(m.group(3)).map(a -> new Name(a, Span.NONE)),
+          Span.NONE);
+      out.add(new Imported(imp, resolve(doc, imp)));
     }
     return out;
   }
