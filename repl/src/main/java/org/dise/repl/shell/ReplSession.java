@@ -90,6 +90,10 @@ public final class ReplSession {
   private DiseEngine engine;
   private BreakpointStage stage;
   private int engineVersion;
+  /** Instructions inserted under an engine that :apply removed (still not the application's). */
+  private long insertedOffset;
+  /** The session's ACF text when the current program got its productions, for :diff. */
+  private String runSource;
   private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
   private final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
   private volatile Cpu running;
@@ -256,8 +260,9 @@ public final class ReplSession {
     out.append(o.text());
     if (!o.ok()) {
       errors++;
-    } else if (machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()) {
-      out.append("(the running program keeps its productions; :run starts it with these)\n");
+    } else if (pausedMidRun()) {
+      out.append("(the paused program runs the previous productions: :apply installs these,"
+          + " :run starts it again with them)\n");
     }
   }
 
@@ -338,7 +343,8 @@ public final class ReplSession {
         List.of(":help", ":help break"), this::help);
     add("load", "FILE|MODULE", "load an ACF file or library module (its productions join)", "Load an ACF file; its productions join the session's (checked as by"
         + " acf check; on an error the session keeps its previous productions). A name that is"
-        + " not a file but a standard library module (:lib lists them) loads that module's text.",
+        + " not a file but a standard library module (:lib lists them) imports that module, as"
+        + " `import MODULE;` does: its names and blocks become available.",
         List.of(":load examples/acf/hot_call_pairs.acf"), this::load);
     add("lib", "[MODULE]", "list the standard library, or one module's blocks", "List the standard library's modules with their summaries, or one module's"
         + " parameterised blocks and names. Use a block by typing `import MODULE;` and"
@@ -347,8 +353,31 @@ public final class ReplSession {
     add("reload", "", "read the loaded files again and recompile", "Read every loaded file again (after editing it) and recompile.",
         List.of(":reload"), a -> {
           none(a, "reload");
-          report(workspace.reload());
+          Workspace.Outcome o = workspace.reload();
+          report(o);
+          if (o.ok() && pausedMidRun() && engineVersion != workspace.version()) {
+            apply(); // :reload of files is a hot reload too
+          }
         });
+    add("undo", "", "go back to the productions before the last change", "Restore the"
+        + " production set as it was before the last accepted change (a typed entry, a"
+        + " replacement, :load, :reload, :reset); repeat to go further back.", List.of(":undo"),
+        a -> {
+          none(a, "undo");
+          report(workspace.undo());
+        });
+    add("diff", "", "the productions against the last run's", "Show what changed since the"
+        + " program was last started (or since :apply installed a set): '-' lines are items"
+        + " gone or changed, '+' lines items new or changed, by label.", List.of(":diff"),
+        a -> {
+          none(a, "diff");
+          diff();
+        });
+    add("edit", "LABEL", "edit a production (or any named item) in $EDITOR or in place",
+        "Edit the item named LABEL (a production, replacement, sink, counter, block...): in"
+        + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
+        + " edited text replaces the item as a retyped label does (:undo goes back).",
+        List.of(":edit P3", ":edit R3"), this::edit);
     add("show", "", "print the session's ACF text", "Print the session's ACF: the loaded files, then the typed entries.",
         List.of(":show"), a -> {
           none(a, "show");
@@ -389,6 +418,16 @@ public final class ReplSession {
         + " it until it exits, faults, reaches a breakpoint or Ctrl-C.", List.of(":run"), a -> {
           none(a, "run");
           run();
+        });
+    add("apply", "", "install the changed productions into the paused program", "Hot reload:"
+        + " install the session's current productions into the paused program, which"
+        + " :continue runs on under them. Counters keep their values by index unless their"
+        + " declaration changed; a sink keeps its profile when it is bound as before; what was"
+        + " reset is listed. Every instruction is decoded again, so the new patterns apply from"
+        + " the next instruction (spec/engine.md).",
+        List.of(":apply", ":reload   (then :apply)"), a -> {
+          none(a, "apply");
+          apply();
         });
     add("continue", "", "continue from where it stopped", "Continue the program from where it stopped.", List.of(":continue"),
         a -> {
@@ -434,9 +473,11 @@ public final class ReplSession {
           none(a, "counters");
           counters();
         });
-    add("set", "counter N V | reg NAME V", "set an HPS counter or a register", "Set an HPS counter (as set_N does: masked"
-        + " to its width, overflow cleared) or an application register (or pc).",
-        List.of(":set counter 0 1", ":set reg a0 42", ":set reg pc main"), this::set);
+    add("set", "counter N V | overflow N 0|1 | reg NAME V", "set a counter, flag or register",
+        "Set an HPS counter (as set_N does: masked to its width, overflow cleared), a counter's"
+        + " sticky overflow flag, an application register (or pc) or a DISE register ($dr0..).",
+        List.of(":set counter 0 1", ":set overflow 1 0", ":set reg a0 42", ":set reg pc main",
+            ":set reg $dr2 5"), this::set);
     add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the sampling flag on or off: counter 0 set to 0 (zero_0"
         + " true) or 1, as the trigger productions of equations (1) and (2) do.",
         List.of(":sample off", ":sample on"), a -> {
@@ -470,6 +511,11 @@ public final class ReplSession {
           none(a, "profile");
           profile();
         });
+    add("out", "DIR", "write the profiles as acf run --out does", "Write every sink's profile"
+        + " so far and the costs into DIR, as acf run --out writes them (NAME.csv, NAME.json,"
+        + " NAME.folded, the sink's own files, summary.json; exit_status is -1 while the program"
+        + " has not exited): acf report DIR prints them, acf compare compares two.",
+        List.of(":out runs/pairs", ":out /tmp/before"), this::writeOut);
     add("quit", "", "leave the REPL", "Leave the REPL (Ctrl-D does too).", List.of(":quit"), a -> quit = true);
   }
 
@@ -515,9 +561,24 @@ public final class ReplSession {
 
   private void load(List<String> args) {
     if (args.size() != 1) {
-      throw new ReplError("usage: :load FILE");
+      throw new ReplError("usage: :load FILE|MODULE");
     }
-    report(workspace.load(args.get(0)));
+    Workspace.Outcome o = workspace.load(args.get(0));
+    report(o);
+    boolean module = o.ok() && workspace.files().stream().anyMatch(l -> l.path() == null
+        && l.shown().equals(args.get(0)));
+    if (module) {
+      StandardLibrary.module(args.get(0)).ifPresent(m -> {
+        out.append("imported library module ").append(m.name()).append(" (as `import ")
+            .append(m.name()).append(";`)");
+        if (!m.blocks().isEmpty()) {
+          out.append("; `use BLOCK;` activates one of its blocks:\n");
+          m.blocks().forEach(b -> out.append("  ").append(b).append('\n'));
+        } else {
+          out.append('\n');
+        }
+      });
+    }
   }
 
   private void lib(List<String> args) {
@@ -582,6 +643,139 @@ public final class ReplSession {
     }
     out.append("saved ").append(args.get(0)).append(": ").append(Workspace.describe(s))
         .append('\n');
+  }
+
+  private boolean pausedMidRun() {
+    return machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()
+        && machine.cpu().fault() == null;
+  }
+
+  /** Hot reload: the current production set into the paused program (spec/engine.md). */
+  private void apply() {
+    Machine m = requireProgram();
+    Cpu cpu = m.cpu();
+    if (cpu.halted() || cpu.fault() != null) {
+      throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
+          + "; :run starts it again under these productions");
+    }
+    if (cpu.instret() == 0) {
+      install(m);
+      out.append("the program has not started: it starts under these productions\n");
+      return;
+    }
+    if (engineVersion == workspace.version()) {
+      out.append("the program already runs under these productions\n");
+      return;
+    }
+    if (driver != null) {
+      throw new ReplError("a trigger drives this run, and its intervals count the old engine's"
+          + " instructions; :run starts the program again under these productions");
+    }
+    ProductionSet s = workspace.set();
+    DiseEngine next = null;
+    if (s != null && !s.productions().isEmpty()) {
+      try {
+        next = new DiseEngine(s);
+      } catch (IllegalArgumentException x) {
+        throw new ReplError(x.getMessage());
+      }
+    }
+    List<String> reset = new ArrayList<>();
+    if (next != null && engine != null) {
+      reset.addAll(next.carryOver(engine));
+    } else if (engine != null) {
+      insertedOffset = engine.cost().insertedInstructions();
+      reset.add("no productions: every counter and sink is gone");
+    }
+    if (next != null) {
+      next.install(cpu);
+    }
+    engine = next;
+    engineVersion = workspace.version();
+    runSource = workspace.source();
+    refreshStage(); // a new decode stage: every instruction is decoded and folded again
+    out.append("applied at ").append(m.symbols().describe(cpu.pc)).append(": ")
+        .append(s == null ? "no productions" : Workspace.describe(s)).append('\n');
+    if (reset.isEmpty() && next != null) {
+      out.append("kept every counter and sink profile; :continue goes on under them\n");
+    } else {
+      reset.forEach(r -> out.append("  ").append(r).append('\n'));
+      out.append(":continue goes on under them\n");
+    }
+  }
+
+  private String editor;
+  private String editBuffer;
+
+  /** The shell command :edit runs on a temporary file ($EDITOR), or null: edit in place. */
+  public void editor(String command) {
+    this.editor = command;
+  }
+
+  /** The text :edit left for the next input line to start from, once. */
+  public String takeEditBuffer() {
+    String b = editBuffer;
+    editBuffer = null;
+    return b;
+  }
+
+  private void edit(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :edit LABEL");
+    }
+    String text = workspace.itemText(args.get(0)).orElseThrow(() -> new ReplError(
+        "no production or declaration named " + args.get(0) + " (:show lists them)"));
+    if (editor == null) {
+      // One line to edit: a multi-line item is joined (the language does not care).
+      String line = text.replaceAll("\\s*\n\\s*", " ");
+      editBuffer = line;
+      out.append(line).append('\n')
+          .append("(edit it as the next line; an entry with the same label replaces it)\n");
+      return;
+    }
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile("acf-edit-", ".acf");
+      Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
+      Process p = new ProcessBuilder("sh", "-c", editor + " \"$0\"", tmp.toString())
+          .inheritIO().start();
+      int status = p.waitFor();
+      if (status != 0) {
+        throw new ReplError("the editor (" + editor + ") exited with status " + status
+            + "; nothing changed");
+      }
+      String edited = Files.readString(tmp, StandardCharsets.UTF_8);
+      if (edited.strip().equals(text.strip())) {
+        out.append("unchanged\n");
+        return;
+      }
+      submit(edited);
+    } catch (IOException e) {
+      throw new ReplError("cannot run the editor (" + editor + "): " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReplError("interrupted while the editor ran; nothing changed");
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // a temporary file left behind is harmless
+        }
+      }
+    }
+  }
+
+  private void diff() {
+    if (runSource == null) {
+      throw new ReplError("no program has run yet (:program, :run); :show prints the productions");
+    }
+    List<String> lines = ProductionEdits.diff(runSource, workspace.source());
+    if (lines.isEmpty()) {
+      out.append("no changes since the program started with these productions\n");
+      return;
+    }
+    lines.forEach(l -> out.append(l).append('\n'));
   }
 
   private ProductionSet requireSet() {
@@ -684,7 +878,9 @@ public final class ReplSession {
     }
     machine = m;
     engine = e;
+    insertedOffset = 0;
     engineVersion = workspace.version();
+    runSource = workspace.source();
     stage = null;
     refreshStage();
     m.cpu().setBlockObserver(null);
@@ -876,7 +1072,7 @@ public final class ReplSession {
     if (stage != null) {
       stage.resumeAt(cpu.pc);
     }
-    long before = cpu.instret();
+    long before = applicationInstructions();
     StopReason r;
     long hit;
     running = cpu;
@@ -891,26 +1087,25 @@ public final class ReplSession {
       }
     }
     flushGuest();
-    long ran = cpu.instret() - before;
+    long ran = applicationInstructions() - before;
     switch (r) {
-      case EXITED -> out.append(String.format(
-          "program exited with status %d after %,d instructions%n", cpu.exitCode(),
-          cpu.instret()));
+      case EXITED -> out.append(String.format("program exited with status %d after %s%n",
+          cpu.exitCode(), instructionCount()));
       case FAULT -> out.append(m.faultReport(cpu.fault())).append('\n');
       case STEP_LIMIT -> {
-        out.append(String.format("stopped after %,d instructions (%,d in all)%n", ran,
-            cpu.instret()));
+        out.append(String.format("stopped after %,d instructions (%s in all)%n", ran,
+            instructionCount()));
         out.append(pcLine(m)).append('\n');
       }
       case BREAKPOINT, INTERRUPTED -> {
         if (hit >= 0 && hit == until) {
-          out.append(String.format("reached %s after %,d instructions%n",
-              m.symbols().describe(hit), cpu.instret()));
+          out.append(String.format("reached %s after %s%n", m.symbols().describe(hit),
+              instructionCount()));
         } else if (hit >= 0) {
-          out.append(String.format("breakpoint at %s after %,d instructions%n",
-              m.symbols().describe(hit), cpu.instret()));
+          out.append(String.format("breakpoint at %s after %s%n", m.symbols().describe(hit),
+              instructionCount()));
         } else {
-          out.append(String.format("interrupted after %,d instructions%n", cpu.instret()));
+          out.append(String.format("interrupted after %s%n", instructionCount()));
         }
         out.append(pcLine(m)).append('\n');
       }
@@ -918,22 +1113,40 @@ public final class ReplSession {
   }
 
   /**
+   * The program's application instructions: what the cost report counts, without the
+   * instructions that replacement sequences inserted (spec/engine.md).
+   */
+  private long applicationInstructions() {
+    long all = machine.cpu().instret();
+    return all - (engine == null ? insertedOffset : engine.cost().insertedInstructions());
+  }
+
+  /** {@code 40,277 instructions}, with {@code (+49,414 inserted)} when productions inserted some. */
+  private String instructionCount() {
+    long inserted = engine == null ? insertedOffset : engine.cost().insertedInstructions();
+    return String.format("%,d instructions", applicationInstructions())
+        + (inserted > 0 ? String.format(" (+%,d inserted)", inserted) : "");
+  }
+
+  /**
    * Runs in slices and checks for Ctrl-C between them: {@link Cpu#run} clears a pending
    * interrupt request when it starts, so a request that lands just before that would be lost.
    */
   private StopReason runSliced(Cpu cpu, long steps) {
-    long start = cpu.instret();
+    long start = applicationInstructions();
     while (true) {
       if (interruptRequested) {
         return StopReason.INTERRUPTED;
       }
-      long left = steps - (cpu.instret() - start);
+      // A step limit counts application instructions: inserted ones retire too, so a slice
+      // of `left` retired instructions can never pass the limit, and may fall short of it.
+      long left = steps - (applicationInstructions() - start);
       StopReason r = driver != null ? driver.advance(Math.min(left, SLICE))
           : cpu.run(Math.min(left, SLICE));
       if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
         driver.finish(); // the last interval ends with the program
       }
-      if (r != StopReason.STEP_LIMIT || cpu.instret() - start >= steps) {
+      if (r != StopReason.STEP_LIMIT || applicationInstructions() - start >= steps) {
         return r;
       }
     }
@@ -1029,8 +1242,8 @@ public final class ReplSession {
   private void regs() {
     Machine m = requireProgram();
     Cpu cpu = m.cpu();
-    out.append(String.format("pc   %016x  %s   instructions %,d%n", cpu.pc,
-        m.symbols().describe(cpu.pc), cpu.instret()));
+    out.append(String.format("pc   %016x  %s   %s%n", cpu.pc,
+        m.symbols().describe(cpu.pc), instructionCount()));
     for (int i = 0; i < 32; i++) {
       out.append(String.format("%-4s %016x", Registers.x(i), cpu.x[i]))
           .append(i % 4 == 3 ? "\n" : "  ");
@@ -1141,12 +1354,19 @@ public final class ReplSession {
     }
     if (engine == null) {
       out.append("(no program is running under these productions: initial values)\n");
+    } else {
+      // Counters no production names still exist in the hardware; show those set by hand.
+      for (int i = 0; i < engine.hps().count(); i++) {
+        if (engine.hps().value(i) != 0 || engine.hps().overflow(i)) {
+          indices.add(i);
+        }
+      }
     }
     if (indices.isEmpty()) {
       out.append("no counters\n");
     }
     for (int i : indices) {
-      int width = 16;
+      int width = engine == null ? 16 : engine.hps().width(i);
       long init = 0;
       for (CounterSpec c : s.counters()) {
         if (c.index() == i) {
@@ -1170,12 +1390,23 @@ public final class ReplSession {
   }
 
   private void set(List<String> args) {
-    if (args.size() != 3 || !(args.get(0).equals("counter") || args.get(0).equals("reg"))) {
-      throw new ReplError("usage: :set counter N VALUE | :set reg NAME VALUE");
+    if (args.size() != 3 || !List.of("counter", "reg", "overflow").contains(args.get(0))) {
+      throw new ReplError("usage: :set counter N VALUE | :set overflow N 0|1"
+          + " | :set reg NAME VALUE");
     }
     if (args.get(0).equals("counter")) {
       long n = number(args.get(1));
       setCounter((int) n, number(args.get(2)));
+      return;
+    }
+    if (args.get(0).equals("overflow")) {
+      int c = counterIndex(number(args.get(1)));
+      long v = number(args.get(2));
+      if (v != 0 && v != 1) {
+        throw new ReplError("a flag is 0 or 1");
+      }
+      engine.hps().restore(c, engine.hps().value(c), v == 1);
+      out.append(String.format("overflow_%d = %d%n", c, v));
       return;
     }
     Machine m = requireProgram();
@@ -1183,6 +1414,25 @@ public final class ReplSession {
     if (name.equalsIgnoreCase("pc")) {
       m.cpu().pc = address(args.get(2));
       out.append(pcLine(m)).append('\n');
+      return;
+    }
+    if (name.toLowerCase(Locale.ROOT).startsWith("$dr")) {
+      if (engine == null) {
+        throw new ReplError("DISE registers exist while a program runs under productions");
+      }
+      int i;
+      try {
+        i = Integer.parseInt(name.substring(3));
+      } catch (NumberFormatException e) {
+        i = -1;
+      }
+      if (i < 0 || i >= Cpu.DISE_REGS) {
+        throw new ReplError("no register named " + name + " (DISE registers are $dr0..$dr"
+            + (Cpu.DISE_REGS - 1) + ")");
+      }
+      long v = value(args.get(2));
+      m.cpu().x[Cpu.DISE_REG_BASE + i] = v;
+      out.append(String.format("$dr%d = 0x%x%n", i, v));
       return;
     }
     int r;
@@ -1202,17 +1452,20 @@ public final class ReplSession {
     out.append(String.format("%s = 0x%x%n", Registers.x(r), v));
   }
 
-  private void setCounter(int counter, long value) {
+  private int counterIndex(long counter) {
     if (engine == null) {
       throw new ReplError("counters exist while a program runs under productions"
           + " (:program, then :step or :run)");
     }
-    int count = Math.max(engine.productionSet().budget().counters(),
-        engine.productionSet().counterIndices().isEmpty() ? 0
-            : engine.productionSet().counterIndices().last() + 1);
+    int count = engine.hps().count();
     if (counter < 0 || counter >= count) {
       throw new ReplError("no counter " + counter + " (counters 0.." + (count - 1) + ")");
     }
+    return (int) counter;
+  }
+
+  private void setCounter(int counter, long value) {
+    counterIndex(counter);
     engine.hps().apply(MicroOp.setConstant(counter, value));
     out.append(String.format("counter %d = %d%n", counter, engine.hps().value(counter)));
   }
@@ -1242,6 +1495,30 @@ public final class ReplSession {
     for (String line : engine.cost().describe().split("\n")) {
       out.append("  ").append(line).append('\n');
     }
+  }
+
+  private void writeOut(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :out DIR");
+    }
+    if (engine == null) {
+      throw new ReplError(workspace.set() == null ? "no productions, so no profile"
+          : "no program has run under these productions (:program, :run)");
+    }
+    Path dir = base.resolve(args.get(0));
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new ReplError(args.get(0) + ": not a folder");
+    }
+    Cpu cpu = machine.cpu();
+    try {
+      org.dise.repl.RunOutputs.write(engine, machine.symbols(), dir,
+          cpu.halted() ? cpu.exitCode() : -1);
+    } catch (org.dise.repl.UserError e) {
+      throw new ReplError(e.getMessage().replace("--out ", ":out "));
+    }
+    int n = engine.sinks().size();
+    out.append(String.format("wrote %d %s and summary.json to %s (acf report %s prints them)%n",
+        n, n == 1 ? "profile" : "profiles", args.get(0), args.get(0)));
   }
 
   // ------------------------------------------------------------------ arguments
