@@ -96,6 +96,11 @@ public final class ReplSession {
   private String runSource;
   private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
   private final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
+  /** :break when: the conditions as typed, and as parsed against the running set. */
+  private final List<String> conditionTexts = new ArrayList<>();
+  private final List<BreakCondition> conditions =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final ShadowStack shadow = new ShadowStack();
   private volatile Cpu running;
   private volatile boolean interruptRequested;
 
@@ -160,6 +165,21 @@ public final class ReplSession {
       names.add(":" + n);
     }
     return names;
+  }
+
+  /** The labels and names of the session's items, for completion after :edit and :break when. */
+  public List<String> labels() {
+    List<String> out = new ArrayList<>();
+    for (ProductionEdits.Entry e : ProductionEdits.entries(workspace.typed())) {
+      out.add(e.label());
+    }
+    for (Workspace.Loaded l : workspace.files()) {
+      for (ProductionEdits.Entry e : ProductionEdits.entries(l.text())) {
+        out.add(e.label());
+      }
+    }
+    out.removeIf(l -> l.startsWith("import ") || l.startsWith("use "));
+    return out;
   }
 
   /** The loaded program's function names, for completion (empty without a program). */
@@ -453,18 +473,34 @@ public final class ReplSession {
           requireProgram();
           resume(Long.MAX_VALUE, address(a.get(0)));
         });
-    add("break", "[SYMBOL|ADDR]", "set a breakpoint, or list them", "Stop before the instruction at a function or address;"
-        + " without an argument, list the breakpoints.", List.of(":break main", ":break 0x10430",
-        ":break"), this::breakCommand);
-    add("delete", "SYMBOL|ADDR|all", "remove a breakpoint", "Remove a breakpoint (or all of them).",
-        List.of(":delete main", ":delete all"), this::delete);
+    add("break", "[SYMBOL|ADDR | when EXPR]", "set a breakpoint or condition, or list them",
+        "Stop before the instruction at a function or address; without an argument, list the"
+        + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
+        + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
+        + " !zero_N (after the instruction that makes it true), pc == symbol(f) (an address).",
+        List.of(":break main", ":break 0x10430", ":break when P3", ":break when counter 1 == 3",
+            ":break when overflow_1", ":break when pc == symbol(printf)", ":break"),
+        this::breakCommand);
+    add("delete", "SYMBOL|ADDR|all | when N", "remove a breakpoint or condition", "Remove a"
+        + " breakpoint, condition N (as :break lists them), or all of them.",
+        List.of(":delete main", ":delete when 1", ":delete all"), this::delete);
+    add("bt", "", "the guest's call stack", "The guest's call stack, innermost first: the pc,"
+        + " then each active call's return address, from the shadow stack that the decode stage"
+        + " keeps of every call and return since the program started.", List.of(":bt"), a -> {
+          none(a, "bt");
+          backtrace();
+        });
     add("regs", "", "application and DISE registers", "The application registers (pc, x0-x31 by ABI name), and the DISE"
         + " registers $dr0-$dr7 when productions are active.", List.of(":regs"), a -> {
           none(a, "regs");
           regs();
         });
-    add("mem", "ADDR [N]", "dump memory", "N bytes of memory (default 64) from an address or function.",
-        List.of(":mem 0x10000 32", ":mem main"), this::mem);
+    add("mem", "ADDR [N] | x/NFS ADDR", "dump memory, or typed views", "N bytes of memory"
+        + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
+        + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
+        + " address with its symbol, c character, s C string).",
+        List.of(":mem 0x10000 32", ":mem main", ":mem x/8xg $sp", ":mem x/4a $sp",
+            ":mem x/s $a0", ":mem x/4dw main"), this::mem);
     add("disasm", "[ADDR] [N]", "disassemble around the pc or from an address", "N instructions (default 10) from an address or function, or"
         + " from the pc; '=>' marks the pc.", List.of(":disasm", ":disasm main 20"),
         this::disasm);
@@ -878,6 +914,7 @@ public final class ReplSession {
     }
     machine = m;
     engine = e;
+    shadow.clear();
     insertedOffset = 0;
     engineVersion = workspace.version();
     runSource = workspace.source();
@@ -1025,20 +1062,44 @@ public final class ReplSession {
     }
   }
 
-  /** Puts the engine and breakpoints in the decode stage (re-decoding what was cached). */
+  /**
+   * Puts the engine, breakpoints, conditions and the shadow stack in the decode stage (re-decoding
+   * what was cached). Conditions are parsed again against the running set: a production's index
+   * may differ in a changed set, and one whose label is gone is dropped.
+   */
   private void refreshStage() {
     if (machine == null) {
       return;
     }
-    if (engine == null && breakpoints.isEmpty()) {
-      if (machine.cpu().decodeStage() != null) {
-        machine.cpu().setDecodeStage(null);
+    conditions.clear();
+    for (java.util.Iterator<String> it = conditionTexts.iterator(); it.hasNext(); ) {
+      String text = it.next();
+      try {
+        conditions.add(condition(text));
+      } catch (ReplError e) {
+        it.remove();
+        out.append("(condition `").append(text).append("` dropped: ").append(e.getMessage())
+            .append(")\n");
       }
-      stage = null;
-      return;
     }
-    stage = new BreakpointStage(engine, breakpoints);
+    stage = new BreakpointStage(engine, breakpoints, conditions, shadow);
     machine.cpu().setDecodeStage(stage);
+  }
+
+  private BreakCondition condition(String text) {
+    if (engine == null) {
+      throw new ReplError("a condition on productions and counters needs a program running"
+          + " under productions");
+    }
+    List<org.dise.runtime.dise.Production> ps = engine.productionSet().productions();
+    return BreakCondition.parse(text, label -> {
+      for (int i = 0; i < ps.size(); i++) {
+        if (ps.get(i).name().equalsIgnoreCase(label)) {
+          return i;
+        }
+      }
+      return -1;
+    }, engine.hps().count());
   }
 
   private Machine requireProgram() {
@@ -1075,10 +1136,12 @@ public final class ReplSession {
     long before = applicationInstructions();
     StopReason r;
     long hit;
+    BreakCondition fired;
     running = cpu;
     try {
       r = runSliced(cpu, steps);
       hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
+      fired = stage == null ? null : stage.fired();
     } finally {
       running = null;
       if (temporary) {
@@ -1098,7 +1161,11 @@ public final class ReplSession {
         out.append(pcLine(m)).append('\n');
       }
       case BREAKPOINT, INTERRUPTED -> {
-        if (hit >= 0 && hit == until) {
+        if (fired != null) {
+          out.append(String.format("stopped: %s%s, after %s%n", fired.text,
+              hit >= 0 ? " (before it runs)" : " (after the instruction that made it so)",
+              instructionCount()));
+        } else if (hit >= 0 && hit == until) {
           out.append(String.format("reached %s after %s%n", m.symbols().describe(hit),
               instructionCount()));
         } else if (hit >= 0) {
@@ -1197,20 +1264,32 @@ public final class ReplSession {
 
   private void breakCommand(List<String> args) {
     if (args.isEmpty()) {
-      if (breakpoints.isEmpty()) {
+      if (breakpoints.isEmpty() && conditionTexts.isEmpty()) {
         out.append("no breakpoints\n");
       }
       for (long b : breakpoints) {
         out.append(String.format("breakpoint at 0x%x %s%n", b,
             machine == null ? "" : machine.symbols().describe(b)));
       }
+      for (int i = 0; i < conditionTexts.size(); i++) {
+        out.append("when ").append(i + 1).append(": ").append(conditionTexts.get(i))
+            .append('\n');
+      }
+      return;
+    }
+    if (args.get(0).equals("when")) {
+      breakWhen(String.join(" ", args.subList(1, args.size())));
       return;
     }
     if (args.size() != 1) {
-      throw new ReplError("usage: :break SYMBOL|ADDR");
+      throw new ReplError("usage: :break SYMBOL|ADDR | :break when EXPR");
     }
+    addBreakpoint(args.get(0));
+  }
+
+  private void addBreakpoint(String where) {
     requireProgram();
-    long a = address(args.get(0));
+    long a = address(where);
     if (!breakpoints.add(a)) {
       throw new ReplError(String.format("there is already a breakpoint at 0x%x", a));
     }
@@ -1218,14 +1297,52 @@ public final class ReplSession {
     out.append(String.format("breakpoint at 0x%x %s%n", a, machine.symbols().describe(a)));
   }
 
+  private static final java.util.regex.Pattern PC_IS = java.util.regex.Pattern.compile(
+      "pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
+
+  /** {@code :break when EXPR}: an address as a condition, or a condition on the engine. */
+  private void breakWhen(String expr) {
+    if (expr.isBlank()) {
+      throw new ReplError("usage: :break when EXPR (a production label, counter N == V,"
+          + " zero_N, overflow_N, pc == symbol(f))");
+    }
+    java.util.regex.Matcher m = PC_IS.matcher(expr.strip());
+    if (m.matches()) {
+      addBreakpoint(m.group(1) != null ? m.group(1) : m.group(2));
+      return;
+    }
+    requireProgram();
+    BreakCondition c = condition(expr);
+    if (conditionTexts.stream().anyMatch(t -> t.equals(c.text) || t.equals(expr.strip()))) {
+      throw new ReplError("there is already a breakpoint when " + expr.strip());
+    }
+    conditionTexts.add(expr.strip());
+    conditions.add(c);
+    out.append("when ").append(conditionTexts.size()).append(": ").append(expr.strip())
+        .append(c.state(engine.hps()) != null ? " (stops when it becomes true)\n"
+            : " (stops before each instruction it matches)\n");
+  }
+
   private void delete(List<String> args) {
+    if (args.size() == 2 && args.get(0).equals("when")) {
+      long n = number(args.get(1));
+      if (n < 1 || n > conditionTexts.size()) {
+        throw new ReplError("no condition " + n + " (:break lists them)");
+      }
+      String text = conditionTexts.remove((int) n - 1);
+      refreshStage();
+      out.append("deleted when ").append(n).append(": ").append(text).append('\n');
+      return;
+    }
     if (args.size() != 1) {
-      throw new ReplError("usage: :delete SYMBOL|ADDR|all");
+      throw new ReplError("usage: :delete SYMBOL|ADDR|all | :delete when N");
     }
     if (args.get(0).equals("all")) {
-      out.append(breakpoints.size()).append(breakpoints.size() == 1 ? " breakpoint" :
-          " breakpoints").append(" deleted\n");
+      int n = breakpoints.size() + conditionTexts.size();
+      out.append(n).append(n == 1 ? " breakpoint" : " breakpoints").append(" deleted\n");
       breakpoints.clear();
+      conditionTexts.clear();
+      conditions.clear();
     } else {
       requireProgram();
       long a = address(args.get(0));
@@ -1238,6 +1355,20 @@ public final class ReplSession {
   }
 
   // ------------------------------------------------------------------ inspection
+
+  private void backtrace() {
+    Machine m = requireProgram();
+    List<ShadowStack.Frame> frames = shadow.frames();
+    out.append(String.format("#0  %016x  %s%n", m.cpu().pc, m.symbols().describe(m.cpu().pc)));
+    int i = 1;
+    for (ShadowStack.Frame f : frames) {
+      out.append(String.format("#%-2d %016x  %s%n", i++, f.returnAddress(),
+          m.symbols().describe(f.returnAddress())));
+    }
+    if (shadow.dropped() > 0) {
+      out.append(String.format("(%,d outer frames not kept)%n", shadow.dropped()));
+    }
+  }
 
   private void regs() {
     Machine m = requireProgram();
@@ -1256,9 +1387,16 @@ public final class ReplSession {
     }
   }
 
+  private static final java.util.regex.Pattern TYPED_VIEW =
+      java.util.regex.Pattern.compile("x/(\\d*)([xduacs]?)([bhwg]?)");
+
   private void mem(List<String> args) {
+    if (!args.isEmpty() && args.get(0).startsWith("x/")) {
+      typedMem(args);
+      return;
+    }
     if (args.isEmpty() || args.size() > 2) {
-      throw new ReplError("usage: :mem ADDR [N]");
+      throw new ReplError("usage: :mem ADDR [N] | :mem x/NFS ADDR");
     }
     Machine m = requireProgram();
     long a = address(args.get(0));
@@ -1281,6 +1419,83 @@ public final class ReplSession {
       }
       out.append(String.format("%08x  %-50s|%s|%n", row, hex, text));
     }
+  }
+
+  /**
+   * {@code :mem x/NFS ADDR}, as gdb's x: N units of size S (b, h, w, g: 1, 2, 4, 8 bytes) in
+   * format F (x hex, d signed, u unsigned, a address with its symbol, c character, s string).
+   */
+  private void typedMem(List<String> args) {
+    java.util.regex.Matcher v = TYPED_VIEW.matcher(args.get(0));
+    if (args.size() != 2 || !v.matches()) {
+      throw new ReplError("usage: :mem x/NFS ADDR (N a count, F one of x d u a c s, S one of"
+          + " b h w g), e.g. :mem x/8xg $sp, :mem x/s ADDR, :mem x/4a $sp");
+    }
+    Machine m = requireProgram();
+    long n = v.group(1).isEmpty() ? 1 : number(v.group(1));
+    char f = v.group(2).isEmpty() ? 'x' : v.group(2).charAt(0);
+    char sz = v.group(3).isEmpty() ? (f == 'a' ? 'g' : f == 'c' ? 'b' : 'w')
+        : v.group(3).charAt(0);
+    int size = switch (sz) {
+      case 'b' -> 1;
+      case 'h' -> 2;
+      case 'w' -> 4;
+      default -> 8;
+    };
+    if (n <= 0 || n * size > 1 << 16) {
+      throw new ReplError(":mem shows 1 to 65536 bytes");
+    }
+    long a = address(args.get(1));
+    try {
+      if (f == 's') {
+        for (int i = 0; i < n; i++) {
+          String text = m.memory().readCString(a, 4096);
+          out.append(String.format("%08x  \"%s\"%n", a, escape(text)));
+          a += text.getBytes(StandardCharsets.ISO_8859_1).length + 1;
+        }
+        return;
+      }
+      int perRow = f == 'a' ? 1 : Math.max(1, 16 / size);
+      for (long i = 0; i < n; i += perRow) {
+        long row = a + i * size;
+        StringBuilder line = new StringBuilder(String.format("%08x%s:", row,
+            m.symbols().lookup(row).isPresent() ? " <" + m.symbols().describe(row) + ">" : ""));
+        for (long k = i; k < Math.min(n, i + perRow); k++) {
+          long x = 0;
+          byte[] b = m.memory().read(a + k * size, size);
+          for (int j = size - 1; j >= 0; j--) {
+            x = x << 8 | (b[j] & 0xff);
+          }
+          long signed = size == 8 ? x : x << (64 - 8 * size) >> (64 - 8 * size);
+          line.append("  ").append(switch (f) {
+            case 'd' -> Long.toString(signed);
+            case 'u' -> Long.toUnsignedString(x);
+            case 'c' -> x >= 0x20 && x < 0x7f ? "'" + (char) x + "'" : String.format("\\x%02x", x);
+            case 'a' -> String.format("0x%x  %s", x, m.symbols().lookup(x).isPresent()
+                ? m.symbols().describe(x) : "");
+            default -> String.format("0x%0" + (2 * size) + "x", x);
+          });
+        }
+        out.append(line.toString().stripTrailing()).append('\n');
+      }
+    } catch (MemoryFault e) {
+      throw new ReplError(String.format("cannot read memory at 0x%x: %s", a, e.getMessage()));
+    }
+  }
+
+  private static String escape(String s) {
+    StringBuilder sb = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        default -> sb.append(c >= 0x20 && c < 0x7f ? String.valueOf(c)
+            : String.format("\\x%02x", (int) c & 0xff));
+      }
+    }
+    return sb.toString();
   }
 
   private void disasm(List<String> args) {
@@ -1529,6 +1744,28 @@ public final class ReplSession {
       return number(s);
     }
     Machine m = requireProgram();
+    if (s.startsWith("$")) {
+      // A register's value, as gdb writes it: $sp, $a0, $pc, $dr1 (with +offset).
+      int plus = s.indexOf('+');
+      String reg = (plus < 0 ? s : s.substring(0, plus)).substring(1);
+      long off = plus < 0 ? 0 : number(s.substring(plus + 1));
+      if (reg.equalsIgnoreCase("pc")) {
+        return m.cpu().pc + off;
+      }
+      if (reg.toLowerCase(Locale.ROOT).matches("dr[0-7]")) {
+        return m.cpu().x[Cpu.DISE_REG_BASE + (reg.charAt(2) - '0')] + off;
+      }
+      int r;
+      try {
+        r = Registers.xByName(reg);
+      } catch (RuntimeException e) {
+        r = -1;
+      }
+      if (r < 0 || r >= 32) {
+        throw new ReplError("no register named " + reg + " (write $sp, $a0, $pc, $dr0...)");
+      }
+      return m.cpu().x[r] + off;
+    }
     String name = s;
     long offset = 0;
     int plus = s.lastIndexOf('+');
