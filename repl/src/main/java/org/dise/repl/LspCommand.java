@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
       "Examples:",
       "  ./acf lsp                  # what an editor runs; it speaks JSON-RPC",
       "  ./acf lsp --stdio          # the same (the flag VS Code's client adds)",
-      "  code --install-extension editors/vscode    # see editors/vscode/README.md",
+      "  code --extensionDevelopmentPath=$PWD/editors/vscode .  # try the extension",
     })
 public final class LspCommand implements Callable<Integer> {
   @Option(names = "--stdio", description = "Talk over stdin and stdout (the default and only"

@@ -481,8 +481,8 @@ public final class ReplSession {
         List.of(":break main", ":break 0x10430", ":break when P3", ":break when counter 1 == 3",
             ":break when overflow_1", ":break when pc == symbol(printf)", ":break"),
         this::breakCommand);
-    add("delete", "SYMBOL|ADDR|all | when N", "remove a breakpoint or condition", "Remove a"
-        + " breakpoint, condition N (as :break lists them), or all of them.",
+    add("delete", "WHERE|all|when N", "remove a breakpoint or condition", "Remove a"
+        + " breakpoint (SYMBOL or ADDR), condition N (as :break lists them), or all of them.",
         List.of(":delete main", ":delete when 1", ":delete all"), this::delete);
     add("bt", "", "the guest's call stack", "The guest's call stack, innermost first: the pc,"
         + " then each active call's return address, from the shadow stack that the decode stage"
@@ -509,9 +509,10 @@ public final class ReplSession {
           none(a, "counters");
           counters();
         });
-    add("set", "counter N V | overflow N 0|1 | reg NAME V", "set a counter, flag or register",
-        "Set an HPS counter (as set_N does: masked to its width, overflow cleared), a counter's"
-        + " sticky overflow flag, an application register (or pc) or a DISE register ($dr0..).",
+    add("set", "counter|overflow|reg X V", "set a counter, flag or register",
+        "Set an HPS counter (:set counter N V, as set_N does: masked to its width, overflow"
+        + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
+        + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
         List.of(":set counter 0 1", ":set overflow 1 0", ":set reg a0 42", ":set reg pc main",
             ":set reg $dr2 5"), this::set);
     add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the sampling flag on or off: counter 0 set to 0 (zero_0"
