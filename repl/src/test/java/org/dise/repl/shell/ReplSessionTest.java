@@ -286,4 +286,28 @@ class ReplSessionTest {
       assertThat(out).contains("imported library module " + module);
     }
   }
+
+  @Test
+  void reloadOfAnEditedFileIsAHotReloadOfThePausedProgram(@TempDir Path dir) throws Exception {
+    Path acf = dir.resolve("pairs.acf");
+    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
+        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    ReplSession s = session();
+    assertThat(s.execute(":load " + acf)).startsWith("ok: 1 production");
+    s.execute(":program examples/programs/bin/hello");
+    s.execute(":break main");
+    assertThat(s.execute(":run")).contains("breakpoint at main");
+    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
+        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
+        + "P4: T.OPCLASS == return => null, inc_1\n");
+    String reload = s.execute(":reload");
+    assertThat(reload).contains("ok: 2 productions");
+    assertThat(reload).contains("applied at main: 2 productions");
+    assertThat(reload).contains("kept every counter and sink profile");
+    s.execute(":delete all");
+    assertThat(s.execute(":continue")).contains("program exited with status 0");
+    // Counter 1 counted the returns after main began, under the reloaded productions.
+    assertThat(s.execute(":counters")).containsMatch("counter 1: [1-9]");
+    assertThat(s.execute(":profile")).contains("profile CallPair_handler: ");
+  }
 }
