@@ -11,10 +11,12 @@ import java.util.regex.Pattern;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.ast.Param;
 import org.dise.compiler.lib.StandardLibrary;
-import org.dise.compiler.sem.Components;
 import org.dise.compiler.sem.InstructionField;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
+import org.dise.runtime.sink.Catalogue;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.eclipse.lsp4j.CompletionItem;
 import org.eclipse.lsp4j.CompletionItemKind;
 import org.eclipse.lsp4j.MarkupContent;
@@ -44,11 +46,9 @@ final class AcfCompletion {
       "overflow", "inc", "dec", "set", "on_trig_inst", "off_trig_inst", "HPS_R0", "HPS_R1");
 
   private final Navigator navigator;
-  private final Components components;
 
-  AcfCompletion(Navigator navigator, Components components) {
+  AcfCompletion(Navigator navigator) {
     this.navigator = navigator;
-    this.components = components;
   }
 
   List<CompletionItem> complete(AcfDocument doc, int offset, List<String> symbols) {
@@ -143,32 +143,33 @@ final class AcfCompletion {
 
   private List<CompletionItem> componentNames(boolean sinks) {
     List<CompletionItem> out = new ArrayList<>();
-    for (Components.Spec s : sortedSpecs()) {
+    for (ComponentSpec s : sortedSpecs()) {
       if (s.isSink() == sinks) {
         out.add(item(s.name(), CompletionItemKind.Class, (sinks ? "sink" : "trigger")
-            + " component(" + String.join(", ", s.params().keySet()) + ")",
-            LanguageDocs.component(s.name()).orElse("")));
+            + " component(" + String.join(", ", s.paramNames()) + ")",
+            LanguageDocs.component(s.name()).orElse(s.doc())));
       }
     }
     return out;
   }
 
+  /** The component's parameters from the runtime's catalogue: type, range, default, doc. */
   private List<CompletionItem> componentParams(String component) {
     List<CompletionItem> out = new ArrayList<>();
-    components.find(component).ifPresent(s -> s.params().forEach((name, type) -> {
-      Long min = s.minimums().get(name);
-      CompletionItem c = item(name, CompletionItemKind.Property,
-          type.name().toLowerCase(Locale.ROOT) + (min == null ? "" : ", at least " + min),
-          "parameter of " + component);
-      c.setInsertText(name + " = ");
-      out.add(c);
-    }));
+    Catalogue.find(component).ifPresent(s -> {
+      for (ParamSpec p : s.params()) {
+        CompletionItem c = item(p.name(), CompletionItemKind.Property, p.range()
+            + (p.dflt().isEmpty() ? "" : ", default " + p.dflt()), p.doc());
+        c.setInsertText(p.name() + " = ");
+        out.add(c);
+      }
+    });
     return out;
   }
 
-  private List<Components.Spec> sortedSpecs() {
-    List<Components.Spec> specs = new ArrayList<>(components.all().values());
-    specs.sort(java.util.Comparator.comparing(Components.Spec::name));
+  private static List<ComponentSpec> sortedSpecs() {
+    List<ComponentSpec> specs = new ArrayList<>(Catalogue.all());
+    specs.sort(java.util.Comparator.comparing(ComponentSpec::name));
     return specs;
   }
 

@@ -5,8 +5,10 @@ import java.util.Locale;
 import java.util.Optional;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.lib.StandardLibrary;
-import org.dise.compiler.sem.Components;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.sink.Catalogue;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.eclipse.lsp4j.Hover;
 import org.eclipse.lsp4j.MarkupContent;
 import org.eclipse.lsp4j.MarkupKind;
@@ -18,11 +20,9 @@ import org.eclipse.lsp4j.MarkupKind;
  */
 final class AcfHover {
   private final Navigator navigator;
-  private final Components components;
 
-  AcfHover(Navigator navigator, Components components) {
+  AcfHover(Navigator navigator) {
     this.navigator = navigator;
-    this.components = components;
   }
 
   Optional<Hover> hover(AcfDocument doc, int offset) {
@@ -52,7 +52,7 @@ final class AcfHover {
     if (!targets.isEmpty()) {
       return Optional.of(describe(doc, targets.get(0)));
     }
-    Optional<String> builtin = components.find(w).map(this::component);
+    Optional<String> builtin = Catalogue.find(w).map(AcfHover::component);
     if (builtin.isEmpty()) {
       builtin = LanguageDocs.opClass(w);
     }
@@ -68,13 +68,18 @@ final class AcfHover {
     return builtin;
   }
 
-  private String component(Components.Spec s) {
+  /** A component: the papers' account (LanguageDocs), the catalogue's line, its parameters. */
+  private static String component(ComponentSpec s) {
     StringBuilder sb = new StringBuilder(LanguageDocs.component(s.name())
-        .orElse("**" + s.name() + "**: a " + (s.isSink() ? "sink" : "trigger") + " component."));
-    sb.append("\n\nparameters: ");
-    s.params().forEach((name, type) -> sb.append('`').append(name).append(": ")
-        .append(type.name().toLowerCase(Locale.ROOT)).append("` "));
-    return sb.toString().strip();
+        .orElse("**" + s.name() + "**: " + s.doc() + "."));
+    sb.append("\n\n").append(s.isSink() ? "sink" : "trigger").append(" component: ")
+        .append(s.doc()).append("\n\nparameters:");
+    for (ParamSpec p : s.params()) {
+      sb.append("\n- `").append(p.name()).append("` ").append(p.range())
+          .append(p.dflt().isEmpty() ? "" : ", default " + p.dflt()).append(": ")
+          .append(p.doc());
+    }
+    return sb.toString();
   }
 
   private static Optional<String> mnemonic(String w) {

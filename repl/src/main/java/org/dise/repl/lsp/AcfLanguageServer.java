@@ -17,7 +17,6 @@ import org.dise.compiler.Frontend;
 import org.dise.compiler.lib.ClasspathLibraryResolver;
 import org.dise.compiler.lib.DirectoryLibraryResolver;
 import org.dise.compiler.lib.LibraryResolver;
-import org.dise.compiler.sem.Components;
 import org.dise.runtime.elf.ElfFile;
 import org.dise.runtime.elf.Symbol;
 import org.eclipse.lsp4j.CompletionOptions;
@@ -47,7 +46,6 @@ import org.eclipse.lsp4j.services.WorkspaceService;
  */
 public final class AcfLanguageServer implements LanguageServer, LanguageClientAware {
   private final AcfTextDocumentService documents = new AcfTextDocumentService(this);
-  private final Components components = Components.standard();
   private final LibrarySources sources;
   private final Navigator navigator;
   private final AcfCompletion completion;
@@ -62,8 +60,8 @@ public final class AcfLanguageServer implements LanguageServer, LanguageClientAw
   public AcfLanguageServer(Path libraryCache, IntConsumer onExit) {
     this.sources = new LibrarySources(ClasspathLibraryResolver.standard(), libraryCache);
     this.navigator = new Navigator(sources);
-    this.completion = new AcfCompletion(navigator, components);
-    this.hovers = new AcfHover(navigator, components);
+    this.completion = new AcfCompletion(navigator);
+    this.hovers = new AcfHover(navigator);
     this.onExit = onExit;
   }
 

@@ -68,8 +68,6 @@ final class LanguageDocs {
         + " P3). " + sink);
     COMPONENTS.put("path_counter", "Ball-Larus acyclic intraprocedural hot paths"
         + " (spec/profiles.md). " + sink);
-    COMPONENTS.put("keyed_counter", "A counter keyed by `key` (checked by the compiler, not"
-        + " run by the runtime yet). " + sink);
     COMPONENTS.put("burst_trace", "Burst traces and hot data streams (bursty tracing paper,"
         + " Section 5.2): `streams`, `min_length`, `max_length`, `coverage_pct`. " + sink);
     COMPONENTS.put("bbv", "Basic block vectors per interval in SimPoint's `.bb` format"
