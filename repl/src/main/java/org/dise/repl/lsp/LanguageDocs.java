@@ -58,7 +58,7 @@ final class LanguageDocs {
     OPCLASSES.put("codeword", "the trigger codewords `on_trig_inst` and `off_trig_inst` that"
         + " external triggers inject into the decode stream (§3.4)");
 
-    String sink = "sink; every sink takes `cost` (handler cycles) and `capacity`";
+    String sink = "sink; `cost` is the handler cycles a call is charged";
     COMPONENTS.put("region_counter", "Hot code regions: per dynamic branch, the application"
         + " instructions since the previous branch, keyed by the branch's pc (§3.5, Fig. 6 P1). "
         + sink);
