@@ -99,6 +99,17 @@ public final class ReplCommand implements Callable<Integer> {
     return session.errors() > 0 ? Main.EXIT_FAILURE : 0;
   }
 
+  /** $VISUAL, else $EDITOR, for :edit; null when neither is set. */
+  static String editorCommand() {
+    for (String name : java.util.List.of("VISUAL", "EDITOR")) {
+      String v = System.getenv(name);
+      if (v != null && !v.isBlank()) {
+        return v;
+      }
+    }
+    return null;
+  }
+
   private int interactive(ReplSession session) throws IOException {
     Path file = history;
     if (file == null) {
@@ -126,10 +137,15 @@ public final class ReplCommand implements Callable<Integer> {
       w.println("acf REPL: type productions or :help; Ctrl-C stops a running program, Ctrl-D"
           + " leaves.");
       w.flush();
+      session.editor(editorCommand());
       while (!session.quitting()) {
         String line;
         try {
-          line = reader.readLine(session.prompt());
+          // After `:edit LABEL` without $EDITOR the item is the next line's text to edit.
+          String edit = session.takeEditBuffer();
+          line = edit == null ? reader.readLine(session.prompt())
+              : reader.readLine(session.prompt(), null, (org.jline.reader.MaskingCallback) null,
+                  edit);
         } catch (UserInterruptException e) {
           w.print(session.cancelPending());
           w.flush();

@@ -94,7 +94,16 @@ final class ReplCompleter implements Completer {
           }
         }
         case ":lib" -> StandardLibrary.moduleNames().forEach(n -> candidates.add(new Candidate(n)));
-        case ":break", ":until", ":disasm", ":mem", ":delete" -> {
+        case ":break", ":until", ":disasm", ":delete" -> {
+          if (first.equals(":break") && line.wordIndex() == 1) {
+            candidates.add(new Candidate("when"));
+          }
+          if (first.equals(":break") && line.wordIndex() >= 2 && words.get(1).equals("when")) {
+            session.labels().forEach(l -> candidates.add(new Candidate(l)));
+            for (String w : List.of("counter", "zero_0", "overflow_0", "pc", "==")) {
+              candidates.add(new Candidate(w));
+            }
+          }
           for (String s : session.symbolNames()) {
             candidates.add(new Candidate(s));
           }
@@ -107,7 +116,18 @@ final class ReplCompleter implements Completer {
         case ":set" -> {
           if (line.wordIndex() == 1) {
             candidates.add(new Candidate("counter"));
+            candidates.add(new Candidate("overflow"));
             candidates.add(new Candidate("reg"));
+          }
+        }
+        case ":edit" -> session.labels().forEach(l -> candidates.add(new Candidate(l)));
+        case ":mem" -> {
+          for (String v : List.of("x/8xg", "x/4a", "x/s", "x/8xw", "x/16xb", "x/4dw", "$sp",
+              "$pc", "$a0")) {
+            candidates.add(new Candidate(v));
+          }
+          for (String s : session.symbolNames()) {
+            candidates.add(new Candidate(s));
           }
         }
         case ":trigger" -> {

@@ -91,10 +91,63 @@ public final class ReplSession {
   private DiseEngine engine;
   private BreakpointStage stage;
   private int engineVersion;
+  /** Instructions inserted under an engine that :apply removed (still not the application's). */
+  private long insertedOffset;
+  /** The session's ACF text when the current program got its productions, for :diff. */
+  private String runSource;
   private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
   private final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
+  /** :break when: the conditions as typed, and as parsed against the running set. */
+  private final List<String> conditionTexts = new ArrayList<>();
+  private final List<BreakCondition> conditions =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final ShadowStack shadow = new ShadowStack();
   private volatile Cpu running;
   private volatile boolean interruptRequested;
+
+  /** The inspection command group, seeing the session through a view of its program. */
+  private final InspectionCommands inspection = new InspectionCommands(
+      new InspectionCommands.ProgramView() {
+        @Override
+        public Machine requireProgram() {
+          return ReplSession.this.requireProgram();
+        }
+
+        @Override
+        public Machine machine() {
+          return machine;
+        }
+
+        @Override
+        public DiseEngine engine() {
+          return engine;
+        }
+
+        @Override
+        public ProductionSet requireSet() {
+          return ReplSession.this.requireSet();
+        }
+
+        @Override
+        public ShadowStack shadow() {
+          return shadow;
+        }
+
+        @Override
+        public String instructionCount() {
+          return ReplSession.this.instructionCount();
+        }
+
+        @Override
+        public long address(String s) {
+          return ReplSession.this.address(s);
+        }
+
+        @Override
+        public long value(String s) {
+          return ReplSession.this.value(s);
+        }
+      }, out);
 
   /** A session whose relative paths (files, programs, the guest's sandbox) start at {@code base}. */
   public ReplSession(Path base) {
@@ -157,6 +210,21 @@ public final class ReplSession {
       names.add(":" + n);
     }
     return names;
+  }
+
+  /** The labels and names of the session's items, for completion after :edit and :break when. */
+  public List<String> labels() {
+    List<String> out = new ArrayList<>();
+    for (ProductionEdits.Entry e : ProductionEdits.entries(workspace.typed())) {
+      out.add(e.label());
+    }
+    for (Workspace.Loaded l : workspace.files()) {
+      for (ProductionEdits.Entry e : ProductionEdits.entries(l.text())) {
+        out.add(e.label());
+      }
+    }
+    out.removeIf(l -> l.startsWith("import ") || l.startsWith("use "));
+    return out;
   }
 
   /** The loaded program's function names, for completion (empty without a program). */
@@ -257,8 +325,9 @@ public final class ReplSession {
     out.append(o.text());
     if (!o.ok()) {
       errors++;
-    } else if (machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()) {
-      out.append("(the running program keeps its productions; :run starts it with these)\n");
+    } else if (pausedMidRun()) {
+      out.append("(the paused program runs the previous productions: :apply installs these,"
+          + " :run starts it again with them)\n");
     }
   }
 
@@ -339,7 +408,8 @@ public final class ReplSession {
         List.of(":help", ":help break"), this::help);
     add("load", "FILE|MODULE", "load an ACF file or library module (its productions join)", "Load an ACF file; its productions join the session's (checked as by"
         + " acf check; on an error the session keeps its previous productions). A name that is"
-        + " not a file but a standard library module (:lib lists them) loads that module's text.",
+        + " not a file but a standard library module (:lib lists them) imports that module, as"
+        + " `import MODULE;` does: its names and blocks become available.",
         List.of(":load examples/acf/hot_call_pairs.acf"), this::load);
     add("lib", "[MODULE]", "list the standard library, or one module's blocks", "List the standard library's modules with their summaries, or one module's"
         + " parameterised blocks and names. Use a block by typing `import MODULE;` and"
@@ -348,8 +418,31 @@ public final class ReplSession {
     add("reload", "", "read the loaded files again and recompile", "Read every loaded file again (after editing it) and recompile.",
         List.of(":reload"), a -> {
           none(a, "reload");
-          report(workspace.reload());
+          Workspace.Outcome o = workspace.reload();
+          report(o);
+          if (o.ok() && pausedMidRun() && engineVersion != workspace.version()) {
+            apply(); // :reload of files is a hot reload too
+          }
         });
+    add("undo", "", "go back to the productions before the last change", "Restore the"
+        + " production set as it was before the last accepted change (a typed entry, a"
+        + " replacement, :load, :reload, :reset); repeat to go further back.", List.of(":undo"),
+        a -> {
+          none(a, "undo");
+          report(workspace.undo());
+        });
+    add("diff", "", "the productions against the last run's", "Show what changed since the"
+        + " program was last started (or since :apply installed a set): '-' lines are items"
+        + " gone or changed, '+' lines items new or changed, by label.", List.of(":diff"),
+        a -> {
+          none(a, "diff");
+          diff();
+        });
+    add("edit", "LABEL", "edit a production (or any named item) in $EDITOR or in place",
+        "Edit the item named LABEL (a production, replacement, sink, counter, block...): in"
+        + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
+        + " edited text replaces the item as a retyped label does (:undo goes back).",
+        List.of(":edit P3", ":edit R3"), this::edit);
     add("show", "", "print the session's ACF text", "Print the session's ACF: the loaded files, then the typed entries.",
         List.of(":show"), a -> {
           none(a, "show");
@@ -392,6 +485,16 @@ public final class ReplSession {
           none(a, "run");
           run();
         });
+    add("apply", "", "install the changed productions into the paused program", "Hot reload:"
+        + " install the session's current productions into the paused program, which"
+        + " :continue runs on under them. Counters keep their values by index unless their"
+        + " declaration changed; a sink keeps its profile when it is bound as before; what was"
+        + " reset is listed. Every instruction is decoded again, so the new patterns apply from"
+        + " the next instruction (spec/engine.md).",
+        List.of(":apply", ":reload   (then :apply)"), a -> {
+          none(a, "apply");
+          apply();
+        });
     add("continue", "", "continue from where it stopped", "Continue the program from where it stopped.", List.of(":continue"),
         a -> {
           none(a, "continue");
@@ -416,36 +519,55 @@ public final class ReplSession {
           requireProgram();
           resume(Long.MAX_VALUE, address(a.get(0)));
         });
-    add("break", "[SYMBOL|ADDR]", "set a breakpoint, or list them", "Stop before the instruction at a function or address;"
-        + " without an argument, list the breakpoints.", List.of(":break main", ":break 0x10430",
-        ":break"), this::breakCommand);
-    add("delete", "SYMBOL|ADDR|all", "remove a breakpoint", "Remove a breakpoint (or all of them).",
-        List.of(":delete main", ":delete all"), this::delete);
+    add("break", "[SYMBOL|ADDR | when EXPR]", "set a breakpoint or condition, or list them",
+        "Stop before the instruction at a function or address; without an argument, list the"
+        + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
+        + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
+        + " !zero_N (after the instruction that makes it true), pc == symbol(f) (an address).",
+        List.of(":break main", ":break 0x10430", ":break when P3", ":break when counter 1 == 3",
+            ":break when overflow_1", ":break when pc == symbol(printf)", ":break"),
+        this::breakCommand);
+    add("delete", "WHERE|all|when N", "remove a breakpoint or condition", "Remove a"
+        + " breakpoint (SYMBOL or ADDR), condition N (as :break lists them), or all of them.",
+        List.of(":delete main", ":delete when 1", ":delete all"), this::delete);
+    add("bt", "", "the guest's call stack", "The guest's call stack, innermost first: the pc,"
+        + " then each active call's return address, from the shadow stack that the decode stage"
+        + " keeps of every call and return since the program started.", List.of(":bt"), a -> {
+          none(a, "bt");
+          inspection.backtrace();
+        });
     add("regs", "", "application and DISE registers", "The application registers (pc, x0-x31 by ABI name), and the DISE"
         + " registers $dr0-$dr7 when productions are active.", List.of(":regs"), a -> {
           none(a, "regs");
-          regs();
+          inspection.regs();
         });
-    add("mem", "ADDR [N]", "dump memory", "N bytes of memory (default 64) from an address or function.",
-        List.of(":mem 0x10000 32", ":mem main"), this::mem);
+    add("mem", "ADDR [N] | x/NFS ADDR", "dump memory, or typed views", "N bytes of memory"
+        + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
+        + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
+        + " address with its symbol, c character, s C string).",
+        List.of(":mem 0x10000 32", ":mem main", ":mem x/8xg $sp", ":mem x/4a $sp",
+            ":mem x/s $a0", ":mem x/4dw main"), inspection::mem);
     add("disasm", "[ADDR] [N]", "disassemble around the pc or from an address", "N instructions (default 10) from an address or function, or"
         + " from the pc; '=>' marks the pc.", List.of(":disasm", ":disasm main 20"),
-        this::disasm);
+        inspection::disasm);
     add("counters", "", "HPS counters, flags and registers", "The HPS counters with their zero and overflow flags, and the HPS"
         + " registers.", List.of(":counters"), a -> {
           none(a, "counters");
-          counters();
+          inspection.counters();
         });
-    add("set", "counter N V | reg NAME V", "set an HPS counter or a register", "Set an HPS counter (as set_N does: masked"
-        + " to its width, overflow cleared) or an application register (or pc).",
-        List.of(":set counter 0 1", ":set reg a0 42", ":set reg pc main"), this::set);
+    add("set", "counter|overflow|reg X V", "set a counter, flag or register",
+        "Set an HPS counter (:set counter N V, as set_N does: masked to its width, overflow"
+        + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
+        + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
+        List.of(":set counter 0 1", ":set overflow 1 0", ":set reg a0 42", ":set reg pc main",
+            ":set reg $dr2 5"), inspection::set);
     add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the sampling flag on or off: counter 0 set to 0 (zero_0"
         + " true) or 1, as the trigger productions of equations (1) and (2) do.",
         List.of(":sample off", ":sample on"), a -> {
           if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
             throw new ReplError("usage: :sample on|off");
           }
-          setCounter(0, a.get(0).equals("on") ? 0 : 1);
+          inspection.setCounter(0, a.get(0).equals("on") ? 0 : 1);
         });
     add("trigger", "[STRATEGY [NAME=VALUE...] | set NAME=VALUE... | none]",
         "the sampling trigger and its parameters", "Without arguments, show the trigger that"
@@ -472,6 +594,11 @@ public final class ReplSession {
           none(a, "profile");
           profile();
         });
+    add("out", "DIR", "write the profiles as acf run --out does", "Write every sink's profile"
+        + " so far and the costs into DIR, as acf run --out writes them (NAME.csv, NAME.json,"
+        + " NAME.folded, the sink's own files, summary.json; exit_status is -1 while the program"
+        + " has not exited): acf report DIR prints them, acf compare compares two.",
+        List.of(":out runs/pairs", ":out /tmp/before"), this::writeOut);
     add("quit", "", "leave the REPL", "Leave the REPL (Ctrl-D does too).", List.of(":quit"), a -> quit = true);
   }
 
@@ -517,9 +644,24 @@ public final class ReplSession {
 
   private void load(List<String> args) {
     if (args.size() != 1) {
-      throw new ReplError("usage: :load FILE");
+      throw new ReplError("usage: :load FILE|MODULE");
     }
-    report(workspace.load(args.get(0)));
+    Workspace.Outcome o = workspace.load(args.get(0));
+    report(o);
+    boolean module = o.ok() && workspace.files().stream().anyMatch(l -> l.path() == null
+        && l.shown().equals(args.get(0)));
+    if (module) {
+      StandardLibrary.module(args.get(0)).ifPresent(m -> {
+        out.append("imported library module ").append(m.name()).append(" (as `import ")
+            .append(m.name()).append(";`)");
+        if (!m.blocks().isEmpty()) {
+          out.append("; `use BLOCK;` activates one of its blocks:\n");
+          m.blocks().forEach(b -> out.append("  ").append(b).append('\n'));
+        } else {
+          out.append('\n');
+        }
+      });
+    }
   }
 
   private void lib(List<String> args) {
@@ -584,6 +726,139 @@ public final class ReplSession {
     }
     out.append("saved ").append(args.get(0)).append(": ").append(Workspace.describe(s))
         .append('\n');
+  }
+
+  private boolean pausedMidRun() {
+    return machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()
+        && machine.cpu().fault() == null;
+  }
+
+  /** Hot reload: the current production set into the paused program (spec/engine.md). */
+  private void apply() {
+    Machine m = requireProgram();
+    Cpu cpu = m.cpu();
+    if (cpu.halted() || cpu.fault() != null) {
+      throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
+          + "; :run starts it again under these productions");
+    }
+    if (cpu.instret() == 0) {
+      install(m);
+      out.append("the program has not started: it starts under these productions\n");
+      return;
+    }
+    if (engineVersion == workspace.version()) {
+      out.append("the program already runs under these productions\n");
+      return;
+    }
+    if (driver != null) {
+      throw new ReplError("a trigger drives this run, and its intervals count the old engine's"
+          + " instructions; :run starts the program again under these productions");
+    }
+    ProductionSet s = workspace.set();
+    DiseEngine next = null;
+    if (s != null && !s.productions().isEmpty()) {
+      try {
+        next = new DiseEngine(s);
+      } catch (IllegalArgumentException x) {
+        throw new ReplError(x.getMessage());
+      }
+    }
+    List<String> reset = new ArrayList<>();
+    if (next != null && engine != null) {
+      reset.addAll(next.carryOver(engine));
+    } else if (engine != null) {
+      insertedOffset = engine.cost().insertedInstructions();
+      reset.add("no productions: every counter and sink is gone");
+    }
+    if (next != null) {
+      next.install(cpu);
+    }
+    engine = next;
+    engineVersion = workspace.version();
+    runSource = workspace.source();
+    refreshStage(); // a new decode stage: every instruction is decoded and folded again
+    out.append("applied at ").append(m.symbols().describe(cpu.pc)).append(": ")
+        .append(s == null ? "no productions" : Workspace.describe(s)).append('\n');
+    if (reset.isEmpty() && next != null) {
+      out.append("kept every counter and sink profile; :continue goes on under them\n");
+    } else {
+      reset.forEach(r -> out.append("  ").append(r).append('\n'));
+      out.append(":continue goes on under them\n");
+    }
+  }
+
+  private String editor;
+  private String editBuffer;
+
+  /** The shell command :edit runs on a temporary file ($EDITOR), or null: edit in place. */
+  public void editor(String command) {
+    this.editor = command;
+  }
+
+  /** The text :edit left for the next input line to start from, once. */
+  public String takeEditBuffer() {
+    String b = editBuffer;
+    editBuffer = null;
+    return b;
+  }
+
+  private void edit(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :edit LABEL");
+    }
+    String text = workspace.itemText(args.get(0)).orElseThrow(() -> new ReplError(
+        "no production or declaration named " + args.get(0) + " (:show lists them)"));
+    if (editor == null) {
+      // One line to edit: a multi-line item is joined (the language does not care).
+      String line = text.replaceAll("\\s*\n\\s*", " ");
+      editBuffer = line;
+      out.append(line).append('\n')
+          .append("(edit it as the next line; an entry with the same label replaces it)\n");
+      return;
+    }
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile("acf-edit-", ".acf");
+      Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
+      Process p = new ProcessBuilder("sh", "-c", editor + " \"$0\"", tmp.toString())
+          .inheritIO().start();
+      int status = p.waitFor();
+      if (status != 0) {
+        throw new ReplError("the editor (" + editor + ") exited with status " + status
+            + "; nothing changed");
+      }
+      String edited = Files.readString(tmp, StandardCharsets.UTF_8);
+      if (edited.strip().equals(text.strip())) {
+        out.append("unchanged\n");
+        return;
+      }
+      submit(edited);
+    } catch (IOException e) {
+      throw new ReplError("cannot run the editor (" + editor + "): " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReplError("interrupted while the editor ran; nothing changed");
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // a temporary file left behind is harmless
+        }
+      }
+    }
+  }
+
+  private void diff() {
+    if (runSource == null) {
+      throw new ReplError("no program has run yet (:program, :run); :show prints the productions");
+    }
+    List<String> lines = ProductionEdits.diff(runSource, workspace.source());
+    if (lines.isEmpty()) {
+      out.append("no changes since the program started with these productions\n");
+      return;
+    }
+    lines.forEach(l -> out.append(l).append('\n'));
   }
 
   private ProductionSet requireSet() {
@@ -693,7 +968,10 @@ public final class ReplSession {
     }
     machine = m;
     engine = e;
+    shadow.clear();
+    insertedOffset = 0;
     engineVersion = workspace.version();
+    runSource = workspace.source();
     stage = null;
     refreshStage();
     m.cpu().setBlockObserver(null);
@@ -838,20 +1116,44 @@ public final class ReplSession {
     }
   }
 
-  /** Puts the engine and breakpoints in the decode stage (re-decoding what was cached). */
+  /**
+   * Puts the engine, breakpoints, conditions and the shadow stack in the decode stage (re-decoding
+   * what was cached). Conditions are parsed again against the running set: a production's index
+   * may differ in a changed set, and one whose label is gone is dropped.
+   */
   private void refreshStage() {
     if (machine == null) {
       return;
     }
-    if (engine == null && breakpoints.isEmpty()) {
-      if (machine.cpu().decodeStage() != null) {
-        machine.cpu().setDecodeStage(null);
+    conditions.clear();
+    for (java.util.Iterator<String> it = conditionTexts.iterator(); it.hasNext(); ) {
+      String text = it.next();
+      try {
+        conditions.add(condition(text));
+      } catch (ReplError e) {
+        it.remove();
+        out.append("(condition `").append(text).append("` dropped: ").append(e.getMessage())
+            .append(")\n");
       }
-      stage = null;
-      return;
     }
-    stage = new BreakpointStage(engine, breakpoints);
+    stage = new BreakpointStage(engine, breakpoints, conditions, shadow);
     machine.cpu().setDecodeStage(stage);
+  }
+
+  private BreakCondition condition(String text) {
+    if (engine == null) {
+      throw new ReplError("a condition on productions and counters needs a program running"
+          + " under productions");
+    }
+    List<org.dise.runtime.dise.Production> ps = engine.productionSet().productions();
+    return BreakCondition.parse(text, label -> {
+      for (int i = 0; i < ps.size(); i++) {
+        if (ps.get(i).name().equalsIgnoreCase(label)) {
+          return i;
+        }
+      }
+      return -1;
+    }, engine.hps().count());
   }
 
   private Machine requireProgram() {
@@ -885,13 +1187,15 @@ public final class ReplSession {
     if (stage != null) {
       stage.resumeAt(cpu.pc);
     }
-    long before = cpu.instret();
+    long before = applicationInstructions();
     StopReason r;
     long hit;
+    BreakCondition fired;
     running = cpu;
     try {
       r = runSliced(cpu, steps);
       hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
+      fired = stage == null ? null : stage.fired();
     } finally {
       running = null;
       if (temporary) {
@@ -900,30 +1204,49 @@ public final class ReplSession {
       }
     }
     flushGuest();
-    long ran = cpu.instret() - before;
+    long ran = applicationInstructions() - before;
     switch (r) {
-      case EXITED -> out.append(String.format(
-          "program exited with status %d after %,d instructions%n", cpu.exitCode(),
-          cpu.instret()));
+      case EXITED -> out.append(String.format("program exited with status %d after %s%n",
+          cpu.exitCode(), instructionCount()));
       case FAULT -> out.append(m.faultReport(cpu.fault())).append('\n');
       case STEP_LIMIT -> {
-        out.append(String.format("stopped after %,d instructions (%,d in all)%n", ran,
-            cpu.instret()));
-        out.append(pcLine(m)).append('\n');
+        out.append(String.format("stopped after %,d instructions (%s in all)%n", ran,
+            instructionCount()));
+        out.append(inspection.pcLine(m)).append('\n');
       }
       case BREAKPOINT, INTERRUPTED -> {
-        if (hit >= 0 && hit == until) {
-          out.append(String.format("reached %s after %,d instructions%n",
-              m.symbols().describe(hit), cpu.instret()));
+        if (fired != null) {
+          out.append(String.format("stopped: %s%s, after %s%n", fired.text,
+              hit >= 0 ? " (before it runs)" : " (after the instruction that made it so)",
+              instructionCount()));
+        } else if (hit >= 0 && hit == until) {
+          out.append(String.format("reached %s after %s%n", m.symbols().describe(hit),
+              instructionCount()));
         } else if (hit >= 0) {
-          out.append(String.format("breakpoint at %s after %,d instructions%n",
-              m.symbols().describe(hit), cpu.instret()));
+          out.append(String.format("breakpoint at %s after %s%n", m.symbols().describe(hit),
+              instructionCount()));
         } else {
-          out.append(String.format("interrupted after %,d instructions%n", cpu.instret()));
+          out.append(String.format("interrupted after %s%n", instructionCount()));
         }
-        out.append(pcLine(m)).append('\n');
+        out.append(inspection.pcLine(m)).append('\n');
       }
     }
+  }
+
+  /**
+   * The program's application instructions: what the cost report counts, without the
+   * instructions that replacement sequences inserted (spec/engine.md).
+   */
+  private long applicationInstructions() {
+    long all = machine.cpu().instret();
+    return all - (engine == null ? insertedOffset : engine.cost().insertedInstructions());
+  }
+
+  /** {@code 40,277 instructions}, with {@code (+49,414 inserted)} when productions inserted some. */
+  private String instructionCount() {
+    long inserted = engine == null ? insertedOffset : engine.cost().insertedInstructions();
+    return String.format("%,d instructions", applicationInstructions())
+        + (inserted > 0 ? String.format(" (+%,d inserted)", inserted) : "");
   }
 
   /**
@@ -931,18 +1254,20 @@ public final class ReplSession {
    * interrupt request when it starts, so a request that lands just before that would be lost.
    */
   private StopReason runSliced(Cpu cpu, long steps) {
-    long start = cpu.instret();
+    long start = applicationInstructions();
     while (true) {
       if (interruptRequested) {
         return StopReason.INTERRUPTED;
       }
-      long left = steps - (cpu.instret() - start);
+      // A step limit counts application instructions: inserted ones retire too, so a slice
+      // of `left` retired instructions can never pass the limit, and may fall short of it.
+      long left = steps - (applicationInstructions() - start);
       StopReason r = driver != null ? driver.advance(Math.min(left, SLICE))
           : cpu.run(Math.min(left, SLICE));
       if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
         driver.finish(); // the last interval ends with the program
       }
-      if (r != StopReason.STEP_LIMIT || cpu.instret() - start >= steps) {
+      if (r != StopReason.STEP_LIMIT || applicationInstructions() - start >= steps) {
         return r;
       }
     }
@@ -992,20 +1317,32 @@ public final class ReplSession {
 
   private void breakCommand(List<String> args) {
     if (args.isEmpty()) {
-      if (breakpoints.isEmpty()) {
+      if (breakpoints.isEmpty() && conditionTexts.isEmpty()) {
         out.append("no breakpoints\n");
       }
       for (long b : breakpoints) {
         out.append(String.format("breakpoint at 0x%x %s%n", b,
             machine == null ? "" : machine.symbols().describe(b)));
       }
+      for (int i = 0; i < conditionTexts.size(); i++) {
+        out.append("when ").append(i + 1).append(": ").append(conditionTexts.get(i))
+            .append('\n');
+      }
+      return;
+    }
+    if (args.get(0).equals("when")) {
+      breakWhen(String.join(" ", args.subList(1, args.size())));
       return;
     }
     if (args.size() != 1) {
-      throw new ReplError("usage: :break SYMBOL|ADDR");
+      throw new ReplError("usage: :break SYMBOL|ADDR | :break when EXPR");
     }
+    addBreakpoint(args.get(0));
+  }
+
+  private void addBreakpoint(String where) {
     requireProgram();
-    long a = address(args.get(0));
+    long a = address(where);
     if (!breakpoints.add(a)) {
       throw new ReplError(String.format("there is already a breakpoint at 0x%x", a));
     }
@@ -1013,14 +1350,52 @@ public final class ReplSession {
     out.append(String.format("breakpoint at 0x%x %s%n", a, machine.symbols().describe(a)));
   }
 
+  private static final java.util.regex.Pattern PC_IS = java.util.regex.Pattern.compile(
+      "pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
+
+  /** {@code :break when EXPR}: an address as a condition, or a condition on the engine. */
+  private void breakWhen(String expr) {
+    if (expr.isBlank()) {
+      throw new ReplError("usage: :break when EXPR (a production label, counter N == V,"
+          + " zero_N, overflow_N, pc == symbol(f))");
+    }
+    java.util.regex.Matcher m = PC_IS.matcher(expr.strip());
+    if (m.matches()) {
+      addBreakpoint(m.group(1) != null ? m.group(1) : m.group(2));
+      return;
+    }
+    requireProgram();
+    BreakCondition c = condition(expr);
+    if (conditionTexts.stream().anyMatch(t -> t.equals(c.text) || t.equals(expr.strip()))) {
+      throw new ReplError("there is already a breakpoint when " + expr.strip());
+    }
+    conditionTexts.add(expr.strip());
+    conditions.add(c);
+    out.append("when ").append(conditionTexts.size()).append(": ").append(expr.strip())
+        .append(c.state(engine.hps()) != null ? " (stops when it becomes true)\n"
+            : " (stops before each instruction it matches)\n");
+  }
+
   private void delete(List<String> args) {
+    if (args.size() == 2 && args.get(0).equals("when")) {
+      long n = number(args.get(1));
+      if (n < 1 || n > conditionTexts.size()) {
+        throw new ReplError("no condition " + n + " (:break lists them)");
+      }
+      String text = conditionTexts.remove((int) n - 1);
+      refreshStage();
+      out.append("deleted when ").append(n).append(": ").append(text).append('\n');
+      return;
+    }
     if (args.size() != 1) {
-      throw new ReplError("usage: :delete SYMBOL|ADDR|all");
+      throw new ReplError("usage: :delete SYMBOL|ADDR|all | :delete when N");
     }
     if (args.get(0).equals("all")) {
-      out.append(breakpoints.size()).append(breakpoints.size() == 1 ? " breakpoint" :
-          " breakpoints").append(" deleted\n");
+      int n = breakpoints.size() + conditionTexts.size();
+      out.append(n).append(n == 1 ? " breakpoint" : " breakpoints").append(" deleted\n");
       breakpoints.clear();
+      conditionTexts.clear();
+      conditions.clear();
     } else {
       requireProgram();
       long a = address(args.get(0));
@@ -1033,197 +1408,6 @@ public final class ReplSession {
   }
 
   // ------------------------------------------------------------------ inspection
-
-  private void regs() {
-    Machine m = requireProgram();
-    Cpu cpu = m.cpu();
-    out.append(String.format("pc   %016x  %s   instructions %,d%n", cpu.pc,
-        m.symbols().describe(cpu.pc), cpu.instret()));
-    for (int i = 0; i < 32; i++) {
-      out.append(String.format("%-4s %016x", Registers.x(i), cpu.x[i]))
-          .append(i % 4 == 3 ? "\n" : "  ");
-    }
-    if (engine != null) {
-      for (int i = 0; i < Cpu.DISE_REGS; i++) {
-        out.append(String.format("%-4s %016x", "$dr" + i, cpu.x[Cpu.DISE_REG_BASE + i]))
-            .append(i % 4 == 3 ? "\n" : "  ");
-      }
-    }
-  }
-
-  private void mem(List<String> args) {
-    if (args.isEmpty() || args.size() > 2) {
-      throw new ReplError("usage: :mem ADDR [N]");
-    }
-    Machine m = requireProgram();
-    long a = address(args.get(0));
-    long n = args.size() > 1 ? number(args.get(1)) : 64;
-    if (n <= 0 || n > 1 << 16) {
-      throw new ReplError(":mem shows 1 to 65536 bytes");
-    }
-    for (long row = a; row < a + n; row += 16) {
-      StringBuilder hex = new StringBuilder();
-      StringBuilder text = new StringBuilder();
-      for (long p = row; p < row + 16 && p < a + n; p++) {
-        int b;
-        try {
-          b = m.memory().read(p, 1)[0] & 0xff;
-        } catch (MemoryFault e) {
-          b = -1;
-        }
-        hex.append(b < 0 ? "??" : String.format("%02x", b)).append(p - row == 7 ? "  " : " ");
-        text.append(b >= 0x20 && b < 0x7f ? (char) b : '.');
-      }
-      out.append(String.format("%08x  %-50s|%s|%n", row, hex, text));
-    }
-  }
-
-  private void disasm(List<String> args) {
-    if (args.size() > 2) {
-      throw new ReplError("usage: :disasm [ADDR] [N]");
-    }
-    Machine m = requireProgram();
-    long a = args.isEmpty() ? m.cpu().pc : address(args.get(0));
-    long n = args.size() > 1 ? number(args.get(1)) : 10;
-    if (n <= 0 || n > 10_000) {
-      throw new ReplError(":disasm shows 1 to 10000 instructions");
-    }
-    for (int i = 0; i < n && a >= 0; i++) {
-      Optional<Symbol> s = m.symbols().lookup(a);
-      if (s.isPresent() && s.get().address() == a) {
-        out.append(String.format("%016x <%s>:%n", a, s.get().name()));
-      }
-      a = line(m, a);
-    }
-  }
-
-  /** The instruction at the pc, marked, as {@code :step} and stops show it. */
-  private String pcLine(Machine m) {
-    int mark = out.length();
-    long pc = m.cpu().pc;
-    out.append("at ").append(m.symbols().describe(pc)).append('\n');
-    line(m, pc);
-    String s = out.substring(mark);
-    out.setLength(mark);
-    return s.stripTrailing();
-  }
-
-  /** Appends one disassembled instruction; returns the next address, or -1 past memory. */
-  private long line(Machine m, long a) {
-    String mark = a == m.cpu().pc ? "=>" : "  ";
-    int lo;
-    try {
-      lo = m.memory().fetch16(a);
-    } catch (MemoryFault e) {
-      out.append(String.format("%s %8x:  (not executable memory)%n", mark, a));
-      return -1;
-    }
-    boolean isLong = Decoder.isLong(lo);
-    int raw = lo;
-    if (isLong) {
-      try {
-        raw = lo | (m.memory().fetch16(a + 2) << 16);
-      } catch (MemoryFault e) {
-        out.append(String.format("%s %8x:  (not executable memory)%n", mark, a));
-        return -1;
-      }
-    }
-    String bytes = isLong ? String.format("%08x", raw) : String.format("%04x", raw);
-    String text;
-    try {
-      DecodedInsn d = Decoder.decode(a, raw);
-      text = Disassembler.format(d, m.symbols()).replace('\t', ' ');
-    } catch (IllegalInstructionException e) {
-      text = isLong ? ".word 0x" + Integer.toHexString(raw) : ".short 0x"
-          + Integer.toHexString(lo);
-    }
-    out.append(String.format("%s %8x:  %-8s  %s%n", mark, a, bytes, text));
-    return a + (isLong ? 4 : 2);
-  }
-
-  private void counters() {
-    ProductionSet s = engine != null ? engine.productionSet() : requireSet();
-    TreeSet<Integer> indices = new TreeSet<>(s.counterIndices());
-    for (CounterSpec c : s.counters()) {
-      indices.add(c.index());
-    }
-    if (engine == null) {
-      out.append("(no program is running under these productions: initial values)\n");
-    }
-    if (indices.isEmpty()) {
-      out.append("no counters\n");
-    }
-    for (int i : indices) {
-      int width = 16;
-      long init = 0;
-      for (CounterSpec c : s.counters()) {
-        if (c.index() == i) {
-          width = c.width();
-          init = c.init();
-        }
-      }
-      long value = engine == null ? init : engine.hps().value(i);
-      boolean zero = value == 0;
-      boolean overflow = engine != null && engine.hps().overflow(i);
-      out.append(String.format("counter %d: %d  zero_%d=%s  overflow_%d=%s  (%d bits)%s%n", i,
-          value, i, zero ? 1 : 0, i, overflow ? 1 : 0, width,
-          i == 0 ? (zero ? "  sampling on" : "  sampling off") : ""));
-    }
-    List<String> regs = new ArrayList<>();
-    for (int i = 0; i < s.hpsRegisters().size(); i++) {
-      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
-    }
-    out.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
-        .append('\n');
-  }
-
-  private void set(List<String> args) {
-    if (args.size() != 3 || !(args.get(0).equals("counter") || args.get(0).equals("reg"))) {
-      throw new ReplError("usage: :set counter N VALUE | :set reg NAME VALUE");
-    }
-    if (args.get(0).equals("counter")) {
-      long n = number(args.get(1));
-      setCounter((int) n, number(args.get(2)));
-      return;
-    }
-    Machine m = requireProgram();
-    String name = args.get(1);
-    if (name.equalsIgnoreCase("pc")) {
-      m.cpu().pc = address(args.get(2));
-      out.append(pcLine(m)).append('\n');
-      return;
-    }
-    int r;
-    try {
-      r = Registers.xByName(name);
-    } catch (RuntimeException e) {
-      r = -1;
-    }
-    if (r < 0 || r >= 32) {
-      throw new ReplError("no register named " + name + " (use ABI names such as a0, or x10)");
-    }
-    if (r == 0) {
-      throw new ReplError("zero is always 0");
-    }
-    long v = value(args.get(2));
-    m.cpu().x[r] = v;
-    out.append(String.format("%s = 0x%x%n", Registers.x(r), v));
-  }
-
-  private void setCounter(int counter, long value) {
-    if (engine == null) {
-      throw new ReplError("counters exist while a program runs under productions"
-          + " (:program, then :step or :run)");
-    }
-    int count = Math.max(engine.productionSet().budget().counters(),
-        engine.productionSet().counterIndices().isEmpty() ? 0
-            : engine.productionSet().counterIndices().last() + 1);
-    if (counter < 0 || counter >= count) {
-      throw new ReplError("no counter " + counter + " (counters 0.." + (count - 1) + ")");
-    }
-    engine.hps().apply(MicroOp.setConstant(counter, value));
-    out.append(String.format("counter %d = %d%n", counter, engine.hps().value(counter)));
-  }
 
   private void profile() {
     if (engine == null) {
@@ -1252,6 +1436,30 @@ public final class ReplSession {
     }
   }
 
+  private void writeOut(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :out DIR");
+    }
+    if (engine == null) {
+      throw new ReplError(workspace.set() == null ? "no productions, so no profile"
+          : "no program has run under these productions (:program, :run)");
+    }
+    Path dir = base.resolve(args.get(0));
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new ReplError(args.get(0) + ": not a folder");
+    }
+    Cpu cpu = machine.cpu();
+    try {
+      org.dise.repl.RunOutputs.write(engine, machine.symbols(), dir,
+          cpu.halted() ? cpu.exitCode() : -1);
+    } catch (org.dise.repl.UserError e) {
+      throw new ReplError(e.getMessage().replace("--out ", ":out "));
+    }
+    int n = engine.sinks().size();
+    out.append(String.format("wrote %d %s and summary.json to %s (acf report %s prints them)%n",
+        n, n == 1 ? "profile" : "profiles", args.get(0), args.get(0)));
+  }
+
   // ------------------------------------------------------------------ arguments
 
   /** An address: a number, a function name, or {@code name+offset}. */
@@ -1260,6 +1468,28 @@ public final class ReplSession {
       return number(s);
     }
     Machine m = requireProgram();
+    if (s.startsWith("$")) {
+      // A register's value, as gdb writes it: $sp, $a0, $pc, $dr1 (with +offset).
+      int plus = s.indexOf('+');
+      String reg = (plus < 0 ? s : s.substring(0, plus)).substring(1);
+      long off = plus < 0 ? 0 : number(s.substring(plus + 1));
+      if (reg.equalsIgnoreCase("pc")) {
+        return m.cpu().pc + off;
+      }
+      if (reg.toLowerCase(Locale.ROOT).matches("dr[0-7]")) {
+        return m.cpu().x[Cpu.DISE_REG_BASE + (reg.charAt(2) - '0')] + off;
+      }
+      int r;
+      try {
+        r = Registers.xByName(reg);
+      } catch (RuntimeException e) {
+        r = -1;
+      }
+      if (r < 0 || r >= 32) {
+        throw new ReplError("no register named " + reg + " (write $sp, $a0, $pc, $dr0...)");
+      }
+      return m.cpu().x[r] + off;
+    }
     String name = s;
     long offset = 0;
     int plus = s.lastIndexOf('+');
@@ -1281,7 +1511,7 @@ public final class ReplSession {
     return address(s);
   }
 
-  private static long number(String s) {
+  static long number(String s) {
     try {
       if (s.startsWith("0x") || s.startsWith("0X")) {
         return Long.parseUnsignedLong(s.substring(2).replace("_", ""), 16);

@@ -74,20 +74,98 @@ final class Workspace {
     return files.isEmpty() && typed.isEmpty();
   }
 
-  /** Adds typed productions or declarations. */
+  /**
+   * Adds typed productions or declarations. An item whose label or name the session already has
+   * replaces the old one in place of adding a second (typed earlier, or in a loaded file, whose
+   * text on disk stays as it is).
+   */
   Outcome type(String entry) {
     String text = entry.endsWith("\n") ? entry : entry + "\n";
-    return attempt(files, typed + text, TYPED, typed.length());
+    List<String> keys = new ArrayList<>();
+    for (ProductionEdits.Entry e : ProductionEdits.entries(text)) {
+      if (!e.key().startsWith("import ") && !e.key().startsWith("use ")) {
+        keys.add(e.key());
+      }
+    }
+    StringBuilder said = new StringBuilder();
+    String nextTyped = typed;
+    List<Loaded> nextFiles = files;
+    if (!keys.isEmpty()) {
+      ProductionEdits.Cut cut = ProductionEdits.without(typed, keys);
+      nextTyped = cut.text();
+      for (String label : cut.removed()) {
+        said.append("replaced ").append(label).append('\n');
+      }
+      nextFiles = new ArrayList<>();
+      for (Loaded l : files) {
+        ProductionEdits.Cut c = l.path() == null ? new ProductionEdits.Cut(l.text(), List.of())
+            : ProductionEdits.without(l.text(), keys);
+        for (String label : c.removed()) {
+          said.append("replaced ").append(label).append(" of ").append(l.shown())
+              .append(" (the file itself is unchanged)\n");
+        }
+        nextFiles.add(c.removed().isEmpty() ? l : new Loaded(l.shown(), l.path(), c.text()));
+      }
+    }
+    Outcome o = attempt(nextFiles, nextTyped + text, TYPED, nextTyped.length());
+    return o.ok() ? new Outcome(true, said + o.text()) : o;
+  }
+
+  /** The text of the top-level item named {@code label}: typed entries first, then files. */
+  Optional<String> itemText(String label) {
+    String key = label.toLowerCase(java.util.Locale.ROOT);
+    List<String> texts = new ArrayList<>();
+    texts.add(typed);
+    for (int i = files.size() - 1; i >= 0; i--) {
+      texts.add(files.get(i).text());
+    }
+    for (String t : texts) {
+      for (ProductionEdits.Entry e : ProductionEdits.entries(t)) {
+        if (e.key().equals(key)) {
+          return Optional.of(e.text());
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The states before each accepted change, the latest last, for {@code :undo}. */
+  private final java.util.ArrayDeque<State> history = new java.util.ArrayDeque<>();
+
+  /** The session's productions at one moment. */
+  record State(List<Loaded> files, String typed) {}
+
+  /** Goes back to the state before the last accepted change. */
+  Outcome undo() {
+    if (history.isEmpty()) {
+      throw new ReplError("nothing to undo");
+    }
+    State s = history.pop();
+    if (s.files().isEmpty() && s.typed().isEmpty()) {
+      files = new ArrayList<>();
+      typed = "";
+      set = null;
+      version++;
+      return new Outcome(true, "undone: no productions\n");
+    }
+    Outcome o = attempt(s.files(), s.typed(), null, 0, false);
+    if (!o.ok()) {
+      history.push(s);
+    }
+    return new Outcome(o.ok(), (o.ok() ? "undone: " : "") + o.text().replaceFirst("^ok: ", ""));
   }
 
   /** Adds a file. */
   Outcome load(String shown) {
     Path path = base.resolve(shown);
     if (!Files.exists(path) && shown.matches("[A-Za-z_][A-Za-z0-9_.]*")) {
-      // Not a file: a standard library module by its import name.
-      String text = ClasspathLibraryResolver.standard().resolve(shown)
-          .map(SourceFile::text).orElseThrow(() -> new ReplError("cannot read " + shown
-              + ": no such file or standard library module (:lib lists them)"));
+      // Not a file: a standard library module by its import name, imported as `import NAME;`
+      // would (its text as a file of its own would check every block as a main file).
+      if (ClasspathLibraryResolver.standard().resolve(shown).isEmpty()) {
+        throw new ReplError("cannot read " + shown
+            + ": no such file or standard library module (:lib lists them)");
+      }
+      String text = "import " + shown + ";\n";
       for (Loaded l : files) {
         if (l.path() == null && l.shown().equals(shown)) {
           throw new ReplError(shown + " is already loaded");
@@ -122,6 +200,7 @@ final class Workspace {
 
   /** Forgets every file and typed entry. */
   void reset() {
+    history.push(new State(files, typed));
     files = new ArrayList<>();
     typed = "";
     set = null;
@@ -172,6 +251,11 @@ final class Workspace {
    */
   private Outcome attempt(List<Loaded> nextFiles, String nextTyped, String warnFrom,
       int warnOffset) {
+    return attempt(nextFiles, nextTyped, warnFrom, warnOffset, true);
+  }
+
+  private Outcome attempt(List<Loaded> nextFiles, String nextTyped, String warnFrom,
+      int warnOffset, boolean remember) {
     StringBuilder all = new StringBuilder();
     List<Segment> segments = new ArrayList<>();
     for (Loaded l : nextFiles) {
@@ -204,6 +288,9 @@ final class Workspace {
       out.append(e).append(e == 1 ? " error" : " errors")
           .append("; the production set is unchanged\n");
       return new Outcome(false, out.toString());
+    }
+    if (remember) {
+      history.push(new State(files, typed));
     }
     files = new ArrayList<>(nextFiles);
     typed = nextTyped;

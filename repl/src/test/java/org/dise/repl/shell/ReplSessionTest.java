@@ -158,11 +158,13 @@ class ReplSessionTest {
     assertThat(s.execute("P1: T.OPCLASS == branch => R1, null")).startsWith("ok: 1 production");
     s.execute(":until main");
     assertThat(s.execute(":profile")).startsWith("profile Branch_handler: ");
-    // Once it has started, a change waits for the next :run.
+    // Once it has started, a change waits for :apply (or the next :run).
     assertThat(s.execute("P2: T.OPCLASS == proc_call => R1, null")).contains(
-        ":run starts it with these");
+        ":apply installs these, :run starts it again with them");
     assertThat(s.execute(":profile")).startsWith(
         "(from the productions the program started with)\nprofile Branch_handler: ");
+    assertThat(s.execute(":apply")).contains("kept every counter and sink profile");
+    assertThat(s.execute(":profile")).startsWith("profile Branch_handler: ");
   }
 
   @Test
@@ -266,5 +268,62 @@ class ReplSessionTest {
     assertThat(s.execute(":trigger none")).isEqualTo("no trigger (from the next :run)\n");
     s.execute(":run");
     assertThat(s.execute(":phases")).startsWith("error: no trigger is running");
+  }
+
+  @Test
+  void editRunsTheEditorAndTheEditedItemReplacesTheOld() {
+    ReplSession s = session();
+    s.execute("R3: call(CallPair_handler, T.INSN); T.INSN;");
+    s.execute("P3: T.OPCLASS == proc_call => R3, null");
+    s.editor("sed -i -e s/proc_call/return/");
+    String out = s.execute(":edit P3");
+    assertThat(out).contains("replaced P3");
+    assertThat(s.execute(":show")).contains("P3: T.OPCLASS == return => R3, null");
+    assertThat(s.execute(":show")).doesNotContain("proc_call");
+    assertThat(s.execute(":undo")).contains("undone");
+    assertThat(s.execute(":show")).contains("proc_call");
+    // An editor that fails changes nothing.
+    s.editor("false");
+    assertThat(s.execute(":edit P3")).contains("exited with status 1; nothing changed");
+    // Without an editor the item becomes the next line to edit, once.
+    s.editor(null);
+    assertThat(s.execute(":edit R3")).contains("R3: call(CallPair_handler, T.INSN); T.INSN;");
+    assertThat(s.takeEditBuffer()).isEqualTo("R3: call(CallPair_handler, T.INSN); T.INSN;");
+    assertThat(s.takeEditBuffer()).isNull();
+    assertThat(s.execute(":edit P9")).contains("no production or declaration named P9");
+  }
+
+  @Test
+  void everyLibraryModuleLoads() {
+    for (String module : org.dise.compiler.lib.StandardLibrary.moduleNames()) {
+      ReplSession s = session();
+      String out = s.execute(":load " + module);
+      assertThat(out).doesNotContain("error");
+      assertThat(out).contains("imported library module " + module);
+    }
+  }
+
+  @Test
+  void reloadOfAnEditedFileIsAHotReloadOfThePausedProgram(@TempDir Path dir) throws Exception {
+    Path acf = dir.resolve("pairs.acf");
+    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
+        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    ReplSession s = session();
+    assertThat(s.execute(":load " + acf)).startsWith("ok: 1 production");
+    s.execute(":program examples/programs/bin/hello");
+    s.execute(":break main");
+    assertThat(s.execute(":run")).contains("breakpoint at main");
+    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
+        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
+        + "P4: T.OPCLASS == return => null, inc_1\n");
+    String reload = s.execute(":reload");
+    assertThat(reload).contains("ok: 2 productions");
+    assertThat(reload).contains("applied at main: 2 productions");
+    assertThat(reload).contains("kept every counter and sink profile");
+    s.execute(":delete all");
+    assertThat(s.execute(":continue")).contains("program exited with status 0");
+    // Counter 1 counted the returns after main began, under the reloaded productions.
+    assertThat(s.execute(":counters")).containsMatch("counter 1: [1-9]");
+    assertThat(s.execute(":profile")).contains("profile CallPair_handler: ");
   }
 }

@@ -41,6 +41,24 @@ public final class DiseEngine extends EngineState {
     return m;
   }
 
+  /**
+   * Whether production {@code production} (its index in the set) matches {@code d} under the
+   * flags as they are now: what a debugger's "break when a production matches" asks before the
+   * instruction runs. Costs nothing unless asked.
+   */
+  public boolean matchesNow(DecodedInsn d, int production) {
+    if (!(d.dise instanceof StaticMatch m)) {
+      return false;
+    }
+    int vector = ct.vector(hps);
+    for (int k = 0; k < m.productions.length; k++) {
+      if (m.productions[k] == production && (m.truth[k] >>> vector & 1) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;

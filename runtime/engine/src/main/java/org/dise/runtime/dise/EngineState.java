@@ -85,6 +85,65 @@ public abstract class EngineState implements ProfilingEngine {
     }
   }
 
+  /**
+   * Hot reload: takes over what {@code previous} (the engine a paused program ran under) holds,
+   * where this engine's production set allows, and says what it could not keep. Counters are
+   * the hardware's, kept by index; one whose declaration (width or initial value) changed
+   * restarts at its new initial value. A sink keeps its contents when a sink of the same name is
+   * bound to the same component with the same parameters and cost; others start empty. The cost
+   * accounts go on, so that application instructions stay the cpu's minus inserted ones.
+   * spec/engine.md, "Changing the productions of a paused program".
+   *
+   * @return one line per thing reset or dropped, in the order counters, sinks
+   */
+  public final List<String> carryOver(EngineState previous) {
+    List<String> reset = new java.util.ArrayList<>();
+    java.util.Map<Integer, CounterSpec> before = new java.util.HashMap<>();
+    previous.set.counters().forEach(c -> before.put(c.index(), c));
+    java.util.Map<Integer, CounterSpec> after = new java.util.HashMap<>();
+    set.counters().forEach(c -> after.put(c.index(), c));
+    for (int i = 0; i < hps.count(); i++) {
+      boolean existed = i < previous.hps.count();
+      boolean same = existed && previous.hps.width(i) == hps.width(i)
+          && java.util.Objects.equals(before.get(i), after.get(i));
+      if (same) {
+        hps.restore(i, previous.hps.value(i), previous.hps.overflow(i));
+      } else if (existed && (previous.hps.value(i) != hps.value(i)
+          || previous.hps.overflow(i))) {
+        reset.add("counter " + i + " restarts at " + hps.value(i) + " (its declaration changed;"
+            + " it was " + previous.hps.value(i) + ")");
+      }
+    }
+    List<SinkBinding> old = previous.set.sinks();
+    boolean[] kept = new boolean[old.size()];
+    for (int i = 0; i < sinks.length; i++) {
+      SinkBinding b = set.sinks().get(i);
+      int match = old.indexOf(b);
+      if (match >= 0) {
+        sinks[i] = previous.sinks[match];
+        kept[match] = true;
+        if (tagged[i] != null) {
+          tagged[i] = (TaggedSink) sinks[i];
+        }
+      } else if (old.stream().anyMatch(o -> o.name().equals(b.name()))) {
+        reset.add("sink " + b.name() + " starts empty (its component, parameters or cost"
+            + " changed)");
+      }
+    }
+    for (int j = 0; j < old.size(); j++) {
+      String name = old.get(j).name();
+      if (!kept[j] && set.sinks().stream().noneMatch(b -> b.name().equals(name))) {
+        reset.add("sink " + name + " is gone with its profile (no production binds it now)");
+      }
+    }
+    inserted = previous.inserted;
+    replacements = previous.replacements;
+    handlerCalls = previous.handlerCalls;
+    handlerCycles = previous.handlerCycles;
+    codewords = previous.codewords;
+    return reset;
+  }
+
   /** The effective address of a tagged memory access, read before it executes. */
   protected static long tagAddress(DecodedInsn d, Cpu cpu) {
     return Retirement.address(d, cpu);

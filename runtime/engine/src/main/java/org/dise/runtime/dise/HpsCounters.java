@@ -92,6 +92,26 @@ public final class HpsCounters {
     overflow[c] = false;
   }
 
+  /**
+   * Puts a counter in a given state, flags included (a debugger's {@code :set}, or a counter
+   * carried over when a changed production set replaces the engine of a paused program).
+   */
+  public void restore(int c, long v, boolean overflowFlag) {
+    changes++;
+    value[c] = v & max[c];
+    overflow[c] = overflowFlag;
+  }
+
+  /** How many counters there are (the budget's, or more when a production names a higher one). */
+  public int count() {
+    return value.length;
+  }
+
+  /** Counter {@code c}'s width in bits. */
+  public int width(int c) {
+    return max[c] == -1L ? 64 : Long.bitCount(max[c]);
+  }
+
   /** How many micro-ops have changed the counters: lets readers cache what the flags imply. */
   public long changes() {
     return changes;
