@@ -168,6 +168,11 @@ public final class CenterServer implements AutoCloseable {
     String length = x.getRequestHeaders().getFirst("Content-Length");
     if (length != null && length.matches("[0-9]{1,18}")
         && Long.parseLong(length) > settings.maxUploadBytes()) {
+      // Read and drop a body up to four times the limit, so that the sender, still writing,
+      // sees the 413 rather than a reset connection; a larger one is cut off.
+      if (Long.parseLong(length) <= 4 * settings.maxUploadBytes()) {
+        x.getRequestBody().transferTo(OutputStream.nullOutputStream());
+      }
       throw new UploadException(413, "upload of " + length + " bytes is over the limit of "
           + settings.maxUploadBytes());
     }

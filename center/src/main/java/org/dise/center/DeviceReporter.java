@@ -267,8 +267,10 @@ public final class DeviceReporter {
    * instructions} application instructions) and says what was transmitted.
    */
   public Summary finish(long instructions, int exitStatus) {
-    if (tracker == null && partIntervals == 0 && parts == 0) {
-      partInstructions = instructions; // no trigger: the whole run is one unsampled stretch
+    if (interval == 0 && parts == 0) {
+      // No trigger: the whole run is one stretch, profiled throughout.
+      partInstructions = instructions;
+      partSampledInstructions = instructions;
     }
     flush(true, exitStatus);
     return summary();
@@ -345,7 +347,7 @@ public final class DeviceReporter {
     lines.add(String.format(Locale.ROOT, "  transmission (modelled)  %.3f ms, %.3f mJ (%s,"
         + " first paper Fig. 14)", 1e3 * model.seconds(bytes), 1e3 * model.joules(bytes),
         model.describe()));
-    if (options.feedback()) {
+    if (options.feedback() && tracker != null) {
       lines.add(feedbackProblem != null ? "  phase feedback           none: " + feedbackProblem
           : String.format(Locale.ROOT, "  phase feedback           %d phase(s) held enough by"
               + " the center, %d interval(s) not sampled for it", seeded, skippedIntervals));

@@ -283,6 +283,11 @@ public final class UploadCodec {
     }
   }
 
+  /** The uncompressed JSON of a part (for tests that damage it). */
+  public static byte[] gunzipForTests(byte[] gz) throws UploadException {
+    return gunzip(gz, Long.MAX_VALUE);
+  }
+
   private static JsonNode object(JsonNode o, String field) throws UploadException {
     JsonNode n = o.get(field);
     if (n == null || !n.isObject()) {

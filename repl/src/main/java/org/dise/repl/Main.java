@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
       DisasmCommand.class,
       ReportCommand.class,
       CompareCommand.class,
+      CenterCommand.class,
+      UploadCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })

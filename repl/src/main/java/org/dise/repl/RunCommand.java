@@ -52,6 +52,10 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/rap_ranges.acf --out rap \\",
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
+      "",
+      "Reporting to an optimization center (acf center serve; spec/remote.md):",
+      "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
+      "      --token acf_... examples/programs/bin/jpeg",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -148,6 +152,9 @@ public final class RunCommand implements Callable<Integer> {
           + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
+  /** --report-to and its options: sending the profile to an optimization center. */
+  @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -172,6 +179,7 @@ public final class RunCommand implements Callable<Integer> {
       origin = acfs.get(0);
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
+    report.check(productions != null, trigger != null);
     if (trigger != null) {
       return sampled(productions, origin, trigger);
     }
@@ -180,6 +188,11 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+    }
+    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
+        config != null ? List.of(config) : acfs) : null;
+    if (reporter != null) {
+      reporter.attach(engine.sinks(), machine.symbols());
     }
     Clock clock = new Clock();
     Machine.Outcome out;
@@ -193,9 +206,15 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("acf: " + out.report());
     }
     if (engine != null) {
+      org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
+          : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
+      if (sent != null) {
+        sent.lines().forEach(System.err::println);
+      }
       if (this.out != null) {
-        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus());
+        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus(),
+            sent == null ? "" : sent.json());
       }
     }
     if (stats) {
@@ -244,21 +263,34 @@ public final class RunCommand implements Callable<Integer> {
         new java.util.concurrent.atomic.AtomicReference<>("");
     java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
         new java.util.concurrent.atomic.AtomicReference<>();
+    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
+        config != null ? List.of(config) : acfs) : null;
     SamplingRun.Setup setup = new SamplingRun.Setup() {
+      private Machine machine;
+      private ProfilingEngine engine;
+
       @Override
       public Machine machine() {
-        return GuestLauncher.load(program, guestArgs, options);
+        return machine = GuestLauncher.load(program, guestArgs, options);
       }
 
       @Override
       public void started(String name, TriggerDriver driver) {
         pass.set(name);
         current.set(driver);
+        if (reporter != null && name.equals("sampled run")) {
+          reporter.attach(driver, engine.sinks(), machine.symbols());
+        }
       }
 
       @Override
       public ProfilingEngine engine() {
-        return RunCommand.this.engine(productions, origin);
+        return engine = RunCommand.this.engine(productions, origin);
+      }
+
+      @Override
+      public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
+        return reporter == null ? e : reporter.listener(e);
       }
     };
     Clock clock = new Clock();
@@ -281,11 +313,16 @@ public final class RunCommand implements Callable<Integer> {
           + " matched no production, so it could not set the sampling flag; add the"
           + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
     }
+    org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
+        : reporter.finish(r.engine().cost().applicationInstructions(), outcome.exitStatus());
     ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
     ProfileReport.sampling(r, trigger, System.err);
+    if (sent != null) {
+      sent.lines().forEach(System.err::println);
+    }
     if (this.out != null) {
       ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
-          ProfileReport.samplingJson(r, trigger));
+          ProfileReport.samplingJson(r, trigger) + (sent == null ? "" : sent.json()));
       ProfileReport.writePhases(r, this.out);
       ProfileReport.writeEstimates(r, this.out);
     }
