@@ -155,12 +155,14 @@ public final class CenterServer implements AutoCloseable {
     if (!settings.noAuth()) {
       String auth = x.getRequestHeaders().getFirst("Authorization");
       if (auth == null || !auth.startsWith("Bearer ")) {
+        drain(x.getRequestBody(), settings.maxUploadBytes());
         refuse(x, 401, "an upload needs `Authorization: Bearer TOKEN` (acf center token add"
             + " DEVICE)", null);
         return;
       }
       tokenDevice = store.deviceOf(auth.substring("Bearer ".length()).trim());
       if (tokenDevice == null) {
+        drain(x.getRequestBody(), settings.maxUploadBytes());
         refuse(x, 401, "unknown token", null);
         return;
       }
@@ -192,6 +194,16 @@ public final class CenterServer implements AutoCloseable {
     o.put("part", u.part());
     o.put("stored", r == Store.Ingested.STORED);
     send(x, r == Store.Ingested.STORED ? 201 : 200, o);
+  }
+
+  /** Reads and drops up to {@code max} bytes of a refused body, so the sender sees the answer. */
+  private static void drain(InputStream in, long max) throws IOException {
+    byte[] buf = new byte[16384];
+    long left = max;
+    int n;
+    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+      left -= n;
+    }
   }
 
   private static byte[] readBody(InputStream in, long max) throws IOException, UploadException {

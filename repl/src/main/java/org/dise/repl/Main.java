@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       CompareCommand.class,
       CenterCommand.class,
       UploadCommand.class,
+      RemoteSimCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })
