@@ -273,19 +273,6 @@ public final class Store implements AutoCloseable {
       p.setLong(3, now);
       p.executeUpdate();
     }
-    if (url.dialect() == StoreUrl.Dialect.POSTGRESQL && !u.phases().isEmpty()) {
-      // Phase IDs are assigned per program: one ingest at a time matches a program's phases,
-      // also across several center processes sharing the database.
-      try (PreparedStatement l = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-        l.setLong(1, Long.parseUnsignedLong(u.programSha256().substring(0, 15), 16));
-        l.execute();
-      }
-    }
-    Map<Integer, Integer> centerPhase = matchPhases(c, u, threshold);
-    StringBuilder trace = new StringBuilder();
-    for (int t : u.trace()) {
-      trace.append(trace.length() == 0 ? "" : ",").append(t < 0 ? -1 : centerPhase.get(t));
-    }
     Upload.Figures f = u.figures();
     try (PreparedStatement i = c.prepareStatement("INSERT INTO uploads (upload_id, part,"
         + " last_part, device, program_sha256, config_hash, received_ms, bytes, intervals,"
@@ -308,7 +295,7 @@ public final class Store implements AutoCloseable {
       } else {
         i.setInt(13, f.exitStatus());
       }
-      i.setString(14, trace.toString());
+      i.setString(14, "");
       i.executeUpdate();
     }
     try (PreparedStatement i = c.prepareStatement("INSERT INTO profiles (upload_id, part, sink,"
@@ -325,6 +312,27 @@ public final class Store implements AutoCloseable {
         i.addBatch();
       }
       i.executeBatch();
+    }
+    // Phases last: on PostgreSQL the program's lock is then held only for the matching.
+    if (url.dialect() == StoreUrl.Dialect.POSTGRESQL && !u.phases().isEmpty()) {
+      // Phase IDs are assigned per program: one ingest at a time matches a program's phases,
+      // also across several center processes sharing the database.
+      try (PreparedStatement l = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+        l.setLong(1, Long.parseUnsignedLong(u.programSha256().substring(0, 15), 16));
+        l.execute();
+      }
+    }
+    Map<Integer, Integer> centerPhase = matchPhases(c, u, threshold);
+    StringBuilder trace = new StringBuilder();
+    for (int t : u.trace()) {
+      trace.append(trace.length() == 0 ? "" : ",").append(t < 0 ? -1 : centerPhase.get(t));
+    }
+    try (PreparedStatement t = c.prepareStatement(
+        "UPDATE uploads SET phase_trace = ? WHERE upload_id = ? AND part = ?")) {
+      t.setString(1, trace.toString());
+      t.setString(2, u.uploadId());
+      t.setInt(3, u.part());
+      t.executeUpdate();
     }
     return Ingested.STORED;
   }

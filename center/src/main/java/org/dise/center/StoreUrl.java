@@ -36,6 +36,8 @@ public record StoreUrl(String text, Dialect dialect, String jdbcUrl, Properties 
       // Readers go on while one upload is written; a writer waits rather than fails.
       p.setProperty("journal_mode", "WAL");
       p.setProperty("busy_timeout", "10000");
+      // WAL with synchronous=NORMAL: a crash loses at most the last commits, never consistency.
+      p.setProperty("synchronous", "NORMAL");
       p.setProperty("foreign_keys", "true");
       return new StoreUrl(text, Dialect.SQLITE, "jdbc:sqlite:" + file, p, file);
     }

@@ -42,6 +42,7 @@ import picocli.CommandLine.Parameters;
       CenterCommand.Token.class,
       CenterCommand.Query.class,
       CenterCommand.Status.class,
+      CenterCommand.Load.class,
     })
 public final class CenterCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -283,6 +284,51 @@ public final class CenterCommand implements Runnable {
 
   static String enc(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  /** {@code acf center loadtest}. */
+  @Command(name = "loadtest", mixinStandardHelpOptions = true,
+      description = "Start a center on loopback and have N devices upload to it at once;"
+          + " print uploads per second and latency percentiles. Stops after --parts parts per"
+          + " device or --max-seconds, whichever comes first.",
+      footer = {"", "Example (docs/benchmarks.md):",
+          "  ./acf center loadtest --devices 50 --parts 20",
+          "  ./acf center loadtest --devices 50 --store postgresql://acf:acf@127.0.0.1/acf"})
+  static final class Load implements Callable<Integer> {
+    @Option(names = "--devices", paramLabel = "N", description = "Devices (default: ${DEFAULT-VALUE}).")
+    int devices = 50;
+
+    @Option(names = "--parts", paramLabel = "N",
+        description = "Parts each device sends (default: ${DEFAULT-VALUE}).")
+    int parts = 20;
+
+    @Option(names = "--rows", paramLabel = "N",
+        description = "Rows of each part's call-pair profile (default: ${DEFAULT-VALUE}).")
+    int rows = 200;
+
+    @Option(names = "--max-seconds", paramLabel = "S",
+        description = "Stop sending after S seconds (default: ${DEFAULT-VALUE}).")
+    int maxSeconds = 120;
+
+    @Option(names = "--store", paramLabel = "URL",
+        description = "The store (default: a new SQLite file in a temporary directory).")
+    String store;
+
+    @Override
+    public Integer call() throws Exception {
+      if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
+        throw new UserError("--devices 1..1000, --parts, --rows and --max-seconds >= 1, please",
+            Main.EXIT_USAGE);
+      }
+      String url = store != null ? store : "sqlite:"
+          + java.nio.file.Files.createTempDirectory("acf-loadtest").resolve("center.db");
+      org.dise.center.LoadTest.Result r = org.dise.center.LoadTest.run(openStore(url, 16),
+          devices, parts, rows, java.time.Duration.ofSeconds(maxSeconds), System.err);
+      System.out.println("loadtest: store " + storeUrl(url).redacted().replaceFirst(":.*/",
+          ":.../") + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+      System.out.println("loadtest: " + r.describe());
+      return r.failed() == 0 ? 0 : Main.EXIT_FAILURE;
+    }
   }
 
   /** {@code acf center status}. */
