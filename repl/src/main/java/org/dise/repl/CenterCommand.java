@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
     footer = {
       "",
       "A first remote session (spec/remote.md):",
-      "  ./acf center serve &                                   # sqlite:center/center.db",
-      "  ./acf center token add phone1                          # prints the token",
-      "  ./acf run --acf examples/acf/hot_call_pairs.acf --report-to http://127.0.0.1:8470 \\",
-      "      --device phone1 --token acf_... examples/programs/bin/jpeg",
+      "  ./acf center serve &               # store: sqlite:center/center.db",
+      "  ./acf center token add phone1      # prints the device's token",
+      "  ./acf run --acf examples/acf/hot_call_pairs.acf \\",
+      "      --report-to http://127.0.0.1:8470 --device phone1 --token acf_... \\",
+      "      examples/programs/bin/jpeg",
       "  ./acf center query --url http://127.0.0.1:8470 --sink CallPair_handler",
     },
     mixinStandardHelpOptions = true,
@@ -50,7 +51,7 @@ public final class CenterCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(System.err);
-    throw new UserError("acf center needs a command: serve, token, query or status",
+    throw new UserError("acf center needs a command: serve, token, query, status or loadtest",
         Main.EXIT_USAGE);
   }
 

@@ -13,9 +13,10 @@ import picocli.CommandLine.Option;
  */
 final class ReportOptions {
   @Option(names = "--report-to", paramLabel = "URL",
-      description = "Send the profile to the optimization center at URL (acf center serve), in"
-          + " the run's name, the program's SHA-256 and the configuration's hash; sends what"
-          + " the spool holds first. Needs --acf or --config, and --device.")
+      description = "Send the profile to the optimization center at URL (acf center serve),"
+          + " tagged with the program's name and SHA-256, the configuration's hash, the device"
+          + " and each interval's phase; sends what the spool holds first. Needs --acf or"
+          + " --config, and --device.")
   String url;
 
   @Option(names = "--device", paramLabel = "ID",
