@@ -89,12 +89,21 @@ public final class ReportCommand implements Callable<Integer> {
     }
     summary.forEach((k, v) -> {
       if (!shown.contains(k)) {
-        String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
-            : String.valueOf(v);
-        lines.add(String.format("%-24s %s", k.replace('_', ' '), value));
+        member(k.replace('_', ' '), v, lines);
       }
     });
     return lines;
+  }
+
+  /** One member; an object (the transmission report) as one line per member, prefixed. */
+  private static void member(String name, Object v, List<String> lines) {
+    if (v instanceof Map<?, ?> m) {
+      m.forEach((k, w) -> member(name + " " + String.valueOf(k).replace('_', ' '), w, lines));
+      return;
+    }
+    String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
+        : String.valueOf(v);
+    lines.add(String.format("%-24s %s", name, value));
   }
 
   private static boolean integer(Object v) {
