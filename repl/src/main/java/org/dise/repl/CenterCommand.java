@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
         + " profiles and its status.",
     footer = {
       "",
-      "A first remote session (spec/remote.md):",
+      "Examples (a first remote session, spec/remote.md):",
       "  ./acf center serve &               # store: sqlite:center/center.db",
       "  ./acf center token add phone1      # prints the device's token",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf \\",
@@ -187,7 +187,8 @@ public final class CenterCommand implements Runnable {
     @Command(name = "add", mixinStandardHelpOptions = true,
         description = "Create a token for DEVICE (replacing any earlier one) and print it; the"
             + " store keeps only its hash.",
-        footer = {"", "Example:", "  ./acf center token add phone1 --store sqlite:center/center.db"})
+        footer = {"", "Examples:",
+            "  ./acf center token add phone1 --store sqlite:center/center.db"})
     static final class Add implements Callable<Integer> {
       @Parameters(index = "0", paramLabel = "DEVICE", description = "The device's name.")
       String device;
@@ -292,11 +293,12 @@ public final class CenterCommand implements Runnable {
       description = "Start a center on loopback and have N devices upload to it at once;"
           + " print uploads per second and latency percentiles. Stops after --parts parts per"
           + " device or --max-seconds, whichever comes first.",
-      footer = {"", "Example (docs/benchmarks.md):",
+      footer = {"", "Examples (docs/benchmarks.md):",
           "  ./acf center loadtest --devices 50 --parts 20",
           "  ./acf center loadtest --devices 50 --store postgresql://acf:acf@127.0.0.1/acf"})
   static final class Load implements Callable<Integer> {
-    @Option(names = "--devices", paramLabel = "N", description = "Devices (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--devices", paramLabel = "N",
+        description = "Devices (default: ${DEFAULT-VALUE}).")
     int devices = 50;
 
     @Option(names = "--parts", paramLabel = "N",
@@ -336,7 +338,7 @@ public final class CenterCommand implements Runnable {
   @Command(name = "status", mixinStandardHelpOptions = true,
       description = "List the center's programs, devices, uploads, phases known and bytes"
           + " received.",
-      footer = {"", "Example:", "  ./acf center status --url http://127.0.0.1:8470"})
+      footer = {"", "Examples:", "  ./acf center status --url http://127.0.0.1:8470"})
   static final class Status implements Callable<Integer> {
     @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
     String url;

@@ -52,7 +52,7 @@ import picocli.CommandLine.Option;
         + " cycled) with its own seed; the exhaustive profile of each distinct input is made"
         + " once. Users run one after another, so the figures after k users are those of a"
         + " k-user simulation.", "",
-        "Example (docs/benchmarks.md):",
+        "Examples (docs/benchmarks.md):",
         "  ./acf remote-sim --users 32 --program examples/programs/bin/phases \\",
         "      --inputs examples/remote/phases-inputs.txt \\",
         "      --acf examples/acf/sampled_regions.acf --interval 1M"})
@@ -99,7 +99,7 @@ public final class RemoteSimCommand implements Callable<Integer> {
       description = "The sink whose error is reported (default: the first).")
   String sink;
 
-  @Option(names = "--points", paramLabel = "K,K,...", split = ",",
+  @Option(names = "--points", paramLabel = "K", split = ",", splitSynopsisLabel = ",",
       description = "User counts to report after (default: 1, 2, 4, ... up to --users, and"
           + " --users).")
   List<Integer> points;

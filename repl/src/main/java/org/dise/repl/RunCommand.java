@@ -57,7 +57,9 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
       "      --token acf_... examples/programs/bin/jpeg",
     },
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    // Thirty options: the synopsis says [OPTIONS], so a usage error stays a few lines.
+    abbreviateSynopsis = true)
 public final class RunCommand implements Callable<Integer> {
   @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
       description = "Stop the guest after N instructions (default: no limit; K, M, G"

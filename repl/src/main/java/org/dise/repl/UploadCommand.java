@@ -12,8 +12,10 @@ import picocli.CommandLine.Option;
     description = "Send the profile parts waiting in the spool (runs whose center was down or"
         + " slow) to the optimization center, each once; delivered parts leave the spool.",
     footer = {"", "Exit status 0 when the spool is empty afterwards, 1 otherwise.", "",
-        "Example:",
-        "  ./acf upload --report-to http://127.0.0.1:8470 --token acf_... --spool ~/.acf/spool"})
+        "Examples:",
+        "  ./acf upload --report-to http://127.0.0.1:8470 --token acf_...",
+        "  ./acf upload --report-to http://127.0.0.1:8470 --token acf_... \\",
+        "      --spool /var/spool/acf"})
 public final class UploadCommand implements Callable<Integer> {
   @Option(names = "--report-to", required = true, paramLabel = "URL", description = "The center.")
   String url;
