@@ -21,6 +21,9 @@ import picocli.CommandLine.Command;
       ReportCommand.class,
       CompareCommand.class,
       LspCommand.class,
+      CenterCommand.class,
+      UploadCommand.class,
+      RemoteSimCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })

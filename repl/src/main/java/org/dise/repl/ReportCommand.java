@@ -88,19 +88,31 @@ public final class ReportCommand implements Callable<Integer> {
       shown.addAll(List.of("total_cycles", "overhead"));
     }
     summary.forEach((k, v) -> {
-      // Lists of scalars (the command, the environment) read as one line; nested records
-      // (configurations, register state) and absent values stay in summary.json.
+      // Lists of scalars (the command, the environment) read as one line; flat records
+      // (transmission, accuracy) one line per field; nested records (configurations, register
+      // state) and absent values stay in summary.json.
       if (v instanceof List<?> l
           && l.stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
         v = String.join(" ", l.stream().map(String::valueOf).toList());
       }
-      if (!shown.contains(k) && v != null && !(v instanceof Map) && !(v instanceof List)) {
-        String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
-            : String.valueOf(v);
-        lines.add(String.format("%-24s %s", k.replace('_', ' '), value));
+      boolean flat = !(v instanceof Map<?, ?> m)
+          || m.values().stream().noneMatch(x -> x instanceof Map || x instanceof List);
+      if (!shown.contains(k) && v != null && !(v instanceof List) && flat) {
+        member(k.replace('_', ' '), v, lines);
       }
     });
     return lines;
+  }
+
+  /** One member; an object (the transmission report) as one line per member, prefixed. */
+  private static void member(String name, Object v, List<String> lines) {
+    if (v instanceof Map<?, ?> m) {
+      m.forEach((k, w) -> member(name + " " + String.valueOf(k).replace('_', ' '), w, lines));
+      return;
+    }
+    String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
+        : String.valueOf(v);
+    lines.add(String.format("%-24s %s", name, value));
   }
 
   private static boolean integer(Object v) {

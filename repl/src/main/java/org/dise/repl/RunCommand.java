@@ -57,8 +57,13 @@ import picocli.CommandLine.Parameters;
       "",
       "Program symbols (symbol(NAME), resolved when the program is loaded):",
       "  ./acf run --acf examples/acf/array_loads.acf examples/programs/bin/arrays",
+      "Reporting to an optimization center (acf center serve; spec/remote.md):",
+      "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
+      "      --token acf_... examples/programs/bin/jpeg",
     },
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    // Thirty options: the synopsis says [OPTIONS], so a usage error stays a few lines.
+    abbreviateSynopsis = true)
 public final class RunCommand implements Callable<Integer> {
   @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
       description = "Stop the guest after N instructions (default: no limit; K, M, G"
@@ -160,6 +165,9 @@ public final class RunCommand implements Callable<Integer> {
           + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
+  /** --report-to and its options: sending the profile to an optimization center. */
+  @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -192,6 +200,7 @@ public final class RunCommand implements Callable<Integer> {
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
     productions = SymbolBinder.bind(productions, program);
     TriggerSpec trigger = triggerSpec(productions, origin);
+    report.check(productions != null, trigger != null);
     if (trigger != null) {
       return sampled(productions, origin, trigger);
     }
@@ -200,6 +209,11 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+    }
+    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
+        config != null ? List.of(config) : acfs) : null;
+    if (reporter != null) {
+      reporter.attach(engine.sinks(), machine.symbols());
     }
     Clock clock = new Clock();
     Machine.Outcome out;
@@ -213,11 +227,16 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("acf: " + out.report());
     }
     if (engine != null) {
+      org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
+          : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
       RunSummary.print(engine, machine, System.err);
+      if (sent != null) {
+        sent.lines().forEach(System.err::println);
+      }
       if (this.out != null) {
         ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus(),
-            RunSummary.members(request(), engine, machine));
+            RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
       }
     }
     if (stats) {
@@ -283,21 +302,34 @@ public final class RunCommand implements Callable<Integer> {
         new java.util.concurrent.atomic.AtomicReference<>("");
     java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
         new java.util.concurrent.atomic.AtomicReference<>();
+    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
+        config != null ? List.of(config) : acfs) : null;
     SamplingRun.Setup setup = new SamplingRun.Setup() {
+      private Machine machine;
+      private ProfilingEngine engine;
+
       @Override
       public Machine machine() {
-        return GuestLauncher.load(program, guestArgs, options);
+        return machine = GuestLauncher.load(program, guestArgs, options);
       }
 
       @Override
       public void started(String name, TriggerDriver driver) {
         pass.set(name);
         current.set(driver);
+        if (reporter != null && name.equals("sampled run")) {
+          reporter.attach(driver, engine.sinks(), machine.symbols());
+        }
       }
 
       @Override
       public ProfilingEngine engine() {
-        return RunCommand.this.engine(productions, origin);
+        return engine = RunCommand.this.engine(productions, origin);
+      }
+
+      @Override
+      public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
+        return reporter == null ? e : reporter.listener(e);
       }
     };
     Clock clock = new Clock();
@@ -320,13 +352,19 @@ public final class RunCommand implements Callable<Integer> {
           + " matched no production, so it could not set the sampling flag; add the"
           + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
     }
+    org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
+        : reporter.finish(r.engine().cost().applicationInstructions(), outcome.exitStatus());
     ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
     RunSummary.print(r.engine(), r.machine(), System.err);
     ProfileReport.sampling(r, trigger, System.err);
+    if (sent != null) {
+      sent.lines().forEach(System.err::println);
+    }
     if (this.out != null) {
       ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
           ProfileReport.samplingJson(r, trigger)
-              + RunSummary.members(request(), r.engine(), r.machine()));
+              + RunSummary.members(request(), r.engine(), r.machine())
+              + (sent == null ? "" : sent.json()));
       ProfileReport.writePhases(r, this.out);
       ProfileReport.writeEstimates(r, this.out);
     }

@@ -130,6 +130,17 @@ public final class PhaseAwareTrigger implements Trigger {
     return planned != null;
   }
 
+  /**
+   * A phase the optimization center already holds enough of (phase-based remote profiling
+   * paper, Section 3.2.5): added to the tracker with its signature and to the phase table with
+   * its sampled bit set, so that this device does not sample it. Returns its phase ID.
+   */
+  public int markKnown(double[] signature) {
+    int id = tracker.addKnownPhase(signature);
+    table.get(id).sampled = true;
+    return id;
+  }
+
   public PhaseTable table() {
     return table;
   }

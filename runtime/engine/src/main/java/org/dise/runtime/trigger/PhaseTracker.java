@@ -102,6 +102,25 @@ public final class PhaseTracker implements BlockObserver, PhaseTrace {
     return 50 * s;
   }
 
+  /**
+   * Adds a phase known from elsewhere (the optimization center's feedback, phase-based remote
+   * profiling paper, Section 3.2.5) with its signature, before any interval ends; returns its
+   * phase ID. Intervals close to it then join it as if this tracker had seen it.
+   */
+  public int addKnownPhase(double[] signature) {
+    if (signature.length != footprint.length) {
+      throw new IllegalArgumentException("a signature of " + signature.length
+          + " buckets does not fit a tracker of " + footprint.length);
+    }
+    signatures.add(signature.clone());
+    return signatures.size() - 1;
+  }
+
+  /** The number of footprint buckets (the length of a signature). */
+  public int buckets() {
+    return footprint.length;
+  }
+
   /** The phase predicted for the interval now starting (-1 before the first has ended). */
   public int predictedNext() {
     return next;

@@ -52,6 +52,11 @@ public final class ProfileEstimator implements TriggerDriver.Listener {
     last = now;
   }
 
+  /** What sampled interval {@code index} added to each sink's profile, or null if unsampled. */
+  public Map<String, Map<String, Long>> part(long index) {
+    return parts.get(index);
+  }
+
   /** The current profile of every sink by name, as {@code ProfileTable.weights()} gives it. */
   public Map<String, Map<String, Long>> snapshot() {
     Map<String, Map<String, Long>> out = new LinkedHashMap<>();

@@ -27,6 +27,14 @@ public final class SamplingRun {
 
     /** Told when a pass starts ({@code "first pass"} or {@code "sampled run"}), for progress. */
     default void started(String pass, TriggerDriver driver) {}
+
+    /**
+     * What hears of the sampled pass's interval boundaries: {@code estimator}, or a listener
+     * that calls it first and then does more (a device's profile buffer).
+     */
+    default TriggerDriver.Listener listener(ProfileEstimator estimator) {
+      return estimator;
+    }
   }
 
   /** What a first pass knows: the exact profile of every sink and the phase plan (or null). */
@@ -90,7 +98,7 @@ public final class SamplingRun {
     engine.install(m.cpu());
     TriggerDriver driver = new TriggerDriver(m, engine, trigger, null);
     ProfileEstimator estimator = new ProfileEstimator(engine.sinks(), m.symbols());
-    driver.setListener(estimator);
+    driver.setListener(setup.listener(estimator));
     setup.started("sampled run", driver);
     Machine.Outcome out = driver.run(maxInsns);
     Map<String, Map<String, Double>> estimate = estimator.estimate(trigger);

@@ -1,0 +1,38 @@
+package org.dise.center;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+/** The {@code --since} of a query: an ISO-8601 instant or date (UTC), or an age (30m, 2h, 7d). */
+public final class Since {
+  private Since() {}
+
+  /**
+   * @throws IllegalArgumentException naming the accepted forms
+   */
+  public static Instant parse(String text, Instant now) {
+    String t = text.trim();
+    if (t.matches("[0-9]+[smhd]")) {
+      long n = Long.parseLong(t.substring(0, t.length() - 1));
+      Duration d = switch (t.charAt(t.length() - 1)) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        default -> Duration.ofDays(n);
+      };
+      return now.minus(d);
+    }
+    try {
+      if (t.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}")) {
+        return LocalDate.parse(t).atStartOfDay().toInstant(ZoneOffset.UTC);
+      }
+      return Instant.parse(t);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("since " + text + ": expected an ISO-8601 time"
+          + " (2026-11-24T08:00:00Z), a date (2026-11-24) or an age (30m, 2h, 7d)");
+    }
+  }
+}

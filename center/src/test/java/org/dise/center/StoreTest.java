@@ -1,0 +1,111 @@
+package org.dise.center;
+
+import static com.google.common.truth.Truth.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The store on SQLite and PostgreSQL: phases, estimates, idempotence, schema versions, load. */
+class StoreTest {
+  static List<String> stores() {
+    return TestStores.kinds();
+  }
+
+  static Upload part(String device, double[] sig, long sampled, Map<String, Long> weights) {
+    Upload base = LoadTest.part(device, 0, 3, new SplittableRandom(device.hashCode()));
+    return new Upload(base.uploadId(), 0, true, device, "prog", base.programSha256(),
+        base.configHash(), base.figures(), base.profiles(), List.of(new Upload.PhaseReport(7,
+            sig, 4, 4000, sampled, 1000 * sampled,
+            sampled > 0 ? Map.of("Branch_handler", weights) : Map.of())), List.of(7, 7, 7, 7));
+  }
+
+  static double[] signature(int hot) {
+    double[] s = new double[32];
+    s[hot] = 0.8;
+    s[(hot + 1) % 32] = 0.2;
+    return s;
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void phasesMatchAcrossDevicesAndScaleTheEstimate(String kind, @TempDir Path dir)
+      throws Exception {
+    String url = TestStores.fresh(kind, dir);
+    assumeTrue(url != null, "no PostgreSQL server for this test");
+    try (Store s = Store.open(StoreUrl.parse(url), 2)) {
+      Upload a = part("a", signature(3), 1, Map.of("0x10", 100L));
+      assertThat(s.ingest(a, 10, 25)).isEqualTo(Store.Ingested.STORED);
+      assertThat(s.ingest(a, 10, 25)).isEqualTo(Store.Ingested.DUPLICATE);
+      // Within the threshold of a's phase (10% moved): the same phase; b sampled nothing.
+      double[] near = signature(3);
+      near[3] = 0.7;
+      near[5] = 0.1;
+      s.ingest(part("b", near, 0, Map.of()), 10, 25);
+      // Far away: a new phase.
+      s.ingest(part("c", signature(20), 2, Map.of("0x20", 30L)), 10, 25);
+      List<Store.Phase> phases = s.phases(a.programSha256());
+      assertThat(phases).hasSize(2);
+      assertThat(phases.get(0).intervals()).isEqualTo(8);
+      assertThat(phases.get(0).sampledIntervals()).isEqualTo(1);
+      assertThat(phases.get(1).sampledIntervals()).isEqualTo(2);
+      // Phase 0: 100 over 1000 sampled of 8000 instructions; phase 1: 30 over 2000 of 4000.
+      assertThat(s.estimate(a.programSha256(), "Branch_handler"))
+          .containsExactly("0x10", 800.0, "0x20", 60.0);
+      Store.Status st = s.status();
+      assertThat(st.uploads()).isEqualTo(3);
+      assertThat(st.phases()).isEqualTo(2);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aNewerSchemaIsRefusedAndAFailedIngestLeavesNoRow(String kind, @TempDir Path dir)
+      throws Exception {
+    String url = TestStores.fresh(kind, dir);
+    assumeTrue(url != null, "no PostgreSQL server for this test");
+    StoreUrl u = StoreUrl.parse(url);
+    try (Store s = Store.open(u, 1)) {
+      // A part whose profile row cannot be stored (two profiles of one sink) is rolled back
+      // whole: no upload row either.
+      Upload base = part("a", signature(1), 1, Map.of("k", 1L));
+      Upload twice = new Upload(base.uploadId(), 0, true, "a", "prog", base.programSha256(),
+          base.configHash(), base.figures(), List.of(base.profiles().get(0),
+              base.profiles().get(0)), base.phases(), base.trace());
+      assertThrows(StoreException.class, () -> s.ingest(twice, 10, 25));
+      assertThat(s.status().uploads()).isEqualTo(0);
+      assertThat(s.phases(base.programSha256())).isEmpty();
+      assertThat(s.ingest(base, 10, 25)).isEqualTo(Store.Ingested.STORED);
+    }
+    try (Connection c = DriverManager.getConnection(u.jdbcUrl(), u.properties());
+        Statement st = c.createStatement()) {
+      st.execute("INSERT INTO schema_version (version) VALUES (99)");
+    }
+    StoreException e = assertThrows(StoreException.class, () -> Store.open(u, 1));
+    assertThat(e.getMessage()).contains("schema is version 99, newer than this acf's (1)");
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void fiftyDevicesUploadAtOnceAndEveryPartIsStoredOnce(String kind, @TempDir Path dir)
+      throws Exception {
+    String url = TestStores.fresh(kind, dir);
+    assumeTrue(url != null, "no PostgreSQL server for this test");
+    LoadTest.Result r = LoadTest.run(Store.open(StoreUrl.parse(url), 16), 50, 2, 50,
+        Duration.ofMinutes(5), System.err);
+    System.out.println("load test (" + kind + "): " + r.describe());
+    assertThat(r.failed()).isEqualTo(0);
+    assertThat(r.stored()).isEqualTo(100);
+    assertThat(r.storedUploads()).isEqualTo(100);
+  }
+}
