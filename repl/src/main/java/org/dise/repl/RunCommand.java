@@ -74,6 +74,12 @@ public final class RunCommand implements Callable<Integer> {
       description = "Also let the guest read and write files under DIR (repeatable).")
   List<Path> allowWrite = new ArrayList<>();
 
+  @Option(names = "--limit", paramLabel = "NAME=VALUE",
+      description = "Set a guest resource limit (repeatable): nofile=N open descriptors"
+          + " (default 1024), as=SIZE bytes of address space, K/M/G allowed (default 2G or half"
+          + " the JVM heap, whichever is smaller). The guest gets EMFILE/ENOMEM at the limit.")
+  List<String> limits = new ArrayList<>();
+
   @Option(names = "--env", paramLabel = "NAME=VALUE",
       description = "Set a variable in the guest's environment (repeatable).")
   List<String> env = new ArrayList<>();
@@ -396,6 +402,15 @@ public final class RunCommand implements Callable<Integer> {
     Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
+    org.dise.runtime.linux.GuestLimits guestLimits = sandbox.limits();
+    for (String l : limits) {
+      try {
+        guestLimits = guestLimits.with(l);
+      } catch (IllegalArgumentException e) {
+        throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      }
+    }
+    sandbox.setLimits(guestLimits);
     List<String> environment = clearEnv ? new ArrayList<>() : new ArrayList<>(Machine.hostEnv());
     for (String v : env) {
       if (v.indexOf('=') <= 0) {
