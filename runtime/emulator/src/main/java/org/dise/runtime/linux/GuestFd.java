@@ -102,6 +102,34 @@ public abstract class GuestFd {
       return len;
     }
 
+    /**
+     * lseek on a standard stream: works where the host stream is seekable (a file, /dev/null),
+     * ESPIPE on a pipe or terminal, as for the host's own descriptor.
+     */
+    @Override
+    long seek(long offset, int whence) {
+      FileChannel ch = in instanceof FileInputStream f ? f.getChannel()
+          : out instanceof FileOutputStream f ? f.getChannel() : null;
+      if (ch == null) {
+        return "/dev/null".equals(String.valueOf(statAs)) ? 0 : -Errno.ESPIPE;
+      }
+      try {
+        long base = switch (whence) {
+          case 0 -> 0;
+          case 1 -> ch.position();
+          case 2 -> ch.size();
+          default -> -1;
+        };
+        if (base < 0 || base + offset < 0) {
+          return -Errno.EINVAL;
+        }
+        ch.position(base + offset);
+        return ch.position();
+      } catch (IOException e) {
+        return -Errno.ESPIPE;
+      }
+    }
+
     @Override
     int hostStdio() {
       // A redirected stream is not the host's descriptor: its kind (tty, pipe) says nothing.
@@ -152,6 +180,20 @@ public abstract class GuestFd {
         ch.write(b);
       }
       return len;
+    }
+
+    /** ftruncate: shrinks, or grows the file with zeros (sparse where the host allows). */
+    int truncate(long length) throws IOException {
+      if (!writable) {
+        return -Errno.EINVAL;
+      }
+      long size = ch.size();
+      if (length < size) {
+        ch.truncate(length);
+      } else if (length > size) {
+        ch.write(ByteBuffer.wrap(new byte[1]), length - 1);
+      }
+      return 0;
     }
 
     @Override
