@@ -8,6 +8,7 @@
  *   hostile nofile        opens descriptors until EMFILE; prints how many and getrlimit
  *   hostile malloc N      mallocs and touches N MiB; prints whether it got it
  *   hostile rlimits       prints RLIMIT_NOFILE and RLIMIT_AS
+ *   hostile spin N        N iterations of a loop without system calls, then prints a sum
  *   hostile yes           prints lines for ever (for `acf run ... | head`: must die of SIGPIPE)
  */
 #define _GNU_SOURCE
@@ -170,6 +171,11 @@ int main(int argc, char **argv) {
   else if (!strcmp(m, "malloc") && argc == 3) big_malloc(atol(argv[2]));
   else if (!strcmp(m, "rlimits")) rlimits();
   else if (!strcmp(m, "yes")) for (;;) puts("y");
+  else if (!strcmp(m, "spin") && argc == 3) {
+    volatile unsigned long sum = 0;
+    for (long i = atol(argv[2]); i > 0; i--) sum += i;
+    printf("%lu\n", (unsigned long) sum);
+  }
   else return 2;
   return 0;
 }

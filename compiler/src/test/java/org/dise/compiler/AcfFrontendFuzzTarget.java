@@ -3,9 +3,12 @@ package org.dise.compiler;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.dise.compiler.ast.AcfFile;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.format.Formatter;
 import org.dise.compiler.lower.Lowering;
+import org.dise.compiler.parse.AcfParsing;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.ConfigException;
 import org.dise.runtime.dise.config.ConfigFormat;
@@ -17,7 +20,7 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * formatter; what checks must lower, and its configuration must be one the runtime reads back
  * (so {@code acf compile} never writes a file the runtime refuses).
  */
-class AcfFrontendFuzzTarget {
+public class AcfFrontendFuzzTarget {
   private static final Frontend FRONTEND = TestSupport.frontend();
 
   @FuzzTest(maxDuration = "10s")
@@ -28,10 +31,19 @@ class AcfFrontendFuzzTarget {
   /** The entry point of the standalone Jazzer driver (longer runs: scripts/fuzz). */
   public static void fuzzerTestOneInput(byte[] data) {
     String text = new String(data, StandardCharsets.UTF_8);
-    if (!org.dise.compiler.FuzzTest.run(FRONTEND, text)) {
+    Frontend.Result r = FRONTEND.check(new SourceFile("fuzz.acf", text), null);
+    if (r.ast().isEmpty()) {
+      if (!r.diagnostics().hasErrors()) {
+        throw new AssertionError("no AST and no error");
+      }
       return;
     }
-    Frontend.Result r = FRONTEND.check(new SourceFile("fuzz.acf", text), null);
+    String printed = Formatter.format(r.ast().get());
+    Optional<AcfFile> again =
+        AcfParsing.parse(new SourceFile("fmt.acf", printed), new Diagnostics());
+    if (again.isEmpty() || !again.get().equals(r.ast().get())) {
+      throw new AssertionError("formatter round trip failed:\n" + printed);
+    }
     if (r.program().isEmpty()) {
       return;
     }

@@ -168,6 +168,9 @@ public final class RunCommand implements Callable<Integer> {
     if (out != null && acfs.isEmpty() && config == null) {
       throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
     }
+    if (out != null) {
+      RunOutput.prepare(out); // before the guest runs, so that no profile is lost after it
+    }
     ProductionSet productions = null;
     Path origin = null;
     if (config != null) {

@@ -18,7 +18,7 @@ import org.dise.runtime.sink.ProfileTable;
  * wrote). Reading, then reporting and comparing what was read, must end in a result or a
  * {@link UserError} naming the file, never another exception.
  */
-class RunDirectoryFuzzTarget {
+public class RunDirectoryFuzzTarget {
   private static final Path DIR = tempDir();
 
   @FuzzTest(maxDuration = "10s")

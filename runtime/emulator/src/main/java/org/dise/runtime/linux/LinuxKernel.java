@@ -82,6 +82,22 @@ public final class LinuxKernel implements SyscallHandler {
     fds.put(fd, new GuestFd.Stdio(fd, in, out, statAs));
   }
 
+  /**
+   * Closes every host file the guest still has open (after it ended): a guest that exhausted
+   * its descriptors must not keep the tool from writing its profiles.
+   */
+  public void releaseFiles() {
+    for (GuestFd f : new HashSet<>(fds.values())) {
+      try {
+        f.close();
+      } catch (IOException e) {
+        // the guest is gone; nothing to report to it
+      }
+    }
+    fds.clear();
+    cloexec.clear();
+  }
+
   public void setBrkStart(long start) {
     this.brkStart = start;
     this.brk = start;

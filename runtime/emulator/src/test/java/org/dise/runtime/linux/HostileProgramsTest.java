@@ -101,6 +101,45 @@ class HostileProgramsTest {
   }
 
   @Test
+  void instructionsCountWhileALoopRunsWithoutSystemCalls() throws Exception {
+    // The progress line reads instret() from another thread; it stayed 0 until a system call.
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    org.dise.runtime.Machine m = org.dise.runtime.Machine.load(GuestRun.program("hostile"),
+        List.of("spin", "40000000"), new org.dise.runtime.Machine.Options(new Sandbox(cwd),
+            List.of(), 1, new java.io.PrintStream(out)));
+    m.kernel().setStdio(1, null, out);
+    java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicBoolean running =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread sampler = new Thread(() -> {
+      while (running.get()) {
+        long n = m.cpu().instret();
+        if (running.get()) {
+          seen.accumulateAndGet(n, Math::max);
+        }
+        Thread.onSpinWait();
+      }
+    });
+    sampler.start();
+    org.dise.runtime.Machine.Outcome o = m.run(-1);
+    running.set(false);
+    sampler.join();
+    assertThat(o.exitStatus()).isEqualTo(0);
+    assertThat(seen.get()).isGreaterThan(0L);
+    assertThat(seen.get()).isLessThan(o.instructions());
+  }
+
+  @Test
+  void aMaxInsnsLimitStillStopsExactly() throws Exception {
+    org.dise.runtime.Machine m = org.dise.runtime.Machine.load(GuestRun.program("hostile"),
+        List.of("spin", "40000000"), new org.dise.runtime.Machine.Options(new Sandbox(cwd),
+            List.of(), 1, new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
+    org.dise.runtime.Machine.Outcome o = m.run(45_000_001L);
+    assertThat(o.reason()).isEqualTo(org.dise.runtime.cpu.StopReason.STEP_LIMIT);
+    assertThat(o.instructions()).isEqualTo(45_000_001L);
+  }
+
+  @Test
   void limitSettingsAreCheckedWithClearMessages() {
     GuestLimits d = GuestLimits.defaults();
     assertThat(d.nofile()).isEqualTo(1024);
