@@ -69,17 +69,28 @@ public final class ConfigFormat {
   public static void write(DeployableConfig config, Path file) throws IOException {
     byte[] bytes = toBytes(config);
     try {
-      fromBytes(bytes, file.toString());
+      fromBytes(bytes, "");
     } catch (ConfigException e) {
-      throw new IOException("the runtime would refuse this configuration: " + e.getMessage());
+      throw new IOException("the runtime would refuse this configuration ("
+          + e.getMessage().replaceFirst("^: ", "") + "); nothing was written");
     }
     org.dise.runtime.io.AtomicFiles.write(file, bytes);
   }
+
+  /** The largest configuration file read (the payload's length field is 32 bits anyway). */
+  public static final long MAX_FILE = 64L << 20;
 
   /** Reads {@code file}; every refusal is one line naming the file and the problem. */
   public static DeployableConfig read(Path file) throws ConfigException {
     byte[] bytes;
     try {
+      if (Files.exists(file) && !Files.isRegularFile(file)) {
+        throw new ConfigException(file + ": not a regular file, so not a configuration");
+      }
+      if (Files.exists(file) && Files.size(file) > MAX_FILE) {
+        throw new ConfigException(String.format("%s: %,d bytes, larger than any configuration"
+            + " (at most %,d)", file, Files.size(file), MAX_FILE));
+      }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new ConfigException(file + ": no such file");
