@@ -221,7 +221,14 @@ public final class CompareCommand implements Callable<Integer> {
     int share = t.header().indexOf("share");
     Map<String, Double> out = new LinkedHashMap<>();
     for (List<String> r : t.rows()) {
-      out.merge(r.get(sig), Double.parseDouble(r.get(share)), Double::sum);
+      double v;
+      try {
+        v = Double.parseDouble(r.get(share));
+      } catch (NumberFormatException e) {
+        throw new UserError("a row of the hot data stream profile has share " + r.get(share)
+            + ", not a number");
+      }
+      out.merge(r.get(sig), v, Double::sum);
     }
     return out;
   }

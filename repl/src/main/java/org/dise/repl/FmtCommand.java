@@ -66,7 +66,7 @@ public final class FmtCommand implements Callable<Integer> {
     }
     if (write) {
       try {
-        Files.writeString(file, formatted, StandardCharsets.UTF_8);
+        org.dise.runtime.io.AtomicFiles.writeString(file, formatted);
       } catch (IOException e) {
         throw new UserError("cannot write " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
       }

@@ -84,9 +84,22 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
-    int status = args.length > 0 && args[0].equals("run")
-        ? runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length))
-        : commandLine().execute(args);
+    int status;
+    try {
+      status = args.length > 0 && args[0].equals("run")
+          ? runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length))
+          : commandLine().execute(args);
+    } catch (OutOfMemoryError e) {
+      // The guest's address space is bounded (--limit as), so this is the tool's own need.
+      System.err.println("acf: out of memory (the JVM's heap is "
+          + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB): give it more with"
+          + " ACF_JAVA_OPTS=-Xmx..., or lower the guest's --limit as");
+      status = EXIT_FAILURE;
+    } catch (StackOverflowError e) {
+      System.err.println("acf: the input is nested too deeply for this JVM's stack (-Xss in"
+          + " ACF_JAVA_OPTS)");
+      status = EXIT_FAILURE;
+    }
     System.out.flush();
     System.exit(status);
   }

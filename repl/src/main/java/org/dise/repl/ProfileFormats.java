@@ -146,7 +146,36 @@ public final class ProfileFormats {
       }
       out.add(cells);
     }
-    return new ProfileTable(header, out, key.stream().map(String::valueOf).toList(), weight);
+    int w = header.indexOf(weight);
+    if (w < 0) {
+      throw new IllegalArgumentException("the weight column `" + weight + "` is not one of the"
+          + " columns " + header);
+    }
+    long sum = 0;
+    for (int r = 0; r < out.size(); r++) {
+      String cell = out.get(r).get(w);
+      long n;
+      try {
+        n = cell.matches("-?[0-9]{1,19}") ? Long.parseLong(cell) : -1;
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n < 0) {
+        throw new IllegalArgumentException("row " + (r + 1) + ": `" + weight + "` is " + cell
+            + ", not a count (a whole number from 0 to " + Long.MAX_VALUE + ")");
+      }
+      try {
+        sum = Math.addExact(sum, n);
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("row " + (r + 1) + ": the `" + weight + "` column"
+            + " adds up past " + Long.MAX_VALUE);
+      }
+    }
+    try {
+      return new ProfileTable(header, out, key.stream().map(String::valueOf).toList(), weight);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a profile: " + e.getMessage());
+    }
   }
 
   /**

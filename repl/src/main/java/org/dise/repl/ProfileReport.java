@@ -83,7 +83,7 @@ final class ProfileReport {
   }
 
   private static void write(Path file, String text) throws IOException {
-    Files.writeString(file, text, StandardCharsets.UTF_8);
+    org.dise.runtime.io.AtomicFiles.writeString(file, text);
   }
 
   /** The sampling lines of the terminal summary. */

@@ -84,6 +84,12 @@ public final class RunCommand implements Callable<Integer> {
       description = "Also let the guest read and write files under DIR (repeatable).")
   List<Path> allowWrite = new ArrayList<>();
 
+  @Option(names = "--limit", paramLabel = "NAME=VALUE",
+      description = "Set a guest resource limit (repeatable): nofile=N open descriptors"
+          + " (default 1024), as=SIZE bytes of address space, K/M/G allowed (default 2G or half"
+          + " the JVM heap, whichever is smaller). The guest gets EMFILE/ENOMEM at the limit.")
+  List<String> limits = new ArrayList<>();
+
   @Option(names = "--env", paramLabel = "NAME=VALUE",
       description = "Set a variable in the guest's environment (repeatable). The guest's"
           + " environment is otherwise empty, the same on every host, unless --env-from-host"
@@ -186,6 +192,9 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (out != null && acfs.isEmpty() && config == null) {
       throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
+    }
+    if (out != null) {
+      RunOutput.prepare(out); // before the guest runs, so that no profile is lost after it
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -475,6 +484,15 @@ public final class RunCommand implements Callable<Integer> {
     Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
+    org.dise.runtime.linux.GuestLimits guestLimits = sandbox.limits();
+    for (String l : limits) {
+      try {
+        guestLimits = guestLimits.with(l);
+      } catch (IllegalArgumentException e) {
+        throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      }
+    }
+    sandbox.setLimits(guestLimits);
     if (clearEnv && envFromHost) {
       throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
     }

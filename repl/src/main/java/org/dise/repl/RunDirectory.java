@@ -47,8 +47,12 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
     } catch (IOException e) {
       throw new UserError(path + ": cannot read: " + e.getMessage());
     }
+    List<Path> trees = files.stream().filter(RunDirectory::isRapTree).toList();
     for (Path f : files) {
       String name = f.getFileName().toString().replaceFirst("\\.json$", "");
+      if (isRapTree(f)) {
+        continue; // a RAP tree (NAME.tree.json) beside its range profile NAME.json
+      }
       if (name.equals("summary")) {
         if (parse(f) instanceof Map<?, ?> m) {
           m.forEach((k, v) -> summary.put(String.valueOf(k), v));
@@ -59,9 +63,16 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
       }
     }
     if (profiles.isEmpty()) {
-      throw new UserError(path + ": no profiles (NAME.json) in this directory");
+      throw new UserError(path + ": no profiles (NAME.json) in this directory"
+          + (trees.isEmpty() ? "" : "; " + trees.get(0).getFileName() + " is a RAP tree, which"
+              + " report and compare read through its range profile NAME.json"));
     }
     return new RunDirectory(path, profiles, summary, notes);
+  }
+
+  /** RAP writes its tree as NAME.tree.json beside the range profile NAME.json. */
+  private static boolean isRapTree(Path f) {
+    return f.getFileName().toString().endsWith(".tree.json");
   }
 
   private static ProfileTable profile(Path f) {

@@ -144,8 +144,10 @@ class ConfigCommandTest {
             b.replacementEntries(), b.replacementEntryBytes(), b.conditionalEntries(),
             b.counters(), b.hpsRegisters(), b.diseRegisters(), b.maxCounterWidth()));
     Path tight = dir.resolve("tight.dcfg");
-    org.dise.runtime.dise.config.ConfigFormat.write(
-        new org.dise.runtime.dise.config.DeployableConfig("tight", small), tight);
+    // ConfigFormat.write refuses what the reader would refuse: write the bytes as a damaged or
+    // foreign writer would.
+    java.nio.file.Files.write(tight, org.dise.runtime.dise.config.ConfigFormat.toBytes(
+        new org.dise.runtime.dise.config.DeployableConfig("tight", small)));
     for (String engine : new String[] {"interpreted", "generated"}) {
       Result r = acf("run", "--config", tight.toString(), "--engine", engine, PROGRAM);
       assertThat(r.status()).isEqualTo(1);

@@ -63,7 +63,7 @@ public final class Formatter {
 
   /** Keeps one blank line where the source had at least one since the last thing printed. */
   private void blankLine(int start) {
-    if (lastEnd < 0 || out.length() == 0 || out.toString().endsWith("{\n")) {
+    if (lastEnd < 0 || out.length() == 0 || endsWith("{\n")) {
       return;
     }
     int newlines = 0;
@@ -72,9 +72,15 @@ public final class Formatter {
         newlines++;
       }
     }
-    if (newlines >= 2 && !out.toString().endsWith("\n\n")) {
+    if (newlines >= 2 && !endsWith("\n\n")) {
       out.append('\n');
     }
+  }
+
+  /** Whether the output so far ends with {@code s}, without copying it (once per comment). */
+  private boolean endsWith(String s) {
+    int n = out.length() - s.length();
+    return n >= 0 && out.indexOf(s, n) == n;
   }
 
   private void leadingComments(int before, String indent) {

@@ -1,8 +1,10 @@
 package org.dise.compiler.passes;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.dise.compiler.ast.Expr;
 import org.dise.compiler.diag.Diagnostics;
@@ -35,21 +37,34 @@ public final class ShadowedProductionLint {
         }
         conj.add(set);
       }
+      // Earlier productions with a replacement, by each conjunct they have: only those sharing
+      // a conjunct with a later production can be implied by it, so the search stays near
+      // linear in the number of productions instead of comparing every pair.
+      Map<String, List<Integer>> byConjunct = new HashMap<>();
       for (int j = 0; j < ps.size(); j++) {
         CheckedProduction later = ps.get(j);
-        if (later.replacement().isEmpty() || later.span().file() != main) {
-          continue;
-        }
         Set<String> laterConj = conj.get(j);
-        for (int i = 0; i < j; i++) {
-          CheckedProduction earlier = ps.get(i);
-          if (earlier.replacement().isPresent() && laterConj.containsAll(conj.get(i))) {
+        if (!later.replacement().isEmpty() && later.span().file() == main) {
+          int first = Integer.MAX_VALUE;
+          for (String c : laterConj) {
+            for (int i : byConjunct.getOrDefault(c, List.of())) {
+              if (i < first && laterConj.containsAll(conj.get(i))) {
+                first = i;
+              }
+            }
+          }
+          if (first != Integer.MAX_VALUE) {
+            CheckedProduction earlier = ps.get(first);
             diags.warning(later.span(), "the replacement of production `" + later.name()
                 + "` is never used: production `" + earlier.name() + "` (line "
                 + earlier.span().line() + ") matches whatever it matches and comes first",
                 "the first matching production with a replacement supplies it; reorder them "
                     + "or make the patterns disjoint");
-            break;
+          }
+        }
+        if (later.replacement().isPresent()) {
+          for (String c : laterConj) {
+            byConjunct.computeIfAbsent(c, k -> new ArrayList<>()).add(j);
           }
         }
       }

@@ -178,10 +178,22 @@ public final class Machine {
    * limit means none).
    */
   public Outcome run(long maxInsns) {
-    long budget = maxInsns < 0 ? Long.MAX_VALUE : Math.max(0, maxInsns - cpu.instret());
-    StopReason r = cpu.run(budget);
+    long limit = maxInsns < 0 ? Long.MAX_VALUE : maxInsns;
+    StopReason r;
+    do {
+      // In slices, so that instret() (what a progress line shows) advances in a loop that
+      // makes no system call; the hart keeps its state between slices.
+      long left = Math.max(0, limit - cpu.instret());
+      r = cpu.run(Math.min(left, SLICE));
+    } while (r == StopReason.STEP_LIMIT && cpu.instret() < limit);
+    if (r == StopReason.EXITED || r == StopReason.FAULT) {
+      kernel.releaseFiles(); // the guest cannot go on: its host files are the tool's again
+    }
     return outcome(r, maxInsns);
   }
+
+  /** Instructions between two updates of {@link Cpu#instret()} in {@link #run}. */
+  static final long SLICE = 20_000_000L;
 
   /** The outcome of the last stop, with a report for faults and limits. */
   public Outcome outcome(StopReason r, long maxInsns) {

@@ -65,7 +65,7 @@ public final class ElfFile {
     if (phnum == 0) {
       throw new ElfException("no program headers");
     }
-    if (phentsize < 56 || phoff < 0 || phoff + (long) phnum * phentsize > bytes.length) {
+    if (phentsize < 56 || phoff < 0 || phoff > bytes.length - (long) phnum * phentsize) {
       throw new ElfException(
           "truncated ELF file: program headers end at " + (phoff + (long) phnum * phentsize)
               + " but the file has " + bytes.length + " bytes");
@@ -82,7 +82,8 @@ public final class ElfFile {
                 + " programs are supported: link with -static");
       }
       if (s.type() == Segment.PT_LOAD
-          && (s.offset() < 0 || s.fileSize() < 0 || s.offset() + s.fileSize() > bytes.length)) {
+          && (s.offset() < 0 || s.fileSize() < 0 || s.offset() > bytes.length
+              || s.fileSize() > bytes.length - s.offset())) {
         throw new ElfException(
             "truncated ELF file: segment " + i + " needs bytes up to "
                 + (s.offset() + s.fileSize()) + " but the file has " + bytes.length);
@@ -97,8 +98,23 @@ public final class ElfFile {
     this.programSymbols = new ProgramSymbols(named);
   }
 
+  /** The largest program file read: programs are read whole, into the tool's heap. */
+  public static final long MAX_FILE = 1L << 30;
+
   /** Reads and validates a program file. */
   public static ElfFile read(Path path) throws IOException, ElfException {
+    if (!Files.isRegularFile(path)) {
+      if (!Files.exists(path)) {
+        throw new java.nio.file.NoSuchFileException(path.toString());
+      }
+      throw new ElfException(Files.isDirectory(path) ? "is a directory, not a program"
+          : "not a regular file (a device or pipe), so not a program");
+    }
+    long size = Files.size(path);
+    if (size > MAX_FILE) {
+      throw new ElfException(String.format("the file is %,d bytes; programs over %,d bytes"
+          + " (1 GiB) are not loaded", size, MAX_FILE));
+    }
     return new ElfFile(path, Files.readAllBytes(path));
   }
 

@@ -93,9 +93,41 @@ public abstract class GuestFd {
       if (hook != null && statAs == null) {
         hook.run();
       }
-      out.write(buf, 0, len);
-      out.flush();
+      try {
+        out.write(buf, 0, len);
+        out.flush();
+      } catch (IOException e) {
+        return -HostErrors.errno(e); // EPIPE when the reader went away (`acf run p | head`)
+      }
       return len;
+    }
+
+    /**
+     * lseek on a standard stream: works where the host stream is seekable (a file, /dev/null),
+     * ESPIPE on a pipe or terminal, as for the host's own descriptor.
+     */
+    @Override
+    long seek(long offset, int whence) {
+      FileChannel ch = in instanceof FileInputStream f ? f.getChannel()
+          : out instanceof FileOutputStream f ? f.getChannel() : null;
+      if (ch == null) {
+        return "/dev/null".equals(String.valueOf(statAs)) ? 0 : -Errno.ESPIPE;
+      }
+      try {
+        long base = switch (whence) {
+          case 0 -> 0;
+          case 1 -> ch.position();
+          case 2 -> ch.size();
+          default -> -1;
+        };
+        if (base < 0 || base + offset < 0) {
+          return -Errno.EINVAL;
+        }
+        ch.position(base + offset);
+        return ch.position();
+      } catch (IOException e) {
+        return -Errno.ESPIPE;
+      }
     }
 
     @Override
@@ -148,6 +180,20 @@ public abstract class GuestFd {
         ch.write(b);
       }
       return len;
+    }
+
+    /** ftruncate: shrinks, or grows the file with zeros (sparse where the host allows). */
+    int truncate(long length) throws IOException {
+      if (!writable) {
+        return -Errno.EINVAL;
+      }
+      long size = ch.size();
+      if (length < size) {
+        ch.truncate(length);
+      } else if (length > size) {
+        ch.write(ByteBuffer.wrap(new byte[1]), length - 1);
+      }
+      return 0;
     }
 
     @Override
@@ -208,10 +254,18 @@ public abstract class GuestFd {
     }
   }
 
-  /** One end of a pipe made by pipe2; both ends share a buffer (one thread: never blocks). */
+  /**
+   * One end of a pipe made by pipe2; both ends share a buffer of Linux's default capacity
+   * (64 KiB). One thread never blocks: reading an empty pipe or writing a full one gives EAGAIN,
+   * where Linux would wait for ever.
+   */
   static final class PipeEnd extends GuestFd {
+    static final int CAPACITY = 65536;
+
     static final class Buffer {
-      final java.util.ArrayDeque<Byte> bytes = new java.util.ArrayDeque<>();
+      final byte[] ring = new byte[CAPACITY];
+      int head;
+      int count;
       int writers = 1;
       int readers = 1;
     }
@@ -229,13 +283,16 @@ public abstract class GuestFd {
       if (writeEnd) {
         return -Errno.EBADF;
       }
-      if (buffer.bytes.isEmpty()) {
-        return buffer.writers > 0 ? -Errno.EAGAIN : 0;
+      Buffer b = buffer;
+      if (b.count == 0) {
+        return b.writers > 0 ? -Errno.EAGAIN : 0;
       }
-      int n = 0;
-      while (n < len && !buffer.bytes.isEmpty()) {
-        buf[n++] = buffer.bytes.poll();
+      int n = Math.min(len, b.count);
+      for (int i = 0; i < n; i++) {
+        buf[i] = b.ring[(b.head + i) % CAPACITY];
       }
+      b.head = (b.head + n) % CAPACITY;
+      b.count -= n;
       return n;
     }
 
@@ -244,13 +301,19 @@ public abstract class GuestFd {
       if (!writeEnd) {
         return -Errno.EBADF;
       }
-      if (buffer.readers == 0) {
-        return -32; // EPIPE
+      Buffer b = buffer;
+      if (b.readers == 0) {
+        return -Errno.EPIPE;
       }
-      for (int i = 0; i < len; i++) {
-        buffer.bytes.add(buf[i]);
+      int n = Math.min(len, CAPACITY - b.count);
+      if (n == 0) {
+        return -Errno.EAGAIN;
       }
-      return len;
+      for (int i = 0; i < n; i++) {
+        b.ring[(b.head + b.count + i) % CAPACITY] = buf[i];
+      }
+      b.count += n;
+      return n;
     }
 
     @Override

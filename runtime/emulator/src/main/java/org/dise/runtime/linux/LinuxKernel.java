@@ -42,6 +42,14 @@ public final class LinuxKernel implements SyscallHandler {
   private final Set<String> reported = new HashSet<>();
   private final Set<Integer> cloexec = new HashSet<>();
 
+  private GuestLimits limits;
+  /** The guest's working directory (a real path); chdir moves it within the sandbox. */
+  private Path cwd;
+  /** True once the guest set SIGPIPE to SIG_IGN: a write to a broken pipe then gives EPIPE. */
+  private boolean sigpipeIgnored;
+  /** The hart of the call being handled (to end the process on SIGPIPE). */
+  private Cpu cpu;
+
   private long brkStart;
   private long brk;
   private long mmapNext = Loader.MMAP_TOP;
@@ -53,6 +61,8 @@ public final class LinuxKernel implements SyscallHandler {
     this.notices = notices;
     this.exePath = exePath;
     this.random = new Random(seed);
+    this.limits = sandbox.limits();
+    this.cwd = sandbox.cwd();
     fds.put(0, GuestFd.Stdio.of(0));
     fds.put(1, GuestFd.Stdio.of(1));
     fds.put(2, GuestFd.Stdio.of(2));
@@ -72,6 +82,22 @@ public final class LinuxKernel implements SyscallHandler {
     fds.put(fd, new GuestFd.Stdio(fd, in, out, statAs));
   }
 
+  /**
+   * Closes every host file the guest still has open (after it ended): a guest that exhausted
+   * its descriptors must not keep the tool from writing its profiles.
+   */
+  public void releaseFiles() {
+    for (GuestFd f : new HashSet<>(fds.values())) {
+      try {
+        f.close();
+      } catch (IOException e) {
+        // the guest is gone; nothing to report to it
+      }
+    }
+    fds.clear();
+    cloexec.clear();
+  }
+
   public void setBrkStart(long start) {
     this.brkStart = start;
     this.brk = start;
@@ -85,6 +111,7 @@ public final class LinuxKernel implements SyscallHandler {
 
   @Override
   public void ecall(Cpu cpu) {
+    this.cpu = cpu;
     long[] x = cpu.x;
     int nr = (int) x[17];
     long a0 = x[10];
@@ -98,14 +125,16 @@ public final class LinuxKernel implements SyscallHandler {
       r = dispatch(cpu, nr, a0, a1, a2, a3, a4, a5);
     } catch (MemoryFault e) {
       r = -Errno.EFAULT;
+    } catch (Refused e) {
+      r = -e.errno;
     } catch (IOException e) {
-      r = -Errno.EIO;
+      r = -HostErrors.errno(e);
     }
     x[10] = r;
   }
 
   private long dispatch(Cpu cpu, int nr, long a0, long a1, long a2, long a3, long a4, long a5)
-      throws IOException {
+      throws IOException, Refused {
     switch (nr) {
       case 93: // exit
       case 94: // exit_group
@@ -143,41 +172,18 @@ public final class LinuxKernel implements SyscallHandler {
         if (f == null) {
           return -Errno.EBADF;
         }
-        int n = lowestFreeFd(0);
-        fds.put(n, f);
-        return n;
+        return install(f);
       }
-      case 24: { // dup3
-        GuestFd f = fds.get((int) a0);
-        if (f == null) {
-          return -Errno.EBADF;
-        }
-        if (a0 == a1) {
-          return -Errno.EINVAL;
-        }
-        if (fds.containsKey((int) a1)) {
-          close((int) a1);
-        }
-        fds.put((int) a1, f);
-        if ((a2 & O_CLOEXEC) != 0) {
-          cloexec.add((int) a1);
-        }
-        return a1;
-      }
+      case 24: // dup3
+        return dup3((int) a0, a1, (int) a2);
+      case 46: // ftruncate
+        return ftruncate((int) a0, a1);
       case 59: // pipe2
         return pipe2(a0, (int) a1);
-      case 49: { // chdir: the sandbox's working directory is fixed, so only check the target
-        Path p = guestPath(AT_FDCWD, a0);
-        if (!Files.exists(p)) {
-          return -Errno.ENOENT;
-        }
-        if (!Files.isDirectory(p)) {
-          return -Errno.ENOTDIR;
-        }
-        notice("chdir", "guest called chdir; the emulated working directory stays "
-            + sandbox.cwd());
-        return p.equals(sandbox.cwd()) ? 0 : -Errno.EACCES;
-      }
+      case 49: // chdir
+        return chdir(a0);
+      case 50: // fchdir
+        return fchdir((int) a0);
       case 25: // fcntl
         return fcntl((int) a0, (int) a1, a2);
       case 17: // getcwd
@@ -187,7 +193,15 @@ public final class LinuxKernel implements SyscallHandler {
       case 34: // mkdirat
         return mkdirat((int) a0, a1);
       case 48: // faccessat
-        return faccessat((int) a0, a1);
+        return faccessat((int) a0, a1, (int) a2, 0);
+      case 439: // faccessat2
+        return faccessat((int) a0, a1, (int) a2, (int) a3);
+      case 276: // renameat2
+        return renameat2((int) a0, a1, (int) a2, a3, (int) a4);
+      case 37: // linkat
+        return linkat((int) a0, a1, (int) a2, a3, (int) a4);
+      case 36: // symlinkat
+        return symlinkat(a0, (int) a1, a2);
       case 61: // getdents64
         return getdents64((int) a0, a1, a2);
       case 214:
@@ -211,13 +225,13 @@ public final class LinuxKernel implements SyscallHandler {
       case 134: // rt_sigaction
       case 135: // rt_sigprocmask
       case 132: // sigaltstack
-        return sigaction(nr, a1, a2, a3);
+        return sigaction(nr, a0, nr == 132 ? 0 : a1, nr == 132 ? a1 : a2, a3);
       case 261:
         return prlimit64((int) a1, a2, a3);
       case 163: // getrlimit (not on riscv64's table, but harmless)
         return prlimit64((int) a0, 0, a1);
       case 278:
-        return getrandom(a0, a1);
+        return getrandom(a0, a1, a2);
       case 113: // clock_gettime
         return clockGettime((int) a0, a1);
       case 114: // clock_getres
@@ -273,12 +287,22 @@ public final class LinuxKernel implements SyscallHandler {
 
   // ---------------------------------------------------------------- files
 
+  /** Linux's MAX_RW_COUNT: the most one read or write transfers. */
+  private static final long MAX_RW_COUNT = 0x7ffff000L;
+  /** Linux's UIO_MAXIOV. */
+  private static final int UIO_MAXIOV = 1024;
+  /** The host buffer one step of a read or write uses, so a huge count costs no huge array. */
+  private static final int CHUNK = 1 << 20;
+
   private long read(int fd, long buf, long len) throws IOException {
     GuestFd f = fds.get(fd);
     if (f == null) {
       return -Errno.EBADF;
     }
-    byte[] b = new byte[(int) Math.min(len, 1 << 20)];
+    if (len < 0 || buf + len < buf) { // a count above SSIZE_MAX: access_ok fails in Linux
+      return -Errno.EFAULT;
+    }
+    byte[] b = new byte[(int) Math.min(len, CHUNK)];
     int n = f.read(b, b.length);
     if (n > 0) {
       mem.write(buf, b, 0, n);
@@ -291,15 +315,77 @@ public final class LinuxKernel implements SyscallHandler {
     if (f == null) {
       return -Errno.EBADF;
     }
-    byte[] b = mem.read(buf, (int) Math.min(len, 1 << 24));
-    return f.write(b, b.length);
+    if (len < 0 || buf + len < buf) {
+      return -Errno.EFAULT;
+    }
+    len = Math.min(len, MAX_RW_COUNT);
+    long done = 0;
+    while (done < len) {
+      int step = (int) Math.min(len - done, CHUNK);
+      byte[] b;
+      try {
+        b = mem.read(buf + done, step);
+      } catch (MemoryFault e) {
+        if (done > 0) {
+          return done;
+        }
+        throw e;
+      }
+      int n = f.write(b, b.length);
+      if (n < 0) {
+        return done > 0 ? done : brokenPipe(n);
+      }
+      done += n;
+      if (n < step) {
+        break;
+      }
+    }
+    return done;
+  }
+
+  /**
+   * A write to a pipe nobody reads: Linux sends SIGPIPE, which kills the process (128+13 in the
+   * shell, as qemu-riscv64 exits) unless the guest ignores or handles it; then EPIPE.
+   */
+  private long brokenPipe(long r) {
+    if (r == -Errno.EPIPE && !sigpipeIgnored && cpu != null) {
+      cpu.halt(128 + 13);
+    }
+    return r;
+  }
+
+  /** The iovec array, checked as Linux's import_iovec does: EINVAL for bad counts or lengths. */
+  private long[][] iovecs(long iov, int cnt) {
+    if (cnt < 0 || cnt > UIO_MAXIOV) {
+      return null;
+    }
+    long[][] v = new long[cnt][2];
+    long total = 0;
+    for (int i = 0; i < cnt; i++) {
+      v[i][0] = mem.read64(iov + 16L * i);
+      v[i][1] = mem.read64(iov + 16L * i + 8);
+      if (v[i][1] < 0) {
+        return null;
+      }
+      // Linux truncates the total at MAX_RW_COUNT rather than failing.
+      v[i][1] = Math.min(v[i][1], MAX_RW_COUNT - total);
+      total += v[i][1];
+    }
+    return v;
   }
 
   private long readv(int fd, long iov, int cnt) throws IOException {
+    if (!fds.containsKey(fd)) {
+      return -Errno.EBADF;
+    }
+    long[][] v = iovecs(iov, cnt);
+    if (v == null) {
+      return -Errno.EINVAL;
+    }
     long total = 0;
-    for (int i = 0; i < cnt; i++) {
-      long base = mem.read64(iov + 16L * i);
-      long len = mem.read64(iov + 16L * i + 8);
+    for (long[] e : v) {
+      long base = e[0];
+      long len = e[1];
       if (len == 0) {
         continue;
       }
@@ -320,15 +406,35 @@ public final class LinuxKernel implements SyscallHandler {
     if (f == null) {
       return -Errno.EBADF;
     }
-    // Gather into one host write, as the kernel writes an iovec atomically to a pipe.
-    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-    for (int i = 0; i < cnt; i++) {
-      long base = mem.read64(iov + 16L * i);
-      long len = mem.read64(iov + 16L * i + 8);
-      all.write(mem.read(base, (int) len));
+    long[][] v = iovecs(iov, cnt);
+    if (v == null) {
+      return -Errno.EINVAL;
     }
-    byte[] b = all.toByteArray();
-    return f.write(b, b.length);
+    long sum = 0;
+    for (long[] e : v) {
+      sum += e[1];
+    }
+    if (sum <= 65536) {
+      // Gather small vectors into one host write, as the kernel writes them atomically to a pipe.
+      java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+      for (long[] e : v) {
+        all.write(mem.read(e[0], (int) e[1]));
+      }
+      byte[] b = all.toByteArray();
+      return b.length == 0 ? 0 : brokenPipe(f.write(b, b.length));
+    }
+    long total = 0;
+    for (long[] e : v) {
+      long n = write(fd, e[0], e[1]);
+      if (n < 0) {
+        return total > 0 ? total : n;
+      }
+      total += n;
+      if (n < e[1]) {
+        break;
+      }
+    }
+    return total;
   }
 
   private long pio(boolean isWrite, int fd, long buf, long len, long off) throws IOException {
@@ -343,78 +449,219 @@ public final class LinuxKernel implements SyscallHandler {
     return r;
   }
 
-  private Path guestPath(int dirfd, long pathAddr) {
-    String p = mem.readCString(pathAddr, 4096);
-    if (!p.startsWith("/") && dirfd != AT_FDCWD) {
-      GuestFd d = fds.get(dirfd);
-      if (d != null && d.path() != null) {
-        return d.path().resolve(p).normalize();
-      }
+  /** A system call refused with an errno, thrown from deep inside path handling. */
+  private static final class Refused extends Exception {
+    final int errno;
+
+    Refused(int errno) {
+      super(null, null, false, false);
+      this.errno = errno;
     }
-    return sandbox.resolve(p);
   }
 
-  private long openat(int dirfd, long pathAddr, int flags, int mode) throws IOException {
-    Path p = guestPath(dirfd, pathAddr);
-    int acc = flags & 3;
-    boolean wantWrite = acc != 0 || (flags & 0x40) != 0 || (flags & 0x200) != 0;
-    if (!(wantWrite ? sandbox.mayWrite(p) : sandbox.mayRead(p))) {
-      notice("deny:" + p, "guest was denied " + (wantWrite ? "write" : "read") + " access to "
-          + p + " (outside the allowed directories; see --allow-read/--allow-write)");
-      return -Errno.EACCES;
+  /**
+   * Reads a guest path: at most PATH_MAX bytes with its NUL (else ENAMETOOLONG), bytes that are
+   * not UTF-8 give EILSEQ with a notice rather than a different name on the host.
+   */
+  private String pathArg(long addr) throws Refused {
+    byte[] b = new byte[PathWalk.PATH_MAX];
+    int n = 0;
+    while (true) {
+      if (n == b.length) {
+        throw new Refused(Errno.ENAMETOOLONG);
+      }
+      byte c = (byte) mem.lb(addr + n);
+      if (c == 0) {
+        break;
+      }
+      b[n++] = c;
     }
-    if (Files.isDirectory(p)) {
-      if (wantWrite) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(b, 0, n)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      notice("nonutf8", "guest used a file name that is not UTF-8; the host cannot name it "
+          + "exactly, so the call returned EILSEQ");
+      throw new Refused(Errno.EILSEQ);
+    }
+  }
+
+  /**
+   * Walks a guest path from {@code dirfd} (or the working directory) as the kernel would. A walk
+   * that fails outside the readable directories reports EACCES, so that errno values do not tell
+   * the guest what exists outside.
+   */
+  private PathWalk.Result walk(int dirfd, String p, boolean followLast) throws Refused {
+    Path start = cwd;
+    if (!p.startsWith("/") && dirfd != AT_FDCWD) {
+      GuestFd d = fds.get(dirfd);
+      if (d == null) {
+        throw new Refused(Errno.EBADF);
+      }
+      if (!(d instanceof GuestFd.Dir dir)) {
+        throw new Refused(Errno.ENOTDIR);
+      }
+      start = dir.path;
+    }
+    PathWalk.Result r = PathWalk.walk(start, p, followLast);
+    if (!r.ok()) {
+      if (r.path() != null && !sandbox.mayRead(r.path())) {
+        throw new Refused(Errno.EACCES);
+      }
+      throw new Refused(r.errno());
+    }
+    return r;
+  }
+
+  private PathWalk.Result walk(int dirfd, long pathAddr, boolean followLast) throws Refused {
+    return walk(dirfd, pathArg(pathAddr), followLast);
+  }
+
+  /** EACCES with a notice unless the guest may read {@code p}. */
+  private void checkRead(Path p, String what) throws Refused {
+    if (!sandbox.mayRead(p)) {
+      deny(p, what);
+    }
+  }
+
+  /** EACCES with a notice unless the guest may change {@code p}. */
+  private void checkWrite(Path p, String what) throws Refused {
+    if (!sandbox.mayWrite(p)) {
+      deny(p, what);
+    }
+  }
+
+  /** Changing a directory entry (create, delete, rename, link) writes its directory. */
+  private void checkEntry(Path p, String what) throws Refused {
+    Path dir = p.getParent();
+    if (dir == null || !sandbox.mayWrite(dir)) {
+      deny(p, what);
+    }
+  }
+
+  private void deny(Path p, String what) throws Refused {
+    notice("deny:" + what + ":" + p, "guest was denied " + what + " " + p
+        + " (outside the allowed directories; see --allow-read/--allow-write)");
+    throw new Refused(Errno.EACCES);
+  }
+
+  private static final int O_CREAT = 0x40;
+  private static final int O_EXCL = 0x80;
+  private static final int O_TRUNC = 0x200;
+  private static final int O_APPEND = 0x400;
+  private static final int O_DIRECTORY = 0x10000;
+  private static final int O_NOFOLLOW = 0x20000;
+  private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+  private static final int AT_REMOVEDIR = 0x200;
+  private static final int AT_SYMLINK_FOLLOW = 0x400;
+  private static final int AT_EMPTY_PATH = 0x1000;
+
+  private long openat(int dirfd, long pathAddr, int flags, int mode)
+      throws IOException, Refused {
+    int acc = flags & 3;
+    boolean creat = (flags & O_CREAT) != 0;
+    boolean excl = creat && (flags & O_EXCL) != 0;
+    boolean trunc = (flags & O_TRUNC) != 0;
+    // As the kernel: O_CREAT|O_EXCL and O_NOFOLLOW do not follow a link in the last component.
+    PathWalk.Result r = walk(dirfd, pathAddr, !excl && (flags & O_NOFOLLOW) == 0);
+    Path p = r.path();
+    if (r.exists() && excl) {
+      return -Errno.EEXIST;
+    }
+    if (r.link()) {
+      checkRead(p, "access to");
+      return -Errno.ELOOP;
+    }
+    if (!r.exists() && !creat) {
+      checkRead(p, "read access to");
+      return -Errno.ENOENT;
+    }
+    if (!r.exists()) {
+      checkEntry(p, "creating");
+    } else if (acc != 0 || trunc) {
+      checkWrite(p, "write access to");
+    } else {
+      checkRead(p, "read access to");
+    }
+    if (r.dir()) {
+      if (acc != 0 || creat) {
         return -Errno.EISDIR;
       }
+      checkFdLimit();
       List<String> names = new ArrayList<>();
       names.add(".");
       names.add("..");
       try (Stream<Path> s = Files.list(p)) {
         s.forEach(q -> names.add(q.getFileName().toString()));
       }
-      return install(new GuestFd.Dir(p, names));
+      return install(new GuestFd.Dir(p, names), flags);
     }
-    if ((flags & 0x10000) != 0) { // O_DIRECTORY on a non-directory
-      return Files.exists(p) ? -Errno.ENOTDIR : -Errno.ENOENT;
+    if ((flags & O_DIRECTORY) != 0) {
+      return r.exists() ? -Errno.ENOTDIR : -Errno.ENOENT;
     }
-    EnumSet<StandardOpenOption> opts = EnumSet.noneOf(StandardOpenOption.class);
+    if (r.exists() && !sandbox.unrestricted() && hardLinked(p)) {
+      // Another name of this file may lie outside the allowed directories, and no path check
+      // can tell: a file with several hard links is refused, like a link that leads out.
+      notice("hardlink:" + p, "guest was denied access to " + p + ": it has several hard links,"
+          + " and another may lie outside the allowed directories");
+      return -Errno.EACCES;
+    }
+    checkFdLimit();
+    Set<java.nio.file.OpenOption> opts = new HashSet<>();
+    // The walk resolved every link: a link swapped in since then must not be followed.
+    opts.add(LinkOption.NOFOLLOW_LINKS);
     if (acc == 0 || acc == 2) {
       opts.add(StandardOpenOption.READ);
     }
     if (acc == 1 || acc == 2) {
       opts.add(StandardOpenOption.WRITE);
     }
-    if ((flags & 0x40) != 0) { // O_CREAT
-      opts.add(StandardOpenOption.CREATE);
+    if (creat) {
+      opts.add(excl ? StandardOpenOption.CREATE_NEW : StandardOpenOption.CREATE);
       opts.add(StandardOpenOption.WRITE);
-      if ((flags & 0x80) != 0) { // O_EXCL
-        opts.add(StandardOpenOption.CREATE_NEW);
-      }
     }
-    if ((flags & 0x200) != 0) { // O_TRUNC
+    if (trunc && acc != 0) {
       opts.add(StandardOpenOption.TRUNCATE_EXISTING);
     }
+    FileChannel ch = FileChannel.open(p, opts);
+    return install(new GuestFd.HostFile(ch, p, acc != 1, acc != 0, (flags & O_APPEND) != 0),
+        flags);
+  }
+
+  private static boolean hardLinked(Path p) {
     try {
-      FileChannel ch = FileChannel.open(p, opts);
-      int fd = install(new GuestFd.HostFile(ch, p, acc != 1, acc != 0, (flags & 0x400) != 0));
-      if ((flags & O_CLOEXEC) != 0) {
-        cloexec.add(fd);
-      }
-      return fd;
-    } catch (NoSuchFileException e) {
-      return -Errno.ENOENT;
-    } catch (java.nio.file.FileAlreadyExistsException e) {
-      return -Errno.EEXIST;
-    } catch (java.nio.file.AccessDeniedException e) {
-      return -Errno.EACCES;
+      Object n = Files.getAttribute(p, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+      return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && ((Number) n).intValue() > 1;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
     }
   }
 
-  private int install(GuestFd f) {
-    int n = lowestFreeFd(3);
+  /** Installs a new descriptor at the lowest free number, as Linux does; EMFILE at the limit. */
+  private int install(GuestFd f) throws Refused {
+    int n = lowestFreeFd(0);
+    if (n >= limits.nofile()) {
+      throw new Refused(Errno.EMFILE);
+    }
     fds.put(n, f);
     return n;
+  }
+
+  private int install(GuestFd f, int flags) throws Refused {
+    int n = install(f);
+    if ((flags & O_CLOEXEC) != 0) {
+      cloexec.add(n);
+    }
+    return n;
+  }
+
+  /** EMFILE before any host resource is taken, when no descriptor number is left. */
+  private void checkFdLimit() throws Refused {
+    if (lowestFreeFd(0) >= limits.nofile()) {
+      throw new Refused(Errno.EMFILE);
+    }
   }
 
   private int lowestFreeFd(int from) {
@@ -437,6 +684,36 @@ public final class LinuxKernel implements SyscallHandler {
     return 0;
   }
 
+  private long ftruncate(int fd, long length) throws IOException {
+    GuestFd f = fds.get(fd);
+    if (f == null) {
+      return -Errno.EBADF;
+    }
+    if (length < 0) {
+      return -Errno.EINVAL;
+    }
+    return f instanceof GuestFd.HostFile h ? h.truncate(length) : -Errno.EINVAL;
+  }
+
+  private long dup3(int oldfd, long newfd, int flags) throws IOException {
+    GuestFd f = fds.get(oldfd);
+    if (f == null || newfd < 0 || newfd >= limits.nofile()) {
+      return -Errno.EBADF;
+    }
+    if (oldfd == newfd || (flags & ~O_CLOEXEC) != 0) {
+      return -Errno.EINVAL;
+    }
+    int n = (int) newfd;
+    if (fds.containsKey(n)) {
+      close(n);
+    }
+    fds.put(n, f);
+    if ((flags & O_CLOEXEC) != 0) {
+      cloexec.add(n);
+    }
+    return n;
+  }
+
   private long fcntl(int fd, int cmd, long arg) {
     GuestFd f = fds.get(fd);
     if (f == null) {
@@ -444,8 +721,17 @@ public final class LinuxKernel implements SyscallHandler {
     }
     return switch (cmd) {
       case 0, 1030 -> { // F_DUPFD, F_DUPFD_CLOEXEC
+        if (arg < 0 || arg >= limits.nofile()) {
+          yield -Errno.EINVAL;
+        }
         int n = lowestFreeFd((int) arg);
+        if (n >= limits.nofile()) {
+          yield -Errno.EMFILE;
+        }
         fds.put(n, f);
+        if (cmd == 1030) {
+          cloexec.add(n);
+        }
         yield n;
       }
       case 1 -> cloexec.contains(fd) ? 1 : 0; // F_GETFD
@@ -464,7 +750,7 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private long getcwd(long buf, long size) {
-    byte[] b = (sandbox.cwd().toString() + "\0").getBytes(StandardCharsets.UTF_8);
+    byte[] b = (cwd.toString() + "\0").getBytes(StandardCharsets.UTF_8);
     if (b.length > size) {
       return -Errno.ERANGE;
     }
@@ -472,46 +758,129 @@ public final class LinuxKernel implements SyscallHandler {
     return b.length;
   }
 
-  private long unlinkat(int dirfd, long pathAddr, int flags) throws IOException {
-    Path p = guestPath(dirfd, pathAddr);
-    if (!sandbox.mayWrite(p)) {
-      notice("deny:" + p, "guest was denied deleting " + p + " (outside the allowed directories)");
-      return -Errno.EACCES;
-    }
-    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+  private long chdir(long pathAddr) throws Refused {
+    PathWalk.Result r = walk(AT_FDCWD, pathAddr, true);
+    if (!r.exists()) {
+      checkRead(r.path(), "access to");
       return -Errno.ENOENT;
     }
-    boolean dir = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
-    if (dir != ((flags & 0x200) != 0)) {
-      return dir ? -Errno.EISDIR : -Errno.ENOTDIR;
+    checkRead(r.path(), "chdir to");
+    if (!r.dir()) {
+      return -Errno.ENOTDIR;
     }
-    try {
-      Files.delete(p);
-    } catch (java.nio.file.DirectoryNotEmptyException e) {
-      return -Errno.ENOTEMPTY;
-    }
+    cwd = r.path();
     return 0;
   }
 
-  private long mkdirat(int dirfd, long pathAddr) throws IOException {
-    Path p = guestPath(dirfd, pathAddr);
-    if (!sandbox.mayWrite(p)) {
-      notice("deny:" + p, "guest was denied creating " + p + " (outside the allowed directories)");
-      return -Errno.EACCES;
+  private long fchdir(int fd) throws Refused {
+    GuestFd f = fds.get(fd);
+    if (f == null) {
+      return -Errno.EBADF;
     }
-    if (Files.exists(p)) {
+    if (!(f instanceof GuestFd.Dir d)) {
+      return -Errno.ENOTDIR;
+    }
+    checkRead(d.path, "chdir to");
+    cwd = d.path;
+    return 0;
+  }
+
+  private long unlinkat(int dirfd, long pathAddr, int flags) throws IOException, Refused {
+    PathWalk.Result r = walk(dirfd, pathAddr, false);
+    Path p = r.path();
+    if (!r.exists()) {
+      checkRead(p, "access to");
+      return -Errno.ENOENT;
+    }
+    checkEntry(p, "deleting");
+    if (r.dir() != ((flags & AT_REMOVEDIR) != 0)) {
+      return r.dir() ? -Errno.EISDIR : -Errno.ENOTDIR;
+    }
+    Files.delete(p);
+    return 0;
+  }
+
+  private long mkdirat(int dirfd, long pathAddr) throws IOException, Refused {
+    PathWalk.Result r = walk(dirfd, pathAddr, false);
+    if (r.exists()) {
+      checkRead(r.path(), "access to");
       return -Errno.EEXIST;
     }
-    Files.createDirectory(p);
+    checkEntry(r.path(), "creating");
+    Files.createDirectory(r.path());
     return 0;
   }
 
-  private long faccessat(int dirfd, long pathAddr) {
-    Path p = guestPath(dirfd, pathAddr);
-    if (!sandbox.mayRead(p)) {
+  private long renameat2(int olddir, long oldAddr, int newdir, long newAddr, int flags)
+      throws IOException, Refused {
+    PathWalk.Result from = walk(olddir, oldAddr, false);
+    PathWalk.Result to = walk(newdir, newAddr, false);
+    if (!from.exists()) {
+      checkRead(from.path(), "access to");
+      return -Errno.ENOENT;
+    }
+    checkEntry(from.path(), "renaming");
+    checkEntry(to.path(), "renaming to");
+    if ((flags & ~1) != 0) { // only RENAME_NOREPLACE
+      notice("renameat2:" + flags, "guest called renameat2 with flags " + flags
+          + " (only RENAME_NOREPLACE is supported); it returned EINVAL");
+      return -Errno.EINVAL;
+    }
+    if (to.exists() && (flags & 1) != 0) {
+      return -Errno.EEXIST;
+    }
+    if (to.path().startsWith(from.path()) && !to.path().equals(from.path())) {
+      return -Errno.EINVAL; // a directory into itself
+    }
+    Files.move(from.path(), to.path(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    return 0;
+  }
+
+  private long linkat(int olddir, long oldAddr, int newdir, long newAddr, int flags)
+      throws IOException, Refused {
+    PathWalk.Result from = walk(olddir, oldAddr, (flags & AT_SYMLINK_FOLLOW) != 0);
+    PathWalk.Result to = walk(newdir, newAddr, false);
+    if (!from.exists()) {
+      checkRead(from.path(), "access to");
+      return -Errno.ENOENT;
+    }
+    // A new name for a file is a way to write it: the file itself must be writable.
+    checkWrite(from.path(), "linking");
+    checkEntry(to.path(), "creating");
+    if (from.dir()) {
+      return -Errno.EPERM;
+    }
+    if (to.exists()) {
+      return -Errno.EEXIST;
+    }
+    Files.createLink(to.path(), from.path());
+    return 0;
+  }
+
+  private long symlinkat(long targetAddr, int newdir, long linkAddr)
+      throws IOException, Refused {
+    String target = pathArg(targetAddr);
+    PathWalk.Result at = walk(newdir, linkAddr, false);
+    if (at.exists()) {
+      checkRead(at.path(), "access to");
+      return -Errno.EEXIST;
+    }
+    checkEntry(at.path(), "creating");
+    // The text is not checked: every later use of the link is walked and judged again.
+    Files.createSymbolicLink(at.path(), Path.of(target));
+    return 0;
+  }
+
+  private long faccessat(int dirfd, long pathAddr, int mode, int flags) throws Refused {
+    PathWalk.Result r = walk(dirfd, pathAddr, (flags & AT_SYMLINK_NOFOLLOW) == 0);
+    checkRead(r.path(), "access to");
+    if (!r.exists()) {
+      return -Errno.ENOENT;
+    }
+    if ((mode & 2) != 0 && !sandbox.mayWrite(r.path())) {
       return -Errno.EACCES;
     }
-    return Files.exists(p) ? 0 : -Errno.ENOENT;
+    return 0;
   }
 
   private long getdents64(int fd, long buf, long len) {
@@ -545,21 +914,48 @@ public final class LinuxKernel implements SyscallHandler {
     if (f == null) {
       return -Errno.EBADF;
     }
+    if (f instanceof GuestFd.PipeEnd) {
+      return writeFifoStat(statAddr);
+    }
     Path p = f.hostStdio() >= 0 ? Path.of("/proc/self/fd/" + f.hostStdio()) : f.path();
+    if (p == null) { // a stream with no host file behind it: describe it as a pipe
+      return writeFifoStat(statAddr);
+    }
     return writeStat(p, statAddr, true);
   }
 
-  private long newfstatat(int dirfd, long pathAddr, long statAddr, int flags) throws IOException {
-    String s = mem.readCString(pathAddr, 4096);
-    if (s.isEmpty() && (flags & 0x1000) != 0) { // AT_EMPTY_PATH
+  /** A struct stat for a pipe, as Linux gives one: S_IFIFO, mode 0600, size 0. */
+  private long writeFifoStat(long statAddr) {
+    byte[] st = new byte[128];
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(st).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putLong(0, 0xc); // st_dev of pipefs
+    b.putLong(8, 1);
+    b.putInt(16, 0010600); // S_IFIFO | 0600
+    b.putInt(20, 1);
+    b.putInt(56, 4096);
+    mem.write(statAddr, st, 0, st.length);
+    return 0;
+  }
+
+  private long newfstatat(int dirfd, long pathAddr, long statAddr, int flags)
+      throws IOException, Refused {
+    String s = pathArgOrEmpty(pathAddr, flags);
+    if (s.isEmpty() && (flags & AT_EMPTY_PATH) != 0) {
       return fstat(dirfd, statAddr);
     }
-    Path p = guestPath(dirfd, pathAddr);
-    if (!sandbox.mayRead(p)) {
-      notice("deny:" + p, "guest was denied stat of " + p + " (outside the allowed directories)");
-      return -Errno.EACCES;
+    PathWalk.Result r = walk(dirfd, s, (flags & AT_SYMLINK_NOFOLLOW) == 0);
+    checkRead(r.path(), "stat of");
+    if (!r.exists()) {
+      return -Errno.ENOENT;
     }
-    return writeStat(p, statAddr, (flags & 0x100) == 0);
+    return writeStat(r.path(), statAddr, false);
+  }
+
+  private String pathArgOrEmpty(long addr, int flags) throws Refused {
+    if (addr == 0 && (flags & AT_EMPTY_PATH) != 0) {
+      return "";
+    }
+    return pathArg(addr);
   }
 
   /** Fills a riscv64 (asm-generic) struct stat from the host file. */
@@ -603,20 +999,25 @@ public final class LinuxKernel implements SyscallHandler {
     b.putLong(off + 8, i.getNano());
   }
 
-  private long readlinkat(int dirfd, long pathAddr, long buf, long size) {
-    String s = mem.readCString(pathAddr, 4096);
+  private long readlinkat(int dirfd, long pathAddr, long buf, long size) throws Refused {
+    if ((int) size <= 0 || size > Integer.MAX_VALUE) {
+      return -Errno.EINVAL;
+    }
+    String s = pathArg(pathAddr);
     String target;
     if (s.equals("/proc/self/exe")) {
       target = exePath;
     } else {
-      Path p = guestPath(dirfd, pathAddr);
-      if (!sandbox.mayRead(p)) {
-        return -Errno.EACCES;
+      PathWalk.Result r = walk(dirfd, s, false);
+      checkRead(r.path(), "reading the link");
+      if (!r.exists()) {
+        return -Errno.ENOENT;
+      }
+      if (!r.link()) {
+        return -Errno.EINVAL;
       }
       try {
-        target = Files.readSymbolicLink(p).toString();
-      } catch (java.nio.file.NotLinkException e) {
-        return -Errno.EINVAL;
+        target = Files.readSymbolicLink(r.path()).toString();
       } catch (IOException e) {
         return -Errno.ENOENT;
       }
@@ -660,14 +1061,20 @@ public final class LinuxKernel implements SyscallHandler {
 
   // ---------------------------------------------------------------- memory
 
+  /** True if mapping {@code more} bytes would pass the guest's address-space limit. */
+  private boolean overLimit(long more) {
+    return more > limits.addressSpace() - mem.mappedBytes();
+  }
+
   private long brk(long want) {
-    if (want == 0 || want < brkStart) {
+    if (want == 0 || want < brkStart || want > Memory.LIMIT) {
       return brk;
     }
     long oldTop = (brk + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     long newTop = (want + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     if (newTop > oldTop) {
-      if (!mem.isFree(oldTop, newTop - oldTop) || newTop > mmapNext) {
+      if (!mem.isFree(oldTop, newTop - oldTop) || newTop > mmapNext
+          || overLimit(newTop - oldTop)) {
         return brk;
       }
       mem.map(oldTop, newTop - oldTop, Memory.PROT_READ | Memory.PROT_WRITE);
@@ -680,15 +1087,31 @@ public final class LinuxKernel implements SyscallHandler {
 
   private long mmap(long addr, long len, int prot, int flags, int fd, long off)
       throws IOException {
-    if (len <= 0) {
+    if (len == 0 || (off & Memory.PAGE_MASK) != 0) {
       return -Errno.EINVAL;
+    }
+    if (len < 0 || len > Memory.LIMIT) {
+      return -Errno.ENOMEM;
     }
     long size = (len + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     boolean fixed = (flags & 0x10) != 0;
     boolean anonymous = (flags & 0x20) != 0;
+    GuestFd f = null;
+    if (!anonymous) {
+      f = fds.get(fd);
+      if (!(f instanceof GuestFd.HostFile)) {
+        return f == null ? -Errno.EBADF : -Errno.EACCES;
+      }
+      if (off < 0) {
+        return -Errno.EINVAL;
+      }
+    }
+    if (overLimit(size)) {
+      return -Errno.ENOMEM;
+    }
     long at;
     if (fixed) {
-      if ((addr & Memory.PAGE_MASK) != 0 || addr < Memory.PAGE_SIZE
+      if ((addr & Memory.PAGE_MASK) != 0 || addr < Memory.PAGE_SIZE || addr > Memory.LIMIT
           || addr + size > Memory.LIMIT) {
         return -Errno.EINVAL;
       }
@@ -700,29 +1123,34 @@ public final class LinuxKernel implements SyscallHandler {
       }
     }
     mem.map(at, size, prot & 7);
-    if (!anonymous) {
-      GuestFd f = fds.get(fd);
-      if (!(f instanceof GuestFd.HostFile)) {
-        mem.unmap(at, size);
-        return -Errno.EBADF;
-      }
-      byte[] content = new byte[(int) len];
+    if (f != null) {
+      // Copy the file in steps: a mapping may be far larger than any host array.
       long saved = f.seek(0, 1);
       f.seek(off, 0);
-      int got = 0;
+      long got = 0;
+      byte[] chunk = new byte[(int) Math.min(len, CHUNK)];
       while (got < len) {
-        byte[] chunk = new byte[(int) len - got];
-        int n = f.read(chunk, chunk.length);
+        int n = f.read(chunk, (int) Math.min(chunk.length, len - got));
         if (n <= 0) {
           break;
         }
-        System.arraycopy(chunk, 0, content, got, n);
+        if (!allZero(chunk, n)) { // fresh pages read as zero: a sparse file costs no memory
+          mem.poke(at + got, chunk, 0, n);
+        }
         got += n;
       }
       f.seek(saved, 0);
-      mem.poke(at, content, 0, got);
     }
     return at;
+  }
+
+  private static boolean allZero(byte[] b, int n) {
+    for (int i = 0; i < n; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private long findFree(long size) {
@@ -747,11 +1175,11 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private long munmap(long addr, long len) {
-    if ((addr & Memory.PAGE_MASK) != 0 || len <= 0) {
+    if ((addr & Memory.PAGE_MASK) != 0 || len <= 0 || len > Memory.LIMIT) {
       return -Errno.EINVAL;
     }
     long size = (len + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
-    if (addr + size > Memory.LIMIT) {
+    if (addr < 0 || addr + size > Memory.LIMIT) {
       return -Errno.EINVAL;
     }
     mem.unmap(addr, size);
@@ -759,8 +1187,11 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private long mprotect(long addr, long len, int prot) {
-    if ((addr & Memory.PAGE_MASK) != 0) {
+    if ((addr & Memory.PAGE_MASK) != 0 || (prot & ~7) != 0) {
       return -Errno.EINVAL;
+    }
+    if (len < 0 || addr < 0 || addr > Memory.LIMIT || len > Memory.LIMIT - addr) {
+      return -Errno.ENOMEM; // beyond the address space: no mapping there, as Linux answers
     }
     long size = (len + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     // Memory drops the decoded code of pages that lose execute permission.
@@ -769,11 +1200,39 @@ public final class LinuxKernel implements SyscallHandler {
 
   // ---------------------------------------------------------------- misc
 
-  private long sigaction(int nr, long set, long old, long size) {
-    // No signals are ever delivered; report an empty old mask/action.
+  private long sigaction(int nr, long sig, long set, long old, long size) {
+    if (nr == 132) { // sigaltstack(ss, old_ss): report no alternate stack (SS_DISABLE)
+      if (old != 0) {
+        byte[] ss = new byte[24];
+        ss[8] = 4;
+        mem.write(old, ss, 0, ss.length);
+      }
+      return 0;
+    }
+    if (size != 8) { // the kernel's sigset_t is 8 bytes; anything else is EINVAL
+      return -Errno.EINVAL;
+    }
+    if (nr == 134) {
+      if (sig < 1 || sig > 64 || ((sig == 9 || sig == 19) && set != 0)) {
+        return -Errno.EINVAL;
+      }
+      long handler = set != 0 ? mem.read64(set) : -1;
+      if (old != 0) {
+        byte[] b = new byte[32];
+        if (sig == 13 && sigpipeIgnored) {
+          b[0] = 1;
+        }
+        mem.write(old, b, 0, b.length);
+      }
+      if (sig == 13 && set != 0) {
+        // No signal is delivered: an ignored or handled SIGPIPE makes a broken pipe EPIPE.
+        sigpipeIgnored = handler != 0;
+      }
+      return 0;
+    }
+    // rt_sigprocmask: no signals are ever delivered; report an empty old mask.
     if (old != 0) {
-      int n = nr == 135 ? (int) Math.min(size, 128) : nr == 134 ? 32 : 24;
-      mem.write(old, new byte[n], 0, n);
+      mem.write(old, new byte[8], 0, 8);
     }
     return 0;
   }
@@ -789,6 +1248,9 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private long prlimit64(int resource, long newAddr, long oldAddr) {
+    if (resource < 0 || resource > 15) {
+      return -Errno.EINVAL;
+    }
     if (oldAddr != 0) {
       long cur;
       long max;
@@ -798,8 +1260,12 @@ public final class LinuxKernel implements SyscallHandler {
           max = -1;
         }
         case 7 -> { // RLIMIT_NOFILE
-          cur = 1024;
-          max = 4096;
+          cur = limits.nofile();
+          max = limits.nofile();
+        }
+        case 9 -> { // RLIMIT_AS
+          cur = limits.addressSpace();
+          max = limits.addressSpace();
         }
         default -> {
           cur = -1;
@@ -809,11 +1275,35 @@ public final class LinuxKernel implements SyscallHandler {
       mem.write64(oldAddr, cur);
       mem.write64(oldAddr + 8, max);
     }
+    if (newAddr != 0) {
+      long cur = mem.read64(newAddr);
+      long max = mem.read64(newAddr + 8);
+      if (Long.compareUnsigned(cur, max) > 0) {
+        return -Errno.EINVAL;
+      }
+      // The limits are the tool's to set (--limit): raising one is refused as for a user
+      // without CAP_SYS_RESOURCE; lowering one takes effect.
+      if ((resource == 7 && Long.compareUnsigned(max, limits.nofile()) > 0)
+          || (resource == 9 && Long.compareUnsigned(max, limits.addressSpace()) > 0)) {
+        return -Errno.EPERM;
+      }
+      if (resource == 7 && cur >= 3) {
+        limits = new GuestLimits((int) cur, limits.addressSpace());
+      } else if (resource == 9 && cur >= GuestLimits.MIN_AS) {
+        limits = new GuestLimits(limits.nofile(), cur);
+      }
+    }
     return 0;
   }
 
-  private long getrandom(long buf, long len) {
-    byte[] b = new byte[(int) Math.min(len, 1 << 20)];
+  private long getrandom(long buf, long len, long flags) {
+    if ((flags & ~7L) != 0) {
+      return -Errno.EINVAL;
+    }
+    if (len < 0) { // as qemu-riscv64: a count beyond the address space is EFAULT, nothing written
+      return -Errno.EFAULT;
+    }
+    byte[] b = new byte[(int) Math.min(len, CHUNK)];
     random.nextBytes(b);
     mem.write(buf, b, 0, b.length);
     return b.length;
@@ -837,16 +1327,27 @@ public final class LinuxKernel implements SyscallHandler {
     return 0;
   }
 
-  private long pipe2(long fdsAddr, int flags) {
+  private long pipe2(long fdsAddr, int flags) throws Refused {
     GuestFd.PipeEnd.Buffer b = new GuestFd.PipeEnd.Buffer();
-    int r = install(new GuestFd.PipeEnd(b, false));
-    int w = install(new GuestFd.PipeEnd(b, true));
-    if ((flags & O_CLOEXEC) != 0) {
-      cloexec.add(r);
-      cloexec.add(w);
+    int r = install(new GuestFd.PipeEnd(b, false), flags);
+    int w;
+    try {
+      w = install(new GuestFd.PipeEnd(b, true), flags);
+    } catch (Refused e) {
+      fds.remove(r);
+      cloexec.remove(r);
+      throw e;
     }
-    mem.write32(fdsAddr, r);
-    mem.write32(fdsAddr + 4, w);
+    try {
+      mem.write32(fdsAddr, r);
+      mem.write32(fdsAddr + 4, w);
+    } catch (MemoryFault e) {
+      fds.remove(r);
+      fds.remove(w);
+      cloexec.remove(r);
+      cloexec.remove(w);
+      throw e;
+    }
     return 0;
   }
 

@@ -71,6 +71,13 @@ public final class Loader {
     }
     // Map page by page with the union of the protections of the segments that touch it.
     for (Segment s : loads) {
+      // Checked before any sum: a flipped vaddr or p_memsz must not wrap around.
+      if (s.vaddr() < 0 || s.memSize() < 0 || s.vaddr() > MMAP_TOP - bias
+          || s.memSize() > MMAP_TOP - bias - s.vaddr()) {
+        throw new ElfException(String.format(
+            "segment at 0x%x with p_memsz 0x%x lies outside the emulated address space"
+                + " (0x1000-0x%x)", s.vaddr(), s.memSize(), MMAP_TOP));
+      }
       long start = (s.vaddr() + bias) & ~Memory.PAGE_MASK;
       long end = (s.vaddr() + bias + s.memSize() + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
       if (start < Memory.PAGE_SIZE || end > MMAP_TOP) {

@@ -1,19 +1,22 @@
 package org.dise.runtime.linux;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Confines the guest's file access: by default it may read and write only under the working
- * directory, plus read a few harmless system files; more directories can be allowed.
+ * directory, plus read a few harmless system files; more directories can be allowed. The guest's
+ * paths are resolved first, as the kernel will ({@link PathWalk}); the sandbox then judges the
+ * object actually touched, whose directory part holds no symbolic link (see spec/emulator.md,
+ * "File sandbox").
  */
 public final class Sandbox {
   private final Path cwd;
   private final List<Path> readable = new ArrayList<>();
   private final List<Path> writable = new ArrayList<>();
+  private GuestLimits limits = GuestLimits.defaults();
 
   /** System files glibc may look at; readable everywhere. */
   private static final List<Path> SYSTEM_READ =
@@ -21,10 +24,13 @@ public final class Sandbox {
           Path.of("/dev/random"), Path.of("/etc/localtime"), Path.of("/usr/share/zoneinfo"));
 
   public Sandbox(Path cwd) {
-    this.cwd = cwd.toAbsolutePath().normalize();
+    this.cwd = real(cwd.toAbsolutePath().normalize());
     readable.add(this.cwd);
     writable.add(this.cwd);
-    readable.addAll(SYSTEM_READ);
+    for (Path p : SYSTEM_READ) {
+      readable.add(p);
+      readable.add(real(p));
+    }
     writable.add(Path.of("/dev/null"));
   }
 
@@ -45,48 +51,60 @@ public final class Sandbox {
     writable.add(p);
   }
 
+  /** The guest's resource limits (descriptors, address space). */
+  public GuestLimits limits() {
+    return limits;
+  }
+
+  public void setLimits(GuestLimits limits) {
+    this.limits = limits;
+  }
+
+  /** True when the whole file system is writable (no confinement to keep). */
+  boolean unrestricted() {
+    return writable.contains(Path.of("/"));
+  }
+
+  /** The initial working directory, as a real path. */
   public Path cwd() {
     return cwd;
   }
 
-  /** Resolves a guest path against the working directory. */
+  /**
+   * Resolves a guest path against the working directory, following links like the kernel
+   * (a path that cannot be walked resolves lexically, for messages only).
+   */
   public Path resolve(String guestPath) {
-    return cwd.resolve(guestPath).normalize();
+    PathWalk.Result r = PathWalk.walk(cwd, guestPath, true);
+    return r.ok() ? r.path() : cwd.resolve(guestPath).normalize();
   }
 
+  /** Whether the guest may read {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayRead(Path p) {
-    return within(real(p), readable);
+    return within(p, readable);
   }
 
+  /** Whether the guest may change {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayWrite(Path p) {
-    return within(real(p), writable);
+    return within(p, writable);
   }
 
   private static boolean within(Path p, List<Path> roots) {
+    Path n = p.toAbsolutePath().normalize();
     for (Path r : roots) {
-      if (p.startsWith(r)) {
+      if (n.startsWith(r)) {
         return true;
       }
     }
     return false;
   }
 
-  /** The real path of the nearest existing ancestor, so symlinks cannot lead out. */
+  /** The real path of an allowed directory (itself as given when it does not exist). */
   private static Path real(Path p) {
-    Path rest = Path.of("");
-    Path cur = p;
-    while (cur != null) {
-      if (Files.exists(cur)) {
-        try {
-          return cur.toRealPath().resolve(rest).normalize();
-        } catch (IOException e) {
-          return p;
-        }
-      }
-      Path name = cur.getFileName();
-      rest = name == null ? rest : name.resolve(rest);
-      cur = cur.getParent();
+    try {
+      return p.toRealPath();
+    } catch (IOException | SecurityException e) {
+      return p;
     }
-    return p;
   }
 }

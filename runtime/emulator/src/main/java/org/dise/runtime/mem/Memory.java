@@ -44,6 +44,7 @@ public final class Memory {
   private IntConsumer codeWriteListener = page -> {};
   private boolean guestStores;
   private long residentPages;
+  private long mappedPages;
 
   /** Called with the page number when the guest writes to a page holding decoded code. */
   public void setCodeWriteListener(IntConsumer listener) {
@@ -61,6 +62,9 @@ public final class Memory {
         java.util.Arrays.fill(data[p], (byte) 0);
       }
       boolean code = (flags[p] & CODE) != 0;
+      if ((flags[p] & MAPPED) == 0) {
+        mappedPages++;
+      }
       flags[p] = (byte) (MAPPED | (prot & 7));
       refresh(p);
       if (code) {
@@ -79,6 +83,9 @@ public final class Memory {
       }
       data[p] = null;
       boolean code = (flags[p] & CODE) != 0;
+      if ((flags[p] & MAPPED) != 0) {
+        mappedPages--;
+      }
       flags[p] = 0;
       refresh(p);
       if (code) {
@@ -128,6 +135,11 @@ public final class Memory {
 
   public int protection(long addr) {
     return flags[(int) (addr >>> PAGE_BITS)] & 7;
+  }
+
+  /** Bytes mapped (for the guest's address-space limit, as Linux counts RLIMIT_AS). */
+  public long mappedBytes() {
+    return mappedPages << PAGE_BITS;
   }
 
   /** Number of pages that have been touched (materialised). */

@@ -68,14 +68,35 @@ public final class ConfigFormat {
     return b.array();
   }
 
+  /**
+   * Writes {@code config} to {@code file}, replacing it whole (temporary file and rename); a
+   * configuration this runtime would refuse on reading is not written.
+   */
   public static void write(DeployableConfig config, Path file) throws IOException {
-    Files.write(file, toBytes(config));
+    byte[] bytes = toBytes(config);
+    try {
+      fromBytes(bytes, "");
+    } catch (ConfigException e) {
+      throw new IOException("the runtime would refuse this configuration ("
+          + e.getMessage().replaceFirst("^: ", "") + "); nothing was written");
+    }
+    org.dise.runtime.io.AtomicFiles.write(file, bytes);
   }
+
+  /** The largest configuration file read (the payload's length field is 32 bits anyway). */
+  public static final long MAX_FILE = 64L << 20;
 
   /** Reads {@code file}; every refusal is one line naming the file and the problem. */
   public static DeployableConfig read(Path file) throws ConfigException {
     byte[] bytes;
     try {
+      if (Files.exists(file) && !Files.isRegularFile(file)) {
+        throw new ConfigException(file + ": not a regular file, so not a configuration");
+      }
+      if (Files.exists(file) && Files.size(file) > MAX_FILE) {
+        throw new ConfigException(String.format("%s: %,d bytes, larger than any configuration"
+            + " (at most %,d)", file, Files.size(file), MAX_FILE));
+      }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new ConfigException(file + ": no such file");
@@ -272,8 +293,97 @@ public final class ConfigFormat {
       }
       productions.add(new Production(name, acf, pattern, control, replacement, tag));
     }
-    return new DeployableConfig(source, new ProductionSet(productions, replacements, counters,
-        registers, sinks, triggers, stall, budget), provenance);
+    ProductionSet set = new ProductionSet(productions, replacements, counters, registers, sinks,
+        triggers, stall, budget);
+    checkRanges(set);
+    return new DeployableConfig(source, set, provenance);
+  }
+
+  /** The most any budget field may claim: the runtime sizes its tables by them. */
+  private static final int MAX_BUDGET = 1 << 16;
+
+  /**
+   * Every index the runtime will follow must name something that exists, and the set must fit
+   * its own budget, as {@code acf compile} checked before writing: a payload whose checksum
+   * was recomputed after a change is refused here, not by an index error while running.
+   */
+  private static void checkRanges(ProductionSet set) throws Malformed {
+    HardwareBudget b = set.budget();
+    int[] fields = {b.patternEntries(), b.replacementEntries(), b.replacementEntryBytes(),
+        b.conditionalEntries(), b.counters(), b.hpsRegisters(), b.diseRegisters()};
+    for (int f : fields) {
+      if (f < 0 || f > MAX_BUDGET) {
+        throw new Malformed("a hardware budget field of " + f + " (allowed: 0.." + MAX_BUDGET
+            + ")");
+      }
+    }
+    if (b.maxCounterWidth() < 1 || b.maxCounterWidth() > 64) {
+      throw new Malformed("counters " + b.maxCounterWidth() + " bits wide (allowed: 1..64)");
+    }
+    if (set.stallCycles() < 0) {
+      throw new Malformed("a negative stall of " + set.stallCycles() + " cycles");
+    }
+    for (CounterSpec c : set.counters()) {
+      if (c.index() < 0 || c.index() >= b.counters()) {
+        throw new Malformed("counter " + c.index() + " of " + b.counters());
+      }
+    }
+    for (PatternExpr.Flag f : set.flagInputs()) {
+      if (f.counter() < 0 || f.counter() >= b.counters()) {
+        throw new Malformed("a pattern reads the flag of counter " + f.counter() + " of "
+            + b.counters());
+      }
+    }
+    for (Production p : set.productions()) {
+      for (MicroOp op : p.control()) {
+        if (op.counter() < 0 || op.counter() >= b.counters()) {
+          throw new Malformed("production " + p.name() + " updates counter " + op.counter()
+              + " of " + b.counters());
+        }
+        if (op.fromRegister() && (op.source() < 0 || op.source() >= set.hpsRegisters().size())) {
+          throw new Malformed("production " + p.name() + " reads HPS register " + op.source()
+              + " of " + set.hpsRegisters().size());
+        }
+      }
+    }
+    for (ReplacementSequence r : set.replacements()) {
+      for (ReplacementInsn i : r.body()) {
+        if (i instanceof ReplacementInsn.Call c) {
+          if (c.sink() >= set.sinks().size()) {
+            throw new Malformed("replacement " + r.name() + " calls sink " + c.sink() + " of "
+                + set.sinks().size());
+          }
+          for (ReplacementInsn.CallArg a : c.args()) {
+            checkSlot(r, a.slot());
+          }
+        } else if (i instanceof ReplacementInsn.Insn n) {
+          for (Slot sl : List.of(n.rd(), n.rs1(), n.rs2(), n.rs3(), n.imm())) {
+            checkSlot(r, sl);
+          }
+        } else if (i instanceof ReplacementInsn.LoadImmediate li) {
+          checkSlot(r, li.rd());
+          checkSlot(r, li.value());
+        }
+      }
+    }
+    List<String> problems = b.violations(set);
+    if (!problems.isEmpty()) {
+      throw new Malformed("the production set does not fit its hardware budget: "
+          + String.join("; ", problems));
+    }
+  }
+
+  private static void checkSlot(ReplacementSequence r, Slot s) throws Malformed {
+    long limit = switch (s.kind()) {
+      case CONST -> Long.MAX_VALUE;
+      case XREG, FREG -> 32;
+      case DISE -> org.dise.runtime.cpu.Cpu.DISE_REGS;
+      case FIELD -> InsnField.values().length;
+    };
+    if (s.kind() != Slot.Kind.CONST && (s.value() < 0 || s.value() >= limit)) {
+      throw new Malformed("replacement " + r.name() + " names " + s.kind().name().toLowerCase(
+          java.util.Locale.ROOT) + " " + s.value() + " (allowed: 0.." + (limit - 1) + ")");
+    }
   }
 
   private static void writeParams(DataOutputStream out, Map<String, String> params)
