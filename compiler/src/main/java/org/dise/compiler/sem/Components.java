@@ -83,6 +83,8 @@ public final class Components {
     c.add(new Spec("method_counter", true, sinkParams()));
     c.add(new Spec("call_pair_counter", true, sinkParams()));
     c.add(new Spec("path_counter", true, sinkParams()));
+    c.add(new Spec("calling_context", true, sinkParams("max_depth", Type.INT),
+        Map.of("max_depth", 1L)));
     c.add(new Spec("keyed_counter", true, sinkParams("key", Type.NAME)));
     c.add(new Spec("burst_trace", true, sinkParams("streams", Type.BOOL, "min_length", Type.INT,
         "max_length", Type.INT, "coverage_pct", Type.INT),

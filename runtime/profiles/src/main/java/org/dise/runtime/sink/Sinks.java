@@ -14,7 +14,7 @@ public final class Sinks {
 
   /** The components this runtime implements. */
   public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
-      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint", "rap_tree",
+      "call_pair_counter", "calling_context", "bbv", "burst_trace", "path_counter", "watchpoint", "rap_tree",
       "value_profile", "sampled_value_profile", "edge_profile");
 
   /** The components that take instructions tagged at decode ({@code tag(sink)}). */
@@ -54,6 +54,8 @@ public final class Sinks {
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
       case "path_counter" -> new PathCounter(name);
+      case "calling_context" -> new CallingContext(name,
+          (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1));
       case "watchpoint" -> new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE),
           param(b, "length", 1, 1));
       case "bbv" -> new BasicBlockVectors(name,
