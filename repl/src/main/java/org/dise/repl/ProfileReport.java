@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
@@ -23,8 +22,8 @@ import org.dise.runtime.trigger.TriggerSpec;
 
 /**
  * What {@code acf run --acf} prints and writes: top profile entries with their shares, costs;
- * per sink NAME.csv, NAME.json, NAME.folded (method and call-pair profiles) and the sink's own
- * files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
+ * per sink NAME.csv, NAME.json, the stacked profiles' files ({@link StackFiles}) and the sink's
+ * own files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
  */
 final class ProfileReport {
   private ProfileReport() {}
@@ -64,10 +63,7 @@ final class ProfileReport {
         t.writeCsv(csv);
         write(dir.resolve(s.name() + ".csv"), csv.toString());
         write(dir.resolve(s.name() + ".json"), ProfileFormats.json(s.name(), t, s.notes()));
-        Optional<String> folded = ProfileFormats.folded(t);
-        if (folded.isPresent()) {
-          write(dir.resolve(s.name() + ".folded"), folded.get());
-        }
+        StackFiles.write(s.name(), t, dir);
         for (Map.Entry<String, String> f : s.files(symbols).entrySet()) {
           write(dir.resolve(s.name() + "." + f.getKey()), f.getValue());
         }
