@@ -165,15 +165,17 @@ final class ProfileReport {
     }
   }
 
-  /** DIR/phases.csv: interval, phase ID, predicted ID, sampled (when the trigger tracks phases). */
+  /**
+   * DIR/phases.csv: interval, phase ID, predicted ID, sampled; the phase columns are empty when
+   * the trigger tracks no phases (periodic, random), so every sampled run has its intervals.
+   */
   static void writePhases(SamplingRun.Result r, Path dir) {
     PhaseTrace t = r.trigger().phases();
-    if (t == null) {
-      return;
-    }
+    long intervals = t != null ? t.intervals() : r.driver().intervals();
     StringBuilder sb = new StringBuilder("interval,phase,predicted,sampled\n");
-    for (long i = 0; i < t.intervals(); i++) {
-      sb.append(i).append(',').append(t.phase(i)).append(',').append(t.predicted(i)).append(',')
+    for (long i = 0; i < intervals; i++) {
+      sb.append(i).append(',').append(t == null ? "" : t.phase(i)).append(',')
+          .append(t == null ? "" : t.predicted(i)).append(',')
           .append(r.driver().sampled(i) ? 1 : 0).append('\n');
     }
     try {

@@ -119,7 +119,8 @@ public final class FlameGraph {
     return String.format("#%02x%02x%02x", r, g, b);
   }
 
-  static String xml(String s) {
+  /** {@code s} escaped for XML and HTML text and attributes. */
+  public static String xml(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
         .replace("\"", "&quot;");
   }

@@ -77,6 +77,7 @@ public final class CallingContext implements ClockedSink {
   private Clock clock;
   private long lastInstructions;
   private long lastCycles;
+  private boolean paused;
   private long unwound;
   private long deepest;
 
@@ -97,14 +98,15 @@ public final class CallingContext implements ClockedSink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+    if (stack.isEmpty()) {
+      // The first event (program entry, or sampling just turned on): its function is the root,
+      // and what ran before it in that function is charged to it.
+      stack.push(new Frame(root.child(d.pc), -1, Long.MAX_VALUE));
+    }
     charge(applicationInstructions);
     OpClass c = d.opClass();
     long to = Branches.jumpTarget(d, cpu.x);
     long sp = cpu.x[2];
-    if (stack.isEmpty()) {
-      // The first event (program entry, or sampling just turned on): its function is the root.
-      stack.push(new Frame(root.child(d.pc), -1, Long.MAX_VALUE));
-    }
     Frame top = stack.peek();
     switch (c) {
       case PROC_CALL -> {
@@ -150,7 +152,7 @@ public final class CallingContext implements ClockedSink {
     long i = clock == null ? applicationInstructions : clock.applicationInstructions();
     long c = clock == null ? i : clock.cycles();
     Frame top = stack.peek();
-    if (top != null) {
+    if (top != null && !paused) {
       top.node.instructions += i - lastInstructions;
       top.node.cycles += c - lastCycles;
     }
@@ -159,8 +161,15 @@ public final class CallingContext implements ClockedSink {
   }
 
   @Override
+  public void pause(long applicationInstructions) {
+    charge(applicationInstructions);
+    paused = true;
+  }
+
+  @Override
   public void resume(long applicationInstructions) {
     // Nothing that ran while sampling was off is charged.
+    paused = false;
     lastInstructions = clock == null ? applicationInstructions : clock.applicationInstructions();
     lastCycles = clock == null ? lastInstructions : clock.cycles();
   }
