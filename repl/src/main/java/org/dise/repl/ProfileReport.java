@@ -31,7 +31,13 @@ final class ProfileReport {
   static final int TOP = 10;
 
   static void summary(ProfilingEngine engine, SymbolTable symbols, PrintStream out) {
-    for (Sink s : engine.sinks()) {
+    summary(engine.sinks(), engine.cost(), symbols, out);
+  }
+
+  /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
+  static void summary(java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols,
+      PrintStream out) {
+    for (Sink s : sinks) {
       for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
         out.println(line);
       }
@@ -43,7 +49,7 @@ final class ProfileReport {
       }
     }
     out.println("cost");
-    for (String line : engine.cost().describe().split("\n")) {
+    for (String line : cost.describe().split("\n")) {
       out.println("  " + line);
     }
   }
@@ -55,9 +61,15 @@ final class ProfileReport {
   /** As above; {@code extra} is more JSON members (each starting with a comma), or "". */
   static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus,
       String extra) {
+    write(engine.sinks(), engine.cost(), symbols, dir, exitStatus, extra);
+  }
+
+  /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
+  static void write(java.util.List<Sink> sinks, CostReport c, SymbolTable symbols, Path dir,
+      int exitStatus, String extra) {
     try {
       Files.createDirectories(dir);
-      for (Sink s : engine.sinks()) {
+      for (Sink s : sinks) {
         ProfileTable t = s.table(symbols);
         StringWriter csv = new StringWriter();
         t.writeCsv(csv);
@@ -68,7 +80,6 @@ final class ProfileReport {
           write(dir.resolve(s.name() + "." + f.getKey()), f.getValue());
         }
       }
-      CostReport c = engine.cost();
       String json = c.toJson();
       json = json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + extra
           + "}\n";

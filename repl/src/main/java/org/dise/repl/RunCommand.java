@@ -52,6 +52,13 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf examples/acf/rap_ranges.acf --out rap \\",
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
+      "",
+      "SimPoint (spec/profiles.md): vectors, then only the chosen intervals profiled:",
+      "  ./acf run --acf examples/acf/basic_block_vectors.acf --out bbv prog",
+      "  simpoint -loadFVFile bbv/BasicBlockVectors.bb -maxK 10 \\",
+      "      -saveSimpoints pts -saveSimpointWeights wts",
+      "  ./acf run --acf X.acf --simpoints pts --weights wts --out prof prog",
+      "  ./acf run --acf X.acf --fast-forward 100M --max-insns 150M prog",
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
@@ -148,6 +155,23 @@ public final class RunCommand implements Callable<Integer> {
           + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
+  @Option(names = "--fast-forward", paramLabel = "N", converter = CountConverter.class,
+      description = "Run the first N application instructions at full speed, then turn the"
+          + " productions on (K, M, G suffixes).")
+  Long fastForward;
+
+  @Option(names = "--simpoints", paramLabel = "FILE",
+      description = "SimPoint's simulation points (`interval cluster` per line, intervals of"
+          + " --interval instructions from 0): run the program at full speed with the"
+          + " productions on only in these intervals; needs --weights.")
+  Path simpoints;
+
+  @Option(names = "--weights", paramLabel = "FILE",
+      description = "SimPoint's weights (`weight cluster` per line) for --simpoints: --out DIR"
+          + " gets DIR/point-<interval>/ per point and DIR/<sink>.estimate.csv, the weighted"
+          + " whole-program estimate.")
+  Path weights;
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -170,6 +194,9 @@ public final class RunCommand implements Callable<Integer> {
     } else if (!acfs.isEmpty()) {
       productions = AcfLoader.load(acfs);
       origin = acfs.get(0);
+    }
+    if (fastForward != null || simpoints != null || weights != null) {
+      return new PointRuns(this).run(productions, origin);
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
     if (trigger != null) {
@@ -205,7 +232,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
-  private ProfilingEngine engine(ProductionSet productions, Path origin) {
+  ProfilingEngine engine(ProductionSet productions, Path origin) {
     try {
       return engineKind == EngineKind.generated ? Engines.generated(productions)
           : new DiseEngine(productions);
