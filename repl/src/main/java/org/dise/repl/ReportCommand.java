@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report prof",
       "  ./acf report --top 30 --profile CallPair_handler prof",
       "  ./acf report prof/CallPair_handler.json",
-      "  ./acf report --svg prof        # prof/NAME.svg: a flame graph per profile with stacks",
+      "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
