@@ -16,12 +16,13 @@ import picocli.CommandLine.Parameters;
         + " `acf run --acf X.acf --out DIR` wrote, to open in any browser.",
     footer = {
       "",
-      "The page has an interactive flame graph of every profile with stacks (calling contexts,"
-          + " call pairs, methods: click a frame to zoom, type a regular expression to"
-          + " highlight, pick instructions or cycles), a sortable table of every profile with"
-          + " symbol names (click a column), the cost report and, for sampled runs, a timeline"
-          + " of the intervals, their phases and which were sampled (phases.csv).",
-      "Exit status 0, 1 when DIR holds no readable profile, 2 for a usage error.",
+      "The page has an interactive flame graph of every profile with stacks",
+      "(calling contexts, call pairs, methods: click a frame to zoom, type a regular",
+      "expression to highlight, pick instructions or cycles), a sortable table of",
+      "every profile with symbol names (click a column), the cost report and, for",
+      "sampled runs, a timeline of the intervals, their phases and which were sampled",
+      "(phases.csv). Exit status 0, 1 when DIR holds no readable profile, 2 for a",
+      "usage error.",
       "",
       "Examples:",
       "  ./acf run --acf examples/acf/calling_context.acf --out prof \\",
