@@ -25,6 +25,8 @@ import picocli.CommandLine.Parameters;
 /** {@code acf run}: runs a RISC-V program on the emulator. */
 @Command(
     name = "run",
+    // `[OPTIONS] PROGRAM [ARGS...]`: the full list is too long for a usage error's few lines.
+    abbreviateSynopsis = true,
     description = "Run a statically linked RISC-V Linux program on the emulator.",
     footer = {
       "",
