@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       SweepCommand.class,
       DisasmCommand.class,
       ReportCommand.class,
+      ViewCommand.class,
       CompareCommand.class,
       LspCommand.class,
       CenterCommand.class,

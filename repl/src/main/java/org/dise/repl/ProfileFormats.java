@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -179,37 +180,10 @@ public final class ProfileFormats {
   }
 
   /**
-   * Folded stacks for flame graph tools: {@code caller;callee count} per call pair, {@code method
-   * count} per method (its invocations); empty for other profiles.
+   * Folded stacks for flame graph tools: full stacks for calling contexts, {@code caller;callee
+   * count} per call pair, {@code method events} per method; empty for other profiles.
    */
   static Optional<String> folded(ProfileTable t) {
-    List<String> h = t.header();
-    StringBuilder sb = new StringBuilder();
-    if (h.contains("caller") && h.contains("callee") && h.contains("count")) {
-      int a = h.indexOf("caller");
-      int b = h.indexOf("callee");
-      int c = h.indexOf("count");
-      for (List<String> r : t.rows()) {
-        sb.append(frame(r.get(a))).append(';').append(frame(r.get(b))).append(' ')
-            .append(r.get(c)).append('\n');
-      }
-      return Optional.of(sb.toString());
-    }
-    if (h.contains("method") && h.contains("invocations")) {
-      int m = h.indexOf("method");
-      int c = h.indexOf(t.weight()); // invocations plus back edges: time spent, for a flame graph
-      for (List<String> r : t.rows()) {
-        if (!r.get(c).equals("0")) {
-          sb.append(frame(r.get(m))).append(' ').append(r.get(c)).append('\n');
-        }
-      }
-      return Optional.of(sb.toString());
-    }
-    return Optional.empty();
-  }
-
-  /** A frame name without the separators of the folded format. */
-  private static String frame(String name) {
-    return name.replace(';', ':').replace(' ', '_');
+    return StackProfile.of(t).map(p -> p.folded(0));
   }
 }

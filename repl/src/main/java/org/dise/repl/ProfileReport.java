@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
@@ -23,8 +22,8 @@ import org.dise.runtime.trigger.TriggerSpec;
 
 /**
  * What {@code acf run --acf} prints and writes: top profile entries with their shares, costs;
- * per sink NAME.csv, NAME.json, NAME.folded (method and call-pair profiles) and the sink's own
- * files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
+ * per sink NAME.csv, NAME.json, the stacked profiles' files ({@link StackFiles}) and the sink's
+ * own files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
  */
 final class ProfileReport {
   private ProfileReport() {}
@@ -32,7 +31,13 @@ final class ProfileReport {
   static final int TOP = 10;
 
   static void summary(ProfilingEngine engine, SymbolTable symbols, PrintStream out) {
-    for (Sink s : engine.sinks()) {
+    summary(engine.sinks(), engine.cost(), symbols, out);
+  }
+
+  /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
+  static void summary(java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols,
+      PrintStream out) {
+    for (Sink s : sinks) {
       for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
         out.println(line);
       }
@@ -44,7 +49,7 @@ final class ProfileReport {
       }
     }
     out.println("cost");
-    for (String line : engine.cost().describe().split("\n")) {
+    for (String line : cost.describe().split("\n")) {
       out.println("  " + line);
     }
   }
@@ -56,23 +61,25 @@ final class ProfileReport {
   /** As above; {@code extra} is more JSON members (each starting with a comma), or "". */
   static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus,
       String extra) {
+    write(engine.sinks(), engine.cost(), symbols, dir, exitStatus, extra);
+  }
+
+  /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
+  static void write(java.util.List<Sink> sinks, CostReport c, SymbolTable symbols, Path dir,
+      int exitStatus, String extra) {
     try {
       Files.createDirectories(dir);
-      for (Sink s : engine.sinks()) {
+      for (Sink s : sinks) {
         ProfileTable t = s.table(symbols);
         StringWriter csv = new StringWriter();
         t.writeCsv(csv);
         write(dir.resolve(s.name() + ".csv"), csv.toString());
         write(dir.resolve(s.name() + ".json"), ProfileFormats.json(s.name(), t, s.notes()));
-        Optional<String> folded = ProfileFormats.folded(t);
-        if (folded.isPresent()) {
-          write(dir.resolve(s.name() + ".folded"), folded.get());
-        }
+        StackFiles.write(s.name(), t, dir);
         for (Map.Entry<String, String> f : s.files(symbols).entrySet()) {
           write(dir.resolve(s.name() + "." + f.getKey()), f.getValue());
         }
       }
-      CostReport c = engine.cost();
       String json = c.toJson();
       json = json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + extra
           + "}\n";
@@ -169,15 +176,17 @@ final class ProfileReport {
     }
   }
 
-  /** DIR/phases.csv: interval, phase ID, predicted ID, sampled (when the trigger tracks phases). */
+  /**
+   * DIR/phases.csv: interval, phase ID, predicted ID, sampled; the phase columns are empty when
+   * the trigger tracks no phases (periodic, random), so every sampled run has its intervals.
+   */
   static void writePhases(SamplingRun.Result r, Path dir) {
     PhaseTrace t = r.trigger().phases();
-    if (t == null) {
-      return;
-    }
+    long intervals = t != null ? t.intervals() : r.driver().intervals();
     StringBuilder sb = new StringBuilder("interval,phase,predicted,sampled\n");
-    for (long i = 0; i < t.intervals(); i++) {
-      sb.append(i).append(',').append(t.phase(i)).append(',').append(t.predicted(i)).append(',')
+    for (long i = 0; i < intervals; i++) {
+      sb.append(i).append(',').append(t == null ? "" : t.phase(i)).append(',')
+          .append(t == null ? "" : t.predicted(i)).append(',')
           .append(r.driver().sampled(i) ? 1 : 0).append('\n');
     }
     try {

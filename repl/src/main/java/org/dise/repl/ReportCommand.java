@@ -29,6 +29,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report prof",
       "  ./acf report --top 30 --profile CallPair_handler prof",
       "  ./acf report prof/CallPair_handler.json",
+      "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
@@ -42,6 +43,12 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--profile", paramLabel = "NAME",
       description = "Print only this profile (default: every profile).")
   String only;
+
+  @Option(names = "--svg",
+      description = "Also write a flame graph SVG per profile with stacks (calling contexts, call"
+          + " pairs, methods) as DIR/NAME.svg, weighted by the profile's first value"
+          + " (instructions for calling contexts; DIR/NAME.cycles.svg by cycles).")
+  boolean svg;
 
   @Override
   public Integer call() {
@@ -60,11 +67,40 @@ public final class ReportCommand implements Callable<Integer> {
             .forEach(n -> System.out.println("  note: " + n));
       }
     }
+    if (svg) {
+      writeSvgs(run);
+    }
     if (only == null && !run.summary().isEmpty()) {
       System.out.println("cost");
       costLines(run.summary()).forEach(l -> System.out.println("  " + l));
     }
     return 0;
+  }
+
+  /** DIR/NAME.svg (and NAME.TYPE.svg for further value types) per profile with stacks. */
+  private void writeSvgs(RunDirectory run) {
+    Path into = java.nio.file.Files.isDirectory(dir) ? dir
+        : dir.toAbsolutePath().getParent();
+    for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
+      if (only != null && !only.equals(p.getKey())) {
+        continue;
+      }
+      var stacks = org.dise.runtime.format.StackProfile.of(p.getValue());
+      if (stacks.isEmpty()) {
+        continue;
+      }
+      for (int i = 0; i < stacks.get().types().size(); i++) {
+        String type = stacks.get().types().get(i).type();
+        Path file = into.resolve(p.getKey() + (i == 0 ? "" : "." + type) + ".svg");
+        try {
+          java.nio.file.Files.writeString(file, org.dise.runtime.format.FlameGraph.svg(
+              stacks.get(), i, p.getKey()), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+          throw new UserError(file + ": cannot write: " + UserError.why(e));
+        }
+        System.err.println("acf: wrote " + file);
+      }
+    }
   }
 
   private static final List<String> COST_KEYS = List.of("application_instructions",

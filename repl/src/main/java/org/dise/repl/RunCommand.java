@@ -27,6 +27,8 @@ import picocli.CommandLine.Parameters;
 /** {@code acf run}: runs a RISC-V program on the emulator. */
 @Command(
     name = "run",
+    // `[OPTIONS] PROGRAM [ARGS...]`: the full list is too long for a usage error's few lines.
+    abbreviateSynopsis = true,
     description = "Run a statically linked RISC-V Linux program on the emulator.",
     footer = {
       "",
@@ -60,6 +62,12 @@ import picocli.CommandLine.Parameters;
       "Reporting to an optimization center (acf center serve; spec/remote.md):",
       "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
       "      --token acf_... examples/programs/bin/jpeg",
+      "SimPoint (spec/profiles.md): vectors, then only the chosen intervals profiled:",
+      "  ./acf run --acf examples/acf/basic_block_vectors.acf --out bbv prog",
+      "  simpoint -loadFVFile bbv/BasicBlockVectors.bb -maxK 10 \\",
+      "      -saveSimpoints pts -saveSimpointWeights wts",
+      "  ./acf run --acf X.acf --simpoints pts --weights wts --out prof prog",
+      "  ./acf run --acf X.acf --fast-forward 100M --max-insns 150M prog",
     },
     mixinStandardHelpOptions = true,
     // Thirty options: the synopsis says [OPTIONS], so a usage error stays a few lines.
@@ -174,6 +182,23 @@ public final class RunCommand implements Callable<Integer> {
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
+  @Option(names = "--fast-forward", paramLabel = "N", converter = CountConverter.class,
+      description = "Run the first N application instructions at full speed, then turn the"
+          + " productions on (K, M, G suffixes).")
+  Long fastForward;
+
+  @Option(names = "--simpoints", paramLabel = "FILE",
+      description = "SimPoint's simulation points (`interval cluster` per line, intervals of"
+          + " --interval instructions from 0): run the program at full speed with the"
+          + " productions on only in these intervals; needs --weights.")
+  Path simpoints;
+
+  @Option(names = "--weights", paramLabel = "FILE",
+      description = "SimPoint's weights (`weight cluster` per line) for --simpoints: --out DIR"
+          + " gets DIR/point-<interval>/ per point and DIR/<sink>.estimate.csv, the weighted"
+          + " whole-program estimate.")
+  Path weights;
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
 
@@ -208,6 +233,9 @@ public final class RunCommand implements Callable<Integer> {
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
     productions = SymbolBinder.bind(productions, program);
+    if (fastForward != null || simpoints != null || weights != null) {
+      return new PointRuns(this).run(productions, origin);
+    }
     TriggerSpec trigger = triggerSpec(productions, origin);
     report.check(productions != null, trigger != null);
     if (trigger != null) {
@@ -255,7 +283,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
-  private ProfilingEngine engine(ProductionSet productions, Path origin) {
+  ProfilingEngine engine(ProductionSet productions, Path origin) {
     try {
       return engineKind == EngineKind.generated ? Engines.generated(productions)
           : new DiseEngine(productions);

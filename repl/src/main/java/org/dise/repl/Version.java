@@ -1,10 +1,12 @@
 package org.dise.repl;
 
+import org.dise.runtime.cli.RuntimeMain;
 import picocli.CommandLine.IVersionProvider;
 
-/** Version string printed by {@code acf --version}. */
+/** Version string printed by {@code acf --version}: the build's version and commit. */
 public final class Version implements IVersionProvider {
-  public static final String VERSION = "0.1.0";
+  /** The version and commit, as the build recorded them ({@code 0.1.0 (commit 1a2b3c)}). */
+  public static final String VERSION = RuntimeMain.version();
 
   @Override
   public String[] getVersion() {

@@ -213,6 +213,44 @@ class ProfilesLibraryTest {
     }
     assertThat(profiled).isEqualTo(steppedVectors(2000, true, "codewords", "40"));
     assertThat(sink.gaps()).isEqualTo(1); // phase2 follows phase1, which was not sampled
+    // The side file names each .bb line's interval: increasing, and the sampled intervals'.
+    String[] intervals = sink.files(r.machine().symbols()).get("bb.intervals").split("\n");
+    assertThat(intervals).hasLength(sink.vectors().size());
+    List<Long> numbers = java.util.Arrays.stream(intervals).map(Long::parseLong).toList();
+    assertThat(numbers).isInStrictOrder();
+    assertThat(numbers.get(numbers.size() - 1))
+        .isAtMost(r.engine().cost().applicationInstructions() / 2000);
+  }
+
+  @Test
+  void blockIdsAreTheSameInTwoRunsOfOneProgram() throws Exception {
+    // Different arguments run the blocks in a different order, so ids given in order of first
+    // execution would differ (issue 17: 904 against 758 for one block).
+    String acf = "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
+        + "use basic_block_vectors(handler = bbv5k);\n";
+    Map<String, String> first = idsByBlock(run(Engine.INTERPRETED, acf, CALLS, "2"));
+    Map<String, String> second = idsByBlock(run(Engine.INTERPRETED, acf, CALLS, "codewords",
+        "40"));
+    Set<String> common = new java.util.HashSet<>(first.keySet());
+    common.retainAll(second.keySet());
+    assertThat(common.size()).isGreaterThan(10);
+    for (String block : common) {
+      assertThat(second.get(block)).isEqualTo(first.get(block));
+    }
+    // An id is the block's start address / 2 + 1.
+    for (Map.Entry<String, String> e : first.entrySet()) {
+      assertThat(Long.parseLong(e.getValue()))
+          .isEqualTo(Long.parseLong(e.getKey().split("-")[0], 16) / 2 + 1);
+    }
+  }
+
+  static Map<String, String> idsByBlock(Run r) {
+    Map<String, String> ids = new HashMap<>();
+    for (List<String> row : r.engine().sinks().get(0).table(r.machine().symbols()).rows()) {
+      ids.put(Long.toHexString(Long.decode(row.get(1))) + "-"
+          + Long.toHexString(Long.decode(row.get(2))), row.get(0));
+    }
+    return ids;
   }
 
   // ------------------------------------------------------------------ hot paths

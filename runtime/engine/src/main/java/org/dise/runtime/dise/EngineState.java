@@ -61,6 +61,9 @@ public abstract class EngineState implements ProfilingEngine {
       SinkBinding b = set.sinks().get(i);
       sinks[i] = provider.create(b);
       handlerCost[i] = b.cost();
+      if (sinks[i] instanceof org.dise.runtime.sink.ClockedSink c) {
+        c.clock(new Clock());
+      }
     }
     CallCheck.run(set, sinks);
     this.stall = set.stallCycles();
@@ -227,6 +230,19 @@ public abstract class EngineState implements ProfilingEngine {
     }
     return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
         handlerCycles, interrupts, interruptCycles);
+  }
+
+  /** The clocks a {@link org.dise.runtime.sink.ClockedSink} reads: this engine's cost so far. */
+  private final class Clock implements org.dise.runtime.sink.ClockedSink.Clock {
+    @Override
+    public long applicationInstructions() {
+      return cpu == null ? 0 : cpu.instret() - inserted;
+    }
+
+    @Override
+    public long cycles() {
+      return cost().totalCycles();
+    }
   }
 
   private long codewords;

@@ -185,6 +185,10 @@ public final class Catalogue {
     add(m, "path_counter", s, List.of(cost(0)), ANY, "", false,
         Set.of("proc_call", "return", "branch", "jump"), 0,
         "Ball-Larus hot paths per function", null);
+    add(m, "calling_context", s, List.of(cost(0),
+        integer("max_depth", 1, INT_MAX, "1024", "frames kept apart; deeper ones share a context")),
+        ANY, "", false, Set.of("proc_call", "return", "jump"), 0,
+        "calling contexts: full stacks with their instructions and cycles", null);
     add(m, "bbv", s, List.of(cost(0),
         atLeast("interval", 1, "10000000", "application instructions per interval"),
         integer("buckets", 0, INT_MAX, "0", "hash blocks into this many buckets (0: none)")),

@@ -27,6 +27,13 @@ public interface Sink {
    */
   default void resume(long applicationInstructions) {}
 
+  /**
+   * An external trigger turns sampling off after {@code applicationInstructions}: a sink that
+   * charges the time between events stops charging here, as nothing it sees until {@link
+   * #resume} belongs to the profile.
+   */
+  default void pause(long applicationInstructions) {}
+
   /** The profile, hottest first, with addresses named from the program's symbols. */
   ProfileTable table(SymbolTable symbols);
 

@@ -232,9 +232,11 @@ public final class TriggerDriver {
   private void inject(boolean on) {
     sampledNow = on;
     Op codeword = on ? Op.ON_TRIG_INST : Op.OFF_TRIG_INST;
+    long app = applicationInstructions();
     if (on) {
-      long app = applicationInstructions();
       engine.sinks().forEach(s -> s.resume(app));
+    } else {
+      engine.sinks().forEach(s -> s.pause(app));
     }
     if (!engine.inject(codeword) && unmatched == null) {
       unmatched = codeword.mnemonic();

@@ -18,7 +18,8 @@ import org.dise.runtime.isa.OpClass;
  * it; the block's weight is its instructions. Each interval of {@code interval} application
  * instructions becomes one vector; {@code buckets > 0} folds block ids into that many buckets.
  * The first block, and the first after unrecorded transfers (sampling off), are skipped: their
- * starts are unknown.
+ * starts are unknown. A block's id is derived from its start address, so it is the same in every
+ * run of the program (SimPoint compares vectors of one run, but tools that compare runs need it).
  */
 public final class BasicBlockVectors implements Sink {
   /** The papers' interval: 10 million instructions. */
@@ -30,10 +31,13 @@ public final class BasicBlockVectors implements Sink {
   private final String name;
   private final long interval;
   private final int buckets;
+  /** Per block its serial number, in order of first execution (its row of {@link #totals}). */
   private final Map<Block, Integer> ids = new LinkedHashMap<>();
-  /** Per block id: {executions, instructions}. */
+  /** Per block serial: {executions, instructions}. */
   private final List<long[]> totals = new ArrayList<>();
   private final List<Map<Integer, Long>> finished = new ArrayList<>();
+  /** The interval number of each finished vector. */
+  private final List<Long> finishedIntervals = new ArrayList<>();
   private Map<Integer, Long> current = new TreeMap<>();
   private long intervalEnd;
   private long mark;
@@ -62,6 +66,7 @@ public final class BasicBlockVectors implements Sink {
       // Intervals with no recorded block are left out, as SimPoint has no use for empty lines.
       if (!current.isEmpty()) {
         finished.add(current);
+        finishedIntervals.add(intervalEnd / interval - 1);
         current = new TreeMap<>();
       }
       intervalEnd += ((now - intervalEnd + interval - 1) / interval) * interval;
@@ -89,11 +94,29 @@ public final class BasicBlockVectors implements Sink {
     long[] t = totals.get(id - 1);
     t[0]++;
     t[1] += n;
-    current.merge(buckets > 0 ? bucket(b) : id, n, Long::sum);
+    current.merge(vectorId(b), n, Long::sum);
     start = next(original, cpu.x);
   }
 
+  /**
+   * The block's dimension in the vectors: its start address halved (instructions are 2-byte
+   * aligned, so two blocks with different starts never share one), plus 1 since SimPoint's ids
+   * start at 1; or its bucket with {@code buckets}. Blocks are keyed by their start: from one
+   * start, the recorded transfers always end the block at the same place.
+   */
+  private int vectorId(Block b) {
+    if (buckets > 0) {
+      return bucket(b);
+    }
+    long id = (b.start() >>> 1) + 1;
+    return id <= Integer.MAX_VALUE ? (int) id : bucket(b, Integer.MAX_VALUE - 1);
+  }
+
   private int bucket(Block b) {
+    return bucket(b, buckets);
+  }
+
+  private static int bucket(Block b, int buckets) {
     long h = (b.start() * 0x9E3779B97F4A7C15L) ^ (b.end() * 0xC2B2AE3D27D4EB4FL);
     return (int) Long.remainderUnsigned(h ^ (h >>> 29), buckets) + 1;
   }
@@ -124,6 +147,19 @@ public final class BasicBlockVectors implements Sink {
     return all;
   }
 
+  /**
+   * The interval number (from 0, in {@code interval}s of application instructions) of each of
+   * {@link #vectors()}: the side file that maps the {@code .bb} file's lines to intervals, since
+   * intervals that recorded no block (sampling was off) have no line.
+   */
+  public List<Long> vectorIntervals() {
+    List<Long> all = new ArrayList<>(finishedIntervals);
+    if (!current.isEmpty()) {
+      all.add(intervalEnd / interval - 1);
+    }
+    return all;
+  }
+
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<Block, Integer>> entries = new ArrayList<>(ids.entrySet());
@@ -136,7 +172,7 @@ public final class BasicBlockVectors implements Sink {
     for (Map.Entry<Block, Integer> e : entries) {
       Block b = e.getKey();
       long[] t = totals.get(e.getValue() - 1);
-      int id = buckets > 0 ? bucket(b) : e.getValue();
+      int id = vectorId(b);
       rows.add(List.of(Integer.toString(id), Branches.hex(b.start()), Branches.hex(b.end()),
           RegionCounter.functionAt(symbols, b.end()), Long.toString(t[0]),
           Long.toString(t[1])));
@@ -150,6 +186,9 @@ public final class BasicBlockVectors implements Sink {
   public Map<String, String> files(SymbolTable symbols) {
     Map<String, String> f = new HashMap<>();
     f.put("bb", SimPointBb.format(vectors()));
+    StringBuilder lines = new StringBuilder();
+    vectorIntervals().forEach(i -> lines.append(i).append('\n'));
+    f.put("bb.intervals", lines.toString());
     return f;
   }
 }

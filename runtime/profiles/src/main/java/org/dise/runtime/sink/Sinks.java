@@ -64,6 +64,8 @@ public final class Sinks {
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
       case "path_counter" -> new PathCounter(name);
+      case "calling_context" -> new CallingContext(name,
+          (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1));
       case "watchpoint" -> new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE),
           param(b, "length", 1, 1));
       case "bbv" -> new BasicBlockVectors(name,

@@ -1,14 +1,21 @@
 package org.dise.runtime.sink;
 
 import java.util.Random;
-import org.junit.jupiter.api.Test;
 
 /**
- * Printed (not asserted) figures for the hot data stream search: time per traced reference on
+ * A benchmark, not a test (surefire runs only *Test): printed figures for the hot data stream
+ * search: time per traced reference on
  * synthetic traces of repeated streams in noise, at the burst_trace sink's default capacity
  * and a quarter of it. Recorded in docs/benchmarks.md.
  */
-class StreamFinderBenchmarkTest {
+public final class StreamFinderBenchmark {
+  private StreamFinderBenchmark() {}
+
+  /** Prints the figures; run from the repository root (docs/benchmarks.md says how). */
+  public static void main(String[] args) {
+    printTimePerReference();
+  }
+
   /** Streams of 10-40 references repeated in random order, one reference in {@code noise} random. */
   static long[][] trace(int n, int streams, int noise, long seed) {
     Random r = new Random(seed);
@@ -37,8 +44,7 @@ class StreamFinderBenchmarkTest {
     return new long[][] {pc, addr};
   }
 
-  @Test
-  void printTimePerReference() {
+  static void printTimePerReference() {
     StreamFinder f = new StreamFinder(10, 40, 90);
     for (int n : new int[] {BurstTrace.DEFAULT_CAPACITY / 4, BurstTrace.DEFAULT_CAPACITY}) {
       long[][] t = trace(n, 20, 50, 42);

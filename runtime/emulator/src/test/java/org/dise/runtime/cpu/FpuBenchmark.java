@@ -1,13 +1,19 @@
 package org.dise.runtime.cpu;
 
 import java.util.Random;
-import org.junit.jupiter.api.Test;
 
 /**
- * Quick, printed (not asserted) micro-benchmark of the common case: normal operands. Gives an idea of
+ * A benchmark, not a test (surefire runs only *Test): a quick, printed micro-benchmark of the common case: normal operands. Gives an idea of
  * the fast path's cost; a proper JMH run would be needed for real numbers.
  */
-class FpuBenchmarkTest {
+public final class FpuBenchmark {
+  private FpuBenchmark() {}
+
+  /** Prints the figures; run from the repository root (docs/benchmarks.md says how). */
+  public static void main(String[] args) {
+    printFastPathSpeed();
+  }
+
   private static final int N = 4096;
   private static final int REPS = 2000;
 
@@ -67,8 +73,7 @@ class FpuBenchmarkTest {
     return (double) best / ((long) N * REPS);
   }
 
-  @Test
-  void printFastPathSpeed() {
+  static void printFastPathSpeed() {
     Random rnd = new Random(42);
     long[] a = new long[N], b = new long[N], as = new long[N], bs = new long[N];
     for (int i = 0; i < N; i++) {

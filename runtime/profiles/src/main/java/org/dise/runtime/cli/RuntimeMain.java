@@ -1,0 +1,198 @@
+package org.dise.runtime.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.config.DeployableConfig;
+import org.dise.runtime.dise.config.ConfigException;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.elf.ElfException;
+import org.dise.runtime.format.Callgrind;
+import org.dise.runtime.format.Pprof;
+import org.dise.runtime.format.StackProfile;
+import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.sink.ProfileTable;
+import org.dise.runtime.sink.Sink;
+
+/**
+ * {@code acf-runtime}: the deployable side alone. It runs a configuration that {@code acf
+ * compile} wrote on a program with the interpreted engine, and loads nothing of the compiler,
+ * ANTLR, JavaPoet, JLine or picocli: its arguments are parsed here, by hand, since it has five.
+ */
+public final class RuntimeMain {
+  private RuntimeMain() {}
+
+  static final String USAGE = String.join("\n",
+      "Usage: acf-runtime run --config FILE [--out DIR] [--max-insns N] [--allow-read DIR]...",
+      "                       [--allow-write DIR]... PROGRAM [ARGS...]",
+      "       acf-runtime --version | --help",
+      "",
+      "Runs a RISC-V Linux program under a deployable configuration (acf compile X.acf -o FILE)",
+      "with the runtime modules alone. The guest's stdin, stdout and stderr are passed through;",
+      "the profiles' top entries and the cost follow on stderr. --out DIR writes each profile as",
+      "DIR/NAME.csv, profiles with stacks also as NAME.folded and NAME.pb.gz (pprof), calling",
+      "contexts as callgrind.out.NAME, and DIR/summary.json. Exit status: the guest's (128+signal",
+      "when it faults), 1 when the program or configuration cannot be loaded, 2 for a usage error.",
+      "");
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.err));
+  }
+
+  static int run(String[] args, PrintStream err) {
+    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+      System.out.print(USAGE);
+      return 0;
+    }
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      System.out.println("acf-runtime " + version());
+      return 0;
+    }
+    if (args.length == 0 || !args[0].equals("run")) {
+      err.print("acf-runtime: expected `run`\n" + USAGE);
+      return 2;
+    }
+    Path config = null;
+    Path out = null;
+    long maxInsns = -1;
+    List<Path> read = new ArrayList<>();
+    List<Path> write = new ArrayList<>();
+    int i = 1;
+    for (; i < args.length && args[i].startsWith("--"); i++) {
+      String opt = args[i];
+      if (i + 1 >= args.length) {
+        err.print("acf-runtime: " + opt + " needs a value\n" + USAGE);
+        return 2;
+      }
+      String v = args[++i];
+      switch (opt) {
+        case "--config" -> config = Path.of(v);
+        case "--out" -> out = Path.of(v);
+        case "--allow-read" -> read.add(Path.of(v));
+        case "--allow-write" -> write.add(Path.of(v));
+        case "--max-insns" -> {
+          try {
+            maxInsns = Long.parseLong(v);
+          } catch (NumberFormatException e) {
+            err.println("acf-runtime: --max-insns " + v + ": not a whole number");
+            return 2;
+          }
+        }
+        default -> {
+          err.print("acf-runtime: unknown option " + opt + "\n" + USAGE);
+          return 2;
+        }
+      }
+    }
+    if (config == null || i >= args.length) {
+      err.print("acf-runtime: run needs --config FILE and a PROGRAM\n" + USAGE);
+      return 2;
+    }
+    Path program = Path.of(args[i]);
+    List<String> guestArgs = List.of(args).subList(i + 1, args.length);
+    DeployableConfig c;
+    try {
+      c = ConfigFormat.read(config);
+    } catch (ConfigException e) {
+      err.println("acf-runtime: " + e.getMessage());
+      return 1;
+    }
+    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
+    read.forEach(sandbox::allowRead);
+    write.forEach(sandbox::allowWrite);
+    Machine machine;
+    try {
+      machine = Machine.load(program, guestArgs, new Machine.Options(sandbox, Machine.hostEnv(),
+          0x5eed, err));
+    } catch (ElfException e) {
+      err.println("acf-runtime: " + program + ": cannot run: " + e.getMessage());
+      return 1;
+    } catch (IOException e) {
+      err.println("acf-runtime: " + program + ": cannot read: " + e.getMessage());
+      return 1;
+    }
+    DiseEngine engine;
+    try {
+      engine = new DiseEngine(c.productions());
+    } catch (IllegalArgumentException e) {
+      err.println("acf-runtime: " + config + ": " + e.getMessage());
+      return 1;
+    }
+    engine.install(machine.cpu());
+    Machine.Outcome o = machine.run(maxInsns);
+    System.out.flush();
+    if (o.report() != null) {
+      err.println("acf-runtime: " + o.report());
+    }
+    for (Sink s : engine.sinks()) {
+      ProfileTable t = s.table(machine.symbols());
+      err.printf("profile %s: %,d entries%n", s.name(), t.rows().size());
+      t.top(10).forEach(l -> err.println("  " + l));
+    }
+    err.println("cost");
+    for (String line : engine.cost().describe().split("\n")) {
+      err.println("  " + line);
+    }
+    if (out != null) {
+      try {
+        write(engine, machine, out, o.exitStatus());
+      } catch (IOException e) {
+        err.println("acf-runtime: --out " + out + ": cannot write: " + e.getMessage());
+        return 1;
+      }
+    }
+    return o.exitStatus();
+  }
+
+  private static void write(DiseEngine engine, Machine machine, Path dir, int exitStatus)
+      throws IOException {
+    Files.createDirectories(dir);
+    for (Sink s : engine.sinks()) {
+      ProfileTable t = s.table(machine.symbols());
+      StringWriter csv = new StringWriter();
+      t.writeCsv(csv);
+      Files.writeString(dir.resolve(s.name() + ".csv"), csv.toString(), StandardCharsets.UTF_8);
+      StackProfile p = StackProfile.of(t).orElse(null);
+      if (p != null) {
+        Files.writeString(dir.resolve(s.name() + ".folded"), p.folded(0),
+            StandardCharsets.UTF_8);
+        Files.write(dir.resolve(s.name() + ".pb.gz"), Pprof.gzipped(p, "acf " + s.name()));
+        if (p.types().size() > 1) {
+          Files.writeString(dir.resolve("callgrind.out." + s.name()),
+              Callgrind.write(p, s.name()), StandardCharsets.UTF_8);
+        }
+      }
+      for (var f : s.files(machine.symbols()).entrySet()) {
+        Files.writeString(dir.resolve(s.name() + "." + f.getKey()), f.getValue(),
+            StandardCharsets.UTF_8);
+      }
+    }
+    String json = engine.cost().toJson();
+    Files.writeString(dir.resolve("summary.json"), json.substring(0, json.length() - 1)
+        + ", \"exit_status\": " + exitStatus + "}\n", StandardCharsets.UTF_8);
+  }
+
+  /** The version and commit the build recorded (acf-version.properties), or "unknown". */
+  public static String version() {
+    try (InputStream in = RuntimeMain.class.getResourceAsStream("/acf-version.properties")) {
+      if (in == null) {
+        return "unknown";
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return p.getProperty("version", "unknown") + " (commit " + p.getProperty("commit", "unknown")
+          + ")";
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+}
