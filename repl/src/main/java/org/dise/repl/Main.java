@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       DisasmCommand.class,
       ReportCommand.class,
       CompareCommand.class,
+      ExperimentCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })
