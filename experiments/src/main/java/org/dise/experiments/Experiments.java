@@ -8,7 +8,7 @@ public final class Experiments {
   private Experiments() {}
 
   public static List<Experiment> all() {
-    return List.of(new OverheadExperiment(), new EnergyExperiment());
+    return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment());
   }
 
   public static Optional<Experiment> named(String name) {
