@@ -8,7 +8,8 @@ public final class Experiments {
   private Experiments() {}
 
   public static List<Experiment> all() {
-    return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment());
+    return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment(),
+        new BurstyExperiment());
   }
 
   public static Optional<Experiment> named(String name) {
