@@ -59,8 +59,8 @@ public final class SamplingExperiment implements Experiment {
             List.of(10.0, 25.0), List.of("first", "third", "centroid", "random"),
             List.of("last"))
         : new Grid(1_000_000, List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
-            List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L), List.of(1L, 2L, 3L),
-            List.of(5.0, 10.0, 15.0, 25.0, 40.0), List.of("first", "third", "centroid", "random"),
+            List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L), List.of(1L, 2L),
+            List.of(5.0, 10.0, 25.0, 40.0), List.of("first", "third", "centroid", "random"),
             List.of("last", "markov", "oracle"));
   }
 

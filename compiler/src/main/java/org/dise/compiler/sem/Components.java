@@ -57,7 +57,7 @@ public final class Components {
   private static Object[] coproc(Object... extra) {
     Object[] base = {"buffer", Type.INT, "service_cycles", Type.INT, "interrupt_cycles",
         Type.INT, "copy_cycles", Type.INT, "slots", Type.INT, "hash_bits", Type.INT, "seed",
-        Type.INT, "timer_cycles", Type.INT};
+        Type.INT, "timer_cycles", Type.INT, "random_tagging", Type.BOOL, "tag_adapt", Type.INT};
     Object[] out = java.util.Arrays.copyOf(base, base.length + extra.length);
     System.arraycopy(extra, 0, out, base.length, extra.length);
     return out;
@@ -102,7 +102,7 @@ public final class Components {
         "replace_max", Type.INT, "fail_threshold", Type.INT, "interval", Type.INT,
         "exact", Type.BOOL))));
     c.add(new Spec("sampled_value_profile", true, sinkParams("period", Type.INT,
-        "interrupt_cycles", Type.INT, "min_invariance_pct", Type.INT)));
+        "interrupt_cycles", Type.INT, "min_invariance_pct", Type.INT, "jitter", Type.BOOL)));
     c.add(new Spec("watchpoint", true, sinkParams("address", Type.INT, "length", Type.INT),
         Map.of("length", 1L)));
     c.add(new Spec("exhaustive", false, triggerParams()));
