@@ -16,7 +16,7 @@ class OverheadExperimentTest {
   static final Path BIN = Path.of("../examples/programs/bin");
 
   static Lab lab() {
-    return new Lab(Workload.parseList("phases:1:ABCD", BIN), true, null);
+    return new Lab(Workload.parseList("phases:1:AB", BIN), true, null);
   }
 
   @Test
@@ -28,7 +28,7 @@ class OverheadExperimentTest {
       Measured dise = find(runs, p, Variant.DISE);
       Measured hps = find(runs, p, Variant.HPS);
       long events = ex.run().cost().handlerCalls();
-      assertThat(events).isGreaterThan(1000L);
+      assertThat(events).isGreaterThan(200L);
       // Pure DISE: every event is replaced; the countdown samples the 1st, 101st, ... event.
       assertThat(dise.run().cost().replacements()).isEqualTo(events);
       assertThat(dise.run().cost().handlerCalls())

@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true)
 public final class ExperimentCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "NAME",
-      description = "An experiment (see `acf experiment list`), `all`, or `list`.")
+      description = "An experiment (see `acf experiment list`), several separated by commas,"
+          + " `all`, or `list`.")
   String name;
 
   @Option(names = "--programs", paramLabel = "LIST",
@@ -67,8 +68,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (name.equals("all")) {
       chosen.addAll(Experiments.all());
     } else {
-      chosen.add(Experiments.named(name).orElseThrow(() -> new UserError("no experiment `"
-          + name + "`; `acf experiment list` names them", Main.EXIT_USAGE)));
+      for (String one : name.split(",")) {
+        chosen.add(Experiments.named(one).orElseThrow(() -> new UserError("no experiment `"
+            + one + "`; `acf experiment list` names them", Main.EXIT_USAGE)));
+      }
     }
     try {
       for (Experiment e : chosen) {
