@@ -28,11 +28,8 @@ public final class Charts {
           .xAxisTitle(f.xLabel()).yAxisTitle(f.yLabel()).build();
       style(c.getStyler());
       c.getStyler().setXAxisLabelRotation(f.categories().size() > 6 ? 45 : 0);
-      // A logarithmic axis cannot show a zero bar (an HPS call pair profile can cost nothing):
-      // fall back to a linear one then.
-      boolean positive = f.series().stream().flatMap(s -> s.ys().stream())
-          .allMatch(y -> y != null && y > 0);
-      c.getStyler().setYAxisLogarithmic(f.logY() && positive);
+      // Bars stand on zero, which a logarithmic axis cannot show (XChart refuses it), so bar
+      // charts keep a linear axis; the data's table gives the small values.
       for (Figure.Series s : f.series()) {
         List<Double> ys = new ArrayList<>();
         for (Double y : s.ys()) {

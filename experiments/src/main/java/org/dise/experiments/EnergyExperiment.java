@@ -99,7 +99,7 @@ public final class EnergyExperiment implements Experiment {
     }
     o.figure(Figure.bars("energy", "Energy added by sampled profiling on the StrongARM"
         + " model (1/100 events, profile sent once at the end)", "energy overhead, %",
-        programs, series).withLogY());
+        programs, series));
     double nj = OverheadExperiment.mean(njPerInsn);
     o.compare("application energy per instruction (average)",
         "18.6-35.6 nJ (Fig. 14(a): 29.93 J / 1610 M .. 46.50 J / 1421 M; 54.02 J / 2836 M on"
