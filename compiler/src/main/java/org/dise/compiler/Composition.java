@@ -110,7 +110,8 @@ public final class Composition {
     CheckedReplacement r = p.replacement().get();
     List<Stmt> body = r.body().stream().map(s -> s instanceof Stmt.Call c
         && renamed.containsKey(c.sink().toLowerCase(Locale.ROOT))
-        ? new Stmt.Call(renamed.get(c.sink().toLowerCase(Locale.ROOT)), c.args(), c.span())
+        ? new Stmt.Call(renamed.get(c.sink().toLowerCase(Locale.ROOT)), c.args(), c.result(),
+            c.span())
         : s).toList();
     return new CheckedProduction(p.name(), p.pattern(), p.control(),
         Optional.of(new CheckedReplacement(r.name(), body, r.span())), tag, p.span());

@@ -115,7 +115,7 @@ label
 
 replStmt
     : TINSN                                                                   #originalInsnStmt
-    | CALL LPAREN ident (COMMA callArg)* RPAREN                               #callStmt
+    | (DOLLAR_NAME ASSIGN)? CALL LPAREN ident (COMMA callArg)* RPAREN         #callStmt
     | NAME (operand (COMMA operand)*)?                                        #instructionStmt
     ;
 

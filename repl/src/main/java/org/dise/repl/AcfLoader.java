@@ -4,12 +4,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.dise.compiler.Compiler;
 import org.dise.compiler.Composition;
-import org.dise.compiler.Frontend;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
-import org.dise.compiler.lower.Lowering;
-import org.dise.compiler.sem.CheckedProgram;
 import org.dise.runtime.dise.ProductionSet;
 
 /** Checks and lowers the ACF files of {@code --acf}, reporting diagnostics as {@code acf check}. */
@@ -25,21 +23,13 @@ final class AcfLoader {
    * into one production set in the order given (see {@link Composition}).
    */
   static ProductionSet load(List<Path> files, String consequence) {
-    Diagnostics diags = new Diagnostics();
-    List<CheckedProgram> programs = new ArrayList<>();
+    List<Compiler.Input> inputs = new ArrayList<>();
     for (Path file : files) {
-      Frontend.Result r = Frontend.standard().check(CheckCommand.read(file), file);
-      r.diagnostics().all().forEach(diags::add);
-      r.program().ifPresent(programs::add);
+      inputs.add(new Compiler.Input(CheckCommand.read(file), file));
     }
-    Optional<ProductionSet> set = Optional.empty();
-    if (programs.size() == files.size() && diags.errorCount() == 0) {
-      Optional<CheckedProgram> composed = Composition.compose(programs,
-          files.stream().map(Path::toString).toList(), diags);
-      if (composed.isPresent()) {
-        set = Lowering.lower(composed.get(), diags);
-      }
-    }
+    Compiler.Compilation c = Compiler.standard().compile(inputs);
+    Diagnostics diags = c.diagnostics();
+    Optional<ProductionSet> set = c.productions();
     if (diags.errorCount() > 0 || diags.warningCount() > 0) {
       System.err.print(DiagnosticRenderer.renderAll(diags.sorted(), Tty.colourStderr()));
     }
@@ -54,10 +44,10 @@ final class AcfLoader {
 
   /** Checks and lowers ACF text (a built-in ACF of a command); its errors are internal. */
   static ProductionSet compile(String name, String text) {
-    Frontend.Result r = Frontend.standard().check(
-        new org.dise.compiler.diag.SourceFile(name, text), Path.of(name));
-    Diagnostics diags = r.diagnostics();
-    Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));
+    Compiler.Compilation c = Compiler.standard().compile(List.of(new Compiler.Input(
+        new org.dise.compiler.diag.SourceFile(name, text), Path.of(name))));
+    Diagnostics diags = c.diagnostics();
+    Optional<ProductionSet> set = c.productions();
     if (set.isEmpty()) {
       throw new IllegalStateException(name + ": " + DiagnosticRenderer.renderAll(diags.sorted()));
     }

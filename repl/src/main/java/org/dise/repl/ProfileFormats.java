@@ -34,6 +34,9 @@ public final class ProfileFormats {
    * second one, which would disagree with it.
    */
   public static List<String> terminal(String name, ProfileTable t, int n) {
+    if (HistogramView.applies(t)) {
+      return HistogramView.lines(name, t, n);
+    }
     long total = total(t);
     int w = t.header().indexOf(t.weight());
     boolean share = !t.header().contains("percent");

@@ -54,7 +54,7 @@ class ConfigCommandTest {
 
     Result inspect = acf("inspect", cfg);
     assertThat(inspect.status()).isEqualTo(0);
-    assertThat(inspect.stdout()).contains("format version 2");
+    assertThat(inspect.stdout()).contains("format version 3");
     assertThat(inspect.stdout()).contains("P3: T.OPCLASS == proc_call && zero_0 -> R3");
     assertThat(inspect.stdout()).contains("CallPair_handler -> call_pair_counter, 40 cycles");
     assertThat(inspect.stdout()).contains("stall per replacement: 1 cycle\n");
@@ -93,7 +93,7 @@ class ConfigCommandTest {
     assertThat(refusal(text)).isEqualTo(
         "acf: " + text + ": not a DISE configuration (wrong magic number)\n");
     assertThat(refusal(version)).isEqualTo("acf: " + version
-        + ": format version 9 is not supported (this runtime reads version 2)\n");
+        + ": format version 9 is not supported (this runtime reads versions 2 to 3)\n");
     assertThat(refusal(truncated)).isEqualTo("acf: " + truncated
         + ": truncated: 20 bytes, the header announces " + bytes.length + "\n");
     assertThat(refusal(corrupt)).startsWith("acf: " + corrupt + ": corrupt: checksum mismatch");

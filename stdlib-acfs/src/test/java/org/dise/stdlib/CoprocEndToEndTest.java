@@ -119,9 +119,26 @@ class CoprocEndToEndTest {
 
   @Test
   void aSinkThatTakesNoTagsIsRefusedByName() {
+    // The compiler refuses it at the production (the catalogue says what takes tags)...
+    org.dise.compiler.Frontend.Result r = org.dise.compiler.Frontend.standard().check(
+        new org.dise.compiler.diag.SourceFile("t.acf",
+            "sink r = call_pair_counter();\nP: T.OPCLASS == load => tag(r), null\n"), null);
+    assertThat(r.diagnostics().sorted().get(0).headline()).startsWith("t.acf:2:1: error:"
+        + " production `P` tags instructions for `r`, a call_pair_counter, which takes no tagged"
+        + " instructions");
+    // ... and the runtime refuses a production set (a configuration) that tags for one.
+    org.dise.runtime.dise.ProductionSet ok = EngineEndToEndTest.lower(
+        "sink r = call_pair_counter();\nsink v = value_profile();\n"
+            + "P: T.OPCLASS == load => tag(v), null\n");
+    java.util.List<org.dise.runtime.dise.Production> ps = new java.util.ArrayList<>();
+    for (org.dise.runtime.dise.Production p : ok.productions()) {
+      ps.add(new org.dise.runtime.dise.Production(p.name(), p.acf(), p.pattern(), p.control(),
+          p.replacement(), 0));
+    }
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
-        IllegalArgumentException.class, () -> new DiseEngine(EngineEndToEndTest.lower(
-            "sink r = call_pair_counter();\nP: T.OPCLASS == load => tag(r), null\n")));
+        IllegalArgumentException.class, () -> new DiseEngine(new org.dise.runtime.dise
+            .ProductionSet(ps, ok.replacements(), ok.counters(), ok.hpsRegisters(), ok.sinks(),
+            ok.triggers(), ok.stallCycles(), ok.budget())));
     assertThat(e).hasMessageThat().startsWith("production `P` tags instructions for sink `r`,"
         + " a call_pair_counter, which takes no tagged instructions");
   }

@@ -218,7 +218,8 @@ public final class Formatter {
       for (Operand o : c.args()) {
         parts.add(operand(o));
       }
-      return "call(" + String.join(", ", parts) + ")";
+      return c.result().map(r -> operand(r) + " = ").orElse("") + "call("
+          + String.join(", ", parts) + ")";
     }
     ReplStmt.Instruction i = (ReplStmt.Instruction) s;
     List<String> ops = new ArrayList<>();

@@ -18,6 +18,7 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
+import org.dise.runtime.dise.Slot;
 import org.dise.runtime.dise.SpecializedEngine;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
@@ -340,7 +341,12 @@ public final class EngineGenerator {
         for (int a = 0; a < c.args().size(); a++) {
           m.addStatement("$L[$L] = $L", args, a, argument(c.args().get(a)));
         }
-        m.addStatement("call($L, cpu, d, $L)", c.sink(), args);
+        if (c.returns()) {
+          m.addStatement("cpu.x[$L] = callReturning($L, cpu, d, $L)", resultIndex(c.result()),
+              c.sink(), args);
+        } else {
+          m.addStatement("call($L, cpu, d, $L)", c.sink(), args);
+        }
       } else if (e instanceof ReplacementInsn.LoadImmediate) {
         // lui/addiw/slli/addi: never leaves the sequence.
         m.beginControlFlow("for ($T e : insns[$L])", DecodedInsn.class, j);
@@ -385,6 +391,17 @@ public final class EngineGenerator {
     return m.build();
   }
 
+  /** The x index a call's result goes to: a DISE register, or x0's sink for x0. */
+  private static int resultIndex(Slot r) {
+    int n = (int) r.value();
+    return switch (r.kind()) {
+      case DISE -> Cpu.DISE_REG_BASE + n;
+      case XREG -> n == 0 ? DecodedInsn.X0_SINK : n;
+      default -> throw new IllegalArgumentException("a call's result goes to a register, not "
+          + r);
+    };
+  }
+
   private static CodeBlock argument(ReplacementInsn.CallArg a) {
     if (a.insn()) {
       return CodeBlock.of("raw(d)");
@@ -394,8 +411,11 @@ public final class EngineGenerator {
       case XREG -> CodeBlock.of("cpu.x[$L]", v);
       case DISE -> CodeBlock.of("cpu.x[$L]", Cpu.DISE_REG_BASE + v);
       case FREG -> CodeBlock.of("cpu.f[$L]", v);
-      case FIELD -> CodeBlock.of("$T.$L.value(d)", InsnField.class,
-          InsnField.values()[(int) v].name());
+      case FIELD -> InsnField.values()[(int) v] == InsnField.NEXT_PC ? CodeBlock.of("next")
+          : InsnField.values()[(int) v].isRegister()
+          ? CodeBlock.of("cpu.x[(int) $T.$L.value(d)]", InsnField.class,
+              InsnField.values()[(int) v].name())
+          : CodeBlock.of("$T.$L.value(d)", InsnField.class, InsnField.values()[(int) v].name());
       case CONST -> CodeBlock.of("$LL", v);
     };
   }
@@ -405,7 +425,8 @@ public final class EngineGenerator {
       return "T.INSN";
     }
     if (e instanceof ReplacementInsn.Call c) {
-      return "call(" + set.sinks().get(c.sink()).name() + ")";
+      return (c.returns() ? c.result() + " = " : "") + "call(" + set.sinks().get(c.sink()).name()
+          + ")";
     }
     if (e instanceof ReplacementInsn.LoadImmediate li) {
       return "li " + li.rd() + ", " + li.value();

@@ -73,7 +73,8 @@ public final class Lowering {
       sinkIndex.put(c.name(), sinks.size());
       Value cost = c.params().get("cost");
       sinks.add(new SinkBinding(c.name(), c.component(),
-          cost instanceof Value.Int i ? i.value() : 0, strings(c.params())));
+          cost instanceof Value.Int i ? i.value() : org.dise.runtime.sink.Catalogue
+              .find(c.component()).map(s -> s.defaultCost()).orElse(0L), strings(c.params())));
     }
     List<TriggerBinding> triggers = new ArrayList<>();
     for (Component c : program.triggers()) {
@@ -178,7 +179,7 @@ public final class Lowering {
   }
 
   private InsnField field(InstructionField f, Span span) {
-    if (!f.isStatic()) {
+    if (!f.isStatic() && f != InstructionField.NEXT_PC) {
       diags.error(span, f.spelling() + " exists only when the instruction executes");
       return InsnField.PC;
     }
@@ -270,7 +271,7 @@ public final class Lowering {
       args.add(a instanceof Arg.Insn ? new ReplacementInsn.CallArg(Slot.NONE, true)
           : new ReplacementInsn.CallArg(slot(a), false));
     }
-    return new ReplacementInsn.Call(sink, args);
+    return new ReplacementInsn.Call(sink, args, c.result().map(this::slot).orElse(Slot.NONE));
   }
 
   private Slot slot(Arg a) {

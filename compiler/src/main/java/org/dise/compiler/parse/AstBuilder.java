@@ -357,7 +357,10 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
         args.add(atom(((AcfParser.AtomArgContext) a).operandAtom()));
       }
     }
-    return new ReplStmt.SinkCall(name(ctx.ident()), args, span(ctx));
+    java.util.Optional<Operand> result = ctx.DOLLAR_NAME() == null ? java.util.Optional.empty()
+        : java.util.Optional.of(new Operand.DiseReg(ctx.DOLLAR_NAME().getText(),
+            span(ctx.DOLLAR_NAME().getSymbol())));
+    return new ReplStmt.SinkCall(name(ctx.ident()), args, result, span(ctx));
   }
 
   @Override

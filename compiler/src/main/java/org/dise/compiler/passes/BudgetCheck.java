@@ -83,15 +83,19 @@ public final class BudgetCheck {
       return 0;
     }
     if (s instanceof CheckedReplacement.Stmt.Call c) {
-      return 1 + c.args().size();
+      return 1 + c.args().size() + (c.result().isPresent() ? 1 : 0);
     }
     return 1;
   }
 
   private static void diseRegisters(CheckedReplacement.Stmt s, Budget b, Diagnostics diags) {
-    java.util.List<CheckedReplacement.Arg> args = s instanceof CheckedReplacement.Stmt.Call c
-        ? c.args() : s instanceof CheckedReplacement.Stmt.Instruction i ? i.operands()
-        : java.util.List.of();
+    java.util.List<CheckedReplacement.Arg> args = new java.util.ArrayList<>();
+    if (s instanceof CheckedReplacement.Stmt.Call c) {
+      args.addAll(c.args());
+      c.result().ifPresent(args::add); // the register a map's result is written to
+    } else if (s instanceof CheckedReplacement.Stmt.Instruction i) {
+      args.addAll(i.operands());
+    }
     for (CheckedReplacement.Arg a : args) {
       CheckedReplacement.Arg base = a instanceof CheckedReplacement.Arg.Mem m ? m.base() : a;
       if (base instanceof CheckedReplacement.Arg.DiseReg d && d.number() >= b.diseRegisters()) {

@@ -21,14 +21,10 @@ import org.dise.compiler.ast.Expr;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.ast.MicroOp;
 import org.dise.compiler.ast.Name;
-import org.dise.compiler.ast.Operand;
-import org.dise.compiler.ast.Param;
-import org.dise.compiler.ast.ReplStmt;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Span;
 import org.dise.compiler.diag.Suggest;
 import org.dise.compiler.isa.InstructionTable;
-import org.dise.compiler.isa.Registers;
 import org.dise.compiler.passes.Scope.Entity;
 import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedMicroOp;
@@ -36,11 +32,8 @@ import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.CheckedProgram;
 import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.Component;
-import org.dise.compiler.sem.Components;
 import org.dise.compiler.sem.Counter;
 import org.dise.compiler.sem.HpsRegister;
-import org.dise.compiler.sem.InstructionField;
-import org.dise.compiler.sem.Value;
 
 /**
  * Pass "name-resolution": resolves every name (productions, replacements, constants, registers,
@@ -55,37 +48,29 @@ public final class NameResolution {
   /** The program, and ACFs checked but not active (blocks that no {@code use} instantiates). */
   public record Result(CheckedProgram program, List<CheckedAcf> checkedOnly) {}
 
-  /** Parameter types of {@code acf} blocks. */
-  static final List<String> PARAM_TYPES =
-      List.of("int", "bool", "counter", "register", "sink", "trigger", "opclass", "op");
-
   private static final Pattern HPS_REGISTER = Pattern.compile("(?i)hps_r([0-9]{1,9})");
-  private static final Pattern DISE_REGISTER = Pattern.compile("\\$dr([0-9]{1,9})");
-  private static final int MAX_INSTANCE_DEPTH = 16;
 
   private final Budget budget;
   private final InstructionTable isa;
-  private final Components components;
   private final Diagnostics diags;
   private final Set<String> mnemonics = new HashSet<>();
   private final Set<String> opClasses = new HashSet<>();
 
   private final Scope builtins = new Scope("builtins", null);
   private final Map<AcfFile, Scope> fileScopes = new IdentityHashMap<>();
-  private final Map<Scope, Map<Item.Replacement, CheckedReplacement>> replacements =
-      new IdentityHashMap<>();
   private final Set<Long> reservedCounters = new HashSet<>();
   private final Set<Long> reservedRegisters = new HashSet<>();
   private final Map<Integer, Span> declaredCounters = new HashMap<>();
   private final Map<Integer, Span> declaredRegisters = new HashMap<>();
-  private final Map<String, Integer> instanceCounts = new HashMap<>();
-  private final Set<String> componentNames = new HashSet<>();
+  private final ConstantEvaluation constants;
+  private final ComponentBinding componentBinding;
+  private final BlockInstantiation blocks;
+  private final ReplacementResolution replacements;
   private LoadedProgram loaded;
   private Out out = new Out();
-  private int depth;
 
   /** What active code has reached so far: the program under construction. */
-  private static final class Out {
+  static final class Out {
     final Map<Integer, Counter> counters = new LinkedHashMap<>();
     final Map<Integer, HpsRegister> registers = new LinkedHashMap<>();
     final Map<String, Component> sinks = new LinkedHashMap<>();
@@ -93,12 +78,14 @@ public final class NameResolution {
     final List<CheckedAcf> acfs = new ArrayList<>();
   }
 
-  public NameResolution(Budget budget, InstructionTable isa, Components components,
-      Diagnostics diags) {
+  public NameResolution(Budget budget, InstructionTable isa, Diagnostics diags) {
     this.budget = budget;
     this.isa = isa;
-    this.components = components;
     this.diags = diags;
+    this.constants = new ConstantEvaluation(this);
+    this.componentBinding = new ComponentBinding(this);
+    this.blocks = new BlockInstantiation(this);
+    this.replacements = new ReplacementResolution(this);
     for (String m : isa.mnemonics()) {
       mnemonics.add(m.toLowerCase(Locale.ROOT));
     }
@@ -143,9 +130,9 @@ public final class NameResolution {
     // or placeholder arguments, into a scratch program.
     List<CheckedAcf> checkedOnly = new ArrayList<>();
     for (Item item : main.items()) {
-      if (item instanceof Item.AcfBlock b && !instanceCounts.containsKey(blockKey(b))) {
+      if (item instanceof Item.AcfBlock b && !blocks.instantiated(b)) {
         out = new Out();
-        instantiate(b, scope, List.of(), b.span(), true);
+        blocks.instantiate(b, scope, List.of(), b.span(), true);
         checkedOnly.addAll(out.acfs);
       }
     }
@@ -166,10 +153,6 @@ public final class NameResolution {
     String n = path.replace('\\', '/');
     n = n.substring(n.lastIndexOf('/') + 1);
     return n.endsWith(".acf") ? n.substring(0, n.length() - 4) : n;
-  }
-
-  private static String blockKey(Item.AcfBlock b) {
-    return b.span().file().name() + "@" + b.span().start();
   }
 
   // ------------------------------------------------------------------ index reservation
@@ -310,13 +293,13 @@ public final class NameResolution {
    * may name later ones, as the papers write P1 before R1), then the other declarations in
    * order, then productions and uses when {@code active}.
    */
-  private void declareItems(List<Item> items, Scope scope, boolean active,
+  void declareItems(List<Item> items, Scope scope, boolean active,
       List<CheckedProduction> productions, String prefix) {
     for (Item item : items) {
       if (item instanceof Item.Replacement r) {
         declare(scope, r.name(), new Scope.ReplE(r, scope, r.span()));
       } else if (item instanceof Item.AcfBlock b) {
-        checkParamTypes(b);
+        blocks.checkParamTypes(b);
         declare(scope, b.name(), new Scope.BlockE(b, scope, b.span()));
       }
     }
@@ -329,13 +312,13 @@ public final class NameResolution {
       } else if (item instanceof Item.CounterDecl c) {
         declareCounter(c, scope, active);
       } else if (item instanceof Item.SinkDecl s) {
-        Component comp = component(s.name(), s.component(), s.args(), true, scope, prefix);
+        Component comp = componentBinding.component(s.name(), s.component(), s.args(), true, scope, prefix);
         declare(scope, s.name(), new Scope.SinkE(comp, s.span()));
         if (active) {
           out.sinks.putIfAbsent(comp.name(), comp);
         }
       } else if (item instanceof Item.TriggerDecl t) {
-        Component comp = component(t.name(), t.component(), t.args(), false, scope, prefix);
+        Component comp = componentBinding.component(t.name(), t.component(), t.args(), false, scope, prefix);
         declare(scope, t.name(), new Scope.TriggerE(comp, t.span()));
         if (active) {
           out.triggers.putIfAbsent(comp.name(), comp);
@@ -360,7 +343,7 @@ public final class NameResolution {
         }
         productions.add(production(p, scope));
       } else if (item instanceof Item.Use u) {
-        use(u, scope);
+        blocks.use(u, scope);
       }
     }
   }
@@ -446,324 +429,10 @@ public final class NameResolution {
     }
   }
 
-  private Component component(Name name, Name kind, List<Arg> args, boolean isSink, Scope scope,
-      String prefix) {
-    String what = isSink ? "sink" : "trigger";
-    Optional<Components.Spec> spec = components.find(kind.key())
-        .filter(s -> s.isSink() == isSink);
-    Map<String, Value> params = new LinkedHashMap<>();
-    if (spec.isEmpty()) {
-      List<String> candidates = new ArrayList<>();
-      components.all().values().stream().filter(s -> s.isSink() == isSink)
-          .forEach(s -> candidates.add(s.name()));
-      diags.error(kind.span(), "unknown " + what + " component `" + kind.text() + "`",
-          Suggest.didYouMean(kind.text(), candidates));
-    } else {
-      for (Arg a : args) {
-        if (a.name().isEmpty()) {
-          diags.error(a.span(), what + " parameters are named", "write `name = value`");
-          continue;
-        }
-        Name pn = a.name().get();
-        Components.Type type = spec.get().params().get(pn.key());
-        if (type == null) {
-          diags.error(pn.span(), "`" + kind.text() + "` has no parameter `" + pn.text() + "`",
-              Suggest.didYouMean(pn.text(), spec.get().params().keySet()));
-          continue;
-        }
-        if (params.containsKey(pn.key())) {
-          diags.error(pn.span(), "parameter `" + pn.text() + "` is given twice");
-          continue;
-        }
-        Value v = componentValue(a.value(), type, scope, pn.text());
-        Long min = spec.get().minimums().get(pn.key());
-        if (v instanceof Value.Int i && min != null && i.value() < min) {
-          diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
-              + "` must be at least " + min + ", got " + i.value());
-          continue;
-        }
-        if (v != null) {
-          params.put(pn.key(), v);
-        }
-      }
-    }
-    String unique = prefix.isEmpty() ? name.text() : prefix + "." + name.text();
-    String candidate = unique;
-    for (int i = 2; !componentNames.add(candidate.toLowerCase(Locale.ROOT)); i++) {
-      candidate = unique + "#" + i;
-    }
-    return new Component(candidate, kind.key(), params, name.span().to(kind.span()));
-  }
 
-  private Value componentValue(Expr e, Components.Type type, Scope scope, String param) {
-    switch (type) {
-      case STRING -> {
-        if (e instanceof Expr.StringLit s) {
-          return new Value.Str(s.value());
-        }
-        diags.error(e.span(), "parameter `" + param + "` takes a string");
-        return null;
-      }
-      case BOOL -> {
-        if (e instanceof Expr.BoolLit b) {
-          return new Value.Bool(b.value());
-        }
-        diags.error(e.span(), "parameter `" + param + "` takes `true` or `false`");
-        return null;
-      }
-      case NAME -> {
-        if (e instanceof Expr.NameRef n) {
-          Entity ent = scope.lookup(n.name().key());
-          if (ent instanceof Scope.SinkE s) {
-            return new Value.Symbol(s.component().name());
-          }
-          return new Value.Symbol(n.name().text());
-        }
-        if (e instanceof Expr.StringLit s) {
-          return new Value.Symbol(s.value());
-        }
-        diags.error(e.span(), "parameter `" + param + "` takes a name");
-        return null;
-      }
-      default -> {
-        if (e instanceof Expr.StringLit) {
-          diags.error(e.span(), "parameter `" + param + "` takes a number, not a string");
-          return null;
-        }
-        Long v = constant(e, scope);
-        return v == null ? null : new Value.Int(v);
-      }
-    }
-  }
-
-  // ------------------------------------------------------------------ blocks and uses
-
-  private void checkParamTypes(Item.AcfBlock b) {
-    Set<String> seen = new HashSet<>();
-    for (Param p : b.params()) {
-      if (!PARAM_TYPES.contains(p.type().key())) {
-        diags.error(p.type().span(), "unknown parameter type `" + p.type().text() + "`",
-            Suggest.didYouMean(p.type().text(), PARAM_TYPES) != null
-                ? Suggest.didYouMean(p.type().text(), PARAM_TYPES)
-                : "types are " + String.join(", ", PARAM_TYPES));
-      }
-      if (!seen.add(p.name().key())) {
-        diags.error(p.name().span(), "parameter `" + p.name().text() + "` is declared twice");
-      }
-    }
-  }
-
-  private void use(Item.Use u, Scope scope) {
-    Entity e = lookupQualified(u.target(), scope);
-    if (e == null) {
-      diags.error(u.target().span(), "unknown ACF block `" + u.target().text() + "`",
-          Suggest.didYouMean(u.target().text(), scope.visibleNames(Scope.BlockE.class)));
-      return;
-    }
-    if (!(e instanceof Scope.BlockE b)) {
-      diags.error(u.target().span(), "`" + u.target().text() + "` is " + e.what()
-          + ", not an ACF block");
-      return;
-    }
-    instantiate(b.block(), b.definedIn(), u.args(), u.span(), false, scope);
-  }
-
-  private void instantiate(Item.AcfBlock b, Scope definedIn, List<Arg> args, Span at,
-      boolean placeholders) {
-    instantiate(b, definedIn, args, at, placeholders, definedIn);
-  }
-
-  /** Creates one instance of a block: its declarations fresh, its productions one new ACF. */
-  private void instantiate(Item.AcfBlock b, Scope definedIn, List<Arg> args, Span at,
-      boolean placeholders, Scope caller) {
-    if (depth >= MAX_INSTANCE_DEPTH) {
-      diags.error(at, "ACF block `" + b.name().text() + "` instantiates itself (nesting deeper than "
-          + MAX_INSTANCE_DEPTH + ")");
-      return;
-    }
-    int n = instanceCounts.merge(blockKey(b), 1, Integer::sum);
-    String instanceName = n == 1 ? b.name().text() : b.name().text() + "#" + n;
-    Scope inst = new Scope("block " + instanceName, definedIn);
-    bindParams(b, args, at, caller, inst, placeholders);
-    int position = out.acfs.size();
-    out.acfs.add(null);
-    List<CheckedProduction> productions = new ArrayList<>();
-    depth++;
-    try {
-      declareItems(b.body(), inst, true, productions, instanceName);
-    } finally {
-      depth--;
-    }
-    out.acfs.set(position, new CheckedAcf(instanceName, productions, at));
-  }
-
-  private void bindParams(Item.AcfBlock b, List<Arg> args, Span at, Scope caller, Scope inst,
-      boolean placeholders) {
-    Map<String, Arg> given = new LinkedHashMap<>();
-    int positional = 0;
-    boolean named = false;
-    for (Arg a : args) {
-      if (a.name().isPresent()) {
-        named = true;
-        Name pn = a.name().get();
-        boolean known = b.params().stream().anyMatch(p -> p.name().key().equals(pn.key()));
-        if (!known) {
-          List<String> names = new ArrayList<>();
-          b.params().forEach(p -> names.add(p.name().text()));
-          diags.error(pn.span(), "`" + b.name().text() + "` has no parameter `" + pn.text() + "`",
-              Suggest.didYouMean(pn.text(), names));
-        } else if (given.putIfAbsent(pn.key(), a) != null) {
-          diags.error(pn.span(), "parameter `" + pn.text() + "` is given twice");
-        }
-      } else if (named) {
-        diags.error(a.span(), "positional arguments come before named ones");
-      } else if (positional >= b.params().size()) {
-        diags.error(a.span(), "`" + b.name().text() + "` takes " + b.params().size()
-            + " argument" + (b.params().size() == 1 ? "" : "s"));
-      } else {
-        Param p = b.params().get(positional++);
-        given.put(p.name().key(), a);
-      }
-    }
-    for (Param p : b.params()) {
-      Arg a = given.get(p.name().key());
-      Entity value;
-      if (a != null) {
-        value = argument(a.value(), p, caller);
-        if (value == null) {
-          value = placeholder(p); // reported; a stand-in keeps the body from echoing the error
-        }
-      } else if (p.defaultValue().isPresent()) {
-        value = argument(p.defaultValue().get(), p, inst.parent);
-        if (value == null) {
-          value = placeholder(p);
-        }
-      } else if (placeholders) {
-        value = placeholder(p);
-      } else {
-        diags.error(at, "missing argument `" + p.name().text() + "` of `" + b.name().text()
-            + "`", "it has no default; write `" + p.name().text() + " = ...`");
-        value = placeholder(p);
-      }
-      if (value != null) {
-        inst.put(p.name().text(), value);
-      }
-    }
-  }
-
-  private Entity placeholder(Param p) {
-    Span s = p.span();
-    return switch (p.type().key()) {
-      case "bool" -> new Scope.BoolE(false, s);
-      case "counter" -> new Scope.CounterE(new Counter(0, p.name().text(),
-          budget.defaultCounterWidth(), 0, s), s);
-      case "register" -> builtins.lookup("hps_r0");
-      case "sink" -> new Scope.SinkE(new Component(p.name().text(), "placeholder", Map.of(), s), s);
-      case "trigger" -> new Scope.TriggerE(
-          new Component(p.name().text(), "placeholder", Map.of(), s), s);
-      case "opclass" -> new Scope.OpClassE("alu", s);
-      case "op" -> new Scope.OpE("nop", s);
-      default -> new Scope.ConstE(0, s);
-    };
-  }
-
-  /** Evaluates an argument in the caller's scope as a value of the parameter's type. */
-  private Entity argument(Expr e, Param p, Scope caller) {
-    String type = p.type().key();
-    Span s = e.span();
-    String expected = "parameter `" + p.name().text() + "` is of type `" + type + "`";
-    if (e instanceof Expr.StringLit && PARAM_TYPES.contains(type)) {
-      diags.error(s, expected + ", not a string");
-      return null;
-    }
-    switch (type) {
-      case "int" -> {
-        Long v = constant(e, caller);
-        return v == null ? null : new Scope.ConstE(v, s);
-      }
-      case "bool" -> {
-        if (e instanceof Expr.BoolLit b) {
-          return new Scope.BoolE(b.value(), s);
-        }
-        if (e instanceof Expr.NameRef n && caller.lookup(n.name().key()) instanceof Scope.BoolE b) {
-          return b;
-        }
-        diags.error(s, expected + "; write `true` or `false`");
-        return null;
-      }
-      case "counter" -> {
-        if (e instanceof Expr.NumberLit n) {
-          return new Scope.CounterE(counterByIndex(n.value(), s), s);
-        }
-        return entityOf(e, caller, Scope.CounterE.class, expected);
-      }
-      case "register" -> {
-        return entityOf(e, caller, Scope.RegisterE.class, expected);
-      }
-      case "sink" -> {
-        return entityOf(e, caller, Scope.SinkE.class, expected);
-      }
-      case "trigger" -> {
-        return entityOf(e, caller, Scope.TriggerE.class, expected);
-      }
-      case "opclass" -> {
-        if (e instanceof Expr.NameRef n) {
-          Entity ent = caller.lookup(n.name().key());
-          if (ent instanceof Scope.OpClassE) {
-            return ent;
-          }
-          if (opClasses.contains(n.name().key())) {
-            return new Scope.OpClassE(n.name().key(), s);
-          }
-          diags.error(s, "unknown opcode class `" + n.name().text() + "`",
-              Suggest.didYouMean(n.name().text(), opClasses));
-          return null;
-        }
-        diags.error(s, expected);
-        return null;
-      }
-      case "op" -> {
-        if (e instanceof Expr.NameRef n) {
-          Entity ent = caller.lookup(n.name().key());
-          if (ent instanceof Scope.OpE) {
-            return ent;
-          }
-          if (mnemonics.contains(n.name().key())) {
-            return new Scope.OpE(n.name().key(), s);
-          }
-          diags.error(s, "unknown instruction `" + n.name().text() + "`",
-              Suggest.didYouMean(n.name().text(), mnemonics));
-          return null;
-        }
-        diags.error(s, expected);
-        return null;
-      }
-      default -> {
-        return null; // the unknown type was reported at the parameter
-      }
-    }
-  }
-
-  private Entity entityOf(Expr e, Scope scope, Class<? extends Entity> kind, String expected) {
-    if (e instanceof Expr.NameRef n) {
-      Entity ent = lookupQualified(n.name(), scope);
-      if (kind.isInstance(ent)) {
-        return ent;
-      }
-      if (ent == null) {
-        diags.error(e.span(), "unknown name `" + n.name().text() + "`",
-            Suggest.didYouMean(n.name().text(), scope.visibleNames(kind)));
-      } else {
-        diags.error(e.span(), expected + ", but `" + n.name().text() + "` is " + ent.what());
-      }
-      return null;
-    }
-    diags.error(e.span(), expected);
-    return null;
-  }
 
   /** Looks a name up, following {@code alias.name} into imported modules. */
-  private Entity lookupQualified(Name name, Scope scope) {
+  Entity lookupQualified(Name name, Scope scope) {
     Entity e = scope.lookup(name.key());
     if (e == null && name.text().contains(".")) {
       int dot = name.text().indexOf('.');
@@ -782,77 +451,6 @@ public final class NameResolution {
 
   // ------------------------------------------------------------------ constants
 
-  /** Evaluates a constant expression; null (after reporting) when it is not one. */
-  Long constant(Expr e, Scope scope) {
-    if (e instanceof Expr.NumberLit n) {
-      return n.value();
-    } else if (e instanceof Expr.BoolLit b) {
-      return b.value() ? 1L : 0L;
-    } else if (e instanceof Expr.Paren p) {
-      return constant(p.inner(), scope);
-    } else if (e instanceof Expr.NameRef n) {
-      Entity ent = lookupQualified(n.name(), scope);
-      if (ent instanceof Scope.ConstE c) {
-        return c.value();
-      }
-      if (ent instanceof Scope.BoolE b) {
-        return b.value() ? 1L : 0L;
-      }
-      if (ent == null) {
-        diags.error(n.span(), "unknown constant `" + n.name().text() + "`",
-            Suggest.didYouMean(n.name().text(), scope.visibleNames(Scope.ConstE.class)));
-      } else {
-        diags.error(n.span(), "`" + n.name().text() + "` is " + ent.what()
-            + ", not a constant");
-      }
-      return null;
-    } else if (e instanceof Expr.Unary u) {
-      Long v = constant(u.operand(), scope);
-      if (v == null) {
-        return null;
-      }
-      return switch (u.op()) {
-        case NEG -> -v;
-        case COMPLEMENT -> ~v;
-        case NOT -> v == 0 ? 1L : 0L;
-      };
-    } else if (e instanceof Expr.Binary b) {
-      Long l = constant(b.left(), scope);
-      Long r = constant(b.right(), scope);
-      if (l == null || r == null) {
-        return null;
-      }
-      if ((b.op() == Expr.BinaryOp.DIV || b.op() == Expr.BinaryOp.REM) && r == 0) {
-        diags.error(b.right().span(), "division by zero in a constant");
-        return null;
-      }
-      return switch (b.op()) {
-        case MUL -> l * r;
-        case DIV -> l / r;
-        case REM -> l % r;
-        case ADD -> l + r;
-        case SUB -> l - r;
-        case SHL -> l << r;
-        case SHR -> l >> r;
-        case BIT_AND -> l & r;
-        case BIT_XOR -> l ^ r;
-        case BIT_OR -> l | r;
-        case LT -> l < r ? 1L : 0L;
-        case LE -> l <= r ? 1L : 0L;
-        case GT -> l > r ? 1L : 0L;
-        case GE -> l >= r ? 1L : 0L;
-        case EQ -> l.equals(r) ? 1L : 0L;
-        case NE -> !l.equals(r) ? 1L : 0L;
-        case AND -> l != 0 && r != 0 ? 1L : 0L;
-        case OR -> l != 0 || r != 0 ? 1L : 0L;
-      };
-    } else {
-      diags.error(e.span(), "not a constant", "constants are numbers, `true`, `false`, "
-          + "other constants, and arithmetic on them");
-      return null;
-    }
-  }
-
   // ------------------------------------------------------------------ productions
 
   private CheckedProduction production(Item.Production p, Scope scope) {
@@ -866,7 +464,7 @@ public final class NameResolution {
       Name rn = p.replacement().get();
       Entity e = lookupQualified(rn, scope);
       if (e instanceof Scope.ReplE r) {
-        replacement = Optional.of(replacement(r));
+        replacement = Optional.of(replacements.replacement(r));
       } else if (e == null) {
         diags.error(rn.span(), "unknown replacement `" + rn.text() + "`",
             Suggest.didYouMean(rn.text(), scope.visibleNames(Scope.ReplE.class)));
@@ -874,7 +472,7 @@ public final class NameResolution {
         diags.error(rn.span(), "`" + rn.text() + "` is " + e.what() + ", not a replacement");
       }
     }
-    Optional<String> tag = p.tag().map(t -> sinkName(t, scope));
+    Optional<String> tag = p.tag().map(t -> replacements.sinkName(t, scope));
     return new CheckedProduction(p.name().text(), pattern, control, replacement, tag, p.span());
   }
 
@@ -938,7 +536,7 @@ public final class NameResolution {
     return 0;
   }
 
-  private Counter counterByIndex(long index, Span span) {
+  Counter counterByIndex(long index, Span span) {
     int idx = (int) Math.max(0, Math.min(Integer.MAX_VALUE, index));
     Counter c = out.counters.get(idx);
     if (c == null) {
@@ -962,147 +560,34 @@ public final class NameResolution {
     return diags;
   }
 
+  /** Evaluates a constant expression; null (after reporting) when it is not one. */
+  Long constant(Expr e, Scope scope) {
+    return constants.evaluate(e, scope);
+  }
+
+  Budget budget() {
+    return budget;
+  }
+
+  Scope builtins() {
+    return builtins;
+  }
+
+  Out out() {
+    return out;
+  }
+
+  boolean hasPrelude() {
+    return loaded.prelude().isPresent();
+  }
+
+  static List<String> staticFieldNames() {
+    return ReplacementResolution.staticFieldNames();
+  }
+
   Entity lookup(Name name, Scope scope) {
     return lookupQualified(name, scope);
   }
 
-  // ------------------------------------------------------------------ replacements
 
-  private CheckedReplacement replacement(Scope.ReplE r) {
-    Map<Item.Replacement, CheckedReplacement> memo =
-        replacements.computeIfAbsent(r.declaredIn(), k -> new IdentityHashMap<>());
-    CheckedReplacement done = memo.get(r.replacement());
-    if (done != null) {
-      return done;
-    }
-    Scope scope = r.declaredIn();
-    List<CheckedReplacement.Stmt> body = new ArrayList<>();
-    for (ReplStmt s : r.replacement().body()) {
-      if (s instanceof ReplStmt.LabelDef l) {
-        body.add(new CheckedReplacement.Stmt.Label(l.name(), l.span()));
-      } else if (s instanceof ReplStmt.OriginalInsn o) {
-        body.add(new CheckedReplacement.Stmt.Original(o.span()));
-      } else if (s instanceof ReplStmt.SinkCall c) {
-        body.add(call(c, scope));
-      } else {
-        ReplStmt.Instruction i = (ReplStmt.Instruction) s;
-        List<CheckedReplacement.Arg> ops = new ArrayList<>();
-        for (Operand o : i.operands()) {
-          ops.add(operand(o, scope));
-        }
-        body.add(new CheckedReplacement.Stmt.Instruction(i.mnemonic().text(), ops, i.span()));
-      }
-    }
-    CheckedReplacement checked =
-        new CheckedReplacement(r.replacement().name().text(), body, r.span());
-    memo.put(r.replacement(), checked);
-    return checked;
-  }
-
-  private CheckedReplacement.Stmt call(ReplStmt.SinkCall c, Scope scope) {
-    String sink = sinkName(c.sink(), scope);
-    List<CheckedReplacement.Arg> args = new ArrayList<>();
-    for (Operand o : c.args()) {
-      args.add(operand(o, scope));
-    }
-    return new CheckedReplacement.Stmt.Call(sink, args, c.span());
-  }
-
-  /**
-   * The component name of the sink {@code n} names (a {@code call} or a {@code tag}), which
-   * active code thereby uses; reports an unknown name or one that is not a sink.
-   */
-  private String sinkName(Name n, Scope scope) {
-    Entity e = lookupQualified(n, scope);
-    String sink = n.text();
-    if (e instanceof Scope.SinkE s) {
-      sink = s.component().name();
-      if (!s.component().component().equals("placeholder")) {
-        out.sinks.putIfAbsent(sink, s.component());
-      }
-    } else if (e == null) {
-      String hint = Suggest.didYouMean(sink, scope.visibleNames(Scope.SinkE.class));
-      diags.error(n.span(), "unknown sink `" + sink + "`", hint != null ? hint
-          : loaded.prelude().isEmpty()
-              ? "no standard library prelude was found; declare it with `sink " + sink
-                  + " = region_counter();` or pass --lib"
-              // A component the runtime implements, so that following the hint runs.
-              : "declare it, e.g. `sink " + sink + " = region_counter();` (the components are"
-                  + " in spec/acf-language.md section 7)");
-    } else {
-      diags.error(n.span(), "`" + sink + "` is " + e.what() + ", not a sink");
-    }
-    return sink;
-  }
-
-  private CheckedReplacement.Arg operand(Operand o, Scope scope) {
-    Span s = o.span();
-    if (o instanceof Operand.Imm i) {
-      return new CheckedReplacement.Arg.Imm(i.value(), s);
-    } else if (o instanceof Operand.Insn i) {
-      return new CheckedReplacement.Arg.Insn(s);
-    } else if (o instanceof Operand.LabelRef l) {
-      return new CheckedReplacement.Arg.LabelRef(l.name(), s);
-    } else if (o instanceof Operand.Field f) {
-      InstructionField field = InstructionField.byName(f.name());
-      if (field == null) {
-        diags.error(s, "unknown instruction field `T." + f.name() + "`",
-            Suggest.didYouMean("T." + f.name(), staticFieldNames()));
-        return new CheckedReplacement.Arg.Imm(0, s);
-      }
-      if (!field.isStatic()) {
-        return new CheckedReplacement.Arg.Invalid("`" + field.spelling()
-            + "` is known only while the instruction executes", s);
-      }
-      return new CheckedReplacement.Arg.Directive(field, s);
-    } else if (o instanceof Operand.DiseReg d) {
-      Matcher m = DISE_REGISTER.matcher(d.name());
-      if (m.matches()) {
-        return new CheckedReplacement.Arg.DiseReg(
-            (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(1))), s);
-      }
-      return new CheckedReplacement.Arg.Invalid("`" + d.name()
-          + "` is not a DISE register (they are `$dr0`, `$dr1`, ...)", s);
-    } else if (o instanceof Operand.Mem m) {
-      CheckedReplacement.Arg off = m.offset().map(x -> operand(x, scope))
-          .orElse(new CheckedReplacement.Arg.Imm(0, s));
-      return new CheckedReplacement.Arg.Mem(off, operand(m.base(), scope), s);
-    } else if (o instanceof Operand.NameOp n) {
-      String text = n.name().text();
-      int x = Registers.x(text);
-      if (x >= 0) {
-        return new CheckedReplacement.Arg.XReg(x, s);
-      }
-      int f = Registers.f(text);
-      if (f >= 0) {
-        return new CheckedReplacement.Arg.FReg(f, s);
-      }
-      Entity e = lookupQualified(n.name(), scope);
-      if (e instanceof Scope.ConstE c) {
-        return new CheckedReplacement.Arg.Imm(c.value(), s);
-      }
-      if (e instanceof Scope.RegisterE) {
-        return new CheckedReplacement.Arg.Invalid("`" + text
-            + "` is an HPS register, which only micro-ops read; replacement code uses "
-            + "DISE registers `$drN`", s);
-      }
-      if (e != null) {
-        return new CheckedReplacement.Arg.Invalid("`" + text + "` is " + e.what()
-            + ", not an operand", s);
-      }
-      return new CheckedReplacement.Arg.Symbol(text.toLowerCase(Locale.ROOT), s);
-    }
-    throw new AssertionError(o);
-  }
-
-  static List<String> staticFieldNames() {
-    List<String> names = new ArrayList<>();
-    for (InstructionField f : InstructionField.values()) {
-      if (f.isStatic()) {
-        names.add(f.spelling());
-      }
-    }
-    names.add("T.INSN");
-    return names;
-  }
 }

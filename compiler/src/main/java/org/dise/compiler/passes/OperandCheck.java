@@ -67,6 +67,7 @@ public final class OperandCheck {
         for (Arg a : c.args()) {
           callArg(a);
         }
+        c.result().ifPresent(this::callArg);
       }
     }
   }

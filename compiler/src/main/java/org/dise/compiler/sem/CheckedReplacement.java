@@ -18,8 +18,16 @@ public record CheckedReplacement(String name, List<Stmt> body, Span span) {
     /** {@code T.INSN}: the original instruction. */
     record Original(Span span) implements Stmt {}
 
-    /** {@code call(sink, args)}; {@code sink} is the unique name of a bound sink. */
-    record Call(String sink, List<Arg> args, Span span) implements Stmt {
+    /**
+     * {@code call(sink, args)}; {@code sink} is the unique name of a bound sink; {@code result}
+     * the DISE register {@code $drN = call(...)} writes.
+     */
+    record Call(String sink, List<Arg> args, java.util.Optional<Arg> result, Span span)
+        implements Stmt {
+      public Call(String sink, List<Arg> args, Span span) {
+        this(sink, args, java.util.Optional.empty(), span);
+      }
+
       public Call {
         args = List.copyOf(args);
       }

@@ -35,7 +35,7 @@ class EngineGeneratorTest {
   }
 
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"watch_and_pairs", "tagging"})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"watch_and_pairs", "tagging", "maps"})
   void generatedSourceMatchesTheGoldenFile(String name) throws Exception {
     Path acf = DIR.resolve(name + ".acf");
     String actual = EngineGenerator.generate(lower(acf), "GoldenEngine").toString();

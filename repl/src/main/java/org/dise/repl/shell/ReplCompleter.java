@@ -53,6 +53,12 @@ final class ReplCompleter implements Completer {
         w.add(p + i);
       }
     }
+    // Components and their parameters, from the one catalogue the compiler checks against.
+    for (org.dise.runtime.sink.ComponentSpec c : org.dise.runtime.sink.Catalogue.all()) {
+      w.add(c.name());
+      w.addAll(c.paramNames());
+      c.params().forEach(p -> w.addAll(p.choices()));
+    }
     w.addAll(libraryNames());
     return new ArrayList<>(w);
   }

@@ -15,7 +15,6 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Severity;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.diag.Span;
-import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.dise.ProductionSet;
 
 /**
@@ -186,12 +185,10 @@ final class Workspace {
     // Relative imports resolve from the first file's folder, or from the working folder.
     Path anchor = nextFiles.isEmpty() || nextFiles.get(0).path() == null ? base.resolve(TYPED)
         : nextFiles.get(0).path();
-    Frontend.Result r = frontend.check(combined, anchor);
-    Diagnostics diags = r.diagnostics();
-    Optional<ProductionSet> lowered = Optional.empty();
-    if (r.program().isPresent()) {
-      lowered = Lowering.lower(r.program().get(), diags);
-    }
+    org.dise.compiler.Compiler.Compilation c = new org.dise.compiler.Compiler(frontend)
+        .compile(List.of(new org.dise.compiler.Compiler.Input(combined, anchor)));
+    Diagnostics diags = c.diagnostics();
+    Optional<ProductionSet> lowered = c.productions();
     List<Diagnostic> shown = new ArrayList<>();
     for (Diagnostic d : diags.sorted()) {
       Diagnostic m = remap(d, combined, segments);

@@ -176,10 +176,14 @@ public final class DiseEngine extends EngineState {
         Step.Call call = (Step.Call) s;
         for (int a = 0; a < call.args.length; a++) {
           int reg = call.reg[a];
-          call.args[a] = reg < 0 ? call.constants[a]
+          call.args[a] = reg < 0 ? call.constants[a] : reg == Step.Call.NEXT ? next
               : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
         }
-        call(call.sink, cpu, d, call.args);
+        if (call.result >= 0) {
+          cpu.x[call.result] = callReturning(call.sink, cpu, d, call.args);
+        } else {
+          call(call.sink, cpu, d, call.args);
+        }
       }
       i++;
     }

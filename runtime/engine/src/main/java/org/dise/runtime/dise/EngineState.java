@@ -3,6 +3,7 @@ package org.dise.runtime.dise;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.SinkProvider;
 import org.dise.runtime.sink.TaggedSink;
@@ -55,6 +56,7 @@ public abstract class EngineState implements ProfilingEngine {
       sinks[i] = provider.create(b);
       handlerCost[i] = b.cost();
     }
+    CallCheck.run(set, sinks);
     this.stall = set.stallCycles();
     this.ct = new ConditionalsTable(set.flagInputs());
     this.tagged = new TaggedSink[sinks.length];
@@ -198,6 +200,16 @@ public abstract class EngineState implements ProfilingEngine {
   @Override
   public final long injectedCodewords() {
     return codewords;
+  }
+
+  /**
+   * {@code $drN = call(sink, args...)} from replacement code: records it, charges the handler and
+   * returns its result (the constructor made sure the sink returns one).
+   */
+  protected final long callReturning(int sink, Cpu cpu, DecodedInsn d, long[] args) {
+    handlerCalls++;
+    handlerCycles += handlerCost[sink];
+    return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
   }
 
   /** {@code call(sink, args...)} from replacement code: records it and charges the handler. */

@@ -15,11 +15,14 @@ public record HardwareBudget(int patternEntries, int replacementEntries,
 
   public static final HardwareBudget PAPER = new HardwareBudget(32, 2048, 8, 16, 8, 8, 8, 32);
 
-  /** Replacement-table entries a sequence uses: one per instruction, a call 1 + its arguments. */
+  /**
+   * Replacement-table entries a sequence uses: one per instruction, a call 1 + its arguments (+ 1
+   * for a result register).
+   */
   public static int entries(ReplacementSequence s) {
     int n = 0;
     for (ReplacementInsn r : s.body()) {
-      n += r instanceof ReplacementInsn.Call c ? 1 + c.args().size()
+      n += r instanceof ReplacementInsn.Call c ? 1 + c.args().size() + (c.returns() ? 1 : 0)
           : r instanceof ReplacementInsn.LoadImmediate ? 2 : 1;
     }
     return n;

@@ -9,7 +9,20 @@ import org.dise.runtime.isa.Op;
  * code, which executes.
  */
 public enum InsnField {
-  OP, OPCLASS, PC, TARGET, RS1, RS2, RS3, RD, IMM, SIZE, CSR;
+  OP, OPCLASS, PC, TARGET, RS1, RS2, RS3, RD, IMM, SIZE, CSR,
+  /**
+   * The pc the application goes on at: only a call argument after {@code T.INSN} (configuration
+   * version 3), where it tells a taken branch from one that fell through.
+   */
+  NEXT_PC;
+
+  /**
+   * Whether the field names a register (RS1, RS2, RS3, RD): as a call argument it passes the
+   * integer register's value at the call, as the same directive in an instruction reads it.
+   */
+  public boolean isRegister() {
+    return this == RS1 || this == RS2 || this == RS3 || this == RD;
+  }
 
   /** The field's value for {@code d}; OP and OPCLASS are compared by name, never read. */
   public long value(DecodedInsn d) {
@@ -25,6 +38,7 @@ public enum InsnField {
       case CSR -> isCsr(d.exec) ? d.imm : 0;
       case OP -> d.op.ordinal();
       case OPCLASS -> d.opClass().ordinal();
+      case NEXT_PC -> d.npc; // the fall-through; a call reads the dynamic one (Step.Call.NEXT)
     };
   }
 

@@ -81,13 +81,20 @@ public final class InstantiationLogic {
             case FREG -> reg[i] = Step.Call.FREG_BASE + (int) a.slot().value();
             case FIELD -> {
               InsnField f = InsnField.values()[(int) a.slot().value()];
-              constants[i] = f.value(d);
+              if (f == InsnField.NEXT_PC) {
+                reg[i] = Step.Call.NEXT;
+              } else if (f.isRegister()) {
+                reg[i] = (int) f.value(d); // a register directive passes the register's value
+              } else {
+                constants[i] = f.value(d);
+              }
             }
             case CONST -> constants[i] = a.slot().value();
           }
         }
       }
-      return List.of(new Step.Call(c.sink(), constants, reg));
+      int result = c.returns() ? register(c.result(), d, true) : -1;
+      return List.of(new Step.Call(c.sink(), constants, reg, result));
     }
     if (r instanceof ReplacementInsn.LoadImmediate li) {
       List<Step> out = new ArrayList<>();

@@ -62,6 +62,7 @@ public record ProductionSet(
           slots.add(li.rd());
         } else if (r instanceof ReplacementInsn.Call c) {
           c.args().forEach(a -> slots.add(a.slot()));
+          slots.add(c.result());
         }
         for (Slot sl : slots) {
           if (sl.kind() == Slot.Kind.DISE) {

@@ -8,10 +8,22 @@ public sealed interface ReplacementInsn {
   /** {@code T.INSN}: the original instruction. */
   record Original() implements ReplacementInsn {}
 
-  /** {@code call(sink, args...)}: {@code sink} indexes the production set's sinks. */
-  record Call(int sink, List<CallArg> args) implements ReplacementInsn {
+  /**
+   * {@code call(sink, args...)}: {@code sink} indexes the production set's sinks; {@code result}
+   * is the register {@code $drN = call(...)} writes the handler's result into ({@link Slot#NONE}
+   * when the call returns nothing).
+   */
+  record Call(int sink, List<CallArg> args, Slot result) implements ReplacementInsn {
     public Call {
       args = List.copyOf(args);
+    }
+
+    public Call(int sink, List<CallArg> args) {
+      this(sink, args, Slot.NONE);
+    }
+
+    public boolean returns() {
+      return result != Slot.NONE;
     }
   }
 

@@ -87,9 +87,25 @@ public final class Triggers {
       new PhaseTable((int) spec.number("table", DEFAULT_TABLE), 0);
       tracker(spec);
     }
+    // The catalogue's ranges (what acf check reports at line and column for an ACF's
+    // trigger); counts such as 10M are read as the numbers they stand for.
+    org.dise.runtime.sink.Catalogue.find(spec.component()).ifPresent(c -> {
+      java.util.Map<String, String> text = new java.util.LinkedHashMap<>();
+      spec.params().forEach((k, v) -> text.put(k, c.param(k).filter(p -> p.type()
+          == org.dise.runtime.sink.ParamSpec.Type.INT).isPresent() ? numberText(spec, k, v) : v));
+      java.util.List<org.dise.runtime.sink.ComponentSpec.Problem> problems = c.problems(text);
+      if (!problems.isEmpty()) {
+        throw new IllegalArgumentException(problems.get(0).message());
+      }
+    });
     if (!spec.needsFirstPass()) {
       create(spec, null);
     }
+  }
+
+  /** A count parameter as a plain number ({@code 10M} as 10000000); refuses one that is not. */
+  private static String numberText(TriggerSpec spec, String key, String v) {
+    return Long.toString(spec.number(key, 0));
   }
 
   /** A phase tracker with the spec's buckets, threshold and predictor. */

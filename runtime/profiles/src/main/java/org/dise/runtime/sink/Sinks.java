@@ -12,14 +12,11 @@ import org.dise.runtime.sink.rap.RapSink;
 public final class Sinks {
   private Sinks() {}
 
-  /** The components this runtime implements. */
-  public static final List<String> IMPLEMENTED = List.of("region_counter", "method_counter",
-      "call_pair_counter", "bbv", "burst_trace", "path_counter", "watchpoint", "rap_tree",
-      "value_profile", "sampled_value_profile", "edge_profile");
+  /** The components this runtime implements: every sink of the catalogue. */
+  public static final List<String> IMPLEMENTED = Catalogue.sinkNames();
 
   /** The components that take instructions tagged at decode ({@code tag(sink)}). */
-  public static final List<String> TAGGED =
-      List.of("rap_tree", "value_profile", "sampled_value_profile", "edge_profile");
+  public static final List<String> TAGGED = Catalogue.taggedNames();
 
   /** A new sink for {@code component} with its default parameters. */
   public static Sink create(String component, String name) {
@@ -45,7 +42,20 @@ public final class Sinks {
   private static Sink configured(SinkBinding b) {
     String name = b.name();
     Map<String, String> p = b.params();
+    // The catalogue's ranges first, so a configuration is refused as the compiler refuses it.
+    Catalogue.require("sink", name, b.component(), p);
     return switch (b.component()) {
+      case "count_map" -> new AggregationMap(name, AggregationMap.Aggregate.COUNT, 0);
+      case "sum_map" -> new AggregationMap(name, AggregationMap.Aggregate.SUM, 0);
+      case "min_map" -> new AggregationMap(name, AggregationMap.Aggregate.MIN, 0);
+      case "max_map" -> new AggregationMap(name, AggregationMap.Aggregate.MAX, 0);
+      case "avg_map" -> new AggregationMap(name, AggregationMap.Aggregate.AVG, 0);
+      case "state_map" -> new AggregationMap(name, AggregationMap.Aggregate.STATE,
+          SinkParams.number(p, "missing", 0));
+      case "hist_map" -> "linear".equals(p.get("kind"))
+          ? HistogramMap.linear(name, SinkParams.number(p, "lo", 0), SinkParams.number(p, "hi", 0),
+              SinkParams.number(p, "step", 1))
+          : HistogramMap.log2(name);
       case "rap_tree" -> new RapSink(name, p);
       case "value_profile" -> new ValueProfiler(name, p);
       case "sampled_value_profile" -> new SampledValueProfiler(name, p);

@@ -41,7 +41,9 @@ public final class ConfigFormat {
 
   /** "DISECFG" and a newline: recognisable in a hex dump, and rejects text files early. */
   public static final byte[] MAGIC = "DISECFG\n".getBytes(StandardCharsets.US_ASCII);
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
+  /** The oldest version this runtime still reads (version 3 only added an entry kind). */
+  public static final int OLDEST_READABLE = 2;
   /** Magic, version (u16) and payload length (u32). */
   public static final int HEADER = MAGIC.length + 2 + 4;
   public static final int TRAILER = 4;
@@ -93,9 +95,9 @@ public final class ConfigFormat {
     }
     ByteBuffer b = ByteBuffer.wrap(bytes);
     int version = b.getShort(MAGIC.length) & 0xffff;
-    if (version != VERSION) {
+    if (version < OLDEST_READABLE || version > VERSION) {
       throw new ConfigException(String.format("%s: format version %d is not supported (this"
-          + " runtime reads version %d)", name, version, VERSION));
+          + " runtime reads versions %d to %d)", name, version, OLDEST_READABLE, VERSION));
     }
     long length = b.getInt(MAGIC.length + 2) & 0xffffffffL;
     long expected = HEADER + length + TRAILER;
@@ -275,17 +277,22 @@ public final class ConfigFormat {
   private static final int INSN_CALL = 1;
   private static final int INSN_BASE = 2;
   private static final int INSN_LI = 3;
+  /** Version 3: {@code $drN = call(...)}, a call with a result register. */
+  private static final int INSN_CALL_RESULT = 4;
 
   private static void writeInsn(DataOutputStream out, ReplacementInsn r) throws IOException {
     if (r instanceof ReplacementInsn.Original) {
       out.writeByte(INSN_ORIGINAL);
     } else if (r instanceof ReplacementInsn.Call c) {
-      out.writeByte(INSN_CALL);
+      out.writeByte(c.returns() ? INSN_CALL_RESULT : INSN_CALL);
       out.writeShort(c.sink());
       out.writeByte(c.args().size());
       for (ReplacementInsn.CallArg a : c.args()) {
         out.writeBoolean(a.insn());
         writeSlot(out, a.slot());
+      }
+      if (c.returns()) {
+        writeSlot(out, c.result());
       }
     } else if (r instanceof ReplacementInsn.Insn i) {
       out.writeByte(INSN_BASE);
@@ -308,14 +315,16 @@ public final class ConfigFormat {
     switch (tag) {
       case INSN_ORIGINAL:
         return new ReplacementInsn.Original();
-      case INSN_CALL: {
+      case INSN_CALL:
+      case INSN_CALL_RESULT: {
         int sink = in.readUnsignedShort();
         List<ReplacementInsn.CallArg> args = new ArrayList<>();
         for (int n = in.readUnsignedByte(); n > 0; n--) {
           boolean insn = in.readBoolean();
           args.add(new ReplacementInsn.CallArg(readSlot(in), insn));
         }
-        return new ReplacementInsn.Call(sink, args);
+        return new ReplacementInsn.Call(sink, args,
+            tag == INSN_CALL_RESULT ? readSlot(in) : Slot.NONE);
       }
       case INSN_BASE: {
         Op op = Op.valueOf(in.readUTF());

@@ -136,7 +136,7 @@ public final class ConfigPrinter {
       List<String> args = new ArrayList<>();
       args.add(c.sink() < s.sinks().size() ? s.sinks().get(c.sink()).name() : "sink" + c.sink());
       c.args().forEach(a -> args.add(a.insn() ? "T.INSN" : a.slot().toString()));
-      return "call(" + String.join(", ", args) + ")";
+      return (c.returns() ? c.result() + " = " : "") + "call(" + String.join(", ", args) + ")";
     }
     if (r instanceof ReplacementInsn.LoadImmediate li) {
       return "li " + li.rd() + ", " + li.value();

@@ -89,7 +89,7 @@ class ConfigFormatTest {
     assertThat(new String(b, 0, 8, java.nio.charset.StandardCharsets.US_ASCII))
         .isEqualTo("DISECFG\n");
     ByteBuffer buf = ByteBuffer.wrap(b);
-    assertThat(buf.getShort(8)).isEqualTo((short) 2);
+    assertThat(buf.getShort(8)).isEqualTo((short) 3);
     int n = buf.getInt(10);
     assertThat(b.length).isEqualTo(14 + n + 4);
     CRC32 crc = new CRC32();
@@ -113,7 +113,7 @@ class ConfigFormatTest {
     byte[] b = good();
     b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads version 2)");
+        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to 3)");
   }
 
   @Test

@@ -1,0 +1,92 @@
+package org.dise.compiler.passes;
+
+import org.dise.compiler.ast.Expr;
+import org.dise.compiler.diag.Diagnostics;
+import org.dise.compiler.diag.Suggest;
+import org.dise.compiler.passes.Scope.Entity;
+
+/**
+ * Part of pass "name-resolution": evaluates constant expressions (numbers, booleans, named
+ * constants, arithmetic) where a declaration needs a value.
+ */
+final class ConstantEvaluation {
+  private final NameResolution nr;
+  private final Diagnostics diags;
+
+  ConstantEvaluation(NameResolution nr) {
+    this.nr = nr;
+    this.diags = nr.diags();
+  }
+
+  /** Evaluates a constant expression; null (after reporting) when it is not one. */
+  Long evaluate(Expr e, Scope scope) {
+    if (e instanceof Expr.NumberLit n) {
+      return n.value();
+    } else if (e instanceof Expr.BoolLit b) {
+      return b.value() ? 1L : 0L;
+    } else if (e instanceof Expr.Paren p) {
+      return evaluate(p.inner(), scope);
+    } else if (e instanceof Expr.NameRef n) {
+      Entity ent = nr.lookupQualified(n.name(), scope);
+      if (ent instanceof Scope.ConstE c) {
+        return c.value();
+      }
+      if (ent instanceof Scope.BoolE b) {
+        return b.value() ? 1L : 0L;
+      }
+      if (ent == null) {
+        diags.error(n.span(), "unknown constant `" + n.name().text() + "`",
+            Suggest.didYouMean(n.name().text(), scope.visibleNames(Scope.ConstE.class)));
+      } else {
+        diags.error(n.span(), "`" + n.name().text() + "` is " + ent.what()
+            + ", not a constant");
+      }
+      return null;
+    } else if (e instanceof Expr.Unary u) {
+      Long v = evaluate(u.operand(), scope);
+      if (v == null) {
+        return null;
+      }
+      return switch (u.op()) {
+        case NEG -> -v;
+        case COMPLEMENT -> ~v;
+        case NOT -> v == 0 ? 1L : 0L;
+      };
+    } else if (e instanceof Expr.Binary b) {
+      Long l = evaluate(b.left(), scope);
+      Long r = evaluate(b.right(), scope);
+      if (l == null || r == null) {
+        return null;
+      }
+      if ((b.op() == Expr.BinaryOp.DIV || b.op() == Expr.BinaryOp.REM) && r == 0) {
+        diags.error(b.right().span(), "division by zero in a constant");
+        return null;
+      }
+      return switch (b.op()) {
+        case MUL -> l * r;
+        case DIV -> l / r;
+        case REM -> l % r;
+        case ADD -> l + r;
+        case SUB -> l - r;
+        case SHL -> l << r;
+        case SHR -> l >> r;
+        case BIT_AND -> l & r;
+        case BIT_XOR -> l ^ r;
+        case BIT_OR -> l | r;
+        case LT -> l < r ? 1L : 0L;
+        case LE -> l <= r ? 1L : 0L;
+        case GT -> l > r ? 1L : 0L;
+        case GE -> l >= r ? 1L : 0L;
+        case EQ -> l.equals(r) ? 1L : 0L;
+        case NE -> !l.equals(r) ? 1L : 0L;
+        case AND -> l != 0 && r != 0 ? 1L : 0L;
+        case OR -> l != 0 || r != 0 ? 1L : 0L;
+      };
+    } else {
+      diags.error(e.span(), "not a constant", "constants are numbers, `true`, `false`, "
+          + "other constants, and arithmetic on them");
+      return null;
+    }
+  }
+
+}
