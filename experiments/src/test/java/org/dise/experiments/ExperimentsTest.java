@@ -95,8 +95,15 @@ class ExperimentsTest {
       assertThat(num(w, dise.get(i), "energy_overhead_pct"))
           .isGreaterThan(num(w, hps.get(i), "energy_overhead_pct"));
     }
-    double nj = num(w, dise.get(0), "nj_per_instruction");
-    assertThat(nj).isWithin(0.5).of(4.5); // mostly integer instructions at 4.22 nJ
+    // The application's joules are the model's price of its measured instruction mix.
+    List<Object> r = dise.get(0);
+    org.dise.experiments.model.InstructionMix mix = new org.dise.experiments.model
+        .InstructionMix((long) num(w, r, "application_instructions"), (long) num(w, r, "loads"),
+        (long) num(w, r, "stores"), (long) num(w, r, "fp"), 0);
+    assertThat(mix.loads()).isGreaterThan(0L);
+    assertThat(mix.fp()).isGreaterThan(0L); // block B is floating point
+    assertThat(num(w, r, "application_joules")).isWithin(1e-9)
+        .of(org.dise.experiments.model.EnergyModel.strongArm().application(mix));
   }
 
   @Test
