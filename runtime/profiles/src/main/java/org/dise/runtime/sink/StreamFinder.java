@@ -137,8 +137,21 @@ public final class StreamFinder {
       }
       int frequency = 0;
       int nextFree = bestFirst;
+      // A rolling hash finds the candidates; only those are compared reference by reference
+      // (comparing every position cost n x length per round, the search's largest cost).
+      long pow = 1;
+      long want = 0;
+      long h = 0;
+      for (int k = 0; k < bestLength; k++) {
+        want = want * Windows.BASE + ids[bestFirst + k];
+        h = h * Windows.BASE + ids[bestFirst + k];
+        pow = k == 0 ? 1 : pow * Windows.BASE;
+      }
       for (int i = bestFirst; i + bestLength <= n; i++) {
-        if (i >= nextFree && prefix[i + bestLength] == prefix[i]
+        if (i > bestFirst) {
+          h = (h - ids[i - 1] * pow) * Windows.BASE + ids[i + bestLength - 1];
+        }
+        if (h == want && i >= nextFree && prefix[i + bestLength] == prefix[i]
             && oneBurst(bursts, i, bestLength) && same(ids, bestFirst, i, bestLength)) {
           Arrays.fill(covered, i, i + bestLength, true);
           nextFree = i + bestLength;
