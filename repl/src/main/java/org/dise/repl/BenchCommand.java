@@ -42,12 +42,21 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --no-qemu --repeat 3",
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
+      "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
+      "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
       "under them (with each engine --engine names) in turn, --repeat times; the best",
       "of each is shown. 'slowdown' is the ratio of the guest thread's CPU time to the",
       "run without productions, 'model' the cost model's total cycles over",
       "application instructions.",
+      "",
+      "With --cold, every workload (hello included) runs as a fresh process, as a user",
+      "types it ('./acf run PROGRAM', through the launcher), beside qemu-riscv64; wall",
+      "and CPU seconds (user+system of all the process's threads) and their ratios to",
+      "qemu are the median of --repeat runs, with the geometric mean of the ratios;",
+      "with --acf, a further column gives the run under the productions over the plain",
+      "run.",
     },
     mixinStandardHelpOptions = true)
 public final class BenchCommand implements Callable<Integer> {
@@ -91,11 +100,23 @@ public final class BenchCommand implements Callable<Integer> {
           + " (default: 20M; K, M, G suffixes).")
   long maxInsns = 20_000_000;
 
+  @Option(names = "--cold", description = "Fresh processes as a user runs them, beside qemu-riscv64"
+      + " (wall and all-thread CPU time, ratios, geometric mean).")
+  boolean cold;
+
+  @Option(names = "--launcher", paramLabel = "CMD", split = " ",
+      description = "With --cold: the command that starts acf (default: the ./acf launcher of"
+          + " this build, or java -jar its jar).")
+  List<String> launcher = new ArrayList<>();
+
   @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
   List<String> names = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
+    if (cold) {
+      return cold();
+    }
     List<Path> programs = workloads();
     if (rap) {
       RapBench.run(programs, args, maxInsns, repeat, System.out);
@@ -141,6 +162,37 @@ public final class BenchCommand implements Callable<Integer> {
         totalInsns / totalSeconds / 1e6);
     machine(out);
     return 0;
+  }
+
+  /** {@code --cold}: fresh processes, hello included unless workloads are named. */
+  private int cold() throws IOException, InterruptedException {
+    List<Path> programs = workloads();
+    if (names.isEmpty() && Files.isRegularFile(dir.resolve("hello"))) {
+      programs.add(0, dir.resolve("hello"));
+    }
+    List<String> runOptions = new ArrayList<>();
+    if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
+      runOptions.addAll(List.of("--translate-threshold", String.valueOf(translateThreshold)));
+    }
+    List<List<String>> acfOptions = new ArrayList<>();
+    List<String> acfNames = new ArrayList<>();
+    if (!acfs.isEmpty()) {
+      AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
+      List<String> kinds = engine == EngineChoice.both ? List.of("interpreted", "generated")
+          : List.of(engine.name());
+      for (String kind : kinds) {
+        List<String> o = new ArrayList<>();
+        for (Path a : acfs) {
+          o.addAll(List.of("--acf", a.toString()));
+        }
+        o.addAll(List.of("--engine", kind));
+        acfOptions.add(o);
+        acfNames.add(kind.substring(0, 3));
+      }
+    }
+    List<String> cmd = launcher.isEmpty() ? ColdBench.defaultLauncher() : launcher;
+    return new ColdBench(cmd, runOptions, acfOptions, acfNames, args, repeat,
+        !noQemu && onPath("qemu-riscv64"), System.out).run(programs);
   }
 
   private void machine(PrintStream out) {

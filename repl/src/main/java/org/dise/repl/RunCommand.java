@@ -86,7 +86,7 @@ public final class RunCommand implements Callable<Integer> {
   long seed = 0x5eed;
 
   @Option(names = "--translate-threshold", paramLabel = "N",
-      description = "Translate a code block to Java after it ran N times; 0 interprets"
+      description = "Translate a code block to JVM bytecode after it ran N times; 0 interprets"
           + " everything (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 

@@ -15,6 +15,26 @@ import picocli.CommandLine;
 
 /** What every subcommand promises a user: help with examples, a version, and plain text off a terminal. */
 class CommandLineTest {
+  /** {@code acf run}'s fast start (the run command alone) reads exactly as the full command line. */
+  @Test
+  void runAloneHasTheSameHelpAndUsageErrorsAsRunUnderAcf() {
+    CommandLine full = Main.commandLine().getSubcommands().get("run");
+    CommandLine alone = Main.runCommandLine();
+    assertThat(alone.getUsageMessage(CommandLine.Help.Ansi.OFF))
+        .isEqualTo(full.getUsageMessage(CommandLine.Help.Ansi.OFF));
+    java.io.StringWriter a = new java.io.StringWriter();
+    java.io.StringWriter b = new java.io.StringWriter();
+    alone.setErr(new java.io.PrintWriter(a));
+    full.setErr(new java.io.PrintWriter(b));
+    int sa = alone.execute("--no-such-option", "x");
+    int sb = Main.commandLine().getSubcommands().get("run").setErr(new java.io.PrintWriter(b))
+        .getParent().execute("run", "--no-such-option", "x");
+    assertThat(sa).isEqualTo(Main.EXIT_USAGE);
+    assertThat(sb).isEqualTo(Main.EXIT_USAGE);
+    assertThat(a.toString()).contains("Run `acf run --help`");
+    assertThat(a.toString()).isEqualTo(b.toString());
+  }
+
   @Test
   void everySubcommandHasHelpWithExamplesThatFitsEightyColumns() {
     for (Map.Entry<String, CommandLine> e : Main.commandLine().getSubcommands().entrySet()) {

@@ -29,8 +29,11 @@ public final class Machine {
   /** Options for loading and running a program. */
   public record Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices,
       int translateThreshold) {
-    /** Block executions before the block is translated to Java (see spec/emulator.md). */
-    public static final int DEFAULT_TRANSLATE_THRESHOLD = 2000;
+    /**
+     * Block executions before the block is translated to JVM bytecode (see spec/emulator.md):
+     * low, because translation costs microseconds per block.
+     */
+    public static final int DEFAULT_TRANSLATE_THRESHOLD = 50;
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
       this(sandbox, env, seed, notices, DEFAULT_TRANSLATE_THRESHOLD);

@@ -10,18 +10,43 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.javac.InMemoryJavac;
 
 /**
- * Translates hot blocks to Java and compiles them in the background with the JDK's own
- * compiler, so the hottest guest code runs as JIT-compiled straight-line Java. The interpreter
- * keeps running a block until its translation is published; without a JDK compiler (a bare
- * JRE) nothing is translated. Guest-visible behaviour is identical either way.
+ * Translates hot blocks for the JIT. The default back end ({@link Backend#BYTECODE}) writes JVM
+ * bytecode with ASM on the emulating thread, in microseconds per block, so blocks are translated
+ * soon after they turn hot and no second thread competes for the CPU. The older back end
+ * ({@link Backend#JAVAC}, {@code -Dacf.translator=javac}) writes Java source and compiles it with
+ * the JDK's compiler in the background; the interpreter keeps running a block until its
+ * translation is published, and without a JDK compiler nothing is translated. Guest-visible
+ * behaviour is identical whichever runs.
  */
 public final class BlockCompiler {
   private static final String PKG = "org.dise.runtime.cpu.gen";
   private static final AtomicInteger CLASSES = new AtomicInteger();
   private static final int BATCH = 48;
 
+  /** How blocks become JVM code. */
+  public enum Backend {
+    /** ASM bytecode, generated on the emulating thread when the interpreter next looks. */
+    BYTECODE,
+    /** Java source compiled by javac in a background thread. */
+    JAVAC;
+
+    /** The back end {@code -Dacf.translator=bytecode|javac} names (bytecode by default). */
+    public static Backend fromProperty() {
+      return "javac".equals(System.getProperty("acf.translator")) ? JAVAC : BYTECODE;
+    }
+  }
+
+  /**
+   * Most blocks in one generated class (its dispatch switch follows control among them); a
+   * unit whose dispatch method passes HotSpot's 8000-byte limit is split further.
+   */
+  private static final int MAX_UNIT = 48;
+
+  private final Backend backend;
+  /** BYTECODE: blocks waiting for the emulating thread's next {@link #installReady}. */
+  private final List<Block> waiting = new ArrayList<>();
   private final LinkedBlockingQueue<Block> queue = new LinkedBlockingQueue<>();
-  private final boolean javac = InMemoryJavac.available();
+  private final boolean javac;
   private final PrintStream notices;
   private volatile boolean failed;
   private Thread thread;
@@ -30,7 +55,17 @@ public final class BlockCompiler {
   private final AtomicInteger pending = new AtomicInteger();
 
   public BlockCompiler(PrintStream notices) {
+    this(notices, Backend.fromProperty());
+  }
+
+  public BlockCompiler(PrintStream notices, Backend backend) {
     this.notices = notices;
+    this.backend = backend;
+    this.javac = backend == Backend.JAVAC && InMemoryJavac.available();
+  }
+
+  public Backend backend() {
+    return backend;
   }
 
   /** Whether translations report their blocks to the cpu's block observer. */
@@ -43,7 +78,7 @@ public final class BlockCompiler {
 
   /** True when a JDK compiler is present and nothing has failed. */
   public boolean available() {
-    return javac && !failed;
+    return (backend == Backend.BYTECODE || javac) && !failed;
   }
 
   /** Number of blocks translated so far. */
@@ -54,6 +89,11 @@ public final class BlockCompiler {
   /** Queues a hot block for translation. */
   void submit(Block b) {
     if (!available() || !BlockTranslator.translatable(b)) {
+      return;
+    }
+    if (backend == Backend.BYTECODE) {
+      waiting.removeIf(o -> o.start == b.start);
+      waiting.add(b);
       return;
     }
     synchronized (this) {
@@ -120,7 +160,7 @@ public final class BlockCompiler {
 
   /** True when compiled units wait for {@link #installReady}. */
   boolean hasReady() {
-    return hasReady;
+    return backend == Backend.BYTECODE ? !waiting.isEmpty() : hasReady;
   }
 
   /**
@@ -128,6 +168,14 @@ public final class BlockCompiler {
    * one of whose blocks was dropped while it compiled (its code changed) is marked out of date.
    */
   void installReady(Cpu cpu) {
+    if (backend == Backend.BYTECODE) {
+      for (int i = 0; i < waiting.size(); i += MAX_UNIT) {
+        compileSplitting(List.copyOf(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT))),
+            cpu);
+      }
+      waiting.clear();
+      return;
+    }
     hasReady = false;
     Unit u;
     while ((u = ready.poll()) != null) {
@@ -147,8 +195,47 @@ public final class BlockCompiler {
     }
   }
 
+  /**
+   * Translates blocks to bytecode and installs them, in halves when the unit's dispatch method
+   * would be too large for HotSpot to compile (a lone block that large stays interpreted).
+   */
+  private void compileSplitting(List<Block> blocks, Cpu cpu) {
+    if (failed) {
+      return;
+    }
+    try {
+      CompiledBlocks code = BytecodeTranslator.define(blocks, observed);
+      compiledBlocks.addAndGet(blocks.size());
+      install(new Unit(blocks, code), cpu);
+    } catch (BytecodeTranslator.TooLarge e) {
+      if (blocks.size() > 1) {
+        int half = blocks.size() / 2;
+        compileSplitting(blocks.subList(0, half), cpu);
+        compileSplitting(blocks.subList(half, blocks.size()), cpu);
+      }
+    } catch (Exception | LinkageError e) {
+      failed = true;
+      notices.println("acf: block translation disabled (" + e + "); the interpreter runs"
+          + " everything");
+    }
+  }
+
   /** Compiles blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
+    if (backend == Backend.BYTECODE) {
+      try {
+        CompiledBlocks code = BytecodeTranslator.define(batch, observed);
+        compiledBlocks.addAndGet(batch.size());
+        return new Unit(List.copyOf(batch), code);
+      } catch (BytecodeTranslator.TooLarge e) {
+        return null;
+      } catch (Exception | LinkageError e) {
+        failed = true;
+        notices.println("acf: block translation disabled (" + e + "); the interpreter runs"
+            + " everything");
+        return null;
+      }
+    }
     String name = "Blocks" + CLASSES.incrementAndGet();
     String source = BlockTranslator.classSource(PKG, name, batch, observed);
     try {

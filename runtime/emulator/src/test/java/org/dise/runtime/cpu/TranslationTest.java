@@ -42,6 +42,38 @@ class TranslationTest {
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expectedStdout);
   }
 
+  /** The javac back end (-Dacf.translator=javac) stays behind the same guarantees. */
+  @ParameterizedTest
+  @ValueSource(strings = {"int_alu", "fpmisc"})
+  void isaProgramsGiveTheRecordedOutputUnderTheJavacBackEnd(String name) throws Exception {
+    String old = System.getProperty("acf.translator");
+    System.setProperty("acf.translator", "javac");
+    try {
+      isaProgramsGiveTheRecordedOutputWhenTranslated(name);
+    } finally {
+      if (old == null) {
+        System.clearProperty("acf.translator");
+      } else {
+        System.setProperty("acf.translator", old);
+      }
+    }
+  }
+
+  @Test
+  void bytecodeIsTheDefaultBackEndAndTranslatesOnTheEmulatingThread() throws Exception {
+    Machine m = Machine.load(ISA.resolve("int_alu.elf"), List.of(),
+        new Machine.Options(new Sandbox(cwd), List.of("PATH=/usr/bin:/bin"), 0x5eed,
+            new PrintStream(new ByteArrayOutputStream()), 1));
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    assertThat(m.cpu().blockCompiler().backend()).isEqualTo(BlockCompiler.Backend.BYTECODE);
+    Machine.Outcome o = m.run(-1);
+    assertThat(o.reason()).isEqualTo(StopReason.EXITED);
+    // One uninterrupted run, no slices and no waiting: blocks were translated on the
+    // emulating thread and ran translated.
+    assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(0);
+    assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+  }
+
   @Test
   void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
     Path phases = Path.of("../../examples/programs/bin/phases");
@@ -136,6 +168,47 @@ class TranslationTest {
     assertThat(cpu.pc).isEqualTo(0x10000L);
     cpu.run(4);
     assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
+  }
+
+  /** 48 blocks of 63 addi and a jal to the next, in a ring: 48 x 64 instructions of code. */
+  private static Cpu ringOfLargeBlocks() {
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    int[] code = new int[48 * 64];
+    for (int blk = 0; blk < 48; blk++) {
+      for (int i = 0; i < 63; i++) {
+        code[blk * 64 + i] = 0x00150513; // addi a0, a0, 1
+      }
+      int next = (blk + 1) % 48;
+      code[blk * 64 + 63] = jal(0, (next - blk) * 256 - 252);
+    }
+    byte[] b = words(code);
+    mem.poke(0x10000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    return cpu;
+  }
+
+  @Test
+  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+    Cpu probe = ringOfLargeBlocks();
+    probe.run(48 * 64);
+    List<Block> blocks = new java.util.ArrayList<>();
+    for (int blk = 0; blk < 48; blk++) {
+      blocks.add(probe.blockAt(0x10000 + 256L * blk));
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(BytecodeTranslator.TooLarge.class,
+        () -> BytecodeTranslator.classBytes(blocks, false));
+
+    Cpu cpu = ringOfLargeBlocks();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream()),
+        BlockCompiler.Backend.BYTECODE), 1);
+    long steps = 48 * 64 * 40;
+    assertThat(cpu.run(steps)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isEqualTo(48);
+    assertThat(cpu.translatedInstructions()).isGreaterThan(steps / 2);
+    assertThat(cpu.x[10]).isEqualTo(63L * 48 * 40);
+    assertThat(cpu.instret()).isEqualTo(steps);
   }
 
   private static byte[] words(int... code) {

@@ -1,0 +1,228 @@
+package org.dise.repl;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it
+ * ({@code ./acf run PROGRAM}), beside {@code qemu-riscv64}, with wall and CPU time (all threads,
+ * from the child's rusage) and their ratios to qemu; the median of the repeats is shown.
+ */
+final class ColdBench {
+  /** Wall and CPU (user + system, every thread) seconds of one process, and its exit status. */
+  record Times(double wall, double cpu, int status) {}
+
+  private final List<String> launcher;
+  private final List<String> runOptions;
+  private final List<List<String>> acfOptions;
+  private final List<String> acfNames;
+  private final List<String> guestArgs;
+  private final int repeat;
+  private final boolean qemu;
+  private final PrintStream out;
+
+  /**
+   * @param launcher the command that starts acf ({@code [/path/acf]} or {@code [java, -jar, jar]})
+   * @param runOptions options given to every {@code acf run} (e.g. a translation threshold)
+   * @param acfOptions per extra configuration, the {@code acf run} options that select it
+   * @param acfNames a column name for each extra configuration
+   */
+  ColdBench(List<String> launcher, List<String> runOptions, List<List<String>> acfOptions,
+      List<String> acfNames, List<String> guestArgs, int repeat, boolean qemu, PrintStream out) {
+    this.launcher = launcher;
+    this.runOptions = runOptions;
+    this.acfOptions = acfOptions;
+    this.acfNames = acfNames;
+    this.guestArgs = guestArgs;
+    this.repeat = Math.max(1, repeat);
+    this.qemu = qemu;
+    this.out = out;
+  }
+
+  /**
+   * The command a user types to run acf: the {@code acf} launcher script beside the jar this
+   * class came from (it rebuilds a stale jar and sets the JVM options), else {@code java -jar}
+   * with the launcher's default options.
+   */
+  static List<String> defaultLauncher() {
+    try {
+      Path jar = Path.of(ColdBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      // repl/target/acf.jar -> the repository root holds the launcher.
+      Path root = jar.getParent() == null ? null : jar.getParent().getParent();
+      root = root == null ? null : root.getParent();
+      if (root != null && Files.isExecutable(root.resolve("acf"))) {
+        return List.of(root.resolve("acf").toString());
+      }
+      if (jar.toString().endsWith(".jar")) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "-Xss16m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1",
+            "-jar", jar.toString());
+      }
+    } catch (Exception e) {
+      // fall through: no usable location
+    }
+    throw new UserError("bench --cold: cannot find the acf launcher or jar; give --launcher",
+        Main.EXIT_USAGE);
+  }
+
+  int run(List<Path> programs) throws IOException, InterruptedException {
+    out.println("cold runs: " + String.join(" ", launcher) + " run "
+        + (runOptions.isEmpty() ? "" : String.join(" ", runOptions) + " ") + "PROGRAM"
+        + (repeat > 1 ? "; median of " + repeat : ""));
+    StringBuilder head = new StringBuilder(String.format("%-10s %8s %8s", "workload", "acf-s",
+        "acf-cpu"));
+    if (qemu) {
+      head.append(String.format(" %8s %8s %8s %8s", "qemu-s", "qemu-cpu", "wall/q", "cpu/q"));
+    }
+    for (String n : acfNames) {
+      head.append(String.format(" %14s", n + "/plain"));
+    }
+    out.println(head);
+    List<Double> wallRatios = new ArrayList<>();
+    List<Double> cpuRatios = new ArrayList<>();
+    List<List<Double>> acfRatios = new ArrayList<>();
+    for (int k = 0; k < acfOptions.size(); k++) {
+      acfRatios.add(new ArrayList<>());
+    }
+    for (Path p : programs) {
+      List<Times> ours = new ArrayList<>();
+      List<Times> theirs = new ArrayList<>();
+      List<List<Times>> withAcf = new ArrayList<>();
+      for (int k = 0; k < acfOptions.size(); k++) {
+        withAcf.add(new ArrayList<>());
+      }
+      // Take turns, so that a change in the machine's load falls on every configuration alike.
+      for (int i = 0; i < repeat; i++) {
+        ours.add(time(acfCommand(p, List.of())));
+        if (qemu) {
+          List<String> q = new ArrayList<>(List.of("qemu-riscv64", p.toString()));
+          q.addAll(guestArgs);
+          theirs.add(time(q));
+        }
+        for (int k = 0; k < acfOptions.size(); k++) {
+          withAcf.get(k).add(time(acfCommand(p, acfOptions.get(k))));
+        }
+      }
+      Times a = median(ours);
+      StringBuilder line = new StringBuilder(String.format("%-10s %8.2f %8.2f",
+          p.getFileName(), a.wall, a.cpu));
+      if (qemu) {
+        Times q = median(theirs);
+        double wr = a.wall / q.wall;
+        double cr = a.cpu / Math.max(q.cpu, 0.005);
+        wallRatios.add(wr);
+        cpuRatios.add(cr);
+        line.append(String.format(" %8.2f %8.2f %7.1fx %7.1fx", q.wall, q.cpu, wr, cr));
+        if (q.status != a.status) {
+          line.append(String.format("  (exit status %d, qemu's %d)", a.status, q.status));
+        }
+      } else if (a.status != 0) {
+        line.append(String.format("  (exit status %d)", a.status));
+      }
+      for (int k = 0; k < acfOptions.size(); k++) {
+        Times t = median(withAcf.get(k));
+        double r = t.wall / a.wall;
+        acfRatios.get(k).add(r);
+        line.append(String.format(" %13.2fx", r));
+      }
+      out.println(line);
+    }
+    if (qemu && !wallRatios.isEmpty()) {
+      StringBuilder g = new StringBuilder(String.format("%-10s %8s %8s %8s %8s %7.1fx %7.1fx",
+          "geomean", "", "", "", "", geomean(wallRatios), geomean(cpuRatios)));
+      for (List<Double> r : acfRatios) {
+        g.append(String.format(" %13.2fx", geomean(r)));
+      }
+      out.println(g);
+    } else if (!acfRatios.isEmpty()) {
+      StringBuilder g = new StringBuilder(String.format("%-10s %8s %8s", "geomean", "", ""));
+      for (List<Double> r : acfRatios) {
+        g.append(String.format(" %13.2fx", geomean(r)));
+      }
+      out.println(g);
+    }
+    out.printf("acf-s, qemu-s: wall seconds; -cpu: user+system seconds of every thread of the"
+        + " process; wall/q, cpu/q: ratios to qemu-riscv64%n");
+    out.printf("machine: %d cores, %s, Java %s, load average %.2f%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
+        System.getProperty("java.version"),
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    return 0;
+  }
+
+  private List<String> acfCommand(Path program, List<String> extra) {
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.add("run");
+    cmd.addAll(runOptions);
+    cmd.addAll(extra);
+    cmd.add(program.toString());
+    cmd.addAll(guestArgs);
+    return cmd;
+  }
+
+  /**
+   * Runs {@code cmd} under {@code sh}, whose {@code times} built-in reports the user and system
+   * time of its waited-for children from the kernel's rusage: every thread of the child, which
+   * {@code ProcessHandle} cannot give once the child has exited.
+   */
+  static Times time(List<String> cmd) throws IOException, InterruptedException {
+    List<String> sh = new ArrayList<>(List.of("sh", "-c",
+        "\"$@\" </dev/null >/dev/null 2>&1; s=$?; times; exit $s", "sh"));
+    sh.addAll(cmd);
+    ProcessBuilder pb = new ProcessBuilder(sh);
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    long t0 = System.nanoTime();
+    Process proc = pb.start();
+    byte[] report = proc.getInputStream().readAllBytes();
+    if (!proc.waitFor(30, TimeUnit.MINUTES)) {
+      proc.destroyForcibly();
+    }
+    double wall = (System.nanoTime() - t0) / 1e9;
+    return new Times(wall, childCpu(new String(report, StandardCharsets.UTF_8)), proc.exitValue());
+  }
+
+  /** The children's user + system seconds from {@code times} output (its second line). */
+  static double childCpu(String times) {
+    String[] lines = times.strip().split("\n");
+    if (lines.length < 2) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    for (String f : lines[1].trim().split("\\s+")) {
+      sum += duration(f);
+    }
+    return sum;
+  }
+
+  /** {@code 1m2.345s} as seconds. */
+  static double duration(String f) {
+    int m = f.indexOf('m');
+    double minutes = m < 0 ? 0 : Double.parseDouble(f.substring(0, m));
+    String s = f.substring(m + 1).replace("s", "");
+    return minutes * 60 + Double.parseDouble(s);
+  }
+
+  static Times median(List<Times> runs) {
+    Times[] byWall = runs.toArray(new Times[0]);
+    Arrays.sort(byWall, (x, y) -> Double.compare(x.wall, y.wall));
+    double[] cpu = runs.stream().mapToDouble(Times::cpu).sorted().toArray();
+    Times mid = byWall[byWall.length / 2];
+    return new Times(mid.wall, cpu[cpu.length / 2], mid.status);
+  }
+
+  static double geomean(List<Double> xs) {
+    double s = 0;
+    for (double x : xs) {
+      s += Math.log(x);
+    }
+    return Math.exp(s / xs.size());
+  }
+}

@@ -1,0 +1,1226 @@
+package org.dise.runtime.cpu;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.lang.invoke.MethodHandles;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+
+/**
+ * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
+ * microseconds: the same shape as {@link BlockTranslator}'s Java source (one method per block,
+ * guest integer registers in JVM locals for the whole block, a dispatch loop that follows
+ * control between the unit's blocks, self-loops as JVM loops), without javac. The class is a
+ * hidden class of this package, so it is unloaded with the unit.
+ */
+final class BytecodeTranslator {
+  private BytecodeTranslator() {}
+
+  private static final String CPU = "org/dise/runtime/cpu/Cpu";
+  private static final String MEM = "org/dise/runtime/mem/Memory";
+  private static final String FPU = "org/dise/runtime/cpu/Fpu";
+  private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
+  private static final String STAGE = "org/dise/runtime/cpu/DecodeStage";
+  private static final String NAME = "org/dise/runtime/cpu/TranslatedUnit";
+  private static final String BLOCK_DESC = "(L" + CPU + ";[J[JL" + MEM + ";)J";
+  private static final String PART_DESC = "(L" + CPU + ";[J[JL" + MEM + ";J)J";
+
+  /** Defines the unit's class and returns its instance. */
+  static CompiledBlocks define(List<Block> blocks, boolean observed) throws Exception {
+    // TooLarge propagates: the caller splits the unit.
+    byte[] bytes = classBytes(blocks, observed);
+    MethodHandles.Lookup lookup = MethodHandles.lookup()
+        .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+    DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
+    for (int i = 0; i < blocks.size(); i++) {
+      insns[i] = blocks.get(i).insns;
+    }
+    return (CompiledBlocks) lookup.lookupClass().getDeclaredConstructor(DecodedInsn[][].class)
+        .newInstance((Object) insns);
+  }
+
+  /** The class file of a unit (public for tests that inspect or verify it). */
+  static byte[] classBytes(List<Block> blocks, boolean observed) throws TooLarge {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+      @Override
+      protected String getCommonSuperClass(String a, String b) {
+        return "java/lang/Object"; // only Throwable handlers merge; no class loading here
+      }
+    };
+    cw.visit(V17, ACC_FINAL | ACC_SUPER, NAME, null, "java/lang/Object",
+        new String[] {"org/dise/runtime/cpu/CompiledBlocks"});
+    cw.visitField(ACC_PRIVATE | ACC_FINAL, "insns", "[[L" + INSN + ";", null, null).visitEnd();
+    cw.visitField(ACC_PRIVATE | ACC_VOLATILE, "stale", "Z", null, null).visitEnd();
+
+    MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "([[L" + INSN + ";)V", null, null);
+    init.visitCode();
+    init.visitVarInsn(ALOAD, 0);
+    init.visitMethodInsn(INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitVarInsn(ALOAD, 0);
+    init.visitVarInsn(ALOAD, 1);
+    init.visitFieldInsn(PUTFIELD, NAME, "insns", "[[L" + INSN + ";");
+    init.visitInsn(RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+
+    MethodVisitor inv = cw.visitMethod(ACC_PUBLIC, "invalidate", "()V", null, null);
+    inv.visitCode();
+    inv.visitVarInsn(ALOAD, 0);
+    inv.visitInsn(ICONST_1);
+    inv.visitFieldInsn(PUTFIELD, NAME, "stale", "Z");
+    inv.visitInsn(RETURN);
+    inv.visitMaxs(0, 0);
+    inv.visitEnd();
+
+    if (runMethod(cw, blocks, observed) >= HUGE_METHOD) {
+      throw new TooLarge();
+    }
+    MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
+    lk.visitCode();
+    lookup(lk, blocks);
+    lk.visitInsn(IRETURN);
+    lk.visitMaxs(0, 0);
+    lk.visitEnd();
+    for (int i = 0; i < blocks.size(); i++) {
+      if (blocks.get(i).tagMask != 0) {
+        new BlockMethod(cw, "p" + i, i, blocks.get(i), true).emit();
+      }
+    }
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
+  // Locals of run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget).
+  private static final int R_THIS = 0;
+  private static final int R_ID = 1;
+  private static final int R_CPU = 2;
+  private static final int R_X = 3;
+  private static final int R_F = 4;
+  private static final int R_MEM = 5;
+  private static final int R_BUDGET = 6;
+  private static final int R_N = 8;
+  private static final int R_PC = 10;
+  private static final int R_VECTOR = 12;
+  /** Then k, scratch, and the guest registers (BlockMethod's inline layout). */
+  private static final int R_K = 14;
+
+  /** HotSpot compiles no method of more than 8000 bytes of bytecode (DontCompileHugeMethods). */
+  static final int HUGE_METHOD = 8000;
+
+  /** A unit whose dispatch method would be too large for HotSpot to compile: split it. */
+  static final class TooLarge extends Exception {
+    TooLarge() {
+      super(null, null, false, false);
+    }
+  }
+
+  /**
+   * The dispatch loop: runs block {@code id}, then its successor while it is in the unit. The
+   * blocks are inline, and the guest registers the unit uses live in its locals from entry to
+   * exit, so control passing between the unit's blocks costs a compare and a jump. Returns the
+   * method's size in bytes.
+   */
+  private static int runMethod(ClassWriter cw, List<Block> blocks, boolean observed) {
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run",
+        "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
+    mv.visitCode();
+    Map<Long, Integer> ids = new HashMap<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      ids.put(blocks.get(i).start, i);
+    }
+    lconst(mv, 0);
+    mv.visitVarInsn(LSTORE, R_N);
+    lconst(mv, 0);
+    mv.visitVarInsn(LSTORE, R_PC);
+    // Only the decode stage changes the flag vector, and it never runs inside a unit: one read.
+    Label noStage = new Label();
+    Label haveVector = new Label();
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
+    mv.visitInsn(DUP);
+    mv.visitJumpInsn(IFNULL, noStage);
+    mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
+    mv.visitJumpInsn(GOTO, haveVector);
+    mv.visitLabel(noStage);
+    mv.visitInsn(POP);
+    lconst(mv, 0);
+    mv.visitLabel(haveVector);
+    mv.visitVarInsn(LSTORE, R_VECTOR);
+    BlockMethod code = new BlockMethod(mv, blocks);
+    code.enter();
+
+    Label tryStart = new Label();
+    Label tryEnd = new Label();
+    Label handler = new Label();
+    Label loop = new Label();
+    Label check = new Label();
+    Label dflt = new Label();
+    Label[] cases = new Label[blocks.size()];
+    for (int i = 0; i < cases.length; i++) {
+      cases[i] = new Label();
+    }
+    // A part method (p_i) records its own fault and stores its own registers: its calls have
+    // their own handler, which takes precedence by coming first.
+    Label partHandler = new Label();
+    Label[][] partCalls = new Label[blocks.size()][];
+    for (int i = 0; i < blocks.size(); i++) {
+      if (blocks.get(i).tagMask != 0) {
+        partCalls[i] = new Label[] {new Label(), new Label()};
+        mv.visitTryCatchBlock(partCalls[i][0], partCalls[i][1], partHandler,
+            "java/lang/RuntimeException");
+      }
+    }
+    mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
+    mv.visitLabel(tryStart);
+    mv.visitLabel(loop);
+    mv.visitVarInsn(ILOAD, R_ID);
+    mv.visitTableSwitchInsn(0, blocks.size() - 1, dflt, cases);
+    for (int i = 0; i < blocks.size(); i++) {
+      Block b = blocks.get(i);
+      DecodedInsn last = b.insns[b.insns.length - 1];
+      int len = b.insns.length;
+      mv.visitLabel(cases[i]);
+      boolean selfLoop = last.target() == b.start;
+      Label top = new Label();
+      mv.visitLabel(top);
+      // if (n + len > budget) { cpu.unitSteps = n; return start; }
+      Label fits = new Label();
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, len);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LLOAD, R_BUDGET);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFLE, fits);
+      setUnitSteps(mv, false);
+      code.storeWritten();
+      lconst(mv, b.start);
+      mv.visitInsn(LRETURN);
+      mv.visitLabel(fits);
+      if (b.tagMask != 0) {
+        // A tagged instruction that the current flags let a production match: run the block up
+        // to it, and leave it to the decode stage (the dispatcher calls the hook).
+        Label untagged = new Label();
+        lconst(mv, b.tagMask);
+        mv.visitVarInsn(LLOAD, R_VECTOR);
+        mv.visitInsn(LAND);
+        lconst(mv, 0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFEQ, untagged);
+        code.storeWritten(); // the part method works on x[]
+        mv.visitLabel(partCalls[i][0]);
+        mv.visitVarInsn(ALOAD, R_THIS);
+        mv.visitVarInsn(ALOAD, R_CPU);
+        mv.visitVarInsn(ALOAD, R_X);
+        mv.visitVarInsn(ALOAD, R_F);
+        mv.visitVarInsn(ALOAD, R_MEM);
+        mv.visitVarInsn(LLOAD, R_VECTOR);
+        mv.visitMethodInsn(INVOKEVIRTUAL, NAME, "p" + i, PART_DESC, false);
+        mv.visitLabel(partCalls[i][1]);
+        mv.visitVarInsn(LSTORE, R_PC);
+        if (observed) {
+          Label none = new Label();
+          mv.visitVarInsn(ALOAD, R_CPU);
+          mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
+          mv.visitJumpInsn(IFLE, none);
+          mv.visitVarInsn(ALOAD, R_CPU);
+          lconst(mv, 0);
+          mv.visitVarInsn(ALOAD, R_CPU);
+          mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
+          mv.visitInsn(ICONST_0);
+          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "observe", "(JIZ)V", false);
+          mv.visitLabel(none);
+        }
+        setUnitSteps(mv, true);
+        mv.visitVarInsn(LLOAD, R_PC);
+        mv.visitInsn(LRETURN);
+        mv.visitLabel(untagged);
+      }
+      Label blockDone = new Label();
+      code.emitBlock(i, b, blockDone);
+      mv.visitLabel(blockDone);
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, len);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LSTORE, R_N);
+      if (observed) {
+        mv.visitVarInsn(ALOAD, R_CPU);
+        lconst(mv, last.pc);
+        iconst(mv, len);
+        iconst(mv, b.transferEnd ? 1 : 0);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "observe", "(JIZ)V", false);
+      }
+      if (selfLoop) {
+        // A block that branches to itself becomes a JVM loop, which HotSpot compiles as one.
+        Label out = new Label();
+        mv.visitVarInsn(LLOAD, R_PC);
+        lconst(mv, b.start);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFNE, out);
+        mv.visitVarInsn(ALOAD, R_THIS);
+        mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
+        mv.visitJumpInsn(IFNE, out);
+        mv.visitVarInsn(ALOAD, R_CPU);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "interruptPending", "()Z", false);
+        mv.visitJumpInsn(IFEQ, top);
+        mv.visitLabel(out);
+      }
+      // Successors known at translation time get their ids as constants.
+      long taken = last.target();
+      Integer takenId = taken >= 0 ? ids.get(taken) : null;
+      Integer fallId = last.exec == Op.JAL || last.exec == Op.JALR ? null : ids.get(b.end);
+      if (takenId != null) {
+        Label no = new Label();
+        mv.visitVarInsn(LLOAD, R_PC);
+        lconst(mv, taken);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFNE, no);
+        iconst(mv, takenId);
+        mv.visitVarInsn(ISTORE, R_ID);
+        mv.visitJumpInsn(GOTO, check);
+        mv.visitLabel(no);
+      }
+      if (fallId != null) {
+        Label no = new Label();
+        mv.visitVarInsn(LLOAD, R_PC);
+        lconst(mv, b.end);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFNE, no);
+        iconst(mv, fallId);
+        mv.visitVarInsn(ISTORE, R_ID);
+        mv.visitJumpInsn(GOTO, check);
+        mv.visitLabel(no);
+      }
+      if (last.exec == Op.JALR) {
+        mv.visitVarInsn(LLOAD, R_PC);
+        mv.visitMethodInsn(INVOKESTATIC, NAME, "lookup", "(J)I", false);
+      } else {
+        iconst(mv, -1);
+      }
+      mv.visitVarInsn(ISTORE, R_ID);
+      mv.visitJumpInsn(GOTO, check);
+    }
+    mv.visitLabel(dflt);
+    setUnitSteps(mv, false);
+    code.storeWritten();
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitInsn(LRETURN);
+    // if (id < 0 || stale || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
+    mv.visitLabel(check);
+    Label leave = new Label();
+    mv.visitVarInsn(ILOAD, R_ID);
+    mv.visitJumpInsn(IFLT, leave);
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
+    mv.visitJumpInsn(IFNE, leave);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "interruptPending", "()Z", false);
+    mv.visitJumpInsn(IFEQ, loop);
+    mv.visitLabel(leave);
+    setUnitSteps(mv, false);
+    code.storeWritten();
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitInsn(LRETURN);
+    mv.visitLabel(tryEnd);
+    // catch (RuntimeException e): the block that threw counts the instructions before the
+    // faulting one, which the interpreter reports.
+    mv.visitLabel(handler);
+    // The registers as the instructions before the faulting one left them: precise state.
+    code.storeWritten();
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(ILOAD, R_K);
+    mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
+    mv.visitLabel(partHandler);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CPU, "faultIndex", "I");
+    mv.visitInsn(I2L);
+    mv.visitInsn(LADD);
+    mv.visitFieldInsn(PUTFIELD, CPU, "unitSteps", "J");
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    mv.visitVarInsn(ILOAD, R_ID);
+    mv.visitInsn(AALOAD);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CPU, "faultIndex", "I");
+    mv.visitInsn(AALOAD);
+    mv.visitFieldInsn(PUTFIELD, CPU, "faultInsn", "L" + INSN + ";");
+    mv.visitInsn(ATHROW);
+    Label end = new Label();
+    mv.visitLabel(end);
+    mv.visitMaxs(0, 0);
+    mv.visitEnd();
+    return end.getOffset();
+  }
+
+  /** Pushes the id of the unit's block at {@code pc} (argument 0 of lookup), or -1. */
+  private static void lookup(MethodVisitor mv, List<Block> blocks) {
+    TreeMap<Integer, Integer> byLow = new TreeMap<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      byLow.put((int) blocks.get(i).start, i);
+    }
+    Label miss = new Label();
+    Label done = new Label();
+    // Guest addresses are below 4 GiB: a pc with high bits set is no block of ours.
+    mv.visitVarInsn(LLOAD, 0);
+    iconst(mv, 32);
+    mv.visitInsn(LUSHR);
+    lconst(mv, 0);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(IFNE, miss);
+    int[] keys = new int[byLow.size()];
+    Label[] labels = new Label[byLow.size()];
+    int k = 0;
+    for (var e : byLow.entrySet()) {
+      keys[k] = e.getKey();
+      labels[k] = new Label();
+      k++;
+    }
+    mv.visitVarInsn(LLOAD, 0);
+    mv.visitInsn(L2I);
+    mv.visitLookupSwitchInsn(miss, keys, labels);
+    k = 0;
+    for (var e : byLow.entrySet()) {
+      mv.visitLabel(labels[k++]);
+      iconst(mv, e.getValue());
+      mv.visitJumpInsn(GOTO, done);
+    }
+    mv.visitLabel(miss);
+    iconst(mv, -1);
+    mv.visitLabel(done);
+  }
+
+  /** cpu.unitSteps = n (+ cpu.partSteps). */
+  private static void setUnitSteps(MethodVisitor mv, boolean plusPart) {
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    if (plusPart) {
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
+      mv.visitInsn(I2L);
+      mv.visitInsn(LADD);
+    }
+    mv.visitFieldInsn(PUTFIELD, CPU, "unitSteps", "J");
+  }
+
+  static void lconst(MethodVisitor mv, long v) {
+    if (v == 0) {
+      mv.visitInsn(LCONST_0);
+    } else if (v == 1) {
+      mv.visitInsn(LCONST_1);
+    } else if (v == (int) v && v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+      iconst(mv, (int) v);
+      mv.visitInsn(I2L);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  static void iconst(MethodVisitor mv, int v) {
+    if (v >= -1 && v <= 5) {
+      mv.visitInsn(ICONST_0 + v);
+    } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+      mv.visitIntInsn(BIPUSH, v);
+    } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+      mv.visitIntInsn(SIPUSH, v);
+    } else {
+      mv.visitLdcInsn(v);
+    }
+  }
+
+  /**
+   * One block as a method returning the next pc. With {@code part}, it stops before the first
+   * tagged instruction a production matches under {@code vector}, returning that instruction's
+   * address with the instructions run in {@code cpu.partSteps}. Integer registers live in JVM
+   * locals for the whole block: loaded once at entry, stored at every exit; a fault leaves them
+   * as the instructions before it left them, so the handler's store is the precise state.
+   */
+  private static final class BlockMethod {
+    // A block method's locals: this, cpu, x, f, mem, [vector (2)], k, then two slots per guest
+    // register and scratch. Inline (in the dispatch method): run's locals (R_*).
+    private static final int THIS = 0;
+    private final int CPU_L;
+    private final int X;
+    private final int F;
+    private final int MEMORY;
+    private static final int VECTOR = 5;
+
+    private final ClassWriter cw;
+    private final String name;
+    private int id;
+    private Block b;
+    private final boolean part;
+    /** True when blocks are emitted into the dispatch method, exits jumping to {@link #done}. */
+    private final boolean inline;
+    private Label done;
+    private final int k;
+    private final int regBase;
+    private final int scratch;
+    /** Registers the block reads or writes (0 and the x0 sink excluded), and those it writes. */
+    private final boolean[] used = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
+    private final boolean[] written = new boolean[used.length];
+    private MethodVisitor mv;
+
+    BlockMethod(ClassWriter cw, String name, int id, Block b, boolean part) {
+      this.cw = cw;
+      this.name = name;
+      this.id = id;
+      this.b = b;
+      this.part = part;
+      this.inline = false;
+      this.CPU_L = 1;
+      this.X = 2;
+      this.F = 3;
+      this.MEMORY = 4;
+      this.k = part ? 7 : 5;
+      this.regBase = k + 1;
+      this.scratch = slot(used.length);
+      for (DecodedInsn d : b.insns) {
+        scan(d);
+      }
+    }
+
+    /**
+     * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals
+     * for the whole unit, loaded at entry ({@link #loadUsed}) and stored at every exit.
+     */
+    BlockMethod(MethodVisitor mv, List<Block> blocks) {
+      this.cw = null;
+      this.name = "run";
+      this.part = false;
+      this.inline = true;
+      this.mv = mv;
+      this.CPU_L = R_CPU;
+      this.X = R_X;
+      this.F = R_F;
+      this.MEMORY = R_MEM;
+      this.k = R_K;
+      this.scratch = R_K + 1;
+      this.regBase = scratch + 4;
+      for (Block blk : blocks) {
+        for (DecodedInsn d : blk.insns) {
+          scan(d);
+        }
+      }
+    }
+
+    /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
+    void emitBlock(int id, Block b, Label done) {
+      this.id = id;
+      this.b = b;
+      this.done = done;
+      boolean returned = false;
+      for (int i = 0; i < b.insns.length; i++) {
+        returned = insn(b.insns[i], i);
+      }
+      if (!returned) {
+        exitConst(b.end);
+      }
+    }
+
+    /** Leaves the block for {@code pc}. */
+    private void exitConst(long pc) {
+      lconst(mv, pc);
+      exitStack();
+    }
+
+    /** Leaves the block for the pc on the stack. */
+    private void exitStack() {
+      if (inline) {
+        mv.visitVarInsn(LSTORE, R_PC);
+        mv.visitJumpInsn(GOTO, done);
+      } else {
+        storeWritten();
+        mv.visitInsn(LRETURN);
+      }
+    }
+
+    /** Inline: k = 0 and the cached registers loaded (before the dispatch method's try). */
+    void enter() {
+      iconst(mv, 0);
+      mv.visitVarInsn(ISTORE, k);
+      reloadUsed();
+    }
+
+    /** Inline: k, the index in its block of the instruction that threw. */
+    int kSlot() {
+      return k;
+    }
+
+    private int slot(int reg) {
+      return regBase + 2 * reg;
+    }
+
+    private static boolean real(int reg) {
+      return reg != 0 && reg != DecodedInsn.X0_SINK;
+    }
+
+    /**
+     * Records the integer registers an instruction reads (rs1 and rs2 whatever they name: an
+     * extra load is harmless) and writes (an x register rd).
+     */
+    private void scan(DecodedInsn d) {
+      use(d.rs1);
+      use(d.rs2);
+      if (d.exec.operands().contains(org.dise.runtime.isa.Operand.RD)) {
+        use(d.rd);
+        if (real(d.rd)) {
+          written[d.rd] = true;
+        }
+      }
+    }
+
+    private void use(int reg) {
+      if (real(reg)) {
+        used[reg] = true;
+      }
+    }
+
+    void emit() {
+      mv = cw.visitMethod(ACC_PRIVATE, name, part ? PART_DESC : BLOCK_DESC, null, null);
+      mv.visitCode();
+      iconst(mv, 0);
+      mv.visitVarInsn(ISTORE, k);
+      for (int r = 0; r < used.length; r++) {
+        if (used[r]) {
+          mv.visitVarInsn(ALOAD, X);
+          iconst(mv, r);
+          mv.visitInsn(LALOAD);
+          mv.visitVarInsn(LSTORE, slot(r));
+        }
+      }
+      Label start = new Label();
+      Label end = new Label();
+      Label handler = new Label();
+      mv.visitTryCatchBlock(start, end, handler, "java/lang/RuntimeException");
+      mv.visitLabel(start);
+      boolean returned = false;
+      for (int i = 0; i < b.insns.length; i++) {
+        DecodedInsn d = b.insns[i];
+        if (part && d.dise != null) {
+          Label go = new Label();
+          lconst(mv, d.diseMask);
+          mv.visitVarInsn(LLOAD, VECTOR);
+          mv.visitInsn(LAND);
+          lconst(mv, 0);
+          mv.visitInsn(LCMP);
+          mv.visitJumpInsn(IFEQ, go);
+          mv.visitVarInsn(ALOAD, CPU_L);
+          iconst(mv, i);
+          mv.visitFieldInsn(PUTFIELD, CPU, "partSteps", "I");
+          storeWritten();
+          lconst(mv, d.pc);
+          mv.visitInsn(LRETURN);
+          mv.visitLabel(go);
+        }
+        returned = insn(d, i);
+      }
+      if (!returned) {
+        exitConst(b.end);
+      }
+      mv.visitLabel(end);
+      mv.visitLabel(handler);
+      // catch (RuntimeException e) { cpu.faultIndex = k; store; throw e; }
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitVarInsn(ILOAD, k);
+      mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
+      storeWritten();
+      mv.visitInsn(ATHROW);
+      mv.visitMaxs(0, 0);
+      mv.visitEnd();
+    }
+
+    void storeWritten() {
+      for (int r = 0; r < written.length; r++) {
+        if (written[r]) {
+          mv.visitVarInsn(ALOAD, X);
+          iconst(mv, r);
+          mv.visitVarInsn(LLOAD, slot(r));
+          mv.visitInsn(LASTORE);
+        }
+      }
+    }
+
+    /** Reloads every cached register from x[] (after a handler that wrote there). */
+    void reloadUsed() {
+      for (int r = 0; r < used.length; r++) {
+        if (used[r]) {
+          mv.visitVarInsn(ALOAD, X);
+          iconst(mv, r);
+          mv.visitInsn(LALOAD);
+          mv.visitVarInsn(LSTORE, slot(r));
+        }
+      }
+    }
+
+    private void get(int reg) {
+      if (real(reg)) {
+        mv.visitVarInsn(LLOAD, slot(reg));
+      } else {
+        mv.visitInsn(LCONST_0);
+      }
+    }
+
+    /** Stores the long on the stack in rd (dropped for x0). */
+    private void put(DecodedInsn d) {
+      if (real(d.rd)) {
+        mv.visitVarInsn(LSTORE, slot(d.rd));
+      } else {
+        mv.visitInsn(POP2);
+      }
+    }
+
+    private void mark(int i) {
+      iconst(mv, i);
+      mv.visitVarInsn(ISTORE, k);
+    }
+
+    private void address(DecodedInsn d) {
+      mv.visitVarInsn(ALOAD, MEMORY);
+      get(d.rs1);
+      if (d.imm != 0) {
+        lconst(mv, d.imm);
+        mv.visitInsn(LADD);
+      }
+    }
+
+    private void memCall(String m, String desc) {
+      mv.visitMethodInsn(INVOKEVIRTUAL, MEM, m, desc, false);
+    }
+
+    private void binary(DecodedInsn d, int op) {
+      get(d.rs1);
+      get(d.rs2);
+      mv.visitInsn(op);
+      put(d);
+    }
+
+    private void immediate(DecodedInsn d, int op) {
+      get(d.rs1);
+      lconst(mv, d.imm);
+      mv.visitInsn(op);
+      put(d);
+    }
+
+    /** A shift: JVM shifts take an int count, masked to 6 bits like RISC-V's. */
+    private void shiftImm(DecodedInsn d, int op) {
+      get(d.rs1);
+      iconst(mv, (int) d.imm);
+      mv.visitInsn(op);
+      put(d);
+    }
+
+    private void shiftReg(DecodedInsn d, int op) {
+      get(d.rs1);
+      get(d.rs2);
+      mv.visitInsn(L2I);
+      mv.visitInsn(op);
+      put(d);
+    }
+
+    /** The W forms: operate on the low 32 bits and sign-extend. */
+    private void word(DecodedInsn d, int op, boolean immediateOperand, boolean shift) {
+      get(d.rs1);
+      mv.visitInsn(L2I);
+      if (immediateOperand) {
+        iconst(mv, (int) d.imm);
+      } else {
+        get(d.rs2);
+        mv.visitInsn(L2I);
+      }
+      mv.visitInsn(op);
+      mv.visitInsn(I2L);
+      put(d);
+    }
+
+    /** Pushes 1L or 0L for the int comparison result of LCMP against zero with {@code jump}. */
+    private void setIf(int jump) {
+      Label yes = new Label();
+      Label done = new Label();
+      mv.visitJumpInsn(jump, yes);
+      mv.visitInsn(LCONST_0);
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(yes);
+      mv.visitInsn(LCONST_1);
+      mv.visitLabel(done);
+    }
+
+    private void compareUnsigned() {
+      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+    }
+
+    /** A conditional branch: stores the registers and returns the taken or next pc. */
+    private void branch(DecodedInsn d, boolean unsigned, int jumpIfTaken) {
+      get(d.rs1);
+      get(d.rs2);
+      if (unsigned) {
+        compareUnsigned();
+      } else {
+        mv.visitInsn(LCMP);
+      }
+      Label taken = new Label();
+      mv.visitJumpInsn(jumpIfTaken, taken);
+      exitConst(d.npc);
+      mv.visitLabel(taken);
+      exitConst(d.pc + d.imm);
+    }
+
+    private void fget(int reg) {
+      mv.visitVarInsn(ALOAD, F);
+      iconst(mv, reg);
+      mv.visitInsn(LALOAD);
+    }
+
+    /** f[reg] = the long on the stack. */
+    private void fput(int reg) {
+      int tmp = scratch;
+      mv.visitVarInsn(LSTORE, tmp);
+      mv.visitVarInsn(ALOAD, F);
+      iconst(mv, reg);
+      mv.visitVarInsn(LLOAD, tmp);
+      mv.visitInsn(LASTORE);
+    }
+
+    private void sget(int reg) {
+      fget(reg);
+      mv.visitMethodInsn(INVOKESTATIC, FPU, "unboxS", "(J)I", false);
+    }
+
+    private void boxS() {
+      mv.visitMethodInsn(INVOKESTATIC, FPU, "boxS", "(I)J", false);
+    }
+
+    private void fpu() {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitFieldInsn(GETFIELD, CPU, "fpu", "L" + FPU + ";");
+    }
+
+    /** The rounding mode: a constant, or frm read (and checked) when the instruction runs. */
+    private void rm(DecodedInsn d) {
+      if (d.rm == 7) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        iconst(mv, d.raw);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "dynamicRm", "(I)I", false);
+      } else {
+        iconst(mv, d.rm); // 5 and 6 are illegal: translatable() leaves those alone
+      }
+    }
+
+    private void fpuCall(String m, String desc) {
+      mv.visitMethodInsn(INVOKEVIRTUAL, FPU, m, desc, false);
+    }
+
+    /** The M extension's division: by zero and overflow as RISC-V defines them. */
+    private void divide(DecodedInsn d, boolean rem, boolean unsigned, boolean w) {
+      int tmpA = scratch;
+      int tmpB = tmpA + 2;
+      get(d.rs1);
+      if (w) {
+        mv.visitInsn(L2I);
+        mv.visitInsn(I2L);
+      }
+      mv.visitVarInsn(LSTORE, tmpA);
+      get(d.rs2);
+      if (w) {
+        mv.visitInsn(L2I);
+        mv.visitInsn(I2L);
+      }
+      mv.visitVarInsn(LSTORE, tmpB);
+      Label zero = new Label();
+      Label done = new Label();
+      mv.visitVarInsn(LLOAD, tmpB);
+      mv.visitInsn(LCONST_0);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFEQ, zero);
+      if (w) {
+        mv.visitVarInsn(LLOAD, tmpA);
+        mv.visitInsn(L2I);
+        mv.visitVarInsn(LLOAD, tmpB);
+        mv.visitInsn(L2I);
+        if (unsigned) {
+          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Integer",
+              rem ? "remainderUnsigned" : "divideUnsigned", "(II)I", false);
+        } else {
+          mv.visitInsn(rem ? IREM : IDIV); // MIN / -1 wraps to MIN, as RISC-V wants
+        }
+        mv.visitInsn(I2L);
+      } else {
+        mv.visitVarInsn(LLOAD, tmpA);
+        mv.visitVarInsn(LLOAD, tmpB);
+        if (unsigned) {
+          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long",
+              rem ? "remainderUnsigned" : "divideUnsigned", "(JJ)J", false);
+        } else {
+          mv.visitInsn(rem ? LREM : LDIV);
+        }
+      }
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(zero);
+      if (rem) {
+        mv.visitVarInsn(LLOAD, tmpA); // x % 0 = x (the W forms: sign-extended low word)
+      } else {
+        lconst(mv, -1);
+      }
+      mv.visitLabel(done);
+      put(d);
+    }
+
+    /** Emits instruction {@code i}; true when it returned (ended the block). */
+    private boolean insn(DecodedInsn d, int i) {
+      switch (d.exec) {
+        case LUI -> {
+          lconst(mv, d.imm);
+          put(d);
+        }
+        case AUIPC -> {
+          lconst(mv, d.pc + d.imm);
+          put(d);
+        }
+        case JAL -> {
+          lconst(mv, d.npc);
+          put(d);
+          exitConst(d.pc + d.imm);
+          return true;
+        }
+        case JALR -> {
+          int tmp = scratch;
+          get(d.rs1);
+          lconst(mv, d.imm);
+          mv.visitInsn(LADD);
+          lconst(mv, ~1L);
+          mv.visitInsn(LAND);
+          mv.visitVarInsn(LSTORE, tmp); // before rd is written: rd may be rs1
+          lconst(mv, d.npc);
+          put(d);
+          mv.visitVarInsn(LLOAD, tmp);
+          exitStack();
+          return true;
+        }
+        case BEQ -> {
+          branch(d, false, IFEQ);
+          return true;
+        }
+        case BNE -> {
+          branch(d, false, IFNE);
+          return true;
+        }
+        case BLT -> {
+          branch(d, false, IFLT);
+          return true;
+        }
+        case BGE -> {
+          branch(d, false, IFGE);
+          return true;
+        }
+        case BLTU -> {
+          branch(d, true, IFLT);
+          return true;
+        }
+        case BGEU -> {
+          branch(d, true, IFGE);
+          return true;
+        }
+        case LB, LBU -> {
+          mark(i);
+          address(d);
+          memCall("lb", "(J)I");
+          if (d.exec == Op.LB) {
+            mv.visitInsn(I2B);
+            mv.visitInsn(I2L);
+          } else {
+            mv.visitInsn(I2L);
+            lconst(mv, 0xffL);
+            mv.visitInsn(LAND);
+          }
+          put(d);
+        }
+        case LH, LHU -> {
+          mark(i);
+          address(d);
+          memCall("lh", "(J)I");
+          mv.visitInsn(I2L);
+          if (d.exec == Op.LHU) {
+            lconst(mv, 0xffffL);
+            mv.visitInsn(LAND);
+          }
+          put(d);
+        }
+        case LW, LWU -> {
+          mark(i);
+          address(d);
+          memCall("lw", "(J)I");
+          mv.visitInsn(I2L);
+          if (d.exec == Op.LWU) {
+            lconst(mv, 0xffffffffL);
+            mv.visitInsn(LAND);
+          }
+          put(d);
+        }
+        case LD -> {
+          mark(i);
+          address(d);
+          memCall("ld", "(J)J");
+          put(d);
+        }
+        case SB, SH, SW, SD -> {
+          mark(i);
+          address(d);
+          get(d.rs2);
+          memCall(d.exec.mnemonic(), "(JJ)V");
+        }
+        case FLD -> {
+          mark(i);
+          address(d);
+          memCall("ld", "(J)J");
+          fput(d.rd);
+        }
+        case FLW -> {
+          mark(i);
+          address(d);
+          memCall("lw", "(J)I");
+          boxS();
+          fput(d.rd);
+        }
+        case FSD, FSW -> {
+          mark(i);
+          address(d);
+          fget(d.rs2);
+          memCall(d.exec == Op.FSD ? "sd" : "sw", "(JJ)V");
+        }
+        case ADDI -> immediate(d, LADD);
+        case XORI -> immediate(d, LXOR);
+        case ORI -> immediate(d, LOR);
+        case ANDI -> immediate(d, LAND);
+        case SLTI -> {
+          get(d.rs1);
+          lconst(mv, d.imm);
+          mv.visitInsn(LCMP);
+          setIf(IFLT);
+          put(d);
+        }
+        case SLTIU -> {
+          get(d.rs1);
+          lconst(mv, d.imm);
+          compareUnsigned();
+          setIf(IFLT);
+          put(d);
+        }
+        case SLLI -> shiftImm(d, LSHL);
+        case SRLI -> shiftImm(d, LUSHR);
+        case SRAI -> shiftImm(d, LSHR);
+        case ADD -> binary(d, LADD);
+        case SUB -> binary(d, LSUB);
+        case XOR -> binary(d, LXOR);
+        case OR -> binary(d, LOR);
+        case AND -> binary(d, LAND);
+        case MUL -> binary(d, LMUL);
+        case SLL -> shiftReg(d, LSHL);
+        case SRL -> shiftReg(d, LUSHR);
+        case SRA -> shiftReg(d, LSHR);
+        case SLT -> {
+          get(d.rs1);
+          get(d.rs2);
+          mv.visitInsn(LCMP);
+          setIf(IFLT);
+          put(d);
+        }
+        case SLTU -> {
+          get(d.rs1);
+          get(d.rs2);
+          compareUnsigned();
+          setIf(IFLT);
+          put(d);
+        }
+        case ADDIW -> word(d, IADD, true, false);
+        case SLLIW -> word(d, ISHL, true, true);
+        case SRLIW -> word(d, IUSHR, true, true);
+        case SRAIW -> word(d, ISHR, true, true);
+        case ADDW -> word(d, IADD, false, false);
+        case SUBW -> word(d, ISUB, false, false);
+        case SLLW -> word(d, ISHL, false, true);
+        case SRLW -> word(d, IUSHR, false, true);
+        case SRAW -> word(d, ISHR, false, true);
+        case MULW -> word(d, IMUL, false, false);
+        case MULH -> {
+          get(d.rs1);
+          get(d.rs2);
+          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "multiplyHigh", "(JJ)J", false);
+          put(d);
+        }
+        case MULHSU, MULHU -> {
+          get(d.rs1);
+          get(d.rs2);
+          mv.visitMethodInsn(INVOKESTATIC, "org/dise/runtime/cpu/BytecodeTranslator",
+              d.exec == Op.MULHU ? "mulhu" : "mulhsu", "(JJ)J", false);
+          put(d);
+        }
+        case DIV -> divide(d, false, false, false);
+        case DIVU -> divide(d, false, true, false);
+        case REM -> divide(d, true, false, false);
+        case REMU -> divide(d, true, true, false);
+        case DIVW -> divide(d, false, false, true);
+        case DIVUW -> divide(d, false, true, true);
+        case REMW -> divide(d, true, false, true);
+        case REMUW -> divide(d, true, true, true);
+        case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
+        case FADD_D, FSUB_D, FMUL_D, FDIV_D -> {
+          mark(i);
+          fpu();
+          fget(d.rs1);
+          fget(d.rs2);
+          rm(d);
+          fpuCall(d.exec.mnemonic().substring(1, 4) + "D", "(JJI)J");
+          fput(d.rd);
+        }
+        case FADD_S, FSUB_S, FMUL_S, FDIV_S -> {
+          mark(i);
+          fpu();
+          sget(d.rs1);
+          sget(d.rs2);
+          rm(d);
+          fpuCall(d.exec.mnemonic().substring(1, 4) + "S", "(III)I");
+          boxS();
+          fput(d.rd);
+        }
+        case FMADD_D, FMSUB_D, FNMSUB_D, FNMADD_D -> {
+          mark(i);
+          fpu();
+          fget(d.rs1);
+          fget(d.rs2);
+          fget(d.rs3);
+          rm(d);
+          fpuCall(fmaName(d) + "D", "(JJJI)J");
+          fput(d.rd);
+        }
+        case FMADD_S, FMSUB_S, FNMSUB_S, FNMADD_S -> {
+          mark(i);
+          fpu();
+          sget(d.rs1);
+          sget(d.rs2);
+          sget(d.rs3);
+          rm(d);
+          fpuCall(fmaName(d) + "S", "(IIII)I");
+          boxS();
+          fput(d.rd);
+        }
+        case FSGNJ_D, FSGNJN_D -> {
+          fget(d.rs1);
+          lconst(mv, Long.MAX_VALUE);
+          mv.visitInsn(LAND);
+          fget(d.rs2);
+          if (d.exec == Op.FSGNJN_D) {
+            lconst(mv, -1);
+            mv.visitInsn(LXOR);
+          }
+          lconst(mv, Long.MIN_VALUE);
+          mv.visitInsn(LAND);
+          mv.visitInsn(LOR);
+          fput(d.rd);
+        }
+        case FSGNJX_D -> {
+          fget(d.rs1);
+          fget(d.rs2);
+          lconst(mv, Long.MIN_VALUE);
+          mv.visitInsn(LAND);
+          mv.visitInsn(LXOR);
+          fput(d.rd);
+        }
+        case FMV_X_D -> {
+          fget(d.rs1);
+          put(d);
+        }
+        case FMV_D_X -> {
+          get(d.rs1);
+          fput(d.rd);
+        }
+        case FMV_X_W -> {
+          fget(d.rs1);
+          mv.visitInsn(L2I);
+          mv.visitInsn(I2L);
+          put(d);
+        }
+        case FMV_W_X -> {
+          get(d.rs1);
+          mv.visitInsn(L2I);
+          boxS();
+          fput(d.rd);
+        }
+        case FEQ_D, FLT_D, FLE_D -> {
+          fpu();
+          fget(d.rs1);
+          fget(d.rs2);
+          fpuCall(d.exec.mnemonic().substring(1, 3) + "D", "(JJ)J");
+          put(d);
+        }
+        case FCVT_D_W, FCVT_D_L -> {
+          mark(i);
+          fpu();
+          get(d.rs1);
+          rm(d);
+          fpuCall(d.exec == Op.FCVT_D_W ? "cvtDW" : "cvtDL", "(JI)J");
+          fput(d.rd);
+        }
+        case FCVT_W_D, FCVT_L_D -> {
+          mark(i);
+          fpu();
+          fget(d.rs1);
+          rm(d);
+          fpuCall(d.exec == Op.FCVT_W_D ? "cvtWD" : "cvtLD", "(JI)J");
+          put(d);
+        }
+        case FCVT_S_D -> {
+          mark(i);
+          fpu();
+          fget(d.rs1);
+          rm(d);
+          fpuCall("cvtSD", "(JI)I");
+          boxS();
+          fput(d.rd);
+        }
+        default -> {
+          // A, the rest of F/D: the interpreter's handler on this instruction, which reads and
+          // writes x[]: the cached registers go there first and come back after.
+          mark(i);
+          storeWritten();
+          mv.visitVarInsn(ALOAD, CPU_L);
+          mv.visitVarInsn(ALOAD, THIS);
+          mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+          iconst(mv, id);
+          mv.visitInsn(AALOAD);
+          iconst(mv, i);
+          mv.visitInsn(AALOAD);
+          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "execSlow", "(L" + INSN + ";)V", false);
+          reloadUsed();
+        }
+      }
+      return false;
+    }
+  }
+
+  private static String fmaName(DecodedInsn d) {
+    return switch (d.exec) {
+      case FMADD_D, FMADD_S -> "fmadd";
+      case FMSUB_D, FMSUB_S -> "fmsub";
+      case FNMSUB_D, FNMSUB_S -> "fnmsub";
+      default -> "fnmadd";
+    };
+  }
+
+  /** MULHU: the high 64 bits of the unsigned product. */
+  public static long mulhu(long a, long b) {
+    return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+  }
+
+  /** MULHSU: signed a times unsigned b, high 64 bits. */
+  public static long mulhsu(long a, long b) {
+    return Math.multiplyHigh(a, b) + ((b >> 63) & a);
+  }
+}
