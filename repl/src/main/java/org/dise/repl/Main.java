@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       CenterCommand.class,
       UploadCommand.class,
       RemoteSimCommand.class,
+      ExperimentCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })

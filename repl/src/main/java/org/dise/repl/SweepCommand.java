@@ -41,6 +41,8 @@ import picocli.CommandLine.Parameters;
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --out sweep.csv",
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --interval 1M \\",
       "      --workload 'phases 4' --workload 'jpeg 1' --seeds 1,2,3 --out sweep.csv",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --allow-read data \\",
+      "      --stdin data/input.txt --workload 'prog data/table.csv' --out sweep.csv",
     },
     mixinStandardHelpOptions = true)
 public final class SweepCommand implements Callable<Integer> {
@@ -98,6 +100,19 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Write the points as CSV here.")
   Path out;
 
+  @Option(names = "--allow-read", paramLabel = "DIR",
+      description = "Also let the workloads read files under DIR (repeatable).")
+  List<Path> allowRead = new ArrayList<>();
+
+  @Option(names = "--allow-write", paramLabel = "DIR",
+      description = "Also let the workloads read and write files under DIR (repeatable).")
+  List<Path> allowWrite = new ArrayList<>();
+
+  @Option(names = "--stdin", paramLabel = "FILE",
+      description = "Give every run of every workload this file as its standard input"
+          + " (default: empty).")
+  Path stdin;
+
   @Parameters(arity = "0", hidden = true)
   List<String> none = new ArrayList<>();
 
@@ -132,7 +147,15 @@ public final class SweepCommand implements Callable<Integer> {
       workloads = List.of("phases 4", "jpeg 1", "lz77 1", "adpcm 1");
     }
     Sweep.Plan plan = new Sweep.Plan(iv, thresholds, periods, oneIns, seeds, policy, predictor);
-    Machine.Options options = Machine.Options.defaults()
+    if (stdin != null && !Files.isReadable(stdin)) {
+      throw new UserError("--stdin " + stdin + ": cannot read: no such file or not readable",
+          Main.EXIT_USAGE);
+    }
+    org.dise.runtime.linux.Sandbox sandbox =
+        new org.dise.runtime.linux.Sandbox(Path.of("").toAbsolutePath());
+    allowRead.forEach(sandbox::allowRead);
+    allowWrite.forEach(sandbox::allowWrite);
+    Machine.Options options = Machine.Options.defaults().withSandbox(sandbox)
         .withNotices(new PrintStream(OutputStream.nullOutputStream()));
     List<Sweep.Point> points = new ArrayList<>();
     for (String w : workloads) {
@@ -146,8 +169,21 @@ public final class SweepCommand implements Callable<Integer> {
         @Override
         public Machine machine() {
           Machine m = GuestLauncher.load(program, args, options);
+          m.kernel().setStdio(0, firstPassInput(), null);
           m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
           return m;
+        }
+
+        @Override
+        public java.io.InputStream firstPassInput() {
+          if (stdin == null) {
+            return java.io.InputStream.nullInputStream();
+          }
+          try {
+            return new java.io.BufferedInputStream(Files.newInputStream(stdin));
+          } catch (IOException e) {
+            throw new UserError("--stdin " + stdin + ": cannot read: " + UserError.why(e));
+          }
         }
 
         @Override

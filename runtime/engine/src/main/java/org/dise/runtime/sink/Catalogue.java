@@ -107,7 +107,9 @@ public final class Catalogue {
         integer("slots", 1, 1 << 16, "64", "slots of the associative and data arrays"),
         integer("hash_bits", 1, 24, "14", "log2 of the PC filter's exclusion table"),
         integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, "1", "seed of the co-processor's LFSR"),
-        atLeast("timer_cycles", 1, "1000000", "cycles between co-processor timer ticks"));
+        atLeast("timer_cycles", 1, "1000000", "cycles between co-processor timer ticks"),
+        bool("random_tagging", "true", "tag retirements at random, at an adaptive rate"),
+        atLeast("tag_adapt", 1, "64", "admissions before random tagging's rate doubles"));
   }
 
   private static Optional<Problem> rapCheck(Map<String, String> p) {
@@ -243,7 +245,8 @@ public final class Catalogue {
     add(m, "sampled_value_profile", s, List.of(cost(0),
         atLeast("period", 1, "100", "one sample per this many tagged instructions"),
         integer("interrupt_cycles", 0, Long.MAX_VALUE, "400", "cycles per sample's interrupt"),
-        integer("min_invariance_pct", 0, 100, "10", "least invariance reported")),
+        integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
+        bool("jitter", "true", "randomise the distance between samples (mean: period)")),
         new Arity(0, 1, false, false), "", true, Set.of(), 0,
         "interrupt-driven sampled value profile", null);
     add(m, "watchpoint", s, List.of(cost(0),

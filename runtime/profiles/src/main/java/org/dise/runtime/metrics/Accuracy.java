@@ -80,6 +80,34 @@ public final class Accuracy {
     return (double) missing / hotExact.size();
   }
 
+  /**
+   * The hot set error weighted by execution counts: the exhaustive weight of the hot entries
+   * (as {@link #hotSetError}) missing from the estimate's hot set, over the hot set's weight.
+   * Not a paper metric: it tells whether the entries a sample misses matter. On a small program
+   * most of the top 15% of entries can be start-up code run a few thousand times, which no
+   * sampled interval sees; they dominate the unweighted error but weigh almost nothing here.
+   */
+  public static double weightedHotSetError(Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate) {
+    long positive = exact.values().stream().filter(v -> v.doubleValue() > 0).count();
+    if (positive == 0) {
+      return 0;
+    }
+    int cut = (int) Math.max(1, Math.ceil(HOT_FRACTION * positive));
+    Set<String> hotExact = hotSet(exact, cut);
+    Set<String> hotEstimate = hotSet(estimate, cut);
+    double all = 0;
+    double missing = 0;
+    for (String k : hotExact) {
+      double w = exact.get(k).doubleValue();
+      all += w;
+      if (!hotEstimate.contains(k)) {
+        missing += w;
+      }
+    }
+    return all == 0 ? 0 : missing / all;
+  }
+
   /** The keys of the {@code n} heaviest positive entries, plus every entry tied with the n-th. */
   public static Set<String> hotSet(Map<String, ? extends Number> profile, int n) {
     List<Map.Entry<String, ? extends Number>> sorted = new ArrayList<>();

@@ -32,6 +32,9 @@ public final class StreamFinder {
     }
   }
 
+  /** Window counts (O(n) passes) the last search made, for the benchmark. */
+  long counts;
+
   private final int minLength;
   private final int maxLength;
   private final long coveragePct;
@@ -57,6 +60,15 @@ public final class StreamFinder {
    * (non-decreasing), and no stream spans two bursts; null means one burst.
    */
   public List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n) {
+    return find(pcs, addresses, bursts, n, true);
+  }
+
+  /**
+   * {@code lazy} re-counts only the window lengths that can still hold the hottest stream
+   * (below); false re-counts every length in every round, the plain greedy search, kept for
+   * the test that both choose the same streams.
+   */
+  List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n, boolean lazy) {
     int[] ids = intern(pcs, addresses, n);
     boolean[] covered = new boolean[n];
     int[] prefix = new int[n + 1];
@@ -64,6 +76,22 @@ public final class StreamFinder {
     long hot = 0;
     List<Stream> out = new ArrayList<>();
     Windows w = new Windows(n);
+    int top = Math.min(maxLength, n);
+    // Per window length, the hottest stream when that length was last counted: an upper bound
+    // on its hottest stream now, because covering references only removes occurrences and
+    // the greedy count of non-overlapping occurrences is the largest such count, which removing
+    // occurrences cannot raise. So a round re-counts the length with the highest bound until
+    // the highest bound is fresh: that length holds the hottest stream (ties to the shorter
+    // length, then the earlier stream, as the plain search). This took the search from about
+    // 150 us to a few us per reference on real traces (docs/benchmarks.md).
+    long[] boundHeat = new long[top + 1];
+    int[] boundFirst = new int[top + 1];
+    int[] boundCount = new int[top + 1];
+    int[] countedIn = new int[top + 1];
+    Arrays.fill(boundHeat, Long.MAX_VALUE);
+    Arrays.fill(countedIn, -1);
+    int round = 0;
+    counts = 0;
     while (hot < target && out.size() < MAX_STREAMS) {
       for (int i = 0; i < n; i++) {
         prefix[i + 1] = prefix[i] + (covered[i] ? 1 : 0);
@@ -72,28 +100,58 @@ public final class StreamFinder {
       int bestLength = 0;
       int bestFirst = 0;
       int bestCount = 0;
-      for (int len = minLength; len <= Math.min(maxLength, n); len++) {
-        w.count(ids, n, len, prefix, bursts);
-        for (int s = 0; s < w.first.length; s++) {
-          int c = w.count[s];
-          long heat = (long) c * len;
-          // Ties go to the shorter stream (lengths rise), then to the earlier one.
-          if (c >= 2 && (heat > bestHeat || heat == bestHeat && len == bestLength
-              && w.first[s] < bestFirst)) {
-            bestHeat = heat;
-            bestLength = len;
-            bestFirst = w.first[s];
-            bestCount = c;
+      while (true) {
+        int pick = -1;
+        for (int len = minLength; len <= top; len++) {
+          if (pick < 0 || boundHeat[len] > boundHeat[pick]) {
+            pick = len;
           }
         }
+        if (pick < 0 || boundHeat[pick] == 0) {
+          break;
+        }
+        if (countedIn[pick] == round && (lazy || allCounted(countedIn, round))) {
+          bestHeat = boundHeat[pick];
+          bestLength = pick;
+          bestFirst = boundFirst[pick];
+          bestCount = boundCount[pick];
+          break;
+        }
+        int len = pick;
+        if (!lazy) {
+          for (len = minLength; len <= top && countedIn[len] == round; len++) {}
+        }
+        w.count(ids, n, len, prefix, bursts);
+        counts++;
+        long h = w.bestCount >= 2 ? (long) w.bestCount * len : 0;
+        int first = w.bestFirst;
+        int count = w.bestCount;
+        boundHeat[len] = h;
+        boundFirst[len] = first;
+        boundCount[len] = count;
+        countedIn[len] = round;
       }
+      round++;
       if (bestCount < 2) {
         break;
       }
       int frequency = 0;
       int nextFree = bestFirst;
+      // A rolling hash finds the candidates; only those are compared reference by reference
+      // (comparing every position cost n x length per round, the search's largest cost).
+      long pow = 1;
+      long want = 0;
+      long h = 0;
+      for (int k = 0; k < bestLength; k++) {
+        want = want * Windows.BASE + ids[bestFirst + k];
+        h = h * Windows.BASE + ids[bestFirst + k];
+        pow = k == 0 ? 1 : pow * Windows.BASE;
+      }
       for (int i = bestFirst; i + bestLength <= n; i++) {
-        if (i >= nextFree && prefix[i + bestLength] == prefix[i]
+        if (i > bestFirst) {
+          h = (h - ids[i - 1] * pow) * Windows.BASE + ids[i + bestLength - 1];
+        }
+        if (h == want && i >= nextFree && prefix[i + bestLength] == prefix[i]
             && oneBurst(bursts, i, bestLength) && same(ids, bestFirst, i, bestLength)) {
           Arrays.fill(covered, i, i + bestLength, true);
           nextFree = i + bestLength;
@@ -106,6 +164,15 @@ public final class StreamFinder {
     }
     out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
     return out;
+  }
+
+  private boolean allCounted(int[] countedIn, int round) {
+    for (int len = minLength; len < countedIn.length; len++) {
+      if (countedIn[len] != round) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int[] intern(long[] pcs, long[] addresses, int n) {
@@ -148,8 +215,20 @@ public final class StreamFinder {
       mask = cap - 1;
     }
 
+    /** The window with the most occurrences in the last {@link #count} (ties: the earliest). */
+    int bestCount;
+    int bestFirst;
+    private int[] used = new int[16];
+    private int usedCount;
+
     void count(int[] ids, int n, int len, int[] prefix, int[] bursts) {
-      Arrays.fill(count, 0);
+      // Only the slots the last count used are cleared: the table is 4n wide.
+      for (int k = 0; k < usedCount; k++) {
+        count[used[k]] = 0;
+      }
+      usedCount = 0;
+      bestCount = 0;
+      bestFirst = 0;
       long pow = 1;
       long h = 0;
       for (int k = 0; k < len; k++) {
@@ -172,9 +251,19 @@ public final class StreamFinder {
           first[s] = i;
           count[s] = 1;
           nextFree[s] = i + len;
+          if (usedCount == used.length) {
+            used = Arrays.copyOf(used, 2 * usedCount);
+          }
+          used[usedCount++] = s;
         } else if (i >= nextFree[s] && same(ids, first[s], i, len)) {
-          count[s]++;
+          int c = ++count[s];
           nextFree[s] = i + len;
+          // Counts only grow, so the largest final count is the largest seen on the way; a
+          // window reaching the same count with an earlier first occurrence wins the tie.
+          if (c > bestCount || c == bestCount && first[s] < bestFirst) {
+            bestCount = c;
+            bestFirst = first[s];
+          }
         }
       }
     }

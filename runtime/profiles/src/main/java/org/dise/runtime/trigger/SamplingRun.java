@@ -35,6 +35,14 @@ public final class SamplingRun {
     default TriggerDriver.Listener listener(ProfileEstimator estimator) {
       return estimator;
     }
+
+    /**
+     * The first pass's standard input: empty by default; a setup whose program reads its
+     * input gives the same input again, so that both passes run the same program.
+     */
+    default InputStream firstPassInput() {
+      return InputStream.nullInputStream();
+    }
   }
 
   /** What a first pass knows: the exact profile of every sink and the phase plan (or null). */
@@ -65,11 +73,11 @@ public final class SamplingRun {
   /**
    * The first pass: the exhaustive trigger at {@code spec}'s interval, with a phase tracker of
    * {@code spec}'s parameters when it is phase-aware; the guest's output is discarded and its
-   * input is empty.
+   * input is {@link Setup#firstPassInput}.
    */
   public static FirstPass firstPass(Setup setup, TriggerSpec spec, long maxInsns) {
     Machine m = setup.machine();
-    m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+    m.kernel().setStdio(0, setup.firstPassInput(), null);
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
     m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
     ProfilingEngine engine = setup.engine();

@@ -27,6 +27,12 @@ public abstract class CoProcessor implements TaggedSink {
   private long slotsCopied;
   private final long timerCycles;
   private long nextTimer;
+  /** Random tagging: a retirement enters the buffer with probability 2^-tagShift. */
+  private final boolean randomTagging;
+  private final int tagAdapt;
+  private int tagShift;
+  private int tagStreak;
+  private long untagged;
 
   protected CoProcessor(String name, Map<String, String> params) {
     this.name = name;
@@ -37,6 +43,9 @@ public abstract class CoProcessor implements TaggedSink {
     this.timerCycles = CoprocConfig.num(params, "timer_cycles", 1_000_000);
     CoprocConfig.check(timerCycles >= 1, "timer_cycles", timerCycles, "at least 1");
     this.nextTimer = timerCycles;
+    this.randomTagging = CoprocConfig.bool(params, "random_tagging", true);
+    this.tagAdapt = (int) CoprocConfig.num(params, "tag_adapt", 64);
+    CoprocConfig.check(tagAdapt >= 1, "tag_adapt", tagAdapt, "at least 1");
   }
 
   /**
@@ -74,7 +83,33 @@ public abstract class CoProcessor implements TaggedSink {
       filtered++;
       return;
     }
-    buffer.offer(now, insn.pc, value, address, consumer);
+    if (!randomTagging) {
+      buffer.offer(now, insn.pc, value, address, consumer);
+      return;
+    }
+    // Random tagging (Section 3.1: the filter tags "randomly", and the LFSR "helps avoid
+    // pathological behaviors caused by repetition in the program"): a buffer that fills takes
+    // the retirements that come just as an entry frees, at the co-processor's own period, which
+    // aliases with a load whose values repeat with the same period (7 every other time would
+    // be seen always or never). Thinning at random first makes the samples a Bernoulli subset,
+    // independent of the values; the rate halves when the buffer overflows and doubles again
+    // after tag_adapt admissions without an overflow.
+    if (tagShift > 0 && random(-1L) >>> (64 - tagShift) != 0) {
+      untagged++;
+      return;
+    }
+    if (!buffer.offer(now, insn.pc, value, address, consumer)) {
+      tagShift = Math.min(tagShift + 1, 20);
+      tagStreak = 0;
+    } else if (++tagStreak >= tagAdapt && tagShift > 0) {
+      tagShift--;
+      tagStreak = 0;
+    }
+  }
+
+  /** Retirements random tagging left out (they passed the PC filter). */
+  public long untagged() {
+    return untagged;
   }
 
   /**
@@ -107,7 +142,7 @@ public abstract class CoProcessor implements TaggedSink {
     lfsr ^= lfsr << 13;
     lfsr ^= lfsr >>> 7;
     lfsr ^= lfsr << 17;
-    return Long.remainderUnsigned(lfsr, bound + 1);
+    return bound == -1L ? lfsr : Long.remainderUnsigned(lfsr, bound + 1);
   }
 
   /**
@@ -156,10 +191,10 @@ public abstract class CoProcessor implements TaggedSink {
   public List<String> summary() {
     finish();
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "co-processor: %d tagged, %d filtered, %d buffered"
-            + " (buffer %d, max %d), %d dropped, %d processed; %d interrupts, %d slots copied,"
-            + " %d main-processor cycles", buffer.offered() + filtered, filtered,
-        buffer.offered(), buffer.capacity(), buffer.maxOccupancy(), buffer.dropped(),
+    out.add(String.format(Locale.ROOT, "co-processor: %d tagged, %d filtered, %d left out at"
+            + " random, %d buffered (buffer %d, max %d), %d dropped, %d processed; %d interrupts,"
+            + " %d slots copied, %d main-processor cycles",
+        buffer.offered() + filtered + untagged, filtered, untagged, buffer.offered(), buffer.capacity(), buffer.maxOccupancy(), buffer.dropped(),
         buffer.processed(), interrupts, slotsCopied, interruptCycles));
     return out;
   }

@@ -39,14 +39,14 @@ public final class SampleBuffer {
   /**
    * A record retiring at main-processor time {@code now}: first the co-processor catches up on
    * what it had time to process, then the record enters the buffer, or is dropped when it is
-   * full.
+   * full. Returns false when it was dropped.
    */
-  public void offer(long now, long insnPc, long insnValue, long insnAddress, Consumer c) {
+  public boolean offer(long now, long insnPc, long insnValue, long insnAddress, Consumer c) {
     drain(now, c);
     offered++;
     if (size == pc.length) {
       dropped++;
-      return;
+      return false;
     }
     int i = (head + size) % pc.length;
     pc[i] = insnPc;
@@ -55,6 +55,7 @@ public final class SampleBuffer {
     arrival[i] = now;
     size++;
     maxOccupancy = Math.max(maxOccupancy, size);
+    return true;
   }
 
   /** Processes every sample the co-processor has finished by time {@code now}. */

@@ -25,6 +25,8 @@ public final class SampledValueProfiler implements TaggedSink {
   private final long period;
   private final long interruptCycles;
   private final int minInvariancePct;
+  private final boolean jitter;
+  private long lfsr = 0x2545F4914F6CDD1DL;
   private long countdown;
   private long samples;
   private final Map<Long, Map<Long, Long>> sampled = new TreeMap<>();
@@ -38,7 +40,23 @@ public final class SampledValueProfiler implements TaggedSink {
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct", 10);
     CoprocConfig.check(period >= 1, "period", period, "at least 1");
     CoprocConfig.check(interruptCycles >= 0, "interrupt_cycles", interruptCycles, "at least 0");
-    this.countdown = period;
+    this.jitter = CoprocConfig.bool(p, "jitter", true);
+    this.countdown = next();
+  }
+
+  /**
+   * The distance to the next sample: {@code period}, or with jitter uniform in [1, 2 period - 1]
+   * (mean {@code period}), so that a sampler does not alias with a loop whose values repeat with
+   * a period dividing its own, as a fixed countdown does (it would see only every other value).
+   */
+  private long next() {
+    if (!jitter || period == 1) {
+      return period;
+    }
+    lfsr ^= lfsr << 13;
+    lfsr ^= lfsr >>> 7;
+    lfsr ^= lfsr << 17;
+    return 1 + Long.remainderUnsigned(lfsr, 2 * period - 1);
   }
 
   @Override
@@ -50,7 +68,7 @@ public final class SampledValueProfiler implements TaggedSink {
   public void retire(DecodedInsn insn, long value, long address, long now) {
     exact.computeIfAbsent(insn.pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
     if (--countdown == 0) {
-      countdown = period;
+      countdown = next();
       samples++;
       sampled.computeIfAbsent(insn.pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
     }

@@ -1,0 +1,60 @@
+package org.dise.experiments;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one experiment and writes what {@code acf experiment} promises: {@code DIR/NAME.csv},
+ * {@code DIR/NAME.png} and {@code .svg} (further figures as {@code NAME-FIGURE.png}), the
+ * experiment's section of the report ({@code DIR/NAME.section.html}) and {@code DIR/index.html}
+ * with the sections of every experiment run into DIR so far.
+ */
+public final class ExperimentRunner {
+  private ExperimentRunner() {}
+
+  /** The files written. */
+  public record Written(Path csv, List<Path> figures, Path index, Outcome outcome) {}
+
+  public static Written run(Experiment e, Lab lab, Path dir, String command, String version) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException ex) {
+      throw new ExperimentException("--out " + dir + ": cannot create: " + ex.getMessage());
+    }
+    if (!Files.isWritable(dir)) {
+      throw new ExperimentException("--out " + dir + ": not writable");
+    }
+    Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    lab.progress("%s: %s on %d program(s)%s", e.name(), e.reproduces(), lab.workloads().size(),
+        lab.quick() ? " (quick)" : "");
+    Outcome o = e.run(lab);
+    double seconds = lab.elapsed();
+    try {
+      Path csv = dir.resolve(e.name() + ".csv");
+      try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+        o.data.writeCsv(w);
+      }
+      List<Path> figures = new ArrayList<>();
+      List<byte[]> pngs = new ArrayList<>();
+      for (int i = 0; i < o.figures.size(); i++) {
+        String base = i == 0 ? e.name() : e.name() + "-" + o.figures.get(i).name();
+        pngs.add(Charts.write(o.figures.get(i), dir.resolve(base)));
+        figures.add(dir.resolve(base + ".png"));
+      }
+      String section = HtmlReport.section(e, o, lab, command, version, start, seconds, pngs);
+      Files.writeString(dir.resolve(e.name() + ".section.html"), section);
+      Path index = HtmlReport.writeIndex(dir, version);
+      lab.progress("%s: wrote %s, %d figure(s), %s", e.name(), csv, figures.size(), index);
+      return new Written(csv, figures, index, o);
+    } catch (IOException ex) {
+      throw new ExperimentException("--out " + dir + ": cannot write: " + ex.getMessage());
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package org.dise.experiments;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.dise.compiler.Frontend;
+import org.dise.compiler.diag.DiagnosticRenderer;
+import org.dise.compiler.diag.Diagnostics;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.lower.Lowering;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.CostReport;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.sink.ProfileTable;
+import org.dise.runtime.sink.Sink;
+import org.dise.runtime.trigger.SamplingRun;
+
+/**
+ * What an experiment runs with: its programs, quick or full, where progress goes, and the
+ * plumbing a user would otherwise type as {@code acf run}: compiling ACF text with the
+ * standard library and running a program under it with its output discarded.
+ */
+public final class Lab {
+  private final List<Workload> workloads;
+  private final boolean quick;
+  private final PrintStream progress;
+  private final Machine.Options options;
+  private final long started = System.nanoTime();
+
+  public Lab(List<Workload> workloads, boolean quick, PrintStream progress) {
+    this.workloads = List.copyOf(workloads);
+    this.quick = quick;
+    this.progress = progress;
+    this.options = Machine.Options.defaults()
+        .withNotices(new PrintStream(OutputStream.nullOutputStream()));
+  }
+
+  public List<Workload> workloads() {
+    return workloads;
+  }
+
+  public boolean quick() {
+    return quick;
+  }
+
+  /** A progress line on stderr, with the time since the experiment started. */
+  public void progress(String format, Object... args) {
+    if (progress != null) {
+      progress.printf(Locale.ROOT, "[%6.1fs] %s%n", (System.nanoTime() - started) / 1e9,
+          String.format(Locale.ROOT, format, args));
+      progress.flush();
+    }
+  }
+
+  /** Checks and lowers ACF text; an error in it is ours, not the user's. */
+  public ProductionSet compile(String name, String text) {
+    Frontend.Result r = Frontend.standard().check(new SourceFile(name, text), Path.of(name));
+    Diagnostics diags = r.diagnostics();
+    Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));
+    if (set.isEmpty()) {
+      throw new IllegalStateException(name + ":\n"
+          + DiagnosticRenderer.renderAll(diags.sorted()) + "\n" + text);
+    }
+    return set.get();
+  }
+
+  /** A fresh machine with {@code w} loaded, its input empty and its output discarded. */
+  public Machine machine(Workload w) {
+    try {
+      Machine m = Machine.load(w.program(), w.args(), options);
+      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+      m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+      return m;
+    } catch (Exception e) {
+      throw new ExperimentException(w.program() + ": cannot run: " + e.getMessage());
+    }
+  }
+
+  /** One finished run: its cost, its sinks' tables, the engine and the machine. */
+  public record Run(Workload workload, CostReport cost, Map<String, ProfileTable> tables,
+      ProfilingEngine engine, Machine machine, Machine.Outcome outcome) {
+    public Map<String, Long> weights(String sink) {
+      ProfileTable t = tables.get(sink);
+      return t == null ? Map.of() : t.weights();
+    }
+
+    /** The distinct entries of every sink together (the profile's size). */
+    public long entries() {
+      return tables.values().stream().mapToLong(t -> t.rows().size()).sum();
+    }
+  }
+
+  /** Runs {@code w} to its end under {@code set} (no external trigger). */
+  public Run run(Workload w, ProductionSet set) {
+    Machine m = machine(w);
+    ProfilingEngine engine = new DiseEngine(set);
+    engine.install(m.cpu());
+    Machine.Outcome out = m.run(-1);
+    check(w, out);
+    return new Run(w, engine.cost(), tables(engine, m), engine, m, out);
+  }
+
+  static Map<String, ProfileTable> tables(ProfilingEngine engine, Machine m) {
+    Map<String, ProfileTable> tables = new LinkedHashMap<>();
+    for (Sink s : engine.sinks()) {
+      tables.put(s.name(), s.table(m.symbols()));
+    }
+    return tables;
+  }
+
+  /** A guest that faults or fails makes every figure of the run meaningless. */
+  static void check(Workload w, Machine.Outcome out) {
+    if (out.report() != null || out.exitStatus() != 0) {
+      throw new ExperimentException(w.label() + ": the program failed (exit status "
+          + out.exitStatus() + (out.report() == null ? "" : ": " + out.report()) + ")");
+    }
+  }
+
+  /** A setup for SamplingRun and Sweep: fresh machines of {@code w} under {@code set}. */
+  public SamplingRun.Setup setup(Workload w, ProductionSet set) {
+    return new SamplingRun.Setup() {
+      @Override
+      public Machine machine() {
+        return Lab.this.machine(w);
+      }
+
+      @Override
+      public ProfilingEngine engine() {
+        return new DiseEngine(set);
+      }
+    };
+  }
+
+  /** Seconds since the experiment started. */
+  public double elapsed() {
+    return (System.nanoTime() - started) / 1e9;
+  }
+}

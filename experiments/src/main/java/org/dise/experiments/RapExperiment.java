@@ -1,0 +1,150 @@
+package org.dise.experiments;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.rap.RapSink;
+
+/**
+ * Range Adaptive Profiling (Mysore et al., Figs. 7 and 8): the RAP tree's node count (memory,
+ * 128 bits a node) and the percent error of its hot ranges against exact counts, for code (the
+ * pcs of control transfers) and load value streams, over epsilon.
+ */
+public final class RapExperiment implements Experiment {
+  /** "each node requiring about 128 bits of memory" (Section 4.2). */
+  static final int NODE_BYTES = 16;
+
+  @Override
+  public String name() {
+    return "rap";
+  }
+
+  @Override
+  public String reproduces() {
+    return "Mysore et al., Profiling over Adaptive Ranges, Figs. 7 and 8 (nodes and error vs"
+        + " epsilon)";
+  }
+
+  @Override
+  public String summary() {
+    return "RAP tree size (maximum and average nodes, bytes) and the maximum and average"
+        + " percent error of the hot ranges, for code and load value streams, versus epsilon.";
+  }
+
+  @Override
+  public String defaultPrograms(boolean quick) {
+    return quick ? "phases:1:ABCD" : "jpeg:1,lz77:1,mcf:1,interp:1,chess:1";
+  }
+
+  static List<Integer> epsilonsPpm(boolean quick) {
+    return quick ? List.of(10_000, 100_000) : List.of(5_000, 10_000, 20_000, 50_000, 100_000);
+  }
+
+  static String acf(int ppm) {
+    return "import rap;\n"
+        + "sink Code = rap_tree(cost = 0, epsilon_ppm = " + ppm + ", code = true);\n"
+        + "sink Values = rap_tree(cost = 0, epsilon_ppm = " + ppm + ");\n"
+        + "use hot_code_ranges(ranges = Code);\n"
+        + "use load_value_ranges(ranges = Values);\n";
+  }
+
+  @Override
+  public Outcome run(Lab lab) {
+    Table t = new Table("program", "stream", "epsilon_pct", "events", "max_nodes",
+        "average_nodes", "max_bytes", "hot_ranges", "max_error_pct", "average_error_pct");
+    Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
+    for (int ppm : epsilonsPpm(lab.quick())) {
+      for (Workload w : lab.workloads()) {
+        Lab.Run r = lab.run(w, lab.compile("rap.acf", acf(ppm)));
+        for (Sink s : r.engine().sinks()) {
+          if (!(s instanceof RapSink rap)) {
+            continue;
+          }
+          String stream = s.name().equals("Code") ? "code" : "value";
+          double[] err = rap.report(r.machine().symbols()).errors();
+          int hot = rap.hotRanges().size();
+          t.add(w.label(), stream, ppm / 10_000.0, rap.tree().events(), rap.tree().maxNodes(),
+              rap.tree().averageNodes(), (long) rap.tree().maxNodes() * NODE_BYTES, hot,
+              err[0], err[1]);
+          byStream.computeIfAbsent(stream, k -> new ArrayList<>()).add(new double[] {
+              ppm / 10_000.0, rap.tree().maxNodes(), rap.tree().averageNodes(), err[0], err[1]});
+          lab.progress("rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
+              + " ranges, error max %.2f%% average %.2f%%", w.label(), stream, ppm / 1e4,
+              rap.tree().events(), rap.tree().maxNodes(), hot, err[0], err[1]);
+        }
+      }
+    }
+    Outcome o = new Outcome(t);
+    List<Figure.Series> nodes = new ArrayList<>();
+    List<Figure.Series> errors = new ArrayList<>();
+    Map<String, double[]> at10 = new LinkedHashMap<>();
+    Map<String, double[]> at1 = new LinkedHashMap<>();
+    for (Map.Entry<String, List<double[]>> e : byStream.entrySet()) {
+      List<double[]> avg = byEpsilon(e.getValue());
+      List<Double> xs = new ArrayList<>();
+      List<Double> max = new ArrayList<>();
+      List<Double> mean = new ArrayList<>();
+      List<Double> emax = new ArrayList<>();
+      List<Double> emean = new ArrayList<>();
+      for (double[] p : avg) {
+        xs.add(p[0]);
+        max.add(p[1]);
+        mean.add(p[2]);
+        emax.add(p[3]);
+        emean.add(p[4]);
+        if (p[0] == 10.0) {
+          at10.put(e.getKey(), p);
+        }
+        if (p[0] == 1.0) {
+          at1.put(e.getKey(), p);
+        }
+      }
+      nodes.add(new Figure.Series(e.getKey() + ", maximum", xs, max));
+      nodes.add(new Figure.Series(e.getKey() + ", average", xs, mean));
+      errors.add(new Figure.Series(e.getKey() + ", maximum", xs, emax));
+      errors.add(new Figure.Series(e.getKey() + ", average", xs, emean));
+    }
+    o.figure(Figure.lines("nodes", "RAP tree nodes vs epsilon (Fig. 7; 16 bytes a node)",
+        "epsilon, %", "nodes", nodes).withLogY());
+    o.figure(Figure.lines("error", "Percent error of the hot ranges vs epsilon (Fig. 8)",
+        "epsilon, %", "percent error of hot ranges", errors));
+    for (String stream : List.of("code", "value")) {
+      double[] p10 = at10.get(stream);
+      double[] p1 = at1.get(stream);
+      boolean code = stream.equals("code");
+      o.compare(stream + ": maximum nodes at epsilon 10%", code ? "about 500 (8 KB)"
+          : "under 500", p10 == null ? "-" : String.format(Locale.ROOT, "%.0f (%.1f KB)",
+              p10[1], p10[1] * NODE_BYTES / 1024), "Averaged over our programs.");
+      o.compare(stream + ": average nodes", code ? "about 450" : "about 300",
+          p10 == null ? "-" : String.format(Locale.ROOT, "%.0f at 10%%", p10[2]), "");
+      o.compare(stream + ": average hot-range error at epsilon 10%", code
+          ? "about 2% (98% accurate)" : "3.4% (96.6% accurate)",
+          p10 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p10[4]), "");
+      o.compare(stream + ": average hot-range error at epsilon 1%", "negligible",
+          p1 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p1[4]), "");
+    }
+    o.note("Hot ranges: the tree's ranges holding at least epsilon of the events (spec/"
+        + "profiles.md); errors against exact counts of the same stream.");
+    return o;
+  }
+
+  /** {eps, nodes, avgNodes, maxErr, avgErr} averaged over programs per epsilon. */
+  private static List<double[]> byEpsilon(List<double[]> ps) {
+    Map<Double, List<double[]>> by = new java.util.TreeMap<>();
+    ps.forEach(p -> by.computeIfAbsent(p[0], k -> new ArrayList<>()).add(p));
+    List<double[]> out = new ArrayList<>();
+    by.forEach((eps, list) -> {
+      double[] m = new double[5];
+      for (double[] p : list) {
+        for (int i = 0; i < 5; i++) {
+          m[i] += (Double.isNaN(p[i]) ? 0 : p[i]) / list.size();
+        }
+      }
+      out.add(m);
+    });
+    return out;
+  }
+}

@@ -1,0 +1,115 @@
+package org.dise.experiments;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each experiment end to end on one small program (--quick grids): it writes its CSV, its
+ * figures and its report section, and its figures say what the papers' mechanisms imply.
+ */
+class ExperimentsTest {
+  static Lab lab(String programs) {
+    return new Lab(Workload.parseList(programs, OverheadExperimentTest.BIN), true, null);
+  }
+
+  static List<List<Object>> rows(ExperimentRunner.Written w, String column, Object value) {
+    int i = w.outcome().data.columns().indexOf(column);
+    return w.outcome().data.rows().stream().filter(r -> r.get(i).equals(value)).toList();
+  }
+
+  static double num(ExperimentRunner.Written w, List<Object> row, String column) {
+    return ((Number) row.get(w.outcome().data.columns().indexOf(column))).doubleValue();
+  }
+
+  @Test
+  void rapNeedsFewerNodesAtALargerEpsilonAndStaysWithinIt(@TempDir Path out) throws Exception {
+    ExperimentRunner.Written w = ExperimentRunner.run(new RapExperiment(), lab("phases:1:AB"),
+        out, "test", "test");
+    assertThat(Files.readString(out.resolve("index.html"))).contains("id=\"rap\"");
+    assertThat(Files.exists(out.resolve("rap-error.svg"))).isTrue();
+    for (String stream : List.of("code", "value")) {
+      List<List<Object>> rs = rows(w, "stream", stream);
+      List<Object> fine = rs.stream().filter(r -> num(w, r, "epsilon_pct") == 1.0).findFirst()
+          .orElseThrow();
+      List<Object> coarse = rs.stream().filter(r -> num(w, r, "epsilon_pct") == 10.0)
+          .findFirst().orElseThrow();
+      assertThat(num(w, coarse, "max_nodes")).isLessThan(num(w, fine, "max_nodes"));
+      // RAP's bound: a range's count is off by at most epsilon of all events; the hot ranges
+      // hold at least epsilon each, so their percent error stays well within 100%.
+      assertThat(num(w, coarse, "max_error_pct")).isLessThan(50.0);
+    }
+  }
+
+  @Test
+  void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) {
+    ExperimentRunner.Written w = ExperimentRunner.run(new CoprocExperiment(),
+        lab("phases:1:AB"), out, "test", "test");
+    List<Object> cp = rows(w, "profiler", "co-processor").get(0);
+    List<Object> s100 = rows(w, "parameter", "1/100").get(0);
+    assertThat(num(w, cp, "overhead_pct")).isLessThan(num(w, s100, "overhead_pct"));
+    assertThat(rows(w, "profiler", "co-processor, no random tagging")).hasSize(1);
+  }
+
+  @Test
+  void burstyTracingTracesItsSamplingRateAndFindsStreams(@TempDir Path out) {
+    ExperimentRunner.Written w = ExperimentRunner.run(new BurstyExperiment(),
+        lab("phases:1:AB"), out, "test", "test");
+    for (List<Object> r : w.outcome().data.rows()) {
+      if (num(w, r, "nCheck0") == 1000 && num(w, r, "nInstr0") == 50) {
+        // 50 of every 1050 checks sampled: about 5% of the references (bursts vary in length).
+        assertThat(num(w, r, "traced_pct")).isWithin(3.0).of(100.0 * 50 / 1050);
+        assertThat(num(w, r, "hot_streams")).isGreaterThan(0.0);
+        assertThat(num(w, r, "overlap_pct")).isGreaterThan(0.0);
+      }
+    }
+  }
+
+  @Test
+  void samplingFractionsFollowTheStrategies(@TempDir Path out) {
+    ExperimentRunner.Written w = ExperimentRunner.run(new SamplingExperiment(),
+        lab("phases:1:AABB"), out, "test", "test");
+    for (List<Object> r : rows(w, "strategy", "periodic")) {
+      double n = Double.parseDouble((String) r.get(w.outcome().data.columns()
+          .indexOf("parameter")));
+      assertThat(num(w, r, "sampled_fraction")).isWithin(0.03).of(1 / n);
+    }
+    assertThat(rows(w, "strategy", "phase:centroid")).isNotEmpty();
+    for (List<Object> r : rows(w, "strategy", "phase:third")) {
+      assertThat(num(w, r, "prediction_accuracy")).isAtLeast(0.5);
+      assertThat(num(w, r, "weighted_hot_error")).isAtMost(num(w, r, "hot_error") + 1e-9);
+    }
+  }
+
+  @Test
+  void energyOfDiseSamplingExceedsHps(@TempDir Path out) {
+    ExperimentRunner.Written w = ExperimentRunner.run(new EnergyExperiment(), lab("phases:1:AB"),
+        out, "test", "test");
+    List<List<Object>> dise = rows(w, "variant", "dise");
+    List<List<Object>> hps = rows(w, "variant", "hps");
+    for (int i = 0; i < dise.size(); i++) {
+      assertThat(num(w, dise.get(i), "energy_overhead_pct"))
+          .isGreaterThan(num(w, hps.get(i), "energy_overhead_pct"));
+    }
+    // The application's joules are the model's price of its measured instruction mix.
+    List<Object> r = dise.get(0);
+    org.dise.experiments.model.InstructionMix mix = new org.dise.experiments.model
+        .InstructionMix((long) num(w, r, "application_instructions"), (long) num(w, r, "loads"),
+        (long) num(w, r, "stores"), (long) num(w, r, "fp"), 0);
+    assertThat(mix.loads()).isGreaterThan(0L);
+    assertThat(mix.fp()).isGreaterThan(0L); // block B is floating point
+    assertThat(num(w, r, "application_joules")).isWithin(1e-9)
+        .of(org.dise.experiments.model.EnergyModel.strongArm().application(mix));
+  }
+
+  @Test
+  void badProgramsAreNamed() {
+    ExperimentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        ExperimentException.class, () -> Workload.parseList("nope:1", OverheadExperimentTest.BIN));
+    assertThat(e).hasMessageThat().contains("nope: no such program");
+  }
+}

@@ -1,0 +1,73 @@
+package org.dise.experiments;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dise.experiments.OverheadExperiment.Measured;
+import org.dise.experiments.OverheadExperiment.Profile;
+import org.dise.experiments.OverheadExperiment.Variant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The DISE-only and HPS sampling blocks, the cost model and the written results. */
+class OverheadExperimentTest {
+  static final Path BIN = Path.of("../examples/programs/bin");
+
+  static Lab lab() {
+    return new Lab(Workload.parseList("phases:1:AB", BIN), true, null);
+  }
+
+  @Test
+  void diseReplacesEveryEventAndHpsOnlyTheSampledOnes(@TempDir Path out) throws Exception {
+    Lab lab = lab();
+    List<Measured> runs = OverheadExperiment.measure(lab);
+    for (Profile p : Profile.values()) {
+      Measured ex = find(runs, p, Variant.EXHAUSTIVE);
+      Measured dise = find(runs, p, Variant.DISE);
+      Measured hps = find(runs, p, Variant.HPS);
+      long events = ex.run().cost().handlerCalls();
+      assertThat(events).isGreaterThan(200L);
+      // Pure DISE: every event is replaced; the countdown samples the 1st, 101st, ... event.
+      assertThat(dise.run().cost().replacements()).isEqualTo(events);
+      assertThat(dise.run().cost().handlerCalls())
+          .isEqualTo((events + OverheadExperiment.PERIOD - 1) / OverheadExperiment.PERIOD);
+      assertThat(dise.run().cost().insertedInstructions())
+          .isEqualTo(2 * events + dise.run().cost().handlerCalls());
+      // HPS: the counter samples the 100th, 200th, ... event, and nothing else is replaced.
+      assertThat(hps.run().cost().replacements()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.run().cost().handlerCalls()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.run().cost().insertedInstructions()).isEqualTo(0L);
+    }
+  }
+
+  @Test
+  void writesCsvFiguresAndASelfContainedReport(@TempDir Path out) throws Exception {
+    ExperimentRunner.Written w = ExperimentRunner.run(new OverheadExperiment(), lab(), out,
+        "./acf experiment overhead --quick", "acf test");
+    List<String> csv = Files.readAllLines(out.resolve("overhead.csv"));
+    assertThat(csv.get(0)).startsWith("program,profile,variant,period,");
+    assertThat(csv).hasSize(1 + 9);
+    assertThat(Files.size(out.resolve("overhead.png"))).isGreaterThan(1000L);
+    assertThat(Files.readString(out.resolve("overhead.svg"))).contains("<svg");
+    String html = Files.readString(out.resolve("index.html"));
+    assertThat(html).contains("data:image/png;base64,");
+    assertThat(html).contains("./acf experiment overhead --quick");
+    assertThat(html).contains(lab().workloads().get(0).sha256());
+    assertThat(html).contains("120%"); // the paper's figure beside ours
+    // HPS is cheaper than DISE for every profile type.
+    for (Comparison c : w.outcome().comparisons) {
+      if (c.what().startsWith("DISE:HPS ratio")) {
+        for (String ratio : c.ours().split(" / ")) {
+          assertThat(Double.parseDouble(ratio.replace("x", ""))).isGreaterThan(2.0);
+        }
+      }
+    }
+  }
+
+  static Measured find(List<Measured> runs, Profile p, Variant v) {
+    return runs.stream().filter(m -> m.profile() == p && m.variant() == v).findFirst()
+        .orElseThrow();
+  }
+}

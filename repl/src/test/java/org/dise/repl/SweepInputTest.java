@@ -1,0 +1,57 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+import static org.dise.repl.ConfigCommandTest.acf;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.dise.runtime.trigger.Sweep;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code acf sweep} on a program that reads a file and its standard input and writes a file:
+ * --allow-read, --allow-write and --stdin reach every run, the exhaustive first pass included.
+ */
+class SweepInputTest {
+  static final Path ROOT = BadInputTest.findRoot();
+  static final String PROGRAM = ROOT.resolve("repl/src/test/c/bin/filework").toString();
+
+  @Test
+  void everyRunReadsTheSameInput(@TempDir Path dir) throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(data.resolve("table.txt"), "weights\n");
+    Files.writeString(data.resolve("input.txt"), "a".repeat(30) + "z".repeat(30) + "\n");
+    Path outDir = Files.createDirectories(dir.resolve("outdir"));
+    Path csv = dir.resolve("sweep.csv");
+    ConfigCommandTest.Result r = acf("sweep", "--acf",
+        ROOT.resolve("examples/acf/sampled_regions.acf").toString(), "--interval", "20K",
+        "--periods", "1,4", "--one-in", "4", "--seeds", "1", "--thresholds", "25",
+        "--allow-read", data.toString(), "--allow-write", outDir.toString(),
+        "--stdin", data.resolve("input.txt").toString(),
+        "--workload", PROGRAM + " " + data.resolve("table.txt") + " "
+            + outDir.resolve("result.txt"), "--out", csv.toString());
+    assertThat(r.stderr()).doesNotContain("Permission");
+    assertThat(r.status()).isEqualTo(0);
+    List<Sweep.Point> points = Sweep.readCsv(Files.readAllLines(csv));
+    assertThat(points).hasSize(4);
+    // Every interval sampled: the estimate is the exhaustive profile only if the first pass
+    // read the same standard input as the sampled run.
+    Sweep.Point all = points.get(0);
+    assertThat(all.parameter()).isEqualTo("1");
+    assertThat(all.sampledFraction()).isEqualTo(1.0);
+    assertThat(all.countError()).isLessThan(0.001);
+    assertThat(all.intervals()).isGreaterThan(5L);
+    assertThat(Files.readString(outDir.resolve("result.txt"))).startsWith("773 ");
+  }
+
+  @Test
+  void aMissingStdinFileIsAUsageError(@TempDir Path dir) {
+    ConfigCommandTest.Result r = acf("sweep", "--acf",
+        ROOT.resolve("examples/acf/sampled_regions.acf").toString(), "--stdin",
+        dir.resolve("nope.txt").toString(), "--workload", PROGRAM + " x");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.stderr()).contains("--stdin " + dir.resolve("nope.txt") + ": cannot read");
+  }
+}
