@@ -275,13 +275,13 @@ class ReplSessionTest {
     ReplSession s = session();
     s.execute("R3: call(CallPair_handler, T.INSN); T.INSN;");
     s.execute("P3: T.OPCLASS == proc_call => R3, null");
-    s.editor("sed -i -e s/proc_call/return/");
+    s.editor("sed -i -e s/null/inc_1/");
     String out = s.execute(":edit P3");
     assertThat(out).contains("replaced P3");
-    assertThat(s.execute(":show")).contains("P3: T.OPCLASS == return => R3, null");
-    assertThat(s.execute(":show")).doesNotContain("proc_call");
+    assertThat(s.execute(":show")).contains("P3: T.OPCLASS == proc_call => R3, inc_1");
+    assertThat(s.execute(":show")).doesNotContain("R3, null");
     assertThat(s.execute(":undo")).contains("undone");
-    assertThat(s.execute(":show")).contains("proc_call");
+    assertThat(s.execute(":show")).contains("P3: T.OPCLASS == proc_call => R3, null");
     // An editor that fails changes nothing.
     s.editor("false");
     assertThat(s.execute(":edit P3")).contains("exited with status 1; nothing changed");

@@ -148,6 +148,12 @@ public final class ConfigFormat {
       if (in.available() > 0) {
         throw new Malformed(in.available() + " unread bytes at the end of the payload");
       }
+      // The same sentences as the compiler's (spec/config-format.md).
+      List<String> problems = c.productions().budget().violations(c.productions());
+      if (!problems.isEmpty()) {
+        throw new ConfigException(name + ": the production set does not fit the hardware budget: "
+            + String.join("; ", problems));
+      }
       return c;
     } catch (EOFException e) {
       throw new ConfigException(name + ": malformed: the payload ends early");
@@ -365,11 +371,6 @@ public final class ConfigFormat {
           checkSlot(r, li.value());
         }
       }
-    }
-    List<String> problems = b.violations(set);
-    if (!problems.isEmpty()) {
-      throw new Malformed("the production set does not fit its hardware budget: "
-          + String.join("; ", problems));
     }
   }
 
