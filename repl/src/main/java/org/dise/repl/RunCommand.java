@@ -69,9 +69,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --acf X.acf --simpoints pts --weights wts --out prof prog",
       "  ./acf run --acf X.acf --fast-forward 100M --max-insns 150M prog",
     },
-    mixinStandardHelpOptions = true,
-    // Thirty options: the synopsis says [OPTIONS], so a usage error stays a few lines.
-    abbreviateSynopsis = true)
+    mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
   @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
       description = "Stop the guest after N instructions (default: no limit; K, M, G"

@@ -142,7 +142,7 @@ class StreamFinderTest {
   @org.junit.jupiter.api.Test
   void theLazySearchChoosesWhatThePlainGreedySearchChooses() {
     for (long seed = 1; seed <= 6; seed++) {
-      long[][] t = StreamFinderBenchmarkTest.trace(20_000, 5 + (int) seed * 7, 3 + (int) seed,
+      long[][] t = StreamFinderBenchmark.trace(20_000, 5 + (int) seed * 7, 3 + (int) seed,
           seed);
       int[] bursts = new int[t[0].length];
       for (int i = 0; i < bursts.length; i++) {

@@ -376,12 +376,12 @@ public final class ConfigFormat {
 
   private static void checkSlot(ReplacementSequence r, Slot s) throws Malformed {
     long limit = switch (s.kind()) {
-      case CONST -> Long.MAX_VALUE;
+      case CONST, SYMBOL -> Long.MAX_VALUE;
       case XREG, FREG -> 32;
       case DISE -> org.dise.runtime.cpu.Cpu.DISE_REGS;
       case FIELD -> InsnField.values().length;
     };
-    if (s.kind() != Slot.Kind.CONST && (s.value() < 0 || s.value() >= limit)) {
+    if (s.kind() != Slot.Kind.CONST && s.kind() != Slot.Kind.SYMBOL && (s.value() < 0 || s.value() >= limit)) {
       throw new Malformed("replacement " + r.name() + " names " + s.kind().name().toLowerCase(
           java.util.Locale.ROOT) + " " + s.value() + " (allowed: 0.." + (limit - 1) + ")");
     }
