@@ -524,7 +524,8 @@ public final class RunCommand implements Callable<Integer> {
     }
     List<String> environment = clearEnv ? new ArrayList<>()
         : envFromHost ? new ArrayList<>(Machine.hostEnv()) : Machine.defaultEnv();
-    for (String v : env) {
+    for (String typed : env) {
+      String v = HostArgs.guestText(typed); // the bytes typed, whatever the locale
       if (v.indexOf('=') <= 0) {
         throw new UserError("--env " + v + ": expected NAME=VALUE", Main.EXIT_USAGE);
       }
