@@ -26,7 +26,7 @@ final class HostArgs {
     byte[] raw = raw(value);
     if (raw != null) {
       try {
-        return HostNames.path(raw);
+        return HostNames.absolute(HostNames.path(raw));
       } catch (CharacterCodingException e) {
         // fall through to the decoded text, which picocli reports if it is no path
       }

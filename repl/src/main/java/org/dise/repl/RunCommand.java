@@ -309,17 +309,32 @@ public final class RunCommand implements Callable<Integer> {
 
   /** Wall and guest-thread CPU time of a run, for --stats. */
   private static final class Clock {
-    private final java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
+    private final java.lang.management.ThreadMXBean threads = threadBean();
     private final long wall0 = System.nanoTime();
-    private final long cpu0 = threads.getCurrentThreadCpuTime();
+    private final long cpu0 = cpuNow();
     private double seconds;
     private double cpuSeconds;
 
     void stop() {
       // The guest thread's own CPU time: less sensitive to other load than wall time.
-      cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+      cpuSeconds = (cpuNow() - cpu0) / 1e9;
       seconds = (System.nanoTime() - wall0) / 1e9;
+    }
+
+    private long cpuNow() {
+      return threads == null ? 0 : threads.getCurrentThreadCpuTime();
+    }
+
+    /**
+     * The JDK's management classes fail to initialise (InvalidPathException) when the working
+     * directory's name is not in the locale's charset; the run goes on without CPU time.
+     */
+    private static java.lang.management.ThreadMXBean threadBean() {
+      try {
+        return java.lang.management.ManagementFactory.getThreadMXBean();
+      } catch (RuntimeException | Error e) {
+        return null;
+      }
     }
 
     void printStats(long instructions) {
@@ -507,7 +522,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   Machine.Options options() {
-    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
+    Sandbox sandbox = new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
     org.dise.runtime.linux.GuestLimits guestLimits = sandbox.limits();

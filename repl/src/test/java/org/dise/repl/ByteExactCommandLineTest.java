@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * environment, an --allow-write directory and file names holding bytes 0x80-0xff: the guest sees
  * the bytes typed and the host gets the bytes the guest wrote, as under qemu-riscv64
  * ({@code runtime/emulator/src/test/sandbox/names.c}). Without the JDK's byte paths opened to
- * acf, a name the locale cannot hold is a clean EILSEQ, never an InvalidPathException.
+ * acf, a name the locale cannot hold is a clean EILSEQ, never an InvalidPathException. A
+ * working directory named with such bytes is the guest's, exactly.
  */
 class ByteExactCommandLineTest {
   static final Path ROOT = BadInputTest.findRoot();
@@ -45,7 +46,8 @@ class ByteExactCommandLineTest {
         + " T_A=$'x\\xff\\x80y' T_B=é " + acf(true) + " run --env-from-host"
         + " --env T_C=$'\\xfe' --allow-write=$'b\\xe9' '" + NAMES + "' args $'a\\x80' $'a\\xff'"
         + " é '' && " + acf(true) + " run --allow-write $'b\\xe9' '" + NAMES
-        + "' files $'b\\xe9' > files.out; echo status $?");
+        + "' files $'b\\xe9' > files.out && mkdir $'c\\xe9' && cd $'c\\xe9' && " + acf(true)
+        + " run '" + NAMES + "' files > ../cwd.out; echo status $?");
     assertThat(out).startsWith("""
         arg: 61 80
         arg: 61 ff
@@ -60,6 +62,8 @@ class ByteExactCommandLineTest {
     assertThat(files).doesNotContain("failed");
     assertThat(files).contains("created: 6 entries\n  f 2: 61 80\n  f 2: 61 ff\n");
     assertThat(files).contains("cwd ends: 64 fe\n");
+    // A working directory whose name the locale cannot hold (the JDK's user.dir is wrong there).
+    assertThat(Files.readString(dir.resolve("cwd.out"))).isEqualTo(files);
     if (qemuPresent()) {
       String q = bash(dir, "mkdir q && cd q && qemu-riscv64 '" + NAMES + "' files");
       assertThat(files).isEqualTo(q);

@@ -40,7 +40,7 @@ public final class Machine {
     }
 
     public static Options defaults() {
-      return new Options(new Sandbox(Path.of("").toAbsolutePath()), defaultEnv(), 0x5eed,
+      return new Options(new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory()), defaultEnv(), 0x5eed,
           System.err);
     }
 

@@ -85,6 +85,27 @@ public final class HostNames {
     return path(SurrogateEscape.encode(guestName));
   }
 
+  /**
+   * The process's working directory, exactly. The JDK's (the {@code user.dir} property) is the
+   * locale's decoding of it, which names another directory, or none, when the name is not in
+   * the locale's charset; /proc/self/cwd keeps the bytes.
+   */
+  public static Path workingDirectory() {
+    if (TO_BYTES != null) {
+      try {
+        return java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/cwd"));
+      } catch (java.io.IOException | RuntimeException e) {
+        // no /proc: the JDK's idea below
+      }
+    }
+    return Path.of("").toAbsolutePath();
+  }
+
+  /** {@code p} made absolute against the exact {@link #workingDirectory()}. */
+  public static Path absolute(Path p) {
+    return p.isAbsolute() ? p : workingDirectory().resolve(p);
+  }
+
   /** The bytes of a host path, exactly as the kernel has them when {@link #exact()}. */
   public static byte[] bytes(Path p) {
     if (TO_BYTES != null) {

@@ -108,7 +108,7 @@ public final class RuntimeMain {
       err.println("acf-runtime: " + e.getMessage());
       return 1;
     }
-    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
+    Sandbox sandbox = new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     read.forEach(sandbox::allowRead);
     write.forEach(sandbox::allowWrite);
     Machine machine;
@@ -201,7 +201,7 @@ public final class RuntimeMain {
   /** A path argument held as SurrogateEscape text, named on the host byte for byte. */
   private static Path hostPath(String v) {
     try {
-      return org.dise.runtime.linux.HostNames.path(v);
+      return org.dise.runtime.linux.HostNames.absolute(org.dise.runtime.linux.HostNames.path(v));
     } catch (java.nio.charset.CharacterCodingException e) {
       // The JDK's byte paths are closed to us: the text as the JVM decoded it, as before.
       return Path.of(new String(org.dise.runtime.linux.SurrogateEscape.encode(v),
