@@ -93,12 +93,17 @@ public final class ShadowedProductionLint {
 
   private static List<Pattern> conjuncts(Pattern p) {
     List<Pattern> out = new ArrayList<>();
+    conjuncts(p, out);
+    return out;
+  }
+
+  /** Into one list: a list per level copied a chain of n conjuncts n times over. */
+  private static void conjuncts(Pattern p, List<Pattern> out) {
     if (p instanceof Pattern.Binary b && b.op() == Expr.BinaryOp.AND) {
-      out.addAll(conjuncts(b.left()));
-      out.addAll(conjuncts(b.right()));
+      conjuncts(b.left(), out);
+      conjuncts(b.right(), out);
     } else {
       out.add(p);
     }
-    return out;
   }
 }
