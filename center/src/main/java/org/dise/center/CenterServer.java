@@ -48,6 +48,11 @@ public final class CenterServer implements AutoCloseable {
       return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, threshold, e,
           threads);
     }
+
+    public Settings withThreshold(double t) {
+      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, t, enough,
+          threads);
+    }
   }
 
   private final Store store;
