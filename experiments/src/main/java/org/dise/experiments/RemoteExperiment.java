@@ -211,8 +211,10 @@ public final class RemoteExperiment implements Experiment {
       List<Row> on = series.get(program + ", feedback on");
       Row offLast = off.get(off.size() - 1);
       Row onLast = on.get(on.size() - 1);
-      Row perInput = on.stream().filter(r -> r.users() == Math.min(inputs, onLast.users()))
-          .findFirst().orElse(onLast);
+      // Without feedback each device's tracker finds its phases on its own, as the paper's
+      // "each input separately" (with feedback the center's phases are seeded into it).
+      Row perInput = off.stream().filter(r -> r.users() == Math.min(inputs, offLast.users()))
+          .findFirst().orElse(offLast);
       o.compare(program + ": phases to sample, each input separately vs unique across inputs",
           "gsmdecode, 5 inputs: 28 vs 18 (10 phases, 36%, shared across inputs; Fig. 10)",
           String.format(Locale.ROOT, "%d inputs: %d vs %d (%s fewer)", perInput.users(),

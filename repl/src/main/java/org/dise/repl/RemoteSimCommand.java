@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
         + " once. Up to --parallel users run at once, started in order; a user hears (with"
         + " feedback) of the uploads finished before it started, and the row for k users is"
         + " the center's state after k uploads. Progress goes to stderr.", "",
-        "hot_error is the papers' top-15% hot-set error; hot_unseen counts the hot entries"
+        "hot_error is the papers' top-15%% hot-set error; hot_unseen counts the hot entries"
         + " no sampled interval of any user saw, weighted_hot the share of the hot set's"
         + " executions that the missed entries carry (spec/remote.md).", "",
         "Examples (docs/benchmarks.md):",
