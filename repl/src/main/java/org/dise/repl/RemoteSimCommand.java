@@ -181,12 +181,22 @@ public final class RemoteSimCommand implements Callable<Integer> {
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError("remote-sim: " + e.getMessage());
+    } finally {
+      delete(work); // the centers' stores and the devices' spools
     }
     print(rows, System.out);
     if (csv != null) {
       Files.writeString(csv, csv(rows));
     }
     return 0;
+  }
+
+  private static void delete(Path dir) {
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary directory left behind is harmless
+    }
   }
 
   private List<Boolean> modes() {
