@@ -51,17 +51,19 @@ public final class SamplingExperiment implements Experiment {
 
   /** Settings: interval, periods, 1/P, seeds, thresholds, policies. */
   record Grid(long interval, List<Long> periods, List<Long> oneIns, List<Long> seeds,
-      List<Double> thresholds, List<String> policies, List<String> predictors) {}
+      List<Double> thresholds, List<String> policies, List<String> predictors,
+      List<Long> curve) {}
 
   static Grid grid(boolean quick) {
     return quick
         ? new Grid(100_000, List.of(3L, 10L, 25L), List.of(3L, 10L, 25L), List.of(1L),
             List.of(10.0, 25.0), List.of("first", "third", "centroid", "random"),
-            List.of("last"))
+            List.of("last"), List.of(100_000L, 50_000L))
         : new Grid(1_000_000, List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
             List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L), List.of(1L, 2L),
             List.of(5.0, 10.0, 25.0, 40.0), List.of("first", "third", "centroid", "random"),
-            List.of("last", "markov", "oracle"));
+            List.of("last", "markov", "oracle"),
+            List.of(1_000_000L, 500_000L, 250_000L, 125_000L));
   }
 
   @Override
@@ -70,7 +72,7 @@ public final class SamplingExperiment implements Experiment {
     Grid g = grid(lab.quick());
     Table t = new Table("program", "strategy", "predictor", "parameter", "seed",
         "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
-        "phases", "prediction_accuracy");
+        "phases", "prediction_accuracy", "hot_weight_error", "interval");
     // strategy -> list of (fraction, count error, hot error) over every program
     Map<String, List<double[]>> points = new LinkedHashMap<>();
     for (Workload w : lab.workloads()) {
@@ -82,13 +84,13 @@ public final class SamplingExperiment implements Experiment {
       lab.progress("sampling: %-10s exhaustive pass done", w.label());
       for (long n : g.periods()) {
         point(lab, t, points, w, setup, first, exhaustive.with("period", Long.toString(n)),
-            "periodic", "periodic", "-", Long.toString(n), 0);
+            "periodic", "periodic", "-", Long.toString(n), 0, g.interval());
       }
       for (long p : g.oneIns()) {
         for (long seed : g.seeds()) {
           point(lab, t, points, w, setup, first, exhaustive.with("one_in", Long.toString(p))
               .with("seed", Long.toString(seed)), "random", "random", "-", Long.toString(p),
-              seed);
+              seed, g.interval());
         }
       }
       for (String policy : g.policies()) {
@@ -107,21 +109,29 @@ public final class SamplingExperiment implements Experiment {
             }
             point(lab, t, points, w, setup, f, phase, "phase_aware",
                 "phase:" + policy + (predictor.equals("last") ? "" : "/" + predictor),
-                predictor, trim(th), 0);
+                predictor, trim(th), 0, g.interval());
           }
         }
       }
+      curve(lab, t, points, w, setup, first, g);
     }
     Outcome o = new Outcome(t);
     List<Figure.Series> count = new ArrayList<>();
     List<Figure.Series> hot = new ArrayList<>();
     List<Figure.Series> weighted = new ArrayList<>();
+    List<Figure.Series> curve = new ArrayList<>();
+    List<Figure.Series> curveHot = new ArrayList<>();
     Map<String, double[]> at5 = new TreeMap<>();
     for (Map.Entry<String, List<double[]>> e : points.entrySet()) {
       List<double[]> ps = averagedBySetting(e.getValue());
-      count.add(series(e.getKey(), ps, 1));
-      hot.add(series(e.getKey(), ps, 2));
-      weighted.add(series(e.getKey(), ps, 3));
+      if (e.getKey().startsWith("curve:")) {
+        curve.add(series(e.getKey(), ps, 1));
+        curveHot.add(series(e.getKey(), ps, 5));
+      } else {
+        count.add(series(e.getKey(), ps, 1));
+        hot.add(series(e.getKey(), ps, 2));
+        weighted.add(series(e.getKey(), ps, 3));
+      }
       double best = Double.NaN;
       for (double[] p : ps) {
         if (p[1] <= 0.05 && (Double.isNaN(best) || p[0] < best)) {
@@ -136,6 +146,19 @@ public final class SamplingExperiment implements Experiment {
         "sampled fraction, %", "hot-set error, %", hot));
     o.figure(Figure.points("weighted-hot", "Hot-set error weighted by execution counts (not a"
         + " paper metric)", "sampled fraction, %", "weighted hot-set error, %", weighted));
+    o.figure(Figure.points("curve", "Shorter intervals: count error vs sampled fraction, phase-aware"
+        + " (third, threshold 25) and periodic and random at its fraction", "sampled fraction, %",
+        "count error, %", curve).withLogY());
+    o.figure(Figure.points("curve-hot", "Shorter intervals: hot set error of the entries carrying"
+        + " 90% of the weight", "sampled fraction, %", "hot weight error, %", curveHot));
+    o.compare("smallest sampled fraction with <= 5% count error as intervals shorten,"
+        + " phase-aware (third)", "4% (Fig. 15(a))", frac(at5.get("curve:phase")),
+        "Intervals " + g.curve() + " application instructions; one point per interval length,"
+            + " averaged over the programs.");
+    o.compare("the same, periodic at the phase-aware fraction", "11%",
+        frac(at5.get("curve:periodic")), "");
+    o.compare("the same, random at the phase-aware fraction", "20%",
+        frac(at5.get("curve:random")), "");
     o.compare("sampled fraction for <= 5% count error, phase-aware (third)",
         "4% (Fig. 15(a), StrongARM); 1% sampled gives < 10% hot method/call pair error"
             + " (phase-based paper)", frac(at5.get("phase:third")),
@@ -157,13 +180,41 @@ public final class SamplingExperiment implements Experiment {
     o.note("Hot-set error counts entries, as the paper defines it; on small programs the top 15%"
         + " of branches includes start-up code that runs a few thousand times and falls"
         + " between sampled intervals, so the weighted hot-set error shows whether the missed"
-        + " entries matter.");
+        + " entries matter, and hot_weight_error takes as hot set the entries carrying 90% of"
+        + " the exact weight (spec/profiles.md, Metrics).");
     return o;
   }
 
-  private static void point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
+  /**
+   * The interval curve: phase-aware sampling (third, threshold 25, last-value predictor) at
+   * shorter and shorter intervals, so that a run has enough intervals per phase for small
+   * fractions to exist (one sample per phase of 25 intervals is 16%), and periodic and random
+   * sampling at the fraction phase-aware sampling reached, at the same interval.
+   */
+  private static void curve(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
+      SamplingRun.Setup setup, SamplingRun.FirstPass first, Grid g) {
+    for (long interval : g.curve()) {
+      String iv = Long.toString(interval);
+      TriggerSpec phase = new TriggerSpec("phase_aware", Map.of("interval", iv,
+          "threshold", "25", "policy", "third", "predictor", "last"));
+      double f = point(lab, t, points, w, setup, first, phase, "phase_aware", "curve:phase",
+          "last", iv, 0, interval);
+      long every = Math.max(2, Math.round(1 / Math.max(f, 1e-9)));
+      TriggerSpec base = new TriggerSpec("exhaustive", Map.of("interval", iv));
+      point(lab, t, points, w, setup, first, base.with("period", Long.toString(every)),
+          "periodic", "curve:periodic", "-", iv, 0, interval);
+      for (long seed : g.seeds()) {
+        point(lab, t, points, w, setup, first, base.with("one_in", Long.toString(every))
+            .with("seed", Long.toString(seed)), "random", "curve:random", "-", iv, seed,
+            interval);
+      }
+    }
+  }
+
+  /** One sampled run as a row and a point; returns its sampled fraction. */
+  private static double point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
       SamplingRun.Setup setup, SamplingRun.FirstPass first, TriggerSpec spec, String component,
-      String strategy, String predictor, String parameter, long seed) {
+      String strategy, String predictor, String parameter, long seed, long interval) {
     SamplingRun.Result r = SamplingRun.run(setup, new TriggerSpec(component, spec.params()),
         true, first, -1);
     SamplingRun.SinkAccuracy a = r.primary();
@@ -177,15 +228,18 @@ public final class SamplingExperiment implements Experiment {
       predicted = p.predictionAccuracy();
     }
     t.add(w.label(), strategy, predictor, parameter, seed, r.sampledFraction(), a.countError(),
-        a.hotError(), weighted, r.driver().intervals(), phases, predicted);
+        a.hotError(), weighted, r.driver().intervals(), phases, predicted, a.hotWeightError(),
+        interval);
     points.computeIfAbsent(strategy, k -> new ArrayList<>()).add(new double[] {
         r.sampledFraction(), a.countError(), a.hotError(), weighted, Double.parseDouble(
-            parameter)});
-    lab.progress("sampling: %-10s %-16s %-6s sampled %6.2f%% count error %7.2f%% hot error"
-        + " %6.2f%% (weighted %5.2f%%)%s", w.label(), strategy, parameter,
-        100 * r.sampledFraction(), 100 * a.countError(), 100 * a.hotError(), 100 * weighted,
-        Double.isNaN(predicted) ? "" : String.format(Locale.ROOT, " prediction %.0f%%",
-            100 * predicted));
+            parameter), a.hotWeightError()});
+    lab.progress("sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
+        + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s", w.label(), strategy,
+        parameter, 100 * r.sampledFraction(), 100 * a.countError(), 100 * a.hotError(),
+        100 * weighted, 100 * a.hotWeightError(), Double.isNaN(predicted) ? ""
+            : String.format(Locale.ROOT, " prediction %.0f%%, %d phases", 100 * predicted,
+                phases));
+    return r.sampledFraction();
   }
 
   /** Points of one strategy averaged per setting (the last element), over programs and seeds. */
@@ -194,9 +248,9 @@ public final class SamplingExperiment implements Experiment {
     ps.forEach(p -> by.computeIfAbsent(p[4], k -> new ArrayList<>()).add(p));
     List<double[]> out = new ArrayList<>();
     by.forEach((k, list) -> {
-      double[] m = new double[5];
+      double[] m = new double[6];
       list.forEach(p -> {
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 6; i++) {
           m[i] += p[i] / list.size();
         }
       });
