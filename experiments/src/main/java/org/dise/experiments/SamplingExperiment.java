@@ -51,28 +51,24 @@ public final class SamplingExperiment implements Experiment {
 
   /** Settings: interval, periods, 1/P, seeds, thresholds, policies. */
   record Grid(long interval, List<Long> periods, List<Long> oneIns, List<Long> seeds,
-      List<Double> thresholds, List<String> policies, List<String> predictors,
-      List<Long> curve) {}
+      List<Double> thresholds, List<String> policies, List<String> predictors) {}
 
   static Grid grid(boolean quick) {
     return quick
         ? new Grid(100_000, List.of(3L, 10L, 25L), List.of(3L, 10L, 25L), List.of(1L),
             List.of(10.0, 25.0), List.of("first", "third", "centroid", "random"),
-            List.of("last"), List.of(100_000L, 50_000L))
+            List.of("last"))
         : new Grid(1_000_000, List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
             List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L), List.of(1L, 2L),
             List.of(5.0, 10.0, 25.0, 40.0), List.of("first", "third", "centroid", "random"),
-            List.of("last", "markov", "oracle"),
-            List.of(1_000_000L, 500_000L, 250_000L, 125_000L));
+            List.of("last", "markov", "oracle"));
   }
 
   @Override
   public Outcome run(Lab lab) {
     ProductionSet set = lab.compile("sampled_regions.acf", ACF);
     Grid g = grid(lab.quick());
-    Table t = new Table("program", "strategy", "predictor", "parameter", "seed",
-        "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
-        "phases", "prediction_accuracy", "hot_weight_error", "interval");
+    Table t = table();
     // strategy -> list of (fraction, count error, hot error) over every program
     Map<String, List<double[]>> points = new LinkedHashMap<>();
     for (Workload w : lab.workloads()) {
@@ -113,25 +109,17 @@ public final class SamplingExperiment implements Experiment {
           }
         }
       }
-      curve(lab, t, points, w, setup, first, g);
     }
     Outcome o = new Outcome(t);
     List<Figure.Series> count = new ArrayList<>();
     List<Figure.Series> hot = new ArrayList<>();
     List<Figure.Series> weighted = new ArrayList<>();
-    List<Figure.Series> curve = new ArrayList<>();
-    List<Figure.Series> curveHot = new ArrayList<>();
     Map<String, double[]> at5 = new TreeMap<>();
     for (Map.Entry<String, List<double[]>> e : points.entrySet()) {
       List<double[]> ps = averagedBySetting(e.getValue());
-      if (e.getKey().startsWith("curve:")) {
-        curve.add(series(e.getKey(), ps, 1));
-        curveHot.add(series(e.getKey(), ps, 5));
-      } else {
-        count.add(series(e.getKey(), ps, 1));
-        hot.add(series(e.getKey(), ps, 2));
-        weighted.add(series(e.getKey(), ps, 3));
-      }
+      count.add(series(e.getKey(), ps, 1));
+      hot.add(series(e.getKey(), ps, 2));
+      weighted.add(series(e.getKey(), ps, 3));
       double best = Double.NaN;
       for (double[] p : ps) {
         if (p[1] <= 0.05 && (Double.isNaN(best) || p[0] < best)) {
@@ -146,19 +134,6 @@ public final class SamplingExperiment implements Experiment {
         "sampled fraction, %", "hot-set error, %", hot));
     o.figure(Figure.points("weighted-hot", "Hot-set error weighted by execution counts (not a"
         + " paper metric)", "sampled fraction, %", "weighted hot-set error, %", weighted));
-    o.figure(Figure.points("curve", "Shorter intervals: count error vs sampled fraction, phase-aware"
-        + " (third, threshold 25) and periodic and random at its fraction", "sampled fraction, %",
-        "count error, %", curve).withLogY());
-    o.figure(Figure.points("curve-hot", "Shorter intervals: hot set error of the entries carrying"
-        + " 90% of the weight", "sampled fraction, %", "hot weight error, %", curveHot));
-    o.compare("smallest sampled fraction with <= 5% count error as intervals shorten,"
-        + " phase-aware (third)", "4% (Fig. 15(a))", frac(at5.get("curve:phase")),
-        "Intervals " + g.curve() + " application instructions; one point per interval length,"
-            + " averaged over the programs.");
-    o.compare("the same, periodic at the phase-aware fraction", "11%",
-        frac(at5.get("curve:periodic")), "");
-    o.compare("the same, random at the phase-aware fraction", "20%",
-        frac(at5.get("curve:random")), "");
     o.compare("sampled fraction for <= 5% count error, phase-aware (third)",
         "4% (Fig. 15(a), StrongARM); 1% sampled gives < 10% hot method/call pair error"
             + " (phase-based paper)", frac(at5.get("phase:third")),
@@ -185,34 +160,15 @@ public final class SamplingExperiment implements Experiment {
     return o;
   }
 
-  /**
-   * The interval curve: phase-aware sampling (third, threshold 25, last-value predictor) at
-   * shorter and shorter intervals, so that a run has enough intervals per phase for small
-   * fractions to exist (one sample per phase of 25 intervals is 16%), and periodic and random
-   * sampling at the fraction phase-aware sampling reached, at the same interval.
-   */
-  private static void curve(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
-      SamplingRun.Setup setup, SamplingRun.FirstPass first, Grid g) {
-    for (long interval : g.curve()) {
-      String iv = Long.toString(interval);
-      TriggerSpec phase = new TriggerSpec("phase_aware", Map.of("interval", iv,
-          "threshold", "25", "policy", "third", "predictor", "last"));
-      double f = point(lab, t, points, w, setup, first, phase, "phase_aware", "curve:phase",
-          "last", iv, 0, interval);
-      long every = Math.max(2, Math.round(1 / Math.max(f, 1e-9)));
-      TriggerSpec base = new TriggerSpec("exhaustive", Map.of("interval", iv));
-      point(lab, t, points, w, setup, first, base.with("period", Long.toString(every)),
-          "periodic", "curve:periodic", "-", iv, 0, interval);
-      for (long seed : g.seeds()) {
-        point(lab, t, points, w, setup, first, base.with("one_in", Long.toString(every))
-            .with("seed", Long.toString(seed)), "random", "curve:random", "-", iv, seed,
-            interval);
-      }
-    }
+  /** The columns {@link #point} fills. */
+  static Table table() {
+    return new Table("program", "strategy", "predictor", "parameter", "seed",
+        "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
+        "phases", "prediction_accuracy", "hot_weight_error", "interval");
   }
 
   /** One sampled run as a row and a point; returns its sampled fraction. */
-  private static double point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
+  static double point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
       SamplingRun.Setup setup, SamplingRun.FirstPass first, TriggerSpec spec, String component,
       String strategy, String predictor, String parameter, long seed, long interval) {
     SamplingRun.Result r = SamplingRun.run(setup, new TriggerSpec(component, spec.params()),
@@ -260,7 +216,7 @@ public final class SamplingExperiment implements Experiment {
     return out;
   }
 
-  private static Figure.Series series(String name, List<double[]> ps, int column) {
+  static Figure.Series series(String name, List<double[]> ps, int column) {
     List<Double> xs = new ArrayList<>();
     List<Double> ys = new ArrayList<>();
     for (double[] p : ps) {
@@ -270,7 +226,7 @@ public final class SamplingExperiment implements Experiment {
     return new Figure.Series(name, xs, ys);
   }
 
-  private static String frac(double[] f) {
+  static String frac(double[] f) {
     return f == null || Double.isNaN(f[0]) ? "not reached in the grid"
         : String.format(Locale.ROOT, "%.1f%%", 100 * f[0]);
   }
