@@ -66,6 +66,11 @@ class ExperimentsTest {
         assertThat(num(w, r, "hot_streams")).isGreaterThan(0.0);
         assertThat(num(w, r, "overlap_pct")).isGreaterThan(0.0);
       }
+      // The analysis' CPU time is measured on the searching thread and cannot exceed its wall
+      // time by more than the clocks' resolution.
+      assertThat(num(w, r, "analysis_cpu_us_per_reference")).isAtLeast(0.0);
+      assertThat(num(w, r, "analysis_cpu_us_per_reference"))
+          .isAtMost(num(w, r, "analysis_us_per_reference") + 1.0);
     }
   }
 
