@@ -109,10 +109,9 @@ final class ProgramCommands {
   void env(List<String> args) {
     if (args.isEmpty()) {
       List<String> env = program.guest.env();
-      if (!envSet) {
-        out.append("empty environment (the default, the same on every host)\n");
-      } else if (env.isEmpty()) {
-        out.append("empty environment\n");
+      if (env.isEmpty()) {
+        out.append(envSet ? "empty environment\n"
+            : "empty environment (the default, the same on every host)\n");
       }
       env.forEach(v -> out.append(v).append('\n'));
       return;
@@ -133,8 +132,8 @@ final class ProgramCommands {
       throw e;
     }
     envSet = true;
-    out.append(String.format("guest environment: %d variables (from the next :program or"
-        + " :run)%n", program.guest.env().size()));
+    out.append(String.format("guest environment: %d variable%s (from the next :program or"
+        + " :run)%n", program.guest.env().size(), program.guest.env().size() == 1 ? "" : "s"));
   }
 
   void stdin(List<String> args) {

@@ -88,6 +88,11 @@ public final class ReplSession {
     return had ? "(entry discarded)\n" : "";
   }
 
+  /** How the guest starts (environment, confinement, limits), as acf run's options set it. */
+  public org.dise.repl.GuestSettings guest() {
+    return program.guest;
+  }
+
   /** The shell command :edit runs on a temporary file ($EDITOR), or null: edit in place. */
   public void editor(String command) {
     productions.editor(command);
