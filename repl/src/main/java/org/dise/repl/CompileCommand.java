@@ -1,11 +1,9 @@
 package org.dise.repl;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,5 @@
 package org.dise.repl;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,16 +8,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.elf.ElfException;
-import org.dise.runtime.dise.TriggerBinding;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
-import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

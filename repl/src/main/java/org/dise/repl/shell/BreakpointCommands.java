@@ -26,9 +26,13 @@ final class BreakpointCommands {
         + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
         + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
         + " !zero_N, sink NAME count >= V (the events the sink recorded; also == != < <= >),"
-        + " all after the instruction that makes them true, or pc == symbol(f) (an address).",
+        + " sink NAME[KEY] >= V (the weight of one entry of its profile: its key as acf compare"
+        + " writes it, or a function name or address in its row; the profile is read at each"
+        + " event, so this one is slower), all after the instruction that makes them true, or"
+        + " pc == symbol(f) (an address).",
         List.of(":break main", ":break 0x10430", ":break when P3", ":break when counter 1 == 3",
             ":break when overflow_1", ":break when sink calls count >= 100",
+            ":break when sink calls[puts] >= 2",
             ":break when pc == symbol(printf)", ":break"),
         this::breakCommand);
     t.add("delete", "WHERE|all|when N", "remove a breakpoint or condition", "Remove a"
@@ -76,7 +80,7 @@ final class BreakpointCommands {
   private void breakWhen(String expr) {
     if (expr.isBlank()) {
       throw new ReplError("usage: :break when EXPR (a production label, counter N == V,"
-          + " zero_N, overflow_N, sink NAME count >= V, pc == symbol(f))");
+          + " zero_N, overflow_N, sink NAME count >= V, sink NAME[KEY] >= V, pc == symbol(f))");
     }
     Matcher m = PC_IS.matcher(expr.strip());
     if (m.matches()) {

@@ -191,16 +191,28 @@ final class Debuggee implements InspectionCommands.ProgramView {
     return m.elf().path() == null ? "the program" : m.elf().path().toString();
   }
 
+  /**
+   * {@code s} with its program symbols resolved against {@code m}'s; each one not found is shown
+   * as a diagnostic before the error, as {@code acf run} shows them.
+   */
+  private ProductionSet bind(ProductionSet s, Machine m, String consequence) {
+    ByteArrayOutputStream problems = new ByteArrayOutputStream();
+    try {
+      return RunService.bind(s, m.programSymbols(), programName(m),
+          new PrintStream(problems, true, StandardCharsets.UTF_8), consequence);
+    } finally {
+      out.append(problems.toString(StandardCharsets.UTF_8));
+    }
+  }
+
   /** Makes {@code m} the current machine, with the current productions and breakpoints. */
   void install(Machine m) {
     ProductionSet s = workspace.set();
     DiseEngine e = null;
     if (s != null && !s.productions().isEmpty()) {
       // symbol(NAME) resolves against the program just loaded.
-      ProductionSet bound = RunService.bind(s, m.programSymbols(), programName(m),
-          new PrintStream(guestOut, true, StandardCharsets.UTF_8),
-          "the program is not loaded");
-      e = RunService.interpreted(bound, "the session's productions");
+      e = RunService.interpreted(bind(s, m, "the program is not loaded"),
+          "the session's productions");
       e.install(m.cpu());
     }
     machine = m;
@@ -394,8 +406,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     }
     DiseEngine next = null;
     if (s != null && !s.productions().isEmpty()) {
-      next = RunService.interpreted(RunService.bind(s, m.programSymbols(), programName(m),
-          new PrintStream(guestOut, true, StandardCharsets.UTF_8), "nothing was applied"),
+      next = RunService.interpreted(bind(s, m, "nothing was applied"),
           "the session's productions");
     }
     List<String> reset = new ArrayList<>();
@@ -472,7 +483,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
         }
       }
       return -1;
-    }, engine);
+    }, engine, machine.symbols());
   }
 
   /** Whether the condition stops when it becomes true (else: before each match). */

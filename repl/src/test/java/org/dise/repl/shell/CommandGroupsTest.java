@@ -93,6 +93,11 @@ class CommandGroupsTest {
     assertThat(program.engine().calls(0)).isEqualTo(10);
     assertThat(run("break when sink CallPair_handler count == 12")).contains("when 2");
     assertThat(run("continue")).contains("stopped: sink CallPair_handler count == 12");
+    // One entry of the profile: the calls into puts (a function name in the entry's row).
+    assertThat(run("break when sink CallPair_handler[puts] >= 1")).contains("when 3");
+    assertThat(run("continue")).contains("stopped: sink CallPair_handler[puts] >= 1");
+    assertThat(BreakCondition.keyWeight(program.engine().sinks().get(0)
+        .table(program.machine().symbols()), "puts")).isEqualTo(1);
     ReplError e = assertThrows(ReplError.class, () -> run("break when sink calls count > 1"));
     assertThat(e).hasMessageThat().contains("no sink named calls in the running set");
   }
