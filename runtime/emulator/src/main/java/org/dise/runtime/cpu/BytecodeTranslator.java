@@ -15,10 +15,10 @@ import org.objectweb.asm.MethodVisitor;
 
 /**
  * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
- * microseconds: the same shape as {@link BlockTranslator}'s Java source (one method per block,
- * guest integer registers in JVM locals for the whole block, a dispatch loop that follows
- * control between the unit's blocks, self-loops as JVM loops), without javac. The class is a
- * hidden class of this package, so it is unloaded with the unit.
+ * microseconds: guest integer registers in JVM locals for the whole unit, a dispatch loop that
+ * follows control between the unit's blocks, self-loops as JVM loops. What each instruction
+ * computes comes from {@link SemanticsTable} and {@link Semantics}, the interpreter's own
+ * definitions. The class is a hidden class of this package, so it is unloaded with the unit.
  */
 final class BytecodeTranslator {
   private BytecodeTranslator() {}

@@ -754,15 +754,6 @@ public final class Cpu {
     return new IllegalInstructionException(d.raw, d.size, why);
   }
 
-  /** Executes one M, A, F or D instruction with the interpreter's handlers (translated code). */
-  public void execSlow(DecodedInsn d) {
-    switch (d.exec.extension()) {
-      case M -> execMulDiv(d);
-      case A -> execAtomic(d);
-      default -> execFp(d);
-    }
-  }
-
   // ---------------------------------------------------------------- M
 
   private void execMulDiv(DecodedInsn d) {
