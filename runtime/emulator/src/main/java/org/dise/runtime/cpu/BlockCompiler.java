@@ -87,7 +87,7 @@ public final class BlockCompiler {
    * Translation happens on the emulating thread, so nothing is ever pending between runs; kept
    * for callers that wait for translations before measuring.
    */
-  public boolean awaitIdle(long millis) {
+  public boolean awaitIdle(long millis) throws InterruptedException {
     return !failed;
   }
 

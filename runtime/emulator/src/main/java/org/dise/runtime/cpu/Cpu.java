@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import static org.dise.runtime.isa.Opcodes.*;
 
+import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.IllegalInstructionException;
@@ -848,43 +849,39 @@ public final class Cpu {
 
   // ---------------------------------------------------------------- Zicsr
 
-  public static final int CSR_FFLAGS = 0x001;
-  public static final int CSR_FRM = 0x002;
-  public static final int CSR_FCSR = 0x003;
-  public static final int CSR_CYCLE = 0xc00;
-  public static final int CSR_TIME = 0xc01;
-  public static final int CSR_INSTRET = 0xc02;
-
+  /** A CSR instruction: the CSRs, their numbers and access are {@link Csr}'s table. */
   private void execCsr(DecodedInsn d, long stepsInFlight) {
-    int csr = (int) d.imm;
+    int number = (int) d.imm;
+    Csr csr = Csr.byNumber(number).orElseThrow(
+        () -> illegal(d, String.format("unsupported CSR 0x%03x", number)));
     boolean immediate = d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
     long operand = immediate ? d.rs1 : x[d.rs1];
     boolean writes =
         d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
-    long old;
-    switch (csr) {
-      case CSR_FFLAGS -> old = fpu.fflags;
-      case CSR_FRM -> old = fpu.frm;
-      case CSR_FCSR -> old = (fpu.frm << 5) | fpu.fflags;
+    long old = switch (csr) {
+      case FFLAGS -> fpu.fflags;
+      case FRM -> fpu.frm;
+      case FCSR -> (fpu.frm << 5) | fpu.fflags;
       // stepsInFlight counts this instruction, which has not retired yet.
-      case CSR_CYCLE, CSR_INSTRET -> old = instret + stepsInFlight - 1;
-      case CSR_TIME -> old = System.nanoTime() / 100; // a 10 MHz timebase
-      default -> throw illegal(d, String.format("unsupported CSR 0x%03x", csr));
-    }
+      case CYCLE, INSTRET -> instret + stepsInFlight - 1;
+      case TIME -> System.nanoTime() / 100; // a 10 MHz timebase
+    };
     if (writes) {
+      if (!csr.writable()) {
+        throw illegal(d, String.format("CSR 0x%03x is read-only", number));
+      }
       long v = switch (d.exec) {
         case CSRRW, CSRRWI -> operand;
         case CSRRS, CSRRSI -> old | operand;
         default -> old & ~operand;
       };
       switch (csr) {
-        case CSR_FFLAGS -> fpu.fflags = (int) (v & 0x1f);
-        case CSR_FRM -> fpu.frm = (int) (v & 7);
-        case CSR_FCSR -> {
+        case FFLAGS -> fpu.fflags = (int) (v & 0x1f);
+        case FRM -> fpu.frm = (int) (v & 7);
+        default -> { // FCSR
           fpu.fflags = (int) (v & 0x1f);
           fpu.frm = (int) ((v >>> 5) & 7);
         }
-        default -> throw illegal(d, String.format("CSR 0x%03x is read-only", csr));
       }
     }
     x[d.rd] = old;
