@@ -259,7 +259,8 @@ final class SemanticsInliner {
       if (var < paramSlots && (opcode < ILOAD || opcode > ALOAD)) {
         copyable = false; // a parameter written to: its operand cannot be substituted
       }
-      if (var >= paramSlots && var - paramSlots >= 4) {
+      boolean wide = opcode == LLOAD || opcode == LSTORE || opcode == DLOAD || opcode == DSTORE;
+      if (var >= paramSlots && var - paramSlots + (wide ? 2 : 1) > 4) {
         copyable = false; // more scratch than the translator reserves
       }
       insns.add(new Var(opcode, var));
