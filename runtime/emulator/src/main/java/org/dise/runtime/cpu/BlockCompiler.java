@@ -204,7 +204,7 @@ public final class BlockCompiler {
       return;
     }
     try {
-      CompiledBlocks code = BytecodeTranslator.define(blocks, observed);
+      CompiledBlocks code = BytecodeTranslator.define(blocks, observed, cpu.decodeStage());
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, code), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
@@ -224,7 +224,7 @@ public final class BlockCompiler {
   Unit compile(List<Block> batch) {
     if (backend == Backend.BYTECODE) {
       try {
-        CompiledBlocks code = BytecodeTranslator.define(batch, observed);
+        CompiledBlocks code = BytecodeTranslator.define(batch, observed, null);
         compiledBlocks.addAndGet(batch.size());
         return new Unit(List.copyOf(batch), code);
       } catch (BytecodeTranslator.TooLarge e) {

@@ -30,4 +30,14 @@ public interface DecodeStage {
   default long vectorBit() {
     return -1L;
   }
+
+  /**
+   * The integer registers {@link #execute} may write when it runs {@code d} (bit r: {@code
+   * x[r]}, DISE registers included), so that translated code reloads only those it holds in
+   * locals; asked once per tagged instruction when a unit is translated. All, unless the stage
+   * knows better.
+   */
+  default long registersWritten(DecodedInsn d) {
+    return -1L;
+  }
 }

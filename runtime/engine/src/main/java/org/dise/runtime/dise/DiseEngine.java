@@ -41,6 +41,20 @@ public final class DiseEngine extends EngineState {
     return m;
   }
 
+  @Override
+  public long registersWritten(DecodedInsn d) {
+    if (!(d.dise instanceof StaticMatch m)) {
+      return -1L;
+    }
+    long w = 0;
+    for (int k = 0; k < m.productions.length; k++) {
+      if (m.truth[k] != 0) {
+        w |= registersWritten(m.productions[k], d);
+      }
+    }
+    return w;
+  }
+
   /**
    * Whether production {@code production} (its index in the set) matches {@code d} under the
    * flags as they are now: what a debugger's "break when a production matches" asks before the
