@@ -289,10 +289,15 @@ final class BytecodeTranslator {
     mv.visitLabel(tryEnd);
     // catch (RuntimeException e): the block that threw counts the instructions before the
     // faulting one, which the interpreter reports.
+    // A handler's entry must not be reached by normal flow (C1 refuses to compile such a
+    // method), so both handlers jump to the shared part.
+    Label common = new Label();
+    mv.visitLabel(partHandler);
+    mv.visitJumpInsn(GOTO, common);
     mv.visitLabel(handler);
     // The registers as the instructions before the faulting one left them: precise state.
     code.storeWritten();
-    mv.visitLabel(partHandler);
+    mv.visitLabel(common);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(ILOAD, R_K);
     mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
@@ -417,6 +422,8 @@ final class BytecodeTranslator {
     private final int k;
     private final int regBase;
     private final int scratch;
+    /** Locals holding the memory's readable and (at +1) writable page arrays. */
+    private final int pages;
     /** Registers the block reads or writes (0 and the x0 sink excluded), and those it writes. */
     private final boolean[] used = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
     private final boolean[] written = new boolean[used.length];
@@ -439,7 +446,8 @@ final class BytecodeTranslator {
       this.MEMORY = R_MEM;
       this.k = R_K;
       this.scratch = R_K + 1;
-      this.regBase = scratch + 4;
+      this.pages = scratch + 6;
+      this.regBase = scratch + 8;
       for (Block blk : blocks) {
         for (DecodedInsn d : blk.insns) {
           scan(d);
@@ -630,6 +638,12 @@ final class BytecodeTranslator {
     void enter() {
       iconst(mv, 0);
       mv.visitVarInsn(ISTORE, k);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "readPages", "()[[B", false);
+      mv.visitVarInsn(ASTORE, pages);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "writePages", "()[[B", false);
+      mv.visitVarInsn(ASTORE, pages + 1);
       reloadUsed();
     }
 
@@ -712,12 +726,103 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ISTORE, k);
     }
 
-    private void address(DecodedInsn d) {
+    /**
+     * The memory fast path of a load of {@code size} bytes at {@code x[rs1] + imm}: the page
+     * array is indexed inline and the bytes read from the page, as {@code mem.lX} would return
+     * them (an int for 1-4 bytes, sign-extended, a long for 8); an address above 4 GiB, a
+     * page that is not readable or not there yet, or an access across the page end calls
+     * {@code mem.lX}, which faults or completes exactly as the interpreter's access.
+     */
+    private void load(DecodedInsn d, int size, String slow, String slowDesc) {
+      int a = scratch;
+      Label slowPath = new Label();
+      Label done = new Label();
+      pageOf(d, a, pages, size, slowPath);
+      mv.visitVarInsn(ALOAD, scratch + 4);
+      mv.visitVarInsn(ILOAD, scratch + 5);
+      switch (size) {
+        case 1 -> mv.visitInsn(BALOAD);
+        case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get16", "([BI)I", false);
+        case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get32", "([BI)I", false);
+        default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get64", "([BI)J", false);
+      }
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(slowPath);
       mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitVarInsn(LLOAD, a);
+      memCall(slow, slowDesc);
+      mv.visitLabel(done);
+    }
+
+    /**
+     * The fast path of a store of {@code size} bytes of the long on the stack: pages holding
+     * decoded code are not in the writable array, so self-modifying code takes {@code mem.sX}
+     * (which raises {@link org.dise.runtime.mem.Memory.CodeModified}), as do faults.
+     */
+    private void store(DecodedInsn d, int size, String slow) {
+      int a = scratch;
+      int v = scratch + 2;
+      mv.visitVarInsn(LSTORE, v);
+      Label slowPath = new Label();
+      Label done = new Label();
+      pageOf(d, a, pages + 1, size, slowPath);
+      mv.visitVarInsn(ALOAD, scratch + 4);
+      mv.visitVarInsn(ILOAD, scratch + 5);
+      mv.visitVarInsn(LLOAD, v);
+      switch (size) {
+        case 1 -> {
+          mv.visitInsn(L2I);
+          mv.visitInsn(BASTORE);
+        }
+        case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put16", "([BIJ)V", false);
+        case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put32", "([BIJ)V", false);
+        default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put64", "([BIJ)V", false);
+      }
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(slowPath);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitVarInsn(LLOAD, a);
+      mv.visitVarInsn(LLOAD, v);
+      memCall(slow, "(JJ)V");
+      mv.visitLabel(done);
+    }
+
+    /**
+     * Computes the address into local {@code a}, then the page (scratch+4) and offset
+     * (scratch+5) from the page array in local {@code array}, jumping to {@code slow} when the
+     * fast path does not apply.
+     */
+    private void pageOf(DecodedInsn d, int a, int array, int size, Label slow) {
       get(d.rs1);
       if (d.imm != 0) {
         lconst(mv, d.imm);
         mv.visitInsn(LADD);
+      }
+      mv.visitVarInsn(LSTORE, a);
+      mv.visitVarInsn(LLOAD, a);
+      iconst(mv, 32);
+      mv.visitInsn(LUSHR);
+      mv.visitInsn(LCONST_0);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFNE, slow);
+      mv.visitVarInsn(ALOAD, array);
+      mv.visitVarInsn(LLOAD, a);
+      iconst(mv, org.dise.runtime.mem.Memory.PAGE_BITS);
+      mv.visitInsn(LUSHR);
+      mv.visitInsn(L2I);
+      mv.visitInsn(AALOAD);
+      mv.visitInsn(DUP);
+      mv.visitVarInsn(ASTORE, scratch + 4);
+      mv.visitJumpInsn(IFNULL, slow);
+      mv.visitVarInsn(LLOAD, a);
+      mv.visitInsn(L2I);
+      iconst(mv, (int) org.dise.runtime.mem.Memory.PAGE_MASK);
+      mv.visitInsn(IAND);
+      mv.visitVarInsn(ISTORE, scratch + 5);
+      if (size > 1) {
+        mv.visitVarInsn(ILOAD, scratch + 5);
+        iconst(mv, org.dise.runtime.mem.Memory.PAGE_SIZE - size);
+        mv.visitJumpInsn(IF_ICMPGT, slow);
       }
     }
 
@@ -959,8 +1064,7 @@ final class BytecodeTranslator {
         }
         case LB, LBU -> {
           mark(i);
-          address(d);
-          memCall("lb", "(J)I");
+          load(d, 1, "lb", "(J)I");
           if (d.exec == Op.LB) {
             mv.visitInsn(I2B);
             mv.visitInsn(I2L);
@@ -973,8 +1077,7 @@ final class BytecodeTranslator {
         }
         case LH, LHU -> {
           mark(i);
-          address(d);
-          memCall("lh", "(J)I");
+          load(d, 2, "lh", "(J)I");
           mv.visitInsn(I2L);
           if (d.exec == Op.LHU) {
             lconst(mv, 0xffffL);
@@ -984,8 +1087,7 @@ final class BytecodeTranslator {
         }
         case LW, LWU -> {
           mark(i);
-          address(d);
-          memCall("lw", "(J)I");
+          load(d, 4, "lw", "(J)I");
           mv.visitInsn(I2L);
           if (d.exec == Op.LWU) {
             lconst(mv, 0xffffffffL);
@@ -995,34 +1097,34 @@ final class BytecodeTranslator {
         }
         case LD -> {
           mark(i);
-          address(d);
-          memCall("ld", "(J)J");
+          load(d, 8, "ld", "(J)J");
           put(d);
         }
         case SB, SH, SW, SD -> {
           mark(i);
-          address(d);
           get(d.rs2);
-          memCall(d.exec.mnemonic(), "(JJ)V");
+          store(d, switch (d.exec) {
+            case SB -> 1;
+            case SH -> 2;
+            case SW -> 4;
+            default -> 8;
+          }, d.exec.mnemonic());
         }
         case FLD -> {
           mark(i);
-          address(d);
-          memCall("ld", "(J)J");
+          load(d, 8, "ld", "(J)J");
           fput(d.rd);
         }
         case FLW -> {
           mark(i);
-          address(d);
-          memCall("lw", "(J)I");
+          load(d, 4, "lw", "(J)I");
           boxS();
           fput(d.rd);
         }
         case FSD, FSW -> {
           mark(i);
-          address(d);
           fget(d.rs2);
-          memCall(d.exec == Op.FSD ? "sd" : "sw", "(JJ)V");
+          store(d, d.exec == Op.FSD ? 8 : 4, d.exec == Op.FSD ? "sd" : "sw");
         }
         case ADDI -> immediate(d, LADD);
         case XORI -> immediate(d, LXOR);

@@ -510,7 +510,9 @@ public final class Cpu {
             stop = firstFiring(b, vector);
           }
         }
-        if (stop == 0) {
+        // Translated code runs tagged instructions itself (it calls the decode stage), so a
+        // block that starts with one enters it too, and control can stay in translated code.
+        if (stop == 0 && !(b.code != null && breakpoint < 0 && steps + insns.length <= maxSteps)) {
           if (breakpoint == pc) {
             breakpoint = -1;
             this.pc = pc;
