@@ -25,7 +25,8 @@ public interface DecodeStage {
   /**
    * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
    * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must
-   * be cheap: translated code asks at every entry to a block holding a tagged instruction.
+   * be cheap: translated code asks at every entry to a unit and after every call into {@link
+   * #execute}.
    */
   default long vectorBit() {
     return -1L;
