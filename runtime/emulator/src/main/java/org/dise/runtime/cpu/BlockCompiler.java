@@ -130,7 +130,7 @@ public final class BlockCompiler {
       return;
     }
     try {
-      CompiledBlocks code = BytecodeTranslator.define(blocks, observed);
+      CompiledBlocks code = BytecodeTranslator.define(blocks, observed, cpu.decodeStage());
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, code), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
@@ -147,7 +147,7 @@ public final class BlockCompiler {
   /** Translates blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
     try {
-      CompiledBlocks code = BytecodeTranslator.define(batch, observed);
+      CompiledBlocks code = BytecodeTranslator.define(batch, observed, null);
       compiledBlocks.addAndGet(batch.size());
       return new Unit(List.copyOf(batch), code);
     } catch (BytecodeTranslator.TooLarge e) {

@@ -29,13 +29,12 @@ final class BytecodeTranslator {
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
   private static final String STAGE = "org/dise/runtime/cpu/DecodeStage";
   private static final String NAME = "org/dise/runtime/cpu/TranslatedUnit";
-  private static final String BLOCK_DESC = "(L" + CPU + ";[J[JL" + MEM + ";)J";
-  private static final String PART_DESC = "(L" + CPU + ";[J[JL" + MEM + ";J)J";
 
   /** Defines the unit's class and returns its instance. */
-  static CompiledBlocks define(List<Block> blocks, boolean observed) throws Exception {
+  static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
+      throws Exception {
     // TooLarge propagates: the caller splits the unit.
-    byte[] bytes = classBytes(blocks, observed);
+    byte[] bytes = classBytes(blocks, observed, stage);
     MethodHandles.Lookup lookup = MethodHandles.lookup()
         .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
@@ -48,6 +47,15 @@ final class BytecodeTranslator {
 
   /** The class file of a unit (public for tests that inspect or verify it). */
   static byte[] classBytes(List<Block> blocks, boolean observed) throws TooLarge {
+    return classBytes(blocks, observed, null);
+  }
+
+  /**
+   * The class file of a unit translated under decode stage {@code stage}: its tagged
+   * instructions call it directly (see {@link BlockMethod#tagged}).
+   */
+  static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
+      throws TooLarge {
     ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
       @Override
       protected String getCommonSuperClass(String a, String b) {
@@ -79,7 +87,7 @@ final class BytecodeTranslator {
     inv.visitMaxs(0, 0);
     inv.visitEnd();
 
-    if (runMethod(cw, blocks, observed) >= HUGE_METHOD) {
+    if (runMethod(cw, blocks, observed, stage) >= HUGE_METHOD) {
       throw new TooLarge();
     }
     MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
@@ -88,11 +96,6 @@ final class BytecodeTranslator {
     lk.visitInsn(IRETURN);
     lk.visitMaxs(0, 0);
     lk.visitEnd();
-    for (int i = 0; i < blocks.size(); i++) {
-      if (blocks.get(i).tagMask != 0) {
-        new BlockMethod(cw, "p" + i, i, blocks.get(i), true).emit();
-      }
-    }
     cw.visitEnd();
     return cw.toByteArray();
   }
@@ -127,7 +130,8 @@ final class BytecodeTranslator {
    * exit, so control passing between the unit's blocks costs a compare and a jump. Returns the
    * method's size in bytes.
    */
-  private static int runMethod(ClassWriter cw, List<Block> blocks, boolean observed) {
+  private static int runMethod(ClassWriter cw, List<Block> blocks, boolean observed,
+      DecodeStage stage) {
     MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run",
         "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -153,7 +157,7 @@ final class BytecodeTranslator {
     lconst(mv, 0);
     mv.visitLabel(haveVector);
     mv.visitVarInsn(LSTORE, R_VECTOR);
-    BlockMethod code = new BlockMethod(mv, blocks);
+    BlockMethod code = new BlockMethod(mv, blocks, observed, stage);
     code.enter();
 
     Label tryStart = new Label();
@@ -166,17 +170,12 @@ final class BytecodeTranslator {
     for (int i = 0; i < cases.length; i++) {
       cases[i] = new Label();
     }
-    // A part method (p_i) records its own fault and stores its own registers: its calls have
-    // their own handler, which takes precedence by coming first.
+    // A tagged instruction's call into the decode stage has its own handler (first, so it takes
+    // precedence): the registers were stored before the call, and the stage may have changed
+    // x[] before it faulted, so they must not be stored again.
     Label partHandler = new Label();
-    Label[][] partCalls = new Label[blocks.size()][];
-    for (int i = 0; i < blocks.size(); i++) {
-      if (blocks.get(i).tagMask != 0) {
-        partCalls[i] = new Label[] {new Label(), new Label()};
-        mv.visitTryCatchBlock(partCalls[i][0], partCalls[i][1], partHandler,
-            "java/lang/RuntimeException");
-      }
-    }
+    Label leave = new Label();
+    code.taggedHandler(partHandler, leave);
     mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
     mv.visitLabel(tryStart);
     mv.visitLabel(loop);
@@ -198,50 +197,11 @@ final class BytecodeTranslator {
       mv.visitVarInsn(LLOAD, R_BUDGET);
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFLE, fits);
-      setUnitSteps(mv, false);
+      setUnitSteps(mv);
       code.storeWritten();
       lconst(mv, b.start);
       mv.visitInsn(LRETURN);
       mv.visitLabel(fits);
-      if (b.tagMask != 0) {
-        // A tagged instruction that the current flags let a production match: run the block up
-        // to it, and leave it to the decode stage (the dispatcher calls the hook).
-        Label untagged = new Label();
-        lconst(mv, b.tagMask);
-        mv.visitVarInsn(LLOAD, R_VECTOR);
-        mv.visitInsn(LAND);
-        lconst(mv, 0);
-        mv.visitInsn(LCMP);
-        mv.visitJumpInsn(IFEQ, untagged);
-        code.storeWritten(); // the part method works on x[]
-        mv.visitLabel(partCalls[i][0]);
-        mv.visitVarInsn(ALOAD, R_THIS);
-        mv.visitVarInsn(ALOAD, R_CPU);
-        mv.visitVarInsn(ALOAD, R_X);
-        mv.visitVarInsn(ALOAD, R_F);
-        mv.visitVarInsn(ALOAD, R_MEM);
-        mv.visitVarInsn(LLOAD, R_VECTOR);
-        mv.visitMethodInsn(INVOKEVIRTUAL, NAME, "p" + i, PART_DESC, false);
-        mv.visitLabel(partCalls[i][1]);
-        mv.visitVarInsn(LSTORE, R_PC);
-        if (observed) {
-          Label none = new Label();
-          mv.visitVarInsn(ALOAD, R_CPU);
-          mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
-          mv.visitJumpInsn(IFLE, none);
-          mv.visitVarInsn(ALOAD, R_CPU);
-          lconst(mv, 0);
-          mv.visitVarInsn(ALOAD, R_CPU);
-          mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
-          mv.visitInsn(ICONST_0);
-          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "observe", "(JIZ)V", false);
-          mv.visitLabel(none);
-        }
-        setUnitSteps(mv, true);
-        mv.visitVarInsn(LLOAD, R_PC);
-        mv.visitInsn(LRETURN);
-        mv.visitLabel(untagged);
-      }
       Label blockDone = new Label();
       code.emitBlock(i, b, blockDone);
       mv.visitLabel(blockDone);
@@ -307,13 +267,12 @@ final class BytecodeTranslator {
       mv.visitJumpInsn(GOTO, check);
     }
     mv.visitLabel(dflt);
-    setUnitSteps(mv, false);
+    setUnitSteps(mv);
     code.storeWritten();
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
     // if (id < 0 || stale || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
     mv.visitLabel(check);
-    Label leave = new Label();
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitJumpInsn(IFLT, leave);
     mv.visitVarInsn(ALOAD, R_THIS);
@@ -323,20 +282,25 @@ final class BytecodeTranslator {
     mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "interruptPending", "()Z", false);
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
-    setUnitSteps(mv, false);
+    setUnitSteps(mv);
     code.storeWritten();
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
     mv.visitLabel(tryEnd);
     // catch (RuntimeException e): the block that threw counts the instructions before the
     // faulting one, which the interpreter reports.
+    // A handler's entry must not be reached by normal flow (C1 refuses to compile such a
+    // method), so both handlers jump to the shared part.
+    Label common = new Label();
+    mv.visitLabel(partHandler);
+    mv.visitJumpInsn(GOTO, common);
     mv.visitLabel(handler);
     // The registers as the instructions before the faulting one left them: precise state.
     code.storeWritten();
+    mv.visitLabel(common);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(ILOAD, R_K);
     mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
-    mv.visitLabel(partHandler);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_N);
     mv.visitVarInsn(ALOAD, R_CPU);
@@ -398,16 +362,10 @@ final class BytecodeTranslator {
     mv.visitLabel(done);
   }
 
-  /** cpu.unitSteps = n (+ cpu.partSteps). */
-  private static void setUnitSteps(MethodVisitor mv, boolean plusPart) {
+  /** cpu.unitSteps = n. */
+  private static void setUnitSteps(MethodVisitor mv) {
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_N);
-    if (plusPart) {
-      mv.visitVarInsn(ALOAD, R_CPU);
-      mv.visitFieldInsn(GETFIELD, CPU, "partSteps", "I");
-      mv.visitInsn(I2L);
-      mv.visitInsn(LADD);
-    }
     mv.visitFieldInsn(PUTFIELD, CPU, "unitSteps", "J");
   }
 
@@ -437,74 +395,59 @@ final class BytecodeTranslator {
   }
 
   /**
-   * One block as a method returning the next pc. With {@code part}, it stops before the first
-   * tagged instruction a production matches under {@code vector}, returning that instruction's
-   * address with the instructions run in {@code cpu.partSteps}. Integer registers live in JVM
-   * locals for the whole block: loaded once at entry, stored at every exit; a fault leaves them
-   * as the instructions before it left them, so the handler's store is the precise state.
+   * The code of a unit's blocks, inline in its dispatch method. Integer registers live in JVM
+   * locals for the whole unit: loaded once at entry, stored at every exit and before every call
+   * into the decode stage; a fault leaves them as the instructions before it left them, so the
+   * handler's store is the precise state.
    */
   private static final class BlockMethod {
-    // A block method's locals: this, cpu, x, f, mem, [vector (2)], k, then two slots per guest
-    // register and scratch. Inline (in the dispatch method): run's locals (R_*).
-    private static final int THIS = 0;
+    // The dispatch method's locals (R_*), then k, scratch and two slots per guest register.
+    private static final int THIS = R_THIS;
     private final int CPU_L;
     private final int X;
     private final int F;
     private final int MEMORY;
-    private static final int VECTOR = 5;
+    /** Whether the unit reports to the block observer. */
+    private final boolean observed;
+    /** The decode stage the unit is translated under (null: none). */
+    private final DecodeStage stage;
 
-    private final ClassWriter cw;
-    private final String name;
     private int id;
     private Block b;
-    private final boolean part;
-    /** True when blocks are emitted into the dispatch method, exits jumping to {@link #done}. */
-    private final boolean inline;
     private Label done;
+    /** Where an early exit goes (the dispatch loop's exit: unit steps, store, return R_PC). */
+    private Label leave;
+    /** Per block, per instruction: the try range of a tagged instruction's call, or null. */
+    private final Label[][][] taggedCalls;
     private final int k;
     private final int regBase;
     private final int scratch;
+    /** Locals holding the memory's readable and (at +1) writable page arrays. */
+    private final int pages;
     /** Registers the block reads or writes (0 and the x0 sink excluded), and those it writes. */
     private final boolean[] used = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
     private final boolean[] written = new boolean[used.length];
     private MethodVisitor mv;
-
-    BlockMethod(ClassWriter cw, String name, int id, Block b, boolean part) {
-      this.cw = cw;
-      this.name = name;
-      this.id = id;
-      this.b = b;
-      this.part = part;
-      this.inline = false;
-      this.CPU_L = 1;
-      this.X = 2;
-      this.F = 3;
-      this.MEMORY = 4;
-      this.k = part ? 7 : 5;
-      this.regBase = k + 1;
-      this.scratch = slot(used.length);
-      for (DecodedInsn d : b.insns) {
-        scan(d);
-      }
-    }
+    private final List<Block> blocks;
 
     /**
      * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals
      * for the whole unit, loaded at entry ({@link #loadUsed}) and stored at every exit.
      */
-    BlockMethod(MethodVisitor mv, List<Block> blocks) {
-      this.cw = null;
-      this.name = "run";
-      this.part = false;
-      this.inline = true;
+    BlockMethod(MethodVisitor mv, List<Block> blocks, boolean observed, DecodeStage stage) {
+      this.observed = observed;
+      this.stage = stage;
       this.mv = mv;
+      this.blocks = blocks;
+      this.taggedCalls = new Label[blocks.size()][][];
       this.CPU_L = R_CPU;
       this.X = R_X;
       this.F = R_F;
       this.MEMORY = R_MEM;
       this.k = R_K;
       this.scratch = R_K + 1;
-      this.regBase = scratch + 4;
+      this.pages = scratch + 6;
+      this.regBase = scratch + 8;
       for (Block blk : blocks) {
         for (DecodedInsn d : blk.insns) {
           scan(d);
@@ -519,10 +462,163 @@ final class BytecodeTranslator {
       this.done = done;
       boolean returned = false;
       for (int i = 0; i < b.insns.length; i++) {
-        returned = insn(b.insns[i], i);
+        DecodedInsn d = b.insns[i];
+        if (d.dise == null) {
+          returned = insn(d, i);
+          continue;
+        }
+        // A tagged instruction: under a flag vector that lets one of its productions match, the
+        // decode stage runs it (and its replacement) in one direct call; otherwise it runs as
+        // untagged code.
+        Label plain = new Label();
+        Label after = new Label();
+        mark(i);
+        lconst(mv, d.diseMask);
+        mv.visitVarInsn(LLOAD, R_VECTOR);
+        mv.visitInsn(LAND);
+        lconst(mv, 0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFEQ, plain);
+        tagged(d, i);
+        if (i < b.insns.length - 1) {
+          mv.visitJumpInsn(GOTO, after);
+        }
+        mv.visitLabel(plain);
+        returned = insn(d, i);
+        mv.visitLabel(after);
       }
       if (!returned) {
         exitConst(b.end);
+      }
+    }
+
+    /**
+     * Registers the try range of every tagged instruction's call with {@code handler} (before
+     * the unit's own range, so that it takes precedence); {@code leave} is the unit's exit.
+     */
+    void taggedHandler(Label handler, Label leave) {
+      this.leave = leave;
+      for (int id = 0; id < blocks.size(); id++) {
+        DecodedInsn[] insns = blocks.get(id).insns;
+        for (int i = 0; i < insns.length; i++) {
+          if (insns[i].dise != null) {
+            if (taggedCalls[id] == null) {
+              taggedCalls[id] = new Label[insns.length][];
+            }
+            Label[] range = {new Label(), new Label()};
+            taggedCalls[id][i] = range;
+            mv.visitTryCatchBlock(range[0], range[1], handler, "java/lang/RuntimeException");
+          }
+        }
+      }
+    }
+
+    /**
+     * The decode stage's part of tagged instruction {@code i} ({@code k} already holds i): the
+     * registers held in locals go to x[] (the stage, its sinks and the replacement read them),
+     * {@link Cpu#runTagged} runs the stage with the exact instruction count, and the registers
+     * the stage may write come back. The unit goes on after it unless the replacement left for
+     * another address, the guest exited, the unit went out of date or the step budget would be
+     * passed; then it leaves with the instructions so far, for the dispatcher.
+     */
+    private void tagged(DecodedInsn d, int i) {
+      int len = b.insns.length;
+      boolean last = i == len - 1;
+      storeWritten();
+      Label[] range = taggedCalls[id][i];
+      mv.visitLabel(range[0]);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitVarInsn(ALOAD, THIS);
+      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+      iconst(mv, id);
+      mv.visitInsn(AALOAD);
+      iconst(mv, i);
+      mv.visitInsn(AALOAD);
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, i);
+      mv.visitInsn(LADD);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "runTagged", "(L" + INSN + ";J)J", false);
+      mv.visitLabel(range[1]);
+      mv.visitVarInsn(LSTORE, scratch);
+      // n counts the block's instructions at its end: add what the stage ran beyond this one.
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitFieldInsn(GETFIELD, CPU, "taggedSteps", "J");
+      mv.visitInsn(LCONST_1);
+      mv.visitInsn(LSUB);
+      mv.visitVarInsn(LLOAD, R_N);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LSTORE, R_N);
+      reload(written(d));
+      // Micro-ops may have changed the flags.
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
+      mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
+      mv.visitVarInsn(LSTORE, R_VECTOR);
+      Label early = new Label();
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "halted", "()Z", false);
+      mv.visitJumpInsn(IFNE, early);
+      if (last) {
+        // The block's transfer: the dispatch loop follows it (and checks staleness).
+        mv.visitVarInsn(LLOAD, scratch);
+        mv.visitVarInsn(LSTORE, R_PC);
+        mv.visitJumpInsn(GOTO, done);
+      } else {
+        Label on = new Label();
+        mv.visitVarInsn(LLOAD, scratch);
+        lconst(mv, d.npc);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFNE, early);
+        mv.visitVarInsn(ALOAD, THIS);
+        mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
+        mv.visitJumpInsn(IFNE, early);
+        mv.visitVarInsn(LLOAD, R_N);
+        lconst(mv, len);
+        mv.visitInsn(LADD);
+        mv.visitVarInsn(LLOAD, R_BUDGET);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFLE, on);
+        mv.visitLabel(early);
+        earlyExit(d, i);
+        mv.visitLabel(on);
+        return;
+      }
+      mv.visitLabel(early);
+      earlyExit(d, i);
+    }
+
+    /** Leaves the unit after tagged instruction {@code i}, at the pc in scratch. */
+    private void earlyExit(DecodedInsn d, int i) {
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, i + 1);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LSTORE, R_N);
+      if (observed) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        lconst(mv, d.pc);
+        iconst(mv, i + 1);
+        iconst(mv, i == b.insns.length - 1 && b.transferEnd ? 1 : 0);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "observe", "(JIZ)V", false);
+      }
+      mv.visitVarInsn(LLOAD, scratch);
+      mv.visitVarInsn(LSTORE, R_PC);
+      mv.visitJumpInsn(GOTO, leave);
+    }
+
+    /** The x registers the decode stage may write when it runs {@code d} (bit r: x[r]). */
+    private long written(DecodedInsn d) {
+      return stage == null ? -1L : stage.registersWritten(d);
+    }
+
+    /** Reloads the cached registers of {@code mask} from x[]. */
+    private void reload(long mask) {
+      for (int r = 0; r < used.length && r < 64; r++) {
+        if (used[r] && (mask >>> r & 1) != 0) {
+          mv.visitVarInsn(ALOAD, X);
+          iconst(mv, r);
+          mv.visitInsn(LALOAD);
+          mv.visitVarInsn(LSTORE, slot(r));
+        }
       }
     }
 
@@ -534,19 +630,20 @@ final class BytecodeTranslator {
 
     /** Leaves the block for the pc on the stack. */
     private void exitStack() {
-      if (inline) {
-        mv.visitVarInsn(LSTORE, R_PC);
-        mv.visitJumpInsn(GOTO, done);
-      } else {
-        storeWritten();
-        mv.visitInsn(LRETURN);
-      }
+      mv.visitVarInsn(LSTORE, R_PC);
+      mv.visitJumpInsn(GOTO, done);
     }
 
     /** Inline: k = 0 and the cached registers loaded (before the dispatch method's try). */
     void enter() {
       iconst(mv, 0);
       mv.visitVarInsn(ISTORE, k);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "readPages", "()[[B", false);
+      mv.visitVarInsn(ASTORE, pages);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "writePages", "()[[B", false);
+      mv.visitVarInsn(ASTORE, pages + 1);
       reloadUsed();
     }
 
@@ -582,60 +679,6 @@ final class BytecodeTranslator {
       if (real(reg)) {
         used[reg] = true;
       }
-    }
-
-    void emit() {
-      mv = cw.visitMethod(ACC_PRIVATE, name, part ? PART_DESC : BLOCK_DESC, null, null);
-      mv.visitCode();
-      iconst(mv, 0);
-      mv.visitVarInsn(ISTORE, k);
-      for (int r = 0; r < used.length; r++) {
-        if (used[r]) {
-          mv.visitVarInsn(ALOAD, X);
-          iconst(mv, r);
-          mv.visitInsn(LALOAD);
-          mv.visitVarInsn(LSTORE, slot(r));
-        }
-      }
-      Label start = new Label();
-      Label end = new Label();
-      Label handler = new Label();
-      mv.visitTryCatchBlock(start, end, handler, "java/lang/RuntimeException");
-      mv.visitLabel(start);
-      boolean returned = false;
-      for (int i = 0; i < b.insns.length; i++) {
-        DecodedInsn d = b.insns[i];
-        if (part && d.dise != null) {
-          Label go = new Label();
-          lconst(mv, d.diseMask);
-          mv.visitVarInsn(LLOAD, VECTOR);
-          mv.visitInsn(LAND);
-          lconst(mv, 0);
-          mv.visitInsn(LCMP);
-          mv.visitJumpInsn(IFEQ, go);
-          mv.visitVarInsn(ALOAD, CPU_L);
-          iconst(mv, i);
-          mv.visitFieldInsn(PUTFIELD, CPU, "partSteps", "I");
-          storeWritten();
-          lconst(mv, d.pc);
-          mv.visitInsn(LRETURN);
-          mv.visitLabel(go);
-        }
-        returned = insn(d, i);
-      }
-      if (!returned) {
-        exitConst(b.end);
-      }
-      mv.visitLabel(end);
-      mv.visitLabel(handler);
-      // catch (RuntimeException e) { cpu.faultIndex = k; store; throw e; }
-      mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitVarInsn(ILOAD, k);
-      mv.visitFieldInsn(PUTFIELD, CPU, "faultIndex", "I");
-      storeWritten();
-      mv.visitInsn(ATHROW);
-      mv.visitMaxs(0, 0);
-      mv.visitEnd();
     }
 
     void storeWritten() {
@@ -683,12 +726,103 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ISTORE, k);
     }
 
-    private void address(DecodedInsn d) {
+    /**
+     * The memory fast path of a load of {@code size} bytes at {@code x[rs1] + imm}: the page
+     * array is indexed inline and the bytes read from the page, as {@code mem.lX} would return
+     * them (an int for 1-4 bytes, sign-extended, a long for 8); an address above 4 GiB, a
+     * page that is not readable or not there yet, or an access across the page end calls
+     * {@code mem.lX}, which faults or completes exactly as the interpreter's access.
+     */
+    private void load(DecodedInsn d, int size, String slow, String slowDesc) {
+      int a = scratch;
+      Label slowPath = new Label();
+      Label done = new Label();
+      pageOf(d, a, pages, size, slowPath);
+      mv.visitVarInsn(ALOAD, scratch + 4);
+      mv.visitVarInsn(ILOAD, scratch + 5);
+      switch (size) {
+        case 1 -> mv.visitInsn(BALOAD);
+        case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get16", "([BI)I", false);
+        case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get32", "([BI)I", false);
+        default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get64", "([BI)J", false);
+      }
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(slowPath);
       mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitVarInsn(LLOAD, a);
+      memCall(slow, slowDesc);
+      mv.visitLabel(done);
+    }
+
+    /**
+     * The fast path of a store of {@code size} bytes of the long on the stack: pages holding
+     * decoded code are not in the writable array, so self-modifying code takes {@code mem.sX}
+     * (which raises {@link org.dise.runtime.mem.Memory.CodeModified}), as do faults.
+     */
+    private void store(DecodedInsn d, int size, String slow) {
+      int a = scratch;
+      int v = scratch + 2;
+      mv.visitVarInsn(LSTORE, v);
+      Label slowPath = new Label();
+      Label done = new Label();
+      pageOf(d, a, pages + 1, size, slowPath);
+      mv.visitVarInsn(ALOAD, scratch + 4);
+      mv.visitVarInsn(ILOAD, scratch + 5);
+      mv.visitVarInsn(LLOAD, v);
+      switch (size) {
+        case 1 -> {
+          mv.visitInsn(L2I);
+          mv.visitInsn(BASTORE);
+        }
+        case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put16", "([BIJ)V", false);
+        case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put32", "([BIJ)V", false);
+        default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put64", "([BIJ)V", false);
+      }
+      mv.visitJumpInsn(GOTO, done);
+      mv.visitLabel(slowPath);
+      mv.visitVarInsn(ALOAD, MEMORY);
+      mv.visitVarInsn(LLOAD, a);
+      mv.visitVarInsn(LLOAD, v);
+      memCall(slow, "(JJ)V");
+      mv.visitLabel(done);
+    }
+
+    /**
+     * Computes the address into local {@code a}, then the page (scratch+4) and offset
+     * (scratch+5) from the page array in local {@code array}, jumping to {@code slow} when the
+     * fast path does not apply.
+     */
+    private void pageOf(DecodedInsn d, int a, int array, int size, Label slow) {
       get(d.rs1);
       if (d.imm != 0) {
         lconst(mv, d.imm);
         mv.visitInsn(LADD);
+      }
+      mv.visitVarInsn(LSTORE, a);
+      mv.visitVarInsn(LLOAD, a);
+      iconst(mv, 32);
+      mv.visitInsn(LUSHR);
+      mv.visitInsn(LCONST_0);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFNE, slow);
+      mv.visitVarInsn(ALOAD, array);
+      mv.visitVarInsn(LLOAD, a);
+      iconst(mv, org.dise.runtime.mem.Memory.PAGE_BITS);
+      mv.visitInsn(LUSHR);
+      mv.visitInsn(L2I);
+      mv.visitInsn(AALOAD);
+      mv.visitInsn(DUP);
+      mv.visitVarInsn(ASTORE, scratch + 4);
+      mv.visitJumpInsn(IFNULL, slow);
+      mv.visitVarInsn(LLOAD, a);
+      mv.visitInsn(L2I);
+      iconst(mv, (int) org.dise.runtime.mem.Memory.PAGE_MASK);
+      mv.visitInsn(IAND);
+      mv.visitVarInsn(ISTORE, scratch + 5);
+      if (size > 1) {
+        mv.visitVarInsn(ILOAD, scratch + 5);
+        iconst(mv, org.dise.runtime.mem.Memory.PAGE_SIZE - size);
+        mv.visitJumpInsn(IF_ICMPGT, slow);
       }
     }
 
@@ -831,8 +965,7 @@ final class BytecodeTranslator {
         }
         case LB, LBU -> {
           mark(i);
-          address(d);
-          memCall("lb", "(J)I");
+          load(d, 1, "lb", "(J)I");
           if (d.exec == Op.LB) {
             mv.visitInsn(I2B);
             mv.visitInsn(I2L);
@@ -845,8 +978,7 @@ final class BytecodeTranslator {
         }
         case LH, LHU -> {
           mark(i);
-          address(d);
-          memCall("lh", "(J)I");
+          load(d, 2, "lh", "(J)I");
           mv.visitInsn(I2L);
           if (d.exec == Op.LHU) {
             lconst(mv, 0xffffL);
@@ -856,8 +988,7 @@ final class BytecodeTranslator {
         }
         case LW, LWU -> {
           mark(i);
-          address(d);
-          memCall("lw", "(J)I");
+          load(d, 4, "lw", "(J)I");
           mv.visitInsn(I2L);
           if (d.exec == Op.LWU) {
             lconst(mv, 0xffffffffL);
@@ -867,34 +998,34 @@ final class BytecodeTranslator {
         }
         case LD -> {
           mark(i);
-          address(d);
-          memCall("ld", "(J)J");
+          load(d, 8, "ld", "(J)J");
           put(d);
         }
         case SB, SH, SW, SD -> {
           mark(i);
-          address(d);
           get(d.rs2);
-          memCall(d.exec.mnemonic(), "(JJ)V");
+          store(d, switch (d.exec) {
+            case SB -> 1;
+            case SH -> 2;
+            case SW -> 4;
+            default -> 8;
+          }, d.exec.mnemonic());
         }
         case FLD -> {
           mark(i);
-          address(d);
-          memCall("ld", "(J)J");
+          load(d, 8, "ld", "(J)J");
           fput(d.rd);
         }
         case FLW -> {
           mark(i);
-          address(d);
-          memCall("lw", "(J)I");
+          load(d, 4, "lw", "(J)I");
           boxS();
           fput(d.rd);
         }
         case FSD, FSW -> {
           mark(i);
-          address(d);
           fget(d.rs2);
-          memCall(d.exec == Op.FSD ? "sd" : "sw", "(JJ)V");
+          store(d, d.exec == Op.FSD ? 8 : 4, d.exec == Op.FSD ? "sd" : "sw");
         }
         case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
         default -> throw new IllegalArgumentException(

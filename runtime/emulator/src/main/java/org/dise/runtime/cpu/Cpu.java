@@ -72,6 +72,9 @@ public final class Cpu {
   /** Set by translated code: instructions run before a tagged one the decode stage must take. */
   public int partSteps;
 
+  /** Set by {@link #runTagged}: the instructions the decode stage ran (inserted ones included). */
+  public long taggedSteps;
+
   private long interpretedBlocks;
   /** Set by translated code: the instruction that threw. */
   public DecodedInsn faultInsn;
@@ -237,6 +240,27 @@ public final class Cpu {
       throw new NestedFault();
     }
     return pc;
+  }
+
+  /**
+   * Runs a tagged instruction through the decode stage, for translated code that reached it
+   * with {@code retired} instructions of its unit run so far (not yet in {@link #instret()}):
+   * the stage and its sinks see the exact count, as in the interpreter. Returns the next pc and
+   * leaves the instructions the stage ran in {@link #taggedSteps}, for the unit to count; if it
+   * faults, the instructions that retired before the fault stay counted, as in the interpreter.
+   */
+  public long runTagged(DecodedInsn d, long retired) {
+    instret += retired;
+    long before = instret;
+    pc = d.pc;
+    try {
+      long next = decodeStage.execute(d, this);
+      taggedSteps = instret - before;
+      instret -= taggedSteps;
+      return next;
+    } finally {
+      instret -= retired;
+    }
   }
 
   /** Unwinds a fault raised inside {@link #executeOne} to the enclosing {@link #run}. */
@@ -487,7 +511,9 @@ public final class Cpu {
             stop = firstFiring(b, vector);
           }
         }
-        if (stop == 0) {
+        // Translated code runs tagged instructions itself (it calls the decode stage), so a
+        // block that starts with one enters it too, and control can stay in translated code.
+        if (stop == 0 && !(b.code != null && breakpoint < 0 && steps + insns.length <= maxSteps)) {
           if (breakpoint == pc) {
             breakpoint = -1;
             this.pc = pc;
@@ -526,12 +552,20 @@ public final class Cpu {
           CompiledBlocks code = b.code;
           // Translated code runs whole blocks; it stops itself before a tagged instruction.
           if (code != null && breakpoint < 0 && steps + insns.length <= maxSteps) {
-            // Translated code runs this block and follows control through its unit.
+            // Translated code runs this block and follows control through its unit. The decode
+            // stage it may call reads the instruction count: bring it up to date first.
             unitEntries++;
+            instret += steps;
+            maxSteps -= steps;
+            steps = 0;
             try {
               pc = code.run(b.codeId, this, x, f, mem, maxSteps - steps);
               steps += unitSteps;
               translatedInstructions += unitSteps;
+              if (halted) { // a replacement the decode stage ran inside the unit exited
+                this.pc = pc;
+                return StopReason.EXITED;
+              }
             } catch (Memory.CodeModified e) {
               steps += unitSteps + 1; // the store retired
               translatedInstructions += unitSteps + 1;

@@ -25,9 +25,20 @@ public interface DecodeStage {
   /**
    * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
    * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must
-   * be cheap: translated code asks at every entry to a block holding a tagged instruction.
+   * be cheap: translated code asks at every entry to a unit and after every call into {@link
+   * #execute}.
    */
   default long vectorBit() {
+    return -1L;
+  }
+
+  /**
+   * The integer registers {@link #execute} may write when it runs {@code d} (bit r: {@code
+   * x[r]}, DISE registers included), so that translated code reloads only those it holds in
+   * locals; asked once per tagged instruction when a unit is translated. All, unless the stage
+   * knows better.
+   */
+  default long registersWritten(DecodedInsn d) {
     return -1L;
   }
 }

@@ -214,6 +214,46 @@ public final class Memory {
 
   // ---------------------------------------------------------------- fast paths
 
+  /**
+   * The readable pages, indexed by page number (null: not mapped, not readable or not yet
+   * touched): translated code indexes this array itself and calls {@link #lb}.. only when it
+   * finds no page or the access crosses the page end. The array is this memory's for its whole
+   * life; map, unmap and mprotect change its entries.
+   */
+  public byte[][] readPages() {
+    return rpages;
+  }
+
+  /** The writable pages that hold no decoded code, as {@link #readPages} (for stores). */
+  public byte[][] writePages() {
+    return wpages;
+  }
+
+  /** A little-endian halfword, sign-extended, at {@code off} of a page (translated code). */
+  public static int get16(byte[] page, int off) {
+    return (short) SHORT.get(page, off);
+  }
+
+  public static int get32(byte[] page, int off) {
+    return (int) INT.get(page, off);
+  }
+
+  public static long get64(byte[] page, int off) {
+    return (long) LONG.get(page, off);
+  }
+
+  public static void put16(byte[] page, int off, long v) {
+    SHORT.set(page, off, (short) v);
+  }
+
+  public static void put32(byte[] page, int off, long v) {
+    INT.set(page, off, (int) v);
+  }
+
+  public static void put64(byte[] page, int off, long v) {
+    LONG.set(page, off, v);
+  }
+
   public int lb(long a) {
     if ((a >>> 32) == 0) {
       byte[] p = rpages[(int) (a >>> PAGE_BITS)];

@@ -18,6 +18,8 @@ public final class DiseEngine extends EngineState {
   // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
   private final int[] matched;
   private final Step[][] chosen;
+  /** Per production: its micro-ops as an array (iterating the list allocated per instance). */
+  private final MicroOp[][] control;
 
   /**
    * An engine for {@code set}.
@@ -30,6 +32,8 @@ public final class DiseEngine extends EngineState {
     this.rt = new ReplacementTable(set.replacements());
     this.matched = new int[set.productions().size()];
     this.chosen = new Step[set.productions().size()][];
+    this.control = set.productions().stream().map(p -> p.control().toArray(new MicroOp[0]))
+        .toArray(MicroOp[][]::new);
   }
 
   @Override
@@ -39,6 +43,20 @@ public final class DiseEngine extends EngineState {
       mask(d, m.truth);
     }
     return m;
+  }
+
+  @Override
+  public long registersWritten(DecodedInsn d) {
+    if (!(d.dise instanceof StaticMatch m)) {
+      return -1L;
+    }
+    long w = 0;
+    for (int k = 0; k < m.productions.length; k++) {
+      if (m.truth[k] != 0) {
+        w |= registersWritten(m.productions[k], d);
+      }
+    }
+    return w;
   }
 
   /**
@@ -71,7 +89,7 @@ public final class DiseEngine extends EngineState {
     }
     // Micro-ops apply after every condition has read the old flags.
     for (int j = 0; j < n; j++) {
-      for (MicroOp op : pt.get(m.productions[matched[j]]).control()) {
+      for (MicroOp op : control[m.productions[matched[j]]]) {
         hps.apply(op);
       }
     }

@@ -189,6 +189,40 @@ public abstract class EngineState implements ProfilingEngine {
     return vectorBit;
   }
 
+  /**
+   * The x registers (bit r: {@code x[r]}) that production {@code k} can write when it matches
+   * {@code d}: its replacement's destinations, or the original instruction's when it runs.
+   * Translated code reloads only these after calling the decode stage.
+   */
+  protected final long registersWritten(int k, DecodedInsn d) {
+    long w = originalWrites(d);
+    int r = set.productions().get(k).replacement();
+    if (r < 0) {
+      return w;
+    }
+    for (ReplacementInsn e : set.replacements().get(r).body()) {
+      if (e instanceof ReplacementInsn.Insn t) {
+        if (t.op().operands().contains(org.dise.runtime.isa.Operand.RD) && t.rd() != Slot.NONE) {
+          w |= bit(InstantiationLogic.register(t.rd(), d, true));
+        }
+      } else if (e instanceof ReplacementInsn.LoadImmediate li) {
+        w |= bit(InstantiationLogic.register(li.rd(), d, true));
+      } else if (e instanceof ReplacementInsn.Call c && c.returns()) {
+        w |= bit(InstantiationLogic.register(c.result(), d, true));
+      }
+    }
+    return w;
+  }
+
+  /** The x register the original instruction writes (T.INSN or a null match), as a bit. */
+  private static long originalWrites(DecodedInsn d) {
+    return d.exec.operands().contains(org.dise.runtime.isa.Operand.RD) ? bit(d.rd) : 0;
+  }
+
+  private static long bit(int reg) {
+    return reg < 64 ? 1L << reg : -1L;
+  }
+
   /** Records with {@code d} the flag vectors under which any of its productions match. */
   protected static void mask(DecodedInsn d, long[] truth) {
     long m = 0;

@@ -68,6 +68,20 @@ public abstract class SpecializedEngine extends EngineState {
     return new Match(truth, insns);
   }
 
+  @Override
+  public final long registersWritten(DecodedInsn d) {
+    if (!(d.dise instanceof Match m)) {
+      return -1L;
+    }
+    long w = 0;
+    for (int k = 0; k < m.truth.length; k++) {
+      if (m.truth[k] != 0) {
+        w |= registersWritten(k, d);
+      }
+    }
+    return w;
+  }
+
   /** Pattern division: by zero gives 0, as in {@link PatternExpr}. */
   protected static long div(long a, long b) {
     return b == 0 ? 0 : a / b;
