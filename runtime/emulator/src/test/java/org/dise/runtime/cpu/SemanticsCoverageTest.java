@@ -104,7 +104,7 @@ class SemanticsCoverageTest {
       for (int shape = 0; shape < 8; shape++) {
         DecodedInsn d = insn(e.op(), rnd);
         Block block = new Block(new DecodedInsn[] {d});
-        CompiledBlocks code = BytecodeTranslator.define(List.of(block), false);
+        CompiledBlocks code = BytecodeTranslator.define(List.of(block), false, null);
         for (int state = 0; state < 16; state++) {
           long seed = rnd.nextLong();
           String interpreted = runInterpreted(interpreter, d, seed);
