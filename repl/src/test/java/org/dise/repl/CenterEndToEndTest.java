@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CenterEndToEndTest {
   static final Path ROOT = BadInputTest.findRoot();
   static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
-  static final String PROGRAM = ROOT.resolve("stdlib-acfs/src/test/c/bin/calls").toString();
+  static final String PROGRAM = ROOT.resolve("integration-tests/src/test/c/bin/calls").toString();
   static final String SINK = "CallPair_handler";
 
   static List<String> stores() {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigCommandTest {
   static final Path ROOT = BadInputTest.findRoot();
   static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
-  static final String PROGRAM = ROOT.resolve("stdlib-acfs/src/test/c/bin/calls").toString();
+  static final String PROGRAM = ROOT.resolve("integration-tests/src/test/c/bin/calls").toString();
 
   record Result(int status, String stdout, String stderr) {}
 

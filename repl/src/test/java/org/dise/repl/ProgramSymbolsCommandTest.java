@@ -20,7 +20,7 @@ class ProgramSymbolsCommandTest {
   static final Path ROOT = BadInputTest.findRoot();
   static final String ACF = ROOT.resolve("examples/acf/array_loads.acf").toString();
   static final String ARRAYS = ROOT.resolve("examples/programs/bin/arrays").toString();
-  static final String SHIFTED = ROOT.resolve("stdlib-acfs/src/test/c/bin/arrays_shifted")
+  static final String SHIFTED = ROOT.resolve("integration-tests/src/test/c/bin/arrays_shifted")
       .toString();
   static final String HELLO = ROOT.resolve("examples/programs/bin/hello").toString();
 

@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
@@ -8,8 +8,8 @@ import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.sink.coproc.EdgeProfiler;
 import org.dise.runtime.sink.coproc.SampledValueProfiler;
 import org.dise.runtime.sink.coproc.ValueProfiler;
-import org.dise.stdlib.EngineEndToEndTest.Engine;
-import org.dise.stdlib.RapEndToEndTest.Run;
+import org.dise.integration.EngineEndToEndTest.Engine;
+import org.dise.integration.RapEndToEndTest.Run;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

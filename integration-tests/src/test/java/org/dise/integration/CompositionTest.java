@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
@@ -20,7 +20,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.sink.Sink;
-import org.dise.stdlib.EngineEndToEndTest.Engine;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;

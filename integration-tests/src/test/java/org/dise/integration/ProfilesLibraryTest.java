@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
@@ -25,7 +25,7 @@ import org.dise.runtime.sink.BasicBlockVectors;
 import org.dise.runtime.sink.BurstTrace;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.SimPointBb;
-import org.dise.stdlib.EngineEndToEndTest.Engine;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
@@ -13,7 +13,7 @@ import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.rap.HotRange;
 import org.dise.runtime.sink.rap.RapSink;
 import org.dise.runtime.sink.rap.RapTree;
-import org.dise.stdlib.EngineEndToEndTest.Engine;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

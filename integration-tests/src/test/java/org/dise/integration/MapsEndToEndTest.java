@@ -1,4 +1,4 @@
-package org.dise.stdlib;
+package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
@@ -15,7 +15,7 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.stdlib.EngineEndToEndTest.Engine;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
