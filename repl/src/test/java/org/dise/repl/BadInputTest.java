@@ -5,11 +5,11 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Other commands' missing files and usage errors get the same treatment.
  */
 class BadInputTest {
-  private static final Path ROOT = findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final Path BAD = ROOT.resolve("runtime/emulator/src/test/resources/isa/bad");
 
   /** One bad input: the acf arguments, the status, and phrases the message must contain. */
@@ -118,16 +118,5 @@ class BadInputTest {
     assertWithMessage("%s: message length", c)
         .that(java.util.Arrays.stream(stderr.split("\n")).filter(l -> !l.startsWith(" ")).count())
         .isAtMost(8);
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
-    }
-    return p;
   }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * naming it and the problem, status 1.
  */
 class ConfigCommandTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
   static final String PROGRAM = ROOT.resolve("integration-tests/src/test/c/bin/calls").toString();
 

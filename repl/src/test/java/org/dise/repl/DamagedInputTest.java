@@ -20,6 +20,7 @@ import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * may be lost or left half written.
  */
 class DamagedInputTest {
-  private static final Path ROOT = BadInputTest.findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final Path HELLO = ROOT.resolve("examples/programs/bin/hello");
 
   @TempDir Path dir;
