@@ -3,13 +3,14 @@ package org.dise.runtime.cpu;
 import java.util.Random;
 
 /**
- * A benchmark, not a test (surefire runs only *Test): a quick, printed micro-benchmark of the common case: normal operands. Gives an idea of
- * the fast path's cost; a proper JMH run would be needed for real numbers.
+ * A benchmark, not a test: a quick, printed micro-benchmark of the floating-point fast path on
+ * the common case, normal operands ({@code acf bench fpu}). Gives an idea of the fast path's
+ * cost; a proper JMH run would be needed for real numbers.
  */
 public final class FpuBenchmark {
   private FpuBenchmark() {}
 
-  /** Prints the figures; run from the repository root (docs/benchmarks.md says how). */
+  /** Prints the figures (docs/benchmarks.md records them). */
   public static void main(String[] args) {
     printFastPathSpeed();
   }

@@ -3,15 +3,15 @@ package org.dise.runtime.sink;
 import java.util.Random;
 
 /**
- * A benchmark, not a test (surefire runs only *Test): printed figures for the hot data stream
- * search: time per traced reference on
+ * A benchmark, not a test ({@code acf bench stream-finder}): printed figures for the hot data
+ * stream search: time per traced reference on
  * synthetic traces of repeated streams in noise, at the burst_trace sink's default capacity
  * and a quarter of it. Recorded in docs/benchmarks.md.
  */
 public final class StreamFinderBenchmark {
   private StreamFinderBenchmark() {}
 
-  /** Prints the figures; run from the repository root (docs/benchmarks.md says how). */
+  /** Prints the figures (docs/benchmarks.md records them). */
   public static void main(String[] args) {
     printTimePerReference();
   }
