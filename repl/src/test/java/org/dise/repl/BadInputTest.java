@@ -2,13 +2,11 @@ package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -85,21 +83,10 @@ class BadInputTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void shortMessageAndStatus(Case c) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    int status;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      status = Main.commandLine().execute(c.args.toArray(new String[0]));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    String stderr = err.toString(StandardCharsets.UTF_8);
-    oldOut.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);
+    Captured r = Captured.run(() -> Main.commandLine().execute(c.args.toArray(new String[0])));
+    int status = r.status();
+    String stderr = r.stderr();
+    System.out.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);
     assertWithMessage("%s: exit status (stderr: %s)", c, stderr).that(status).isEqualTo(c.status);
     assertWithMessage("%s: message starts with acf:", c).that(stderr).startsWith("acf: ");
     for (String phrase : c.phrases) {

@@ -58,4 +58,16 @@ class TestSupportTest {
     assertThat(ExternalTool.missing("true")).isNull();
     assertThat(ExternalTool.missing("false")).contains("exit status 1");
   }
+
+  @Test
+  void capturedHoldsBothStreamsAndRestoresThem() {
+    java.io.PrintStream out = System.out;
+    Captured c = Captured.run(() -> {
+      System.out.print("to out ü");
+      System.err.print("to err");
+      return 3;
+    });
+    assertThat(c).isEqualTo(new Captured(3, "to out ü", "to err"));
+    assertThat(System.out).isSameInstanceAs(out);
+  }
 }
