@@ -48,6 +48,11 @@ public final class CenterServer implements AutoCloseable {
       return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, threshold, e,
           threads);
     }
+
+    public Settings withThreshold(double t) {
+      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, t, enough,
+          threads);
+    }
   }
 
   private final Store store;
@@ -56,11 +61,11 @@ public final class CenterServer implements AutoCloseable {
   private final HttpServer http;
   private final ExecutorService workers;
 
-  private CenterServer(Store store, Settings settings, PrintStream log) throws IOException {
+  private CenterServer(Store store, Settings settings, PrintStream log, HttpServer http) {
     this.store = store;
     this.settings = settings;
     this.log = log;
-    this.http = HttpServer.create(new InetSocketAddress(settings.bind(), settings.port()), 256);
+    this.http = http;
     this.workers = Executors.newFixedThreadPool(settings.threads(), r -> {
       Thread t = new Thread(r, "center-http");
       t.setDaemon(true);
@@ -76,9 +81,52 @@ public final class CenterServer implements AutoCloseable {
    */
   public static CenterServer start(Store store, Settings settings, PrintStream log)
       throws IOException {
-    CenterServer s = new CenterServer(store, settings, log);
-    s.http.start();
-    return s;
+    return bind(settings).start(store, log);
+  }
+
+  /**
+   * Binds the listening socket without serving yet, so that a caller can find the port taken
+   * before it creates or migrates a store ({@code acf center serve} does).
+   */
+  public static Bound bind(Settings settings) throws IOException {
+    return new Bound(settings,
+        HttpServer.create(new InetSocketAddress(settings.bind(), settings.port()), 256));
+  }
+
+  /** A bound socket that does not yet accept requests; close it or start a center on it. */
+  public static final class Bound implements AutoCloseable {
+    private final Settings settings;
+    private final HttpServer http;
+    private boolean started;
+
+    private Bound(Settings settings, HttpServer http) {
+      this.settings = settings;
+      this.http = http;
+    }
+
+    /** The port bound (the one picked when the settings said 0). */
+    public int port() {
+      return http.getAddress().getPort();
+    }
+
+    /** Serves {@code store} on this socket; the center accepts requests when this returns. */
+    public CenterServer start(Store store, PrintStream log) {
+      if (started) {
+        throw new IllegalStateException("already started");
+      }
+      started = true;
+      CenterServer s = new CenterServer(store, settings, log, http);
+      http.start();
+      return s;
+    }
+
+    /** Releases the socket if no center was started on it. */
+    @Override
+    public void close() {
+      if (!started) {
+        http.stop(0);
+      }
+    }
   }
 
   /** The address it listens on, as {@code http://HOST:PORT}. */

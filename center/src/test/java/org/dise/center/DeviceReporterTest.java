@@ -63,6 +63,35 @@ class DeviceReporterTest {
   }
 
   @Test
+  void aCenterThatStopsDuringTheRunLeavesTheProfileInTheSpool(@TempDir Path dir)
+      throws Exception {
+    Path program = Files.writeString(dir.resolve("prog"), "not really an ELF");
+    Path spool = dir.resolve("spool");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream errs = new PrintStream(err, true, StandardCharsets.UTF_8);
+    String db = "sqlite:" + dir.resolve("c.db");
+    CenterServer center = CenterServer.start(Store.open(StoreUrl.parse(db), 1),
+        CenterServer.Settings.defaults().withPort(0).withNoAuth(true), errs);
+    // The run starts while the center is up (it answers the feedback request) ...
+    DeviceReporter r = DeviceReporter.open(options(center.url(), spool), program, "cfg", errs);
+    r.attach(List.of(), null);
+    // ... and the center stops before the run ends.
+    center.close();
+    r.finish(777, 0);
+    assertThat(r.spooledParts()).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot be reached");
+    assertThat(new Spool(spool).waiting()).hasSize(1);
+    try (CenterServer again = CenterServer.start(Store.open(StoreUrl.parse(db), 1),
+        CenterServer.Settings.defaults().withPort(0).withNoAuth(true), errs)) {
+      Spool.Drained d = new Spool(spool).drain(new CenterClient(again.url(),
+          Duration.ofSeconds(5)), null, errs);
+      assertThat(d.stored()).isEqualTo(1);
+      assertThat(new Spool(spool).waiting()).isEmpty();
+      assertThat(again.store().status().programs().get(0).instructions()).isEqualTo(777);
+    }
+  }
+
+  @Test
   void sendModesParse() {
     assertThat(DeviceReporter.parseSend(null)).isEqualTo(0);
     assertThat(DeviceReporter.parseSend("at-end")).isEqualTo(0);

@@ -9,7 +9,8 @@ public final class Experiments {
 
   public static List<Experiment> all() {
     return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment(),
-        new BurstyExperiment(), new CoprocExperiment(), new RapExperiment());
+        new BurstyExperiment(), new CoprocExperiment(), new RapExperiment(),
+        new RemoteExperiment());
   }
 
   public static Optional<Experiment> named(String name) {

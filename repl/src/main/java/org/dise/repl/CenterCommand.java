@@ -139,20 +139,27 @@ public final class CenterCommand implements Runnable {
         throw new UserError("--port 0..65535, --threads >= 1, --enough >= 1, --max-upload >= 1K"
             + " and --threshold 0..100, please", Main.EXIT_USAGE);
       }
-      Store s = openStore(store, threads);
       CenterServer.Settings settings = new CenterServer.Settings(bind, port, noAuth, maxUpload,
           maxUpload * 64, threshold, enough, threads);
-      CenterServer server;
+      // The port first: a taken port must not leave a store created or migrated behind it.
+      CenterServer.Bound socket;
       try {
-        server = CenterServer.start(s, settings, System.err);
+        socket = CenterServer.bind(settings);
       } catch (BindException e) {
-        s.close();
-        throw new UserError("cannot listen on " + bind + ":" + port + ": " + e.getMessage()
-            + " (another center running? --port 0 picks a free port)");
+        throw new UserError("cannot listen on " + bind + ":" + port + ": port " + port
+            + " is in use (another center running? --port N picks another, --port 0 a free"
+            + " one)");
       } catch (IOException e) {
-        s.close();
         throw new UserError("cannot listen on " + bind + ":" + port + ": " + UserError.why(e));
       }
+      Store s;
+      try {
+        s = openStore(store, threads);
+      } catch (RuntimeException e) {
+        socket.close();
+        throw e;
+      }
+      CenterServer server = socket.start(s, System.err);
       if (noAuth) {
         System.err.println("center: WARNING: --no-auth: uploads are taken from ANYONE who can"
             + " reach " + server.url() + ", without a token. Use it for local experiments"

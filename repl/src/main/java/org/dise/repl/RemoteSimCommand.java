@@ -1,6 +1,5 @@
 package org.dise.repl;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,30 +7,21 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.dise.center.CenterClient;
-import org.dise.center.CenterServer;
 import org.dise.center.DeviceReporter;
+import org.dise.center.RemoteSimulation;
+import org.dise.center.RemoteSimulation.Row;
 import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
 import org.dise.runtime.Machine;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.metrics.Accuracy;
-import org.dise.runtime.trigger.ProfileEstimator;
-import org.dise.runtime.trigger.SamplingRun;
-import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
@@ -39,10 +29,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code acf remote-sim}: many simulated devices against a real center on loopback, with and
- * without phase-ID feedback (phase-based remote profiling paper, Section 3.2.5). Users run one
- * after another, each on its own input and seed, and report at the end of their run; after
- * each user count in {@code --points} the center's merged estimate is compared with the
- * exhaustive profile of all the runs so far.
+ * without phase-ID feedback (phase-based remote profiling paper, Section 3.2.5), through {@link
+ * RemoteSimulation}: up to {@code --parallel} users run at once, each on its own thread, input
+ * and seed, and report at the end of their run; after each user count in {@code --points} the
+ * center's merged estimate is compared with the exhaustive profile of the users so far.
  */
 @Command(name = "remote-sim", mixinStandardHelpOptions = true,
     description = "Simulate N devices reporting to a real optimization center on loopback, with"
@@ -50,8 +40,12 @@ import picocli.CommandLine.Option;
         + " merged profile's count and hot-set error against an exhaustive profile.",
     footer = {"", "Each user runs the program on the next line of --inputs (its arguments,"
         + " cycled) with its own seed; the exhaustive profile of each distinct input is made"
-        + " once. Users run one after another, so the figures after k users are those of a"
-        + " k-user simulation.", "",
+        + " once. Up to --parallel users run at once, started in order; a user hears (with"
+        + " feedback) of the uploads finished before it started, and the row for k users is"
+        + " the center's state after k uploads. Progress goes to stderr.", "",
+        "hot_error is the papers' top-15%% hot-set error; hot_unseen counts the hot entries"
+        + " no sampled interval of any user saw, weighted_hot the share of the hot set's"
+        + " executions that the missed entries carry (spec/remote.md).", "",
         "Examples (docs/benchmarks.md):",
         "  ./acf remote-sim --users 32 --program examples/programs/bin/phases \\",
         "      --inputs examples/remote/phases-inputs.txt \\",
@@ -108,12 +102,13 @@ public final class RemoteSimCommand implements Callable<Integer> {
       description = "both (default), feedback or no-feedback.")
   String mode = "both";
 
+  @Option(names = "--parallel", paramLabel = "N",
+      description = "Users running at once, each on its own thread (default: the number of"
+          + " cores, ${DEFAULT-VALUE} here).")
+  int parallel = Runtime.getRuntime().availableProcessors();
+
   @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows as CSV.")
   Path csv;
-
-  /** One reported point. */
-  record Row(int users, boolean feedback, double sampledFraction, double countError,
-      double hotError, long bytes, long phases, double seconds) {}
 
   @Override
   public Integer call() throws Exception {
@@ -143,38 +138,65 @@ public final class RemoteSimCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
     }
-    List<List<String>> lines = inputs();
-    TreeSet<Integer> at = new TreeSet<>();
-    if (points != null) {
-      points.stream().filter(p -> p >= 1 && p <= users).forEach(at::add);
-    } else {
-      for (int k = 1; k <= users; k *= 2) {
-        at.add(k);
-      }
+    if (parallel < 1 || parallel > 256) {
+      throw new UserError("--parallel must be 1 to 256", Main.EXIT_USAGE);
     }
-    at.add(users);
+    List<List<String>> lines = inputs();
+    SortedSet<Integer> at = points != null ? new TreeSet<>(points)
+        : RemoteSimulation.Settings.doubling(users);
     List<Path> configFiles = config != null ? List.of(config) : acfs;
+    if (!Files.isRegularFile(program)) {
+      throw new UserError(program + ": no such file");
+    }
+    RemoteSimulation.Settings settings = new RemoteSimulation.Settings(program,
+        DeviceReporter.configHash(configFiles), productions, spec, lines.size(), users, parallel,
+        enough, threshold, sink, at);
+    RemoteSimulation sim = new RemoteSimulation(settings, (input, seed) -> {
+      RunCommand options = new RunCommand(); // each machine its own sandbox and limits
+      options.seed = seed;
+      Machine m = GuestLauncher.load(program, lines.get(input), options.options());
+      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+      m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+      return m;
+    }, line -> {
+      System.err.println("remote-sim: " + line);
+      System.err.flush();
+    });
     Path work = Files.createTempDirectory("acf-remote-sim");
+    System.err.printf("remote-sim: %d users, %d at once, %s, %d input(s), sampling %s%n", users,
+        Math.min(parallel, users), program.getFileName(), lines.size(), spec.describe());
     List<Row> rows = new ArrayList<>();
-    Map<Integer, Map<String, Map<String, Long>>> exact = new HashMap<>();
-    System.err.printf("remote-sim: %d users, %s, %d input(s), sampling %s%n", users,
-        program.getFileName(), lines.size(), spec.describe());
-    for (boolean feedback : modes()) {
-      rows.addAll(simulate(feedback, productions, spec, lines, at, configFiles,
-          work.resolve(feedback ? "feedback" : "no-feedback"), exact));
+    try {
+      for (boolean feedback : modes()) {
+        Path dir = work.resolve(feedback ? "feedback" : "no-feedback");
+        Files.createDirectories(dir);
+        Store store;
+        try {
+          store = Store.open(StoreUrl.parse("sqlite:" + dir.resolve("center.db")), 1);
+        } catch (StoreException e) {
+          throw new UserError(e.getMessage());
+        }
+        rows.addAll(sim.run(feedback, store, dir));
+      }
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new UserError("remote-sim: " + e.getMessage());
+    } finally {
+      delete(work); // the centers' stores and the devices' spools
     }
     print(rows, System.out);
     if (csv != null) {
-      StringBuilder sb = new StringBuilder("users,feedback,sampled_fraction,count_error,"
-          + "hot_error,bytes_sent,phases_known,seconds\n");
-      for (Row r : rows) {
-        sb.append(String.format(Locale.ROOT, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%.1f%n", r.users(),
-            r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(), r.hotError(),
-            r.bytes(), r.phases(), r.seconds()));
-      }
-      Files.writeString(csv, sb);
+      Files.writeString(csv, csv(rows));
     }
     return 0;
+  }
+
+  private static void delete(Path dir) {
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary directory left behind is harmless
+    }
   }
 
   private List<Boolean> modes() {
@@ -206,127 +228,27 @@ public final class RemoteSimCommand implements Callable<Integer> {
     return out;
   }
 
-  private List<Row> simulate(boolean feedback, ProductionSet productions, TriggerSpec spec,
-      List<List<String>> lines, TreeSet<Integer> at, List<Path> configFiles, Path dir,
-      Map<Integer, Map<String, Map<String, Long>>> exact) throws Exception {
-    Store store;
-    try {
-      store = Store.open(StoreUrl.parse("sqlite:" + dir.resolve("center.db")), 1);
-    } catch (StoreException e) {
-      throw new UserError(e.getMessage());
+  static String csv(List<Row> rows) {
+    StringBuilder sb = new StringBuilder("users,feedback,sampled_fraction,count_error,"
+        + "hot_error,hot_size,hot_unseen,hot_misranked,weighted_hot_error,bytes_sent,"
+        + "phases_known,device_phases,seconds\n");
+    for (Row r : rows) {
+      sb.append(String.format(Locale.ROOT, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%d,%d,%d,%.1f%n",
+          r.users(), r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(),
+          r.hotError(), r.hotSize(), r.hotUnseen(), r.hotMisranked(), r.weightedHotError(),
+          r.bytes(), r.phases(), r.devicePhases(), r.seconds()));
     }
-    PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-    List<Row> rows = new ArrayList<>();
-    long start = System.nanoTime();
-    try (CenterServer center = CenterServer.start(store, CenterServer.Settings.defaults()
-        .withPort(0).withNoAuth(true).withEnough(enough), quiet)) {
-      CenterClient client = new CenterClient(center.url(), Duration.ofSeconds(60));
-      Map<String, Long> reference = new HashMap<>();
-      long instructions = 0;
-      long sampled = 0;
-      long bytes = 0;
-      String sha = null;
-      String sinkName = sink;
-      for (int u = 0; u < users; u++) {
-        int input = u % lines.size();
-        List<String> args = lines.get(input);
-        long seed = 0x5eed + u;
-        Map<String, Map<String, Long>> ex = exact.get(input);
-        if (ex == null) {
-          ex = SamplingRun.firstPass(setup(productions, args, seed, null), spec, -1).exact();
-          exact.put(input, ex);
-        }
-        if (sinkName == null) {
-          sinkName = ex.keySet().iterator().next();
-        } else if (!ex.containsKey(sinkName)) {
-          throw new UserError("--sink " + sinkName + ": the productions bind "
-              + String.join(", ", ex.keySet()));
-        }
-        ex.get(sinkName).forEach((k, v) -> reference.merge(k, v, Long::sum));
-        DeviceReporter reporter = DeviceReporter.open(new DeviceReporter.Options(center.url(),
-            "user" + (u + 1), null, dir.resolve("spool"), "at-end", feedback, 256 * 1024,
-            Duration.ofSeconds(60)), program, DeviceReporter.configHash(configFiles), quiet);
-        SamplingRun.Result r = SamplingRun.run(setup(productions, args, seed, reporter), spec,
-            false, null, -1);
-        reporter.finish(r.engine().cost().applicationInstructions(),
-            r.outcome().exitStatus());
-        if (reporter.spooledParts() > 0) {
-          throw new UserError("remote-sim: the center on loopback did not take user " + (u + 1)
-              + "'s profile");
-        }
-        sha = reporter.programSha256();
-        for (long i = 0; i < r.driver().intervals(); i++) {
-          instructions += r.driver().length(i);
-          sampled += r.driver().sampled(i) ? r.driver().length(i) : 0;
-        }
-        bytes += reporter.bytesSent();
-        if (at.contains(u + 1)) {
-          JsonNode est = CenterCommand.get(client, "/v1/programs/" + sha + "/estimate?sink="
-              + CenterCommand.enc(sinkName));
-          Map<String, Double> estimate = new LinkedHashMap<>();
-          est.path("estimate").fields().forEachRemaining(e ->
-              estimate.put(e.getKey(), e.getValue().asDouble()));
-          long phases = CenterCommand.get(client, "/v1/programs/" + sha + "/phases")
-              .path("phases").size();
-          Row row = new Row(u + 1, feedback, instructions == 0 ? 0
-              : (double) sampled / instructions, Accuracy.countError(reference, estimate),
-              Accuracy.hotSetError(reference, estimate), bytes, phases,
-              (System.nanoTime() - start) / 1e9);
-          rows.add(row);
-          System.err.printf(Locale.ROOT, "remote-sim: feedback %s, %d user(s): sampled %.4f,"
-              + " count error %.4f, hot error %.4f%n", feedback ? "on" : "off", u + 1,
-              row.sampledFraction(), row.countError(), row.hotError());
-        }
-      }
-    }
-    return rows;
-  }
-
-  /** A device's machine and engine for one run; the guest's input is empty, its output dropped. */
-  private SamplingRun.Setup setup(ProductionSet productions, List<String> args, long seed,
-      DeviceReporter reporter) {
-    RunCommand options = new RunCommand();
-    options.seed = seed;
-    Machine.Options machineOptions = options.options();
-    return new SamplingRun.Setup() {
-      private Machine machine;
-      private ProfilingEngine engine;
-
-      @Override
-      public Machine machine() {
-        machine = GuestLauncher.load(program, args, machineOptions);
-        machine.kernel().setStdio(0, InputStream.nullInputStream(), null);
-        machine.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-        machine.kernel().setStdio(2, null, OutputStream.nullOutputStream());
-        return machine;
-      }
-
-      @Override
-      public ProfilingEngine engine() {
-        return engine = new DiseEngine(productions);
-      }
-
-      @Override
-      public void started(String pass, TriggerDriver driver) {
-        if (reporter != null && pass.equals("sampled run")) {
-          reporter.attach(driver, engine.sinks(), machine.symbols());
-        }
-      }
-
-      @Override
-      public TriggerDriver.Listener listener(ProfileEstimator estimator) {
-        return reporter == null ? estimator : reporter.listener(estimator);
-      }
-    };
+    return sb.toString();
   }
 
   static void print(List<Row> rows, PrintStream out) {
-    out.println("users  feedback  sampled_fraction  count_error  hot_error  bytes_sent"
-        + "  phases_known");
+    out.println("users  feedback  sampled_fraction  count_error  hot_error  hot_unseen"
+        + "  weighted_hot  bytes_sent  phases_known");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%5d  %-8s  %16.4f  %11.4f  %9.4f  %10d  %12d%n", r.users(),
-          r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(), r.hotError(),
-          r.bytes(), r.phases());
+      out.printf(Locale.ROOT, "%5d  %-8s  %16.4f  %11.4f  %9.4f  %10s  %12.4f  %10d  %12d%n",
+          r.users(), r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(),
+          r.hotError(), r.hotUnseen() + "/" + r.hotSize(), r.weightedHotError(), r.bytes(),
+          r.phases());
     }
   }
 }
