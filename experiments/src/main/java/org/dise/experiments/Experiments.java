@@ -9,6 +9,7 @@ public final class Experiments {
 
   public static List<Experiment> all() {
     return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment(),
+        new IntervalsExperiment(),
         new BurstyExperiment(), new CoprocExperiment(), new RapExperiment(),
         new RemoteExperiment());
   }

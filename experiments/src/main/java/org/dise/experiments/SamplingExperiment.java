@@ -68,9 +68,7 @@ public final class SamplingExperiment implements Experiment {
   public Outcome run(Lab lab) {
     ProductionSet set = lab.compile("sampled_regions.acf", ACF);
     Grid g = grid(lab.quick());
-    Table t = new Table("program", "strategy", "predictor", "parameter", "seed",
-        "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
-        "phases", "prediction_accuracy");
+    Table t = table();
     // strategy -> list of (fraction, count error, hot error) over every program
     Map<String, List<double[]>> points = new LinkedHashMap<>();
     for (Workload w : lab.workloads()) {
@@ -82,13 +80,13 @@ public final class SamplingExperiment implements Experiment {
       lab.progress("sampling: %-10s exhaustive pass done", w.label());
       for (long n : g.periods()) {
         point(lab, t, points, w, setup, first, exhaustive.with("period", Long.toString(n)),
-            "periodic", "periodic", "-", Long.toString(n), 0);
+            "periodic", "periodic", "-", Long.toString(n), 0, g.interval());
       }
       for (long p : g.oneIns()) {
         for (long seed : g.seeds()) {
           point(lab, t, points, w, setup, first, exhaustive.with("one_in", Long.toString(p))
               .with("seed", Long.toString(seed)), "random", "random", "-", Long.toString(p),
-              seed);
+              seed, g.interval());
         }
       }
       for (String policy : g.policies()) {
@@ -107,7 +105,7 @@ public final class SamplingExperiment implements Experiment {
             }
             point(lab, t, points, w, setup, f, phase, "phase_aware",
                 "phase:" + policy + (predictor.equals("last") ? "" : "/" + predictor),
-                predictor, trim(th), 0);
+                predictor, trim(th), 0, g.interval());
           }
         }
       }
@@ -157,13 +155,22 @@ public final class SamplingExperiment implements Experiment {
     o.note("Hot-set error counts entries, as the paper defines it; on small programs the top 15%"
         + " of branches includes start-up code that runs a few thousand times and falls"
         + " between sampled intervals, so the weighted hot-set error shows whether the missed"
-        + " entries matter.");
+        + " entries matter, and hot_weight_error takes as hot set the entries carrying 90% of"
+        + " the exact weight (spec/profiles.md, Metrics).");
     return o;
   }
 
-  private static void point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
+  /** The columns {@link #point} fills. */
+  static Table table() {
+    return new Table("program", "strategy", "predictor", "parameter", "seed",
+        "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
+        "phases", "prediction_accuracy", "hot_weight_error", "interval");
+  }
+
+  /** One sampled run as a row and a point; returns its sampled fraction. */
+  static double point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
       SamplingRun.Setup setup, SamplingRun.FirstPass first, TriggerSpec spec, String component,
-      String strategy, String predictor, String parameter, long seed) {
+      String strategy, String predictor, String parameter, long seed, long interval) {
     SamplingRun.Result r = SamplingRun.run(setup, new TriggerSpec(component, spec.params()),
         true, first, -1);
     SamplingRun.SinkAccuracy a = r.primary();
@@ -177,15 +184,18 @@ public final class SamplingExperiment implements Experiment {
       predicted = p.predictionAccuracy();
     }
     t.add(w.label(), strategy, predictor, parameter, seed, r.sampledFraction(), a.countError(),
-        a.hotError(), weighted, r.driver().intervals(), phases, predicted);
+        a.hotError(), weighted, r.driver().intervals(), phases, predicted, a.hotWeightError(),
+        interval);
     points.computeIfAbsent(strategy, k -> new ArrayList<>()).add(new double[] {
         r.sampledFraction(), a.countError(), a.hotError(), weighted, Double.parseDouble(
-            parameter)});
-    lab.progress("sampling: %-10s %-16s %-6s sampled %6.2f%% count error %7.2f%% hot error"
-        + " %6.2f%% (weighted %5.2f%%)%s", w.label(), strategy, parameter,
-        100 * r.sampledFraction(), 100 * a.countError(), 100 * a.hotError(), 100 * weighted,
-        Double.isNaN(predicted) ? "" : String.format(Locale.ROOT, " prediction %.0f%%",
-            100 * predicted));
+            parameter), a.hotWeightError()});
+    lab.progress("sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
+        + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s", w.label(), strategy,
+        parameter, 100 * r.sampledFraction(), 100 * a.countError(), 100 * a.hotError(),
+        100 * weighted, 100 * a.hotWeightError(), Double.isNaN(predicted) ? ""
+            : String.format(Locale.ROOT, " prediction %.0f%%, %d phases", 100 * predicted,
+                phases));
+    return r.sampledFraction();
   }
 
   /** Points of one strategy averaged per setting (the last element), over programs and seeds. */
@@ -194,9 +204,9 @@ public final class SamplingExperiment implements Experiment {
     ps.forEach(p -> by.computeIfAbsent(p[4], k -> new ArrayList<>()).add(p));
     List<double[]> out = new ArrayList<>();
     by.forEach((k, list) -> {
-      double[] m = new double[5];
+      double[] m = new double[6];
       list.forEach(p -> {
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < 6; i++) {
           m[i] += p[i] / list.size();
         }
       });
@@ -206,7 +216,7 @@ public final class SamplingExperiment implements Experiment {
     return out;
   }
 
-  private static Figure.Series series(String name, List<double[]> ps, int column) {
+  static Figure.Series series(String name, List<double[]> ps, int column) {
     List<Double> xs = new ArrayList<>();
     List<Double> ys = new ArrayList<>();
     for (double[] p : ps) {
@@ -216,7 +226,7 @@ public final class SamplingExperiment implements Experiment {
     return new Figure.Series(name, xs, ys);
   }
 
-  private static String frac(double[] f) {
+  static String frac(double[] f) {
     return f == null || Double.isNaN(f[0]) ? "not reached in the grid"
         : String.format(Locale.ROOT, "%.1f%%", 100 * f[0]);
   }

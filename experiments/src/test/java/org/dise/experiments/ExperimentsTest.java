@@ -66,6 +66,11 @@ class ExperimentsTest {
         assertThat(num(w, r, "hot_streams")).isGreaterThan(0.0);
         assertThat(num(w, r, "overlap_pct")).isGreaterThan(0.0);
       }
+      // The analysis' CPU time is measured on the searching thread and cannot exceed its wall
+      // time by more than the clocks' resolution.
+      assertThat(num(w, r, "analysis_cpu_us_per_reference")).isAtLeast(0.0);
+      assertThat(num(w, r, "analysis_cpu_us_per_reference"))
+          .isAtMost(num(w, r, "analysis_us_per_reference") + 1.0);
     }
   }
 
@@ -83,6 +88,34 @@ class ExperimentsTest {
       assertThat(num(w, r, "prediction_accuracy")).isAtLeast(0.5);
       assertThat(num(w, r, "weighted_hot_error")).isAtMost(num(w, r, "hot_error") + 1e-9);
     }
+  }
+
+  @Test
+  void shorterIntervalsLetPhaseAwareSamplingTakeLessAtMatchedFractions(@TempDir Path out) {
+    ExperimentRunner.Written w = ExperimentRunner.run(new IntervalsExperiment(),
+        lab("phases:1:AABB"), out, "test", "test");
+    // The interval curve: shorter intervals let phase-aware sampling take a smaller fraction
+    // (one interval per phase), and periodic and random sampling run at that fraction.
+    List<List<Object>> phase = rows(w, "strategy", "phase:third");
+    assertThat(phase).hasSize(2);
+    List<Object> longer = phase.stream().filter(r -> num(w, r, "interval") == 100_000)
+        .findFirst().orElseThrow();
+    List<Object> shorter = phase.stream().filter(r -> num(w, r, "interval") == 50_000)
+        .findFirst().orElseThrow();
+    assertThat(num(w, shorter, "sampled_fraction"))
+        .isLessThan(num(w, longer, "sampled_fraction"));
+    assertThat(num(w, shorter, "intervals")).isGreaterThan(num(w, longer, "intervals"));
+    for (List<Object> r : rows(w, "strategy", "periodic")) {
+      List<Object> same = num(w, r, "interval") == 50_000 ? shorter : longer;
+      assertThat(num(w, r, "sampled_fraction"))
+          .isWithin(0.5 * num(w, same, "sampled_fraction")).of(num(w, same, "sampled_fraction"));
+    }
+    assertThat(rows(w, "strategy", "random")).hasSize(2);
+    for (List<Object> r : w.outcome().data.rows()) {
+      assertThat(num(w, r, "hot_weight_error")).isAtLeast(0.0);
+      assertThat(num(w, r, "hot_weight_error")).isAtMost(1.0);
+    }
+    assertThat(Files.exists(out.resolve("intervals.svg"))).isTrue();
   }
 
   @Test

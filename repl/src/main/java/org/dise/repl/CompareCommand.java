@@ -57,6 +57,11 @@ public final class CompareCommand implements Callable<Integer> {
       description = "The hot set's share of A's entries (default 0.15, the papers').")
   double hotFraction = Accuracy.HOT_FRACTION;
 
+  @Option(names = "--hot-weight", paramLabel = "W",
+      description = "The weight-based hot set's share of A's total weight (default 0.90;"
+          + " spec/profiles.md).")
+  double hotWeight = Accuracy.HOT_WEIGHT;
+
   @Option(names = "--normalize",
       description = "Scale B's weights so that their total is A's before the count error (for a"
           + " sampled profile that was not scaled up).")
@@ -77,6 +82,9 @@ public final class CompareCommand implements Callable<Integer> {
     if (!(hotFraction > 0 && hotFraction <= 1)) {
       throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction,
           Main.EXIT_USAGE);
+    }
+    if (!(hotWeight > 0 && hotWeight <= 1)) {
+      throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, Main.EXIT_USAGE);
     }
     RunDirectory ra = RunDirectory.read(a);
     RunDirectory rb = RunDirectory.read(b);
@@ -209,6 +217,11 @@ public final class CompareCommand implements Callable<Integer> {
     System.out.printf("  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
         100 * Accuracy.hotSetError(exact, estimate, hotFraction), 100 * hotFraction, hot,
         hot == 1 ? "entry" : "entries");
+    // The papers' top 15% of entries can be mostly cold tail; the entries carrying most of the
+    // weight are the ones that matter (issue 16).
+    int heavy = Accuracy.hotWeightSet(exact, hotWeight).size();
+    System.out.printf("  hot weight error %.2f%% (A's entries carrying %.0f%% of the weight: %d)%n",
+        100 * Accuracy.hotWeightSetError(exact, estimate, hotWeight), 100 * hotWeight, heavy);
     if (x.header().containsAll(List.of("signature", "share"))) {
       System.out.printf("  stream overlap   %.2f%% (equation 5)%n",
           100 * StreamOverlap.overlap(shares(x), shares(y)));

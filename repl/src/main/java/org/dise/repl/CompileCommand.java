@@ -1,11 +1,9 @@
 package org.dise.repl;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,22 +36,14 @@ public final class CompileCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ProductionSet set = AcfLoader.load(acfs, "nothing was written");
-    List<String> problems = set.budget().violations(set);
-    if (!problems.isEmpty()) {
-      throw new UserError(acfs.get(0) + ": the production set does not fit the hardware budget: "
-          + String.join("; ", problems));
-    }
+    RunService.checkBudget(set, acfs.get(0) + ": ");
     // Provenance: which compiler built the set from which bytes (acf inspect shows it).
     DeployableConfig.Provenance provenance = new DeployableConfig.Provenance(
         "acf " + Version.VERSION, acfs.stream()
             .map(a -> new DeployableConfig.SourceHash(a.toString(), Sha256.of(a))).toList());
     DeployableConfig config = new DeployableConfig(String.join("+",
         acfs.stream().map(a -> a.getFileName().toString()).toList()), set, provenance);
-    try {
-      ConfigFormat.write(config, output);
-    } catch (IOException e) {
-      throw new UserError(output + ": cannot write: " + UserError.why(e));
-    }
+    RunService.writeConfig(config, output, output.toString());
     int p = set.productions().size();
     int r = set.replacements().size();
     System.err.printf("acf: wrote %s (%d production%s, %d replacement sequence%s)%n", output,

@@ -62,6 +62,8 @@ public final class Main implements Runnable {
     cl.setExitCodeExceptionMapper(t -> EXIT_USAGE);
     cl.setExecutionExceptionHandler(new ErrorHandler());
     cl.setParameterExceptionHandler(Main::usageError);
+    // File names as the bytes typed, whatever the locale (HostArgs).
+    cl.registerConverter(java.nio.file.Path.class, HostArgs::path);
     // Everything after the program name belongs to the guest.
     (cl.getCommand() instanceof RunCommand ? cl : cl.getSubcommands().get("run"))
         .setStopAtPositional(true);

@@ -112,8 +112,10 @@ final class ProfileReport {
     }
     if (r.accuracy() != null) {
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
-        out.printf(Locale.ROOT, "  %-24s count_error %.4f (%.2f%%)  hot_error %.4f (%.2f%%)%n",
-            a.sink(), a.countError(), 100 * a.countError(), a.hotError(), 100 * a.hotError());
+        out.printf(Locale.ROOT, "  %-24s count_error %.4f (%.2f%%)  hot_error %.4f (%.2f%%)"
+            + "  hot_weight_error %.4f (%.2f%%)%n", a.sink(), a.countError(),
+            100 * a.countError(), a.hotError(), 100 * a.hotError(), a.hotWeightError(),
+            100 * a.hotWeightError());
       }
     }
   }
@@ -130,13 +132,15 @@ final class ProfileReport {
     }
     SamplingRun.SinkAccuracy primary = r.primary();
     if (primary != null) {
-      sb.append(String.format(Locale.ROOT, ", \"count_error\": %.6f, \"hot_error\": %.6f",
-          primary.countError(), primary.hotError()));
+      sb.append(String.format(Locale.ROOT, ", \"count_error\": %.6f, \"hot_error\": %.6f,"
+          + " \"hot_weight_error\": %.6f", primary.countError(), primary.hotError(),
+          primary.hotWeightError()));
       sb.append(", \"accuracy\": {");
       String sep = "";
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
         sb.append(String.format(Locale.ROOT, "%s\"%s\": {\"count_error\": %.6f, \"hot_error\":"
-            + " %.6f}", sep, a.sink(), a.countError(), a.hotError()));
+            + " %.6f, \"hot_weight_error\": %.6f}", sep, a.sink(), a.countError(), a.hotError(),
+            a.hotWeightError()));
         sep = ", ";
       }
       sb.append("}");

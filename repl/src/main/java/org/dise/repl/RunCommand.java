@@ -1,7 +1,5 @@
 package org.dise.repl;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,16 +8,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.elf.ElfException;
-import org.dise.runtime.dise.TriggerBinding;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
-import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -129,13 +122,10 @@ public final class RunCommand implements Callable<Integer> {
           + " compiler is not used.")
   Path config;
 
-  /** Which engine runs the productions. */
-  enum EngineKind { interpreted, generated }
-
   @Option(names = "--engine", paramLabel = "KIND",
       description = "interpreted (the tables, no start-up cost) or generated (Java generated for"
           + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
-  EngineKind engineKind = EngineKind.interpreted;
+  RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
@@ -217,7 +207,7 @@ public final class RunCommand implements Callable<Integer> {
       throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
     }
     if (out != null) {
-      RunOutput.prepare(out); // before the guest runs, so that no profile is lost after it
+      RunService.prepareOut(out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -239,7 +229,7 @@ public final class RunCommand implements Callable<Integer> {
     if (trigger != null) {
       return sampled(productions, origin, trigger);
     }
-    Machine machine = GuestLauncher.load(program, rawArgs(args), options());
+    Machine machine = RunService.load(program, rawArgs(args), options());
     ProfilingEngine engine = null;
     if (productions != null) {
       engine = engine(productions, origin);
@@ -270,7 +260,7 @@ public final class RunCommand implements Callable<Integer> {
         sent.lines().forEach(System.err::println);
       }
       if (this.out != null) {
-        ProfileReport.write(engine, machine.symbols(), this.out, out.exitStatus(),
+        RunService.writeOut(engine, machine.symbols(), this.out, out.exitStatus(), "--out",
             RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
       }
     }
@@ -282,12 +272,7 @@ public final class RunCommand implements Callable<Integer> {
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
   ProfilingEngine engine(ProductionSet productions, Path origin) {
-    try {
-      return engineKind == EngineKind.generated ? Engines.generated(productions)
-          : new DiseEngine(productions);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(origin + ": " + e.getMessage());
-    }
+    return RunService.engine(engineKind, productions, String.valueOf(origin));
   }
 
   /** What this run was asked to do, for summary.json. */
@@ -309,17 +294,32 @@ public final class RunCommand implements Callable<Integer> {
 
   /** Wall and guest-thread CPU time of a run, for --stats. */
   private static final class Clock {
-    private final java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
+    private final java.lang.management.ThreadMXBean threads = threadBean();
     private final long wall0 = System.nanoTime();
-    private final long cpu0 = threads.getCurrentThreadCpuTime();
+    private final long cpu0 = cpuNow();
     private double seconds;
     private double cpuSeconds;
 
     void stop() {
       // The guest thread's own CPU time: less sensitive to other load than wall time.
-      cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+      cpuSeconds = (cpuNow() - cpu0) / 1e9;
       seconds = (System.nanoTime() - wall0) / 1e9;
+    }
+
+    private long cpuNow() {
+      return threads == null ? 0 : threads.getCurrentThreadCpuTime();
+    }
+
+    /**
+     * The JDK's management classes fail to initialise (InvalidPathException) when the working
+     * directory's name is not in the locale's charset; the run goes on without CPU time.
+     */
+    private static java.lang.management.ThreadMXBean threadBean() {
+      try {
+        return java.lang.management.ManagementFactory.getThreadMXBean();
+      } catch (RuntimeException | Error e) {
+        return null;
+      }
     }
 
     void printStats(long instructions) {
@@ -345,7 +345,7 @@ public final class RunCommand implements Callable<Integer> {
 
       @Override
       public Machine machine() {
-        return machine = GuestLauncher.load(program, guestArgs, options);
+        return machine = RunService.load(program, guestArgs, options);
       }
 
       @Override
@@ -396,8 +396,8 @@ public final class RunCommand implements Callable<Integer> {
       sent.lines().forEach(System.err::println);
     }
     if (this.out != null) {
-      ProfileReport.write(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
-          ProfileReport.samplingJson(r, trigger)
+      RunService.writeOut(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
+          "--out", ProfileReport.samplingJson(r, trigger)
               + RunSummary.members(request(), r.engine(), r.machine())
               + (sent == null ? "" : sent.json()));
       ProfileReport.writePhases(r, this.out);
@@ -455,12 +455,8 @@ public final class RunCommand implements Callable<Integer> {
             && productions.triggers().get(0).params().containsKey("interval")) {
           spec = spec.with("interval", productions.triggers().get(0).params().get("interval"));
         }
-      } else if (productions.triggers().size() > 1) {
-        throw new UserError(origin + ": " + productions.triggers().size() + " triggers are"
-            + " declared (" + String.join(", ", productions.triggers().stream()
-                .map(TriggerBinding::name).toList()) + "); one trigger runs at a time");
-      } else if (productions.triggers().size() == 1) {
-        spec = TriggerSpec.of(productions.triggers().get(0));
+      } else if (RunService.declared(productions, String.valueOf(origin)) != null) {
+        spec = RunService.declared(productions, String.valueOf(origin));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned || shadowExhaustive) {
         throw new UserError(given(false) + " a sampling strategy (--sampling, or a trigger"
@@ -469,7 +465,7 @@ public final class RunCommand implements Callable<Integer> {
         return null;
       }
       if (interval != null) {
-        spec = spec.with("interval", Long.toString(Triggers.parseCount("--interval", interval)));
+        spec = RunService.tune(spec, "interval", interval, "--interval");
       }
       if (threshold != null) {
         spec = spec.with("threshold", threshold);
@@ -477,11 +473,10 @@ public final class RunCommand implements Callable<Integer> {
       if (predictor != null) {
         spec = spec.with("predictor", predictor);
       }
-      Triggers.check(spec); // every parameter, before the run
     } catch (IllegalArgumentException e) {
       throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
     }
-    return spec;
+    return RunService.checkTrigger(spec, from); // every parameter, before the run
   }
 
   /**
@@ -506,37 +501,18 @@ public final class RunCommand implements Callable<Integer> {
     return s.chars().allMatch(c -> c < 128);
   }
 
+  /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
-    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
-    allowRead.forEach(sandbox::allowRead);
-    allowWrite.forEach(sandbox::allowWrite);
-    org.dise.runtime.linux.GuestLimits guestLimits = sandbox.limits();
-    for (String l : limits) {
-      try {
-        guestLimits = guestLimits.with(l);
-      } catch (IllegalArgumentException e) {
-        throw new UserError(e.getMessage(), Main.EXIT_USAGE);
-      }
-    }
-    sandbox.setLimits(guestLimits);
     if (clearEnv && envFromHost) {
       throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
     }
-    List<String> environment = clearEnv ? new ArrayList<>()
-        : envFromHost ? new ArrayList<>(Machine.hostEnv()) : Machine.defaultEnv();
-    for (String v : env) {
-      if (v.indexOf('=') <= 0) {
-        throw new UserError("--env " + v + ": expected NAME=VALUE", Main.EXIT_USAGE);
-      }
-      // Replace the earlier value: getenv returns the first match, so an appended duplicate
-      // would be ignored by the guest.
-      String name = v.substring(0, v.indexOf('=') + 1);
-      environment.removeIf(e -> e.startsWith(name));
-      environment.add(v);
-    }
-    if (translateThreshold < 0) {
-      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
-    }
-    return new Machine.Options(sandbox, environment, seed, System.err, translateThreshold);
+    GuestSettings guest = new GuestSettings().seed(seed).translateThreshold(translateThreshold)
+        .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
+    allowRead.forEach(guest::allowRead);
+    allowWrite.forEach(guest::allowWrite);
+    limits.forEach(l -> guest.limit(l, "--limit"));
+    // The bytes typed, whatever the locale.
+    env.forEach(v -> guest.set(HostArgs.guestText(v), "--env"));
+    return guest.options(org.dise.runtime.linux.HostNames.workingDirectory(), System.err);
   }
 }

@@ -152,7 +152,8 @@ public final class SweepCommand implements Callable<Integer> {
           Main.EXIT_USAGE);
     }
     org.dise.runtime.linux.Sandbox sandbox =
-        new org.dise.runtime.linux.Sandbox(Path.of("").toAbsolutePath());
+        new org.dise.runtime.linux.Sandbox(
+            org.dise.runtime.linux.HostNames.workingDirectory());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
     Machine.Options options = Machine.Options.defaults().withSandbox(sandbox)

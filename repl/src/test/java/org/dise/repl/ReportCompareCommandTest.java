@@ -112,6 +112,9 @@ class ReportCompareCommandTest {
     assertThat(r.stdout()).contains("  total            200 in A, 165 in B\n");
     // Top 15% of 5 entries: 1 entry, a, which B's top 1 also holds.
     assertThat(r.stdout()).contains("hot set error    0.00% (A's top 15%: 1 entry with ties)");
+    // 90% of A's 200 takes a, b, c (180); B's top 3 are a, d, b: c is missing, a third.
+    assertThat(r.stdout()).contains(
+        "hot weight error 33.33% (A's entries carrying 90% of the weight: 3)");
     // min(.5, .4) + min(.3, 0) + min(0, .2) = 40%.
     assertThat(r.stdout()).contains("stream overlap   40.00% (equation 5)");
 

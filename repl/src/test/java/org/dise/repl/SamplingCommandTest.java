@@ -36,6 +36,8 @@ class SamplingCommandTest {
     assertThat(json).containsMatch("\"sampled_fraction\": 0\\.[0-4]");
     assertThat(json).contains("\"count_error\": ");
     assertThat(json).contains("\"hot_error\": ");
+    assertThat(json).containsMatch("\"hot_weight_error\": [01]\\.\\d{6}");
+    assertThat(r.stderr()).containsMatch("hot_error [0-9.]+ \\([0-9.]+%\\)  hot_weight_error");
     assertThat(json).contains("\"sampling\": \"phase:third\"");
     List<String> phases = Files.readAllLines(dir.resolve("phases.csv"));
     assertThat(phases.get(0)).isEqualTo("interval,phase,predicted,sampled");

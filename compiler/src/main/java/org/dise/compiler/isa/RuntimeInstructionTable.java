@@ -10,10 +10,12 @@ import org.dise.runtime.isa.Isa;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.PseudoInstruction;
 
 /**
  * The instruction table of the runtime ({@link Isa}, one row per RV64GC mnemonic) seen as the
- * front end needs it, plus the common pseudo-instructions a replacement may use.
+ * front end needs it, plus the pseudo-instructions of the runtime's table
+ * ({@link PseudoInstruction}) a replacement may use.
  */
 public final class RuntimeInstructionTable implements InstructionTable {
   private final Map<String, List<OperandKind>> signatures = new LinkedHashMap<>();
@@ -27,8 +29,8 @@ public final class RuntimeInstructionTable implements InstructionTable {
       }
       signatures.put(op.mnemonic(), List.copyOf(kinds));
     }
-    for (Map.Entry<String, String> p : PSEUDO.entrySet()) {
-      signatures.putIfAbsent(p.getKey(), parse(p.getValue()));
+    for (PseudoInstruction p : PseudoInstruction.ALL) {
+      signatures.putIfAbsent(p.mnemonic(), parse(p.operands()));
     }
     for (OpClass c : OpClass.values()) {
       opClasses.add(c.acfName());
@@ -59,31 +61,6 @@ public final class RuntimeInstructionTable implements InstructionTable {
       case RM -> OperandKind.RM;
       case PRED, SUCC -> OperandKind.FENCE_SET;
     };
-  }
-
-  /**
-   * The common pseudo-instructions (RISC-V assembly manual) and their operands; those that
-   * reach outside the sequence ({@code call}, {@code tail}, {@code la}) are not offered.
-   * TODO: read the runtime's pseudo-instruction table once it lands.
-   */
-  private static final Map<String, String> PSEUDO = new LinkedHashMap<>();
-
-  static {
-    String[][] rows = {
-      {"nop", ""}, {"li", "x,i"}, {"mv", "x,x"}, {"not", "x,x"}, {"neg", "x,x"},
-      {"negw", "x,x"}, {"sext.w", "x,x"}, {"seqz", "x,x"}, {"snez", "x,x"}, {"sltz", "x,x"},
-      {"sgtz", "x,x"}, {"beqz", "x,b"}, {"bnez", "x,b"}, {"blez", "x,b"}, {"bgez", "x,b"},
-      {"bltz", "x,b"}, {"bgtz", "x,b"}, {"bgt", "x,x,b"}, {"ble", "x,x,b"}, {"bgtu", "x,x,b"},
-      {"bleu", "x,x,b"}, {"j", "j"}, {"jr", "x"}, {"ret", ""}, {"fmv.s", "f,f"},
-      {"fmv.d", "f,f"}, {"fabs.s", "f,f"}, {"fabs.d", "f,f"}, {"fneg.s", "f,f"},
-      {"fneg.d", "f,f"}, {"csrr", "x,c"}, {"csrw", "c,x"}, {"csrs", "c,x"}, {"csrc", "c,x"},
-      {"csrwi", "c,i"}, {"csrsi", "c,i"}, {"csrci", "c,i"}, {"rdcycle", "x"},
-      {"rdtime", "x"}, {"rdinstret", "x"}, {"frcsr", "x"}, {"fscsr", "x,x"},
-      {"zext.b", "x,x"},
-    };
-    for (String[] r : rows) {
-      PSEUDO.put(r[0], r[1]);
-    }
   }
 
   private static List<OperandKind> parse(String sig) {

@@ -37,10 +37,13 @@ import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
 import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.TriggerBinding;
+import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.Isa;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.PseudoInstruction;
+import org.dise.runtime.isa.RoundingMode;
 
 /**
  * Lowers a checked program to the runtime's tables: the pattern table in composition order, the
@@ -314,13 +317,10 @@ public final class Lowering {
     if (mnemonic.equals("li")) {
       return new ReplacementInsn.LoadImmediate(slot(ops.get(0)), slot(ops.get(1)));
     }
-    String pseudo = Pseudos.TABLE.get(mnemonic);
-    if (pseudo != null) {
-      int sp = pseudo.indexOf(' ');
-      String base = sp < 0 ? pseudo : pseudo.substring(0, sp);
-      List<Arg> args = sp < 0 ? List.of() : Pseudos.operands(pseudo.substring(sp + 1), ops,
-          i.span());
-      return base(base, args, labels, i.span());
+    Optional<PseudoInstruction> pseudo = PseudoInstruction.byMnemonic(mnemonic);
+    if (pseudo.isPresent()) {
+      List<Arg> args = Pseudos.operands(pseudo.get().baseOperands(), ops, i.span());
+      return base(pseudo.get().baseMnemonic(), args, labels, i.span());
     }
     return base(mnemonic, ops, labels, i.span());
   }
@@ -379,18 +379,18 @@ public final class Lowering {
       return i.value();
     }
     String name = a instanceof Arg.Symbol s ? s.name().toLowerCase(Locale.ROOT) : "";
-    Long n = Map.of("fflags", 1L, "frm", 2L, "fcsr", 3L, "cycle", 0xc00L, "time", 0xc01L,
-        "instret", 0xc02L).get(name);
-    if (n == null) {
+    Optional<Csr> c = Csr.byName(name);
+    if (c.isEmpty()) {
       diags.error(a.span(), "unknown CSR `" + name + "`",
-          "the emulator has fflags, frm, fcsr, cycle, time and instret");
+          "the emulator has " + String.join(", ", Csr.names().subList(0, Csr.names().size() - 1))
+              + " and " + Csr.names().get(Csr.names().size() - 1));
       return 0;
     }
-    return n;
+    return c.get().number();
   }
 
   private static int roundingMode(Arg a) {
-    String name = a instanceof Arg.Symbol s ? s.name().toLowerCase(Locale.ROOT) : "dyn";
-    return List.of("rne", "rtz", "rdn", "rup", "rmm", "", "", "dyn").indexOf(name);
+    String name = a instanceof Arg.Symbol s ? s.name() : "dyn";
+    return RoundingMode.byName(name).map(RoundingMode::encoding).orElse(-1);
   }
 }

@@ -18,6 +18,7 @@ import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.CheckedReplacement.Arg;
 import org.dise.compiler.sem.CheckedReplacement.Stmt;
 import org.dise.compiler.sem.InstructionField;
+import org.dise.runtime.isa.RoundingMode;
 
 /**
  * Pass "operands": checks every replacement instruction against the instruction table (mnemonic,
@@ -27,7 +28,6 @@ import org.dise.compiler.sem.InstructionField;
 public final class OperandCheck {
   public static final String NAME = "operands";
 
-  private static final Set<String> ROUNDING = Set.of("rne", "rtz", "rdn", "rup", "rmm", "dyn");
 
   private final InstructionTable isa;
   private final Diagnostics diags;
@@ -188,10 +188,9 @@ public final class OperandCheck {
         }
       }
       case RM -> {
-        if (!(a instanceof Arg.Symbol s && ROUNDING.contains(s.name()))) {
+        if (!(a instanceof Arg.Symbol s && RoundingMode.byName(s.name()).isPresent())) {
           diags.error(a.span(), where + " is a rounding mode",
-              "rounding modes are " + String.join(", ", List.of("rne", "rtz", "rdn", "rup",
-                  "rmm", "dyn")));
+              "rounding modes are " + String.join(", ", RoundingMode.names()));
         }
       }
       case FENCE_SET -> {

@@ -37,19 +37,34 @@ public final class ShadowedProductionLint {
         }
         conj.add(set);
       }
-      // Earlier productions with a replacement, by each conjunct they have: only those sharing
-      // a conjunct with a later production can be implied by it, so the search stays near
-      // linear in the number of productions instead of comparing every pair.
-      Map<String, List<Integer>> byConjunct = new HashMap<>();
+      // How many productions with a replacement have each conjunct. An earlier production can
+      // be implied by a later one only if the later has all its conjuncts, so it is indexed
+      // under its rarest conjunct alone: a conjunct every production shares (`T.OPCLASS ==
+      // load` in each of 10,000) would otherwise make every later production look at every
+      // earlier one.
+      Map<String, Integer> count = new HashMap<>();
+      for (int j = 0; j < ps.size(); j++) {
+        if (ps.get(j).replacement().isPresent()) {
+          for (String c : conj.get(j)) {
+            count.merge(c, 1, Integer::sum);
+          }
+        }
+      }
+      Map<String, List<Integer>> byRarest = new HashMap<>();
       for (int j = 0; j < ps.size(); j++) {
         CheckedProduction later = ps.get(j);
         Set<String> laterConj = conj.get(j);
         if (!later.replacement().isEmpty() && later.span().file() == main) {
           int first = Integer.MAX_VALUE;
           for (String c : laterConj) {
-            for (int i : byConjunct.getOrDefault(c, List.of())) {
-              if (i < first && laterConj.containsAll(conj.get(i))) {
+            // Each list is in source order: its first implied production is its earliest.
+            for (int i : byRarest.getOrDefault(c, List.of())) {
+              if (i >= first) {
+                break;
+              }
+              if (laterConj.containsAll(conj.get(i))) {
                 first = i;
+                break;
               }
             }
           }
@@ -62,10 +77,15 @@ public final class ShadowedProductionLint {
                     + "or make the patterns disjoint");
           }
         }
-        if (later.replacement().isPresent()) {
+        if (later.replacement().isPresent() && !laterConj.isEmpty()) {
+          String rarest = null;
           for (String c : laterConj) {
-            byConjunct.computeIfAbsent(c, k -> new ArrayList<>()).add(j);
+            if (rarest == null || count.get(c) < count.get(rarest)
+                || count.get(c).equals(count.get(rarest)) && c.compareTo(rarest) < 0) {
+              rarest = c;
+            }
           }
+          byRarest.computeIfAbsent(rarest, k -> new ArrayList<>()).add(j);
         }
       }
     }
@@ -73,12 +93,17 @@ public final class ShadowedProductionLint {
 
   private static List<Pattern> conjuncts(Pattern p) {
     List<Pattern> out = new ArrayList<>();
+    conjuncts(p, out);
+    return out;
+  }
+
+  /** Into one list: a list per level copied a chain of n conjuncts n times over. */
+  private static void conjuncts(Pattern p, List<Pattern> out) {
     if (p instanceof Pattern.Binary b && b.op() == Expr.BinaryOp.AND) {
-      out.addAll(conjuncts(b.left()));
-      out.addAll(conjuncts(b.right()));
+      conjuncts(b.left(), out);
+      conjuncts(b.right(), out);
     } else {
       out.add(p);
     }
-    return out;
   }
 }

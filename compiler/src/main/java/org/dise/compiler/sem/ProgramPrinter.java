@@ -92,6 +92,28 @@ public final class ProgramPrinter {
   }
 
   public static String pattern(Pattern p) {
+    StringBuilder sb = new StringBuilder();
+    pattern(p, sb);
+    return sb.toString();
+  }
+
+  /** One builder for the whole tree: a String per operator is quadratic in a long chain. */
+  private static void pattern(Pattern p, StringBuilder sb) {
+    if (p instanceof Pattern.Unary u) {
+      sb.append(u.op().symbol);
+      pattern(u.operand(), sb);
+    } else if (p instanceof Pattern.Binary b) {
+      sb.append('(');
+      pattern(b.left(), sb);
+      sb.append(' ').append(b.op().symbol).append(' ');
+      pattern(b.right(), sb);
+      sb.append(')');
+    } else {
+      sb.append(leaf(p));
+    }
+  }
+
+  private static String leaf(Pattern p) {
     if (p instanceof Pattern.Const c) {
       return Long.toString(c.value());
     } else if (p instanceof Pattern.Bool b) {
@@ -106,10 +128,6 @@ public final class ProgramPrinter {
       return f.flag().word() + "_" + f.counter();
     } else if (p instanceof Pattern.SymbolAddr y) {
       return org.dise.compiler.format.Formatter.symbolAddr(y.symbol(), y.end());
-    } else if (p instanceof Pattern.Unary u) {
-      return u.op().symbol + pattern(u.operand());
-    } else if (p instanceof Pattern.Binary b) {
-      return "(" + pattern(b.left()) + " " + b.op().symbol + " " + pattern(b.right()) + ")";
     }
     return "<dynamic " + ((Pattern.Dynamic) p).what() + ">";
   }

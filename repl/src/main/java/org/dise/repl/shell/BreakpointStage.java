@@ -52,7 +52,7 @@ final class BreakpointStage implements DecodeStage {
     fired = null;
     last = new Boolean[conditions.size()];
     for (int i = 0; i < last.length; i++) {
-      last[i] = engine == null ? null : conditions.get(i).state(engine.hps());
+      last[i] = engine == null ? null : conditions.get(i).state(engine);
     }
   }
 
@@ -126,13 +126,13 @@ final class BreakpointStage implements DecodeStage {
     return d.pc;
   }
 
-  /** After a tagged instruction: a counter condition that just became true stops the program. */
+  /** After a tagged instruction: a counter or sink condition that just became true stops it. */
   private void checkCounters(Cpu cpu) {
     if (last.length != conditions.size()) {
       last = java.util.Arrays.copyOf(last, conditions.size());
     }
     for (int i = 0; i < last.length; i++) {
-      Boolean now = conditions.get(i).state(engine.hps());
+      Boolean now = conditions.get(i).state(engine);
       if (now != null && now && Boolean.FALSE.equals(last[i]) && fired == null) {
         fired = conditions.get(i);
         cpu.requestInterrupt();

@@ -62,6 +62,50 @@ final class InspectionCommands {
     this.out = out;
   }
 
+  void register(CommandTable t) {
+    t.add("bt", "", "the guest's call stack", "The guest's call stack, innermost first: the pc,"
+        + " then each active call's return address, from the shadow stack that the decode stage"
+        + " keeps of every call and return since the program started.", List.of(":bt"), a -> {
+          Args.none(a, "bt");
+          backtrace();
+        });
+    t.add("regs", "", "application and DISE registers", "The application registers (pc,"
+        + " x0-x31 by ABI name), and the DISE registers $dr0-$dr7 when productions are"
+        + " active.", List.of(":regs"), a -> {
+          Args.none(a, "regs");
+          regs();
+        });
+    t.add("mem", "ADDR [N] | x/NFS ADDR", "dump memory, or typed views", "N bytes of memory"
+        + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
+        + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
+        + " address with its symbol, c character, s C string).",
+        List.of(":mem 0x10000 32", ":mem main", ":mem x/8xg $sp", ":mem x/4a $sp",
+            ":mem x/s $a0", ":mem x/4dw main"), this::mem);
+    t.add("disasm", "[ADDR] [N]", "disassemble around the pc or from an address", "N"
+        + " instructions (default 10) from an address or function, or from the pc; '=>' marks"
+        + " the pc.", List.of(":disasm", ":disasm main 20"), this::disasm);
+    t.add("counters", "", "HPS counters, flags and registers", "The HPS counters with their"
+        + " zero and overflow flags, and the HPS registers.", List.of(":counters"), a -> {
+          Args.none(a, "counters");
+          counters();
+        });
+    t.add("set", "counter|overflow|reg X V", "set a counter, flag or register",
+        "Set an HPS counter (:set counter N V, as set_N does: masked to its width, overflow"
+        + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
+        + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
+        List.of(":set counter 0 1", ":set overflow 1 0", ":set reg a0 42", ":set reg pc main",
+            ":set reg $dr2 5"), this::set);
+    t.add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the"
+        + " sampling flag on or off: counter 0 set to 0 (zero_0 true) or 1, as the trigger"
+        + " productions of equations (1) and (2) do.", List.of(":sample off", ":sample on"),
+        a -> {
+          if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
+            throw new ReplError("usage: :sample on|off");
+          }
+          setCounter(0, a.get(0).equals("on") ? 0 : 1);
+        });
+  }
+
   void backtrace() {
     Machine m = view.requireProgram();
     List<ShadowStack.Frame> frames = view.shadow().frames();
@@ -106,7 +150,7 @@ final class InspectionCommands {
     }
     Machine m = view.requireProgram();
     long a = view.address(args.get(0));
-    long n = args.size() > 1 ? ReplSession.number(args.get(1)) : 64;
+    long n = args.size() > 1 ? Args.number(args.get(1)) : 64;
     if (n <= 0 || n > 1 << 16) {
       throw new ReplError(":mem shows 1 to 65536 bytes");
     }
@@ -138,7 +182,7 @@ final class InspectionCommands {
           + " b h w g), e.g. :mem x/8xg $sp, :mem x/s ADDR, :mem x/4a $sp");
     }
     Machine m = view.requireProgram();
-    long n = v.group(1).isEmpty() ? 1 : ReplSession.number(v.group(1));
+    long n = v.group(1).isEmpty() ? 1 : Args.number(v.group(1));
     char f = v.group(2).isEmpty() ? 'x' : v.group(2).charAt(0);
     char sz = v.group(3).isEmpty() ? (f == 'a' ? 'g' : f == 'c' ? 'b' : 'w')
         : v.group(3).charAt(0);
@@ -210,7 +254,7 @@ final class InspectionCommands {
     }
     Machine m = view.requireProgram();
     long a = args.isEmpty() ? m.cpu().pc : view.address(args.get(0));
-    long n = args.size() > 1 ? ReplSession.number(args.get(1)) : 10;
+    long n = args.size() > 1 ? Args.number(args.get(1)) : 10;
     if (n <= 0 || n > 10_000) {
       throw new ReplError(":disasm shows 1 to 10000 instructions");
     }
@@ -316,13 +360,13 @@ final class InspectionCommands {
           + " | :set reg NAME VALUE");
     }
     if (args.get(0).equals("counter")) {
-      long n = ReplSession.number(args.get(1));
-      setCounter((int) n, ReplSession.number(args.get(2)));
+      long n = Args.number(args.get(1));
+      setCounter((int) n, Args.number(args.get(2)));
       return;
     }
     if (args.get(0).equals("overflow")) {
-      int c = counterIndex(ReplSession.number(args.get(1)));
-      long v = ReplSession.number(args.get(2));
+      int c = counterIndex(Args.number(args.get(1)));
+      long v = Args.number(args.get(2));
       if (v != 0 && v != 1) {
         throw new ReplError("a flag is 0 or 1");
       }

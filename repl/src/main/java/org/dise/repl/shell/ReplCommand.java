@@ -42,6 +42,7 @@ import picocli.CommandLine.Option;
       "",
       "Examples:",
       "  ./acf repl",
+      "  ./acf repl --allow-read /data --env LANG=C --limit nofile=64",
       "  ./acf repl --script session.script > session.transcript",
       "  printf ':program examples/programs/bin/hello\\n:run\\n' | ./acf repl",
       "",
@@ -66,9 +67,34 @@ public final class ReplCommand implements Callable<Integer> {
       description = "The history file (default: $ACF_HISTORY, else ~/.acf_history).")
   Path history;
 
+  @Option(names = "--allow-read", paramLabel = "DIR",
+      description = "Also let the guest read files under DIR (repeatable; as acf run, and"
+          + " :allow read DIR in the session).")
+  java.util.List<Path> allowRead = new java.util.ArrayList<>();
+
+  @Option(names = "--allow-write", paramLabel = "DIR",
+      description = "Also let the guest read and write files under DIR (repeatable; :allow"
+          + " write DIR).")
+  java.util.List<Path> allowWrite = new java.util.ArrayList<>();
+
+  @Option(names = "--limit", paramLabel = "NAME=VALUE",
+      description = "A guest resource limit, as acf run --limit (repeatable; :limit).")
+  java.util.List<String> limits = new java.util.ArrayList<>();
+
+  @Option(names = "--env", paramLabel = "NAME=VALUE",
+      description = "A variable in the guest's environment, as acf run --env (repeatable;"
+          + " :env NAME=VALUE).")
+  java.util.List<String> env = new java.util.ArrayList<>();
+
   @Override
   public Integer call() throws IOException {
     ReplSession session = new ReplSession(Path.of(""));
+    // The guest's settings as acf run takes them, through the same GuestSettings.
+    org.dise.repl.GuestSettings guest = session.guest();
+    allowRead.forEach(d -> guest.allowRead(d.toAbsolutePath()));
+    allowWrite.forEach(d -> guest.allowWrite(d.toAbsolutePath()));
+    limits.forEach(l -> guest.limit(l, "--limit"));
+    env.forEach(v -> guest.set(v, "--env"));
     if (script != null) {
       if (!Files.isRegularFile(script)) {
         throw new UserError("--script " + script + ": no such file", Main.EXIT_USAGE);

@@ -93,6 +93,15 @@ final class ReplCompleter implements Completer {
             StandardLibrary.moduleNames().forEach(n -> candidates.add(new Candidate(n)));
           }
         }
+        case ":stdin", ":save", ":out" -> files.complete(reader, line, candidates);
+        case ":allow" -> {
+          if (line.wordIndex() == 1) {
+            candidates.add(new Candidate("read"));
+            candidates.add(new Candidate("write"));
+          } else {
+            files.complete(reader, line, candidates);
+          }
+        }
         case ":lib" -> StandardLibrary.moduleNames().forEach(n -> candidates.add(new Candidate(n)));
         case ":break", ":until", ":disasm", ":delete" -> {
           if (first.equals(":break") && line.wordIndex() == 1) {
@@ -100,7 +109,8 @@ final class ReplCompleter implements Completer {
           }
           if (first.equals(":break") && line.wordIndex() >= 2 && words.get(1).equals("when")) {
             session.labels().forEach(l -> candidates.add(new Candidate(l)));
-            for (String w : List.of("counter", "zero_0", "overflow_0", "pc", "==")) {
+            for (String w : List.of("counter", "zero_0", "overflow_0", "pc", "==", "sink",
+                "count")) {
               candidates.add(new Candidate(w));
             }
           }

@@ -239,7 +239,7 @@ class ReplSessionTest {
     s.execute(":stdin none");
     assertThat(s.execute(":run")).startsWith("0 lines\n");
     assertThat(s.execute(":stdin " + dir.resolve("missing"))).isEqualTo(
-        "error: " + dir.resolve("missing") + ": no such file\n");
+        "error: " + dir.resolve("missing") + ": cannot read: no such file or directory\n");
   }
 
   @Test

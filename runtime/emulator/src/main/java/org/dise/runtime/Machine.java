@@ -40,7 +40,7 @@ public final class Machine {
     }
 
     public static Options defaults() {
-      return new Options(new Sandbox(Path.of("").toAbsolutePath()), defaultEnv(), 0x5eed,
+      return new Options(new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory()), defaultEnv(), 0x5eed,
           System.err);
     }
 
@@ -74,7 +74,8 @@ public final class Machine {
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
-    String exe = elf.path() == null ? argv.get(0) : elf.path().toAbsolutePath().toString();
+    String exe = elf.path() == null ? argv.get(0)
+        : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
     this.kernel = new LinuxKernel(memory, options.sandbox(), options.notices(), exe,
         options.seed());
     this.cpu = new Cpu(memory, kernel);
@@ -97,7 +98,7 @@ public final class Machine {
       throws IOException, ElfException {
     ElfFile elf = ElfFile.read(program);
     List<String> argv = new ArrayList<>();
-    argv.add(program.toString());
+    argv.add(org.dise.runtime.linux.HostNames.guestString(program));
     argv.addAll(args);
     return new Machine(elf, argv, options);
   }
@@ -116,8 +117,8 @@ public final class Machine {
   }
 
   /**
-   * The host environment as the guest should see it. Read from /proc/self/environ as UTF-8 where
-   * possible, because the JVM decodes System.getenv() with the locale's charset.
+   * The host environment as the guest should see it. Read from /proc/self/environ, byte for byte
+   * where possible, because the JVM decodes System.getenv() with the locale's charset.
    */
   public static List<String> hostEnv() {
     List<String> raw = procStrings("/proc/self/environ");
@@ -130,7 +131,10 @@ public final class Machine {
     return env;
   }
 
-  /** NUL-separated strings of a /proc file decoded as UTF-8, or null where there is none. */
+  /**
+   * NUL-separated strings of a /proc file, their bytes kept exactly (see
+   * {@link org.dise.runtime.linux.SurrogateEscape}), or null where there is none.
+   */
   public static List<String> procStrings(String file) {
     try {
       byte[] b = java.nio.file.Files.readAllBytes(Path.of(file));
@@ -138,7 +142,7 @@ public final class Machine {
       int start = 0;
       for (int i = 0; i < b.length; i++) {
         if (b[i] == 0) {
-          out.add(new String(b, start, i - start, java.nio.charset.StandardCharsets.UTF_8));
+          out.add(org.dise.runtime.linux.SurrogateEscape.decode(b, start, i - start));
           start = i + 1;
         }
       }

@@ -15,10 +15,10 @@ import org.objectweb.asm.MethodVisitor;
 
 /**
  * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
- * microseconds: the same shape as {@link BlockTranslator}'s Java source (one method per block,
- * guest integer registers in JVM locals for the whole block, a dispatch loop that follows
- * control between the unit's blocks, self-loops as JVM loops), without javac. The class is a
- * hidden class of this package, so it is unloaded with the unit.
+ * microseconds: guest integer registers in JVM locals for the whole unit, a dispatch loop that
+ * follows control between the unit's blocks, self-loops as JVM loops. What each instruction
+ * computes comes from {@link SemanticsTable} and {@link Semantics}, the interpreter's own
+ * definitions. The class is a hidden class of this package, so it is unloaded with the unit.
  */
 final class BytecodeTranslator {
   private BytecodeTranslator() {}
@@ -696,81 +696,66 @@ final class BytecodeTranslator {
       mv.visitMethodInsn(INVOKEVIRTUAL, MEM, m, desc, false);
     }
 
-    private void binary(DecodedInsn d, int op) {
-      get(d.rs1);
-      get(d.rs2);
-      mv.visitInsn(op);
-      put(d);
-    }
-
-    private void immediate(DecodedInsn d, int op) {
-      get(d.rs1);
-      lconst(mv, d.imm);
-      mv.visitInsn(op);
-      put(d);
-    }
-
-    /** A shift: JVM shifts take an int count, masked to 6 bits like RISC-V's. */
-    private void shiftImm(DecodedInsn d, int op) {
-      get(d.rs1);
-      iconst(mv, (int) d.imm);
-      mv.visitInsn(op);
-      put(d);
-    }
-
-    private void shiftReg(DecodedInsn d, int op) {
-      get(d.rs1);
-      get(d.rs2);
-      mv.visitInsn(L2I);
-      mv.visitInsn(op);
-      put(d);
-    }
-
-    /** The W forms: operate on the low 32 bits and sign-extend. */
-    private void word(DecodedInsn d, int op, boolean immediateOperand, boolean shift) {
-      get(d.rs1);
-      mv.visitInsn(L2I);
-      if (immediateOperand) {
-        iconst(mv, (int) d.imm);
-      } else {
-        get(d.rs2);
-        mv.visitInsn(L2I);
+    /**
+     * Emits an instruction's {@link Semantics} method on its operands as the table lists them
+     * (copied in place by {@link SemanticsInliner}), leaving the result on the stack.
+     */
+    private void compute(DecodedInsn d, SemanticsTable.Entry e) {
+      List<SemanticsInliner.Operand> args = new java.util.ArrayList<>();
+      if (e.fpu()) {
+        args.add(this::fpu);
       }
-      mv.visitInsn(op);
-      mv.visitInsn(I2L);
-      put(d);
-    }
-
-    /** Pushes 1L or 0L for the int comparison result of LCMP against zero with {@code jump}. */
-    private void setIf(int jump) {
-      Label yes = new Label();
-      Label done = new Label();
-      mv.visitJumpInsn(jump, yes);
-      mv.visitInsn(LCONST_0);
-      mv.visitJumpInsn(GOTO, done);
-      mv.visitLabel(yes);
-      mv.visitInsn(LCONST_1);
-      mv.visitLabel(done);
-    }
-
-    private void compareUnsigned() {
-      mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
-    }
-
-    /** A conditional branch: stores the registers and returns the taken or next pc. */
-    private void branch(DecodedInsn d, boolean unsigned, int jumpIfTaken) {
-      get(d.rs1);
-      get(d.rs2);
-      if (unsigned) {
-        compareUnsigned();
-      } else {
-        mv.visitInsn(LCMP);
+      if (e.pc()) {
+        args.add(() -> lconst(mv, d.pc));
       }
+      for (org.dise.runtime.isa.Operand o : e.sources()) {
+        args.add(switch (o) {
+          case RS1 -> () -> get(d.rs1);
+          case RS2 -> () -> get(d.rs2);
+          case FRS1 -> () -> fget(d.rs1);
+          case FRS2 -> () -> fget(d.rs2);
+          case FRS3 -> () -> fget(d.rs3);
+          default -> () -> lconst(mv, d.imm); // imm, uimm, shamt
+        });
+      }
+      if (e.rm()) {
+        args.add(() -> rm(d));
+      }
+      SemanticsInliner.emit(mv, e.method(), e.descriptor(), args, scratch);
+    }
+
+    /** rd or frd = the instruction's method. */
+    private void value(DecodedInsn d, int i, SemanticsTable.Entry e) {
+      if (e.rm()) {
+        mark(i); // a dynamic rounding mode may be illegal
+      }
+      compute(d, e);
+      if (e.dest() == org.dise.runtime.isa.Operand.FRD) {
+        fput(d.rd);
+      } else {
+        put(d);
+      }
+    }
+
+    /** A conditional branch: leaves the block for the taken or the next pc. */
+    private void branch(DecodedInsn d, SemanticsTable.Entry e) {
+      compute(d, e);
       Label taken = new Label();
-      mv.visitJumpInsn(jumpIfTaken, taken);
+      mv.visitJumpInsn(IFNE, taken);
       exitConst(d.npc);
       mv.visitLabel(taken);
       exitConst(d.pc + d.imm);
+    }
+
+    /** An A instruction: the cpu keeps the reservation; rd gets the old value. */
+    private void atomic(DecodedInsn d, int i) {
+      mark(i);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      get(d.rs1);
+      get(d.rs2);
+      iconst(mv, d.opcode);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "atomic", "(JJI)J", false);
+      put(d);
     }
 
     private void fget(int reg) {
@@ -787,11 +772,6 @@ final class BytecodeTranslator {
       iconst(mv, reg);
       mv.visitVarInsn(LLOAD, tmp);
       mv.visitInsn(LASTORE);
-    }
-
-    private void sget(int reg) {
-      fget(reg);
-      mv.visitMethodInsn(INVOKESTATIC, FPU, "unboxS", "(J)I", false);
     }
 
     private void boxS() {
@@ -814,76 +794,25 @@ final class BytecodeTranslator {
       }
     }
 
-    private void fpuCall(String m, String desc) {
-      mv.visitMethodInsn(INVOKEVIRTUAL, FPU, m, desc, false);
-    }
-
-    /** The M extension's division: by zero and overflow as RISC-V defines them. */
-    private void divide(DecodedInsn d, boolean rem, boolean unsigned, boolean w) {
-      int tmpA = scratch;
-      int tmpB = tmpA + 2;
-      get(d.rs1);
-      if (w) {
-        mv.visitInsn(L2I);
-        mv.visitInsn(I2L);
-      }
-      mv.visitVarInsn(LSTORE, tmpA);
-      get(d.rs2);
-      if (w) {
-        mv.visitInsn(L2I);
-        mv.visitInsn(I2L);
-      }
-      mv.visitVarInsn(LSTORE, tmpB);
-      Label zero = new Label();
-      Label done = new Label();
-      mv.visitVarInsn(LLOAD, tmpB);
-      mv.visitInsn(LCONST_0);
-      mv.visitInsn(LCMP);
-      mv.visitJumpInsn(IFEQ, zero);
-      if (w) {
-        mv.visitVarInsn(LLOAD, tmpA);
-        mv.visitInsn(L2I);
-        mv.visitVarInsn(LLOAD, tmpB);
-        mv.visitInsn(L2I);
-        if (unsigned) {
-          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Integer",
-              rem ? "remainderUnsigned" : "divideUnsigned", "(II)I", false);
-        } else {
-          mv.visitInsn(rem ? IREM : IDIV); // MIN / -1 wraps to MIN, as RISC-V wants
-        }
-        mv.visitInsn(I2L);
-      } else {
-        mv.visitVarInsn(LLOAD, tmpA);
-        mv.visitVarInsn(LLOAD, tmpB);
-        if (unsigned) {
-          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long",
-              rem ? "remainderUnsigned" : "divideUnsigned", "(JJ)J", false);
-        } else {
-          mv.visitInsn(rem ? LREM : LDIV);
-        }
-      }
-      mv.visitJumpInsn(GOTO, done);
-      mv.visitLabel(zero);
-      if (rem) {
-        mv.visitVarInsn(LLOAD, tmpA); // x % 0 = x (the W forms: sign-extended low word)
-      } else {
-        lconst(mv, -1);
-      }
-      mv.visitLabel(done);
-      put(d);
-    }
-
     /** Emits instruction {@code i}; true when it returned (ended the block). */
     private boolean insn(DecodedInsn d, int i) {
+      SemanticsTable.Entry e = SemanticsTable.of(d.exec);
+      switch (e.kind()) {
+        case VALUE -> {
+          value(d, i, e);
+          return false;
+        }
+        case BRANCH -> {
+          branch(d, e);
+          return true;
+        }
+        case ATOMIC -> {
+          atomic(d, i);
+          return false;
+        }
+        default -> {}
+      }
       switch (d.exec) {
-        case LUI -> {
-          lconst(mv, d.imm);
-          put(d);
-        }
-        case AUIPC -> {
-          lconst(mv, d.pc + d.imm);
-          put(d);
-        }
         case JAL -> {
           lconst(mv, d.npc);
           put(d);
@@ -892,40 +821,12 @@ final class BytecodeTranslator {
         }
         case JALR -> {
           int tmp = scratch;
-          get(d.rs1);
-          lconst(mv, d.imm);
-          mv.visitInsn(LADD);
-          lconst(mv, ~1L);
-          mv.visitInsn(LAND);
+          compute(d, e);
           mv.visitVarInsn(LSTORE, tmp); // before rd is written: rd may be rs1
           lconst(mv, d.npc);
           put(d);
           mv.visitVarInsn(LLOAD, tmp);
           exitStack();
-          return true;
-        }
-        case BEQ -> {
-          branch(d, false, IFEQ);
-          return true;
-        }
-        case BNE -> {
-          branch(d, false, IFNE);
-          return true;
-        }
-        case BLT -> {
-          branch(d, false, IFLT);
-          return true;
-        }
-        case BGE -> {
-          branch(d, false, IFGE);
-          return true;
-        }
-        case BLTU -> {
-          branch(d, true, IFLT);
-          return true;
-        }
-        case BGEU -> {
-          branch(d, true, IFGE);
           return true;
         }
         case LB, LBU -> {
@@ -995,232 +896,11 @@ final class BytecodeTranslator {
           fget(d.rs2);
           memCall(d.exec == Op.FSD ? "sd" : "sw", "(JJ)V");
         }
-        case ADDI -> immediate(d, LADD);
-        case XORI -> immediate(d, LXOR);
-        case ORI -> immediate(d, LOR);
-        case ANDI -> immediate(d, LAND);
-        case SLTI -> {
-          get(d.rs1);
-          lconst(mv, d.imm);
-          mv.visitInsn(LCMP);
-          setIf(IFLT);
-          put(d);
-        }
-        case SLTIU -> {
-          get(d.rs1);
-          lconst(mv, d.imm);
-          compareUnsigned();
-          setIf(IFLT);
-          put(d);
-        }
-        case SLLI -> shiftImm(d, LSHL);
-        case SRLI -> shiftImm(d, LUSHR);
-        case SRAI -> shiftImm(d, LSHR);
-        case ADD -> binary(d, LADD);
-        case SUB -> binary(d, LSUB);
-        case XOR -> binary(d, LXOR);
-        case OR -> binary(d, LOR);
-        case AND -> binary(d, LAND);
-        case MUL -> binary(d, LMUL);
-        case SLL -> shiftReg(d, LSHL);
-        case SRL -> shiftReg(d, LUSHR);
-        case SRA -> shiftReg(d, LSHR);
-        case SLT -> {
-          get(d.rs1);
-          get(d.rs2);
-          mv.visitInsn(LCMP);
-          setIf(IFLT);
-          put(d);
-        }
-        case SLTU -> {
-          get(d.rs1);
-          get(d.rs2);
-          compareUnsigned();
-          setIf(IFLT);
-          put(d);
-        }
-        case ADDIW -> word(d, IADD, true, false);
-        case SLLIW -> word(d, ISHL, true, true);
-        case SRLIW -> word(d, IUSHR, true, true);
-        case SRAIW -> word(d, ISHR, true, true);
-        case ADDW -> word(d, IADD, false, false);
-        case SUBW -> word(d, ISUB, false, false);
-        case SLLW -> word(d, ISHL, false, true);
-        case SRLW -> word(d, IUSHR, false, true);
-        case SRAW -> word(d, ISHR, false, true);
-        case MULW -> word(d, IMUL, false, false);
-        case MULH -> {
-          get(d.rs1);
-          get(d.rs2);
-          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Math", "multiplyHigh", "(JJ)J", false);
-          put(d);
-        }
-        case MULHSU, MULHU -> {
-          get(d.rs1);
-          get(d.rs2);
-          mv.visitMethodInsn(INVOKESTATIC, "org/dise/runtime/cpu/BytecodeTranslator",
-              d.exec == Op.MULHU ? "mulhu" : "mulhsu", "(JJ)J", false);
-          put(d);
-        }
-        case DIV -> divide(d, false, false, false);
-        case DIVU -> divide(d, false, true, false);
-        case REM -> divide(d, true, false, false);
-        case REMU -> divide(d, true, true, false);
-        case DIVW -> divide(d, false, false, true);
-        case DIVUW -> divide(d, false, true, true);
-        case REMW -> divide(d, true, false, true);
-        case REMUW -> divide(d, true, true, true);
         case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-        case FADD_D, FSUB_D, FMUL_D, FDIV_D -> {
-          mark(i);
-          fpu();
-          fget(d.rs1);
-          fget(d.rs2);
-          rm(d);
-          fpuCall(d.exec.mnemonic().substring(1, 4) + "D", "(JJI)J");
-          fput(d.rd);
-        }
-        case FADD_S, FSUB_S, FMUL_S, FDIV_S -> {
-          mark(i);
-          fpu();
-          sget(d.rs1);
-          sget(d.rs2);
-          rm(d);
-          fpuCall(d.exec.mnemonic().substring(1, 4) + "S", "(III)I");
-          boxS();
-          fput(d.rd);
-        }
-        case FMADD_D, FMSUB_D, FNMSUB_D, FNMADD_D -> {
-          mark(i);
-          fpu();
-          fget(d.rs1);
-          fget(d.rs2);
-          fget(d.rs3);
-          rm(d);
-          fpuCall(fmaName(d) + "D", "(JJJI)J");
-          fput(d.rd);
-        }
-        case FMADD_S, FMSUB_S, FNMSUB_S, FNMADD_S -> {
-          mark(i);
-          fpu();
-          sget(d.rs1);
-          sget(d.rs2);
-          sget(d.rs3);
-          rm(d);
-          fpuCall(fmaName(d) + "S", "(IIII)I");
-          boxS();
-          fput(d.rd);
-        }
-        case FSGNJ_D, FSGNJN_D -> {
-          fget(d.rs1);
-          lconst(mv, Long.MAX_VALUE);
-          mv.visitInsn(LAND);
-          fget(d.rs2);
-          if (d.exec == Op.FSGNJN_D) {
-            lconst(mv, -1);
-            mv.visitInsn(LXOR);
-          }
-          lconst(mv, Long.MIN_VALUE);
-          mv.visitInsn(LAND);
-          mv.visitInsn(LOR);
-          fput(d.rd);
-        }
-        case FSGNJX_D -> {
-          fget(d.rs1);
-          fget(d.rs2);
-          lconst(mv, Long.MIN_VALUE);
-          mv.visitInsn(LAND);
-          mv.visitInsn(LXOR);
-          fput(d.rd);
-        }
-        case FMV_X_D -> {
-          fget(d.rs1);
-          put(d);
-        }
-        case FMV_D_X -> {
-          get(d.rs1);
-          fput(d.rd);
-        }
-        case FMV_X_W -> {
-          fget(d.rs1);
-          mv.visitInsn(L2I);
-          mv.visitInsn(I2L);
-          put(d);
-        }
-        case FMV_W_X -> {
-          get(d.rs1);
-          mv.visitInsn(L2I);
-          boxS();
-          fput(d.rd);
-        }
-        case FEQ_D, FLT_D, FLE_D -> {
-          fpu();
-          fget(d.rs1);
-          fget(d.rs2);
-          fpuCall(d.exec.mnemonic().substring(1, 3) + "D", "(JJ)J");
-          put(d);
-        }
-        case FCVT_D_W, FCVT_D_L -> {
-          mark(i);
-          fpu();
-          get(d.rs1);
-          rm(d);
-          fpuCall(d.exec == Op.FCVT_D_W ? "cvtDW" : "cvtDL", "(JI)J");
-          fput(d.rd);
-        }
-        case FCVT_W_D, FCVT_L_D -> {
-          mark(i);
-          fpu();
-          fget(d.rs1);
-          rm(d);
-          fpuCall(d.exec == Op.FCVT_W_D ? "cvtWD" : "cvtLD", "(JI)J");
-          put(d);
-        }
-        case FCVT_S_D -> {
-          mark(i);
-          fpu();
-          fget(d.rs1);
-          rm(d);
-          fpuCall("cvtSD", "(JI)I");
-          boxS();
-          fput(d.rd);
-        }
-        default -> {
-          // A, the rest of F/D: the interpreter's handler on this instruction, which reads and
-          // writes x[]: the cached registers go there first and come back after.
-          mark(i);
-          storeWritten();
-          mv.visitVarInsn(ALOAD, CPU_L);
-          mv.visitVarInsn(ALOAD, THIS);
-          mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-          iconst(mv, id);
-          mv.visitInsn(AALOAD);
-          iconst(mv, i);
-          mv.visitInsn(AALOAD);
-          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "execSlow", "(L" + INSN + ";)V", false);
-          reloadUsed();
-        }
+        default -> throw new IllegalArgumentException(
+            "not translatable: " + d.exec.mnemonic()); // translatable() keeps these out
       }
       return false;
     }
-  }
-
-  private static String fmaName(DecodedInsn d) {
-    return switch (d.exec) {
-      case FMADD_D, FMADD_S -> "fmadd";
-      case FMSUB_D, FMSUB_S -> "fmsub";
-      case FNMSUB_D, FNMSUB_S -> "fnmsub";
-      default -> "fnmadd";
-    };
-  }
-
-  /** MULHU: the high 64 bits of the unsigned product. */
-  public static long mulhu(long a, long b) {
-    return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
-  }
-
-  /** MULHSU: signed a times unsigned b, high 64 bits. */
-  public static long mulhsu(long a, long b) {
-    return Math.multiplyHigh(a, b) + ((b >> 63) & a);
   }
 }

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import static org.dise.runtime.isa.Opcodes.*;
 
+import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.IllegalInstructionException;
@@ -200,18 +201,18 @@ public final class Cpu {
     switch (d.opcode) {
       case JAL -> {
         x[d.rd] = d.npc;
-        next = d.pc + d.imm;
+        next = Semantics.jal(d.pc, d.imm);
       }
       case JALR -> {
-        next = (x[d.rs1] + d.imm) & ~1L;
+        next = Semantics.jalr(x[d.rs1], d.imm);
         x[d.rd] = d.npc;
       }
-      case BEQ -> next = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
-      case BNE -> next = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
-      case BLT -> next = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
-      case BGE -> next = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
-      case BLTU -> next = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
-      case BGEU -> next = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
+      case BEQ -> next = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+      case BNE -> next = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+      case BLT -> next = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+      case BGE -> next = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+      case BLTU -> next = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+      case BGEU -> next = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
       default -> next = -1;
     }
     if (next != -1 && !halted) {
@@ -561,182 +562,88 @@ public final class Cpu {
           for (i = 0; i < n; i++) {
             d = insns[i];
               switch (d.opcode) {
-                case LUI -> {
-                  x[d.rd] = d.imm;
-                }
-                case AUIPC -> {
-                  x[d.rd] = d.pc + d.imm;
-                }
+                case LUI -> x[d.rd] = Semantics.lui(d.pc, d.imm);
+                case AUIPC -> x[d.rd] = Semantics.auipc(d.pc, d.imm);
                 case JAL -> {
                   x[d.rd] = d.npc;
-                  pc = d.pc + d.imm;
+                  pc = Semantics.jal(d.pc, d.imm);
                   break block;
                 }
                 case JALR -> {
-                  long t = (x[d.rs1] + d.imm) & ~1L;
+                  long t = Semantics.jalr(x[d.rs1], d.imm);
                   x[d.rd] = d.npc;
                   pc = t;
                   break block;
                 }
                 case BEQ -> {
-                  pc = x[d.rs1] == x[d.rs2] ? d.pc + d.imm : d.npc;
+                  pc = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
                 case BNE -> {
-                  pc = x[d.rs1] != x[d.rs2] ? d.pc + d.imm : d.npc;
+                  pc = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
                 case BLT -> {
-                  pc = x[d.rs1] < x[d.rs2] ? d.pc + d.imm : d.npc;
+                  pc = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
                 case BGE -> {
-                  pc = x[d.rs1] >= x[d.rs2] ? d.pc + d.imm : d.npc;
+                  pc = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
                 case BLTU -> {
-                  pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? d.pc + d.imm : d.npc;
+                  pc = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
                 case BGEU -> {
-                  pc = Long.compareUnsigned(x[d.rs1], x[d.rs2]) >= 0 ? d.pc + d.imm : d.npc;
+                  pc = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
                   break block;
                 }
-                case LB -> {
-                  x[d.rd] = (byte) mem.lb(x[d.rs1] + d.imm);
-                }
-                case LH -> {
-                  x[d.rd] = mem.lh(x[d.rs1] + d.imm);
-                }
-                case LW -> {
-                  x[d.rd] = mem.lw(x[d.rs1] + d.imm);
-                }
-                case LD -> {
-                  x[d.rd] = mem.ld(x[d.rs1] + d.imm);
-                }
-                case LBU -> {
-                  x[d.rd] = mem.lb(x[d.rs1] + d.imm) & 0xffL;
-                }
-                case LHU -> {
-                  x[d.rd] = mem.lh(x[d.rs1] + d.imm) & 0xffffL;
-                }
-                case LWU -> {
-                  x[d.rd] = mem.lw(x[d.rs1] + d.imm) & 0xffffffffL;
-                }
-                case SB -> {
-                  mem.sb(x[d.rs1] + d.imm, x[d.rs2]);
-                }
-                case SH -> {
-                  mem.sh(x[d.rs1] + d.imm, x[d.rs2]);
-                }
-                case SW -> {
-                  mem.sw(x[d.rs1] + d.imm, x[d.rs2]);
-                }
-                case SD -> {
-                  mem.sd(x[d.rs1] + d.imm, x[d.rs2]);
-                }
-                case ADDI -> {
-                  x[d.rd] = x[d.rs1] + d.imm;
-                }
-                case SLTI -> {
-                  x[d.rd] = x[d.rs1] < d.imm ? 1 : 0;
-                }
-                case SLTIU -> {
-                  x[d.rd] = Long.compareUnsigned(x[d.rs1], d.imm) < 0 ? 1 : 0;
-                }
-                case XORI -> {
-                  x[d.rd] = x[d.rs1] ^ d.imm;
-                }
-                case ORI -> {
-                  x[d.rd] = x[d.rs1] | d.imm;
-                }
-                case ANDI -> {
-                  x[d.rd] = x[d.rs1] & d.imm;
-                }
-                case SLLI -> {
-                  x[d.rd] = x[d.rs1] << d.imm;
-                }
-                case SRLI -> {
-                  x[d.rd] = x[d.rs1] >>> d.imm;
-                }
-                case SRAI -> {
-                  x[d.rd] = x[d.rs1] >> d.imm;
-                }
-                case ADD -> {
-                  x[d.rd] = x[d.rs1] + x[d.rs2];
-                }
-                case SUB -> {
-                  x[d.rd] = x[d.rs1] - x[d.rs2];
-                }
-                case SLL -> {
-                  x[d.rd] = x[d.rs1] << x[d.rs2];
-                }
-                case SLT -> {
-                  x[d.rd] = x[d.rs1] < x[d.rs2] ? 1 : 0;
-                }
-                case SLTU -> {
-                  x[d.rd] = Long.compareUnsigned(x[d.rs1], x[d.rs2]) < 0 ? 1 : 0;
-                }
-                case XOR -> {
-                  x[d.rd] = x[d.rs1] ^ x[d.rs2];
-                }
-                case SRL -> {
-                  x[d.rd] = x[d.rs1] >>> x[d.rs2];
-                }
-                case SRA -> {
-                  x[d.rd] = x[d.rs1] >> x[d.rs2];
-                }
-                case OR -> {
-                  x[d.rd] = x[d.rs1] | x[d.rs2];
-                }
-                case AND -> {
-                  x[d.rd] = x[d.rs1] & x[d.rs2];
-                }
-                case ADDIW -> {
-                  x[d.rd] = (int) (x[d.rs1] + d.imm);
-                }
-                case SLLIW -> {
-                  x[d.rd] = ((int) x[d.rs1]) << d.imm;
-                }
-                case SRLIW -> {
-                  x[d.rd] = ((int) x[d.rs1]) >>> d.imm;
-                }
-                case SRAIW -> {
-                  x[d.rd] = ((int) x[d.rs1]) >> d.imm;
-                }
-                case ADDW -> {
-                  x[d.rd] = (int) (x[d.rs1] + x[d.rs2]);
-                }
-                case SUBW -> {
-                  x[d.rd] = (int) (x[d.rs1] - x[d.rs2]);
-                }
-                case SLLW -> {
-                  x[d.rd] = ((int) x[d.rs1]) << x[d.rs2];
-                }
-                case SRLW -> {
-                  x[d.rd] = ((int) x[d.rs1]) >>> x[d.rs2];
-                }
-                case SRAW -> {
-                  x[d.rd] = ((int) x[d.rs1]) >> x[d.rs2];
-                }
-                case MUL -> {
-                  x[d.rd] = x[d.rs1] * x[d.rs2];
-                }
-                case MULW -> {
-                  x[d.rd] = (int) x[d.rs1] * (int) x[d.rs2];
-                }
-                case FLD -> {
-                  f[d.rd] = mem.ld(x[d.rs1] + d.imm);
-                }
-                case FSD -> {
-                  mem.sd(x[d.rs1] + d.imm, f[d.rs2]);
-                }
-                case FLW -> {
-                  f[d.rd] = Fpu.boxS(mem.lw(x[d.rs1] + d.imm));
-                }
-                case FSW -> {
-                  mem.sw(x[d.rs1] + d.imm, f[d.rs2]);
-                }
+                case LB -> x[d.rd] = Semantics.lb(mem, x[d.rs1] + d.imm);
+                case LH -> x[d.rd] = Semantics.lh(mem, x[d.rs1] + d.imm);
+                case LW -> x[d.rd] = Semantics.lw(mem, x[d.rs1] + d.imm);
+                case LD -> x[d.rd] = Semantics.ld(mem, x[d.rs1] + d.imm);
+                case LBU -> x[d.rd] = Semantics.lbu(mem, x[d.rs1] + d.imm);
+                case LHU -> x[d.rd] = Semantics.lhu(mem, x[d.rs1] + d.imm);
+                case LWU -> x[d.rd] = Semantics.lwu(mem, x[d.rs1] + d.imm);
+                case SB -> Semantics.sb(mem, x[d.rs1] + d.imm, x[d.rs2]);
+                case SH -> Semantics.sh(mem, x[d.rs1] + d.imm, x[d.rs2]);
+                case SW -> Semantics.sw(mem, x[d.rs1] + d.imm, x[d.rs2]);
+                case SD -> Semantics.sd(mem, x[d.rs1] + d.imm, x[d.rs2]);
+                case ADDI -> x[d.rd] = Semantics.addi(x[d.rs1], d.imm);
+                case SLTI -> x[d.rd] = Semantics.slti(x[d.rs1], d.imm);
+                case SLTIU -> x[d.rd] = Semantics.sltiu(x[d.rs1], d.imm);
+                case XORI -> x[d.rd] = Semantics.xori(x[d.rs1], d.imm);
+                case ORI -> x[d.rd] = Semantics.ori(x[d.rs1], d.imm);
+                case ANDI -> x[d.rd] = Semantics.andi(x[d.rs1], d.imm);
+                case SLLI -> x[d.rd] = Semantics.slli(x[d.rs1], d.imm);
+                case SRLI -> x[d.rd] = Semantics.srli(x[d.rs1], d.imm);
+                case SRAI -> x[d.rd] = Semantics.srai(x[d.rs1], d.imm);
+                case ADDIW -> x[d.rd] = Semantics.addiw(x[d.rs1], d.imm);
+                case SLLIW -> x[d.rd] = Semantics.slliw(x[d.rs1], d.imm);
+                case SRLIW -> x[d.rd] = Semantics.srliw(x[d.rs1], d.imm);
+                case SRAIW -> x[d.rd] = Semantics.sraiw(x[d.rs1], d.imm);
+                case ADD -> x[d.rd] = Semantics.add(x[d.rs1], x[d.rs2]);
+                case SUB -> x[d.rd] = Semantics.sub(x[d.rs1], x[d.rs2]);
+                case SLL -> x[d.rd] = Semantics.sll(x[d.rs1], x[d.rs2]);
+                case SLT -> x[d.rd] = Semantics.slt(x[d.rs1], x[d.rs2]);
+                case SLTU -> x[d.rd] = Semantics.sltu(x[d.rs1], x[d.rs2]);
+                case XOR -> x[d.rd] = Semantics.xor(x[d.rs1], x[d.rs2]);
+                case SRL -> x[d.rd] = Semantics.srl(x[d.rs1], x[d.rs2]);
+                case SRA -> x[d.rd] = Semantics.sra(x[d.rs1], x[d.rs2]);
+                case OR -> x[d.rd] = Semantics.or(x[d.rs1], x[d.rs2]);
+                case AND -> x[d.rd] = Semantics.and(x[d.rs1], x[d.rs2]);
+                case ADDW -> x[d.rd] = Semantics.addw(x[d.rs1], x[d.rs2]);
+                case SUBW -> x[d.rd] = Semantics.subw(x[d.rs1], x[d.rs2]);
+                case SLLW -> x[d.rd] = Semantics.sllw(x[d.rs1], x[d.rs2]);
+                case SRLW -> x[d.rd] = Semantics.srlw(x[d.rs1], x[d.rs2]);
+                case SRAW -> x[d.rd] = Semantics.sraw(x[d.rs1], x[d.rs2]);
+                case MUL -> x[d.rd] = Semantics.mul(x[d.rs1], x[d.rs2]);
+                case MULW -> x[d.rd] = Semantics.mulw(x[d.rs1], x[d.rs2]);
+                case FLD -> f[d.rd] = Semantics.fld(mem, x[d.rs1] + d.imm);
+                case FSD -> Semantics.fsd(mem, x[d.rs1] + d.imm, f[d.rs2]);
+                case FLW -> f[d.rd] = Semantics.flw(mem, x[d.rs1] + d.imm);
+                case FSW -> Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);
                 case ECALL -> {
                   // The block ends here: count exactly what retired, for the kernel and the limit.
                   this.pc = d.pc;
@@ -848,159 +755,133 @@ public final class Cpu {
     return new IllegalInstructionException(d.raw, d.size, why);
   }
 
-  /** Executes one M, A, F or D instruction with the interpreter's handlers (translated code). */
-  public void execSlow(DecodedInsn d) {
-    switch (d.exec.extension()) {
-      case M -> execMulDiv(d);
-      case A -> execAtomic(d);
-      default -> execFp(d);
-    }
-  }
-
   // ---------------------------------------------------------------- M
 
   private void execMulDiv(DecodedInsn d) {
     long a = x[d.rs1];
     long b = x[d.rs2];
-    long r;
-    switch (d.exec) {
-      case MUL -> r = a * b;
-      case MULW -> r = (int) a * (int) b;
-      case MULH -> r = Math.multiplyHigh(a, b);
-      case MULHSU -> r = Math.multiplyHigh(a, b) + ((b >> 63) & a);
-      case MULHU -> r = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
-      case DIV -> r = b == 0 ? -1 : a / b;
-      case DIVU -> r = b == 0 ? -1 : Long.divideUnsigned(a, b);
-      case REM -> r = b == 0 ? a : a % b;
-      case REMU -> r = b == 0 ? a : Long.remainderUnsigned(a, b);
-      case DIVW -> {
-        int ia = (int) a;
-        int ib = (int) b;
-        r = ib == 0 ? -1 : ia / ib;
-      }
-      case DIVUW -> {
-        int ib = (int) b;
-        r = ib == 0 ? -1 : Integer.divideUnsigned((int) a, ib);
-      }
-      case REMW -> {
-        int ia = (int) a;
-        int ib = (int) b;
-        r = ib == 0 ? ia : ia % ib;
-      }
-      case REMUW -> {
-        int ib = (int) b;
-        r = ib == 0 ? (int) a : Integer.remainderUnsigned((int) a, ib);
-      }
+    x[d.rd] = switch (d.exec) {
+      case MUL -> Semantics.mul(a, b);
+      case MULH -> Semantics.mulh(a, b);
+      case MULHSU -> Semantics.mulhsu(a, b);
+      case MULHU -> Semantics.mulhu(a, b);
+      case DIV -> Semantics.div(a, b);
+      case DIVU -> Semantics.divu(a, b);
+      case REM -> Semantics.rem(a, b);
+      case REMU -> Semantics.remu(a, b);
+      case MULW -> Semantics.mulw(a, b);
+      case DIVW -> Semantics.divw(a, b);
+      case DIVUW -> Semantics.divuw(a, b);
+      case REMW -> Semantics.remw(a, b);
+      case REMUW -> Semantics.remuw(a, b);
       default -> throw illegal(d, "not an M instruction");
-    }
-    x[d.rd] = r;
+    };
   }
 
   // ---------------------------------------------------------------- A
 
   private void execAtomic(DecodedInsn d) {
-    long addr = x[d.rs1];
-    boolean word = switch (d.exec) {
-      case LR_W, SC_W, AMOSWAP_W, AMOADD_W, AMOXOR_W, AMOAND_W, AMOOR_W, AMOMIN_W, AMOMAX_W,
-          AMOMINU_W, AMOMAXU_W -> true;
-      default -> false;
-    };
+    x[d.rd] = atomic(x[d.rs1], x[d.rs2], d.opcode);
+  }
+
+  private static final Op[] OPS = Op.values();
+
+  /**
+   * Executes the A instruction {@code opcode} (an {@link Op} ordinal) at {@code addr} with rs2's
+   * value {@code src}; returns what rd receives. The interpreter and translated code call this.
+   */
+  public long atomic(long addr, long src, int opcode) {
+    Op op = OPS[opcode];
+    boolean word = SemanticsTable.of(op).width() == 4;
     if ((addr & (word ? 3 : 7)) != 0) {
       throw new TrapException(
           String.format("misaligned atomic access at address 0x%x", addr), GuestFault.SIGBUS);
     }
-    long src = x[d.rs2];
-    switch (d.exec) {
-      case LR_W -> {
-        x[d.rd] = mem.lw(addr);
+    switch (op) {
+      case LR_W, LR_D -> {
         reservation = addr;
-        return;
-      }
-      case LR_D -> {
-        x[d.rd] = mem.ld(addr);
-        reservation = addr;
-        return;
+        return word ? mem.lw(addr) : mem.ld(addr);
       }
       case SC_W, SC_D -> {
-        if (reservation == addr) {
-          if (word) {
-            mem.sw(addr, src);
-          } else {
-            mem.sd(addr, src);
-          }
-          x[d.rd] = 0;
+        if (reservation != addr) {
+          reservation = -1;
+          return 1;
+        }
+        if (word) {
+          mem.sw(addr, src);
         } else {
-          x[d.rd] = 1;
+          mem.sd(addr, src);
         }
         reservation = -1;
-        return;
+        return 0;
       }
       default -> {}
     }
     long old = word ? mem.lw(addr) : mem.ld(addr);
-    long v = switch (d.exec) {
-      case AMOSWAP_W, AMOSWAP_D -> src;
-      case AMOADD_W, AMOADD_D -> old + src;
-      case AMOXOR_W, AMOXOR_D -> old ^ src;
-      case AMOAND_W, AMOAND_D -> old & src;
-      case AMOOR_W, AMOOR_D -> old | src;
-      case AMOMIN_W -> Math.min((int) old, (int) src);
-      case AMOMAX_W -> Math.max((int) old, (int) src);
-      case AMOMINU_W -> Integer.compareUnsigned((int) old, (int) src) <= 0 ? old : src;
-      case AMOMAXU_W -> Integer.compareUnsigned((int) old, (int) src) >= 0 ? old : src;
-      case AMOMIN_D -> Math.min(old, src);
-      case AMOMAX_D -> Math.max(old, src);
-      case AMOMINU_D -> Long.compareUnsigned(old, src) <= 0 ? old : src;
-      case AMOMAXU_D -> Long.compareUnsigned(old, src) >= 0 ? old : src;
-      default -> throw illegal(d, "not an atomic");
+    long v = switch (op) {
+      case AMOSWAP_W -> Semantics.amoswap_w(old, src);
+      case AMOADD_W -> Semantics.amoadd_w(old, src);
+      case AMOXOR_W -> Semantics.amoxor_w(old, src);
+      case AMOAND_W -> Semantics.amoand_w(old, src);
+      case AMOOR_W -> Semantics.amoor_w(old, src);
+      case AMOMIN_W -> Semantics.amomin_w(old, src);
+      case AMOMAX_W -> Semantics.amomax_w(old, src);
+      case AMOMINU_W -> Semantics.amominu_w(old, src);
+      case AMOMAXU_W -> Semantics.amomaxu_w(old, src);
+      case AMOSWAP_D -> Semantics.amoswap_d(old, src);
+      case AMOADD_D -> Semantics.amoadd_d(old, src);
+      case AMOXOR_D -> Semantics.amoxor_d(old, src);
+      case AMOAND_D -> Semantics.amoand_d(old, src);
+      case AMOOR_D -> Semantics.amoor_d(old, src);
+      case AMOMIN_D -> Semantics.amomin_d(old, src);
+      case AMOMAX_D -> Semantics.amomax_d(old, src);
+      case AMOMINU_D -> Semantics.amominu_d(old, src);
+      case AMOMAXU_D -> Semantics.amomaxu_d(old, src);
+      default -> throw new IllegalStateException("not an atomic: " + op.mnemonic());
     };
     if (word) {
       mem.sw(addr, v);
     } else {
       mem.sd(addr, v);
     }
-    x[d.rd] = old;
+    return old;
   }
 
   // ---------------------------------------------------------------- Zicsr
 
-  public static final int CSR_FFLAGS = 0x001;
-  public static final int CSR_FRM = 0x002;
-  public static final int CSR_FCSR = 0x003;
-  public static final int CSR_CYCLE = 0xc00;
-  public static final int CSR_TIME = 0xc01;
-  public static final int CSR_INSTRET = 0xc02;
-
+  /** A CSR instruction: the CSRs, their numbers and access are {@link Csr}'s table. */
   private void execCsr(DecodedInsn d, long stepsInFlight) {
-    int csr = (int) d.imm;
+    int number = (int) d.imm;
+    Csr csr = Csr.byNumber(number).orElseThrow(
+        () -> illegal(d, String.format("unsupported CSR 0x%03x", number)));
     boolean immediate = d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
     long operand = immediate ? d.rs1 : x[d.rs1];
     boolean writes =
         d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
-    long old;
-    switch (csr) {
-      case CSR_FFLAGS -> old = fpu.fflags;
-      case CSR_FRM -> old = fpu.frm;
-      case CSR_FCSR -> old = (fpu.frm << 5) | fpu.fflags;
+    long old = switch (csr) {
+      case FFLAGS -> fpu.fflags;
+      case FRM -> fpu.frm;
+      case FCSR -> (fpu.frm << 5) | fpu.fflags;
       // stepsInFlight counts this instruction, which has not retired yet.
-      case CSR_CYCLE, CSR_INSTRET -> old = instret + stepsInFlight - 1;
-      case CSR_TIME -> old = System.nanoTime() / 100; // a 10 MHz timebase
-      default -> throw illegal(d, String.format("unsupported CSR 0x%03x", csr));
-    }
+      case CYCLE, INSTRET -> instret + stepsInFlight - 1;
+      case TIME -> System.nanoTime() / 100; // a 10 MHz timebase
+    };
     if (writes) {
+      if (!csr.writable()) {
+        throw illegal(d, String.format("CSR 0x%03x is read-only", number));
+      }
       long v = switch (d.exec) {
         case CSRRW, CSRRWI -> operand;
         case CSRRS, CSRRSI -> old | operand;
         default -> old & ~operand;
       };
       switch (csr) {
-        case CSR_FFLAGS -> fpu.fflags = (int) (v & 0x1f);
-        case CSR_FRM -> fpu.frm = (int) (v & 7);
-        case CSR_FCSR -> {
+        case FFLAGS -> fpu.fflags = (int) (v & 0x1f);
+        case FRM -> fpu.frm = (int) (v & 7);
+        default -> { // FCSR
           fpu.fflags = (int) (v & 0x1f);
           fpu.frm = (int) ((v >>> 5) & 7);
         }
-        default -> throw illegal(d, String.format("CSR 0x%03x is read-only", csr));
       }
     }
     x[d.rd] = old;
@@ -1025,75 +906,68 @@ public final class Cpu {
     return rm;
   }
 
-  private int s(int reg) {
-    return Fpu.unboxS(f[reg]);
-  }
-
   private void execFp(DecodedInsn d) {
     final Fpu u = fpu;
     final long[] f = this.f;
     switch (d.exec) {
-      case FADD_D -> f[d.rd] = u.addD(f[d.rs1], f[d.rs2], rm(d));
-      case FSUB_D -> f[d.rd] = u.subD(f[d.rs1], f[d.rs2], rm(d));
-      case FMUL_D -> f[d.rd] = u.mulD(f[d.rs1], f[d.rs2], rm(d));
-      case FDIV_D -> f[d.rd] = u.divD(f[d.rs1], f[d.rs2], rm(d));
-      case FSQRT_D -> f[d.rd] = u.sqrtD(f[d.rs1], rm(d));
-      case FMADD_D -> f[d.rd] = u.fmaddD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FMSUB_D -> f[d.rd] = u.fmsubD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMSUB_D -> f[d.rd] = u.fnmsubD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMADD_D -> f[d.rd] = u.fnmaddD(f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FSGNJ_D -> f[d.rd] = (f[d.rs1] & Long.MAX_VALUE) | (f[d.rs2] & Long.MIN_VALUE);
-      case FSGNJN_D -> f[d.rd] = (f[d.rs1] & Long.MAX_VALUE) | (~f[d.rs2] & Long.MIN_VALUE);
-      case FSGNJX_D -> f[d.rd] = f[d.rs1] ^ (f[d.rs2] & Long.MIN_VALUE);
-      case FMIN_D -> f[d.rd] = u.minD(f[d.rs1], f[d.rs2]);
-      case FMAX_D -> f[d.rd] = u.maxD(f[d.rs1], f[d.rs2]);
-      case FCVT_S_D -> f[d.rd] = Fpu.boxS(u.cvtSD(f[d.rs1], rm(d)));
-      case FCVT_D_S -> {
-        rm(d);
-        f[d.rd] = u.cvtDS(s(d.rs1));
-      }
-      case FEQ_D -> x[d.rd] = u.eqD(f[d.rs1], f[d.rs2]);
-      case FLT_D -> x[d.rd] = u.ltD(f[d.rs1], f[d.rs2]);
-      case FLE_D -> x[d.rd] = u.leD(f[d.rs1], f[d.rs2]);
-      case FCLASS_D -> x[d.rd] = Fpu.classD(f[d.rs1]);
-      case FCVT_W_D -> x[d.rd] = u.cvtWD(f[d.rs1], rm(d));
-      case FCVT_WU_D -> x[d.rd] = u.cvtWUD(f[d.rs1], rm(d));
-      case FCVT_L_D -> x[d.rd] = u.cvtLD(f[d.rs1], rm(d));
-      case FCVT_LU_D -> x[d.rd] = u.cvtLUD(f[d.rs1], rm(d));
-      case FCVT_D_W -> f[d.rd] = u.cvtDW(x[d.rs1], rm(d));
-      case FCVT_D_WU -> f[d.rd] = u.cvtDWU(x[d.rs1], rm(d));
-      case FCVT_D_L -> f[d.rd] = u.cvtDL(x[d.rs1], rm(d));
-      case FCVT_D_LU -> f[d.rd] = u.cvtDLU(x[d.rs1], rm(d));
-      case FMV_X_D -> x[d.rd] = f[d.rs1];
-      case FMV_D_X -> f[d.rd] = x[d.rs1];
-      case FADD_S -> f[d.rd] = Fpu.boxS(u.addS(s(d.rs1), s(d.rs2), rm(d)));
-      case FSUB_S -> f[d.rd] = Fpu.boxS(u.subS(s(d.rs1), s(d.rs2), rm(d)));
-      case FMUL_S -> f[d.rd] = Fpu.boxS(u.mulS(s(d.rs1), s(d.rs2), rm(d)));
-      case FDIV_S -> f[d.rd] = Fpu.boxS(u.divS(s(d.rs1), s(d.rs2), rm(d)));
-      case FSQRT_S -> f[d.rd] = Fpu.boxS(u.sqrtS(s(d.rs1), rm(d)));
-      case FMADD_S -> f[d.rd] = Fpu.boxS(u.fmaddS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
-      case FMSUB_S -> f[d.rd] = Fpu.boxS(u.fmsubS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
-      case FNMSUB_S -> f[d.rd] = Fpu.boxS(u.fnmsubS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
-      case FNMADD_S -> f[d.rd] = Fpu.boxS(u.fnmaddS(s(d.rs1), s(d.rs2), s(d.rs3), rm(d)));
-      case FSGNJ_S -> f[d.rd] = Fpu.boxS((s(d.rs1) & Integer.MAX_VALUE) | (s(d.rs2) & Integer.MIN_VALUE));
-      case FSGNJN_S -> f[d.rd] = Fpu.boxS((s(d.rs1) & Integer.MAX_VALUE) | (~s(d.rs2) & Integer.MIN_VALUE));
-      case FSGNJX_S -> f[d.rd] = Fpu.boxS(s(d.rs1) ^ (s(d.rs2) & Integer.MIN_VALUE));
-      case FMIN_S -> f[d.rd] = Fpu.boxS(u.minS(s(d.rs1), s(d.rs2)));
-      case FMAX_S -> f[d.rd] = Fpu.boxS(u.maxS(s(d.rs1), s(d.rs2)));
-      case FCVT_W_S -> x[d.rd] = u.cvtWS(s(d.rs1), rm(d));
-      case FCVT_WU_S -> x[d.rd] = u.cvtWUS(s(d.rs1), rm(d));
-      case FCVT_L_S -> x[d.rd] = u.cvtLS(s(d.rs1), rm(d));
-      case FCVT_LU_S -> x[d.rd] = u.cvtLUS(s(d.rs1), rm(d));
-      case FMV_X_W -> x[d.rd] = (int) f[d.rs1];
-      case FCLASS_S -> x[d.rd] = Fpu.classS(s(d.rs1));
-      case FEQ_S -> x[d.rd] = u.eqS(s(d.rs1), s(d.rs2));
-      case FLT_S -> x[d.rd] = u.ltS(s(d.rs1), s(d.rs2));
-      case FLE_S -> x[d.rd] = u.leS(s(d.rs1), s(d.rs2));
-      case FCVT_S_W -> f[d.rd] = Fpu.boxS(u.cvtSW(x[d.rs1], rm(d)));
-      case FCVT_S_WU -> f[d.rd] = Fpu.boxS(u.cvtSWU(x[d.rs1], rm(d)));
-      case FCVT_S_L -> f[d.rd] = Fpu.boxS(u.cvtSL(x[d.rs1], rm(d)));
-      case FCVT_S_LU -> f[d.rd] = Fpu.boxS(u.cvtSLU(x[d.rs1], rm(d)));
-      case FMV_W_X -> f[d.rd] = Fpu.boxS((int) x[d.rs1]);
+      case FMADD_S -> f[d.rd] = Semantics.fmadd_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FMSUB_S -> f[d.rd] = Semantics.fmsub_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMSUB_S -> f[d.rd] = Semantics.fnmsub_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMADD_S -> f[d.rd] = Semantics.fnmadd_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FADD_S -> f[d.rd] = Semantics.fadd_s(u, f[d.rs1], f[d.rs2], rm(d));
+      case FSUB_S -> f[d.rd] = Semantics.fsub_s(u, f[d.rs1], f[d.rs2], rm(d));
+      case FMUL_S -> f[d.rd] = Semantics.fmul_s(u, f[d.rs1], f[d.rs2], rm(d));
+      case FDIV_S -> f[d.rd] = Semantics.fdiv_s(u, f[d.rs1], f[d.rs2], rm(d));
+      case FSQRT_S -> f[d.rd] = Semantics.fsqrt_s(u, f[d.rs1], rm(d));
+      case FSGNJ_S -> f[d.rd] = Semantics.fsgnj_s(f[d.rs1], f[d.rs2]);
+      case FSGNJN_S -> f[d.rd] = Semantics.fsgnjn_s(f[d.rs1], f[d.rs2]);
+      case FSGNJX_S -> f[d.rd] = Semantics.fsgnjx_s(f[d.rs1], f[d.rs2]);
+      case FMIN_S -> f[d.rd] = Semantics.fmin_s(u, f[d.rs1], f[d.rs2]);
+      case FMAX_S -> f[d.rd] = Semantics.fmax_s(u, f[d.rs1], f[d.rs2]);
+      case FCVT_W_S -> x[d.rd] = Semantics.fcvt_w_s(u, f[d.rs1], rm(d));
+      case FCVT_WU_S -> x[d.rd] = Semantics.fcvt_wu_s(u, f[d.rs1], rm(d));
+      case FCVT_L_S -> x[d.rd] = Semantics.fcvt_l_s(u, f[d.rs1], rm(d));
+      case FCVT_LU_S -> x[d.rd] = Semantics.fcvt_lu_s(u, f[d.rs1], rm(d));
+      case FMV_X_W -> x[d.rd] = Semantics.fmv_x_w(f[d.rs1]);
+      case FCLASS_S -> x[d.rd] = Semantics.fclass_s(f[d.rs1]);
+      case FEQ_S -> x[d.rd] = Semantics.feq_s(u, f[d.rs1], f[d.rs2]);
+      case FLT_S -> x[d.rd] = Semantics.flt_s(u, f[d.rs1], f[d.rs2]);
+      case FLE_S -> x[d.rd] = Semantics.fle_s(u, f[d.rs1], f[d.rs2]);
+      case FCVT_S_W -> f[d.rd] = Semantics.fcvt_s_w(u, x[d.rs1], rm(d));
+      case FCVT_S_WU -> f[d.rd] = Semantics.fcvt_s_wu(u, x[d.rs1], rm(d));
+      case FCVT_S_L -> f[d.rd] = Semantics.fcvt_s_l(u, x[d.rs1], rm(d));
+      case FCVT_S_LU -> f[d.rd] = Semantics.fcvt_s_lu(u, x[d.rs1], rm(d));
+      case FMV_W_X -> f[d.rd] = Semantics.fmv_w_x(x[d.rs1]);
+      case FMADD_D -> f[d.rd] = Semantics.fmadd_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FMSUB_D -> f[d.rd] = Semantics.fmsub_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMSUB_D -> f[d.rd] = Semantics.fnmsub_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FNMADD_D -> f[d.rd] = Semantics.fnmadd_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
+      case FADD_D -> f[d.rd] = Semantics.fadd_d(u, f[d.rs1], f[d.rs2], rm(d));
+      case FSUB_D -> f[d.rd] = Semantics.fsub_d(u, f[d.rs1], f[d.rs2], rm(d));
+      case FMUL_D -> f[d.rd] = Semantics.fmul_d(u, f[d.rs1], f[d.rs2], rm(d));
+      case FDIV_D -> f[d.rd] = Semantics.fdiv_d(u, f[d.rs1], f[d.rs2], rm(d));
+      case FSQRT_D -> f[d.rd] = Semantics.fsqrt_d(u, f[d.rs1], rm(d));
+      case FSGNJ_D -> f[d.rd] = Semantics.fsgnj_d(f[d.rs1], f[d.rs2]);
+      case FSGNJN_D -> f[d.rd] = Semantics.fsgnjn_d(f[d.rs1], f[d.rs2]);
+      case FSGNJX_D -> f[d.rd] = Semantics.fsgnjx_d(f[d.rs1], f[d.rs2]);
+      case FMIN_D -> f[d.rd] = Semantics.fmin_d(u, f[d.rs1], f[d.rs2]);
+      case FMAX_D -> f[d.rd] = Semantics.fmax_d(u, f[d.rs1], f[d.rs2]);
+      case FCVT_S_D -> f[d.rd] = Semantics.fcvt_s_d(u, f[d.rs1], rm(d));
+      case FCVT_D_S -> f[d.rd] = Semantics.fcvt_d_s(u, f[d.rs1], rm(d));
+      case FEQ_D -> x[d.rd] = Semantics.feq_d(u, f[d.rs1], f[d.rs2]);
+      case FLT_D -> x[d.rd] = Semantics.flt_d(u, f[d.rs1], f[d.rs2]);
+      case FLE_D -> x[d.rd] = Semantics.fle_d(u, f[d.rs1], f[d.rs2]);
+      case FCLASS_D -> x[d.rd] = Semantics.fclass_d(f[d.rs1]);
+      case FCVT_W_D -> x[d.rd] = Semantics.fcvt_w_d(u, f[d.rs1], rm(d));
+      case FCVT_WU_D -> x[d.rd] = Semantics.fcvt_wu_d(u, f[d.rs1], rm(d));
+      case FCVT_L_D -> x[d.rd] = Semantics.fcvt_l_d(u, f[d.rs1], rm(d));
+      case FCVT_LU_D -> x[d.rd] = Semantics.fcvt_lu_d(u, f[d.rs1], rm(d));
+      case FCVT_D_W -> f[d.rd] = Semantics.fcvt_d_w(u, x[d.rs1], rm(d));
+      case FCVT_D_WU -> f[d.rd] = Semantics.fcvt_d_wu(u, x[d.rs1], rm(d));
+      case FCVT_D_L -> f[d.rd] = Semantics.fcvt_d_l(u, x[d.rs1], rm(d));
+      case FCVT_D_LU -> f[d.rd] = Semantics.fcvt_d_lu(u, x[d.rs1], rm(d));
+      case FMV_X_D -> x[d.rd] = Semantics.fmv_x_d(f[d.rs1]);
+      case FMV_D_X -> f[d.rd] = Semantics.fmv_d_x(x[d.rs1]);
       default -> throw illegal(d, "not implemented: " + d.exec.mnemonic());
     }
   }

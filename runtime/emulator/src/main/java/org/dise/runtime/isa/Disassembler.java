@@ -11,8 +11,6 @@ import org.dise.runtime.elf.SymbolTable;
 public final class Disassembler {
   private Disassembler() {}
 
-  private static final String[] RM = {"rne", "rtz", "rdn", "rup", "rmm", "rm5", "rm6", "dyn"};
-
   /** {@code mnemonic<TAB>operands}, as objdump prints it. */
   public static String format(DecodedInsn d, SymbolTable symbols) {
     String[] mo = mnemonicAndOperands(d, symbols);
@@ -48,15 +46,7 @@ public final class Disassembler {
   }
 
   static String csrName(int csr) {
-    return switch (csr) {
-      case 0x001 -> "fflags";
-      case 0x002 -> "frm";
-      case 0x003 -> "fcsr";
-      case 0xc00 -> "cycle";
-      case 0xc01 -> "time";
-      case 0xc02 -> "instret";
-      default -> hex(csr);
-    };
+    return Csr.byNumber(csr).map(Csr::asmName).orElse(hex(csr));
   }
 
   private static String fenceSet(int bits) {
@@ -187,30 +177,21 @@ public final class Disassembler {
         }
         return of("fence", fenceSet(pred) + "," + fenceSet(succ));
       }
-      case CSRRS:
+      case CSRRS: {
+        Csr c = Csr.byNumber((int) imm).orElse(null);
         if (rs1 == 0) {
-          return switch ((int) imm) {
-            case 0x001 -> of("frflags", x(rd));
-            case 0x002 -> of("frrm", x(rd));
-            case 0x003 -> of("frcsr", x(rd));
-            case 0xc00 -> of("rdcycle", x(rd));
-            case 0xc01 -> of("rdtime", x(rd));
-            case 0xc02 -> of("rdinstret", x(rd));
-            default -> of("csrr", x(rd) + "," + csrName((int) imm));
-          };
+          return c != null && c.readPseudo() != null
+              ? of(c.readPseudo(), x(rd))
+              : of("csrr", x(rd) + "," + csrName((int) imm));
         }
         return rd == 0
             ? of("csrs", csrName((int) imm) + "," + x(rs1))
             : of("csrrs", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
+      }
       case CSRRW: {
-        String fpName = switch ((int) imm) {
-          case 0x001 -> "fsflags";
-          case 0x002 -> "fsrm";
-          case 0x003 -> "fscsr";
-          default -> null;
-        };
-        if (fpName != null) {
-          return of(fpName, rd == 0 ? x(rs1) : x(rd) + "," + x(rs1));
+        Csr c = Csr.byNumber((int) imm).orElse(null);
+        if (c != null && c.writePseudo() != null) {
+          return of(c.writePseudo(), rd == 0 ? x(rs1) : x(rd) + "," + x(rs1));
         }
         return rd == 0
             ? of("csrw", csrName((int) imm) + "," + x(rs1))
@@ -221,14 +202,10 @@ public final class Disassembler {
             ? of("csrc", csrName((int) imm) + "," + x(rs1))
             : of("csrrc", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
       case CSRRWI: {
-        String fpName = switch ((int) imm) {
-          case 0x001 -> "fsflagsi";
-          case 0x002 -> "fsrmi";
-          default -> null;
-        };
-        if (fpName != null) {
+        Csr c = Csr.byNumber((int) imm).orElse(null);
+        if (c != null && c.writeImmPseudo() != null) {
           // objdump has no rd-less form of these and always shows rd.
-          return of(fpName, x(rd) + "," + rs1);
+          return of(c.writeImmPseudo(), x(rd) + "," + rs1);
         }
         return rd == 0
             ? of("csrwi", csrName((int) imm) + "," + rs1)
@@ -296,7 +273,7 @@ public final class Disassembler {
     }
     // d.rm holds fence or aq/rl bits for other formats, so read it as a rounding mode only here.
     if (e.operands().contains(Operand.RM) && d.rm != 7 && !exact(e)) {
-      sb.append(',').append(RM[d.rm]);
+      sb.append(',').append(RoundingMode.display(d.rm));
     }
     return of(m, sb.toString());
   }

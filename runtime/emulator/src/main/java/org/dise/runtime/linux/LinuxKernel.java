@@ -460,8 +460,8 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   /**
-   * Reads a guest path: at most PATH_MAX bytes with its NUL (else ENAMETOOLONG), bytes that are
-   * not UTF-8 give EILSEQ with a notice rather than a different name on the host.
+   * Reads a guest path: at most PATH_MAX bytes with its NUL (else ENAMETOOLONG), held without
+   * loss as {@link SurrogateEscape} describes, so that it names the host file byte for byte.
    */
   private String pathArg(long addr) throws Refused {
     byte[] b = new byte[PathWalk.PATH_MAX];
@@ -476,16 +476,7 @@ public final class LinuxKernel implements SyscallHandler {
       }
       b[n++] = c;
     }
-    try {
-      return StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-          .decode(java.nio.ByteBuffer.wrap(b, 0, n)).toString();
-    } catch (java.nio.charset.CharacterCodingException e) {
-      notice("nonutf8", "guest used a file name that is not UTF-8; the host cannot name it "
-          + "exactly, so the call returned EILSEQ");
-      throw new Refused(Errno.EILSEQ);
-    }
+    return SurrogateEscape.decode(b, 0, n);
   }
 
   /**
@@ -506,6 +497,11 @@ public final class LinuxKernel implements SyscallHandler {
       start = dir.path;
     }
     PathWalk.Result r = PathWalk.walk(start, p, followLast);
+    if (r.errno() == Errno.EILSEQ) {
+      notice("nonlocale", "guest used a file name the host's locale cannot hold, and the JDK's"
+          + " byte-exact paths are not open to acf (--add-opens java.base/sun.nio.fs=ALL-UNNAMED),"
+          + " so the call returned EILSEQ");
+    }
     if (!r.ok()) {
       if (r.path() != null && !sandbox.mayRead(r.path())) {
         throw new Refused(Errno.EACCES);
@@ -594,7 +590,7 @@ public final class LinuxKernel implements SyscallHandler {
       names.add(".");
       names.add("..");
       try (Stream<Path> s = Files.list(p)) {
-        s.forEach(q -> names.add(q.getFileName().toString()));
+        s.forEach(q -> names.add(HostNames.guestString(q.getFileName())));
       }
       return install(new GuestFd.Dir(p, names), flags);
     }
@@ -750,12 +746,13 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private long getcwd(long buf, long size) {
-    byte[] b = (cwd.toString() + "\0").getBytes(StandardCharsets.UTF_8);
-    if (b.length > size) {
+    byte[] name = HostNames.bytes(cwd);
+    if (name.length + 1 > size) {
       return -Errno.ERANGE;
     }
-    mem.write(buf, b, 0, b.length);
-    return b.length;
+    mem.write(buf, name, 0, name.length);
+    mem.sb(buf + name.length, 0);
+    return name.length + 1;
   }
 
   private long chdir(long pathAddr) throws Refused {
@@ -867,7 +864,13 @@ public final class LinuxKernel implements SyscallHandler {
     }
     checkEntry(at.path(), "creating");
     // The text is not checked: every later use of the link is walked and judged again.
-    Files.createSymbolicLink(at.path(), Path.of(target));
+    Path text;
+    try {
+      text = HostNames.path(target);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return -Errno.EILSEQ;
+    }
+    Files.createSymbolicLink(at.path(), text);
     return 0;
   }
 
@@ -890,7 +893,7 @@ public final class LinuxKernel implements SyscallHandler {
     }
     long used = 0;
     while (d.next < d.names.size()) {
-      byte[] name = d.names.get(d.next).getBytes(StandardCharsets.UTF_8);
+      byte[] name = SurrogateEscape.encode(d.names.get(d.next));
       int reclen = (19 + name.length + 1 + 7) & ~7;
       if (used + reclen > len) {
         break;
@@ -1017,12 +1020,12 @@ public final class LinuxKernel implements SyscallHandler {
         return -Errno.EINVAL;
       }
       try {
-        target = Files.readSymbolicLink(r.path()).toString();
+        target = HostNames.guestString(Files.readSymbolicLink(r.path()));
       } catch (IOException e) {
         return -Errno.ENOENT;
       }
     }
-    byte[] b = target.getBytes(StandardCharsets.UTF_8);
+    byte[] b = SurrogateEscape.encode(target);
     int n = (int) Math.min(b.length, size);
     mem.write(buf, b, 0, n);
     return n;

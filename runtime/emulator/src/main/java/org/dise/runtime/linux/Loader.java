@@ -1,6 +1,5 @@
 package org.dise.runtime.linux;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -187,8 +186,9 @@ public final class Loader {
     return sp;
   }
 
+  /** Pushes the bytes {@code s} stands for (UTF-8, and raw bytes kept by SurrogateEscape). */
   private static long pushString(Memory mem, long p, String s) {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    byte[] b = SurrogateEscape.encode(s);
     p -= b.length + 1;
     mem.write(p, b, 0, b.length);
     mem.write(p + b.length, new byte[1], 0, 1);

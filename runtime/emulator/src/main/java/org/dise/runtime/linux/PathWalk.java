@@ -1,8 +1,8 @@
 package org.dise.runtime.linux;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -43,14 +43,14 @@ final class PathWalk {
   }
 
   /**
-   * Walks {@code guestPath} from {@code start} (an absolute real directory) or from the root for
+   * Walks {@code guestPath} (the guest's bytes, as {@link SurrogateEscape} holds them) from {@code start} (an absolute real directory) or from the root for
    * an absolute path. {@code followLast} follows a symbolic link in the final component.
    */
   static Result walk(Path start, String guestPath, boolean followLast) {
     if (guestPath.isEmpty()) {
       return Result.error(Errno.ENOENT, start);
     }
-    if (guestPath.length() >= PATH_MAX) {
+    if (SurrogateEscape.length(guestPath) >= PATH_MAX) {
       return Result.error(Errno.ENAMETOOLONG, start);
     }
     Deque<String> todo = new ArrayDeque<>();
@@ -61,7 +61,8 @@ final class PathWalk {
     while (!todo.isEmpty()) {
       String c = todo.pollFirst();
       boolean last = todo.isEmpty();
-      if (c.length() > NAME_MAX) {
+      byte[] cb = SurrogateEscape.encode(c);
+      if (cb.length > NAME_MAX) {
         return Result.error(Errno.ENAMETOOLONG, cur);
       }
       if (c.equals(".") || c.equals("..")) {
@@ -75,9 +76,10 @@ final class PathWalk {
       }
       Path next;
       try {
-        next = cur.resolve(c);
-      } catch (InvalidPathException e) {
-        return Result.error(Errno.ENOENT, cur);
+        next = cur.resolve(HostNames.path(cb));
+      } catch (CharacterCodingException e) {
+        // Only where the JDK's paths are closed to us and the locale cannot hold the name.
+        return Result.error(Errno.EILSEQ, cur);
       }
       BasicFileAttributes a = lstat(next);
       if (a == null) {
@@ -92,7 +94,7 @@ final class PathWalk {
         }
         String target;
         try {
-          target = Files.readSymbolicLink(next).toString();
+          target = HostNames.guestString(Files.readSymbolicLink(next));
         } catch (IOException | UnsupportedOperationException e) {
           return Result.error(Errno.ENOENT, next);
         }

@@ -76,7 +76,14 @@ public final class Sandbox {
    */
   public Path resolve(String guestPath) {
     PathWalk.Result r = PathWalk.walk(cwd, guestPath, true);
-    return r.ok() ? r.path() : cwd.resolve(guestPath).normalize();
+    if (r.ok()) {
+      return r.path();
+    }
+    try {
+      return cwd.resolve(HostNames.path(guestPath)).normalize();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return cwd;
+    }
   }
 
   /** Whether the guest may read {@code p}, a path resolved by {@link PathWalk}. */

@@ -17,6 +17,8 @@ public abstract class EngineState implements ProfilingEngine {
   protected final ProductionSet set;
   protected final HpsCounters hps;
   private final Sink[] sinks;
+  /** Per sink: the events its {@code call}s recorded (a debugger's condition reads them). */
+  private final long[] sinkCalls;
   /** Per sink: itself when productions may tag for it ({@code tag(sink)}), else null. */
   private final TaggedSink[] tagged;
   private final long[] handlerCost;
@@ -56,6 +58,7 @@ public abstract class EngineState implements ProfilingEngine {
     this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
     this.sinks = new Sink[set.sinks().size()];
     this.handlerCost = new long[sinks.length];
+    this.sinkCalls = new long[sinks.length];
     SinkProvider provider = SinkProvider.installed();
     for (int i = 0; i < sinks.length; i++) {
       SinkBinding b = set.sinks().get(i);
@@ -124,6 +127,7 @@ public abstract class EngineState implements ProfilingEngine {
       int match = old.indexOf(b);
       if (match >= 0) {
         sinks[i] = previous.sinks[match];
+        sinkCalls[i] = previous.sinkCalls[match];
         kept[match] = true;
         if (tagged[i] != null) {
           tagged[i] = (TaggedSink) sinks[i];
@@ -216,6 +220,11 @@ public abstract class EngineState implements ProfilingEngine {
     return List.of(sinks);
   }
 
+  /** The events sink {@code i} has recorded through {@code call} (kept across a hot reload). */
+  public final long calls(int i) {
+    return sinkCalls[i];
+  }
+
   /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
   @Override
   public final CostReport cost() {
@@ -289,6 +298,7 @@ public abstract class EngineState implements ProfilingEngine {
    */
   protected final long callReturning(int sink, Cpu cpu, DecodedInsn d, long[] args) {
     handlerCalls++;
+    sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
     return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
   }
@@ -297,6 +307,7 @@ public abstract class EngineState implements ProfilingEngine {
   protected final void call(int sink, Cpu cpu, DecodedInsn d, long[] args) {
     sinks[sink].record(cpu, d, args, cpu.instret() - inserted);
     handlerCalls++;
+    sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
   }
 }

@@ -22,7 +22,7 @@ public final class TriggerDriver {
   }
 
   private final Machine machine;
-  private final ProfilingEngine engine;
+  private ProfilingEngine engine;
   private final Trigger trigger;
   private final PhaseTracker extraTracker;
   private Listener listener;
@@ -44,6 +44,21 @@ public final class TriggerDriver {
       machine.cpu().setBlockObserver(trigger.observer());
     } else if (this.extraTracker != null) {
       machine.cpu().setBlockObserver(this.extraTracker);
+    }
+  }
+
+  /**
+   * Hot reload under a trigger: the driver goes on with {@code next}, which has taken over the
+   * previous engine's cost accounts ({@code EngineState.carryOver}), so application instructions,
+   * intervals and the trigger's decisions run on. The interval under way keeps its decision, and
+   * its codeword is injected again before the next instruction (the sinks hear {@code resume} or
+   * {@code pause} again), so that the new set's trigger productions set the sampling flag as the
+   * trigger decided. spec/engine.md, "Changing the productions of a paused program".
+   */
+  public void rebind(ProfilingEngine next) {
+    engine = java.util.Objects.requireNonNull(next);
+    if (begun && !finished) {
+      pending = true;
     }
   }
 

@@ -48,7 +48,9 @@ public final class RuntimeMain {
     System.exit(run(args, System.err));
   }
 
-  static int run(String[] args, PrintStream err) {
+  static int run(String[] decoded, PrintStream err) {
+    // Paths and guest arguments as the bytes typed, whatever the locale.
+    String[] args = org.dise.runtime.linux.HostCommandLine.exact(decoded);
     if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
       System.out.print(USAGE);
       return 0;
@@ -75,10 +77,10 @@ public final class RuntimeMain {
       }
       String v = args[++i];
       switch (opt) {
-        case "--config" -> config = Path.of(v);
-        case "--out" -> out = Path.of(v);
-        case "--allow-read" -> read.add(Path.of(v));
-        case "--allow-write" -> write.add(Path.of(v));
+        case "--config" -> config = hostPath(v);
+        case "--out" -> out = hostPath(v);
+        case "--allow-read" -> read.add(hostPath(v));
+        case "--allow-write" -> write.add(hostPath(v));
         case "--max-insns" -> {
           try {
             maxInsns = Long.parseLong(v);
@@ -97,7 +99,7 @@ public final class RuntimeMain {
       err.print("acf-runtime: run needs --config FILE and a PROGRAM\n" + USAGE);
       return 2;
     }
-    Path program = Path.of(args[i]);
+    Path program = hostPath(args[i]);
     List<String> guestArgs = List.of(args).subList(i + 1, args.length);
     DeployableConfig c;
     try {
@@ -106,7 +108,7 @@ public final class RuntimeMain {
       err.println("acf-runtime: " + e.getMessage());
       return 1;
     }
-    Sandbox sandbox = new Sandbox(Path.of("").toAbsolutePath());
+    Sandbox sandbox = new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     read.forEach(sandbox::allowRead);
     write.forEach(sandbox::allowWrite);
     Machine machine;
@@ -193,6 +195,17 @@ public final class RuntimeMain {
           + ")";
     } catch (IOException e) {
       return "unknown";
+    }
+  }
+
+  /** A path argument held as SurrogateEscape text, named on the host byte for byte. */
+  private static Path hostPath(String v) {
+    try {
+      return org.dise.runtime.linux.HostNames.absolute(org.dise.runtime.linux.HostNames.path(v));
+    } catch (java.nio.charset.CharacterCodingException e) {
+      // The JDK's byte paths are closed to us: the text as the JVM decoded it, as before.
+      return Path.of(new String(org.dise.runtime.linux.SurrogateEscape.encode(v),
+          java.nio.charset.Charset.defaultCharset()));
     }
   }
 }

@@ -32,7 +32,7 @@ public final class StreamFinder {
     }
   }
 
-  /** Window counts (O(n) passes) the last search made, for the benchmark. */
+  /** Window counts (O(n) passes) the last plain search made, for the benchmark. */
   long counts;
 
   private final int minLength;
@@ -64,12 +64,40 @@ public final class StreamFinder {
   }
 
   /**
-   * {@code lazy} re-counts only the window lengths that can still hold the hottest stream
-   * (below); false re-counts every length in every round, the plain greedy search, kept for
-   * the test that both choose the same streams.
+   * {@code incremental} false is the plain greedy search (every length counted over the whole
+   * trace in every round), kept for the test that both choose the same streams.
    */
-  List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n, boolean lazy) {
+  List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n, boolean incremental) {
     int[] ids = intern(pcs, addresses, n);
+    return incremental ? findIncremental(pcs, addresses, ids, bursts, n)
+        : findPlain(pcs, addresses, ids, bursts, n);
+  }
+
+  private List<Stream> findIncremental(long[] pcs, long[] addresses, int[] ids, int[] bursts,
+      int n) {
+    long target = (coveragePct * n + 99) / 100;
+    long hot = 0;
+    List<Stream> out = new ArrayList<>();
+    WindowClasses classes = new WindowClasses(ids, bursts, n, minLength, maxLength);
+    while (hot < target && out.size() < MAX_STREAMS) {
+      WindowClasses.Choice best = classes.hottest();
+      if (best == null) {
+        break;
+      }
+      for (int i : classes.occurrences(best)) {
+        classes.cover(i, i + best.length());
+      }
+      classes.settle();
+      out.add(new Stream(Arrays.copyOfRange(pcs, best.first(), best.first() + best.length()),
+          Arrays.copyOfRange(addresses, best.first(), best.first() + best.length()),
+          best.count()));
+      hot += (long) best.count() * best.length();
+    }
+    out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
+    return out;
+  }
+
+  private List<Stream> findPlain(long[] pcs, long[] addresses, int[] ids, int[] bursts, int n) {
     boolean[] covered = new boolean[n];
     int[] prefix = new int[n + 1];
     long target = (coveragePct * n + 99) / 100;
@@ -77,20 +105,6 @@ public final class StreamFinder {
     List<Stream> out = new ArrayList<>();
     Windows w = new Windows(n);
     int top = Math.min(maxLength, n);
-    // Per window length, the hottest stream when that length was last counted: an upper bound
-    // on its hottest stream now, because covering references only removes occurrences and
-    // the greedy count of non-overlapping occurrences is the largest such count, which removing
-    // occurrences cannot raise. So a round re-counts the length with the highest bound until
-    // the highest bound is fresh: that length holds the hottest stream (ties to the shorter
-    // length, then the earlier stream, as the plain search). This took the search from about
-    // 150 us to a few us per reference on real traces (docs/benchmarks.md).
-    long[] boundHeat = new long[top + 1];
-    int[] boundFirst = new int[top + 1];
-    int[] boundCount = new int[top + 1];
-    int[] countedIn = new int[top + 1];
-    Arrays.fill(boundHeat, Long.MAX_VALUE);
-    Arrays.fill(countedIn, -1);
-    int round = 0;
     counts = 0;
     while (hot < target && out.size() < MAX_STREAMS) {
       for (int i = 0; i < n; i++) {
@@ -100,45 +114,23 @@ public final class StreamFinder {
       int bestLength = 0;
       int bestFirst = 0;
       int bestCount = 0;
-      while (true) {
-        int pick = -1;
-        for (int len = minLength; len <= top; len++) {
-          if (pick < 0 || boundHeat[len] > boundHeat[pick]) {
-            pick = len;
-          }
-        }
-        if (pick < 0 || boundHeat[pick] == 0) {
-          break;
-        }
-        if (countedIn[pick] == round && (lazy || allCounted(countedIn, round))) {
-          bestHeat = boundHeat[pick];
-          bestLength = pick;
-          bestFirst = boundFirst[pick];
-          bestCount = boundCount[pick];
-          break;
-        }
-        int len = pick;
-        if (!lazy) {
-          for (len = minLength; len <= top && countedIn[len] == round; len++) {}
-        }
+      for (int len = minLength; len <= top; len++) {
         w.count(ids, n, len, prefix, bursts);
         counts++;
         long h = w.bestCount >= 2 ? (long) w.bestCount * len : 0;
-        int first = w.bestFirst;
-        int count = w.bestCount;
-        boundHeat[len] = h;
-        boundFirst[len] = first;
-        boundCount[len] = count;
-        countedIn[len] = round;
+        if (h > bestHeat) {
+          bestHeat = h;
+          bestLength = len;
+          bestFirst = w.bestFirst;
+          bestCount = w.bestCount;
+        }
       }
-      round++;
       if (bestCount < 2) {
         break;
       }
       int frequency = 0;
       int nextFree = bestFirst;
-      // A rolling hash finds the candidates; only those are compared reference by reference
-      // (comparing every position cost n x length per round, the search's largest cost).
+      // A rolling hash finds the candidates; only those are compared reference by reference.
       long pow = 1;
       long want = 0;
       long h = 0;
@@ -164,15 +156,6 @@ public final class StreamFinder {
     }
     out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
     return out;
-  }
-
-  private boolean allCounted(int[] countedIn, int round) {
-    for (int len = minLength; len < countedIn.length; len++) {
-      if (countedIn[len] != round) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static int[] intern(long[] pcs, long[] addresses, int n) {

@@ -50,7 +50,16 @@ public final class SamplingRun {
       Machine.Outcome outcome) {}
 
   /** One sink's accuracy: the papers' count error and hot-set error, as fractions. */
-  public record SinkAccuracy(String sink, double countError, double hotError) {}
+  /**
+   * One sink's accuracy: count error, the papers' top-15% hot set error, and the hot set error
+   * of the entries carrying 90% of the weight ({@link Accuracy#hotWeightSetError}).
+   */
+  public record SinkAccuracy(String sink, double countError, double hotError,
+      double hotWeightError) {
+    public SinkAccuracy(String sink, double countError, double hotError) {
+      this(sink, countError, hotError, Double.NaN);
+    }
+  }
 
   /** The sampled pass and its figures; {@code exact} and {@code accuracy} need a first pass. */
   public record Result(Machine machine, ProfilingEngine engine, TriggerDriver driver,
@@ -116,7 +125,8 @@ public final class SamplingRun {
       for (Map.Entry<String, Map<String, Double>> e : estimate.entrySet()) {
         Map<String, Long> exact = first.exact().getOrDefault(e.getKey(), Map.of());
         accuracy.put(e.getKey(), new SinkAccuracy(e.getKey(),
-            Accuracy.countError(exact, e.getValue()), Accuracy.hotSetError(exact, e.getValue())));
+            Accuracy.countError(exact, e.getValue()), Accuracy.hotSetError(exact, e.getValue()),
+            Accuracy.hotWeightSetError(exact, e.getValue())));
       }
     }
     return new Result(m, engine, driver, out, estimate, first == null ? null : first.exact(),

@@ -70,4 +70,38 @@ class AccuracyTest {
     assertThrows(IllegalArgumentException.class,
         () -> Accuracy.hotSetError(profile("a", 1), profile("a", 1), 1.5));
   }
+
+  @Test
+  void theWeightHotSetIsTheFewestEntriesCarryingNinetyPercent() {
+    // 2 hot entries carry 99% of the weight; 10 cold entries of 6 each carry the rest.
+    Map<String, Long> exact = profile("h1", 5000, "h2", 4400);
+    for (int i = 0; i < 10; i++) {
+      exact.put("cold" + i, 6L);
+    }
+    assertThat(Accuracy.hotWeightSet(exact, 0.90)).containsExactly("h1", "h2");
+    // A sample that finds both hot entries and none of the cold tail: the papers' top 15%
+    // (2 entries of 12) happens to be the same here, but with more tail the count-based set grows
+    // while the weight-based set stays at the entries that matter.
+    Map<String, Long> sampled = profile("h1", 5100, "h2", 4300);
+    assertThat(Accuracy.hotWeightSetError(exact, sampled)).isEqualTo(0.0);
+    for (int i = 10; i < 100; i++) {
+      exact.put("cold" + i, 1L);
+    }
+    assertThat(Accuracy.hotSetError(exact, sampled)).isGreaterThan(0.8);
+    assertThat(Accuracy.hotWeightSetError(exact, sampled)).isEqualTo(0.0);
+    // Missing the second hot entry is half the weight-based hot set.
+    assertThat(Accuracy.hotWeightSetError(exact, profile("h1", 9000, "cold1", 400)))
+        .isWithin(1e-12).of(0.5);
+  }
+
+  @Test
+  void theWeightHotSetExtendsToTiesAndRefusesABadShare() {
+    Map<String, Long> exact = profile("a", 10, "b", 10, "c", 10, "d", 1);
+    // Half of 31 takes two entries; the tie at 10 brings in the third.
+    assertThat(Accuracy.hotWeightSet(exact, 0.5)).containsExactly("a", "b", "c");
+    assertThat(Accuracy.hotWeightSet(exact, 1.0)).containsExactly("a", "b", "c", "d");
+    assertThat(Accuracy.hotWeightSetError(Map.of(), exact)).isEqualTo(0.0);
+    assertThrows(IllegalArgumentException.class,
+        () -> Accuracy.hotWeightSetError(exact, exact, 0));
+  }
 }

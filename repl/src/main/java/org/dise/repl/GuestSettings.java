@@ -1,0 +1,124 @@
+package org.dise.repl;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dise.runtime.Machine;
+import org.dise.runtime.linux.GuestLimits;
+import org.dise.runtime.linux.Sandbox;
+
+/**
+ * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
+ * {@code :limit} set it: the environment, the folders it may read and write beyond the working
+ * folder ({@code --allow-*} confinement), resource limits, the seed and the translation
+ * threshold. One class for both, so that the two confine and start a guest the same way
+ * ({@link RunService}).
+ */
+public final class GuestSettings {
+  private final List<Path> allowRead = new ArrayList<>();
+  private final List<Path> allowWrite = new ArrayList<>();
+  private final List<String> limits = new ArrayList<>();
+  private List<String> env = Machine.defaultEnv();
+  private long seed = 0x5eed;
+  private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+
+  /** Lets the guest read files under {@code dir} too. */
+  public GuestSettings allowRead(Path dir) {
+    allowRead.add(dir);
+    return this;
+  }
+
+  /** Lets the guest read and write files under {@code dir} too. */
+  public GuestSettings allowWrite(Path dir) {
+    allowWrite.add(dir);
+    return this;
+  }
+
+  /**
+   * Sets a resource limit ({@code nofile=N}, {@code as=SIZE}); {@code command} ({@code --limit},
+   * {@code :limit}) names where it came from in the error.
+   *
+   * @throws UserError (usage) when the limit is not one the guest knows
+   */
+  public GuestSettings limit(String nameValue, String command) {
+    try {
+      GuestLimits.defaults().with(nameValue);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage().replace("--limit", command), Main.EXIT_USAGE);
+    }
+    String name = nameValue.substring(0, Math.max(0, nameValue.indexOf('=')) + 1);
+    limits.removeIf(l -> l.startsWith(name));
+    limits.add(nameValue);
+    return this;
+  }
+
+  public List<Path> readable() {
+    return List.copyOf(allowRead);
+  }
+
+  public List<Path> writable() {
+    return List.copyOf(allowWrite);
+  }
+
+  public List<String> limits() {
+    return List.copyOf(limits);
+  }
+
+  /** The environment the guest starts with. */
+  public List<String> env() {
+    return List.copyOf(env);
+  }
+
+  public GuestSettings env(List<String> variables) {
+    env = new ArrayList<>(variables);
+    return this;
+  }
+
+  /**
+   * Sets one variable, replacing an earlier value of the same name (getenv returns the first
+   * match, so an appended duplicate would be ignored by the guest).
+   *
+   * @throws UserError (usage) naming {@code command} ({@code --env}, {@code :env}) when
+   *     {@code assignment} is not NAME=VALUE
+   */
+  public GuestSettings set(String assignment, String command) {
+    int eq = assignment.indexOf('=');
+    if (eq <= 0) {
+      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", Main.EXIT_USAGE);
+    }
+    String name = assignment.substring(0, eq + 1);
+    env.removeIf(v -> v.startsWith(name));
+    env.add(assignment);
+    return this;
+  }
+
+  public GuestSettings seed(long s) {
+    seed = s;
+    return this;
+  }
+
+  public GuestSettings translateThreshold(int t) {
+    if (t < 0) {
+      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
+    }
+    translateThreshold = t;
+    return this;
+  }
+
+  /**
+   * The emulator's options: a sandbox rooted at {@code cwd} (the guest's working folder, readable
+   * and writable) with the allowed folders and limits; {@code notices} gets the emulator's notes.
+   */
+  public Machine.Options options(Path cwd, PrintStream notices) {
+    Sandbox sandbox = new Sandbox(cwd);
+    allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
+    allowWrite.forEach(d -> sandbox.allowWrite(cwd.resolve(d)));
+    GuestLimits l = sandbox.limits();
+    for (String s : limits) {
+      l = l.with(s); // checked when set
+    }
+    sandbox.setLimits(l);
+    return new Machine.Options(sandbox, new ArrayList<>(env), seed, notices, translateThreshold);
+  }
+}

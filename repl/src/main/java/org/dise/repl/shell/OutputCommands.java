@@ -1,0 +1,93 @@
+package org.dise.repl.shell;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.dise.repl.ProfileFormats;
+import org.dise.repl.RunService;
+import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.sink.Sink;
+
+/**
+ * The REPL's output commands, one group of the session's commands: {@code :profile} (the same
+ * tables as {@code acf run} prints) and {@code :out DIR} (what {@code acf run --out} writes,
+ * through the same {@link RunService}).
+ */
+final class OutputCommands {
+  static final int PROFILE_TOP = 10;
+
+  private final Debuggee program;
+  private final Workspace workspace;
+  private final StringBuilder out;
+
+  OutputCommands(Debuggee program, Workspace workspace, StringBuilder out) {
+    this.program = program;
+    this.workspace = workspace;
+    this.out = out;
+  }
+
+  void register(CommandTable t) {
+    t.add("profile", "", "every sink's profile so far, and the costs", "Every sink's profile"
+        + " so far (top " + PROFILE_TOP + " entries) and the cost figures. acf run --out DIR"
+        + " writes them for acf report and acf compare.", List.of(":profile"), a -> {
+          Args.none(a, "profile");
+          profile();
+        });
+    t.add("out", "DIR", "write the profiles as acf run --out does", "Write every sink's"
+        + " profile so far and the costs into DIR, as acf run --out writes them (NAME.csv,"
+        + " NAME.json, NAME.folded, the sink's own files, summary.json; exit_status is -1 while"
+        + " the program has not exited): acf report DIR prints them, acf compare compares two."
+        + " DIR must be new, empty, or a run directory written before (its files are replaced).",
+        List.of(":out runs/pairs", ":out /tmp/before"), this::write);
+  }
+
+  private DiseEngine requireEngine() {
+    DiseEngine e = program.engine();
+    if (e == null) {
+      throw new ReplError(workspace.set() == null ? "no productions, so no profile"
+          : "no program has run under these productions (:program, :run)");
+    }
+    return e;
+  }
+
+  void profile() {
+    DiseEngine engine = requireEngine();
+    SymbolTable symbols = program.machine().symbols();
+    if (program.behind()) {
+      out.append("(from the productions the program started with)\n");
+    }
+    for (Sink s : engine.sinks()) {
+      // The same table as acf run and acf report print: heading, shares, symbol names.
+      for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), PROFILE_TOP)) {
+        out.append(line).append('\n');
+      }
+      for (String note : s.notes()) {
+        out.append("  note: ").append(note).append('\n');
+      }
+      for (String line : s.summary()) {
+        out.append("  ").append(line).append('\n');
+      }
+    }
+    out.append("cost\n");
+    for (String line : engine.cost().describe().split("\n")) {
+      out.append("  ").append(line).append('\n');
+    }
+  }
+
+  void write(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :out DIR");
+    }
+    DiseEngine engine = requireEngine();
+    Path dir = program.path(args.get(0));
+    Machine m = program.machine();
+    Cpu cpu = m.cpu();
+    RunService.prepareOut(dir, ":out", "nothing was written");
+    RunService.writeOut(engine, m.symbols(), dir, cpu.halted() ? cpu.exitCode() : -1, ":out", "");
+    int n = engine.sinks().size();
+    out.append(String.format("wrote %d %s and summary.json to %s (acf report %s prints them)%n",
+        n, n == 1 ? "profile" : "profiles", args.get(0), args.get(0)));
+  }
+}

@@ -1,0 +1,272 @@
+package org.dise.repl.shell;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import org.dise.compiler.lib.StandardLibrary;
+import org.dise.repl.RunService;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.config.ConfigPrinter;
+import org.dise.runtime.dise.config.DeployableConfig;
+
+/**
+ * The REPL's production commands, one group of the session's commands: {@code :load},
+ * {@code :lib}, {@code :reload}, {@code :undo}, {@code :diff}, {@code :edit}, {@code :show},
+ * {@code :reset}, {@code :tables} and {@code :save} over the session's {@link Workspace}, and the
+ * typed entries ({@link #submit}).
+ */
+final class ProductionCommands {
+  private final Workspace workspace;
+  private final Debuggee program;
+  private final StringBuilder out;
+  /** Counts a refused change as a command's error (the diagnostics are already printed). */
+  private final Runnable failed;
+  private String editor;
+  private String editBuffer;
+
+  ProductionCommands(Workspace workspace, Debuggee program, StringBuilder out, Runnable failed) {
+    this.workspace = workspace;
+    this.program = program;
+    this.out = out;
+    this.failed = failed;
+  }
+
+  void register(CommandTable t) {
+    t.add("load", "FILE|MODULE", "load an ACF file or library module (its productions join)",
+        "Load an ACF file; its productions join the session's (checked as by acf check; on an"
+        + " error the session keeps its previous productions). A name that is not a file but a"
+        + " standard library module (:lib lists them) imports that module, as `import MODULE;`"
+        + " does: its names and blocks become available.",
+        List.of(":load examples/acf/hot_call_pairs.acf", ":load sampling"), this::load);
+    t.add("lib", "[MODULE]", "list the standard library, or one module's blocks", "List the"
+        + " standard library's modules with their summaries, or one module's parameterised"
+        + " blocks and names. Use a block by typing `import MODULE;` and `use BLOCK(args);`.",
+        List.of(":lib", ":lib prelude"), this::lib);
+    t.add("reload", "", "read the loaded files again and recompile", "Read every loaded file"
+        + " again (after editing it) and recompile; a paused program gets the new set as"
+        + " :apply installs it.", List.of(":reload"), a -> {
+          Args.none(a, "reload");
+          Workspace.Outcome o = workspace.reload();
+          report(o);
+          if (o.ok() && program.pausedMidRun() && program.behind()) {
+            program.apply(); // :reload of files is a hot reload too
+          }
+        });
+    t.add("undo", "", "go back to the productions before the last change", "Restore the"
+        + " production set as it was before the last accepted change (a typed entry, a"
+        + " replacement, :load, :reload, :reset); repeat to go further back.", List.of(":undo"),
+        a -> {
+          Args.none(a, "undo");
+          report(workspace.undo());
+        });
+    t.add("diff", "", "the productions against the last run's", "Show what changed since the"
+        + " program was last started (or since :apply installed a set): '-' lines are items"
+        + " gone or changed, '+' lines items new or changed, by label.", List.of(":diff"),
+        a -> {
+          Args.none(a, "diff");
+          diff();
+        });
+    t.add("edit", "LABEL", "edit a production (or any named item) in $EDITOR or in place",
+        "Edit the item named LABEL (a production, replacement, sink, counter, block...): in"
+        + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
+        + " edited text replaces the item as a retyped label does (:undo goes back).",
+        List.of(":edit P3", ":edit R3"), this::edit);
+    t.add("show", "", "print the session's ACF text", "Print the session's ACF: the loaded"
+        + " files, then the typed entries.", List.of(":show"), a -> {
+          Args.none(a, "show");
+          out.append(workspace.isEmpty() ? "(no productions)\n" : workspace.source());
+        });
+    t.add("reset", "", "forget every production", "Forget every loaded file and typed"
+        + " production.", List.of(":reset"), a -> {
+          Args.none(a, "reset");
+          workspace.reset();
+          out.append("productions cleared\n");
+        });
+    t.add("tables", "", "the PT, CT inputs and RT as lowered, counters, sinks", "The"
+        + " production set as lowered: budget use, pattern table (PT), conditionals table (CT)"
+        + " inputs, replacement table (RT), counters, sinks.", List.of(":tables"), a -> {
+          Args.none(a, "tables");
+          tables();
+        });
+    t.add("save", "FILE", "save the productions as a deployable configuration", "Save the"
+        + " production set as a deployable configuration (acf run --config FILE runs it"
+        + " without the compiler); refused when it does not fit the hardware budget.",
+        List.of(":save pairs.dcfg"), this::save);
+  }
+
+  /** A typed entry: compiled with the session's productions, replacing an item of its label. */
+  void submit(String entry) {
+    if (!entry.isBlank()) {
+      report(workspace.type(entry));
+    }
+  }
+
+  private void report(Workspace.Outcome o) {
+    out.append(o.text());
+    if (!o.ok()) {
+      failed.run();
+    } else if (program.pausedMidRun()) {
+      out.append("(the paused program runs the previous productions: :apply installs these,"
+          + " :run starts it again with them)\n");
+    }
+  }
+
+  void load(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :load FILE|MODULE");
+    }
+    Workspace.Outcome o = workspace.load(args.get(0));
+    report(o);
+    boolean module = o.ok() && workspace.files().stream().anyMatch(l -> l.path() == null
+        && l.shown().equals(args.get(0)));
+    if (module) {
+      StandardLibrary.module(args.get(0)).ifPresent(m -> {
+        out.append("imported library module ").append(m.name()).append(" (as `import ")
+            .append(m.name()).append(";`)");
+        if (!m.blocks().isEmpty()) {
+          out.append("; `use BLOCK;` activates one of its blocks:\n");
+          m.blocks().forEach(b -> out.append("  ").append(b).append('\n'));
+        } else {
+          out.append('\n');
+        }
+      });
+    }
+  }
+
+  void lib(List<String> args) {
+    if (args.size() > 1) {
+      throw new ReplError("usage: :lib [MODULE]");
+    }
+    if (args.isEmpty()) {
+      List<StandardLibrary.Module> mods = StandardLibrary.modules();
+      int w = mods.stream().mapToInt(m -> m.name().length()).max().orElse(0);
+      for (StandardLibrary.Module m : mods) {
+        out.append(String.format("  %-" + w + "s  %s%n", m.name(), m.summary()));
+      }
+      out.append(mods.size()).append(mods.size() == 1 ? " module" : " modules")
+          .append("; :lib MODULE shows one\n");
+      return;
+    }
+    StandardLibrary.Module m = StandardLibrary.module(args.get(0)).orElseThrow(() ->
+        new ReplError("no standard library module `" + args.get(0) + "` (:lib lists them)"));
+    out.append(m.name()).append(": ").append(m.summary()).append('\n');
+    if (!m.blocks().isEmpty()) {
+      out.append("blocks:\n");
+      for (String b : m.blocks()) {
+        out.append("  ").append(b).append('\n');
+      }
+    }
+    List<String> others = m.names().stream()
+        .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
+        .distinct() // several blocks declare the same counter name
+        .toList();
+    if (!others.isEmpty()) {
+      out.append("names: ").append(String.join(", ", others)).append('\n');
+    }
+    out.append("use it: import ").append(m.name()).append(";\n");
+  }
+
+  void tables() {
+    ProductionSet s = program.requireSet();
+    String text = ConfigPrinter.describe(new DeployableConfig("<session>", s), 0);
+    // Skip the two lines about a configuration file; there is none.
+    int from = text.indexOf("budget:");
+    out.append(from < 0 ? text : text.substring(from));
+  }
+
+  /** {@code :save FILE}: as {@code acf compile -o FILE}, with its budget check and errors. */
+  void save(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :save FILE");
+    }
+    ProductionSet s = program.requireSet();
+    RunService.checkBudget(s, "");
+    String source = workspace.files().isEmpty() ? "repl"
+        : workspace.files().get(0).path() == null ? workspace.files().get(0).shown()
+        : workspace.files().get(0).path().getFileName().toString();
+    RunService.writeConfig(new DeployableConfig(source, s), program.path(args.get(0)),
+        args.get(0));
+    out.append("saved ").append(args.get(0)).append(": ").append(Workspace.describe(s))
+        .append('\n');
+  }
+
+  void diff() {
+    if (program.runSource() == null) {
+      throw new ReplError("no program has run yet (:program, :run); :show prints the"
+          + " productions");
+    }
+    List<String> lines = ProductionEdits.diff(program.runSource(), workspace.source());
+    if (lines.isEmpty()) {
+      out.append("no changes since the program started with these productions\n");
+      return;
+    }
+    lines.forEach(l -> out.append(l).append('\n'));
+  }
+
+  /** The shell command :edit runs on a temporary file ($EDITOR), or null: edit in place. */
+  void editor(String command) {
+    this.editor = command;
+  }
+
+  /** The text :edit left for the next input line to start from, once. */
+  String takeEditBuffer() {
+    String b = editBuffer;
+    editBuffer = null;
+    return b;
+  }
+
+  void edit(List<String> args) {
+    if (args.size() != 1) {
+      throw new ReplError("usage: :edit LABEL");
+    }
+    String text = workspace.itemText(args.get(0)).orElseThrow(() -> new ReplError(
+        "no production or declaration named " + args.get(0) + " (:show lists them)"));
+    if (editor == null) {
+      // One line to edit: a multi-line item is joined (the language does not care).
+      String line = text.replaceAll("\\s*\n\\s*", " ");
+      editBuffer = line;
+      out.append(line).append('\n')
+          .append("(edit it as the next line; an entry with the same label replaces it)\n");
+      return;
+    }
+    edited(text, this::submit);
+  }
+
+  /** Runs the editor on {@code text} in a temporary file and hands on what it left, if changed. */
+  private void edited(String text, Consumer<String> then) {
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile("acf-edit-", ".acf");
+      Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
+      Process p = new ProcessBuilder("sh", "-c", editor + " \"$0\"", tmp.toString())
+          .inheritIO().start();
+      int status = p.waitFor();
+      if (status != 0) {
+        throw new ReplError("the editor (" + editor + ") exited with status " + status
+            + "; nothing changed");
+      }
+      String edited = Files.readString(tmp, StandardCharsets.UTF_8);
+      if (edited.strip().equals(text.strip())) {
+        out.append("unchanged\n");
+        return;
+      }
+      then.accept(edited);
+    } catch (IOException e) {
+      throw new ReplError("cannot run the editor (" + editor + "): " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ReplError("interrupted while the editor ran; nothing changed");
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // a temporary file left behind is harmless
+        }
+      }
+    }
+  }
+}
