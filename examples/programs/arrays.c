@@ -18,7 +18,7 @@
 
 #ifdef SHIFTED
 /* Another build of the same program, with its code and data at other addresses
- * (stdlib-acfs/src/test/c/bin/arrays_shifted): a configuration that names
+ * (integration-tests/src/test/c/bin/arrays_shifted): a configuration that names
  * symbols must give the same answer on both. */
 long pad_before[300] = {1};
 STAGE long pad_code(long x) { return x * 3 + pad_before[x & 255]; }

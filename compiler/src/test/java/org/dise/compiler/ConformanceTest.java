@@ -18,6 +18,7 @@ import org.dise.compiler.format.Formatter;
 import org.dise.compiler.lib.DirectoryLibraryResolver;
 import org.dise.compiler.parse.AcfParsing;
 import org.dise.compiler.sem.ProgramPrinter;
+import org.dise.testsupport.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.TestFactory;
  */
 class ConformanceTest {
   static final Path ROOT = Path.of("..", "spec", "conformance");
-  static final boolean UPDATE = Boolean.getBoolean("acf.updateGolden");
 
   static Frontend frontend() {
     return Frontend.standard().withLibrary(new DirectoryLibraryResolver(ROOT.resolve("lib")));
@@ -54,13 +54,7 @@ class ConformanceTest {
 
   static void compare(Path acf, String actual) throws IOException {
     Path expected = Path.of(acf.toString().replaceFirst("\\.acf$", ".expected"));
-    if (UPDATE) {
-      Files.writeString(expected, actual, StandardCharsets.UTF_8);
-      return;
-    }
-    assertWithMessage("missing " + expected + " (run with -Dacf.updateGolden=true)")
-        .that(Files.exists(expected)).isTrue();
-    assertThat(actual).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+    Golden.assertMatches(expected, actual);
   }
 
   @TestFactory

@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "bench",
-    description = "Measure emulator speed on the example workloads (and qemu-riscv64's, if present).",
+    description = "Measure emulator speed on the example workloads (and qemu-riscv64's, if present),"
+        + " or run a named micro-benchmark (acf bench --list).",
     footer = {
       "",
       "MIPS is million guest instructions per wall-clock second; cpu-MIPS uses the",
@@ -44,6 +45,8 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
       "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
+      "  ./acf bench --list              # the micro-benchmarks and the workloads",
+      "  ./acf bench stream-finder       # one micro-benchmark (fpu, frontend, ...)",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
       "under them (with each engine --engine names) in turn, --repeat times; the best",
@@ -109,11 +112,23 @@ public final class BenchCommand implements Callable<Integer> {
           + " this build, or java -jar its jar).")
   List<String> launcher = new ArrayList<>();
 
-  @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello).")
+  @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
+  boolean list;
+
+  @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello),"
+      + " or micro-benchmark names (acf bench --list).")
   List<String> names = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
+    if (list) {
+      return list(System.out);
+    }
+    if (!names.isEmpty() && names.stream().allMatch(n -> Benchmarks.find(n).isPresent())) {
+      names.forEach(n -> Benchmarks.run(Benchmarks.find(n).orElseThrow(), System.out));
+      machine(System.out);
+      return 0;
+    }
     if (cold) {
       return cold();
     }
@@ -247,6 +262,25 @@ public final class BenchCommand implements Callable<Integer> {
   private record Result(long instructions, double seconds, double cpuSeconds, int status,
       long translated, long entries, int translatedBlocks, CostReport cost) {}
 
+  /** What {@code acf bench NAME} can run, for --list. */
+  private int list(PrintStream out) throws IOException {
+    out.println("micro-benchmarks (acf bench NAME; figures recorded in docs/benchmarks.md):");
+    for (Benchmarks.Benchmark b : Benchmarks.ALL) {
+      out.printf("  %-14s %s%n", b.name(), b.measures());
+    }
+    out.println("workloads in " + dir + " (acf bench [WORKLOAD...], with --acf, --cold or --rap"
+        + " for the other measures; acf bench --help):");
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> s = Files.list(dir)) {
+        out.println("  " + String.join(" ", s.filter(Files::isRegularFile)
+            .map(p -> p.getFileName().toString()).sorted().toList()));
+      }
+    } else {
+      out.println("  (none: " + dir + " is not a directory; use --dir)");
+    }
+    return 0;
+  }
+
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
       throw new UserError(dir + ": no such directory (use --dir)", Main.EXIT_USAGE);
@@ -263,7 +297,9 @@ public final class BenchCommand implements Callable<Integer> {
       for (String n : names) {
         Path p = dir.resolve(n);
         if (!Files.isRegularFile(p)) {
-          throw new UserError(p + ": no such workload", Main.EXIT_USAGE);
+          throw new UserError(p + ": no such workload" + (n.contains("/") ? ""
+              : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
+              Main.EXIT_USAGE);
         }
         all.add(p);
       }

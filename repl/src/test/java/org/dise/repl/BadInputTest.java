@@ -2,14 +2,12 @@ package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dise.testsupport.Captured;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Other commands' missing files and usage errors get the same treatment.
  */
 class BadInputTest {
-  private static final Path ROOT = findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final Path BAD = ROOT.resolve("runtime/emulator/src/test/resources/isa/bad");
 
   /** One bad input: the acf arguments, the status, and phrases the message must contain. */
@@ -85,21 +83,10 @@ class BadInputTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void shortMessageAndStatus(Case c) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    int status;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      status = Main.commandLine().execute(c.args.toArray(new String[0]));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    String stderr = err.toString(StandardCharsets.UTF_8);
-    oldOut.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);
+    Captured r = Captured.run(() -> Main.commandLine().execute(c.args.toArray(new String[0])));
+    int status = r.status();
+    String stderr = r.stderr();
+    System.out.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);
     assertWithMessage("%s: exit status (stderr: %s)", c, stderr).that(status).isEqualTo(c.status);
     assertWithMessage("%s: message starts with acf:", c).that(stderr).startsWith("acf: ");
     for (String phrase : c.phrases) {
@@ -118,16 +105,5 @@ class BadInputTest {
     assertWithMessage("%s: message length", c)
         .that(java.util.Arrays.stream(stderr.split("\n")).filter(l -> !l.startsWith(" ")).count())
         .isAtMost(8);
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
-    }
-    return p;
   }
 }

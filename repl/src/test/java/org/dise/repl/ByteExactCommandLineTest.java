@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * working directory named with such bytes is the guest's, exactly.
  */
 class ByteExactCommandLineTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final Path NAMES = ROOT.resolve("runtime/emulator/src/test/resources/sandbox/names.elf");
 
   /** A shell line that starts acf in a fresh JVM; {@code opens} adds the launchers' option. */

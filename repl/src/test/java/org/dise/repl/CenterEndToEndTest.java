@@ -20,6 +20,8 @@ import org.dise.center.Store;
 import org.dise.center.StoreUrl;
 import org.dise.center.UploadCodec;
 import org.dise.runtime.sink.ProfileTable;
+import org.dise.testsupport.RepositoryRoot;
+import org.dise.testsupport.TestStores;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,9 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with their status and leave the store as it was.
  */
 class CenterEndToEndTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
-  static final String PROGRAM = ROOT.resolve("stdlib-acfs/src/test/c/bin/calls").toString();
+  static final String PROGRAM = ROOT.resolve("integration-tests/src/test/c/bin/calls").toString();
   static final String SINK = "CallPair_handler";
 
   static List<String> stores() {

@@ -2,11 +2,9 @@ package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dise.testsupport.Captured;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,20 +16,8 @@ class CheckFmtCommandTest {
   record Run(int status, String out, String err) {}
 
   static Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int status = Main.commandLine().execute(args);
-      return new Run(status, out.toString(StandardCharsets.UTF_8),
-          err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    return new Run(c.status(), c.stdout(), c.stderr());
   }
 
   @Test

@@ -2,12 +2,11 @@ package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.dise.testsupport.Captured;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,27 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
  * naming it and the problem, status 1.
  */
 class ConfigCommandTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
-  static final String PROGRAM = ROOT.resolve("stdlib-acfs/src/test/c/bin/calls").toString();
+  static final String PROGRAM = ROOT.resolve("integration-tests/src/test/c/bin/calls").toString();
 
   record Result(int status, String stdout, String stderr) {}
 
   static Result acf(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int status = Main.commandLine().execute(args);
-      return new Result(status, out.toString(StandardCharsets.UTF_8),
-          err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    return new Result(c.status(), c.stdout(), c.stderr());
   }
 
   /** What follows the compiler's warnings: the profile and cost lines. */

@@ -3,12 +3,9 @@ package org.dise.repl;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -20,6 +17,8 @@ import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
+import org.dise.testsupport.Captured;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * may be lost or left half written.
  */
 class DamagedInputTest {
-  private static final Path ROOT = BadInputTest.findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final Path HELLO = ROOT.resolve("examples/programs/bin/hello");
 
   @TempDir Path dir;
@@ -37,21 +36,8 @@ class DamagedInputTest {
   record Run(int status, String stdout, String stderr) {}
 
   static Run acf(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    int status;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      status = Main.commandLine().execute(args);
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    Run r = new Run(status, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    Run r = new Run(c.status(), c.stdout(), c.stderr());
     for (String line : r.stderr.split("\n")) {
       assertWithMessage("Java internals in: %s", r.stderr).that(line)
           .doesNotContainMatch("internal error|Exception|\\tat (org|java)\\.");

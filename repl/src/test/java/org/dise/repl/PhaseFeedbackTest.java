@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.dise.center.CenterServer;
 import org.dise.runtime.sink.ProfileTable;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (phase-based remote profiling paper, Section 3.2.5), through {@code acf run --report-to}.
  */
 class PhaseFeedbackTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/sampled_regions.acf").toString();
   static final String PROGRAM = ROOT.resolve("examples/programs/bin/phases").toString();
   static final String SINK = "Branch_handler";

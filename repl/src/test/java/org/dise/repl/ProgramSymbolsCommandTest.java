@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
  * configuration deployed to two builds of a program.
  */
 class ProgramSymbolsCommandTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/array_loads.acf").toString();
   static final String ARRAYS = ROOT.resolve("examples/programs/bin/arrays").toString();
-  static final String SHIFTED = ROOT.resolve("stdlib-acfs/src/test/c/bin/arrays_shifted")
+  static final String SHIFTED = ROOT.resolve("integration-tests/src/test/c/bin/arrays_shifted")
       .toString();
   static final String HELLO = ROOT.resolve("examples/programs/bin/hello").toString();
 

@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input; the table, the CSV and the progress lines say what the issue asks.
  */
 class RemoteSimCommandTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
 
   @Test
   void usersRunConcurrentlyAndFeedbackCutsWhatLaterUsersSample(@TempDir Path dir)

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.dise.repl.shell.ReplSession;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the option's name ({@code --env} / {@code :env}) and the consequence told apart.
  */
 class RunServiceTest {
-  private static final Path ROOT = BadInputTest.findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final String HELLO = ROOT.resolve("examples/programs/bin/hello").toString();
   private static final String ACF = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
 

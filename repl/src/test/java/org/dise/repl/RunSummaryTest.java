@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.Machine;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * host's unless asked.
  */
 class RunSummaryTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String HELLO = ROOT.resolve("examples/programs/bin/hello").toString();
   static final String REGIONS = ROOT.resolve("examples/acf/hot_code_regions.acf").toString();
 

@@ -6,6 +6,7 @@ import static org.dise.repl.ConfigCommandTest.acf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and one-line errors for bad strategies.
  */
 class SamplingCommandTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/sampled_regions.acf").toString();
   static final String PHASES = ROOT.resolve("examples/programs/bin/phases").toString();
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.dise.runtime.trigger.Sweep;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * --allow-read, --allow-write and --stdin reach every run, the exhaustive first pass included.
  */
 class SweepInputTest {
-  static final Path ROOT = BadInputTest.findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final String PROGRAM = ROOT.resolve("repl/src/test/c/bin/filework").toString();
 
   @Test

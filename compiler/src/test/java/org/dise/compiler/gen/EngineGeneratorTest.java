@@ -13,16 +13,16 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.SpecializedEngine;
+import org.dise.testsupport.Golden;
 import org.junit.jupiter.api.Test;
 
 /**
  * The generated engine's source, compared as a whole file with {@code
  * spec/conformance/codegen/X.java.expected} ({@code -Dacf.updateGolden=true} rewrites it); its
- * behaviour is compared with the interpreter's in stdlib-acfs' EngineEndToEndTest.
+ * behaviour is compared with the interpreter's in integration-tests' EngineEndToEndTest.
  */
 class EngineGeneratorTest {
   static final Path DIR = Path.of("..", "spec", "conformance", "codegen");
-  static final boolean UPDATE = Boolean.getBoolean("acf.updateGolden");
 
   static ProductionSet lower(Path acf) throws Exception {
     String text = Files.readString(acf, StandardCharsets.UTF_8);
@@ -40,13 +40,7 @@ class EngineGeneratorTest {
     Path acf = DIR.resolve(name + ".acf");
     String actual = EngineGenerator.generate(lower(acf), "GoldenEngine").toString();
     Path expected = DIR.resolve(name + ".java.expected");
-    if (UPDATE) {
-      Files.writeString(expected, actual, StandardCharsets.UTF_8);
-      return;
-    }
-    assertWithMessage("missing " + expected + " (run with -Dacf.updateGolden=true)")
-        .that(Files.exists(expected)).isTrue();
-    assertThat(actual).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+    Golden.assertMatches(expected, actual);
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.Token;
 import org.dise.grammar.AcfLexer;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * an editor colours it by.
  */
 class TextMateGrammarTest {
-  static final Path ROOT = findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final Path GRAMMAR = ROOT.resolve("editors/vscode/syntaxes/acf.tmLanguage.json");
 
   /** The scope each token type must have (a prefix of one of the character's scopes). */
@@ -143,13 +144,5 @@ class TextMateGrammarTest {
     List<String> bad = new ArrayList<>();
     check("shifted.acf", text, shifted, bad);
     assertThat(bad).isNotEmpty();
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    return p;
   }
 }

@@ -16,6 +16,7 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.format.Formatter;
 import org.dise.compiler.parse.AcfParsing;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stdout, real protocol messages in, real messages out.
  */
 class LanguageServerTest {
-  static final Path ROOT = findRoot();
+  static final Path ROOT = RepositoryRoot.path();
 
   // One server for the class, as an editor keeps one: a JVM start per test would be slow.
   @TempDir static Path tmp;
@@ -197,14 +198,6 @@ class LanguageServerTest {
     assertThat(edits.get(0).get("newText").asText()).isEqualTo(expected);
     assertWithMessage("the edit replaces the whole text")
         .that(edits.get(0).at("/range/end/line").asInt()).isEqualTo(5);
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    return p;
   }
 
   private JsonNode complete(int line, int character) throws Exception {

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dise.testsupport.Golden;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,9 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the transcripts.
  */
 class ReplTranscriptTest {
-  static final Path ROOT = findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final Path DIR = ROOT.resolve("repl/src/test/resources/repl");
-  private static final boolean UPDATE = Boolean.getBoolean("acf.updateGolden");
 
   static Stream<String> scripts() throws IOException {
     try (Stream<Path> s = Files.list(DIR)) {
@@ -39,15 +40,7 @@ class ReplTranscriptTest {
     Result r = acf(List.of("repl", "--script", script.toString()));
     assertWithMessage("%s: stderr (no stack trace, nothing outside the transcript)", name)
         .that(r.stderr()).isEmpty();
-    if (UPDATE) {
-      Files.writeString(expectedFile, r.stdout(), StandardCharsets.UTF_8);
-      return;
-    }
-    assertWithMessage("%s.transcript is missing; run with -Dacf.updateGolden=true", name)
-        .that(Files.exists(expectedFile)).isTrue();
-    String expected = Files.readString(expectedFile, StandardCharsets.UTF_8);
-    assertWithMessage("%s: transcript (update with -Dacf.updateGolden=true)", name)
-        .that(r.stdout()).isEqualTo(expected);
+    Golden.assertMatches(expectedFile, r.stdout());
     // Every script in this folder contains a mistake on purpose, so the status is 1.
     assertWithMessage("%s: exit status", name).that(r.status()).isEqualTo(1);
   }
@@ -89,16 +82,5 @@ class ReplTranscriptTest {
 
   static String javaBin() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
-    }
-    return p;
   }
 }

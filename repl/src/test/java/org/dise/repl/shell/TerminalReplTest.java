@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.dise.testsupport.ExternalTool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -187,12 +188,6 @@ class TerminalReplTest {
   }
 
   private static boolean tmuxAvailable() {
-    try {
-      Process p = new ProcessBuilder("tmux", "-V").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
+    return ExternalTool.missing("tmux", "-V") == null;
   }
 }

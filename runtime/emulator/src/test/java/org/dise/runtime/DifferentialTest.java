@@ -1,6 +1,5 @@
 package org.dise.runtime;
 
-import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayInputStream;
@@ -19,6 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * part of the comparison: qemu prints none.
  */
 class DifferentialTest {
-  private static final Path ROOT = findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
   private static final Path ISA = ROOT.resolve("runtime/emulator/src/test/resources/isa");
   private static final Path BIN = ROOT.resolve("examples/programs/bin");
   private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
@@ -65,13 +66,7 @@ class DifferentialTest {
 
   @BeforeAll
   static void findQemu() {
-    try {
-      Process p = new ProcessBuilder("qemu-riscv64", "--version").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      qemuMissing = p.waitFor() == 0 ? null : "qemu-riscv64 --version failed";
-    } catch (IOException | InterruptedException e) {
-      qemuMissing = "qemu-riscv64 not found on PATH: " + e.getMessage();
-    }
+    qemuMissing = ExternalTool.qemuMissing();
     if (qemuMissing != null) {
       System.out.println("DifferentialTest: live comparisons skipped: " + qemuMissing);
     }
@@ -214,14 +209,5 @@ class DifferentialTest {
     try (Stream<Path> s = Files.list(dir)) {
       return s.map(p -> p.getFileName().toString()).sorted().toList();
     }
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    assertThat(p).isNotNull();
-    return p;
   }
 }

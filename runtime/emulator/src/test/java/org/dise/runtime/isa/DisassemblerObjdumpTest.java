@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 import org.dise.runtime.elf.ElfFile;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,19 +45,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DisassemblerObjdumpTest {
   private static final String OBJDUMP = "riscv64-linux-gnu-objdump";
-  private static final Path ROOT = findRoot();
+  private static final Path ROOT = RepositoryRoot.path();
 
   private static String objdumpMissing;
 
   @BeforeAll
   static void findObjdump() {
-    try {
-      Process p = new ProcessBuilder(OBJDUMP, "--version").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      objdumpMissing = p.waitFor() == 0 ? null : OBJDUMP + " --version failed";
-    } catch (IOException | InterruptedException e) {
-      objdumpMissing = OBJDUMP + " not found: " + e.getMessage();
-    }
+    objdumpMissing = ExternalTool.missing(OBJDUMP, "--version");
     if (objdumpMissing != null) {
       System.out.println("DisassemblerObjdumpTest skipped: " + objdumpMissing);
     }
@@ -339,16 +335,5 @@ class DisassemblerObjdumpTest {
       }
     }
     throw new IllegalArgumentException("no section " + name);
-  }
-
-  static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("examples/programs"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("cannot find the repository root from " + Path.of(""));
-    }
-    return p;
   }
 }

@@ -2,7 +2,6 @@ package org.dise.runtime.linux;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,10 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dise.runtime.Machine;
+import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.RepositoryRoot;
 
 /** Runs a guest program of the sandbox tests in-process or under qemu-riscv64, capturing all. */
 final class GuestRun {
-  static final Path ROOT = findRoot();
+  static final Path ROOT = RepositoryRoot.path();
   static final Path PROGRAMS = ROOT.resolve("runtime/emulator/src/test/resources/sandbox");
 
   /** What a run produced. */
@@ -44,13 +45,7 @@ final class GuestRun {
 
   /** The reason qemu-riscv64 cannot be used, or null when it can. */
   static String qemuMissing() {
-    try {
-      Process p = new ProcessBuilder("qemu-riscv64", "--version").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor() == 0 ? null : "qemu-riscv64 --version failed";
-    } catch (IOException | InterruptedException e) {
-      return "qemu-riscv64 not found on PATH: " + e.getMessage();
-    }
+    return ExternalTool.qemuMissing();
   }
 
   static Result qemu(Path cwd, String program, String... args) throws Exception {
@@ -77,17 +72,5 @@ final class GuestRun {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
-  }
-
-  private static Path findRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null && !Files.exists(p.resolve("runtime/emulator/pom.xml"))) {
-      p = p.getParent();
-    }
-    if (p == null) {
-      throw new IllegalStateException("repository root not found above " + Path.of("")
-          .toAbsolutePath());
-    }
-    return p;
   }
 }

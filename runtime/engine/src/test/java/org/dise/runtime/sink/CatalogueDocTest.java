@@ -5,11 +5,12 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dise.testsupport.Golden;
 import org.junit.jupiter.api.Test;
 
 /**
  * The component table of spec/acf-language.md is the catalogue's: it is generated, and this test
- * fails when the two differ ({@code -Dacf.update=true} rewrites the table).
+ * fails when the two differ ({@code -Dacf.updateGolden=true} rewrites the table).
  */
 class CatalogueDocTest {
   static final Path SPEC = Path.of("../../spec/acf-language.md");
@@ -23,12 +24,12 @@ class CatalogueDocTest {
     int e = text.indexOf(END);
     String table = text.substring(b + BEGIN.length(), e);
     String expected = Catalogue.markdownTable();
-    if (Boolean.getBoolean("acf.update")) {
+    if (Golden.updating()) {
       Files.writeString(SPEC, text.substring(0, b + BEGIN.length()) + expected
           + text.substring(e), StandardCharsets.UTF_8);
       return;
     }
-    assertWithMessage("spec/acf-language.md's component table; rerun with -Dacf.update=true")
+    assertWithMessage("spec/acf-language.md's component table; rerun with -Dacf.updateGolden=true")
         .that(table).isEqualTo(expected);
   }
 }

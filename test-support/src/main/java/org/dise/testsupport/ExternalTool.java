@@ -1,0 +1,41 @@
+package org.dise.testsupport;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Optional host tools (qemu-riscv64, the cross compiler, objdump, chromium): a test that needs
+ * one asks why it cannot run, and skips with that reason printed when there is one.
+ */
+public final class ExternalTool {
+  private ExternalTool() {}
+
+  /**
+   * Why {@code command} (for example {@code qemu-riscv64 --version}) cannot be used, or null
+   * when it runs and exits with status 0 within 30 seconds.
+   */
+  public static String missing(String... command) {
+    String name = String.join(" ", command);
+    try {
+      Process p = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      p.getInputStream().readAllBytes();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return name + " did not finish in 30 s";
+      }
+      return p.exitValue() == 0 ? null : name + " failed (exit status " + p.exitValue() + ")";
+    } catch (IOException e) {
+      return command[0] + " not found on PATH: " + e.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return name + " interrupted";
+    }
+  }
+
+  /** {@link #missing} for {@code qemu-riscv64 --version}. */
+  public static String qemuMissing() {
+    return missing("qemu-riscv64", "--version");
+  }
+}
