@@ -34,8 +34,8 @@ public final class CenterClient {
   private final Duration timeout;
 
   /**
-   * A client of the center at {@code url} ({@code http://HOST:PORT}); a request that takes
-   * longer than {@code timeout} counts as the center being unreachable.
+   * A client of the center at {@code url} ({@code http://HOST:PORT}); a request that takes longer
+   * than {@code timeout} counts as the center being unreachable.
    */
   public CenterClient(String url, Duration timeout) {
     String u = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
@@ -53,9 +53,12 @@ public final class CenterClient {
 
   /** Sends one gzip-compressed part with the device's token (null under --no-auth). */
   public Sent upload(byte[] gzipped, String token) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve("/v1/uploads")).timeout(timeout)
-        .header("Content-Type", "application/json").header("Content-Encoding", "gzip")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(gzipped));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve("/v1/uploads"))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .header("Content-Encoding", "gzip")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(gzipped));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -70,9 +73,16 @@ public final class CenterClient {
     }
     String message = message(r.body());
     int s = r.statusCode();
-    Outcome o = s == 201 ? Outcome.STORED : s == 200 ? Outcome.HELD
-        : s == 401 || s == 403 ? Outcome.UNAUTHORIZED
-        : s >= 400 && s < 500 && s != 408 && s != 429 ? Outcome.REFUSED : Outcome.UNREACHABLE;
+    Outcome o =
+        s == 201
+            ? Outcome.STORED
+            : s == 200
+                ? Outcome.HELD
+                : s == 401 || s == 403
+                    ? Outcome.UNAUTHORIZED
+                    : s >= 400 && s < 500 && s != 408 && s != 429
+                        ? Outcome.REFUSED
+                        : Outcome.UNREACHABLE;
     return new Sent(o, s, message);
   }
 
@@ -82,8 +92,8 @@ public final class CenterClient {
    * @throws CenterException with the center's message, or saying that it cannot be reached
    */
   public JsonNode get(String pathAndQuery) throws CenterException {
-    HttpRequest req = HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout).GET()
-        .build();
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout).GET().build();
     HttpResponse<String> r;
     try {
       r = http.send(req, HttpResponse.BodyHandlers.ofString());
@@ -94,8 +104,8 @@ public final class CenterClient {
       throw new CenterException("interrupted", 0);
     }
     if (r.statusCode() != 200) {
-      throw new CenterException(base + ": " + r.statusCode() + ": " + message(r.body()),
-          r.statusCode());
+      throw new CenterException(
+          base + ": " + r.statusCode() + ": " + message(r.body()), r.statusCode());
     }
     try {
       return UploadCodec.JSON.readTree(r.body());

@@ -21,37 +21,41 @@ import java.util.concurrent.TimeUnit;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
- * The optimization center's HTTP service (first paper, Section 4; spec/remote.md): devices
- * upload profile parts, users query merged profiles and status, devices ask which phases of a
- * program the center already holds enough of. Runs on the JDK's own HTTP server with a fixed
- * pool of worker threads (center/README.md says why).
+ * The optimization center's HTTP service (first paper, Section 4; spec/remote.md): devices upload
+ * profile parts, users query merged profiles and status, devices ask which phases of a program the
+ * center already holds enough of. Runs on the JDK's own HTTP server with a fixed pool of worker
+ * threads (center/README.md says why).
  */
 public final class CenterServer implements AutoCloseable {
   /** What a center is started with. */
-  public record Settings(String bind, int port, boolean noAuth, long maxUploadBytes,
-      long maxJsonBytes, double threshold, long enough, int threads) {
+  public record Settings(
+      String bind,
+      int port,
+      boolean noAuth,
+      long maxUploadBytes,
+      long maxJsonBytes,
+      double threshold,
+      long enough,
+      int threads) {
     public static Settings defaults() {
       return new Settings("127.0.0.1", 8470, false, 8L << 20, 64L << 20, 25, 1, 16);
     }
 
     public Settings withPort(int p) {
-      return new Settings(bind, p, noAuth, maxUploadBytes, maxJsonBytes, threshold, enough,
-          threads);
+      return new Settings(
+          bind, p, noAuth, maxUploadBytes, maxJsonBytes, threshold, enough, threads);
     }
 
     public Settings withNoAuth(boolean n) {
-      return new Settings(bind, port, n, maxUploadBytes, maxJsonBytes, threshold, enough,
-          threads);
+      return new Settings(bind, port, n, maxUploadBytes, maxJsonBytes, threshold, enough, threads);
     }
 
     public Settings withEnough(long e) {
-      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, threshold, e,
-          threads);
+      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, threshold, e, threads);
     }
 
     public Settings withThreshold(double t) {
-      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, t, enough,
-          threads);
+      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, t, enough, threads);
     }
   }
 
@@ -66,18 +70,21 @@ public final class CenterServer implements AutoCloseable {
     this.settings = settings;
     this.log = log;
     this.http = http;
-    this.workers = Executors.newFixedThreadPool(settings.threads(), r -> {
-      Thread t = new Thread(r, "center-http");
-      t.setDaemon(true);
-      return t;
-    });
+    this.workers =
+        Executors.newFixedThreadPool(
+            settings.threads(),
+            r -> {
+              Thread t = new Thread(r, "center-http");
+              t.setDaemon(true);
+              return t;
+            });
     http.setExecutor(workers);
     http.createContext("/", this::handle);
   }
 
   /**
-   * Starts a center on {@code store}; it accepts requests when this returns. {@code log}
-   * receives one line per upload and per refused request.
+   * Starts a center on {@code store}; it accepts requests when this returns. {@code log} receives
+   * one line per upload and per refused request.
    */
   public static CenterServer start(Store store, Settings settings, PrintStream log)
       throws IOException {
@@ -85,12 +92,12 @@ public final class CenterServer implements AutoCloseable {
   }
 
   /**
-   * Binds the listening socket without serving yet, so that a caller can find the port taken
-   * before it creates or migrates a store ({@code acf center serve} does).
+   * Binds the listening socket without serving yet, so that a caller can find the port taken before
+   * it creates or migrates a store ({@code acf center serve} does).
    */
   public static Bound bind(Settings settings) throws IOException {
-    return new Bound(settings,
-        HttpServer.create(new InetSocketAddress(settings.bind(), settings.port()), 256));
+    return new Bound(
+        settings, HttpServer.create(new InetSocketAddress(settings.bind(), settings.port()), 256));
   }
 
   /** A bound socket that does not yet accept requests; close it or start a center on it. */
@@ -160,8 +167,13 @@ public final class CenterServer implements AutoCloseable {
           need(method, "GET");
           send(x, 200, statusJson(store.status()));
         } else if (path.equals("/v1/health")) {
-          send(x, 200, UploadCodec.JSON.createObjectNode().put("ok", true)
-              .put("upload_version", Upload.VERSION));
+          send(
+              x,
+              200,
+              UploadCodec.JSON
+                  .createObjectNode()
+                  .put("ok", true)
+                  .put("upload_version", Upload.VERSION));
         } else if (path.matches("/v1/programs/[0-9a-f]{64}/phases")) {
           need(method, "GET");
           send(x, 200, phasesJson(path.split("/")[3]));
@@ -204,8 +216,11 @@ public final class CenterServer implements AutoCloseable {
       String auth = x.getRequestHeaders().getFirst("Authorization");
       if (auth == null || !auth.startsWith("Bearer ")) {
         drain(x.getRequestBody(), settings.maxUploadBytes());
-        refuse(x, 401, "an upload needs `Authorization: Bearer TOKEN` (acf center token add"
-            + " DEVICE)", null);
+        refuse(
+            x,
+            401,
+            "an upload needs `Authorization: Bearer TOKEN` (acf center token add" + " DEVICE)",
+            null);
         return;
       }
       tokenDevice = store.deviceOf(auth.substring("Bearer ".length()).trim());
@@ -216,27 +231,42 @@ public final class CenterServer implements AutoCloseable {
       }
     }
     String length = x.getRequestHeaders().getFirst("Content-Length");
-    if (length != null && length.matches("[0-9]{1,18}")
+    if (length != null
+        && length.matches("[0-9]{1,18}")
         && Long.parseLong(length) > settings.maxUploadBytes()) {
       // Read and drop a body up to four times the limit, so that the sender, still writing,
       // sees the 413 rather than a reset connection; a larger one is cut off.
       if (Long.parseLong(length) <= 4 * settings.maxUploadBytes()) {
         x.getRequestBody().transferTo(OutputStream.nullOutputStream());
       }
-      throw new UploadException(413, "upload of " + length + " bytes is over the limit of "
-          + settings.maxUploadBytes());
+      throw new UploadException(
+          413, "upload of " + length + " bytes is over the limit of " + settings.maxUploadBytes());
     }
     byte[] body = readBody(x.getRequestBody(), settings.maxUploadBytes());
     Upload u = UploadCodec.read(body, settings.maxJsonBytes());
     if (tokenDevice != null && !tokenDevice.equals(u.device())) {
-      refuse(x, 403, "this token belongs to device " + tokenDevice + ", not " + u.device(),
+      refuse(
+          x,
+          403,
+          "this token belongs to device " + tokenDevice + ", not " + u.device(),
           u.device());
       return;
     }
     Store.Ingested r = store.ingest(u, body.length, settings.threshold());
-    log((r == Store.Ingested.STORED ? "201" : "200") + " upload " + u.uploadId() + " part "
-        + u.part() + " from " + u.device() + " (" + u.programName() + ", " + body.length
-        + " bytes)" + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+    log(
+        (r == Store.Ingested.STORED ? "201" : "200")
+            + " upload "
+            + u.uploadId()
+            + " part "
+            + u.part()
+            + " from "
+            + u.device()
+            + " ("
+            + u.programName()
+            + ", "
+            + body.length
+            + " bytes)"
+            + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
     ObjectNode o = UploadCodec.JSON.createObjectNode();
     o.put("upload_id", u.uploadId());
     o.put("part", u.part());
@@ -267,14 +297,18 @@ public final class CenterServer implements AutoCloseable {
     Store.Filter f = filter(q);
     String sink = q.get("sink");
     if (sink == null || sink.isEmpty()) {
-      throw new UploadException(400, "a profile query needs ?sink=NAME; held: "
-          + String.join(", ", store.sinks(f)));
+      throw new UploadException(
+          400, "a profile query needs ?sink=NAME; held: " + String.join(", ", store.sinks(f)));
     }
     ProfileTable t = store.merged(sink, f);
     if (t == null) {
       List<String> held = store.sinks(f);
-      throw new UploadException(404, "no uploads hold sink " + sink + " for this selection"
-          + (held.isEmpty() ? "" : "; held: " + String.join(", ", held)));
+      throw new UploadException(
+          404,
+          "no uploads hold sink "
+              + sink
+              + " for this selection"
+              + (held.isEmpty() ? "" : "; held: " + String.join(", ", held)));
     }
     send(x, 200, profileJson(sink, t));
   }
@@ -350,15 +384,27 @@ public final class CenterServer implements AutoCloseable {
     o.put("phases", s.phases());
     ArrayNode programs = o.putArray("programs");
     for (Store.ProgramStatus p : s.programs()) {
-      programs.addObject().put("name", p.name()).put("sha256", p.sha256())
-          .put("uploads", p.uploads()).put("parts", p.parts()).put("devices", p.devices())
-          .put("phases", p.phases()).put("bytes", p.bytes()).put("instructions", p.instructions())
+      programs
+          .addObject()
+          .put("name", p.name())
+          .put("sha256", p.sha256())
+          .put("uploads", p.uploads())
+          .put("parts", p.parts())
+          .put("devices", p.devices())
+          .put("phases", p.phases())
+          .put("bytes", p.bytes())
+          .put("instructions", p.instructions())
           .put("sampled_instructions", p.sampledInstructions());
     }
     ArrayNode devices = o.putArray("devices");
     for (Store.DeviceStatus d : s.devices()) {
-      ObjectNode n = devices.addObject().put("device", d.device()).put("token", d.token())
-          .put("uploads", d.uploads()).put("bytes", d.bytes());
+      ObjectNode n =
+          devices
+              .addObject()
+              .put("device", d.device())
+              .put("token", d.token())
+              .put("uploads", d.uploads())
+              .put("bytes", d.bytes());
       if (d.lastMs() > 0) {
         n.put("last_upload", Instant.ofEpochMilli(d.lastMs()).toString());
       }
@@ -368,9 +414,17 @@ public final class CenterServer implements AutoCloseable {
 
   private void refuse(HttpExchange x, int status, String message, String device)
       throws IOException {
-    log(status + " " + x.getRequestMethod() + " " + x.getRequestURI().getRawPath() + " from "
-        + x.getRemoteAddress().getAddress().getHostAddress()
-        + (device != null ? " (device " + device + ")" : "") + ": " + message);
+    log(
+        status
+            + " "
+            + x.getRequestMethod()
+            + " "
+            + x.getRequestURI().getRawPath()
+            + " from "
+            + x.getRemoteAddress().getAddress().getHostAddress()
+            + (device != null ? " (device " + device + ")" : "")
+            + ": "
+            + message);
     error(x, status, message);
   }
 

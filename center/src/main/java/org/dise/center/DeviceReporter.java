@@ -26,20 +26,28 @@ import org.dise.runtime.trigger.ProfileEstimator;
 import org.dise.runtime.trigger.TriggerDriver;
 
 /**
- * The device side of remote profiling (first paper, Section 4; phase-based remote profiling
- * paper, Sections 2.3 and 3.2.5): the profile daemon's bounded profile buffer, compressed and
- * sent to the center at the end of the run or every N intervals, tagged with the program, the
- * configuration, the device and each interval's phase; parts the center does not take go to
- * the spool. At start it sends what is spooled, and asks the center which phases of the
- * program it already holds enough of, which a phase-aware trigger then does not sample.
+ * The device side of remote profiling (first paper, Section 4; phase-based remote profiling paper,
+ * Sections 2.3 and 3.2.5): the profile daemon's bounded profile buffer, compressed and sent to the
+ * center at the end of the run or every N intervals, tagged with the program, the configuration,
+ * the device and each interval's phase; parts the center does not take go to the spool. At start it
+ * sends what is spooled, and asks the center which phases of the program it already holds enough
+ * of, which a phase-aware trigger then does not sample.
  */
 public final class DeviceReporter {
   /** How {@code acf run --report-to} was asked to report. */
-  public record Options(String url, String device, String token, Path spool, String send,
-      boolean feedback, long bufferBytes, Duration timeout) {}
+  public record Options(
+      String url,
+      String device,
+      String token,
+      Path spool,
+      String send,
+      boolean feedback,
+      long bufferBytes,
+      Duration timeout) {}
 
   /** Intervals per part when sending interleaved; 0 sends once, at the end. */
   private final int every;
+
   private final Options options;
   private final CenterClient client;
   private final Spool spool;
@@ -49,8 +57,10 @@ public final class DeviceReporter {
   private final String programSha256;
   private final String configHash;
   private final TransmissionModel model = TransmissionModel.STRONGARM_WIRELESS;
+
   /** The center's phases this device need not sample (signatures), from the feedback. */
   private final List<double[]> known = new ArrayList<>();
+
   private String feedbackProblem;
   private String centerProblem;
   private Spool.Drained drained;
@@ -93,8 +103,13 @@ public final class DeviceReporter {
     final Map<String, Map<String, Long>> weights = new LinkedHashMap<>();
   }
 
-  private DeviceReporter(Options options, int every, String programName, String programSha256,
-      String configHash, PrintStream err) {
+  private DeviceReporter(
+      Options options,
+      int every,
+      String programName,
+      String programSha256,
+      String configHash,
+      PrintStream err) {
     this.options = options;
     this.every = every;
     this.client = new CenterClient(options.url(), options.timeout());
@@ -106,8 +121,8 @@ public final class DeviceReporter {
   }
 
   /**
-   * Intervals per part of a {@code --send} value: 0 for {@code at-end}, N for
-   * {@code interleaved[:N]} (default 1).
+   * Intervals per part of a {@code --send} value: 0 for {@code at-end}, N for {@code
+   * interleaved[:N]} (default 1).
    *
    * @throws IllegalArgumentException naming the accepted forms
    */
@@ -121,23 +136,25 @@ public final class DeviceReporter {
     if (send.matches("interleaved:[1-9][0-9]{0,8}")) {
       return Integer.parseInt(send.substring("interleaved:".length()));
     }
-    throw new IllegalArgumentException("--send " + send + ": expected at-end or"
-        + " interleaved[:N] (a part every N intervals)");
+    throw new IllegalArgumentException(
+        "--send " + send + ": expected at-end or" + " interleaved[:N] (a part every N intervals)");
   }
 
   /**
-   * Gets ready to report a run of {@code program}: sends what the spool holds, then asks the
-   * center for the program's phases (when {@code options.feedback()}). Neither stops the run
-   * when the center is down.
+   * Gets ready to report a run of {@code program}: sends what the spool holds, then asks the center
+   * for the program's phases (when {@code options.feedback()}). Neither stops the run when the
+   * center is down.
    */
-  public static DeviceReporter open(Options options, Path program, String configHash,
-      PrintStream err) throws IOException {
+  public static DeviceReporter open(
+      Options options, Path program, String configHash, PrintStream err) throws IOException {
     int every = parseSend(options.send());
-    DeviceReporter r = new DeviceReporter(options, every, program.getFileName().toString(),
-        sha256(program), configHash, err);
+    DeviceReporter r =
+        new DeviceReporter(
+            options, every, program.getFileName().toString(), sha256(program), configHash, err);
     r.drained = r.spool.drain(r.client, options.token(), err);
     if (r.drained.stored() + r.drained.held() > 0) {
-      err.printf("acf: sent %d spooled part(s) from %s to %s%n",
+      err.printf(
+          "acf: sent %d spooled part(s) from %s to %s%n",
           r.drained.stored() + r.drained.held(), r.spool.dir(), r.client.url());
     }
     if (r.drained.problem() != null) {
@@ -193,9 +210,10 @@ public final class DeviceReporter {
         }
       }
       if (seeded < known.size()) {
-        err.printf("acf: %d of the center's phases have signatures of another size than this"
-            + " tracker's %d buckets; they are sampled here as usual%n", known.size() - seeded,
-            tracker.buckets());
+        err.printf(
+            "acf: %d of the center's phases have signatures of another size than this"
+                + " tracker's %d buckets; they are sampled here as usual%n",
+            known.size() - seeded, tracker.buckets());
       }
     }
   }
@@ -214,8 +232,8 @@ public final class DeviceReporter {
     };
   }
 
-  private void interval(long index, long instructions, boolean sampled,
-      Map<String, Map<String, Long>> added) {
+  private void interval(
+      long index, long instructions, boolean sampled, Map<String, Map<String, Long>> added) {
     partIntervals++;
     partInstructions += instructions;
     if (sampled) {
@@ -240,14 +258,16 @@ public final class DeviceReporter {
         a.sampledIntervals++;
         a.sampledInstructions += instructions;
         if (added != null) {
-          added.forEach((sink, m) -> {
-            Map<String, Long> w = a.weights.computeIfAbsent(sink, k -> new LinkedHashMap<>());
-            m.forEach((k, v) -> {
-              if (w.merge(k, v, Long::sum).equals(v)) {
-                bufferedBytes += k.length() + 12;
-              }
-            });
-          });
+          added.forEach(
+              (sink, m) -> {
+                Map<String, Long> w = a.weights.computeIfAbsent(sink, k -> new LinkedHashMap<>());
+                m.forEach(
+                    (k, v) -> {
+                      if (w.merge(k, v, Long::sum).equals(v)) {
+                        bufferedBytes += k.length() + 12;
+                      }
+                    });
+              });
         }
       }
     }
@@ -263,8 +283,8 @@ public final class DeviceReporter {
   public record Summary(List<String> lines, String json) {}
 
   /**
-   * Sends the last part (for a run without a trigger: the whole profile over {@code
-   * instructions} application instructions) and says what was transmitted.
+   * Sends the last part (for a run without a trigger: the whole profile over {@code instructions}
+   * application instructions) and says what was transmitted.
    */
   public Summary finish(long instructions, int exitStatus) {
     if (interval == 0 && parts == 0) {
@@ -282,17 +302,41 @@ public final class DeviceReporter {
     for (Sink s : sinks) {
       ProfileTable t = s.table(symbols);
       now.put(s.name(), t);
-      profiles.add(new Upload.SinkProfile(s.name(), ProfileMerge.since(t,
-          lastTables.get(s.name()))));
+      profiles.add(
+          new Upload.SinkProfile(s.name(), ProfileMerge.since(t, lastTables.get(s.name()))));
     }
     lastTables = now;
     List<Upload.PhaseReport> reports = new ArrayList<>();
-    phases.forEach((p, a) -> reports.add(new Upload.PhaseReport(p, signatures.get(p),
-        a.intervals, a.instructions, a.sampledIntervals, a.sampledInstructions, a.weights)));
-    Upload u = new Upload(uploadId, parts, last, options.device(), programName, programSha256,
-        configHash, new Upload.Figures(partIntervals, partSampledIntervals, partInstructions,
-            partSampledInstructions, interval, exitStatus), profiles, reports,
-        new ArrayList<>(trace));
+    phases.forEach(
+        (p, a) ->
+            reports.add(
+                new Upload.PhaseReport(
+                    p,
+                    signatures.get(p),
+                    a.intervals,
+                    a.instructions,
+                    a.sampledIntervals,
+                    a.sampledInstructions,
+                    a.weights)));
+    Upload u =
+        new Upload(
+            uploadId,
+            parts,
+            last,
+            options.device(),
+            programName,
+            programSha256,
+            configHash,
+            new Upload.Figures(
+                partIntervals,
+                partSampledIntervals,
+                partInstructions,
+                partSampledInstructions,
+                interval,
+                exitStatus),
+            profiles,
+            reports,
+            new ArrayList<>(trace));
     phases.clear();
     trace.clear();
     partIntervals = partSampledIntervals = partInstructions = partSampledInstructions = 0;
@@ -310,13 +354,20 @@ public final class DeviceReporter {
         case HELD -> held++;
         case REFUSED -> {
           refused++;
-          err.println("acf: the center refused part " + u.part() + " of this run's profile ("
-              + s.status() + ": " + s.message() + ")");
+          err.println(
+              "acf: the center refused part "
+                  + u.part()
+                  + " of this run's profile ("
+                  + s.status()
+                  + ": "
+                  + s.message()
+                  + ")");
         }
         default -> {
-          centerProblem = s.outcome() == CenterClient.Outcome.UNAUTHORIZED
-              ? "the center refused the token (" + s.status() + ": " + s.message() + ")"
-              : "the center cannot be reached (" + s.message() + ")";
+          centerProblem =
+              s.outcome() == CenterClient.Outcome.UNAUTHORIZED
+                  ? "the center refused the token (" + s.status() + ": " + s.message() + ")"
+                  : "the center cannot be reached (" + s.message() + ")";
           toSpool(name, gz);
         }
       }
@@ -330,8 +381,12 @@ public final class DeviceReporter {
       spool.put(name, gz);
       spooled++;
     } catch (IOException e) {
-      err.println("acf: cannot spool the profile in " + spool.dir() + ": " + e.getMessage()
-          + "; this part is lost");
+      err.println(
+          "acf: cannot spool the profile in "
+              + spool.dir()
+              + ": "
+              + e.getMessage()
+              + "; this part is lost");
     }
   }
 
@@ -339,31 +394,70 @@ public final class DeviceReporter {
     List<String> lines = new ArrayList<>();
     String mode = every == 0 ? "at-end" : "interleaved:" + every;
     lines.add("report to " + client.url() + " as " + options.device() + " (" + mode + ")");
-    lines.add(String.format(Locale.ROOT, "  parts                    %d (%d stored, %d already"
-        + " held, %d spooled, %d refused)%s", parts, stored, held, spooled, refused,
-        fullBuffer > 0 ? ", " + fullBuffer + " sent early by a full buffer" : ""));
-    lines.add(String.format(Locale.ROOT, "  bytes                    %,d compressed (%,d before"
-        + " compression)", bytes, rawBytes));
-    lines.add(String.format(Locale.ROOT, "  transmission (modelled)  %.3f ms, %.3f mJ (%s,"
-        + " first paper Fig. 14)", 1e3 * model.seconds(bytes), 1e3 * model.joules(bytes),
-        model.describe()));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "  parts                    %d (%d stored, %d already"
+                + " held, %d spooled, %d refused)%s",
+            parts,
+            stored,
+            held,
+            spooled,
+            refused,
+            fullBuffer > 0 ? ", " + fullBuffer + " sent early by a full buffer" : ""));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "  bytes                    %,d compressed (%,d before" + " compression)",
+            bytes,
+            rawBytes));
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "  transmission (modelled)  %.3f ms, %.3f mJ (%s," + " first paper Fig. 14)",
+            1e3 * model.seconds(bytes),
+            1e3 * model.joules(bytes),
+            model.describe()));
     if (options.feedback() && tracker != null) {
-      lines.add(feedbackProblem != null ? "  phase feedback           none: " + feedbackProblem
-          : String.format(Locale.ROOT, "  phase feedback           %d phase(s) held enough by"
-              + " the center, %d interval(s) not sampled for it", seeded, skippedIntervals));
+      lines.add(
+          feedbackProblem != null
+              ? "  phase feedback           none: " + feedbackProblem
+              : String.format(
+                  Locale.ROOT,
+                  "  phase feedback           %d phase(s) held enough by"
+                      + " the center, %d interval(s) not sampled for it",
+                  seeded,
+                  skippedIntervals));
     }
     if (centerProblem != null && spooled > 0) {
-      err.printf("acf: %s: %d part(s) of this run's profile spooled in %s; `acf upload"
-          + " --report-to %s --token T` sends them (the next run with --report-to does too)%n",
+      err.printf(
+          "acf: %s: %d part(s) of this run's profile spooled in %s; `acf upload"
+              + " --report-to %s --token T` sends them (the next run with --report-to does too)%n",
           centerProblem, spooled, spool.dir(), client.url());
     }
-    String json = String.format(Locale.ROOT, ", \"transmission\": {\"center\": \"%s\","
-        + " \"device\": \"%s\", \"upload_id\": \"%s\", \"send\": \"%s\", \"parts\": %d,"
-        + " \"stored\": %d, \"held\": %d, \"spooled\": %d, \"refused\": %d, \"bytes\": %d,"
-        + " \"raw_bytes\": %d, \"seconds\": %.9f, \"joules\": %.9f, \"feedback_phases\": %d,"
-        + " \"skipped_intervals\": %d}", client.url(), options.device(), uploadId, mode, parts,
-        stored, held, spooled, refused, bytes, rawBytes, model.seconds(bytes),
-        model.joules(bytes), seeded, skippedIntervals);
+    String json =
+        String.format(
+            Locale.ROOT,
+            ", \"transmission\": {\"center\": \"%s\","
+                + " \"device\": \"%s\", \"upload_id\": \"%s\", \"send\": \"%s\", \"parts\": %d,"
+                + " \"stored\": %d, \"held\": %d, \"spooled\": %d, \"refused\": %d, \"bytes\": %d,"
+                + " \"raw_bytes\": %d, \"seconds\": %.9f, \"joules\": %.9f, \"feedback_phases\": %d,"
+                + " \"skipped_intervals\": %d}",
+            client.url(),
+            options.device(),
+            uploadId,
+            mode,
+            parts,
+            stored,
+            held,
+            spooled,
+            refused,
+            bytes,
+            rawBytes,
+            model.seconds(bytes),
+            model.joules(bytes),
+            seeded,
+            skippedIntervals);
     return new Summary(lines, json);
   }
 
@@ -385,8 +479,8 @@ public final class DeviceReporter {
 
   /** The SHA-256 of a file, in lower-case hex. */
   public static String sha256(Path file) throws IOException {
-    try (InputStream in = new DigestInputStream(Files.newInputStream(file),
-        MessageDigest.getInstance("SHA-256"))) {
+    try (InputStream in =
+        new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
       in.transferTo(java.io.OutputStream.nullOutputStream());
       return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
     } catch (NoSuchAlgorithmException e) {

@@ -9,10 +9,10 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * Merging and differencing profiles in the shape {@code acf run --out} writes (the way
- * continuous-profiling services merge the profiles of many hosts): rows are matched by the
- * table's key columns; integer cells are summed (counts) or subtracted (a part's delta); other
- * cells (names) keep the first value seen. Rows come out hottest first, ties in first-seen
- * order, so that merging one profile with itself keeps its order.
+ * continuous-profiling services merge the profiles of many hosts): rows are matched by the table's
+ * key columns; integer cells are summed (counts) or subtracted (a part's delta); other cells
+ * (names) keep the first value seen. Rows come out hottest first, ties in first-seen order, so that
+ * merging one profile with itself keeps its order.
  */
 public final class ProfileMerge {
   private ProfileMerge() {}
@@ -32,10 +32,15 @@ public final class ProfileMerge {
     int[] key = indexes(first, first.key());
     Map<String, String[]> rows = new LinkedHashMap<>();
     for (ProfileTable t : tables) {
-      if (!t.header().equals(first.header()) || !t.key().equals(first.key())
+      if (!t.header().equals(first.header())
+          || !t.key().equals(first.key())
           || !t.weight().equals(first.weight())) {
-        throw new IllegalArgumentException("profiles of two shapes: " + first.header() + " and "
-            + t.header() + " (uploads from different configurations?)");
+        throw new IllegalArgumentException(
+            "profiles of two shapes: "
+                + first.header()
+                + " and "
+                + t.header()
+                + " (uploads from different configurations?)");
       }
       for (List<String> r : t.rows()) {
         String k = keyOf(r, key);
@@ -45,7 +50,8 @@ public final class ProfileMerge {
           continue;
         }
         for (int i = 0; i < have.length; i++) {
-          if (!isKey(i, key) && INTEGER.matcher(have[i]).matches()
+          if (!isKey(i, key)
+              && INTEGER.matcher(have[i]).matches()
               && INTEGER.matcher(r.get(i)).matches()) {
             have[i] = Long.toString(Long.parseLong(have[i]) + Long.parseLong(r.get(i)));
           }
@@ -74,7 +80,8 @@ public final class ProfileMerge {
       boolean changed = b == null;
       if (b != null) {
         for (int i = 0; i < cells.length; i++) {
-          if (!isKey(i, key) && INTEGER.matcher(cells[i]).matches()
+          if (!isKey(i, key)
+              && INTEGER.matcher(cells[i]).matches()
               && INTEGER.matcher(b.get(i)).matches()) {
             long d = Long.parseLong(cells[i]) - Long.parseLong(b.get(i));
             changed |= d != 0;

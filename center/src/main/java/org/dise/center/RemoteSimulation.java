@@ -33,14 +33,14 @@ import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**
- * Many simulated devices against a real center on loopback (phase-based remote profiling
- * paper, Section 3.2.5): each user runs the program on its own input and seed under a sampling
- * trigger, asks the center at start for the phases it holds enough of (with feedback), and
- * uploads its profile at the end. Up to {@code parallel} users run at once, each on its own
- * thread, started in user order; a user hears only of the uploads finished before it started,
- * as a real device would. After the k-th upload (for each k in the points) the center's
- * merged whole-program estimate is compared with the sum of the exhaustive profiles of the k
- * users that uploaded. {@code acf remote-sim} and {@code acf experiment remote} use it.
+ * Many simulated devices against a real center on loopback (phase-based remote profiling paper,
+ * Section 3.2.5): each user runs the program on its own input and seed under a sampling trigger,
+ * asks the center at start for the phases it holds enough of (with feedback), and uploads its
+ * profile at the end. Up to {@code parallel} users run at once, each on its own thread, started in
+ * user order; a user hears only of the uploads finished before it started, as a real device would.
+ * After the k-th upload (for each k in the points) the center's merged whole-program estimate is
+ * compared with the sum of the exhaustive profiles of the k users that uploaded. {@code acf
+ * remote-sim} and {@code acf experiment remote} use it.
  */
 public final class RemoteSimulation {
   /** Fresh machines: the program loaded with input {@code input}'s arguments and a seed. */
@@ -49,9 +49,18 @@ public final class RemoteSimulation {
   }
 
   /** What a simulation runs: the productions, the devices' trigger, the center's settings. */
-  public record Settings(Path program, String configHash, ProductionSet productions,
-      TriggerSpec spec, int inputs, int users, int parallel, long enough, double threshold,
-      String sink, SortedSet<Integer> points) {
+  public record Settings(
+      Path program,
+      String configHash,
+      ProductionSet productions,
+      TriggerSpec spec,
+      int inputs,
+      int users,
+      int parallel,
+      long enough,
+      double threshold,
+      String sink,
+      SortedSet<Integer> points) {
     public Settings {
       if (users < 1 || parallel < 1 || inputs < 1) {
         throw new IllegalArgumentException("users, parallel and inputs must be at least 1");
@@ -73,22 +82,34 @@ public final class RemoteSimulation {
   }
 
   /**
-   * One reported point: after {@code users} uploads, the total sampled fraction (sampled over
-   * all application instructions of those users), the merged estimate's count error and top-15%
-   * hot-set error, and what explains the hot-set error: the size of the exhaustive hot set, how
-   * many of its entries the estimate misses because no sampled interval of any user saw them
-   * ({@code hotUnseen}), how many it saw but ranked below the cut ({@code hotMisranked}), and the
-   * share of the hot set's executions the missed entries carry ({@code weightedHotError}).
-   * {@code phases} are the distinct phases the center holds, {@code devicePhases} the phases
-   * the users' trackers found, summed over users (the paper's Fig. 10 compares the two).
+   * One reported point: after {@code users} uploads, the total sampled fraction (sampled over all
+   * application instructions of those users), the merged estimate's count error and top-15% hot-set
+   * error, and what explains the hot-set error: the size of the exhaustive hot set, how many of its
+   * entries the estimate misses because no sampled interval of any user saw them ({@code
+   * hotUnseen}), how many it saw but ranked below the cut ({@code hotMisranked}), and the share of
+   * the hot set's executions the missed entries carry ({@code weightedHotError}). {@code phases}
+   * are the distinct phases the center holds, {@code devicePhases} the phases the users' trackers
+   * found, summed over users (the paper's Fig. 10 compares the two).
    */
-  public record Row(int users, boolean feedback, double sampledFraction, double countError,
-      double hotError, double weightedHotError, int hotSize, int hotUnseen, int hotMisranked,
-      long bytes, long phases, long devicePhases, double seconds) {}
+  public record Row(
+      int users,
+      boolean feedback,
+      double sampledFraction,
+      double countError,
+      double hotError,
+      double weightedHotError,
+      int hotSize,
+      int hotUnseen,
+      int hotMisranked,
+      long bytes,
+      long phases,
+      long devicePhases,
+      double seconds) {}
 
   private final Settings settings;
   private final Machines machines;
   private final Consumer<String> progress;
+
   /** The exhaustive profile of each input (every sink), made once. */
   private final Map<Integer, Map<String, Map<String, Long>>> exact = new HashMap<>();
 
@@ -122,13 +143,17 @@ public final class RemoteSimulation {
       }
     }
     AtomicInteger done = new AtomicInteger();
-    Map<Integer, Map<String, Map<String, Long>>> made = runAll(todo, i -> {
-      Map<String, Map<String, Long>> ex = SamplingRun.firstPass(setup(i, seed(i), null),
-          settings.spec(), -1).exact();
-      say("exhaustive profile of input %d done (%d of %d)", i + 1, done.incrementAndGet(),
-          todo.size());
-      return ex;
-    });
+    Map<Integer, Map<String, Map<String, Long>>> made =
+        runAll(
+            todo,
+            i -> {
+              Map<String, Map<String, Long>> ex =
+                  SamplingRun.firstPass(setup(i, seed(i), null), settings.spec(), -1).exact();
+              say(
+                  "exhaustive profile of input %d done (%d of %d)",
+                  i + 1, done.incrementAndGet(), todo.size());
+              return ex;
+            });
     exact.putAll(made);
     Set<String> sinks = exact.get(0).keySet();
     if (sinks.isEmpty()) {
@@ -138,15 +163,15 @@ public final class RemoteSimulation {
       return sinks.iterator().next();
     }
     if (!sinks.contains(settings.sink())) {
-      throw new IllegalArgumentException("--sink " + settings.sink() + ": the productions bind "
-          + String.join(", ", sinks));
+      throw new IllegalArgumentException(
+          "--sink " + settings.sink() + ": the productions bind " + String.join(", ", sinks));
     }
     return settings.sink();
   }
 
   /**
-   * Runs every user against a fresh center on {@code store} (created empty by the caller),
-   * with or without phase-ID feedback, and returns a row per point.
+   * Runs every user against a fresh center on {@code store} (created empty by the caller), with or
+   * without phase-ID feedback, and returns a row per point.
    */
   public List<Row> run(boolean feedback, Store store, Path work)
       throws IOException, InterruptedException {
@@ -154,55 +179,96 @@ public final class RemoteSimulation {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     long start = System.nanoTime();
     String mode = feedback ? "feedback on" : "feedback off";
-    try (CenterServer center = CenterServer.start(store, CenterServer.Settings.defaults()
-        .withPort(0).withNoAuth(true).withEnough(settings.enough())
-        .withThreshold(settings.threshold()), quiet)) {
+    try (CenterServer center =
+        CenterServer.start(
+            store,
+            CenterServer.Settings.defaults()
+                .withPort(0)
+                .withNoAuth(true)
+                .withEnough(settings.enough())
+                .withThreshold(settings.threshold()),
+            quiet)) {
       CenterClient client = new CenterClient(center.url(), Duration.ofSeconds(60));
       Tally tally = new Tally();
       List<Integer> users = new ArrayList<>();
       for (int u = 0; u < settings.users(); u++) {
         users.add(u);
       }
-      runAll(users, u -> {
-        DeviceReporter reporter = DeviceReporter.open(new DeviceReporter.Options(center.url(),
-            "user" + (u + 1), null, work.resolve("spool-" + (u + 1)), "at-end", feedback,
-            256 * 1024, Duration.ofSeconds(60)), settings.program(), settings.configHash(),
-            quiet);
-        SamplingRun.Result r = SamplingRun.run(setup(input(u), seed(u), reporter),
-            settings.spec(), false, null, -1);
-        long instructions = 0;
-        long sampled = 0;
-        int found = r.trigger() instanceof PhaseAwareTrigger p ? p.tracker().phaseCount() : 0;
-        for (long i = 0; i < r.driver().intervals(); i++) {
-          instructions += r.driver().length(i);
-          sampled += r.driver().sampled(i) ? r.driver().length(i) : 0;
-        }
-        // One upload and its point at a time, so that the k-th point is the center's state
-        // after exactly k uploads.
-        synchronized (tally) {
-          reporter.finish(r.engine().cost().applicationInstructions(),
-              r.outcome().exitStatus());
-          if (reporter.spooledParts() > 0) {
-            throw new IllegalStateException("the center on loopback did not take user "
-                + (u + 1) + "'s profile");
-          }
-          tally.add(exact.get(input(u)).get(sink), instructions, sampled,
-              reporter.bytesSent(), found);
-          int k = tally.users;
-          say("%s: user %d done (%d of %d uploaded; input %d, sampled %.3f of its run)", mode,
-              u + 1, k, settings.users(), input(u) + 1,
-              instructions == 0 ? 0 : (double) sampled / instructions);
-          if (settings.points().contains(k)) {
-            Row row = point(client, reporter.programSha256(), sink, feedback, tally,
-                (System.nanoTime() - start) / 1e9);
-            tally.rows.add(row);
-            say("%s, %d user(s): sampled %.4f, count error %.4f, hot-set error %.4f (%d of %d"
-                + " hot entries never sampled)", mode, k, row.sampledFraction(),
-                row.countError(), row.hotError(), row.hotUnseen(), row.hotSize());
-          }
-        }
-        return null;
-      });
+      runAll(
+          users,
+          u -> {
+            DeviceReporter reporter =
+                DeviceReporter.open(
+                    new DeviceReporter.Options(
+                        center.url(),
+                        "user" + (u + 1),
+                        null,
+                        work.resolve("spool-" + (u + 1)),
+                        "at-end",
+                        feedback,
+                        256 * 1024,
+                        Duration.ofSeconds(60)),
+                    settings.program(),
+                    settings.configHash(),
+                    quiet);
+            SamplingRun.Result r =
+                SamplingRun.run(
+                    setup(input(u), seed(u), reporter), settings.spec(), false, null, -1);
+            long instructions = 0;
+            long sampled = 0;
+            int found = r.trigger() instanceof PhaseAwareTrigger p ? p.tracker().phaseCount() : 0;
+            for (long i = 0; i < r.driver().intervals(); i++) {
+              instructions += r.driver().length(i);
+              sampled += r.driver().sampled(i) ? r.driver().length(i) : 0;
+            }
+            // One upload and its point at a time, so that the k-th point is the center's state
+            // after exactly k uploads.
+            synchronized (tally) {
+              reporter.finish(
+                  r.engine().cost().applicationInstructions(), r.outcome().exitStatus());
+              if (reporter.spooledParts() > 0) {
+                throw new IllegalStateException(
+                    "the center on loopback did not take user " + (u + 1) + "'s profile");
+              }
+              tally.add(
+                  exact.get(input(u)).get(sink),
+                  instructions,
+                  sampled,
+                  reporter.bytesSent(),
+                  found);
+              int k = tally.users;
+              say(
+                  "%s: user %d done (%d of %d uploaded; input %d, sampled %.3f of its run)",
+                  mode,
+                  u + 1,
+                  k,
+                  settings.users(),
+                  input(u) + 1,
+                  instructions == 0 ? 0 : (double) sampled / instructions);
+              if (settings.points().contains(k)) {
+                Row row =
+                    point(
+                        client,
+                        reporter.programSha256(),
+                        sink,
+                        feedback,
+                        tally,
+                        (System.nanoTime() - start) / 1e9);
+                tally.rows.add(row);
+                say(
+                    "%s, %d user(s): sampled %.4f, count error %.4f, hot-set error %.4f (%d of %d"
+                        + " hot entries never sampled)",
+                    mode,
+                    k,
+                    row.sampledFraction(),
+                    row.countError(),
+                    row.hotError(),
+                    row.hotUnseen(),
+                    row.hotSize());
+              }
+            }
+            return null;
+          });
       return tally.rows;
     }
   }
@@ -217,8 +283,7 @@ public final class RemoteSimulation {
     final Map<String, Long> reference = new HashMap<>();
     final List<Row> rows = new ArrayList<>();
 
-    void add(Map<String, Long> exact, long instructions, long sampled, long bytes,
-        int phases) {
+    void add(Map<String, Long> exact, long instructions, long sampled, long bytes, int phases) {
       users++;
       devicePhases += phases;
       exact.forEach((k, v) -> reference.merge(k, v, Long::sum));
@@ -228,21 +293,35 @@ public final class RemoteSimulation {
     }
   }
 
-  private Row point(CenterClient client, String sha, String sink, boolean feedback, Tally t,
-      double seconds) {
+  private Row point(
+      CenterClient client, String sha, String sink, boolean feedback, Tally t, double seconds) {
     try {
-      JsonNode est = client.get("/v1/programs/" + sha + "/estimate?sink="
-          + java.net.URLEncoder.encode(sink, java.nio.charset.StandardCharsets.UTF_8));
+      JsonNode est =
+          client.get(
+              "/v1/programs/"
+                  + sha
+                  + "/estimate?sink="
+                  + java.net.URLEncoder.encode(sink, java.nio.charset.StandardCharsets.UTF_8));
       Map<String, Double> estimate = new LinkedHashMap<>();
-      est.path("estimate").fields().forEachRemaining(e ->
-          estimate.put(e.getKey(), e.getValue().asDouble()));
+      est.path("estimate")
+          .fields()
+          .forEachRemaining(e -> estimate.put(e.getKey(), e.getValue().asDouble()));
       long phases = client.get("/v1/programs/" + sha + "/phases").path("phases").size();
       HotMisses m = HotMisses.of(t.reference, estimate);
-      return new Row(t.users, feedback, t.instructions == 0 ? 0
-          : (double) t.sampled / t.instructions, Accuracy.countError(t.reference, estimate),
+      return new Row(
+          t.users,
+          feedback,
+          t.instructions == 0 ? 0 : (double) t.sampled / t.instructions,
+          Accuracy.countError(t.reference, estimate),
           Accuracy.hotSetError(t.reference, estimate),
-          Accuracy.weightedHotSetError(t.reference, estimate), m.hot(), m.unseen(),
-          m.misranked(), t.bytes, phases, t.devicePhases, seconds);
+          Accuracy.weightedHotSetError(t.reference, estimate),
+          m.hot(),
+          m.unseen(),
+          m.misranked(),
+          t.bytes,
+          phases,
+          t.devicePhases,
+          seconds);
     } catch (CenterClient.CenterException e) {
       throw new IllegalStateException("the center on loopback: " + e.getMessage());
     }
@@ -307,17 +386,19 @@ public final class RemoteSimulation {
   }
 
   /**
-   * Runs {@code task} over {@code items} on {@code parallel} threads, started in order; the
-   * first failure cancels the rest and is thrown.
+   * Runs {@code task} over {@code items} on {@code parallel} threads, started in order; the first
+   * failure cancels the rest and is thrown.
    */
   private <T> Map<Integer, T> runAll(List<Integer> items, Task<T> task)
       throws InterruptedException {
-    ExecutorService pool = Executors.newFixedThreadPool(
-        Math.max(1, Math.min(settings.parallel(), items.size())), r -> {
-          Thread th = new Thread(r, "remote-sim-user");
-          th.setDaemon(true);
-          return th;
-        });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(settings.parallel(), items.size())),
+            r -> {
+              Thread th = new Thread(r, "remote-sim-user");
+              th.setDaemon(true);
+              return th;
+            });
     try {
       Map<Integer, Future<T>> futures = new LinkedHashMap<>();
       for (int i : items) {

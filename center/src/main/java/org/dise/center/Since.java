@@ -17,12 +17,13 @@ public final class Since {
     String t = text.trim();
     if (t.matches("[0-9]+[smhd]")) {
       long n = Long.parseLong(t.substring(0, t.length() - 1));
-      Duration d = switch (t.charAt(t.length() - 1)) {
-        case 's' -> Duration.ofSeconds(n);
-        case 'm' -> Duration.ofMinutes(n);
-        case 'h' -> Duration.ofHours(n);
-        default -> Duration.ofDays(n);
-      };
+      Duration d =
+          switch (t.charAt(t.length() - 1)) {
+            case 's' -> Duration.ofSeconds(n);
+            case 'm' -> Duration.ofMinutes(n);
+            case 'h' -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+          };
       return now.minus(d);
     }
     try {
@@ -31,8 +32,11 @@ public final class Since {
       }
       return Instant.parse(t);
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("since " + text + ": expected an ISO-8601 time"
-          + " (2026-11-24T08:00:00Z), a date (2026-11-24) or an age (30m, 2h, 7d)");
+      throw new IllegalArgumentException(
+          "since "
+              + text
+              + ": expected an ISO-8601 time"
+              + " (2026-11-24T08:00:00Z), a date (2026-11-24) or an age (30m, 2h, 7d)");
     }
   }
 }

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The device's spool: upload parts the center did not take (down, slow, failing), one
- * gzip file each, written whole or not at all (written aside, then renamed). Draining sends
- * each once and deletes it when the center stored or already held it; parts the center
- * refuses for what they are move to {@code rejected/} with the reason beside them.
+ * The device's spool: upload parts the center did not take (down, slow, failing), one gzip file
+ * each, written whole or not at all (written aside, then renamed). Draining sends each once and
+ * deletes it when the center stored or already held it; parts the center refuses for what they are
+ * move to {@code rejected/} with the reason beside them.
  */
 public final class Spool {
   /** The default spool directory, {@code ~/.acf/spool}. */
@@ -63,8 +63,8 @@ public final class Spool {
   }
 
   /**
-   * Sends every waiting part once, stopping at the first the center cannot take now (it is
-   * down, or the token is refused); {@code log} hears of refused parts.
+   * Sends every waiting part once, stopping at the first the center cannot take now (it is down, or
+   * the token is refused); {@code log} hears of refused parts.
    */
   public Drained drain(CenterClient center, String token, PrintStream log) throws IOException {
     List<Path> parts = waiting();
@@ -81,17 +81,25 @@ public final class Spool {
           refused++;
           Path rejected = dir.resolve("rejected");
           Files.createDirectories(rejected);
-          Files.writeString(rejected.resolve(p.getFileName() + ".why"), s.status() + ": "
-              + s.message() + "\n");
+          Files.writeString(
+              rejected.resolve(p.getFileName() + ".why"), s.status() + ": " + s.message() + "\n");
           Files.move(p, rejected.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-          log.println("acf: " + p + ": refused by the center (" + s.status() + ": " + s.message()
-              + "); moved to " + rejected);
+          log.println(
+              "acf: "
+                  + p
+                  + ": refused by the center ("
+                  + s.status()
+                  + ": "
+                  + s.message()
+                  + "); moved to "
+                  + rejected);
           continue;
         }
         default -> {
-          String why = s.outcome() == CenterClient.Outcome.UNAUTHORIZED
-              ? "the center refused the token (" + s.status() + ": " + s.message() + ")"
-              : "the center cannot be reached (" + s.message() + ")";
+          String why =
+              s.outcome() == CenterClient.Outcome.UNAUTHORIZED
+                  ? "the center refused the token (" + s.status() + ": " + s.message() + ")"
+                  : "the center cannot be reached (" + s.message() + ")";
           return new Drained(stored, held, refused, parts.size() - i, why);
         }
       }

@@ -29,40 +29,42 @@ import org.dise.runtime.trigger.PhaseTracker;
 
 /**
  * The center's store behind JDBC: SQLite embedded or PostgreSQL shared, one schema (versioned,
- * created on first start, spec/remote.md). Every upload is written in one transaction, so a
- * refused or failed part leaves no row behind; a part already held is not written again.
+ * created on first start, spec/remote.md). Every upload is written in one transaction, so a refused
+ * or failed part leaves no row behind; a part already held is not written again.
  */
 public final class Store implements AutoCloseable {
   /** The schema this code reads and writes; a newer store is refused, an older one migrated. */
   public static final int SCHEMA_VERSION = 1;
 
   /** Schema migrations, index i taking version i to i + 1; plain SQL both databases accept. */
-  private static final List<List<String>> MIGRATIONS = List.of(List.of(
-      "CREATE TABLE devices (device TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,"
-          + " created_ms BIGINT NOT NULL)",
-      "CREATE TABLE programs (sha256 TEXT PRIMARY KEY, name TEXT NOT NULL,"
-          + " first_seen_ms BIGINT NOT NULL)",
-      "CREATE TABLE uploads (upload_id TEXT NOT NULL, part INTEGER NOT NULL,"
-          + " last_part INTEGER NOT NULL, device TEXT NOT NULL,"
-          + " program_sha256 TEXT NOT NULL REFERENCES programs (sha256),"
-          + " config_hash TEXT NOT NULL, received_ms BIGINT NOT NULL, bytes BIGINT NOT NULL,"
-          + " intervals BIGINT NOT NULL, sampled_intervals BIGINT NOT NULL,"
-          + " instructions BIGINT NOT NULL, sampled_instructions BIGINT NOT NULL,"
-          + " exit_status INTEGER, phase_trace TEXT NOT NULL, PRIMARY KEY (upload_id, part))",
-      "CREATE INDEX uploads_program ON uploads (program_sha256, received_ms)",
-      "CREATE TABLE profiles (upload_id TEXT NOT NULL, part INTEGER NOT NULL,"
-          + " sink TEXT NOT NULL, columns TEXT NOT NULL, key_columns TEXT NOT NULL,"
-          + " weight TEXT NOT NULL, row_count INTEGER NOT NULL, rows TEXT NOT NULL,"
-          + " PRIMARY KEY (upload_id, part, sink),"
-          + " FOREIGN KEY (upload_id, part) REFERENCES uploads (upload_id, part))",
-      "CREATE INDEX profiles_sink ON profiles (sink)",
-      "CREATE TABLE phases (program_sha256 TEXT NOT NULL REFERENCES programs (sha256),"
-          + " phase INTEGER NOT NULL, signature TEXT NOT NULL, intervals BIGINT NOT NULL,"
-          + " instructions BIGINT NOT NULL, sampled_intervals BIGINT NOT NULL,"
-          + " sampled_instructions BIGINT NOT NULL, PRIMARY KEY (program_sha256, phase))",
-      "CREATE TABLE phase_weights (program_sha256 TEXT NOT NULL, phase INTEGER NOT NULL,"
-          + " sink TEXT NOT NULL, entry_key TEXT NOT NULL, weight BIGINT NOT NULL,"
-          + " PRIMARY KEY (program_sha256, phase, sink, entry_key))"));
+  private static final List<List<String>> MIGRATIONS =
+      List.of(
+          List.of(
+              "CREATE TABLE devices (device TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,"
+                  + " created_ms BIGINT NOT NULL)",
+              "CREATE TABLE programs (sha256 TEXT PRIMARY KEY, name TEXT NOT NULL,"
+                  + " first_seen_ms BIGINT NOT NULL)",
+              "CREATE TABLE uploads (upload_id TEXT NOT NULL, part INTEGER NOT NULL,"
+                  + " last_part INTEGER NOT NULL, device TEXT NOT NULL,"
+                  + " program_sha256 TEXT NOT NULL REFERENCES programs (sha256),"
+                  + " config_hash TEXT NOT NULL, received_ms BIGINT NOT NULL, bytes BIGINT NOT NULL,"
+                  + " intervals BIGINT NOT NULL, sampled_intervals BIGINT NOT NULL,"
+                  + " instructions BIGINT NOT NULL, sampled_instructions BIGINT NOT NULL,"
+                  + " exit_status INTEGER, phase_trace TEXT NOT NULL, PRIMARY KEY (upload_id, part))",
+              "CREATE INDEX uploads_program ON uploads (program_sha256, received_ms)",
+              "CREATE TABLE profiles (upload_id TEXT NOT NULL, part INTEGER NOT NULL,"
+                  + " sink TEXT NOT NULL, columns TEXT NOT NULL, key_columns TEXT NOT NULL,"
+                  + " weight TEXT NOT NULL, row_count INTEGER NOT NULL, rows TEXT NOT NULL,"
+                  + " PRIMARY KEY (upload_id, part, sink),"
+                  + " FOREIGN KEY (upload_id, part) REFERENCES uploads (upload_id, part))",
+              "CREATE INDEX profiles_sink ON profiles (sink)",
+              "CREATE TABLE phases (program_sha256 TEXT NOT NULL REFERENCES programs (sha256),"
+                  + " phase INTEGER NOT NULL, signature TEXT NOT NULL, intervals BIGINT NOT NULL,"
+                  + " instructions BIGINT NOT NULL, sampled_intervals BIGINT NOT NULL,"
+                  + " sampled_instructions BIGINT NOT NULL, PRIMARY KEY (program_sha256, phase))",
+              "CREATE TABLE phase_weights (program_sha256 TEXT NOT NULL, phase INTEGER NOT NULL,"
+                  + " sink TEXT NOT NULL, entry_key TEXT NOT NULL, weight BIGINT NOT NULL,"
+                  + " PRIMARY KEY (program_sha256, phase, sink, entry_key))"));
 
   private final StoreUrl url;
   private final BlockingQueue<Connection> pool;
@@ -164,8 +166,12 @@ public final class Store implements AutoCloseable {
         }
       }
       if (version > SCHEMA_VERSION) {
-        throw new SQLException("its schema is version " + version + ", newer than this acf's ("
-            + SCHEMA_VERSION + "); use a newer acf");
+        throw new SQLException(
+            "its schema is version "
+                + version
+                + ", newer than this acf's ("
+                + SCHEMA_VERSION
+                + "); use a newer acf");
       }
       for (int v = version; v < SCHEMA_VERSION; v++) {
         for (String sql : MIGRATIONS.get(v)) {
@@ -183,45 +189,51 @@ public final class Store implements AutoCloseable {
   /** Creates (or replaces) the token of {@code device} and returns it; only its hash is kept. */
   public String addToken(String device) throws StoreException {
     if (!device.matches("[A-Za-z0-9._-]{1,64}")) {
-      throw new StoreException("device name " + device + ": use 1 to 64 letters, digits, '.',"
-          + " '_' or '-'", null);
+      throw new StoreException(
+          "device name " + device + ": use 1 to 64 letters, digits, '.'," + " '_' or '-'", null);
     }
     byte[] raw = new byte[24];
     new SecureRandom().nextBytes(raw);
     String token = "acf_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-    read(c -> {
-      try (PreparedStatement d = c.prepareStatement("DELETE FROM devices WHERE device = ?")) {
-        d.setString(1, device);
-        d.executeUpdate();
-      }
-      try (PreparedStatement i = c.prepareStatement(
-          "INSERT INTO devices (device, token_sha256, created_ms) VALUES (?, ?, ?)")) {
-        i.setString(1, device);
-        i.setString(2, sha256(token));
-        i.setLong(3, System.currentTimeMillis());
-        i.executeUpdate();
-      }
-      return null;
-    });
+    read(
+        c -> {
+          try (PreparedStatement d = c.prepareStatement("DELETE FROM devices WHERE device = ?")) {
+            d.setString(1, device);
+            d.executeUpdate();
+          }
+          try (PreparedStatement i =
+              c.prepareStatement(
+                  "INSERT INTO devices (device, token_sha256, created_ms) VALUES (?, ?, ?)")) {
+            i.setString(1, device);
+            i.setString(2, sha256(token));
+            i.setLong(3, System.currentTimeMillis());
+            i.executeUpdate();
+          }
+          return null;
+        });
     return token;
   }
 
   /** The device a token belongs to, or null for an unknown token. */
   public String deviceOf(String token) throws StoreException {
     String hash = sha256(token);
-    return read(c -> {
-      try (PreparedStatement q = c.prepareStatement(
-          "SELECT device FROM devices WHERE token_sha256 = ?")) {
-        q.setString(1, hash);
-        try (ResultSet rs = q.executeQuery()) {
-          return rs.next() ? rs.getString(1) : null;
-        }
-      }
-    });
+    return read(
+        c -> {
+          try (PreparedStatement q =
+              c.prepareStatement("SELECT device FROM devices WHERE token_sha256 = ?")) {
+            q.setString(1, hash);
+            try (ResultSet rs = q.executeQuery()) {
+              return rs.next() ? rs.getString(1) : null;
+            }
+          }
+        });
   }
 
   /** Whether an ingest stored a new part or found it already held. */
-  public enum Ingested { STORED, DUPLICATE }
+  public enum Ingested {
+    STORED,
+    DUPLICATE
+  }
 
   /**
    * Stores one part in one transaction: the upload row, its profiles, and its phases matched
@@ -241,22 +253,23 @@ public final class Store implements AutoCloseable {
   }
 
   private boolean held(Upload u) throws StoreException {
-    return read(c -> {
-      try (PreparedStatement q = c.prepareStatement(
-          "SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
-        q.setString(1, u.uploadId());
-        q.setInt(2, u.part());
-        try (ResultSet rs = q.executeQuery()) {
-          return rs.next();
-        }
-      }
-    });
+    return read(
+        c -> {
+          try (PreparedStatement q =
+              c.prepareStatement("SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
+            q.setString(1, u.uploadId());
+            q.setInt(2, u.part());
+            try (ResultSet rs = q.executeQuery()) {
+              return rs.next();
+            }
+          }
+        });
   }
 
   private Ingested ingestIn(Connection c, Upload u, long bytes, double threshold)
       throws SQLException {
-    try (PreparedStatement q = c.prepareStatement(
-        "SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
+    try (PreparedStatement q =
+        c.prepareStatement("SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
       q.setString(1, u.uploadId());
       q.setInt(2, u.part());
       try (ResultSet rs = q.executeQuery()) {
@@ -266,18 +279,22 @@ public final class Store implements AutoCloseable {
       }
     }
     long now = System.currentTimeMillis();
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO programs (sha256, name,"
-        + " first_seen_ms) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING")) {
+    try (PreparedStatement p =
+        c.prepareStatement(
+            "INSERT INTO programs (sha256, name,"
+                + " first_seen_ms) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING")) {
       p.setString(1, u.programSha256());
       p.setString(2, u.programName());
       p.setLong(3, now);
       p.executeUpdate();
     }
     Upload.Figures f = u.figures();
-    try (PreparedStatement i = c.prepareStatement("INSERT INTO uploads (upload_id, part,"
-        + " last_part, device, program_sha256, config_hash, received_ms, bytes, intervals,"
-        + " sampled_intervals, instructions, sampled_instructions, exit_status, phase_trace)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement i =
+        c.prepareStatement(
+            "INSERT INTO uploads (upload_id, part,"
+                + " last_part, device, program_sha256, config_hash, received_ms, bytes, intervals,"
+                + " sampled_intervals, instructions, sampled_instructions, exit_status, phase_trace)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       i.setString(1, u.uploadId());
       i.setInt(2, u.part());
       i.setInt(3, u.last() ? 1 : 0);
@@ -298,8 +315,10 @@ public final class Store implements AutoCloseable {
       i.setString(14, "");
       i.executeUpdate();
     }
-    try (PreparedStatement i = c.prepareStatement("INSERT INTO profiles (upload_id, part, sink,"
-        + " columns, key_columns, weight, row_count, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement i =
+        c.prepareStatement(
+            "INSERT INTO profiles (upload_id, part, sink,"
+                + " columns, key_columns, weight, row_count, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (Upload.SinkProfile s : u.profiles()) {
         i.setString(1, u.uploadId());
         i.setInt(2, u.part());
@@ -327,8 +346,8 @@ public final class Store implements AutoCloseable {
     for (int t : u.trace()) {
       trace.append(trace.length() == 0 ? "" : ",").append(t < 0 ? -1 : centerPhase.get(t));
     }
-    try (PreparedStatement t = c.prepareStatement(
-        "UPDATE uploads SET phase_trace = ? WHERE upload_id = ? AND part = ?")) {
+    try (PreparedStatement t =
+        c.prepareStatement("UPDATE uploads SET phase_trace = ? WHERE upload_id = ? AND part = ?")) {
       t.setString(1, trace.toString());
       t.setString(2, u.uploadId());
       t.setInt(3, u.part());
@@ -349,8 +368,9 @@ public final class Store implements AutoCloseable {
       return out;
     }
     List<double[]> known = new ArrayList<>();
-    try (PreparedStatement q = c.prepareStatement("SELECT phase, signature FROM phases WHERE"
-        + " program_sha256 = ? ORDER BY phase")) {
+    try (PreparedStatement q =
+        c.prepareStatement(
+            "SELECT phase, signature FROM phases WHERE" + " program_sha256 = ? ORDER BY phase")) {
       q.setString(1, u.programSha256());
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) {
@@ -374,9 +394,11 @@ public final class Store implements AutoCloseable {
       if (best < 0 || bestDistance >= threshold) {
         best = known.size();
         known.add(p.signature());
-        try (PreparedStatement i = c.prepareStatement("INSERT INTO phases (program_sha256,"
-            + " phase, signature, intervals, instructions, sampled_intervals,"
-            + " sampled_instructions) VALUES (?, ?, ?, 0, 0, 0, 0)")) {
+        try (PreparedStatement i =
+            c.prepareStatement(
+                "INSERT INTO phases (program_sha256,"
+                    + " phase, signature, intervals, instructions, sampled_intervals,"
+                    + " sampled_instructions) VALUES (?, ?, ?, 0, 0, 0, 0)")) {
           i.setString(1, u.programSha256());
           i.setInt(2, best);
           i.setString(3, signatureText(p.signature()));
@@ -384,10 +406,12 @@ public final class Store implements AutoCloseable {
         }
       }
       out.put(p.localPhase(), best);
-      try (PreparedStatement up = c.prepareStatement("UPDATE phases SET intervals = intervals"
-          + " + ?, instructions = instructions + ?, sampled_intervals = sampled_intervals + ?,"
-          + " sampled_instructions = sampled_instructions + ? WHERE program_sha256 = ? AND"
-          + " phase = ?")) {
+      try (PreparedStatement up =
+          c.prepareStatement(
+              "UPDATE phases SET intervals = intervals"
+                  + " + ?, instructions = instructions + ?, sampled_intervals = sampled_intervals + ?,"
+                  + " sampled_instructions = sampled_instructions + ? WHERE program_sha256 = ? AND"
+                  + " phase = ?")) {
         up.setLong(1, p.intervals());
         up.setLong(2, p.instructions());
         up.setLong(3, p.sampledIntervals());
@@ -396,10 +420,12 @@ public final class Store implements AutoCloseable {
         up.setInt(6, best);
         up.executeUpdate();
       }
-      try (PreparedStatement w = c.prepareStatement("INSERT INTO phase_weights (program_sha256,"
-          + " phase, sink, entry_key, weight) VALUES (?, ?, ?, ?, ?) ON CONFLICT (program_sha256,"
-          + " phase, sink, entry_key) DO UPDATE SET weight = phase_weights.weight"
-          + " + excluded.weight")) {
+      try (PreparedStatement w =
+          c.prepareStatement(
+              "INSERT INTO phase_weights (program_sha256,"
+                  + " phase, sink, entry_key, weight) VALUES (?, ?, ?, ?, ?) ON CONFLICT (program_sha256,"
+                  + " phase, sink, entry_key) DO UPDATE SET weight = phase_weights.weight"
+                  + " + excluded.weight")) {
         for (var s : p.weights().entrySet()) {
           for (var e : s.getValue().entrySet()) {
             w.setString(1, u.programSha256());
@@ -425,23 +451,31 @@ public final class Store implements AutoCloseable {
    * @throws StoreException also when the selected uploads hold the sink in two shapes
    */
   public ProfileTable merged(String sink, Filter f) throws StoreException {
-    List<ProfileTable> tables = read(c -> {
-      StringBuilder sql = new StringBuilder("SELECT pr.columns, pr.key_columns, pr.weight,"
-          + " pr.rows FROM profiles pr JOIN uploads u ON u.upload_id = pr.upload_id AND"
-          + " u.part = pr.part JOIN programs p ON p.sha256 = u.program_sha256 WHERE pr.sink = ?");
-      List<Object> args = new ArrayList<>(List.of(sink));
-      where(sql, args, f);
-      sql.append(" ORDER BY u.received_ms, u.upload_id, u.part");
-      List<ProfileTable> out = new ArrayList<>();
-      try (PreparedStatement q = prepare(c, sql.toString(), args);
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          out.add(new ProfileTable(strings(rs.getString(1)), rows(rs.getString(4)),
-              strings(rs.getString(2)), rs.getString(3)));
-        }
-      }
-      return out;
-    });
+    List<ProfileTable> tables =
+        read(
+            c -> {
+              StringBuilder sql =
+                  new StringBuilder(
+                      "SELECT pr.columns, pr.key_columns, pr.weight,"
+                          + " pr.rows FROM profiles pr JOIN uploads u ON u.upload_id = pr.upload_id AND"
+                          + " u.part = pr.part JOIN programs p ON p.sha256 = u.program_sha256 WHERE pr.sink = ?");
+              List<Object> args = new ArrayList<>(List.of(sink));
+              where(sql, args, f);
+              sql.append(" ORDER BY u.received_ms, u.upload_id, u.part");
+              List<ProfileTable> out = new ArrayList<>();
+              try (PreparedStatement q = prepare(c, sql.toString(), args);
+                  ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                  out.add(
+                      new ProfileTable(
+                          strings(rs.getString(1)),
+                          rows(rs.getString(4)),
+                          strings(rs.getString(2)),
+                          rs.getString(3)));
+                }
+              }
+              return out;
+            });
     if (tables.isEmpty()) {
       return null;
     }
@@ -469,121 +503,169 @@ public final class Store implements AutoCloseable {
 
   /** The sinks the selected uploads hold, for a query that names none or a wrong one. */
   public List<String> sinks(Filter f) throws StoreException {
-    return read(c -> {
-      StringBuilder sql = new StringBuilder("SELECT DISTINCT pr.sink FROM profiles pr JOIN"
-          + " uploads u ON u.upload_id = pr.upload_id AND u.part = pr.part JOIN programs p ON"
-          + " p.sha256 = u.program_sha256 WHERE 1 = 1");
-      List<Object> args = new ArrayList<>();
-      where(sql, args, f);
-      sql.append(" ORDER BY pr.sink");
-      List<String> out = new ArrayList<>();
-      try (PreparedStatement q = prepare(c, sql.toString(), args);
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          out.add(rs.getString(1));
-        }
-      }
-      return out;
-    });
+    return read(
+        c -> {
+          StringBuilder sql =
+              new StringBuilder(
+                  "SELECT DISTINCT pr.sink FROM profiles pr JOIN"
+                      + " uploads u ON u.upload_id = pr.upload_id AND u.part = pr.part JOIN programs p ON"
+                      + " p.sha256 = u.program_sha256 WHERE 1 = 1");
+          List<Object> args = new ArrayList<>();
+          where(sql, args, f);
+          sql.append(" ORDER BY pr.sink");
+          List<String> out = new ArrayList<>();
+          try (PreparedStatement q = prepare(c, sql.toString(), args);
+              ResultSet rs = q.executeQuery()) {
+            while (rs.next()) {
+              out.add(rs.getString(1));
+            }
+          }
+          return out;
+        });
   }
 
   /** One program as {@code acf center status} lists it. */
-  public record ProgramStatus(String name, String sha256, long uploads, long parts,
-      long devices, long phases, long bytes, long instructions, long sampledInstructions) {}
+  public record ProgramStatus(
+      String name,
+      String sha256,
+      long uploads,
+      long parts,
+      long devices,
+      long phases,
+      long bytes,
+      long instructions,
+      long sampledInstructions) {}
 
   /** One device as {@code acf center status} lists it (lastMs 0 when it never uploaded). */
-  public record DeviceStatus(String device, boolean token, long uploads, long bytes,
-      long lastMs) {}
+  public record DeviceStatus(String device, boolean token, long uploads, long bytes, long lastMs) {}
 
   /** Everything {@code acf center status} shows. */
-  public record Status(List<ProgramStatus> programs, List<DeviceStatus> devices, long uploads,
-      long parts, long bytes, long phases) {}
+  public record Status(
+      List<ProgramStatus> programs,
+      List<DeviceStatus> devices,
+      long uploads,
+      long parts,
+      long bytes,
+      long phases) {}
 
   public Status status() throws StoreException {
-    return read(c -> {
-      Map<String, Long> phaseCounts = new TreeMap<>();
-      try (PreparedStatement q = c.prepareStatement(
-          "SELECT program_sha256, COUNT(*) FROM phases GROUP BY program_sha256");
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          phaseCounts.put(rs.getString(1), rs.getLong(2));
-        }
-      }
-      List<ProgramStatus> programs = new ArrayList<>();
-      try (PreparedStatement q = c.prepareStatement("SELECT p.name, p.sha256,"
-          + " COUNT(DISTINCT u.upload_id), COUNT(u.upload_id), COUNT(DISTINCT u.device),"
-          + " COALESCE(SUM(u.bytes), 0), COALESCE(SUM(u.instructions), 0),"
-          + " COALESCE(SUM(u.sampled_instructions), 0) FROM programs p LEFT JOIN uploads u ON"
-          + " u.program_sha256 = p.sha256 GROUP BY p.name, p.sha256 ORDER BY p.name, p.sha256");
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          programs.add(new ProgramStatus(rs.getString(1), rs.getString(2), rs.getLong(3),
-              rs.getLong(4), rs.getLong(5), phaseCounts.getOrDefault(rs.getString(2), 0L),
-              rs.getLong(6), rs.getLong(7), rs.getLong(8)));
-        }
-      }
-      Map<String, DeviceStatus> devices = new TreeMap<>();
-      try (PreparedStatement q = c.prepareStatement("SELECT device FROM devices");
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          devices.put(rs.getString(1), new DeviceStatus(rs.getString(1), true, 0, 0, 0));
-        }
-      }
-      try (PreparedStatement q = c.prepareStatement("SELECT device, COUNT(DISTINCT upload_id),"
-          + " SUM(bytes), MAX(received_ms) FROM uploads GROUP BY device");
-          ResultSet rs = q.executeQuery()) {
-        while (rs.next()) {
-          devices.put(rs.getString(1), new DeviceStatus(rs.getString(1),
-              devices.containsKey(rs.getString(1)), rs.getLong(2), rs.getLong(3),
-              rs.getLong(4)));
-        }
-      }
-      long uploads = 0;
-      long parts = 0;
-      long bytes = 0;
-      try (PreparedStatement q = c.prepareStatement(
-          "SELECT COUNT(DISTINCT upload_id), COUNT(*), COALESCE(SUM(bytes), 0) FROM uploads");
-          ResultSet rs = q.executeQuery()) {
-        if (rs.next()) {
-          uploads = rs.getLong(1);
-          parts = rs.getLong(2);
-          bytes = rs.getLong(3);
-        }
-      }
-      long phases = phaseCounts.values().stream().mapToLong(Long::longValue).sum();
-      return new Status(programs, new ArrayList<>(devices.values()), uploads, parts, bytes,
-          phases);
-    });
+    return read(
+        c -> {
+          Map<String, Long> phaseCounts = new TreeMap<>();
+          try (PreparedStatement q =
+                  c.prepareStatement(
+                      "SELECT program_sha256, COUNT(*) FROM phases GROUP BY program_sha256");
+              ResultSet rs = q.executeQuery()) {
+            while (rs.next()) {
+              phaseCounts.put(rs.getString(1), rs.getLong(2));
+            }
+          }
+          List<ProgramStatus> programs = new ArrayList<>();
+          try (PreparedStatement q =
+                  c.prepareStatement(
+                      "SELECT p.name, p.sha256,"
+                          + " COUNT(DISTINCT u.upload_id), COUNT(u.upload_id), COUNT(DISTINCT u.device),"
+                          + " COALESCE(SUM(u.bytes), 0), COALESCE(SUM(u.instructions), 0),"
+                          + " COALESCE(SUM(u.sampled_instructions), 0) FROM programs p LEFT JOIN uploads u ON"
+                          + " u.program_sha256 = p.sha256 GROUP BY p.name, p.sha256 ORDER BY p.name, p.sha256");
+              ResultSet rs = q.executeQuery()) {
+            while (rs.next()) {
+              programs.add(
+                  new ProgramStatus(
+                      rs.getString(1),
+                      rs.getString(2),
+                      rs.getLong(3),
+                      rs.getLong(4),
+                      rs.getLong(5),
+                      phaseCounts.getOrDefault(rs.getString(2), 0L),
+                      rs.getLong(6),
+                      rs.getLong(7),
+                      rs.getLong(8)));
+            }
+          }
+          Map<String, DeviceStatus> devices = new TreeMap<>();
+          try (PreparedStatement q = c.prepareStatement("SELECT device FROM devices");
+              ResultSet rs = q.executeQuery()) {
+            while (rs.next()) {
+              devices.put(rs.getString(1), new DeviceStatus(rs.getString(1), true, 0, 0, 0));
+            }
+          }
+          try (PreparedStatement q =
+                  c.prepareStatement(
+                      "SELECT device, COUNT(DISTINCT upload_id),"
+                          + " SUM(bytes), MAX(received_ms) FROM uploads GROUP BY device");
+              ResultSet rs = q.executeQuery()) {
+            while (rs.next()) {
+              devices.put(
+                  rs.getString(1),
+                  new DeviceStatus(
+                      rs.getString(1),
+                      devices.containsKey(rs.getString(1)),
+                      rs.getLong(2),
+                      rs.getLong(3),
+                      rs.getLong(4)));
+            }
+          }
+          long uploads = 0;
+          long parts = 0;
+          long bytes = 0;
+          try (PreparedStatement q =
+                  c.prepareStatement(
+                      "SELECT COUNT(DISTINCT upload_id), COUNT(*), COALESCE(SUM(bytes), 0) FROM uploads");
+              ResultSet rs = q.executeQuery()) {
+            if (rs.next()) {
+              uploads = rs.getLong(1);
+              parts = rs.getLong(2);
+              bytes = rs.getLong(3);
+            }
+          }
+          long phases = phaseCounts.values().stream().mapToLong(Long::longValue).sum();
+          return new Status(
+              programs, new ArrayList<>(devices.values()), uploads, parts, bytes, phases);
+        });
   }
 
   /** A phase the center knows of a program, with how much of it it holds. */
-  public record Phase(int phase, double[] signature, long intervals, long instructions,
-      long sampledIntervals, long sampledInstructions) {}
+  public record Phase(
+      int phase,
+      double[] signature,
+      long intervals,
+      long instructions,
+      long sampledIntervals,
+      long sampledInstructions) {}
 
   /** The phases known of the program with this SHA-256, by phase ID. */
   public List<Phase> phases(String sha256) throws StoreException {
-    return read(c -> {
-      List<Phase> out = new ArrayList<>();
-      try (PreparedStatement q = c.prepareStatement("SELECT phase, signature, intervals,"
-          + " instructions, sampled_intervals, sampled_instructions FROM phases WHERE"
-          + " program_sha256 = ? ORDER BY phase")) {
-        q.setString(1, sha256);
-        try (ResultSet rs = q.executeQuery()) {
-          while (rs.next()) {
-            out.add(new Phase(rs.getInt(1), signature(rs.getString(2)), rs.getLong(3),
-                rs.getLong(4), rs.getLong(5), rs.getLong(6)));
+    return read(
+        c -> {
+          List<Phase> out = new ArrayList<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  "SELECT phase, signature, intervals,"
+                      + " instructions, sampled_intervals, sampled_instructions FROM phases WHERE"
+                      + " program_sha256 = ? ORDER BY phase")) {
+            q.setString(1, sha256);
+            try (ResultSet rs = q.executeQuery()) {
+              while (rs.next()) {
+                out.add(
+                    new Phase(
+                        rs.getInt(1),
+                        signature(rs.getString(2)),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getLong(5),
+                        rs.getLong(6)));
+              }
+            }
           }
-        }
-      }
-      return out;
-    });
+          return out;
+        });
   }
 
   /**
    * The whole-program estimate of {@code sink} over every device's runs of a program (the
-   * phase-based paper's scaling, across users): per phase, the weights its sampled intervals
-   * added, times the phase's instructions over its sampled instructions. Phases never sampled
-   * add nothing.
+   * phase-based paper's scaling, across users): per phase, the weights its sampled intervals added,
+   * times the phase's instructions over its sampled instructions. Phases never sampled add nothing.
    */
   public Map<String, Double> estimate(String sha256, String sink) throws StoreException {
     Map<Integer, Double> scale = new TreeMap<>();
@@ -592,23 +674,26 @@ public final class Store implements AutoCloseable {
         scale.put(p.phase(), (double) p.instructions() / p.sampledInstructions());
       }
     }
-    return read(c -> {
-      Map<String, Double> out = new LinkedHashMap<>();
-      try (PreparedStatement q = c.prepareStatement("SELECT phase, entry_key, weight FROM"
-          + " phase_weights WHERE program_sha256 = ? AND sink = ? ORDER BY phase, entry_key")) {
-        q.setString(1, sha256);
-        q.setString(2, sink);
-        try (ResultSet rs = q.executeQuery()) {
-          while (rs.next()) {
-            Double s = scale.get(rs.getInt(1));
-            if (s != null) {
-              out.merge(rs.getString(2), rs.getLong(3) * s, Double::sum);
+    return read(
+        c -> {
+          Map<String, Double> out = new LinkedHashMap<>();
+          try (PreparedStatement q =
+              c.prepareStatement(
+                  "SELECT phase, entry_key, weight FROM"
+                      + " phase_weights WHERE program_sha256 = ? AND sink = ? ORDER BY phase, entry_key")) {
+            q.setString(1, sha256);
+            q.setString(2, sink);
+            try (ResultSet rs = q.executeQuery()) {
+              while (rs.next()) {
+                Double s = scale.get(rs.getInt(1));
+                if (s != null) {
+                  out.merge(rs.getString(2), rs.getLong(3) * s, Double::sum);
+                }
+              }
             }
           }
-        }
-      }
-      return out;
-    });
+          return out;
+        });
   }
 
   private static PreparedStatement prepare(Connection c, String sql, List<Object> args)
@@ -664,8 +749,9 @@ public final class Store implements AutoCloseable {
   /** The SHA-256 of a text, in lower-case hex. */
   public static String sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -8,15 +8,18 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * Where the center keeps its data, as a user writes it: {@code sqlite:PATH} (an embedded file,
- * the default {@code center/center.db}) or {@code postgresql://USER:PASSWORD@HOST:PORT/DB} (a
- * shared server); the matching JDBC URL and connection properties.
+ * Where the center keeps its data, as a user writes it: {@code sqlite:PATH} (an embedded file, the
+ * default {@code center/center.db}) or {@code postgresql://USER:PASSWORD@HOST:PORT/DB} (a shared
+ * server); the matching JDBC URL and connection properties.
  */
-public record StoreUrl(String text, Dialect dialect, String jdbcUrl, Properties properties,
-    Path file) {
+public record StoreUrl(
+    String text, Dialect dialect, String jdbcUrl, Properties properties, Path file) {
 
   /** The two databases the center runs on; their SQL differs only in a few places. */
-  public enum Dialect { SQLITE, POSTGRESQL }
+  public enum Dialect {
+    SQLITE,
+    POSTGRESQL
+  }
 
   public static final String DEFAULT = "sqlite:center/center.db";
 
@@ -49,8 +52,8 @@ public record StoreUrl(String text, Dialect dialect, String jdbcUrl, Properties 
         throw new IllegalArgumentException("store " + text + ": " + e.getMessage());
       }
       if (u.getHost() == null || u.getPath() == null || u.getPath().length() < 2) {
-        throw new IllegalArgumentException("store " + text
-            + ": expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
+        throw new IllegalArgumentException(
+            "store " + text + ": expected postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
       }
       Properties p = new Properties();
       if (u.getRawUserInfo() != null) {
@@ -60,12 +63,19 @@ public record StoreUrl(String text, Dialect dialect, String jdbcUrl, Properties 
           p.setProperty("password", decode(ui[1]));
         }
       }
-      String jdbc = "jdbc:postgresql://" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "")
-          + u.getRawPath() + (u.getRawQuery() != null ? "?" + u.getRawQuery() : "");
+      String jdbc =
+          "jdbc:postgresql://"
+              + u.getHost()
+              + (u.getPort() > 0 ? ":" + u.getPort() : "")
+              + u.getRawPath()
+              + (u.getRawQuery() != null ? "?" + u.getRawQuery() : "");
       return new StoreUrl(text, Dialect.POSTGRESQL, jdbc, p, null);
     }
-    throw new IllegalArgumentException("store " + text + ": expected sqlite:PATH or"
-        + " postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
+    throw new IllegalArgumentException(
+        "store "
+            + text
+            + ": expected sqlite:PATH or"
+            + " postgresql://USER:PASSWORD@HOST:PORT/DATABASE");
   }
 
   private static String decode(String s) {

@@ -24,8 +24,8 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * The upload format on the wire (spec/remote.md): one JSON object per part, gzip-compressed.
- * Reading checks everything a center stores, so that a malformed part is refused whole (400),
- * a part of another format version is refused (415), and nothing half-read reaches the store.
+ * Reading checks everything a center stores, so that a malformed part is refused whole (400), a
+ * part of another format version is refused (415), and nothing half-read reaches the store.
  */
 public final class UploadCodec {
   private UploadCodec() {}
@@ -85,10 +85,12 @@ public final class UploadCodec {
       n.put("sampled_intervals", ph.sampledIntervals());
       n.put("sampled_instructions", ph.sampledInstructions());
       ObjectNode w = n.putObject("weights");
-      ph.weights().forEach((sink, m) -> {
-        ObjectNode sn = w.putObject(sink);
-        m.forEach(sn::put);
-      });
+      ph.weights()
+          .forEach(
+              (sink, m) -> {
+                ObjectNode sn = w.putObject(sink);
+                m.forEach(sn::put);
+              });
     }
     ArrayNode trace = o.putArray("trace");
     u.trace().forEach(trace::add);
@@ -123,8 +125,14 @@ public final class UploadCodec {
       o = JSON.readTree(json);
     } catch (JsonParseException e) {
       var l = e.getLocation();
-      throw new UploadException(400, "malformed JSON at line " + l.getLineNr() + ", column "
-          + l.getColumnNr() + ": " + e.getOriginalMessage());
+      throw new UploadException(
+          400,
+          "malformed JSON at line "
+              + l.getLineNr()
+              + ", column "
+              + l.getColumnNr()
+              + ": "
+              + e.getOriginalMessage());
     } catch (IOException e) {
       throw new UploadException(400, "malformed JSON: " + e.getMessage());
     }
@@ -133,12 +141,17 @@ public final class UploadCodec {
     }
     JsonNode v = o.get("version");
     if (v == null || !v.canConvertToInt()) {
-      throw new UploadException(400, "`version` is missing (this center reads version "
-          + Upload.VERSION + ")");
+      throw new UploadException(
+          400, "`version` is missing (this center reads version " + Upload.VERSION + ")");
     }
     if (v.asInt() != Upload.VERSION) {
-      throw new UploadException(415, "upload format version " + v.asText()
-          + " is not supported (this center reads version " + Upload.VERSION + ")");
+      throw new UploadException(
+          415,
+          "upload format version "
+              + v.asText()
+              + " is not supported (this center reads version "
+              + Upload.VERSION
+              + ")");
     }
     String id = text(o, "upload_id", ID);
     int part = (int) number(o, "part", 0, 1_000_000);
@@ -149,12 +162,14 @@ public final class UploadCodec {
     String sha = text(program, "sha256", SHA256);
     String config = text(o, "config_hash", null);
     JsonNode fig = object(o, "figures");
-    Upload.Figures figures = new Upload.Figures(number(fig, "intervals", 0, Long.MAX_VALUE),
-        number(fig, "sampled_intervals", 0, Long.MAX_VALUE),
-        number(fig, "instructions", 0, Long.MAX_VALUE),
-        number(fig, "sampled_instructions", 0, Long.MAX_VALUE),
-        number(fig, "interval", 0, Long.MAX_VALUE),
-        fig.has("exit_status") ? (int) number(fig, "exit_status", 0, 255) : null);
+    Upload.Figures figures =
+        new Upload.Figures(
+            number(fig, "intervals", 0, Long.MAX_VALUE),
+            number(fig, "sampled_intervals", 0, Long.MAX_VALUE),
+            number(fig, "instructions", 0, Long.MAX_VALUE),
+            number(fig, "sampled_instructions", 0, Long.MAX_VALUE),
+            number(fig, "interval", 0, Long.MAX_VALUE),
+            fig.has("exit_status") ? (int) number(fig, "exit_status", 0, 255) : null);
     List<Upload.SinkProfile> profiles = new ArrayList<>();
     for (JsonNode p : array(o, "profiles")) {
       profiles.add(profile(p, profiles.size()));
@@ -174,13 +189,12 @@ public final class UploadCodec {
     List<Integer> trace = new ArrayList<>();
     for (JsonNode t : array(o, "trace")) {
       if (!t.canConvertToInt() || (t.asInt() != -1 && !byLocal.containsKey(t.asInt()))) {
-        throw new UploadException(400, "trace: entry " + trace.size() + " (" + t
-            + ") is not a phase of this part");
+        throw new UploadException(
+            400, "trace: entry " + trace.size() + " (" + t + ") is not a phase of this part");
       }
       trace.add(t.asInt());
     }
-    return new Upload(id, part, last, device, name, sha, config, figures, profiles, phases,
-        trace);
+    return new Upload(id, part, last, device, name, sha, config, figures, profiles, phases, trace);
   }
 
   private static Upload.SinkProfile profile(JsonNode p, int index) throws UploadException {
@@ -190,27 +204,58 @@ public final class UploadCodec {
     List<String> key = strings(p, "key", where);
     String weight = text(p, "weight", null);
     if (columns.isEmpty() || !columns.containsAll(key) || !columns.contains(weight)) {
-      throw new UploadException(400, where + " (" + sink + "): key " + key + " and weight "
-          + weight + " must be columns of " + columns);
+      throw new UploadException(
+          400,
+          where
+              + " ("
+              + sink
+              + "): key "
+              + key
+              + " and weight "
+              + weight
+              + " must be columns of "
+              + columns);
     }
     int w = columns.indexOf(weight);
     List<List<String>> rows = new ArrayList<>();
     for (JsonNode r : array(p, "rows")) {
       if (!r.isArray() || r.size() != columns.size()) {
-        throw new UploadException(400, where + " (" + sink + "): row " + (rows.size() + 1)
-            + " does not have " + columns.size() + " cells");
+        throw new UploadException(
+            400,
+            where
+                + " ("
+                + sink
+                + "): row "
+                + (rows.size() + 1)
+                + " does not have "
+                + columns.size()
+                + " cells");
       }
       List<String> cells = new ArrayList<>(columns.size());
       for (JsonNode c : r) {
         if (!c.isTextual()) {
-          throw new UploadException(400, where + " (" + sink + "): row " + (rows.size() + 1)
-              + " has a cell that is not a string");
+          throw new UploadException(
+              400,
+              where
+                  + " ("
+                  + sink
+                  + "): row "
+                  + (rows.size() + 1)
+                  + " has a cell that is not a string");
         }
         cells.add(c.asText());
       }
       if (!INTEGER.matcher(cells.get(w)).matches()) {
-        throw new UploadException(400, where + " (" + sink + "): row " + (rows.size() + 1)
-            + ": weight `" + cells.get(w) + "` is not an integer");
+        throw new UploadException(
+            400,
+            where
+                + " ("
+                + sink
+                + "): row "
+                + (rows.size() + 1)
+                + ": weight `"
+                + cells.get(w)
+                + "` is not an integer");
       }
       rows.add(cells);
     }
@@ -239,23 +284,26 @@ public final class UploadCodec {
     }
     for (var e : (Iterable<Map.Entry<String, JsonNode>>) w::fields) {
       if (!e.getValue().isObject()) {
-        throw new UploadException(400, where + ": weights of " + e.getKey()
-            + " must be an object");
+        throw new UploadException(400, where + ": weights of " + e.getKey() + " must be an object");
       }
       Map<String, Long> m = new LinkedHashMap<>();
       for (var k : (Iterable<Map.Entry<String, JsonNode>>) e.getValue()::fields) {
         if (!k.getValue().canConvertToLong() || !k.getValue().isIntegralNumber()) {
-          throw new UploadException(400, where + ": weight of " + k.getKey()
-              + " is not an integer");
+          throw new UploadException(
+              400, where + ": weight of " + k.getKey() + " is not an integer");
         }
         m.put(k.getKey(), k.getValue().asLong());
       }
       weights.put(e.getKey(), m);
     }
-    return new Upload.PhaseReport(local, s, number(p, "intervals", 0, Long.MAX_VALUE),
+    return new Upload.PhaseReport(
+        local,
+        s,
+        number(p, "intervals", 0, Long.MAX_VALUE),
         number(p, "instructions", 0, Long.MAX_VALUE),
         number(p, "sampled_intervals", 0, Long.MAX_VALUE),
-        number(p, "sampled_instructions", 0, Long.MAX_VALUE), weights);
+        number(p, "sampled_instructions", 0, Long.MAX_VALUE),
+        weights);
   }
 
   private static byte[] gunzip(byte[] gz, long max) throws UploadException {
@@ -268,8 +316,11 @@ public final class UploadCodec {
         total += n;
         if (total > max) {
           // Checked while reading: a small body that inflates without end is refused early.
-          throw new UploadException(413, "upload uncompresses to more than " + max
-              + " bytes (the center's --max-upload limit)");
+          throw new UploadException(
+              413,
+              "upload uncompresses to more than "
+                  + max
+                  + " bytes (the center's --max-upload limit)");
         }
         out.write(buf, 0, n);
       }
@@ -325,19 +376,22 @@ public final class UploadCodec {
       throw new UploadException(400, "`" + field + "` is missing or not a string");
     }
     if (form != null && !form.matcher(n.asText()).matches()) {
-      throw new UploadException(400, "`" + field + "` is malformed: " + n.asText()
-          + " (expected " + form.pattern() + ")");
+      throw new UploadException(
+          400,
+          "`" + field + "` is malformed: " + n.asText() + " (expected " + form.pattern() + ")");
     }
     return n.asText();
   }
 
-  private static long number(JsonNode o, String field, long min, long max)
-      throws UploadException {
+  private static long number(JsonNode o, String field, long min, long max) throws UploadException {
     JsonNode n = o.get(field);
-    if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < min
+    if (n == null
+        || !n.isIntegralNumber()
+        || !n.canConvertToLong()
+        || n.asLong() < min
         || n.asLong() > max) {
-      throw new UploadException(400, "`" + field + "` is missing or not an integer from " + min
-          + " to " + max);
+      throw new UploadException(
+          400, "`" + field + "` is missing or not an integer from " + min + " to " + max);
     }
     return n.asLong();
   }

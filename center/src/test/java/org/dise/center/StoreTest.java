@@ -25,10 +25,26 @@ class StoreTest {
 
   static Upload part(String device, double[] sig, long sampled, Map<String, Long> weights) {
     Upload base = LoadTest.part(device, 0, 3, new SplittableRandom(device.hashCode()));
-    return new Upload(base.uploadId(), 0, true, device, "prog", base.programSha256(),
-        base.configHash(), base.figures(), base.profiles(), List.of(new Upload.PhaseReport(7,
-            sig, 4, 4000, sampled, 1000 * sampled,
-            sampled > 0 ? Map.of("Branch_handler", weights) : Map.of())), List.of(7, 7, 7, 7));
+    return new Upload(
+        base.uploadId(),
+        0,
+        true,
+        device,
+        "prog",
+        base.programSha256(),
+        base.configHash(),
+        base.figures(),
+        base.profiles(),
+        List.of(
+            new Upload.PhaseReport(
+                7,
+                sig,
+                4,
+                4000,
+                sampled,
+                1000 * sampled,
+                sampled > 0 ? Map.of("Branch_handler", weights) : Map.of())),
+        List.of(7, 7, 7, 7));
   }
 
   static double[] signature(int hot) {
@@ -80,9 +96,19 @@ class StoreTest {
       // A part whose profile row cannot be stored (two profiles of one sink) is rolled back
       // whole: no upload row either.
       Upload base = part("a", signature(1), 1, Map.of("k", 1L));
-      Upload twice = new Upload(base.uploadId(), 0, true, "a", "prog", base.programSha256(),
-          base.configHash(), base.figures(), List.of(base.profiles().get(0),
-              base.profiles().get(0)), base.phases(), base.trace());
+      Upload twice =
+          new Upload(
+              base.uploadId(),
+              0,
+              true,
+              "a",
+              "prog",
+              base.programSha256(),
+              base.configHash(),
+              base.figures(),
+              List.of(base.profiles().get(0), base.profiles().get(0)),
+              base.phases(),
+              base.trace());
       assertThrows(StoreException.class, () -> s.ingest(twice, 10, 25));
       assertThat(s.status().uploads()).isEqualTo(0);
       assertThat(s.phases(base.programSha256())).isEmpty();
@@ -102,8 +128,9 @@ class StoreTest {
       throws Exception {
     String url = TestStores.fresh(kind, dir);
     assumeTrue(url != null, "no PostgreSQL server for this test");
-    LoadTest.Result r = LoadTest.run(Store.open(StoreUrl.parse(url), 16), 50, 2, 50,
-        Duration.ofMinutes(5), System.err);
+    LoadTest.Result r =
+        LoadTest.run(
+            Store.open(StoreUrl.parse(url), 16), 50, 2, 50, Duration.ofMinutes(5), System.err);
     System.out.println("load test (" + kind + "): " + r.describe());
     assertThat(r.failed()).isEqualTo(0);
     assertThat(r.stored()).isEqualTo(100);

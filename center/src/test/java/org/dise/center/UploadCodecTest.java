@@ -16,8 +16,9 @@ class UploadCodecTest {
   }
 
   static UploadException refused(String json) {
-    return assertThrows(UploadException.class, () -> UploadCodec.read(
-        UploadCodec.gzip(json.getBytes(StandardCharsets.UTF_8)), 1 << 20));
+    return assertThrows(
+        UploadException.class,
+        () -> UploadCodec.read(UploadCodec.gzip(json.getBytes(StandardCharsets.UTF_8)), 1 << 20));
   }
 
   @Test
@@ -47,19 +48,23 @@ class UploadCodecTest {
         .contains("`sha256` is malformed");
     assertThat(refused(j.replaceFirst("\"trace\":\\[0", "\"trace\":[9")).getMessage())
         .contains("trace: entry 0 (9) is not a phase of this part");
-    assertThat(refused(j.replaceFirst("\"weight\":\"count\"", "\"weight\":\"nope\""))
-        .getMessage()).contains("must be columns of");
+    assertThat(refused(j.replaceFirst("\"weight\":\"count\"", "\"weight\":\"nope\"")).getMessage())
+        .contains("must be columns of");
     assertThat(refused("[1, 2]").getMessage()).isEqualTo("an upload is a JSON object");
-    UploadException big = assertThrows(UploadException.class, () -> UploadCodec.read(
-        UploadCodec.gzip(new byte[4096]), 1000));
+    UploadException big =
+        assertThrows(
+            UploadException.class, () -> UploadCodec.read(UploadCodec.gzip(new byte[4096]), 1000));
     assertThat(big.status()).isEqualTo(413);
     byte[] gz = UploadCodec.gzip(UploadCodec.json(PART));
-    UploadException cut = assertThrows(UploadException.class, () -> UploadCodec.read(
-        java.util.Arrays.copyOf(gz, gz.length - 10), 1 << 20));
+    UploadException cut =
+        assertThrows(
+            UploadException.class,
+            () -> UploadCodec.read(java.util.Arrays.copyOf(gz, gz.length - 10), 1 << 20));
     assertThat(cut.status()).isEqualTo(400);
     assertThat(cut.getMessage()).contains("truncated");
-    UploadException plain = assertThrows(UploadException.class, () -> UploadCodec.read(
-        UploadCodec.json(PART), 1 << 20));
+    UploadException plain =
+        assertThrows(
+            UploadException.class, () -> UploadCodec.read(UploadCodec.json(PART), 1 << 20));
     assertThat(plain.getMessage()).contains("not gzip-compressed");
   }
 }

@@ -5,9 +5,9 @@ package org.dise.compiler;
  * pattern table entries, replacement table entries and their size, the conditionals-table truth
  * table, HPS counters and registers, and DISE-private registers.
  *
- * <p>{@link #PAPER} is the paper's instance: 32 PT entries, 2K RT entries of 8 bytes and a
- * 16-entry CT. The papers do not fix the number of counters and registers ("a design parameter,
- * as small as 2"); we choose 8 of each, and 16-bit counters by default.
+ * <p>{@link #PAPER} is the paper's instance: 32 PT entries, 2K RT entries of 8 bytes and a 16-entry
+ * CT. The papers do not fix the number of counters and registers ("a design parameter, as small as
+ * 2"); we choose 8 of each, and 16-bit counters by default.
  */
 public record Budget(
     int patternEntries,
@@ -23,9 +23,15 @@ public record Budget(
   public static final Budget PAPER = new Budget(32, 2048, 8, 16, 8, 8, 8, 16, 32);
 
   public Budget {
-    if (patternEntries < 1 || replacementEntries < 1 || replacementEntryBytes < 1
-        || conditionalEntries < 1 || counters < 1 || hpsRegisters < 2 || diseRegisters < 0
-        || defaultCounterWidth < 1 || maxCounterWidth < defaultCounterWidth
+    if (patternEntries < 1
+        || replacementEntries < 1
+        || replacementEntryBytes < 1
+        || conditionalEntries < 1
+        || counters < 1
+        || hpsRegisters < 2
+        || diseRegisters < 0
+        || defaultCounterWidth < 1
+        || maxCounterWidth < defaultCounterWidth
         || maxCounterWidth > 63) {
       throw new IllegalArgumentException("inconsistent budget: " + this);
     }
@@ -33,20 +39,36 @@ public record Budget(
 
   /**
    * How many distinct counter flags the CT can take as inputs: its truth table has one entry per
-   * combination, so {@code 2^flags <= conditionalEntries} (16 entries: 4 flags, e.g. the zero
-   * and overflow flags of 2 counters, the paper's {@code (counters * statusBits)^2 = 16}).
+   * combination, so {@code 2^flags <= conditionalEntries} (16 entries: 4 flags, e.g. the zero and
+   * overflow flags of 2 counters, the paper's {@code (counters * statusBits)^2 = 16}).
    */
   public int conditionalInputs() {
     return 31 - Integer.numberOfLeadingZeros(conditionalEntries);
   }
 
   public Budget withPatternEntries(int n) {
-    return new Budget(n, replacementEntries, replacementEntryBytes, conditionalEntries, counters,
-        hpsRegisters, diseRegisters, defaultCounterWidth, maxCounterWidth);
+    return new Budget(
+        n,
+        replacementEntries,
+        replacementEntryBytes,
+        conditionalEntries,
+        counters,
+        hpsRegisters,
+        diseRegisters,
+        defaultCounterWidth,
+        maxCounterWidth);
   }
 
   public Budget withCounters(int n) {
-    return new Budget(patternEntries, replacementEntries, replacementEntryBytes,
-        conditionalEntries, n, hpsRegisters, diseRegisters, defaultCounterWidth, maxCounterWidth);
+    return new Budget(
+        patternEntries,
+        replacementEntries,
+        replacementEntryBytes,
+        conditionalEntries,
+        n,
+        hpsRegisters,
+        diseRegisters,
+        defaultCounterWidth,
+        maxCounterWidth);
   }
 }

@@ -13,9 +13,9 @@ import org.dise.runtime.dise.ProductionSet;
 /**
  * The compiler's one entry point: {@code compile(files) -> (diagnostics, production set)}. Its
  * passes are one list: the {@link Frontend}'s pipeline for each file, then {@code composition}
- * (several files share counters and sinks, {@link Composition}) and {@code lowering} (the PT,
- * CT and RT of a {@link ProductionSet}). {@code acf run --acf}, {@code acf compile}, {@code acf
- * bench} and the built-in ACFs of commands all come through here.
+ * (several files share counters and sinks, {@link Composition}) and {@code lowering} (the PT, CT
+ * and RT of a {@link ProductionSet}). {@code acf run --acf}, {@code acf compile}, {@code acf bench}
+ * and the built-in ACFs of commands all come through here.
  */
 public final class Compiler {
   /** The passes after the front end's, in order. */
@@ -25,8 +25,11 @@ public final class Compiler {
   public record Input(SourceFile source, Path path) {}
 
   /** The outcome: every diagnostic, each file's front-end result, and the set if no errors. */
-  public record Compilation(Diagnostics diagnostics, List<Frontend.Result> files,
-      Optional<CheckedProgram> program, Optional<ProductionSet> productions) {
+  public record Compilation(
+      Diagnostics diagnostics,
+      List<Frontend.Result> files,
+      Optional<CheckedProgram> program,
+      Optional<ProductionSet> productions) {
     public boolean ok() {
       return productions.isPresent();
     }
@@ -44,15 +47,15 @@ public final class Compiler {
 
   /** Every pass name, in order: the front end's, then composition and lowering. */
   public List<String> passes() {
-    List<String> names = new ArrayList<>(frontend.pipeline().stream().map(Frontend.Pass::name)
-        .toList());
+    List<String> names =
+        new ArrayList<>(frontend.pipeline().stream().map(Frontend.Pass::name).toList());
     names.addAll(BACK_END);
     return names;
   }
 
   /**
-   * Compiles {@code inputs} into one production set; a later stage runs only when the earlier
-   * ones reported no error, so their diagnostics are not followed by consequential ones.
+   * Compiles {@code inputs} into one production set; a later stage runs only when the earlier ones
+   * reported no error, so their diagnostics are not followed by consequential ones.
    */
   public Compilation compile(List<Input> inputs) {
     Diagnostics diags = new Diagnostics();
@@ -67,8 +70,9 @@ public final class Compiler {
     Optional<CheckedProgram> composed = Optional.empty();
     Optional<ProductionSet> set = Optional.empty();
     if (programs.size() == inputs.size() && diags.errorCount() == 0 && !inputs.isEmpty()) {
-      composed = Composition.compose(programs,
-          inputs.stream().map(i -> i.source().name()).toList(), diags);
+      composed =
+          Composition.compose(
+              programs, inputs.stream().map(i -> i.source().name()).toList(), diags);
       if (composed.isPresent()) {
         set = Lowering.lower(composed.get(), diags);
       }

@@ -25,9 +25,9 @@ import org.dise.compiler.sem.HpsRegister;
  * <ul>
  *   <li>a counter or HPS register with the same index is the same one (so every file's {@code
  *       zero_0} reads one sampling flag); two files that declare it differently are an error;
- *   <li>a sink or trigger with the same name and the same binding is the same component (two
- *       ACFs that call {@code CallPair_handler} fill one profile); a later file's component whose
- *       name is taken by a different binding is renamed {@code name@file} (its calls follow);
+ *   <li>a sink or trigger with the same name and the same binding is the same component (two ACFs
+ *       that call {@code CallPair_handler} fill one profile); a later file's component whose name
+ *       is taken by a different binding is renamed {@code name@file} (its calls follow);
  *   <li>the budget applies to the composed set.
  * </ul>
  */
@@ -35,8 +35,8 @@ public final class Composition {
   private Composition() {}
 
   /** The composed program, or empty when a conflict or the budget was reported. */
-  public static Optional<CheckedProgram> compose(List<CheckedProgram> programs,
-      List<String> fileNames, Diagnostics diags) {
+  public static Optional<CheckedProgram> compose(
+      List<CheckedProgram> programs, List<String> fileNames, Diagnostics diags) {
     if (programs.size() == 1) {
       return Optional.of(programs.get(0));
     }
@@ -52,17 +52,36 @@ public final class Composition {
       for (Counter c : p.counters()) {
         Counter old = counters.putIfAbsent(c.index(), c);
         if (old != null && (old.width() != c.width() || old.init() != c.init())) {
-          diags.error(c.span(), "counter " + c.index() + " is declared with width " + c.width()
-              + " and initial value " + c.init() + " here, but as width " + old.width()
-              + " and initial value " + old.init() + " at " + where(old.span()),
+          diags.error(
+              c.span(),
+              "counter "
+                  + c.index()
+                  + " is declared with width "
+                  + c.width()
+                  + " and initial value "
+                  + c.init()
+                  + " here, but as width "
+                  + old.width()
+                  + " and initial value "
+                  + old.init()
+                  + " at "
+                  + where(old.span()),
               "composed ACFs share counters by index; declare it the same way in both files");
         }
       }
       for (HpsRegister r : p.registers()) {
         HpsRegister old = registers.putIfAbsent(r.index(), r);
         if (old != null && old.init() != r.init()) {
-          diags.error(r.span(), "HPS register " + r.index() + " holds " + r.init()
-              + " here, but " + old.init() + " at " + where(old.span()),
+          diags.error(
+              r.span(),
+              "HPS register "
+                  + r.index()
+                  + " holds "
+                  + r.init()
+                  + " here, but "
+                  + old.init()
+                  + " at "
+                  + where(old.span()),
               "composed ACFs share HPS registers by index");
         }
       }
@@ -74,21 +93,33 @@ public final class Composition {
         merge(c, triggers, file, new LinkedHashMap<>());
       }
       for (CheckedAcf a : p.acfs()) {
-        String name = acfs.stream().anyMatch(o -> o.name().equalsIgnoreCase(a.name()))
-            ? a.name() + "@" + (i + 1) : a.name();
-        acfs.add(new CheckedAcf(name, renamed.isEmpty() ? a.productions()
-            : a.productions().stream().map(pr -> renameCalls(pr, renamed)).toList(), a.span()));
+        String name =
+            acfs.stream().anyMatch(o -> o.name().equalsIgnoreCase(a.name()))
+                ? a.name() + "@" + (i + 1)
+                : a.name();
+        acfs.add(
+            new CheckedAcf(
+                name,
+                renamed.isEmpty()
+                    ? a.productions()
+                    : a.productions().stream().map(pr -> renameCalls(pr, renamed)).toList(),
+                a.span()));
       }
     }
-    CheckedProgram composed = new CheckedProgram(programs.get(0).budget(),
-        new ArrayList<>(counters.values()), new ArrayList<>(registers.values()),
-        new ArrayList<>(sinks.values()), new ArrayList<>(triggers.values()), acfs);
+    CheckedProgram composed =
+        new CheckedProgram(
+            programs.get(0).budget(),
+            new ArrayList<>(counters.values()),
+            new ArrayList<>(registers.values()),
+            new ArrayList<>(sinks.values()),
+            new ArrayList<>(triggers.values()),
+            acfs);
     BudgetCheck.run(composed, diags);
     return diags.errorCount() > before ? Optional.empty() : Optional.of(composed);
   }
 
-  private static void merge(Component c, Map<String, Component> into, String file,
-      Map<String, String> renamed) {
+  private static void merge(
+      Component c, Map<String, Component> into, String file, Map<String, String> renamed) {
     String key = c.name().toLowerCase(Locale.ROOT);
     Component old = into.get(key);
     if (old == null) {
@@ -96,25 +127,38 @@ public final class Composition {
     } else if (!old.component().equals(c.component()) || !old.params().equals(c.params())) {
       String name = c.name() + "@" + file;
       renamed.put(key, name);
-      into.put(name.toLowerCase(Locale.ROOT), new Component(name, c.component(), c.params(),
-          c.span()));
+      into.put(
+          name.toLowerCase(Locale.ROOT), new Component(name, c.component(), c.params(), c.span()));
     }
   }
 
   private static CheckedProduction renameCalls(CheckedProduction p, Map<String, String> renamed) {
     Optional<String> tag = p.tag().map(t -> renamed.getOrDefault(t.toLowerCase(Locale.ROOT), t));
     if (p.replacement().isEmpty()) {
-      return new CheckedProduction(p.name(), p.pattern(), p.control(), p.replacement(), tag,
-          p.span());
+      return new CheckedProduction(
+          p.name(), p.pattern(), p.control(), p.replacement(), tag, p.span());
     }
     CheckedReplacement r = p.replacement().get();
-    List<Stmt> body = r.body().stream().map(s -> s instanceof Stmt.Call c
-        && renamed.containsKey(c.sink().toLowerCase(Locale.ROOT))
-        ? new Stmt.Call(renamed.get(c.sink().toLowerCase(Locale.ROOT)), c.args(), c.result(),
-            c.span())
-        : s).toList();
-    return new CheckedProduction(p.name(), p.pattern(), p.control(),
-        Optional.of(new CheckedReplacement(r.name(), body, r.span())), tag, p.span());
+    List<Stmt> body =
+        r.body().stream()
+            .map(
+                s ->
+                    s instanceof Stmt.Call c
+                            && renamed.containsKey(c.sink().toLowerCase(Locale.ROOT))
+                        ? new Stmt.Call(
+                            renamed.get(c.sink().toLowerCase(Locale.ROOT)),
+                            c.args(),
+                            c.result(),
+                            c.span())
+                        : s)
+            .toList();
+    return new CheckedProduction(
+        p.name(),
+        p.pattern(),
+        p.control(),
+        Optional.of(new CheckedReplacement(r.name(), body, r.span())),
+        tag,
+        p.span());
   }
 
   private static String where(org.dise.compiler.diag.Span s) {

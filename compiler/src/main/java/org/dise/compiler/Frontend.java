@@ -29,8 +29,8 @@ import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProgram;
 
 /**
- * The compiler's front end: the whole pipeline from text to checked program, assembled here in
- * one place. Every stage reports into one {@link Diagnostics}, so one run reports every error.
+ * The compiler's front end: the whole pipeline from text to checked program, assembled here in one
+ * place. Every stage reports into one {@link Diagnostics}, so one run reports every error.
  *
  * <pre>
  *   parse -> import-loading -> name-resolution -> sink-uses -> static-patterns -> operands
@@ -41,12 +41,11 @@ import org.dise.compiler.sem.CheckedProgram;
  */
 public final class Frontend {
   /** The pass names in pipeline order, for documentation and {@code --help}. */
-  public static final List<String> PASSES =
-      standard().pipeline().stream().map(Pass::name).toList();
+  public static final List<String> PASSES = standard().pipeline().stream().map(Pass::name).toList();
 
   /** The outcome: the diagnostics, the main file's AST if it parsed, the program if no errors. */
-  public record Result(Diagnostics diagnostics, Optional<AcfFile> ast,
-      Optional<CheckedProgram> program) {
+  public record Result(
+      Diagnostics diagnostics, Optional<AcfFile> ast, Optional<CheckedProgram> program) {
     public boolean ok() {
       return !diagnostics.hasErrors();
     }
@@ -65,8 +64,8 @@ public final class Frontend {
 
   /** The standard front end: the paper's budget, the runtime's ISA, the classpath library. */
   public static Frontend standard() {
-    return new Frontend(ClasspathLibraryResolver.standard(), RuntimeInstructionTable.get(),
-        Budget.PAPER);
+    return new Frontend(
+        ClasspathLibraryResolver.standard(), RuntimeInstructionTable.get(), Budget.PAPER);
   }
 
   public Frontend withLibrary(LibraryResolver library) {
@@ -89,7 +88,8 @@ public final class Frontend {
     try {
       return run(source, path, diags);
     } catch (StackOverflowError e) {
-      diags.error(new org.dise.compiler.diag.Span(source, 0, 0),
+      diags.error(
+          new org.dise.compiler.diag.Span(source, 0, 0),
           "the program is nested too deeply to check");
       return new Result(diags, Optional.empty(), Optional.empty());
     }
@@ -106,6 +106,7 @@ public final class Frontend {
     Optional<AcfFile> ast = Optional.empty();
     LoadedProgram loaded;
     NameResolution.Result resolved;
+
     /** The active ACFs and the blocks checked but not instantiated. */
     List<CheckedAcf> all;
 
@@ -124,20 +125,23 @@ public final class Frontend {
   public List<Pass> pipeline() {
     return List.of(
         new Pass("parse", u -> u.ast = AcfParsing.parse(u.source, u.diags)),
-        new Pass(ImportLoading.NAME,
+        new Pass(
+            ImportLoading.NAME,
             u -> u.loaded = new ImportLoading(library, u.diags).run(u.ast.get(), u.path)),
-        new Pass(NameResolution.NAME, u -> {
-          u.resolved = new NameResolution(budget, isa, u.diags).run(u.loaded);
-          u.all = new ArrayList<>(u.resolved.program().acfs());
-          u.all.addAll(u.resolved.checkedOnly());
-        }),
+        new Pass(
+            NameResolution.NAME,
+            u -> {
+              u.resolved = new NameResolution(budget, isa, u.diags).run(u.loaded);
+              u.all = new ArrayList<>(u.resolved.program().acfs());
+              u.all.addAll(u.resolved.checkedOnly());
+            }),
         new Pass(SinkUseCheck.NAME, u -> SinkUseCheck.run(u.resolved.program(), u.all, u.diags)),
         new Pass(StaticPatternCheck.NAME, u -> StaticPatternCheck.run(u.all, u.diags)),
         new Pass(OperandCheck.NAME, u -> new OperandCheck(isa, u.diags).run(u.all)),
         new Pass(BudgetCheck.NAME, u -> BudgetCheck.run(u.resolved.program(), u.diags)),
         new Pass(UnusedReplacementLint.NAME, u -> UnusedReplacementLint.run(u.ast.get(), u.diags)),
-        new Pass(ShadowedProductionLint.NAME,
-            u -> ShadowedProductionLint.run(u.all, u.source, u.diags)),
+        new Pass(
+            ShadowedProductionLint.NAME, u -> ShadowedProductionLint.run(u.all, u.source, u.diags)),
         new Pass(MixedLogicLint.NAME, u -> MixedLogicLint.run(u.ast.get(), u.diags)));
   }
 

@@ -15,10 +15,10 @@ import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 
 /**
- * Fuzz target: the ACF front end, coverage-guided (seeded with the example ACFs). Every input
- * must give diagnostics or a checked program, never an exception; what parses must survive the
- * formatter; what checks must lower, and its configuration must be one the runtime reads back
- * (so {@code acf compile} never writes a file the runtime refuses).
+ * Fuzz target: the ACF front end, coverage-guided (seeded with the example ACFs). Every input must
+ * give diagnostics or a checked program, never an exception; what parses must survive the
+ * formatter; what checks must lower, and its configuration must be one the runtime reads back (so
+ * {@code acf compile} never writes a file the runtime refuses).
  */
 public class AcfFrontendFuzzTarget {
   private static final Frontend FRONTEND = TestSupport.frontend();
@@ -55,8 +55,8 @@ public class AcfFrontendFuzzTarget {
     try {
       ConfigFormat.fromBytes(bytes, "fuzz.dcfg");
     } catch (ConfigException e) {
-      throw new AssertionError("compiled configuration refused by the reader: " + e.getMessage()
-          + "\n" + text);
+      throw new AssertionError(
+          "compiled configuration refused by the reader: " + e.getMessage() + "\n" + text);
     }
   }
 }

@@ -24,7 +24,9 @@ class CheckedProgramTest {
 
   @Test
   void fig6HotCodeRegionResolves() {
-    CheckedProgram p = program("""
+    CheckedProgram p =
+        program(
+            """
         P1: T.OPCLASS == branch && zero_0 ⇒ R1, null
         R1: call(Branch_handler, T.INSN); T.INSN;
         """);
@@ -61,26 +63,29 @@ class CheckedProgramTest {
 
   @Test
   void setReadsAnHpsRegisterOrAConstant() {
-    CheckedProgram p = program("register limit = 7;\n"
-        + "P: zero_0 => null, set_0(limit), set_1(HPS_R1), set_2(42)");
+    CheckedProgram p =
+        program(
+            "register limit = 7;\n" + "P: zero_0 => null, set_0(limit), set_1(HPS_R1), set_2(42)");
     List<CheckedMicroOp> ops = p.productions().get(0).control();
     assertThat(ops.get(0).source().orElseThrow())
         .isEqualTo(new CheckedMicroOp.Source.Register(2, "limit"));
     assertThat(ops.get(1).source().orElseThrow())
         .isEqualTo(new CheckedMicroOp.Source.Register(1, "HPS_R1"));
-    assertThat(ops.get(2).source().orElseThrow())
-        .isEqualTo(new CheckedMicroOp.Source.Constant(42));
+    assertThat(ops.get(2).source().orElseThrow()).isEqualTo(new CheckedMicroOp.Source.Constant(42));
     assertThat(p.registers().get(2).init()).isEqualTo(7);
   }
 
   @Test
   void operandsHaveKinds() {
-    CheckedProgram p = program("P: T.OPCLASS == load => R, null\n"
-        + "R: ld $dr0, T.IMM(T.RS1); add a0, $dr0, T.RD; T.INSN;");
+    CheckedProgram p =
+        program(
+            "P: T.OPCLASS == load => R, null\n"
+                + "R: ld $dr0, T.IMM(T.RS1); add a0, $dr0, T.RD; T.INSN;");
     CheckedReplacement r = p.productions().get(0).replacement().orElseThrow();
     var ld = (CheckedReplacement.Stmt.Instruction) r.body().get(0);
     assertThat(ld.mnemonic()).isEqualTo("ld");
-    assertThat(ld.operands().get(0)).isEqualTo(new CheckedReplacement.Arg.DiseReg(0, org.dise.compiler.diag.Span.NONE));
+    assertThat(ld.operands().get(0))
+        .isEqualTo(new CheckedReplacement.Arg.DiseReg(0, org.dise.compiler.diag.Span.NONE));
     var mem = (CheckedReplacement.Arg.Mem) ld.operands().get(1);
     assertThat(((CheckedReplacement.Arg.Directive) mem.offset()).field())
         .isEqualTo(InstructionField.IMM);
@@ -92,7 +97,9 @@ class CheckedProgramTest {
 
   @Test
   void eachUseIsOneAcfWithFreshDeclarations() {
-    CheckedProgram p = program("""
+    CheckedProgram p =
+        program(
+            """
         acf counted(c: counter = 0) {
             counter local(width = 4);
             P: zero(c) => null, inc(local)
@@ -115,11 +122,11 @@ class CheckedProgramTest {
     assertThat(TestSupport.check(src).ok()).isTrue();
     Frontend small = TestSupport.frontend().withBudget(Budget.PAPER.withPatternEntries(2));
     Frontend.Result r = small.check(new org.dise.compiler.diag.SourceFile("t.acf", src), null);
-    assertThat(r.diagnostics().sorted().get(0).headline()).isEqualTo(
-        "t.acf:3:1: error: the program has 3 productions, but the pattern table has 2 entries");
+    assertThat(r.diagnostics().sorted().get(0).headline())
+        .isEqualTo(
+            "t.acf:3:1: error: the program has 3 productions, but the pattern table has 2 entries");
     assertThat(Budget.PAPER.conditionalInputs()).isEqualTo(4);
     Frontend two = TestSupport.frontend().withBudget(Budget.PAPER.withCounters(2));
-    assertThat(two.check(new org.dise.compiler.diag.SourceFile("t.acf", src), null).ok())
-        .isFalse();
+    assertThat(two.check(new org.dise.compiler.diag.SourceFile("t.acf", src), null).ok()).isFalse();
   }
 }

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Runs the golden files of spec/conformance: each {@code valid/X.acf} must check without errors
- * and print {@code X.expected} (warnings, then the checked program), and survive the formatter
- * ({@code parse(print(parse(x))) == parse(x)}, and formatting is idempotent); each
- * {@code invalid/X.acf} must produce exactly the diagnostics in {@code X.expected}. Run with
- * {@code -Dacf.updateGolden=true} to rewrite the expectations.
+ * Runs the golden files of spec/conformance: each {@code valid/X.acf} must check without errors and
+ * print {@code X.expected} (warnings, then the checked program), and survive the formatter ({@code
+ * parse(print(parse(x))) == parse(x)}, and formatting is idempotent); each {@code invalid/X.acf}
+ * must produce exactly the diagnostics in {@code X.expected}. Run with {@code
+ * -Dacf.updateGolden=true} to rewrite the expectations.
  */
 class ConformanceTest {
   static final Path ROOT = Path.of("..", "spec", "conformance");
@@ -59,35 +59,57 @@ class ConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> valid() throws IOException {
-    return files("valid").stream().map(acf -> DynamicTest.dynamicTest(display(acf), () -> {
-      Frontend.Result r = check(acf);
-      String diags = DiagnosticRenderer.renderAll(r.diagnostics().sorted());
-      assertWithMessage(diags).that(r.ok()).isTrue();
-      String out = (diags.isEmpty() ? "" : diags + "\n") + ProgramPrinter.print(r.program().get());
-      compare(acf, out);
-      roundTrip(r.ast().get());
-    }));
+    return files("valid").stream()
+        .map(
+            acf ->
+                DynamicTest.dynamicTest(
+                    display(acf),
+                    () -> {
+                      Frontend.Result r = check(acf);
+                      String diags = DiagnosticRenderer.renderAll(r.diagnostics().sorted());
+                      assertWithMessage(diags).that(r.ok()).isTrue();
+                      String out =
+                          (diags.isEmpty() ? "" : diags + "\n")
+                              + ProgramPrinter.print(r.program().get());
+                      compare(acf, out);
+                      roundTrip(r.ast().get());
+                    }));
   }
 
   @TestFactory
   Stream<DynamicTest> invalid() throws IOException {
-    return files("invalid").stream().map(acf -> DynamicTest.dynamicTest(display(acf), () -> {
-      Frontend.Result r = check(acf);
-      assertWithMessage("expected errors").that(r.ok()).isFalse();
-      compare(acf, DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
-    }));
+    return files("invalid").stream()
+        .map(
+            acf ->
+                DynamicTest.dynamicTest(
+                    display(acf),
+                    () -> {
+                      Frontend.Result r = check(acf);
+                      assertWithMessage("expected errors").that(r.ok()).isFalse();
+                      compare(acf, DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
+                    }));
   }
 
   /** The formatter's contract on every valid file, library fixtures included. */
   @TestFactory
   Stream<DynamicTest> formatterRoundTrip() throws IOException {
-    return files("lib").stream().map(acf -> DynamicTest.dynamicTest(display(acf), () -> {
-      Diagnostics d = new Diagnostics();
-      Optional<AcfFile> ast = AcfParsing.parse(new SourceFile(display(acf),
-          Files.readString(acf, StandardCharsets.UTF_8)), d);
-      assertWithMessage(DiagnosticRenderer.renderAll(d.all())).that(ast.isPresent()).isTrue();
-      roundTrip(ast.get());
-    }));
+    return files("lib").stream()
+        .map(
+            acf ->
+                DynamicTest.dynamicTest(
+                    display(acf),
+                    () -> {
+                      Diagnostics d = new Diagnostics();
+                      Optional<AcfFile> ast =
+                          AcfParsing.parse(
+                              new SourceFile(
+                                  display(acf), Files.readString(acf, StandardCharsets.UTF_8)),
+                              d);
+                      assertWithMessage(DiagnosticRenderer.renderAll(d.all()))
+                          .that(ast.isPresent())
+                          .isTrue();
+                      roundTrip(ast.get());
+                    }));
   }
 
   static void roundTrip(AcfFile ast) {
@@ -95,7 +117,8 @@ class ConformanceTest {
     Diagnostics d = new Diagnostics();
     Optional<AcfFile> again = AcfParsing.parse(new SourceFile("formatted", printed), d);
     assertWithMessage(printed + DiagnosticRenderer.renderAll(d.all()))
-        .that(again.isPresent()).isTrue();
+        .that(again.isPresent())
+        .isTrue();
     assertWithMessage(printed).that(again.get()).isEqualTo(ast);
     assertThat(Formatter.format(again.get())).isEqualTo(printed);
   }

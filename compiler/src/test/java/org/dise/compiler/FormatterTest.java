@@ -19,17 +19,20 @@ class FormatterTest {
 
   @Test
   void paperNotationBecomesCanonical() {
-    assertThat(fmt("P0 : T.OPCLASS == proc_call&&zero_0 → null, R0\n"
-        + "R0 : call(HotMethod_Handler); T.INSN\n"))
-        .isEqualTo("P0: T.OPCLASS == proc_call && zero_0 => R0, null\n"
-            + "R0: call(HotMethod_Handler); T.INSN;\n");
+    assertThat(
+            fmt(
+                "P0 : T.OPCLASS == proc_call&&zero_0 → null, R0\n"
+                    + "R0 : call(HotMethod_Handler); T.INSN\n"))
+        .isEqualTo(
+            "P0: T.OPCLASS == proc_call && zero_0 => R0, null\n"
+                + "R0: call(HotMethod_Handler); T.INSN;\n");
   }
 
   @Test
   void fieldsUpperMnemonicsLowerNamesAsWritten() {
     assertThat(fmt("p: T.Target>T.pc->MyRepl,inc_0\nMyRepl: ADDI $dr0,$dr0,0x1;T.insn;"))
-        .isEqualTo("p: T.TARGET > T.PC => MyRepl, inc_0\n"
-            + "MyRepl: addi $dr0, $dr0, 0x1; T.INSN;\n");
+        .isEqualTo(
+            "p: T.TARGET > T.PC => MyRepl, inc_0\n" + "MyRepl: addi $dr0, $dr0, 0x1; T.INSN;\n");
   }
 
   @Test
@@ -40,10 +43,13 @@ class FormatterTest {
 
   @Test
   void commentsAndBlankLinesSurvive() {
-    String src = "// head\n\nconst A = 1; // one\n/* block */\nconst B = 2;\n\n\n"
-        + "acf x(c: counter = 0) {\n    // inside\n    P: zero(c) => null, inc(c)\n}\n// tail\n";
-    assertThat(fmt(src)).isEqualTo("// head\n\nconst A = 1;  // one\n/* block */\nconst B = 2;\n\n"
-        + "acf x(c: counter = 0) {\n    // inside\n    P: zero(c) => null, inc(c)\n}\n// tail\n");
+    String src =
+        "// head\n\nconst A = 1; // one\n/* block */\nconst B = 2;\n\n\n"
+            + "acf x(c: counter = 0) {\n    // inside\n    P: zero(c) => null, inc(c)\n}\n// tail\n";
+    assertThat(fmt(src))
+        .isEqualTo(
+            "// head\n\nconst A = 1;  // one\n/* block */\nconst B = 2;\n\n"
+                + "acf x(c: counter = 0) {\n    // inside\n    P: zero(c) => null, inc(c)\n}\n// tail\n");
   }
 
   @Test

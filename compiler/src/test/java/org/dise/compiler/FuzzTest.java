@@ -32,13 +32,81 @@ class FuzzTest {
   static final long SEED = Long.getLong("acf.fuzzSeed", 20240601L);
   static final long SECONDS = Long.getLong("acf.fuzzSeconds", 20L);
   static final String[] TOKENS = {
-    "P1:", "R1:", ":", "=>", "->", "⇒", "→", ",", ";", "(", ")", "{", "}", "&&", "||", "!",
-    "==", "<", "+", "-", "*", "/", "%", "<<", "null", "T.OP", "T.OPCLASS", "T.PC", "T.INSN",
-    "T.FOO", "zero_0", "overflow_7", "inc_0", "set_1(HPS_R0)", "dec(c)", "set(c, 3)", "call(",
-    "acf", "use", "import", "const", "counter", "sink", "trigger", "register", "\"x.acf\"",
-    "0x", "0b2", "1_0K", "99999999999999999999999", "$dr0", "$dr99", ".L", ".L:", "addi",
-    "ld", "fadd.s", "a0", "branch", "proc_call", "on_trig_inst", "/*", "*/", "//", "\n", " ",
-    "\"", "@", "\u0000", "\uFFFF", "zero", "as", "lib", "sampling", "hot_methods",
+    "P1:",
+    "R1:",
+    ":",
+    "=>",
+    "->",
+    "⇒",
+    "→",
+    ",",
+    ";",
+    "(",
+    ")",
+    "{",
+    "}",
+    "&&",
+    "||",
+    "!",
+    "==",
+    "<",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "<<",
+    "null",
+    "T.OP",
+    "T.OPCLASS",
+    "T.PC",
+    "T.INSN",
+    "T.FOO",
+    "zero_0",
+    "overflow_7",
+    "inc_0",
+    "set_1(HPS_R0)",
+    "dec(c)",
+    "set(c, 3)",
+    "call(",
+    "acf",
+    "use",
+    "import",
+    "const",
+    "counter",
+    "sink",
+    "trigger",
+    "register",
+    "\"x.acf\"",
+    "0x",
+    "0b2",
+    "1_0K",
+    "99999999999999999999999",
+    "$dr0",
+    "$dr99",
+    ".L",
+    ".L:",
+    "addi",
+    "ld",
+    "fadd.s",
+    "a0",
+    "branch",
+    "proc_call",
+    "on_trig_inst",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    " ",
+    "\"",
+    "@",
+    "\u0000",
+    "\uFFFF",
+    "zero",
+    "as",
+    "lib",
+    "sampling",
+    "hot_methods",
   };
 
   @Test
@@ -46,11 +114,13 @@ class FuzzTest {
     List<String> corpus = corpus();
     Random random = new Random(SEED);
     Frontend frontend = TestSupport.frontend();
-    ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(null, r, "fuzz", 64L << 20);
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService worker =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(null, r, "fuzz", 64L << 20);
+              t.setDaemon(true);
+              return t;
+            });
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
     int runs = 0;
     int parsed = 0;
@@ -66,16 +136,16 @@ class FuzzTest {
           f.cancel(true);
           throw new AssertionError("front end hung on input:\n" + input);
         } catch (java.util.concurrent.ExecutionException e) {
-          throw new AssertionError("front end threw " + e.getCause() + " on input:\n" + input,
-              e.getCause());
+          throw new AssertionError(
+              "front end threw " + e.getCause() + " on input:\n" + input, e.getCause());
         }
         runs++;
       }
     } finally {
       worker.shutdownNow();
     }
-    System.out.printf("fuzz: %d mutated programs in %d s (seed %d), %d parsed%n",
-        runs, SECONDS, SEED, parsed);
+    System.out.printf(
+        "fuzz: %d mutated programs in %d s (seed %d), %d parsed%n", runs, SECONDS, SEED, parsed);
     assertWithMessage("the fuzzer ran nothing").that(runs).isGreaterThan(100);
   }
 

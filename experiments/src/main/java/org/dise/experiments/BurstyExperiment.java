@@ -12,10 +12,9 @@ import org.dise.runtime.sink.Sink;
 
 /**
  * The bursty tracing paper's Fig. 7 (Hirzel and Chilimbi, Section 5.2): hot data streams from
- * bursts sampled by the extended Arnold-Ryder framework at several nCheck0:nInstr0, their
- * overlap with the hot data streams of the complete reference trace, and the overhead, here
- * with the checks in HPS counters (the library's {@code bursty_tracing} and {@code
- * arnold_ryder}).
+ * bursts sampled by the extended Arnold-Ryder framework at several nCheck0:nInstr0, their overlap
+ * with the hot data streams of the complete reference trace, and the overhead, here with the checks
+ * in HPS counters (the library's {@code bursty_tracing} and {@code arnold_ryder}).
  */
 public final class BurstyExperiment implements Experiment {
   /** References kept per trace: enough for the whole trace of the quick and default runs. */
@@ -45,30 +44,44 @@ public final class BurstyExperiment implements Experiment {
 
   /** The paper's Fig. 7 settings, {nCheck0, nInstr0}. */
   static List<int[]> settings(boolean quick) {
-    return quick ? List.of(new int[] {20, 1}, new int[] {200, 10}, new int[] {1000, 50},
-        new int[] {1000, 10})
-        : List.of(new int[] {20, 1}, new int[] {200, 10}, new int[] {1000, 50},
-            new int[] {100, 1}, new int[] {1000, 10}, new int[] {5000, 50},
-            new int[] {200, 1}, new int[] {2000, 10});
+    return quick
+        ? List.of(
+            new int[] {20, 1}, new int[] {200, 10}, new int[] {1000, 50}, new int[] {1000, 10})
+        : List.of(
+            new int[] {20, 1},
+            new int[] {200, 10},
+            new int[] {1000, 50},
+            new int[] {100, 1},
+            new int[] {1000, 10},
+            new int[] {5000, 50},
+            new int[] {200, 1},
+            new int[] {2000, 10});
   }
 
   static String acf(int nCheck0, int nInstr0) {
-    String sink = "sink Streams = burst_trace(cost = 40, streams = true, capacity = "
-        + CAPACITY + ");\n";
+    String sink =
+        "sink Streams = burst_trace(cost = 40, streams = true, capacity = " + CAPACITY + ");\n";
     String refs = "Record: call(Streams, T.INSN); T.INSN;\n";
     if (nCheck0 == 0) {
-      return sink + "Reference: T.OPCLASS == load || T.OPCLASS == store => Record, null\n"
-          + refs;
+      return sink + "Reference: T.OPCLASS == load || T.OPCLASS == store => Record, null\n" + refs;
     }
-    String trigger = nInstr0 == 1 ? "use arnold_ryder(nCheck0 = " + nCheck0 + ");\n"
-        : "use bursty_tracing(nCheck0 = " + nCheck0 + ", nInstr0 = " + nInstr0 + ");\n";
-    return "import sampling;\n" + sink + trigger
+    String trigger =
+        nInstr0 == 1
+            ? "use arnold_ryder(nCheck0 = " + nCheck0 + ");\n"
+            : "use bursty_tracing(nCheck0 = " + nCheck0 + ", nInstr0 = " + nInstr0 + ");\n";
+    return "import sampling;\n"
+        + sink
+        + trigger
         + "Reference: (T.OPCLASS == load || T.OPCLASS == store) && overflow_1 => Record, null\n"
         + refs;
   }
 
   /** Stream shares of the run's trace, and the analysis time per reference. */
-  record Streams(Map<String, Double> shares, int traced, int streams, double usPerReference,
+  record Streams(
+      Map<String, Double> shares,
+      int traced,
+      int streams,
+      double usPerReference,
       double cpuUsPerReference) {}
 
   static Streams streams(Lab.Run r) {
@@ -96,9 +109,19 @@ public final class BurstyExperiment implements Experiment {
   @Override
   public Outcome run(Lab lab) {
     CycleModel model = CycleModel.paper();
-    Table t = new Table("program", "nCheck0", "nInstr0", "sampling_rate_pct", "traced",
-        "traced_pct", "hot_streams", "overlap_pct", "overhead_pct", "analysis_us_per_reference",
-        "analysis_cpu_us_per_reference");
+    Table t =
+        new Table(
+            "program",
+            "nCheck0",
+            "nInstr0",
+            "sampling_rate_pct",
+            "traced",
+            "traced_pct",
+            "hot_streams",
+            "overlap_pct",
+            "overhead_pct",
+            "analysis_us_per_reference",
+            "analysis_cpu_us_per_reference");
     List<String> labels = new ArrayList<>();
     Map<String, List<Double>> overlapBy = new LinkedHashMap<>();
     Map<String, List<Double>> overheadBy = new LinkedHashMap<>();
@@ -107,15 +130,27 @@ public final class BurstyExperiment implements Experiment {
       Lab.Run perfect = lab.run(w, lab.compile("perfect.acf", acf(0, 0)));
       Streams p = streams(perfect);
       speeds.add(p.cpuUsPerReference());
-      lab.progress("bursty: %-10s complete trace: %,d references, %d hot streams, analysis %.2f"
-          + " us/reference (%.2f us of CPU)", w.label(), p.traced(), p.streams(),
-          p.usPerReference(), p.cpuUsPerReference());
+      lab.progress(
+          "bursty: %-10s complete trace: %,d references, %d hot streams, analysis %.2f"
+              + " us/reference (%.2f us of CPU)",
+          w.label(), p.traced(), p.streams(), p.usPerReference(), p.cpuUsPerReference());
       if (p.traced() >= CAPACITY) {
-        lab.progress("bursty: %s: the complete trace filled %,d references; later ones are"
-            + " not in the perfect profile", w.label(), CAPACITY);
+        lab.progress(
+            "bursty: %s: the complete trace filled %,d references; later ones are"
+                + " not in the perfect profile",
+            w.label(), CAPACITY);
       }
-      t.add(w.label(), 0, 0, 100.0, p.traced(), 100.0, p.streams(), 100.0,
-          100 * model.cycles(perfect.cost(), 0, 0).overhead(), p.usPerReference(),
+      t.add(
+          w.label(),
+          0,
+          0,
+          100.0,
+          p.traced(),
+          100.0,
+          p.streams(),
+          100.0,
+          100 * model.cycles(perfect.cost(), 0, 0).overhead(),
+          p.usPerReference(),
           p.cpuUsPerReference());
       for (int[] s : settings(lab.quick())) {
         Lab.Run r = lab.run(w, lab.compile("bursty.acf", acf(s[0], s[1])));
@@ -128,12 +163,22 @@ public final class BurstyExperiment implements Experiment {
         }
         overlapBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overlap);
         overheadBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overhead);
-        t.add(w.label(), s[0], s[1], 100.0 * s[1] / (s[0] + s[1]), q.traced(),
-            100.0 * q.traced() / Math.max(1, p.traced()), q.streams(), 100 * overlap,
-            100 * overhead, q.usPerReference(), q.cpuUsPerReference());
-        lab.progress("bursty: %-10s %s: %,d references traced, %d streams, overlap %.1f%%,"
-            + " overhead %.2f%%", w.label(), key, q.traced(), q.streams(), 100 * overlap,
-            100 * overhead);
+        t.add(
+            w.label(),
+            s[0],
+            s[1],
+            100.0 * s[1] / (s[0] + s[1]),
+            q.traced(),
+            100.0 * q.traced() / Math.max(1, p.traced()),
+            q.streams(),
+            100 * overlap,
+            100 * overhead,
+            q.usPerReference(),
+            q.cpuUsPerReference());
+        lab.progress(
+            "bursty: %-10s %s: %,d references traced, %d streams, overlap %.1f%%,"
+                + " overhead %.2f%%",
+            w.label(), key, q.traced(), q.streams(), 100 * overlap, 100 * overhead);
       }
     }
     Outcome o = new Outcome(t);
@@ -145,32 +190,52 @@ public final class BurstyExperiment implements Experiment {
       }
       series.add(new Figure.Series(lab.workloads().get(i).label(), List.of(), ys));
     }
-    o.figure(Figure.bars("overlap", "Hot data stream overlap with the complete trace vs"
-        + " nCheck0:nInstr0 (Fig. 7)", "overlap, %", labels, series));
+    o.figure(
+        Figure.bars(
+            "overlap",
+            "Hot data stream overlap with the complete trace vs" + " nCheck0:nInstr0 (Fig. 7)",
+            "overlap, %",
+            labels,
+            series));
     List<Double> overheads = new ArrayList<>();
     for (String k : labels) {
       overheads.add(OverheadExperiment.mean(overheadBy.get(k)));
     }
-    o.figure(Figure.bars("overhead", "Overhead of bursty tracing with HPS checks vs"
-        + " nCheck0:nInstr0", "overhead, %", labels,
-        List.of(new Figure.Series("average over programs", List.of(), overheads))));
+    o.figure(
+        Figure.bars(
+            "overhead",
+            "Overhead of bursty tracing with HPS checks vs" + " nCheck0:nInstr0",
+            "overhead, %",
+            labels,
+            List.of(new Figure.Series("average over programs", List.of(), overheads))));
     double o5 = OverheadExperiment.mean(overlapBy.getOrDefault("1000:50", List.of()));
     double o1 = OverheadExperiment.mean(overlapBy.getOrDefault("1000:10", List.of()));
-    o.compare("basic overhead of the checks", "6-35% (3-18% with check elimination), software"
-        + " checks on x86", "0%", "The checks are HPS counter micro-ops in the decode stage:"
-        + " they replace nothing, so only the traced references cost anything (the first"
-        + " paper's point).");
-    o.compare("overlap at 1000:50 (5% sampling)", "Fig. 7: the highest bars (figure only;"
-        + " the text gives no number)", OverheadExperiment.pct(o5), "");
-    o.compare("overlap at 1000:10 (1% sampling)", "Fig. 7 (figure only)",
-        OverheadExperiment.pct(o1), "Longer bursts at the same rate keep more streams whole.");
-    o.compare("hot data stream analysis CPU time per reference",
+    o.compare(
+        "basic overhead of the checks",
+        "6-35% (3-18% with check elimination), software" + " checks on x86",
+        "0%",
+        "The checks are HPS counter micro-ops in the decode stage:"
+            + " they replace nothing, so only the traced references cost anything (the first"
+            + " paper's point).");
+    o.compare(
+        "overlap at 1000:50 (5% sampling)",
+        "Fig. 7: the highest bars (figure only;" + " the text gives no number)",
+        OverheadExperiment.pct(o5),
+        "");
+    o.compare(
+        "overlap at 1000:10 (1% sampling)",
+        "Fig. 7 (figure only)",
+        OverheadExperiment.pct(o1),
+        "Longer bursts at the same rate keep more streams whole.");
+    o.compare(
+        "hot data stream analysis CPU time per reference",
         "spec/profiles.md said about 5 us; issue 16 measured 150 us (wall)",
         String.format(Locale.ROOT, "%.2f us", OverheadExperiment.mean(speeds)),
         "Measured on the complete trace: CPU time of the searching thread (wall time, which"
             + " depends on the machine's load, is in the CSV).");
-    o.note("Checks at calls and backward branches (no check elimination), in HPS counters 1"
-        + " and 2; nInstr0 = 1 is the original Arnold-Ryder framework (arnold_ryder).");
+    o.note(
+        "Checks at calls and backward branches (no check elimination), in HPS counters 1"
+            + " and 2; nInstr0 = 1 is the original Arnold-Ryder framework (arnold_ryder).");
     return o;
   }
 }

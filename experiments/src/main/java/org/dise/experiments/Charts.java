@@ -24,8 +24,14 @@ public final class Charts {
 
   public static Chart<?, ?> chart(Figure f) {
     if (f.kind() == Figure.Kind.BARS) {
-      CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(f.title())
-          .xAxisTitle(f.xLabel()).yAxisTitle(f.yLabel()).build();
+      CategoryChart c =
+          new CategoryChartBuilder()
+              .width(WIDTH)
+              .height(HEIGHT)
+              .title(f.title())
+              .xAxisTitle(f.xLabel())
+              .yAxisTitle(f.yLabel())
+              .build();
       style(c.getStyler());
       c.getStyler().setXAxisLabelRotation(f.categories().size() > 6 ? 45 : 0);
       // Bars stand on zero, which a logarithmic axis cannot show (XChart refuses it), so bar
@@ -39,12 +45,21 @@ public final class Charts {
       }
       return c;
     }
-    XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(f.title())
-        .xAxisTitle(f.xLabel()).yAxisTitle(f.yLabel()).build();
+    XYChart c =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(f.title())
+            .xAxisTitle(f.xLabel())
+            .yAxisTitle(f.yLabel())
+            .build();
     style(c.getStyler());
     c.getStyler().setYAxisLogarithmic(f.logY());
-    c.getStyler().setDefaultSeriesRenderStyle(f.kind() == Figure.Kind.POINTS
-        ? XYSeries.XYSeriesRenderStyle.Scatter : XYSeries.XYSeriesRenderStyle.Line);
+    c.getStyler()
+        .setDefaultSeriesRenderStyle(
+            f.kind() == Figure.Kind.POINTS
+                ? XYSeries.XYSeriesRenderStyle.Scatter
+                : XYSeries.XYSeriesRenderStyle.Line);
     for (Figure.Series s : f.series()) {
       List<Double> xs = new ArrayList<>();
       List<Double> ys = new ArrayList<>();
@@ -81,7 +96,8 @@ public final class Charts {
     Chart<?, ?> chart = chart(f);
     byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
     Files.write(base.resolveSibling(base.getFileName() + ".png"), png);
-    VectorGraphicsEncoder.saveVectorGraphic(chart,
+    VectorGraphicsEncoder.saveVectorGraphic(
+        chart,
         base.resolveSibling(base.getFileName() + ".svg").toString(),
         VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     return png;

@@ -11,9 +11,9 @@ import org.dise.runtime.sink.coproc.ValueProfiler;
 
 /**
  * The profiling co-processor's load value profile against interrupt-driven sampling (Zilles and
- * Sohi, Section 5.3): weighted RMS error of value invariance versus the main processor's
- * overhead (interrupt cycles over application instructions), on the same loads of one run;
- * the co-processor with and without random tagging, the sampler at several periods.
+ * Sohi, Section 5.3): weighted RMS error of value invariance versus the main processor's overhead
+ * (interrupt cycles over application instructions), on the same loads of one run; the co-processor
+ * with and without random tagging, the sampler at several periods.
  */
 public final class CoprocExperiment implements Experiment {
   @Override
@@ -45,8 +45,11 @@ public final class CoprocExperiment implements Experiment {
 
   static String acf(long period, boolean randomTagging) {
     return "import coproc;\n"
-        + "sink Coproc = value_profile(random_tagging = " + randomTagging + ");\n"
-        + "sink Sampler = sampled_value_profile(period = " + period
+        + "sink Coproc = value_profile(random_tagging = "
+        + randomTagging
+        + ");\n"
+        + "sink Sampler = sampled_value_profile(period = "
+        + period
         + ", interrupt_cycles = 420);\n"
         + "use load_value_profile(values = Coproc);\n"
         + "Sampled: T.OPCLASS == load && zero_0 => tag(Sampler)\n";
@@ -54,8 +57,15 @@ public final class CoprocExperiment implements Experiment {
 
   @Override
   public Outcome run(Lab lab) {
-    Table t = new Table("program", "profiler", "parameter", "interrupts", "interrupt_cycles",
-        "overhead_pct", "weighted_rms_error_pct");
+    Table t =
+        new Table(
+            "program",
+            "profiler",
+            "parameter",
+            "interrupts",
+            "interrupt_cycles",
+            "overhead_pct",
+            "weighted_rms_error_pct");
     Map<String, List<double[]>> series = new LinkedHashMap<>(); // name -> {overhead, error}
     for (Workload w : lab.workloads()) {
       boolean first = true;
@@ -92,9 +102,9 @@ public final class CoprocExperiment implements Experiment {
             }
             double overhead = 100.0 * cycles / Math.max(1, app);
             t.add(w.label(), who, param, interrupts, cycles, overhead, error);
-            series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead,
-                error});
-            lab.progress("coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
+            series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead, error});
+            lab.progress(
+                "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
                 w.label(), who, param, overhead, error);
           }
         }
@@ -103,30 +113,44 @@ public final class CoprocExperiment implements Experiment {
     }
     Outcome o = new Outcome(t);
     List<Figure.Series> fs = new ArrayList<>();
-    series.forEach((k, ps) -> fs.add(new Figure.Series(k, ps.stream().map(p -> p[0]).toList(),
-        ps.stream().map(p -> p[1]).toList())));
-    o.figure(Figure.points("accuracy", "Value profile error vs main-processor overhead (every"
-        + " program, every setting)", "overhead, % of application cycles",
-        "weighted RMS error of invariance, %", fs));
+    series.forEach(
+        (k, ps) ->
+            fs.add(
+                new Figure.Series(
+                    k, ps.stream().map(p -> p[0]).toList(), ps.stream().map(p -> p[1]).toList())));
+    o.figure(
+        Figure.points(
+            "accuracy",
+            "Value profile error vs main-processor overhead (every" + " program, every setting)",
+            "overhead, % of application cycles",
+            "weighted RMS error of invariance, %",
+            fs));
     double cpErr = mean(series.get("co-processor"), 1);
     double cpOver = mean(series.get("co-processor"), 0);
     double noRandom = mean(series.get("co-processor, no random tagging"), 1);
-    o.compare("co-processor: weighted RMS error (average)", "below simple sampling's on most"
-        + " benchmarks (per-benchmark bars; numbers not in the text)",
+    o.compare(
+        "co-processor: weighted RMS error (average)",
+        "below simple sampling's on most"
+            + " benchmarks (per-benchmark bars; numbers not in the text)",
         String.format(Locale.ROOT, "%.2f%% at %.3f%% overhead", cpErr, cpOver),
         "Interrupt sampling's error at each period is in the data and the figure.");
-    o.compare("co-processor without random tagging", "(not in the paper)",
-        String.format(Locale.ROOT, "%.2f%%", noRandom), "A full sample buffer admits"
+    o.compare(
+        "co-processor without random tagging",
+        "(not in the paper)",
+        String.format(Locale.ROOT, "%.2f%%", noRandom),
+        "A full sample buffer admits"
             + " retirements at the co-processor's own period, which aliases with periodic"
             + " value patterns (spec/engine.md).");
-    o.note("Overhead counts interrupt cycles only (420 per sampler interrupt, 400 + 20 per"
-        + " copied slot for the co-processor); cache pollution by the handlers is not"
-        + " modelled.");
+    o.note(
+        "Overhead counts interrupt cycles only (420 per sampler interrupt, 400 + 20 per"
+            + " copied slot for the co-processor); cache pollution by the handlers is not"
+            + " modelled.");
     return o;
   }
 
   private static double mean(List<double[]> ps, int i) {
-    return ps == null ? Double.NaN : ps.stream().mapToDouble(p -> p[i]).average().orElse(
-        Double.NaN);
+    return ps == null
+        ? Double.NaN
+        : ps.stream().mapToDouble(p -> p[i]).average().orElse(Double.NaN);
   }
 }

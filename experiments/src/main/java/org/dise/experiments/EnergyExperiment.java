@@ -11,10 +11,10 @@ import org.dise.experiments.model.InstructionMix;
 import org.dise.runtime.dise.ProductionSet;
 
 /**
- * The first paper's StrongARM energy model (Section 5.4, Fig. 14(b)) applied to the runs of
- * {@link OverheadExperiment}: the application's energy from its instruction mix, and the energy
- * profiling adds (stalls, inserted instructions, handler cycles and misses, and sending the
- * profile once at the end).
+ * The first paper's StrongARM energy model (Section 5.4, Fig. 14(b)) applied to the runs of {@link
+ * OverheadExperiment}: the application's energy from its instruction mix, and the energy profiling
+ * adds (stalls, inserted instructions, handler cycles and misses, and sending the profile once at
+ * the end).
  */
 public final class EnergyExperiment implements Experiment {
   /** Bytes per profile entry sent at the end: an 8-byte key and an 8-byte count, uncompressed. */
@@ -47,8 +47,12 @@ public final class EnergyExperiment implements Experiment {
   /** The application's instruction mix, from a run that counts classes in HPS counters. */
   public static InstructionMix mix(Lab lab, Workload w, ProductionSet set) {
     Lab.Run r = lab.run(w, set);
-    return new InstructionMix(r.cost().applicationInstructions(), r.engine().hps().value(4),
-        r.engine().hps().value(5), r.engine().hps().value(6), r.engine().hps().value(7));
+    return new InstructionMix(
+        r.cost().applicationInstructions(),
+        r.engine().hps().value(4),
+        r.engine().hps().value(5),
+        r.engine().hps().value(6),
+        r.engine().hps().value(7));
   }
 
   @Override
@@ -58,13 +62,26 @@ public final class EnergyExperiment implements Experiment {
     for (Workload w : lab.workloads()) {
       InstructionMix m = mix(lab, w, mixSet);
       mixes.put(w, m);
-      lab.progress("energy: %-10s mix: %,d instructions, %,d loads, %,d stores, %,d fp",
+      lab.progress(
+          "energy: %-10s mix: %,d instructions, %,d loads, %,d stores, %,d fp",
           w.label(), m.total(), m.loads(), m.stores(), m.fp());
     }
     List<OverheadExperiment.Measured> runs = OverheadExperiment.measure(lab);
-    Table t = new Table("program", "profile", "variant", "application_instructions", "loads",
-        "stores", "fp", "application_joules", "nj_per_instruction", "profiling_joules",
-        "bytes_sent", "transmit_joules", "energy_overhead_pct");
+    Table t =
+        new Table(
+            "program",
+            "profile",
+            "variant",
+            "application_instructions",
+            "loads",
+            "stores",
+            "fp",
+            "application_joules",
+            "nj_per_instruction",
+            "profiling_joules",
+            "bytes_sent",
+            "transmit_joules",
+            "energy_overhead_pct");
     Map<String, List<Double>> byKey = new LinkedHashMap<>();
     List<Double> njPerInsn = new ArrayList<>();
     for (Workload w : lab.workloads()) {
@@ -77,45 +94,65 @@ public final class EnergyExperiment implements Experiment {
       CycleModel.Cycles c = cycles.cycles(r.run().cost(), r.mispredicts(), r.run().entries());
       long bytes = r.run().entries() * BYTES_PER_ENTRY;
       double prof = energy.profiling(c, bytes, 0);
-      t.add(r.workload().label(), r.profile().label,
-          r.variant().name().toLowerCase(Locale.ROOT), m.total(), m.loads(), m.stores(),
-          m.fp(), app, app / m.total() * 1e9, prof, bytes, bytes * energy.byteJ(),
+      t.add(
+          r.workload().label(),
+          r.profile().label,
+          r.variant().name().toLowerCase(Locale.ROOT),
+          m.total(),
+          m.loads(),
+          m.stores(),
+          m.fp(),
+          app,
+          app / m.total() * 1e9,
+          prof,
+          bytes,
+          bytes * energy.byteJ(),
           100 * prof / app);
-      byKey.computeIfAbsent(r.profile() + "/" + r.variant(), k -> new ArrayList<>())
+      byKey
+          .computeIfAbsent(r.profile() + "/" + r.variant(), k -> new ArrayList<>())
           .add(100 * prof / app);
     }
     Outcome o = new Outcome(t);
-    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label)
-        .toList());
+    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
     programs.add("average");
     List<Figure.Series> series = new ArrayList<>();
     for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
-      for (OverheadExperiment.Variant v : List.of(OverheadExperiment.Variant.DISE,
-          OverheadExperiment.Variant.HPS)) {
+      for (OverheadExperiment.Variant v :
+          List.of(OverheadExperiment.Variant.DISE, OverheadExperiment.Variant.HPS)) {
         List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
         ys.add(OverheadExperiment.mean(ys));
         series.add(new Figure.Series(p.label + ", " + v.name(), List.of(), ys));
       }
     }
-    o.figure(Figure.bars("energy", "Energy added by sampled profiling on the StrongARM"
-        + " model (1/100 events, profile sent once at the end)", "energy overhead, %",
-        programs, series));
+    o.figure(
+        Figure.bars(
+            "energy",
+            "Energy added by sampled profiling on the StrongARM"
+                + " model (1/100 events, profile sent once at the end)",
+            "energy overhead, %",
+            programs,
+            series));
     double nj = OverheadExperiment.mean(njPerInsn);
-    o.compare("application energy per instruction (average)",
+    o.compare(
+        "application energy per instruction (average)",
         "18.6-35.6 nJ (Fig. 14(a): 29.93 J / 1610 M .. 46.50 J / 1421 M; 54.02 J / 2836 M on"
             + " average = 19.0 nJ)",
         String.format(Locale.ROOT, "%.2f nJ", nj),
         "Fig. 14(a)'s totals include effects outside Fig. 14(b)'s per-instruction table (the"
             + " display, the OS, idle time: the average run draws 54 J in 215 s); our model"
             + " prices instructions only, and our workloads do little floating point.");
-    o.compare("HPS vs DISE energy for code regions (average added energy)",
+    o.compare(
+        "HPS vs DISE energy for code regions (average added energy)",
         "not published per profile type (Fig. 15(b) gives sampling strategies)",
-        OverheadExperiment.pct(OverheadExperiment.mean(byKey.get("REGIONS/DISE"))) + " vs "
+        OverheadExperiment.pct(OverheadExperiment.mean(byKey.get("REGIONS/DISE")))
+            + " vs "
             + OverheadExperiment.pct(OverheadExperiment.mean(byKey.get("REGIONS/HPS"))),
         "Energy follows cycles on a single-issue core, so the DISE:HPS ratio is that of Fig. 9.");
     o.note("Energy model (spec/cost-model.md), per event: " + energy.describe());
-    o.note("The profile is sent once at the end (the paper's \"At End\"), "
-        + BYTES_PER_ENTRY + " bytes per entry, uncompressed.");
+    o.note(
+        "The profile is sent once at the end (the paper's \"At End\"), "
+            + BYTES_PER_ENTRY
+            + " bytes per entry, uncompressed.");
     return o;
   }
 }

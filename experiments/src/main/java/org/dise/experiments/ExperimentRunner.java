@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs one experiment and writes what {@code acf experiment} promises: {@code DIR/NAME.csv},
- * {@code DIR/NAME.png} and {@code .svg} (further figures as {@code NAME-FIGURE.png}), the
- * experiment's section of the report ({@code DIR/NAME.section.html}) and {@code DIR/index.html}
- * with the sections of every experiment run into DIR so far.
+ * Runs one experiment and writes what {@code acf experiment} promises: {@code DIR/NAME.csv}, {@code
+ * DIR/NAME.png} and {@code .svg} (further figures as {@code NAME-FIGURE.png}), the experiment's
+ * section of the report ({@code DIR/NAME.section.html}) and {@code DIR/index.html} with the
+ * sections of every experiment run into DIR so far.
  */
 public final class ExperimentRunner {
   private ExperimentRunner() {}
@@ -32,8 +32,9 @@ public final class ExperimentRunner {
       throw new ExperimentException("--out " + dir + ": not writable");
     }
     Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    lab.progress("%s: %s on %d program(s)%s", e.name(), e.reproduces(), lab.workloads().size(),
-        lab.quick() ? " (quick)" : "");
+    lab.progress(
+        "%s: %s on %d program(s)%s",
+        e.name(), e.reproduces(), lab.workloads().size(), lab.quick() ? " (quick)" : "");
     Outcome o = e.run(lab);
     double seconds = lab.elapsed();
     try {

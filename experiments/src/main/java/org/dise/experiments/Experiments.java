@@ -8,9 +8,14 @@ public final class Experiments {
   private Experiments() {}
 
   public static List<Experiment> all() {
-    return List.of(new OverheadExperiment(), new EnergyExperiment(), new SamplingExperiment(),
+    return List.of(
+        new OverheadExperiment(),
+        new EnergyExperiment(),
+        new SamplingExperiment(),
         new IntervalsExperiment(),
-        new BurstyExperiment(), new CoprocExperiment(), new RapExperiment(),
+        new BurstyExperiment(),
+        new CoprocExperiment(),
+        new RapExperiment(),
         new RemoteExperiment());
   }
 

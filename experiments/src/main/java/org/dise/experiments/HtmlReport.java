@@ -17,49 +17,88 @@ public final class HtmlReport {
   private HtmlReport() {}
 
   static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
         .replace("\"", "&quot;");
   }
 
-  static String section(Experiment e, Outcome o, Lab lab, String command, String version,
-      Instant start, double seconds, List<byte[]> pngs) {
+  static String section(
+      Experiment e,
+      Outcome o,
+      Lab lab,
+      String command,
+      String version,
+      Instant start,
+      double seconds,
+      List<byte[]> pngs) {
     StringBuilder h = new StringBuilder();
-    h.append("<section id=\"").append(e.name()).append("\">\n<h2>").append(esc(e.name()))
-        .append(": ").append(esc(e.reproduces())).append("</h2>\n<p>").append(esc(e.summary()))
+    h.append("<section id=\"")
+        .append(e.name())
+        .append("\">\n<h2>")
+        .append(esc(e.name()))
+        .append(": ")
+        .append(esc(e.reproduces()))
+        .append("</h2>\n<p>")
+        .append(esc(e.summary()))
         .append("</p>\n");
-    h.append("<p class=\"meta\">Command: <code>").append(esc(command)).append("</code><br>")
-        .append("Run ").append(start).append(String.format(Locale.ROOT, ", %.0f s", seconds))
-        .append(lab.quick() ? " (quick)" : "").append(", ").append(esc(version)).append(", ")
-        .append(Runtime.getRuntime().availableProcessors()).append(" cores</p>\n");
+    h.append("<p class=\"meta\">Command: <code>")
+        .append(esc(command))
+        .append("</code><br>")
+        .append("Run ")
+        .append(start)
+        .append(String.format(Locale.ROOT, ", %.0f s", seconds))
+        .append(lab.quick() ? " (quick)" : "")
+        .append(", ")
+        .append(esc(version))
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(" cores</p>\n");
     h.append("<table><tr><th>program</th><th>SHA-256</th></tr>\n");
     for (Workload w : lab.workloads()) {
-      h.append("<tr><td><code>").append(esc(w.label())).append("</code></td><td><code>")
-          .append(w.sha256()).append("</code></td></tr>\n");
+      h.append("<tr><td><code>")
+          .append(esc(w.label()))
+          .append("</code></td><td><code>")
+          .append(w.sha256())
+          .append("</code></td></tr>\n");
     }
     h.append("</table>\n");
     if (!o.comparisons.isEmpty()) {
-      h.append("<h3>The paper beside ours</h3>\n<table><tr><th>what</th><th>paper</th>"
-          + "<th>ours</th><th>why they differ</th></tr>\n");
+      h.append(
+          "<h3>The paper beside ours</h3>\n<table><tr><th>what</th><th>paper</th>"
+              + "<th>ours</th><th>why they differ</th></tr>\n");
       for (Comparison c : o.comparisons) {
-        h.append("<tr><td>").append(esc(c.what())).append("</td><td>").append(esc(c.paper()))
-            .append("</td><td>").append(esc(c.ours())).append("</td><td>").append(esc(c.note()))
+        h.append("<tr><td>")
+            .append(esc(c.what()))
+            .append("</td><td>")
+            .append(esc(c.paper()))
+            .append("</td><td>")
+            .append(esc(c.ours()))
+            .append("</td><td>")
+            .append(esc(c.note()))
             .append("</td></tr>\n");
       }
       h.append("</table>\n");
     }
     for (int i = 0; i < pngs.size(); i++) {
-      h.append("<figure><img alt=\"").append(esc(o.figures.get(i).title()))
+      h.append("<figure><img alt=\"")
+          .append(esc(o.figures.get(i).title()))
           .append("\" src=\"data:image/png;base64,")
-          .append(Base64.getEncoder().encodeToString(pngs.get(i))).append("\"><figcaption>")
-          .append(esc(o.figures.get(i).title())).append("</figcaption></figure>\n");
+          .append(Base64.getEncoder().encodeToString(pngs.get(i)))
+          .append("\"><figcaption>")
+          .append(esc(o.figures.get(i).title()))
+          .append("</figcaption></figure>\n");
     }
     if (!o.notes.isEmpty()) {
       h.append("<h3>Notes</h3>\n<ul>\n");
       o.notes.forEach(n -> h.append("<li>").append(esc(n)).append("</li>\n"));
       h.append("</ul>\n");
     }
-    h.append("<details><summary>Data (").append(o.data.rows().size()).append(" rows, also <code>")
-        .append(e.name()).append(".csv</code>)</summary>\n<table><tr>");
+    h.append("<details><summary>Data (")
+        .append(o.data.rows().size())
+        .append(" rows, also <code>")
+        .append(e.name())
+        .append(".csv</code>)</summary>\n<table><tr>");
     o.data.columns().forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
     h.append("</tr>\n");
     for (List<Object> r : o.data.rows()) {
@@ -74,27 +113,38 @@ public final class HtmlReport {
   /** Joins every section in {@code dir}, in the order of {@link Experiments#all}. */
   static Path writeIndex(Path dir, String version) throws IOException {
     StringBuilder h = new StringBuilder();
-    h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        + "<title>acf experiments</title>\n<style>\n"
-        + "body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;"
-        + "line-height:1.4}\n"
-        + "table{border-collapse:collapse;margin:.5em 0;font-size:90%}\n"
-        + "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\n"
-        + "img{max-width:100%}\n.meta{color:#555;font-size:90%}\n"
-        + "section{border-top:2px solid #333;margin-top:2em}\n</style></head><body>\n"
-        + "<h1>acf experiments: the papers' results, reproduced</h1>\n");
-    h.append("<p class=\"meta\">").append(esc(version)).append(", Java ")
-        .append(esc(System.getProperty("java.version"))).append(", ")
-        .append(esc(System.getProperty("os.name"))).append(" ")
-        .append(esc(System.getProperty("os.arch"))).append(". Written ")
+    h.append(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+            + "<title>acf experiments</title>\n<style>\n"
+            + "body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;"
+            + "line-height:1.4}\n"
+            + "table{border-collapse:collapse;margin:.5em 0;font-size:90%}\n"
+            + "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\n"
+            + "img{max-width:100%}\n.meta{color:#555;font-size:90%}\n"
+            + "section{border-top:2px solid #333;margin-top:2em}\n</style></head><body>\n"
+            + "<h1>acf experiments: the papers' results, reproduced</h1>\n");
+    h.append("<p class=\"meta\">")
+        .append(esc(version))
+        .append(", Java ")
+        .append(esc(System.getProperty("java.version")))
+        .append(", ")
+        .append(esc(System.getProperty("os.name")))
+        .append(" ")
+        .append(esc(System.getProperty("os.arch")))
+        .append(". Written ")
         .append(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
         .append(". Each section says how to run it again.</p>\n<ul>\n");
     StringBuilder body = new StringBuilder();
     for (Experiment e : Experiments.all()) {
       Path p = dir.resolve(e.name() + ".section.html");
       if (Files.isRegularFile(p)) {
-        h.append("<li><a href=\"#").append(e.name()).append("\">").append(e.name())
-            .append("</a>: ").append(esc(e.reproduces())).append("</li>\n");
+        h.append("<li><a href=\"#")
+            .append(e.name())
+            .append("\">")
+            .append(e.name())
+            .append("</a>: ")
+            .append(esc(e.reproduces()))
+            .append("</li>\n");
         body.append(Files.readString(p));
       }
     }

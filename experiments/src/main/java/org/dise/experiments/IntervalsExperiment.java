@@ -10,12 +10,12 @@ import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**
- * What bounds phase-aware sampling's fraction (first paper, Fig. 15(a): 5% error at 4%
- * sampled): it samples about one interval per phase, so a run of 25 intervals in four phases
- * cannot go below 16%. This experiment shortens the interval so that the same run has more
- * intervals per phase, and at each interval runs phase-aware sampling (third, threshold 25,
- * last-value predictor) and then periodic and random sampling at the fraction phase-aware
- * sampling reached, on the same interval: matched fractions, as the paper compares them.
+ * What bounds phase-aware sampling's fraction (first paper, Fig. 15(a): 5% error at 4% sampled): it
+ * samples about one interval per phase, so a run of 25 intervals in four phases cannot go below
+ * 16%. This experiment shortens the interval so that the same run has more intervals per phase, and
+ * at each interval runs phase-aware sampling (third, threshold 25, last-value predictor) and then
+ * periodic and random sampling at the fraction phase-aware sampling reached, on the same interval:
+ * matched fractions, as the paper compares them.
  */
 public final class IntervalsExperiment implements Experiment {
   @Override
@@ -42,8 +42,7 @@ public final class IntervalsExperiment implements Experiment {
   }
 
   static List<Long> intervals(boolean quick) {
-    return quick ? List.of(100_000L, 50_000L)
-        : List.of(1_000_000L, 500_000L, 250_000L, 125_000L);
+    return quick ? List.of(100_000L, 50_000L) : List.of(1_000_000L, 500_000L, 250_000L, 125_000L);
   }
 
   static List<Long> seeds(boolean quick) {
@@ -64,19 +63,56 @@ public final class IntervalsExperiment implements Experiment {
       lab.progress("intervals: %-10s exhaustive pass done", w.label());
       for (long interval : intervals(lab.quick())) {
         String iv = Long.toString(interval);
-        TriggerSpec phase = new TriggerSpec("phase_aware", Map.of("interval", iv,
-            "threshold", "25", "policy", "third", "predictor", "last"));
-        double f = SamplingExperiment.point(lab, t, points, w, setup, first, phase,
-            "phase_aware", "phase:third", "last", iv, 0, interval);
+        TriggerSpec phase =
+            new TriggerSpec(
+                "phase_aware",
+                Map.of("interval", iv, "threshold", "25", "policy", "third", "predictor", "last"));
+        double f =
+            SamplingExperiment.point(
+                lab,
+                t,
+                points,
+                w,
+                setup,
+                first,
+                phase,
+                "phase_aware",
+                "phase:third",
+                "last",
+                iv,
+                0,
+                interval);
         long every = Math.max(2, Math.round(1 / Math.max(f, 1e-9)));
         TriggerSpec base = new TriggerSpec("exhaustive", Map.of("interval", iv));
-        SamplingExperiment.point(lab, t, points, w, setup, first,
-            base.with("period", Long.toString(every)), "periodic", "periodic", "-", iv, 0,
+        SamplingExperiment.point(
+            lab,
+            t,
+            points,
+            w,
+            setup,
+            first,
+            base.with("period", Long.toString(every)),
+            "periodic",
+            "periodic",
+            "-",
+            iv,
+            0,
             interval);
         for (long seed : seeds(lab.quick())) {
-          SamplingExperiment.point(lab, t, points, w, setup, first,
+          SamplingExperiment.point(
+              lab,
+              t,
+              points,
+              w,
+              setup,
+              first,
               base.with("one_in", Long.toString(every)).with("seed", Long.toString(seed)),
-              "random", "random", "-", iv, seed, interval);
+              "random",
+              "random",
+              "-",
+              iv,
+              seed,
+              interval);
         }
       }
     }
@@ -96,20 +132,42 @@ public final class IntervalsExperiment implements Experiment {
       }
       at5.put(e.getKey(), SamplingExperiment.frac(new double[] {best}));
     }
-    o.figure(Figure.points("count", "Count error vs sampled fraction as the interval shortens",
-        "sampled fraction, %", "count error, %", count).withLogY());
-    o.figure(Figure.points("hot-weight", "Hot set error of the entries carrying 90% of the"
-        + " weight", "sampled fraction, %", "hot weight error, %", heavy));
-    o.compare("smallest sampled fraction with <= 5% count error, phase-aware (third)",
-        "4% (Fig. 15(a))", at5.getOrDefault("phase:third", "-"),
+    o.figure(
+        Figure.points(
+                "count",
+                "Count error vs sampled fraction as the interval shortens",
+                "sampled fraction, %",
+                "count error, %",
+                count)
+            .withLogY());
+    o.figure(
+        Figure.points(
+            "hot-weight",
+            "Hot set error of the entries carrying 90% of the" + " weight",
+            "sampled fraction, %",
+            "hot weight error, %",
+            heavy));
+    o.compare(
+        "smallest sampled fraction with <= 5% count error, phase-aware (third)",
+        "4% (Fig. 15(a))",
+        at5.getOrDefault("phase:third", "-"),
         "One point per interval length, averaged over the programs.");
-    o.compare("the same, periodic at the phase-aware fraction", "11%",
-        at5.getOrDefault("periodic", "-"), "");
-    o.compare("the same, random at the phase-aware fraction (average of seeds)", "20%",
-        at5.getOrDefault("random", "-"), "");
-    o.note("Intervals " + intervals(lab.quick()) + " application instructions. Periodic N and"
-        + " random 1/P are the nearest integers to 1 / (phase-aware's sampled fraction) at the"
-        + " same interval; the CSV has every run.");
+    o.compare(
+        "the same, periodic at the phase-aware fraction",
+        "11%",
+        at5.getOrDefault("periodic", "-"),
+        "");
+    o.compare(
+        "the same, random at the phase-aware fraction (average of seeds)",
+        "20%",
+        at5.getOrDefault("random", "-"),
+        "");
+    o.note(
+        "Intervals "
+            + intervals(lab.quick())
+            + " application instructions. Periodic N and"
+            + " random 1/P are the nearest integers to 1 / (phase-aware's sampled fraction) at the"
+            + " same interval; the CSV has every run.");
     return o;
   }
 }

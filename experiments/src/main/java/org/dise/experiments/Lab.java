@@ -24,9 +24,9 @@ import org.dise.runtime.sink.Sink;
 import org.dise.runtime.trigger.SamplingRun;
 
 /**
- * What an experiment runs with: its programs, quick or full, where progress goes, and the
- * plumbing a user would otherwise type as {@code acf run}: compiling ACF text with the
- * standard library and running a program under it with its output discarded.
+ * What an experiment runs with: its programs, quick or full, where progress goes, and the plumbing
+ * a user would otherwise type as {@code acf run}: compiling ACF text with the standard library and
+ * running a program under it with its output discarded.
  */
 public final class Lab {
   private final List<Workload> workloads;
@@ -39,8 +39,8 @@ public final class Lab {
     this.workloads = List.copyOf(workloads);
     this.quick = quick;
     this.progress = progress;
-    this.options = Machine.Options.defaults()
-        .withNotices(new PrintStream(OutputStream.nullOutputStream()));
+    this.options =
+        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()));
   }
 
   public List<Workload> workloads() {
@@ -54,7 +54,10 @@ public final class Lab {
   /** A progress line on stderr, with the time since the experiment started. */
   public void progress(String format, Object... args) {
     if (progress != null) {
-      progress.printf(Locale.ROOT, "[%6.1fs] %s%n", (System.nanoTime() - started) / 1e9,
+      progress.printf(
+          Locale.ROOT,
+          "[%6.1fs] %s%n",
+          (System.nanoTime() - started) / 1e9,
           String.format(Locale.ROOT, format, args));
       progress.flush();
     }
@@ -66,8 +69,8 @@ public final class Lab {
     Diagnostics diags = r.diagnostics();
     Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));
     if (set.isEmpty()) {
-      throw new IllegalStateException(name + ":\n"
-          + DiagnosticRenderer.renderAll(diags.sorted()) + "\n" + text);
+      throw new IllegalStateException(
+          name + ":\n" + DiagnosticRenderer.renderAll(diags.sorted()) + "\n" + text);
     }
     return set.get();
   }
@@ -86,8 +89,13 @@ public final class Lab {
   }
 
   /** One finished run: its cost, its sinks' tables, the engine and the machine. */
-  public record Run(Workload workload, CostReport cost, Map<String, ProfileTable> tables,
-      ProfilingEngine engine, Machine machine, Machine.Outcome outcome) {
+  public record Run(
+      Workload workload,
+      CostReport cost,
+      Map<String, ProfileTable> tables,
+      ProfilingEngine engine,
+      Machine machine,
+      Machine.Outcome outcome) {
     public Map<String, Long> weights(String sink) {
       ProfileTable t = tables.get(sink);
       return t == null ? Map.of() : t.weights();
@@ -120,8 +128,12 @@ public final class Lab {
   /** A guest that faults or fails makes every figure of the run meaningless. */
   static void check(Workload w, Machine.Outcome out) {
     if (out.report() != null || out.exitStatus() != 0) {
-      throw new ExperimentException(w.label() + ": the program failed (exit status "
-          + out.exitStatus() + (out.report() == null ? "" : ": " + out.report()) + ")");
+      throw new ExperimentException(
+          w.label()
+              + ": the program failed (exit status "
+              + out.exitStatus()
+              + (out.report() == null ? "" : ": " + out.report())
+              + ")");
     }
   }
 

@@ -10,10 +10,9 @@ import org.dise.runtime.dise.ProductionSet;
 
 /**
  * The first paper's Fig. 9 and Section 5.2: hot code regions, hot methods and hot call pairs
- * sampled at 1/100 events as pure DISE (the check in inserted instructions on a DISE register:
- * the library's {@code dise_*} blocks) and as HPS (the check in the decode stage: the
- * {@code sampled_*} blocks), beside exhaustive profiling, per workload; cycles from {@link
- * CycleModel}.
+ * sampled at 1/100 events as pure DISE (the check in inserted instructions on a DISE register: the
+ * library's {@code dise_*} blocks) and as HPS (the check in the decode stage: the {@code sampled_*}
+ * blocks), beside exhaustive profiling, per workload; cycles from {@link CycleModel}.
  */
 public final class OverheadExperiment implements Experiment {
   /** The three profile types: the library's block names and the paper's labels. */
@@ -32,7 +31,11 @@ public final class OverheadExperiment implements Experiment {
   }
 
   /** How a profile is sampled. */
-  public enum Variant { EXHAUSTIVE, DISE, HPS }
+  public enum Variant {
+    EXHAUSTIVE,
+    DISE,
+    HPS
+  }
 
   /** Fig. 9: "we use periodic sampling at a frequency of 1/100 events". */
   public static final int PERIOD = 100;
@@ -70,20 +73,22 @@ public final class OverheadExperiment implements Experiment {
   }
 
   /** One profiled run's counts. */
-  public record Measured(Workload workload, Profile profile, Variant variant, Lab.Run run,
-      long mispredicts) {}
+  public record Measured(
+      Workload workload, Profile profile, Variant variant, Lab.Run run, long mispredicts) {}
 
   /** The ACF of one profile type and variant. */
   public static String acf(Profile p, Variant v) {
-    return "import profiles;\n" + switch (v) {
-      case EXHAUSTIVE -> "use " + p.block + ";\n";
-      case DISE -> "use dise_" + p.block + "(period = " + PERIOD + ");\n";
-      case HPS -> "use sampled_" + p.block + "(period = " + PERIOD + ");\n";
-    };
+    return "import profiles;\n"
+        + switch (v) {
+          case EXHAUSTIVE -> "use " + p.block + ";\n";
+          case DISE -> "use dise_" + p.block + "(period = " + PERIOD + ");\n";
+          case HPS -> "use sampled_" + p.block + "(period = " + PERIOD + ");\n";
+        };
   }
 
   /** The last programs measured and their runs: `acf experiment all` runs energy after overhead. */
   private static List<Workload> lastWorkloads;
+
   private static List<Measured> lastRuns;
 
   /** Every program under every profile type and variant (the same programs: measured once). */
@@ -101,8 +106,9 @@ public final class OverheadExperiment implements Experiment {
     Map<String, ProductionSet> sets = new LinkedHashMap<>();
     for (Profile p : Profile.values()) {
       for (Variant v : Variant.values()) {
-        sets.put(p + "/" + v, lab.compile(p.block + "_" + v.name().toLowerCase(Locale.ROOT)
-            + ".acf", acf(p, v)));
+        sets.put(
+            p + "/" + v,
+            lab.compile(p.block + "_" + v.name().toLowerCase(Locale.ROOT) + ".acf", acf(p, v)));
       }
     }
     List<Measured> out = new ArrayList<>();
@@ -116,8 +122,12 @@ public final class OverheadExperiment implements Experiment {
           // 2-bit predictor mispredicts once per sampled event.
           long mispredicts = v == Variant.DISE ? r.cost().handlerCalls() : 0;
           out.add(new Measured(w, p, v, r, mispredicts));
-          lab.progress("overhead: %-10s %-12s %-10s replacements %,d handler calls %,d",
-              w.label(), p.label, v.name().toLowerCase(Locale.ROOT), r.cost().replacements(),
+          lab.progress(
+              "overhead: %-10s %-12s %-10s replacements %,d handler calls %,d",
+              w.label(),
+              p.label,
+              v.name().toLowerCase(Locale.ROOT),
+              r.cost().replacements(),
               r.cost().handlerCalls());
         }
       }
@@ -128,43 +138,78 @@ public final class OverheadExperiment implements Experiment {
   @Override
   public Outcome run(Lab lab) {
     List<Measured> runs = measure(lab);
-    Table t = new Table("program", "profile", "variant", "period", "application_instructions",
-        "replacements", "inserted_instructions", "handler_calls", "profile_entries",
-        "stall_cycles", "inserted_cycles", "flush_cycles", "handler_cycles",
-        "handler_miss_cycles", "overhead_pct", "overhead_pct_cpi_0.5");
+    Table t =
+        new Table(
+            "program",
+            "profile",
+            "variant",
+            "period",
+            "application_instructions",
+            "replacements",
+            "inserted_instructions",
+            "handler_calls",
+            "profile_entries",
+            "stall_cycles",
+            "inserted_cycles",
+            "flush_cycles",
+            "handler_cycles",
+            "handler_miss_cycles",
+            "overhead_pct",
+            "overhead_pct_cpi_0.5");
     Map<String, List<Double>> byKey = new LinkedHashMap<>();
     Map<String, List<Double>> byKeyHalf = new LinkedHashMap<>();
     CycleModel half = model.withBaseCpi(0.5);
     for (Measured m : runs) {
       CycleModel.Cycles c = model.cycles(m.run().cost(), m.mispredicts(), m.run().entries());
-      double halfOverhead = half.cycles(m.run().cost(), m.mispredicts(), m.run().entries())
-          .overhead();
-      t.add(m.workload().label(), m.profile().label, m.variant().name().toLowerCase(Locale.ROOT),
+      double halfOverhead =
+          half.cycles(m.run().cost(), m.mispredicts(), m.run().entries()).overhead();
+      t.add(
+          m.workload().label(),
+          m.profile().label,
+          m.variant().name().toLowerCase(Locale.ROOT),
           m.variant() == Variant.EXHAUSTIVE ? 1 : PERIOD,
-          m.run().cost().applicationInstructions(), m.run().cost().replacements(),
-          m.run().cost().insertedInstructions(), m.run().cost().handlerCalls(),
-          m.run().entries(), c.stalls(), c.inserted(), c.flushes(), c.handlers(),
-          c.handlerMisses(), 100 * c.overhead(), 100 * halfOverhead);
-      byKey.computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
+          m.run().cost().applicationInstructions(),
+          m.run().cost().replacements(),
+          m.run().cost().insertedInstructions(),
+          m.run().cost().handlerCalls(),
+          m.run().entries(),
+          c.stalls(),
+          c.inserted(),
+          c.flushes(),
+          c.handlers(),
+          c.handlerMisses(),
+          100 * c.overhead(),
+          100 * halfOverhead);
+      byKey
+          .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
           .add(100 * c.overhead());
-      byKeyHalf.computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
+      byKeyHalf
+          .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
           .add(100 * halfOverhead);
     }
     Outcome o = new Outcome(t);
-    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label)
-        .toList());
+    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
     programs.add("average");
     for (Profile p : Profile.values()) {
       List<Figure.Series> series = new ArrayList<>();
       for (Variant v : List.of(Variant.DISE, Variant.HPS)) {
         List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
         ys.add(mean(ys));
-        series.add(new Figure.Series(v == Variant.DISE ? "DISE (check in inserted instructions)"
-            : "HPS (check in decode)", List.of(), ys));
+        series.add(
+            new Figure.Series(
+                v == Variant.DISE
+                    ? "DISE (check in inserted instructions)"
+                    : "HPS (check in decode)",
+                List.of(),
+                ys));
       }
-      o.figure(Figure.bars(p.name().toLowerCase(Locale.ROOT),
-          "Overhead of sampled " + p.label + " profiling at 1/" + PERIOD + " events (Fig. 9)",
-          "overhead, % of execution cycles", programs, series));
+      o.figure(
+          Figure.bars(
+              p.name().toLowerCase(Locale.ROOT),
+              "Overhead of sampled " + p.label + " profiling at 1/" + PERIOD + " events (Fig. 9)",
+              "overhead, % of execution cycles",
+              programs,
+              series));
     }
     double dr = mean(byKey.get("REGIONS/DISE"));
     double hr = mean(byKey.get("REGIONS/HPS"));
@@ -172,35 +217,54 @@ public final class OverheadExperiment implements Experiment {
     double hp = mean(byKey.get("PAIRS/HPS"));
     double dm = mean(byKey.get("METHODS/DISE"));
     double hm = mean(byKey.get("METHODS/HPS"));
-    String cpiNote = "The paper's 4-way superscalar runs the application at under one cycle per"
-        + " instruction, so the same extra cycles are a larger share of its time: at base CPI"
-        + " 0.5 ours read %s (column overhead_pct_cpi_0.5).";
-    o.compare("code regions, DISE sampling overhead (average)", "120%", pct(dr),
+    String cpiNote =
+        "The paper's 4-way superscalar runs the application at under one cycle per"
+            + " instruction, so the same extra cycles are a larger share of its time: at base CPI"
+            + " 0.5 ours read %s (column overhead_pct_cpi_0.5).";
+    o.compare(
+        "code regions, DISE sampling overhead (average)",
+        "120%",
+        pct(dr),
         String.format(Locale.ROOT, cpiNote, pct(mean(byKeyHalf.get("REGIONS/DISE")))));
-    o.compare("code regions, HPS sampling overhead (average)", "24% (23% in the caption)",
-        pct(hr), String.format(Locale.ROOT, cpiNote, pct(mean(byKeyHalf.get("REGIONS/HPS"))))
+    o.compare(
+        "code regions, HPS sampling overhead (average)",
+        "24% (23% in the caption)",
+        pct(hr),
+        String.format(Locale.ROOT, cpiNote, pct(mean(byKeyHalf.get("REGIONS/HPS"))))
             + " The HPS overhead is the handler alone; ours costs 40 cycles a call plus its"
             + " table's cache misses.");
-    o.compare("call pairs, DISE sampling overhead (average)", "18%", pct(dp),
+    o.compare(
+        "call pairs, DISE sampling overhead (average)",
+        "18%",
+        pct(dp),
         String.format(Locale.ROOT, cpiNote, pct(mean(byKeyHalf.get("PAIRS/DISE")))));
-    o.compare("call pairs, HPS sampling overhead (average)", "1.3%", pct(hp),
+    o.compare(
+        "call pairs, HPS sampling overhead (average)",
+        "1.3%",
+        pct(hp),
         String.format(Locale.ROOT, cpiNote, pct(mean(byKeyHalf.get("PAIRS/HPS")))));
-    o.compare("methods, DISE vs HPS", "\"similar to call pairs\"",
-        pct(dm) + " vs " + pct(hm), "Methods also count backward branches, so they have more"
-            + " events than call pairs.");
-    o.compare("DISE:HPS ratio, code regions / call pairs", "5.0x / 13.8x",
+    o.compare(
+        "methods, DISE vs HPS",
+        "\"similar to call pairs\"",
+        pct(dm) + " vs " + pct(hm),
+        "Methods also count backward branches, so they have more" + " events than call pairs.");
+    o.compare(
+        "DISE:HPS ratio, code regions / call pairs",
+        "5.0x / 13.8x",
         String.format(Locale.ROOT, "%.1fx / %.1fx", dr / hr, dp / hp),
         "The ratio is set by the cost of an unsampled event (stall + 2 inserted instructions)"
             + " against a sampled event's handler; our handlers' costs differ by profile type"
             + " only through their tables' cache misses.");
     o.note("Cost model (spec/cost-model.md): " + model.describe());
-    o.note("Exhaustive profiling replaces every event with the handler call, in DISE and HPS"
-        + " alike; its rows are in the data.");
+    o.note(
+        "Exhaustive profiling replaces every event with the handler call, in DISE and HPS"
+            + " alike; its rows are in the data.");
     return o;
   }
 
   static double mean(List<Double> xs) {
-    return xs == null || xs.isEmpty() ? Double.NaN
+    return xs == null || xs.isEmpty()
+        ? Double.NaN
         : xs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
   }
 

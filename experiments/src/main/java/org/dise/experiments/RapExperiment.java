@@ -9,9 +9,9 @@ import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.rap.RapSink;
 
 /**
- * Range Adaptive Profiling (Mysore et al., Figs. 7 and 8): the RAP tree's node count (memory,
- * 128 bits a node) and the percent error of its hot ranges against exact counts, for code (the
- * pcs of control transfers) and load value streams, over epsilon.
+ * Range Adaptive Profiling (Mysore et al., Figs. 7 and 8): the RAP tree's node count (memory, 128
+ * bits a node) and the percent error of its hot ranges against exact counts, for code (the pcs of
+ * control transfers) and load value streams, over epsilon.
  */
 public final class RapExperiment implements Experiment {
   /** "each node requiring about 128 bits of memory" (Section 4.2). */
@@ -45,16 +45,30 @@ public final class RapExperiment implements Experiment {
 
   static String acf(int ppm) {
     return "import rap;\n"
-        + "sink Code = rap_tree(cost = 0, epsilon_ppm = " + ppm + ", code = true);\n"
-        + "sink Values = rap_tree(cost = 0, epsilon_ppm = " + ppm + ");\n"
+        + "sink Code = rap_tree(cost = 0, epsilon_ppm = "
+        + ppm
+        + ", code = true);\n"
+        + "sink Values = rap_tree(cost = 0, epsilon_ppm = "
+        + ppm
+        + ");\n"
         + "use hot_code_ranges(ranges = Code);\n"
         + "use load_value_ranges(ranges = Values);\n";
   }
 
   @Override
   public Outcome run(Lab lab) {
-    Table t = new Table("program", "stream", "epsilon_pct", "events", "max_nodes",
-        "average_nodes", "max_bytes", "hot_ranges", "max_error_pct", "average_error_pct");
+    Table t =
+        new Table(
+            "program",
+            "stream",
+            "epsilon_pct",
+            "events",
+            "max_nodes",
+            "average_nodes",
+            "max_bytes",
+            "hot_ranges",
+            "max_error_pct",
+            "average_error_pct");
     Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
     for (int ppm : epsilonsPpm(lab.quick())) {
       for (Workload w : lab.workloads()) {
@@ -66,14 +80,34 @@ public final class RapExperiment implements Experiment {
           String stream = s.name().equals("Code") ? "code" : "value";
           double[] err = rap.report(r.machine().symbols()).errors();
           int hot = rap.hotRanges().size();
-          t.add(w.label(), stream, ppm / 10_000.0, rap.tree().events(), rap.tree().maxNodes(),
-              rap.tree().averageNodes(), (long) rap.tree().maxNodes() * NODE_BYTES, hot,
-              err[0], err[1]);
-          byStream.computeIfAbsent(stream, k -> new ArrayList<>()).add(new double[] {
-              ppm / 10_000.0, rap.tree().maxNodes(), rap.tree().averageNodes(), err[0], err[1]});
-          lab.progress("rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
-              + " ranges, error max %.2f%% average %.2f%%", w.label(), stream, ppm / 1e4,
-              rap.tree().events(), rap.tree().maxNodes(), hot, err[0], err[1]);
+          t.add(
+              w.label(),
+              stream,
+              ppm / 10_000.0,
+              rap.tree().events(),
+              rap.tree().maxNodes(),
+              rap.tree().averageNodes(),
+              (long) rap.tree().maxNodes() * NODE_BYTES,
+              hot,
+              err[0],
+              err[1]);
+          byStream
+              .computeIfAbsent(stream, k -> new ArrayList<>())
+              .add(
+                  new double[] {
+                    ppm / 10_000.0, rap.tree().maxNodes(), rap.tree().averageNodes(), err[0], err[1]
+                  });
+          lab.progress(
+              "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
+                  + " ranges, error max %.2f%% average %.2f%%",
+              w.label(),
+              stream,
+              ppm / 1e4,
+              rap.tree().events(),
+              rap.tree().maxNodes(),
+              hot,
+              err[0],
+              err[1]);
         }
       }
     }
@@ -107,27 +141,51 @@ public final class RapExperiment implements Experiment {
       errors.add(new Figure.Series(e.getKey() + ", maximum", xs, emax));
       errors.add(new Figure.Series(e.getKey() + ", average", xs, emean));
     }
-    o.figure(Figure.lines("nodes", "RAP tree nodes vs epsilon (Fig. 7; 16 bytes a node)",
-        "epsilon, %", "nodes", nodes).withLogY());
-    o.figure(Figure.lines("error", "Percent error of the hot ranges vs epsilon (Fig. 8)",
-        "epsilon, %", "percent error of hot ranges", errors));
+    o.figure(
+        Figure.lines(
+                "nodes",
+                "RAP tree nodes vs epsilon (Fig. 7; 16 bytes a node)",
+                "epsilon, %",
+                "nodes",
+                nodes)
+            .withLogY());
+    o.figure(
+        Figure.lines(
+            "error",
+            "Percent error of the hot ranges vs epsilon (Fig. 8)",
+            "epsilon, %",
+            "percent error of hot ranges",
+            errors));
     for (String stream : List.of("code", "value")) {
       double[] p10 = at10.get(stream);
       double[] p1 = at1.get(stream);
       boolean code = stream.equals("code");
-      o.compare(stream + ": maximum nodes at epsilon 10%", code ? "about 500 (8 KB)"
-          : "under 500", p10 == null ? "-" : String.format(Locale.ROOT, "%.0f (%.1f KB)",
-              p10[1], p10[1] * NODE_BYTES / 1024), "Averaged over our programs.");
-      o.compare(stream + ": average nodes", code ? "about 450" : "about 300",
-          p10 == null ? "-" : String.format(Locale.ROOT, "%.0f at 10%%", p10[2]), "");
-      o.compare(stream + ": average hot-range error at epsilon 10%", code
-          ? "about 2% (98% accurate)" : "3.4% (96.6% accurate)",
-          p10 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p10[4]), "");
-      o.compare(stream + ": average hot-range error at epsilon 1%", "negligible",
-          p1 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p1[4]), "");
+      o.compare(
+          stream + ": maximum nodes at epsilon 10%",
+          code ? "about 500 (8 KB)" : "under 500",
+          p10 == null
+              ? "-"
+              : String.format(Locale.ROOT, "%.0f (%.1f KB)", p10[1], p10[1] * NODE_BYTES / 1024),
+          "Averaged over our programs.");
+      o.compare(
+          stream + ": average nodes",
+          code ? "about 450" : "about 300",
+          p10 == null ? "-" : String.format(Locale.ROOT, "%.0f at 10%%", p10[2]),
+          "");
+      o.compare(
+          stream + ": average hot-range error at epsilon 10%",
+          code ? "about 2% (98% accurate)" : "3.4% (96.6% accurate)",
+          p10 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p10[4]),
+          "");
+      o.compare(
+          stream + ": average hot-range error at epsilon 1%",
+          "negligible",
+          p1 == null ? "-" : String.format(Locale.ROOT, "%.2f%%", p1[4]),
+          "");
     }
-    o.note("Hot ranges: the tree's ranges holding at least epsilon of the events (spec/"
-        + "profiles.md); errors against exact counts of the same stream.");
+    o.note(
+        "Hot ranges: the tree's ranges holding at least epsilon of the events (spec/"
+            + "profiles.md); errors against exact counts of the same stream.");
     return o;
   }
 
@@ -136,15 +194,16 @@ public final class RapExperiment implements Experiment {
     Map<Double, List<double[]>> by = new java.util.TreeMap<>();
     ps.forEach(p -> by.computeIfAbsent(p[0], k -> new ArrayList<>()).add(p));
     List<double[]> out = new ArrayList<>();
-    by.forEach((eps, list) -> {
-      double[] m = new double[5];
-      for (double[] p : list) {
-        for (int i = 0; i < 5; i++) {
-          m[i] += (Double.isNaN(p[i]) ? 0 : p[i]) / list.size();
-        }
-      }
-      out.add(m);
-    });
+    by.forEach(
+        (eps, list) -> {
+          double[] m = new double[5];
+          for (double[] p : list) {
+            for (int i = 0; i < 5; i++) {
+              m[i] += (Double.isNaN(p[i]) ? 0 : p[i]) / list.size();
+            }
+          }
+          out.add(m);
+        });
     return out;
   }
 }

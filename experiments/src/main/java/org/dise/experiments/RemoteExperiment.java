@@ -22,12 +22,12 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**
- * Phase-ID feedback across users (phase-based remote profiling paper, Section 3.2.5 and Fig.
- * 10): simulated devices run one program on several inputs against a real center on loopback
- * ({@link RemoteSimulation}, what {@code acf remote-sim} runs), with and without feedback; the
- * total sampled fraction, the merged estimate's count and hot-set error, the bytes sent and the
- * phases found, versus the number of users. Each {@code --programs} item is one input; items
- * of one program are that program's inputs, which the users take in turn.
+ * Phase-ID feedback across users (phase-based remote profiling paper, Section 3.2.5 and Fig. 10):
+ * simulated devices run one program on several inputs against a real center on loopback ({@link
+ * RemoteSimulation}, what {@code acf remote-sim} runs), with and without feedback; the total
+ * sampled fraction, the merged estimate's count and hot-set error, the bytes sent and the phases
+ * found, versus the number of users. Each {@code --programs} item is one input; items of one
+ * program are that program's inputs, which the users take in turn.
  */
 public final class RemoteExperiment implements Experiment {
   /** Users running at once; 0 for the machine's cores. */
@@ -61,7 +61,8 @@ public final class RemoteExperiment implements Experiment {
 
   @Override
   public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:AABB,phases:1:BBCC,phases:1:CCAA"
+    return quick
+        ? "phases:1:AABB,phases:1:BBCC,phases:1:CCAA"
         : "phases:2:AABBCCDD,phases:2:ABAB,phases:2:CCDDA,phases:2:DDCCBB,phases:2:AACCAA,"
             + "phases:2:BDBD";
   }
@@ -79,11 +80,23 @@ public final class RemoteExperiment implements Experiment {
     ProductionSet set = lab.compile("sampled_regions.acf", SamplingExperiment.ACF);
     Grid g = grid(lab.quick());
     Map<Path, List<Workload>> byProgram = new LinkedHashMap<>();
-    lab.workloads().forEach(w -> byProgram.computeIfAbsent(w.program(), k -> new ArrayList<>())
-        .add(w));
-    Table t = new Table("program", "inputs", "users", "feedback", "sampled_fraction",
-        "count_error", "hot_error", "weighted_hot_error", "hot_entries", "hot_unseen",
-        "bytes_sent", "phases_at_center", "phases_found_by_devices");
+    lab.workloads()
+        .forEach(w -> byProgram.computeIfAbsent(w.program(), k -> new ArrayList<>()).add(w));
+    Table t =
+        new Table(
+            "program",
+            "inputs",
+            "users",
+            "feedback",
+            "sampled_fraction",
+            "count_error",
+            "hot_error",
+            "weighted_hot_error",
+            "hot_entries",
+            "hot_unseen",
+            "bytes_sent",
+            "phases_at_center",
+            "phases_found_by_devices");
     Map<String, List<Row>> series = new LinkedHashMap<>();
     List<Row> all = new ArrayList<>();
     for (Map.Entry<Path, List<Workload>> e : byProgram.entrySet()) {
@@ -91,57 +104,112 @@ public final class RemoteExperiment implements Experiment {
       String program = e.getKey().getFileName().toString();
       SortedSet<Integer> points = RemoteSimulation.Settings.doubling(g.users());
       points.add(Math.min(inputs.size(), g.users()));
-      TriggerSpec spec = new TriggerSpec("phase_aware", Map.of("interval",
-          Long.toString(g.interval()), "threshold", "25", "policy", "third"));
-      RemoteSimulation.Settings settings = new RemoteSimulation.Settings(e.getKey(),
-          "experiment:remote", set, spec, inputs.size(), g.users(), g.parallel(), 1, 25,
-          null, points);
-      RemoteSimulation sim = new RemoteSimulation(settings,
-          (input, seed) -> machine(inputs.get(input), seed),
-          line -> lab.progress("remote: %s", line));
+      TriggerSpec spec =
+          new TriggerSpec(
+              "phase_aware",
+              Map.of(
+                  "interval", Long.toString(g.interval()), "threshold", "25", "policy", "third"));
+      RemoteSimulation.Settings settings =
+          new RemoteSimulation.Settings(
+              e.getKey(),
+              "experiment:remote",
+              set,
+              spec,
+              inputs.size(),
+              g.users(),
+              g.parallel(),
+              1,
+              25,
+              null,
+              points);
+      RemoteSimulation sim =
+          new RemoteSimulation(
+              settings,
+              (input, seed) -> machine(inputs.get(input), seed),
+              line -> lab.progress("remote: %s", line));
       for (boolean feedback : List.of(false, true)) {
         List<Row> rows = simulate(sim, feedback);
         for (Row r : rows) {
-          t.add(program, inputs.size(), r.users(), r.feedback() ? "on" : "off",
-              r.sampledFraction(), r.countError(), r.hotError(), r.weightedHotError(),
-              r.hotSize(), r.hotUnseen(), r.bytes(), r.phases(), r.devicePhases());
+          t.add(
+              program,
+              inputs.size(),
+              r.users(),
+              r.feedback() ? "on" : "off",
+              r.sampledFraction(),
+              r.countError(),
+              r.hotError(),
+              r.weightedHotError(),
+              r.hotSize(),
+              r.hotUnseen(),
+              r.bytes(),
+              r.phases(),
+              r.devicePhases());
         }
         series.put(program + ", feedback " + (feedback ? "on" : "off"), rows);
         all.addAll(rows);
       }
     }
     Outcome o = new Outcome(t);
-    o.figure(Figure.lines("sampled", "Total sampled fraction vs users (phase-aware, third)",
-        "users", "sampled fraction, %", lines(series, Row::sampledFraction)));
-    o.figure(Figure.lines("count", "Count error of the center's merged estimate vs users",
-        "users", "count error, %", lines(series, Row::countError)));
-    o.figure(Figure.lines("hot", "Top-15% hot-set error of the merged estimate vs users",
-        "users", "hot-set error, %", lines(series, Row::hotError)));
+    o.figure(
+        Figure.lines(
+            "sampled",
+            "Total sampled fraction vs users (phase-aware, third)",
+            "users",
+            "sampled fraction, %",
+            lines(series, Row::sampledFraction)));
+    o.figure(
+        Figure.lines(
+            "count",
+            "Count error of the center's merged estimate vs users",
+            "users",
+            "count error, %",
+            lines(series, Row::countError)));
+    o.figure(
+        Figure.lines(
+            "hot",
+            "Top-15% hot-set error of the merged estimate vs users",
+            "users",
+            "hot-set error, %",
+            lines(series, Row::hotError)));
     List<Figure.Series> tradeoff = new ArrayList<>();
-    series.forEach((name, rows) -> {
-      List<Double> xs = new ArrayList<>();
-      List<Double> ys = new ArrayList<>();
-      rows.forEach(r -> {
-        xs.add(100 * r.sampledFraction());
-        ys.add(100 * r.countError());
-      });
-      tradeoff.add(new Figure.Series(name, xs, ys));
-    });
-    o.figure(Figure.points("tradeoff", "Count error vs total sampled fraction (1 to "
-        + g.users() + " users)", "sampled fraction, %", "count error, %", tradeoff));
+    series.forEach(
+        (name, rows) -> {
+          List<Double> xs = new ArrayList<>();
+          List<Double> ys = new ArrayList<>();
+          rows.forEach(
+              r -> {
+                xs.add(100 * r.sampledFraction());
+                ys.add(100 * r.countError());
+              });
+          tradeoff.add(new Figure.Series(name, xs, ys));
+        });
+    o.figure(
+        Figure.points(
+            "tradeoff",
+            "Count error vs total sampled fraction (1 to " + g.users() + " users)",
+            "sampled fraction, %",
+            "count error, %",
+            tradeoff));
     compare(o, series, byProgram);
-    o.note("Users run " + g.parallel() + " at once (the machine's cores), each on its own"
-        + " thread, input (the items of --programs, in turn) and seed, against one center on"
-        + " loopback with a fresh SQLite store per mode; a user hears of the uploads finished"
-        + " before it started. The row for k users is the center's state after k uploads.");
-    o.note("Interval " + g.interval() + " application instructions, phase threshold 25%,"
-        + " policy third, the center's 'enough' 1 sampled interval per phase.");
-    o.note("Hot-set error counts entries, as the paper defines it. hot_unseen is the number of"
-        + " exhaustive hot entries that no sampled interval of any user saw: on `phases` they"
-        + " are start-up branches that run only in each run's first interval, which the online"
-        + " phase-aware daemon never samples (no prediction before the first interval ends),"
-        + " so neither more users nor feedback reach them; weighted_hot_error shows they carry"
-        + " about 1% of the hot set's executions (docs/benchmarks.md).");
+    o.note(
+        "Users run "
+            + g.parallel()
+            + " at once (the machine's cores), each on its own"
+            + " thread, input (the items of --programs, in turn) and seed, against one center on"
+            + " loopback with a fresh SQLite store per mode; a user hears of the uploads finished"
+            + " before it started. The row for k users is the center's state after k uploads.");
+    o.note(
+        "Interval "
+            + g.interval()
+            + " application instructions, phase threshold 25%,"
+            + " policy third, the center's 'enough' 1 sampled interval per phase.");
+    o.note(
+        "Hot-set error counts entries, as the paper defines it. hot_unseen is the number of"
+            + " exhaustive hot entries that no sampled interval of any user saw: on `phases` they"
+            + " are start-up branches that run only in each run's first interval, which the online"
+            + " phase-aware daemon never samples (no prediction before the first interval ends),"
+            + " so neither more users nor feedback reach them; weighted_hot_error shows they carry"
+            + " about 1% of the hot set's executions (docs/benchmarks.md).");
     return o;
   }
 
@@ -174,8 +242,13 @@ public final class RemoteExperiment implements Experiment {
   /** A fresh machine of one input with its own seed (and its own sandbox and limits). */
   private static Machine machine(Workload w, long seed) {
     Machine.Options d = Machine.Options.defaults();
-    Machine.Options options = new Machine.Options(d.sandbox(), d.env(), seed,
-        new PrintStream(OutputStream.nullOutputStream()), d.translateThreshold());
+    Machine.Options options =
+        new Machine.Options(
+            d.sandbox(),
+            d.env(),
+            seed,
+            new PrintStream(OutputStream.nullOutputStream()),
+            d.translateThreshold());
     try {
       Machine m = Machine.load(w.program(), w.args(), options);
       m.kernel().setStdio(0, InputStream.nullInputStream(), null);
@@ -187,23 +260,25 @@ public final class RemoteExperiment implements Experiment {
     }
   }
 
-  private static List<Figure.Series> lines(Map<String, List<Row>> series,
-      java.util.function.ToDoubleFunction<Row> y) {
+  private static List<Figure.Series> lines(
+      Map<String, List<Row>> series, java.util.function.ToDoubleFunction<Row> y) {
     List<Figure.Series> out = new ArrayList<>();
-    series.forEach((name, rows) -> {
-      List<Double> xs = new ArrayList<>();
-      List<Double> ys = new ArrayList<>();
-      rows.forEach(r -> {
-        xs.add((double) r.users());
-        ys.add(100 * y.applyAsDouble(r));
-      });
-      out.add(new Figure.Series(name, xs, ys));
-    });
+    series.forEach(
+        (name, rows) -> {
+          List<Double> xs = new ArrayList<>();
+          List<Double> ys = new ArrayList<>();
+          rows.forEach(
+              r -> {
+                xs.add((double) r.users());
+                ys.add(100 * y.applyAsDouble(r));
+              });
+          out.add(new Figure.Series(name, xs, ys));
+        });
     return out;
   }
 
-  private static void compare(Outcome o, Map<String, List<Row>> series,
-      Map<Path, List<Workload>> byProgram) {
+  private static void compare(
+      Outcome o, Map<String, List<Row>> series, Map<Path, List<Workload>> byProgram) {
     for (Map.Entry<Path, List<Workload>> e : byProgram.entrySet()) {
       String program = e.getKey().getFileName().toString();
       int inputs = e.getValue().size();
@@ -213,33 +288,57 @@ public final class RemoteExperiment implements Experiment {
       Row onLast = on.get(on.size() - 1);
       // Without feedback each device's tracker finds its phases on its own, as the paper's
       // "each input separately" (with feedback the center's phases are seeded into it).
-      Row perInput = off.stream().filter(r -> r.users() == Math.min(inputs, offLast.users()))
-          .findFirst().orElse(offLast);
-      o.compare(program + ": phases to sample, each input separately vs unique across inputs",
+      Row perInput =
+          off.stream()
+              .filter(r -> r.users() == Math.min(inputs, offLast.users()))
+              .findFirst()
+              .orElse(offLast);
+      o.compare(
+          program + ": phases to sample, each input separately vs unique across inputs",
           "gsmdecode, 5 inputs: 28 vs 18 (10 phases, 36%, shared across inputs; Fig. 10)",
-          String.format(Locale.ROOT, "%d inputs: %d vs %d (%s fewer)", perInput.users(),
-              perInput.devicePhases(), perInput.phases(), pct(1 - (double) perInput.phases()
-                  / Math.max(1, perInput.devicePhases()))),
+          String.format(
+              Locale.ROOT,
+              "%d inputs: %d vs %d (%s fewer)",
+              perInput.users(),
+              perInput.devicePhases(),
+              perInput.phases(),
+              pct(1 - (double) perInput.phases() / Math.max(1, perInput.devicePhases()))),
           "Our inputs are schedules of the same four kernels, so nearly every phase recurs"
               + " across inputs.");
-      o.compare(program + ": total sampled fraction at " + offLast.users()
+      o.compare(
+          program
+              + ": total sampled fraction at "
+              + offLast.users()
               + " users, without vs with feedback",
           "not measured (the paper estimates the potential only: 36% fewer phases)",
           pct(offLast.sampledFraction()) + " vs " + pct(onLast.sampledFraction()),
           "With feedback later users sample only phases the center does not yet hold and"
               + " intervals the last-value predictor mispredicts.");
-      o.compare(program + ": count error of the merged estimate at " + offLast.users()
+      o.compare(
+          program
+              + ": count error of the merged estimate at "
+              + offLast.users()
               + " users, without vs with feedback",
           "5% at 4% sampled, one user (Section 3.2.4)",
           pct(offLast.countError()) + " vs " + pct(onLast.countError()),
           "With feedback the center's estimate of a phase rests on the early users' samples"
               + " instead of one per user.");
-      o.compare(program + ": top-15% hot-set error at " + offLast.users()
+      o.compare(
+          program
+              + ": top-15% hot-set error at "
+              + offLast.users()
               + " users, without vs with feedback",
           "< 10% at 1% sampled, hot methods and call pairs (Fig. 7), one user",
-          pct(offLast.hotError()) + " vs " + pct(onLast.hotError()) + " (" + onLast.hotUnseen()
-              + " of " + onLast.hotSize() + " hot entries never sampled; weighted "
-              + pct(onLast.weightedHotError()) + ")",
+          pct(offLast.hotError())
+              + " vs "
+              + pct(onLast.hotError())
+              + " ("
+              + onLast.hotUnseen()
+              + " of "
+              + onLast.hotSize()
+              + " hot entries never sampled; weighted "
+              + pct(onLast.weightedHotError())
+              + ")",
           "The missed entries are start-up branches of each run's first interval, which the"
               + " online daemon never samples on any device.");
     }

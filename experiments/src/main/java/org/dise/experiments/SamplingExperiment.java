@@ -14,12 +14,13 @@ import org.dise.runtime.trigger.TriggerSpec;
 
 /**
  * Accuracy versus sampled fraction (first paper, Figs. 10, 11 and 15(a); phase-based remote
- * profiling paper, Figs. 5 and 7): hot code regions under periodic, random and phase-aware
- * sampling with every representative policy, each estimate scaled to the whole program and
- * compared with the exhaustive profile of the same run; with the phase predictor's accuracy.
+ * profiling paper, Figs. 5 and 7): hot code regions under periodic, random and phase-aware sampling
+ * with every representative policy, each estimate scaled to the whole program and compared with the
+ * exhaustive profile of the same run; with the phase predictor's accuracy.
  */
 public final class SamplingExperiment implements Experiment {
-  static final String ACF = """
+  static final String ACF =
+      """
       import sampling;
       use external_trigger;
       import profiles;
@@ -50,17 +51,32 @@ public final class SamplingExperiment implements Experiment {
   }
 
   /** Settings: interval, periods, 1/P, seeds, thresholds, policies. */
-  record Grid(long interval, List<Long> periods, List<Long> oneIns, List<Long> seeds,
-      List<Double> thresholds, List<String> policies, List<String> predictors) {}
+  record Grid(
+      long interval,
+      List<Long> periods,
+      List<Long> oneIns,
+      List<Long> seeds,
+      List<Double> thresholds,
+      List<String> policies,
+      List<String> predictors) {}
 
   static Grid grid(boolean quick) {
     return quick
-        ? new Grid(100_000, List.of(3L, 10L, 25L), List.of(3L, 10L, 25L), List.of(1L),
-            List.of(10.0, 25.0), List.of("first", "third", "centroid", "random"),
+        ? new Grid(
+            100_000,
+            List.of(3L, 10L, 25L),
+            List.of(3L, 10L, 25L),
+            List.of(1L),
+            List.of(10.0, 25.0),
+            List.of("first", "third", "centroid", "random"),
             List.of("last"))
-        : new Grid(1_000_000, List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
-            List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L), List.of(1L, 2L),
-            List.of(5.0, 10.0, 25.0, 40.0), List.of("first", "third", "centroid", "random"),
+        : new Grid(
+            1_000_000,
+            List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
+            List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L, 50L),
+            List.of(1L, 2L),
+            List.of(5.0, 10.0, 25.0, 40.0),
+            List.of("first", "third", "centroid", "random"),
             List.of("last", "markov", "oracle"));
   }
 
@@ -73,20 +89,43 @@ public final class SamplingExperiment implements Experiment {
     Map<String, List<double[]>> points = new LinkedHashMap<>();
     for (Workload w : lab.workloads()) {
       SamplingRun.Setup setup = lab.setup(w, set);
-      TriggerSpec exhaustive = new TriggerSpec("exhaustive",
-          Map.of("interval", Long.toString(g.interval())));
+      TriggerSpec exhaustive =
+          new TriggerSpec("exhaustive", Map.of("interval", Long.toString(g.interval())));
       SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
       Lab.check(w, first.outcome());
       lab.progress("sampling: %-10s exhaustive pass done", w.label());
       for (long n : g.periods()) {
-        point(lab, t, points, w, setup, first, exhaustive.with("period", Long.toString(n)),
-            "periodic", "periodic", "-", Long.toString(n), 0, g.interval());
+        point(
+            lab,
+            t,
+            points,
+            w,
+            setup,
+            first,
+            exhaustive.with("period", Long.toString(n)),
+            "periodic",
+            "periodic",
+            "-",
+            Long.toString(n),
+            0,
+            g.interval());
       }
       for (long p : g.oneIns()) {
         for (long seed : g.seeds()) {
-          point(lab, t, points, w, setup, first, exhaustive.with("one_in", Long.toString(p))
-              .with("seed", Long.toString(seed)), "random", "random", "-", Long.toString(p),
-              seed, g.interval());
+          point(
+              lab,
+              t,
+              points,
+              w,
+              setup,
+              first,
+              exhaustive.with("one_in", Long.toString(p)).with("seed", Long.toString(seed)),
+              "random",
+              "random",
+              "-",
+              Long.toString(p),
+              seed,
+              g.interval());
         }
       }
       for (String policy : g.policies()) {
@@ -95,17 +134,37 @@ public final class SamplingExperiment implements Experiment {
             continue; // the predictors are compared on the papers' policy only
           }
           for (double th : g.thresholds()) {
-            TriggerSpec phase = new TriggerSpec("phase_aware", Map.of(
-                "interval", Long.toString(g.interval()), "threshold", Double.toString(th),
-                "policy", policy, "predictor", predictor));
+            TriggerSpec phase =
+                new TriggerSpec(
+                    "phase_aware",
+                    Map.of(
+                        "interval",
+                        Long.toString(g.interval()),
+                        "threshold",
+                        Double.toString(th),
+                        "policy",
+                        policy,
+                        "predictor",
+                        predictor));
             SamplingRun.FirstPass f = first;
             if (phase.needsFirstPass()) {
               SamplingRun.FirstPass own = SamplingRun.firstPass(setup, phase, -1);
               f = new SamplingRun.FirstPass(first.exact(), own.plan(), own.outcome());
             }
-            point(lab, t, points, w, setup, f, phase, "phase_aware",
+            point(
+                lab,
+                t,
+                points,
+                w,
+                setup,
+                f,
+                phase,
+                "phase_aware",
                 "phase:" + policy + (predictor.equals("last") ? "" : "/" + predictor),
-                predictor, trim(th), 0, g.interval());
+                predictor,
+                trim(th),
+                0,
+                g.interval());
           }
         }
       }
@@ -128,73 +187,151 @@ public final class SamplingExperiment implements Experiment {
       }
       at5.put(e.getKey(), new double[] {best});
     }
-    o.figure(Figure.points("count", "Hot code regions: count error vs sampled fraction",
-        "sampled fraction, %", "count error, %", count).withLogY());
-    o.figure(Figure.points("hot", "Hot code regions: top-15% hot-set error vs sampled fraction",
-        "sampled fraction, %", "hot-set error, %", hot));
-    o.figure(Figure.points("weighted-hot", "Hot-set error weighted by execution counts (not a"
-        + " paper metric)", "sampled fraction, %", "weighted hot-set error, %", weighted));
-    o.compare("sampled fraction for <= 5% count error, phase-aware (third)",
+    o.figure(
+        Figure.points(
+                "count",
+                "Hot code regions: count error vs sampled fraction",
+                "sampled fraction, %",
+                "count error, %",
+                count)
+            .withLogY());
+    o.figure(
+        Figure.points(
+            "hot",
+            "Hot code regions: top-15% hot-set error vs sampled fraction",
+            "sampled fraction, %",
+            "hot-set error, %",
+            hot));
+    o.figure(
+        Figure.points(
+            "weighted-hot",
+            "Hot-set error weighted by execution counts (not a" + " paper metric)",
+            "sampled fraction, %",
+            "weighted hot-set error, %",
+            weighted));
+    o.compare(
+        "sampled fraction for <= 5% count error, phase-aware (third)",
         "4% (Fig. 15(a), StrongARM); 1% sampled gives < 10% hot method/call pair error"
-            + " (phase-based paper)", frac(at5.get("phase:third")),
+            + " (phase-based paper)",
+        frac(at5.get("phase:third")),
         "Averaged over our programs per setting; see the data for each program.");
-    o.compare("sampled fraction for <= 5% count error, periodic", "11%",
-        frac(at5.get("periodic")), "");
-    o.compare("sampled fraction for <= 5% count error, random (average)", "20%",
-        frac(at5.get("random")), "");
+    o.compare(
+        "sampled fraction for <= 5% count error, periodic", "11%", frac(at5.get("periodic")), "");
+    o.compare(
+        "sampled fraction for <= 5% count error, random (average)",
+        "20%", frac(at5.get("random")), "");
     for (String policy : List.of("first", "centroid", "random")) {
-      o.compare("sampled fraction for <= 5% count error, phase-aware (" + policy + ")",
+      o.compare(
+          "sampled fraction for <= 5% count error, phase-aware (" + policy + ")",
           "Fig. 10: all policies below random sampling at 1% sampled; third chosen",
-          frac(at5.get("phase:" + policy)), "");
+          frac(at5.get("phase:" + policy)),
+          "");
     }
-    o.note("Interval " + g.interval() + " application instructions (the papers: 10M on"
-        + " programs of billions of instructions; ours run 10^7-10^9, so intervals are"
-        + " shorter to give the sampler a comparable number of intervals).");
-    o.note("Each point is one setting (N, P averaged over seeds, or a phase threshold)"
-        + " averaged over the programs; the CSV has every run.");
-    o.note("Hot-set error counts entries, as the paper defines it; on small programs the top 15%"
-        + " of branches includes start-up code that runs a few thousand times and falls"
-        + " between sampled intervals, so the weighted hot-set error shows whether the missed"
-        + " entries matter, and hot_weight_error takes as hot set the entries carrying 90% of"
-        + " the exact weight (spec/profiles.md, Metrics).");
+    o.note(
+        "Interval "
+            + g.interval()
+            + " application instructions (the papers: 10M on"
+            + " programs of billions of instructions; ours run 10^7-10^9, so intervals are"
+            + " shorter to give the sampler a comparable number of intervals).");
+    o.note(
+        "Each point is one setting (N, P averaged over seeds, or a phase threshold)"
+            + " averaged over the programs; the CSV has every run.");
+    o.note(
+        "Hot-set error counts entries, as the paper defines it; on small programs the top 15%"
+            + " of branches includes start-up code that runs a few thousand times and falls"
+            + " between sampled intervals, so the weighted hot-set error shows whether the missed"
+            + " entries matter, and hot_weight_error takes as hot set the entries carrying 90% of"
+            + " the exact weight (spec/profiles.md, Metrics).");
     return o;
   }
 
   /** The columns {@link #point} fills. */
   static Table table() {
-    return new Table("program", "strategy", "predictor", "parameter", "seed",
-        "sampled_fraction", "count_error", "hot_error", "weighted_hot_error", "intervals",
-        "phases", "prediction_accuracy", "hot_weight_error", "interval");
+    return new Table(
+        "program",
+        "strategy",
+        "predictor",
+        "parameter",
+        "seed",
+        "sampled_fraction",
+        "count_error",
+        "hot_error",
+        "weighted_hot_error",
+        "intervals",
+        "phases",
+        "prediction_accuracy",
+        "hot_weight_error",
+        "interval");
   }
 
   /** One sampled run as a row and a point; returns its sampled fraction. */
-  static double point(Lab lab, Table t, Map<String, List<double[]>> points, Workload w,
-      SamplingRun.Setup setup, SamplingRun.FirstPass first, TriggerSpec spec, String component,
-      String strategy, String predictor, String parameter, long seed, long interval) {
-    SamplingRun.Result r = SamplingRun.run(setup, new TriggerSpec(component, spec.params()),
-        true, first, -1);
+  static double point(
+      Lab lab,
+      Table t,
+      Map<String, List<double[]>> points,
+      Workload w,
+      SamplingRun.Setup setup,
+      SamplingRun.FirstPass first,
+      TriggerSpec spec,
+      String component,
+      String strategy,
+      String predictor,
+      String parameter,
+      long seed,
+      long interval) {
+    SamplingRun.Result r =
+        SamplingRun.run(setup, new TriggerSpec(component, spec.params()), true, first, -1);
     SamplingRun.SinkAccuracy a = r.primary();
     String sink = r.estimate().keySet().iterator().next();
-    double weighted = Accuracy.weightedHotSetError(r.exact().getOrDefault(sink, Map.of()),
-        r.estimate().get(sink));
+    double weighted =
+        Accuracy.weightedHotSetError(
+            r.exact().getOrDefault(sink, Map.of()), r.estimate().get(sink));
     int phases = 0;
     double predicted = Double.NaN;
     if (r.trigger() instanceof PhaseAwareTrigger p) {
       phases = p.tracker().phaseCount();
       predicted = p.predictionAccuracy();
     }
-    t.add(w.label(), strategy, predictor, parameter, seed, r.sampledFraction(), a.countError(),
-        a.hotError(), weighted, r.driver().intervals(), phases, predicted, a.hotWeightError(),
+    t.add(
+        w.label(),
+        strategy,
+        predictor,
+        parameter,
+        seed,
+        r.sampledFraction(),
+        a.countError(),
+        a.hotError(),
+        weighted,
+        r.driver().intervals(),
+        phases,
+        predicted,
+        a.hotWeightError(),
         interval);
-    points.computeIfAbsent(strategy, k -> new ArrayList<>()).add(new double[] {
-        r.sampledFraction(), a.countError(), a.hotError(), weighted, Double.parseDouble(
-            parameter), a.hotWeightError()});
-    lab.progress("sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
-        + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s", w.label(), strategy,
-        parameter, 100 * r.sampledFraction(), 100 * a.countError(), 100 * a.hotError(),
-        100 * weighted, 100 * a.hotWeightError(), Double.isNaN(predicted) ? ""
-            : String.format(Locale.ROOT, " prediction %.0f%%, %d phases", 100 * predicted,
-                phases));
+    points
+        .computeIfAbsent(strategy, k -> new ArrayList<>())
+        .add(
+            new double[] {
+              r.sampledFraction(),
+              a.countError(),
+              a.hotError(),
+              weighted,
+              Double.parseDouble(parameter),
+              a.hotWeightError()
+            });
+    lab.progress(
+        "sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
+            + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s",
+        w.label(),
+        strategy,
+        parameter,
+        100 * r.sampledFraction(),
+        100 * a.countError(),
+        100 * a.hotError(),
+        100 * weighted,
+        100 * a.hotWeightError(),
+        Double.isNaN(predicted)
+            ? ""
+            : String.format(Locale.ROOT, " prediction %.0f%%, %d phases", 100 * predicted, phases));
     return r.sampledFraction();
   }
 
@@ -203,15 +340,17 @@ public final class SamplingExperiment implements Experiment {
     Map<Double, List<double[]>> by = new TreeMap<>();
     ps.forEach(p -> by.computeIfAbsent(p[4], k -> new ArrayList<>()).add(p));
     List<double[]> out = new ArrayList<>();
-    by.forEach((k, list) -> {
-      double[] m = new double[6];
-      list.forEach(p -> {
-        for (int i = 0; i < 6; i++) {
-          m[i] += p[i] / list.size();
-        }
-      });
-      out.add(m);
-    });
+    by.forEach(
+        (k, list) -> {
+          double[] m = new double[6];
+          list.forEach(
+              p -> {
+                for (int i = 0; i < 6; i++) {
+                  m[i] += p[i] / list.size();
+                }
+              });
+          out.add(m);
+        });
     out.sort((a, b) -> Double.compare(a[0], b[0]));
     return out;
   }
@@ -227,7 +366,8 @@ public final class SamplingExperiment implements Experiment {
   }
 
   static String frac(double[] f) {
-    return f == null || Double.isNaN(f[0]) ? "not reached in the grid"
+    return f == null || Double.isNaN(f[0])
+        ? "not reached in the grid"
         : String.format(Locale.ROOT, "%.1f%%", 100 * f[0]);
   }
 

@@ -17,8 +17,8 @@ public final class Table {
 
   public Table add(Object... values) {
     if (values.length != columns.size()) {
-      throw new IllegalArgumentException(values.length + " values for " + columns.size()
-          + " columns " + columns);
+      throw new IllegalArgumentException(
+          values.length + " values for " + columns.size() + " columns " + columns);
     }
     rows.add(List.of(values));
     return this;

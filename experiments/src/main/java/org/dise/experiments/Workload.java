@@ -11,9 +11,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A program and its arguments, as {@code --programs} names it: {@code NAME[:ARG[:ARG...]]},
- * where NAME is a program in the workload directory or a path ({@code phases:2},
- * {@code jpeg:1}).
+ * A program and its arguments, as {@code --programs} names it: {@code NAME[:ARG[:ARG...]]}, where
+ * NAME is a program in the workload directory or a path ({@code phases:2}, {@code jpeg:1}).
  */
 public record Workload(String label, Path program, List<String> args) {
   public Workload {

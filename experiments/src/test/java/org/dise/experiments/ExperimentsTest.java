@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each experiment end to end on one small program (--quick grids): it writes its CSV, its
- * figures and its report section, and its figures say what the papers' mechanisms imply.
+ * Each experiment end to end on one small program (--quick grids): it writes its CSV, its figures
+ * and its report section, and its figures say what the papers' mechanisms imply.
  */
 class ExperimentsTest {
   static Lab lab(String programs) {
@@ -28,16 +28,16 @@ class ExperimentsTest {
 
   @Test
   void rapNeedsFewerNodesAtALargerEpsilonAndStaysWithinIt(@TempDir Path out) throws Exception {
-    ExperimentRunner.Written w = ExperimentRunner.run(new RapExperiment(), lab("phases:1:AB"),
-        out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new RapExperiment(), lab("phases:1:AB"), out, "test", "test");
     assertThat(Files.readString(out.resolve("index.html"))).contains("id=\"rap\"");
     assertThat(Files.exists(out.resolve("rap-error.svg"))).isTrue();
     for (String stream : List.of("code", "value")) {
       List<List<Object>> rs = rows(w, "stream", stream);
-      List<Object> fine = rs.stream().filter(r -> num(w, r, "epsilon_pct") == 1.0).findFirst()
-          .orElseThrow();
-      List<Object> coarse = rs.stream().filter(r -> num(w, r, "epsilon_pct") == 10.0)
-          .findFirst().orElseThrow();
+      List<Object> fine =
+          rs.stream().filter(r -> num(w, r, "epsilon_pct") == 1.0).findFirst().orElseThrow();
+      List<Object> coarse =
+          rs.stream().filter(r -> num(w, r, "epsilon_pct") == 10.0).findFirst().orElseThrow();
       assertThat(num(w, coarse, "max_nodes")).isLessThan(num(w, fine, "max_nodes"));
       // RAP's bound: a range's count is off by at most epsilon of all events; the hot ranges
       // hold at least epsilon each, so their percent error stays well within 100%.
@@ -47,8 +47,8 @@ class ExperimentsTest {
 
   @Test
   void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) {
-    ExperimentRunner.Written w = ExperimentRunner.run(new CoprocExperiment(),
-        lab("phases:1:AB"), out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new CoprocExperiment(), lab("phases:1:AB"), out, "test", "test");
     List<Object> cp = rows(w, "profiler", "co-processor").get(0);
     List<Object> s100 = rows(w, "parameter", "1/100").get(0);
     assertThat(num(w, cp, "overhead_pct")).isLessThan(num(w, s100, "overhead_pct"));
@@ -57,8 +57,8 @@ class ExperimentsTest {
 
   @Test
   void burstyTracingTracesItsSamplingRateAndFindsStreams(@TempDir Path out) {
-    ExperimentRunner.Written w = ExperimentRunner.run(new BurstyExperiment(),
-        lab("phases:1:AB"), out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new BurstyExperiment(), lab("phases:1:AB"), out, "test", "test");
     for (List<Object> r : w.outcome().data.rows()) {
       if (num(w, r, "nCheck0") == 1000 && num(w, r, "nInstr0") == 50) {
         // 50 of every 1050 checks sampled: about 5% of the references (bursts vary in length).
@@ -76,11 +76,11 @@ class ExperimentsTest {
 
   @Test
   void samplingFractionsFollowTheStrategies(@TempDir Path out) {
-    ExperimentRunner.Written w = ExperimentRunner.run(new SamplingExperiment(),
-        lab("phases:1:AABB"), out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new SamplingExperiment(), lab("phases:1:AABB"), out, "test", "test");
     for (List<Object> r : rows(w, "strategy", "periodic")) {
-      double n = Double.parseDouble((String) r.get(w.outcome().data.columns()
-          .indexOf("parameter")));
+      double n =
+          Double.parseDouble((String) r.get(w.outcome().data.columns().indexOf("parameter")));
       assertThat(num(w, r, "sampled_fraction")).isWithin(0.03).of(1 / n);
     }
     assertThat(rows(w, "strategy", "phase:centroid")).isNotEmpty();
@@ -92,23 +92,23 @@ class ExperimentsTest {
 
   @Test
   void shorterIntervalsLetPhaseAwareSamplingTakeLessAtMatchedFractions(@TempDir Path out) {
-    ExperimentRunner.Written w = ExperimentRunner.run(new IntervalsExperiment(),
-        lab("phases:1:AABB"), out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new IntervalsExperiment(), lab("phases:1:AABB"), out, "test", "test");
     // The interval curve: shorter intervals let phase-aware sampling take a smaller fraction
     // (one interval per phase), and periodic and random sampling run at that fraction.
     List<List<Object>> phase = rows(w, "strategy", "phase:third");
     assertThat(phase).hasSize(2);
-    List<Object> longer = phase.stream().filter(r -> num(w, r, "interval") == 100_000)
-        .findFirst().orElseThrow();
-    List<Object> shorter = phase.stream().filter(r -> num(w, r, "interval") == 50_000)
-        .findFirst().orElseThrow();
-    assertThat(num(w, shorter, "sampled_fraction"))
-        .isLessThan(num(w, longer, "sampled_fraction"));
+    List<Object> longer =
+        phase.stream().filter(r -> num(w, r, "interval") == 100_000).findFirst().orElseThrow();
+    List<Object> shorter =
+        phase.stream().filter(r -> num(w, r, "interval") == 50_000).findFirst().orElseThrow();
+    assertThat(num(w, shorter, "sampled_fraction")).isLessThan(num(w, longer, "sampled_fraction"));
     assertThat(num(w, shorter, "intervals")).isGreaterThan(num(w, longer, "intervals"));
     for (List<Object> r : rows(w, "strategy", "periodic")) {
       List<Object> same = num(w, r, "interval") == 50_000 ? shorter : longer;
       assertThat(num(w, r, "sampled_fraction"))
-          .isWithin(0.5 * num(w, same, "sampled_fraction")).of(num(w, same, "sampled_fraction"));
+          .isWithin(0.5 * num(w, same, "sampled_fraction"))
+          .of(num(w, same, "sampled_fraction"));
     }
     assertThat(rows(w, "strategy", "random")).hasSize(2);
     for (List<Object> r : w.outcome().data.rows()) {
@@ -120,8 +120,8 @@ class ExperimentsTest {
 
   @Test
   void energyOfDiseSamplingExceedsHps(@TempDir Path out) {
-    ExperimentRunner.Written w = ExperimentRunner.run(new EnergyExperiment(), lab("phases:1:AB"),
-        out, "test", "test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new EnergyExperiment(), lab("phases:1:AB"), out, "test", "test");
     List<List<Object>> dise = rows(w, "variant", "dise");
     List<List<Object>> hps = rows(w, "variant", "hps");
     for (int i = 0; i < dise.size(); i++) {
@@ -130,19 +130,26 @@ class ExperimentsTest {
     }
     // The application's joules are the model's price of its measured instruction mix.
     List<Object> r = dise.get(0);
-    org.dise.experiments.model.InstructionMix mix = new org.dise.experiments.model
-        .InstructionMix((long) num(w, r, "application_instructions"), (long) num(w, r, "loads"),
-        (long) num(w, r, "stores"), (long) num(w, r, "fp"), 0);
+    org.dise.experiments.model.InstructionMix mix =
+        new org.dise.experiments.model.InstructionMix(
+            (long) num(w, r, "application_instructions"),
+            (long) num(w, r, "loads"),
+            (long) num(w, r, "stores"),
+            (long) num(w, r, "fp"),
+            0);
     assertThat(mix.loads()).isGreaterThan(0L);
     assertThat(mix.fp()).isGreaterThan(0L); // block B is floating point
-    assertThat(num(w, r, "application_joules")).isWithin(1e-9)
+    assertThat(num(w, r, "application_joules"))
+        .isWithin(1e-9)
         .of(org.dise.experiments.model.EnergyModel.strongArm().application(mix));
   }
 
   @Test
   void badProgramsAreNamed() {
-    ExperimentException e = org.junit.jupiter.api.Assertions.assertThrows(
-        ExperimentException.class, () -> Workload.parseList("nope:1", OverheadExperimentTest.BIN));
+    ExperimentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExperimentException.class,
+            () -> Workload.parseList("nope:1", OverheadExperimentTest.BIN));
     assertThat(e).hasMessageThat().contains("nope: no such program");
   }
 }

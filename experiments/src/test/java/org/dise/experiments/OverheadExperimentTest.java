@@ -44,8 +44,9 @@ class OverheadExperimentTest {
 
   @Test
   void writesCsvFiguresAndASelfContainedReport(@TempDir Path out) throws Exception {
-    ExperimentRunner.Written w = ExperimentRunner.run(new OverheadExperiment(), lab(), out,
-        "./acf experiment overhead --quick", "acf test");
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(
+            new OverheadExperiment(), lab(), out, "./acf experiment overhead --quick", "acf test");
     List<String> csv = Files.readAllLines(out.resolve("overhead.csv"));
     assertThat(csv.get(0)).startsWith("program,profile,variant,period,");
     assertThat(csv).hasSize(1 + 9);
@@ -67,7 +68,9 @@ class OverheadExperimentTest {
   }
 
   static Measured find(List<Measured> runs, Profile p, Variant v) {
-    return runs.stream().filter(m -> m.profile() == p && m.variant() == v).findFirst()
+    return runs.stream()
+        .filter(m -> m.profile() == p && m.variant() == v)
+        .findFirst()
         .orElseThrow();
   }
 }

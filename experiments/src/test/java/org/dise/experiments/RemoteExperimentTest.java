@@ -9,21 +9,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code acf experiment remote --quick}: four users on three inputs of {@code phases}, two at
- * once, against a real center on loopback, with and without phase-ID feedback.
+ * {@code acf experiment remote --quick}: four users on three inputs of {@code phases}, two at once,
+ * against a real center on loopback, with and without phase-ID feedback.
  */
 class RemoteExperimentTest {
   @Test
   void feedbackCutsTheSampledFractionAndTheReportHasThePapersNumbers(@TempDir Path out)
       throws Exception {
     RemoteExperiment e = new RemoteExperiment(2);
-    Lab lab = new Lab(Workload.parseList(e.defaultPrograms(true), OverheadExperimentTest.BIN),
-        true, null);
+    Lab lab =
+        new Lab(
+            Workload.parseList(e.defaultPrograms(true), OverheadExperimentTest.BIN), true, null);
     ExperimentRunner.Written w = ExperimentRunner.run(e, lab, out, "test", "test");
     assertThat(Files.readString(out.resolve("remote.csv")))
         .startsWith("program,inputs,users,feedback,sampled_fraction,count_error,hot_error,");
-    for (String f : List.of("remote.png", "remote.svg", "remote-count.svg", "remote-hot.svg",
-        "remote-tradeoff.svg")) {
+    for (String f :
+        List.of(
+            "remote.png",
+            "remote.svg",
+            "remote-count.svg",
+            "remote-hot.svg",
+            "remote-tradeoff.svg")) {
       assertThat(Files.exists(out.resolve(f))).isTrue();
     }
     String html = Files.readString(out.resolve("index.html"));

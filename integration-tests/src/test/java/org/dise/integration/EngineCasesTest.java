@@ -32,10 +32,10 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The engine cases of {@code src/test/cases/} (README.md there): each {@code X.acf} names its
- * program in a {@code // program:} line and runs under every engine in {@link #MODES}; each
- * must print exactly {@code X.expected} (every sink's profile, the cost figures, the guest's
- * output and how it ended). {@code -Dacf.updateGolden=true} rewrites the expectations from the
- * interpreted engine, and the others must still agree with it.
+ * program in a {@code // program:} line and runs under every engine in {@link #MODES}; each must
+ * print exactly {@code X.expected} (every sink's profile, the cost figures, the guest's output and
+ * how it ended). {@code -Dacf.updateGolden=true} rewrites the expectations from the interpreted
+ * engine, and the others must still agree with it.
  */
 class EngineCasesTest {
   static final Path CASES = Path.of("src/test/cases");
@@ -44,13 +44,14 @@ class EngineCasesTest {
   /** One way to run productions: an engine, and when blocks are translated to bytecode. */
   record Mode(String name, Engine engine, int translateThreshold) {}
 
-  static final List<Mode> MODES = List.of(
-      // The reference: the interpreted engine on the plain interpreter, no translated code.
-      new Mode("interpreted", Engine.INTERPRETED, 0),
-      new Mode("generated", Engine.GENERATED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
-      new Mode("configuration", Engine.CONFIG, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
-      // Every block translated on its first run, so productions meet translated code at once.
-      new Mode("translated", Engine.INTERPRETED, 1));
+  static final List<Mode> MODES =
+      List.of(
+          // The reference: the interpreted engine on the plain interpreter, no translated code.
+          new Mode("interpreted", Engine.INTERPRETED, 0),
+          new Mode("generated", Engine.GENERATED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
+          new Mode("configuration", Engine.CONFIG, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
+          // Every block translated on its first run, so productions meet translated code at once.
+          new Mode("translated", Engine.INTERPRETED, 1));
 
   /** The program and its arguments, from the case's {@code // program:} line. */
   static List<String> command(Path acf, String text) {
@@ -75,9 +76,16 @@ class EngineCasesTest {
   static String run(Path acf, Mode mode) throws Exception {
     String text = Files.readString(acf, StandardCharsets.UTF_8);
     List<String> cmd = command(acf, text);
-    Machine m = Machine.load(program(cmd.get(0)), cmd.subList(1, cmd.size()),
-        new Machine.Options(new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-            new PrintStream(new ByteArrayOutputStream()), mode.translateThreshold()));
+    Machine m =
+        Machine.load(
+            program(cmd.get(0)),
+            cmd.subList(1, cmd.size()),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                mode.translateThreshold()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
     ProductionSet set = EngineEndToEndTest.lower(text);
@@ -90,8 +98,9 @@ class EngineCasesTest {
     return render(cmd, engine, m, out.toString(StandardCharsets.UTF_8), o);
   }
 
-  static String render(List<String> cmd, ProfilingEngine engine, Machine m, String stdout,
-      Machine.Outcome o) throws IOException {
+  static String render(
+      List<String> cmd, ProfilingEngine engine, Machine m, String stdout, Machine.Outcome o)
+      throws IOException {
     StringBuilder sb = new StringBuilder();
     sb.append("# ").append(String.join(" ", cmd)).append('\n');
     for (Sink s : engine.sinks()) {
@@ -112,13 +121,22 @@ class EngineCasesTest {
     if (!stdout.isEmpty() && !stdout.endsWith("\n")) {
       sb.append("\n(no newline at the end)\n");
     }
-    sb.append("== end\n").append(o.reason()).append(" status ").append(o.exitStatus())
-        .append(" after ").append(o.instructions()).append(" instructions\n");
+    sb.append("== end\n")
+        .append(o.reason())
+        .append(" status ")
+        .append(o.exitStatus())
+        .append(" after ")
+        .append(o.instructions())
+        .append(" instructions\n");
     if (m.cpu().fault() != null) {
       long pc = m.cpu().fault().pc();
-      sb.append("fault signal ").append(m.cpu().fault().signal()).append(" at 0x")
-          .append(Long.toHexString(pc)).append(' ')
-          .append(m.symbols().lookup(pc).map(Symbol::name).orElse("?")).append('\n');
+      sb.append("fault signal ")
+          .append(m.cpu().fault().signal())
+          .append(" at 0x")
+          .append(Long.toHexString(pc))
+          .append(' ')
+          .append(m.symbols().lookup(pc).map(Symbol::name).orElse("?"))
+          .append('\n');
     }
     return sb.toString();
   }
@@ -133,29 +151,36 @@ class EngineCasesTest {
   Stream<DynamicNode> everyCaseOnEveryEngine() throws IOException {
     List<Path> all = cases();
     assertWithMessage("engine cases in " + CASES.toAbsolutePath()).that(all).isNotEmpty();
-    return all.stream().map(acf -> {
-      String name = acf.getFileName().toString().replaceFirst("\\.acf$", "");
-      Path expected = acf.resolveSibling(name + ".expected");
-      List<DynamicNode> tests = new ArrayList<>();
-      for (Mode mode : MODES) {
-        tests.add(DynamicTest.dynamicTest(mode.name(), () -> {
-          String actual = run(acf, mode);
-          if (mode == MODES.get(0) || !Golden.updating()) {
-            Golden.assertMatches(expected, actual);
-          } else {
-            assertWithMessage("%s on the %s engine", name, mode.name()).that(actual)
-                .isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
-          }
-        }));
-      }
-      return DynamicContainer.dynamicContainer(name, tests);
-    });
+    return all.stream()
+        .map(
+            acf -> {
+              String name = acf.getFileName().toString().replaceFirst("\\.acf$", "");
+              Path expected = acf.resolveSibling(name + ".expected");
+              List<DynamicNode> tests = new ArrayList<>();
+              for (Mode mode : MODES) {
+                tests.add(
+                    DynamicTest.dynamicTest(
+                        mode.name(),
+                        () -> {
+                          String actual = run(acf, mode);
+                          if (mode == MODES.get(0) || !Golden.updating()) {
+                            Golden.assertMatches(expected, actual);
+                          } else {
+                            assertWithMessage("%s on the %s engine", name, mode.name())
+                                .that(actual)
+                                .isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+                          }
+                        }));
+              }
+              return DynamicContainer.dynamicContainer(name, tests);
+            });
   }
 
   @org.junit.jupiter.api.Test
   void aCaseWithoutAProgramLineIsRefusedByName() {
-    AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
-        () -> command(Path.of("x.acf"), "P: zero_0 => null, inc_0\n"));
+    AssertionError e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            AssertionError.class, () -> command(Path.of("x.acf"), "P: zero_0 => null, inc_0\n"));
     assertThat(e).hasMessageThat().contains("x.acf: no '// program: NAME ARGS...' line");
   }
 }

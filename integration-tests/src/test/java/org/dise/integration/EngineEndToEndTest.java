@@ -14,6 +14,7 @@ import org.dise.compiler.Frontend;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
+import org.dise.compiler.gen.EngineCompiler;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
@@ -21,15 +22,14 @@ import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.compiler.gen.EngineCompiler;
-import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.dise.config.ConfigFormat;
-import org.dise.runtime.dise.config.DeployableConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -37,30 +37,35 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The issue's tests 1-4 end to end: ACF text through the front end and lowering into the
  * interpreted engine, the generated engine, and the interpreted engine on a production set read
  * back from a deployable configuration, each checked against the program's own counts or an
- * independent count (EngineCasesTest runs the folder of cases whose whole output must agree).
- * The test program counts its own calls (src/test/c/calls.c).
+ * independent count (EngineCasesTest runs the folder of cases whose whole output must agree). The
+ * test program counts its own calls (src/test/c/calls.c).
  */
 class EngineEndToEndTest {
   static final Path CALLS = Path.of("src/test/c/bin/calls");
   static final Set<String> OURS =
       Set.of("main", "leaf", "twice", "fib", "apply", "phase1", "phase2", "phase3");
 
-  static final String TRIGGERS = "P0: T.OP == on_trig_inst -> set_0(HPS_R0), null\n"
-      + "Q0: T.OP == off_trig_inst -> set_0(HPS_R1), null\n";
-  static final String CALL_PAIRS = TRIGGERS
-      + "P3: T.OPCLASS == proc_call && zero_0 => R3, null\n"
-      + "R3: call(CallPair_handler, T.INSN); T.INSN;\n";
-  static final String METHODS = TRIGGERS
-      + "P2: (T.OPCLASS == proc_call || (T.OPCLASS == branch && T.PC > T.TARGET)) && zero_0"
-      + " => R2, null\n"
-      + "R2: call(HotMethod_handler, T.INSN); T.INSN;\n";
-  static final String REGIONS = TRIGGERS
-      + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
-      + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
+  static final String TRIGGERS =
+      "P0: T.OP == on_trig_inst -> set_0(HPS_R0), null\n"
+          + "Q0: T.OP == off_trig_inst -> set_0(HPS_R1), null\n";
+  static final String CALL_PAIRS =
+      TRIGGERS
+          + "P3: T.OPCLASS == proc_call && zero_0 => R3, null\n"
+          + "R3: call(CallPair_handler, T.INSN); T.INSN;\n";
+  static final String METHODS =
+      TRIGGERS
+          + "P2: (T.OPCLASS == proc_call || (T.OPCLASS == branch && T.PC > T.TARGET)) && zero_0"
+          + " => R2, null\n"
+          + "R2: call(HotMethod_handler, T.INSN); T.INSN;\n";
+  static final String REGIONS =
+      TRIGGERS
+          + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
+          + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
 
   /** How the productions run. */
   enum Engine {
-    INTERPRETED, GENERATED,
+    INTERPRETED,
+    GENERATED,
     /** Interpreted, from the set written as a deployable configuration and read back. */
     CONFIG;
 
@@ -69,9 +74,10 @@ class EngineEndToEndTest {
         case INTERPRETED -> new DiseEngine(set);
         case GENERATED -> EngineCompiler.load(set);
         case CONFIG -> {
-          ProductionSet back = ConfigFormat.fromBytes(
-              ConfigFormat.toBytes(new DeployableConfig("test.acf", set)), "test.dcfg")
-              .productions();
+          ProductionSet back =
+              ConfigFormat.fromBytes(
+                      ConfigFormat.toBytes(new DeployableConfig("test.acf", set)), "test.dcfg")
+                  .productions();
           assertThat(back).isEqualTo(set);
           yield new DiseEngine(back);
         }
@@ -87,18 +93,26 @@ class EngineEndToEndTest {
   }
 
   static ProductionSet lower(String acf) {
-    Frontend.Result r = Frontend.standard().check(new SourceFile("test.acf", acf),
-        Path.of("test.acf"));
+    Frontend.Result r =
+        Frontend.standard().check(new SourceFile("test.acf", acf), Path.of("test.acf"));
     Diagnostics diags = r.diagnostics();
     ProductionSet set = r.program().flatMap(p -> Lowering.lower(p, diags)).orElse(null);
-    assertThat(DiagnosticRenderer.renderAll(diags.sorted().stream()
-        .filter(d -> d.severity().name().equals("ERROR")).toList())).isEmpty();
+    assertThat(
+            DiagnosticRenderer.renderAll(
+                diags.sorted().stream().filter(d -> d.severity().name().equals("ERROR")).toList()))
+        .isEmpty();
     return set;
   }
 
   static Machine load(List<String> args) throws Exception {
-    return Machine.load(CALLS, args, new Machine.Options(new Sandbox(Path.of("").toAbsolutePath()),
-        List.of(), 0x5eed, new PrintStream(new ByteArrayOutputStream())));
+    return Machine.load(
+        CALLS,
+        args,
+        new Machine.Options(
+            new Sandbox(Path.of("").toAbsolutePath()),
+            List.of(),
+            0x5eed,
+            new PrintStream(new ByteArrayOutputStream())));
   }
 
   static Run run(Engine kind, String acf, String... args) throws Exception {
@@ -148,8 +162,11 @@ class EngineEndToEndTest {
   }
 
   /** An independent count, instruction by instruction with the plain interpreter. */
-  record Exhaustive(Map<Long, long[]> branches, Map<Long, Long> callees,
-      Map<Long, Long> backwardTaken, long instructions) {}
+  record Exhaustive(
+      Map<Long, long[]> branches,
+      Map<Long, Long> callees,
+      Map<Long, Long> backwardTaken,
+      long instructions) {}
 
   static Exhaustive stepThrough(String... args) throws Exception {
     Machine m = load(List.of(args));
@@ -188,8 +205,8 @@ class EngineEndToEndTest {
     x.branches().forEach((pc, e) -> expected.put(pc, List.of(e[0], e[1])));
     Map<Long, List<Long>> profiled = new HashMap<>();
     for (List<String> row : r.profile().rows()) {
-      profiled.put(Long.decode(row.get(0)),
-          List.of(Long.parseLong(row.get(2)), Long.parseLong(row.get(3))));
+      profiled.put(
+          Long.decode(row.get(0)), List.of(Long.parseLong(row.get(2)), Long.parseLong(row.get(3))));
     }
     assertThat(profiled).isEqualTo(expected);
     assertThat(r.engine().cost().applicationInstructions()).isEqualTo(x.instructions());
@@ -202,11 +219,14 @@ class EngineEndToEndTest {
     Run r = run(kind, METHODS, "3");
     Exhaustive x = stepThrough("3");
     Map<String, Long> ownInvocations = new HashMap<>();
-    ownPairs(r.stdout()).forEach((pair, n) ->
-        ownInvocations.merge(pair.split(" ")[1], n, Long::sum));
+    ownPairs(r.stdout())
+        .forEach((pair, n) -> ownInvocations.merge(pair.split(" ")[1], n, Long::sum));
     Map<String, Long> expectedBranches = new HashMap<>();
-    x.backwardTaken().forEach((pc, n) -> expectedBranches.merge(
-        r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
+    x.backwardTaken()
+        .forEach(
+            (pc, n) ->
+                expectedBranches.merge(
+                    r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
     Map<String, Long> invocations = new HashMap<>();
     Map<String, Long> branches = new HashMap<>();
     for (List<String> row : r.profile().rows()) {
@@ -229,19 +249,19 @@ class EngineEndToEndTest {
     Map<String, Long> own = ownPairs(r.stdout());
     Map<String, Long> profiled = profiledPairs(r.profile());
     // Equations (1) and (2): only what runs between on_trig_inst and off_trig_inst is profiled.
-    assertThat(profiled).containsExactly("main phase2", 1L, "phase2 twice", 5L,
-        "twice leaf", 10L);
+    assertThat(profiled).containsExactly("main phase2", 1L, "phase2 twice", 5L, "twice leaf", 10L);
     assertThat(own).containsEntry("phase1 leaf", 5L);
     assertThat(own).containsEntry("phase3 fib", 5L);
     assertThat(r.engine().hps().zero(0)).isFalse();
   }
 
-  static final String WATCH = "W: T.OPCLASS == store => Check, null\n"
-      + "Check: addi $dr0, T.RS1, T.IMM;\n"
-      + "  li $dr1, %d; bltu $dr0, $dr1, .ok;\n"
-      + "  li $dr1, %d; bgeu $dr0, $dr1, .ok;\n"
-      + "  ebreak;\n"
-      + "  .ok: T.INSN\n";
+  static final String WATCH =
+      "W: T.OPCLASS == store => Check, null\n"
+          + "Check: addi $dr0, T.RS1, T.IMM;\n"
+          + "  li $dr1, %d; bltu $dr0, $dr1, .ok;\n"
+          + "  li $dr1, %d; bgeu $dr0, $dr1, .ok;\n"
+          + "  ebreak;\n"
+          + "  .ok: T.INSN\n";
 
   @ParameterizedTest
   @EnumSource(Engine.class)

@@ -12,23 +12,24 @@ import org.dise.runtime.dise.DiseEngine;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hot reload ({@code EngineState.carryOver}, spec/engine.md "Changing the productions of a
- * paused program"): a changed production set installed into a paused program keeps the counters
- * and sinks it can, says what it reset, and the run goes on as if uninterrupted where nothing
- * changed.
+ * Hot reload ({@code EngineState.carryOver}, spec/engine.md "Changing the productions of a paused
+ * program"): a changed production set installed into a paused program keeps the counters and sinks
+ * it can, says what it reset, and the run goes on as if uninterrupted where nothing changed.
  */
 class HotReloadTest {
-  static final String PAIRS = "import profiles;\nuse hot_call_pairs;\n"
-      + "counter kept(index = 1);\ncounter changed(index = 2, init = 5);\n"
-      + "sink extra = method_counter(cost = 40);\n"
-      + "Calls: T.OPCLASS == proc_call => Count, inc(kept)\nCount: call(extra, T.INSN); T.INSN;\n";
+  static final String PAIRS =
+      "import profiles;\nuse hot_call_pairs;\n"
+          + "counter kept(index = 1);\ncounter changed(index = 2, init = 5);\n"
+          + "sink extra = method_counter(cost = 40);\n"
+          + "Calls: T.OPCLASS == proc_call => Count, inc(kept)\nCount: call(extra, T.INSN); T.INSN;\n";
 
   /** The same pairs, counter 2 declared anew, `extra` rebound, and returns counted in 3. */
-  static final String CHANGED = "import profiles;\nuse hot_call_pairs;\n"
-      + "counter kept(index = 1);\ncounter changed(index = 2, init = 9);\n"
-      + "sink extra = method_counter(cost = 50);\ncounter returns(index = 3);\n"
-      + "Calls: T.OPCLASS == proc_call => Count, inc(kept)\nCount: call(extra, T.INSN); T.INSN;\n"
-      + "Returns: T.OPCLASS == return => null, inc(returns)\n";
+  static final String CHANGED =
+      "import profiles;\nuse hot_call_pairs;\n"
+          + "counter kept(index = 1);\ncounter changed(index = 2, init = 9);\n"
+          + "sink extra = method_counter(cost = 50);\ncounter returns(index = 3);\n"
+          + "Calls: T.OPCLASS == proc_call => Count, inc(kept)\nCount: call(extra, T.INSN); T.INSN;\n"
+          + "Returns: T.OPCLASS == return => null, inc(returns)\n";
 
   record Paused(Machine machine, DiseEngine engine, ByteArrayOutputStream out) {}
 
@@ -57,19 +58,22 @@ class HotReloadTest {
     List<String> reset = next.carryOver(p.engine());
     next.install(p.machine().cpu()); // a new decode stage: every pattern folds again
 
-    assertThat(reset).containsExactly(
-        "counter 2 restarts at 9 (its declaration changed; it was 5)",
-        "sink extra starts empty (its component, parameters or cost changed)");
+    assertThat(reset)
+        .containsExactly(
+            "counter 2 restarts at 9 (its declaration changed; it was 5)",
+            "sink extra starts empty (its component, parameters or cost changed)");
     assertThat(next.hps().value(1)).isEqualTo(callsSoFar);
     assertThat(next.sinks().get(sinkIndex(next, "CallPair_handler")))
         .isSameInstanceAs(p.engine().sinks().get(sinkIndex(p.engine(), "CallPair_handler")));
-    assertThat(next.sinks().get(sinkIndex(next, "extra"))).isNotSameInstanceAs(
-        p.engine().sinks().get(sinkIndex(p.engine(), "extra")));
+    assertThat(next.sinks().get(sinkIndex(next, "extra")))
+        .isNotSameInstanceAs(p.engine().sinks().get(sinkIndex(p.engine(), "extra")));
 
     assertThat(p.machine().cpu().run(Long.MAX_VALUE)).isEqualTo(StopReason.EXITED);
     // The kept sink has the whole run's pairs, as the program counts them itself.
-    assertThat(EngineEndToEndTest.profiledPairs(next.sinks().get(
-        sinkIndex(next, "CallPair_handler")).table(p.machine().symbols()))).isEqualTo(ownPairs);
+    assertThat(
+            EngineEndToEndTest.profiledPairs(
+                next.sinks().get(sinkIndex(next, "CallPair_handler")).table(p.machine().symbols())))
+        .isEqualTo(ownPairs);
     // Counter 1 counted every call, before and after; the new production counted returns
     // decoded after the change, including returns decoded (and folded) before it.
     assertThat(next.hps().value(1)).isEqualTo(whole.engine().hps().value(1));
@@ -85,10 +89,10 @@ class HotReloadTest {
   void aSinkNoProductionBindsIsDroppedAndSaidSo() throws Exception {
     Paused p = start(PAIRS);
     p.machine().cpu().run(10_000);
-    DiseEngine next = new DiseEngine(EngineEndToEndTest.lower(
-        "import profiles;\nuse hot_call_pairs;\n"));
-    assertThat(next.carryOver(p.engine())).contains(
-        "sink extra is gone with its profile (no production binds it now)");
+    DiseEngine next =
+        new DiseEngine(EngineEndToEndTest.lower("import profiles;\nuse hot_call_pairs;\n"));
+    assertThat(next.carryOver(p.engine()))
+        .contains("sink extra is gone with its profile (no production binds it now)");
   }
 
   private static int sinkIndex(DiseEngine e, String name) {

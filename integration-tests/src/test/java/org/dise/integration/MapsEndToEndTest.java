@@ -11,11 +11,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,13 +31,20 @@ class MapsEndToEndTest {
   /** The rows of the profile whose first function column names {@code function}. */
   static List<Map<String, String>> rows(String acf, Engine engine, String function)
       throws Exception {
-    Machine m = Machine.load(PROGRAM, List.of(), new Machine.Options(
-        new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-        new PrintStream(new ByteArrayOutputStream())));
+    Machine m =
+        Machine.load(
+            PROGRAM,
+            List.of(),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream())));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
-    ProfilingEngine e = engine.create(EngineEndToEndTest.lower(
-        Files.readString(ACFS.resolve(acf), StandardCharsets.UTF_8)));
+    ProfilingEngine e =
+        engine.create(
+            EngineEndToEndTest.lower(Files.readString(ACFS.resolve(acf), StandardCharsets.UTF_8)));
     e.install(m.cpu());
     m.run(-1);
     assertThat(out.toString(StandardCharsets.UTF_8))
@@ -77,12 +84,14 @@ class MapsEndToEndTest {
     List<Map<String, String>> rows = rows("branch_outcomes.acf", engine, "count_negatives");
     // bgez over 200 values, 40 negative: 160 times to its target (the loop's increment), 40
     // times on to the call of record_negative; the loop's beq exits once; the entry blez never.
-    assertThat(cells(rows, "function1", "function2", "count")).containsExactly(
-        "count_negatives+0x1e count_negatives+0x22 199",
-        "count_negatives+0x24 count_negatives+0x1a 160",
-        "count_negatives+0x24 count_negatives+0x28 40",
-        "count_negatives+0xc count_negatives+0x10 1",
-        "count_negatives+0x1e count_negatives+0x34 1").inOrder();
+    assertThat(cells(rows, "function1", "function2", "count"))
+        .containsExactly(
+            "count_negatives+0x1e count_negatives+0x22 199",
+            "count_negatives+0x24 count_negatives+0x1a 160",
+            "count_negatives+0x24 count_negatives+0x28 40",
+            "count_negatives+0xc count_negatives+0x10 1",
+            "count_negatives+0x1e count_negatives+0x34 1")
+        .inOrder();
   }
 
   @ParameterizedTest
@@ -90,10 +99,10 @@ class MapsEndToEndTest {
   void signedStrideHistogramPerLoadPc(Engine engine) throws Exception {
     List<Map<String, String>> rows = rows("load_strides.acf", engine, "walk");
     // 100 loads 24 bytes apart, then 50 loads 16 bytes apart going down from 824 bytes higher.
-    assertThat(cells(rows, "function", "bucket_lo", "bucket_hi", "count")).containsExactly(
-        "walk+0x10 -16 -9 49",
-        "walk+0x10 24 31 99",
-        "walk+0x10 64 9223372036854775807 1").inOrder();
+    assertThat(cells(rows, "function", "bucket_lo", "bucket_hi", "count"))
+        .containsExactly(
+            "walk+0x10 -16 -9 49", "walk+0x10 24 31 99", "walk+0x10 64 9223372036854775807 1")
+        .inOrder();
   }
 
   @ParameterizedTest
@@ -112,7 +121,8 @@ class MapsEndToEndTest {
       expected.add((1L << k) + " " + ((1L << (k + 1)) - 1) + " " + (1L << k));
     }
     assertThat(cells(rows, "bucket_lo", "bucket_hi", "count"))
-        .containsExactlyElementsIn(expected).inOrder();
+        .containsExactlyElementsIn(expected)
+        .inOrder();
   }
 
   @ParameterizedTest
@@ -121,7 +131,8 @@ class MapsEndToEndTest {
     List<Map<String, String>> rows = rows("store_values.acf", engine, "fill_pattern");
     // (i & 3) - 1 for i < 400: each of -1, 0, 1, 2 a hundred times, at one store pc; ties in
     // count are listed by key.
-    assertThat(cells(rows, "key2", "count")).containsExactly(
-        "-1 100", "0 100", "1 100", "2 100").inOrder();
+    assertThat(cells(rows, "key2", "count"))
+        .containsExactly("-1 100", "0 100", "1 100", "2 100")
+        .inOrder();
   }
 }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.GuestFault;
@@ -25,7 +26,6 @@ import org.dise.runtime.sink.BasicBlockVectors;
 import org.dise.runtime.sink.BurstTrace;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.SimPointBb;
-import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,15 +42,24 @@ class ProfilesLibraryTest {
 
   record Run(String stdout, Machine.Outcome outcome, Machine machine, ProfilingEngine engine) {
     ProfileTable profile(String sink) {
-      return engine.sinks().stream().filter(s -> s.name().equals(sink)).findFirst().orElseThrow()
+      return engine.sinks().stream()
+          .filter(s -> s.name().equals(sink))
+          .findFirst()
+          .orElseThrow()
           .table(machine.symbols());
     }
   }
 
   static Machine load(Path program, List<String> args) throws Exception {
-    Machine m = Machine.load(program, args, new Machine.Options(
-        new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-        new PrintStream(new ByteArrayOutputStream())));
+    Machine m =
+        Machine.load(
+            program,
+            args,
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream())));
     return m;
   }
 
@@ -71,7 +80,9 @@ class ProfilesLibraryTest {
   // ------------------------------------------------------------------ Fig. 6 profile types
 
   @ParameterizedTest
-  @EnumSource(value = Engine.class, names = {"INTERPRETED", "GENERATED"})
+  @EnumSource(
+      value = Engine.class,
+      names = {"INTERPRETED", "GENERATED"})
   void hotCallPairsEqualTheProgramsOwnCounts(Engine kind) throws Exception {
     Run r = run(kind, use("hot_call_pairs"), CALLS, "4");
     Map<String, Long> own = EngineEndToEndTest.ownPairs(r.stdout());
@@ -87,8 +98,8 @@ class ProfilesLibraryTest {
     x.branches().forEach((pc, e) -> expected.put(pc, List.of(e[0], e[1])));
     Map<Long, List<Long>> profiled = new HashMap<>();
     for (List<String> row : r.profile("Branch_handler").rows()) {
-      profiled.put(Long.decode(row.get(0)),
-          List.of(Long.parseLong(row.get(2)), Long.parseLong(row.get(3))));
+      profiled.put(
+          Long.decode(row.get(0)), List.of(Long.parseLong(row.get(2)), Long.parseLong(row.get(3))));
     }
     assertThat(profiled).isEqualTo(expected);
   }
@@ -98,11 +109,14 @@ class ProfilesLibraryTest {
     Run r = run(Engine.INTERPRETED, use("hot_methods"), CALLS, "3");
     EngineEndToEndTest.Exhaustive x = EngineEndToEndTest.stepThrough("3");
     Map<String, Long> own = new HashMap<>();
-    EngineEndToEndTest.ownPairs(r.stdout()).forEach((pair, n) ->
-        own.merge(pair.split(" ")[1], n, Long::sum));
+    EngineEndToEndTest.ownPairs(r.stdout())
+        .forEach((pair, n) -> own.merge(pair.split(" ")[1], n, Long::sum));
     Map<String, Long> backward = new HashMap<>();
-    x.backwardTaken().forEach((pc, n) -> backward.merge(
-        r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
+    x.backwardTaken()
+        .forEach(
+            (pc, n) ->
+                backward.merge(
+                    r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
     Map<String, Long> invocations = new HashMap<>();
     Map<String, Long> branches = new HashMap<>();
     for (List<String> row : r.profile("HotMethod_handler").rows()) {
@@ -120,8 +134,13 @@ class ProfilesLibraryTest {
   @Test
   void libraryBlocksComposeWithTheTriggerProductions() throws Exception {
     // Equations (1) and (2) switch counter 0; the block reads it as its sampling flag.
-    Run r = run(Engine.INTERPRETED, EngineEndToEndTest.TRIGGERS + use("hot_call_pairs"), CALLS,
-        "codewords", "5");
+    Run r =
+        run(
+            Engine.INTERPRETED,
+            EngineEndToEndTest.TRIGGERS + use("hot_call_pairs"),
+            CALLS,
+            "codewords",
+            "5");
     assertThat(EngineEndToEndTest.profiledPairs(r.profile("CallPair_handler")))
         .containsExactly("main phase2", 1L, "phase2 twice", 5L, "twice leaf", 10L);
   }
@@ -130,8 +149,8 @@ class ProfilesLibraryTest {
 
   /**
    * Per interval, instructions per (start, end) block, counted by stepping the interpreter; the
-   * first block (its start unknown to the sink) and, with {@code triggers}, the blocks while
-   * the codewords turn sampling off and the first one after it are left out.
+   * first block (its start unknown to the sink) and, with {@code triggers}, the blocks while the
+   * codewords turn sampling off and the first one after it are left out.
    */
   static List<Map<String, Long>> steppedVectors(long interval, boolean triggers, String... args)
       throws Exception {
@@ -155,9 +174,9 @@ class ProfilesLibraryTest {
       }
       if (sampling && transfers.contains(d.opClass())) {
         if (known) {
-          byInterval.computeIfAbsent((now - 1) / interval, k -> new LinkedHashMap<>())
-              .merge(Long.toHexString(start) + "-" + Long.toHexString(d.pc), now - mark,
-                  Long::sum);
+          byInterval
+              .computeIfAbsent((now - 1) / interval, k -> new LinkedHashMap<>())
+              .merge(Long.toHexString(start) + "-" + Long.toHexString(d.pc), now - mark, Long::sum);
         }
         known = true;
         mark = now;
@@ -170,8 +189,9 @@ class ProfilesLibraryTest {
   @ParameterizedTest
   @EnumSource(Engine.class)
   void basicBlockVectorsEqualSteppedCountsAndTheBbFileReadsBack(Engine kind) throws Exception {
-    String acf = "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
-        + "use basic_block_vectors(handler = bbv5k);\n";
+    String acf =
+        "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
+            + "use basic_block_vectors(handler = bbv5k);\n";
     Run r = run(kind, acf, CALLS, "2");
     BasicBlockVectors sink = (BasicBlockVectors) r.engine().sinks().get(0);
     String bb = sink.files(r.machine().symbols()).get("bb");
@@ -179,8 +199,11 @@ class ProfilesLibraryTest {
 
     Map<Integer, String> blockOf = new HashMap<>();
     for (List<String> row : sink.table(r.machine().symbols()).rows()) {
-      blockOf.put(Integer.parseInt(row.get(0)),
-          Long.toHexString(Long.decode(row.get(1))) + "-" + Long.toHexString(Long.decode(row.get(2))));
+      blockOf.put(
+          Integer.parseInt(row.get(0)),
+          Long.toHexString(Long.decode(row.get(1)))
+              + "-"
+              + Long.toHexString(Long.decode(row.get(2))));
     }
     List<Map<String, Long>> profiled = new ArrayList<>();
     for (Map<Integer, Long> v : SimPointBb.parse(bb)) {
@@ -196,14 +219,19 @@ class ProfilesLibraryTest {
 
   @Test
   void underSamplingBasicBlockVectorsCountOnlySampledBlocksWithKnownStarts() throws Exception {
-    String acf = "import profiles;\nsink bbv2k = bbv(interval = 2000);\n"
-        + EngineEndToEndTest.TRIGGERS + "use basic_block_vectors(handler = bbv2k);\n";
+    String acf =
+        "import profiles;\nsink bbv2k = bbv(interval = 2000);\n"
+            + EngineEndToEndTest.TRIGGERS
+            + "use basic_block_vectors(handler = bbv2k);\n";
     Run r = run(Engine.INTERPRETED, acf, CALLS, "codewords", "40");
     BasicBlockVectors sink = (BasicBlockVectors) r.engine().sinks().get(0);
     Map<Integer, String> blockOf = new HashMap<>();
     for (List<String> row : sink.table(r.machine().symbols()).rows()) {
-      blockOf.put(Integer.parseInt(row.get(0)), Long.toHexString(Long.decode(row.get(1))) + "-"
-          + Long.toHexString(Long.decode(row.get(2))));
+      blockOf.put(
+          Integer.parseInt(row.get(0)),
+          Long.toHexString(Long.decode(row.get(1)))
+              + "-"
+              + Long.toHexString(Long.decode(row.get(2))));
     }
     List<Map<String, Long>> profiled = new ArrayList<>();
     for (Map<Integer, Long> v : sink.vectors()) {
@@ -226,11 +254,11 @@ class ProfilesLibraryTest {
   void blockIdsAreTheSameInTwoRunsOfOneProgram() throws Exception {
     // Different arguments run the blocks in a different order, so ids given in order of first
     // execution would differ (issue 17: 904 against 758 for one block).
-    String acf = "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
-        + "use basic_block_vectors(handler = bbv5k);\n";
+    String acf =
+        "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
+            + "use basic_block_vectors(handler = bbv5k);\n";
     Map<String, String> first = idsByBlock(run(Engine.INTERPRETED, acf, CALLS, "2"));
-    Map<String, String> second = idsByBlock(run(Engine.INTERPRETED, acf, CALLS, "codewords",
-        "40"));
+    Map<String, String> second = idsByBlock(run(Engine.INTERPRETED, acf, CALLS, "codewords", "40"));
     Set<String> common = new java.util.HashSet<>(first.keySet());
     common.retainAll(second.keySet());
     assertThat(common.size()).isGreaterThan(10);
@@ -247,8 +275,11 @@ class ProfilesLibraryTest {
   static Map<String, String> idsByBlock(Run r) {
     Map<String, String> ids = new HashMap<>();
     for (List<String> row : r.engine().sinks().get(0).table(r.machine().symbols()).rows()) {
-      ids.put(Long.toHexString(Long.decode(row.get(1))) + "-"
-          + Long.toHexString(Long.decode(row.get(2))), row.get(0));
+      ids.put(
+          Long.toHexString(Long.decode(row.get(1)))
+              + "-"
+              + Long.toHexString(Long.decode(row.get(2))),
+          row.get(0));
     }
     return ids;
   }
@@ -281,7 +312,9 @@ class ProfilesLibraryTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Engine.class, names = {"INTERPRETED", "GENERATED"})
+  @EnumSource(
+      value = Engine.class,
+      names = {"INTERPRETED", "GENERATED"})
   void hotPathsOfALoopAreItsFourBodiesPlusTheEntryAndExitPaths(Engine kind) throws Exception {
     Run r = run(kind, use("hot_paths"), PATHS, "31");
     String[] own = r.stdout().split("\n")[1].split(" ");
@@ -306,9 +339,16 @@ class ProfilesLibraryTest {
       }
     }
     // The iterations between the first and the last, as the program counted them.
-    assertThat(loopPaths).containsExactly(Set.of(), Long.parseLong(own[2]),
-        Set.of("three"), Long.parseLong(own[4]), Set.of("five"), Long.parseLong(own[6]),
-        Set.of("five", "three"), Long.parseLong(own[8]));
+    assertThat(loopPaths)
+        .containsExactly(
+            Set.of(),
+            Long.parseLong(own[2]),
+            Set.of("three"),
+            Long.parseLong(own[4]),
+            Set.of("five"),
+            Long.parseLong(own[6]),
+            Set.of("five", "three"),
+            Long.parseLong(own[8]));
     assertThat(entryPaths).isEqualTo(1);
     assertThat(exitPaths).isEqualTo(1);
     assertThat(total).isEqualTo(31); // every iteration ends exactly one path
@@ -330,21 +370,23 @@ class ProfilesLibraryTest {
 
   /** A stream row as {first address, length, frequency}. */
   static List<Long> streamRow(List<String> row) {
-    return List.of(Long.decode(row.get(5)), Long.parseLong(row.get(1)),
-        Long.parseLong(row.get(2)));
+    return List.of(Long.decode(row.get(5)), Long.parseLong(row.get(1)), Long.parseLong(row.get(2)));
   }
 
   @ParameterizedTest
   @EnumSource(Engine.class)
   void hotDataStreamsOfASampledBurstAreExactlyTheListWalks(Engine kind) throws Exception {
     // Sampling starts off; the program's codewords bracket the walks (equations (1), (2)).
-    String acf = "import profiles;\ncounter sampling(index = 0, init = 1);\n"
-        + EngineEndToEndTest.TRIGGERS + "use hot_data_streams;\n";
+    String acf =
+        "import profiles;\ncounter sampling(index = 0, init = 1);\n"
+            + EngineEndToEndTest.TRIGGERS
+            + "use hot_data_streams;\n";
     Run r = run(kind, acf, MEMORY, "streams", "30", "40");
     Map<String, List<Long>> own = ownStreams(r.stdout());
     ProfileTable t = r.profile("HotDataStreams");
     assertThat(t.rows().stream().map(ProfilesLibraryTest::streamRow).toList())
-        .containsExactly(own.get("A"), own.get("B")).inOrder();
+        .containsExactly(own.get("A"), own.get("B"))
+        .inOrder();
     // Heat = length x frequency; the two cover the whole burst, so their shares add up to 1.
     assertThat(t.weights().values()).containsExactly(24L * 30, 16L * 40).inOrder();
     assertThat(t.rows().get(0).get(4)).isEqualTo("0.529412"); // 720 / 1360
@@ -364,9 +406,11 @@ class ProfilesLibraryTest {
 
   @Test
   void withoutStreamsTheTraceIsCountedPerPc() throws Exception {
-    String acf = "import profiles;\ncounter sampling(index = 0, init = 1);\n"
-        + "sink refs = burst_trace(streams = false);\n" + EngineEndToEndTest.TRIGGERS
-        + "use hot_data_streams(handler = refs);\n";
+    String acf =
+        "import profiles;\ncounter sampling(index = 0, init = 1);\n"
+            + "sink refs = burst_trace(streams = false);\n"
+            + EngineEndToEndTest.TRIGGERS
+            + "use hot_data_streams(handler = refs);\n";
     Run r = run(Engine.INTERPRETED, acf, MEMORY, "streams", "30", "40");
     // Two loads per node (key, next): 12 nodes x 30 walks + 8 nodes x 40 walks each.
     ProfileTable t = r.profile("refs");
@@ -377,16 +421,21 @@ class ProfilesLibraryTest {
 
   @Test
   void aFullTraceKeepsItsFirstReferencesAndSaysHowManyItDropped() throws Exception {
-    String acf = "import profiles;\nsink s = burst_trace(capacity = 100);\n"
-        + "use hot_data_streams(handler = s);\n";
+    String acf =
+        "import profiles;\nsink s = burst_trace(capacity = 100);\n"
+            + "use hot_data_streams(handler = s);\n";
     Run r = run(Engine.INTERPRETED, acf, MEMORY, "streams", "3", "4");
     BurstTrace t = (BurstTrace) r.engine().sinks().get(0);
     // Every handler call but one (the on_trig_inst that starts the burst) is a reference.
     long dropped = r.engine().cost().handlerCalls() - 1 - 100;
     assertThat(t.traced()).isEqualTo(100);
     assertThat(t.dropped()).isEqualTo(dropped);
-    assertThat(t.notes()).containsExactly(String.format("the trace holds the first 100"
-        + " references; %,d more were dropped (raise the sink's capacity, or sample)", dropped));
+    assertThat(t.notes())
+        .containsExactly(
+            String.format(
+                "the trace holds the first 100"
+                    + " references; %,d more were dropped (raise the sink's capacity, or sample)",
+                dropped));
   }
 
   // ------------------------------------------------------------------ utilities
@@ -395,8 +444,10 @@ class ProfilesLibraryTest {
   void storeWatchpointTrapsOnlyOnStoresIntoTheRange() throws Exception {
     Run plain = run(Engine.INTERPRETED, "", CALLS, "store", "5");
     String[] first = plain.stdout().split("\n")[0].split(" ");
-    String acf = String.format("import utilities;\nuse store_watchpoint(lo = %d, hi = %d);\n",
-        Long.decode(first[1]), Long.decode(first[2]));
+    String acf =
+        String.format(
+            "import utilities;\nuse store_watchpoint(lo = %d, hi = %d);\n",
+            Long.decode(first[1]), Long.decode(first[2]));
 
     Run outside = run(Engine.INTERPRETED, acf, CALLS, "store", "5");
     assertThat(outside.outcome().reason()).isEqualTo(StopReason.EXITED);
@@ -413,16 +464,19 @@ class ProfilesLibraryTest {
   void loggingWatchpointCountsEveryWriterOfTheRangeAndLetsTheProgramRun() throws Exception {
     Run plain = run(Engine.INTERPRETED, "", CALLS, "store", "5");
     long lo = Long.decode(plain.stdout().split("\n")[0].split(" ")[1]);
-    String acf = String.format("import utilities;\n"
-        + "sink w = watchpoint(address = %d, length = 32);\nuse store_watch_log(handler = w);\n",
-        lo);
+    String acf =
+        String.format(
+            "import utilities;\n"
+                + "sink w = watchpoint(address = %d, length = 32);\nuse store_watch_log(handler = w);\n",
+            lo);
     Run inside = run(Engine.INTERPRETED, acf, CALLS, "store", "2");
     assertThat(inside.outcome().reason()).isEqualTo(StopReason.EXITED);
     List<List<String>> rows = inside.profile("w").rows();
     assertThat(rows).hasSize(1);
     // main wrote 42 into watched[2], once.
     assertThat(rows.get(0).subList(1, 5))
-        .containsExactly("main", "1", "0x" + Long.toHexString(lo + 16), "0x2a").inOrder();
+        .containsExactly("main", "1", "0x" + Long.toHexString(lo + 16), "0x2a")
+        .inOrder();
 
     // Just past the range: `after`, which the program also fills, is not watched.
     assertThat(run(Engine.INTERPRETED, acf, CALLS, "store", "5").profile("w").rows()).isEmpty();
@@ -435,11 +489,14 @@ class ProfilesLibraryTest {
     Symbol read = m.symbols().byName("module_load").orElseThrow();
     Run plain = run(Engine.INTERPRETED, "", MEMORY, "poke", "7");
     String[] range = plain.stdout().split("\n")[0].split(" ");
-    String acf = String.format("import utilities;\n"
-        + "use fault_isolation(code_lo = %d, code_hi = %d, data_lo = %d, data_hi = %d);\n",
-        Math.min(store.address(), read.address()),
-        Math.max(store.address() + store.size(), read.address() + read.size()),
-        Long.decode(range[1]), Long.decode(range[2]));
+    String acf =
+        String.format(
+            "import utilities;\n"
+                + "use fault_isolation(code_lo = %d, code_hi = %d, data_lo = %d, data_hi = %d);\n",
+            Math.min(store.address(), read.address()),
+            Math.max(store.address() + store.size(), read.address() + read.size()),
+            Long.decode(range[1]),
+            Long.decode(range[2]));
 
     Run inside = run(Engine.INTERPRETED, acf, MEMORY, "poke", "7");
     assertThat(inside.outcome().reason()).isEqualTo(StopReason.EXITED);

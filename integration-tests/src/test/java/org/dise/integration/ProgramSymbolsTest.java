@@ -29,14 +29,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@code symbol(NAME)} and {@code symbol_end(NAME)} end to end on a C program with a known
- * answer (examples/programs/arrays.c): the loads into its array {@code hot_table}, per load pc,
- * on both engines and from a configuration, on two builds of the program whose addresses differ.
+ * {@code symbol(NAME)} and {@code symbol_end(NAME)} end to end on a C program with a known answer
+ * (examples/programs/arrays.c): the loads into its array {@code hot_table}, per load pc, on both
+ * engines and from a configuration, on two builds of the program whose addresses differ.
  */
 class ProgramSymbolsTest {
   static final Path ARRAYS = Path.of("../examples/programs/bin/arrays");
+
   /** The same source built with other code and data before the arrays (test/c/Makefile). */
   static final Path SHIFTED = Path.of("src/test/c/bin/arrays_shifted");
+
   static final Path ARRAY_LOADS = Path.of("../examples/acf/array_loads.acf");
   static final Path IN_FUNCTION = Path.of("../examples/acf/array_loads_in_function.acf");
 
@@ -45,15 +47,19 @@ class ProgramSymbolsTest {
 
   /** How the productions run; symbols are resolved at load on every path. */
   enum Engine {
-    INTERPRETED, GENERATED,
+    INTERPRETED,
+    GENERATED,
     /** The symbolic set written as a configuration, read back, then bound and interpreted. */
     CONFIG;
 
     ProfilingEngine create(ProductionSet symbolic, Machine m) throws Exception {
       ProductionSet set = symbolic;
       if (this == CONFIG) {
-        set = ConfigFormat.fromBytes(ConfigFormat.toBytes(
-            new DeployableConfig("array_loads.acf", symbolic)), "t.dcfg").productions();
+        set =
+            ConfigFormat.fromBytes(
+                    ConfigFormat.toBytes(new DeployableConfig("array_loads.acf", symbolic)),
+                    "t.dcfg")
+                .productions();
         assertThat(set).isEqualTo(symbolic);
         assertThat(set.symbols()).isNotEmpty(); // the file keeps the names, not addresses
       }
@@ -82,9 +88,15 @@ class ProgramSymbolsTest {
   }
 
   static Machine load(Path program) throws Exception {
-    Machine m = Machine.load(program, List.of(), new Machine.Options(
-        new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-        new PrintStream(new ByteArrayOutputStream())));
+    Machine m =
+        Machine.load(
+            program,
+            List.of(),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream())));
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     return m;
   }
@@ -112,8 +124,7 @@ class ProgramSymbolsTest {
 
   @ParameterizedTest
   @EnumSource(Engine.class)
-  void theSameProductionsGiveTheSameAnswerOnABuildWithOtherAddresses(Engine kind)
-      throws Exception {
+  void theSameProductionsGiveTheSameAnswerOnABuildWithOtherAddresses(Engine kind) throws Exception {
     ProgramSymbols a = load(ARRAYS).programSymbols();
     ProgramSymbols b = load(SHIFTED).programSymbols();
     assertThat(b.lookup("hot_table").orElseThrow().address())
@@ -137,9 +148,14 @@ class ProgramSymbolsTest {
   @EnumSource(Engine.class)
   void aSinkParameterTakesASymbol(Engine kind) throws Exception {
     // Every store into hot_table, per store pc: main's fill loop (512) and its rounds (40).
-    Run r = run(kind, EngineEndToEndTest.lower("import utilities;\n"
-        + "sink w = watchpoint(address = symbol(hot_table), length = 4096);\n"
-        + "use store_watch_log(handler = w);\n"), ARRAYS);
+    Run r =
+        run(
+            kind,
+            EngineEndToEndTest.lower(
+                "import utilities;\n"
+                    + "sink w = watchpoint(address = symbol(hot_table), length = 4096);\n"
+                    + "use store_watch_log(handler = w);\n"),
+            ARRAYS);
     List<Long> writes = new java.util.ArrayList<>();
     for (List<String> row : r.profile().rows()) {
       assertThat(row.get(1)).isEqualTo("main");
@@ -162,9 +178,13 @@ class ProgramSymbolsTest {
   @Test
   void symbolsGoThroughAcfParametersIntoLibraryBlocks() throws Exception {
     // store_watchpoint traps the first store into [lo, hi): main's first store to hot_table.
-    Run r = run(Engine.INTERPRETED, EngineEndToEndTest.lower("import utilities;\n"
-        + "use store_watchpoint(lo = symbol(hot_table), hi = symbol_end(hot_table));\n"),
-        ARRAYS);
+    Run r =
+        run(
+            Engine.INTERPRETED,
+            EngineEndToEndTest.lower(
+                "import utilities;\n"
+                    + "use store_watchpoint(lo = symbol(hot_table), hi = symbol_end(hot_table));\n"),
+            ARRAYS);
     assertThat(r.outcome().reason()).isEqualTo(StopReason.FAULT);
     long pc = r.machine().cpu().fault().pc();
     assertThat(r.machine().symbols().lookup(pc).orElseThrow().name()).isEqualTo("main");
@@ -175,42 +195,58 @@ class ProgramSymbolsTest {
   }
 
   @Test
-  void aSymbolTheProgramLacksIsAnErrorAtItsLineAndColumnWhenTheProgramIsLoaded()
-      throws Exception {
-    ProductionSet set = EngineEndToEndTest.lower("sink s = region_counter();\n"
-        + "P: T.OPCLASS == load && T.PC >= symbol(sum_hto) => R, null\n"
-        + "R: li $dr0, symbol_end(no_such_thing); call(s, T.PC); T.INSN;\n");
+  void aSymbolTheProgramLacksIsAnErrorAtItsLineAndColumnWhenTheProgramIsLoaded() throws Exception {
+    ProductionSet set =
+        EngineEndToEndTest.lower(
+            "sink s = region_counter();\n"
+                + "P: T.OPCLASS == load && T.PC >= symbol(sum_hto) => R, null\n"
+                + "R: li $dr0, symbol_end(no_such_thing); call(s, T.PC); T.INSN;\n");
     // Compiling needs no program: the names stay symbolic until one is loaded.
-    assertThat(set.symbols()).containsExactly(new SymbolRef("sum_hto", false, "test.acf:2:33"),
-        new SymbolRef("no_such_thing", true, "test.acf:3:13"));
+    assertThat(set.symbols())
+        .containsExactly(
+            new SymbolRef("sum_hto", false, "test.acf:2:33"),
+            new SymbolRef("no_such_thing", true, "test.acf:3:13"));
     Machine m = load(ARRAYS);
-    SymbolBinding.UnresolvedSymbolsException e = assertThrows(
-        SymbolBinding.UnresolvedSymbolsException.class,
-        () -> SymbolBinding.bind(set, m.programSymbols(), "bin/arrays"));
-    assertThat(e.problems()).containsExactly(
-        "test.acf:2:33: error: bin/arrays has no symbol `sum_hto`\n"
-            + "  hint: did you mean `sum_hot`?",
-        "test.acf:3:13: error: bin/arrays has no symbol `no_such_thing`").inOrder();
+    SymbolBinding.UnresolvedSymbolsException e =
+        assertThrows(
+            SymbolBinding.UnresolvedSymbolsException.class,
+            () -> SymbolBinding.bind(set, m.programSymbols(), "bin/arrays"));
+    assertThat(e.problems())
+        .containsExactly(
+            "test.acf:2:33: error: bin/arrays has no symbol `sum_hto`\n"
+                + "  hint: did you mean `sum_hot`?",
+            "test.acf:3:13: error: bin/arrays has no symbol `no_such_thing`")
+        .inOrder();
     // An engine refuses a set whose symbols are not resolved rather than guess.
-    IllegalArgumentException unbound = assertThrows(IllegalArgumentException.class,
-        () -> new DiseEngine(set));
+    IllegalArgumentException unbound =
+        assertThrows(IllegalArgumentException.class, () -> new DiseEngine(set));
     assertThat(unbound).hasMessageThat().contains("symbol(sum_hto)");
     assertThrows(IllegalArgumentException.class, () -> EngineCompiler.load(set));
   }
 
   @Test
   void symbolEndOfASymbolWithoutSizeIsRefused() {
-    ProgramSymbols syms = new ProgramSymbols(List.of(
-        new ProgramSymbols.Entry("marker", 0x1000, 0, ProgramSymbols.Kind.NOTYPE, true),
-        new ProgramSymbols.Entry("twin", 0x2000, 8, ProgramSymbols.Kind.OBJECT, false),
-        new ProgramSymbols.Entry("twin", 0x3000, 8, ProgramSymbols.Kind.OBJECT, false)));
+    ProgramSymbols syms =
+        new ProgramSymbols(
+            List.of(
+                new ProgramSymbols.Entry("marker", 0x1000, 0, ProgramSymbols.Kind.NOTYPE, true),
+                new ProgramSymbols.Entry("twin", 0x2000, 8, ProgramSymbols.Kind.OBJECT, false),
+                new ProgramSymbols.Entry("twin", 0x3000, 8, ProgramSymbols.Kind.OBJECT, false)));
     assertThat(SymbolBinding.address(new SymbolRef("marker", false, ""), syms)).hasValue(0x1000L);
-    assertThat(SymbolBinding.explain(new SymbolRef("marker", true, "a.acf:1:1"), syms, "p")
-        .orElseThrow().render()).isEqualTo("a.acf:1:1: error: `marker` has no size in p's"
-            + " symbol table, so symbol_end(marker) is not known\n"
-            + "  hint: use symbol(marker) and a length you know");
-    assertThat(SymbolBinding.explain(new SymbolRef("twin", false, ""), syms, "p")
-        .orElseThrow().message()).isEqualTo("p has 2 local symbols called `twin` (at 0x2000,"
-            + " 0x3000), so symbol(twin) is ambiguous");
+    assertThat(
+            SymbolBinding.explain(new SymbolRef("marker", true, "a.acf:1:1"), syms, "p")
+                .orElseThrow()
+                .render())
+        .isEqualTo(
+            "a.acf:1:1: error: `marker` has no size in p's"
+                + " symbol table, so symbol_end(marker) is not known\n"
+                + "  hint: use symbol(marker) and a length you know");
+    assertThat(
+            SymbolBinding.explain(new SymbolRef("twin", false, ""), syms, "p")
+                .orElseThrow()
+                .message())
+        .isEqualTo(
+            "p has 2 local symbols called `twin` (at 0x2000,"
+                + " 0x3000), so symbol(twin) is ambiguous");
   }
 }

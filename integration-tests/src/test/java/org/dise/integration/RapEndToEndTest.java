@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.Symbol;
@@ -13,15 +14,14 @@ import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.rap.HotRange;
 import org.dise.runtime.sink.rap.RapSink;
 import org.dise.runtime.sink.rap.RapTree;
-import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The library's RAP blocks (rap.acf) on a program with known value and address distributions
- * (src/test/c/values.c): the hot ranges hold the expected shares, every count is a lower bound
- * of the exact count of its range, and the engines agree.
+ * (src/test/c/values.c): the hot ranges hold the expected shares, every count is a lower bound of
+ * the exact count of its range, and the engines agree.
  */
 class RapEndToEndTest {
   static final Path VALUES = Path.of("src/test/c/bin/values");
@@ -34,9 +34,14 @@ class RapEndToEndTest {
   }
 
   static Machine load() throws Exception {
-    return Machine.load(VALUES, List.of(Integer.toString(N)), new Machine.Options(
-        new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-        new PrintStream(new ByteArrayOutputStream())));
+    return Machine.load(
+        VALUES,
+        List.of(Integer.toString(N)),
+        new Machine.Options(
+            new Sandbox(Path.of("").toAbsolutePath()),
+            List.of(),
+            0x5eed,
+            new PrintStream(new ByteArrayOutputStream())));
   }
 
   /** The pattern that selects the pcs of one function of the test program. */
@@ -62,24 +67,35 @@ class RapEndToEndTest {
   }
 
   static double share(RapSink s, long lo, long hi) {
-    return 100.0 * s.hotRanges().stream().filter(h -> h.lo() >= lo && h.hi() <= hi)
-        .mapToLong(HotRange::count).sum() / s.tree().events();
+    return 100.0
+        * s.hotRanges().stream()
+            .filter(h -> h.lo() >= lo && h.hi() <= hi)
+            .mapToLong(HotRange::count)
+            .sum()
+        / s.tree().events();
   }
 
   @ParameterizedTest
   @EnumSource(Engine.class)
   void loadValueRangesFindTheConstantAndTheConcentratedRange(Engine kind) throws Exception {
-    String acf = "import rap;\n"
-        + "sink v = rap_tree(epsilon_ppm = 10000);\n"
-        + "P: T.OPCLASS == load && (" + inFunction("constant_loads") + " || "
-        + inFunction("range_loads") + ") => R, null\n"
-        + "R: T.INSN; mv $dr0, T.RD; call(v, $dr0);\n";
+    String acf =
+        "import rap;\n"
+            + "sink v = rap_tree(epsilon_ppm = 10000);\n"
+            + "P: T.OPCLASS == load && ("
+            + inFunction("constant_loads")
+            + " || "
+            + inFunction("range_loads")
+            + ") => R, null\n"
+            + "R: T.INSN; mv $dr0, T.RD; call(v, $dr0);\n";
     Run r = run(kind, acf);
     RapSink s = r.rap();
     assertThat(s.tree().events()).isEqualTo(2 * N);
     // constant_loads: half the stream is the value 42, found as a range of its own.
-    HotRange fortyTwo = s.hotRanges().stream().filter(h -> h.lo() == 42 && h.hi() == 42)
-        .findFirst().orElseThrow(() -> new AssertionError(s.hotRanges().toString()));
+    HotRange fortyTwo =
+        s.hotRanges().stream()
+            .filter(h -> h.lo() == 42 && h.hi() == 42)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(s.hotRanges().toString()));
     assertThat(fortyTwo.exact()).isEqualTo(N);
     assertThat(100.0 * fortyTwo.inclusive() / s.tree().events()).isWithin(2.0).of(50.0);
     // range_loads: 70% of its values (35% of the stream) lie in [0x5000, 0x50ff].
@@ -90,15 +106,18 @@ class RapEndToEndTest {
   @ParameterizedTest
   @EnumSource(Engine.class)
   void zeroLoadAddressesFallInTheZeroArray(Engine kind) throws Exception {
-    String acf = "import rap;\n"
-        + "P: T.OPCLASS == load && " + inFunction("zero_loads") + " => R, null\n"
-        + "R: addi $dr0, T.RS1, T.IMM; T.INSN; bnez T.RD, .loaded; call(zero_load_ranges, $dr0);"
-        + " .loaded:\n";
+    String acf =
+        "import rap;\n"
+            + "P: T.OPCLASS == load && "
+            + inFunction("zero_loads")
+            + " => R, null\n"
+            + "R: addi $dr0, T.RS1, T.IMM; T.INSN; bnez T.RD, .loaded; call(zero_load_ranges, $dr0);"
+            + " .loaded:\n";
     Run r = run(kind, acf);
     RapSink s = r.rap();
     // The program prints where zeros[] is: "zeros 0x794d8 8192".
-    String[] z = r.stdout().lines().filter(l -> l.startsWith("zeros ")).findFirst()
-        .orElseThrow().split(" ");
+    String[] z =
+        r.stdout().lines().filter(l -> l.startsWith("zeros ")).findFirst().orElseThrow().split(" ");
     long lo = Long.decode(z[1]);
     long hi = lo + Long.parseLong(z[2]) - 1;
     // Half the loads read zeros[] (all zero), half table[] (never zero).
@@ -134,12 +153,21 @@ class RapEndToEndTest {
   @ParameterizedTest
   @EnumSource(Engine.class)
   void taggedLoadsFeedTheSameTreeWithoutReplacing(Engine kind) throws Exception {
-    String select = "T.OPCLASS == load && (" + inFunction("constant_loads") + " || "
-        + inFunction("range_loads") + ")";
-    Run called = run(kind, "sink v = rap_tree();\nP: " + select + " => R, null\n"
-        + "R: T.INSN; mv $dr0, T.RD; call(v, $dr0);\n");
-    Run tagged = run(kind, "sink v = rap_tree(stream = value);\nP: " + select
-        + " => tag(v), null\n");
+    String select =
+        "T.OPCLASS == load && ("
+            + inFunction("constant_loads")
+            + " || "
+            + inFunction("range_loads")
+            + ")";
+    Run called =
+        run(
+            kind,
+            "sink v = rap_tree();\nP: "
+                + select
+                + " => R, null\n"
+                + "R: T.INSN; mv $dr0, T.RD; call(v, $dr0);\n");
+    Run tagged =
+        run(kind, "sink v = rap_tree(stream = value);\nP: " + select + " => tag(v), null\n");
     assertThat(tagged.rap().table(null)).isEqualTo(called.rap().table(null));
     assertThat(tagged.rap().tree().maxNodes()).isEqualTo(called.rap().tree().maxNodes());
     assertThat(tagged.engine().cost().replacements()).isEqualTo(0);

@@ -36,10 +36,12 @@ import org.junit.jupiter.api.Test;
  */
 class SamplingTest {
   static final Path PHASES = examples().resolve("examples/programs/bin/phases");
+
   /** Hot code regions under the external trigger of equations (1) and (2). */
-  static final String REGIONS = "import sampling;\nuse external_trigger;\n"
-      + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
-      + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
+  static final String REGIONS =
+      "import sampling;\nuse external_trigger;\n"
+          + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
+          + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
 
   static Path examples() {
     Path p = Path.of("").toAbsolutePath();
@@ -51,9 +53,16 @@ class SamplingTest {
 
   static Machine machine(Path program, int translateThreshold, String... args) {
     try {
-      Machine m = Machine.load(program, List.of(args), new Machine.Options(
-          new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-          new PrintStream(new ByteArrayOutputStream()), translateThreshold));
+      Machine m =
+          Machine.load(
+              program,
+              List.of(args),
+              new Machine.Options(
+                  new Sandbox(Path.of("").toAbsolutePath()),
+                  List.of(),
+                  0x5eed,
+                  new PrintStream(new ByteArrayOutputStream()),
+                  translateThreshold));
       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
       return m;
     } catch (Exception e) {
@@ -98,8 +107,9 @@ class SamplingTest {
   @Test
   void phaseIdsFollowTheKnownSchedule() {
     // phases 4: blocks of about 4M instructions, schedule AABBACCADDBA, 1M intervals.
-    SamplingRun.FirstPass first = SamplingRun.firstPass(setup(REGIONS, false, PHASES, "4"),
-        spec("phase").with("threshold", "25"), -1);
+    SamplingRun.FirstPass first =
+        SamplingRun.firstPass(
+            setup(REGIONS, false, PHASES, "4"), spec("phase").with("threshold", "25"), -1);
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < first.plan().intervals(); i++) {
       ids.add(first.plan().phase(i));
@@ -178,8 +188,10 @@ class SamplingTest {
   @Test
   void aCodewordWhoseReplacementFaultsIsAGuestFaultNotACrash() {
     Machine m = machine(PHASES, 0, "1");
-    ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(
-        "P: T.OP == on_trig_inst => R, null\nR: ld $dr0, 0(zero); T.INSN;\n"));
+    ProfilingEngine engine =
+        new DiseEngine(
+            EngineEndToEndTest.lower(
+                "P: T.OP == on_trig_inst => R, null\nR: ld $dr0, 0(zero); T.INSN;\n"));
     engine.install(m.cpu());
     long entry = m.cpu().pc;
     TriggerDriver d = new TriggerDriver(m, engine, new ExhaustiveTrigger(100_000), null);
@@ -214,8 +226,12 @@ class SamplingTest {
     ProfilingEngine engine = new DiseEngine(EngineEndToEndTest.lower(REGIONS));
     engine.install(m.cpu());
     PhaseTracker tracker = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    TriggerDriver d = new TriggerDriver(m, engine, periodic ? new PeriodicTrigger(500_000, 2, 1)
-        : new ExhaustiveTrigger(1_000_000), tracker);
+    TriggerDriver d =
+        new TriggerDriver(
+            m,
+            engine,
+            periodic ? new PeriodicTrigger(500_000, 2, 1) : new ExhaustiveTrigger(1_000_000),
+            tracker);
     if (translateThreshold > 0) {
       // Translation is in the background: let the hot blocks' code arrive before going on,
       // or a short run may finish all interpreted (as this test once did, unnoticed).
@@ -239,10 +255,10 @@ class SamplingTest {
 
   @Test
   void bothEnginesSampleAndEstimateAlike() {
-    SamplingRun.Result a = SamplingRun.run(setup(REGIONS, false, PHASES, "2"), spec("phase"),
-        false, null, -1);
-    SamplingRun.Result b = SamplingRun.run(setup(REGIONS, true, PHASES, "2"), spec("phase"),
-        false, null, -1);
+    SamplingRun.Result a =
+        SamplingRun.run(setup(REGIONS, false, PHASES, "2"), spec("phase"), false, null, -1);
+    SamplingRun.Result b =
+        SamplingRun.run(setup(REGIONS, true, PHASES, "2"), spec("phase"), false, null, -1);
     assertThat(b.estimate()).isEqualTo(a.estimate());
     assertThat(b.engine().cost()).isEqualTo(a.engine().cost());
     assertThat(b.sampledFraction()).isEqualTo(a.sampledFraction());
@@ -258,8 +274,8 @@ class SamplingTest {
 
   @Test
   void anExhaustiveTriggerEstimatesTheExactProfile() {
-    SamplingRun.Result r = SamplingRun.run(setup(REGIONS, false, PHASES, "1"),
-        spec("exhaustive"), true, null, -1);
+    SamplingRun.Result r =
+        SamplingRun.run(setup(REGIONS, false, PHASES, "1"), spec("exhaustive"), true, null, -1);
     assertThat(r.sampledFraction()).isEqualTo(1.0);
     assertThat(r.primary().countError()).isEqualTo(0.0);
     assertThat(r.primary().hotError()).isEqualTo(0.0);
@@ -289,9 +305,19 @@ class SamplingTest {
 
   @Test
   void phaseAwareReachesFivePercentErrorWithLessSampledThanPeriodicAndRandom() {
-    List<Sweep.Point> points = Sweep.run("phases 2", setup(REGIONS, false, PHASES, "2"),
-        new Sweep.Plan(1_000_000, List.of(25.0), List.of(2L, 3L, 4L, 6L), List.of(2L, 3L, 4L, 6L),
-            List.of(1L, 2L), "third", "last"), null);
+    List<Sweep.Point> points =
+        Sweep.run(
+            "phases 2",
+            setup(REGIONS, false, PHASES, "2"),
+            new Sweep.Plan(
+                1_000_000,
+                List.of(25.0),
+                List.of(2L, 3L, 4L, 6L),
+                List.of(2L, 3L, 4L, 6L),
+                List.of(1L, 2L),
+                "third",
+                "last"),
+            null);
     Map<String, Double> at5 = Sweep.fractionAtError(points, 0.05).get("phases 2");
     assertThat(at5.get("phase:third")).isNotNull();
     for (String other : List.of("periodic", "random")) {
@@ -307,8 +333,9 @@ class SamplingTest {
     String acf = REGIONS + "trigger every = periodic(interval = 1000000, period = 4);\n";
     ProductionSet set = EngineEndToEndTest.lower(acf);
     assertThat(set.triggers()).hasSize(1);
-    SamplingRun.Result r = SamplingRun.run(setup(acf, false, PHASES, "1"),
-        TriggerSpec.of(set.triggers().get(0)), false, null, -1);
+    SamplingRun.Result r =
+        SamplingRun.run(
+            setup(acf, false, PHASES, "1"), TriggerSpec.of(set.triggers().get(0)), false, null, -1);
     assertThat(r.trigger().component()).isEqualTo("periodic");
     assertThat(sampled(r)).containsAtLeast(0L, 4L, 8L).inOrder();
     assertThat(sampled(r)).doesNotContain(1L);
@@ -321,11 +348,17 @@ class SamplingTest {
 
   /** Counts every check and, in a second sink, the checks made while sampling is on. */
   static String counted(String trigger) {
-    return "import sampling;\n" + trigger + "\n"
+    return "import sampling;\n"
+        + trigger
+        + "\n"
         + "sink sampled = region_counter(cost = 1);\nsink all = region_counter(cost = 1);\n"
-        + "S: " + CHECK + " && overflow_1 => RS, null\n"
+        + "S: "
+        + CHECK
+        + " && overflow_1 => RS, null\n"
         + "RS: call(sampled, T.INSN); T.INSN;\n"
-        + "acf every() {\n  E: " + CHECK + " => RE, null\n"
+        + "acf every() {\n  E: "
+        + CHECK
+        + " => RE, null\n"
         + "  RE: call(all, T.INSN); T.INSN;\n}\nuse every;\n";
   }
 
@@ -351,8 +384,7 @@ class SamplingTest {
   static long total(ProfilingEngine e, Machine m, int sink) {
     for (var s : e.sinks()) {
       if (s.name().equals(sink == 0 ? "sampled" : "all")) {
-        return s.table(m.symbols()).rows().stream().mapToLong(r -> Long.parseLong(r.get(2)))
-            .sum();
+        return s.table(m.symbols()).rows().stream().mapToLong(r -> Long.parseLong(r.get(2))).sum();
       }
     }
     throw new AssertionError("no sink");
@@ -361,23 +393,27 @@ class SamplingTest {
   @Test
   void burstyTracingSamplesNInstrOfEveryNCheckPlusNInstrChecks() throws Exception {
     assertThat(checksSampled(counted("use bursty_tracing(nCheck0 = 40, nInstr0 = 10);")))
-        .isWithin(0.002).of(10.0 / 50);
+        .isWithin(0.002)
+        .of(10.0 / 50);
     assertThat(checksSampled(counted("use bursty_tracing(nCheck0 = 300, nInstr0 = 2);")))
-        .isWithin(0.002).of(2.0 / 302);
+        .isWithin(0.002)
+        .of(2.0 / 302);
   }
 
   @Test
   void arnoldRyderSamplesOneCheckPeriodInNCheckPlusOne() throws Exception {
     assertThat(checksSampled(counted("use arnold_ryder(nCheck0 = 19);")))
-        .isWithin(0.002).of(1.0 / 20);
+        .isWithin(0.002)
+        .of(1.0 / 20);
   }
 
   @Test
   void aBurstSpansProcedureBoundaries() throws Exception {
     Machine m = EngineEndToEndTest.load(List.of("3"));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-    ProfilingEngine e = new DiseEngine(EngineEndToEndTest.lower(
-        counted("use bursty_tracing(nCheck0 = 40, nInstr0 = 10);")));
+    ProfilingEngine e =
+        new DiseEngine(
+            EngineEndToEndTest.lower(counted("use bursty_tracing(nCheck0 = 40, nInstr0 = 10);")));
     e.install(m.cpu());
     // Step the guest and note the functions each burst (overflow_1 on) runs in.
     List<Set<String>> bursts = new ArrayList<>();
@@ -388,14 +424,21 @@ class SamplingTest {
         bursts.add(new HashSet<>());
       }
       if (now) {
-        bursts.get(bursts.size() - 1).add(m.symbols().lookup(m.cpu().pc)
-            .map(s -> s.name()).orElse("?"));
+        bursts
+            .get(bursts.size() - 1)
+            .add(m.symbols().lookup(m.cpu().pc).map(s -> s.name()).orElse("?"));
       }
       on = now;
     }
     assertThat(bursts.size()).isGreaterThan(3);
     assertThat(bursts.stream().mapToInt(Set::size).max().getAsInt()).isAtLeast(2);
-    assertThat(bursts.stream().filter(b -> b.contains("fib") && b.contains("main")
-        || b.contains("leaf") && b.contains("twice")).count()).isGreaterThan(0L);
+    assertThat(
+            bursts.stream()
+                .filter(
+                    b ->
+                        b.contains("fib") && b.contains("main")
+                            || b.contains("leaf") && b.contains("twice"))
+                .count())
+        .isGreaterThan(0L);
   }
 }

@@ -12,25 +12,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.Sink;
-import org.dise.integration.EngineEndToEndTest.Engine;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Productions inside translated code (issue 14): each ACF of the examples and of the
- * conformance suite's engine cases, on the test programs, must give exactly the same run
- * interpreted (threshold 0), translated from the first execution of every block (threshold 1)
- * and translated once hot (the default threshold), with the interpreted and the generated
- * engine: guest output, how the run ended, instruction counts (inserted ones included), cost
- * figures, HPS counters and every sink's profile. Also under instruction limits that stop runs
- * mid-unit, and when a replacement faults.
+ * Productions inside translated code (issue 14): each ACF of the examples and of the conformance
+ * suite's engine cases, on the test programs, must give exactly the same run interpreted (threshold
+ * 0), translated from the first execution of every block (threshold 1) and translated once hot (the
+ * default threshold), with the interpreted and the generated engine: guest output, how the run
+ * ended, instruction counts (inserted ones included), cost figures, HPS counters and every sink's
+ * profile. Also under instruction limits that stop runs mid-unit, and when a replacement faults.
  */
 class TranslatedProductionsTest {
   static final Path EXAMPLES = Path.of("../examples/acf");
@@ -48,15 +47,21 @@ class TranslatedProductionsTest {
   static final Program CALLS = new Program(EngineEndToEndTest.CALLS, List.of("3"));
 
   /** For the ACFs that name program symbols (the arrays of examples/programs/arrays.c). */
-  static final Program ARRAYS = new Program(Path.of("../examples/programs/bin/arrays"),
-      List.of());
+  static final Program ARRAYS = new Program(Path.of("../examples/programs/bin/arrays"), List.of());
 
   /** Everything a user can observe of one run, as text (equal runs print equal texts). */
   static String observe(Engine engine, String acf, Program p, int threshold, long maxInsns)
       throws Exception {
-    Machine m = Machine.load(p.path(), p.args(), new Machine.Options(
-        new Sandbox(Path.of("").toAbsolutePath()), List.of(), 0x5eed,
-        new PrintStream(new ByteArrayOutputStream()), threshold));
+    Machine m =
+        Machine.load(
+            p.path(),
+            p.args(),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                threshold));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
     ProductionSet set = EngineEndToEndTest.lower(acf);
@@ -68,16 +73,31 @@ class TranslatedProductionsTest {
     Machine.Outcome o = m.run(maxInsns);
     StringBuilder sb = new StringBuilder();
     sb.append("stdout: ").append(out.toString(StandardCharsets.UTF_8)).append('\n');
-    sb.append("outcome: ").append(o.reason()).append(' ').append(o.exitStatus()).append(' ')
-        .append(o.instructions()).append(" pc ").append(Long.toHexString(m.cpu().pc))
-        .append('\n').append(o.report()).append('\n');
+    sb.append("outcome: ")
+        .append(o.reason())
+        .append(' ')
+        .append(o.exitStatus())
+        .append(' ')
+        .append(o.instructions())
+        .append(" pc ")
+        .append(Long.toHexString(m.cpu().pc))
+        .append('\n')
+        .append(o.report())
+        .append('\n');
     sb.append("cost: ").append(e.cost()).append('\n');
     for (int i = 0; i < e.hps().count(); i++) {
-      sb.append("counter ").append(i).append(": ").append(e.hps().value(i))
-          .append(e.hps().overflow(i) ? " overflow" : "").append('\n');
+      sb.append("counter ")
+          .append(i)
+          .append(": ")
+          .append(e.hps().value(i))
+          .append(e.hps().overflow(i) ? " overflow" : "")
+          .append('\n');
     }
     for (Sink s : e.sinks()) {
-      sb.append("sink ").append(s.name()).append(": ").append(s.table(m.symbols()).rows())
+      sb.append("sink ")
+          .append(s.name())
+          .append(": ")
+          .append(s.table(m.symbols()).rows())
           .append('\n');
     }
     return sb.toString();
@@ -100,30 +120,37 @@ class TranslatedProductionsTest {
       String text = Files.readString(acf, StandardCharsets.UTF_8);
       boolean symbolic = !EngineEndToEndTest.lower(text).symbols().isEmpty();
       Program p = symbolic ? ARRAYS : CALLS;
-      tests.add(DynamicTest.dynamicTest(acf.getFileName() + " on " + p,
-          () -> agree(text, p, -1)));
+      tests.add(DynamicTest.dynamicTest(acf.getFileName() + " on " + p, () -> agree(text, p, -1)));
     }
     return tests.stream();
   }
 
   /**
    * The interpreted engine translated from the first execution (threshold 1) and once hot (the
-   * default threshold), and the generated engine translated from the first execution, observe
-   * what the interpreted engine observes when nothing is translated.
+   * default threshold), and the generated engine translated from the first execution, observe what
+   * the interpreted engine observes when nothing is translated.
    */
   static void agree(String acf, Program p, long maxInsns) throws Exception {
     String expected = observe(Engine.INTERPRETED, acf, p, 0, maxInsns);
     check(expected, Engine.INTERPRETED, acf, p, 1, maxInsns);
-    check(expected, Engine.INTERPRETED, acf, p, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD,
+    check(
+        expected,
+        Engine.INTERPRETED,
+        acf,
+        p,
+        Machine.Options.DEFAULT_TRANSLATE_THRESHOLD,
         maxInsns);
     check(expected, Engine.GENERATED, acf, p, 1, maxInsns);
   }
 
-  private static void check(String expected, Engine engine, String acf, Program p, int t,
-      long maxInsns) throws Exception {
+  private static void check(
+      String expected, Engine engine, String acf, Program p, int t, long maxInsns)
+      throws Exception {
     String actual = observe(engine, acf, p, t, maxInsns);
-    assertWithMessage(engine + " engine, translate threshold " + t + ": "
-        + firstDifference(expected, actual)).that(actual.equals(expected)).isTrue();
+    assertWithMessage(
+            engine + " engine, translate threshold " + t + ": " + firstDifference(expected, actual))
+        .that(actual.equals(expected))
+        .isTrue();
   }
 
   /** The first line where two observations differ, both versions shortened. */
@@ -139,7 +166,11 @@ class TranslatedProductionsTest {
           from++;
         }
         from = Math.max(0, from - 80);
-        return "line " + (i + 1) + "\n expected: ..." + cut(x, from) + "\n but was:  ..."
+        return "line "
+            + (i + 1)
+            + "\n expected: ..."
+            + cut(x, from)
+            + "\n but was:  ..."
             + cut(y, from);
       }
     }
@@ -165,12 +196,13 @@ class TranslatedProductionsTest {
   void aFaultInAReplacementIsReportedAtTheSameInstructionTranslatedOrNot() throws Exception {
     // The hundredth call's replacement loads from address 0: a guest fault inside the decode
     // stage's sequence, after a DISE register was written and counters moved.
-    String acf = "sink pairs = call_pair_counter(cost = 40);\n"
-        + "Q: T.OPCLASS == proc_call && overflow_0 => Bad, null\n"
-        + "P: T.OPCLASS == proc_call => R, inc_0\n"
-        + "R: call(pairs, T.INSN); T.INSN;\n"
-        + "Bad: addi $dr0, zero, 7; ld $dr1, 0($dr0); T.INSN;\n"
-        + "counter calls(index = 0, width = 7, init = 28);\n";
+    String acf =
+        "sink pairs = call_pair_counter(cost = 40);\n"
+            + "Q: T.OPCLASS == proc_call && overflow_0 => Bad, null\n"
+            + "P: T.OPCLASS == proc_call => R, inc_0\n"
+            + "R: call(pairs, T.INSN); T.INSN;\n"
+            + "Bad: addi $dr0, zero, 7; ld $dr1, 0($dr0); T.INSN;\n"
+            + "counter calls(index = 0, width = 7, init = 28);\n";
     Program calls = CALLS;
     String interpreted = observe(Engine.INTERPRETED, acf, calls, 0, -1);
     assertThat(interpreted).contains("FAULT");

@@ -19,8 +19,8 @@ final class AcfLoader {
   }
 
   /**
-   * As {@link #load(List)}; {@code consequence} ends the error summary. Several files compose
-   * into one production set in the order given (see {@link Composition}).
+   * As {@link #load(List)}; {@code consequence} ends the error summary. Several files compose into
+   * one production set in the order given (see {@link Composition}).
    */
   static ProductionSet load(List<Path> files, String consequence) {
     List<Compiler.Input> inputs = new ArrayList<>();
@@ -34,18 +34,29 @@ final class AcfLoader {
       System.err.print(DiagnosticRenderer.renderAll(diags.sorted(), Tty.colourStderr()));
     }
     if (set.isEmpty()) {
-      String what = files.size() == 1 ? files.get(0).toString() : String.join(" + ",
-          files.stream().map(Path::toString).toList());
-      throw new UserError(what + ": " + diags.errorCount()
-          + (diags.errorCount() == 1 ? " error" : " errors") + "; " + consequence);
+      String what =
+          files.size() == 1
+              ? files.get(0).toString()
+              : String.join(" + ", files.stream().map(Path::toString).toList());
+      throw new UserError(
+          what
+              + ": "
+              + diags.errorCount()
+              + (diags.errorCount() == 1 ? " error" : " errors")
+              + "; "
+              + consequence);
     }
     return set.get();
   }
 
   /** Checks and lowers ACF text (a built-in ACF of a command); its errors are internal. */
   static ProductionSet compile(String name, String text) {
-    Compiler.Compilation c = Compiler.standard().compile(List.of(new Compiler.Input(
-        new org.dise.compiler.diag.SourceFile(name, text), Path.of(name))));
+    Compiler.Compilation c =
+        Compiler.standard()
+            .compile(
+                List.of(
+                    new Compiler.Input(
+                        new org.dise.compiler.diag.SourceFile(name, text), Path.of(name))));
     Diagnostics diags = c.diagnostics();
     Optional<ProductionSet> set = c.productions();
     if (set.isEmpty()) {

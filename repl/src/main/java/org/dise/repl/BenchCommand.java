@@ -29,8 +29,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "bench",
-    description = "Measure emulator speed on the example workloads (and qemu-riscv64's, if present),"
-        + " or run a named micro-benchmark (acf bench --list).",
+    description =
+        "Measure emulator speed on the example workloads (and qemu-riscv64's, if present),"
+            + " or run a named micro-benchmark (acf bench --list).",
     footer = {
       "",
       "MIPS is million guest instructions per wall-clock second; cpu-MIPS uses the",
@@ -63,60 +64,98 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class BenchCommand implements Callable<Integer> {
-  @Option(names = "--dir", paramLabel = "DIR", description = "Workload binaries (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description = "Workload binaries (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("examples/programs/bin");
 
-  @Option(names = "--arg", paramLabel = "ARG", description = "Argument passed to every workload (e.g. a size).")
+  @Option(
+      names = "--arg",
+      paramLabel = "ARG",
+      description = "Argument passed to every workload (e.g. a size).")
   List<String> args = new ArrayList<>();
 
   @Option(names = "--no-qemu", description = "Do not run qemu-riscv64 for comparison.")
   boolean noQemu;
 
-  @Option(names = "--repeat", paramLabel = "N", description = "Runs per workload; the best is reported (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--repeat",
+      paramLabel = "N",
+      description = "Runs per workload; the best is reported (default: ${DEFAULT-VALUE}).")
   int repeat = 1;
 
-  @Option(names = "--translate-threshold", paramLabel = "N",
+  @Option(
+      names = "--translate-threshold",
+      paramLabel = "N",
       description = "As for acf run: 0 measures the interpreter alone (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
-  @Option(names = {"-v", "--verbose"}, description = "Also print translation statistics.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Also print translation statistics.")
   boolean verbose;
 
-  @Option(names = "--acf", paramLabel = "FILE",
+  @Option(
+      names = "--acf",
+      paramLabel = "FILE",
       description = "Also run every workload under these productions (repeat to compose).")
   List<Path> acfs = new ArrayList<>();
 
   /** Which engines --acf runs. */
-  enum EngineChoice { interpreted, generated, both }
+  enum EngineChoice {
+    interpreted,
+    generated,
+    both
+  }
 
-  @Option(names = "--engine", paramLabel = "KIND",
+  @Option(
+      names = "--engine",
+      paramLabel = "KIND",
       description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
   EngineChoice engine = EngineChoice.interpreted;
 
-  @Option(names = "--rap", description = "Instead: RAP tree updates per second on each workload's"
-      + " pc and load-value streams beside exact hash-map counters, and the tree's node counts"
-      + " and hot-range error at epsilon 10%% and 1%% (the RAP paper's Figs. 7-8).")
+  @Option(
+      names = "--rap",
+      description =
+          "Instead: RAP tree updates per second on each workload's"
+              + " pc and load-value streams beside exact hash-map counters, and the tree's node counts"
+              + " and hot-range error at epsilon 10%% and 1%% (the RAP paper's Figs. 7-8).")
   boolean rap;
 
-  @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
-      description = "With --rap: the guest instructions whose events are captured per workload"
-          + " (default: 20M; K, M, G suffixes).")
+  @Option(
+      names = "--max-insns",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "With --rap: the guest instructions whose events are captured per workload"
+              + " (default: 20M; K, M, G suffixes).")
   long maxInsns = 20_000_000;
 
-  @Option(names = "--cold", description = "Fresh processes as a user runs them, beside qemu-riscv64"
-      + " (wall and all-thread CPU time, ratios, geometric mean).")
+  @Option(
+      names = "--cold",
+      description =
+          "Fresh processes as a user runs them, beside qemu-riscv64"
+              + " (wall and all-thread CPU time, ratios, geometric mean).")
   boolean cold;
 
-  @Option(names = "--launcher", paramLabel = "CMD", split = " ",
-      description = "With --cold: the command that starts acf (default: the ./acf launcher of"
-          + " this build, or java -jar its jar).")
+  @Option(
+      names = "--launcher",
+      paramLabel = "CMD",
+      split = " ",
+      description =
+          "With --cold: the command that starts acf (default: the ./acf launcher of"
+              + " this build, or java -jar its jar).")
   List<String> launcher = new ArrayList<>();
 
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
-  @Parameters(paramLabel = "WORKLOAD", description = "Workload names (default: all but hello),"
-      + " or micro-benchmark names (acf bench --list).")
+  @Parameters(
+      paramLabel = "WORKLOAD",
+      description =
+          "Workload names (default: all but hello),"
+              + " or micro-benchmark names (acf bench --list).")
   List<String> names = new ArrayList<>();
 
   @Override
@@ -143,8 +182,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     boolean qemu = !noQemu && onPath("qemu-riscv64");
     PrintStream out = System.out;
-    out.printf("%-10s %14s %9s %9s %9s %6s %9s %8s%n", "workload", "instructions", "seconds",
-        "MIPS", "cpu-MIPS", "trans", "qemu-s", "ratio");
+    out.printf(
+        "%-10s %14s %9s %9s %9s %6s %9s %8s%n",
+        "workload", "instructions", "seconds", "MIPS", "cpu-MIPS", "trans", "qemu-s", "ratio");
     double totalInsns = 0;
     double totalSeconds = 0;
     for (Path p : programs) {
@@ -158,23 +198,31 @@ public final class BenchCommand implements Callable<Integer> {
       double q = qemu ? runQemu(p) : Double.NaN;
       totalInsns += best.instructions;
       totalSeconds += best.seconds;
-      out.printf("%-10s %,14d %9.2f %9.1f %9.1f %5.0f%% %9s %8s%n", p.getFileName(),
-          best.instructions, best.seconds, best.instructions / best.seconds / 1e6,
+      out.printf(
+          "%-10s %,14d %9.2f %9.1f %9.1f %5.0f%% %9s %8s%n",
+          p.getFileName(),
+          best.instructions,
+          best.seconds,
+          best.instructions / best.seconds / 1e6,
           best.instructions / best.cpuSeconds / 1e6,
           100.0 * best.translated / Math.max(1, best.instructions),
           qemu ? String.format("%.2f", q) : "-",
           qemu ? String.format("%.1fx", best.seconds / q) : "-");
       if (verbose) {
-        out.printf("  translated blocks %d, entries into translated code %,d (%.1f instructions"
-            + " each)%n", best.translatedBlocks, best.entries,
+        out.printf(
+            "  translated blocks %d, entries into translated code %,d (%.1f instructions"
+                + " each)%n",
+            best.translatedBlocks,
+            best.entries,
             (double) best.translated / Math.max(1, best.entries));
       }
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
       }
     }
-    out.printf("%-10s %,14d %9.2f %9.1f%n", "total", (long) totalInsns, totalSeconds,
-        totalInsns / totalSeconds / 1e6);
+    out.printf(
+        "%-10s %,14d %9.2f %9.1f%n",
+        "total", (long) totalInsns, totalSeconds, totalInsns / totalSeconds / 1e6);
     machine(out);
     return 0;
   }
@@ -193,8 +241,10 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> acfNames = new ArrayList<>();
     if (!acfs.isEmpty()) {
       AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
-      List<String> kinds = engine == EngineChoice.both ? List.of("interpreted", "generated")
-          : List.of(engine.name());
+      List<String> kinds =
+          engine == EngineChoice.both
+              ? List.of("interpreted", "generated")
+              : List.of(engine.name());
       for (String kind : kinds) {
         List<String> o = new ArrayList<>();
         for (Path a : acfs) {
@@ -206,24 +256,43 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<String> cmd = launcher.isEmpty() ? ColdBench.defaultLauncher() : launcher;
-    return new ColdBench(cmd, runOptions, acfOptions, acfNames, args, repeat,
-        !noQemu && onPath("qemu-riscv64"), System.out).run(programs);
+    return new ColdBench(
+            cmd,
+            runOptions,
+            acfOptions,
+            acfNames,
+            args,
+            repeat,
+            !noQemu && onPath("qemu-riscv64"),
+            System.out)
+        .run(programs);
   }
 
   private void machine(PrintStream out) {
-    out.printf("machine: %d cores, %s, Java %s, translate-threshold %d, load average %.2f%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
-        System.getProperty("java.version"), translateThreshold,
+    out.printf(
+        "machine: %d cores, %s, Java %s, translate-threshold %d, load average %.2f%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.arch"),
+        System.getProperty("java.version"),
+        translateThreshold,
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
   /** Each workload without productions, then under {@code set} with the chosen engines. */
   private int withProductions(List<Path> programs, ProductionSet set) {
     PrintStream out = System.out;
-    List<String> kinds = engine == EngineChoice.both ? List.of("interpreted", "generated")
-        : List.of(engine.name());
-    out.printf("%-10s %-11s %14s %9s %9s %9s %9s %12s%n", "workload", "engine", "instructions",
-        "seconds", "cpu-MIPS", "slowdown", "model", "replacements");
+    List<String> kinds =
+        engine == EngineChoice.both ? List.of("interpreted", "generated") : List.of(engine.name());
+    out.printf(
+        "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
+        "workload",
+        "engine",
+        "instructions",
+        "seconds",
+        "cpu-MIPS",
+        "slowdown",
+        "model",
+        "replacements");
     for (Path p : programs) {
       // One discarded run warms the emulator up, then the configurations take turns, so that
       // JIT warm-up and changes in the machine's load fall on all of them alike.
@@ -234,19 +303,36 @@ public final class BenchCommand implements Callable<Integer> {
         plain = better(plain, runOurs(p, null));
         for (int k = 0; k < kinds.size(); k++) {
           String kind = kinds.get(k);
-          best[k] = better(best[k], runOurs(p, kind.equals("generated") ? Engines.generated(set)
-              : new DiseEngine(set)));
+          best[k] =
+              better(
+                  best[k],
+                  runOurs(
+                      p, kind.equals("generated") ? Engines.generated(set) : new DiseEngine(set)));
         }
       }
-      out.printf("%-10s %-11s %,14d %9.2f %9.1f %9s %9s %12s%n", p.getFileName(), "none",
-          plain.instructions, plain.seconds, plain.instructions / plain.cpuSeconds / 1e6, "1.00",
-          "1.00", "-");
+      out.printf(
+          "%-10s %-11s %,14d %9.2f %9.1f %9s %9s %12s%n",
+          p.getFileName(),
+          "none",
+          plain.instructions,
+          plain.seconds,
+          plain.instructions / plain.cpuSeconds / 1e6,
+          "1.00",
+          "1.00",
+          "-");
       for (int k = 0; k < kinds.size(); k++) {
         Result r = best[k];
         CostReport c = r.cost;
-        out.printf("%-10s %-11s %,14d %9.2f %9.1f %9.2f %9.2f %,12d%n", p.getFileName(),
-            kinds.get(k), r.instructions, r.seconds, r.instructions / r.cpuSeconds / 1e6,
-            r.cpuSeconds / plain.cpuSeconds, c.overhead(), c.replacements());
+        out.printf(
+            "%-10s %-11s %,14d %9.2f %9.1f %9.2f %9.2f %,12d%n",
+            p.getFileName(),
+            kinds.get(k),
+            r.instructions,
+            r.seconds,
+            r.instructions / r.cpuSeconds / 1e6,
+            r.cpuSeconds / plain.cpuSeconds,
+            c.overhead(),
+            c.replacements());
       }
     }
     machine(out);
@@ -259,8 +345,15 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** One run: counts, wall and thread-CPU seconds, and instructions run in translated code. */
-  private record Result(long instructions, double seconds, double cpuSeconds, int status,
-      long translated, long entries, int translatedBlocks, CostReport cost) {}
+  private record Result(
+      long instructions,
+      double seconds,
+      double cpuSeconds,
+      int status,
+      long translated,
+      long entries,
+      int translatedBlocks,
+      CostReport cost) {}
 
   /** What {@code acf bench NAME} can run, for --list. */
   private int list(PrintStream out) throws IOException {
@@ -268,12 +361,21 @@ public final class BenchCommand implements Callable<Integer> {
     for (Benchmarks.Benchmark b : Benchmarks.ALL) {
       out.printf("  %-14s %s%n", b.name(), b.measures());
     }
-    out.println("workloads in " + dir + " (acf bench [WORKLOAD...], with --acf, --cold or --rap"
-        + " for the other measures; acf bench --help):");
+    out.println(
+        "workloads in "
+            + dir
+            + " (acf bench [WORKLOAD...], with --acf, --cold or --rap"
+            + " for the other measures; acf bench --help):");
     if (Files.isDirectory(dir)) {
       try (Stream<Path> s = Files.list(dir)) {
-        out.println("  " + String.join(" ", s.filter(Files::isRegularFile)
-            .map(p -> p.getFileName().toString()).sorted().toList()));
+        out.println(
+            "  "
+                + String.join(
+                    " ",
+                    s.filter(Files::isRegularFile)
+                        .map(p -> p.getFileName().toString())
+                        .sorted()
+                        .toList()));
       }
     } else {
       out.println("  (none: " + dir + " is not a directory; use --dir)");
@@ -297,8 +399,12 @@ public final class BenchCommand implements Callable<Integer> {
       for (String n : names) {
         Path p = dir.resolve(n);
         if (!Files.isRegularFile(p)) {
-          throw new UserError(p + ": no such workload" + (n.contains("/") ? ""
-              : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
+          throw new UserError(
+              p
+                  + ": no such workload"
+                  + (n.contains("/")
+                      ? ""
+                      : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
               Main.EXIT_USAGE);
         }
         all.add(p);
@@ -308,9 +414,13 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private Result runOurs(Path program, ProfilingEngine engine) {
-    Machine m = GuestLauncher.load(program, args,
-        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()))
-            .withTranslateThreshold(translateThreshold));
+    Machine m =
+        GuestLauncher.load(
+            program,
+            args,
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(OutputStream.nullOutputStream()))
+                .withTranslateThreshold(translateThreshold));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
     if (engine != null) {
       engine.install(m.cpu());
@@ -323,8 +433,14 @@ public final class BenchCommand implements Callable<Integer> {
     double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
     int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
     var bc = m.cpu().blockCompiler();
-    return new Result(o.instructions(), secs, cpu, status, m.cpu().translatedInstructions(),
-        m.cpu().unitEntries(), bc == null ? 0 : bc.compiledBlocks(),
+    return new Result(
+        o.instructions(),
+        secs,
+        cpu,
+        status,
+        m.cpu().translatedInstructions(),
+        m.cpu().unitEntries(),
+        bc == null ? 0 : bc.compiledBlocks(),
         engine == null ? null : engine.cost());
   }
 

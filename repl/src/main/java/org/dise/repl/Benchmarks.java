@@ -9,21 +9,30 @@ import org.dise.runtime.cpu.FpuBenchmark;
 import org.dise.runtime.sink.StreamFinderBenchmark;
 
 /**
- * The micro-benchmarks that {@code acf bench NAME} runs: programs that print figures (never
- * timed assertions in tests), kept beside the code they measure and named here once.
+ * The micro-benchmarks that {@code acf bench NAME} runs: programs that print figures (never timed
+ * assertions in tests), kept beside the code they measure and named here once.
  */
 final class Benchmarks {
   /** One benchmark: its name on the command line, what it measures, and its main. */
   record Benchmark(String name, String measures, Consumer<String[]> main) {}
 
-  static final List<Benchmark> ALL = List.of(
-      new Benchmark("fpu", "the floating-point unit's round-to-nearest fast path on normal"
-          + " operands (ns per addD, mulD, divD beside plain Java doubles)", FpuBenchmark::main),
-      new Benchmark("frontend", "parse and check of a generated ACF of 1,000 productions"
-          + " (ms, best and mean of 20 after warm-up; target < 200 ms)", FrontendBenchmark::main),
-      new Benchmark("stream-finder", "the hot data stream search on synthetic traces (ns per"
-          + " traced reference at the burst_trace sink's capacity and a quarter of it)",
-          StreamFinderBenchmark::main));
+  static final List<Benchmark> ALL =
+      List.of(
+          new Benchmark(
+              "fpu",
+              "the floating-point unit's round-to-nearest fast path on normal"
+                  + " operands (ns per addD, mulD, divD beside plain Java doubles)",
+              FpuBenchmark::main),
+          new Benchmark(
+              "frontend",
+              "parse and check of a generated ACF of 1,000 productions"
+                  + " (ms, best and mean of 20 after warm-up; target < 200 ms)",
+              FrontendBenchmark::main),
+          new Benchmark(
+              "stream-finder",
+              "the hot data stream search on synthetic traces (ns per"
+                  + " traced reference at the burst_trace sink's capacity and a quarter of it)",
+              StreamFinderBenchmark::main));
 
   private Benchmarks() {}
 

@@ -25,8 +25,9 @@ import picocli.CommandLine.Parameters;
 /** {@code acf center}: the optimization center and its administration (spec/remote.md). */
 @Command(
     name = "center",
-    description = "The optimization center: serve it, give devices tokens, query merged"
-        + " profiles and its status.",
+    description =
+        "The optimization center: serve it, give devices tokens, query merged"
+            + " profiles and its status.",
     footer = {
       "",
       "Examples (a first remote session, spec/remote.md):",
@@ -51,8 +52,8 @@ public final class CenterCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(System.err);
-    throw new UserError("acf center needs a command: serve, token, query, status or loadtest",
-        Main.EXIT_USAGE);
+    throw new UserError(
+        "acf center needs a command: serve, token, query, status or loadtest", Main.EXIT_USAGE);
   }
 
   static StoreUrl storeUrl(String text) {
@@ -88,67 +89,107 @@ public final class CenterCommand implements Runnable {
   }
 
   /** {@code acf center serve}. */
-  @Command(name = "serve", mixinStandardHelpOptions = true,
-      description = "Start the optimization center: an HTTP service that takes devices' profile"
-          + " uploads, merges them, and tells devices which phases it holds. Prints `listening"
-          + " on http://HOST:PORT` once it accepts requests; stops on Ctrl-C or SIGTERM.",
-      footer = {"", "Examples:", "  ./acf center serve",
-          "  ./acf center serve --port 0 --store sqlite:/var/lib/acf/center.db",
-          "  ./acf center serve --store postgresql://acf:secret@127.0.0.1:5432/acf"})
+  @Command(
+      name = "serve",
+      mixinStandardHelpOptions = true,
+      description =
+          "Start the optimization center: an HTTP service that takes devices' profile"
+              + " uploads, merges them, and tells devices which phases it holds. Prints `listening"
+              + " on http://HOST:PORT` once it accepts requests; stops on Ctrl-C or SIGTERM.",
+      footer = {
+        "",
+        "Examples:",
+        "  ./acf center serve",
+        "  ./acf center serve --port 0 --store sqlite:/var/lib/acf/center.db",
+        "  ./acf center serve --store postgresql://acf:secret@127.0.0.1:5432/acf"
+      })
   static final class Serve implements Callable<Integer> {
-    @Option(names = "--bind", paramLabel = "HOST",
+    @Option(
+        names = "--bind",
+        paramLabel = "HOST",
         description = "The address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = "127.0.0.1";
 
-    @Option(names = "--port", paramLabel = "N",
+    @Option(
+        names = "--port",
+        paramLabel = "N",
         description = "The port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port = 8470;
 
-    @Option(names = "--store", paramLabel = "URL",
-        description = "sqlite:PATH (default: ${DEFAULT-VALUE}, created on first start) or"
-            + " postgresql://USER:PASSWORD@HOST:PORT/DATABASE.")
+    @Option(
+        names = "--store",
+        paramLabel = "URL",
+        description =
+            "sqlite:PATH (default: ${DEFAULT-VALUE}, created on first start) or"
+                + " postgresql://USER:PASSWORD@HOST:PORT/DATABASE.")
     String store = StoreUrl.DEFAULT;
 
-    @Option(names = "--no-auth",
+    @Option(
+        names = "--no-auth",
         description = "Accept uploads without a token (local experiments only).")
     boolean noAuth;
 
-    @Option(names = "--enough", paramLabel = "N",
-        description = "Phase feedback: a phase is held enough once N of its intervals were"
-            + " sampled (default: ${DEFAULT-VALUE}); devices then stop sampling it.")
+    @Option(
+        names = "--enough",
+        paramLabel = "N",
+        description =
+            "Phase feedback: a phase is held enough once N of its intervals were"
+                + " sampled (default: ${DEFAULT-VALUE}); devices then stop sampling it.")
     long enough = 1;
 
-    @Option(names = "--threshold", paramLabel = "T",
-        description = "Phase matching: two signatures are one phase when their Manhattan"
-            + " distance is under T percent, the tracker's measure (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = "--threshold",
+        paramLabel = "T",
+        description =
+            "Phase matching: two signatures are one phase when their Manhattan"
+                + " distance is under T percent, the tracker's measure (default: ${DEFAULT-VALUE}).")
     double threshold = 25;
 
-    @Option(names = "--max-upload", paramLabel = "BYTES", converter = CountConverter.class,
-        description = "The largest upload part taken, compressed (default 8M; 64 times that"
-            + " uncompressed).")
+    @Option(
+        names = "--max-upload",
+        paramLabel = "BYTES",
+        converter = CountConverter.class,
+        description =
+            "The largest upload part taken, compressed (default 8M; 64 times that"
+                + " uncompressed).")
     long maxUpload = 8L << 20;
 
-    @Option(names = "--threads", paramLabel = "N",
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
         description = "Requests served at once (default: ${DEFAULT-VALUE}).")
     int threads = 16;
 
     @Override
     public Integer call() throws InterruptedException {
-      if (port < 0 || port > 65535 || threads < 1 || enough < 1 || maxUpload < 1024
+      if (port < 0
+          || port > 65535
+          || threads < 1
+          || enough < 1
+          || maxUpload < 1024
           || !(threshold >= 0 && threshold <= 100)) {
-        throw new UserError("--port 0..65535, --threads >= 1, --enough >= 1, --max-upload >= 1K"
-            + " and --threshold 0..100, please", Main.EXIT_USAGE);
+        throw new UserError(
+            "--port 0..65535, --threads >= 1, --enough >= 1, --max-upload >= 1K"
+                + " and --threshold 0..100, please",
+            Main.EXIT_USAGE);
       }
-      CenterServer.Settings settings = new CenterServer.Settings(bind, port, noAuth, maxUpload,
-          maxUpload * 64, threshold, enough, threads);
+      CenterServer.Settings settings =
+          new CenterServer.Settings(
+              bind, port, noAuth, maxUpload, maxUpload * 64, threshold, enough, threads);
       // The port first: a taken port must not leave a store created or migrated behind it.
       CenterServer.Bound socket;
       try {
         socket = CenterServer.bind(settings);
       } catch (BindException e) {
-        throw new UserError("cannot listen on " + bind + ":" + port + ": port " + port
-            + " is in use (another center running? --port N picks another, --port 0 a free"
-            + " one)");
+        throw new UserError(
+            "cannot listen on "
+                + bind
+                + ":"
+                + port
+                + ": port "
+                + port
+                + " is in use (another center running? --port N picks another, --port 0 a free"
+                + " one)");
       } catch (IOException e) {
         throw new UserError("cannot listen on " + bind + ":" + port + ": " + UserError.why(e));
       }
@@ -161,19 +202,32 @@ public final class CenterCommand implements Runnable {
       }
       CenterServer server = socket.start(s, System.err);
       if (noAuth) {
-        System.err.println("center: WARNING: --no-auth: uploads are taken from ANYONE who can"
-            + " reach " + server.url() + ", without a token. Use it for local experiments"
-            + " only.");
+        System.err.println(
+            "center: WARNING: --no-auth: uploads are taken from ANYONE who can"
+                + " reach "
+                + server.url()
+                + ", without a token. Use it for local experiments"
+                + " only.");
       }
-      System.err.println("center: store " + s.url().redacted() + " (schema version "
-          + Store.SCHEMA_VERSION + "), phase threshold " + threshold + "%, enough " + enough
-          + " sampled interval(s)");
+      System.err.println(
+          "center: store "
+              + s.url().redacted()
+              + " (schema version "
+              + Store.SCHEMA_VERSION
+              + "), phase threshold "
+              + threshold
+              + "%, enough "
+              + enough
+              + " sampled interval(s)");
       CountDownLatch stopped = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        server.close();
-        System.err.println("center: stopped");
-        stopped.countDown();
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    server.close();
+                    System.err.println("center: stopped");
+                    stopped.countDown();
+                  }));
       System.out.println("listening on " + server.url());
       System.out.flush();
       stopped.await();
@@ -182,8 +236,11 @@ public final class CenterCommand implements Runnable {
   }
 
   /** {@code acf center token}. */
-  @Command(name = "token", mixinStandardHelpOptions = true,
-      description = "Device tokens.", subcommands = {Token.Add.class})
+  @Command(
+      name = "token",
+      mixinStandardHelpOptions = true,
+      description = "Device tokens.",
+      subcommands = {Token.Add.class})
   static final class Token implements Runnable {
     @Override
     public void run() {
@@ -191,16 +248,24 @@ public final class CenterCommand implements Runnable {
     }
 
     /** {@code acf center token add DEVICE}. */
-    @Command(name = "add", mixinStandardHelpOptions = true,
-        description = "Create a token for DEVICE (replacing any earlier one) and print it; the"
-            + " store keeps only its hash.",
-        footer = {"", "Examples:",
-            "  ./acf center token add phone1 --store sqlite:center/center.db"})
+    @Command(
+        name = "add",
+        mixinStandardHelpOptions = true,
+        description =
+            "Create a token for DEVICE (replacing any earlier one) and print it; the"
+                + " store keeps only its hash.",
+        footer = {
+          "",
+          "Examples:",
+          "  ./acf center token add phone1 --store sqlite:center/center.db"
+        })
     static final class Add implements Callable<Integer> {
       @Parameters(index = "0", paramLabel = "DEVICE", description = "The device's name.")
       String device;
 
-      @Option(names = "--store", paramLabel = "URL",
+      @Option(
+          names = "--store",
+          paramLabel = "URL",
           description = "The center's store (default: ${DEFAULT-VALUE}).")
       String store = StoreUrl.DEFAULT;
 
@@ -209,8 +274,14 @@ public final class CenterCommand implements Runnable {
         try (Store s = openStore(store, 1)) {
           String token = s.addToken(device);
           System.out.println(token);
-          System.err.println("acf: token for device " + device + " in " + s.url().redacted()
-              + "; pass it as acf run --report-to URL --device " + device + " --token TOKEN");
+          System.err.println(
+              "acf: token for device "
+                  + device
+                  + " in "
+                  + s.url().redacted()
+                  + "; pass it as acf run --report-to URL --device "
+                  + device
+                  + " --token TOKEN");
           return 0;
         } catch (StoreException e) {
           throw new UserError(e.getMessage());
@@ -220,42 +291,65 @@ public final class CenterCommand implements Runnable {
   }
 
   /** Output formats of query and status. */
-  enum Format { table, csv, json }
+  enum Format {
+    table,
+    csv,
+    json
+  }
 
   /** {@code acf center query}. */
-  @Command(name = "query", mixinStandardHelpOptions = true,
-      description = "Print a sink's profile merged over the center's uploads (counts summed),"
-          + " in the shape acf run --out writes it.",
-      footer = {"", "Examples:",
-          "  ./acf center query --url http://127.0.0.1:8470 --sink CallPair_handler",
-          "  ./acf center query --url http://127.0.0.1:8470 --sink Branch_handler \\",
-          "      --program jpeg --device phone1 --since 2h --format csv"})
+  @Command(
+      name = "query",
+      mixinStandardHelpOptions = true,
+      description =
+          "Print a sink's profile merged over the center's uploads (counts summed),"
+              + " in the shape acf run --out writes it.",
+      footer = {
+        "",
+        "Examples:",
+        "  ./acf center query --url http://127.0.0.1:8470 --sink CallPair_handler",
+        "  ./acf center query --url http://127.0.0.1:8470 --sink Branch_handler \\",
+        "      --program jpeg --device phone1 --since 2h --format csv"
+      })
   static final class Query implements Callable<Integer> {
     @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
     String url;
 
-    @Option(names = "--sink", required = true, paramLabel = "NAME",
+    @Option(
+        names = "--sink",
+        required = true,
+        paramLabel = "NAME",
         description = "The sink (the handler the productions call, e.g. CallPair_handler).")
     String sink;
 
-    @Option(names = "--program", paramLabel = "NAME|SHA256",
+    @Option(
+        names = "--program",
+        paramLabel = "NAME|SHA256",
         description = "Only uploads of this program (its file name or SHA-256).")
     String program;
 
     @Option(names = "--device", paramLabel = "ID", description = "Only this device's uploads.")
     String device;
 
-    @Option(names = "--since", paramLabel = "T",
-        description = "Only uploads received since T: an ISO-8601 time, a date, or an age"
-            + " (30m, 2h, 7d).")
+    @Option(
+        names = "--since",
+        paramLabel = "T",
+        description =
+            "Only uploads received since T: an ISO-8601 time, a date, or an age"
+                + " (30m, 2h, 7d).")
     String since;
 
-    @Option(names = "--format", paramLabel = "FORMAT",
-        description = "table (default: the top entries with shares), csv or json (as NAME.csv"
-            + " and NAME.json of acf run --out).")
+    @Option(
+        names = "--format",
+        paramLabel = "FORMAT",
+        description =
+            "table (default: the top entries with shares), csv or json (as NAME.csv"
+                + " and NAME.json of acf run --out).")
     Format format = Format.table;
 
-    @Option(names = "--top", paramLabel = "N",
+    @Option(
+        names = "--top",
+        paramLabel = "N",
         description = "Rows of the table format (default: ${DEFAULT-VALUE}).")
     int top = 20;
 
@@ -296,55 +390,86 @@ public final class CenterCommand implements Runnable {
   }
 
   /** {@code acf center loadtest}. */
-  @Command(name = "loadtest", mixinStandardHelpOptions = true,
-      description = "Start a center on loopback and have N devices upload to it at once;"
-          + " print uploads per second and latency percentiles. Stops after --parts parts per"
-          + " device or --max-seconds, whichever comes first.",
-      footer = {"", "Examples (docs/benchmarks.md):",
-          "  ./acf center loadtest --devices 50 --parts 20",
-          "  ./acf center loadtest --devices 50 --store postgresql://acf:acf@127.0.0.1/acf"})
+  @Command(
+      name = "loadtest",
+      mixinStandardHelpOptions = true,
+      description =
+          "Start a center on loopback and have N devices upload to it at once;"
+              + " print uploads per second and latency percentiles. Stops after --parts parts per"
+              + " device or --max-seconds, whichever comes first.",
+      footer = {
+        "",
+        "Examples (docs/benchmarks.md):",
+        "  ./acf center loadtest --devices 50 --parts 20",
+        "  ./acf center loadtest --devices 50 --store postgresql://acf:acf@127.0.0.1/acf"
+      })
   static final class Load implements Callable<Integer> {
-    @Option(names = "--devices", paramLabel = "N",
+    @Option(
+        names = "--devices",
+        paramLabel = "N",
         description = "Devices (default: ${DEFAULT-VALUE}).")
     int devices = 50;
 
-    @Option(names = "--parts", paramLabel = "N",
+    @Option(
+        names = "--parts",
+        paramLabel = "N",
         description = "Parts each device sends (default: ${DEFAULT-VALUE}).")
     int parts = 20;
 
-    @Option(names = "--rows", paramLabel = "N",
+    @Option(
+        names = "--rows",
+        paramLabel = "N",
         description = "Rows of each part's call-pair profile (default: ${DEFAULT-VALUE}).")
     int rows = 200;
 
-    @Option(names = "--max-seconds", paramLabel = "S",
+    @Option(
+        names = "--max-seconds",
+        paramLabel = "S",
         description = "Stop sending after S seconds (default: ${DEFAULT-VALUE}).")
     int maxSeconds = 120;
 
-    @Option(names = "--store", paramLabel = "URL",
+    @Option(
+        names = "--store",
+        paramLabel = "URL",
         description = "The store (default: a new SQLite file in a temporary directory).")
     String store;
 
     @Override
     public Integer call() throws Exception {
       if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
-        throw new UserError("--devices 1..1000, --parts, --rows and --max-seconds >= 1, please",
-            Main.EXIT_USAGE);
+        throw new UserError(
+            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", Main.EXIT_USAGE);
       }
-      String url = store != null ? store : "sqlite:"
-          + java.nio.file.Files.createTempDirectory("acf-loadtest").resolve("center.db");
-      org.dise.center.LoadTest.Result r = org.dise.center.LoadTest.run(openStore(url, 16),
-          devices, parts, rows, java.time.Duration.ofSeconds(maxSeconds), System.err);
-      System.out.println("loadtest: store " + storeUrl(url).redacted().replaceFirst(":.*/",
-          ":.../") + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+      String url =
+          store != null
+              ? store
+              : "sqlite:"
+                  + java.nio.file.Files.createTempDirectory("acf-loadtest").resolve("center.db");
+      org.dise.center.LoadTest.Result r =
+          org.dise.center.LoadTest.run(
+              openStore(url, 16),
+              devices,
+              parts,
+              rows,
+              java.time.Duration.ofSeconds(maxSeconds),
+              System.err);
+      System.out.println(
+          "loadtest: store "
+              + storeUrl(url).redacted().replaceFirst(":.*/", ":.../")
+              + ", "
+              + Runtime.getRuntime().availableProcessors()
+              + " cores");
       System.out.println("loadtest: " + r.describe());
       return r.failed() == 0 ? 0 : Main.EXIT_FAILURE;
     }
   }
 
   /** {@code acf center status}. */
-  @Command(name = "status", mixinStandardHelpOptions = true,
-      description = "List the center's programs, devices, uploads, phases known and bytes"
-          + " received.",
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description =
+          "List the center's programs, devices, uploads, phases known and bytes" + " received.",
       footer = {"", "Examples:", "  ./acf center status --url http://127.0.0.1:8470"})
   static final class Status implements Callable<Integer> {
     @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
@@ -360,26 +485,45 @@ public final class CenterCommand implements Runnable {
         System.out.println(n.toPrettyString());
         return 0;
       }
-      System.out.printf(Locale.ROOT, "center %s: %,d uploads (%,d parts), %,d bytes received,"
-          + " %,d phases known%n", url, n.path("uploads").asLong(), n.path("parts").asLong(),
-          n.path("bytes").asLong(), n.path("phases").asLong());
+      System.out.printf(
+          Locale.ROOT,
+          "center %s: %,d uploads (%,d parts), %,d bytes received," + " %,d phases known%n",
+          url,
+          n.path("uploads").asLong(),
+          n.path("parts").asLong(),
+          n.path("bytes").asLong(),
+          n.path("phases").asLong());
       List<List<String>> programs = new ArrayList<>();
-      programs.add(List.of("program", "sha256", "uploads", "devices", "phases", "bytes",
-          "sampled"));
+      programs.add(
+          List.of("program", "sha256", "uploads", "devices", "phases", "bytes", "sampled"));
       for (JsonNode p : n.path("programs")) {
         long all = p.path("instructions").asLong();
-        programs.add(List.of(p.path("name").asText(), p.path("sha256").asText().substring(0, 12),
-            p.path("uploads").asText(), p.path("devices").asText(), p.path("phases").asText(),
-            p.path("bytes").asText(), all == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%",
-                100.0 * p.path("sampled_instructions").asLong() / all)));
+        programs.add(
+            List.of(
+                p.path("name").asText(),
+                p.path("sha256").asText().substring(0, 12),
+                p.path("uploads").asText(),
+                p.path("devices").asText(),
+                p.path("phases").asText(),
+                p.path("bytes").asText(),
+                all == 0
+                    ? "-"
+                    : String.format(
+                        Locale.ROOT,
+                        "%.1f%%",
+                        100.0 * p.path("sampled_instructions").asLong() / all)));
       }
       print("programs", programs);
       List<List<String>> devices = new ArrayList<>();
       devices.add(List.of("device", "token", "uploads", "bytes", "last upload"));
       for (JsonNode d : n.path("devices")) {
-        devices.add(List.of(d.path("device").asText(), d.path("token").asBoolean() ? "yes"
-            : "no", d.path("uploads").asText(), d.path("bytes").asText(),
-            d.path("last_upload").asText("-")));
+        devices.add(
+            List.of(
+                d.path("device").asText(),
+                d.path("token").asBoolean() ? "yes" : "no",
+                d.path("uploads").asText(),
+                d.path("bytes").asText(),
+                d.path("last_upload").asText("-")));
       }
       print("devices", devices);
       return 0;

@@ -42,25 +42,35 @@ import picocli.CommandLine.Parameters;
     })
 public final class CheckCommand implements Callable<Integer> {
   /** How diagnostics are printed. */
-  enum Format { text, json }
+  enum Format {
+    text,
+    json
+  }
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "ACF files to check.")
   List<Path> files = new ArrayList<>();
 
-  @Option(names = "--diagnostics", paramLabel = "FORMAT",
+  @Option(
+      names = "--diagnostics",
+      paramLabel = "FORMAT",
       description = "text (default: file:line:col, source line, underline) or json.")
   Format format = Format.text;
 
-  @Option(names = "--lib", paramLabel = "DIR",
+  @Option(
+      names = "--lib",
+      paramLabel = "DIR",
       description = "A folder of library ACFs searched before the standard library.")
   List<Path> libs = new ArrayList<>();
 
   @Option(names = "--print", description = "Print the checked program of each valid file.")
   boolean print;
 
-  @Option(names = "--program", paramLabel = "PROG",
-      description = "Also check every symbol(NAME) and symbol_end(NAME) against this RISC-V"
-          + " program, as acf run does when it loads it.")
+  @Option(
+      names = "--program",
+      paramLabel = "PROG",
+      description =
+          "Also check every symbol(NAME) and symbol_end(NAME) against this RISC-V"
+              + " program, as acf run does when it loads it.")
   Path program;
 
   @Override
@@ -79,7 +89,8 @@ public final class CheckCommand implements Callable<Integer> {
       warnings += r.diagnostics().warningCount();
       all.addAll(r.diagnostics().sorted());
       if (format == Format.text) {
-        System.err.print(DiagnosticRenderer.renderAll(r.diagnostics().sorted(), Tty.colourStderr()));
+        System.err.print(
+            DiagnosticRenderer.renderAll(r.diagnostics().sorted(), Tty.colourStderr()));
       }
       if (print && r.program().isPresent()) {
         System.out.print(ProgramPrinter.print(r.program().get()));
@@ -88,8 +99,11 @@ public final class CheckCommand implements Callable<Integer> {
     if (format == Format.json) {
       System.out.println(DiagnosticRenderer.json(all));
     } else if (errors + warnings > 0) {
-      System.err.println(errors + (errors == 1 ? " error, " : " errors, ") + warnings
-          + (warnings == 1 ? " warning" : " warnings"));
+      System.err.println(
+          errors
+              + (errors == 1 ? " error, " : " errors, ")
+              + warnings
+              + (warnings == 1 ? " warning" : " warnings"));
     }
     return errors > 0 ? Main.EXIT_FAILURE : 0;
   }
@@ -113,13 +127,21 @@ public final class CheckCommand implements Callable<Integer> {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
     } catch (java.nio.charset.CharacterCodingException e) {
       // Its message is "Input length = 4"; the likely mistake is a program given as the ACF.
-      throw new UserError("cannot read " + file + ": not a UTF-8 text file (an ACF is text;"
-          + " `acf run --acf X.acf PROGRAM` takes the program last)", Main.EXIT_USAGE);
+      throw new UserError(
+          "cannot read "
+              + file
+              + ": not a UTF-8 text file (an ACF is text;"
+              + " `acf run --acf X.acf PROGRAM` takes the program last)",
+          Main.EXIT_USAGE);
     } catch (IOException e) {
       throw new UserError("cannot read " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
     } catch (RuntimeException e) {
-      throw new UserError("cannot read " + file + ": " + (e.getMessage() == null
-          ? e.getClass().getSimpleName() : e.getMessage()), Main.EXIT_USAGE);
+      throw new UserError(
+          "cannot read "
+              + file
+              + ": "
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()),
+          Main.EXIT_USAGE);
     }
   }
 }

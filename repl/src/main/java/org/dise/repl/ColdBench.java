@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it
- * ({@code ./acf run PROGRAM}), beside {@code qemu-riscv64}, with wall and CPU time (all threads,
- * from the child's rusage) and their ratios to qemu; the median of the repeats is shown.
+ * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code
+ * ./acf run PROGRAM}), beside {@code qemu-riscv64}, with wall and CPU time (all threads, from the
+ * child's rusage) and their ratios to qemu; the median of the repeats is shown.
  */
 final class ColdBench {
   /** Wall and CPU (user + system, every thread) seconds of one process, and its exit status. */
@@ -35,8 +35,15 @@ final class ColdBench {
    * @param acfOptions per extra configuration, the {@code acf run} options that select it
    * @param acfNames a column name for each extra configuration
    */
-  ColdBench(List<String> launcher, List<String> runOptions, List<List<String>> acfOptions,
-      List<String> acfNames, List<String> guestArgs, int repeat, boolean qemu, PrintStream out) {
+  ColdBench(
+      List<String> launcher,
+      List<String> runOptions,
+      List<List<String>> acfOptions,
+      List<String> acfNames,
+      List<String> guestArgs,
+      int repeat,
+      boolean qemu,
+      PrintStream out) {
     this.launcher = launcher;
     this.runOptions = runOptions;
     this.acfOptions = acfOptions;
@@ -48,13 +55,14 @@ final class ColdBench {
   }
 
   /**
-   * The command a user types to run acf: the {@code acf} launcher script beside the jar this
-   * class came from (it rebuilds a stale jar and sets the JVM options), else {@code java -jar}
-   * with the launcher's default options.
+   * The command a user types to run acf: the {@code acf} launcher script beside the jar this class
+   * came from (it rebuilds a stale jar and sets the JVM options), else {@code java -jar} with the
+   * launcher's default options.
    */
   static List<String> defaultLauncher() {
     try {
-      Path jar = Path.of(ColdBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path jar =
+          Path.of(ColdBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       // repl/target/acf.jar -> the repository root holds the launcher.
       Path root = jar.getParent() == null ? null : jar.getParent().getParent();
       root = root == null ? null : root.getParent();
@@ -63,22 +71,31 @@ final class ColdBench {
       }
       if (jar.toString().endsWith(".jar")) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return List.of(java, "-Xss16m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1",
-            "-jar", jar.toString());
+        return List.of(
+            java,
+            "-Xss16m",
+            "-XX:+UseParallelGC",
+            "-XX:TieredStopAtLevel=1",
+            "-jar",
+            jar.toString());
       }
     } catch (Exception e) {
       // fall through: no usable location
     }
-    throw new UserError("bench --cold: cannot find the acf launcher or jar; give --launcher",
-        Main.EXIT_USAGE);
+    throw new UserError(
+        "bench --cold: cannot find the acf launcher or jar; give --launcher", Main.EXIT_USAGE);
   }
 
   int run(List<Path> programs) throws IOException, InterruptedException {
-    out.println("cold runs: " + String.join(" ", launcher) + " run "
-        + (runOptions.isEmpty() ? "" : String.join(" ", runOptions) + " ") + "PROGRAM"
-        + (repeat > 1 ? "; median of " + repeat : ""));
-    StringBuilder head = new StringBuilder(String.format("%-10s %8s %8s", "workload", "acf-s",
-        "acf-cpu"));
+    out.println(
+        "cold runs: "
+            + String.join(" ", launcher)
+            + " run "
+            + (runOptions.isEmpty() ? "" : String.join(" ", runOptions) + " ")
+            + "PROGRAM"
+            + (repeat > 1 ? "; median of " + repeat : ""));
+    StringBuilder head =
+        new StringBuilder(String.format("%-10s %8s %8s", "workload", "acf-s", "acf-cpu"));
     if (qemu) {
       head.append(String.format(" %8s %8s %8s %8s", "qemu-s", "qemu-cpu", "wall/q", "cpu/q"));
     }
@@ -112,8 +129,8 @@ final class ColdBench {
         }
       }
       Times a = median(ours);
-      StringBuilder line = new StringBuilder(String.format("%-10s %8.2f %8.2f",
-          p.getFileName(), a.wall, a.cpu));
+      StringBuilder line =
+          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.getFileName(), a.wall, a.cpu));
       if (qemu) {
         Times q = median(theirs);
         double wr = a.wall / q.wall;
@@ -136,8 +153,11 @@ final class ColdBench {
       out.println(line);
     }
     if (qemu && !wallRatios.isEmpty()) {
-      StringBuilder g = new StringBuilder(String.format("%-10s %8s %8s %8s %8s %7.1fx %7.1fx",
-          "geomean", "", "", "", "", geomean(wallRatios), geomean(cpuRatios)));
+      StringBuilder g =
+          new StringBuilder(
+              String.format(
+                  "%-10s %8s %8s %8s %8s %7.1fx %7.1fx",
+                  "geomean", "", "", "", "", geomean(wallRatios), geomean(cpuRatios)));
       for (List<Double> r : acfRatios) {
         g.append(String.format(" %13.2fx", geomean(r)));
       }
@@ -149,10 +169,13 @@ final class ColdBench {
       }
       out.println(g);
     }
-    out.printf("acf-s, qemu-s: wall seconds; -cpu: user+system seconds of every thread of the"
-        + " process; wall/q, cpu/q: ratios to qemu-riscv64%n");
-    out.printf("machine: %d cores, %s, Java %s, load average %.2f%n",
-        Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
+    out.printf(
+        "acf-s, qemu-s: wall seconds; -cpu: user+system seconds of every thread of the"
+            + " process; wall/q, cpu/q: ratios to qemu-riscv64%n");
+    out.printf(
+        "machine: %d cores, %s, Java %s, load average %.2f%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.arch"),
         System.getProperty("java.version"),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     return 0;
@@ -174,8 +197,9 @@ final class ColdBench {
    * {@code ProcessHandle} cannot give once the child has exited.
    */
   static Times time(List<String> cmd) throws IOException, InterruptedException {
-    List<String> sh = new ArrayList<>(List.of("sh", "-c",
-        "\"$@\" </dev/null >/dev/null 2>&1; s=$?; times; exit $s", "sh"));
+    List<String> sh =
+        new ArrayList<>(
+            List.of("sh", "-c", "\"$@\" </dev/null >/dev/null 2>&1; s=$?; times; exit $s", "sh"));
     sh.addAll(cmd);
     ProcessBuilder pb = new ProcessBuilder(sh);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);

@@ -14,15 +14,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code acf compare}: the papers' accuracy metrics between a reference profile (exhaustive) and
- * an estimate (sampled): count error and top-15% hot set error (first paper, Section 4;
- * phase-based remote profiling paper, Section 3.2.3) and, for hot data streams, the overlap of
- * the bursty tracing paper's equation 5.
+ * {@code acf compare}: the papers' accuracy metrics between a reference profile (exhaustive) and an
+ * estimate (sampled): count error and top-15% hot set error (first paper, Section 4; phase-based
+ * remote profiling paper, Section 3.2.3) and, for hot data streams, the overlap of the bursty
+ * tracing paper's equation 5.
  */
 @Command(
     name = "compare",
-    description = "Print the papers' accuracy metrics between two runs' profiles: A is the"
-        + " reference (usually exhaustive), B the estimate (usually sampled).",
+    description =
+        "Print the papers' accuracy metrics between two runs' profiles: A is the"
+            + " reference (usually exhaustive), B the estimate (usually sampled).",
     footer = {
       "",
       "For every profile both runs wrote (same NAME.json): the error in counts relative to A's"
@@ -53,35 +54,46 @@ public final class CompareCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "B", description = "The estimate (DIR or NAME.json).")
   Path b;
 
-  @Option(names = "--hot-fraction", paramLabel = "F",
+  @Option(
+      names = "--hot-fraction",
+      paramLabel = "F",
       description = "The hot set's share of A's entries (default 0.15, the papers').")
   double hotFraction = Accuracy.HOT_FRACTION;
 
-  @Option(names = "--hot-weight", paramLabel = "W",
-      description = "The weight-based hot set's share of A's total weight (default 0.90;"
-          + " spec/profiles.md).")
+  @Option(
+      names = "--hot-weight",
+      paramLabel = "W",
+      description =
+          "The weight-based hot set's share of A's total weight (default 0.90;"
+              + " spec/profiles.md).")
   double hotWeight = Accuracy.HOT_WEIGHT;
 
-  @Option(names = "--normalize",
-      description = "Scale B's weights so that their total is A's before the count error (for a"
-          + " sampled profile that was not scaled up).")
+  @Option(
+      names = "--normalize",
+      description =
+          "Scale B's weights so that their total is A's before the count error (for a"
+              + " sampled profile that was not scaled up).")
   boolean normalize;
 
-  @Option(names = "--weight", paramLabel = "COLUMN",
-      description = "Compare this numeric column instead of each profile's own weight column"
-          + " (count, instructions...); profiles without it are skipped with a note.")
+  @Option(
+      names = "--weight",
+      paramLabel = "COLUMN",
+      description =
+          "Compare this numeric column instead of each profile's own weight column"
+              + " (count, instructions...); profiles without it are skipped with a note.")
   String weight;
 
-  @Option(names = "--top", paramLabel = "N",
-      description = "How many entries to list per ranking (default ${DEFAULT-VALUE}; 0 lists"
-          + " none).")
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      description =
+          "How many entries to list per ranking (default ${DEFAULT-VALUE}; 0 lists" + " none).")
   int top = 5;
 
   @Override
   public Integer call() {
     if (!(hotFraction > 0 && hotFraction <= 1)) {
-      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction,
-          Main.EXIT_USAGE);
+      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction, Main.EXIT_USAGE);
     }
     if (!(hotWeight > 0 && hotWeight <= 1)) {
       throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, Main.EXIT_USAGE);
@@ -89,21 +101,37 @@ public final class CompareCommand implements Callable<Integer> {
     RunDirectory ra = RunDirectory.read(a);
     RunDirectory rb = RunDirectory.read(b);
     Map<String, ProfileTable[]> common = new LinkedHashMap<>();
-    ra.profiles().forEach((name, t) -> {
-      if (rb.profiles().containsKey(name)) {
-        common.put(name, new ProfileTable[] {t, rb.profiles().get(name)});
-      }
-    });
+    ra.profiles()
+        .forEach(
+            (name, t) -> {
+              if (rb.profiles().containsKey(name)) {
+                common.put(name, new ProfileTable[] {t, rb.profiles().get(name)});
+              }
+            });
     // Two single files compare with each other whatever their names.
-    if (common.isEmpty() && java.nio.file.Files.isRegularFile(a)
+    if (common.isEmpty()
+        && java.nio.file.Files.isRegularFile(a)
         && java.nio.file.Files.isRegularFile(b)) {
-      common.put(ra.profiles().keySet().iterator().next(), new ProfileTable[] {
-          ra.profiles().values().iterator().next(), rb.profiles().values().iterator().next()});
+      common.put(
+          ra.profiles().keySet().iterator().next(),
+          new ProfileTable[] {
+            ra.profiles().values().iterator().next(), rb.profiles().values().iterator().next()
+          });
     }
     if (common.isEmpty()) {
-      throw new UserError(a + " and " + b + " have no profile in common (" + a + ": "
-          + String.join(", ", ra.profiles().keySet()) + "; " + b + ": "
-          + String.join(", ", rb.profiles().keySet()) + ")");
+      throw new UserError(
+          a
+              + " and "
+              + b
+              + " have no profile in common ("
+              + a
+              + ": "
+              + String.join(", ", ra.profiles().keySet())
+              + "; "
+              + b
+              + ": "
+              + String.join(", ", rb.profiles().keySet())
+              + ")");
     }
     if (top < 0) {
       throw new UserError("--top must be 0 or more, got " + top, Main.EXIT_USAGE);
@@ -114,8 +142,17 @@ public final class CompareCommand implements Callable<Integer> {
       ProfileTable x = e.getValue()[0];
       ProfileTable y = e.getValue()[1];
       if (!x.header().equals(y.header()) || !x.weight().equals(y.weight())) {
-        throw new UserError("profile " + e.getKey() + " has columns " + x.header() + " in " + a
-            + " but " + y.header() + " in " + b);
+        throw new UserError(
+            "profile "
+                + e.getKey()
+                + " has columns "
+                + x.header()
+                + " in "
+                + a
+                + " but "
+                + y.header()
+                + " in "
+                + b);
       }
       if (weight != null) {
         if (!x.header().contains(weight)) {
@@ -137,8 +174,9 @@ public final class CompareCommand implements Callable<Integer> {
       System.out.println("profile " + s + ": no column `" + weight + "`, skipped");
     }
     if (compared == 0) {
-      throw new UserError("no profile common to " + a + " and " + b + " has a column `" + weight
-          + "`", Main.EXIT_USAGE);
+      throw new UserError(
+          "no profile common to " + a + " and " + b + " has a column `" + weight + "`",
+          Main.EXIT_USAGE);
     }
     List<String> onlyA = new java.util.ArrayList<>(ra.profiles().keySet());
     onlyA.removeAll(rb.profiles().keySet());
@@ -160,8 +198,17 @@ public final class CompareCommand implements Callable<Integer> {
     int w = t.header().indexOf(weight);
     for (List<String> r : t.rows()) {
       if (!r.get(w).matches("-?\\d{1,18}")) {
-        throw new UserError("--weight " + weight + ": profile " + profile + " in " + run
-            + " has `" + r.get(w) + "` in that column, not a whole number", Main.EXIT_USAGE);
+        throw new UserError(
+            "--weight "
+                + weight
+                + ": profile "
+                + profile
+                + " in "
+                + run
+                + " has `"
+                + r.get(w)
+                + "` in that column, not a whole number",
+            Main.EXIT_USAGE);
       }
     }
   }
@@ -187,8 +234,13 @@ public final class CompareCommand implements Callable<Integer> {
       List<ProfileDiff.Entry> only = d.onlyIn(side);
       if (!only.isEmpty()) {
         long w = only.stream().mapToLong(e -> side ? e.a() : e.b()).sum();
-        System.out.printf("  only in %s         %,d %s (weight %,d)%s%n", side ? "A" : "B",
-            only.size(), only.size() == 1 ? "entry" : "entries", w, only.size() <= 3
+        System.out.printf(
+            "  only in %s         %,d %s (weight %,d)%s%n",
+            side ? "A" : "B",
+            only.size(),
+            only.size() == 1 ? "entry" : "entries",
+            w,
+            only.size() <= 3
                 ? ": " + String.join(", ", only.stream().map(ProfileDiff.Entry::label).toList())
                 : "");
       }
@@ -211,19 +263,26 @@ public final class CompareCommand implements Callable<Integer> {
     System.out.printf("  entries          %,d in A, %,d in B%n", x.rows().size(), y.rows().size());
     // The weight's name is in the heading: "total instructions" would push the column out.
     System.out.printf("  total            %,d in A, %,d in B%n", tx, ty);
-    System.out.printf("  count error      %.2f%%%s%n", 100 * Accuracy.countError(exact, estimate),
+    System.out.printf(
+        "  count error      %.2f%%%s%n",
+        100 * Accuracy.countError(exact, estimate),
         normalize ? " (B normalized to A's total)" : "");
     int hot = Accuracy.hotSet(exact, cut).size();
-    System.out.printf("  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
-        100 * Accuracy.hotSetError(exact, estimate, hotFraction), 100 * hotFraction, hot,
+    System.out.printf(
+        "  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
+        100 * Accuracy.hotSetError(exact, estimate, hotFraction),
+        100 * hotFraction,
+        hot,
         hot == 1 ? "entry" : "entries");
     // The papers' top 15% of entries can be mostly cold tail; the entries carrying most of the
     // weight are the ones that matter (issue 16).
     int heavy = Accuracy.hotWeightSet(exact, hotWeight).size();
-    System.out.printf("  hot weight error %.2f%% (A's entries carrying %.0f%% of the weight: %d)%n",
+    System.out.printf(
+        "  hot weight error %.2f%% (A's entries carrying %.0f%% of the weight: %d)%n",
         100 * Accuracy.hotWeightSetError(exact, estimate, hotWeight), 100 * hotWeight, heavy);
     if (x.header().containsAll(List.of("signature", "share"))) {
-      System.out.printf("  stream overlap   %.2f%% (equation 5)%n",
+      System.out.printf(
+          "  stream overlap   %.2f%% (equation 5)%n",
           100 * StreamOverlap.overlap(shares(x), shares(y)));
     }
   }
@@ -238,8 +297,8 @@ public final class CompareCommand implements Callable<Integer> {
       try {
         v = Double.parseDouble(r.get(share));
       } catch (NumberFormatException e) {
-        throw new UserError("a row of the hot data stream profile has share " + r.get(share)
-            + ", not a number");
+        throw new UserError(
+            "a row of the hot data stream profile has share " + r.get(share) + ", not a number");
       }
       out.merge(r.get(sig), v, Double::sum);
     }

@@ -12,8 +12,9 @@ import picocli.CommandLine.Parameters;
 /** {@code acf compile}: an ACF into a deployable configuration (spec/config-format.md). */
 @Command(
     name = "compile",
-    description = "Compile an ACF into a deployable configuration that the runtime loads"
-        + " without the compiler.",
+    description =
+        "Compile an ACF into a deployable configuration that the runtime loads"
+            + " without the compiler.",
     footer = {
       "",
       "Examples:",
@@ -25,11 +26,16 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class CompileCommand implements Callable<Integer> {
-  @Parameters(arity = "1..*", paramLabel = "FILE.acf",
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "FILE.acf",
       description = "The ACF to compile; several compose in the order given.")
   List<Path> acfs;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      required = true,
       description = "Where to write the configuration.")
   Path output;
 
@@ -38,16 +44,23 @@ public final class CompileCommand implements Callable<Integer> {
     ProductionSet set = AcfLoader.load(acfs, "nothing was written");
     RunService.checkBudget(set, acfs.get(0) + ": ");
     // Provenance: which compiler built the set from which bytes (acf inspect shows it).
-    DeployableConfig.Provenance provenance = new DeployableConfig.Provenance(
-        "acf " + Version.VERSION, acfs.stream()
-            .map(a -> new DeployableConfig.SourceHash(a.toString(), Sha256.of(a))).toList());
-    DeployableConfig config = new DeployableConfig(String.join("+",
-        acfs.stream().map(a -> a.getFileName().toString()).toList()), set, provenance);
+    DeployableConfig.Provenance provenance =
+        new DeployableConfig.Provenance(
+            "acf " + Version.VERSION,
+            acfs.stream()
+                .map(a -> new DeployableConfig.SourceHash(a.toString(), Sha256.of(a)))
+                .toList());
+    DeployableConfig config =
+        new DeployableConfig(
+            String.join("+", acfs.stream().map(a -> a.getFileName().toString()).toList()),
+            set,
+            provenance);
     RunService.writeConfig(config, output, output.toString());
     int p = set.productions().size();
     int r = set.replacements().size();
-    System.err.printf("acf: wrote %s (%d production%s, %d replacement sequence%s)%n", output,
-        p, p == 1 ? "" : "s", r, r == 1 ? "" : "s");
+    System.err.printf(
+        "acf: wrote %s (%d production%s, %d replacement sequence%s)%n",
+        output, p, p == 1 ? "" : "s", r, r == 1 ? "" : "s");
     return 0;
   }
 }

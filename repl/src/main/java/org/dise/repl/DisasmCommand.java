@@ -29,15 +29,22 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class DisasmCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--function"}, paramLabel = "NAME",
+  @Option(
+      names = {"-f", "--function"},
+      paramLabel = "NAME",
       description = "Disassemble only this function (repeatable).")
   List<String> functions = new java.util.ArrayList<>();
 
-  @Option(names = "--address", paramLabel = "ADDR",
+  @Option(
+      names = "--address",
+      paramLabel = "ADDR",
       description = "Start address (hex with 0x, or decimal).")
   String address;
 
-  @Option(names = "--count", paramLabel = "N", description = "Instructions to show from --address (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--count",
+      paramLabel = "N",
+      description = "Instructions to show from --address (default: ${DEFAULT-VALUE}).")
   int count = 32;
 
   @Parameters(paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
@@ -105,7 +112,8 @@ public final class DisasmCommand implements Callable<Integer> {
       DecodedInsn d = Decoder.decode(a, raw);
       text = Disassembler.format(d, m.symbols());
     } catch (IllegalInstructionException e) {
-      text = isLong ? ".word\t0x" + Integer.toHexString(raw) : ".short\t0x" + Integer.toHexString(lo);
+      text =
+          isLong ? ".word\t0x" + Integer.toHexString(raw) : ".short\t0x" + Integer.toHexString(lo);
     }
     out.printf("%8x:\t%-20s\t%s%n", a, bytes, text);
     return a + (isLong ? 4 : 2);

@@ -5,8 +5,8 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 
 /**
- * The generated engine, kept apart so that the interpreted and {@code --config} paths of {@code
- * acf run} load no compiler class.
+ * The generated engine, kept apart so that the interpreted and {@code --config} paths of {@code acf
+ * run} load no compiler class.
  */
 final class Engines {
   private Engines() {}

@@ -3,8 +3,8 @@ package org.dise.repl;
 import picocli.CommandLine;
 
 /**
- * Turns an unexpected exception into a one-paragraph message: a user never sees a Java stack
- * trace (set ACF_DEBUG=1 to get one).
+ * Turns an unexpected exception into a one-paragraph message: a user never sees a Java stack trace
+ * (set ACF_DEBUG=1 to get one).
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
   @Override

@@ -17,10 +17,11 @@ import picocli.CommandLine.Parameters;
 /** {@code acf experiment}: reproduce a paper's figure with one command (experiments/README.md). */
 @Command(
     name = "experiment",
-    description = "Reproduce a figure or table of the papers: run the experiment on the"
-        + " workloads and write DIR/NAME.csv, DIR/NAME.png and .svg, and DIR/index.html (a"
-        + " self-contained report: figures, the paper's numbers beside ours, commands,"
-        + " program hashes).",
+    description =
+        "Reproduce a figure or table of the papers: run the experiment on the"
+            + " workloads and write DIR/NAME.csv, DIR/NAME.png and .svg, and DIR/index.html (a"
+            + " self-contained report: figures, the paper's numbers beside ours, commands,"
+            + " program hashes).",
     footer = {
       "",
       "`acf experiment list` names every experiment and what it reproduces. Progress",
@@ -35,24 +36,34 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class ExperimentCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "NAME",
-      description = "An experiment (see `acf experiment list`), several separated by commas,"
-          + " `all`, or `list`.")
+  @Parameters(
+      index = "0",
+      paramLabel = "NAME",
+      description =
+          "An experiment (see `acf experiment list`), several separated by commas,"
+              + " `all`, or `list`.")
   String name;
 
-  @Option(names = "--programs", paramLabel = "LIST",
-      description = "Comma-separated programs, each NAME[:ARG...] (a program in --dir or a"
-          + " path; `phases:2` runs `phases 2`); default: the experiment's own.")
+  @Option(
+      names = "--programs",
+      paramLabel = "LIST",
+      description =
+          "Comma-separated programs, each NAME[:ARG...] (a program in --dir or a"
+              + " path; `phases:2` runs `phases 2`); default: the experiment's own.")
   String programs;
 
-  @Option(names = "--dir", paramLabel = "DIR",
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
       description = "Where program names are found (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("examples/programs/bin");
 
   @Option(names = "--quick", description = "A small grid on a small program, for tests.")
   boolean quick;
 
-  @Option(names = "--out", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
       description = "Where the results go (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("experiments-out");
 
@@ -69,8 +80,13 @@ public final class ExperimentCommand implements Callable<Integer> {
       chosen.addAll(Experiments.all());
     } else {
       for (String one : name.split(",")) {
-        chosen.add(Experiments.named(one).orElseThrow(() -> new UserError("no experiment `"
-            + one + "`; `acf experiment list` names them", Main.EXIT_USAGE)));
+        chosen.add(
+            Experiments.named(one)
+                .orElseThrow(
+                    () ->
+                        new UserError(
+                            "no experiment `" + one + "`; `acf experiment list` names them",
+                            Main.EXIT_USAGE)));
       }
     }
     try {
@@ -78,13 +94,22 @@ public final class ExperimentCommand implements Callable<Integer> {
         String list = programs != null ? programs : e.defaultPrograms(quick);
         List<Workload> ws = Workload.parseList(list, dir);
         Lab lab = new Lab(ws, quick, System.err);
-        String command = "./acf experiment " + e.name() + " --programs " + String.join(",",
-            ws.stream().map(Workload::spec).toList()) + (quick ? " --quick" : "") + " --out "
-            + out;
-        ExperimentRunner.Written w = ExperimentRunner.run(e, lab, out, command,
-            "acf " + Version.VERSION);
-        w.outcome().comparisons.forEach(c -> System.out.printf("%-8s %s: paper %s, ours %s%n",
-            e.name(), c.what(), c.paper(), c.ours()));
+        String command =
+            "./acf experiment "
+                + e.name()
+                + " --programs "
+                + String.join(",", ws.stream().map(Workload::spec).toList())
+                + (quick ? " --quick" : "")
+                + " --out "
+                + out;
+        ExperimentRunner.Written w =
+            ExperimentRunner.run(e, lab, out, command, "acf " + Version.VERSION);
+        w.outcome()
+            .comparisons
+            .forEach(
+                c ->
+                    System.out.printf(
+                        "%-8s %s: paper %s, ours %s%n", e.name(), c.what(), c.paper(), c.ours()));
       }
     } catch (ExperimentException e) {
       throw new UserError(e.getMessage(), Main.EXIT_USAGE);

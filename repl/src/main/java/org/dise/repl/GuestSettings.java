@@ -11,9 +11,8 @@ import org.dise.runtime.linux.Sandbox;
 /**
  * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
  * {@code :limit} set it: the environment, the folders it may read and write beyond the working
- * folder ({@code --allow-*} confinement), resource limits, the seed and the translation
- * threshold. One class for both, so that the two confine and start a guest the same way
- * ({@link RunService}).
+ * folder ({@code --allow-*} confinement), resource limits, the seed and the translation threshold.
+ * One class for both, so that the two confine and start a guest the same way ({@link RunService}).
  */
 public final class GuestSettings {
   private final List<Path> allowRead = new ArrayList<>();
@@ -76,11 +75,11 @@ public final class GuestSettings {
   }
 
   /**
-   * Sets one variable, replacing an earlier value of the same name (getenv returns the first
-   * match, so an appended duplicate would be ignored by the guest).
+   * Sets one variable, replacing an earlier value of the same name (getenv returns the first match,
+   * so an appended duplicate would be ignored by the guest).
    *
-   * @throws UserError (usage) naming {@code command} ({@code --env}, {@code :env}) when
-   *     {@code assignment} is not NAME=VALUE
+   * @throws UserError (usage) naming {@code command} ({@code --env}, {@code :env}) when {@code
+   *     assignment} is not NAME=VALUE
    */
   public GuestSettings set(String assignment, String command) {
     int eq = assignment.indexOf('=');

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A histogram map's profile on the terminal, as bpftrace prints {@code hist()} and {@code
- * lhist()}: per key (the {@code top} keys with the most events), one line per bucket with its
- * range, its count and a bar scaled to the key's largest bucket.
+ * A histogram map's profile on the terminal, as bpftrace prints {@code hist()} and {@code lhist()}:
+ * per key (the {@code top} keys with the most events), one line per bucket with its range, its
+ * count and a bar scaled to the key's largest bucket.
  */
 final class HistogramView {
   private HistogramView() {}
@@ -18,8 +18,10 @@ final class HistogramView {
   /** Whether {@code t} is a histogram map's table. */
   static boolean applies(org.dise.runtime.sink.ProfileTable t) {
     List<String> h = t.header();
-    return h.size() >= 4 && h.get(h.size() - 3).equals("bucket_lo")
-        && h.get(h.size() - 2).equals("bucket_hi") && h.get(h.size() - 1).equals("count");
+    return h.size() >= 4
+        && h.get(h.size() - 3).equals("bucket_lo")
+        && h.get(h.size() - 2).equals("bucket_hi")
+        && h.get(h.size() - 1).equals("count");
   }
 
   static List<String> lines(String name, org.dise.runtime.sink.ProfileTable t, int top) {
@@ -39,8 +41,14 @@ final class HistogramView {
       total += Long.parseLong(r.get(keyCells + 2));
     }
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "profile %s: %,d keys, count %,d%s", name, groups.size(),
-        total, groups.size() > top ? ", top " + top : ""));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "profile %s: %,d keys, count %,d%s",
+            name,
+            groups.size(),
+            total,
+            groups.size() > top ? ", top " + top : ""));
     for (List<List<String>> g : groups.subList(0, Math.min(top, groups.size()))) {
       long max = 0;
       long sum = 0;
@@ -53,13 +61,19 @@ final class HistogramView {
       }
       int width = ranges.stream().mapToInt(String::length).max().orElse(0);
       int countWidth = g.stream().mapToInt(r -> r.get(keyCells + 2).length()).max().orElse(1);
-      out.add(String.format(Locale.ROOT, "  @[%s]: %,d", String.join(", ",
-          g.get(0).subList(0, keyCells)), sum));
+      out.add(
+          String.format(
+              Locale.ROOT, "  @[%s]: %,d", String.join(", ", g.get(0).subList(0, keyCells)), sum));
       for (int i = 0; i < g.size(); i++) {
         long c = Long.parseLong(g.get(i).get(keyCells + 2));
         int bar = max == 0 ? 0 : (int) (BAR * c / max);
-        out.add(String.format(Locale.ROOT, "    %-" + width + "s %" + countWidth + "d |%-" + BAR
-            + "s|", ranges.get(i), c, "@".repeat(bar)));
+        out.add(
+            String.format(
+                Locale.ROOT,
+                "    %-" + width + "s %" + countWidth + "d |%-" + BAR + "s|",
+                ranges.get(i),
+                c,
+                "@".repeat(bar)));
       }
     }
     return out;

@@ -11,10 +11,10 @@ import org.dise.runtime.linux.HostNames;
 
 /**
  * File names on acf's own command line, byte for byte. The JVM decodes its arguments with the
- * locale's charset, so under {@code LC_ALL=C} a directory named with a byte above 0x7f arrives
- * as U+FFFD and cannot be named again; the bytes the user typed are still in
- * {@code /proc/self/cmdline}, and a path option or parameter is taken from there
- * (spec/emulator.md, "File names, arguments and environment").
+ * locale's charset, so under {@code LC_ALL=C} a directory named with a byte above 0x7f arrives as
+ * U+FFFD and cannot be named again; the bytes the user typed are still in {@code
+ * /proc/self/cmdline}, and a path option or parameter is taken from there (spec/emulator.md, "File
+ * names, arguments and environment").
  */
 final class HostArgs {
   private static List<byte[]> cmdline;
@@ -42,8 +42,8 @@ final class HostArgs {
 
   /**
    * The bytes on the command line that the JVM decoded as {@code value}: a whole argument, or the
-   * part after {@code =} of {@code --option=value}. Null when the value is plain ASCII (nothing
-   * was lost) or cannot be found.
+   * part after {@code =} of {@code --option=value}. Null when the value is plain ASCII (nothing was
+   * lost) or cannot be found.
    */
   static byte[] raw(String value) {
     if (value.chars().allMatch(c -> c < 0x80)) {
@@ -55,7 +55,8 @@ final class HostArgs {
         return arg;
       }
       int eq = indexOf(arg, (byte) '=');
-      if (eq > 0 && arg[0] == '-'
+      if (eq > 0
+          && arg[0] == '-'
           && new String(arg, eq + 1, arg.length - eq - 1, jnu).equals(value)) {
         return Arrays.copyOfRange(arg, eq + 1, arg.length);
       }

@@ -13,10 +13,10 @@ import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
- * The page {@code acf view DIR} writes: one self-contained HTML file (the script and style
- * inlined, nothing fetched) with a flame graph of every profile with stacks, a sortable table of
- * every profile, the cost report and, for sampled runs, a timeline of intervals and phases. The
- * run's data is embedded as JSON, which view.js lays out in the browser.
+ * The page {@code acf view DIR} writes: one self-contained HTML file (the script and style inlined,
+ * nothing fetched) with a flame graph of every profile with stacks, a sortable table of every
+ * profile, the cost report and, for sampled runs, a timeline of intervals and phases. The run's
+ * data is embedded as JSON, which view.js lays out in the browser.
  */
 final class HtmlView {
   private HtmlView() {}
@@ -30,8 +30,9 @@ final class HtmlView {
     data.append(", \"profiles\": [");
     String sep = "";
     for (Map.Entry<String, ProfileTable> e : run.profiles().entrySet()) {
-      data.append(sep).append(profile(e.getKey(), e.getValue(),
-          run.notes().getOrDefault(e.getKey(), List.of())));
+      data.append(sep)
+          .append(
+              profile(e.getKey(), e.getValue(), run.notes().getOrDefault(e.getKey(), List.of())));
       sep = ",\n";
     }
     data.append("], \"phases\": ").append(phases(run.path())).append('}');
@@ -39,11 +40,18 @@ final class HtmlView {
     String json = data.toString().replace("</", "<\\/");
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        + "<title>acf: " + FlameGraph.xml(title) + "</title>\n<style>\n"
-        + resource("view.css") + "</style>\n</head>\n<body>\n"
+        + "<title>acf: "
+        + FlameGraph.xml(title)
+        + "</title>\n<style>\n"
+        + resource("view.css")
+        + "</style>\n</head>\n<body>\n"
         + "<noscript>This page draws its flame graphs and tables with JavaScript.</noscript>\n"
-        + "<script type=\"application/json\" id=\"acf-data\">" + json + "</script>\n"
-        + "<script>\n" + resource("view.js") + "</script>\n</body>\n</html>\n";
+        + "<script type=\"application/json\" id=\"acf-data\">"
+        + json
+        + "</script>\n"
+        + "<script>\n"
+        + resource("view.js")
+        + "</script>\n</body>\n</html>\n";
   }
 
   private static String profile(String name, ProfileTable t, List<String> notes) {
@@ -63,13 +71,15 @@ final class HtmlView {
     if (p == null) {
       sb.append("null");
     } else {
-      sb.append("{\"types\": ").append(list(p.types().stream()
-          .map(StackProfile.ValueType::type).toList()));
+      sb.append("{\"types\": ")
+          .append(list(p.types().stream().map(StackProfile.ValueType::type).toList()));
       sb.append(", \"samples\": [");
       String sep = "";
       for (StackProfile.Sample s : p.samples()) {
-        sb.append(sep).append('[').append(list(s.stack().stream()
-            .map(StackProfile.Frame::name).toList())).append(", [");
+        sb.append(sep)
+            .append('[')
+            .append(list(s.stack().stream().map(StackProfile.Frame::name).toList()))
+            .append(", [");
         for (int i = 0; i < s.values().length; i++) {
           sb.append(i == 0 ? "" : ",").append(s.values()[i]);
         }
@@ -96,13 +106,30 @@ final class HtmlView {
     List<String> out = new ArrayList<>();
     for (int i = 1; i < lines.size(); i++) {
       String[] c = lines.get(i).split(",", -1);
-      if (c.length != 4 || !c[0].matches("\\d+") || !c[3].matches("[01]")
-          || !c[1].matches("-?\\d*") || !c[2].matches("-?\\d*")) {
-        throw new UserError(f + ":" + (i + 1) + ":1: expected interval,phase,predicted,sampled,"
-            + " got `" + lines.get(i) + "`");
+      if (c.length != 4
+          || !c[0].matches("\\d+")
+          || !c[3].matches("[01]")
+          || !c[1].matches("-?\\d*")
+          || !c[2].matches("-?\\d*")) {
+        throw new UserError(
+            f
+                + ":"
+                + (i + 1)
+                + ":1: expected interval,phase,predicted,sampled,"
+                + " got `"
+                + lines.get(i)
+                + "`");
       }
-      out.add("[" + c[0] + "," + (c[1].isEmpty() ? "null" : c[1]) + ","
-          + (c[2].isEmpty() ? "null" : c[2]) + "," + c[3] + "]");
+      out.add(
+          "["
+              + c[0]
+              + ","
+              + (c[1].isEmpty() ? "null" : c[1])
+              + ","
+              + (c[2].isEmpty() ? "null" : c[2])
+              + ","
+              + c[3]
+              + "]");
     }
     return "[" + String.join(",", out) + "]";
   }

@@ -12,8 +12,9 @@ import picocli.CommandLine.Parameters;
 /** {@code acf inspect}: prints a deployable configuration readably. */
 @Command(
     name = "inspect",
-    description = "Print a deployable configuration (from acf compile): budget, tables, counters,"
-        + " sinks and triggers. A corrupt, truncated or wrong-version file is refused (exit 1).",
+    description =
+        "Print a deployable configuration (from acf compile): budget, tables, counters,"
+            + " sinks and triggers. A corrupt, truncated or wrong-version file is refused (exit 1).",
     footer = {
       "",
       "Examples:",
@@ -37,8 +38,8 @@ public final class InspectCommand implements Callable<Integer> {
 
   /** The format version in the file's header (read() has checked it). */
   private static int version(Path file) {
-    try (java.io.DataInputStream in = new java.io.DataInputStream(
-        java.nio.file.Files.newInputStream(file))) {
+    try (java.io.DataInputStream in =
+        new java.io.DataInputStream(java.nio.file.Files.newInputStream(file))) {
       in.skipNBytes(ConfigFormat.MAGIC.length);
       return in.readUnsignedShort();
     } catch (java.io.IOException e) {

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON that profile files need, through Jackson: string quoting for writing, and a reader
- * that gives objects as maps, arrays as lists, strings as strings, {@code true}/{@code false} as
+ * The JSON that profile files need, through Jackson: string quoting for writing, and a reader that
+ * gives objects as maps, arrays as lists, strings as strings, {@code true}/{@code false} as
  * booleans, {@code null} as null and numbers as {@link Num} (their text, so counts keep every
  * digit).
  */
@@ -57,15 +57,15 @@ final class Json {
       Object v = value(p, t);
       if (p.nextToken() != null) {
         JsonLocation at = p.currentTokenLocation();
-        throw new IllegalArgumentException(at.getLineNr() + ":" + at.getColumnNr()
-            + ": text after the JSON value");
+        throw new IllegalArgumentException(
+            at.getLineNr() + ":" + at.getColumnNr() + ": text after the JSON value");
       }
       return v;
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
       String what = e.getOriginalMessage();
-      throw new IllegalArgumentException(at == null ? what
-          : at.getLineNr() + ":" + at.getColumnNr() + ": " + what);
+      throw new IllegalArgumentException(
+          at == null ? what : at.getLineNr() + ":" + at.getColumnNr() + ": " + what);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // reading a String does no I/O
     }

@@ -1,7 +1,7 @@
 package org.dise.repl;
 
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
@@ -32,8 +32,11 @@ import picocli.CommandLine.Option;
       "  code --extensionDevelopmentPath=$PWD/editors/vscode .  # try the extension",
     })
 public final class LspCommand implements Callable<Integer> {
-  @Option(names = "--stdio", description = "Talk over stdin and stdout (the default and only"
-      + " transport; accepted because editor clients pass it).")
+  @Option(
+      names = "--stdio",
+      description =
+          "Talk over stdin and stdout (the default and only"
+              + " transport; accepted because editor clients pass it).")
   boolean stdio;
 
   @Override
@@ -46,15 +49,17 @@ public final class LspCommand implements Callable<Integer> {
     AcfLanguageServer server = new AcfLanguageServer(exit::complete);
     java.util.concurrent.Future<Void> listening =
         AcfLanguageServer.launch(server, System.in, protocol);
-    CompletableFuture.runAsync(() -> {
-      try {
-        listening.get();
-      } catch (InterruptedException | ExecutionException | java.util.concurrent
-          .CancellationException e) {
-        // The input ended or broke: the editor is gone.
-      }
-      exit.complete(1);
-    });
+    CompletableFuture.runAsync(
+        () -> {
+          try {
+            listening.get();
+          } catch (InterruptedException
+              | ExecutionException
+              | java.util.concurrent.CancellationException e) {
+            // The input ended or broke: the editor is gone.
+          }
+          exit.complete(1);
+        });
     try {
       return exit.get();
     } catch (ExecutionException e) {

@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
   /** Exit status when the guest or a check failed. */
   public static final int EXIT_FAILURE = 1;
+
   /** Exit status for a usage error. */
   public static final int EXIT_USAGE = 2;
 
@@ -72,8 +73,8 @@ public final class Main implements Runnable {
 
   /**
    * A usage error in a few lines: what is wrong, the command's synopsis, and where the full help
-   * is. picocli's default printed the whole help after the message, which scrolled the message
-   * out of sight (acf run's help is 80 lines).
+   * is. picocli's default printed the whole help after the message, which scrolled the message out
+   * of sight (acf run's help is 80 lines).
    */
   private static int usageError(CommandLine.ParameterException e, String[] args) {
     CommandLine cl = e.getCommandLine();
@@ -90,18 +91,21 @@ public final class Main implements Runnable {
   public static void main(String[] args) {
     int status;
     try {
-      status = args.length > 0 && args[0].equals("run")
-          ? runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length))
-          : commandLine().execute(args);
+      status =
+          args.length > 0 && args[0].equals("run")
+              ? runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length))
+              : commandLine().execute(args);
     } catch (OutOfMemoryError e) {
       // The guest's address space is bounded (--limit as), so this is the tool's own need.
-      System.err.println("acf: out of memory (the JVM's heap is "
-          + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB): give it more with"
-          + " ACF_JAVA_OPTS=-Xmx..., or lower the guest's --limit as");
+      System.err.println(
+          "acf: out of memory (the JVM's heap is "
+              + Runtime.getRuntime().maxMemory() / (1 << 20)
+              + " MiB): give it more with"
+              + " ACF_JAVA_OPTS=-Xmx..., or lower the guest's --limit as");
       status = EXIT_FAILURE;
     } catch (StackOverflowError e) {
-      System.err.println("acf: the input is nested too deeply for this JVM's stack (-Xss in"
-          + " ACF_JAVA_OPTS)");
+      System.err.println(
+          "acf: the input is nested too deeply for this JVM's stack (-Xss in" + " ACF_JAVA_OPTS)");
       status = EXIT_FAILURE;
     }
     System.out.flush();

@@ -33,8 +33,11 @@ final class PointRuns {
       throw new UserError(given() + " --acf or --config", Main.EXIT_USAGE);
     }
     if (run.sampling != null || run.shadowExhaustive || !productions.triggers().isEmpty()) {
-      throw new UserError(given() + " no sampling trigger (--sampling, or a trigger declared in"
-          + " the ACF): the productions are on exactly where the points say", Main.EXIT_USAGE);
+      throw new UserError(
+          given()
+              + " no sampling trigger (--sampling, or a trigger declared in"
+              + " the ACF): the productions are on exactly where the points say",
+          Main.EXIT_USAGE);
     }
     if ((run.simpoints == null) != (run.weights == null)) {
       throw new UserError("--simpoints and --weights go together", Main.EXIT_USAGE);
@@ -42,14 +45,15 @@ final class PointRuns {
     if (run.fastForward != null && run.simpoints != null) {
       throw new UserError("--fast-forward and --simpoints exclude each other", Main.EXIT_USAGE);
     }
-    Machine machine = GuestLauncher.load(run.program, RunCommand.rawArgs(run.args),
-        run.options());
-    return run.simpoints != null ? simpoints(machine, productions, origin)
+    Machine machine = GuestLauncher.load(run.program, RunCommand.rawArgs(run.args), run.options());
+    return run.simpoints != null
+        ? simpoints(machine, productions, origin)
         : fastForward(machine, productions, origin);
   }
 
   private String given() {
-    return run.simpoints != null ? "--simpoints needs"
+    return run.simpoints != null
+        ? "--simpoints needs"
         : run.fastForward != null ? "--fast-forward needs" : "--weights needs";
   }
 
@@ -73,23 +77,36 @@ final class PointRuns {
       System.err.println("acf: " + o.report());
     }
     if (before == null) {
-      System.err.printf("acf: the guest ended after %,d instructions, before the fast-forward of"
-          + " %,d: nothing was profiled%n", o.instructions(), n);
+      System.err.printf(
+          "acf: the guest ended after %,d instructions, before the fast-forward of"
+              + " %,d: nothing was profiled%n",
+          o.instructions(), n);
     }
     CostReport c = before == null ? new CostReport(0, 0, 0, 0, 0, 0) : since(engine.cost(), before);
     ProfileReport.summary(engine.sinks(), c, machine.symbols(), System.err);
     System.err.printf("  fast-forwarded           %,d%n", Math.min(n, o.instructions()));
     if (run.out != null) {
-      ProfileReport.write(engine.sinks(), c, machine.symbols(), run.out, o.exitStatus(),
+      ProfileReport.write(
+          engine.sinks(),
+          c,
+          machine.symbols(),
+          run.out,
+          o.exitStatus(),
           ", \"fast_forward\": " + n);
     }
     return o.exitStatus();
   }
 
   private static CostReport since(CostReport c, CostReport before) {
-    return new CostReport(c.applicationInstructions() - before.applicationInstructions(),
-        c.insertedInstructions(), c.replacements(), c.stallCycles(), c.handlerCalls(),
-        c.handlerCycles(), c.interrupts(), c.interruptCycles());
+    return new CostReport(
+        c.applicationInstructions() - before.applicationInstructions(),
+        c.insertedInstructions(),
+        c.replacements(),
+        c.stallCycles(),
+        c.handlerCalls(),
+        c.handlerCycles(),
+        c.interrupts(),
+        c.interruptCycles());
   }
 
   private int simpoints(Machine machine, ProductionSet productions, Path origin) {
@@ -97,35 +114,51 @@ final class PointRuns {
     long interval;
     try {
       points = SimulationPoints.read(run.simpoints, run.weights);
-      interval = run.interval == null ? BasicBlockVectors.DEFAULT_INTERVAL
-          : Triggers.parseCount("--interval", run.interval);
+      interval =
+          run.interval == null
+              ? BasicBlockVectors.DEFAULT_INTERVAL
+              : Triggers.parseCount("--interval", run.interval);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), Main.EXIT_USAGE);
     }
     // Build one engine first, so that a refusal is reported before the run.
     run.engine(productions, origin);
-    SimulationPoints.Result r = SimulationPoints.run(machine,
-        () -> run.engine(productions, origin), points, interval, run.maxInsns);
+    SimulationPoints.Result r =
+        SimulationPoints.run(
+            machine, () -> run.engine(productions, origin), points, interval, run.maxInsns);
     System.out.flush();
     if (r.outcome().report() != null) {
       System.err.println("acf: " + r.outcome().report());
     }
     for (SimulationPoints.PointRun p : r.points()) {
-      System.err.printf(Locale.ROOT, "simulation point: interval %d (cluster %d, weight %.4f)%n",
-          p.point().interval(), p.point().cluster(), p.point().weight());
+      System.err.printf(
+          Locale.ROOT,
+          "simulation point: interval %d (cluster %d, weight %.4f)%n",
+          p.point().interval(),
+          p.point().cluster(),
+          p.point().weight());
       ProfileReport.summary(p.engine().sinks(), p.cost(), machine.symbols(), System.err);
     }
     if (r.points().size() < points.size()) {
-      System.err.printf("acf: warning: the run had %d intervals of %,d; %d of %d simulation"
-          + " points lie beyond its end and were not profiled%n", r.intervals(), interval,
-          points.size() - r.points().size(), points.size());
+      System.err.printf(
+          "acf: warning: the run had %d intervals of %,d; %d of %d simulation"
+              + " points lie beyond its end and were not profiled%n",
+          r.intervals(), interval, points.size() - r.points().size(), points.size());
     }
-    System.err.printf(Locale.ROOT, "simulation points %d of %d, intervals %,d of %,d"
-        + " instructions; estimate = sum of weight x intervals x point's profile%n",
-        r.points().size(), points.size(), r.intervals(), interval);
+    System.err.printf(
+        Locale.ROOT,
+        "simulation points %d of %d, intervals %,d of %,d"
+            + " instructions; estimate = sum of weight x intervals x point's profile%n",
+        r.points().size(),
+        points.size(),
+        r.intervals(),
+        interval);
     for (Map.Entry<String, Map<String, Double>> e : r.estimate().entrySet()) {
-      for (String line : ProfileFormats.terminal(e.getKey() + " (whole-program estimate)",
-          estimateTable(e.getValue()), ProfileReport.TOP)) {
+      for (String line :
+          ProfileFormats.terminal(
+              e.getKey() + " (whole-program estimate)",
+              estimateTable(e.getValue()),
+              ProfileReport.TOP)) {
         System.err.println(line);
       }
     }
@@ -147,17 +180,30 @@ final class PointRuns {
 
   private void write(SimulationPoints.Result r, long interval, Machine machine) {
     Path dir = run.out;
-    StringBuilder points = new StringBuilder("interval,cluster,weight,application_instructions,"
-        + "total_cycles\n");
+    StringBuilder points =
+        new StringBuilder("interval,cluster,weight,application_instructions," + "total_cycles\n");
     for (SimulationPoints.PointRun p : r.points()) {
-      ProfileReport.write(p.engine().sinks(), p.cost(), machine.symbols(),
-          dir.resolve("point-" + p.point().interval()), r.outcome().exitStatus(),
-          String.format(Locale.ROOT, ", \"simpoint_interval\": %d, \"cluster\": %d,"
-              + " \"weight\": %.6f", p.point().interval(), p.point().cluster(),
+      ProfileReport.write(
+          p.engine().sinks(),
+          p.cost(),
+          machine.symbols(),
+          dir.resolve("point-" + p.point().interval()),
+          r.outcome().exitStatus(),
+          String.format(
+              Locale.ROOT,
+              ", \"simpoint_interval\": %d, \"cluster\": %d," + " \"weight\": %.6f",
+              p.point().interval(),
+              p.point().cluster(),
               p.point().weight()));
-      points.append(String.format(Locale.ROOT, "%d,%d,%.6f,%d,%d%n", p.point().interval(),
-          p.point().cluster(), p.point().weight(), p.cost().applicationInstructions(),
-          p.cost().totalCycles()));
+      points.append(
+          String.format(
+              Locale.ROOT,
+              "%d,%d,%.6f,%d,%d%n",
+              p.point().interval(),
+              p.point().cluster(),
+              p.point().weight(),
+              p.cost().applicationInstructions(),
+              p.cost().totalCycles()));
     }
     try {
       Files.createDirectories(dir);
@@ -166,15 +212,24 @@ final class PointRuns {
         StringBuilder sb = new StringBuilder("key,estimate\n");
         for (List<String> row : estimateTable(e.getValue()).rows()) {
           String k = row.get(0);
-          sb.append(k.contains(",") ? "\"" + k + "\"" : k).append(',').append(row.get(1))
+          sb.append(k.contains(",") ? "\"" + k + "\"" : k)
+              .append(',')
+              .append(row.get(1))
               .append('\n');
         }
         Files.writeString(dir.resolve(e.getKey() + ".estimate.csv"), sb, StandardCharsets.UTF_8);
       }
-      Files.writeString(dir.resolve("summary.json"), String.format(Locale.ROOT,
-          "{\"application_instructions\": %d, \"intervals\": %d, \"interval\": %d,"
-              + " \"simulation_points\": %d, \"exit_status\": %d}%n", r.applicationInstructions(),
-          r.intervals(), interval, r.points().size(), r.outcome().exitStatus()),
+      Files.writeString(
+          dir.resolve("summary.json"),
+          String.format(
+              Locale.ROOT,
+              "{\"application_instructions\": %d, \"intervals\": %d, \"interval\": %d,"
+                  + " \"simulation_points\": %d, \"exit_status\": %d}%n",
+              r.applicationInstructions(),
+              r.intervals(),
+              interval,
+              r.points().size(),
+              r.outcome().exitStatus()),
           StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));

@@ -11,9 +11,9 @@ import java.util.Set;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
- * Per-entry differences between two runs of one profile: every entry of either side with its
- * weight in A and in B, so that {@code acf compare} can show the entries that moved most, by
- * absolute and by relative change, and the entries only one side has.
+ * Per-entry differences between two runs of one profile: every entry of either side with its weight
+ * in A and in B, so that {@code acf compare} can show the entries that moved most, by absolute and
+ * by relative change, and the entries only one side has.
  */
 final class ProfileDiff {
   /** One entry: its key, what identifies it to a reader, and its weight on each side. */
@@ -44,8 +44,8 @@ final class ProfileDiff {
     keys.addAll(wb.keySet());
     List<Entry> out = new ArrayList<>();
     for (String k : keys) {
-      out.add(new Entry(k, labels.getOrDefault(k, k), wa.getOrDefault(k, 0L),
-          wb.getOrDefault(k, 0L)));
+      out.add(
+          new Entry(k, labels.getOrDefault(k, k), wa.getOrDefault(k, 0L), wb.getOrDefault(k, 0L)));
     }
     return new ProfileDiff(out);
   }
@@ -75,8 +75,11 @@ final class ProfileDiff {
 
   /** Entries whose weight changed, largest |B - A| first (ties: key order of A, then B). */
   List<Entry> byAbsoluteChange(int n) {
-    return entries.stream().filter(e -> e.change() != 0)
-        .sorted(Comparator.comparingLong((Entry e) -> -Math.abs(e.change()))).limit(n).toList();
+    return entries.stream()
+        .filter(e -> e.change() != 0)
+        .sorted(Comparator.comparingLong((Entry e) -> -Math.abs(e.change())))
+        .limit(n)
+        .toList();
   }
 
   /**
@@ -84,15 +87,19 @@ final class ProfileDiff {
    * absolute change); entries only one side has are counted apart ({@link #onlyIn}).
    */
   List<Entry> byRelativeChange(int n) {
-    return entries.stream().filter(e -> e.a() > 0 && e.b() > 0 && e.change() != 0)
-        .sorted(Comparator.comparingDouble((Entry e) -> -Math.abs(e.relative()))
-            .thenComparingLong(e -> -Math.abs(e.change())))
-        .limit(n).toList();
+    return entries.stream()
+        .filter(e -> e.a() > 0 && e.b() > 0 && e.change() != 0)
+        .sorted(
+            Comparator.comparingDouble((Entry e) -> -Math.abs(e.relative()))
+                .thenComparingLong(e -> -Math.abs(e.change())))
+        .limit(n)
+        .toList();
   }
 
   /** Entries with weight on side A only ({@code a}) or on side B only. */
   List<Entry> onlyIn(boolean a) {
-    return entries.stream().filter(e -> a ? e.a() != 0 && e.b() == 0 : e.a() == 0 && e.b() != 0)
+    return entries.stream()
+        .filter(e -> a ? e.a() != 0 && e.b() == 0 : e.a() == 0 && e.b() != 0)
         .toList();
   }
 
@@ -101,9 +108,13 @@ final class ProfileDiff {
     List<List<String>> cells = new ArrayList<>();
     cells.add(List.of("entry", "A", "B", "change", "relative"));
     for (Entry e : rows) {
-      cells.add(List.of(e.label(), String.format("%,d", e.a()), String.format("%,d", e.b()),
-          String.format("%+,d", e.change()), e.a() == 0 ? "new"
-              : String.format(Locale.ROOT, "%+.2f%%", 100 * e.relative())));
+      cells.add(
+          List.of(
+              e.label(),
+              String.format("%,d", e.a()),
+              String.format("%,d", e.b()),
+              String.format("%+,d", e.change()),
+              e.a() == 0 ? "new" : String.format(Locale.ROOT, "%+.2f%%", 100 * e.relative())));
     }
     int[] width = new int[5];
     for (List<String> r : cells) {

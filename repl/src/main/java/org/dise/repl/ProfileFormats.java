@@ -9,9 +9,9 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * The formats a profile is written in (issue 6): a terminal table of the top entries with each
- * one's share of the total weight, JSON with the key and weight columns (what {@code acf
- * report} and {@code acf compare} read back), and folded stacks ({@code caller;callee count})
- * of method and call-pair profiles for flame graph tools. CSV is {@link ProfileTable#writeCsv}.
+ * one's share of the total weight, JSON with the key and weight columns (what {@code acf report}
+ * and {@code acf compare} read back), and folded stacks ({@code caller;callee count}) of method and
+ * call-pair profiles for flame graph tools. CSV is {@link ProfileTable#writeCsv}.
  */
 public final class ProfileFormats {
   private ProfileFormats() {}
@@ -29,10 +29,10 @@ public final class ProfileFormats {
   }
 
   /**
-   * A heading and the top {@code n} rows as aligned lines, with a {@code %} column after the
-   * weight column: each entry's share of the profile's total weight. A table with its own
-   * {@code percent} column (RAP ranges: the share of all events, the paper's measure) gets no
-   * second one, which would disagree with it.
+   * A heading and the top {@code n} rows as aligned lines, with a {@code %} column after the weight
+   * column: each entry's share of the profile's total weight. A table with its own {@code percent}
+   * column (RAP ranges: the share of all events, the paper's measure) gets no second one, which
+   * would disagree with it.
    */
   public static List<String> terminal(String name, ProfileTable t, int n) {
     if (HistogramView.applies(t)) {
@@ -65,8 +65,10 @@ public final class ProfileFormats {
       }
     }
     List<String> lines = new ArrayList<>();
-    lines.add(String.format("profile %s: %,d entries, %s %,d%s", name, t.rows().size(),
-        t.weight(), total, t.rows().size() > n ? ", top " + n : ""));
+    lines.add(
+        String.format(
+            "profile %s: %,d entries, %s %,d%s",
+            name, t.rows().size(), t.weight(), total, t.rows().size() > n ? ", top " + n : ""));
     for (List<String> r : shown) {
       StringBuilder sb = new StringBuilder("  ");
       for (int i = 0; i < r.size(); i++) {
@@ -98,7 +100,9 @@ public final class ProfileFormats {
       List<String> row = t.rows().get(r);
       for (int i = 0; i < row.size(); i++) {
         String cell = row.get(i);
-        sb.append(i == 0 ? "" : ", ").append(Json.quote(t.header().get(i))).append(": ")
+        sb.append(i == 0 ? "" : ", ")
+            .append(Json.quote(t.header().get(i)))
+            .append(": ")
             .append(cell.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?") ? cell : Json.quote(cell));
       }
       sb.append('}');
@@ -126,8 +130,10 @@ public final class ProfileFormats {
   @SuppressWarnings("unchecked")
   static ProfileTable fromJson(String text) {
     Object v = Json.parse(text);
-    if (!(v instanceof Map<?, ?> m) || !(m.get("columns") instanceof List<?> cols)
-        || !(m.get("key") instanceof List<?> key) || !(m.get("weight") instanceof String weight)
+    if (!(v instanceof Map<?, ?> m)
+        || !(m.get("columns") instanceof List<?> cols)
+        || !(m.get("key") instanceof List<?> key)
+        || !(m.get("weight") instanceof String weight)
         || !(m.get("rows") instanceof List<?> rows)) {
       throw new IllegalArgumentException(
           "not a profile: expected an object with columns, key, weight and rows");
@@ -149,8 +155,8 @@ public final class ProfileFormats {
     }
     int w = header.indexOf(weight);
     if (w < 0) {
-      throw new IllegalArgumentException("the weight column `" + weight + "` is not one of the"
-          + " columns " + header);
+      throw new IllegalArgumentException(
+          "the weight column `" + weight + "` is not one of the" + " columns " + header);
     }
     long sum = 0;
     for (int r = 0; r < out.size(); r++) {
@@ -162,14 +168,22 @@ public final class ProfileFormats {
         n = -1;
       }
       if (n < 0) {
-        throw new IllegalArgumentException("row " + (r + 1) + ": `" + weight + "` is " + cell
-            + ", not a count (a whole number from 0 to " + Long.MAX_VALUE + ")");
+        throw new IllegalArgumentException(
+            "row "
+                + (r + 1)
+                + ": `"
+                + weight
+                + "` is "
+                + cell
+                + ", not a count (a whole number from 0 to "
+                + Long.MAX_VALUE
+                + ")");
       }
       try {
         sum = Math.addExact(sum, n);
       } catch (ArithmeticException e) {
-        throw new IllegalArgumentException("row " + (r + 1) + ": the `" + weight + "` column"
-            + " adds up past " + Long.MAX_VALUE);
+        throw new IllegalArgumentException(
+            "row " + (r + 1) + ": the `" + weight + "` column" + " adds up past " + Long.MAX_VALUE);
       }
     }
     try {

@@ -21,9 +21,9 @@ import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**
- * What {@code acf run --acf} prints and writes: top profile entries with their shares, costs;
- * per sink NAME.csv, NAME.json, the stacked profiles' files ({@link StackFiles}) and the sink's
- * own files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
+ * What {@code acf run --acf} prints and writes: top profile entries with their shares, costs; per
+ * sink NAME.csv, NAME.json, the stacked profiles' files ({@link StackFiles}) and the sink's own
+ * files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
  */
 final class ProfileReport {
   private ProfileReport() {}
@@ -35,8 +35,8 @@ final class ProfileReport {
   }
 
   /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
-  static void summary(java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols,
-      PrintStream out) {
+  static void summary(
+      java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols, PrintStream out) {
     for (Sink s : sinks) {
       for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
         out.println(line);
@@ -59,14 +59,19 @@ final class ProfileReport {
   }
 
   /** As above; {@code extra} is more JSON members (each starting with a comma), or "". */
-  static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus,
-      String extra) {
+  static void write(
+      ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus, String extra) {
     write(engine.sinks(), engine.cost(), symbols, dir, exitStatus, extra);
   }
 
   /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
-  static void write(java.util.List<Sink> sinks, CostReport c, SymbolTable symbols, Path dir,
-      int exitStatus, String extra) {
+  static void write(
+      java.util.List<Sink> sinks,
+      CostReport c,
+      SymbolTable symbols,
+      Path dir,
+      int exitStatus,
+      String extra) {
     try {
       Files.createDirectories(dir);
       for (Sink s : sinks) {
@@ -81,8 +86,8 @@ final class ProfileReport {
         }
       }
       String json = c.toJson();
-      json = json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + extra
-          + "}\n";
+      json =
+          json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + extra + "}\n";
       write(dir.resolve("summary.json"), json);
     } catch (IOException e) {
       throw new UserError("--out " + dir + ": cannot write: " + UserError.why(e));
@@ -97,24 +102,40 @@ final class ProfileReport {
   static void sampling(SamplingRun.Result r, TriggerSpec spec, PrintStream out) {
     TriggerDriver d = r.driver();
     out.printf("sampling %s, interval %,d%n", spec.describe(), spec.interval());
-    out.printf("  intervals                %,d (%,d sampled)%n", d.intervals(),
-        d.sampledIntervals());
+    out.printf(
+        "  intervals                %,d (%,d sampled)%n", d.intervals(), d.sampledIntervals());
     // Fractions under the names summary.json uses, with the percentages that acf sweep and
     // acf compare print beside them.
-    out.printf(Locale.ROOT, "  sampled_fraction         %.4f (%.2f%%)%n", r.sampledFraction(),
+    out.printf(
+        Locale.ROOT,
+        "  sampled_fraction         %.4f (%.2f%%)%n",
+        r.sampledFraction(),
         100 * r.sampledFraction());
     if (r.trigger() instanceof PhaseAwareTrigger p) {
       PhaseTracker t = p.tracker();
-      out.printf(Locale.ROOT, "  phases                   %d (%d never sampled)%n",
-          t.phaseCount(), p.unsampledPhases());
-      out.printf(Locale.ROOT, "  prediction accuracy      %.4f (%s)%n", p.predictionAccuracy(),
+      out.printf(
+          Locale.ROOT,
+          "  phases                   %d (%d never sampled)%n",
+          t.phaseCount(),
+          p.unsampledPhases());
+      out.printf(
+          Locale.ROOT,
+          "  prediction accuracy      %.4f (%s)%n",
+          p.predictionAccuracy(),
           p.oracle() ? "oracle" : spec.text("predictor", "last"));
     }
     if (r.accuracy() != null) {
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
-        out.printf(Locale.ROOT, "  %-24s count_error %.4f (%.2f%%)  hot_error %.4f (%.2f%%)"
-            + "  hot_weight_error %.4f (%.2f%%)%n", a.sink(), a.countError(),
-            100 * a.countError(), a.hotError(), 100 * a.hotError(), a.hotWeightError(),
+        out.printf(
+            Locale.ROOT,
+            "  %-24s count_error %.4f (%.2f%%)  hot_error %.4f (%.2f%%)"
+                + "  hot_weight_error %.4f (%.2f%%)%n",
+            a.sink(),
+            a.countError(),
+            100 * a.countError(),
+            a.hotError(),
+            100 * a.hotError(),
+            a.hotWeightError(),
             100 * a.hotWeightError());
       }
     }
@@ -123,24 +144,45 @@ final class ProfileReport {
   /** The sampling members of summary.json (each starting with a comma). */
   static String samplingJson(SamplingRun.Result r, TriggerSpec spec) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, ", \"sampling\": \"%s\", \"interval\": %d,"
-        + " \"intervals\": %d, \"sampled_fraction\": %.6f", spec.describe(), spec.interval(),
-        r.driver().intervals(), r.sampledFraction()));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            ", \"sampling\": \"%s\", \"interval\": %d,"
+                + " \"intervals\": %d, \"sampled_fraction\": %.6f",
+            spec.describe(),
+            spec.interval(),
+            r.driver().intervals(),
+            r.sampledFraction()));
     if (r.trigger() instanceof PhaseAwareTrigger p) {
-      sb.append(String.format(Locale.ROOT, ", \"phases\": %d, \"prediction_accuracy\": %.6f",
-          p.tracker().phaseCount(), p.predictionAccuracy()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              ", \"phases\": %d, \"prediction_accuracy\": %.6f",
+              p.tracker().phaseCount(),
+              p.predictionAccuracy()));
     }
     SamplingRun.SinkAccuracy primary = r.primary();
     if (primary != null) {
-      sb.append(String.format(Locale.ROOT, ", \"count_error\": %.6f, \"hot_error\": %.6f,"
-          + " \"hot_weight_error\": %.6f", primary.countError(), primary.hotError(),
-          primary.hotWeightError()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              ", \"count_error\": %.6f, \"hot_error\": %.6f," + " \"hot_weight_error\": %.6f",
+              primary.countError(),
+              primary.hotError(),
+              primary.hotWeightError()));
       sb.append(", \"accuracy\": {");
       String sep = "";
       for (SamplingRun.SinkAccuracy a : r.accuracy().values()) {
-        sb.append(String.format(Locale.ROOT, "%s\"%s\": {\"count_error\": %.6f, \"hot_error\":"
-            + " %.6f, \"hot_weight_error\": %.6f}", sep, a.sink(), a.countError(), a.hotError(),
-            a.hotWeightError()));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "%s\"%s\": {\"count_error\": %.6f, \"hot_error\":"
+                    + " %.6f, \"hot_weight_error\": %.6f}",
+                sep,
+                a.sink(),
+                a.countError(),
+                a.hotError(),
+                a.hotWeightError()));
         sep = ", ";
       }
       sb.append("}");
@@ -149,23 +191,26 @@ final class ProfileReport {
   }
 
   /**
-   * DIR/SINK.estimate.csv for every sink: the whole-program estimate (the sampled profile
-   * scaled, spec/sampling.md), with the exact weight beside it after a first pass.
+   * DIR/SINK.estimate.csv for every sink: the whole-program estimate (the sampled profile scaled,
+   * spec/sampling.md), with the exact weight beside it after a first pass.
    */
   static void writeEstimates(SamplingRun.Result r, Path dir) {
     for (var e : r.estimate().entrySet()) {
-      java.util.Map<String, Long> exact = r.exact() == null ? null
-          : r.exact().getOrDefault(e.getKey(), java.util.Map.of());
+      java.util.Map<String, Long> exact =
+          r.exact() == null ? null : r.exact().getOrDefault(e.getKey(), java.util.Map.of());
       java.util.Set<String> keys = new java.util.LinkedHashSet<>(e.getValue().keySet());
       if (exact != null) {
         keys.addAll(exact.keySet());
       }
       java.util.List<String> sorted = new java.util.ArrayList<>(keys);
-      sorted.sort((a, b) -> Double.compare(e.getValue().getOrDefault(b, 0.0),
-          e.getValue().getOrDefault(a, 0.0)));
-      StringBuilder sb = new StringBuilder(exact == null ? "key,estimate\n" : "key,estimate,exact\n");
+      sorted.sort(
+          (a, b) ->
+              Double.compare(e.getValue().getOrDefault(b, 0.0), e.getValue().getOrDefault(a, 0.0)));
+      StringBuilder sb =
+          new StringBuilder(exact == null ? "key,estimate\n" : "key,estimate,exact\n");
       for (String k : sorted) {
-        sb.append(k.contains(",") ? "\"" + k + "\"" : k).append(',')
+        sb.append(k.contains(",") ? "\"" + k + "\"" : k)
+            .append(',')
             .append(String.format(Locale.ROOT, "%.1f", e.getValue().getOrDefault(k, 0.0)));
         if (exact != null) {
           sb.append(',').append(exact.getOrDefault(k, 0L));
@@ -181,17 +226,22 @@ final class ProfileReport {
   }
 
   /**
-   * DIR/phases.csv: interval, phase ID, predicted ID, sampled; the phase columns are empty when
-   * the trigger tracks no phases (periodic, random), so every sampled run has its intervals.
+   * DIR/phases.csv: interval, phase ID, predicted ID, sampled; the phase columns are empty when the
+   * trigger tracks no phases (periodic, random), so every sampled run has its intervals.
    */
   static void writePhases(SamplingRun.Result r, Path dir) {
     PhaseTrace t = r.trigger().phases();
     long intervals = t != null ? t.intervals() : r.driver().intervals();
     StringBuilder sb = new StringBuilder("interval,phase,predicted,sampled\n");
     for (long i = 0; i < intervals; i++) {
-      sb.append(i).append(',').append(t == null ? "" : t.phase(i)).append(',')
-          .append(t == null ? "" : t.predicted(i)).append(',')
-          .append(r.driver().sampled(i) ? 1 : 0).append('\n');
+      sb.append(i)
+          .append(',')
+          .append(t == null ? "" : t.phase(i))
+          .append(',')
+          .append(t == null ? "" : t.predicted(i))
+          .append(',')
+          .append(r.driver().sampled(i) ? 1 : 0)
+          .append('\n');
     }
     try {
       Files.writeString(dir.resolve("phases.csv"), sb, StandardCharsets.UTF_8);

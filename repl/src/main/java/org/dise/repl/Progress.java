@@ -7,13 +7,14 @@ import org.dise.runtime.linux.GuestFd;
 
 /**
  * A progress line on a terminal's stderr for long runs: instructions executed, the current MIPS,
- * elapsed time and, when a phase tracker runs, the current phase. It appears only after the run
- * has taken {@link #DELAY_MS}, is redrawn in place, and is erased before the guest writes to the
+ * elapsed time and, when a phase tracker runs, the current phase. It appears only after the run has
+ * taken {@link #DELAY_MS}, is redrawn in place, and is erased before the guest writes to the
  * terminal and when the run ends, so it never mixes with the guest's output or the report.
  */
 public final class Progress implements AutoCloseable {
   /** Runs shorter than this show nothing. */
   static final long DELAY_MS = 2000;
+
   private static final long TICK_MS = 500;
 
   private final PrintStream err;
@@ -33,11 +34,11 @@ public final class Progress implements AutoCloseable {
   }
 
   /**
-   * Starts a progress line when {@code enabled} (the caller decides: stderr is a terminal and
-   * the user did not turn it off); otherwise returns an inert instance.
+   * Starts a progress line when {@code enabled} (the caller decides: stderr is a terminal and the
+   * user did not turn it off); otherwise returns an inert instance.
    */
-  public static Progress start(boolean enabled, PrintStream err, LongSupplier instructions,
-      Supplier<String> detail) {
+  public static Progress start(
+      boolean enabled, PrintStream err, LongSupplier instructions, Supplier<String> detail) {
     Progress p = new Progress(err, instructions, detail);
     if (enabled) {
       GuestFd.beforeHostWrite = p::erase;
@@ -58,8 +59,10 @@ public final class Progress implements AutoCloseable {
         lastInsns = n;
         lastTime = now;
         String extra = detail == null ? null : detail.get();
-        draw(String.format("acf: %,d instructions, %.0f MIPS, %.1f s%s", n, Math.max(0, mips),
-            (now - start) / 1e9, extra == null ? "" : ", " + extra));
+        draw(
+            String.format(
+                "acf: %,d instructions, %.0f MIPS, %.1f s%s",
+                n, Math.max(0, mips), (now - start) / 1e9, extra == null ? "" : ", " + extra));
         Thread.sleep(TICK_MS);
       }
     } catch (InterruptedException e) {

@@ -12,46 +12,70 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.sink.rap.ExactCounter;
-import org.dise.runtime.sink.rap.HotRanges;
 import org.dise.runtime.sink.rap.HotRange;
+import org.dise.runtime.sink.rap.HotRanges;
 import org.dise.runtime.sink.rap.RapConfig;
 import org.dise.runtime.sink.rap.RapSink;
 import org.dise.runtime.sink.rap.RapTree;
 
 /**
  * {@code acf bench --rap}: RAP tree updates per second on the pc and load-value streams of the
- * workloads, beside an exact counter (an open-addressing map, and java.util.HashMap) fed the
- * same stream; and, at epsilon 10% and 1%, the tree's maximum and average node counts and its
- * hot ranges' percent error, as the RAP paper's Figs. 7 and 8 report them.
+ * workloads, beside an exact counter (an open-addressing map, and java.util.HashMap) fed the same
+ * stream; and, at epsilon 10% and 1%, the tree's maximum and average node counts and its hot
+ * ranges' percent error, as the RAP paper's Figs. 7 and 8 report them.
  */
 final class RapBench {
   private RapBench() {}
 
   /** The streams: the library's hot code and load value blocks. */
-  static final Map<String, String> STREAMS = Map.of(
-      "pc", "import rap;\nuse hot_code_ranges;\n",
-      "value", "import rap;\nuse load_value_ranges;\n");
+  static final Map<String, String> STREAMS =
+      Map.of(
+          "pc", "import rap;\nuse hot_code_ranges;\n",
+          "value", "import rap;\nuse load_value_ranges;\n");
 
-  static void run(List<Path> programs, List<String> args, long maxInsns, int repeat,
-      PrintStream out) {
-    out.printf("%-8s %-6s %11s %9s %9s %9s | %-5s %6s %8s %5s %8s %8s%n", "workload", "stream",
-        "events", "RAP M/s", "exact M/s", "HashMap", "eps", "max", "average", "hot",
-        "max err%", "avg err%");
+  static void run(
+      List<Path> programs, List<String> args, long maxInsns, int repeat, PrintStream out) {
+    out.printf(
+        "%-8s %-6s %11s %9s %9s %9s | %-5s %6s %8s %5s %8s %8s%n",
+        "workload",
+        "stream",
+        "events",
+        "RAP M/s",
+        "exact M/s",
+        "HashMap",
+        "eps",
+        "max",
+        "average",
+        "hot",
+        "max err%",
+        "avg err%");
     for (Path p : programs) {
       for (String stream : List.of("pc", "value")) {
         long[] events = capture(p, args, stream, maxInsns);
-        double rap = rate(events, repeat, () -> {
-          RapTree t = new RapTree(RapConfig.DEFAULT);
-          return t::add;
-        });
-        double exact = rate(events, repeat, () -> {
-          ExactCounter c = new ExactCounter();
-          return c::add;
-        });
-        double hash = rate(events, repeat, () -> {
-          Map<Long, Long> m = new HashMap<>();
-          return v -> m.merge(v, 1L, Long::sum);
-        });
+        double rap =
+            rate(
+                events,
+                repeat,
+                () -> {
+                  RapTree t = new RapTree(RapConfig.DEFAULT);
+                  return t::add;
+                });
+        double exact =
+            rate(
+                events,
+                repeat,
+                () -> {
+                  ExactCounter c = new ExactCounter();
+                  return c::add;
+                });
+        double hash =
+            rate(
+                events,
+                repeat,
+                () -> {
+                  Map<Long, Long> m = new HashMap<>();
+                  return v -> m.merge(v, 1L, Long::sum);
+                });
         boolean first = true;
         for (double eps : new double[] {0.10, 0.01}) {
           RapTree t = new RapTree(new RapConfig(64, 4, eps, 2.0, 1024, 0, 0.10));
@@ -67,20 +91,37 @@ final class RapBench {
             max = Math.max(max, h.percentError());
             sum += h.percentError();
           }
-          String left = first ? String.format(Locale.ROOT, "%-8s %-6s %,11d %9.1f %9.1f %9.1f",
-              p.getFileName(), stream, events.length, rap, exact, hash)
-              : String.format("%-8s %-6s %11s %9s %9s %9s", "", "", "", "", "", "");
-          out.printf(Locale.ROOT, "%s | %-5s %6d %8.1f %5d %8.2f %8.2f%n", left,
-              eps == 0.10 ? "10%" : "1%", t.maxNodes(), t.averageNodes(), hot.size(), max,
+          String left =
+              first
+                  ? String.format(
+                      Locale.ROOT,
+                      "%-8s %-6s %,11d %9.1f %9.1f %9.1f",
+                      p.getFileName(),
+                      stream,
+                      events.length,
+                      rap,
+                      exact,
+                      hash)
+                  : String.format("%-8s %-6s %11s %9s %9s %9s", "", "", "", "", "", "");
+          out.printf(
+              Locale.ROOT,
+              "%s | %-5s %6d %8.1f %5d %8.2f %8.2f%n",
+              left,
+              eps == 0.10 ? "10%" : "1%",
+              t.maxNodes(),
+              t.averageNodes(),
+              hot.size(),
+              max,
               hot.isEmpty() ? 0 : sum / hot.size());
           first = false;
         }
       }
     }
-    out.println("RAP M/s: RAP tree updates per second (epsilon 1%, b 4, 64-bit values), millions;"
-        + " exact: an open-addressing hash map; HashMap: java.util.HashMap.merge. max/average:"
-        + " tree nodes (Fig. 7); hot: hot ranges at 10%; err: their percent error against the"
-        + " exact count (Fig. 8).");
+    out.println(
+        "RAP M/s: RAP tree updates per second (epsilon 1%, b 4, 64-bit values), millions;"
+            + " exact: an open-addressing hash map; HashMap: java.util.HashMap.merge. max/average:"
+            + " tree nodes (Fig. 7); hot: hot ranges at 10%; err: their percent error against the"
+            + " exact count (Fig. 8).");
   }
 
   /** The stream the library block records for the first {@code maxInsns} instructions. */
@@ -89,14 +130,20 @@ final class RapBench {
     DiseEngine engine = new DiseEngine(set);
     long[][] buf = {new long[1 << 16]};
     int[] n = {0};
-    ((RapSink) engine.sinks().get(0)).tap(v -> {
-      if (n[0] == buf[0].length) {
-        buf[0] = Arrays.copyOf(buf[0], buf[0].length * 2);
-      }
-      buf[0][n[0]++] = v;
-    });
-    Machine m = GuestLauncher.load(program, args,
-        Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream())));
+    ((RapSink) engine.sinks().get(0))
+        .tap(
+            v -> {
+              if (n[0] == buf[0].length) {
+                buf[0] = Arrays.copyOf(buf[0], buf[0].length * 2);
+              }
+              buf[0][n[0]++] = v;
+            });
+    Machine m =
+        GuestLauncher.load(
+            program,
+            args,
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(OutputStream.nullOutputStream())));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
     engine.install(m.cpu());
     m.run(maxInsns);
@@ -104,7 +151,9 @@ final class RapBench {
   }
 
   /** Millions of events per second, best of {@code repeat}. */
-  private static double rate(long[] events, int repeat,
+  private static double rate(
+      long[] events,
+      int repeat,
       java.util.function.Supplier<java.util.function.LongConsumer> counter) {
     double best = 0;
     for (int r = 0; r < Math.max(2, repeat); r++) { // the first run warms the JIT up

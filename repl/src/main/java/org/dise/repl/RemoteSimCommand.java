@@ -30,38 +30,55 @@ import picocli.CommandLine.Option;
 /**
  * {@code acf remote-sim}: many simulated devices against a real center on loopback, with and
  * without phase-ID feedback (phase-based remote profiling paper, Section 3.2.5), through {@link
- * RemoteSimulation}: up to {@code --parallel} users run at once, each on its own thread, input
- * and seed, and report at the end of their run; after each user count in {@code --points} the
- * center's merged estimate is compared with the exhaustive profile of the users so far.
+ * RemoteSimulation}: up to {@code --parallel} users run at once, each on its own thread, input and
+ * seed, and report at the end of their run; after each user count in {@code --points} the center's
+ * merged estimate is compared with the exhaustive profile of the users so far.
  */
-@Command(name = "remote-sim", mixinStandardHelpOptions = true,
-    description = "Simulate N devices reporting to a real optimization center on loopback, with"
-        + " and without phase-ID feedback, and print total sampled fraction, bytes sent and the"
-        + " merged profile's count and hot-set error against an exhaustive profile.",
-    footer = {"", "Each user runs the program on the next line of --inputs (its arguments,"
-        + " cycled) with its own seed; the exhaustive profile of each distinct input is made"
-        + " once. Up to --parallel users run at once, started in order; a user hears (with"
-        + " feedback) of the uploads finished before it started, and the row for k users is"
-        + " the center's state after k uploads. Progress goes to stderr.", "",
-        "hot_error is the papers' top-15%% hot-set error; hot_unseen counts the hot entries"
-        + " no sampled interval of any user saw, weighted_hot the share of the hot set's"
-        + " executions that the missed entries carry (spec/remote.md).", "",
-        "Examples (docs/benchmarks.md):",
-        "  ./acf remote-sim --users 32 --program examples/programs/bin/phases \\",
-        "      --inputs examples/remote/phases-inputs.txt \\",
-        "      --acf examples/acf/sampled_regions.acf --interval 1M"})
+@Command(
+    name = "remote-sim",
+    mixinStandardHelpOptions = true,
+    description =
+        "Simulate N devices reporting to a real optimization center on loopback, with"
+            + " and without phase-ID feedback, and print total sampled fraction, bytes sent and the"
+            + " merged profile's count and hot-set error against an exhaustive profile.",
+    footer = {
+      "",
+      "Each user runs the program on the next line of --inputs (its arguments,"
+          + " cycled) with its own seed; the exhaustive profile of each distinct input is made"
+          + " once. Up to --parallel users run at once, started in order; a user hears (with"
+          + " feedback) of the uploads finished before it started, and the row for k users is"
+          + " the center's state after k uploads. Progress goes to stderr.",
+      "",
+      "hot_error is the papers' top-15%% hot-set error; hot_unseen counts the hot entries"
+          + " no sampled interval of any user saw, weighted_hot the share of the hot set's"
+          + " executions that the missed entries carry (spec/remote.md).",
+      "",
+      "Examples (docs/benchmarks.md):",
+      "  ./acf remote-sim --users 32 --program examples/programs/bin/phases \\",
+      "      --inputs examples/remote/phases-inputs.txt \\",
+      "      --acf examples/acf/sampled_regions.acf --interval 1M"
+    })
 public final class RemoteSimCommand implements Callable<Integer> {
-  @Option(names = "--users", required = true, paramLabel = "N",
+  @Option(
+      names = "--users",
+      required = true,
+      paramLabel = "N",
       description = "Simulated devices (1 to 1024).")
   int users;
 
-  @Option(names = "--program", required = true, paramLabel = "PROG",
+  @Option(
+      names = "--program",
+      required = true,
+      paramLabel = "PROG",
       description = "The RISC-V program every device runs.")
   Path program;
 
-  @Option(names = "--inputs", paramLabel = "FILE",
-      description = "One line of program arguments per input (blank lines and # comments"
-          + " skipped); users take them in turn. Default: every user runs without arguments.")
+  @Option(
+      names = "--inputs",
+      paramLabel = "FILE",
+      description =
+          "One line of program arguments per input (blank lines and # comments"
+              + " skipped); users take them in turn. Default: every user runs without arguments.")
   Path inputs;
 
   @Option(names = "--config", paramLabel = "FILE", description = "A deployable configuration.")
@@ -70,41 +87,63 @@ public final class RemoteSimCommand implements Callable<Integer> {
   @Option(names = "--acf", paramLabel = "FILE", description = "Or an ACF (repeatable).")
   List<Path> acfs = new ArrayList<>();
 
-  @Option(names = "--sampling", paramLabel = "STRATEGY",
-      description = "The devices' trigger (default: ${DEFAULT-VALUE}; feedback needs a"
-          + " phase-aware one).")
+  @Option(
+      names = "--sampling",
+      paramLabel = "STRATEGY",
+      description =
+          "The devices' trigger (default: ${DEFAULT-VALUE}; feedback needs a"
+              + " phase-aware one).")
   String sampling = "phase:third";
 
-  @Option(names = "--interval", paramLabel = "N",
+  @Option(
+      names = "--interval",
+      paramLabel = "N",
       description = "Sampling interval (default 1M; K, M, G suffixes).")
   String interval = "1M";
 
-  @Option(names = "--threshold", paramLabel = "T",
-      description = "Phase similarity threshold of the devices' trackers and the center"
-          + " (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--threshold",
+      paramLabel = "T",
+      description =
+          "Phase similarity threshold of the devices' trackers and the center"
+              + " (default: ${DEFAULT-VALUE}).")
   double threshold = 25;
 
-  @Option(names = "--enough", paramLabel = "N",
-      description = "The center's 'enough': sampled intervals of a phase after which devices"
-          + " skip it (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--enough",
+      paramLabel = "N",
+      description =
+          "The center's 'enough': sampled intervals of a phase after which devices"
+              + " skip it (default: ${DEFAULT-VALUE}).")
   long enough = 1;
 
-  @Option(names = "--sink", paramLabel = "NAME",
+  @Option(
+      names = "--sink",
+      paramLabel = "NAME",
       description = "The sink whose error is reported (default: the first).")
   String sink;
 
-  @Option(names = "--points", paramLabel = "K", split = ",", splitSynopsisLabel = ",",
-      description = "User counts to report after (default: 1, 2, 4, ... up to --users, and"
-          + " --users).")
+  @Option(
+      names = "--points",
+      paramLabel = "K",
+      split = ",",
+      splitSynopsisLabel = ",",
+      description =
+          "User counts to report after (default: 1, 2, 4, ... up to --users, and" + " --users).")
   List<Integer> points;
 
-  @Option(names = "--mode", paramLabel = "MODE",
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
       description = "both (default), feedback or no-feedback.")
   String mode = "both";
 
-  @Option(names = "--parallel", paramLabel = "N",
-      description = "Users running at once, each on its own thread (default: the number of"
-          + " cores, ${DEFAULT-VALUE} here).")
+  @Option(
+      names = "--parallel",
+      paramLabel = "N",
+      description =
+          "Users running at once, each on its own thread (default: the number of"
+              + " cores, ${DEFAULT-VALUE} here).")
   int parallel = Runtime.getRuntime().availableProcessors();
 
   @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows as CSV.")
@@ -116,23 +155,24 @@ public final class RemoteSimCommand implements Callable<Integer> {
       throw new UserError("--users must be 1 to 1024", Main.EXIT_USAGE);
     }
     if ((config == null) == acfs.isEmpty()) {
-      throw new UserError("remote-sim needs one of --config FILE or --acf FILE",
-          Main.EXIT_USAGE);
+      throw new UserError("remote-sim needs one of --config FILE or --acf FILE", Main.EXIT_USAGE);
     }
     if (!List.of("both", "feedback", "no-feedback").contains(mode)) {
-      throw new UserError("--mode " + mode + ": expected both, feedback or no-feedback",
-          Main.EXIT_USAGE);
+      throw new UserError(
+          "--mode " + mode + ": expected both, feedback or no-feedback", Main.EXIT_USAGE);
     }
-    ProductionSet productions = config != null ? InspectCommand.load(config).productions()
-        : AcfLoader.load(acfs);
+    ProductionSet productions =
+        config != null ? InspectCommand.load(config).productions() : AcfLoader.load(acfs);
     TriggerSpec spec;
     try {
-      spec = TriggerSpec.parse(sampling)
-          .with("interval", Long.toString(Triggers.parseCount("--interval", interval)))
-          .with("threshold", Double.toString(threshold));
+      spec =
+          TriggerSpec.parse(sampling)
+              .with("interval", Long.toString(Triggers.parseCount("--interval", interval)))
+              .with("threshold", Double.toString(threshold));
       if (!spec.phaseAware()) {
-        spec = TriggerSpec.parse(sampling)
-            .with("interval", Long.toString(Triggers.parseCount("--interval", interval)));
+        spec =
+            TriggerSpec.parse(sampling)
+                .with("interval", Long.toString(Triggers.parseCount("--interval", interval)));
       }
       Triggers.check(spec);
     } catch (IllegalArgumentException e) {
@@ -142,30 +182,45 @@ public final class RemoteSimCommand implements Callable<Integer> {
       throw new UserError("--parallel must be 1 to 256", Main.EXIT_USAGE);
     }
     List<List<String>> lines = inputs();
-    SortedSet<Integer> at = points != null ? new TreeSet<>(points)
-        : RemoteSimulation.Settings.doubling(users);
+    SortedSet<Integer> at =
+        points != null ? new TreeSet<>(points) : RemoteSimulation.Settings.doubling(users);
     List<Path> configFiles = config != null ? List.of(config) : acfs;
     if (!Files.isRegularFile(program)) {
       throw new UserError(program + ": no such file");
     }
-    RemoteSimulation.Settings settings = new RemoteSimulation.Settings(program,
-        DeviceReporter.configHash(configFiles), productions, spec, lines.size(), users, parallel,
-        enough, threshold, sink, at);
-    RemoteSimulation sim = new RemoteSimulation(settings, (input, seed) -> {
-      RunCommand options = new RunCommand(); // each machine its own sandbox and limits
-      options.seed = seed;
-      Machine m = GuestLauncher.load(program, lines.get(input), options.options());
-      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
-      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-      m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
-      return m;
-    }, line -> {
-      System.err.println("remote-sim: " + line);
-      System.err.flush();
-    });
+    RemoteSimulation.Settings settings =
+        new RemoteSimulation.Settings(
+            program,
+            DeviceReporter.configHash(configFiles),
+            productions,
+            spec,
+            lines.size(),
+            users,
+            parallel,
+            enough,
+            threshold,
+            sink,
+            at);
+    RemoteSimulation sim =
+        new RemoteSimulation(
+            settings,
+            (input, seed) -> {
+              RunCommand options = new RunCommand(); // each machine its own sandbox and limits
+              options.seed = seed;
+              Machine m = GuestLauncher.load(program, lines.get(input), options.options());
+              m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+              m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+              m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+              return m;
+            },
+            line -> {
+              System.err.println("remote-sim: " + line);
+              System.err.flush();
+            });
     Path work = Files.createTempDirectory("acf-remote-sim");
-    System.err.printf("remote-sim: %d users, %d at once, %s, %d input(s), sampling %s%n", users,
-        Math.min(parallel, users), program.getFileName(), lines.size(), spec.describe());
+    System.err.printf(
+        "remote-sim: %d users, %d at once, %s, %d input(s), sampling %s%n",
+        users, Math.min(parallel, users), program.getFileName(), lines.size(), spec.describe());
     List<Row> rows = new ArrayList<>();
     try {
       for (boolean feedback : modes()) {
@@ -229,25 +284,49 @@ public final class RemoteSimCommand implements Callable<Integer> {
   }
 
   static String csv(List<Row> rows) {
-    StringBuilder sb = new StringBuilder("users,feedback,sampled_fraction,count_error,"
-        + "hot_error,hot_size,hot_unseen,hot_misranked,weighted_hot_error,bytes_sent,"
-        + "phases_known,device_phases,seconds\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "users,feedback,sampled_fraction,count_error,"
+                + "hot_error,hot_size,hot_unseen,hot_misranked,weighted_hot_error,bytes_sent,"
+                + "phases_known,device_phases,seconds\n");
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%d,%d,%d,%.1f%n",
-          r.users(), r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(),
-          r.hotError(), r.hotSize(), r.hotUnseen(), r.hotMisranked(), r.weightedHotError(),
-          r.bytes(), r.phases(), r.devicePhases(), r.seconds()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%d,%s,%.6f,%.6f,%.6f,%d,%d,%d,%.6f,%d,%d,%d,%.1f%n",
+              r.users(),
+              r.feedback() ? "on" : "off",
+              r.sampledFraction(),
+              r.countError(),
+              r.hotError(),
+              r.hotSize(),
+              r.hotUnseen(),
+              r.hotMisranked(),
+              r.weightedHotError(),
+              r.bytes(),
+              r.phases(),
+              r.devicePhases(),
+              r.seconds()));
     }
     return sb.toString();
   }
 
   static void print(List<Row> rows, PrintStream out) {
-    out.println("users  feedback  sampled_fraction  count_error  hot_error  hot_unseen"
-        + "  weighted_hot  bytes_sent  phases_known");
+    out.println(
+        "users  feedback  sampled_fraction  count_error  hot_error  hot_unseen"
+            + "  weighted_hot  bytes_sent  phases_known");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "%5d  %-8s  %16.4f  %11.4f  %9.4f  %10s  %12.4f  %10d  %12d%n",
-          r.users(), r.feedback() ? "on" : "off", r.sampledFraction(), r.countError(),
-          r.hotError(), r.hotUnseen() + "/" + r.hotSize(), r.weightedHotError(), r.bytes(),
+      out.printf(
+          Locale.ROOT,
+          "%5d  %-8s  %16.4f  %11.4f  %9.4f  %10s  %12.4f  %10d  %12d%n",
+          r.users(),
+          r.feedback() ? "on" : "off",
+          r.sampledFraction(),
+          r.countError(),
+          r.hotError(),
+          r.hotUnseen() + "/" + r.hotSize(),
+          r.weightedHotError(),
+          r.bytes(),
           r.phases());
     }
   }

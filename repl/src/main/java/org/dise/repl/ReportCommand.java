@@ -16,8 +16,9 @@ import picocli.CommandLine.Parameters;
 /** {@code acf report}: prints the profiles a run wrote (acf run --out DIR) again. */
 @Command(
     name = "report",
-    description = "Print the profiles and costs that `acf run --acf X.acf --out DIR` wrote:"
-        + " the top entries of each profile with their shares and symbol names.",
+    description =
+        "Print the profiles and costs that `acf run --acf X.acf --out DIR` wrote:"
+            + " the top entries of each profile with their shares and symbol names.",
     footer = {
       "",
       "Reads DIR/NAME.json (one per profile) and DIR/summary.json. Exit status 0, 1 when DIR"
@@ -33,21 +34,27 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DIR",
+  @Parameters(
+      index = "0",
+      paramLabel = "DIR",
       description = "A run directory (acf run --out DIR), or one NAME.json profile.")
   Path dir;
 
   @Option(names = "--top", paramLabel = "N", description = "Entries per profile (default 10).")
   int top = ProfileReport.TOP;
 
-  @Option(names = "--profile", paramLabel = "NAME",
+  @Option(
+      names = "--profile",
+      paramLabel = "NAME",
       description = "Print only this profile (default: every profile).")
   String only;
 
-  @Option(names = "--svg",
-      description = "Also write a flame graph SVG per profile with stacks (calling contexts, call"
-          + " pairs, methods) as DIR/NAME.svg, weighted by the profile's first value"
-          + " (instructions for calling contexts; DIR/NAME.cycles.svg by cycles).")
+  @Option(
+      names = "--svg",
+      description =
+          "Also write a flame graph SVG per profile with stacks (calling contexts, call"
+              + " pairs, methods) as DIR/NAME.svg, weighted by the profile's first value"
+              + " (instructions for calling contexts; DIR/NAME.cycles.svg by cycles).")
   boolean svg;
 
   @Override
@@ -57,13 +64,19 @@ public final class ReportCommand implements Callable<Integer> {
     }
     RunDirectory run = RunDirectory.read(dir);
     if (only != null && !run.profiles().containsKey(only)) {
-      throw new UserError(dir + " has no profile `" + only + "` (it has "
-          + String.join(", ", run.profiles().keySet()) + ")");
+      throw new UserError(
+          dir
+              + " has no profile `"
+              + only
+              + "` (it has "
+              + String.join(", ", run.profiles().keySet())
+              + ")");
     }
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {
         ProfileFormats.terminal(p.getKey(), p.getValue(), top).forEach(System.out::println);
-        run.notes().getOrDefault(p.getKey(), List.of())
+        run.notes()
+            .getOrDefault(p.getKey(), List.of())
             .forEach(n -> System.out.println("  note: " + n));
       }
     }
@@ -79,8 +92,7 @@ public final class ReportCommand implements Callable<Integer> {
 
   /** DIR/NAME.svg (and NAME.TYPE.svg for further value types) per profile with stacks. */
   private void writeSvgs(RunDirectory run) {
-    Path into = java.nio.file.Files.isDirectory(dir) ? dir
-        : dir.toAbsolutePath().getParent();
+    Path into = java.nio.file.Files.isDirectory(dir) ? dir : dir.toAbsolutePath().getParent();
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only != null && !only.equals(p.getKey())) {
         continue;
@@ -93,8 +105,10 @@ public final class ReportCommand implements Callable<Integer> {
         String type = stacks.get().types().get(i).type();
         Path file = into.resolve(p.getKey() + (i == 0 ? "" : "." + type) + ".svg");
         try {
-          java.nio.file.Files.writeString(file, org.dise.runtime.format.FlameGraph.svg(
-              stacks.get(), i, p.getKey()), java.nio.charset.StandardCharsets.UTF_8);
+          java.nio.file.Files.writeString(
+              file,
+              org.dise.runtime.format.FlameGraph.svg(stacks.get(), i, p.getKey()),
+              java.nio.charset.StandardCharsets.UTF_8);
         } catch (java.io.IOException e) {
           throw new UserError(file + ": cannot write: " + UserError.why(e));
         }
@@ -103,9 +117,16 @@ public final class ReportCommand implements Callable<Integer> {
     }
   }
 
-  private static final List<String> COST_KEYS = List.of("application_instructions",
-      "inserted_instructions", "replacements", "stall_cycles", "handler_calls", "handler_cycles",
-      "interrupts", "interrupt_cycles");
+  private static final List<String> COST_KEYS =
+      List.of(
+          "application_instructions",
+          "inserted_instructions",
+          "replacements",
+          "stall_cycles",
+          "handler_calls",
+          "handler_cycles",
+          "interrupts",
+          "interrupt_cycles");
 
   /**
    * The summary's lines in the layout {@code acf run} printed them (thousands separators, the
@@ -116,27 +137,29 @@ public final class ReportCommand implements Callable<Integer> {
     List<String> lines = new ArrayList<>();
     Set<String> shown = new HashSet<>();
     if (COST_KEYS.stream().allMatch(k -> integer(summary.get(k)))) {
-      long[] v = COST_KEYS.stream().mapToLong(k -> Long.parseLong(summary.get(k).toString()))
-          .toArray();
+      long[] v =
+          COST_KEYS.stream().mapToLong(k -> Long.parseLong(summary.get(k).toString())).toArray();
       CostReport c = new CostReport(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
       lines.addAll(List.of(c.describe().split("\n")));
       shown.addAll(COST_KEYS);
       shown.addAll(List.of("total_cycles", "overhead"));
     }
-    summary.forEach((k, v) -> {
-      // Lists of scalars (the command, the environment) read as one line; flat records
-      // (transmission, accuracy) one line per field; nested records (configurations, register
-      // state) and absent values stay in summary.json.
-      if (v instanceof List<?> l
-          && l.stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
-        v = String.join(" ", l.stream().map(String::valueOf).toList());
-      }
-      boolean flat = !(v instanceof Map<?, ?> m)
-          || m.values().stream().noneMatch(x -> x instanceof Map || x instanceof List);
-      if (!shown.contains(k) && v != null && !(v instanceof List) && flat) {
-        member(k.replace('_', ' '), v, lines);
-      }
-    });
+    summary.forEach(
+        (k, v) -> {
+          // Lists of scalars (the command, the environment) read as one line; flat records
+          // (transmission, accuracy) one line per field; nested records (configurations, register
+          // state) and absent values stay in summary.json.
+          if (v instanceof List<?> l
+              && l.stream().noneMatch(x -> x instanceof Map || x instanceof List)) {
+            v = String.join(" ", l.stream().map(String::valueOf).toList());
+          }
+          boolean flat =
+              !(v instanceof Map<?, ?> m)
+                  || m.values().stream().noneMatch(x -> x instanceof Map || x instanceof List);
+          if (!shown.contains(k) && v != null && !(v instanceof List) && flat) {
+            member(k.replace('_', ' '), v, lines);
+          }
+        });
     return lines;
   }
 
@@ -146,8 +169,8 @@ public final class ReportCommand implements Callable<Integer> {
       m.forEach((k, w) -> member(name + " " + String.valueOf(k).replace('_', ' '), w, lines));
       return;
     }
-    String value = integer(v) ? String.format("%,d", Long.parseLong(v.toString()))
-        : String.valueOf(v);
+    String value =
+        integer(v) ? String.format("%,d", Long.parseLong(v.toString())) : String.valueOf(v);
     lines.add(String.format("%-24s %s", name, value));
   }
 

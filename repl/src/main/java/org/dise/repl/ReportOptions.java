@@ -12,41 +12,64 @@ import picocli.CommandLine.Option;
  * (spec/remote.md): kept apart from RunCommand's own so that its changes stay small.
  */
 final class ReportOptions {
-  @Option(names = "--report-to", paramLabel = "URL",
-      description = "Send the profile to the optimization center at URL (acf center serve),"
-          + " tagged with the program's name and SHA-256, the configuration's hash, the device"
-          + " and each interval's phase; sends what the spool holds first. Needs --acf or"
-          + " --config, and --device.")
+  @Option(
+      names = "--report-to",
+      paramLabel = "URL",
+      description =
+          "Send the profile to the optimization center at URL (acf center serve),"
+              + " tagged with the program's name and SHA-256, the configuration's hash, the device"
+              + " and each interval's phase; sends what the spool holds first. Needs --acf or"
+              + " --config, and --device.")
   String url;
 
-  @Option(names = "--device", paramLabel = "ID",
+  @Option(
+      names = "--device",
+      paramLabel = "ID",
       description = "With --report-to: this device's name (the one its token was made for).")
   String device;
 
-  @Option(names = "--token", paramLabel = "T",
-      description = "With --report-to: the device's token (acf center token add ID); not"
-          + " needed by a center started with --no-auth.")
+  @Option(
+      names = "--token",
+      paramLabel = "T",
+      description =
+          "With --report-to: the device's token (acf center token add ID); not"
+              + " needed by a center started with --no-auth.")
   String token;
 
-  @Option(names = "--spool", paramLabel = "DIR",
-      description = "With --report-to: where parts wait when the center is down or slow"
-          + " (default ~/.acf/spool); acf upload sends them.")
+  @Option(
+      names = "--spool",
+      paramLabel = "DIR",
+      description =
+          "With --report-to: where parts wait when the center is down or slow"
+              + " (default ~/.acf/spool); acf upload sends them.")
   Path spool;
 
-  @Option(names = "--send", paramLabel = "WHEN",
-      description = "With --report-to: at-end (default: the profile buffer is sent once, when"
-          + " the run ends) or interleaved[:N] (a part every N sampling intervals, default 1;"
-          + " needs a sampling trigger). A full buffer is sent early either way.")
+  @Option(
+      names = "--send",
+      paramLabel = "WHEN",
+      description =
+          "With --report-to: at-end (default: the profile buffer is sent once, when"
+              + " the run ends) or interleaved[:N] (a part every N sampling intervals, default 1;"
+              + " needs a sampling trigger). A full buffer is sent early either way.")
   String send;
 
-  @Option(names = "--feedback", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "With --report-to and phase-aware sampling: ask the center which phases it"
-          + " already holds enough of and do not sample them (default: on).")
+  @Option(
+      names = "--feedback",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "With --report-to and phase-aware sampling: ask the center which phases it"
+              + " already holds enough of and do not sample them (default: on).")
   boolean feedback = true;
 
-  @Option(names = "--buffer-size", paramLabel = "BYTES", converter = CountConverter.class,
-      description = "With --report-to: the profile buffer's bound; when its contents reach it,"
-          + " it is sent before the run ends (default 256K; K, M suffixes).")
+  @Option(
+      names = "--buffer-size",
+      paramLabel = "BYTES",
+      converter = CountConverter.class,
+      description =
+          "With --report-to: the profile buffer's bound; when its contents reach it,"
+              + " it is sent before the run ends (default 256K; K, M suffixes).")
   long bufferBytes = 256 * 1024;
 
   /** Whether the run reports to a center. */
@@ -54,20 +77,20 @@ final class ReportOptions {
     return url != null;
   }
 
-  /**
-   * Checks the options against the run: a usage error when they do not fit together.
-   */
+  /** Checks the options against the run: a usage error when they do not fit together. */
   void check(boolean productions, boolean triggered) {
     if (url == null) {
       if (device != null || token != null || spool != null || send != null) {
-        throw new UserError("--device, --token, --spool and --send need --report-to URL",
-            Main.EXIT_USAGE);
+        throw new UserError(
+            "--device, --token, --spool and --send need --report-to URL", Main.EXIT_USAGE);
       }
       return;
     }
     if (!productions) {
-      throw new UserError("--report-to needs --acf or --config: a run without productions has"
-          + " no profile to send", Main.EXIT_USAGE);
+      throw new UserError(
+          "--report-to needs --acf or --config: a run without productions has"
+              + " no profile to send",
+          Main.EXIT_USAGE);
     }
     if (device == null) {
       throw new UserError("--report-to needs --device ID", Main.EXIT_USAGE);
@@ -79,8 +102,12 @@ final class ReportOptions {
       throw new UserError(e.getMessage(), Main.EXIT_USAGE);
     }
     if (every > 0 && !triggered) {
-      throw new UserError("--send " + send + " needs a sampling trigger (--sampling, or one"
-          + " declared in the ACF): parts are sent at interval boundaries", Main.EXIT_USAGE);
+      throw new UserError(
+          "--send "
+              + send
+              + " needs a sampling trigger (--sampling, or one"
+              + " declared in the ACF): parts are sent at interval boundaries",
+          Main.EXIT_USAGE);
     }
     if (bufferBytes < 1024) {
       throw new UserError("--buffer-size must be at least 1K", Main.EXIT_USAGE);
@@ -90,9 +117,12 @@ final class ReportOptions {
   /** Sends the spool, asks for feedback, and returns the reporter of this run. */
   DeviceReporter open(Path program, List<Path> configFiles) {
     try {
-      return DeviceReporter.open(new DeviceReporter.Options(url, device, token, spool, send,
-          feedback, bufferBytes, Duration.ofSeconds(10)), program,
-          DeviceReporter.configHash(configFiles), System.err);
+      return DeviceReporter.open(
+          new DeviceReporter.Options(
+              url, device, token, spool, send, feedback, bufferBytes, Duration.ofSeconds(10)),
+          program,
+          DeviceReporter.configHash(configFiles),
+          System.err);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), Main.EXIT_USAGE);
     } catch (IOException e) {

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.runtime.Machine;
-import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.trigger.SamplingRun;
@@ -64,127 +63,194 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class RunCommand implements Callable<Integer> {
-  @Option(names = "--max-insns", paramLabel = "N", converter = CountConverter.class,
-      description = "Stop the guest after N instructions (default: no limit; K, M, G"
-          + " suffixes); under a sampling trigger, N application instructions (inserted ones"
-          + " not counted).")
+  @Option(
+      names = "--max-insns",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Stop the guest after N instructions (default: no limit; K, M, G"
+              + " suffixes); under a sampling trigger, N application instructions (inserted ones"
+              + " not counted).")
   long maxInsns = -1;
 
-  @Option(names = "--stats",
-      description = "Print 'stats: instructions=<n> seconds=<s> mips=<m> cpu_seconds=<c>' on"
-          + " stderr at the end (cpu: the guest thread's CPU time).")
+  @Option(
+      names = "--stats",
+      description =
+          "Print 'stats: instructions=<n> seconds=<s> mips=<m> cpu_seconds=<c>' on"
+              + " stderr at the end (cpu: the guest thread's CPU time).")
   boolean stats;
 
-  @Option(names = "--allow-read", paramLabel = "DIR",
+  @Option(
+      names = "--allow-read",
+      paramLabel = "DIR",
       description = "Also let the guest read files under DIR (repeatable).")
   List<Path> allowRead = new ArrayList<>();
 
-  @Option(names = "--allow-write", paramLabel = "DIR",
+  @Option(
+      names = "--allow-write",
+      paramLabel = "DIR",
       description = "Also let the guest read and write files under DIR (repeatable).")
   List<Path> allowWrite = new ArrayList<>();
 
-  @Option(names = "--limit", paramLabel = "NAME=VALUE",
-      description = "Set a guest resource limit (repeatable): nofile=N open descriptors"
-          + " (default 1024), as=SIZE bytes of address space, K/M/G allowed (default 2G or half"
-          + " the JVM heap, whichever is smaller). The guest gets EMFILE/ENOMEM at the limit.")
+  @Option(
+      names = "--limit",
+      paramLabel = "NAME=VALUE",
+      description =
+          "Set a guest resource limit (repeatable): nofile=N open descriptors"
+              + " (default 1024), as=SIZE bytes of address space, K/M/G allowed (default 2G or half"
+              + " the JVM heap, whichever is smaller). The guest gets EMFILE/ENOMEM at the limit.")
   List<String> limits = new ArrayList<>();
 
-  @Option(names = "--env", paramLabel = "NAME=VALUE",
-      description = "Set a variable in the guest's environment (repeatable). The guest's"
-          + " environment is otherwise empty, the same on every host, unless --env-from-host"
-          + " (spec/emulator.md).")
+  @Option(
+      names = "--env",
+      paramLabel = "NAME=VALUE",
+      description =
+          "Set a variable in the guest's environment (repeatable). The guest's"
+              + " environment is otherwise empty, the same on every host, unless --env-from-host"
+              + " (spec/emulator.md).")
   List<String> env = new ArrayList<>();
 
-  @Option(names = "--clear-env", description = "Start the guest with an empty environment (the"
-      + " default; kept so that scripts can say so).")
+  @Option(
+      names = "--clear-env",
+      description =
+          "Start the guest with an empty environment (the"
+              + " default; kept so that scripts can say so).")
   boolean clearEnv;
 
-  @Option(names = "--env-from-host", description = "Start the guest with the host's environment"
-      + " instead of an empty one, as qemu-user does (runs then depend on the host).")
+  @Option(
+      names = "--env-from-host",
+      description =
+          "Start the guest with the host's environment"
+              + " instead of an empty one, as qemu-user does (runs then depend on the host).")
   boolean envFromHost;
 
-  @Option(names = "--seed", paramLabel = "N",
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
       description = "Seed of AT_RANDOM and getrandom (default: ${DEFAULT-VALUE}).")
   long seed = 0x5eed;
 
-  @Option(names = "--translate-threshold", paramLabel = "N",
-      description = "Translate a code block to JVM bytecode after it ran N times; 0 interprets"
-          + " everything (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--translate-threshold",
+      paramLabel = "N",
+      description =
+          "Translate a code block to JVM bytecode after it ran N times; 0 interprets"
+              + " everything (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
-  @Option(names = "--acf", paramLabel = "FILE",
-      description = "Run the program under the productions of this ACF (see spec/engine.md);"
-          + " repeat to compose several, in the order given.")
+  @Option(
+      names = "--acf",
+      paramLabel = "FILE",
+      description =
+          "Run the program under the productions of this ACF (see spec/engine.md);"
+              + " repeat to compose several, in the order given.")
   List<Path> acfs = new ArrayList<>();
 
-  @Option(names = "--config", paramLabel = "FILE",
-      description = "Run the program under a deployable configuration from acf compile; the"
-          + " compiler is not used.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Run the program under a deployable configuration from acf compile; the"
+              + " compiler is not used.")
   Path config;
 
-  @Option(names = "--engine", paramLabel = "KIND",
-      description = "interpreted (the tables, no start-up cost) or generated (Java generated for"
-          + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--engine",
+      paramLabel = "KIND",
+      description =
+          "interpreted (the tables, no start-up cost) or generated (Java generated for"
+              + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
   RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
 
-  @Option(names = "--out", paramLabel = "DIR",
-      description = "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
-          + " .json (also .folded for call pairs and methods, .bb for basic block vectors, the"
-          + " tree as .tree.json and .tree.txt for RAP) and DIR/summary.json; with sampling also"
-          + " DIR/<sink>.estimate.csv (the scaled whole-program estimate) and DIR/phases.csv."
-          + " `acf report DIR` prints them again.")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "With --acf or --config: write each sink's profile as DIR/<sink>.csv and"
+              + " .json (also .folded for call pairs and methods, .bb for basic block vectors, the"
+              + " tree as .tree.json and .tree.txt for RAP) and DIR/summary.json; with sampling also"
+              + " DIR/<sink>.estimate.csv (the scaled whole-program estimate) and DIR/phases.csv."
+              + " `acf report DIR` prints them again.")
   Path out;
 
-  @Option(names = "--sampling", paramLabel = "STRATEGY",
-      description = "Sample with an external trigger: exhaustive, periodic:N (every Nth"
-          + " interval), random:P[:SEED] (each interval with probability 1/P) or"
-          + " phase[:POLICY] (phase-aware; POLICY first, third (default), or the oracles"
-          + " centroid and random). Overrides a trigger the ACF declares.")
+  @Option(
+      names = "--sampling",
+      paramLabel = "STRATEGY",
+      description =
+          "Sample with an external trigger: exhaustive, periodic:N (every Nth"
+              + " interval), random:P[:SEED] (each interval with probability 1/P) or"
+              + " phase[:POLICY] (phase-aware; POLICY first, third (default), or the oracles"
+              + " centroid and random). Overrides a trigger the ACF declares.")
   String sampling;
 
-  @Option(names = "--interval", paramLabel = "N",
-      description = "Sampling interval in application instructions (default 10M; K, M, G"
-          + " suffixes).")
+  @Option(
+      names = "--interval",
+      paramLabel = "N",
+      description =
+          "Sampling interval in application instructions (default 10M; K, M, G" + " suffixes).")
   String interval;
 
-  @Option(names = "--threshold", paramLabel = "T",
-      description = "Phase tracker similarity threshold, percent of an interval's instructions"
-          + " (default 25).")
+  @Option(
+      names = "--threshold",
+      paramLabel = "T",
+      description =
+          "Phase tracker similarity threshold, percent of an interval's instructions"
+              + " (default 25).")
   String threshold;
 
-  @Option(names = "--predictor", paramLabel = "KIND",
-      description = "Phase predictor: last (default), markov (run-length Markov) or oracle"
-          + " (a first pass: the papers' perfect prediction).")
+  @Option(
+      names = "--predictor",
+      paramLabel = "KIND",
+      description =
+          "Phase predictor: last (default), markov (run-length Markov) or oracle"
+              + " (a first pass: the papers' perfect prediction).")
   String predictor;
 
-  @Option(names = "--shadow-exhaustive",
-      description = "Also compute the exact profile (a first, exhaustive pass whose cost is not"
-          + " charged) and report sampled_fraction, count_error and hot_error.")
+  @Option(
+      names = "--shadow-exhaustive",
+      description =
+          "Also compute the exact profile (a first, exhaustive pass whose cost is not"
+              + " charged) and report sampled_fraction, count_error and hot_error.")
   boolean shadowExhaustive;
 
-  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Show instructions, MIPS and time on stderr while a long run goes on, when"
-          + " stderr is a terminal (default: on; --no-progress turns it off).")
+  @Option(
+      names = "--progress",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Show instructions, MIPS and time on stderr while a long run goes on, when"
+              + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
-  @Option(names = "--fast-forward", paramLabel = "N", converter = CountConverter.class,
-      description = "Run the first N application instructions at full speed, then turn the"
-          + " productions on (K, M, G suffixes).")
+  @Option(
+      names = "--fast-forward",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Run the first N application instructions at full speed, then turn the"
+              + " productions on (K, M, G suffixes).")
   Long fastForward;
 
-  @Option(names = "--simpoints", paramLabel = "FILE",
-      description = "SimPoint's simulation points (`interval cluster` per line, intervals of"
-          + " --interval instructions from 0): run the program at full speed with the"
-          + " productions on only in these intervals; needs --weights.")
+  @Option(
+      names = "--simpoints",
+      paramLabel = "FILE",
+      description =
+          "SimPoint's simulation points (`interval cluster` per line, intervals of"
+              + " --interval instructions from 0): run the program at full speed with the"
+              + " productions on only in these intervals; needs --weights.")
   Path simpoints;
 
-  @Option(names = "--weights", paramLabel = "FILE",
-      description = "SimPoint's weights (`weight cluster` per line) for --simpoints: --out DIR"
-          + " gets DIR/point-<interval>/ per point and DIR/<sink>.estimate.csv, the weighted"
-          + " whole-program estimate.")
+  @Option(
+      names = "--weights",
+      paramLabel = "FILE",
+      description =
+          "SimPoint's weights (`weight cluster` per line) for --simpoints: --out DIR"
+              + " gets DIR/point-<interval>/ per point and DIR/<sink>.estimate.csv, the weighted"
+              + " whole-program estimate.")
   Path weights;
 
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
@@ -207,7 +273,8 @@ public final class RunCommand implements Callable<Integer> {
       throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
     }
     if (out != null) {
-      RunService.prepareOut(out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
+      RunService.prepareOut(
+          out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -235,15 +302,15 @@ public final class RunCommand implements Callable<Integer> {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
     }
-    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
-        config != null ? List.of(config) : acfs) : null;
+    org.dise.center.DeviceReporter reporter =
+        report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
     if (reporter != null) {
       reporter.attach(engine.sinks(), machine.symbols());
     }
     Clock clock = new Clock();
     Machine.Outcome out;
-    try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
-        machine.cpu()::instret, null)) {
+    try (Progress p =
+        Progress.start(progress && Tty.isTerminal(2), System.err, machine.cpu()::instret, null)) {
       out = machine.run(maxInsns);
     }
     clock.stop();
@@ -252,15 +319,22 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("acf: " + out.report());
     }
     if (engine != null) {
-      org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
-          : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
+      org.dise.center.DeviceReporter.Summary sent =
+          reporter == null
+              ? null
+              : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
       RunSummary.print(engine, machine, System.err);
       if (sent != null) {
         sent.lines().forEach(System.err::println);
       }
       if (this.out != null) {
-        RunService.writeOut(engine, machine.symbols(), this.out, out.exitStatus(), "--out",
+        RunService.writeOut(
+            engine,
+            machine.symbols(),
+            this.out,
+            out.exitStatus(),
+            "--out",
             RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
       }
     }
@@ -286,10 +360,23 @@ public final class RunCommand implements Callable<Integer> {
     sampling.put("threshold", threshold);
     sampling.put("predictor", predictor);
     sampling.put("shadow_exhaustive", shadowExhaustive);
-    RunSummary.EnvSource source = clearEnv ? RunSummary.EnvSource.CLEARED
-        : envFromHost ? RunSummary.EnvSource.HOST : RunSummary.EnvSource.DEFAULT;
-    return new RunSummary.Request(command, program, args, acfs, config, loadedConfig,
-        engineKind.name(), seed, maxInsns, source, options().env(), sampling);
+    RunSummary.EnvSource source =
+        clearEnv
+            ? RunSummary.EnvSource.CLEARED
+            : envFromHost ? RunSummary.EnvSource.HOST : RunSummary.EnvSource.DEFAULT;
+    return new RunSummary.Request(
+        command,
+        program,
+        args,
+        acfs,
+        config,
+        loadedConfig,
+        engineKind.name(),
+        seed,
+        maxInsns,
+        source,
+        options().env(),
+        sampling);
   }
 
   /** Wall and guest-thread CPU time of a run, for --stats. */
@@ -323,7 +410,8 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     void printStats(long instructions) {
-      System.err.printf("stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
+      System.err.printf(
+          "stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
           instructions, seconds, instructions / seconds / 1e6, cpuSeconds);
     }
   }
@@ -337,41 +425,45 @@ public final class RunCommand implements Callable<Integer> {
         new java.util.concurrent.atomic.AtomicReference<>("");
     java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
         new java.util.concurrent.atomic.AtomicReference<>();
-    org.dise.center.DeviceReporter reporter = report.active() ? report.open(program,
-        config != null ? List.of(config) : acfs) : null;
-    SamplingRun.Setup setup = new SamplingRun.Setup() {
-      private Machine machine;
-      private ProfilingEngine engine;
+    org.dise.center.DeviceReporter reporter =
+        report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
+    SamplingRun.Setup setup =
+        new SamplingRun.Setup() {
+          private Machine machine;
+          private ProfilingEngine engine;
 
-      @Override
-      public Machine machine() {
-        return machine = RunService.load(program, guestArgs, options);
-      }
+          @Override
+          public Machine machine() {
+            return machine = RunService.load(program, guestArgs, options);
+          }
 
-      @Override
-      public void started(String name, TriggerDriver driver) {
-        pass.set(name);
-        current.set(driver);
-        if (reporter != null && name.equals("sampled run")) {
-          reporter.attach(driver, engine.sinks(), machine.symbols());
-        }
-      }
+          @Override
+          public void started(String name, TriggerDriver driver) {
+            pass.set(name);
+            current.set(driver);
+            if (reporter != null && name.equals("sampled run")) {
+              reporter.attach(driver, engine.sinks(), machine.symbols());
+            }
+          }
 
-      @Override
-      public ProfilingEngine engine() {
-        return engine = RunCommand.this.engine(productions, origin);
-      }
+          @Override
+          public ProfilingEngine engine() {
+            return engine = RunCommand.this.engine(productions, origin);
+          }
 
-      @Override
-      public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
-        return reporter == null ? e : reporter.listener(e);
-      }
-    };
+          @Override
+          public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
+            return reporter == null ? e : reporter.listener(e);
+          }
+        };
     Clock clock = new Clock();
     SamplingRun.Result r;
-    try (Progress p = Progress.start(progress && Tty.isTerminal(2), System.err,
-        () -> current.get() == null ? 0 : current.get().applicationInstructions(),
-        () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
+    try (Progress p =
+        Progress.start(
+            progress && Tty.isTerminal(2),
+            System.err,
+            () -> current.get() == null ? 0 : current.get().applicationInstructions(),
+            () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
@@ -383,12 +475,16 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("acf: " + outcome.report());
     }
     if (r.driver().codewordUnmatched() != null) {
-      System.err.println("acf: warning: the trigger's " + r.driver().codewordUnmatched()
-          + " matched no production, so it could not set the sampling flag; add the"
-          + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
+      System.err.println(
+          "acf: warning: the trigger's "
+              + r.driver().codewordUnmatched()
+              + " matched no production, so it could not set the sampling flag; add the"
+              + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
     }
-    org.dise.center.DeviceReporter.Summary sent = reporter == null ? null
-        : reporter.finish(r.engine().cost().applicationInstructions(), outcome.exitStatus());
+    org.dise.center.DeviceReporter.Summary sent =
+        reporter == null
+            ? null
+            : reporter.finish(r.engine().cost().applicationInstructions(), outcome.exitStatus());
     ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
     RunSummary.print(r.engine(), r.machine(), System.err);
     ProfileReport.sampling(r, trigger, System.err);
@@ -396,8 +492,13 @@ public final class RunCommand implements Callable<Integer> {
       sent.lines().forEach(System.err::println);
     }
     if (this.out != null) {
-      RunService.writeOut(r.engine(), r.machine().symbols(), this.out, outcome.exitStatus(),
-          "--out", ProfileReport.samplingJson(r, trigger)
+      RunService.writeOut(
+          r.engine(),
+          r.machine().symbols(),
+          this.out,
+          outcome.exitStatus(),
+          "--out",
+          ProfileReport.samplingJson(r, trigger)
               + RunSummary.members(request(), r.engine(), r.machine())
               + (sent == null ? "" : sent.json()));
       ProfileReport.writePhases(r, this.out);
@@ -428,8 +529,7 @@ public final class RunCommand implements Callable<Integer> {
       names.add("--shadow-exhaustive");
     }
     String last = names.remove(names.size() - 1);
-    return names.isEmpty() ? last + " needs"
-        : String.join(", ", names) + " and " + last + " need";
+    return names.isEmpty() ? last + " needs" : String.join(", ", names) + " and " + last + " need";
   }
 
   /**
@@ -459,8 +559,11 @@ public final class RunCommand implements Callable<Integer> {
         spec = RunService.declared(productions, String.valueOf(origin));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned || shadowExhaustive) {
-        throw new UserError(given(false) + " a sampling strategy (--sampling, or a trigger"
-            + " declared in the ACF)", Main.EXIT_USAGE);
+        throw new UserError(
+            given(false)
+                + " a sampling strategy (--sampling, or a trigger"
+                + " declared in the ACF)",
+            Main.EXIT_USAGE);
       } else {
         return null;
       }
@@ -506,8 +609,11 @@ public final class RunCommand implements Callable<Integer> {
     if (clearEnv && envFromHost) {
       throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
     }
-    GuestSettings guest = new GuestSettings().seed(seed).translateThreshold(translateThreshold)
-        .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
+    GuestSettings guest =
+        new GuestSettings()
+            .seed(seed)
+            .translateThreshold(translateThreshold)
+            .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);
     limits.forEach(l -> guest.limit(l, "--limit"));

@@ -12,10 +12,13 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * A run's outputs read back from the directory {@code acf run --out DIR} wrote: its profiles
- * (NAME.json) by name, and the cost figures of summary.json. A single profile file stands for a
- * run with that one profile.
+ * (NAME.json) by name, and the cost figures of summary.json. A single profile file stands for a run
+ * with that one profile.
  */
-record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, Object> summary,
+record RunDirectory(
+    Path path,
+    Map<String, ProfileTable> profiles,
+    Map<String, Object> summary,
     Map<String, List<String>> notes) {
 
   /**
@@ -33,13 +36,14 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
       notes.put(name, ProfileFormats.notesFromJson(text(path)));
       return new RunDirectory(path, profiles, summary, notes);
     }
-    if (!Files.isDirectory(path) && path.getFileName() != null
+    if (!Files.isDirectory(path)
+        && path.getFileName() != null
         && path.getFileName().toString().endsWith(".json")) {
       throw new UserError(path + ": no such profile file");
     }
     if (!Files.isDirectory(path)) {
-      throw new UserError(path + ": no such run directory (write one with acf run --acf X.acf"
-          + " --out DIR)");
+      throw new UserError(
+          path + ": no such run directory (write one with acf run --acf X.acf" + " --out DIR)");
     }
     List<Path> files;
     try (Stream<Path> s = Files.list(path)) {
@@ -63,9 +67,15 @@ record RunDirectory(Path path, Map<String, ProfileTable> profiles, Map<String, O
       }
     }
     if (profiles.isEmpty()) {
-      throw new UserError(path + ": no profiles (NAME.json) in this directory"
-          + (trees.isEmpty() ? "" : "; " + trees.get(0).getFileName() + " is a RAP tree, which"
-              + " report and compare read through its range profile NAME.json"));
+      throw new UserError(
+          path
+              + ": no profiles (NAME.json) in this directory"
+              + (trees.isEmpty()
+                  ? ""
+                  : "; "
+                      + trees.get(0).getFileName()
+                      + " is a RAP tree, which"
+                      + " report and compare read through its range profile NAME.json"));
     }
     return new RunDirectory(path, profiles, summary, notes);
   }

@@ -9,25 +9,27 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The directory {@code acf run --out DIR} writes, checked before the guest runs so that a
- * profile is never lost after a long run: DIR must be new, empty, or a run directory acf wrote
- * before (it has summary.json), whose files are then removed so that no stale profile of an
- * earlier run mixes into {@code acf report}. A directory holding anything else is refused.
+ * The directory {@code acf run --out DIR} writes, checked before the guest runs so that a profile
+ * is never lost after a long run: DIR must be new, empty, or a run directory acf wrote before (it
+ * has summary.json), whose files are then removed so that no stale profile of an earlier run mixes
+ * into {@code acf report}. A directory holding anything else is refused.
  */
 final class RunOutput {
   private RunOutput() {}
 
   static void prepare(Path dir) {
     if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
-      throw new UserError("--out " + dir + ": not a directory (profiles go to DIR/NAME.json);"
-          + " nothing was run", Main.EXIT_USAGE);
+      throw new UserError(
+          "--out " + dir + ": not a directory (profiles go to DIR/NAME.json);" + " nothing was run",
+          Main.EXIT_USAGE);
     }
     if (!Files.isDirectory(dir)) {
       try {
         Files.createDirectories(dir);
       } catch (IOException e) {
-        throw new UserError("--out " + dir + ": cannot create: " + UserError.why(e)
-            + "; nothing was run", Main.EXIT_USAGE);
+        throw new UserError(
+            "--out " + dir + ": cannot create: " + UserError.why(e) + "; nothing was run",
+            Main.EXIT_USAGE);
       }
       return;
     }
@@ -42,8 +44,11 @@ final class RunOutput {
       return;
     }
     if (!Files.isRegularFile(dir.resolve("summary.json"))) {
-      throw new UserError("--out " + dir + ": the directory holds files that are not an earlier"
-          + " acf run's (no summary.json); use a new or empty directory; nothing was run",
+      throw new UserError(
+          "--out "
+              + dir
+              + ": the directory holds files that are not an earlier"
+              + " acf run's (no summary.json); use a new or empty directory; nothing was run",
           Main.EXIT_USAGE);
     }
     checkWritable(dir);
@@ -51,8 +56,15 @@ final class RunOutput {
       try {
         delete(p);
       } catch (IOException e) {
-        throw new UserError("--out " + dir + ": cannot remove the earlier run's " + p.getFileName()
-            + ": " + UserError.why(e) + "; nothing was run", Main.EXIT_USAGE);
+        throw new UserError(
+            "--out "
+                + dir
+                + ": cannot remove the earlier run's "
+                + p.getFileName()
+                + ": "
+                + UserError.why(e)
+                + "; nothing was run",
+            Main.EXIT_USAGE);
       }
     }
   }

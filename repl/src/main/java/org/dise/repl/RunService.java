@@ -20,17 +20,20 @@ import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 
 /**
- * The run service that {@code acf run} and the REPL share: loading a program (with the same
- * errors, saying why), its stdin, binding program symbols, choosing the engine and the trigger,
- * and writing profiles and configurations. Every problem is a {@link UserError} naming the file
- * and why; the REPL prints its message as {@code error: ...}, the CLI as {@code acf: ...}. Guest
- * environment, confinement and limits are in {@link GuestSettings}.
+ * The run service that {@code acf run} and the REPL share: loading a program (with the same errors,
+ * saying why), its stdin, binding program symbols, choosing the engine and the trigger, and writing
+ * profiles and configurations. Every problem is a {@link UserError} naming the file and why; the
+ * REPL prints its message as {@code error: ...}, the CLI as {@code acf: ...}. Guest environment,
+ * confinement and limits are in {@link GuestSettings}.
  */
 public final class RunService {
   private RunService() {}
 
   /** Which engine runs the productions ({@code acf run --engine}). */
-  public enum EngineKind { interpreted, generated }
+  public enum EngineKind {
+    interpreted,
+    generated
+  }
 
   // ------------------------------------------------------------------ the program
 
@@ -77,11 +80,15 @@ public final class RunService {
 
   /**
    * {@code set} with its program symbols ({@code symbol(NAME)}) resolved against the loaded
-   * program's; each unresolved symbol is printed on {@code problems} as a diagnostic
-   * ({@code file:line:col: error: ...}), then the error says how many and what happens.
+   * program's; each unresolved symbol is printed on {@code problems} as a diagnostic ({@code
+   * file:line:col: error: ...}), then the error says how many and what happens.
    */
-  public static ProductionSet bind(ProductionSet set, ProgramSymbols symbols, String program,
-      PrintStream problems, String consequence) {
+  public static ProductionSet bind(
+      ProductionSet set,
+      ProgramSymbols symbols,
+      String program,
+      PrintStream problems,
+      String consequence) {
     if (set == null || set.symbols().isEmpty()) {
       return set;
     }
@@ -90,8 +97,14 @@ public final class RunService {
     } catch (SymbolBinding.UnresolvedSymbolsException e) {
       e.problems().forEach(problems::println);
       int n = e.problems().size();
-      throw new UserError(n + " program symbol" + (n == 1 ? "" : "s") + " not found in "
-          + program + "; " + consequence);
+      throw new UserError(
+          n
+              + " program symbol"
+              + (n == 1 ? "" : "s")
+              + " not found in "
+              + program
+              + "; "
+              + consequence);
     }
   }
 
@@ -127,9 +140,13 @@ public final class RunService {
       return null;
     }
     if (set.triggers().size() > 1) {
-      throw new UserError(origin + ": " + set.triggers().size() + " triggers are declared ("
-          + String.join(", ", set.triggers().stream().map(TriggerBinding::name).toList())
-          + "); one trigger runs at a time");
+      throw new UserError(
+          origin
+              + ": "
+              + set.triggers().size()
+              + " triggers are declared ("
+              + String.join(", ", set.triggers().stream().map(TriggerBinding::name).toList())
+              + "); one trigger runs at a time");
     }
     return TriggerSpec.of(set.triggers().get(0));
   }
@@ -148,8 +165,8 @@ public final class RunService {
   }
 
   /**
-   * Checks every parameter of {@code spec} before a run; {@code from} starts the message
-   * ({@code sampling: }, {@code trigger: }).
+   * Checks every parameter of {@code spec} before a run; {@code from} starts the message ({@code
+   * sampling: }, {@code trigger: }).
    *
    * @throws UserError (usage) with the problem
    */
@@ -166,25 +183,31 @@ public final class RunService {
 
   /**
    * Makes {@code dir} ready for a run's profiles, before anything runs: new, empty, or an earlier
-   * run directory (whose files go); {@code option} ({@code --out}, {@code :out}) starts the
-   * errors, and {@code consequence} ends them ({@code nothing was run}).
+   * run directory (whose files go); {@code option} ({@code --out}, {@code :out}) starts the errors,
+   * and {@code consequence} ends them ({@code nothing was run}).
    */
   public static void prepareOut(Path dir, String option, String consequence) {
     try {
       RunOutput.prepare(dir);
     } catch (UserError e) {
-      throw new UserError(e.getMessage().replace("--out ", option + " ")
-          .replace("nothing was run", consequence), e.status());
+      throw new UserError(
+          e.getMessage().replace("--out ", option + " ").replace("nothing was run", consequence),
+          e.status());
     }
   }
 
   /**
    * Writes every sink's profile files and summary.json into {@code dir} ({@code exitStatus}: the
-   * guest's, or -1 while it runs; {@code summary}: further summary.json members, or ""); the
-   * error names {@code option} ({@code --out}, {@code :out}), the folder and why.
+   * guest's, or -1 while it runs; {@code summary}: further summary.json members, or ""); the error
+   * names {@code option} ({@code --out}, {@code :out}), the folder and why.
    */
-  public static void writeOut(ProfilingEngine engine, SymbolTable symbols, Path dir,
-      int exitStatus, String option, String summary) {
+  public static void writeOut(
+      ProfilingEngine engine,
+      SymbolTable symbols,
+      Path dir,
+      int exitStatus,
+      String option,
+      String summary) {
     try {
       ProfileReport.write(engine, symbols, dir, exitStatus, summary);
     } catch (UserError e) {
@@ -199,8 +222,10 @@ public final class RunService {
   public static void checkBudget(ProductionSet set, String origin) {
     List<String> problems = set.budget().violations(set);
     if (!problems.isEmpty()) {
-      throw new UserError(origin + "the production set does not fit the hardware budget: "
-          + String.join("; ", problems));
+      throw new UserError(
+          origin
+              + "the production set does not fit the hardware budget: "
+              + String.join("; ", problems));
     }
   }
 

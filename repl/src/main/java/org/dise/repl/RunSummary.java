@@ -15,10 +15,10 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.config.DeployableConfig;
 
 /**
- * What makes a run reproducible and self-describing: the command, the tool's version, the
- * program and every ACF or configuration with their SHA-256, the seed, the environment, the
- * sampling options, and the final HPS and DISE register state. Written into summary.json (as
- * members after the cost figures) and, for the register state, printed under the cost report.
+ * What makes a run reproducible and self-describing: the command, the tool's version, the program
+ * and every ACF or configuration with their SHA-256, the seed, the environment, the sampling
+ * options, and the final HPS and DISE register state. Written into summary.json (as members after
+ * the cost figures) and, for the register state, printed under the cost report.
  */
 final class RunSummary {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -26,12 +26,26 @@ final class RunSummary {
   private RunSummary() {}
 
   /** How the guest's environment was chosen (spec/emulator.md, "Environment"). */
-  enum EnvSource { DEFAULT, CLEARED, HOST }
+  enum EnvSource {
+    DEFAULT,
+    CLEARED,
+    HOST
+  }
 
   /** What a run was asked to do, as the command line gave it. */
-  record Request(List<String> command, Path program, List<String> programArgs, List<Path> acfs,
-      Path config, DeployableConfig loadedConfig, String engine, long seed, long maxInsns,
-      EnvSource envSource, List<String> env, Map<String, Object> samplingOptions) {}
+  record Request(
+      List<String> command,
+      Path program,
+      List<String> programArgs,
+      List<Path> acfs,
+      Path config,
+      DeployableConfig loadedConfig,
+      String engine,
+      long seed,
+      long maxInsns,
+      EnvSource envSource,
+      List<String> env,
+      Map<String, Object> samplingOptions) {}
 
   /** summary.json members for {@code r} and the final state (each member after a comma). */
   static String members(Request r, ProfilingEngine engine, Machine machine) {
@@ -124,8 +138,11 @@ final class RunSummary {
     List<String> dise = new ArrayList<>();
     for (int i = 0; i < Cpu.DISE_REGS; i++) {
       long v = machine.cpu().x[Cpu.DISE_REG_BASE + i];
-      dise.add("$dr" + i + "=" + (v >= 0 && v < 1_000_000 ? Long.toString(v)
-          : String.format("0x%x", v)));
+      dise.add(
+          "$dr"
+              + i
+              + "="
+              + (v >= 0 && v < 1_000_000 ? Long.toString(v) : String.format("0x%x", v)));
     }
     out.println("final state");
     out.println("  HPS counters   " + (counters.isEmpty() ? "none" : String.join(" ", counters)));

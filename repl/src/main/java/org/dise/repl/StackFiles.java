@@ -12,8 +12,8 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * The files {@code --out DIR} writes for a profile with stacks (calling contexts, call pairs,
- * methods): NAME.folded, NAME.pb.gz (pprof), and for calling contexts also NAME.cycles.folded
- * and callgrind.out.NAME.
+ * methods): NAME.folded, NAME.pb.gz (pprof), and for calling contexts also NAME.cycles.folded and
+ * callgrind.out.NAME.
  */
 final class StackFiles {
   private StackFiles() {}
@@ -28,11 +28,13 @@ final class StackFiles {
     Files.write(dir.resolve(name + ".pb.gz"), Pprof.gzipped(p, "acf profile " + name));
     if (p.types().size() > 1) {
       for (int i = 1; i < p.types().size(); i++) {
-        Files.writeString(dir.resolve(name + "." + p.types().get(i).type() + ".folded"),
-            p.folded(i), StandardCharsets.UTF_8);
+        Files.writeString(
+            dir.resolve(name + "." + p.types().get(i).type() + ".folded"),
+            p.folded(i),
+            StandardCharsets.UTF_8);
       }
-      Files.writeString(dir.resolve("callgrind.out." + name), Callgrind.write(p, name),
-          StandardCharsets.UTF_8);
+      Files.writeString(
+          dir.resolve("callgrind.out." + name), Callgrind.write(p, name), StandardCharsets.UTF_8);
     }
   }
 }

@@ -27,9 +27,10 @@ import picocli.CommandLine.Parameters;
 /** {@code acf sweep}: accuracy versus sampled fraction for every sampling strategy. */
 @Command(
     name = "sweep",
-    description = "Run workloads under periodic, random and phase-aware sampling over a range of"
-        + " N, P (several seeds) and thresholds, and write accuracy versus sampled fraction"
-        + " as CSV (spec/sampling.md).",
+    description =
+        "Run workloads under periodic, random and phase-aware sampling over a range of"
+            + " N, P (several seeds) and thresholds, and write accuracy versus sampled fraction"
+            + " as CSV (spec/sampling.md).",
     footer = {
       "",
       "Each workload runs once exhaustively (the exact profile), then once per setting;"
@@ -46,71 +47,114 @@ import picocli.CommandLine.Parameters;
     },
     mixinStandardHelpOptions = true)
 public final class SweepCommand implements Callable<Integer> {
-  @Option(names = "--acf", paramLabel = "FILE",
-      description = "The productions (with the external trigger productions, e.g. `import"
-          + " sampling; use external_trigger;`); repeat to compose.")
+  @Option(
+      names = "--acf",
+      paramLabel = "FILE",
+      description =
+          "The productions (with the external trigger productions, e.g. `import"
+              + " sampling; use external_trigger;`); repeat to compose.")
   List<Path> acfs = new ArrayList<>();
 
-  @Option(names = "--workload", paramLabel = "'NAME ARGS'",
-      description = "A program (a name in --dir, or a path) and its arguments; repeatable"
-          + " (default: 'phases 4', 'jpeg 1', 'lz77 1', 'adpcm 1').")
+  @Option(
+      names = "--workload",
+      paramLabel = "'NAME ARGS'",
+      description =
+          "A program (a name in --dir, or a path) and its arguments; repeatable"
+              + " (default: 'phases 4', 'jpeg 1', 'lz77 1', 'adpcm 1').")
   List<String> workloads = new ArrayList<>();
 
-  @Option(names = "--dir", paramLabel = "DIR",
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
       description = "Where workload names are found (default: ${DEFAULT-VALUE}).")
   Path dir = Path.of("examples/programs/bin");
 
-  @Option(names = "--interval", paramLabel = "N",
+  @Option(
+      names = "--interval",
+      paramLabel = "N",
       description = "Interval length in application instructions (default: ${DEFAULT-VALUE}).")
   String interval = "1M";
 
-  @Option(names = "--thresholds", paramLabel = "T", split = ",", splitSynopsisLabel = ",",
+  @Option(
+      names = "--thresholds",
+      paramLabel = "T",
+      split = ",",
+      splitSynopsisLabel = ",",
       description = "Phase tracker thresholds, percent (default: 5,10,15,25,40,60).")
   List<Double> thresholds = new ArrayList<>(List.of(5.0, 10.0, 15.0, 25.0, 40.0, 60.0));
 
-  @Option(names = "--periods", paramLabel = "N", split = ",", splitSynopsisLabel = ",",
+  @Option(
+      names = "--periods",
+      paramLabel = "N",
+      split = ",",
+      splitSynopsisLabel = ",",
       description = "Periodic: every Nth interval (default: 2,3,5,8,12,20,30).")
   List<Long> periods = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
 
-  @Option(names = "--one-in", paramLabel = "P", split = ",", splitSynopsisLabel = ",",
+  @Option(
+      names = "--one-in",
+      paramLabel = "P",
+      split = ",",
+      splitSynopsisLabel = ",",
       description = "Random: probability 1/P (default: 2,3,5,8,12,20,30).")
   List<Long> oneIns = new ArrayList<>(List.of(2L, 3L, 5L, 8L, 12L, 20L, 30L));
 
-  @Option(names = "--seeds", paramLabel = "S", split = ",", splitSynopsisLabel = ",",
+  @Option(
+      names = "--seeds",
+      paramLabel = "S",
+      split = ",",
+      splitSynopsisLabel = ",",
       description = "Random: seeds, averaged per P (default: 1,2,3).")
   List<Long> seeds = new ArrayList<>(List.of(1L, 2L, 3L));
 
-  @Option(names = "--policy", paramLabel = "POLICY",
-      description = "Phase-aware representative policy: first, third, or the oracles"
-          + " centroid and random (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--policy",
+      paramLabel = "POLICY",
+      description =
+          "Phase-aware representative policy: first, third, or the oracles"
+              + " centroid and random (default: ${DEFAULT-VALUE}).")
   String policy = "third";
 
-  @Option(names = "--predictor", paramLabel = "KIND",
+  @Option(
+      names = "--predictor",
+      paramLabel = "KIND",
       description = "Phase predictor: last, markov or oracle (default: ${DEFAULT-VALUE}).")
   String predictor = "last";
 
-  @Option(names = "--target", paramLabel = "E", split = ",", splitSynopsisLabel = ",",
+  @Option(
+      names = "--target",
+      paramLabel = "E",
+      split = ",",
+      splitSynopsisLabel = ",",
       description = "Count errors, percent, for the summary tables (default: 5).")
   List<Double> targets = new ArrayList<>(List.of(5.0));
 
-  @Option(names = "--from", paramLabel = "FILE",
+  @Option(
+      names = "--from",
+      paramLabel = "FILE",
       description = "Print the summary tables of a CSV an earlier sweep wrote, without running.")
   Path from;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Write the points as CSV here.")
   Path out;
 
-  @Option(names = "--allow-read", paramLabel = "DIR",
+  @Option(
+      names = "--allow-read",
+      paramLabel = "DIR",
       description = "Also let the workloads read files under DIR (repeatable).")
   List<Path> allowRead = new ArrayList<>();
 
-  @Option(names = "--allow-write", paramLabel = "DIR",
+  @Option(
+      names = "--allow-write",
+      paramLabel = "DIR",
       description = "Also let the workloads read and write files under DIR (repeatable).")
   List<Path> allowWrite = new ArrayList<>();
 
-  @Option(names = "--stdin", paramLabel = "FILE",
-      description = "Give every run of every workload this file as its standard input"
-          + " (default: empty).")
+  @Option(
+      names = "--stdin",
+      paramLabel = "FILE",
+      description =
+          "Give every run of every workload this file as its standard input" + " (default: empty).")
   Path stdin;
 
   @Parameters(arity = "0", hidden = true)
@@ -148,54 +192,55 @@ public final class SweepCommand implements Callable<Integer> {
     }
     Sweep.Plan plan = new Sweep.Plan(iv, thresholds, periods, oneIns, seeds, policy, predictor);
     if (stdin != null && !Files.isReadable(stdin)) {
-      throw new UserError("--stdin " + stdin + ": cannot read: no such file or not readable",
-          Main.EXIT_USAGE);
+      throw new UserError(
+          "--stdin " + stdin + ": cannot read: no such file or not readable", Main.EXIT_USAGE);
     }
     org.dise.runtime.linux.Sandbox sandbox =
-        new org.dise.runtime.linux.Sandbox(
-            org.dise.runtime.linux.HostNames.workingDirectory());
+        new org.dise.runtime.linux.Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
-    Machine.Options options = Machine.Options.defaults().withSandbox(sandbox)
-        .withNotices(new PrintStream(OutputStream.nullOutputStream()));
+    Machine.Options options =
+        Machine.Options.defaults()
+            .withSandbox(sandbox)
+            .withNotices(new PrintStream(OutputStream.nullOutputStream()));
     List<Sweep.Point> points = new ArrayList<>();
     for (String w : workloads) {
       List<String> words = new ArrayList<>(Arrays.asList(w.trim().split("\\s+")));
-      Path program = words.get(0).contains("/") ? Path.of(words.get(0))
-          : dir.resolve(words.get(0));
+      Path program = words.get(0).contains("/") ? Path.of(words.get(0)) : dir.resolve(words.get(0));
       List<String> args = words.subList(1, words.size());
       String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
       ProductionSet bound = SymbolBinder.bind(set, program); // each workload its own addresses
-      SamplingRun.Setup setup = new SamplingRun.Setup() {
-        @Override
-        public Machine machine() {
-          Machine m = GuestLauncher.load(program, args, options);
-          m.kernel().setStdio(0, firstPassInput(), null);
-          m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-          return m;
-        }
+      SamplingRun.Setup setup =
+          new SamplingRun.Setup() {
+            @Override
+            public Machine machine() {
+              Machine m = GuestLauncher.load(program, args, options);
+              m.kernel().setStdio(0, firstPassInput(), null);
+              m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+              return m;
+            }
 
-        @Override
-        public java.io.InputStream firstPassInput() {
-          if (stdin == null) {
-            return java.io.InputStream.nullInputStream();
-          }
-          try {
-            return new java.io.BufferedInputStream(Files.newInputStream(stdin));
-          } catch (IOException e) {
-            throw new UserError("--stdin " + stdin + ": cannot read: " + UserError.why(e));
-          }
-        }
+            @Override
+            public java.io.InputStream firstPassInput() {
+              if (stdin == null) {
+                return java.io.InputStream.nullInputStream();
+              }
+              try {
+                return new java.io.BufferedInputStream(Files.newInputStream(stdin));
+              } catch (IOException e) {
+                throw new UserError("--stdin " + stdin + ": cannot read: " + UserError.why(e));
+              }
+            }
 
-        @Override
-        public ProfilingEngine engine() {
-          try {
-            return new DiseEngine(bound);
-          } catch (IllegalArgumentException e) {
-            throw new UserError(acfs.get(0) + ": " + e.getMessage());
-          }
-        }
-      };
+            @Override
+            public ProfilingEngine engine() {
+              try {
+                return new DiseEngine(bound);
+              } catch (IllegalArgumentException e) {
+                throw new UserError(acfs.get(0) + ": " + e.getMessage());
+              }
+            }
+          };
       try {
         points.addAll(Sweep.run(name, setup, plan, System.err));
       } catch (IllegalArgumentException e) {
@@ -215,15 +260,27 @@ public final class SweepCommand implements Callable<Integer> {
 
   private void summary(List<Sweep.Point> points, long iv) {
     for (double target : targets) {
-      System.out.printf(Locale.ROOT, "sampled fraction at <= %.1f%% count error%s%n", target,
+      System.out.printf(
+          Locale.ROOT,
+          "sampled fraction at <= %.1f%% count error%s%n",
+          target,
           iv < 0 ? "" : String.format(" (interval %,d)", iv));
       Map<String, Map<String, Double>> table = Sweep.fractionAtError(points, target / 100);
-      table.forEach((w, byStrategy) -> {
-        StringBuilder sb = new StringBuilder(String.format("  %-12s", w));
-        byStrategy.forEach((s, f) -> sb.append(String.format(Locale.ROOT, "  %s %s", s,
-            f == null ? "not reached" : String.format(Locale.ROOT, "%.1f%%", 100 * f))));
-        System.out.println(sb);
-      });
+      table.forEach(
+          (w, byStrategy) -> {
+            StringBuilder sb = new StringBuilder(String.format("  %-12s", w));
+            byStrategy.forEach(
+                (s, f) ->
+                    sb.append(
+                        String.format(
+                            Locale.ROOT,
+                            "  %s %s",
+                            s,
+                            f == null
+                                ? "not reached"
+                                : String.format(Locale.ROOT, "%.1f%%", 100 * f))));
+            System.out.println(sb);
+          });
     }
   }
 }

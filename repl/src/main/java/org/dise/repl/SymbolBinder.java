@@ -30,8 +30,13 @@ final class SymbolBinder {
       // summary line, as for any ACF that does not check.
       e.problems().forEach(System.err::println);
       int n = e.problems().size();
-      throw new UserError(n + " program symbol" + (n == 1 ? "" : "s") + " not found in "
-          + program + "; nothing was run");
+      throw new UserError(
+          n
+              + " program symbol"
+              + (n == 1 ? "" : "s")
+              + " not found in "
+              + program
+              + "; nothing was run");
     }
   }
 

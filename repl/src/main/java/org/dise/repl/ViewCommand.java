@@ -12,8 +12,9 @@ import picocli.CommandLine.Parameters;
 /** {@code acf view}: one self-contained HTML page of a written run. */
 @Command(
     name = "view",
-    description = "Write DIR/index.html: one self-contained page (no network) of the run that"
-        + " `acf run --acf X.acf --out DIR` wrote, to open in any browser.",
+    description =
+        "Write DIR/index.html: one self-contained page (no network) of the run that"
+            + " `acf run --acf X.acf --out DIR` wrote, to open in any browser.",
     footer = {
       "",
       "The page has an interactive flame graph of every profile with stacks",
@@ -35,15 +36,18 @@ public final class ViewCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "A run directory (acf run --out).")
   Path dir;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
       description = "Write the page here instead of DIR/index.html.")
   Path output;
 
   @Override
   public Integer call() {
     if (Files.isRegularFile(dir)) {
-      throw new UserError(dir + ": acf view needs a run directory (acf run --out DIR), not a"
-          + " file", Main.EXIT_USAGE);
+      throw new UserError(
+          dir + ": acf view needs a run directory (acf run --out DIR), not a" + " file",
+          Main.EXIT_USAGE);
     }
     RunDirectory run = RunDirectory.read(dir);
     Path abs = dir.toAbsolutePath().normalize();

@@ -19,8 +19,9 @@ class BenchListTest {
     Run r = DamagedInputTest.acf("bench", "--list", "--dir", BIN);
     assertThat(r.status()).isEqualTo(0);
     for (Benchmarks.Benchmark b : Benchmarks.ALL) {
-      assertThat(r.stdout()).containsMatch(
-          "(?m)^  " + b.name() + " +" + Pattern.quote(b.measures().substring(0, 20)));
+      assertThat(r.stdout())
+          .containsMatch(
+              "(?m)^  " + b.name() + " +" + Pattern.quote(b.measures().substring(0, 20)));
     }
     assertThat(r.stdout()).containsMatch("(?m)^  .*\\bjpeg\\b.*\\bmcf\\b");
     assertThat(Benchmarks.names()).isEqualTo("fpu, frontend, stream-finder");
@@ -30,8 +31,10 @@ class BenchListTest {
   void aNameThatIsNeitherAWorkloadNorABenchmarkIsRefused() {
     Run r = DamagedInputTest.acf("bench", "--dir", BIN, "--no-qemu", "fp");
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).contains("fp: no such workload (and fp is no micro-benchmark: fpu,"
-        + " frontend, stream-finder)");
+    assertThat(r.stderr())
+        .contains(
+            "fp: no such workload (and fp is no micro-benchmark: fpu,"
+                + " frontend, stream-finder)");
     assertThat(r.stderr()).doesNotContain("Exception");
   }
 }

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The calling-context profile end to end: {@code acf run --acf} with {@code use
- * calling_context;} on examples/programs/callstack.c, whose stacks are known from its source, and
- * the files {@code --out} writes: folded stacks, pprof (decoded with protobuf-java's code for the
- * official profile.proto) and callgrind.
+ * The calling-context profile end to end: {@code acf run --acf} with {@code use calling_context;}
+ * on examples/programs/callstack.c, whose stacks are known from its source, and the files {@code
+ * --out} writes: folded stacks, pprof (decoded with protobuf-java's code for the official
+ * profile.proto) and callgrind.
  */
 class CallingContextOutputTest {
   static final Path PROGRAM = ConfigCommandTest.ROOT.resolve("examples/programs/bin/callstack");
@@ -34,8 +34,9 @@ class CallingContextOutputTest {
     Path acf = tmp.resolve("cc.acf");
     Files.writeString(acf, "import profiles;\nuse calling_context;\nuse hot_call_pairs;\n");
     out = tmp.resolve("out");
-    run = ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", out.toString(),
-        PROGRAM.toString());
+    run =
+        ConfigCommandTest.acf(
+            "run", "--acf", acf.toString(), "--out", out.toString(), PROGRAM.toString());
   }
 
   /** Folded stacks (instructions) by stack. */
@@ -69,8 +70,8 @@ class CallingContextOutputTest {
     // Every application instruction after the first call is charged to some stack.
     long total = f.values().stream().mapToLong(Long::longValue).sum();
     String summary = Files.readString(out.resolve("summary.json"));
-    long app = Long.parseLong(summary.replaceAll(
-        "(?s).*\"application_instructions\": (\\d+).*", "$1"));
+    long app =
+        Long.parseLong(summary.replaceAll("(?s).*\"application_instructions\": (\\d+).*", "$1"));
     assertThat(total).isAtMost(app);
     assertThat(total).isAtLeast(app - 20);
     // Cycles include the handler's 40 cycles per recorded event, so they exceed instructions.
@@ -88,11 +89,10 @@ class CallingContextOutputTest {
   /** Each sample's stack, root first, as function names joined by ';', with its values. */
   static Map<String, List<Long>> samples(ProfileProto.Profile p) {
     Map<Long, String> functions = new HashMap<>();
-    p.getFunctionList().forEach(f -> functions.put(f.getId(),
-        p.getStringTable((int) f.getName())));
+    p.getFunctionList().forEach(f -> functions.put(f.getId(), p.getStringTable((int) f.getName())));
     Map<Long, String> locations = new HashMap<>();
-    p.getLocationList().forEach(l -> locations.put(l.getId(),
-        functions.get(l.getLine(0).getFunctionId())));
+    p.getLocationList()
+        .forEach(l -> locations.put(l.getId(), functions.get(l.getLine(0).getFunctionId())));
     Map<String, List<Long>> m = new HashMap<>();
     for (ProfileProto.Sample s : p.getSampleList()) {
       StringBuilder sb = new StringBuilder();
@@ -108,9 +108,16 @@ class CallingContextOutputTest {
   void pprofDecodesWithTheOfficialSchemaToTheSameStacks() throws Exception {
     ProfileProto.Profile p = pprof("CallingContext.pb.gz");
     assertThat(p.getStringTable(0)).isEmpty();
-    assertThat(p.getSampleTypeList().stream().map(t -> p.getStringTable((int) t.getType())
-        + "/" + p.getStringTable((int) t.getUnit())).toList())
-        .containsExactly("instructions/count", "cycles/count").inOrder();
+    assertThat(
+            p.getSampleTypeList().stream()
+                .map(
+                    t ->
+                        p.getStringTable((int) t.getType())
+                            + "/"
+                            + p.getStringTable((int) t.getUnit()))
+                .toList())
+        .containsExactly("instructions/count", "cycles/count")
+        .inOrder();
     Map<String, List<Long>> samples = samples(p);
     Map<String, Long> folded = folded("CallingContext.folded");
     for (String stack : List.of("outer;inner;work", "direct;work", "work", "after;work")) {
@@ -120,14 +127,28 @@ class CallingContextOutputTest {
       assertThat(v.get(1)).isAtLeast(v.get(0));
     }
     // Locations are the functions' entries from the ELF symbols.
-    ProfileProto.Function work = p.getFunctionList().stream()
-        .filter(f -> p.getStringTable((int) f.getName()).equals("work")).findFirst().get();
-    ProfileProto.Location loc = p.getLocationList().stream()
-        .filter(l -> l.getLine(0).getFunctionId() == work.getId()).findFirst().get();
-    assertThat(loc.getAddress()).isEqualTo(Long.parseLong(
-        ConfigCommandTest.acf("disasm", PROGRAM.toString(), "-f", "work").stdout()
-            .lines().filter(l -> l.matches("\\s*[0-9a-f]+:.*")).findFirst().get().trim()
-            .split(":")[0], 16));
+    ProfileProto.Function work =
+        p.getFunctionList().stream()
+            .filter(f -> p.getStringTable((int) f.getName()).equals("work"))
+            .findFirst()
+            .get();
+    ProfileProto.Location loc =
+        p.getLocationList().stream()
+            .filter(l -> l.getLine(0).getFunctionId() == work.getId())
+            .findFirst()
+            .get();
+    assertThat(loc.getAddress())
+        .isEqualTo(
+            Long.parseLong(
+                ConfigCommandTest.acf("disasm", PROGRAM.toString(), "-f", "work")
+                    .stdout()
+                    .lines()
+                    .filter(l -> l.matches("\\s*[0-9a-f]+:.*"))
+                    .findFirst()
+                    .get()
+                    .trim()
+                    .split(":")[0],
+                16));
   }
 
   @Test
@@ -167,12 +188,18 @@ class CallingContextOutputTest {
       System.out.println("skipped: callgrind_annotate is not installed (Debian package valgrind)");
       return;
     }
-    Process p = new ProcessBuilder("callgrind_annotate",
-        out.resolve("callgrind.out.CallingContext").toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "callgrind_annotate", out.resolve("callgrind.out.CallingContext").toString())
+            .redirectErrorStream(true)
+            .start();
     String text = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor()).isEqualTo(0);
-    long self = folded("CallingContext.folded").entrySet().stream()
-        .filter(e -> e.getKey().endsWith(";work")).mapToLong(Map.Entry::getValue).sum();
+    long self =
+        folded("CallingContext.folded").entrySet().stream()
+            .filter(e -> e.getKey().endsWith(";work"))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
     assertThat(text).containsMatch(String.format("%,d \\([ 0-9.]+%%\\) .*\\?\\?\\?:work", self));
     assertThat(text).doesNotContain("uninitialized");
   }

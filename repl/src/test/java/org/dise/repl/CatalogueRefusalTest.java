@@ -21,14 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
  * 1; and the runtime refuses the same value in a configuration's binding, naming the parameter.
  */
 class CatalogueRefusalTest {
-  static final String PROGRAM = ConfigCommandTest.ROOT.resolve("examples/programs/bin/hello")
-      .toString();
+  static final String PROGRAM =
+      ConfigCommandTest.ROOT.resolve("examples/programs/bin/hello").toString();
 
   /** A value the parameter refuses, or null when every value of its type is accepted. */
   static String bad(ParamSpec p) {
     return switch (p.type()) {
-      case INT -> p.powerOfTwo() ? "3" : p.min() > Long.MIN_VALUE ? Long.toString(p.min() - 1)
-          : p.max() < Long.MAX_VALUE ? Long.toString(p.max() + 1) : null;
+      case INT ->
+          p.powerOfTwo()
+              ? "3"
+              : p.min() > Long.MIN_VALUE
+                  ? Long.toString(p.min() - 1)
+                  : p.max() < Long.MAX_VALUE ? Long.toString(p.max() + 1) : null;
       case DECIMAL -> Long.toString(p.min() - 1);
       case BOOL -> "2";
       case CHOICE -> "banana";
@@ -46,8 +50,18 @@ class CatalogueRefusalTest {
         if (value == null) {
           continue;
         }
-        String prefix = "// " + c.name() + "." + p.name() + "\n"
-            + (c.isSink() ? "sink s" : "trigger t") + " = " + c.name() + "(" + p.name() + " = ";
+        String prefix =
+            "// "
+                + c.name()
+                + "."
+                + p.name()
+                + "\n"
+                + (c.isSink() ? "sink s" : "trigger t")
+                + " = "
+                + c.name()
+                + "("
+                + p.name()
+                + " = ";
         Path acf = dir.resolve(c.name() + "_" + p.name() + ".acf");
         Files.writeString(acf, prefix + value + ");\n", StandardCharsets.UTF_8);
         int column = prefix.length() - prefix.lastIndexOf('\n');
@@ -59,17 +73,21 @@ class CatalogueRefusalTest {
         assertWithMessage("acf check, " + what).that(check.status()).isEqualTo(1);
         assertWithMessage("acf run, " + what).that(run.status()).isEqualTo(1);
         String refusal = firstLine(check.stderr(), where);
-        assertWithMessage("acf check, " + what + ":\n" + check.stderr()).that(refusal)
-            .isNotNull();
+        assertWithMessage("acf check, " + what + ":\n" + check.stderr()).that(refusal).isNotNull();
         assertWithMessage("acf run, " + what + ":\n" + run.stderr())
-            .that(firstLine(run.stderr(), where)).isEqualTo(refusal);
+            .that(firstLine(run.stderr(), where))
+            .isEqualTo(refusal);
         assertThat(run.stdout()).isEmpty(); // the program never ran
 
         // A configuration carrying the same value is refused by the runtime, naming it.
         if (c.isSink()) {
-          String message = org.junit.jupiter.api.Assertions.assertThrows(
-              IllegalArgumentException.class, () -> Catalogue.require("sink", "s", c.name(),
-                  java.util.Map.of(p.name(), value))).getMessage();
+          String message =
+              org.junit.jupiter.api.Assertions.assertThrows(
+                      IllegalArgumentException.class,
+                      () ->
+                          Catalogue.require(
+                              "sink", "s", c.name(), java.util.Map.of(p.name(), value)))
+                  .getMessage();
           assertWithMessage(what).that(message).contains(p.name());
         }
         tried.add(what);

@@ -27,12 +27,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The issue's end-to-end scenario through the commands a user types, on each store: three
- * devices report to a center, whose merged call-pair profile is exactly three times one
- * device's; a fourth device runs while the center is down and spools; after a restart
- * {@code acf upload} delivers it (four times); a retried part is counted once; a bad token, a
- * truncated body, a wrong version, an oversized body and another device's token are refused
- * with their status and leave the store as it was.
+ * The issue's end-to-end scenario through the commands a user types, on each store: three devices
+ * report to a center, whose merged call-pair profile is exactly three times one device's; a fourth
+ * device runs while the center is down and spools; after a restart {@code acf upload} delivers it
+ * (four times); a retried part is counted once; a bad token, a truncated body, a wrong version, an
+ * oversized body and another device's token are refused with their status and leave the store as it
+ * was.
  */
 class CenterEndToEndTest {
   static final Path ROOT = RepositoryRoot.path();
@@ -45,14 +45,15 @@ class CenterEndToEndTest {
   }
 
   static CenterServer start(String store, ByteArrayOutputStream log) throws Exception {
-    return CenterServer.start(Store.open(StoreUrl.parse(store), 4),
+    return CenterServer.start(
+        Store.open(StoreUrl.parse(store), 4),
         CenterServer.Settings.defaults().withPort(0),
         new PrintStream(log, true, StandardCharsets.UTF_8));
   }
 
   static Map<String, Long> merged(String url) {
-    ConfigCommandTest.Result q = ConfigCommandTest.acf("center", "query", "--url", url, "--sink",
-        SINK, "--format", "json");
+    ConfigCommandTest.Result q =
+        ConfigCommandTest.acf("center", "query", "--url", url, "--sink", SINK, "--format", "json");
     assertThat(q.status()).isEqualTo(0);
     return ProfileFormats.fromJson(q.stdout()).weights();
   }
@@ -66,8 +67,15 @@ class CenterEndToEndTest {
   /** What a refused request must leave unchanged: the status counts and the merged profile. */
   static String snapshot(String url) {
     JsonNode s = CenterCommand.get(CenterCommand.client(url), "/v1/status");
-    return s.path("uploads") + "/" + s.path("parts") + "/" + s.path("bytes") + "/"
-        + s.path("phases") + "/" + merged(url);
+    return s.path("uploads")
+        + "/"
+        + s.path("parts")
+        + "/"
+        + s.path("bytes")
+        + "/"
+        + s.path("phases")
+        + "/"
+        + merged(url);
   }
 
   @ParameterizedTest
@@ -77,8 +85,8 @@ class CenterEndToEndTest {
     assumeTrue(store != null, "no PostgreSQL server for this test");
     Map<String, String> tokens = new HashMap<>();
     for (String d : List.of("d1", "d2", "d3", "d4")) {
-      ConfigCommandTest.Result t = ConfigCommandTest.acf("center", "token", "add", d, "--store",
-          store);
+      ConfigCommandTest.Result t =
+          ConfigCommandTest.acf("center", "token", "add", d, "--store", store);
       assertThat(t.status()).isEqualTo(0);
       assertThat(t.stdout().strip()).startsWith("acf_");
       tokens.put(d, t.stdout().strip());
@@ -88,10 +96,23 @@ class CenterEndToEndTest {
     String url = center.url();
     try {
       for (String d : List.of("d1", "d2", "d3")) {
-        ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--acf", ACF, "--report-to",
-            url, "--device", d, "--token", tokens.get(d), "--spool",
-            dir.resolve("spool-" + d).toString(), "--out", dir.resolve(d).toString(), PROGRAM,
-            "4");
+        ConfigCommandTest.Result r =
+            ConfigCommandTest.acf(
+                "run",
+                "--acf",
+                ACF,
+                "--report-to",
+                url,
+                "--device",
+                d,
+                "--token",
+                tokens.get(d),
+                "--spool",
+                dir.resolve("spool-" + d).toString(),
+                "--out",
+                dir.resolve(d).toString(),
+                PROGRAM,
+                "4");
         assertThat(r.status()).isEqualTo(0);
         assertThat(r.stderr()).contains("1 stored, 0 already held, 0 spooled");
         assertThat(r.stderr()).contains("transmission (modelled)");
@@ -100,8 +121,20 @@ class CenterEndToEndTest {
       assertThat(one.rows()).isNotEmpty();
       assertThat(merged(url)).isEqualTo(times(one.weights(), 3));
       // The CSV has the columns acf run --out writes.
-      ConfigCommandTest.Result csv = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", SINK, "--format", "csv", "--device", "d2", "--program", "calls");
+      ConfigCommandTest.Result csv =
+          ConfigCommandTest.acf(
+              "center",
+              "query",
+              "--url",
+              url,
+              "--sink",
+              SINK,
+              "--format",
+              "csv",
+              "--device",
+              "d2",
+              "--program",
+              "calls");
       assertThat(csv.stdout()).isEqualTo(Files.readString(dir.resolve("d2/" + SINK + ".csv")));
       // summary.json carries what was transmitted.
       JsonNode summary = new ObjectMapper().readTree(dir.resolve("d1/summary.json").toFile());
@@ -114,9 +147,21 @@ class CenterEndToEndTest {
     // The center is down: the fourth device's run still exits with the guest's status, and
     // its profile waits in the spool.
     Path spool4 = dir.resolve("spool-d4");
-    ConfigCommandTest.Result down = ConfigCommandTest.acf("run", "--acf", ACF, "--report-to",
-        url, "--device", "d4", "--token", tokens.get("d4"), "--spool", spool4.toString(),
-        PROGRAM, "4");
+    ConfigCommandTest.Result down =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            url,
+            "--device",
+            "d4",
+            "--token",
+            tokens.get("d4"),
+            "--spool",
+            spool4.toString(),
+            PROGRAM,
+            "4");
     assertThat(down.status()).isEqualTo(0);
     assertThat(down.stderr()).contains("cannot be reached");
     assertThat(down.stderr()).contains("1 part(s) of this run's profile spooled in " + spool4);
@@ -130,8 +175,15 @@ class CenterEndToEndTest {
     center = start(store, log);
     url = center.url();
     try {
-      ConfigCommandTest.Result up = ConfigCommandTest.acf("upload", "--report-to", url,
-          "--token", tokens.get("d4"), "--spool", spool4.toString());
+      ConfigCommandTest.Result up =
+          ConfigCommandTest.acf(
+              "upload",
+              "--report-to",
+              url,
+              "--token",
+              tokens.get("d4"),
+              "--spool",
+              spool4.toString());
       assertThat(up.status()).isEqualTo(0);
       assertThat(up.stderr()).contains("1 part(s) stored, 0 already held, 0 refused, 0 left");
       ProfileTable one = RunDirectory.read(dir.resolve("d1")).profiles().get(SINK);
@@ -152,22 +204,30 @@ class CenterEndToEndTest {
       // Another device's token: 403.
       assertThat(client.upload(part, tokens.get("d1")).status()).isEqualTo(403);
       // A truncated body of a new part: 400.
-      String fresh = new String(UploadCodec.gunzipForTests(part), StandardCharsets.UTF_8)
-          .replace(waiting.get(0).getFileName().toString().substring(0, 36),
-              "00000000-0000-4000-8000-000000000000");
+      String fresh =
+          new String(UploadCodec.gunzipForTests(part), StandardCharsets.UTF_8)
+              .replace(
+                  waiting.get(0).getFileName().toString().substring(0, 36),
+                  "00000000-0000-4000-8000-000000000000");
       byte[] gz = UploadCodec.gzip(fresh.getBytes(StandardCharsets.UTF_8));
-      CenterClient.Sent truncated = client.upload(java.util.Arrays.copyOf(gz, gz.length / 2),
-          tokens.get("d4"));
+      CenterClient.Sent truncated =
+          client.upload(java.util.Arrays.copyOf(gz, gz.length / 2), tokens.get("d4"));
       assertThat(truncated.status()).isEqualTo(400);
       assertThat(truncated.message()).contains("truncated");
       // Truncated JSON inside intact gzip: 400 naming where.
-      CenterClient.Sent cut = client.upload(UploadCodec.gzip(fresh.substring(0,
-          fresh.length() / 2).getBytes(StandardCharsets.UTF_8)), tokens.get("d4"));
+      CenterClient.Sent cut =
+          client.upload(
+              UploadCodec.gzip(
+                  fresh.substring(0, fresh.length() / 2).getBytes(StandardCharsets.UTF_8)),
+              tokens.get("d4"));
       assertThat(cut.status()).isEqualTo(400);
       assertThat(cut.message()).contains("malformed JSON at line 1");
       // A wrong version: 415.
-      CenterClient.Sent version = client.upload(UploadCodec.gzip(fresh.replace(
-          "\"version\":1", "\"version\":2").getBytes(StandardCharsets.UTF_8)), tokens.get("d4"));
+      CenterClient.Sent version =
+          client.upload(
+              UploadCodec.gzip(
+                  fresh.replace("\"version\":1", "\"version\":2").getBytes(StandardCharsets.UTF_8)),
+              tokens.get("d4"));
       assertThat(version.status()).isEqualTo(415);
       assertThat(version.message()).contains("version 2 is not supported");
       // Oversized: 413.

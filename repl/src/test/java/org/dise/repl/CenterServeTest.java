@@ -16,11 +16,12 @@ class CenterServeTest {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
       Path db = dir.resolve("fresh/center.db");
-      ConfigCommandTest.Result r = ConfigCommandTest.acf("center", "serve", "--port",
-          Integer.toString(port), "--store", "sqlite:" + db);
+      ConfigCommandTest.Result r =
+          ConfigCommandTest.acf(
+              "center", "serve", "--port", Integer.toString(port), "--store", "sqlite:" + db);
       assertThat(r.status()).isNotEqualTo(0);
-      assertThat(r.stderr()).contains("cannot listen on 127.0.0.1:" + port + ": port " + port
-          + " is in use");
+      assertThat(r.stderr())
+          .contains("cannot listen on 127.0.0.1:" + port + ": port " + port + " is in use");
       assertThat(r.stderr()).doesNotContain("Exception");
       assertThat(r.stdout()).doesNotContain("listening on");
       // Neither the store's file nor its directory was created.

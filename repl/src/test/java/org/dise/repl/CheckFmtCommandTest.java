@@ -33,10 +33,12 @@ class CheckFmtCommandTest {
     Files.writeString(f, "P: T.OPCLASS == brnach => null, inc_0\n");
     Run r = run("check", "--lib", LIB, f.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).contains("bad.acf:1:17: error: unknown opcode class `brnach`\n"
-        + "    P: T.OPCLASS == brnach => null, inc_0\n"
-        + "                    ^~~~~~\n"
-        + "    hint: did you mean `branch`?\n");
+    assertThat(r.err())
+        .contains(
+            "bad.acf:1:17: error: unknown opcode class `brnach`\n"
+                + "    P: T.OPCLASS == brnach => null, inc_0\n"
+                + "                    ^~~~~~\n"
+                + "    hint: did you mean `branch`?\n");
     Run json = run("check", "--diagnostics=json", "--lib", LIB, f.toString());
     assertThat(json.status()).isEqualTo(1);
     assertThat(json.out()).contains("\"message\": \"unknown opcode class `brnach`\"");

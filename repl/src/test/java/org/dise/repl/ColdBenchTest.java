@@ -10,15 +10,17 @@ class ColdBenchTest {
   @Test
   void childCpuTimeIsReadFromTheShellsTimesReport() {
     assertThat(ColdBench.childCpu("0m0.010000s 0m0.002000s\n1m2.500000s 0m0.250000s\n"))
-        .isWithin(1e-9).of(62.75);
+        .isWithin(1e-9)
+        .of(62.75);
     assertThat(ColdBench.childCpu("0m0.01s 0m0.00s\n0m1.25s 0m0.50s\n")).isWithin(1e-9).of(1.75);
     assertThat(ColdBench.childCpu("")).isNaN();
   }
 
   @Test
   void aBusyChildsCpuTimeAndExitStatusAreMeasured() throws Exception {
-    ColdBench.Times t = ColdBench.time(List.of("sh", "-c",
-        "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exit 3"));
+    ColdBench.Times t =
+        ColdBench.time(
+            List.of("sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; exit 3"));
     assertThat(t.status()).isEqualTo(3);
     assertThat(t.cpu()).isGreaterThan(0.05);
     assertThat(t.wall()).isAtLeast(t.cpu() / 4); // the child is one thread: wall bounds its CPU
@@ -26,8 +28,12 @@ class ColdBenchTest {
 
   @Test
   void medianAndGeometricMean() {
-    ColdBench.Times m = ColdBench.median(List.of(new ColdBench.Times(3, 0.3, 0),
-        new ColdBench.Times(1, 0.9, 0), new ColdBench.Times(2, 0.1, 0)));
+    ColdBench.Times m =
+        ColdBench.median(
+            List.of(
+                new ColdBench.Times(3, 0.3, 0),
+                new ColdBench.Times(1, 0.9, 0),
+                new ColdBench.Times(2, 0.1, 0)));
     assertThat(m.wall()).isEqualTo(2.0);
     assertThat(m.cpu()).isEqualTo(0.3);
     assertThat(ColdBench.geomean(List.of(2.0, 8.0))).isWithin(1e-9).of(4.0);
@@ -36,11 +42,17 @@ class ColdBenchTest {
   @Test
   void coldBenchRunsHelloAsAFreshProcessAndPrintsItsRow() {
     // The launcher: this test's own class path, so the fresh JVM runs the code under test.
-    String launcher = "java -Xss16m -cp " + System.getProperty("java.class.path")
-        + " org.dise.repl.Main";
-    ConfigCommandTest.Result r = ConfigCommandTest.acf("bench", "--cold", "--dir",
-        ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(), "--launcher",
-        launcher, "hello");
+    String launcher =
+        "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "bench",
+            "--cold",
+            "--dir",
+            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            "--launcher",
+            launcher,
+            "hello");
     assertThat(r.stderr()).isEmpty();
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout()).contains("cold runs: java");

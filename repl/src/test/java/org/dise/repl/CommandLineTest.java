@@ -13,9 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** What every subcommand promises a user: help with examples, a version, and plain text off a terminal. */
+/**
+ * What every subcommand promises a user: help with examples, a version, and plain text off a
+ * terminal.
+ */
 class CommandLineTest {
-  /** {@code acf run}'s fast start (the run command alone) reads exactly as the full command line. */
+  /**
+   * {@code acf run}'s fast start (the run command alone) reads exactly as the full command line.
+   */
   @Test
   void runAloneHasTheSameHelpAndUsageErrorsAsRunUnderAcf() {
     CommandLine full = Main.commandLine().getSubcommands().get("run");
@@ -27,8 +32,13 @@ class CommandLineTest {
     alone.setErr(new java.io.PrintWriter(a));
     full.setErr(new java.io.PrintWriter(b));
     int sa = alone.execute("--no-such-option", "x");
-    int sb = Main.commandLine().getSubcommands().get("run").setErr(new java.io.PrintWriter(b))
-        .getParent().execute("run", "--no-such-option", "x");
+    int sb =
+        Main.commandLine()
+            .getSubcommands()
+            .get("run")
+            .setErr(new java.io.PrintWriter(b))
+            .getParent()
+            .execute("run", "--no-such-option", "x");
     assertThat(sa).isEqualTo(Main.EXIT_USAGE);
     assertThat(sb).isEqualTo(Main.EXIT_USAGE);
     assertThat(a.toString()).contains("Run `acf run --help`");
@@ -53,23 +63,24 @@ class CommandLineTest {
       } finally {
         System.setErr(oldErr);
       }
-      assertWithMessage("acf %s --help warnings", e.getKey()).that(warnings.toString())
-          .isEmpty();
-      assertWithMessage("acf %s --help", e.getKey()).that(help)
+      assertWithMessage("acf %s --help warnings", e.getKey()).that(warnings.toString()).isEmpty();
+      assertWithMessage("acf %s --help", e.getKey())
+          .that(help)
           .containsMatch("(?m)^Examples[^\\n]*:$");
       // A comma-separated list option reads --x=N[,N...], not picocli's N,...[,N,......].
       assertWithMessage("acf %s --help", e.getKey()).that(help).doesNotContain("...[");
       for (int i = 0; i < footer.length; i++) {
         String line = footer[i];
         boolean example = line.startsWith("  ");
-        boolean continued = i + 1 < footer.length && !footer[i + 1].isEmpty()
-            && !footer[i + 1].startsWith("  ");
+        boolean continued =
+            i + 1 < footer.length && !footer[i + 1].isEmpty() && !footer[i + 1].startsWith("  ");
         // picocli wraps a long line at 80 columns: fine for a paragraph written as one line,
         // but a command example, or a hand-broken prose line followed by its continuation,
         // comes out ragged.
         if (example || continued) {
           assertWithMessage("acf %s footer line: %s", e.getKey(), line)
-              .that(line.length()).isAtMost(80);
+              .that(line.length())
+              .isAtMost(80);
         }
       }
     }
@@ -79,7 +90,8 @@ class CommandLineTest {
   void aUsageErrorIsAShortMessageWithTheSynopsisNotTheWholeHelp() {
     ConfigCommandTest.Result r = ConfigCommandTest.acf("run");
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).startsWith("acf: Missing required parameter: 'PROGRAM'\nUsage: acf run ");
+    assertThat(r.stderr())
+        .startsWith("acf: Missing required parameter: 'PROGRAM'\nUsage: acf run ");
     assertThat(r.stderr()).endsWith("Run `acf run --help` for the options and examples.\n");
     assertThat(r.stderr()).doesNotContain("Examples");
     assertThat(r.stderr().split("\n").length).isLessThan(12);
@@ -103,8 +115,8 @@ class CommandLineTest {
 
   @Test
   void disasmHelpExamplesShowCode() {
-    String[] footer = Main.commandLine().getSubcommands().get("disasm").getCommandSpec()
-        .usageMessage().footer();
+    String[] footer =
+        Main.commandLine().getSubcommands().get("disasm").getCommandSpec().usageMessage().footer();
     int run = 0;
     for (String line : footer) {
       if (!line.startsWith("  ./acf disasm ")) {
@@ -135,8 +147,8 @@ class CommandLineTest {
     assertThat(run.options().env().stream().filter(v -> v.startsWith("PATH=")).toList())
         .containsExactly("PATH=/guest");
 
-    ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--env", "FOO",
-        ConfigCommandTest.PROGRAM);
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf("run", "--env", "FOO", ConfigCommandTest.PROGRAM);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).isEqualTo("acf: --env FOO: expected NAME=VALUE\n");
   }

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code acf compile}, {@code acf inspect} and {@code acf run --config}: a compiled ACF runs to
- * the same profile and costs as the ACF itself, and a damaged file is refused with one line
- * naming it and the problem, status 1.
+ * {@code acf compile}, {@code acf inspect} and {@code acf run --config}: a compiled ACF runs to the
+ * same profile and costs as the ACF itself, and a damaged file is refused with one line naming it
+ * and the problem, status 1.
  */
 class ConfigCommandTest {
   static final Path ROOT = RepositoryRoot.path();
@@ -77,12 +77,20 @@ class ConfigCommandTest {
     k[k.length - 1] ^= 1;
     Files.write(corrupt, k);
 
-    assertThat(refusal(text)).isEqualTo(
-        "acf: " + text + ": not a DISE configuration (wrong magic number)\n");
-    assertThat(refusal(version)).isEqualTo("acf: " + version
-        + ": format version 9 is not supported (this runtime reads versions 2 to 4)\n");
-    assertThat(refusal(truncated)).isEqualTo("acf: " + truncated
-        + ": truncated: 20 bytes, the header announces " + bytes.length + "\n");
+    assertThat(refusal(text))
+        .isEqualTo("acf: " + text + ": not a DISE configuration (wrong magic number)\n");
+    assertThat(refusal(version))
+        .isEqualTo(
+            "acf: "
+                + version
+                + ": format version 9 is not supported (this runtime reads versions 2 to 4)\n");
+    assertThat(refusal(truncated))
+        .isEqualTo(
+            "acf: "
+                + truncated
+                + ": truncated: 20 bytes, the header announces "
+                + bytes.length
+                + "\n");
     assertThat(refusal(corrupt)).startsWith("acf: " + corrupt + ": corrupt: checksum mismatch");
     assertThat(refusal(corrupt).split("\n")).hasLength(1);
     assertThat(refusal(dir.resolve("none.dcfg")))
@@ -104,7 +112,10 @@ class ConfigCommandTest {
     StringBuilder acf =
         new StringBuilder("sink CallPair_handler = call_pair_counter(cost = 40);\n");
     for (int i = 0; i < 33; i++) {
-      acf.append("P").append(i).append(": T.OPCLASS == proc_call && T.PC == ").append(i)
+      acf.append("P")
+          .append(i)
+          .append(": T.OPCLASS == proc_call && T.PC == ")
+          .append(i)
           .append(" => R, null\n");
     }
     acf.append("R: call(CallPair_handler, T.INSN); T.INSN;\n");
@@ -113,8 +124,11 @@ class ConfigCommandTest {
     Path out = dir.resolve("big.dcfg");
     Result c = acf("compile", big.toString(), "-o", out.toString());
     assertThat(c.status()).isEqualTo(1);
-    assertThat(c.stderr()).startsWith(big + ":34:1: error: the program has 33 productions, but"
-        + " the pattern table has 32 entries\n");
+    assertThat(c.stderr())
+        .startsWith(
+            big
+                + ":34:1: error: the program has 33 productions, but"
+                + " the pattern table has 32 entries\n");
     assertThat(c.stderr()).endsWith("acf: " + big + ": 1 error; nothing was written\n");
     assertThat(Files.exists(out)).isFalse();
 
@@ -125,21 +139,40 @@ class ConfigCommandTest {
     org.dise.runtime.dise.ProductionSet s =
         org.dise.runtime.dise.config.ConfigFormat.read(good).productions();
     org.dise.runtime.dise.HardwareBudget b = s.budget();
-    org.dise.runtime.dise.ProductionSet small = new org.dise.runtime.dise.ProductionSet(
-        s.productions(), s.replacements(), s.counters(), s.hpsRegisters(), s.sinks(),
-        s.triggers(), s.stallCycles(), new org.dise.runtime.dise.HardwareBudget(2,
-            b.replacementEntries(), b.replacementEntryBytes(), b.conditionalEntries(),
-            b.counters(), b.hpsRegisters(), b.diseRegisters(), b.maxCounterWidth()));
+    org.dise.runtime.dise.ProductionSet small =
+        new org.dise.runtime.dise.ProductionSet(
+            s.productions(),
+            s.replacements(),
+            s.counters(),
+            s.hpsRegisters(),
+            s.sinks(),
+            s.triggers(),
+            s.stallCycles(),
+            new org.dise.runtime.dise.HardwareBudget(
+                2,
+                b.replacementEntries(),
+                b.replacementEntryBytes(),
+                b.conditionalEntries(),
+                b.counters(),
+                b.hpsRegisters(),
+                b.diseRegisters(),
+                b.maxCounterWidth()));
     Path tight = dir.resolve("tight.dcfg");
     // ConfigFormat.write refuses what the reader would refuse: write the bytes as a damaged or
     // foreign writer would.
-    java.nio.file.Files.write(tight, org.dise.runtime.dise.config.ConfigFormat.toBytes(
-        new org.dise.runtime.dise.config.DeployableConfig("tight", small)));
+    java.nio.file.Files.write(
+        tight,
+        org.dise.runtime.dise.config.ConfigFormat.toBytes(
+            new org.dise.runtime.dise.config.DeployableConfig("tight", small)));
     for (String engine : new String[] {"interpreted", "generated"}) {
       Result r = acf("run", "--config", tight.toString(), "--engine", engine, PROGRAM);
       assertThat(r.status()).isEqualTo(1);
-      assertThat(r.stderr()).isEqualTo("acf: " + tight + ": the production set does not fit the"
-          + " hardware budget: 3 productions do not fit the pattern table's 2 entries\n");
+      assertThat(r.stderr())
+          .isEqualTo(
+              "acf: "
+                  + tight
+                  + ": the production set does not fit the"
+                  + " hardware budget: 3 productions do not fit the pattern table's 2 entries\n");
     }
   }
 }

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Regression cases of issue 19: damaged inputs that reached {@code acf: internal error} or lost
- * data. Each must end in a one-line message naming the file and the problem, and no output file
- * may be lost or left half written.
+ * data. Each must end in a one-line message naming the file and the problem, and no output file may
+ * be lost or left half written.
  */
 class DamagedInputTest {
   private static final Path ROOT = RepositoryRoot.path();
@@ -39,7 +39,8 @@ class DamagedInputTest {
     Captured c = Captured.run(() -> Main.commandLine().execute(args));
     Run r = new Run(c.status(), c.stdout(), c.stderr());
     for (String line : r.stderr.split("\n")) {
-      assertWithMessage("Java internals in: %s", r.stderr).that(line)
+      assertWithMessage("Java internals in: %s", r.stderr)
+          .that(line)
           .doesNotContainMatch("internal error|Exception|\\tat (org|java)\\.");
     }
     return r;
@@ -60,13 +61,23 @@ class DamagedInputTest {
     for (ReplacementSequence r : s.replacements()) {
       List<ReplacementInsn> body = new ArrayList<>();
       for (ReplacementInsn i : r.body()) {
-        body.add(i instanceof ReplacementInsn.Call call
-            ? new ReplacementInsn.Call(4096, call.args()) : i);
+        body.add(
+            i instanceof ReplacementInsn.Call call
+                ? new ReplacementInsn.Call(4096, call.args())
+                : i);
       }
       bad.add(new ReplacementSequence(r.name(), body));
     }
-    ProductionSet damaged = new ProductionSet(s.productions(), bad, s.counters(),
-        s.hpsRegisters(), s.sinks(), s.triggers(), s.stallCycles(), s.budget());
+    ProductionSet damaged =
+        new ProductionSet(
+            s.productions(),
+            bad,
+            s.counters(),
+            s.hpsRegisters(),
+            s.sinks(),
+            s.triggers(),
+            s.stallCycles(),
+            s.budget());
     Path file = dir.resolve("damaged.dcfg");
     // toBytes writes whatever it is given, with a checksum that matches.
     Files.write(file, ConfigFormat.toBytes(new DeployableConfig("x", damaged)));
@@ -132,8 +143,15 @@ class DamagedInputTest {
   @Test
   void reportAndCompareReadTheRunDirectoriesOfRap() throws Exception {
     Path out = dir.resolve("rap");
-    Run run = acf("run", "--acf", ROOT.resolve("examples/acf/rap_ranges.acf").toString(),
-        "--out", out.toString(), HELLO.toString(), "a");
+    Run run =
+        acf(
+            "run",
+            "--acf",
+            ROOT.resolve("examples/acf/rap_ranges.acf").toString(),
+            "--out",
+            out.toString(),
+            HELLO.toString(),
+            "a");
     assertWithMessage(run.stderr).that(run.status).isEqualTo(0);
     assertThat(Files.exists(out.resolve("code_ranges.tree.json"))).isTrue();
     Run report = acf("report", out.toString());
@@ -148,25 +166,38 @@ class DamagedInputTest {
   void weightsThatAreNotCountsAreRefusedNamingTheRow() throws Exception {
     for (String w : List.of("1.5", "\"many\"", "99999999999999999999", "-3", "1e30")) {
       Path p = dir.resolve("p.json");
-      Files.writeString(p, "{\"profile\": \"p\", \"columns\": [\"k\", \"count\"], \"key\": [\"k\"],"
-          + " \"weight\": \"count\", \"rows\": [{\"k\": \"a\", \"count\": 1},"
-          + " {\"k\": \"b\", \"count\": " + w + "}]}");
+      Files.writeString(
+          p,
+          "{\"profile\": \"p\", \"columns\": [\"k\", \"count\"], \"key\": [\"k\"],"
+              + " \"weight\": \"count\", \"rows\": [{\"k\": \"a\", \"count\": 1},"
+              + " {\"k\": \"b\", \"count\": "
+              + w
+              + "}]}");
       Run r = acf("report", p.toString());
       assertWithMessage(w).that(r.status).isNotEqualTo(0);
       assertWithMessage(w).that(r.stderr).contains("p.json: row 2: `count` is");
     }
     Path p = dir.resolve("sum.json");
-    Files.writeString(p, "{\"profile\": \"p\", \"columns\": [\"k\", \"count\"], \"key\": [\"k\"],"
-        + " \"weight\": \"count\", \"rows\": [{\"k\": \"a\", \"count\": 9223372036854775807},"
-        + " {\"k\": \"b\", \"count\": 1}]}");
+    Files.writeString(
+        p,
+        "{\"profile\": \"p\", \"columns\": [\"k\", \"count\"], \"key\": [\"k\"],"
+            + " \"weight\": \"count\", \"rows\": [{\"k\": \"a\", \"count\": 9223372036854775807},"
+            + " {\"k\": \"b\", \"count\": 1}]}");
     assertThat(acf("report", p.toString()).stderr).contains("adds up past");
   }
 
   @Test
   void outNamingAFileIsRefusedBeforeTheGuestRuns() throws Exception {
     Path file = Files.writeString(dir.resolve("taken"), "mine");
-    Run r = acf("run", "--acf", ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-        "--out", file.toString(), HELLO.toString(), "GUEST-RAN");
+    Run r =
+        acf(
+            "run",
+            "--acf",
+            ROOT.resolve("examples/acf/hot_methods.acf").toString(),
+            "--out",
+            file.toString(),
+            HELLO.toString(),
+            "GUEST-RAN");
     assertThat(r.status).isEqualTo(2);
     assertThat(r.stderr).contains("not a directory");
     assertThat(r.stdout).doesNotContain("GUEST-RAN");
@@ -176,19 +207,41 @@ class DamagedInputTest {
   @Test
   void outIntoAReusedRunDirectoryKeepsNoStaleProfile() throws Exception {
     Path out = dir.resolve("run");
-    assertThat(acf("run", "--acf", ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-        "--out", out.toString(), HELLO.toString()).status).isEqualTo(0);
+    assertThat(
+            acf(
+                    "run",
+                    "--acf",
+                    ROOT.resolve("examples/acf/hot_methods.acf").toString(),
+                    "--out",
+                    out.toString(),
+                    HELLO.toString())
+                .status)
+        .isEqualTo(0);
     assertThat(Files.exists(out.resolve("HotMethod_handler.json"))).isTrue();
-    assertThat(acf("run", "--acf", ROOT.resolve("examples/acf/hot_call_pairs.acf").toString(),
-        "--out", out.toString(), HELLO.toString()).status).isEqualTo(0);
+    assertThat(
+            acf(
+                    "run",
+                    "--acf",
+                    ROOT.resolve("examples/acf/hot_call_pairs.acf").toString(),
+                    "--out",
+                    out.toString(),
+                    HELLO.toString())
+                .status)
+        .isEqualTo(0);
     assertThat(Files.exists(out.resolve("HotMethod_handler.json"))).isFalse();
     assertThat(Files.exists(out.resolve("CallPair_handler.json"))).isTrue();
     assertThat(acf("report", out.toString()).stdout).doesNotContain("HotMethod");
     // A directory holding other files is not acf's to clear.
     Path mine = Files.createDirectories(dir.resolve("mine"));
     Files.writeString(mine.resolve("notes.txt"), "keep");
-    Run r = acf("run", "--acf", ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-        "--out", mine.toString(), HELLO.toString());
+    Run r =
+        acf(
+            "run",
+            "--acf",
+            ROOT.resolve("examples/acf/hot_methods.acf").toString(),
+            "--out",
+            mine.toString(),
+            HELLO.toString());
     assertThat(r.status).isEqualTo(2);
     assertThat(r.stderr).contains("not an earlier acf run's");
     assertThat(Files.readString(mine.resolve("notes.txt"))).isEqualTo("keep");
@@ -229,8 +282,8 @@ class DamagedInputTest {
     for (int i = 0; i < 1100; i++) {
       chain.append(i == 0 ? "" : " && ").append("T.PC != ").append(i);
     }
-    Path acfFile = Files.writeString(dir.resolve("deep.acf"),
-        chain + " => R1, null\nR1: T.INSN;\n");
+    Path acfFile =
+        Files.writeString(dir.resolve("deep.acf"), chain + " => R1, null\nR1: T.INSN;\n");
     Path out = dir.resolve("deep.dcfg");
     Run r = acf("compile", acfFile.toString(), "-o", out.toString());
     assertThat(r.status).isNotEqualTo(0);

@@ -24,9 +24,24 @@ class PhaseFeedbackTest {
   static final String SINK = "Branch_handler";
 
   static ConfigCommandTest.Result run(String url, String device, Path out, String... extra) {
-    List<String> args = new java.util.ArrayList<>(List.of("run", "--acf", ACF, "--sampling",
-        "phase:first", "--interval", "500K", "--report-to", url, "--device", device,
-        "--spool", out.resolveSibling(device + "-spool").toString(), "--out", out.toString()));
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "run",
+                "--acf",
+                ACF,
+                "--sampling",
+                "phase:first",
+                "--interval",
+                "500K",
+                "--report-to",
+                url,
+                "--device",
+                device,
+                "--spool",
+                out.resolveSibling(device + "-spool").toString(),
+                "--out",
+                out.toString()));
     args.addAll(List.of(extra));
     args.addAll(List.of(PROGRAM, "1", "AABBAB"));
     ConfigCommandTest.Result r = ConfigCommandTest.acf(args.toArray(String[]::new));
@@ -42,10 +57,12 @@ class PhaseFeedbackTest {
   void interleavedPartsAddUpAndKnownPhasesAreSkipped(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     // Tokens are not the point here: this center takes uploads without one.
-    CenterServer center = CenterServer.start(org.dise.center.Store.open(
-        org.dise.center.StoreUrl.parse("sqlite:" + dir.resolve("center.db")), 1),
-        CenterServer.Settings.defaults().withPort(0).withNoAuth(true),
-        new java.io.PrintStream(log, true));
+    CenterServer center =
+        CenterServer.start(
+            org.dise.center.Store.open(
+                org.dise.center.StoreUrl.parse("sqlite:" + dir.resolve("center.db")), 1),
+            CenterServer.Settings.defaults().withPort(0).withNoAuth(true),
+            new java.io.PrintStream(log, true));
     try {
       String url = center.url();
 
@@ -58,24 +75,39 @@ class PhaseFeedbackTest {
       assertThat(s1.path("sampled_fraction").asDouble()).isGreaterThan(0.0);
       // The parts, each what the profile gained since the one before, add up to the profile.
       ProfileTable own = RunDirectory.read(u1).profiles().get(SINK);
-      ConfigCommandTest.Result q = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", SINK, "--format", "json");
+      ConfigCommandTest.Result q =
+          ConfigCommandTest.acf(
+              "center", "query", "--url", url, "--sink", SINK, "--format", "json");
       assertThat(ProfileFormats.fromJson(q.stdout()).weights()).isEqualTo(own.weights());
       assertThat(first.stderr()).contains("(interleaved:2)");
       // Selections: by age, by a date to come (nothing), by an unknown sink (names the held).
-      ConfigCommandTest.Result recent = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", SINK, "--since", "1h", "--program", "phases", "--format", "json");
+      ConfigCommandTest.Result recent =
+          ConfigCommandTest.acf(
+              "center",
+              "query",
+              "--url",
+              url,
+              "--sink",
+              SINK,
+              "--since",
+              "1h",
+              "--program",
+              "phases",
+              "--format",
+              "json");
       assertThat(recent.stdout()).isEqualTo(q.stdout());
-      ConfigCommandTest.Result future = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", SINK, "--since", "2099-01-01");
+      ConfigCommandTest.Result future =
+          ConfigCommandTest.acf(
+              "center", "query", "--url", url, "--sink", SINK, "--since", "2099-01-01");
       assertThat(future.status()).isEqualTo(1);
       assertThat(future.stderr()).contains("404: no uploads hold sink Branch_handler");
-      ConfigCommandTest.Result unknown = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", "Nope");
-      assertThat(unknown.stderr()).contains("no uploads hold sink Nope for this selection;"
-          + " held: Branch_handler");
-      ConfigCommandTest.Result badSince = ConfigCommandTest.acf("center", "query", "--url", url,
-          "--sink", SINK, "--since", "yesterday");
+      ConfigCommandTest.Result unknown =
+          ConfigCommandTest.acf("center", "query", "--url", url, "--sink", "Nope");
+      assertThat(unknown.stderr())
+          .contains("no uploads hold sink Nope for this selection;" + " held: Branch_handler");
+      ConfigCommandTest.Result badSince =
+          ConfigCommandTest.acf(
+              "center", "query", "--url", url, "--sink", SINK, "--since", "yesterday");
       assertThat(badSince.stderr()).contains("400: since yesterday: expected an ISO-8601 time");
 
       JsonNode phases = CenterCommand.get(CenterCommand.client(url), "/v1/status");
@@ -89,8 +121,9 @@ class PhaseFeedbackTest {
       JsonNode s2 = summary(u2);
       String sha = phases.path("programs").get(0).path("sha256").asText();
       long enough = 0;
-      for (JsonNode p : CenterCommand.get(CenterCommand.client(url), "/v1/programs/" + sha
-          + "/phases").path("phases")) {
+      for (JsonNode p :
+          CenterCommand.get(CenterCommand.client(url), "/v1/programs/" + sha + "/phases")
+              .path("phases")) {
         enough += p.path("enough").asBoolean() ? 1 : 0;
       }
       assertThat(enough).isAtLeast(2L);
@@ -122,26 +155,46 @@ class PhaseFeedbackTest {
 
   @Test
   void reportOptionsThatDoNotFitAreUsageErrors() {
-    ConfigCommandTest.Result noDevice = ConfigCommandTest.acf("run", "--acf", ACF,
-        "--report-to", "http://127.0.0.1:1", PROGRAM);
+    ConfigCommandTest.Result noDevice =
+        ConfigCommandTest.acf("run", "--acf", ACF, "--report-to", "http://127.0.0.1:1", PROGRAM);
     assertThat(noDevice.status()).isEqualTo(2);
     assertThat(noDevice.stderr()).contains("--report-to needs --device ID");
-    ConfigCommandTest.Result interleaved = ConfigCommandTest.acf("run", "--acf", ACF,
-        "--report-to", "http://127.0.0.1:1", "--device", "d", "--send", "interleaved", PROGRAM);
+    ConfigCommandTest.Result interleaved =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--send",
+            "interleaved",
+            PROGRAM);
     assertThat(interleaved.status()).isEqualTo(2);
     assertThat(interleaved.stderr()).contains("needs a sampling trigger");
-    ConfigCommandTest.Result badSend = ConfigCommandTest.acf("run", "--acf", ACF,
-        "--report-to", "http://127.0.0.1:1", "--device", "d", "--send", "sometimes", PROGRAM);
+    ConfigCommandTest.Result badSend =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--send",
+            "sometimes",
+            PROGRAM);
     assertThat(badSend.stderr()).contains("expected at-end or interleaved[:N]");
-    ConfigCommandTest.Result noUrl = ConfigCommandTest.acf("run", "--acf", ACF, "--device",
-        "d", PROGRAM);
+    ConfigCommandTest.Result noUrl =
+        ConfigCommandTest.acf("run", "--acf", ACF, "--device", "d", PROGRAM);
     assertThat(noUrl.stderr()).contains("need --report-to URL");
-    ConfigCommandTest.Result badStore = ConfigCommandTest.acf("center", "token", "add", "d",
-        "--store", "mysql://x");
+    ConfigCommandTest.Result badStore =
+        ConfigCommandTest.acf("center", "token", "add", "d", "--store", "mysql://x");
     assertThat(badStore.status()).isEqualTo(2);
     assertThat(badStore.stderr()).contains("expected sqlite:PATH or postgresql://");
-    ConfigCommandTest.Result down = ConfigCommandTest.acf("center", "status", "--url",
-        "http://127.0.0.1:1");
+    ConfigCommandTest.Result down =
+        ConfigCommandTest.acf("center", "status", "--url", "http://127.0.0.1:1");
     assertThat(down.status()).isEqualTo(1);
     assertThat(down.stderr()).contains("cannot reach the center");
   }

@@ -45,10 +45,15 @@ class PointRunsTest {
   void everyIntervalAsAPointWithEqualWeightsEstimatesTheExhaustiveProfileExactly()
       throws Exception {
     Path exhaustive = tmp.resolve("exhaustive");
-    assertThat(ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out",
-        exhaustive.toString(), PROGRAM).status()).isEqualTo(0);
-    long app = Long.parseLong(Files.readString(exhaustive.resolve("summary.json")).replaceAll(
-        "(?s).*\"application_instructions\": (\\d+).*", "$1"));
+    assertThat(
+            ConfigCommandTest.acf(
+                    "run", "--acf", acf.toString(), "--out", exhaustive.toString(), PROGRAM)
+                .status())
+        .isEqualTo(0);
+    long app =
+        Long.parseLong(
+            Files.readString(exhaustive.resolve("summary.json"))
+                .replaceAll("(?s).*\"application_instructions\": (\\d+).*", "$1"));
     int n = (int) ((app + 39_999) / 40_000);
     assertThat(n).isAtLeast(5);
     StringBuilder points = new StringBuilder();
@@ -60,9 +65,20 @@ class PointRunsTest {
     Files.writeString(tmp.resolve("all.pts"), points);
     Files.writeString(tmp.resolve("all.wts"), weights);
     Path out = tmp.resolve("all");
-    Result r = ConfigCommandTest.acf("run", "--acf", acf.toString(), "--simpoints",
-        tmp.resolve("all.pts").toString(), "--weights", tmp.resolve("all.wts").toString(),
-        "--interval", "40K", "--out", out.toString(), PROGRAM);
+    Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            acf.toString(),
+            "--simpoints",
+            tmp.resolve("all.pts").toString(),
+            "--weights",
+            tmp.resolve("all.wts").toString(),
+            "--interval",
+            "40K",
+            "--out",
+            out.toString(),
+            PROGRAM);
     assertThat(r.status()).isEqualTo(0);
     // Calls are events: the points' counts add up to the whole run's.
     Map<String, Long> estimate = csv(out.resolve("CallPair_handler.estimate.csv"), 0, 1);
@@ -75,11 +91,13 @@ class PointRunsTest {
     assertThat(estimate).isEqualTo(pairs);
     // Each point profiled exactly one interval of application instructions.
     assertThat(csv(out.resolve("simpoints.csv"), 0, 3).get("3")).isEqualTo(40_000L);
-    long total = Files.readAllLines(out.resolve("point-3/CallingContext.folded")).stream()
-        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    long total =
+        Files.readAllLines(out.resolve("point-3/CallingContext.folded")).stream()
+            .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+            .sum();
     assertThat(total).isEqualTo(40_000L);
-    assertThat(r.stderr()).contains("simulation points " + n + " of " + n + ", intervals " + n
-        + " of 40,000");
+    assertThat(r.stderr())
+        .contains("simulation points " + n + " of " + n + ", intervals " + n + " of 40,000");
     assertThat(r.stderr()).doesNotContain("beyond its end");
   }
 
@@ -87,21 +105,34 @@ class PointRunsTest {
   void aMalformedPointsFileIsReportedAtItsLineAndColumn() throws Exception {
     Files.writeString(tmp.resolve("bad.pts"), "1 0\n  x 1\n");
     Files.writeString(tmp.resolve("bad.wts"), "0.5 0\n0.5 1\n");
-    Result r = ConfigCommandTest.acf("run", "--acf", acf.toString(), "--simpoints",
-        tmp.resolve("bad.pts").toString(), "--weights", tmp.resolve("bad.wts").toString(),
-        PROGRAM);
+    Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            acf.toString(),
+            "--simpoints",
+            tmp.resolve("bad.pts").toString(),
+            "--weights",
+            tmp.resolve("bad.wts").toString(),
+            PROGRAM);
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.stderr()).contains(tmp.resolve("bad.pts") + ":2:3: expected a whole number,"
-        + " got `x`");
+    assertThat(r.stderr())
+        .contains(tmp.resolve("bad.pts") + ":2:3: expected a whole number," + " got `x`");
     Files.writeString(tmp.resolve("good.pts"), "1 0\n4 1\n");
     Files.writeString(tmp.resolve("short.wts"), "0.5 0\n");
-    r = ConfigCommandTest.acf("run", "--acf", acf.toString(), "--simpoints",
-        tmp.resolve("good.pts").toString(), "--weights", tmp.resolve("short.wts").toString(),
-        PROGRAM);
+    r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            acf.toString(),
+            "--simpoints",
+            tmp.resolve("good.pts").toString(),
+            "--weights",
+            tmp.resolve("short.wts").toString(),
+            PROGRAM);
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.stderr()).contains("cluster 1 (interval 4 in");
-    r = ConfigCommandTest.acf("run", "--simpoints", tmp.resolve("good.pts").toString(),
-        PROGRAM);
+    r = ConfigCommandTest.acf("run", "--simpoints", tmp.resolve("good.pts").toString(), PROGRAM);
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.stderr()).contains("--simpoints needs --acf or --config");
   }
@@ -109,8 +140,16 @@ class PointRunsTest {
   @Test
   void fastForwardProfilesOnlyWhatRunsAfterIt() throws Exception {
     Path out = tmp.resolve("ff");
-    Result r = ConfigCommandTest.acf("run", "--acf", acf.toString(), "--fast-forward", "300K",
-        "--out", out.toString(), PROGRAM);
+    Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            acf.toString(),
+            "--fast-forward",
+            "300K",
+            "--out",
+            out.toString(),
+            PROGRAM);
     assertThat(r.status()).isEqualTo(0);
     String folded = Files.readString(out.resolve("CallingContext.folded"));
     // outer's and direct's calls all come before 300K instructions; after's after it.
@@ -118,10 +157,10 @@ class PointRunsTest {
     assertThat(folded).doesNotContain("direct");
     assertThat(folded).contains("main;after;work ");
     String summary = Files.readString(out.resolve("summary.json"));
-    long app = Long.parseLong(summary.replaceAll(
-        "(?s).*\"application_instructions\": (\\d+).*", "$1"));
-    long charged = folded.lines()
-        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    long app =
+        Long.parseLong(summary.replaceAll("(?s).*\"application_instructions\": (\\d+).*", "$1"));
+    long charged =
+        folded.lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
     assertThat(charged).isEqualTo(app);
     assertThat(app).isLessThan(120_000L);
     assertThat(summary).contains("\"fast_forward\": 300000");

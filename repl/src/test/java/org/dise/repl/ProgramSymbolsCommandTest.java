@@ -21,23 +21,25 @@ class ProgramSymbolsCommandTest {
   static final Path ROOT = RepositoryRoot.path();
   static final String ACF = ROOT.resolve("examples/acf/array_loads.acf").toString();
   static final String ARRAYS = ROOT.resolve("examples/programs/bin/arrays").toString();
-  static final String SHIFTED = ROOT.resolve("integration-tests/src/test/c/bin/arrays_shifted")
-      .toString();
+  static final String SHIFTED =
+      ROOT.resolve("integration-tests/src/test/c/bin/arrays_shifted").toString();
   static final String HELLO = ROOT.resolve("examples/programs/bin/hello").toString();
 
   /** The ACF with one symbol misspelt: line 16, column 14 is `symbol_end(hot_tabel)`. */
   static Path misspelt(Path dir) throws Exception {
     Path bad = dir.resolve("bad.acf");
-    String text = Files.readString(Path.of(ACF), StandardCharsets.UTF_8)
-        .replace("symbol_end(hot_table)", "symbol_end(hot_tabel)");
+    String text =
+        Files.readString(Path.of(ACF), StandardCharsets.UTF_8)
+            .replace("symbol_end(hot_table)", "symbol_end(hot_tabel)");
     Files.writeString(bad, text, StandardCharsets.UTF_8);
     assertThat(text.split("\n")[15]).startsWith("    li $dr1, symbol_end(hot_tabel)");
     return bad;
   }
 
   static String sha256(Path file) throws Exception {
-    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-        .digest(Files.readAllBytes(file)));
+    return java.util.HexFormat.of()
+        .formatHex(
+            java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
   }
 
   /** "function count" per profile row, the pc left out (it differs between builds). */
@@ -62,8 +64,8 @@ class ProgramSymbolsCommandTest {
     Path bad = misspelt(dir);
     ConfigCommandTest.Result r = acf("check", "--program", ARRAYS, bad.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.stderr()).contains(bad + ":16:14: error: " + ARRAYS
-        + " has no symbol `hot_tabel`\n");
+    assertThat(r.stderr())
+        .contains(bad + ":16:14: error: " + ARRAYS + " has no symbol `hot_tabel`\n");
     assertThat(r.stderr()).contains("    hint: did you mean `hot_table`?");
     // Without a program, the ACF itself is fine: symbols are the program's business.
     assertThat(acf("check", bad.toString()).status()).isEqualTo(0);
@@ -75,10 +77,14 @@ class ProgramSymbolsCommandTest {
     ConfigCommandTest.Result r = acf("run", "--acf", bad.toString(), ARRAYS);
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.stdout()).isEmpty(); // the guest never started
-    assertThat(r.stderr()).contains(bad + ":16:14: error: " + ARRAYS
-        + " has no symbol `hot_tabel`\n  hint: did you mean `hot_table`?\n");
-    assertThat(r.stderr()).endsWith("acf: 1 program symbol not found in " + ARRAYS
-        + "; nothing was run\n");
+    assertThat(r.stderr())
+        .contains(
+            bad
+                + ":16:14: error: "
+                + ARRAYS
+                + " has no symbol `hot_tabel`\n  hint: did you mean `hot_table`?\n");
+    assertThat(r.stderr())
+        .endsWith("acf: 1 program symbol not found in " + ARRAYS + "; nothing was run\n");
   }
 
   @Test
@@ -88,13 +94,19 @@ class ProgramSymbolsCommandTest {
     assertThat(acf("compile", ACF, "-o", cfg).status()).isEqualTo(0);
     ConfigCommandTest.Result inspect = acf("inspect", cfg);
     assertThat(inspect.stdout()).contains("format version 4");
-    assertThat(inspect.stdout()).contains("program symbols (resolved when the program is loaded):"
-        + " symbol(hot_table) at " + ACF + ":15:14, symbol_end(hot_table) at " + ACF + ":16:14");
+    assertThat(inspect.stdout())
+        .contains(
+            "program symbols (resolved when the program is loaded):"
+                + " symbol(hot_table) at "
+                + ACF
+                + ":15:14, symbol_end(hot_table) at "
+                + ACF
+                + ":16:14");
     assertThat(inspect.stdout()).contains("li $dr1, symbol(hot_table)");
     // Provenance: the compiler's version and the SHA-256 of the source it read.
     assertThat(inspect.stdout()).contains("compiler: acf " + Version.VERSION + "\n");
-    assertThat(inspect.stdout()).contains("source sha256: " + sha256(Path.of(ACF)) + "  " + ACF
-        + "\n");
+    assertThat(inspect.stdout())
+        .contains("source sha256: " + sha256(Path.of(ACF)) + "  " + ACF + "\n");
 
     List<String> expected = List.of("sum_hot 20480", "pick_hot 10000");
     ConfigCommandTest.Result a = acf("run", "--config", cfg, ARRAYS);
@@ -107,8 +119,8 @@ class ProgramSymbolsCommandTest {
 
     ConfigCommandTest.Result none = acf("run", "--config", cfg, HELLO);
     assertThat(none.status()).isEqualTo(1);
-    assertThat(none.stderr()).contains(ACF + ":15:14: error: " + HELLO
-        + " has no symbol `hot_table`");
+    assertThat(none.stderr())
+        .contains(ACF + ":15:14: error: " + HELLO + " has no symbol `hot_table`");
     assertThat(none.stderr()).contains("acf: 2 program symbols not found in " + HELLO);
   }
 }

@@ -17,28 +17,43 @@ class RemoteSimCommandTest {
   static final Path ROOT = RepositoryRoot.path();
 
   @Test
-  void usersRunConcurrentlyAndFeedbackCutsWhatLaterUsersSample(@TempDir Path dir)
-      throws Exception {
+  void usersRunConcurrentlyAndFeedbackCutsWhatLaterUsersSample(@TempDir Path dir) throws Exception {
     Path inputs = dir.resolve("inputs.txt");
     Files.writeString(inputs, "# size and schedule\n1 AABB\n\n1 BBAA\n");
     Path csv = dir.resolve("rows.csv");
-    ConfigCommandTest.Result r = ConfigCommandTest.acf("remote-sim", "--users", "4",
-        "--parallel", "2", "--program", ROOT.resolve("examples/programs/bin/phases").toString(),
-        "--inputs", inputs.toString(), "--acf",
-        ROOT.resolve("examples/acf/sampled_regions.acf").toString(), "--interval", "250K",
-        "--csv", csv.toString());
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "remote-sim",
+            "--users",
+            "4",
+            "--parallel",
+            "2",
+            "--program",
+            ROOT.resolve("examples/programs/bin/phases").toString(),
+            "--inputs",
+            inputs.toString(),
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--interval",
+            "250K",
+            "--csv",
+            csv.toString());
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stderr()).contains("remote-sim: 4 users, 2 at once, phases, 2 input(s)");
     assertThat(r.stderr()).contains("remote-sim: exhaustive profile of input 2 done");
     assertThat(r.stderr()).contains("remote-sim: feedback on: user 4 done");
     List<String> lines = r.stdout().lines().toList();
-    assertThat(lines.get(0)).startsWith("users  feedback  sampled_fraction  count_error"
-        + "  hot_error  hot_unseen  weighted_hot");
+    assertThat(lines.get(0))
+        .startsWith(
+            "users  feedback  sampled_fraction  count_error"
+                + "  hot_error  hot_unseen  weighted_hot");
     assertThat(lines).hasSize(1 + 2 * 3); // 1, 2, 4 users, each mode
     List<String> rows = Files.readAllLines(csv);
-    assertThat(rows.get(0)).isEqualTo("users,feedback,sampled_fraction,count_error,hot_error,"
-        + "hot_size,hot_unseen,hot_misranked,weighted_hot_error,bytes_sent,phases_known,"
-        + "device_phases,seconds");
+    assertThat(rows.get(0))
+        .isEqualTo(
+            "users,feedback,sampled_fraction,count_error,hot_error,"
+                + "hot_size,hot_unseen,hot_misranked,weighted_hot_error,bytes_sent,phases_known,"
+                + "device_phases,seconds");
     String[] off = rows.get(3).split(",");
     String[] on = rows.get(6).split(",");
     assertThat(off[0] + off[1] + on[0] + on[1]).isEqualTo("4off4on");
@@ -52,9 +67,17 @@ class RemoteSimCommandTest {
 
   @Test
   void badSettingsAreRefusedWithTheirName() {
-    ConfigCommandTest.Result r = ConfigCommandTest.acf("remote-sim", "--users", "2",
-        "--parallel", "0", "--program", ROOT.resolve("examples/programs/bin/phases").toString(),
-        "--acf", ROOT.resolve("examples/acf/sampled_regions.acf").toString());
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "remote-sim",
+            "--users",
+            "2",
+            "--parallel",
+            "0",
+            "--program",
+            ROOT.resolve("examples/programs/bin/phases").toString(),
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString());
     assertThat(r.status()).isNotEqualTo(0);
     assertThat(r.stderr()).contains("--parallel must be 1 to 256");
   }

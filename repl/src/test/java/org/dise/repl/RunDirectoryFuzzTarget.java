@@ -14,9 +14,9 @@ import org.dise.runtime.sink.ProfileTable;
 
 /**
  * Fuzz target: the run-directory reader of {@code acf report} and {@code acf compare} on a
- * directory holding a fuzzed profile and a fuzzed summary.json (seeded with files acf run
- * wrote). Reading, then reporting and comparing what was read, must end in a result or a
- * {@link UserError} naming the file, never another exception.
+ * directory holding a fuzzed profile and a fuzzed summary.json (seeded with files acf run wrote).
+ * Reading, then reporting and comparing what was read, must end in a result or a {@link UserError}
+ * naming the file, never another exception.
  */
 public class RunDirectoryFuzzTarget {
   private static final Path DIR = tempDir();
@@ -27,8 +27,8 @@ public class RunDirectoryFuzzTarget {
   }
 
   /**
-   * The entry point of the standalone Jazzer driver (longer runs: scripts/fuzz). The input is
-   * the profile, a NUL byte, then summary.json (absent without the NUL).
+   * The entry point of the standalone Jazzer driver (longer runs: scripts/fuzz). The input is the
+   * profile, a NUL byte, then summary.json (absent without the NUL).
    */
   public static void fuzzerTestOneInput(byte[] data) {
     String text = new String(data, StandardCharsets.UTF_8);

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The run service that {@code acf run} and the REPL share: the same bad input gets the same
- * message from both (the CLI's {@code acf: MESSAGE}, the REPL's {@code error: MESSAGE}), with only
- * the option's name ({@code --env} / {@code :env}) and the consequence told apart.
+ * The run service that {@code acf run} and the REPL share: the same bad input gets the same message
+ * from both (the CLI's {@code acf: MESSAGE}, the REPL's {@code error: MESSAGE}), with only the
+ * option's name ({@code --env} / {@code :env}) and the consequence told apart.
  */
 class RunServiceTest {
   private static final Path ROOT = RepositoryRoot.path();
@@ -41,19 +41,27 @@ class RunServiceTest {
     String missing = dir.resolve("no/such/folder").toString();
     return Stream.of(
         new Case("no such program", List.of("run", missing), List.of(":program " + missing)),
-        new Case("a folder as the program", List.of("run", dir.toString()),
-            List.of(":program " + dir)),
+        new Case(
+            "a folder as the program", List.of("run", dir.toString()), List.of(":program " + dir)),
         new Case("not an ELF", List.of("run", ACF), List.of(":program " + ACF)),
-        new Case("an environment variable without =", List.of("run", "--env", "HOME", HELLO),
+        new Case(
+            "an environment variable without =",
+            List.of("run", "--env", "HOME", HELLO),
             List.of(":env HOME")),
-        new Case("a limit out of range", List.of("run", "--limit", "nofile=2", HELLO),
+        new Case(
+            "a limit out of range",
+            List.of("run", "--limit", "nofile=2", HELLO),
             List.of(":limit nofile=2")),
-        new Case("an unknown limit", List.of("run", "--limit", "files=3", HELLO),
+        new Case(
+            "an unknown limit",
+            List.of("run", "--limit", "files=3", HELLO),
             List.of(":limit files=3")),
-        new Case("profiles into a folder of other files",
+        new Case(
+            "profiles into a folder of other files",
             List.of("run", "--acf", ACF, "--out", foreign.toString(), HELLO),
             List.of(":load " + ACF, ":program " + HELLO, ":run", ":out " + foreign)),
-        new Case("a configuration into a missing folder",
+        new Case(
+            "a configuration into a missing folder",
             List.of("compile", ACF, "-o", missing + "/pairs.dcfg"),
             List.of(":load " + ACF, ":save " + missing + "/pairs.dcfg")));
   }
@@ -63,37 +71,47 @@ class RunServiceTest {
   void theCliAndTheReplReportAMistakeInTheSameWords(Case c) {
     DamagedInputTest.Run cli = DamagedInputTest.acf(c.cli().toArray(String[]::new));
     assertWithMessage("%s: acf %s", c, c.cli()).that(cli.status()).isNotEqualTo(0);
-    String fromCli = cli.stderr().lines().filter(l -> l.startsWith("acf: ")).findFirst()
-        .orElseThrow(() -> new AssertionError("no acf: line in " + cli.stderr()))
-        .substring("acf: ".length());
+    String fromCli =
+        cli.stderr()
+            .lines()
+            .filter(l -> l.startsWith("acf: "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no acf: line in " + cli.stderr()))
+            .substring("acf: ".length());
     ReplSession s = new ReplSession(ROOT);
     String last = "";
     for (String line : c.repl()) {
       last = s.execute(line);
     }
-    String fromRepl = last.lines().filter(l -> l.startsWith("error: ")).findFirst()
-        .orElseThrow(() -> new AssertionError("no error in " + c.repl() + ": " + s))
-        .substring("error: ".length());
+    String fromRepl =
+        last.lines()
+            .filter(l -> l.startsWith("error: "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no error in " + c.repl() + ": " + s))
+            .substring("error: ".length());
     assertThat(s.errors()).isEqualTo(1);
     assertWithMessage("%s", c).that(neutral(fromRepl)).isEqualTo(neutral(fromCli));
   }
 
   /** The message without what rightly differs: the option's spelling and the consequence. */
   private static String neutral(String message) {
-    return message.replaceAll("(--|:)(env|limit|out) ", "OPTION ")
-        .replace("nothing was written", "CONSEQUENCE").replace("nothing was run", "CONSEQUENCE");
+    return message
+        .replaceAll("(--|:)(env|limit|out) ", "OPTION ")
+        .replace("nothing was written", "CONSEQUENCE")
+        .replace("nothing was run", "CONSEQUENCE");
   }
 
   @Test
   void guestSettingsReplaceAVariableAndCheckLimitsWhenSet() {
-    GuestSettings g = new GuestSettings().set("A=1", "--env").set("B=2", "--env")
-        .set("A=3", "--env");
+    GuestSettings g =
+        new GuestSettings().set("A=1", "--env").set("B=2", "--env").set("A=3", "--env");
     assertThat(g.env()).containsExactly("B=2", "A=3").inOrder();
     g.limit("nofile=16", "--limit");
     g.limit("nofile=32", "--limit");
     assertThat(g.limits()).containsExactly("nofile=32");
-    UserError e = org.junit.jupiter.api.Assertions.assertThrows(UserError.class,
-        () -> g.limit("as=1K", ":limit"));
+    UserError e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            UserError.class, () -> g.limit("as=1K", ":limit"));
     assertThat(e.getMessage()).startsWith(":limit as=1K: must be between 16M and 4G");
     assertThat(e.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(g.options(dir, System.err).sandbox().limits().nofile()).isEqualTo(32);

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reproducible, self-describing runs: summary.json says what ran (command, tool version,
- * program, ACFs and configurations with their SHA-256, seed, environment, sampling options) and
- * how the HPS counters and DISE registers ended; the guest's environment does not depend on the
- * host's unless asked.
+ * Reproducible, self-describing runs: summary.json says what ran (command, tool version, program,
+ * ACFs and configurations with their SHA-256, seed, environment, sampling options) and how the HPS
+ * counters and DISE registers ended; the guest's environment does not depend on the host's unless
+ * asked.
  */
 class RunSummaryTest {
   static final Path ROOT = RepositoryRoot.path();
@@ -26,15 +26,16 @@ class RunSummaryTest {
   static final String REGIONS = ROOT.resolve("examples/acf/hot_code_regions.acf").toString();
 
   /** Counts branches in a sink and in a 4-bit counter, and leaves 77 in $dr3. */
-  static final String COUNTING = "sink b = region_counter();\n"
-      + "counter c(index = 0, width = 4);\n"
-      + "P: T.OPCLASS == branch => R, inc_0\n"
-      + "R: li $dr3, 77; call(b, T.PC); T.INSN;\n";
+  static final String COUNTING =
+      "sink b = region_counter();\n"
+          + "counter c(index = 0, width = 4);\n"
+          + "P: T.OPCLASS == branch => R, inc_0\n"
+          + "R: li $dr3, 77; call(b, T.PC); T.INSN;\n";
 
   @SuppressWarnings("unchecked")
   static Map<String, Object> summary(Path dir) throws Exception {
-    return (Map<String, Object>) Json.parse(
-        Files.readString(dir.resolve("summary.json"), StandardCharsets.UTF_8));
+    return (Map<String, Object>)
+        Json.parse(Files.readString(dir.resolve("summary.json"), StandardCharsets.UTF_8));
   }
 
   static long num(Object o) {
@@ -51,8 +52,9 @@ class RunSummaryTest {
     Path acfFile = dir.resolve("counting.acf");
     Files.writeString(acfFile, COUNTING);
     Path out = dir.resolve("out");
-    List<String> command = List.of("run", "--acf", acfFile.toString(), "--out", out.toString(),
-        "--seed", "7", HELLO, "a");
+    List<String> command =
+        List.of(
+            "run", "--acf", acfFile.toString(), "--out", out.toString(), "--seed", "7", HELLO, "a");
     ConfigCommandTest.Result r = acf(command.toArray(String[]::new));
     assertThat(r.status()).isEqualTo(0);
     Map<String, Object> s = summary(out);
@@ -79,8 +81,9 @@ class RunSummaryTest {
 
     // The counter counted the same branches as the sink, modulo its 4 bits.
     long branches = 0;
-    for (String line : Files.readAllLines(out.resolve("b.csv")).subList(1,
-        Files.readAllLines(out.resolve("b.csv")).size())) {
+    for (String line :
+        Files.readAllLines(out.resolve("b.csv"))
+            .subList(1, Files.readAllLines(out.resolve("b.csv")).size())) {
       branches += Long.parseLong(line.split(",")[2]);
     }
     assertThat(branches).isGreaterThan(16);
@@ -88,20 +91,21 @@ class RunSummaryTest {
     assertThat(num(counters.get(0).get("value"))).isEqualTo(branches % 16);
     assertThat(counters.get(0).get("overflow")).isEqualTo(true);
     assertThat(counters.get(0).get("zero")).isEqualTo(branches % 16 == 0);
-    assertThat(((List<Object>) s.get("hps_registers")).stream().map(RunSummaryTest::num)
-        .toList()).containsExactly(0L, 1L).inOrder();
+    assertThat(((List<Object>) s.get("hps_registers")).stream().map(RunSummaryTest::num).toList())
+        .containsExactly(0L, 1L)
+        .inOrder();
     List<Object> dise = (List<Object>) s.get("dise_registers");
     assertThat(dise).hasSize(8);
     assertThat(num(dise.get(3))).isEqualTo(77);
     assertThat(num(dise.get(0))).isEqualTo(0);
 
     // The same state under the cost report.
-    assertThat(r.stderr()).contains("final state\n  HPS counters   0=" + branches % 16
-        + " (overflow) 1=0");
+    assertThat(r.stderr())
+        .contains("final state\n  HPS counters   0=" + branches % 16 + " (overflow) 1=0");
     assertThat(r.stderr()).contains("  DISE registers $dr0=0 $dr1=0 $dr2=0 $dr3=77 $dr4=0");
     // acf report shows the scalar members again.
-    assertThat(acf("report", out.toString()).stdout()).contains("program sha256           "
-        + sha256(Path.of(HELLO)));
+    assertThat(acf("report", out.toString()).stdout())
+        .contains("program sha256           " + sha256(Path.of(HELLO)));
   }
 
   @Test
@@ -111,8 +115,18 @@ class RunSummaryTest {
     Path cfg = dir.resolve("regions.dcfg");
     assertThat(acf("compile", REGIONS, "-o", cfg.toString()).status()).isEqualTo(0);
     Path out = dir.resolve("out");
-    assertThat(acf("run", "--config", cfg.toString(), "--engine", "generated", "--out",
-        out.toString(), HELLO).status()).isEqualTo(0);
+    assertThat(
+            acf(
+                    "run",
+                    "--config",
+                    cfg.toString(),
+                    "--engine",
+                    "generated",
+                    "--out",
+                    out.toString(),
+                    HELLO)
+                .status())
+        .isEqualTo(0);
     Map<String, Object> s = summary(out);
     assertThat(s.get("acfs")).isEqualTo(List.of());
     Map<String, Object> c = (Map<String, Object>) s.get("config");
@@ -120,8 +134,8 @@ class RunSummaryTest {
     assertThat(c.get("sha256")).isEqualTo(sha256(cfg));
     assertThat(c.get("compiled_from")).isEqualTo("hot_code_regions.acf");
     assertThat(c.get("compiler_version")).isEqualTo("acf " + Version.VERSION);
-    assertThat(c.get("sources")).isEqualTo(List.of(Map.of("path", REGIONS,
-        "sha256", sha256(Path.of(REGIONS)))));
+    assertThat(c.get("sources"))
+        .isEqualTo(List.of(Map.of("path", REGIONS, "sha256", sha256(Path.of(REGIONS)))));
     assertThat(s.get("engine")).isEqualTo("generated");
   }
 
@@ -141,8 +155,8 @@ class RunSummaryTest {
   }
 
   static Object envOf(Path dir, String name, String... options) throws Exception {
-    List<String> args = new ArrayList<>(List.of("run", "--acf", REGIONS, "--out",
-        dir.resolve(name).toString()));
+    List<String> args =
+        new ArrayList<>(List.of("run", "--acf", REGIONS, "--out", dir.resolve(name).toString()));
     args.addAll(List.of(options));
     args.add(HELLO);
     assertThat(acf(args.toArray(String[]::new)).status()).isEqualTo(0);
@@ -154,8 +168,8 @@ class RunSummaryTest {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");
     assertThat(acf("run", "--acf", REGIONS, "--out", a.toString(), HELLO).status()).isEqualTo(0);
-    assertThat(acf("run", "--acf", REGIONS, "--clear-env", "--out", b.toString(), HELLO)
-        .status()).isEqualTo(0);
+    assertThat(acf("run", "--acf", REGIONS, "--clear-env", "--out", b.toString(), HELLO).status())
+        .isEqualTo(0);
     assertThat(Files.readString(b.resolve("Branch_handler.csv")))
         .isEqualTo(Files.readString(a.resolve("Branch_handler.csv")));
     String compare = acf("compare", a.toString(), b.toString()).stdout();
@@ -163,27 +177,47 @@ class RunSummaryTest {
     assertThat(compare).contains("no entry moved");
     // Three variables are enough to move it: the default must stay empty to stay comparable.
     Path c = dir.resolve("c");
-    assertThat(acf("run", "--acf", REGIONS, "--env", "HOME=/", "--env", "LANG=C", "--env",
-        "PATH=/usr/bin:/bin", "--out", c.toString(), HELLO).status()).isEqualTo(0);
+    assertThat(
+            acf(
+                    "run",
+                    "--acf",
+                    REGIONS,
+                    "--env",
+                    "HOME=/",
+                    "--env",
+                    "LANG=C",
+                    "--env",
+                    "PATH=/usr/bin:/bin",
+                    "--out",
+                    c.toString(),
+                    HELLO)
+                .status())
+        .isEqualTo(0);
     assertThat(acf("compare", a.toString(), c.toString()).stdout())
         .containsMatch("getenv|__tunables_init");
   }
 
   /** {@code acf ARGS} in a fresh JVM whose environment has {@code extra} added. */
   static void acfProcess(Map<String, String> extra, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xss16m", "-cp",
-        System.getProperty("java.class.path"), Main.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xss16m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName()));
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().putAll(extra);
     assertThat(pb.start().waitFor()).isEqualTo(0);
   }
 
   @Test
-  void twoRunsFromDifferentHostEnvironmentsGiveTheSameProfile(@TempDir Path dir)
-      throws Exception {
+  void twoRunsFromDifferentHostEnvironmentsGiveTheSameProfile(@TempDir Path dir) throws Exception {
     Map<String, String> many = new java.util.LinkedHashMap<>();
     for (int i = 0; i < 40; i++) {
       many.put("ACF_TEST_VARIABLE_" + i, "x".repeat(i));
@@ -203,8 +237,9 @@ class RunSummaryTest {
     Path c = dir.resolve("c");
     Path d = dir.resolve("d");
     assertThat(acf("run", "--acf", REGIONS, "--out", c.toString(), HELLO).status()).isEqualTo(0);
-    assertThat(acf("run", "--acf", REGIONS, "--env-from-host", "--out", d.toString(), HELLO)
-        .status()).isEqualTo(0);
+    assertThat(
+            acf("run", "--acf", REGIONS, "--env-from-host", "--out", d.toString(), HELLO).status())
+        .isEqualTo(0);
     assertThat(acf("compare", c.toString(), d.toString()).stdout())
         .doesNotContain("count error      0.00%");
   }

@@ -11,21 +11,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code acf-runtime.jar} (runtime/profiles' shaded jar): a configuration from {@code acf
- * compile} runs in a JVM whose class path is that jar alone, so no compiler, ANTLR, JavaPoet,
- * JLine or picocli class can be there, and none is loaded.
+ * {@code acf-runtime.jar} (runtime/profiles' shaded jar): a configuration from {@code acf compile}
+ * runs in a JVM whose class path is that jar alone, so no compiler, ANTLR, JavaPoet, JLine or
+ * picocli class can be there, and none is loaded.
  */
 class RuntimeEntryPointTest {
   static final Path JAR = ConfigCommandTest.ROOT.resolve("runtime/profiles/target/acf-runtime.jar");
-  static final List<String> FORBIDDEN = List.of("org/antlr/", "com/squareup/javapoet/",
-      "org/jline/", "picocli/", "org/dise/compiler/", "org/dise/repl/", "org/dise/grammar/");
+  static final List<String> FORBIDDEN =
+      List.of(
+          "org/antlr/",
+          "com/squareup/javapoet/",
+          "org/jline/",
+          "picocli/",
+          "org/dise/compiler/",
+          "org/dise/repl/",
+          "org/dise/grammar/");
 
   @Test
   void theJarHoldsNoCompilerClass() throws Exception {
     assertThat(Files.exists(JAR)).isTrue(); // built by runtime/profiles' package phase
     try (ZipFile z = new ZipFile(JAR.toFile())) {
-      List<String> bad = z.stream().map(e -> e.getName())
-          .filter(n -> FORBIDDEN.stream().anyMatch(n::startsWith)).toList();
+      List<String> bad =
+          z.stream()
+              .map(e -> e.getName())
+              .filter(n -> FORBIDDEN.stream().anyMatch(n::startsWith))
+              .toList();
       assertThat(bad).isEmpty();
       assertThat(z.getEntry("org/dise/runtime/cli/RuntimeMain.class")).isNotNull();
     }
@@ -40,10 +50,21 @@ class RuntimeEntryPointTest {
         .isEqualTo(0);
     Path out = dir.resolve("out");
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-verbose:class", "-cp", JAR.toString(),
-        "org.dise.runtime.cli.RuntimeMain", "run", "--config", cfg.toString(), "--out",
-        out.toString(), CallingContextOutputTest.PROGRAM.toString())
-        .redirectError(dir.resolve("stderr").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-verbose:class",
+                "-cp",
+                JAR.toString(),
+                "org.dise.runtime.cli.RuntimeMain",
+                "run",
+                "--config",
+                cfg.toString(),
+                "--out",
+                out.toString(),
+                CallingContextOutputTest.PROGRAM.toString())
+            .redirectError(dir.resolve("stderr").toFile())
+            .start();
     String stdout = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     String stderr = Files.readString(dir.resolve("stderr"));
@@ -57,8 +78,8 @@ class RuntimeEntryPointTest {
       String pkg = prefix.replace('/', '.');
       assertThat(loaded.stream().filter(l -> l.contains(" " + pkg)).toList()).isEmpty();
     }
-    assertThat(Files.readString(out.resolve("CallingContext.folded"))).contains(
-        "main;outer;inner;work ");
+    assertThat(Files.readString(out.resolve("CallingContext.folded")))
+        .contains("main;outer;inner;work ");
     assertThat(Files.exists(out.resolve("CallingContext.pb.gz"))).isTrue();
     assertThat(Files.readString(out.resolve("summary.json"))).contains("\"exit_status\": 0");
   }
@@ -66,8 +87,10 @@ class RuntimeEntryPointTest {
   @Test
   void usageErrorsExitTwoWithTheUsage() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p = new ProcessBuilder(java.toString(), "-jar", JAR.toString(), "run", "prog")
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(java.toString(), "-jar", JAR.toString(), "run", "prog")
+            .redirectErrorStream(true)
+            .start();
     String text = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isEqualTo(2);

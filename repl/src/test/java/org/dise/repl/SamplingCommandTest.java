@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code acf run --sampling ...} and {@code acf sweep}: the accuracy figures in the summary,
- * summary.json and phases.csv, a trigger declared in the ACF or carried by a configuration,
- * and one-line errors for bad strategies.
+ * summary.json and phases.csv, a trigger declared in the ACF or carried by a configuration, and
+ * one-line errors for bad strategies.
  */
 class SamplingCommandTest {
   static final Path ROOT = RepositoryRoot.path();
@@ -21,15 +21,27 @@ class SamplingCommandTest {
   static final String PHASES = ROOT.resolve("examples/programs/bin/phases").toString();
 
   @Test
-  void shadowExhaustiveReportsAccuracyAndWritesThePhaseTrace(@TempDir Path dir)
-      throws Exception {
-    ConfigCommandTest.Result r = acf("run", "--acf", ACF, "--sampling", "phase:third",
-        "--interval", "1M", "--shadow-exhaustive", "--out", dir.toString(), PHASES, "2");
+  void shadowExhaustiveReportsAccuracyAndWritesThePhaseTrace(@TempDir Path dir) throws Exception {
+    ConfigCommandTest.Result r =
+        acf(
+            "run",
+            "--acf",
+            ACF,
+            "--sampling",
+            "phase:third",
+            "--interval",
+            "1M",
+            "--shadow-exhaustive",
+            "--out",
+            dir.toString(),
+            PHASES,
+            "2");
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stderr()).contains("sampling phase:third, interval 1,000,000");
     assertThat(r.stderr()).contains("sampled_fraction");
-    assertThat(r.stderr()).containsMatch(
-        "Branch_handler +count_error 0\\.0(\\d)(\\d)\\d \\(\\1\\.\\2\\d%\\)  hot_error");
+    assertThat(r.stderr())
+        .containsMatch(
+            "Branch_handler +count_error 0\\.0(\\d)(\\d)\\d \\(\\1\\.\\2\\d%\\)  hot_error");
     // The same figures in percent, as acf sweep and acf compare print them.
     assertThat(r.stderr()).containsMatch("sampled_fraction +0\\.\\d{4} \\(\\d+\\.\\d\\d%\\)");
     String json = Files.readString(dir.resolve("summary.json"));
@@ -52,8 +64,10 @@ class SamplingCommandTest {
   @Test
   void aTriggerInTheAcfRunsAndTheCommandLineOverridesIt(@TempDir Path dir) throws Exception {
     Path acfFile = dir.resolve("t.acf");
-    Files.writeString(acfFile, Files.readString(Path.of(ACF))
-        + "trigger every = periodic(interval = 1000000, period = 4);\n");
+    Files.writeString(
+        acfFile,
+        Files.readString(Path.of(ACF))
+            + "trigger every = periodic(interval = 1000000, period = 4);\n");
     ConfigCommandTest.Result declared = acf("run", "--acf", acfFile.toString(), PHASES, "1");
     assertThat(declared.status()).isEqualTo(0);
     assertThat(declared.stderr()).contains("sampling periodic:4, interval 1,000,000");
@@ -61,8 +75,8 @@ class SamplingCommandTest {
     assertThat(acf("compile", acfFile.toString(), "-o", cfg).status()).isEqualTo(0);
     ConfigCommandTest.Result config = acf("run", "--config", cfg, PHASES, "1");
     assertThat(config.stderr()).contains("sampling periodic:4, interval 1,000,000");
-    ConfigCommandTest.Result over = acf("run", "--acf", acfFile.toString(), "--sampling",
-        "random:5:3", PHASES, "1");
+    ConfigCommandTest.Result over =
+        acf("run", "--acf", acfFile.toString(), "--sampling", "random:5:3", PHASES, "1");
     assertThat(over.stderr()).contains("sampling random:5:3, interval 1,000,000");
   }
 
@@ -79,8 +93,8 @@ class SamplingCommandTest {
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).startsWith("acf: --interval needs a sampling strategy");
     r = acf("run", "--acf", ACF, "--interval", "1M", "--shadow-exhaustive", PHASES);
-    assertThat(r.stderr()).startsWith(
-        "acf: --interval and --shadow-exhaustive need a sampling strategy");
+    assertThat(r.stderr())
+        .startsWith("acf: --interval and --shadow-exhaustive need a sampling strategy");
     r = acf("run", "--acf", ACF, "--sampling", "phase", "--interval", "lots", PHASES);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).contains("--interval must be a whole number");
@@ -90,40 +104,71 @@ class SamplingCommandTest {
   @Test
   void aBadTriggerInTheAcfNamesTheFileAndTrigger(@TempDir Path dir) throws Exception {
     Path acfFile = dir.resolve("t.acf");
-    Files.writeString(acfFile, Files.readString(Path.of(ACF))
-        + "trigger every = periodic(period = 0);\n");
+    Files.writeString(
+        acfFile, Files.readString(Path.of(ACF)) + "trigger every = periodic(period = 0);\n");
     ConfigCommandTest.Result r = acf("run", "--acf", acfFile.toString(), PHASES, "1");
     // The catalogue's range, refused by the front end at the value's line and column.
     int line = Files.readString(acfFile).split("\n").length;
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.stderr()).contains(acfFile + ":" + line + ":35: error: parameter `period` of"
-        + " `periodic` must be at least 1, got 0");
+    assertThat(r.stderr())
+        .contains(
+            acfFile
+                + ":"
+                + line
+                + ":35: error: parameter `period` of"
+                + " `periodic` must be at least 1, got 0");
   }
 
   @Test
   void withoutTheCodewordProductionsTheRunWarns(@TempDir Path dir) throws Exception {
     String pairs = ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
-    ConfigCommandTest.Result r = acf("run", "--acf", pairs, "--sampling", "periodic:2",
-        "--interval", "1M", PHASES, "1");
+    ConfigCommandTest.Result r =
+        acf("run", "--acf", pairs, "--sampling", "periodic:2", "--interval", "1M", PHASES, "1");
     assertThat(r.stderr()).doesNotContain("matched no production");
     Path bare = dir.resolve("bare.acf");
-    Files.writeString(bare, "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
-        + "R1: call(Branch_handler, T.INSN); T.INSN;\n");
-    r = acf("run", "--acf", bare.toString(), "--sampling", "periodic:2", "--interval", "1M",
-        PHASES, "1");
+    Files.writeString(
+        bare,
+        "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
+            + "R1: call(Branch_handler, T.INSN); T.INSN;\n");
+    r =
+        acf(
+            "run",
+            "--acf",
+            bare.toString(),
+            "--sampling",
+            "periodic:2",
+            "--interval",
+            "1M",
+            PHASES,
+            "1");
     assertThat(r.stderr()).contains("matched no production");
   }
 
   @Test
   void sweepWritesAccuracyVersusSampledFraction(@TempDir Path dir) throws Exception {
     Path csv = dir.resolve("s.csv");
-    ConfigCommandTest.Result r = acf("sweep", "--acf", ACF, "--workload", PHASES + " 1",
-        "--periods", "4", "--one-in", "4", "--seeds", "1,2", "--thresholds", "25",
-        "--out", csv.toString());
+    ConfigCommandTest.Result r =
+        acf(
+            "sweep",
+            "--acf",
+            ACF,
+            "--workload",
+            PHASES + " 1",
+            "--periods",
+            "4",
+            "--one-in",
+            "4",
+            "--seeds",
+            "1,2",
+            "--thresholds",
+            "25",
+            "--out",
+            csv.toString());
     assertThat(r.status()).isEqualTo(0);
     List<String> lines = Files.readAllLines(csv);
-    assertThat(lines.get(0)).isEqualTo(
-        "workload,strategy,parameter,seed,sampled_fraction,count_error,hot_error,intervals,phases");
+    assertThat(lines.get(0))
+        .isEqualTo(
+            "workload,strategy,parameter,seed,sampled_fraction,count_error,hot_error,intervals,phases");
     assertThat(lines).hasSize(5);
     assertThat(lines.get(1)).startsWith("phases 1,periodic,4,0,0.");
     assertThat(r.stdout()).contains("sampled fraction at <= 5.0% count error");

@@ -26,13 +26,31 @@ class SweepInputTest {
     Files.writeString(data.resolve("input.txt"), "a".repeat(30) + "z".repeat(30) + "\n");
     Path outDir = Files.createDirectories(dir.resolve("outdir"));
     Path csv = dir.resolve("sweep.csv");
-    ConfigCommandTest.Result r = acf("sweep", "--acf",
-        ROOT.resolve("examples/acf/sampled_regions.acf").toString(), "--interval", "20K",
-        "--periods", "1,4", "--one-in", "4", "--seeds", "1", "--thresholds", "25",
-        "--allow-read", data.toString(), "--allow-write", outDir.toString(),
-        "--stdin", data.resolve("input.txt").toString(),
-        "--workload", PROGRAM + " " + data.resolve("table.txt") + " "
-            + outDir.resolve("result.txt"), "--out", csv.toString());
+    ConfigCommandTest.Result r =
+        acf(
+            "sweep",
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--interval",
+            "20K",
+            "--periods",
+            "1,4",
+            "--one-in",
+            "4",
+            "--seeds",
+            "1",
+            "--thresholds",
+            "25",
+            "--allow-read",
+            data.toString(),
+            "--allow-write",
+            outDir.toString(),
+            "--stdin",
+            data.resolve("input.txt").toString(),
+            "--workload",
+            PROGRAM + " " + data.resolve("table.txt") + " " + outDir.resolve("result.txt"),
+            "--out",
+            csv.toString());
     assertThat(r.stderr()).doesNotContain("Permission");
     assertThat(r.status()).isEqualTo(0);
     List<Sweep.Point> points = Sweep.readCsv(Files.readAllLines(csv));
@@ -49,9 +67,15 @@ class SweepInputTest {
 
   @Test
   void aMissingStdinFileIsAUsageError(@TempDir Path dir) {
-    ConfigCommandTest.Result r = acf("sweep", "--acf",
-        ROOT.resolve("examples/acf/sampled_regions.acf").toString(), "--stdin",
-        dir.resolve("nope.txt").toString(), "--workload", PROGRAM + " x");
+    ConfigCommandTest.Result r =
+        acf(
+            "sweep",
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--stdin",
+            dir.resolve("nope.txt").toString(),
+            "--workload",
+            PROGRAM + " x");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.stderr()).contains("--stdin " + dir.resolve("nope.txt") + ": cannot read");
   }

@@ -17,9 +17,9 @@ import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 
 /**
- * {@code acf view} and {@code acf report --svg} on real runs of examples/programs/callstack.c:
- * the page is checked in a headless chromium (its DOM after the script ran, and a screenshot),
- * the SVG with an XML parser.
+ * {@code acf view} and {@code acf report --svg} on real runs of examples/programs/callstack.c: the
+ * page is checked in a headless chromium (its DOM after the script ran, and a screenshot), the SVG
+ * with an XML parser.
  */
 class ViewCommandTest {
   static final String PROGRAM = CallingContextOutputTest.PROGRAM.toString();
@@ -32,22 +32,38 @@ class ViewCommandTest {
   static void runs() throws Exception {
     Path acf = ConfigCommandTest.ROOT.resolve("examples/acf/calling_context.acf");
     run = tmp.resolve("run");
-    assertThat(ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", run.toString(),
-        PROGRAM).status()).isEqualTo(0);
+    assertThat(
+            ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", run.toString(), PROGRAM)
+                .status())
+        .isEqualTo(0);
     sampled = tmp.resolve("sampled");
-    assertThat(ConfigCommandTest.acf("run", "--acf", acf.toString(), "--sampling", "phase:first",
-        "--interval", "40K", "--out", sampled.toString(), PROGRAM).status()).isEqualTo(0);
+    assertThat(
+            ConfigCommandTest.acf(
+                    "run",
+                    "--acf",
+                    acf.toString(),
+                    "--sampling",
+                    "phase:first",
+                    "--interval",
+                    "40K",
+                    "--out",
+                    sampled.toString(),
+                    PROGRAM)
+                .status())
+        .isEqualTo(0);
   }
 
   @Test
   void aSampledCallingContextChargesOnlyTheSampledIntervals() throws Exception {
     String summary = Files.readString(sampled.resolve("summary.json"));
-    double fraction = Double.parseDouble(summary.replaceAll(
-        "(?s).*\"sampled_fraction\": ([0-9.]+).*", "$1"));
-    long app = Long.parseLong(summary.replaceAll(
-        "(?s).*\"application_instructions\": (\\d+).*", "$1"));
-    long charged = Files.readAllLines(sampled.resolve("CallingContext.folded")).stream()
-        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    double fraction =
+        Double.parseDouble(summary.replaceAll("(?s).*\"sampled_fraction\": ([0-9.]+).*", "$1"));
+    long app =
+        Long.parseLong(summary.replaceAll("(?s).*\"application_instructions\": (\\d+).*", "$1"));
+    long charged =
+        Files.readAllLines(sampled.resolve("CallingContext.folded")).stream()
+            .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+            .sum();
     assertThat(fraction).isGreaterThan(0.0);
     assertThat(fraction).isLessThan(0.5);
     assertThat((double) charged).isAtMost(fraction * app + 100);
@@ -78,15 +94,19 @@ class ViewCommandTest {
   void reportSvgWritesAFlameGraphPerStackedProfile() throws Exception {
     Result r = ConfigCommandTest.acf("report", "--svg", run.toString());
     assertThat(r.status()).isEqualTo(0);
-    for (String name : List.of("CallingContext.svg", "CallingContext.cycles.svg",
-        "CallPair_handler.svg")) {
-      Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(
-          new ByteArrayInputStream(Files.readAllBytes(run.resolve(name))));
+    for (String name :
+        List.of("CallingContext.svg", "CallingContext.cycles.svg", "CallPair_handler.svg")) {
+      Document svg =
+          DocumentBuilderFactory.newInstance()
+              .newDocumentBuilder()
+              .parse(new ByteArrayInputStream(Files.readAllBytes(run.resolve(name))));
       assertThat(svg.getDocumentElement().getTagName()).isEqualTo("svg");
       assertThat(svg.getElementsByTagName("rect").getLength()).isGreaterThan(3);
     }
-    Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(
-        run.resolve("CallingContext.svg").toFile());
+    Document svg =
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(run.resolve("CallingContext.svg").toFile());
     NodeList titles = svg.getElementsByTagName("title");
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < titles.getLength(); i++) {
@@ -103,14 +123,24 @@ class ViewCommandTest {
   static List<String> chromium(Path profile) throws Exception {
     for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser")) {
       if (Files.isExecutable(Path.of(c))) {
-        return new ArrayList<>(List.of(c, "--headless", "--no-sandbox", "--disable-gpu",
-            "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
-            "--window-size=1280,2000"));
+        return new ArrayList<>(
+            List.of(
+                c,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + profile,
+                "--window-size=1280,2000"));
       }
     }
-    System.out.println("ViewCommandTest: skipped the browser check: chromium is not installed"
-        + " (apt-get install -y chromium)");
+    System.out.println(
+        "ViewCommandTest: skipped the browser check: chromium is not installed"
+            + " (apt-get install -y chromium)");
     return null;
   }
 
@@ -136,15 +166,21 @@ class ViewCommandTest {
     dump.add(url);
     String dom = browse(dump, tmp.resolve("chromium.log"));
     if (dom == null || dom.isBlank()) {
-      System.out.println("ViewCommandTest: skipped the browser check: chromium could not start: "
-          + Files.readString(tmp.resolve("chromium.log")).lines().reduce((a, b) -> b).orElse(""));
+      System.out.println(
+          "ViewCommandTest: skipped the browser check: chromium could not start: "
+              + Files.readString(tmp.resolve("chromium.log"))
+                  .lines()
+                  .reduce((a, b) -> b)
+                  .orElse(""));
       return;
     }
     assertThat(dom).contains("data-ready=\"true\""); // the script ran to its end
     assertThat(dom).containsMatch("<div class=\"flamegraph\" data-profile=\"CallingContext\"");
     assertThat(dom).containsMatch("<div class=\"frame[^\"]*\" title=\"work: [0-9,]+ instructions");
-    assertThat(dom).containsMatch("<table class=\"profile sortable\" data-profile=\"CallingContext\"");
-    assertThat(dom).containsMatch("<table class=\"profile sortable\" data-profile=\"CallPair_handler\"");
+    assertThat(dom)
+        .containsMatch("<table class=\"profile sortable\" data-profile=\"CallingContext\"");
+    assertThat(dom)
+        .containsMatch("<table class=\"profile sortable\" data-profile=\"CallPair_handler\"");
     assertThat(dom).containsMatch("<th scope=\"col\" title=\"sort by instructions\">");
     assertThat(dom).containsMatch("<td class=\"\" title=\"outer\">outer</td>");
     assertThat(dom).containsMatch("<svg class=\"timeline\"");

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.IntSupplier;
 
 /**
- * What an in-process command printed: its status and everything it wrote to {@code System.out}
- * and {@code System.err} (UTF-8), captured while it ran; the streams are restored afterwards.
+ * What an in-process command printed: its status and everything it wrote to {@code System.out} and
+ * {@code System.err} (UTF-8), captured while it ran; the streams are restored afterwards.
  */
 public record Captured(int status, String stdout, String stderr) {
   /** Runs {@code command} (which returns an exit status) with both streams captured. */
@@ -25,7 +25,7 @@ public record Captured(int status, String stdout, String stderr) {
       System.setOut(oldOut);
       System.setErr(oldErr);
     }
-    return new Captured(status, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    return new Captured(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

@@ -5,15 +5,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Optional host tools (qemu-riscv64, the cross compiler, objdump, chromium): a test that needs
- * one asks why it cannot run, and skips with that reason printed when there is one.
+ * Optional host tools (qemu-riscv64, the cross compiler, objdump, chromium): a test that needs one
+ * asks why it cannot run, and skips with that reason printed when there is one.
  */
 public final class ExternalTool {
   private ExternalTool() {}
 
   /**
-   * Why {@code command} (for example {@code qemu-riscv64 --version}) cannot be used, or null
-   * when it runs and exits with status 0 within 30 seconds.
+   * Why {@code command} (for example {@code qemu-riscv64 --version}) cannot be used, or null when
+   * it runs and exits with status 0 within 30 seconds.
    */
   public static String missing(String... command) {
     String name = String.join(" ", command);

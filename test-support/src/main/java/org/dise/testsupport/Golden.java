@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Golden-file comparison: a test's output must equal a committed file; run the tests with
- * {@code -Dacf.updateGolden=true} to rewrite the files from the output instead (then review the
- * diff before committing).
+ * Golden-file comparison: a test's output must equal a committed file; run the tests with {@code
+ * -Dacf.updateGolden=true} to rewrite the files from the output instead (then review the diff
+ * before committing).
  */
 public final class Golden {
   /** The system property that turns comparison into rewriting. */
@@ -37,10 +37,12 @@ public final class Golden {
         Files.writeString(expected, actual, StandardCharsets.UTF_8);
         return;
       }
-      assertWithMessage("%s is missing; run with -D%s=true to write it", expected,
-          UPDATE_PROPERTY).that(Files.exists(expected)).isTrue();
-      assertWithMessage("%s differs (rerun with -D%s=true to rewrite it)", expected,
-          UPDATE_PROPERTY).that(actual)
+      assertWithMessage("%s is missing; run with -D%s=true to write it", expected, UPDATE_PROPERTY)
+          .that(Files.exists(expected))
+          .isTrue();
+      assertWithMessage(
+              "%s differs (rerun with -D%s=true to rewrite it)", expected, UPDATE_PROPERTY)
+          .that(actual)
           .isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(expected.toString(), e);

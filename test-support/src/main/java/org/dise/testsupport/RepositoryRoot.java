@@ -10,8 +10,8 @@ public final class RepositoryRoot {
   private RepositoryRoot() {}
 
   /**
-   * The nearest folder at or above the working directory that holds the root pom and
-   * {@code examples/programs}.
+   * The nearest folder at or above the working directory that holds the root pom and {@code
+   * examples/programs}.
    *
    * @throws IllegalStateException naming the folder the search started from
    */
@@ -34,7 +34,7 @@ public final class RepositoryRoot {
         return p;
       }
     }
-    throw new IllegalStateException("repository root (pom.xml beside examples/programs) not"
-        + " found at or above " + start);
+    throw new IllegalStateException(
+        "repository root (pom.xml beside examples/programs) not" + " found at or above " + start);
   }
 }

@@ -12,10 +12,9 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * The stores the center's tests run on: a fresh SQLite file, and a fresh database on the
- * PostgreSQL server that .ci/run starts (its URL in ACF_TEST_POSTGRES); without one, the
- * PostgreSQL cases are skipped with the reason printed. The JDBC drivers come from the module
- * under test (the center's).
+ * The stores the center's tests run on: a fresh SQLite file, and a fresh database on the PostgreSQL
+ * server that .ci/run starts (its URL in ACF_TEST_POSTGRES); without one, the PostgreSQL cases are
+ * skipped with the reason printed. The JDBC drivers come from the module under test (the center's).
  */
 public final class TestStores {
   /** The environment variable holding {@code postgresql://USER:PASSWORD@HOST:PORT/DB}. */
@@ -34,9 +33,12 @@ public final class TestStores {
     }
     String base = System.getenv(POSTGRES_ENV);
     if (base == null || base.isBlank()) {
-      System.out.println("skipped: PostgreSQL store tests need " + POSTGRES_ENV + " (a"
-          + " postgresql://USER:PASSWORD@HOST:PORT/DB URL whose user may create databases;"
-          + " .ci/run starts one with .ci/postgres)");
+      System.out.println(
+          "skipped: PostgreSQL store tests need "
+              + POSTGRES_ENV
+              + " (a"
+              + " postgresql://USER:PASSWORD@HOST:PORT/DB URL whose user may create databases;"
+              + " .ci/run starts one with .ci/postgres)");
       return null;
     }
     String db = "acf_t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
@@ -49,8 +51,11 @@ public final class TestStores {
         login.setProperty("password", URLDecoder.decode(ui[1], StandardCharsets.UTF_8));
       }
     }
-    String jdbc = "jdbc:postgresql://" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "")
-        + u.getRawPath();
+    String jdbc =
+        "jdbc:postgresql://"
+            + u.getHost()
+            + (u.getPort() > 0 ? ":" + u.getPort() : "")
+            + u.getRawPath();
     try (Connection c = DriverManager.getConnection(jdbc, login);
         Statement st = c.createStatement()) {
       st.execute("CREATE DATABASE " + db);

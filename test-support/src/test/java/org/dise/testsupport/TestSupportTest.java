@@ -29,8 +29,9 @@ class TestSupportTest {
     AssertionError diff =
         assertThrows(AssertionError.class, () -> Golden.assertMatches(file, "two\n"));
     assertThat(diff).hasMessageThat().contains("-Dacf.updateGolden=true");
-    AssertionError missing = assertThrows(AssertionError.class,
-        () -> Golden.assertMatches(dir.resolve("none.expected"), "x"));
+    AssertionError missing =
+        assertThrows(
+            AssertionError.class, () -> Golden.assertMatches(dir.resolve("none.expected"), "x"));
     assertThat(missing).hasMessageThat().contains("none.expected is missing");
   }
 
@@ -62,11 +63,13 @@ class TestSupportTest {
   @Test
   void capturedHoldsBothStreamsAndRestoresThem() {
     java.io.PrintStream out = System.out;
-    Captured c = Captured.run(() -> {
-      System.out.print("to out ü");
-      System.err.print("to err");
-      return 3;
-    });
+    Captured c =
+        Captured.run(
+            () -> {
+              System.out.print("to out ü");
+              System.err.print("to err");
+              return 3;
+            });
     assertThat(c).isEqualTo(new Captured(3, "to out ü", "to err"));
     assertThat(System.out).isSameInstanceAs(out);
   }

@@ -46,7 +46,8 @@ public sealed interface Expr extends Node {
   record Binary(BinaryOp op, Expr left, Expr right, Span span) implements Expr {}
 
   enum Flag {
-    ZERO, OVERFLOW;
+    ZERO,
+    OVERFLOW;
 
     public String word() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -54,7 +55,9 @@ public sealed interface Expr extends Node {
   }
 
   enum UnaryOp {
-    NOT("!"), NEG("-"), COMPLEMENT("~");
+    NOT("!"),
+    NEG("-"),
+    COMPLEMENT("~");
 
     public final String symbol;
 
@@ -65,13 +68,24 @@ public sealed interface Expr extends Node {
 
   /** Binary operators with their precedence (higher binds tighter), as in the grammar. */
   enum BinaryOp {
-    MUL("*", 10), DIV("/", 10), REM("%", 10),
-    ADD("+", 9), SUB("-", 9),
-    SHL("<<", 8), SHR(">>", 8),
-    BIT_AND("&", 7), BIT_XOR("^", 6), BIT_OR("|", 5),
-    LT("<", 4), LE("<=", 4), GT(">", 4), GE(">=", 4),
-    EQ("==", 3), NE("!=", 3),
-    AND("&&", 2), OR("||", 1);
+    MUL("*", 10),
+    DIV("/", 10),
+    REM("%", 10),
+    ADD("+", 9),
+    SUB("-", 9),
+    SHL("<<", 8),
+    SHR(">>", 8),
+    BIT_AND("&", 7),
+    BIT_XOR("^", 6),
+    BIT_OR("|", 5),
+    LT("<", 4),
+    LE("<=", 4),
+    GT(">", 4),
+    GE(">=", 4),
+    EQ("==", 3),
+    NE("!=", 3),
+    AND("&&", 2),
+    OR("||", 1);
 
     public final String symbol;
     public final int precedence;

@@ -53,19 +53,25 @@ public sealed interface Item extends Node {
 
   /**
    * {@code P1: pattern => R1, null}: a pattern production (Section 3.3, Fig. 5). The two actions
-   * are kept in their slots, whatever order they were written in: the conditional control (an
-   * empty list is {@code null}) and the replacement (empty is {@code null}); {@code tag} names
-   * the sink of a {@code tag(sink)} action (the co-processor's decode-stage tagging).
+   * are kept in their slots, whatever order they were written in: the conditional control (an empty
+   * list is {@code null}) and the replacement (empty is {@code null}); {@code tag} names the sink
+   * of a {@code tag(sink)} action (the co-processor's decode-stage tagging).
    */
-  record Production(Name name, Expr pattern, List<MicroOp> control, Optional<Name> replacement,
-      Optional<Name> tag, Span span) implements Item {
+  record Production(
+      Name name,
+      Expr pattern,
+      List<MicroOp> control,
+      Optional<Name> replacement,
+      Optional<Name> tag,
+      Span span)
+      implements Item {
     public Production {
       control = List.copyOf(control);
     }
 
     /** A production without {@code tag(sink)}. */
-    public Production(Name name, Expr pattern, List<MicroOp> control,
-        Optional<Name> replacement, Span span) {
+    public Production(
+        Name name, Expr pattern, List<MicroOp> control, Optional<Name> replacement, Span span) {
       this(name, pattern, control, replacement, Optional.empty(), span);
     }
   }

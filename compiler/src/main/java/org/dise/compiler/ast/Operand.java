@@ -15,7 +15,9 @@ public sealed interface Operand extends Node {
 
   record DiseReg(String name, Span span) implements Operand {}
 
-  /** {@code symbol(NAME)} or {@code symbol_end(NAME)} as an immediate (see {@link Expr.SymbolAddr}). */
+  /**
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)} as an immediate (see {@link Expr.SymbolAddr}).
+   */
   record SymbolAddr(String symbol, boolean end, Span span) implements Operand {}
 
   record LabelRef(String name, Span span) implements Operand {}

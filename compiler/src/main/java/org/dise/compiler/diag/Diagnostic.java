@@ -12,7 +12,14 @@ public record Diagnostic(Severity severity, Span span, String message, String hi
 
   /** {@code file:line:col: severity: message}, the first line of the rendered form. */
   public String headline() {
-    return span.file().name() + ":" + span.line() + ":" + span.column() + ": "
-        + severity.label() + ": " + message;
+    return span.file().name()
+        + ":"
+        + span.line()
+        + ":"
+        + span.column()
+        + ": "
+        + severity.label()
+        + ": "
+        + message;
   }
 }

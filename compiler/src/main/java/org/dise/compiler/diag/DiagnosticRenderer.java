@@ -3,8 +3,8 @@ package org.dise.compiler.diag;
 import java.util.List;
 
 /**
- * Renders diagnostics for people: {@code file:line:col: error: message}, the source line, a
- * {@code ^~~~} underline of the span, and the hint (after bpftrace's diagnostics).
+ * Renders diagnostics for people: {@code file:line:col: error: message}, the source line, a {@code
+ * ^~~~} underline of the span, and the hint (after bpftrace's diagnostics).
  */
 public final class DiagnosticRenderer {
   private DiagnosticRenderer() {}
@@ -23,18 +23,32 @@ public final class DiagnosticRenderer {
 
   /**
    * As {@link #render(Diagnostic)}; with {@code colour}, the location is bold, the severity red
-   * (error) or magenta (warning), the underline green and the hint cyan, as compilers colour
-   * their diagnostics on a terminal.
+   * (error) or magenta (warning), the underline green and the hint cyan, as compilers colour their
+   * diagnostics on a terminal.
    */
   public static String render(Diagnostic d, boolean colour) {
     StringBuilder sb = new StringBuilder();
     if (colour) {
       Span at = d.span();
       String sev = d.severity() == Severity.ERROR ? RED : MAGENTA;
-      sb.append(BOLD).append(at.file().name()).append(':').append(at.line()).append(':')
-          .append(at.column()).append(':').append(RESET).append(' ').append(sev)
-          .append(d.severity().label()).append(':').append(RESET).append(' ').append(BOLD)
-          .append(d.message()).append(RESET).append('\n');
+      sb.append(BOLD)
+          .append(at.file().name())
+          .append(':')
+          .append(at.line())
+          .append(':')
+          .append(at.column())
+          .append(':')
+          .append(RESET)
+          .append(' ')
+          .append(sev)
+          .append(d.severity().label())
+          .append(':')
+          .append(RESET)
+          .append(' ')
+          .append(BOLD)
+          .append(d.message())
+          .append(RESET)
+          .append('\n');
     } else {
       sb.append(d.headline()).append('\n');
     }
@@ -46,15 +60,25 @@ public final class DiagnosticRenderer {
       sb.append("    ").append(text).append('\n');
       int col = s.column();
       int lineEndCol = text.codePointCount(0, text.length()) + 1;
-      int endCol = s.end() > s.start() && f.line(s.end() - 1) == line
-          ? f.column(s.end() - 1) + 1 : Math.min(lineEndCol, col + 1);
+      int endCol =
+          s.end() > s.start() && f.line(s.end() - 1) == line
+              ? f.column(s.end() - 1) + 1
+              : Math.min(lineEndCol, col + 1);
       int width = Math.max(1, endCol - col);
-      sb.append("    ").append(" ".repeat(Math.max(0, col - 1))).append(colour ? GREEN : "")
-          .append('^').append("~".repeat(width - 1)).append(colour ? RESET : "").append('\n');
+      sb.append("    ")
+          .append(" ".repeat(Math.max(0, col - 1)))
+          .append(colour ? GREEN : "")
+          .append('^')
+          .append("~".repeat(width - 1))
+          .append(colour ? RESET : "")
+          .append('\n');
     }
     if (d.hint() != null) {
-      sb.append("    ").append(colour ? CYAN + "hint:" + RESET : "hint:").append(' ')
-          .append(d.hint()).append('\n');
+      sb.append("    ")
+          .append(colour ? CYAN + "hint:" + RESET : "hint:")
+          .append(' ')
+          .append(d.hint())
+          .append('\n');
     }
     return sb.toString();
   }
@@ -86,15 +110,24 @@ public final class DiagnosticRenderer {
       Diagnostic d = ds.get(i);
       Span s = d.span();
       int endOffset = Math.max(s.start(), s.end());
-      sb.append(i == 0 ? "\n  " : ",\n  ").append('{')
-          .append("\"file\": ").append(quote(s.file().name()))
-          .append(", \"severity\": ").append(quote(d.severity().label()))
-          .append(", \"line\": ").append(s.line())
-          .append(", \"column\": ").append(s.column())
-          .append(", \"endLine\": ").append(s.file().line(endOffset))
-          .append(", \"endColumn\": ").append(s.file().column(endOffset))
-          .append(", \"message\": ").append(quote(d.message()))
-          .append(", \"hint\": ").append(d.hint() == null ? "null" : quote(d.hint()))
+      sb.append(i == 0 ? "\n  " : ",\n  ")
+          .append('{')
+          .append("\"file\": ")
+          .append(quote(s.file().name()))
+          .append(", \"severity\": ")
+          .append(quote(d.severity().label()))
+          .append(", \"line\": ")
+          .append(s.line())
+          .append(", \"column\": ")
+          .append(s.column())
+          .append(", \"endLine\": ")
+          .append(s.file().line(endOffset))
+          .append(", \"endColumn\": ")
+          .append(s.file().column(endOffset))
+          .append(", \"message\": ")
+          .append(quote(d.message()))
+          .append(", \"hint\": ")
+          .append(d.hint() == null ? "null" : quote(d.hint()))
           .append('}');
     }
     return sb.append(ds.isEmpty() ? "]" : "\n]").toString();

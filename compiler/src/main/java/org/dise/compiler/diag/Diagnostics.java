@@ -28,8 +28,14 @@ public final class Diagnostics {
 
   public void add(Diagnostic d) {
     // The same message at the same place twice (e.g. an instantiated block used twice) is noise.
-    String key = d.severity() + "@" + System.identityHashCode(d.span().file()) + ":"
-        + d.span().start() + ":" + d.message();
+    String key =
+        d.severity()
+            + "@"
+            + System.identityHashCode(d.span().file())
+            + ":"
+            + d.span().start()
+            + ":"
+            + d.message();
     if (seen.add(key)) {
       all.add(d);
     }
@@ -50,8 +56,9 @@ public final class Diagnostics {
   /** All diagnostics in source order (file name, then offset), stable for equal positions. */
   public List<Diagnostic> sorted() {
     List<Diagnostic> copy = new ArrayList<>(all);
-    copy.sort(Comparator.comparing((Diagnostic d) -> d.span().file().name())
-        .thenComparingInt(d -> d.span().start()));
+    copy.sort(
+        Comparator.comparing((Diagnostic d) -> d.span().file().name())
+            .thenComparingInt(d -> d.span().start()));
     return Collections.unmodifiableList(copy);
   }
 

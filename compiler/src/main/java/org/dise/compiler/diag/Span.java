@@ -4,8 +4,8 @@ package org.dise.compiler.diag;
  * A half-open range of characters {@code [start, end)} in one source file.
  *
  * <p>Spans never take part in equality: two AST nodes are equal when they say the same thing,
- * wherever they were written. That is what makes {@code parse(print(parse(x))) == parse(x)} a
- * plain {@code equals}.
+ * wherever they were written. That is what makes {@code parse(print(parse(x))) == parse(x)} a plain
+ * {@code equals}.
  */
 public record Span(SourceFile file, int start, int end) {
   /** A span for nodes that the compiler synthesises (built-ins, defaults). */

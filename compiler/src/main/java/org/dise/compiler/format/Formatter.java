@@ -16,8 +16,8 @@ import org.dise.compiler.ast.ReplStmt;
 /**
  * Prints an AST in the canonical form of the language: {@code =>} arrows, the replacement before
  * the conditional control (as Fig. 6 writes them), upper-case fields, lower-case mnemonics,
- * four-space indentation, comments kept, blank lines between items kept (at most one).
- * {@code parse(print(parse(x))).equals(parse(x))} holds for every valid file.
+ * four-space indentation, comments kept, blank lines between items kept (at most one). {@code
+ * parse(print(parse(x))).equals(parse(x))} holds for every valid file.
  */
 public final class Formatter {
   /** Replacement sequences longer than this go one instruction per line. */
@@ -27,6 +27,7 @@ public final class Formatter {
   private final List<Comment> comments;
   private final String text;
   private int nextComment;
+
   /** Where the last printed item or comment ended in the source, for blank lines. */
   private int lastEnd = -1;
 
@@ -135,8 +136,11 @@ public final class Formatter {
       if (!b.params().isEmpty()) {
         List<String> ps = new ArrayList<>();
         for (Param p : b.params()) {
-          ps.add(p.name().text() + ": " + p.type().text()
-              + p.defaultValue().map(d -> " = " + expr(d, 0)).orElse(""));
+          ps.add(
+              p.name().text()
+                  + ": "
+                  + p.type().text()
+                  + p.defaultValue().map(d -> " = " + expr(d, 0)).orElse(""));
         }
         out.append('(').append(String.join(", ", ps)).append(')');
       }
@@ -151,7 +155,10 @@ public final class Formatter {
       }
       out.append(';');
     } else if (item instanceof Item.ConstDecl c) {
-      out.append("const ").append(c.name().text()).append(" = ").append(expr(c.value(), 0))
+      out.append("const ")
+          .append(c.name().text())
+          .append(" = ")
+          .append(expr(c.value(), 0))
           .append(';');
     } else if (item instanceof Item.RegisterDecl r) {
       out.append("register ").append(r.name().text());
@@ -164,14 +171,26 @@ public final class Formatter {
       }
       out.append(';');
     } else if (item instanceof Item.SinkDecl s) {
-      out.append("sink ").append(s.name().text()).append(" = ").append(s.component().text())
-          .append(args(s.args())).append(';');
+      out.append("sink ")
+          .append(s.name().text())
+          .append(" = ")
+          .append(s.component().text())
+          .append(args(s.args()))
+          .append(';');
     } else if (item instanceof Item.TriggerDecl t) {
-      out.append("trigger ").append(t.name().text()).append(" = ")
-          .append(t.component().text()).append(args(t.args())).append(';');
+      out.append("trigger ")
+          .append(t.name().text())
+          .append(" = ")
+          .append(t.component().text())
+          .append(args(t.args()))
+          .append(';');
     } else if (item instanceof Item.Production p) {
-      out.append(p.name().text()).append(": ").append(expr(p.pattern(), 0)).append(" => ")
-          .append(p.replacement().map(n -> n.text()).orElse("null")).append(", ");
+      out.append(p.name().text())
+          .append(": ")
+          .append(expr(p.pattern(), 0))
+          .append(" => ")
+          .append(p.replacement().map(n -> n.text()).orElse("null"))
+          .append(", ");
       if (p.control().isEmpty()) {
         out.append("null");
       } else {
@@ -224,8 +243,10 @@ public final class Formatter {
       for (Operand o : c.args()) {
         parts.add(operand(o));
       }
-      return c.result().map(r -> operand(r) + " = ").orElse("") + "call("
-          + String.join(", ", parts) + ")";
+      return c.result().map(r -> operand(r) + " = ").orElse("")
+          + "call("
+          + String.join(", ", parts)
+          + ")";
     }
     ReplStmt.Instruction i = (ReplStmt.Instruction) s;
     List<String> ops = new ArrayList<>();
@@ -265,7 +286,8 @@ public final class Formatter {
   }
 
   private static String counter(CounterRef c) {
-    return c instanceof CounterRef.Index i ? Long.toString(i.index())
+    return c instanceof CounterRef.Index i
+        ? Long.toString(i.index())
         : ((CounterRef.Named) c).name().text();
   }
 
@@ -287,8 +309,8 @@ public final class Formatter {
   }
 
   /**
-   * Appends an expression. One builder for the whole tree: returning a String per operator
-   * copied a chain of n terms n times over (a 20,000-term chain took 1.2 GB).
+   * Appends an expression. One builder for the whole tree: returning a String per operator copied a
+   * chain of n terms n times over (a 20,000-term chain took 1.2 GB).
    */
   private static void expr(Expr e, int parentPrecedence, StringBuilder sb) {
     if (e instanceof Expr.Paren p) {
@@ -349,7 +371,8 @@ public final class Formatter {
   }
 
   static String quote(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
-        .replace("\t", "\\t") + "\"";
+    return "\""
+        + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\t", "\\t")
+        + "\"";
   }
 }

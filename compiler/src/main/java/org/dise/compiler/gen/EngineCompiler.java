@@ -13,9 +13,9 @@ import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.javac.InMemoryJavac;
 
 /**
- * Compiles {@link EngineGenerator}'s source in process with the JDK's compiler and caches the
- * class by a hash of the production set (its deployable-configuration bytes), so a set is
- * compiled once per JVM however many engines run it.
+ * Compiles {@link EngineGenerator}'s source in process with the JDK's compiler and caches the class
+ * by a hash of the production set (its deployable-configuration bytes), so a set is compiled once
+ * per JVM however many engines run it.
  */
 public final class EngineCompiler {
   private EngineCompiler() {}
@@ -52,8 +52,10 @@ public final class EngineCompiler {
     if (c == null) {
       List<String> problems = set.budget().violations(set);
       if (!problems.isEmpty()) { // before spending a javac run on it
-        throw new IllegalArgumentException("the production set does not fit the hardware"
-            + " budget: " + String.join("; ", problems));
+        throw new IllegalArgumentException(
+            "the production set does not fit the hardware"
+                + " budget: "
+                + String.join("; ", problems));
       }
       c = compile(name, EngineGenerator.generate(set, name).toString());
       CACHE.put(name, c);
@@ -73,12 +75,14 @@ public final class EngineCompiler {
   private static Class<? extends SpecializedEngine> compile(String name, String source)
       throws CompileException {
     try {
-      return InMemoryJavac.compile(EngineGenerator.PACKAGE + "." + name, source,
+      return InMemoryJavac.compile(
+              EngineGenerator.PACKAGE + "." + name,
+              source,
               SpecializedEngine.class.getClassLoader())
           .asSubclass(SpecializedEngine.class);
     } catch (InMemoryJavac.JavacException e) {
-      throw new CompileException(e.getMessage()
-          + (InMemoryJavac.available() ? "" : "; use --engine interpreted"));
+      throw new CompileException(
+          e.getMessage() + (InMemoryJavac.available() ? "" : "; use --engine interpreted"));
     }
   }
 }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the front end needs to know of the instruction set: the operand signature of every
- * mnemonic a replacement may use, the opcode classes and the codewords a pattern may name. The
- * runtime's ISA table is the one source ({@link RuntimeInstructionTable}).
+ * What the front end needs to know of the instruction set: the operand signature of every mnemonic
+ * a replacement may use, the opcode classes and the codewords a pattern may name. The runtime's ISA
+ * table is the one source ({@link RuntimeInstructionTable}).
  */
 public interface InstructionTable {
   /** The operand kinds of a mnemonic (lower case), or empty when there is no such mnemonic. */

@@ -13,9 +13,9 @@ import org.dise.runtime.isa.Operand;
 import org.dise.runtime.isa.PseudoInstruction;
 
 /**
- * The instruction table of the runtime ({@link Isa}, one row per RV64GC mnemonic) seen as the
- * front end needs it, plus the pseudo-instructions of the runtime's table
- * ({@link PseudoInstruction}) a replacement may use.
+ * The instruction table of the runtime ({@link Isa}, one row per RV64GC mnemonic) seen as the front
+ * end needs it, plus the pseudo-instructions of the runtime's table ({@link PseudoInstruction}) a
+ * replacement may use.
  */
 public final class RuntimeInstructionTable implements InstructionTable {
   private final Map<String, List<OperandKind>> signatures = new LinkedHashMap<>();
@@ -67,14 +67,15 @@ public final class RuntimeInstructionTable implements InstructionTable {
     List<OperandKind> kinds = new ArrayList<>();
     if (!sig.isEmpty()) {
       for (String s : sig.split(",")) {
-        kinds.add(switch (s) {
-          case "x" -> OperandKind.XREG;
-          case "f" -> OperandKind.FREG;
-          case "b" -> OperandKind.BRANCH_TARGET;
-          case "j" -> OperandKind.JUMP_TARGET;
-          case "c" -> OperandKind.CSR;
-          default -> OperandKind.IMM;
-        });
+        kinds.add(
+            switch (s) {
+              case "x" -> OperandKind.XREG;
+              case "f" -> OperandKind.FREG;
+              case "b" -> OperandKind.BRANCH_TARGET;
+              case "j" -> OperandKind.JUMP_TARGET;
+              case "c" -> OperandKind.CSR;
+              default -> OperandKind.IMM;
+            });
       }
     }
     return List.copyOf(kinds);

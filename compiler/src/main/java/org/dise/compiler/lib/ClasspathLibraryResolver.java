@@ -28,8 +28,8 @@ public final class ClasspathLibraryResolver implements LibraryResolver {
       if (in == null) {
         return Optional.empty();
       }
-      return Optional.of(new SourceFile("lib:" + name,
-          new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+      return Optional.of(
+          new SourceFile("lib:" + name, new String(in.readAllBytes(), StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

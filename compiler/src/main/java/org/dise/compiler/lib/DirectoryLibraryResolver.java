@@ -22,7 +22,8 @@ public final class DirectoryLibraryResolver implements LibraryResolver {
       return Optional.empty();
     }
     try {
-      return Optional.of(new SourceFile("lib:" + name, Files.readString(p, StandardCharsets.UTF_8)));
+      return Optional.of(
+          new SourceFile("lib:" + name, Files.readString(p, StandardCharsets.UTF_8)));
     } catch (IOException e) {
       return Optional.empty();
     }

@@ -4,9 +4,9 @@ import java.util.Optional;
 import org.dise.compiler.diag.SourceFile;
 
 /**
- * Finds the source of a library ACF by name ({@code import hot_methods;} reads
- * {@code hot_methods.acf}; dots are folders). Pluggable: classpath resources at run time,
- * a directory in tests.
+ * Finds the source of a library ACF by name ({@code import hot_methods;} reads {@code
+ * hot_methods.acf}; dots are folders). Pluggable: classpath resources at run time, a directory in
+ * tests.
  */
 public interface LibraryResolver {
   Optional<SourceFile> resolve(String name);

@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 import org.dise.compiler.diag.SourceFile;
 
 /**
- * What the standard library (the stdlib-acfs resources {@code acf/*.acf}) offers, for listings
- * and completion: its modules, each module's summary (its first comment line) and the names it
+ * What the standard library (the stdlib-acfs resources {@code acf/*.acf}) offers, for listings and
+ * completion: its modules, each module's summary (its first comment line) and the names it
  * declares.
  */
 public final class StandardLibrary {
@@ -30,10 +30,11 @@ public final class StandardLibrary {
   /** One module: its import name, the first line of its header comment, its declared names. */
   public record Module(String name, String summary, List<String> blocks, List<String> names) {}
 
-  private static final Pattern BLOCK = Pattern.compile(
-      "(?m)^\\s*acf\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*(\\([^)]*\\))?");
-  private static final Pattern DECL = Pattern.compile(
-      "(?m)^\\s*(?:sink|trigger|acf|counter|register|const)\\s+([A-Za-z_][A-Za-z0-9_]*)");
+  private static final Pattern BLOCK =
+      Pattern.compile("(?m)^\\s*acf\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*(\\([^)]*\\))?");
+  private static final Pattern DECL =
+      Pattern.compile(
+          "(?m)^\\s*(?:sink|trigger|acf|counter|register|const)\\s+([A-Za-z_][A-Za-z0-9_]*)");
 
   private static List<String> names; // the classpath does not change while the JVM runs
 
@@ -72,10 +73,13 @@ public final class StandardLibrary {
 
   private static void collect(Path root, TreeSet<String> names) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
-      files.filter(p -> p.toString().endsWith(".acf")).forEach(p -> {
-        String rel = root.relativize(p).toString().replace('/', '.');
-        names.add(rel.substring(0, rel.length() - ".acf".length()));
-      });
+      files
+          .filter(p -> p.toString().endsWith(".acf"))
+          .forEach(
+              p -> {
+                String rel = root.relativize(p).toString().replace('/', '.');
+                names.add(rel.substring(0, rel.length() - ".acf".length()));
+              });
     }
   }
 

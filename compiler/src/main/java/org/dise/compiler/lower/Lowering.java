@@ -48,14 +48,15 @@ import org.dise.runtime.isa.RoundingMode;
 /**
  * Lowers a checked program to the runtime's tables: the pattern table in composition order, the
  * replacement table (pseudo-instructions expanded, labels resolved to sequence indices), counter
- * and register initial values, sink and trigger bindings. Deterministic: the same program gives
- * an equal {@link ProductionSet}. Problems are reported to the diagnostics with their spans.
+ * and register initial values, sink and trigger bindings. Deterministic: the same program gives an
+ * equal {@link ProductionSet}. Problems are reported to the diagnostics with their spans.
  */
 public final class Lowering {
   private final Diagnostics diags;
   private final CheckedProgram program;
   private final Map<String, Integer> sinkIndex = new HashMap<>();
   private final List<ReplacementSequence> sequences = new ArrayList<>();
+
   /** One table entry per replacement, even when several ACF instances share its name. */
   private final Map<CheckedReplacement, Integer> sequenceIndex = new HashMap<>();
 
@@ -76,9 +77,16 @@ public final class Lowering {
     for (Component c : program.sinks()) {
       sinkIndex.put(c.name(), sinks.size());
       Value cost = c.params().get("cost");
-      sinks.add(new SinkBinding(c.name(), c.component(),
-          cost instanceof Value.Int i ? i.value() : org.dise.runtime.sink.Catalogue
-              .find(c.component()).map(s -> s.defaultCost()).orElse(0L), strings(c.params())));
+      sinks.add(
+          new SinkBinding(
+              c.name(),
+              c.component(),
+              cost instanceof Value.Int i
+                  ? i.value()
+                  : org.dise.runtime.sink.Catalogue.find(c.component())
+                      .map(s -> s.defaultCost())
+                      .orElse(0L),
+              strings(c.params())));
     }
     List<TriggerBinding> triggers = new ArrayList<>();
     for (Component c : program.triggers()) {
@@ -90,8 +98,8 @@ public final class Lowering {
       for (CheckedProduction p : acfs.get(a).productions()) {
         int repl = p.replacement().map(r -> sequence(r, acfs.size() > 1)).orElse(-1);
         int tag = p.tag().map(t -> sinkIndex.getOrDefault(t, -1)).orElse(-1);
-        productions.add(new Production(p.name(), a, pattern(p.pattern()), control(p.control()),
-            repl, tag));
+        productions.add(
+            new Production(p.name(), a, pattern(p.pattern()), control(p.control()), repl, tag));
       }
     }
     List<CounterSpec> counters = new ArrayList<>();
@@ -110,21 +118,46 @@ public final class Lowering {
       registers.add(regs.getOrDefault(i, 0L));
     }
     Budget b = program.budget();
-    HardwareBudget budget = new HardwareBudget(b.patternEntries(), b.replacementEntries(),
-        b.replacementEntryBytes(), b.conditionalEntries(), b.counters(), b.hpsRegisters(),
-        b.diseRegisters(), b.maxCounterWidth());
-    return new ProductionSet(productions, sequences, counters, registers, sinks, triggers,
-        ProductionSet.DEFAULT_STALL_CYCLES, budget);
+    HardwareBudget budget =
+        new HardwareBudget(
+            b.patternEntries(),
+            b.replacementEntries(),
+            b.replacementEntryBytes(),
+            b.conditionalEntries(),
+            b.counters(),
+            b.hpsRegisters(),
+            b.diseRegisters(),
+            b.maxCounterWidth());
+    return new ProductionSet(
+        productions,
+        sequences,
+        counters,
+        registers,
+        sinks,
+        triggers,
+        ProductionSet.DEFAULT_STALL_CYCLES,
+        budget);
   }
 
   private static Map<String, String> strings(Map<String, Value> params) {
     Map<String, String> out = new LinkedHashMap<>();
-    params.forEach((k, v) -> out.put(k, v instanceof Value.Int i ? Long.toString(i.value())
-        : v instanceof Value.Str s ? s.value()
-        : v instanceof Value.Bool bo ? Boolean.toString(bo.value())
-        : v instanceof Value.Address a ? new SymbolRef(a.symbol(), a.end(),
-            a.span().isNone() ? "" : a.span().toString()).asParam()
-        : ((Value.Symbol) v).value()));
+    params.forEach(
+        (k, v) ->
+            out.put(
+                k,
+                v instanceof Value.Int i
+                    ? Long.toString(i.value())
+                    : v instanceof Value.Str s
+                        ? s.value()
+                        : v instanceof Value.Bool bo
+                            ? Boolean.toString(bo.value())
+                            : v instanceof Value.Address a
+                                ? new SymbolRef(
+                                        a.symbol(),
+                                        a.end(),
+                                        a.span().isNone() ? "" : a.span().toString())
+                                    .asParam()
+                                : ((Value.Symbol) v).value()));
     return out;
   }
 
@@ -147,8 +180,8 @@ public final class Lowering {
       return new PatternExpr.SymbolAddr(symbol(y.symbol(), y.end(), y.span()));
     }
     if (p instanceof Pattern.Unary u) {
-      return new PatternExpr.Unary(PatternExpr.UnaryOp.valueOf(u.op().name()),
-          pattern(u.operand()));
+      return new PatternExpr.Unary(
+          PatternExpr.UnaryOp.valueOf(u.op().name()), pattern(u.operand()));
     }
     if (p instanceof Pattern.Binary b) {
       Expr.BinaryOp op = b.op();
@@ -158,12 +191,13 @@ public final class Lowering {
           named = nameTest(b.right(), b.left());
         }
         if (named != null) {
-          return op == Expr.BinaryOp.EQ ? named
+          return op == Expr.BinaryOp.EQ
+              ? named
               : new PatternExpr.Unary(PatternExpr.UnaryOp.NOT, named);
         }
       }
-      return new PatternExpr.Binary(PatternExpr.BinaryOp.valueOf(op.name()), pattern(b.left()),
-          pattern(b.right()));
+      return new PatternExpr.Binary(
+          PatternExpr.BinaryOp.valueOf(op.name()), pattern(b.left()), pattern(b.right()));
     }
     diags.error(p.span(), "this cannot be evaluated in the decode stage");
     return PatternExpr.FALSE;
@@ -171,11 +205,13 @@ public final class Lowering {
 
   /** {@code T.OP == name} or {@code T.OPCLASS == class}, or null. */
   private PatternExpr nameTest(Pattern field, Pattern name) {
-    if (field instanceof Pattern.Field f && f.field() == InstructionField.OP
+    if (field instanceof Pattern.Field f
+        && f.field() == InstructionField.OP
         && name instanceof Pattern.OpName n) {
       return new PatternExpr.OpIs(n.mnemonic());
     }
-    if (field instanceof Pattern.Field f && f.field() == InstructionField.OPCLASS
+    if (field instanceof Pattern.Field f
+        && f.field() == InstructionField.OPCLASS
         && name instanceof Pattern.OpClassName n) {
       OpClass c = OpClass.byAcfName(n.opClass());
       if (c == null) {
@@ -203,16 +239,17 @@ public final class Lowering {
   private static List<MicroOp> control(List<CheckedMicroOp> ops) {
     List<MicroOp> out = new ArrayList<>();
     for (CheckedMicroOp m : ops) {
-      out.add(switch (m.kind()) {
-        case INC -> MicroOp.inc(m.counter());
-        case DEC -> MicroOp.dec(m.counter());
-        case SET -> {
-          CheckedMicroOp.Source s = m.source().orElseThrow();
-          yield s instanceof CheckedMicroOp.Source.Register r
-              ? MicroOp.setFromRegister(m.counter(), r.index())
-              : MicroOp.setConstant(m.counter(), ((CheckedMicroOp.Source.Constant) s).value());
-        }
-      });
+      out.add(
+          switch (m.kind()) {
+            case INC -> MicroOp.inc(m.counter());
+            case DEC -> MicroOp.dec(m.counter());
+            case SET -> {
+              CheckedMicroOp.Source s = m.source().orElseThrow();
+              yield s instanceof CheckedMicroOp.Source.Register r
+                  ? MicroOp.setFromRegister(m.counter(), r.index())
+                  : MicroOp.setConstant(m.counter(), ((CheckedMicroOp.Source.Constant) s).value());
+            }
+          });
     }
     return out;
   }
@@ -257,18 +294,27 @@ public final class Lowering {
   }
 
   /** Merging splits a sequence at T.INSN, so no branch may cross it (spec/engine.md). */
-  private void checkMergeable(CheckedReplacement r, List<ReplacementInsn> body, int original,
-      int originals) {
+  private void checkMergeable(
+      CheckedReplacement r, List<ReplacementInsn> body, int original, int originals) {
     if (originals > 1) {
-      diags.error(r.span(), "replacement `" + r.name() + "` runs T.INSN more than once, so it"
-          + " cannot be merged with another active ACF's sequence");
+      diags.error(
+          r.span(),
+          "replacement `"
+              + r.name()
+              + "` runs T.INSN more than once, so it"
+              + " cannot be merged with another active ACF's sequence");
       return;
     }
     for (int i = 0; i < body.size() && original >= 0; i++) {
-      if (body.get(i) instanceof ReplacementInsn.Insn ins && ins.target() >= 0
+      if (body.get(i) instanceof ReplacementInsn.Insn ins
+          && ins.target() >= 0
           && (i < original) != (ins.target() <= original)) {
-        diags.error(r.span(), "replacement `" + r.name() + "` branches across T.INSN, so it"
-            + " cannot be merged with another active ACF's sequence");
+        diags.error(
+            r.span(),
+            "replacement `"
+                + r.name()
+                + "` branches across T.INSN, so it"
+                + " cannot be merged with another active ACF's sequence");
         return;
       }
     }
@@ -282,8 +328,10 @@ public final class Lowering {
     }
     List<ReplacementInsn.CallArg> args = new ArrayList<>();
     for (Arg a : c.args()) {
-      args.add(a instanceof Arg.Insn ? new ReplacementInsn.CallArg(Slot.NONE, true)
-          : new ReplacementInsn.CallArg(slot(a), false));
+      args.add(
+          a instanceof Arg.Insn
+              ? new ReplacementInsn.CallArg(Slot.NONE, true)
+              : new ReplacementInsn.CallArg(slot(a), false));
     }
     return new ReplacementInsn.Call(sink, args, c.result().map(this::slot).orElse(Slot.NONE));
   }
@@ -325,15 +373,17 @@ public final class Lowering {
     return base(mnemonic, ops, labels, i.span());
   }
 
-  private ReplacementInsn base(String mnemonic, List<Arg> ops, Map<String, Integer> labels,
-      Span span) {
+  private ReplacementInsn base(
+      String mnemonic, List<Arg> ops, Map<String, Integer> labels, Span span) {
     Op op = Isa.byMnemonic(mnemonic).orElse(null);
     if (op == null) {
       diags.error(span, "unknown instruction `" + mnemonic + "`");
       return new ReplacementInsn.Original();
     }
     if (op.compressed()) {
-      diags.error(span, "compressed instructions cannot be inserted yet",
+      diags.error(
+          span,
+          "compressed instructions cannot be inserted yet",
           "write the base instruction `" + op.base().mnemonic() + "`");
       return new ReplacementInsn.Original();
     }
@@ -368,7 +418,7 @@ public final class Lowering {
         }
         case CSR -> imm = Slot.constant(csr(a));
         case RM -> rm = roundingMode(a);
-        case PRED, SUCC -> { } // fences have no effect on a single hart
+        case PRED, SUCC -> {} // fences have no effect on a single hart
       }
     }
     return new ReplacementInsn.Insn(op, rd, rs1, rs2, rs3, imm, rm, target);
@@ -381,9 +431,13 @@ public final class Lowering {
     String name = a instanceof Arg.Symbol s ? s.name().toLowerCase(Locale.ROOT) : "";
     Optional<Csr> c = Csr.byName(name);
     if (c.isEmpty()) {
-      diags.error(a.span(), "unknown CSR `" + name + "`",
-          "the emulator has " + String.join(", ", Csr.names().subList(0, Csr.names().size() - 1))
-              + " and " + Csr.names().get(Csr.names().size() - 1));
+      diags.error(
+          a.span(),
+          "unknown CSR `" + name + "`",
+          "the emulator has "
+              + String.join(", ", Csr.names().subList(0, Csr.names().size() - 1))
+              + " and "
+              + Csr.names().get(Csr.names().size() - 1));
       return 0;
     }
     return c.get().number();

@@ -7,8 +7,8 @@ import org.dise.compiler.sem.CheckedReplacement.Arg;
 
 /**
  * Expands a pseudo-instruction's operands into its base instruction's, after the runtime's one
- * table of pseudo-instructions ({@link org.dise.runtime.isa.PseudoInstruction}): {@code $n} is
- * the pseudo's n-th operand.
+ * table of pseudo-instructions ({@link org.dise.runtime.isa.PseudoInstruction}): {@code $n} is the
+ * pseudo's n-th operand.
  */
 final class Pseudos {
   private Pseudos() {}
@@ -28,8 +28,10 @@ final class Pseudos {
     }
     if (t.endsWith(")")) {
       int open = t.indexOf('(');
-      return new Arg.Mem(operand(t.substring(0, open), ops, span),
-          operand(t.substring(open + 1, t.length() - 1), ops, span), span);
+      return new Arg.Mem(
+          operand(t.substring(0, open), ops, span),
+          operand(t.substring(open + 1, t.length() - 1), ops, span),
+          span);
     }
     if (t.matches("x\\d+")) {
       return new Arg.XReg(Integer.parseInt(t.substring(1)), span);

@@ -81,20 +81,21 @@ public final class AcfParsing {
     List<Comment> out = new ArrayList<>();
     for (Token t : tokens) {
       if (t.getChannel() == Token.HIDDEN_CHANNEL) {
-        out.add(new Comment(t.getText(),
-            new Span(source, t.getStartIndex(), t.getStopIndex() + 1)));
+        out.add(
+            new Comment(t.getText(), new Span(source, t.getStartIndex(), t.getStopIndex() + 1)));
       }
     }
     return out;
   }
 
-  private static boolean nestingWithinLimit(SourceFile source, List<Token> tokens,
-      Diagnostics diags) {
+  private static boolean nestingWithinLimit(
+      SourceFile source, List<Token> tokens, Diagnostics diags) {
     int depth = 0;
     for (Token t : tokens) {
       if (t.getType() == AcfLexer.LPAREN || t.getType() == AcfLexer.LBRACE) {
         if (++depth > MAX_NESTING) {
-          diags.error(new Span(source, t.getStartIndex(), t.getStopIndex() + 1),
+          diags.error(
+              new Span(source, t.getStartIndex(), t.getStopIndex() + 1),
               "nesting deeper than " + MAX_NESTING + " levels");
           return false;
         }
@@ -106,18 +107,19 @@ public final class AcfParsing {
   }
 
   /** Friendly names for token types in "expected ..." lists. */
-  private static final Map<Integer, String> DESCRIPTIONS = Map.ofEntries(
-      Map.entry(AcfLexer.NAME, "a name"),
-      Map.entry(AcfLexer.NUMBER, "a number"),
-      Map.entry(AcfLexer.STRING, "a string"),
-      Map.entry(AcfLexer.FIELD, "a field such as `T.OP`"),
-      Map.entry(AcfLexer.TINSN, "`T.INSN`"),
-      Map.entry(AcfLexer.FLAG, "a flag such as `zero_0`"),
-      Map.entry(AcfLexer.MICRO_OP, "a micro-op such as `inc_0`"),
-      Map.entry(AcfLexer.ARROW, "`=>`"),
-      Map.entry(AcfLexer.LABEL, "a label such as `.loop`"),
-      Map.entry(AcfLexer.DOLLAR_NAME, "a DISE register such as `$dr0`"),
-      Map.entry(Token.EOF, "end of file"));
+  private static final Map<Integer, String> DESCRIPTIONS =
+      Map.ofEntries(
+          Map.entry(AcfLexer.NAME, "a name"),
+          Map.entry(AcfLexer.NUMBER, "a number"),
+          Map.entry(AcfLexer.STRING, "a string"),
+          Map.entry(AcfLexer.FIELD, "a field such as `T.OP`"),
+          Map.entry(AcfLexer.TINSN, "`T.INSN`"),
+          Map.entry(AcfLexer.FLAG, "a flag such as `zero_0`"),
+          Map.entry(AcfLexer.MICRO_OP, "a micro-op such as `inc_0`"),
+          Map.entry(AcfLexer.ARROW, "`=>`"),
+          Map.entry(AcfLexer.LABEL, "a label such as `.loop`"),
+          Map.entry(AcfLexer.DOLLAR_NAME, "a DISE register such as `$dr0`"),
+          Map.entry(Token.EOF, "end of file"));
 
   /** Collects syntax errors as diagnostics, one per offending token. */
   private static final class SyntaxErrors extends BaseErrorListener {
@@ -133,8 +135,13 @@ public final class AcfParsing {
     }
 
     @Override
-    public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col,
-        String msg, RecognitionException e) {
+    public void syntaxError(
+        Recognizer<?, ?> recognizer,
+        Object offending,
+        int line,
+        int col,
+        String msg,
+        RecognitionException e) {
       count++;
       Token t = (Token) offending;
       if (t == null || t.getTokenIndex() == lastIndex) {
@@ -149,22 +156,31 @@ public final class AcfParsing {
       int start = Math.min(Math.max(0, t.getStartIndex()), source.text().length());
       int end = t.getType() == Token.EOF ? start : Math.max(start, t.getStopIndex() + 1);
       Span span = new Span(source, start, end);
-      String what = t.getType() == Token.EOF ? "end of file"
-          : t.getType() == AcfLexer.ERROR_CHAR ? "character `" + t.getText() + "`"
-          : "`" + t.getText() + "`";
+      String what =
+          t.getType() == Token.EOF
+              ? "end of file"
+              : t.getType() == AcfLexer.ERROR_CHAR
+                  ? "character `" + t.getText() + "`"
+                  : "`" + t.getText() + "`";
       String expected = expected((Parser) recognizer);
-      String message = msg.startsWith("missing ") && expected != null
-          ? "missing " + expected + " before " + what
-          : "unexpected " + what + (expected == null ? "" : "; expected " + expected);
-      Token previous = t.getTokenIndex() > 0
-          ? ((Parser) recognizer).getInputStream().get(t.getTokenIndex() - 1) : null;
+      String message =
+          msg.startsWith("missing ") && expected != null
+              ? "missing " + expected + " before " + what
+              : "unexpected " + what + (expected == null ? "" : "; expected " + expected);
+      Token previous =
+          t.getTokenIndex() > 0
+              ? ((Parser) recognizer).getInputStream().get(t.getTokenIndex() - 1)
+              : null;
       diags.error(span, "syntax error: " + message, hint(t, previous));
     }
 
     private static String hint(Token t, Token previous) {
-      if (t.getType() == AcfLexer.LPAREN && previous != null
-          && (previous.getType() == AcfLexer.NAME || previous.getType() == AcfLexer.FIELD
-              || previous.getType() == AcfLexer.NUMBER || previous.getType() == AcfLexer.RPAREN
+      if (t.getType() == AcfLexer.LPAREN
+          && previous != null
+          && (previous.getType() == AcfLexer.NAME
+              || previous.getType() == AcfLexer.FIELD
+              || previous.getType() == AcfLexer.NUMBER
+              || previous.getType() == AcfLexer.RPAREN
               || previous.getType() == AcfLexer.FLAG)) {
         return "two conditions need an operator between them, such as `||` or `&&`";
       }
@@ -191,8 +207,10 @@ public final class AcfParsing {
         String d = DESCRIPTIONS.get(type);
         if (d == null) {
           String lit = parser.getVocabulary().getLiteralName(type);
-          d = lit != null ? "`" + lit.substring(1, lit.length() - 1) + "`"
-              : parser.getVocabulary().getDisplayName(type);
+          d =
+              lit != null
+                  ? "`" + lit.substring(1, lit.length() - 1) + "`"
+                  : parser.getVocabulary().getDisplayName(type);
         }
         if (!names.contains(d)) {
           names.add(d);
@@ -201,7 +219,8 @@ public final class AcfParsing {
       if (names.size() == 1) {
         return names.get(0);
       }
-      return String.join(", ", names.subList(0, names.size() - 1)) + " or "
+      return String.join(", ", names.subList(0, names.size() - 1))
+          + " or "
           + names.get(names.size() - 1);
     }
   }

@@ -27,8 +27,8 @@ import org.dise.grammar.AcfParser;
 
 /**
  * Turns an ANTLR parse tree into the AST. The only class that sees parse-tree contexts; it runs
- * only on trees without syntax errors. It reports the few structural errors that the grammar
- * leaves open (two replacements after one arrow, a number that does not fit in 64 bits).
+ * only on trees without syntax errors. It reports the few structural errors that the grammar leaves
+ * open (two replacements after one arrow, a number that does not fit in 64 bits).
  */
 final class AstBuilder extends AcfBaseVisitor<Object> {
   private final SourceFile source;
@@ -143,14 +143,12 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
 
   @Override
   public Item visitSinkItem(AcfParser.SinkItemContext ctx) {
-    return new Item.SinkDecl(
-        name(ctx.ident(0)), name(ctx.ident(1)), args(ctx.arg()), span(ctx));
+    return new Item.SinkDecl(name(ctx.ident(0)), name(ctx.ident(1)), args(ctx.arg()), span(ctx));
   }
 
   @Override
   public Item visitTriggerItem(AcfParser.TriggerItemContext ctx) {
-    return new Item.TriggerDecl(
-        name(ctx.ident(0)), name(ctx.ident(1)), args(ctx.arg()), span(ctx));
+    return new Item.TriggerDecl(name(ctx.ident(0)), name(ctx.ident(1)), args(ctx.arg()), span(ctx));
   }
 
   @Override
@@ -166,8 +164,15 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
       } else if (a instanceof AcfParser.ReplacementRefContext r) {
         Name n = name(r.ident());
         if (replacement != null) {
-          diags.error(n.span(), "production `" + ctx.ident().getText()
-                  + "` names two replacements, `" + replacement.text() + "` and `" + n.text() + "`",
+          diags.error(
+              n.span(),
+              "production `"
+                  + ctx.ident().getText()
+                  + "` names two replacements, `"
+                  + replacement.text()
+                  + "` and `"
+                  + n.text()
+                  + "`",
               "a production has one replacement (or `null`) and one conditional control");
         } else {
           replacement = n;
@@ -175,8 +180,15 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
       } else if (a instanceof AcfParser.TagActionContext t) {
         Name n = name(t.ident());
         if (tag != null) {
-          diags.error(span(t), "production `" + ctx.ident().getText()
-                  + "` tags for two sinks, `" + tag.text() + "` and `" + n.text() + "`",
+          diags.error(
+              span(t),
+              "production `"
+                  + ctx.ident().getText()
+                  + "` tags for two sinks, `"
+                  + tag.text()
+                  + "` and `"
+                  + n.text()
+                  + "`",
               "a production has at most one tag(sink); write two productions");
         } else {
           tag = n;
@@ -188,21 +200,29 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
     }
     int slots = nulls + (replacement != null ? 1 : 0) + (controlWritten ? 1 : 0);
     if (slots > 2) {
-      diags.error(span(ctx.action(ctx.action().size() - 1)),
+      diags.error(
+          span(ctx.action(ctx.action().size() - 1)),
           "production `" + ctx.ident().getText() + "` has more than two actions",
           "after the arrow come a replacement (a name or `null`) and a conditional control "
               + "(micro-ops or `null`), in either order");
     }
-    return new Item.Production(name(ctx.ident()), expr(ctx.expr()), control,
-        Optional.ofNullable(replacement), Optional.ofNullable(tag), span(ctx));
+    return new Item.Production(
+        name(ctx.ident()),
+        expr(ctx.expr()),
+        control,
+        Optional.ofNullable(replacement),
+        Optional.ofNullable(tag),
+        span(ctx));
   }
 
   @Override
   public Item visitReplacementItem(AcfParser.ReplacementItemContext ctx) {
     List<ReplStmt> body = new ArrayList<>();
     for (AcfParser.ReplElemContext e : ctx.replElem()) {
-      List<AcfParser.LabelContext> labels = e instanceof AcfParser.LabelledStmtContext l
-          ? l.label() : ((AcfParser.LabelsOnlyContext) e).label();
+      List<AcfParser.LabelContext> labels =
+          e instanceof AcfParser.LabelledStmtContext l
+              ? l.label()
+              : ((AcfParser.LabelsOnlyContext) e).label();
       for (AcfParser.LabelContext lc : labels) {
         body.add(new ReplStmt.LabelDef(lc.LABEL().getText(), span(lc.LABEL())));
       }
@@ -241,18 +261,19 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
 
   @Override
   public Expr visitUnaryExpr(AcfParser.UnaryExprContext ctx) {
-    Expr.UnaryOp op = switch (ctx.op.getType()) {
-      case AcfParser.NOT -> Expr.UnaryOp.NOT;
-      case AcfParser.MINUS -> Expr.UnaryOp.NEG;
-      default -> Expr.UnaryOp.COMPLEMENT;
-    };
+    Expr.UnaryOp op =
+        switch (ctx.op.getType()) {
+          case AcfParser.NOT -> Expr.UnaryOp.NOT;
+          case AcfParser.MINUS -> Expr.UnaryOp.NEG;
+          default -> Expr.UnaryOp.COMPLEMENT;
+        };
     return new Expr.Unary(op, expr(ctx.expr()), span(ctx));
   }
 
   @Override
   public Expr visitBinaryExpr(AcfParser.BinaryExprContext ctx) {
-    return new Expr.Binary(Expr.BinaryOp.bySymbol(ctx.op.getText()),
-        expr(ctx.expr(0)), expr(ctx.expr(1)), span(ctx));
+    return new Expr.Binary(
+        Expr.BinaryOp.bySymbol(ctx.op.getText()), expr(ctx.expr(0)), expr(ctx.expr(1)), span(ctx));
   }
 
   @Override
@@ -298,8 +319,7 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
   @Override
   public Expr visitSymbolExpr(AcfParser.SymbolExprContext ctx) {
     AcfParser.SymbolAddressContext a = ctx.symbolAddress();
-    return new Expr.SymbolAddr(symbolName(a), a.kind.getType() == AcfParser.SYMBOL_END,
-        span(ctx));
+    return new Expr.SymbolAddr(symbolName(a), a.kind.getType() == AcfParser.SYMBOL_END, span(ctx));
   }
 
   private static String symbolName(AcfParser.SymbolAddressContext a) {
@@ -340,8 +360,11 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
 
   @Override
   public MicroOp visitSetMicroOp(AcfParser.SetMicroOpContext ctx) {
-    return new MicroOp(MicroOp.Kind.SET, counterRef(ctx.counterRef()),
-        Optional.of(source(ctx.microSource())), span(ctx));
+    return new MicroOp(
+        MicroOp.Kind.SET,
+        counterRef(ctx.counterRef()),
+        Optional.of(source(ctx.microSource())),
+        span(ctx));
   }
 
   private Expr source(AcfParser.MicroSourceContext ctx) {
@@ -368,9 +391,12 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
         args.add(atom(((AcfParser.AtomArgContext) a).operandAtom()));
       }
     }
-    java.util.Optional<Operand> result = ctx.DOLLAR_NAME() == null ? java.util.Optional.empty()
-        : java.util.Optional.of(new Operand.DiseReg(ctx.DOLLAR_NAME().getText(),
-            span(ctx.DOLLAR_NAME().getSymbol())));
+    java.util.Optional<Operand> result =
+        ctx.DOLLAR_NAME() == null
+            ? java.util.Optional.empty()
+            : java.util.Optional.of(
+                new Operand.DiseReg(
+                    ctx.DOLLAR_NAME().getText(), span(ctx.DOLLAR_NAME().getSymbol())));
     return new ReplStmt.SinkCall(name(ctx.ident()), args, result, span(ctx));
   }
 
@@ -380,8 +406,8 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
     for (AcfParser.OperandContext o : ctx.operand()) {
       if (o instanceof AcfParser.MemOperandContext m) {
         List<AcfParser.OperandAtomContext> atoms = m.operandAtom();
-        Optional<Operand> offset = atoms.size() == 2 ? Optional.of(atom(atoms.get(0)))
-            : Optional.empty();
+        Optional<Operand> offset =
+            atoms.size() == 2 ? Optional.of(atom(atoms.get(0))) : Optional.empty();
         ops.add(new Operand.Mem(offset, atom(atoms.get(atoms.size() - 1)), span(m)));
       } else {
         ops.add(atom(((AcfParser.PlainOperandContext) o).operandAtom()));
@@ -474,11 +500,12 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
       char c = quoted.charAt(i);
       if (c == '\\' && i + 1 < quoted.length() - 1) {
         char n = quoted.charAt(++i);
-        sb.append(switch (n) {
-          case 'n' -> '\n';
-          case 't' -> '\t';
-          default -> n;
-        });
+        sb.append(
+            switch (n) {
+              case 'n' -> '\n';
+              case 't' -> '\t';
+              default -> n;
+            });
       } else {
         sb.append(c);
       }

@@ -41,6 +41,7 @@ final class BlockInstantiation {
     this.nr = nr;
     this.diags = nr.diags();
   }
+
   /** Whether some {@code use} (or the check of an unused block) instantiated {@code b}. */
   boolean instantiated(Item.AcfBlock b) {
     return instanceCounts.containsKey(blockKey(b));
@@ -54,7 +55,9 @@ final class BlockInstantiation {
     Set<String> seen = new HashSet<>();
     for (Param p : b.params()) {
       if (!PARAM_TYPES.contains(p.type().key())) {
-        diags.error(p.type().span(), "unknown parameter type `" + p.type().text() + "`",
+        diags.error(
+            p.type().span(),
+            "unknown parameter type `" + p.type().text() + "`",
             Suggest.didYouMean(p.type().text(), PARAM_TYPES) != null
                 ? Suggest.didYouMean(p.type().text(), PARAM_TYPES)
                 : "types are " + String.join(", ", PARAM_TYPES));
@@ -68,29 +71,41 @@ final class BlockInstantiation {
   void use(Item.Use u, Scope scope) {
     Entity e = nr.lookupQualified(u.target(), scope);
     if (e == null) {
-      diags.error(u.target().span(), "unknown ACF block `" + u.target().text() + "`",
+      diags.error(
+          u.target().span(),
+          "unknown ACF block `" + u.target().text() + "`",
           Suggest.didYouMean(u.target().text(), scope.visibleNames(Scope.BlockE.class)));
       return;
     }
     if (!(e instanceof Scope.BlockE b)) {
-      diags.error(u.target().span(), "`" + u.target().text() + "` is " + e.what()
-          + ", not an ACF block");
+      diags.error(
+          u.target().span(), "`" + u.target().text() + "` is " + e.what() + ", not an ACF block");
       return;
     }
     instantiate(b.block(), b.definedIn(), u.args(), u.span(), false, scope);
   }
 
-  void instantiate(Item.AcfBlock b, Scope definedIn, List<Arg> args, Span at,
-      boolean placeholders) {
+  void instantiate(
+      Item.AcfBlock b, Scope definedIn, List<Arg> args, Span at, boolean placeholders) {
     instantiate(b, definedIn, args, at, placeholders, definedIn);
   }
 
   /** Creates one instance of a block: its declarations fresh, its productions one new ACF. */
-  private void instantiate(Item.AcfBlock b, Scope definedIn, List<Arg> args, Span at,
-      boolean placeholders, Scope caller) {
+  private void instantiate(
+      Item.AcfBlock b,
+      Scope definedIn,
+      List<Arg> args,
+      Span at,
+      boolean placeholders,
+      Scope caller) {
     if (depth >= MAX_INSTANCE_DEPTH) {
-      diags.error(at, "ACF block `" + b.name().text() + "` instantiates itself (nesting deeper than "
-          + MAX_INSTANCE_DEPTH + ")");
+      diags.error(
+          at,
+          "ACF block `"
+              + b.name().text()
+              + "` instantiates itself (nesting deeper than "
+              + MAX_INSTANCE_DEPTH
+              + ")");
       return;
     }
     int n = instanceCounts.merge(blockKey(b), 1, Integer::sum);
@@ -109,8 +124,8 @@ final class BlockInstantiation {
     nr.out().acfs.set(position, new CheckedAcf(instanceName, productions, at));
   }
 
-  private void bindParams(Item.AcfBlock b, List<Arg> args, Span at, Scope caller, Scope inst,
-      boolean placeholders) {
+  private void bindParams(
+      Item.AcfBlock b, List<Arg> args, Span at, Scope caller, Scope inst, boolean placeholders) {
     Map<String, Arg> given = new LinkedHashMap<>();
     int positional = 0;
     boolean named = false;
@@ -122,7 +137,9 @@ final class BlockInstantiation {
         if (!known) {
           List<String> names = new ArrayList<>();
           b.params().forEach(p -> names.add(p.name().text()));
-          diags.error(pn.span(), "`" + b.name().text() + "` has no parameter `" + pn.text() + "`",
+          diags.error(
+              pn.span(),
+              "`" + b.name().text() + "` has no parameter `" + pn.text() + "`",
               Suggest.didYouMean(pn.text(), names));
         } else if (given.putIfAbsent(pn.key(), a) != null) {
           diags.error(pn.span(), "parameter `" + pn.text() + "` is given twice");
@@ -130,8 +147,14 @@ final class BlockInstantiation {
       } else if (named) {
         diags.error(a.span(), "positional arguments come before named ones");
       } else if (positional >= b.params().size()) {
-        diags.error(a.span(), "`" + b.name().text() + "` takes " + b.params().size()
-            + " argument" + (b.params().size() == 1 ? "" : "s"));
+        diags.error(
+            a.span(),
+            "`"
+                + b.name().text()
+                + "` takes "
+                + b.params().size()
+                + " argument"
+                + (b.params().size() == 1 ? "" : "s"));
       } else {
         Param p = b.params().get(positional++);
         given.put(p.name().key(), a);
@@ -153,8 +176,10 @@ final class BlockInstantiation {
       } else if (placeholders) {
         value = placeholder(p);
       } else {
-        diags.error(at, "missing argument `" + p.name().text() + "` of `" + b.name().text()
-            + "`", "it has no default; write `" + p.name().text() + " = ...`");
+        diags.error(
+            at,
+            "missing argument `" + p.name().text() + "` of `" + b.name().text() + "`",
+            "it has no default; write `" + p.name().text() + " = ...`");
         value = placeholder(p);
       }
       if (value != null) {
@@ -167,12 +192,13 @@ final class BlockInstantiation {
     Span s = p.span();
     return switch (p.type().key()) {
       case "bool" -> new Scope.BoolE(false, s);
-      case "counter" -> new Scope.CounterE(new Counter(0, p.name().text(),
-          nr.budget().defaultCounterWidth(), 0, s), s);
+      case "counter" ->
+          new Scope.CounterE(
+              new Counter(0, p.name().text(), nr.budget().defaultCounterWidth(), 0, s), s);
       case "register" -> nr.builtins().lookup("hps_r0");
       case "sink" -> new Scope.SinkE(new Component(p.name().text(), "placeholder", Map.of(), s), s);
-      case "trigger" -> new Scope.TriggerE(
-          new Component(p.name().text(), "placeholder", Map.of(), s), s);
+      case "trigger" ->
+          new Scope.TriggerE(new Component(p.name().text(), "placeholder", Map.of(), s), s);
       case "opclass" -> new Scope.OpClassE("alu", s);
       case "op" -> new Scope.OpE("nop", s);
       default -> new Scope.ConstE(0, s);
@@ -239,7 +265,9 @@ final class BlockInstantiation {
           if (nr.opClasses().contains(n.name().key())) {
             return new Scope.OpClassE(n.name().key(), s);
           }
-          diags.error(s, "unknown opcode class `" + n.name().text() + "`",
+          diags.error(
+              s,
+              "unknown opcode class `" + n.name().text() + "`",
               Suggest.didYouMean(n.name().text(), nr.opClasses()));
           return null;
         }
@@ -255,7 +283,9 @@ final class BlockInstantiation {
           if (nr.mnemonics().contains(n.name().key())) {
             return new Scope.OpE(n.name().key(), s);
           }
-          diags.error(s, "unknown instruction `" + n.name().text() + "`",
+          diags.error(
+              s,
+              "unknown instruction `" + n.name().text() + "`",
               Suggest.didYouMean(n.name().text(), nr.mnemonics()));
           return null;
         }
@@ -275,7 +305,9 @@ final class BlockInstantiation {
         return ent;
       }
       if (ent == null) {
-        diags.error(e.span(), "unknown name `" + n.name().text() + "`",
+        diags.error(
+            e.span(),
+            "unknown name `" + n.name().text() + "`",
             Suggest.didYouMean(n.name().text(), scope.visibleNames(kind)));
       } else {
         diags.error(e.span(), expected + ", but `" + n.name().text() + "` is " + ent.what());

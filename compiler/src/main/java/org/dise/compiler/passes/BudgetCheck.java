@@ -14,10 +14,10 @@ import org.dise.compiler.sem.HpsRegister;
 import org.dise.compiler.sem.Pattern;
 
 /**
- * Pass "budget": the production set must fit the hardware ({@link Budget}): counter, HPS
- * register and DISE register indices, pattern table entries (one per production), replacement
- * table entries (one per replacement instruction; a call counts one per argument plus one), and
- * the conditionals table's inputs (distinct counter flags tested by patterns).
+ * Pass "budget": the production set must fit the hardware ({@link Budget}): counter, HPS register
+ * and DISE register indices, pattern table entries (one per production), replacement table entries
+ * (one per replacement instruction; a call counts one per argument plus one), and the conditionals
+ * table's inputs (distinct counter flags tested by patterns).
  */
 public final class BudgetCheck {
   public static final String NAME = "budget";
@@ -28,26 +28,47 @@ public final class BudgetCheck {
     Budget b = program.budget();
     for (Counter c : program.counters()) {
       if (c.index() >= b.counters()) {
-        diags.error(c.span(), "counter " + c.index() + " is beyond the hardware's " + b.counters()
-            + " counters (0.." + (b.counters() - 1) + ")");
+        diags.error(
+            c.span(),
+            "counter "
+                + c.index()
+                + " is beyond the hardware's "
+                + b.counters()
+                + " counters (0.."
+                + (b.counters() - 1)
+                + ")");
       }
     }
     for (HpsRegister r : program.registers()) {
       if (r.index() >= b.hpsRegisters()) {
-        diags.error(r.span(), "HPS register " + r.index() + " is beyond the hardware's "
-            + b.hpsRegisters() + " HPS registers (HPS_R0..HPS_R" + (b.hpsRegisters() - 1) + ")");
+        diags.error(
+            r.span(),
+            "HPS register "
+                + r.index()
+                + " is beyond the hardware's "
+                + b.hpsRegisters()
+                + " HPS registers (HPS_R0..HPS_R"
+                + (b.hpsRegisters() - 1)
+                + ")");
       }
     }
     Set<String> flags = new LinkedHashSet<>();
     Span firstOver = null;
     int rtEntries = 0;
-    Set<CheckedReplacement> counted = java.util.Collections.newSetFromMap(
-        new java.util.IdentityHashMap<>());
+    Set<CheckedReplacement> counted =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (CheckedProduction p : program.productions()) {
       for (CheckedMicroOp m : p.control()) {
         if (m.counter() >= b.counters()) {
-          diags.error(m.span(), "counter " + m.counter() + " is beyond the hardware's "
-              + b.counters() + " counters (0.." + (b.counters() - 1) + ")");
+          diags.error(
+              m.span(),
+              "counter "
+                  + m.counter()
+                  + " is beyond the hardware's "
+                  + b.counters()
+                  + " counters (0.."
+                  + (b.counters() - 1)
+                  + ")");
         }
       }
       Span over = flags(p.pattern(), flags, b.conditionalInputs());
@@ -62,19 +83,35 @@ public final class BudgetCheck {
       }
     }
     if (firstOver != null) {
-      diags.error(firstOver, "patterns test " + flags.size() + " distinct counter flags, but the "
-          + b.conditionalEntries() + "-entry conditionals table takes at most "
-          + b.conditionalInputs(), "the CT is a truth table over the flags it reads (Section 3.3)");
+      diags.error(
+          firstOver,
+          "patterns test "
+              + flags.size()
+              + " distinct counter flags, but the "
+              + b.conditionalEntries()
+              + "-entry conditionals table takes at most "
+              + b.conditionalInputs(),
+          "the CT is a truth table over the flags it reads (Section 3.3)");
     }
     int productions = program.productions().size();
     if (productions > b.patternEntries()) {
       CheckedProduction p = program.productions().get(b.patternEntries());
-      diags.error(p.span(), "the program has " + productions + " productions, but the pattern "
-          + "table has " + b.patternEntries() + " entries");
+      diags.error(
+          p.span(),
+          "the program has "
+              + productions
+              + " productions, but the pattern "
+              + "table has "
+              + b.patternEntries()
+              + " entries");
     }
     if (rtEntries > b.replacementEntries()) {
-      diags.error(program.productions().get(0).span(), "replacement sequences need " + rtEntries
-          + " replacement-table entries, but the table has " + b.replacementEntries());
+      diags.error(
+          program.productions().get(0).span(),
+          "replacement sequences need "
+              + rtEntries
+              + " replacement-table entries, but the table has "
+              + b.replacementEntries());
     }
   }
 
@@ -99,8 +136,15 @@ public final class BudgetCheck {
     for (CheckedReplacement.Arg a : args) {
       CheckedReplacement.Arg base = a instanceof CheckedReplacement.Arg.Mem m ? m.base() : a;
       if (base instanceof CheckedReplacement.Arg.DiseReg d && d.number() >= b.diseRegisters()) {
-        diags.error(d.span(), "DISE register `$dr" + d.number() + "` is beyond the hardware's "
-            + b.diseRegisters() + " DISE registers ($dr0..$dr" + (b.diseRegisters() - 1) + ")");
+        diags.error(
+            d.span(),
+            "DISE register `$dr"
+                + d.number()
+                + "` is beyond the hardware's "
+                + b.diseRegisters()
+                + " DISE registers ($dr0..$dr"
+                + (b.diseRegisters() - 1)
+                + ")");
       }
     }
   }

@@ -28,6 +28,7 @@ import org.dise.runtime.sink.ParamSpec;
 final class ComponentBinding {
   private final NameResolution nr;
   private final Diagnostics diags;
+
   /** Component names taken so far (instances of a block qualify theirs). */
   private final Set<String> componentNames = new HashSet<>();
 
@@ -36,23 +37,29 @@ final class ComponentBinding {
     this.diags = nr.diags();
   }
 
-  Component component(Name name, Name kind, List<Arg> args, boolean isSink, Scope scope,
-      String prefix) {
+  Component component(
+      Name name, Name kind, List<Arg> args, boolean isSink, Scope scope, String prefix) {
     String what = isSink ? "sink" : "trigger";
     Optional<ComponentSpec> spec = Catalogue.find(kind.key()).filter(s -> s.isSink() == isSink);
     Map<String, Value> params = new LinkedHashMap<>();
     if (spec.isEmpty()) {
       List<String> candidates = new ArrayList<>();
-      Catalogue.all().stream().filter(s -> s.isSink() == isSink)
+      Catalogue.all().stream()
+          .filter(s -> s.isSink() == isSink)
           .forEach(s -> candidates.add(s.name()));
       if (Catalogue.REMOVED.containsKey(kind.key())) {
-        diags.error(kind.span(), "`" + kind.text() + "` is no longer a " + what + " component",
+        diags.error(
+            kind.span(),
+            "`" + kind.text() + "` is no longer a " + what + " component",
             Catalogue.REMOVED.get(kind.key()));
       } else {
         String hint = Suggest.didYouMean(kind.text(), candidates);
-        diags.error(kind.span(), "unknown " + what + " component `" + kind.text() + "`",
-            hint != null ? hint : "the " + what + " components are "
-                + String.join(", ", candidates));
+        diags.error(
+            kind.span(),
+            "unknown " + what + " component `" + kind.text() + "`",
+            hint != null
+                ? hint
+                : "the " + what + " components are " + String.join(", ", candidates));
       }
     } else {
       Map<String, String> text = new LinkedHashMap<>();
@@ -65,7 +72,9 @@ final class ComponentBinding {
         Name pn = a.name().get();
         Optional<ParamSpec> ps = spec.get().param(pn.key());
         if (ps.isEmpty()) {
-          diags.error(pn.span(), "`" + kind.text() + "` has no parameter `" + pn.text() + "`",
+          diags.error(
+              pn.span(),
+              "`" + kind.text() + "` has no parameter `" + pn.text() + "`",
               spec.get().params().isEmpty() ? null : hintFor(pn.text(), spec.get()));
           continue;
         }
@@ -80,21 +89,29 @@ final class ComponentBinding {
         String t = text(v);
         // A program symbol's address is known only at load, where the runtime checks the
         // number against the same catalogue.
-        Optional<String> problem = v instanceof Value.Address ? Optional.empty()
-            : ps.get().requirement(t);
+        Optional<String> problem =
+            v instanceof Value.Address ? Optional.empty() : ps.get().requirement(t);
         if (problem.isPresent()) {
-          diags.error(a.value().span(), "parameter `" + pn.text() + "` of `" + kind.text()
-              + "` " + problem.get());
+          diags.error(
+              a.value().span(),
+              "parameter `" + pn.text() + "` of `" + kind.text() + "` " + problem.get());
           continue;
         }
         params.put(pn.key(), v);
         text.put(pn.key(), t);
         at.put(pn.key(), a.value().span());
       }
-      if (text.size() == args.size() && spec.get().check() != null
+      if (text.size() == args.size()
+          && spec.get().check() != null
           && params.values().stream().noneMatch(x -> x instanceof Value.Address)) {
-        spec.get().check().apply(text).ifPresent(p -> diags.error(
-            at.getOrDefault(p.param(), kind.span()), "`" + kind.text() + "`: " + p.message()));
+        spec.get()
+            .check()
+            .apply(text)
+            .ifPresent(
+                p ->
+                    diags.error(
+                        at.getOrDefault(p.param(), kind.span()),
+                        "`" + kind.text() + "`: " + p.message()));
       }
     }
     String unique = prefix.isEmpty() ? name.text() : prefix + "." + name.text();
@@ -112,12 +129,17 @@ final class ComponentBinding {
 
   /** A parameter value as the configuration carries it (what the runtime checks). */
   static String text(Value v) {
-    return v instanceof Value.Int i ? Long.toString(i.value())
-        : v instanceof Value.Str s ? s.value()
-        : v instanceof Value.Bool b ? Boolean.toString(b.value())
-        : v instanceof Value.Address a ? new org.dise.runtime.dise.SymbolRef(a.symbol(), a.end(),
-            a.span().isNone() ? "" : a.span().toString()).asParam()
-        : ((Value.Symbol) v).value();
+    return v instanceof Value.Int i
+        ? Long.toString(i.value())
+        : v instanceof Value.Str s
+            ? s.value()
+            : v instanceof Value.Bool b
+                ? Boolean.toString(b.value())
+                : v instanceof Value.Address a
+                    ? new org.dise.runtime.dise.SymbolRef(
+                            a.symbol(), a.end(), a.span().isNone() ? "" : a.span().toString())
+                        .asParam()
+                    : ((Value.Symbol) v).value();
   }
 
   private Value componentValue(Expr e, ParamSpec spec, Scope scope) {
@@ -139,14 +161,18 @@ final class ComponentBinding {
           if (ent instanceof Scope.SinkE s) {
             return new Value.Symbol(s.component().name());
           }
-          return new Value.Symbol(spec.type() == ParamSpec.Type.CHOICE ? n.name().key()
-              : n.name().text());
+          return new Value.Symbol(
+              spec.type() == ParamSpec.Type.CHOICE ? n.name().key() : n.name().text());
         }
         if (e instanceof Expr.StringLit s) {
           return new Value.Symbol(s.value());
         }
-        diags.error(e.span(), "parameter `" + param + "` takes a name"
-            + (spec.type() == ParamSpec.Type.CHOICE ? ": " + spec.range() : ""));
+        diags.error(
+            e.span(),
+            "parameter `"
+                + param
+                + "` takes a name"
+                + (spec.type() == ParamSpec.Type.CHOICE ? ": " + spec.range() : ""));
         return null;
       }
       default -> {

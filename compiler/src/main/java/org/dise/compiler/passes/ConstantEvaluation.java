@@ -35,18 +35,23 @@ final class ConstantEvaluation {
         return b.value() ? 1L : 0L;
       }
       if (ent instanceof Scope.SymbolE) {
-        diags.error(n.span(), "`" + n.name().text() + "` is a program symbol's address, known"
-            + " only when the program is loaded, so it is not a constant",
+        diags.error(
+            n.span(),
+            "`"
+                + n.name().text()
+                + "` is a program symbol's address, known"
+                + " only when the program is loaded, so it is not a constant",
             "use it directly in a pattern or as a replacement operand, not in arithmetic"
                 + " on constants");
         return null;
       }
       if (ent == null) {
-        diags.error(n.span(), "unknown constant `" + n.name().text() + "`",
+        diags.error(
+            n.span(),
+            "unknown constant `" + n.name().text() + "`",
             Suggest.didYouMean(n.name().text(), scope.visibleNames(Scope.ConstE.class)));
       } else {
-        diags.error(n.span(), "`" + n.name().text() + "` is " + ent.what()
-            + ", not a constant");
+        diags.error(n.span(), "`" + n.name().text() + "` is " + ent.what() + ", not a constant");
       }
       return null;
     } else if (e instanceof Expr.Unary u) {
@@ -90,15 +95,19 @@ final class ConstantEvaluation {
         case OR -> l != 0 || r != 0 ? 1L : 0L;
       };
     } else if (e instanceof Expr.SymbolAddr y) {
-      diags.error(e.span(), "`" + org.dise.compiler.format.Formatter.symbolAddr(y.symbol(),
-              y.end()) + "` is known only when the program is loaded, so it is not a constant",
+      diags.error(
+          e.span(),
+          "`"
+              + org.dise.compiler.format.Formatter.symbolAddr(y.symbol(), y.end())
+              + "` is known only when the program is loaded, so it is not a constant",
           "write it where it is used: in a pattern or as a replacement operand");
       return null;
     } else {
-      diags.error(e.span(), "not a constant", "constants are numbers, `true`, `false`, "
-          + "other constants, and arithmetic on them");
+      diags.error(
+          e.span(),
+          "not a constant",
+          "constants are numbers, `true`, `false`, " + "other constants, and arithmetic on them");
       return null;
     }
   }
-
 }

@@ -40,8 +40,10 @@ public final class ImportLoading {
 
   /** Loads everything {@code main} needs; {@code mainPath} may be null (text from a REPL). */
   public LoadedProgram run(AcfFile main, Path mainPath) {
-    String key = mainPath == null ? "main:" + main.source().name()
-        : "file:" + mainPath.toAbsolutePath().normalize();
+    String key =
+        mainPath == null
+            ? "main:" + main.source().name()
+            : "file:" + mainPath.toAbsolutePath().normalize();
     keys.put(main, key);
     cache.put(key, Optional.of(main));
     inProgress.add(key);
@@ -49,8 +51,11 @@ public final class ImportLoading {
     inProgress.remove(key);
     Optional<AcfFile> prelude = Optional.empty();
     if (!isLibrary(key, LibraryResolver.PRELUDE)) {
-      prelude = load("lib:" + LibraryResolver.PRELUDE, null, () -> library
-          .resolve(LibraryResolver.PRELUDE));
+      prelude =
+          load(
+              "lib:" + LibraryResolver.PRELUDE,
+              null,
+              () -> library.resolve(LibraryResolver.PRELUDE));
     }
     return new LoadedProgram(main, imports, prelude);
   }
@@ -75,25 +80,28 @@ public final class ImportLoading {
             continue;
           }
           if (!Files.isRegularFile(p)) {
-            diags.error(imp.target().span(), "cannot find imported file `" + target + "`",
+            diags.error(
+                imp.target().span(),
+                "cannot find imported file `" + target + "`",
                 "file imports are relative to the importing file's folder");
             continue;
           }
           Path shown = Path.of(file.source().name()).getParent();
-          String display = (shown == null ? Path.of(target) : shown.resolve(target)).normalize()
-              .toString();
+          String display =
+              (shown == null ? Path.of(target) : shown.resolve(target)).normalize().toString();
           loaded = load(k, p, () -> read(p, display));
         } else if (fileKey.startsWith("lib:")) {
           String base = fileKey.substring(4);
           int slash = base.lastIndexOf('/');
-          String name = (slash < 0 ? "" : base.substring(0, slash + 1))
-              + target.replaceFirst("\\.acf$", "");
+          String name =
+              (slash < 0 ? "" : base.substring(0, slash + 1)) + target.replaceFirst("\\.acf$", "");
           loaded = library(imp, name);
           if (loaded == null) {
             continue;
           }
         } else {
-          diags.error(imp.target().span(),
+          diags.error(
+              imp.target().span(),
               "cannot import `" + target + "` from a source that is not a file");
           continue;
         }

@@ -7,8 +7,8 @@ import org.dise.compiler.diag.Diagnostics;
 
 /**
  * Pass "mixed-logic": warns of {@code &&} inside {@code ||} without parentheses. Fig. 6's hot
- * method pattern, {@code proc_call || (branch && backward) && zero_0}, parses (as in C) as
- * {@code proc_call || ((...) && zero_0)}, which profiles calls even when sampling is off.
+ * method pattern, {@code proc_call || (branch && backward) && zero_0}, parses (as in C) as {@code
+ * proc_call || ((...) && zero_0)}, which profiles calls even when sampling is off.
  */
 public final class MixedLogicLint {
   public static final String NAME = "mixed-logic";
@@ -34,7 +34,9 @@ public final class MixedLogicLint {
       if (b.op() == Expr.BinaryOp.OR) {
         for (Expr side : new Expr[] {b.left(), b.right()}) {
           if (side instanceof Expr.Binary s && s.op() == Expr.BinaryOp.AND) {
-            diags.warning(s.span(), "`&&` within `||` without parentheses",
+            diags.warning(
+                s.span(),
+                "`&&` within `||` without parentheses",
                 "`&&` binds tighter than `||`; add parentheses to say which you mean");
           }
         }

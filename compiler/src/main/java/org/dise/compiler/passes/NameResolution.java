@@ -38,9 +38,9 @@ import org.dise.compiler.sem.HpsRegister;
 /**
  * Pass "name-resolution": resolves every name (productions, replacements, constants, registers,
  * counters, sinks, triggers, imports, block parameters), instantiates {@code use}d blocks with
- * their arguments (checking the arguments' types), and builds the {@link CheckedProgram}.
- * Values that exist only at run time are kept as {@code Dynamic}/{@code Invalid} nodes for the
- * passes after it to report.
+ * their arguments (checking the arguments' types), and builds the {@link CheckedProgram}. Values
+ * that exist only at run time are kept as {@code Dynamic}/{@code Invalid} nodes for the passes
+ * after it to report.
  */
 public final class NameResolution {
   public static final String NAME = "name-resolution";
@@ -96,10 +96,10 @@ public final class NameResolution {
       opClasses.add(c.toLowerCase(Locale.ROOT));
     }
     // Section 3.4: HPS_R0 holds 0 and HPS_R1 holds 1.
-    builtins.put("HPS_R0", new Scope.RegisterE(new HpsRegister(0, "HPS_R0", 0, Span.NONE),
-        Span.NONE));
-    builtins.put("HPS_R1", new Scope.RegisterE(new HpsRegister(1, "HPS_R1", 1, Span.NONE),
-        Span.NONE));
+    builtins.put(
+        "HPS_R0", new Scope.RegisterE(new HpsRegister(0, "HPS_R0", 0, Span.NONE), Span.NONE));
+    builtins.put(
+        "HPS_R1", new Scope.RegisterE(new HpsRegister(1, "HPS_R1", 1, Span.NONE), Span.NONE));
   }
 
   public Result run(LoadedProgram program) {
@@ -137,9 +137,14 @@ public final class NameResolution {
       }
     }
     out = real;
-    CheckedProgram checked = new CheckedProgram(budget,
-        sortedByIndex(real.counters), sortedByIndex(real.registers),
-        List.copyOf(real.sinks.values()), List.copyOf(real.triggers.values()), real.acfs);
+    CheckedProgram checked =
+        new CheckedProgram(
+            budget,
+            sortedByIndex(real.counters),
+            sortedByIndex(real.registers),
+            List.copyOf(real.sinks.values()),
+            List.copyOf(real.triggers.values()),
+            real.acfs);
     return new Result(checked, checkedOnly);
   }
 
@@ -173,7 +178,8 @@ public final class NameResolution {
         }
       } else if (item instanceof Item.CounterDecl c) {
         for (Arg a : c.args()) {
-          if (a.name().isPresent() && a.name().get().key().equals("index")
+          if (a.name().isPresent()
+              && a.name().get().key().equals("index")
               && a.value() instanceof Expr.NumberLit n) {
             reservedCounters.add(n.value());
           }
@@ -228,8 +234,8 @@ public final class NameResolution {
   }
 
   /**
-   * The scope of a file's top level. {@code productions} receives its productions when the file
-   * is the main one; an imported file's productions are not active.
+   * The scope of a file's top level. {@code productions} receives its productions when the file is
+   * the main one; an imported file's productions are not active.
    */
   private Scope fileScope(AcfFile file, List<CheckedProduction> productions) {
     Scope existing = fileScopes.get(file);
@@ -237,8 +243,8 @@ public final class NameResolution {
       return existing;
     }
     boolean isPrelude = loaded.prelude().isPresent() && loaded.prelude().get() == file;
-    Scope imports = new Scope("imports of " + file.source().name(),
-        isPrelude ? builtins : preludeScope());
+    Scope imports =
+        new Scope("imports of " + file.source().name(), isPrelude ? builtins : preludeScope());
     Map<String, String> origin = new HashMap<>();
     for (Map.Entry<Item.Import, AcfFile> e : loaded.importsOf(file).entrySet()) {
       Item.Import imp = e.getKey();
@@ -250,10 +256,13 @@ public final class NameResolution {
       for (Map.Entry<String, Entity> decl : imported.entries.entrySet()) {
         String from = origin.get(decl.getKey());
         Entity prior = imports.entries.get(decl.getKey());
-        if (prior != null && prior != decl.getValue() && from != null
+        if (prior != null
+            && prior != decl.getValue()
+            && from != null
             && !from.equals(e.getValue().source().name())) {
-          imports.put(spelling(imported, decl.getKey()), new Scope.AmbiguousE(
-              List.of(prior.span(), decl.getValue().span()), imp.span()));
+          imports.put(
+              spelling(imported, decl.getKey()),
+              new Scope.AmbiguousE(List.of(prior.span(), decl.getValue().span()), imp.span()));
         } else {
           imports.put(spelling(imported, decl.getKey()), decl.getValue());
           origin.put(decl.getKey(), e.getValue().source().name());
@@ -279,8 +288,12 @@ public final class NameResolution {
   private void declare(Scope scope, Name name, Entity e) {
     Entity prior = scope.entries.get(name.key());
     if (prior != null) {
-      diags.error(name.span(), "`" + name.text() + "` is already declared"
-          + (prior.span().isNone() ? "" : " at line " + prior.span().line()));
+      diags.error(
+          name.span(),
+          "`"
+              + name.text()
+              + "` is already declared"
+              + (prior.span().isNone() ? "" : " at line " + prior.span().line()));
       return;
     }
     scope.put(name.text(), e);
@@ -289,12 +302,16 @@ public final class NameResolution {
   // ------------------------------------------------------------------ items
 
   /**
-   * Declares the items of a file or block instance: replacements and blocks first (productions
-   * may name later ones, as the papers write P1 before R1), then the other declarations in
-   * order, then productions and uses when {@code active}.
+   * Declares the items of a file or block instance: replacements and blocks first (productions may
+   * name later ones, as the papers write P1 before R1), then the other declarations in order, then
+   * productions and uses when {@code active}.
    */
-  void declareItems(List<Item> items, Scope scope, boolean active,
-      List<CheckedProduction> productions, String prefix) {
+  void declareItems(
+      List<Item> items,
+      Scope scope,
+      boolean active,
+      List<CheckedProduction> productions,
+      String prefix) {
     for (Item item : items) {
       if (item instanceof Item.Replacement r) {
         declare(scope, r.name(), new Scope.ReplE(r, scope, r.span()));
@@ -312,13 +329,15 @@ public final class NameResolution {
       } else if (item instanceof Item.CounterDecl c) {
         declareCounter(c, scope, active);
       } else if (item instanceof Item.SinkDecl s) {
-        Component comp = componentBinding.component(s.name(), s.component(), s.args(), true, scope, prefix);
+        Component comp =
+            componentBinding.component(s.name(), s.component(), s.args(), true, scope, prefix);
         declare(scope, s.name(), new Scope.SinkE(comp, s.span()));
         if (active) {
           out.sinks.putIfAbsent(comp.name(), comp);
         }
       } else if (item instanceof Item.TriggerDecl t) {
-        Component comp = componentBinding.component(t.name(), t.component(), t.args(), false, scope, prefix);
+        Component comp =
+            componentBinding.component(t.name(), t.component(), t.args(), false, scope, prefix);
         declare(scope, t.name(), new Scope.TriggerE(comp, t.span()));
         if (active) {
           out.triggers.putIfAbsent(comp.name(), comp);
@@ -337,8 +356,13 @@ public final class NameResolution {
       if (item instanceof Item.Production p) {
         Span prior = productionNames.putIfAbsent(p.name().key(), p.span());
         if (prior != null) {
-          diags.warning(p.name().span(), "production name `" + p.name().text()
-              + "` is used again (first at line " + prior.line() + ")",
+          diags.warning(
+              p.name().span(),
+              "production name `"
+                  + p.name().text()
+                  + "` is used again (first at line "
+                  + prior.line()
+                  + ")",
               "production names are labels; distinct names make diagnostics and reports clearer");
         }
         productions.add(production(p, scope));
@@ -359,8 +383,15 @@ public final class NameResolution {
     }
     Span prior = declaredRegisters.putIfAbsent(index, r.span());
     if (prior != null && prior != r.span()) {
-      diags.error(r.name().span(), "HPS register " + index + " is declared twice (first at "
-          + prior.file().name() + ":" + prior.line() + ")");
+      diags.error(
+          r.name().span(),
+          "HPS register "
+              + index
+              + " is declared twice (first at "
+              + prior.file().name()
+              + ":"
+              + prior.line()
+              + ")");
     }
     HpsRegister reg = new HpsRegister(index, r.name().text(), init == null ? 0 : init, r.span());
     declare(scope, r.name(), new Scope.RegisterE(reg, r.span()));
@@ -376,7 +407,9 @@ public final class NameResolution {
     Span initSpan = c.span();
     for (Arg a : c.args()) {
       if (a.name().isEmpty()) {
-        diags.error(a.span(), "counter arguments are named",
+        diags.error(
+            a.span(),
+            "counter arguments are named",
             "write `index = N`, `width = BITS` or `init = VALUE`");
         continue;
       }
@@ -389,8 +422,9 @@ public final class NameResolution {
         case "width" -> {
           width = v;
           if (v < 1 || v > budget.maxCounterWidth()) {
-            diags.error(a.value().span(), "counter width " + v + " is outside 1.."
-                + budget.maxCounterWidth() + " bits");
+            diags.error(
+                a.value().span(),
+                "counter width " + v + " is outside 1.." + budget.maxCounterWidth() + " bits");
             width = budget.defaultCounterWidth();
           }
         }
@@ -398,14 +432,18 @@ public final class NameResolution {
           init = v;
           initSpan = a.value().span();
         }
-        default -> diags.error(a.name().get().span(), "unknown counter parameter `"
-            + a.name().get().text() + "`", Suggest.didYouMean(a.name().get().text(),
-            List.of("index", "width", "init")));
+        default ->
+            diags.error(
+                a.name().get().span(),
+                "unknown counter parameter `" + a.name().get().text() + "`",
+                Suggest.didYouMean(a.name().get().text(), List.of("index", "width", "init")));
       }
     }
     if (init < 0 || width < 63 && init >= (1L << width)) {
-      diags.error(initSpan, "initial value " + init + " does not fit a " + width
-          + "-bit counter", "a counter holds 0.." + ((1L << width) - 1));
+      diags.error(
+          initSpan,
+          "initial value " + init + " does not fit a " + width + "-bit counter",
+          "a counter holds 0.." + ((1L << width) - 1));
       init = 0;
     }
     int idx;
@@ -419,8 +457,15 @@ public final class NameResolution {
     }
     Span prior = declaredCounters.putIfAbsent(idx, c.span());
     if (prior != null && prior != c.span()) {
-      diags.error(c.name().span(), "counter " + idx + " is declared twice (first at "
-          + prior.file().name() + ":" + prior.line() + ")");
+      diags.error(
+          c.name().span(),
+          "counter "
+              + idx
+              + " is declared twice (first at "
+              + prior.file().name()
+              + ":"
+              + prior.line()
+              + ")");
     }
     Counter counter = new Counter(idx, c.name().text(), (int) width, init, c.span());
     declare(scope, c.name(), new Scope.CounterE(counter, c.span()));
@@ -428,8 +473,6 @@ public final class NameResolution {
       out.counters.put(idx, counter);
     }
   }
-
-
 
   /** Looks a name up, following {@code alias.name} into imported modules. */
   Entity lookupQualified(Name name, Scope scope) {
@@ -442,7 +485,9 @@ public final class NameResolution {
       }
     }
     if (e instanceof Scope.AmbiguousE a) {
-      diags.error(name.span(), "`" + name.text() + "` is declared by more than one import",
+      diags.error(
+          name.span(),
+          "`" + name.text() + "` is declared by more than one import",
           "import one of them with `as` and write `alias." + name.text() + "`");
       return null;
     }
@@ -466,7 +511,9 @@ public final class NameResolution {
       if (e instanceof Scope.ReplE r) {
         replacement = Optional.of(replacements.replacement(r));
       } else if (e == null) {
-        diags.error(rn.span(), "unknown replacement `" + rn.text() + "`",
+        diags.error(
+            rn.span(),
+            "unknown replacement `" + rn.text() + "`",
             Suggest.didYouMean(rn.text(), scope.visibleNames(Scope.ReplE.class)));
       } else {
         diags.error(rn.span(), "`" + rn.text() + "` is " + e.what() + ", not a replacement");
@@ -481,10 +528,14 @@ public final class NameResolution {
     Optional<CheckedMicroOp.Source> source = Optional.empty();
     String written = m.kind().word() + "_" + counter;
     if (m.kind() == MicroOp.Kind.SET && m.source().isEmpty()) {
-      diags.error(m.span(), "`set` needs a source", "write `" + written
-          + "(HPS_R0)`: an HPS register or a constant");
+      diags.error(
+          m.span(),
+          "`set` needs a source",
+          "write `" + written + "(HPS_R0)`: an HPS register or a constant");
     } else if (m.kind() != MicroOp.Kind.SET && m.source().isPresent()) {
-      diags.error(m.source().get().span(), "`" + m.kind().word() + "` takes no source",
+      diags.error(
+          m.source().get().span(),
+          "`" + m.kind().word() + "` takes no source",
           "write `" + written + "`");
     } else if (m.source().isPresent()) {
       Expr src = m.source().get();
@@ -492,19 +543,23 @@ public final class NameResolution {
         Entity e = lookupQualified(n.name(), scope);
         if (e instanceof Scope.RegisterE r) {
           out.registers.putIfAbsent(r.register().index(), r.register());
-          source = Optional.of(new CheckedMicroOp.Source.Register(
-              r.register().index(), r.register().name()));
+          source =
+              Optional.of(
+                  new CheckedMicroOp.Source.Register(r.register().index(), r.register().name()));
         } else if (e instanceof Scope.ConstE c) {
           source = Optional.of(new CheckedMicroOp.Source.Constant(c.value()));
         } else if (e == null) {
           List<String> names = new ArrayList<>(scope.visibleNames(Scope.RegisterE.class));
           names.addAll(scope.visibleNames(Scope.ConstE.class));
           String hint = Suggest.didYouMean(n.name().text(), names);
-          diags.error(n.span(), "unknown HPS register `" + n.name().text() + "`",
+          diags.error(
+              n.span(),
+              "unknown HPS register `" + n.name().text() + "`",
               hint != null ? hint : "declare it with `register " + n.name().text() + " = 0;`");
         } else {
-          diags.error(n.span(), "`" + n.name().text() + "` is " + e.what()
-              + ", not an HPS register or a constant");
+          diags.error(
+              n.span(),
+              "`" + n.name().text() + "` is " + e.what() + ", not an HPS register or a constant");
         }
       } else {
         Long v = constant(src, scope);
@@ -528,7 +583,9 @@ public final class NameResolution {
       return c.counter().index();
     }
     if (e == null) {
-      diags.error(n.span(), "unknown counter `" + n.text() + "`",
+      diags.error(
+          n.span(),
+          "unknown counter `" + n.text() + "`",
           Suggest.didYouMean(n.text(), scope.visibleNames(Scope.CounterE.class)));
     } else {
       diags.error(n.span(), "`" + n.text() + "` is " + e.what() + ", not a counter");
@@ -588,6 +645,4 @@ public final class NameResolution {
   Entity lookup(Name name, Scope scope) {
     return lookupQualified(name, scope);
   }
-
-
 }

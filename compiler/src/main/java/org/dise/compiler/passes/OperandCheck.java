@@ -6,7 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Span;
 import org.dise.compiler.diag.Suggest;
@@ -28,7 +27,6 @@ import org.dise.runtime.isa.RoundingMode;
 public final class OperandCheck {
   public static final String NAME = "operands";
 
-
   private final InstructionTable isa;
   private final Diagnostics diags;
 
@@ -41,11 +39,13 @@ public final class OperandCheck {
     Map<CheckedReplacement, Boolean> seen = new IdentityHashMap<>();
     for (CheckedAcf acf : acfs) {
       for (CheckedProduction p : acf.productions()) {
-        p.replacement().ifPresent(r -> {
-          if (seen.put(r, true) == null) {
-            check(r);
-          }
-        });
+        p.replacement()
+            .ifPresent(
+                r -> {
+                  if (seen.put(r, true) == null) {
+                    check(r);
+                  }
+                });
       }
     }
   }
@@ -103,9 +103,18 @@ public final class OperandCheck {
     }
     List<Arg> ops = i.operands();
     if (ops.size() < required || ops.size() > kinds.size()) {
-      diags.error(i.span(), "`" + i.mnemonic() + "` takes " + (required == kinds.size()
-              ? String.valueOf(required) : required + " to " + kinds.size()) + " operand"
-              + (kinds.size() == 1 ? "" : "s") + ", not " + ops.size(),
+      diags.error(
+          i.span(),
+          "`"
+              + i.mnemonic()
+              + "` takes "
+              + (required == kinds.size()
+                  ? String.valueOf(required)
+                  : required + " to " + kinds.size())
+              + " operand"
+              + (kinds.size() == 1 ? "" : "s")
+              + ", not "
+              + ops.size(),
           "`" + i.mnemonic() + (kinds.isEmpty() ? "" : " " + signature(kinds)) + "`");
       return;
     }
@@ -117,23 +126,24 @@ public final class OperandCheck {
   static String signature(List<OperandKind> kinds) {
     List<String> parts = new ArrayList<>();
     for (OperandKind k : kinds) {
-      parts.add(switch (k) {
-        case XREG -> "reg";
-        case FREG -> "freg";
-        case IMM, UIMM, SHAMT, ZIMM -> "imm";
-        case MEM -> "offset(reg)";
-        case AMO_ADDR -> "(reg)";
-        case BRANCH_TARGET, JUMP_TARGET -> ".label";
-        case CSR -> "csr";
-        case RM -> "[rm]";
-        case FENCE_SET -> "[iorw]";
-      });
+      parts.add(
+          switch (k) {
+            case XREG -> "reg";
+            case FREG -> "freg";
+            case IMM, UIMM, SHAMT, ZIMM -> "imm";
+            case MEM -> "offset(reg)";
+            case AMO_ADDR -> "(reg)";
+            case BRANCH_TARGET, JUMP_TARGET -> ".label";
+            case CSR -> "csr";
+            case RM -> "[rm]";
+            case FENCE_SET -> "[iorw]";
+          });
     }
     return String.join(", ", parts);
   }
 
-  private void operand(String mnemonic, int position, OperandKind kind, Arg a,
-      Map<String, Span> labels) {
+  private void operand(
+      String mnemonic, int position, OperandKind kind, Arg a, Map<String, Span> labels) {
     if (a instanceof Arg.Invalid inv) {
       diags.error(a.span(), inv.what());
       return;
@@ -159,14 +169,20 @@ public final class OperandCheck {
         if (!(a instanceof Arg.Mem m)) {
           diags.error(a.span(), where + " is an address `offset(reg)`", describe(a));
         } else {
-          if (!(m.base() instanceof Arg.XReg || m.base() instanceof Arg.DiseReg
+          if (!(m.base() instanceof Arg.XReg
+              || m.base() instanceof Arg.DiseReg
               || isRegDirective(m.base()))) {
-            diags.error(m.base().span(), "the base of an address is an integer register",
+            diags.error(
+                m.base().span(),
+                "the base of an address is an integer register",
                 describe(m.base()));
           }
-          if (!(m.offset() instanceof Arg.Imm || m.offset() instanceof Arg.SymbolAddr
+          if (!(m.offset() instanceof Arg.Imm
+              || m.offset() instanceof Arg.SymbolAddr
               || isIntDirective(m.offset()))) {
-            diags.error(m.offset().span(), "the offset of an address is an immediate",
+            diags.error(
+                m.offset().span(),
+                "the offset of an address is an immediate",
                 describe(m.offset()));
           }
         }
@@ -174,12 +190,14 @@ public final class OperandCheck {
       case BRANCH_TARGET, JUMP_TARGET -> {
         if (a instanceof Arg.LabelRef l) {
           if (!labels.containsKey(l.name())) {
-            diags.error(a.span(), "undefined label `" + l.name() + "`",
+            diags.error(
+                a.span(),
+                "undefined label `" + l.name() + "`",
                 Suggest.didYouMean(l.name(), labels.keySet()));
           }
         } else if (!(a instanceof Arg.Imm || isIntDirective(a))) {
-          diags.error(a.span(), where + " is a branch target: a label such as `.done`",
-              describe(a));
+          diags.error(
+              a.span(), where + " is a branch target: a label such as `.done`", describe(a));
         }
       }
       case CSR -> {
@@ -189,7 +207,9 @@ public final class OperandCheck {
       }
       case RM -> {
         if (!(a instanceof Arg.Symbol s && RoundingMode.byName(s.name()).isPresent())) {
-          diags.error(a.span(), where + " is a rounding mode",
+          diags.error(
+              a.span(),
+              where + " is a rounding mode",
               "rounding modes are " + String.join(", ", RoundingMode.names()));
         }
       }

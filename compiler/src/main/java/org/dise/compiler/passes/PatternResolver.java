@@ -13,12 +13,18 @@ import org.dise.compiler.sem.InstructionField;
 import org.dise.compiler.sem.Pattern;
 
 /**
- * Part of name resolution: resolves a pattern expression and checks its types (conditions,
- * numbers, instruction names for {@code T.OP}, opcode classes for {@code T.OPCLASS}).
+ * Part of name resolution: resolves a pattern expression and checks its types (conditions, numbers,
+ * instruction names for {@code T.OP}, opcode classes for {@code T.OPCLASS}).
  */
 final class PatternResolver {
   /** The type of a pattern expression. */
-  enum Ty { BOOL, INT, OP, OPCLASS, ERROR }
+  enum Ty {
+    BOOL,
+    INT,
+    OP,
+    OPCLASS,
+    ERROR
+  }
 
   private record Typed(Pattern p, Ty ty) {}
 
@@ -34,7 +40,9 @@ final class PatternResolver {
     PatternResolver r = new PatternResolver(names);
     Typed t = r.expr(e, scope, null);
     if (t.ty() != Ty.BOOL && t.ty() != Ty.ERROR) {
-      r.diags.error(e.span(), "a pattern must be a condition, but this is " + describe(t.ty()),
+      r.diags.error(
+          e.span(),
+          "a pattern must be a condition, but this is " + describe(t.ty()),
           t.ty() == Ty.INT ? "compare it, e.g. `... != 0`" : "compare it with `==`");
     }
     return t.p();
@@ -89,22 +97,27 @@ final class PatternResolver {
     } else if (e instanceof Expr.FieldRef f) {
       InstructionField field = InstructionField.byName(f.name());
       if (field == null) {
-        diags.error(s, "unknown instruction field `T." + f.name() + "`",
+        diags.error(
+            s,
+            "unknown instruction field `T." + f.name() + "`",
             Suggest.didYouMean("T." + f.name(), NameResolution.staticFieldNames()));
         return error(s);
       }
       if (!field.isStatic()) {
         return new Typed(new Pattern.Dynamic("`" + field.spelling() + "`", s), Ty.INT);
       }
-      Ty ty = switch (field.kind()) {
-        case OP -> Ty.OP;
-        case OPCLASS -> Ty.OPCLASS;
-        default -> Ty.INT;
-      };
+      Ty ty =
+          switch (field.kind()) {
+            case OP -> Ty.OP;
+            case OPCLASS -> Ty.OPCLASS;
+            default -> Ty.INT;
+          };
       return new Typed(new Pattern.Field(field, s), ty);
     } else if (e instanceof Expr.InsnRef i) {
-      diags.error(s, "`T.INSN` is the whole original instruction, not a value a pattern can "
-          + "compare", "compare its fields, e.g. `T.OP == add` or `T.RD == 0`");
+      diags.error(
+          s,
+          "`T.INSN` is the whole original instruction, not a value a pattern can " + "compare",
+          "compare its fields, e.g. `T.OP == add` or `T.RD == 0`");
       return error(s);
     } else if (e instanceof Expr.DiseRegRef d) {
       return new Typed(new Pattern.Dynamic("the DISE register `" + d.name() + "`", s), Ty.INT);
@@ -118,8 +131,14 @@ final class PatternResolver {
       Typed t = expr(u.operand(), scope, null);
       Ty want = u.op() == Expr.UnaryOp.NOT ? Ty.BOOL : Ty.INT;
       if (t.ty() != want && t.ty() != Ty.ERROR) {
-        diags.error(u.operand().span(), "`" + u.op().symbol + "` needs "
-            + describe(want) + ", but this is " + describe(t.ty()));
+        diags.error(
+            u.operand().span(),
+            "`"
+                + u.op().symbol
+                + "` needs "
+                + describe(want)
+                + ", but this is "
+                + describe(t.ty()));
       }
       return new Typed(new Pattern.Unary(u.op(), t.p(), s), want);
     }
@@ -136,8 +155,11 @@ final class PatternResolver {
       Typed r = expr(b.right(), scope, lf);
       Ty named = lf != null ? lf : rf;
       if (named != null && op != Expr.BinaryOp.EQ && op != Expr.BinaryOp.NE) {
-        diags.error(s, "`" + (named == Ty.OP ? "T.OP" : "T.OPCLASS")
-            + "` can only be compared with `==` or `!=`");
+        diags.error(
+            s,
+            "`"
+                + (named == Ty.OP ? "T.OP" : "T.OPCLASS")
+                + "` can only be compared with `==` or `!=`");
       } else if (l.ty() != Ty.ERROR && r.ty() != Ty.ERROR && l.ty() != r.ty()) {
         diags.error(s, "cannot compare " + describe(l.ty()) + " with " + describe(r.ty()));
       } else if (l.ty() == Ty.BOOL && op != Expr.BinaryOp.EQ && op != Expr.BinaryOp.NE) {
@@ -150,8 +172,14 @@ final class PatternResolver {
     Ty want = op.isLogical() ? Ty.BOOL : Ty.INT;
     for (Typed t : List.of(l, r)) {
       if (t.ty() != want && t.ty() != Ty.ERROR) {
-        diags.error(t.p().span(), "`" + op.symbol + "` needs " + describe(want)
-            + " on both sides, but this is " + describe(t.ty()),
+        diags.error(
+            t.p().span(),
+            "`"
+                + op.symbol
+                + "` needs "
+                + describe(want)
+                + " on both sides, but this is "
+                + describe(t.ty()),
             want == Ty.BOOL && t.ty() == Ty.INT ? "compare it, e.g. `... != 0`" : null);
       }
     }
@@ -168,7 +196,9 @@ final class PatternResolver {
       if (names.mnemonics().contains(n.key())) {
         return new Typed(new Pattern.OpName(n.key(), s), Ty.OP);
       }
-      diags.error(s, "unknown instruction `" + n.text() + "`",
+      diags.error(
+          s,
+          "unknown instruction `" + n.text() + "`",
           Suggest.didYouMean(n.text(), names.mnemonics()));
       return error(s);
     }
@@ -182,8 +212,10 @@ final class PatternResolver {
       List<String> classes = new ArrayList<>(names.opClasses());
       classes.sort(null);
       String hint = Suggest.didYouMean(n.text(), classes);
-      diags.error(s, "unknown opcode class `" + n.text() + "`", hint != null ? hint
-          : "opcode classes are " + String.join(", ", classes));
+      diags.error(
+          s,
+          "unknown opcode class `" + n.text() + "`",
+          hint != null ? hint : "opcode classes are " + String.join(", ", classes));
       return error(s);
     }
     if (e instanceof Scope.ConstE c) {
@@ -206,16 +238,20 @@ final class PatternResolver {
       return error(s);
     }
     if (Registers.x(n.text()) >= 0 || Registers.f(n.text()) >= 0) {
-      return new Typed(new Pattern.Dynamic("the contents of register `" + n.text() + "`", s),
-          Ty.INT);
+      return new Typed(
+          new Pattern.Dynamic("the contents of register `" + n.text() + "`", s), Ty.INT);
     }
     if (names.opClasses().contains(n.key())) {
-      diags.error(s, "`" + n.text() + "` is an opcode class",
+      diags.error(
+          s,
+          "`" + n.text() + "` is an opcode class",
           "compare it with the field: `T.OPCLASS == " + n.text() + "`");
       return error(s);
     }
     if (names.mnemonics().contains(n.key())) {
-      diags.error(s, "`" + n.text() + "` is an instruction",
+      diags.error(
+          s,
+          "`" + n.text() + "` is an instruction",
           "compare it with the field: `T.OP == " + n.text() + "`");
       return error(s);
     }

@@ -15,9 +15,9 @@ import org.dise.runtime.elf.ProgramSymbols;
 
 /**
  * Checks a program's {@code symbol(NAME)} and {@code symbol_end(NAME)} against one build of the
- * program they will run on, ahead of a run ({@code acf check --program}). The messages are the
- * ones the runtime gives when it loads the program ({@link SymbolBinding#explain}), here with
- * the source line and an underline.
+ * program they will run on, ahead of a run ({@code acf check --program}). The messages are the ones
+ * the runtime gives when it loads the program ({@link SymbolBinding#explain}), here with the source
+ * line and an underline.
  */
 public final class ProgramSymbolCheck {
   private final ProgramSymbols symbols;
@@ -31,9 +31,11 @@ public final class ProgramSymbolCheck {
     this.diags = diags;
   }
 
-  /** Reports every symbol reference {@code symbols} does not resolve; returns how many there are. */
-  public static int run(CheckedProgram program, ProgramSymbols symbols, String programName,
-      Diagnostics diags) {
+  /**
+   * Reports every symbol reference {@code symbols} does not resolve; returns how many there are.
+   */
+  public static int run(
+      CheckedProgram program, ProgramSymbols symbols, String programName, Diagnostics diags) {
     ProgramSymbolCheck c = new ProgramSymbolCheck(symbols, programName, diags);
     for (org.dise.compiler.sem.Component k : program.sinks()) {
       k.params().values().forEach(c::value);

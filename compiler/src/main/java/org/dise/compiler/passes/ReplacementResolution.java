@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.dise.compiler.ast.Arg;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.ast.Name;
 import org.dise.compiler.ast.Operand;
@@ -79,13 +78,13 @@ final class ReplacementResolution {
         args.add(operand(o, scope));
       }
     }
-    return new CheckedReplacement.Stmt.Call(sink, args, c.result().map(r -> operand(r, scope)),
-        c.span());
+    return new CheckedReplacement.Stmt.Call(
+        sink, args, c.result().map(r -> operand(r, scope)), c.span());
   }
 
   /**
-   * The component name of the sink {@code n} names (a {@code call} or a {@code tag}), which
-   * active code thereby uses; reports an unknown name or one that is not a sink.
+   * The component name of the sink {@code n} names (a {@code call} or a {@code tag}), which active
+   * code thereby uses; reports an unknown name or one that is not a sink.
    */
   String sinkName(Name n, Scope scope) {
     Entity e = nr.lookupQualified(n, scope);
@@ -97,13 +96,20 @@ final class ReplacementResolution {
       }
     } else if (e == null) {
       String hint = Suggest.didYouMean(sink, scope.visibleNames(Scope.SinkE.class));
-      diags.error(n.span(), "unknown sink `" + sink + "`", hint != null ? hint
-          : !nr.hasPrelude()
-              ? "no standard library prelude was found; declare it with `sink " + sink
-                  + " = region_counter();` or pass --lib"
-              // A component the runtime implements, so that following the hint runs.
-              : "declare it, e.g. `sink " + sink + " = region_counter();` (the components are"
-                  + " in spec/acf-language.md section 7)");
+      diags.error(
+          n.span(),
+          "unknown sink `" + sink + "`",
+          hint != null
+              ? hint
+              : !nr.hasPrelude()
+                  ? "no standard library prelude was found; declare it with `sink "
+                      + sink
+                      + " = region_counter();` or pass --lib"
+                  // A component the runtime implements, so that following the hint runs.
+                  : "declare it, e.g. `sink "
+                      + sink
+                      + " = region_counter();` (the components are"
+                      + " in spec/acf-language.md section 7)");
     } else {
       diags.error(n.span(), "`" + sink + "` is " + e.what() + ", not a sink");
     }
@@ -123,13 +129,15 @@ final class ReplacementResolution {
     } else if (o instanceof Operand.Field f) {
       InstructionField field = InstructionField.byName(f.name());
       if (field == null) {
-        diags.error(s, "unknown instruction field `T." + f.name() + "`",
+        diags.error(
+            s,
+            "unknown instruction field `T." + f.name() + "`",
             Suggest.didYouMean("T." + f.name(), staticFieldNames()));
         return new CheckedReplacement.Arg.Imm(0, s);
       }
       if (!field.isStatic()) {
-        return new CheckedReplacement.Arg.Invalid("`" + field.spelling()
-            + "` is known only while the instruction executes", s);
+        return new CheckedReplacement.Arg.Invalid(
+            "`" + field.spelling() + "` is known only while the instruction executes", s);
       }
       return new CheckedReplacement.Arg.Directive(field, s);
     } else if (o instanceof Operand.DiseReg d) {
@@ -138,11 +146,11 @@ final class ReplacementResolution {
         return new CheckedReplacement.Arg.DiseReg(
             (int) Math.min(Integer.MAX_VALUE, Long.parseLong(m.group(1))), s);
       }
-      return new CheckedReplacement.Arg.Invalid("`" + d.name()
-          + "` is not a DISE register (they are `$dr0`, `$dr1`, ...)", s);
+      return new CheckedReplacement.Arg.Invalid(
+          "`" + d.name() + "` is not a DISE register (they are `$dr0`, `$dr1`, ...)", s);
     } else if (o instanceof Operand.Mem m) {
-      CheckedReplacement.Arg off = m.offset().map(x -> operand(x, scope))
-          .orElse(new CheckedReplacement.Arg.Imm(0, s));
+      CheckedReplacement.Arg off =
+          m.offset().map(x -> operand(x, scope)).orElse(new CheckedReplacement.Arg.Imm(0, s));
       return new CheckedReplacement.Arg.Mem(off, operand(m.base(), scope), s);
     } else if (o instanceof Operand.NameOp n) {
       String text = n.name().text();
@@ -162,13 +170,16 @@ final class ReplacementResolution {
         return new CheckedReplacement.Arg.SymbolAddr(y.symbol(), y.end(), y.span());
       }
       if (e instanceof Scope.RegisterE) {
-        return new CheckedReplacement.Arg.Invalid("`" + text
-            + "` is an HPS register, which only micro-ops read; replacement code uses "
-            + "DISE registers `$drN`", s);
+        return new CheckedReplacement.Arg.Invalid(
+            "`"
+                + text
+                + "` is an HPS register, which only micro-ops read; replacement code uses "
+                + "DISE registers `$drN`",
+            s);
       }
       if (e != null) {
-        return new CheckedReplacement.Arg.Invalid("`" + text + "` is " + e.what()
-            + ", not an operand", s);
+        return new CheckedReplacement.Arg.Invalid(
+            "`" + text + "` is " + e.what() + ", not an operand", s);
       }
       return new CheckedReplacement.Arg.Symbol(text.toLowerCase(Locale.ROOT), s);
     }
@@ -185,5 +196,4 @@ final class ReplacementResolution {
     names.add("T.INSN");
     return names;
   }
-
 }

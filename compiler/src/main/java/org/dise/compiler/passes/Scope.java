@@ -145,11 +145,12 @@ final class Scope {
     List<String> out = new ArrayList<>();
     for (Scope s = this; s != null; s = s.parent) {
       Scope t = s;
-      s.entries.forEach((k, v) -> {
-        if (kind.isInstance(v)) {
-          out.add(t.spellings.get(k));
-        }
-      });
+      s.entries.forEach(
+          (k, v) -> {
+            if (kind.isInstance(v)) {
+              out.add(t.spellings.get(k));
+            }
+          });
     }
     return out;
   }

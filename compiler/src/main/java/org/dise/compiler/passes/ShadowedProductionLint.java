@@ -16,9 +16,9 @@ import org.dise.compiler.sem.ProgramPrinter;
 
 /**
  * Pass "shadowed-productions": within one ACF, the first matching production with a replacement
- * supplies it (Section 3.3), so a later production whose pattern implies an earlier one's, when
- * the earlier has a replacement, never gets its replacement used. Implication is decided
- * syntactically: every conjunct of the earlier pattern is a conjunct of the later one.
+ * supplies it (Section 3.3), so a later production whose pattern implies an earlier one's, when the
+ * earlier has a replacement, never gets its replacement used. Implication is decided syntactically:
+ * every conjunct of the earlier pattern is a conjunct of the later one.
  */
 public final class ShadowedProductionLint {
   public static final String NAME = "shadowed-productions";
@@ -70,9 +70,15 @@ public final class ShadowedProductionLint {
           }
           if (first != Integer.MAX_VALUE) {
             CheckedProduction earlier = ps.get(first);
-            diags.warning(later.span(), "the replacement of production `" + later.name()
-                + "` is never used: production `" + earlier.name() + "` (line "
-                + earlier.span().line() + ") matches whatever it matches and comes first",
+            diags.warning(
+                later.span(),
+                "the replacement of production `"
+                    + later.name()
+                    + "` is never used: production `"
+                    + earlier.name()
+                    + "` (line "
+                    + earlier.span().line()
+                    + ") matches whatever it matches and comes first",
                 "the first matching production with a replacement supplies it; reorder them "
                     + "or make the patterns disjoint");
           }
@@ -80,7 +86,8 @@ public final class ShadowedProductionLint {
         if (later.replacement().isPresent() && !laterConj.isEmpty()) {
           String rarest = null;
           for (String c : laterConj) {
-            if (rarest == null || count.get(c) < count.get(rarest)
+            if (rarest == null
+                || count.get(c) < count.get(rarest)
                 || count.get(c).equals(count.get(rarest)) && c.compareTo(rarest) < 0) {
               rarest = c;
             }

@@ -33,8 +33,10 @@ public final class SinkUseCheck {
 
   private final Diagnostics diags;
   private final Map<String, Component> sinks = new HashMap<>();
+
   /** Per map: the argument count of its first call and where that call is. */
   private final Map<String, Span> firstCall = new HashMap<>();
+
   private final Map<String, Integer> arity = new HashMap<>();
 
   private SinkUseCheck(CheckedProgram program, Diagnostics diags) {
@@ -67,9 +69,17 @@ public final class SinkUseCheck {
       String sink = p.tag().get();
       Optional<ComponentSpec> spec = spec(sink);
       if (spec.isPresent() && !spec.get().tagged()) {
-        diags.error(p.span(), "production `" + p.name() + "` tags instructions for `" + sink
-            + "`, a " + spec.get().name() + ", which takes no tagged instructions",
-            "the components fed by `tag()` are " + String.join(", ", Catalogue.taggedNames())
+        diags.error(
+            p.span(),
+            "production `"
+                + p.name()
+                + "` tags instructions for `"
+                + sink
+                + "`, a "
+                + spec.get().name()
+                + ", which takes no tagged instructions",
+            "the components fed by `tag()` are "
+                + String.join(", ", Catalogue.taggedNames())
                 + "; call it from a replacement instead");
       } else if (spec.isPresent()) {
         classes(p, sink, spec.get());
@@ -83,9 +93,12 @@ public final class SinkUseCheck {
       afterOriginal |= s instanceof Stmt.Original;
       if (s instanceof Stmt.Call c) {
         for (org.dise.compiler.sem.CheckedReplacement.Arg a : c.args()) {
-          if (!afterOriginal && a instanceof org.dise.compiler.sem.CheckedReplacement.Arg.Directive d
+          if (!afterOriginal
+              && a instanceof org.dise.compiler.sem.CheckedReplacement.Arg.Directive d
               && d.field() == InstructionField.NEXT_PC) {
-            diags.error(a.span(), "`T.NEXT_PC` is known only after `T.INSN` has run",
+            diags.error(
+                a.span(),
+                "`T.NEXT_PC` is known only after `T.INSN` has run",
                 "move the call after `T.INSN` in `" + p.replacement().get().name() + "`");
           }
         }
@@ -101,28 +114,48 @@ public final class SinkUseCheck {
   private void call(Stmt.Call c, ComponentSpec spec) {
     String what = "`" + c.sink() + "` is a " + spec.name();
     if (spec.calls() == null) {
-      diags.error(c.span(), what + ", which takes no calls",
+      diags.error(
+          c.span(),
+          what + ", which takes no calls",
           spec.tagged() ? "feed it with `=> tag(" + c.sink() + ")` in a production" : null);
       return;
     }
     int n = c.args().size();
     ComponentSpec.Arity a = spec.calls();
     if (n < a.min() || n > a.max()) {
-      diags.error(c.span(), what + ", whose calls take " + a.describe() + "; this one passes "
-          + n + " argument" + (n == 1 ? "" : "s"));
+      diags.error(
+          c.span(),
+          what
+              + ", whose calls take "
+              + a.describe()
+              + "; this one passes "
+              + n
+              + " argument"
+              + (n == 1 ? "" : "s"));
     } else if (a.keys()) {
       String key = c.sink().toLowerCase(Locale.ROOT);
       Integer before = arity.putIfAbsent(key, n);
       firstCall.putIfAbsent(key, c.span());
       if (before != null && before != n) {
         Span at = firstCall.get(key);
-        diags.error(c.span(), "map `" + c.sink() + "` is called with " + n + " arguments here,"
-            + " but with " + before + " at line " + at.line(),
+        diags.error(
+            c.span(),
+            "map `"
+                + c.sink()
+                + "` is called with "
+                + n
+                + " arguments here,"
+                + " but with "
+                + before
+                + " at line "
+                + at.line(),
             "every call of a map passes the same number of key parts");
       }
     }
     if (c.result().isPresent() && spec.returns().isEmpty()) {
-      diags.error(c.result().get().span(), what + ", whose calls return nothing",
+      diags.error(
+          c.result().get().span(),
+          what + ", whose calls return nothing",
           "the maps return a value: count_map, sum_map, ..., state_map");
     }
   }
@@ -138,10 +171,21 @@ public final class SinkUseCheck {
             && PatternTruth.of(p.pattern(), op, cls) != PatternTruth.FALSE) {
           List<String> accepted = new ArrayList<>(spec.classes());
           accepted.sort(null);
-          diags.error(p.pattern().span(), "production `" + p.name() + "` feeds `" + sink
-              + "`, a " + spec.name() + ", which uses only " + String.join(", ", accepted)
-              + " instructions, but its pattern can match `"
-              + op.mnemonic().toLowerCase(Locale.ROOT) + "` (" + cls.acfName() + ")",
+          diags.error(
+              p.pattern().span(),
+              "production `"
+                  + p.name()
+                  + "` feeds `"
+                  + sink
+                  + "`, a "
+                  + spec.name()
+                  + ", which uses only "
+                  + String.join(", ", accepted)
+                  + " instructions, but its pattern can match `"
+                  + op.mnemonic().toLowerCase(Locale.ROOT)
+                  + "` ("
+                  + cls.acfName()
+                  + ")",
               "add `T.OPCLASS == " + accepted.get(0) + "` to the pattern");
           return;
         }
@@ -151,9 +195,13 @@ public final class SinkUseCheck {
 
   /** Whether an error was reported inside {@code s} (an unknown name in a pattern). */
   private boolean reported(Span s) {
-    return diags.all().stream().anyMatch(d -> d.severity()
-        == org.dise.compiler.diag.Severity.ERROR && d.span().file() == s.file()
-        && d.span().start() >= s.start() && d.span().end() <= s.end());
+    return diags.all().stream()
+        .anyMatch(
+            d ->
+                d.severity() == org.dise.compiler.diag.Severity.ERROR
+                    && d.span().file() == s.file()
+                    && d.span().start() >= s.start()
+                    && d.span().end() <= s.end());
   }
 
   /** The classes an instruction can decode as: jal and jalr are calls, returns or jumps. */
@@ -166,7 +214,9 @@ public final class SinkUseCheck {
 
   /** Three-valued evaluation of a pattern for one instruction and class, other fields unknown. */
   enum PatternTruth {
-    FALSE, TRUE, UNKNOWN;
+    FALSE,
+    TRUE,
+    UNKNOWN;
 
     static PatternTruth of(Pattern p, Op op, OpClass cls) {
       Long v = eval(p, op, cls);
@@ -239,12 +289,15 @@ public final class SinkUseCheck {
       }
       Boolean eq = null;
       for (Pattern[] pair : new Pattern[][] {{b.left(), b.right()}, {b.right(), b.left()}}) {
-        if (pair[0] instanceof Pattern.Field f && f.field() == InstructionField.OP
+        if (pair[0] instanceof Pattern.Field f
+            && f.field() == InstructionField.OP
             && pair[1] instanceof Pattern.OpName n) {
           // As the engine matches T.OP: the mnemonic as encoded or its base instruction.
-          eq = op.mnemonic().equalsIgnoreCase(n.mnemonic())
-              || op.base() != null && op.base().mnemonic().equalsIgnoreCase(n.mnemonic());
-        } else if (pair[0] instanceof Pattern.Field f && f.field() == InstructionField.OPCLASS
+          eq =
+              op.mnemonic().equalsIgnoreCase(n.mnemonic())
+                  || op.base() != null && op.base().mnemonic().equalsIgnoreCase(n.mnemonic());
+        } else if (pair[0] instanceof Pattern.Field f
+            && f.field() == InstructionField.OPCLASS
             && pair[1] instanceof Pattern.OpClassName n) {
           eq = cls.acfName().equalsIgnoreCase(n.opClass());
         }

@@ -7,9 +7,9 @@ import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.Pattern;
 
 /**
- * Pass "static-patterns": a pattern sees only what is known when the instruction is decoded
- * (its static fields and the counter flags; Section 3.1: the PT compares instruction fields).
- * Register contents and dynamic fields exist only in executing replacement code.
+ * Pass "static-patterns": a pattern sees only what is known when the instruction is decoded (its
+ * static fields and the counter flags; Section 3.1: the PT compares instruction fields). Register
+ * contents and dynamic fields exist only in executing replacement code.
  */
 public final class StaticPatternCheck {
   public static final String NAME = "static-patterns";
@@ -26,8 +26,9 @@ public final class StaticPatternCheck {
 
   private static void check(Pattern p, Diagnostics diags) {
     if (p instanceof Pattern.Dynamic d) {
-      diags.error(d.span(), "a pattern cannot test " + d.what()
-          + ": it exists only when the instruction executes",
+      diags.error(
+          d.span(),
+          "a pattern cannot test " + d.what() + ": it exists only when the instruction executes",
           "patterns see static fields (T.OP, T.OPCLASS, T.PC, T.TARGET, T.RS1, T.RD, T.IMM, "
               + "...) and counter flags; read dynamic values in the replacement sequence");
     } else if (p instanceof Pattern.Unary u) {

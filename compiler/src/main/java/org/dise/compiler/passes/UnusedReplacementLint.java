@@ -28,8 +28,8 @@ public final class UnusedReplacementLint {
     }
     for (Item i : items) {
       if (i instanceof Item.Replacement r && !used.contains(r.name().key())) {
-        diags.warning(r.name().span(), "replacement `" + r.name().text()
-            + "` is not used by any production");
+        diags.warning(
+            r.name().span(), "replacement `" + r.name().text() + "` is not used by any production");
       }
     }
   }

@@ -5,8 +5,8 @@ import java.util.List;
 import org.dise.compiler.Budget;
 
 /**
- * The checked program: what lowering to the PT, CT and RT needs, every name resolved, every
- * node with its span. ACFs are in composition order; productions within each in source order.
+ * The checked program: what lowering to the PT, CT and RT needs, every name resolved, every node
+ * with its span. ACFs are in composition order; productions within each in source order.
  */
 public record CheckedProgram(
     Budget budget,

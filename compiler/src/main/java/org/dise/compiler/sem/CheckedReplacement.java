@@ -19,8 +19,8 @@ public record CheckedReplacement(String name, List<Stmt> body, Span span) {
     record Original(Span span) implements Stmt {}
 
     /**
-     * {@code call(sink, args)}; {@code sink} is the unique name of a bound sink; {@code result}
-     * the DISE register {@code $drN = call(...)} writes.
+     * {@code call(sink, args)}; {@code sink} is the unique name of a bound sink; {@code result} the
+     * DISE register {@code $drN = call(...)} writes.
      */
     record Call(String sink, List<Arg> args, java.util.Optional<Arg> result, Span span)
         implements Stmt {

@@ -3,10 +3,10 @@ package org.dise.compiler.sem;
 import java.util.Locale;
 
 /**
- * The fields of the decoded instruction {@code T} (Sections 3.4, 3.5). Static fields are known
- * at decode time and may appear in patterns and as instantiation directives; dynamic ones exist
- * only while the instruction executes, so the language rejects them (our choice: the papers'
- * patterns use static fields only).
+ * The fields of the decoded instruction {@code T} (Sections 3.4, 3.5). Static fields are known at
+ * decode time and may appear in patterns and as instantiation directives; dynamic ones exist only
+ * while the instruction executes, so the language rejects them (our choice: the papers' patterns
+ * use static fields only).
  */
 public enum InstructionField {
   OP(true, Kind.OP),
@@ -27,7 +27,12 @@ public enum InstructionField {
   NEXT_PC(false, Kind.INT);
 
   /** What a field's value is: compared to names (OP, OPCLASS), a register number, an integer. */
-  public enum Kind { OP, OPCLASS, REG, INT }
+  public enum Kind {
+    OP,
+    OPCLASS,
+    REG,
+    INT
+  }
 
   private final boolean isStatic;
   private final Kind kind;

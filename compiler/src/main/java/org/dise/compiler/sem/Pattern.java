@@ -4,9 +4,9 @@ import org.dise.compiler.ast.Expr;
 import org.dise.compiler.diag.Span;
 
 /**
- * A resolved pattern expression. Static parts ({@link Field}, constants, names) can be folded
- * once per static instruction; {@link Flag} reads a counter flag per dynamic instance. The two
- * {@code Dynamic*} nodes are kept only so that the static-pattern pass can report them.
+ * A resolved pattern expression. Static parts ({@link Field}, constants, names) can be folded once
+ * per static instruction; {@link Flag} reads a counter flag per dynamic instance. The two {@code
+ * Dynamic*} nodes are kept only so that the static-pattern pass can report them.
  */
 public sealed interface Pattern {
   Span span();
@@ -19,8 +19,8 @@ public sealed interface Pattern {
   record Field(InstructionField field, Span span) implements Pattern {}
 
   /**
-   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: an address of the program, a constant once
-   * it is loaded.
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: an address of the program, a constant once it
+   * is loaded.
    */
   record SymbolAddr(String symbol, boolean end, Span span) implements Pattern {}
 

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Prints a checked program as text: the golden "checked output" of the conformance suite and
- * {@code acf check --print}. Patterns are printed fully parenthesised, so that the grouping the
- * compiler chose is visible.
+ * Prints a checked program as text: the golden "checked output" of the conformance suite and {@code
+ * acf check --print}. Patterns are printed fully parenthesised, so that the grouping the compiler
+ * chose is visible.
  */
 public final class ProgramPrinter {
   private ProgramPrinter() {}
@@ -17,13 +17,24 @@ public final class ProgramPrinter {
     StringBuilder sb = new StringBuilder();
     sb.append("counters:\n");
     for (Counter c : p.counters()) {
-      sb.append("  ").append(c.index()).append(c.name().isEmpty() ? "" : " " + c.name())
-          .append(": width ").append(c.width()).append(", init ").append(c.init()).append('\n');
+      sb.append("  ")
+          .append(c.index())
+          .append(c.name().isEmpty() ? "" : " " + c.name())
+          .append(": width ")
+          .append(c.width())
+          .append(", init ")
+          .append(c.init())
+          .append('\n');
     }
     sb.append("hps registers:\n");
     for (HpsRegister r : p.registers()) {
-      sb.append("  ").append(r.index()).append(' ').append(r.name()).append(" = ")
-          .append(r.init()).append('\n');
+      sb.append("  ")
+          .append(r.index())
+          .append(' ')
+          .append(r.name())
+          .append(" = ")
+          .append(r.init())
+          .append('\n');
     }
     sb.append("sinks:\n");
     for (Component c : p.sinks()) {
@@ -36,8 +47,12 @@ public final class ProgramPrinter {
     for (CheckedAcf acf : p.acfs()) {
       sb.append("acf ").append(acf.name()).append(":\n");
       for (CheckedProduction prod : acf.productions()) {
-        sb.append("  ").append(prod.name()).append(": ").append(pattern(prod.pattern()))
-            .append(" => ").append(prod.replacement().map(CheckedReplacement::name).orElse("null"))
+        sb.append("  ")
+            .append(prod.name())
+            .append(": ")
+            .append(pattern(prod.pattern()))
+            .append(" => ")
+            .append(prod.replacement().map(CheckedReplacement::name).orElse("null"))
             .append(", ");
         if (prod.control().isEmpty()) {
           sb.append("null");
@@ -50,11 +65,13 @@ public final class ProgramPrinter {
         }
         prod.tag().ifPresent(t -> sb.append(", tag(").append(t).append(')'));
         sb.append('\n');
-        prod.replacement().ifPresent(r -> {
-          for (CheckedReplacement.Stmt s : r.body()) {
-            sb.append("      ").append(stmt(s)).append('\n');
-          }
-        });
+        prod.replacement()
+            .ifPresent(
+                r -> {
+                  for (CheckedReplacement.Stmt s : r.body()) {
+                    sb.append("      ").append(stmt(s)).append('\n');
+                  }
+                });
       }
     }
     return sb.toString();
@@ -85,8 +102,12 @@ public final class ProgramPrinter {
     String s = m.kind().word() + "_" + m.counter();
     if (m.source().isPresent()) {
       CheckedMicroOp.Source src = m.source().get();
-      s += "(" + (src instanceof CheckedMicroOp.Source.Register r ? r.name() + " [R" + r.index()
-          + "]" : Long.toString(((CheckedMicroOp.Source.Constant) src).value())) + ")";
+      s +=
+          "("
+              + (src instanceof CheckedMicroOp.Source.Register r
+                  ? r.name() + " [R" + r.index() + "]"
+                  : Long.toString(((CheckedMicroOp.Source.Constant) src).value()))
+              + ")";
     }
     return s;
   }

@@ -9,11 +9,10 @@ public sealed interface Value {
   record Bool(boolean value) implements Value {}
 
   /**
-   * {@code symbol(NAME)} or {@code symbol_end(NAME)} given to an integer parameter: an address
-   * of the program, resolved when it is loaded; {@code span} is where it is written.
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)} given to an integer parameter: an address of
+   * the program, resolved when it is loaded; {@code span} is where it is written.
    */
-  record Address(String symbol, boolean end, org.dise.compiler.diag.Span span)
-      implements Value {}
+  record Address(String symbol, boolean end, org.dise.compiler.diag.Span span) implements Value {}
 
   /** A symbolic name: an opcode class, a mnemonic or codeword, a sink or trigger name. */
   record Symbol(String value) implements Value {}

@@ -26,8 +26,8 @@ class EngineGeneratorTest {
 
   static ProductionSet lower(Path acf) throws Exception {
     String text = Files.readString(acf, StandardCharsets.UTF_8);
-    Frontend.Result r = Frontend.standard().check(new SourceFile(acf.getFileName().toString(),
-        text), acf);
+    Frontend.Result r =
+        Frontend.standard().check(new SourceFile(acf.getFileName().toString(), text), acf);
     Diagnostics diags = r.diagnostics();
     ProductionSet set = r.program().flatMap(p -> Lowering.lower(p, diags)).orElse(null);
     assertWithMessage(DiagnosticRenderer.renderAll(diags.sorted())).that(set).isNotNull();

@@ -5,30 +5,37 @@ import java.util.Map;
 import org.dise.runtime.dise.CostReport;
 
 /**
- * Cycles of a profiled run, from the counts the engine reports (first paper, Sections 3.1-3.3
- * and 5.1; spec/cost-model.md). The paper measured a 4-way superscalar, 12-stage pipeline in
+ * Cycles of a profiled run, from the counts the engine reports (first paper, Sections 3.1-3.3 and
+ * 5.1; spec/cost-model.md). The paper measured a 4-way superscalar, 12-stage pipeline in
  * cycle-level simulation; we count events and charge each its paper-derived cycles:
  *
  * <ul>
- *   <li>a replacement stalls decode for {@code stall} cycles (Section 3.1: "DISE imposes a 1
- *       cycle delay");
- *   <li>an inserted instruction costs {@code insertedCpi} cycles: replacement code is a short
- *       chain of dependent instructions, so it does not overlap with itself;
+ *   <li>a replacement stalls decode for {@code stall} cycles (Section 3.1: "DISE imposes a 1 cycle
+ *       delay");
+ *   <li>an inserted instruction costs {@code insertedCpi} cycles: replacement code is a short chain
+ *       of dependent instructions, so it does not overlap with itself;
  *   <li>an inserted branch that mispredicts flushes the pipeline for {@code mispredictPenalty}
  *       cycles (Section 3.2: "and potentially a pipeline flush");
- *   <li>a handler call costs the sink's declared cycles, plus a miss to L2 (or to memory) when
- *       its profile table no longer fits the 32 KB L1 data cache (Section 5.1's machine);
+ *   <li>a handler call costs the sink's declared cycles, plus a miss to L2 (or to memory) when its
+ *       profile table no longer fits the 32 KB L1 data cache (Section 5.1's machine);
  *   <li>the application runs at {@code baseCpi} cycles per instruction.
  * </ul>
  *
- * Overhead is the extra cycles over the application's own. It does not model the
- * application's cache misses caused by the handler's lines, out-of-order overlap of inserted
- * code with application code, instruction cache effects of the handler, or the branch
- * predictor's pollution by the handler's branches.
+ * Overhead is the extra cycles over the application's own. It does not model the application's
+ * cache misses caused by the handler's lines, out-of-order overlap of inserted code with
+ * application code, instruction cache effects of the handler, or the branch predictor's pollution
+ * by the handler's branches.
  */
-public record CycleModel(double baseCpi, double stall, double insertedCpi,
-    double mispredictPenalty, long l1Bytes, long l2Bytes, double l2Latency,
-    double memoryLatency, long entryBytes) {
+public record CycleModel(
+    double baseCpi,
+    double stall,
+    double insertedCpi,
+    double mispredictPenalty,
+    long l1Bytes,
+    long l2Bytes,
+    double l2Latency,
+    double memoryLatency,
+    long entryBytes) {
 
   /** The defaults of spec/cost-model.md: the paper's machine where it says, our choices else. */
   public static CycleModel paper() {
@@ -36,8 +43,16 @@ public record CycleModel(double baseCpi, double stall, double insertedCpi,
   }
 
   public CycleModel withBaseCpi(double cpi) {
-    return new CycleModel(cpi, stall, insertedCpi, mispredictPenalty, l1Bytes, l2Bytes,
-        l2Latency, memoryLatency, entryBytes);
+    return new CycleModel(
+        cpi,
+        stall,
+        insertedCpi,
+        mispredictPenalty,
+        l1Bytes,
+        l2Bytes,
+        l2Latency,
+        memoryLatency,
+        entryBytes);
   }
 
   /** The probability that one handler call misses, for a table of {@code entries} entries. */
@@ -54,8 +69,8 @@ public record CycleModel(double baseCpi, double stall, double insertedCpi,
   }
 
   /**
-   * The cycles of one run: {@code mispredicts} inserted-branch mispredictions (the experiment
-   * knows its replacement code) and {@code entries} profile table entries.
+   * The cycles of one run: {@code mispredicts} inserted-branch mispredictions (the experiment knows
+   * its replacement code) and {@code entries} profile table entries.
    */
   public Cycles cycles(CostReport c, long mispredicts, long entries) {
     double app = c.applicationInstructions() * baseCpi;
@@ -64,13 +79,27 @@ public record CycleModel(double baseCpi, double stall, double insertedCpi,
     double flushes = mispredicts * mispredictPenalty;
     double handlers = c.handlerCycles();
     double missCount = c.handlerCalls() * handlerMissRate(entries);
-    return new Cycles(app, stalls, inserted, flushes, handlers, missCount * missLatency(entries),
-        c.interruptCycles(), missCount);
+    return new Cycles(
+        app,
+        stalls,
+        inserted,
+        flushes,
+        handlers,
+        missCount * missLatency(entries),
+        c.interruptCycles(),
+        missCount);
   }
 
   /** A run's cycles by cause. */
-  public record Cycles(double application, double stalls, double inserted, double flushes,
-      double handlers, double handlerMisses, double interrupts, double missCount) {
+  public record Cycles(
+      double application,
+      double stalls,
+      double inserted,
+      double flushes,
+      double handlers,
+      double handlerMisses,
+      double interrupts,
+      double missCount) {
     public double extra() {
       return stalls + inserted + flushes + handlers + handlerMisses + interrupts;
     }

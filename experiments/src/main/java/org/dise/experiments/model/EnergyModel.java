@@ -5,28 +5,40 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Energy of a run on the first paper's handheld (Section 5.4, Fig. 14(b): an HP iPAQ H3835,
- * Intel StrongARM, measured power and instruction rates per instruction type, and an 11 Mb/s
- * wireless card at 5 V x 0.285 A). Each event costs the power of its class over its rate:
- * joules per instruction = (J/s) / (instructions/s). See spec/cost-model.md.
+ * Energy of a run on the first paper's handheld (Section 5.4, Fig. 14(b): an HP iPAQ H3835, Intel
+ * StrongARM, measured power and instruction rates per instruction type, and an 11 Mb/s wireless
+ * card at 5 V x 0.285 A). Each event costs the power of its class over its rate: joules per
+ * instruction = (J/s) / (instructions/s). See spec/cost-model.md.
  *
  * <ul>
- *   <li>integer instruction (IREG): 0.865 J/s / 204.79 M/s = 4.22 nJ; an inserted instruction,
- *       a stall cycle and a handler cycle cost the same (the StrongARM issues one per cycle,
- *       204.79 M/s at its 206 MHz clock);
- *   <li>load: a hit costs as IREG, a miss (IMEM-R) 0.973 / 19.462 M = 50.0 nJ; store miss
- *       (IMEM-W) 1.340 / 11.625 M = 115.3 nJ; at {@code missRate} (Fig. 14(a)'s average, 0.2%);
+ *   <li>integer instruction (IREG): 0.865 J/s / 204.79 M/s = 4.22 nJ; an inserted instruction, a
+ *       stall cycle and a handler cycle cost the same (the StrongARM issues one per cycle, 204.79
+ *       M/s at its 206 MHz clock);
+ *   <li>load: a hit costs as IREG, a miss (IMEM-R) 0.973 / 19.462 M = 50.0 nJ; store miss (IMEM-W)
+ *       1.340 / 11.625 M = 115.3 nJ; at {@code missRate} (Fig. 14(a)'s average, 0.2%);
  *   <li>floating point (FPREG, emulated in software on the StrongARM): 0.965 / 0.439 M = 2.2 uJ;
  *   <li>a transmitted byte: 1.425 W / (11 Mb/s / 8) = 1.04 uJ;
  *   <li>the phase tracker: 4 pJ per dynamic branch (Section 4), when it runs.
  * </ul>
  */
-public record EnergyModel(double iregJ, double loadMissJ, double storeMissJ, double fpJ,
-    double byteJ, double trackerPerBranchJ, double missRate) {
+public record EnergyModel(
+    double iregJ,
+    double loadMissJ,
+    double storeMissJ,
+    double fpJ,
+    double byteJ,
+    double trackerPerBranchJ,
+    double missRate) {
 
   public static EnergyModel strongArm() {
-    return new EnergyModel(0.865 / 204.790e6, 0.973 / 19.462e6, 1.340 / 11.625e6,
-        0.965 / 0.439e6, 1.425 / (11e6 / 8), 4e-12, 0.002);
+    return new EnergyModel(
+        0.865 / 204.790e6,
+        0.973 / 19.462e6,
+        1.340 / 11.625e6,
+        0.965 / 0.439e6,
+        1.425 / (11e6 / 8),
+        4e-12,
+        0.002);
   }
 
   /** Joules of the application's own instructions. */

@@ -7,7 +7,8 @@ public record InstructionMix(long total, long loads, long stores, long fp, long 
   }
 
   /** The ACF that counts the classes in HPS counters 4..7 (null replacements: free). */
-  public static final String ACF = """
+  public static final String ACF =
+      """
       counter loads(index = 4, width = 32, init = 0);
       counter stores(index = 5, width = 32, init = 0);
       counter fps(index = 6, width = 32, init = 0);

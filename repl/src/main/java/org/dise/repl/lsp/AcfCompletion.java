@@ -3,7 +3,6 @@ package org.dise.repl.lsp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -23,11 +22,11 @@ import org.eclipse.lsp4j.MarkupContent;
 import org.eclipse.lsp4j.MarkupKind;
 
 /**
- * Completion from the text before the cursor: fields after {@code T.}, modules after
- * {@code import}, blocks after {@code use} and their parameters inside its parentheses,
- * components after {@code sink X =} / {@code trigger X =} and their parameters, sinks inside
- * {@code call(}, program symbols inside {@code symbol(}; elsewhere the language's words,
- * opcode classes, mnemonics, the document's and its imports' names, and the program's symbols.
+ * Completion from the text before the cursor: fields after {@code T.}, modules after {@code
+ * import}, blocks after {@code use} and their parameters inside its parentheses, components after
+ * {@code sink X =} / {@code trigger X =} and their parameters, sinks inside {@code call(}, program
+ * symbols inside {@code symbol(}; elsewhere the language's words, opcode classes, mnemonics, the
+ * document's and its imports' names, and the program's symbols.
  */
 final class AcfCompletion {
   private static final Pattern FIELD = Pattern.compile("\\b[Tt]\\.([A-Za-z_0-9]*)$");
@@ -41,9 +40,31 @@ final class AcfCompletion {
   private static final Pattern CALL = Pattern.compile("\\bcall\\s*\\(\\s*([\\w.]*)$");
   private static final Pattern SYMBOL = Pattern.compile("\\bsymbol\\s*\\(\\s*([\\w.]*)$");
 
-  private static final List<String> KEYWORDS = List.of("import", "as", "acf", "use", "const",
-      "register", "counter", "sink", "trigger", "null", "call", "true", "false", "tag", "zero",
-      "overflow", "inc", "dec", "set", "on_trig_inst", "off_trig_inst", "HPS_R0", "HPS_R1");
+  private static final List<String> KEYWORDS =
+      List.of(
+          "import",
+          "as",
+          "acf",
+          "use",
+          "const",
+          "register",
+          "counter",
+          "sink",
+          "trigger",
+          "null",
+          "call",
+          "true",
+          "false",
+          "tag",
+          "zero",
+          "overflow",
+          "inc",
+          "dec",
+          "set",
+          "on_trig_inst",
+          "off_trig_inst",
+          "HPS_R0",
+          "HPS_R1");
 
   private final Navigator navigator;
 
@@ -54,8 +75,9 @@ final class AcfCompletion {
   List<CompletionItem> complete(AcfDocument doc, int offset, List<String> symbols) {
     String before = doc.text.substring(0, Math.min(offset, doc.text.length()));
     // The current item: from the last `;`, `{` or `}` (items may span lines).
-    int cut = Math.max(before.lastIndexOf(';'), Math.max(before.lastIndexOf('{'),
-        before.lastIndexOf('}')));
+    int cut =
+        Math.max(
+            before.lastIndexOf(';'), Math.max(before.lastIndexOf('{'), before.lastIndexOf('}')));
     String line = before.substring(before.lastIndexOf('\n') + 1);
     String item = before.substring(cut + 1);
     Matcher m;
@@ -97,11 +119,14 @@ final class AcfCompletion {
     List<CompletionItem> out = new ArrayList<>();
     for (String f : LanguageDocs.fields().keySet()) {
       InstructionField field = InstructionField.byName(f);
-      String detail = f.equals("INSN") ? "the original instruction"
-          : field != null && field.isStatic() ? "static field (patterns, directives)"
-          : "dynamic field (replacement code only)";
-      CompletionItem c = item(f, CompletionItemKind.Field, detail,
-          LanguageDocs.field(f).orElse(""));
+      String detail =
+          f.equals("INSN")
+              ? "the original instruction"
+              : field != null && field.isStatic()
+                  ? "static field (patterns, directives)"
+                  : "dynamic field (replacement code only)";
+      CompletionItem c =
+          item(f, CompletionItemKind.Field, detail, LanguageDocs.field(f).orElse(""));
       out.add(c);
     }
     return out;
@@ -116,8 +141,12 @@ final class AcfCompletion {
     }
     for (Navigator.Target t : navigator.visibleFromImports(doc)) {
       if (t.decl().kind() == Declarations.Kind.BLOCK) {
-        out.add(item(t.decl().name().text(), CompletionItemKind.Module, t.decl().signature(),
-            t.decl().doc()));
+        out.add(
+            item(
+                t.decl().name().text(),
+                CompletionItemKind.Module,
+                t.decl().signature(),
+                t.decl().doc()));
       }
     }
     return out;
@@ -126,12 +155,15 @@ final class AcfCompletion {
   private List<CompletionItem> blockParams(AcfDocument doc, String block, int offset) {
     List<CompletionItem> out = new ArrayList<>();
     for (Navigator.Target t : navigator.definitions(doc, block, offset)) {
-      if (t.decl().item() instanceof Item.AcfBlock b && t.decl().kind()
-          == Declarations.Kind.BLOCK) {
+      if (t.decl().item() instanceof Item.AcfBlock b
+          && t.decl().kind() == Declarations.Kind.BLOCK) {
         for (Param p : b.params()) {
-          CompletionItem c = item(p.name().text(), CompletionItemKind.Property,
-              Declarations.text(p.span().file(), p.span()), "parameter of `" + t.decl()
-                  .signature() + "`");
+          CompletionItem c =
+              item(
+                  p.name().text(),
+                  CompletionItemKind.Property,
+                  Declarations.text(p.span().file(), p.span()),
+                  "parameter of `" + t.decl().signature() + "`");
           c.setInsertText(p.name().text() + " = ");
           out.add(c);
         }
@@ -145,9 +177,15 @@ final class AcfCompletion {
     List<CompletionItem> out = new ArrayList<>();
     for (ComponentSpec s : sortedSpecs()) {
       if (s.isSink() == sinks) {
-        out.add(item(s.name(), CompletionItemKind.Class, (sinks ? "sink" : "trigger")
-            + " component(" + String.join(", ", s.paramNames()) + ")",
-            LanguageDocs.component(s.name()).orElse(s.doc())));
+        out.add(
+            item(
+                s.name(),
+                CompletionItemKind.Class,
+                (sinks ? "sink" : "trigger")
+                    + " component("
+                    + String.join(", ", s.paramNames())
+                    + ")",
+                LanguageDocs.component(s.name()).orElse(s.doc())));
       }
     }
     return out;
@@ -156,14 +194,20 @@ final class AcfCompletion {
   /** The component's parameters from the runtime's catalogue: type, range, default, doc. */
   private List<CompletionItem> componentParams(String component) {
     List<CompletionItem> out = new ArrayList<>();
-    Catalogue.find(component).ifPresent(s -> {
-      for (ParamSpec p : s.params()) {
-        CompletionItem c = item(p.name(), CompletionItemKind.Property, p.range()
-            + (p.dflt().isEmpty() ? "" : ", default " + p.dflt()), p.doc());
-        c.setInsertText(p.name() + " = ");
-        out.add(c);
-      }
-    });
+    Catalogue.find(component)
+        .ifPresent(
+            s -> {
+              for (ParamSpec p : s.params()) {
+                CompletionItem c =
+                    item(
+                        p.name(),
+                        CompletionItemKind.Property,
+                        p.range() + (p.dflt().isEmpty() ? "" : ", default " + p.dflt()),
+                        p.doc());
+                c.setInsertText(p.name() + " = ");
+                out.add(c);
+              }
+            });
     return out;
   }
 
@@ -177,18 +221,25 @@ final class AcfCompletion {
     Map<String, CompletionItem> out = new LinkedHashMap<>();
     Optional<Item.AcfBlock> block = doc.blockAt(offset);
     for (Declarations.Decl d : doc.declarations) {
-      boolean visible = d.block().isEmpty() || block.isPresent() && d.block().get()
-          == block.get();
-      if (visible && (d.kind() == Declarations.Kind.SINK || d.kind() == Declarations.Kind.PARAM
-          && d.signature().matches("(?s)\\w+\\s*:\\s*sink\\b.*"))) {
-        out.putIfAbsent(d.name().key(), item(d.name().text(), CompletionItemKind.Variable,
-            d.signature(), d.doc()));
+      boolean visible = d.block().isEmpty() || block.isPresent() && d.block().get() == block.get();
+      if (visible
+          && (d.kind() == Declarations.Kind.SINK
+              || d.kind() == Declarations.Kind.PARAM
+                  && d.signature().matches("(?s)\\w+\\s*:\\s*sink\\b.*"))) {
+        out.putIfAbsent(
+            d.name().key(),
+            item(d.name().text(), CompletionItemKind.Variable, d.signature(), d.doc()));
       }
     }
     for (Navigator.Target t : navigator.visibleFromImports(doc)) {
       if (t.decl().kind() == Declarations.Kind.SINK) {
-        out.putIfAbsent(t.decl().name().key(), item(t.decl().name().text(),
-            CompletionItemKind.Variable, t.decl().signature(), t.decl().doc()));
+        out.putIfAbsent(
+            t.decl().name().key(),
+            item(
+                t.decl().name().text(),
+                CompletionItemKind.Variable,
+                t.decl().signature(),
+                t.decl().doc()));
       }
     }
     return new ArrayList<>(out.values());
@@ -206,36 +257,55 @@ final class AcfCompletion {
     Map<String, CompletionItem> out = new LinkedHashMap<>();
     for (Declarations.Decl d : doc.declarations) {
       if (d.kind() != Declarations.Kind.IMPORT && d.kind() != Declarations.Kind.USE) {
-        out.putIfAbsent(d.name().text(), item(d.name().text(), kindOf(d.kind()),
-            d.kind().label + ": " + d.signature(), d.doc()));
+        out.putIfAbsent(
+            d.name().text(),
+            item(
+                d.name().text(), kindOf(d.kind()), d.kind().label + ": " + d.signature(), d.doc()));
       }
     }
     for (Navigator.Target t : navigator.visibleFromImports(doc)) {
       Declarations.Decl d = t.decl();
-      out.putIfAbsent(d.name().text(), item(d.name().text(), kindOf(d.kind()),
-          d.kind().label + ": " + d.signature(), d.doc()));
+      out.putIfAbsent(
+          d.name().text(),
+          item(d.name().text(), kindOf(d.kind()), d.kind().label + ": " + d.signature(), d.doc()));
     }
     for (String k : KEYWORDS) {
-      out.putIfAbsent(k, item(k, CompletionItemKind.Keyword, "keyword",
-          LanguageDocs.keyword(k).orElse("")));
+      out.putIfAbsent(
+          k, item(k, CompletionItemKind.Keyword, "keyword", LanguageDocs.keyword(k).orElse("")));
     }
     for (OpClass c : OpClass.values()) {
-      out.putIfAbsent(c.acfName(), item(c.acfName(), CompletionItemKind.EnumMember,
-          "opcode class", LanguageDocs.opClass(c.acfName()).orElse("")));
+      out.putIfAbsent(
+          c.acfName(),
+          item(
+              c.acfName(),
+              CompletionItemKind.EnumMember,
+              "opcode class",
+              LanguageDocs.opClass(c.acfName()).orElse("")));
     }
     for (String f : LanguageDocs.fields().keySet()) {
-      out.putIfAbsent("T." + f, item("T." + f, CompletionItemKind.Field, "instruction field",
-          LanguageDocs.field(f).orElse("")));
+      out.putIfAbsent(
+          "T." + f,
+          item(
+              "T." + f,
+              CompletionItemKind.Field,
+              "instruction field",
+              LanguageDocs.field(f).orElse("")));
     }
     for (int i = 0; i < 4; i++) {
       for (String p : List.of("zero_", "overflow_", "inc_", "dec_", "set_")) {
-        out.putIfAbsent(p + i, item(p + i, CompletionItemKind.Operator, "HPS",
-            LanguageDocs.paperForm(p + i).orElse("")));
+        out.putIfAbsent(
+            p + i,
+            item(
+                p + i,
+                CompletionItemKind.Operator,
+                "HPS",
+                LanguageDocs.paperForm(p + i).orElse("")));
       }
     }
     for (Op op : Op.values()) {
-      out.putIfAbsent(op.mnemonic(), item(op.mnemonic(), CompletionItemKind.Function,
-          "RISC-V instruction", ""));
+      out.putIfAbsent(
+          op.mnemonic(),
+          item(op.mnemonic(), CompletionItemKind.Function, "RISC-V instruction", ""));
     }
     for (String s : symbols) {
       out.putIfAbsent(s, item(s, CompletionItemKind.Function, "program symbol", ""));

@@ -15,10 +15,9 @@ import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DiagnosticSeverity;
 
 /**
- * One open document and what the compiler's front end says about it: the same
- * {@link Frontend} run as {@code acf check}, so the messages, ranges and hints are the same.
- * The last text that parsed is kept, so that navigation keeps working while a line is half
- * typed.
+ * One open document and what the compiler's front end says about it: the same {@link Frontend} run
+ * as {@code acf check}, so the messages, ranges and hints are the same. The last text that parsed
+ * is kept, so that navigation keeps working while a line is half typed.
  */
 final class AcfDocument {
   final String uri;
@@ -26,8 +25,10 @@ final class AcfDocument {
   final String text;
   final SourceFile source;
   final Frontend.Result result;
+
   /** This text's AST, or the last one that parsed. */
   final Optional<AcfFile> ast;
+
   final List<Declarations.Decl> declarations;
 
   AcfDocument(String uri, String text, Frontend frontend, Optional<AcfFile> previous) {
@@ -86,11 +87,16 @@ final class AcfDocument {
       lineEnd = lineEnd < 0 ? text.length() : lineEnd;
       end = Math.min(start + 1, lineEnd);
     }
-    Diagnostic out = new Diagnostic(Positions.range(text, start, end),
-        d.hint() == null ? message : message + "\nhint: " + d.hint());
-    out.setSeverity(d.severity() == Severity.ERROR ? DiagnosticSeverity.Error
-        : d.severity() == Severity.WARNING ? DiagnosticSeverity.Warning
-        : DiagnosticSeverity.Information);
+    Diagnostic out =
+        new Diagnostic(
+            Positions.range(text, start, end),
+            d.hint() == null ? message : message + "\nhint: " + d.hint());
+    out.setSeverity(
+        d.severity() == Severity.ERROR
+            ? DiagnosticSeverity.Error
+            : d.severity() == Severity.WARNING
+                ? DiagnosticSeverity.Warning
+                : DiagnosticSeverity.Information);
     out.setSource("acf");
     return out;
   }
@@ -102,7 +108,8 @@ final class AcfDocument {
     for (Item item : ast.get().items()) {
       if (item instanceof Item.Import imp) {
         String target = imp.target().text();
-        if (fileName.equals("lib:" + target) || fileName.endsWith(target)
+        if (fileName.equals("lib:" + target)
+            || fileName.endsWith(target)
             || fileName.endsWith(target.replace('.', '/') + ".acf")) {
           return Optional.of(imp.span());
         }
@@ -144,7 +151,8 @@ final class AcfDocument {
   Optional<Item.AcfBlock> blockAt(int offset) {
     Optional<Item.AcfBlock> found = Optional.empty();
     for (Declarations.Decl d : declarations) {
-      if (d.kind() == Declarations.Kind.BLOCK && d.span().start() <= offset
+      if (d.kind() == Declarations.Kind.BLOCK
+          && d.span().start() <= offset
           && offset <= d.span().end()) {
         found = Optional.of((Item.AcfBlock) d.item());
       }

@@ -14,9 +14,9 @@ import org.eclipse.lsp4j.MarkupContent;
 import org.eclipse.lsp4j.MarkupKind;
 
 /**
- * Hover: a field's, opcode class's, flag's or component's documentation with the paper section
- * it follows, and for a declared name (a library block, a sink, a production) its signature and
- * the comment written above it, with where it is declared.
+ * Hover: a field's, opcode class's, flag's or component's documentation with the paper section it
+ * follows, and for a declared name (a library block, a sink, a production) its signature and the
+ * comment written above it, with where it is declared.
  */
 final class AcfHover {
   private final Navigator navigator;
@@ -32,8 +32,11 @@ final class AcfHover {
     }
     String w = word.get().text();
     Optional<String> md = markdown(doc, w, offset);
-    return md.map(text -> new Hover(new MarkupContent(MarkupKind.MARKDOWN, text),
-        Positions.range(doc.text, word.get().start(), word.get().end())));
+    return md.map(
+        text ->
+            new Hover(
+                new MarkupContent(MarkupKind.MARKDOWN, text),
+                Positions.range(doc.text, word.get().start(), word.get().end())));
   }
 
   private Optional<String> markdown(AcfDocument doc, String w, int offset) {
@@ -43,9 +46,17 @@ final class AcfHover {
     if (doc.ast.isPresent()) {
       Optional<Item.Import> imp = Navigator.importAt(doc.ast.get(), offset);
       if (imp.isPresent() && !imp.get().isFile()) {
-        return StandardLibrary.module(imp.get().target().text()).map(m -> "**library module `"
-            + m.name() + "`**: " + m.summary() + "\n\nblocks: " + (m.blocks().isEmpty() ? "none"
-            : "`" + String.join("`, `", m.blocks()) + "`"));
+        return StandardLibrary.module(imp.get().target().text())
+            .map(
+                m ->
+                    "**library module `"
+                        + m.name()
+                        + "`**: "
+                        + m.summary()
+                        + "\n\nblocks: "
+                        + (m.blocks().isEmpty()
+                            ? "none"
+                            : "`" + String.join("`, `", m.blocks()) + "`"));
       }
     }
     List<Navigator.Target> targets = navigator.definitions(doc, w, offset);
@@ -70,13 +81,21 @@ final class AcfHover {
 
   /** A component: the papers' account (LanguageDocs), the catalogue's line, its parameters. */
   private static String component(ComponentSpec s) {
-    StringBuilder sb = new StringBuilder(LanguageDocs.component(s.name())
-        .orElse("**" + s.name() + "**: " + s.doc() + "."));
-    sb.append("\n\n").append(s.isSink() ? "sink" : "trigger").append(" component: ")
-        .append(s.doc()).append("\n\nparameters:");
+    StringBuilder sb =
+        new StringBuilder(
+            LanguageDocs.component(s.name()).orElse("**" + s.name() + "**: " + s.doc() + "."));
+    sb.append("\n\n")
+        .append(s.isSink() ? "sink" : "trigger")
+        .append(" component: ")
+        .append(s.doc())
+        .append("\n\nparameters:");
     for (ParamSpec p : s.params()) {
-      sb.append("\n- `").append(p.name()).append("` ").append(p.range())
-          .append(p.dflt().isEmpty() ? "" : ", default " + p.dflt()).append(": ")
+      sb.append("\n- `")
+          .append(p.name())
+          .append("` ")
+          .append(p.range())
+          .append(p.dflt().isEmpty() ? "" : ", default " + p.dflt())
+          .append(": ")
           .append(p.doc());
     }
     return sb.toString();
@@ -86,8 +105,8 @@ final class AcfHover {
     String key = w.toLowerCase(Locale.ROOT);
     for (Op op : Op.values()) {
       if (op.mnemonic().equals(key)) {
-        return Optional.of("**" + key + "**: RISC-V instruction, opcode class `"
-            + op.opClass().acfName() + "`.");
+        return Optional.of(
+            "**" + key + "**: RISC-V instruction, opcode class `" + op.opClass().acfName() + "`.");
       }
     }
     return Optional.empty();
@@ -101,7 +120,10 @@ final class AcfHover {
       sb.append("\n\n").append(d.doc());
     }
     String where = t.uri().equals(doc.uri) ? "this file" : d.span().file().name();
-    sb.append("\n\n*declared in ").append(where).append(", line ").append(d.span().line())
+    sb.append("\n\n*declared in ")
+        .append(where)
+        .append(", line ")
+        .append(d.span().line())
         .append('*');
     return sb.toString();
   }

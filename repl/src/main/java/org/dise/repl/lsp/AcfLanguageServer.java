@@ -91,8 +91,8 @@ public final class AcfLanguageServer implements LanguageServer, LanguageClientAw
     caps.setDefinitionProvider(true);
     caps.setDocumentSymbolProvider(true);
     caps.setDocumentFormattingProvider(true);
-    return CompletableFuture.completedFuture(new InitializeResult(caps,
-        new ServerInfo("acf", org.dise.repl.Version.VERSION)));
+    return CompletableFuture.completedFuture(
+        new InitializeResult(caps, new ServerInfo("acf", org.dise.repl.Version.VERSION)));
   }
 
   @Override
@@ -177,8 +177,13 @@ public final class AcfLanguageServer implements LanguageServer, LanguageClientAw
       }
       return List.copyOf(names);
     } catch (Exception e) {
-      warn("acf.program: cannot read " + program + ": " + (e instanceof java.io.IOException io
-          ? org.dise.repl.UserError.why(io) : e.getMessage()));
+      warn(
+          "acf.program: cannot read "
+              + program
+              + ": "
+              + (e instanceof java.io.IOException io
+                  ? org.dise.repl.UserError.why(io)
+                  : e.getMessage()));
       return List.of();
     }
   }

@@ -90,8 +90,9 @@ final class AcfTextDocumentService implements TextDocumentService {
 
   private void update(String uri, String text) {
     AcfDocument previous = documents.get(uri);
-    AcfDocument doc = new AcfDocument(uri, text, server.frontend(),
-        previous == null ? Optional.empty() : previous.ast);
+    AcfDocument doc =
+        new AcfDocument(
+            uri, text, server.frontend(), previous == null ? Optional.empty() : previous.ast);
     documents.put(uri, doc);
     server.publish(new PublishDiagnosticsParams(uri, doc.diagnostics()));
   }
@@ -103,60 +104,82 @@ final class AcfTextDocumentService implements TextDocumentService {
   @Override
   public CompletableFuture<Either<List<CompletionItem>, CompletionList>> completion(
       CompletionParams params) {
-    return CompletableFuture.supplyAsync(() -> {
-      List<CompletionItem> items = document(params.getTextDocument().getUri())
-          .map(d -> server.completion().complete(d, Positions.offset(d.text,
-              params.getPosition()), server.programSymbols()))
-          .orElse(List.of());
-      return Either.forRight(new CompletionList(false, items));
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          List<CompletionItem> items =
+              document(params.getTextDocument().getUri())
+                  .map(
+                      d ->
+                          server
+                              .completion()
+                              .complete(
+                                  d,
+                                  Positions.offset(d.text, params.getPosition()),
+                                  server.programSymbols()))
+                  .orElse(List.of());
+          return Either.forRight(new CompletionList(false, items));
+        });
   }
 
   @Override
   public CompletableFuture<Hover> hover(HoverParams params) {
-    return CompletableFuture.supplyAsync(() -> document(params.getTextDocument().getUri())
-        .flatMap(d -> server.hovers().hover(d, Positions.offset(d.text, params.getPosition())))
-        .orElse(null));
+    return CompletableFuture.supplyAsync(
+        () ->
+            document(params.getTextDocument().getUri())
+                .flatMap(
+                    d -> server.hovers().hover(d, Positions.offset(d.text, params.getPosition())))
+                .orElse(null));
   }
 
   @Override
   public CompletableFuture<Either<List<? extends Location>, List<? extends LocationLink>>>
       definition(DefinitionParams params) {
-    return CompletableFuture.supplyAsync(() -> {
-      List<Location> out = new ArrayList<>();
-      Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
-      if (doc.isPresent()) {
-        AcfDocument d = doc.get();
-        int offset = Positions.offset(d.text, params.getPosition());
-        Optional<Item.Import> imp = d.ast.flatMap(a -> Navigator.importAt(a, offset));
-        if (imp.isPresent()) {
-          server.navigator().resolve(d, imp.get()).ifPresent(s -> out.add(new Location(s.uri(),
-              new Range(new Position(0, 0), new Position(0, 0)))));
-        } else {
-          d.wordAt(offset).ifPresent(w -> {
-            for (Navigator.Target t : server.navigator().definitions(d, w.text(), offset)) {
-              out.add(new Location(t.uri(), Positions.range(t.decl().name().span())));
+    return CompletableFuture.supplyAsync(
+        () -> {
+          List<Location> out = new ArrayList<>();
+          Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
+          if (doc.isPresent()) {
+            AcfDocument d = doc.get();
+            int offset = Positions.offset(d.text, params.getPosition());
+            Optional<Item.Import> imp = d.ast.flatMap(a -> Navigator.importAt(a, offset));
+            if (imp.isPresent()) {
+              server
+                  .navigator()
+                  .resolve(d, imp.get())
+                  .ifPresent(
+                      s ->
+                          out.add(
+                              new Location(
+                                  s.uri(), new Range(new Position(0, 0), new Position(0, 0)))));
+            } else {
+              d.wordAt(offset)
+                  .ifPresent(
+                      w -> {
+                        for (Navigator.Target t :
+                            server.navigator().definitions(d, w.text(), offset)) {
+                          out.add(new Location(t.uri(), Positions.range(t.decl().name().span())));
+                        }
+                      });
             }
-          });
-        }
-      }
-      return Either.forLeft(out);
-    });
+          }
+          return Either.forLeft(out);
+        });
   }
 
   @Override
   public CompletableFuture<List<Either<SymbolInformation, DocumentSymbol>>> documentSymbol(
       DocumentSymbolParams params) {
-    return CompletableFuture.supplyAsync(() -> {
-      List<Either<SymbolInformation, DocumentSymbol>> out = new ArrayList<>();
-      Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
-      if (doc.isPresent() && doc.get().ast.isPresent()) {
-        for (DocumentSymbol s : symbols(doc.get().ast.get().items())) {
-          out.add(Either.forRight(s));
-        }
-      }
-      return out;
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          List<Either<SymbolInformation, DocumentSymbol>> out = new ArrayList<>();
+          Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
+          if (doc.isPresent() && doc.get().ast.isPresent()) {
+            for (DocumentSymbol s : symbols(doc.get().ast.get().items())) {
+              out.add(Either.forRight(s));
+            }
+          }
+          return out;
+        });
   }
 
   private static List<DocumentSymbol> symbols(List<Item> items) {
@@ -220,30 +243,30 @@ final class AcfTextDocumentService implements TextDocumentService {
     } else {
       return null;
     }
-    return new DocumentSymbol(name.text(), kind, Positions.range(item.span()),
-        Positions.range(name.span()), detail);
+    return new DocumentSymbol(
+        name.text(), kind, Positions.range(item.span()), Positions.range(name.span()), detail);
   }
 
   /** Formatting through {@code acf fmt}'s formatter: one edit, or none for unparsable text. */
   @Override
-  public CompletableFuture<List<? extends TextEdit>> formatting(
-      DocumentFormattingParams params) {
-    return CompletableFuture.supplyAsync(() -> {
-      Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
-      if (doc.isEmpty()) {
-        return List.of();
-      }
-      String text = doc.get().text;
-      Optional<AcfFile> ast = AcfParsing.parse(new SourceFile(doc.get().source.name(), text),
-          new Diagnostics());
-      if (ast.isEmpty()) {
-        return List.of();
-      }
-      String formatted = Formatter.format(ast.get());
-      if (formatted.equals(text)) {
-        return List.of();
-      }
-      return List.of(new TextEdit(Positions.range(text, 0, text.length()), formatted));
-    });
+  public CompletableFuture<List<? extends TextEdit>> formatting(DocumentFormattingParams params) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          Optional<AcfDocument> doc = document(params.getTextDocument().getUri());
+          if (doc.isEmpty()) {
+            return List.of();
+          }
+          String text = doc.get().text;
+          Optional<AcfFile> ast =
+              AcfParsing.parse(new SourceFile(doc.get().source.name(), text), new Diagnostics());
+          if (ast.isEmpty()) {
+            return List.of();
+          }
+          String formatted = Formatter.format(ast.get());
+          if (formatted.equals(text)) {
+            return List.of();
+          }
+          return List.of(new TextEdit(Positions.range(text, 0, text.length()), formatted));
+        });
   }
 }

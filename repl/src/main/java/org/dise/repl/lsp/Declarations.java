@@ -12,15 +12,23 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.diag.Span;
 
 /**
- * The names one parsed file declares, with where, what kind, a one-line signature and the
- * comment written above them: what go-to-definition, hover, completion and the outline read.
+ * The names one parsed file declares, with where, what kind, a one-line signature and the comment
+ * written above them: what go-to-definition, hover, completion and the outline read.
  */
 final class Declarations {
   /** What a declaration is; {@code label} is how hovers and completions name it. */
   enum Kind {
-    PRODUCTION("production"), REPLACEMENT("replacement sequence"), BLOCK("acf block"),
-    SINK("sink"), TRIGGER("trigger"), COUNTER("counter"), REGISTER("HPS register"),
-    CONST("constant"), PARAM("parameter"), IMPORT("import"), USE("use");
+    PRODUCTION("production"),
+    REPLACEMENT("replacement sequence"),
+    BLOCK("acf block"),
+    SINK("sink"),
+    TRIGGER("trigger"),
+    COUNTER("counter"),
+    REGISTER("HPS register"),
+    CONST("constant"),
+    PARAM("parameter"),
+    IMPORT("import"),
+    USE("use");
 
     final String label;
 
@@ -30,8 +38,14 @@ final class Declarations {
   }
 
   /** One declaration; {@code block} is the enclosing {@code acf} block, if any. */
-  record Decl(Name name, Kind kind, Item item, Span span, Optional<Item.AcfBlock> block,
-      String signature, String doc) {}
+  record Decl(
+      Name name,
+      Kind kind,
+      Item item,
+      Span span,
+      Optional<Item.AcfBlock> block,
+      String signature,
+      String doc) {}
 
   private Declarations() {}
 
@@ -42,17 +56,31 @@ final class Declarations {
     return out;
   }
 
-  private static void collect(AcfFile file, List<Item> items, Optional<Item.AcfBlock> block,
-      List<Decl> out) {
+  private static void collect(
+      AcfFile file, List<Item> items, Optional<Item.AcfBlock> block, List<Decl> out) {
     for (Item item : items) {
       Optional<Name> name = Optional.empty();
       Kind kind = null;
       if (item instanceof Item.AcfBlock b) {
-        out.add(new Decl(b.name(), Kind.BLOCK, b, b.span(), block, signature(file, b),
-            docAbove(file, b.span())));
+        out.add(
+            new Decl(
+                b.name(),
+                Kind.BLOCK,
+                b,
+                b.span(),
+                block,
+                signature(file, b),
+                docAbove(file, b.span())));
         for (Param p : b.params()) {
-          out.add(new Decl(p.name(), Kind.PARAM, b, p.span(), Optional.of(b),
-              text(file.source(), p.span()), ""));
+          out.add(
+              new Decl(
+                  p.name(),
+                  Kind.PARAM,
+                  b,
+                  p.span(),
+                  Optional.of(b),
+                  text(file.source(), p.span()),
+                  ""));
         }
         collect(file, b.body(), Optional.of(b), out);
       } else if (item instanceof Item.Production p) {
@@ -84,8 +112,15 @@ final class Declarations {
         kind = Kind.USE;
       }
       if (name.isPresent()) {
-        out.add(new Decl(name.get(), kind, item, item.span(), block, signature(file, item),
-            docAbove(file, item.span())));
+        out.add(
+            new Decl(
+                name.get(),
+                kind,
+                item,
+                item.span(),
+                block,
+                signature(file, item),
+                docAbove(file, item.span())));
       }
     }
   }
@@ -119,8 +154,10 @@ final class Declarations {
     }
     // A header comment separated from the block by code is not its doc; comments() confirms
     // the lines are comments rather than text inside a string.
-    if (!lines.isEmpty() && file.comments().stream().map(Comment::span)
-        .noneMatch(c -> src.line(c.start()) == line - 1)) {
+    if (!lines.isEmpty()
+        && file.comments().stream()
+            .map(Comment::span)
+            .noneMatch(c -> src.line(c.start()) == line - 1)) {
       return "";
     }
     return String.join("\n", lines);

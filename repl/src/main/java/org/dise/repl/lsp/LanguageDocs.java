@@ -8,8 +8,8 @@ import org.dise.compiler.sem.InstructionField;
 
 /**
  * The hover texts of the language's own words: instruction fields, opcode classes, components,
- * flags and keywords, each with the paper section it follows (spec/acf-language.md cites the
- * first paper, Nagpurkar et al., as §3.x).
+ * flags and keywords, each with the paper section it follows (spec/acf-language.md cites the first
+ * paper, Nagpurkar et al., as §3.x).
  */
 final class LanguageDocs {
   private LanguageDocs() {}
@@ -20,11 +20,15 @@ final class LanguageDocs {
   private static final Map<String, String> KEYWORDS = new LinkedHashMap<>();
 
   static {
-    FIELDS.put("OP", "the mnemonic (`add`, `c.addi`, `fadd.s`) or a codeword"
-        + " (`on_trig_inst`, `off_trig_inst`); compared with `==` and `!=` only");
-    FIELDS.put("OPCLASS", "the opcode class: `branch` (conditional), `jump`, `proc_call`,"
-        + " `return`, `load`, `store`, `alu`, `muldiv`, `fp`, `atomic`, `system`, `fence`,"
-        + " `codeword`");
+    FIELDS.put(
+        "OP",
+        "the mnemonic (`add`, `c.addi`, `fadd.s`) or a codeword"
+            + " (`on_trig_inst`, `off_trig_inst`); compared with `==` and `!=` only");
+    FIELDS.put(
+        "OPCLASS",
+        "the opcode class: `branch` (conditional), `jump`, `proc_call`,"
+            + " `return`, `load`, `store`, `alu`, `muldiv`, `fp`, `atomic`, `system`, `fence`,"
+            + " `codeword`");
     FIELDS.put("PC", "the address of the instruction");
     FIELDS.put("TARGET", "the target of a direct branch or jump (0 otherwise)");
     FIELDS.put("RS1", "the first source register's number");
@@ -39,9 +43,11 @@ final class LanguageDocs {
     FIELDS.put("RS1_VALUE", "the contents of the first source register");
     FIELDS.put("RS2_VALUE", "the contents of the second source register");
     FIELDS.put("NEXT_PC", "the actual next pc (a `jalr`'s target, a taken branch's target)");
-    FIELDS.put("INSN", "the original, matched instruction: in a replacement sequence it runs"
-        + " the instruction itself (§3.4, \"R0 is simply a call to the profile handler and the"
-        + " original matched instruction\"); as a `call` argument it is the raw word");
+    FIELDS.put(
+        "INSN",
+        "the original, matched instruction: in a replacement sequence it runs"
+            + " the instruction itself (§3.4, \"R0 is simply a call to the profile handler and the"
+            + " original matched instruction\"); as a `call` argument it is the raw word");
 
     OPCLASSES.put("branch", "conditional branches (`beq`, `bne`, `blt`, ...)");
     OPCLASSES.put("jump", "unconditional jumps that are neither calls nor returns");
@@ -55,71 +61,126 @@ final class LanguageDocs {
     OPCLASSES.put("atomic", "the A extension: `lr`, `sc`, `amo*`");
     OPCLASSES.put("system", "`ecall`, `ebreak`, CSR instructions");
     OPCLASSES.put("fence", "`fence`, `fence.i`");
-    OPCLASSES.put("codeword", "the trigger codewords `on_trig_inst` and `off_trig_inst` that"
-        + " external triggers inject into the decode stream (§3.4)");
+    OPCLASSES.put(
+        "codeword",
+        "the trigger codewords `on_trig_inst` and `off_trig_inst` that"
+            + " external triggers inject into the decode stream (§3.4)");
 
     String sink = "sink; `cost` is the handler cycles a call is charged";
-    COMPONENTS.put("region_counter", "Hot code regions: per dynamic branch, the application"
-        + " instructions since the previous branch, keyed by the branch's pc (§3.5, Fig. 6 P1). "
-        + sink);
-    COMPONENTS.put("method_counter", "Hot methods: invocations and backward branches per"
-        + " method, named from the ELF symbols (§3.5, Fig. 6 P2). " + sink);
-    COMPONENTS.put("call_pair_counter", "Hot call pairs: per (caller, callee) (§3.5, Fig. 6"
-        + " P3). " + sink);
-    COMPONENTS.put("path_counter", "Ball-Larus acyclic intraprocedural hot paths"
-        + " (spec/profiles.md). " + sink);
-    COMPONENTS.put("burst_trace", "Burst traces and hot data streams (bursty tracing paper,"
-        + " Section 5.2): `streams`, `min_length`, `max_length`, `coverage_pct`. " + sink);
-    COMPONENTS.put("bbv", "Basic block vectors per interval in SimPoint's `.bb` format"
-        + " (phase-based remote profiling paper, Section 3.2): `buckets`, `interval`. " + sink);
-    COMPONENTS.put("rap_tree", "Range Adaptive Profiling: hot code, value and address ranges"
-        + " in a RAP tree (`stream`, `epsilon_ppm`, `branching`, `range_bits`, `hot_ppm`,"
-        + " `merge_ratio_pct`, `first_merge`, `exact`, `code`; spec/engine.md). Tagged " + sink);
-    COMPONENTS.put("value_profile", "The profiling co-processor's load value profile (Zilles"
-        + " and Sohi, Section 3; spec/engine.md). Tagged " + sink);
-    COMPONENTS.put("edge_profile", "The profiling co-processor's edge profile (Zilles and Sohi;"
-        + " spec/engine.md). Tagged " + sink);
-    COMPONENTS.put("sampled_value_profile", "An interrupt-sampled value profile, the"
-        + " co-processor's baseline: `period`, `interrupt_cycles`, `min_invariance_pct`. Tagged "
-        + sink);
-    COMPONENTS.put("watchpoint", "A store watchpoint over `address`..`address + length`"
-        + " (DISE's classic utility). " + sink);
-    String trigger = "trigger; every trigger takes `interval` (instructions) and `counter` (the"
-        + " counter its codewords set); spec/sampling.md";
+    COMPONENTS.put(
+        "region_counter",
+        "Hot code regions: per dynamic branch, the application"
+            + " instructions since the previous branch, keyed by the branch's pc (§3.5, Fig. 6 P1). "
+            + sink);
+    COMPONENTS.put(
+        "method_counter",
+        "Hot methods: invocations and backward branches per"
+            + " method, named from the ELF symbols (§3.5, Fig. 6 P2). "
+            + sink);
+    COMPONENTS.put(
+        "call_pair_counter",
+        "Hot call pairs: per (caller, callee) (§3.5, Fig. 6" + " P3). " + sink);
+    COMPONENTS.put(
+        "path_counter",
+        "Ball-Larus acyclic intraprocedural hot paths" + " (spec/profiles.md). " + sink);
+    COMPONENTS.put(
+        "burst_trace",
+        "Burst traces and hot data streams (bursty tracing paper,"
+            + " Section 5.2): `streams`, `min_length`, `max_length`, `coverage_pct`. "
+            + sink);
+    COMPONENTS.put(
+        "bbv",
+        "Basic block vectors per interval in SimPoint's `.bb` format"
+            + " (phase-based remote profiling paper, Section 3.2): `buckets`, `interval`. "
+            + sink);
+    COMPONENTS.put(
+        "rap_tree",
+        "Range Adaptive Profiling: hot code, value and address ranges"
+            + " in a RAP tree (`stream`, `epsilon_ppm`, `branching`, `range_bits`, `hot_ppm`,"
+            + " `merge_ratio_pct`, `first_merge`, `exact`, `code`; spec/engine.md). Tagged "
+            + sink);
+    COMPONENTS.put(
+        "value_profile",
+        "The profiling co-processor's load value profile (Zilles"
+            + " and Sohi, Section 3; spec/engine.md). Tagged "
+            + sink);
+    COMPONENTS.put(
+        "edge_profile",
+        "The profiling co-processor's edge profile (Zilles and Sohi;"
+            + " spec/engine.md). Tagged "
+            + sink);
+    COMPONENTS.put(
+        "sampled_value_profile",
+        "An interrupt-sampled value profile, the"
+            + " co-processor's baseline: `period`, `interrupt_cycles`, `min_invariance_pct`. Tagged "
+            + sink);
+    COMPONENTS.put(
+        "watchpoint",
+        "A store watchpoint over `address`..`address + length`"
+            + " (DISE's classic utility). "
+            + sink);
+    String trigger =
+        "trigger; every trigger takes `interval` (instructions) and `counter` (the"
+            + " counter its codewords set); spec/sampling.md";
     COMPONENTS.put("exhaustive", "Samples every interval. " + trigger);
     COMPONENTS.put("periodic", "Samples `length` intervals every `period` (§3.4). " + trigger);
-    COMPONENTS.put("random", "Samples an interval with probability 1/`one_in`, seeded (§3.4). "
-        + trigger);
-    COMPONENTS.put("phase_aware", "Phase-aware sampling after Sherwood et al.: a phase tracker"
-        + " (`buckets`, `threshold`, `table`, `predictor`) and a daemon that samples one"
-        + " representative interval per phase (`policy`: first, third, centroid, random). "
-        + trigger);
+    COMPONENTS.put(
+        "random", "Samples an interval with probability 1/`one_in`, seeded (§3.4). " + trigger);
+    COMPONENTS.put(
+        "phase_aware",
+        "Phase-aware sampling after Sherwood et al.: a phase tracker"
+            + " (`buckets`, `threshold`, `table`, `predictor`) and a daemon that samples one"
+            + " representative interval per phase (`policy`: first, third, centroid, random). "
+            + trigger);
 
-    KEYWORDS.put("null", "`null`: no conditional control, or no replacement: the instruction"
-        + " goes on unimpeded and pays no penalty while the micro-ops still run (§3.3)");
-    KEYWORDS.put("call", "`call(sink, args...)`: a call into a profile sink from replacement"
-        + " code; costs the sink's declared handler cycles (§3.5)");
-    KEYWORDS.put("import", "`import module;` or `import \"file.acf\";`: makes a library module's"
-        + " or a file's names available (spec/acf-language.md section 5)");
-    KEYWORDS.put("use", "`use block(args);`: instantiates an `acf` block, activating its"
-        + " productions in composition order (§3.5)");
-    KEYWORDS.put("acf", "`acf name(params) { ... }`: a named, parameterised ACF, an application"
-        + " customization function (§3.5)");
-    KEYWORDS.put("sink", "`sink NAME = component(...)`: a profile sink bound to a runtime"
-        + " component (spec/acf-language.md section 7)");
-    KEYWORDS.put("trigger", "`trigger NAME = component(...)`: a sampling trigger that injects"
-        + " `on_trig_inst`/`off_trig_inst` (§3.4)");
-    KEYWORDS.put("counter", "`counter NAME(index = 0, width = 16, init = 0)`: an HPS counter"
-        + " with its `zero` and sticky `overflow` flags (§3.3)");
-    KEYWORDS.put("register", "`register NAME = init`: an HPS register, the source of `set_N`"
-        + " (§3.3, §3.4)");
+    KEYWORDS.put(
+        "null",
+        "`null`: no conditional control, or no replacement: the instruction"
+            + " goes on unimpeded and pays no penalty while the micro-ops still run (§3.3)");
+    KEYWORDS.put(
+        "call",
+        "`call(sink, args...)`: a call into a profile sink from replacement"
+            + " code; costs the sink's declared handler cycles (§3.5)");
+    KEYWORDS.put(
+        "import",
+        "`import module;` or `import \"file.acf\";`: makes a library module's"
+            + " or a file's names available (spec/acf-language.md section 5)");
+    KEYWORDS.put(
+        "use",
+        "`use block(args);`: instantiates an `acf` block, activating its"
+            + " productions in composition order (§3.5)");
+    KEYWORDS.put(
+        "acf",
+        "`acf name(params) { ... }`: a named, parameterised ACF, an application"
+            + " customization function (§3.5)");
+    KEYWORDS.put(
+        "sink",
+        "`sink NAME = component(...)`: a profile sink bound to a runtime"
+            + " component (spec/acf-language.md section 7)");
+    KEYWORDS.put(
+        "trigger",
+        "`trigger NAME = component(...)`: a sampling trigger that injects"
+            + " `on_trig_inst`/`off_trig_inst` (§3.4)");
+    KEYWORDS.put(
+        "counter",
+        "`counter NAME(index = 0, width = 16, init = 0)`: an HPS counter"
+            + " with its `zero` and sticky `overflow` flags (§3.3)");
+    KEYWORDS.put(
+        "register",
+        "`register NAME = init`: an HPS register, the source of `set_N`" + " (§3.3, §3.4)");
     KEYWORDS.put("const", "`const NAME = expr`: a compile-time integer");
-    KEYWORDS.put("tag", "`tag(sink)`: tags the instruction for a profiling co-processor without"
-        + " replacing it (Zilles and Sohi's decode-stage filter)");
-    KEYWORDS.put("on_trig_inst", "The codeword a trigger injects to turn sampling on;"
-        + " `T.OP == on_trig_inst -> set_0(HPS_R0), null` is equation (1) of §3.4");
-    KEYWORDS.put("off_trig_inst", "The codeword a trigger injects to turn sampling off;"
-        + " `T.OP == off_trig_inst -> set_0(HPS_R1), null` is equation (2) of §3.4");
+    KEYWORDS.put(
+        "tag",
+        "`tag(sink)`: tags the instruction for a profiling co-processor without"
+            + " replacing it (Zilles and Sohi's decode-stage filter)");
+    KEYWORDS.put(
+        "on_trig_inst",
+        "The codeword a trigger injects to turn sampling on;"
+            + " `T.OP == on_trig_inst -> set_0(HPS_R0), null` is equation (1) of §3.4");
+    KEYWORDS.put(
+        "off_trig_inst",
+        "The codeword a trigger injects to turn sampling off;"
+            + " `T.OP == off_trig_inst -> set_0(HPS_R1), null` is equation (2) of §3.4");
   }
 
   /** The documentation of {@code T.NAME} (any case), or empty. */
@@ -130,11 +191,14 @@ final class LanguageDocs {
       return Optional.empty();
     }
     InstructionField f = InstructionField.byName(key);
-    String when = key.equals("INSN") ? "the original instruction"
-        : f != null && f.isStatic() ? "static: known at decode, usable in patterns and as an"
-            + " instantiation directive (§3.1, §3.5)"
-        : "dynamic: exists only while the instruction executes, so only replacement code may"
-            + " read it (spec/acf-language.md section 4.2)";
+    String when =
+        key.equals("INSN")
+            ? "the original instruction"
+            : f != null && f.isStatic()
+                ? "static: known at decode, usable in patterns and as an"
+                    + " instantiation directive (§3.1, §3.5)"
+                : "dynamic: exists only while the instruction executes, so only replacement code may"
+                    + " read it (spec/acf-language.md section 4.2)";
     return Optional.of("**T." + key + "**: " + doc + ".\n\n" + when + ".");
   }
 
@@ -144,8 +208,10 @@ final class LanguageDocs {
 
   static Optional<String> opClass(String name) {
     String doc = OPCLASSES.get(name.toLowerCase(Locale.ROOT));
-    return doc == null ? Optional.empty() : Optional.of("**" + name.toLowerCase(Locale.ROOT)
-        + "**: opcode class (`T.OPCLASS`): " + doc + ".");
+    return doc == null
+        ? Optional.empty()
+        : Optional.of(
+            "**" + name.toLowerCase(Locale.ROOT) + "**: opcode class (`T.OPCLASS`): " + doc + ".");
   }
 
   static Optional<String> component(String name) {
@@ -160,22 +226,29 @@ final class LanguageDocs {
 
   /** The papers' flag and micro-op forms: {@code zero_0}, {@code inc_1}, {@code set_0}. */
   static Optional<String> paperForm(String word) {
-    java.util.regex.Matcher m = java.util.regex.Pattern
-        .compile("(zero|overflow|inc|dec|set)_(\\d+)").matcher(word.toLowerCase(Locale.ROOT));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(zero|overflow|inc|dec|set)_(\\d+)")
+            .matcher(word.toLowerCase(Locale.ROOT));
     if (!m.matches()) {
       return Optional.empty();
     }
     String n = m.group(2);
-    String doc = switch (m.group(1)) {
-      case "zero" -> "true while counter " + n + " is 0";
-      case "overflow" -> "counter " + n + "'s sticky overflow flag: set when `inc` wraps from"
-          + " the maximum or `dec` from zero, cleared by `set`";
-      case "inc" -> "increments counter " + n;
-      case "dec" -> "decrements counter " + n;
-      default -> "sets counter " + n + " from an HPS register or a constant";
-    };
-    String kind = m.group(1).equals("zero") || m.group(1).equals("overflow")
-        ? "counter flag, read as it was before the instruction" : "micro-op (conditional control)";
+    String doc =
+        switch (m.group(1)) {
+          case "zero" -> "true while counter " + n + " is 0";
+          case "overflow" ->
+              "counter "
+                  + n
+                  + "'s sticky overflow flag: set when `inc` wraps from"
+                  + " the maximum or `dec` from zero, cleared by `set`";
+          case "inc" -> "increments counter " + n;
+          case "dec" -> "decrements counter " + n;
+          default -> "sets counter " + n + " from an HPS register or a constant";
+        };
+    String kind =
+        m.group(1).equals("zero") || m.group(1).equals("overflow")
+            ? "counter flag, read as it was before the instruction"
+            : "micro-op (conditional control)";
     return Optional.of("**" + word + "**: " + kind + ": " + doc + " (§3.3).");
   }
 }

@@ -15,11 +15,11 @@ import org.dise.compiler.lib.LibraryResolver;
 import org.dise.compiler.parse.AcfParsing;
 
 /**
- * The sources an open document refers to: library modules (through the same resolver as
- * {@code acf check}) and imported files, parsed once each. A library module lives inside the
- * jar, so go-to-definition points at a read-only copy written under the user's cache folder
- * ({@code $XDG_CACHE_HOME/acf/stdlib/HASH/NAME.acf}), named by the text's hash so that two
- * versions never share a copy.
+ * The sources an open document refers to: library modules (through the same resolver as {@code acf
+ * check}) and imported files, parsed once each. A library module lives inside the jar, so
+ * go-to-definition points at a read-only copy written under the user's cache folder ({@code
+ * $XDG_CACHE_HOME/acf/stdlib/HASH/NAME.acf}), named by the text's hash so that two versions never
+ * share a copy.
  */
 final class LibrarySources {
   /** A parsed module or file and the URI an editor opens for it. */
@@ -36,8 +36,10 @@ final class LibrarySources {
 
   static Path defaultCache() {
     String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
-        : Path.of(System.getProperty("user.home"), ".cache");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".cache");
     return base.resolve("acf").resolve("stdlib");
   }
 
@@ -52,10 +54,12 @@ final class LibrarySources {
 
   /** A library module by import name ({@code profiles}, {@code lib.sub}), or empty. */
   Optional<Source> module(String name) {
-    return modules.computeIfAbsent(name.toLowerCase(java.util.Locale.ROOT), n -> {
-      Optional<SourceFile> f = resolver.resolve(n);
-      return f.map(s -> new Source(copyOf(n, s.text()), s, parse(s)));
-    });
+    return modules.computeIfAbsent(
+        name.toLowerCase(java.util.Locale.ROOT),
+        n -> {
+          Optional<SourceFile> f = resolver.resolve(n);
+          return f.map(s -> new Source(copyOf(n, s.text()), s, parse(s)));
+        });
   }
 
   /** A file import relative to the document's folder (no caching: the user edits it). */
@@ -82,7 +86,10 @@ final class LibrarySources {
         Files.createDirectories(file.getParent());
         Path tmp = Files.createTempFile(file.getParent(), ".acf", ".tmp");
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+            tmp,
+            file,
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING,
             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         file.toFile().setReadOnly();
       }

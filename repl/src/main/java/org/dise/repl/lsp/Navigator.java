@@ -28,12 +28,13 @@ final class Navigator {
     this.sources = sources;
   }
 
-  private static final java.util.regex.Pattern IMPORT = java.util.regex.Pattern.compile(
-      "(?m)^\\s*import[ \\t]+(?:\"([^\"]*)\"|([A-Za-z_][\\w.]*))(?:\\s+as\\s+([A-Za-z_]\\w*))?");
+  private static final java.util.regex.Pattern IMPORT =
+      java.util.regex.Pattern.compile(
+          "(?m)^\\s*import[ \\t]+(?:\"([^\"]*)\"|([A-Za-z_][\\w.]*))(?:\\s+as\\s+([A-Za-z_]\\w*))?");
 
   /**
-   * The imports of a document, resolved. While the text does not parse (a line half typed) they
-   * are read from the text itself, so that completion still knows the imported blocks.
+   * The imports of a document, resolved. While the text does not parse (a line half typed) they are
+   * read from the text itself, so that completion still knows the imported blocks.
    */
   List<Imported> imports(AcfDocument doc) {
     List<Imported> out = new ArrayList<>();
@@ -48,16 +49,20 @@ final class Navigator {
     java.util.regex.Matcher m = IMPORT.matcher(doc.text);
     while (m.find()) {
       boolean isFile = m.group(1) != null;
-      Item.Import imp = new Item.Import(new Name(isFile ? m.group(1) : m.group(2),
-          Span.NONE), isFile, Optional.ofNullable(m.group(3)).map(a -> new Name(a, Span.NONE)),
-          Span.NONE);
+      Item.Import imp =
+          new Item.Import(
+              new Name(isFile ? m.group(1) : m.group(2), Span.NONE),
+              isFile,
+              Optional.ofNullable(m.group(3)).map(a -> new Name(a, Span.NONE)),
+              Span.NONE);
       out.add(new Imported(imp, resolve(doc, imp)));
     }
     return out;
   }
 
   Optional<LibrarySources.Source> resolve(AcfDocument doc, Item.Import imp) {
-    return imp.isFile() ? sources.file(doc.dir().orElse(null), imp.target().text())
+    return imp.isFile()
+        ? sources.file(doc.dir().orElse(null), imp.target().text())
         : sources.module(imp.target().text());
   }
 
@@ -112,7 +117,8 @@ final class Navigator {
   }
 
   private static boolean matches(Declarations.Decl d, String key) {
-    return d.kind() != Declarations.Kind.IMPORT && d.kind() != Declarations.Kind.USE
+    return d.kind() != Declarations.Kind.IMPORT
+        && d.kind() != Declarations.Kind.USE
         && d.name().key().equals(key);
   }
 
@@ -126,7 +132,8 @@ final class Navigator {
     prelude().ifPresent(all::add);
     for (LibrarySources.Source s : all) {
       for (Declarations.Decl d : s.ast().map(Declarations::of).orElse(List.of())) {
-        if (d.block().isEmpty() && d.kind() != Declarations.Kind.IMPORT
+        if (d.block().isEmpty()
+            && d.kind() != Declarations.Kind.IMPORT
             && d.kind() != Declarations.Kind.USE) {
           out.add(new Target(s.uri(), d));
         }
@@ -138,7 +145,8 @@ final class Navigator {
   /** The import item whose target text covers an offset, if the offset is on one. */
   static Optional<Item.Import> importAt(AcfFile ast, int offset) {
     for (Item item : ast.items()) {
-      if (item instanceof Item.Import imp && imp.target().span().start() <= offset
+      if (item instanceof Item.Import imp
+          && imp.target().span().start() <= offset
           && offset <= imp.target().span().end()) {
         return Optional.of(imp);
       }

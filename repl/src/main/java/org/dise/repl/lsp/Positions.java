@@ -5,8 +5,8 @@ import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.Range;
 
 /**
- * Offsets in a text and LSP positions (0-based line, character in UTF-16 code units, which is
- * what a Java string index counts: the protocol's default encoding).
+ * Offsets in a text and LSP positions (0-based line, character in UTF-16 code units, which is what
+ * a Java string index counts: the protocol's default encoding).
  */
 final class Positions {
   private Positions() {}

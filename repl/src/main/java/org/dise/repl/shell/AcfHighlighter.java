@@ -10,13 +10,14 @@ import org.jline.utils.AttributedStyle;
 
 /** Colours productions as they are typed: fields, keywords and paper forms, numbers, comments. */
 final class AcfHighlighter implements Highlighter {
-  private static final Pattern TOKEN = Pattern.compile(
-      "(?<comment>//.*)"
-          + "|(?<field>\\b[Tt]\\.[A-Za-z_]+)"
-          + "|(?<keyword>\\b(?:null|call|true|false|import|acf|use|const|register|counter|sink"
-          + "|trigger|(?:zero|overflow|inc|dec|set)_\\d+)\\b|=>|->|\u2192|\u21d2)"
-          + "|(?<number>\\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|\\d[\\d_]*)(?:Ki|Mi|K|M)?\\b)"
-          + "|(?<string>\"[^\"]*\"?)");
+  private static final Pattern TOKEN =
+      Pattern.compile(
+          "(?<comment>//.*)"
+              + "|(?<field>\\b[Tt]\\.[A-Za-z_]+)"
+              + "|(?<keyword>\\b(?:null|call|true|false|import|acf|use|const|register|counter|sink"
+              + "|trigger|(?:zero|overflow|inc|dec|set)_\\d+)\\b|=>|->|\u2192|\u21d2)"
+              + "|(?<number>\\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|\\d[\\d_]*)(?:Ki|Mi|K|M)?\\b)"
+              + "|(?<string>\"[^\"]*\"?)");
 
   @Override
   public AttributedString highlight(LineReader reader, String buffer) {
@@ -24,7 +25,9 @@ final class AcfHighlighter implements Highlighter {
     if (buffer.stripLeading().startsWith(":")) {
       int end = buffer.indexOf(' ');
       end = end < 0 ? buffer.length() : end;
-      sb.style(AttributedStyle.BOLD).append(buffer, 0, end).style(AttributedStyle.DEFAULT)
+      sb.style(AttributedStyle.BOLD)
+          .append(buffer, 0, end)
+          .style(AttributedStyle.DEFAULT)
           .append(buffer.substring(end));
       return sb.toAttributedString();
     }
@@ -32,12 +35,16 @@ final class AcfHighlighter implements Highlighter {
     int at = 0;
     while (m.find()) {
       sb.append(buffer, at, m.start());
-      AttributedStyle style = m.group("comment") != null ? AttributedStyle.DEFAULT.faint()
-          : m.group("field") != null ? AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN)
-          : m.group("keyword") != null
-              ? AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)
-          : m.group("number") != null ? AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN)
-          : AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
+      AttributedStyle style =
+          m.group("comment") != null
+              ? AttributedStyle.DEFAULT.faint()
+              : m.group("field") != null
+                  ? AttributedStyle.DEFAULT.foreground(AttributedStyle.CYAN)
+                  : m.group("keyword") != null
+                      ? AttributedStyle.DEFAULT.foreground(AttributedStyle.MAGENTA)
+                      : m.group("number") != null
+                          ? AttributedStyle.DEFAULT.foreground(AttributedStyle.GREEN)
+                          : AttributedStyle.DEFAULT.foreground(AttributedStyle.YELLOW);
       sb.styled(style, m.group());
       at = m.end();
     }

@@ -1,22 +1,21 @@
 package org.dise.repl.shell;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.List;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.elf.SymbolTable;
-import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.ProfileTable;
 
 /**
  * A conditional breakpoint ({@code :break when EXPR}): a production matching (checked before the
- * instruction it matches runs), or a state of the HPS counters ({@code counter N OP V},
- * {@code zero_N}, {@code overflow_N}, negated with {@code !}) or of a sink ({@code sink NAME
- * count OP V}: its recorded events; {@code sink NAME[KEY] OP V}: one entry's weight in its
- * profile), which stops the program after the instruction that makes it
- * true (edge-triggered: a condition already true when the program resumes stops it only once it
- * has been false).
+ * instruction it matches runs), or a state of the HPS counters ({@code counter N OP V}, {@code
+ * zero_N}, {@code overflow_N}, negated with {@code !}) or of a sink ({@code sink NAME count OP V}:
+ * its recorded events; {@code sink NAME[KEY] OP V}: one entry's weight in its profile), which stops
+ * the program after the instruction that makes it true (edge-triggered: a condition already true
+ * when the program resumes stops it only once it has been false).
  */
 abstract class BreakCondition {
   final String text;
@@ -35,24 +34,30 @@ abstract class BreakCondition {
     return null;
   }
 
-  private static final Pattern COUNTER = Pattern.compile(
-      "counter\\s*(\\d+)\\s*(==|!=|<=|>=|<|>)\\s*(-?(?:0[xX][0-9a-fA-F_]+|[0-9_]+))");
-  private static final Pattern SINK = Pattern.compile(
-      "sink\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+count\\s*(==|!=|<=|>=|<|>)\\s*([0-9_]+|0[xX][0-9a-fA-F_]+)");
-  private static final Pattern SINK_KEY = Pattern.compile(
-      "sink\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*\\[\\s*([^\\]]+?)\\s*\\]\\s*(?:count\\s*)?"
-      + "(==|!=|<=|>=|<|>)\\s*([0-9_]+|0[xX][0-9a-fA-F_]+)");
-  private static final Pattern FLAG = Pattern.compile("(!)?\\s*(zero|overflow)_(\\d+)"
-      + "(?:\\s*==\\s*([01]))?");
+  private static final Pattern COUNTER =
+      Pattern.compile(
+          "counter\\s*(\\d+)\\s*(==|!=|<=|>=|<|>)\\s*(-?(?:0[xX][0-9a-fA-F_]+|[0-9_]+))");
+  private static final Pattern SINK =
+      Pattern.compile(
+          "sink\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+count\\s*(==|!=|<=|>=|<|>)\\s*([0-9_]+|0[xX][0-9a-fA-F_]+)");
+  private static final Pattern SINK_KEY =
+      Pattern.compile(
+          "sink\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*\\[\\s*([^\\]]+?)\\s*\\]\\s*(?:count\\s*)?"
+              + "(==|!=|<=|>=|<|>)\\s*([0-9_]+|0[xX][0-9a-fA-F_]+)");
+  private static final Pattern FLAG =
+      Pattern.compile("(!)?\\s*(zero|overflow)_(\\d+)" + "(?:\\s*==\\s*([01]))?");
 
   /**
-   * Parses a condition; {@code productionIndex} finds a production by label (-1: none). A
-   * {@code pc == ...} condition is an address breakpoint and is handled by the caller.
+   * Parses a condition; {@code productionIndex} finds a production by label (-1: none). A {@code pc
+   * == ...} condition is an address breakpoint and is handled by the caller.
    *
    * @throws ReplError saying what is accepted
    */
-  static BreakCondition parse(String text, java.util.function.ToIntFunction<String> production,
-      DiseEngine engine, SymbolTable symbols) {
+  static BreakCondition parse(
+      String text,
+      java.util.function.ToIntFunction<String> production,
+      DiseEngine engine,
+      SymbolTable symbols) {
     int counters = engine.hps().count();
     String t = text.strip();
     Matcher m = SINK_KEY.matcher(t);
@@ -116,8 +121,8 @@ abstract class BreakCondition {
     if (t.matches("[A-Za-z_][A-Za-z0-9_.#]*")) {
       int p = production.applyAsInt(t);
       if (p < 0) {
-        throw new ReplError("no production labelled " + t + " in the running set (:tables"
-            + " lists them)");
+        throw new ReplError(
+            "no production labelled " + t + " in the running set (:tables" + " lists them)");
       }
       return new BreakCondition(t + " matches") {
         @Override
@@ -126,9 +131,12 @@ abstract class BreakCondition {
         }
       };
     }
-    throw new ReplError("cannot read the condition `" + t + "`: write a production label (P3),"
-        + " counter N == V (or != < <= > >=), zero_N, overflow_N, !zero_N, sink NAME count >= V,"
-        + " sink NAME[KEY] >= V, or pc == symbol(f)");
+    throw new ReplError(
+        "cannot read the condition `"
+            + t
+            + "`: write a production label (P3),"
+            + " counter N == V (or != < <= > >=), zero_N, overflow_N, !zero_N, sink NAME count >= V,"
+            + " sink NAME[KEY] >= V, or pc == symbol(f)");
   }
 
   private static int sink(DiseEngine engine, String name) {
@@ -137,14 +145,18 @@ abstract class BreakCondition {
         return i;
       }
     }
-    throw new ReplError("no sink named " + name + " in the running set (sinks: "
-        + String.join(", ", engine.sinks().stream().map(s -> s.name()).toList()) + ")");
+    throw new ReplError(
+        "no sink named "
+            + name
+            + " in the running set (sinks: "
+            + String.join(", ", engine.sinks().stream().map(s -> s.name()).toList())
+            + ")");
   }
 
   /**
-   * The weight of a profile's entries for {@code key}: the entry whose key is exactly it (as
-   * {@code acf compare} keys them: {@code 0x10552|0x19e4e}), else the sum over the rows that
-   * have it as a cell (a function name, an address).
+   * The weight of a profile's entries for {@code key}: the entry whose key is exactly it (as {@code
+   * acf compare} keys them: {@code 0x10552|0x19e4e}), else the sum over the rows that have it as a
+   * cell (a function name, an address).
    */
   static long keyWeight(ProfileTable t, String key) {
     Long exact = t.weights().get(key);
@@ -184,8 +196,10 @@ abstract class BreakCondition {
     s = s.replace("_", "");
     boolean neg = s.startsWith("-");
     String body = neg ? s.substring(1) : s;
-    long v = body.startsWith("0x") || body.startsWith("0X")
-        ? Long.parseUnsignedLong(body.substring(2), 16) : Long.parseLong(body);
+    long v =
+        body.startsWith("0x") || body.startsWith("0X")
+            ? Long.parseUnsignedLong(body.substring(2), 16)
+            : Long.parseLong(body);
     return neg ? -v : v;
   }
 }

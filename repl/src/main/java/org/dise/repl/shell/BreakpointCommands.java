@@ -5,12 +5,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The REPL's breakpoint commands, one group of the session's commands: {@code :break} (an
- * address, or {@code when EXPR}: a condition, {@link BreakCondition}) and {@code :delete}.
+ * The REPL's breakpoint commands, one group of the session's commands: {@code :break} (an address,
+ * or {@code when EXPR}: a condition, {@link BreakCondition}) and {@code :delete}.
  */
 final class BreakpointCommands {
-  private static final Pattern PC_IS = Pattern.compile(
-      "pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
+  private static final Pattern PC_IS =
+      Pattern.compile("pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
 
   private final Debuggee program;
   private final StringBuilder out;
@@ -21,23 +21,37 @@ final class BreakpointCommands {
   }
 
   void register(CommandTable t) {
-    t.add("break", "[SYMBOL|ADDR | when EXPR]", "set a breakpoint or condition, or list them",
+    t.add(
+        "break",
+        "[SYMBOL|ADDR | when EXPR]",
+        "set a breakpoint or condition, or list them",
         "Stop before the instruction at a function or address; without an argument, list the"
-        + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
-        + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
-        + " !zero_N, sink NAME count >= V (the events the sink recorded; also == != < <= >),"
-        + " sink NAME[KEY] >= V (the weight of one entry of its profile: its key as acf compare"
-        + " writes it, or a function name or address in its row; the profile is read at each"
-        + " event, so this one is slower), all after the instruction that makes them true, or"
-        + " pc == symbol(f) (an address).",
-        List.of(":break main", ":break 0x10430", ":break when P3", ":break when counter 1 == 3",
-            ":break when overflow_1", ":break when sink calls count >= 100",
+            + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
+            + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
+            + " !zero_N, sink NAME count >= V (the events the sink recorded; also == != < <= >),"
+            + " sink NAME[KEY] >= V (the weight of one entry of its profile: its key as acf compare"
+            + " writes it, or a function name or address in its row; the profile is read at each"
+            + " event, so this one is slower), all after the instruction that makes them true, or"
+            + " pc == symbol(f) (an address).",
+        List.of(
+            ":break main",
+            ":break 0x10430",
+            ":break when P3",
+            ":break when counter 1 == 3",
+            ":break when overflow_1",
+            ":break when sink calls count >= 100",
             ":break when sink calls[puts] >= 2",
-            ":break when pc == symbol(printf)", ":break"),
+            ":break when pc == symbol(printf)",
+            ":break"),
         this::breakCommand);
-    t.add("delete", "WHERE|all|when N", "remove a breakpoint or condition", "Remove a"
-        + " breakpoint (SYMBOL or ADDR), condition N (as :break lists them), or all of them.",
-        List.of(":delete main", ":delete when 1", ":delete all"), this::delete);
+    t.add(
+        "delete",
+        "WHERE|all|when N",
+        "remove a breakpoint or condition",
+        "Remove a"
+            + " breakpoint (SYMBOL or ADDR), condition N (as :break lists them), or all of them.",
+        List.of(":delete main", ":delete when 1", ":delete all"),
+        this::delete);
   }
 
   void breakCommand(List<String> args) {
@@ -46,11 +60,16 @@ final class BreakpointCommands {
         out.append("no breakpoints\n");
       }
       for (long b : program.breakpoints) {
-        out.append(String.format("breakpoint at 0x%x %s%n", b,
-            program.machine() == null ? "" : program.machine().symbols().describe(b)));
+        out.append(
+            String.format(
+                "breakpoint at 0x%x %s%n",
+                b, program.machine() == null ? "" : program.machine().symbols().describe(b)));
       }
       for (int i = 0; i < program.conditionTexts.size(); i++) {
-        out.append("when ").append(i + 1).append(": ").append(program.conditionTexts.get(i))
+        out.append("when ")
+            .append(i + 1)
+            .append(": ")
+            .append(program.conditionTexts.get(i))
             .append('\n');
       }
       return;
@@ -72,15 +91,16 @@ final class BreakpointCommands {
       throw new ReplError(String.format("there is already a breakpoint at 0x%x", a));
     }
     program.refreshStage();
-    out.append(String.format("breakpoint at 0x%x %s%n", a,
-        program.machine().symbols().describe(a)));
+    out.append(
+        String.format("breakpoint at 0x%x %s%n", a, program.machine().symbols().describe(a)));
   }
 
   /** {@code :break when EXPR}: an address as a condition, or a condition on the engine. */
   private void breakWhen(String expr) {
     if (expr.isBlank()) {
-      throw new ReplError("usage: :break when EXPR (a production label, counter N == V,"
-          + " zero_N, overflow_N, sink NAME count >= V, sink NAME[KEY] >= V, pc == symbol(f))");
+      throw new ReplError(
+          "usage: :break when EXPR (a production label, counter N == V,"
+              + " zero_N, overflow_N, sink NAME count >= V, sink NAME[KEY] >= V, pc == symbol(f))");
     }
     Matcher m = PC_IS.matcher(expr.strip());
     if (m.matches()) {
@@ -94,9 +114,14 @@ final class BreakpointCommands {
       throw new ReplError("there is already a breakpoint when " + text);
     }
     program.addCondition(text, c);
-    out.append("when ").append(program.conditionTexts.size()).append(": ").append(text)
-        .append(program.edgeTriggered(c) ? " (stops when it becomes true)\n"
-            : " (stops before each instruction it matches)\n");
+    out.append("when ")
+        .append(program.conditionTexts.size())
+        .append(": ")
+        .append(text)
+        .append(
+            program.edgeTriggered(c)
+                ? " (stops when it becomes true)\n"
+                : " (stops before each instruction it matches)\n");
   }
 
   void delete(List<String> args) {

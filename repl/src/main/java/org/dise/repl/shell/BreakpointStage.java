@@ -12,13 +12,14 @@ import org.dise.runtime.isa.OpClass;
  * The REPL's decode stage: the DISE/HPS engine (if any), any number of breakpoints, conditional
  * breakpoints ({@link BreakCondition}) and the shadow call stack ({@link ShadowStack}). A
  * breakpoint address is tagged at decode, so it reaches {@link #execute} even inside blocks and
- * translated code, and even where the engine has a production (the cpu's single built-in
- * breakpoint is checked only on untagged blocks). Calls and returns are tagged too, so that the
- * stack follows them. Stopping asks the hart to stop before the next instruction executes.
+ * translated code, and even where the engine has a production (the cpu's single built-in breakpoint
+ * is checked only on untagged blocks). Calls and returns are tagged too, so that the stack follows
+ * them. Stopping asks the hart to stop before the next instruction executes.
  */
 final class BreakpointStage implements DecodeStage {
   /** Tags a breakpoint address that no production tags. */
   private static final Object BREAK = new Object();
+
   /** Tags a call or return that nothing else tags (for the shadow stack). */
   private static final Object TRACK = new Object();
 
@@ -26,18 +27,24 @@ final class BreakpointStage implements DecodeStage {
   private final Set<Long> breakpoints;
   private final List<BreakCondition> conditions;
   private final ShadowStack stack;
+
   /** Per condition: its state when last checked (counter conditions fire on false to true). */
   private Boolean[] last = new Boolean[0];
+
   /** The address execution resumes from: its breakpoint does not stop it once. */
   private long resumeAt = -1;
+
   private long hit = -1;
   private BreakCondition fired;
 
   /**
-   * {@code engine} may be null; {@code breakpoints} and {@code conditions} are read live (flush
-   * the decode cache when breakpoints change).
+   * {@code engine} may be null; {@code breakpoints} and {@code conditions} are read live (flush the
+   * decode cache when breakpoints change).
    */
-  BreakpointStage(DiseEngine engine, Set<Long> breakpoints, List<BreakCondition> conditions,
+  BreakpointStage(
+      DiseEngine engine,
+      Set<Long> breakpoints,
+      List<BreakCondition> conditions,
       ShadowStack stack) {
     this.engine = engine;
     this.breakpoints = breakpoints;

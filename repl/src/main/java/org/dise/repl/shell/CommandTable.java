@@ -7,14 +7,19 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The REPL's commands by name: what each command group registers (name, argument synopsis, a
- * brief line for {@code :help}, the summary and examples of {@code :help NAME}, and the action),
- * and the dispatch of a {@code :NAME ARGS...} line to one of them.
+ * The REPL's commands by name: what each command group registers (name, argument synopsis, a brief
+ * line for {@code :help}, the summary and examples of {@code :help NAME}, and the action), and the
+ * dispatch of a {@code :NAME ARGS...} line to one of them.
  */
 final class CommandTable {
   /** One REPL command. */
-  record Command(String name, String synopsis, String brief, String summary,
-      List<String> examples, Action action) {}
+  record Command(
+      String name,
+      String synopsis,
+      String brief,
+      String summary,
+      List<String> examples,
+      Action action) {}
 
   /** What a command does with its arguments (words, quotes removed). */
   @FunctionalInterface
@@ -24,10 +29,14 @@ final class CommandTable {
 
   private final Map<String, Command> commands = new LinkedHashMap<>();
 
-  void add(String name, String synopsis, String brief, String summary, List<String> examples,
+  void add(
+      String name,
+      String synopsis,
+      String brief,
+      String summary,
+      List<String> examples,
       Action action) {
-    if (commands.put(name, new Command(name, synopsis, brief, summary, examples, action))
-        != null) {
+    if (commands.put(name, new Command(name, synopsis, brief, summary, examples, action)) != null) {
       throw new IllegalStateException("command :" + name + " registered twice");
     }
   }
@@ -56,9 +65,11 @@ final class CommandTable {
           near.add(":" + n);
         }
       }
-      throw new ReplError("unknown command :" + name
-          + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)")
-          + "; :help lists the commands");
+      throw new ReplError(
+          "unknown command :"
+              + name
+              + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)")
+              + "; :help lists the commands");
     }
     c.action().run(words.subList(1, words.size()));
   }

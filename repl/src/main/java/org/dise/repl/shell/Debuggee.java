@@ -29,9 +29,9 @@ import org.dise.runtime.trigger.Triggers;
 /**
  * The REPL's program and its run: the guest machine (loaded through {@link RunService} with the
  * session's {@link GuestSettings}), the engine running the session's productions, the trigger
- * driving it, breakpoints and conditions in the decode stage ({@link BreakpointStage}), and the
- * hot reload of a changed production set (spec/engine.md). The command groups reach the program
- * through it; it prints into the session's output of the current line.
+ * driving it, breakpoints and conditions in the decode stage ({@link BreakpointStage}), and the hot
+ * reload of a changed production set (spec/engine.md). The command groups reach the program through
+ * it; it prints into the session's output of the current line.
  */
 final class Debuggee implements InspectionCommands.ProgramView {
   /** Instructions between two looks at Ctrl-C (a few milliseconds of emulation). */
@@ -45,10 +45,13 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private String programShown;
   private Path programPath;
   private List<String> programArgs = List.of();
+
   /** The guest's stdin file as typed, or null: an empty stdin. */
   String stdinShown;
+
   /** Set by :trigger; null: the ACF's own trigger, if any. */
   TriggerSpec triggerSet;
+
   /** :trigger none: no trigger, even one the ACF declares. */
   boolean triggerOff;
 
@@ -57,14 +60,19 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private TriggerDriver driver;
   private BreakpointStage stage;
   private int engineVersion;
+
   /** Instructions inserted under an engine that :apply removed (still not the application's). */
   private long insertedOffset;
+
   /** The session's ACF text when the current program got its productions, for :diff. */
   private String runSource;
+
   private final ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
   final Set<Long> breakpoints = new ConcurrentSkipListSet<>();
+
   /** :break when: the conditions as typed, and as parsed against the running set. */
   final List<String> conditionTexts = new ArrayList<>();
+
   private final List<BreakCondition> conditions = new CopyOnWriteArrayList<>();
   private final ShadowStack shadow = new ShadowStack();
   private volatile Cpu running;
@@ -133,7 +141,9 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   boolean pausedMidRun() {
-    return machine != null && machine.cpu().instret() > 0 && !machine.cpu().halted()
+    return machine != null
+        && machine.cpu().instret() > 0
+        && !machine.cpu().halted()
         && machine.cpu().fault() == null;
   }
 
@@ -172,8 +182,11 @@ final class Debuggee implements InspectionCommands.ProgramView {
     Machine.Options options = guest.options(base, notices);
     // argv[0] is the path as typed, as a shell would pass it.
     Machine m = RunService.load(path(shown), args, options);
-    m.kernel().setStdio(0, RunService.openStdin(stdinShown == null ? null
-        : path(stdinShown), stdinShown), null);
+    m.kernel()
+        .setStdio(
+            0,
+            RunService.openStdin(stdinShown == null ? null : path(stdinShown), stdinShown),
+            null);
     m.kernel().setStdio(1, null, guestOut);
     m.kernel().setStdio(2, null, guestOut);
     return m;
@@ -192,14 +205,18 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   /**
-   * {@code s} with its program symbols resolved against {@code m}'s; each one not found is shown
-   * as a diagnostic before the error, as {@code acf run} shows them.
+   * {@code s} with its program symbols resolved against {@code m}'s; each one not found is shown as
+   * a diagnostic before the error, as {@code acf run} shows them.
    */
   private ProductionSet bind(ProductionSet s, Machine m, String consequence) {
     ByteArrayOutputStream problems = new ByteArrayOutputStream();
     try {
-      return RunService.bind(s, m.programSymbols(), programName(m),
-          new PrintStream(problems, true, StandardCharsets.UTF_8), consequence);
+      return RunService.bind(
+          s,
+          m.programSymbols(),
+          programName(m),
+          new PrintStream(problems, true, StandardCharsets.UTF_8),
+          consequence);
     } finally {
       out.append(problems.toString(StandardCharsets.UTF_8));
     }
@@ -211,8 +228,9 @@ final class Debuggee implements InspectionCommands.ProgramView {
     DiseEngine e = null;
     if (s != null && !s.productions().isEmpty()) {
       // symbol(NAME) resolves against the program just loaded.
-      e = RunService.interpreted(bind(s, m, "the program is not loaded"),
-          "the session's productions");
+      e =
+          RunService.interpreted(
+              bind(s, m, "the program is not loaded"), "the session's productions");
       e.install(m.cpu());
     }
     machine = m;
@@ -268,8 +286,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
     Machine m = requireProgram();
     Cpu cpu = m.cpu();
     if (cpu.halted() || cpu.fault() != null) {
-      throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
-          + "; :run starts it again");
+      throw new ReplError(
+          "the program has " + (cpu.halted() ? "exited" : "faulted") + "; :run starts it again");
     }
     if (cpu.instret() == 0 && behind()) {
       install(m); // not started yet: it runs under the productions as they are now
@@ -300,25 +318,32 @@ final class Debuggee implements InspectionCommands.ProgramView {
     flushGuest();
     long ran = applicationInstructions() - before;
     switch (r) {
-      case EXITED -> out.append(String.format("program exited with status %d after %s%n",
-          cpu.exitCode(), instructionCount()));
+      case EXITED ->
+          out.append(
+              String.format(
+                  "program exited with status %d after %s%n", cpu.exitCode(), instructionCount()));
       case FAULT -> out.append(m.faultReport(cpu.fault())).append('\n');
       case STEP_LIMIT -> {
-        out.append(String.format("stopped after %,d instructions (%s in all)%n", ran,
-            instructionCount()));
+        out.append(
+            String.format("stopped after %,d instructions (%s in all)%n", ran, instructionCount()));
         out.append(shown.pcLine(m)).append('\n');
       }
       case BREAKPOINT, INTERRUPTED -> {
         if (fired != null) {
-          out.append(String.format("stopped: %s%s, after %s%n", fired.text,
-              hit >= 0 ? " (before it runs)" : " (after the instruction that made it so)",
-              instructionCount()));
+          out.append(
+              String.format(
+                  "stopped: %s%s, after %s%n",
+                  fired.text,
+                  hit >= 0 ? " (before it runs)" : " (after the instruction that made it so)",
+                  instructionCount()));
         } else if (hit >= 0 && hit == until) {
-          out.append(String.format("reached %s after %s%n", m.symbols().describe(hit),
-              instructionCount()));
+          out.append(
+              String.format(
+                  "reached %s after %s%n", m.symbols().describe(hit), instructionCount()));
         } else if (hit >= 0) {
-          out.append(String.format("breakpoint at %s after %s%n", m.symbols().describe(hit),
-              instructionCount()));
+          out.append(
+              String.format(
+                  "breakpoint at %s after %s%n", m.symbols().describe(hit), instructionCount()));
         } else {
           out.append(String.format("interrupted after %s%n", instructionCount()));
         }
@@ -328,15 +353,17 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   /**
-   * The program's application instructions: what the cost report counts, without the
-   * instructions that replacement sequences inserted (spec/engine.md).
+   * The program's application instructions: what the cost report counts, without the instructions
+   * that replacement sequences inserted (spec/engine.md).
    */
   private long applicationInstructions() {
     long all = machine.cpu().instret();
     return all - (engine == null ? insertedOffset : engine.cost().insertedInstructions());
   }
 
-  /** {@code 40,277 instructions}, with {@code (+49,414 inserted)} when productions inserted some. */
+  /**
+   * {@code 40,277 instructions}, with {@code (+49,414 inserted)} when productions inserted some.
+   */
   @Override
   public String instructionCount() {
     long inserted = engine == null ? insertedOffset : engine.cost().insertedInstructions();
@@ -345,8 +372,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   /**
-   * Runs in slices and checks for Ctrl-C between them: {@link Cpu#run} clears a pending
-   * interrupt request when it starts, so a request that lands just before that would be lost.
+   * Runs in slices and checks for Ctrl-C between them: {@link Cpu#run} clears a pending interrupt
+   * request when it starts, so a request that lands just before that would be lost.
    */
   private StopReason runSliced(Cpu cpu, long steps) {
     long start = applicationInstructions();
@@ -357,8 +384,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
       // A step limit counts application instructions: inserted ones retire too, so a slice
       // of `left` retired instructions can never pass the limit, and may fall short of it.
       long left = steps - (applicationInstructions() - start);
-      StopReason r = driver != null ? driver.advance(Math.min(left, SLICE))
-          : cpu.run(Math.min(left, SLICE));
+      StopReason r =
+          driver != null ? driver.advance(Math.min(left, SLICE)) : cpu.run(Math.min(left, SLICE));
       if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
         driver.finish(); // the last interval ends with the program
       }
@@ -387,8 +414,10 @@ final class Debuggee implements InspectionCommands.ProgramView {
     Machine m = requireProgram();
     Cpu cpu = m.cpu();
     if (cpu.halted() || cpu.fault() != null) {
-      throw new ReplError("the program has " + (cpu.halted() ? "exited" : "faulted")
-          + "; :run starts it again under these productions");
+      throw new ReplError(
+          "the program has "
+              + (cpu.halted() ? "exited" : "faulted")
+              + "; :run starts it again under these productions");
     }
     if (cpu.instret() == 0) {
       install(m);
@@ -401,13 +430,13 @@ final class Debuggee implements InspectionCommands.ProgramView {
     }
     ProductionSet s = workspace.set();
     if (driver != null && (s == null || s.productions().isEmpty())) {
-      throw new ReplError("a trigger drives this run and needs productions to turn its"
-          + " codewords into the sampling flag; :trigger none and :run run without them");
+      throw new ReplError(
+          "a trigger drives this run and needs productions to turn its"
+              + " codewords into the sampling flag; :trigger none and :run run without them");
     }
     DiseEngine next = null;
     if (s != null && !s.productions().isEmpty()) {
-      next = RunService.interpreted(bind(s, m, "nothing was applied"),
-          "the session's productions");
+      next = RunService.interpreted(bind(s, m, "nothing was applied"), "the session's productions");
     }
     List<String> reset = new ArrayList<>();
     if (next != null && engine != null) {
@@ -428,12 +457,17 @@ final class Debuggee implements InspectionCommands.ProgramView {
       // before the next instruction, so the new set's productions set the sampling flag.
       driver.rebind(next);
     }
-    out.append("applied at ").append(m.symbols().describe(cpu.pc)).append(": ")
-        .append(s == null ? "no productions" : Workspace.describe(s)).append('\n');
+    out.append("applied at ")
+        .append(m.symbols().describe(cpu.pc))
+        .append(": ")
+        .append(s == null ? "no productions" : Workspace.describe(s))
+        .append('\n');
     if (driver != null) {
-      out.append(String.format("  the trigger goes on in interval %,d (%s); its codeword is"
-          + " injected again before the next instruction%n", driver.intervals(),
-          driver.sampling() ? "sampled" : "not sampled"));
+      out.append(
+          String.format(
+              "  the trigger goes on in interval %,d (%s); its codeword is"
+                  + " injected again before the next instruction%n",
+              driver.intervals(), driver.sampling() ? "sampled" : "not sampled"));
     }
     if (reset.isEmpty() && next != null) {
       out.append("kept every counter and sink profile; :continue goes on under them\n");
@@ -447,8 +481,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
 
   /**
    * Puts the engine, breakpoints, conditions and the shadow stack in the decode stage (re-decoding
-   * what was cached). Conditions are parsed again against the running set: a production's index
-   * may differ in a changed set, and one whose label is gone is dropped.
+   * what was cached). Conditions are parsed again against the running set: a production's index may
+   * differ in a changed set, and one whose label is gone is dropped.
    */
   void refreshStage() {
     if (machine == null) {
@@ -461,7 +495,10 @@ final class Debuggee implements InspectionCommands.ProgramView {
         conditions.add(condition(text));
       } catch (ReplError e) {
         it.remove();
-        out.append("(condition `").append(text).append("` dropped: ").append(e.getMessage())
+        out.append("(condition `")
+            .append(text)
+            .append("` dropped: ")
+            .append(e.getMessage())
             .append(")\n");
       }
     }
@@ -472,18 +509,22 @@ final class Debuggee implements InspectionCommands.ProgramView {
   /** A condition parsed against the running production set. */
   BreakCondition condition(String text) {
     if (engine == null) {
-      throw new ReplError("a condition on productions and counters needs a program running"
-          + " under productions");
+      throw new ReplError(
+          "a condition on productions and counters needs a program running" + " under productions");
     }
     List<Production> ps = engine.productionSet().productions();
-    return BreakCondition.parse(text, label -> {
-      for (int i = 0; i < ps.size(); i++) {
-        if (ps.get(i).name().equalsIgnoreCase(label)) {
-          return i;
-        }
-      }
-      return -1;
-    }, engine, machine.symbols());
+    return BreakCondition.parse(
+        text,
+        label -> {
+          for (int i = 0; i < ps.size(); i++) {
+            if (ps.get(i).name().equalsIgnoreCase(label)) {
+              return i;
+            }
+          }
+          return -1;
+        },
+        engine,
+        machine.symbols());
   }
 
   /** Whether the condition stops when it becomes true (else: before each match). */

@@ -21,10 +21,10 @@ import org.dise.runtime.isa.Registers;
 import org.dise.runtime.mem.MemoryFault;
 
 /**
- * The REPL's inspection commands, one group of the session's commands: {@code :regs},
- * {@code :mem} (bytes and gdb-style typed views), {@code :disasm}, {@code :bt},
- * {@code :counters}, {@code :set}. They see the session only through {@link ProgramView}, so
- * they run (and test) against any paused machine.
+ * The REPL's inspection commands, one group of the session's commands: {@code :regs}, {@code :mem}
+ * (bytes and gdb-style typed views), {@code :disasm}, {@code :bt}, {@code :counters}, {@code :set}.
+ * They see the session only through {@link ProgramView}, so they run (and test) against any paused
+ * machine.
  */
 final class InspectionCommands {
   /** What inspection needs of a session: the paused program and its engine. */
@@ -63,41 +63,87 @@ final class InspectionCommands {
   }
 
   void register(CommandTable t) {
-    t.add("bt", "", "the guest's call stack", "The guest's call stack, innermost first: the pc,"
-        + " then each active call's return address, from the shadow stack that the decode stage"
-        + " keeps of every call and return since the program started.", List.of(":bt"), a -> {
+    t.add(
+        "bt",
+        "",
+        "the guest's call stack",
+        "The guest's call stack, innermost first: the pc,"
+            + " then each active call's return address, from the shadow stack that the decode stage"
+            + " keeps of every call and return since the program started.",
+        List.of(":bt"),
+        a -> {
           Args.none(a, "bt");
           backtrace();
         });
-    t.add("regs", "", "application and DISE registers", "The application registers (pc,"
-        + " x0-x31 by ABI name), and the DISE registers $dr0-$dr7 when productions are"
-        + " active.", List.of(":regs"), a -> {
+    t.add(
+        "regs",
+        "",
+        "application and DISE registers",
+        "The application registers (pc,"
+            + " x0-x31 by ABI name), and the DISE registers $dr0-$dr7 when productions are"
+            + " active.",
+        List.of(":regs"),
+        a -> {
           Args.none(a, "regs");
           regs();
         });
-    t.add("mem", "ADDR [N] | x/NFS ADDR", "dump memory, or typed views", "N bytes of memory"
-        + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
-        + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
-        + " address with its symbol, c character, s C string).",
-        List.of(":mem 0x10000 32", ":mem main", ":mem x/8xg $sp", ":mem x/4a $sp",
-            ":mem x/s $a0", ":mem x/4dw main"), this::mem);
-    t.add("disasm", "[ADDR] [N]", "disassemble around the pc or from an address", "N"
-        + " instructions (default 10) from an address or function, or from the pc; '=>' marks"
-        + " the pc.", List.of(":disasm", ":disasm main 20"), this::disasm);
-    t.add("counters", "", "HPS counters, flags and registers", "The HPS counters with their"
-        + " zero and overflow flags, and the HPS registers.", List.of(":counters"), a -> {
+    t.add(
+        "mem",
+        "ADDR [N] | x/NFS ADDR",
+        "dump memory, or typed views",
+        "N bytes of memory"
+            + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
+            + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
+            + " address with its symbol, c character, s C string).",
+        List.of(
+            ":mem 0x10000 32",
+            ":mem main",
+            ":mem x/8xg $sp",
+            ":mem x/4a $sp",
+            ":mem x/s $a0",
+            ":mem x/4dw main"),
+        this::mem);
+    t.add(
+        "disasm",
+        "[ADDR] [N]",
+        "disassemble around the pc or from an address",
+        "N"
+            + " instructions (default 10) from an address or function, or from the pc; '=>' marks"
+            + " the pc.",
+        List.of(":disasm", ":disasm main 20"),
+        this::disasm);
+    t.add(
+        "counters",
+        "",
+        "HPS counters, flags and registers",
+        "The HPS counters with their" + " zero and overflow flags, and the HPS registers.",
+        List.of(":counters"),
+        a -> {
           Args.none(a, "counters");
           counters();
         });
-    t.add("set", "counter|overflow|reg X V", "set a counter, flag or register",
+    t.add(
+        "set",
+        "counter|overflow|reg X V",
+        "set a counter, flag or register",
         "Set an HPS counter (:set counter N V, as set_N does: masked to its width, overflow"
-        + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
-        + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
-        List.of(":set counter 0 1", ":set overflow 1 0", ":set reg a0 42", ":set reg pc main",
-            ":set reg $dr2 5"), this::set);
-    t.add("sample", "on|off", "turn the sampling flag (counter 0) on or off", "Turn the"
-        + " sampling flag on or off: counter 0 set to 0 (zero_0 true) or 1, as the trigger"
-        + " productions of equations (1) and (2) do.", List.of(":sample off", ":sample on"),
+            + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
+            + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
+        List.of(
+            ":set counter 0 1",
+            ":set overflow 1 0",
+            ":set reg a0 42",
+            ":set reg pc main",
+            ":set reg $dr2 5"),
+        this::set);
+    t.add(
+        "sample",
+        "on|off",
+        "turn the sampling flag (counter 0) on or off",
+        "Turn the"
+            + " sampling flag on or off: counter 0 set to 0 (zero_0 true) or 1, as the trigger"
+            + " productions of equations (1) and (2) do.",
+        List.of(":sample off", ":sample on"),
         a -> {
           if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
             throw new ReplError("usage: :sample on|off");
@@ -112,8 +158,10 @@ final class InspectionCommands {
     out.append(String.format("#0  %016x  %s%n", m.cpu().pc, m.symbols().describe(m.cpu().pc)));
     int i = 1;
     for (ShadowStack.Frame f : frames) {
-      out.append(String.format("#%-2d %016x  %s%n", i++, f.returnAddress(),
-          m.symbols().describe(f.returnAddress())));
+      out.append(
+          String.format(
+              "#%-2d %016x  %s%n",
+              i++, f.returnAddress(), m.symbols().describe(f.returnAddress())));
     }
     if (view.shadow().dropped() > 0) {
       out.append(String.format("(%,d outer frames not kept)%n", view.shadow().dropped()));
@@ -123,8 +171,10 @@ final class InspectionCommands {
   void regs() {
     Machine m = view.requireProgram();
     Cpu cpu = m.cpu();
-    out.append(String.format("pc   %016x  %s   %s%n", cpu.pc,
-        m.symbols().describe(cpu.pc), view.instructionCount()));
+    out.append(
+        String.format(
+            "pc   %016x  %s   %s%n",
+            cpu.pc, m.symbols().describe(cpu.pc), view.instructionCount()));
     for (int i = 0; i < 32; i++) {
       out.append(String.format("%-4s %016x", Registers.x(i), cpu.x[i]))
           .append(i % 4 == 3 ? "\n" : "  ");
@@ -172,26 +222,27 @@ final class InspectionCommands {
   }
 
   /**
-   * {@code :mem x/NFS ADDR}, as gdb's x: N units of size S (b, h, w, g: 1, 2, 4, 8 bytes) in
-   * format F (x hex, d signed, u unsigned, a address with its symbol, c character, s string).
+   * {@code :mem x/NFS ADDR}, as gdb's x: N units of size S (b, h, w, g: 1, 2, 4, 8 bytes) in format
+   * F (x hex, d signed, u unsigned, a address with its symbol, c character, s string).
    */
   private void typedMem(List<String> args) {
     java.util.regex.Matcher v = TYPED_VIEW.matcher(args.get(0));
     if (args.size() != 2 || !v.matches()) {
-      throw new ReplError("usage: :mem x/NFS ADDR (N a count, F one of x d u a c s, S one of"
-          + " b h w g), e.g. :mem x/8xg $sp, :mem x/s ADDR, :mem x/4a $sp");
+      throw new ReplError(
+          "usage: :mem x/NFS ADDR (N a count, F one of x d u a c s, S one of"
+              + " b h w g), e.g. :mem x/8xg $sp, :mem x/s ADDR, :mem x/4a $sp");
     }
     Machine m = view.requireProgram();
     long n = v.group(1).isEmpty() ? 1 : Args.number(v.group(1));
     char f = v.group(2).isEmpty() ? 'x' : v.group(2).charAt(0);
-    char sz = v.group(3).isEmpty() ? (f == 'a' ? 'g' : f == 'c' ? 'b' : 'w')
-        : v.group(3).charAt(0);
-    int size = switch (sz) {
-      case 'b' -> 1;
-      case 'h' -> 2;
-      case 'w' -> 4;
-      default -> 8;
-    };
+    char sz = v.group(3).isEmpty() ? (f == 'a' ? 'g' : f == 'c' ? 'b' : 'w') : v.group(3).charAt(0);
+    int size =
+        switch (sz) {
+          case 'b' -> 1;
+          case 'h' -> 2;
+          case 'w' -> 4;
+          default -> 8;
+        };
     if (n <= 0 || n * size > 1 << 16) {
       throw new ReplError(":mem shows 1 to 65536 bytes");
     }
@@ -208,8 +259,14 @@ final class InspectionCommands {
       int perRow = f == 'a' ? 1 : Math.max(1, 16 / size);
       for (long i = 0; i < n; i += perRow) {
         long row = a + i * size;
-        StringBuilder line = new StringBuilder(String.format("%08x%s:", row,
-            m.symbols().lookup(row).isPresent() ? " <" + m.symbols().describe(row) + ">" : ""));
+        StringBuilder line =
+            new StringBuilder(
+                String.format(
+                    "%08x%s:",
+                    row,
+                    m.symbols().lookup(row).isPresent()
+                        ? " <" + m.symbols().describe(row) + ">"
+                        : ""));
         for (long k = i; k < Math.min(n, i + perRow); k++) {
           long x = 0;
           byte[] b = m.memory().read(a + k * size, size);
@@ -217,14 +274,19 @@ final class InspectionCommands {
             x = x << 8 | (b[j] & 0xff);
           }
           long signed = size == 8 ? x : x << (64 - 8 * size) >> (64 - 8 * size);
-          line.append("  ").append(switch (f) {
-            case 'd' -> Long.toString(signed);
-            case 'u' -> Long.toUnsignedString(x);
-            case 'c' -> x >= 0x20 && x < 0x7f ? "'" + (char) x + "'" : String.format("\\x%02x", x);
-            case 'a' -> String.format("0x%x  %s", x, m.symbols().lookup(x).isPresent()
-                ? m.symbols().describe(x) : "");
-            default -> String.format("0x%0" + (2 * size) + "x", x);
-          });
+          line.append("  ")
+              .append(
+                  switch (f) {
+                    case 'd' -> Long.toString(signed);
+                    case 'u' -> Long.toUnsignedString(x);
+                    case 'c' ->
+                        x >= 0x20 && x < 0x7f ? "'" + (char) x + "'" : String.format("\\x%02x", x);
+                    case 'a' ->
+                        String.format(
+                            "0x%x  %s",
+                            x, m.symbols().lookup(x).isPresent() ? m.symbols().describe(x) : "");
+                    default -> String.format("0x%0" + (2 * size) + "x", x);
+                  });
         }
         out.append(line.toString().stripTrailing()).append('\n');
       }
@@ -241,8 +303,11 @@ final class InspectionCommands {
         case '\t' -> sb.append("\\t");
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
-        default -> sb.append(c >= 0x20 && c < 0x7f ? String.valueOf(c)
-            : String.format("\\x%02x", (int) c & 0xff));
+        default ->
+            sb.append(
+                c >= 0x20 && c < 0x7f
+                    ? String.valueOf(c)
+                    : String.format("\\x%02x", (int) c & 0xff));
       }
     }
     return sb.toString();
@@ -304,8 +369,7 @@ final class InspectionCommands {
       DecodedInsn d = Decoder.decode(a, raw);
       text = Disassembler.format(d, m.symbols()).replace('\t', ' ');
     } catch (IllegalInstructionException e) {
-      text = isLong ? ".word 0x" + Integer.toHexString(raw) : ".short 0x"
-          + Integer.toHexString(lo);
+      text = isLong ? ".word 0x" + Integer.toHexString(raw) : ".short 0x" + Integer.toHexString(lo);
     }
     out.append(String.format("%s %8x:  %-8s  %s%n", mark, a, bytes, text));
     return a + (isLong ? 4 : 2);
@@ -342,22 +406,31 @@ final class InspectionCommands {
       long value = view.engine() == null ? init : view.engine().hps().value(i);
       boolean zero = value == 0;
       boolean overflow = view.engine() != null && view.engine().hps().overflow(i);
-      out.append(String.format("counter %d: %d  zero_%d=%s  overflow_%d=%s  (%d bits)%s%n", i,
-          value, i, zero ? 1 : 0, i, overflow ? 1 : 0, width,
-          i == 0 ? (zero ? "  sampling on" : "  sampling off") : ""));
+      out.append(
+          String.format(
+              "counter %d: %d  zero_%d=%s  overflow_%d=%s  (%d bits)%s%n",
+              i,
+              value,
+              i,
+              zero ? 1 : 0,
+              i,
+              overflow ? 1 : 0,
+              width,
+              i == 0 ? (zero ? "  sampling on" : "  sampling off") : ""));
     }
     List<String> regs = new ArrayList<>();
     for (int i = 0; i < s.hpsRegisters().size(); i++) {
       regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
     }
-    out.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
+    out.append("HPS registers: ")
+        .append(regs.isEmpty() ? "none" : String.join(", ", regs))
         .append('\n');
   }
 
   void set(List<String> args) {
     if (args.size() != 3 || !List.of("counter", "reg", "overflow").contains(args.get(0))) {
-      throw new ReplError("usage: :set counter N VALUE | :set overflow N 0|1"
-          + " | :set reg NAME VALUE");
+      throw new ReplError(
+          "usage: :set counter N VALUE | :set overflow N 0|1" + " | :set reg NAME VALUE");
     }
     if (args.get(0).equals("counter")) {
       long n = Args.number(args.get(1));
@@ -392,8 +465,12 @@ final class InspectionCommands {
         i = -1;
       }
       if (i < 0 || i >= Cpu.DISE_REGS) {
-        throw new ReplError("no register named " + name + " (DISE registers are $dr0..$dr"
-            + (Cpu.DISE_REGS - 1) + ")");
+        throw new ReplError(
+            "no register named "
+                + name
+                + " (DISE registers are $dr0..$dr"
+                + (Cpu.DISE_REGS - 1)
+                + ")");
       }
       long v = view.value(args.get(2));
       m.cpu().x[Cpu.DISE_REG_BASE + i] = v;
@@ -419,8 +496,9 @@ final class InspectionCommands {
 
   private int counterIndex(long counter) {
     if (view.engine() == null) {
-      throw new ReplError("counters exist while a program runs under productions"
-          + " (:program, then :step or :run)");
+      throw new ReplError(
+          "counters exist while a program runs under productions"
+              + " (:program, then :step or :run)");
     }
     int count = view.engine().hps().count();
     if (counter < 0 || counter >= count) {

@@ -29,25 +29,40 @@ final class OutputCommands {
   }
 
   void register(CommandTable t) {
-    t.add("profile", "", "every sink's profile so far, and the costs", "Every sink's profile"
-        + " so far (top " + PROFILE_TOP + " entries) and the cost figures. acf run --out DIR"
-        + " writes them for acf report and acf compare.", List.of(":profile"), a -> {
+    t.add(
+        "profile",
+        "",
+        "every sink's profile so far, and the costs",
+        "Every sink's profile"
+            + " so far (top "
+            + PROFILE_TOP
+            + " entries) and the cost figures. acf run --out DIR"
+            + " writes them for acf report and acf compare.",
+        List.of(":profile"),
+        a -> {
           Args.none(a, "profile");
           profile();
         });
-    t.add("out", "DIR", "write the profiles as acf run --out does", "Write every sink's"
-        + " profile so far and the costs into DIR, as acf run --out writes them (NAME.csv,"
-        + " NAME.json, NAME.folded, the sink's own files, summary.json; exit_status is -1 while"
-        + " the program has not exited): acf report DIR prints them, acf compare compares two."
-        + " DIR must be new, empty, or a run directory written before (its files are replaced).",
-        List.of(":out runs/pairs", ":out /tmp/before"), this::write);
+    t.add(
+        "out",
+        "DIR",
+        "write the profiles as acf run --out does",
+        "Write every sink's"
+            + " profile so far and the costs into DIR, as acf run --out writes them (NAME.csv,"
+            + " NAME.json, NAME.folded, the sink's own files, summary.json; exit_status is -1 while"
+            + " the program has not exited): acf report DIR prints them, acf compare compares two."
+            + " DIR must be new, empty, or a run directory written before (its files are replaced).",
+        List.of(":out runs/pairs", ":out /tmp/before"),
+        this::write);
   }
 
   private DiseEngine requireEngine() {
     DiseEngine e = program.engine();
     if (e == null) {
-      throw new ReplError(workspace.set() == null ? "no productions, so no profile"
-          : "no program has run under these productions (:program, :run)");
+      throw new ReplError(
+          workspace.set() == null
+              ? "no productions, so no profile"
+              : "no program has run under these productions (:program, :run)");
     }
     return e;
   }
@@ -87,7 +102,9 @@ final class OutputCommands {
     RunService.prepareOut(dir, ":out", "nothing was written");
     RunService.writeOut(engine, m.symbols(), dir, cpu.halted() ? cpu.exitCode() : -1, ":out", "");
     int n = engine.sinks().size();
-    out.append(String.format("wrote %d %s and summary.json to %s (acf report %s prints them)%n",
-        n, n == 1 ? "profile" : "profiles", args.get(0), args.get(0)));
+    out.append(
+        String.format(
+            "wrote %d %s and summary.json to %s (acf report %s prints them)%n",
+            n, n == 1 ? "profile" : "profiles", args.get(0), args.get(0)));
   }
 }

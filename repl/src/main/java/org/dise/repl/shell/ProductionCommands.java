@@ -13,17 +13,19 @@ import org.dise.runtime.dise.config.ConfigPrinter;
 import org.dise.runtime.dise.config.DeployableConfig;
 
 /**
- * The REPL's production commands, one group of the session's commands: {@code :load},
- * {@code :lib}, {@code :reload}, {@code :undo}, {@code :diff}, {@code :edit}, {@code :show},
- * {@code :reset}, {@code :tables} and {@code :save} over the session's {@link Workspace}, and the
- * typed entries ({@link #submit}).
+ * The REPL's production commands, one group of the session's commands: {@code :load}, {@code :lib},
+ * {@code :reload}, {@code :undo}, {@code :diff}, {@code :edit}, {@code :show}, {@code :reset},
+ * {@code :tables} and {@code :save} over the session's {@link Workspace}, and the typed entries
+ * ({@link #submit}).
  */
 final class ProductionCommands {
   private final Workspace workspace;
   private final Debuggee program;
   private final StringBuilder out;
+
   /** Counts a refused change as a command's error (the diagnostics are already printed). */
   private final Runnable failed;
+
   private String editor;
   private String editBuffer;
 
@@ -35,19 +37,34 @@ final class ProductionCommands {
   }
 
   void register(CommandTable t) {
-    t.add("load", "FILE|MODULE", "load an ACF file or library module (its productions join)",
+    t.add(
+        "load",
+        "FILE|MODULE",
+        "load an ACF file or library module (its productions join)",
         "Load an ACF file; its productions join the session's (checked as by acf check; on an"
-        + " error the session keeps its previous productions). A name that is not a file but a"
-        + " standard library module (:lib lists them) imports that module, as `import MODULE;`"
-        + " does: its names and blocks become available.",
-        List.of(":load examples/acf/hot_call_pairs.acf", ":load sampling"), this::load);
-    t.add("lib", "[MODULE]", "list the standard library, or one module's blocks", "List the"
-        + " standard library's modules with their summaries, or one module's parameterised"
-        + " blocks and names. Use a block by typing `import MODULE;` and `use BLOCK(args);`.",
-        List.of(":lib", ":lib prelude"), this::lib);
-    t.add("reload", "", "read the loaded files again and recompile", "Read every loaded file"
-        + " again (after editing it) and recompile; a paused program gets the new set as"
-        + " :apply installs it.", List.of(":reload"), a -> {
+            + " error the session keeps its previous productions). A name that is not a file but a"
+            + " standard library module (:lib lists them) imports that module, as `import MODULE;`"
+            + " does: its names and blocks become available.",
+        List.of(":load examples/acf/hot_call_pairs.acf", ":load sampling"),
+        this::load);
+    t.add(
+        "lib",
+        "[MODULE]",
+        "list the standard library, or one module's blocks",
+        "List the"
+            + " standard library's modules with their summaries, or one module's parameterised"
+            + " blocks and names. Use a block by typing `import MODULE;` and `use BLOCK(args);`.",
+        List.of(":lib", ":lib prelude"),
+        this::lib);
+    t.add(
+        "reload",
+        "",
+        "read the loaded files again and recompile",
+        "Read every loaded file"
+            + " again (after editing it) and recompile; a paused program gets the new set as"
+            + " :apply installs it.",
+        List.of(":reload"),
+        a -> {
           Args.none(a, "reload");
           Workspace.Outcome o = workspace.reload();
           report(o);
@@ -55,46 +72,81 @@ final class ProductionCommands {
             program.apply(); // :reload of files is a hot reload too
           }
         });
-    t.add("undo", "", "go back to the productions before the last change", "Restore the"
-        + " production set as it was before the last accepted change (a typed entry, a"
-        + " replacement, :load, :reload, :reset); repeat to go further back.", List.of(":undo"),
+    t.add(
+        "undo",
+        "",
+        "go back to the productions before the last change",
+        "Restore the"
+            + " production set as it was before the last accepted change (a typed entry, a"
+            + " replacement, :load, :reload, :reset); repeat to go further back.",
+        List.of(":undo"),
         a -> {
           Args.none(a, "undo");
           report(workspace.undo());
         });
-    t.add("diff", "", "the productions against the last run's", "Show what changed since the"
-        + " program was last started (or since :apply installed a set): '-' lines are items"
-        + " gone or changed, '+' lines items new or changed, by label.", List.of(":diff"),
+    t.add(
+        "diff",
+        "",
+        "the productions against the last run's",
+        "Show what changed since the"
+            + " program was last started (or since :apply installed a set): '-' lines are items"
+            + " gone or changed, '+' lines items new or changed, by label.",
+        List.of(":diff"),
         a -> {
           Args.none(a, "diff");
           diff();
         });
-    t.add("edit", "LABEL", "edit a production (or any named item) in $EDITOR or in place",
+    t.add(
+        "edit",
+        "LABEL",
+        "edit a production (or any named item) in $EDITOR or in place",
         "Edit the item named LABEL (a production, replacement, sink, counter, block...): in"
-        + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
-        + " edited text replaces the item as a retyped label does (:undo goes back).",
-        List.of(":edit P3", ":edit R3"), this::edit);
-    t.add("show", "", "print the session's ACF text", "Print the session's ACF: the loaded"
-        + " files, then the typed entries.", List.of(":show"), a -> {
+            + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
+            + " edited text replaces the item as a retyped label does (:undo goes back).",
+        List.of(":edit P3", ":edit R3"),
+        this::edit);
+    t.add(
+        "show",
+        "",
+        "print the session's ACF text",
+        "Print the session's ACF: the loaded" + " files, then the typed entries.",
+        List.of(":show"),
+        a -> {
           Args.none(a, "show");
           out.append(workspace.isEmpty() ? "(no productions)\n" : workspace.source());
         });
-    t.add("reset", "", "forget every production", "Forget every loaded file and typed"
-        + " production.", List.of(":reset"), a -> {
+    t.add(
+        "reset",
+        "",
+        "forget every production",
+        "Forget every loaded file and typed" + " production.",
+        List.of(":reset"),
+        a -> {
           Args.none(a, "reset");
           workspace.reset();
           out.append("productions cleared\n");
         });
-    t.add("tables", "", "the PT, CT inputs and RT as lowered, counters, sinks", "The"
-        + " production set as lowered: budget use, pattern table (PT), conditionals table (CT)"
-        + " inputs, replacement table (RT), counters, sinks.", List.of(":tables"), a -> {
+    t.add(
+        "tables",
+        "",
+        "the PT, CT inputs and RT as lowered, counters, sinks",
+        "The"
+            + " production set as lowered: budget use, pattern table (PT), conditionals table (CT)"
+            + " inputs, replacement table (RT), counters, sinks.",
+        List.of(":tables"),
+        a -> {
           Args.none(a, "tables");
           tables();
         });
-    t.add("save", "FILE", "save the productions as a deployable configuration", "Save the"
-        + " production set as a deployable configuration (acf run --config FILE runs it"
-        + " without the compiler); refused when it does not fit the hardware budget.",
-        List.of(":save pairs.dcfg"), this::save);
+    t.add(
+        "save",
+        "FILE",
+        "save the productions as a deployable configuration",
+        "Save the"
+            + " production set as a deployable configuration (acf run --config FILE runs it"
+            + " without the compiler); refused when it does not fit the hardware budget.",
+        List.of(":save pairs.dcfg"),
+        this::save);
   }
 
   /** A typed entry: compiled with the session's productions, replacing an item of its label. */
@@ -109,8 +161,9 @@ final class ProductionCommands {
     if (!o.ok()) {
       failed.run();
     } else if (program.pausedMidRun()) {
-      out.append("(the paused program runs the previous productions: :apply installs these,"
-          + " :run starts it again with them)\n");
+      out.append(
+          "(the paused program runs the previous productions: :apply installs these,"
+              + " :run starts it again with them)\n");
     }
   }
 
@@ -120,19 +173,26 @@ final class ProductionCommands {
     }
     Workspace.Outcome o = workspace.load(args.get(0));
     report(o);
-    boolean module = o.ok() && workspace.files().stream().anyMatch(l -> l.path() == null
-        && l.shown().equals(args.get(0)));
+    boolean module =
+        o.ok()
+            && workspace.files().stream()
+                .anyMatch(l -> l.path() == null && l.shown().equals(args.get(0)));
     if (module) {
-      StandardLibrary.module(args.get(0)).ifPresent(m -> {
-        out.append("imported library module ").append(m.name()).append(" (as `import ")
-            .append(m.name()).append(";`)");
-        if (!m.blocks().isEmpty()) {
-          out.append("; `use BLOCK;` activates one of its blocks:\n");
-          m.blocks().forEach(b -> out.append("  ").append(b).append('\n'));
-        } else {
-          out.append('\n');
-        }
-      });
+      StandardLibrary.module(args.get(0))
+          .ifPresent(
+              m -> {
+                out.append("imported library module ")
+                    .append(m.name())
+                    .append(" (as `import ")
+                    .append(m.name())
+                    .append(";`)");
+                if (!m.blocks().isEmpty()) {
+                  out.append("; `use BLOCK;` activates one of its blocks:\n");
+                  m.blocks().forEach(b -> out.append("  ").append(b).append('\n'));
+                } else {
+                  out.append('\n');
+                }
+              });
     }
   }
 
@@ -146,12 +206,17 @@ final class ProductionCommands {
       for (StandardLibrary.Module m : mods) {
         out.append(String.format("  %-" + w + "s  %s%n", m.name(), m.summary()));
       }
-      out.append(mods.size()).append(mods.size() == 1 ? " module" : " modules")
+      out.append(mods.size())
+          .append(mods.size() == 1 ? " module" : " modules")
           .append("; :lib MODULE shows one\n");
       return;
     }
-    StandardLibrary.Module m = StandardLibrary.module(args.get(0)).orElseThrow(() ->
-        new ReplError("no standard library module `" + args.get(0) + "` (:lib lists them)"));
+    StandardLibrary.Module m =
+        StandardLibrary.module(args.get(0))
+            .orElseThrow(
+                () ->
+                    new ReplError(
+                        "no standard library module `" + args.get(0) + "` (:lib lists them)"));
     out.append(m.name()).append(": ").append(m.summary()).append('\n');
     if (!m.blocks().isEmpty()) {
       out.append("blocks:\n");
@@ -159,10 +224,11 @@ final class ProductionCommands {
         out.append("  ").append(b).append('\n');
       }
     }
-    List<String> others = m.names().stream()
-        .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
-        .distinct() // several blocks declare the same counter name
-        .toList();
+    List<String> others =
+        m.names().stream()
+            .filter(n -> m.blocks().stream().noneMatch(b -> b.equals(n) || b.startsWith(n + "(")))
+            .distinct() // several blocks declare the same counter name
+            .toList();
     if (!others.isEmpty()) {
       out.append("names: ").append(String.join(", ", others)).append('\n');
     }
@@ -184,19 +250,24 @@ final class ProductionCommands {
     }
     ProductionSet s = program.requireSet();
     RunService.checkBudget(s, "");
-    String source = workspace.files().isEmpty() ? "repl"
-        : workspace.files().get(0).path() == null ? workspace.files().get(0).shown()
-        : workspace.files().get(0).path().getFileName().toString();
-    RunService.writeConfig(new DeployableConfig(source, s), program.path(args.get(0)),
-        args.get(0));
-    out.append("saved ").append(args.get(0)).append(": ").append(Workspace.describe(s))
+    String source =
+        workspace.files().isEmpty()
+            ? "repl"
+            : workspace.files().get(0).path() == null
+                ? workspace.files().get(0).shown()
+                : workspace.files().get(0).path().getFileName().toString();
+    RunService.writeConfig(new DeployableConfig(source, s), program.path(args.get(0)), args.get(0));
+    out.append("saved ")
+        .append(args.get(0))
+        .append(": ")
+        .append(Workspace.describe(s))
         .append('\n');
   }
 
   void diff() {
     if (program.runSource() == null) {
-      throw new ReplError("no program has run yet (:program, :run); :show prints the"
-          + " productions");
+      throw new ReplError(
+          "no program has run yet (:program, :run); :show prints the" + " productions");
     }
     List<String> lines = ProductionEdits.diff(program.runSource(), workspace.source());
     if (lines.isEmpty()) {
@@ -222,13 +293,21 @@ final class ProductionCommands {
     if (args.size() != 1) {
       throw new ReplError("usage: :edit LABEL");
     }
-    String text = workspace.itemText(args.get(0)).orElseThrow(() -> new ReplError(
-        "no production or declaration named " + args.get(0) + " (:show lists them)"));
+    String text =
+        workspace
+            .itemText(args.get(0))
+            .orElseThrow(
+                () ->
+                    new ReplError(
+                        "no production or declaration named "
+                            + args.get(0)
+                            + " (:show lists them)"));
     if (editor == null) {
       // One line to edit: a multi-line item is joined (the language does not care).
       String line = text.replaceAll("\\s*\n\\s*", " ");
       editBuffer = line;
-      out.append(line).append('\n')
+      out.append(line)
+          .append('\n')
           .append("(edit it as the next line; an entry with the same label replaces it)\n");
       return;
     }
@@ -241,12 +320,12 @@ final class ProductionCommands {
     try {
       tmp = Files.createTempFile("acf-edit-", ".acf");
       Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
-      Process p = new ProcessBuilder("sh", "-c", editor + " \"$0\"", tmp.toString())
-          .inheritIO().start();
+      Process p =
+          new ProcessBuilder("sh", "-c", editor + " \"$0\"", tmp.toString()).inheritIO().start();
       int status = p.waitFor();
       if (status != 0) {
-        throw new ReplError("the editor (" + editor + ") exited with status " + status
-            + "; nothing changed");
+        throw new ReplError(
+            "the editor (" + editor + ") exited with status " + status + "; nothing changed");
       }
       String edited = Files.readString(tmp, StandardCharsets.UTF_8);
       if (edited.strip().equals(text.strip())) {

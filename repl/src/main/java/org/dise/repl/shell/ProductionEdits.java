@@ -14,9 +14,9 @@ import org.dise.compiler.diag.Span;
 import org.dise.compiler.parse.AcfParsing;
 
 /**
- * Edits of the session's ACF text by item: which top-level items a text has (by label or
- * declared name), cutting one out so that a retyped label replaces it, and the item-level
- * difference between two production sets' texts for {@code :diff}.
+ * Edits of the session's ACF text by item: which top-level items a text has (by label or declared
+ * name), cutting one out so that a retyped label replaces it, and the item-level difference between
+ * two production sets' texts for {@code :diff}.
  */
 final class ProductionEdits {
   private ProductionEdits() {}
@@ -41,8 +41,9 @@ final class ProductionEdits {
       if (key != null) {
         Span s = item.span();
         int[] cut = lines(text, s.start(), s.end());
-        out.add(new Entry(key, label(item), text.substring(s.start(), s.end()).strip(), cut[0],
-            cut[1]));
+        out.add(
+            new Entry(
+                key, label(item), text.substring(s.start(), s.end()).strip(), cut[0], cut[1]));
       }
     }
     return out;
@@ -65,8 +66,11 @@ final class ProductionEdits {
 
   private static String label(Item item) {
     Name n = name(item);
-    return n != null ? n.text() : item instanceof Item.Import i ? "import " + i.target().text()
-        : item instanceof Item.Use u ? "use " + u.target().text() : "";
+    return n != null
+        ? n.text()
+        : item instanceof Item.Import i
+            ? "import " + i.target().text()
+            : item instanceof Item.Use u ? "use " + u.target().text() : "";
   }
 
   private static Name name(Item item) {
@@ -130,8 +134,8 @@ final class ProductionEdits {
   }
 
   /**
-   * The difference between two texts by item: {@code - } lines for items gone or changed (their
-   * old text), {@code + } lines for items new or changed; empty when they say the same.
+   * The difference between two texts by item: {@code - } lines for items gone or changed (their old
+   * text), {@code + } lines for items new or changed; empty when they say the same.
    */
   static List<String> diff(String before, String after) {
     Map<String, Entry> a = index(entries(before));

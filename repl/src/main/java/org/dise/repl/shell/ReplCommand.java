@@ -59,31 +59,45 @@ import picocli.CommandLine.Option;
     },
     mixinStandardHelpOptions = true)
 public final class ReplCommand implements Callable<Integer> {
-  @Option(names = "--script", paramLabel = "FILE",
+  @Option(
+      names = "--script",
+      paramLabel = "FILE",
       description = "Run the commands of FILE and print the transcript.")
   Path script;
 
-  @Option(names = "--history", paramLabel = "FILE",
+  @Option(
+      names = "--history",
+      paramLabel = "FILE",
       description = "The history file (default: $ACF_HISTORY, else ~/.acf_history).")
   Path history;
 
-  @Option(names = "--allow-read", paramLabel = "DIR",
-      description = "Also let the guest read files under DIR (repeatable; as acf run, and"
-          + " :allow read DIR in the session).")
+  @Option(
+      names = "--allow-read",
+      paramLabel = "DIR",
+      description =
+          "Also let the guest read files under DIR (repeatable; as acf run, and"
+              + " :allow read DIR in the session).")
   java.util.List<Path> allowRead = new java.util.ArrayList<>();
 
-  @Option(names = "--allow-write", paramLabel = "DIR",
-      description = "Also let the guest read and write files under DIR (repeatable; :allow"
-          + " write DIR).")
+  @Option(
+      names = "--allow-write",
+      paramLabel = "DIR",
+      description =
+          "Also let the guest read and write files under DIR (repeatable; :allow" + " write DIR).")
   java.util.List<Path> allowWrite = new java.util.ArrayList<>();
 
-  @Option(names = "--limit", paramLabel = "NAME=VALUE",
+  @Option(
+      names = "--limit",
+      paramLabel = "NAME=VALUE",
       description = "A guest resource limit, as acf run --limit (repeatable; :limit).")
   java.util.List<String> limits = new java.util.ArrayList<>();
 
-  @Option(names = "--env", paramLabel = "NAME=VALUE",
-      description = "A variable in the guest's environment, as acf run --env (repeatable;"
-          + " :env NAME=VALUE).")
+  @Option(
+      names = "--env",
+      paramLabel = "NAME=VALUE",
+      description =
+          "A variable in the guest's environment, as acf run --env (repeatable;"
+              + " :env NAME=VALUE).")
   java.util.List<String> env = new java.util.ArrayList<>();
 
   @Override
@@ -104,8 +118,8 @@ public final class ReplCommand implements Callable<Integer> {
       }
     }
     if (System.console() == null) {
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
-          StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       return transcript(session, in, System.out);
     }
     return interactive(session);
@@ -140,28 +154,31 @@ public final class ReplCommand implements Callable<Integer> {
     Path file = history;
     if (file == null) {
       String env = System.getenv("ACF_HISTORY");
-      file = env != null && !env.isEmpty() ? Path.of(env)
-          : Path.of(System.getProperty("user.home"), ".acf_history");
+      file =
+          env != null && !env.isEmpty()
+              ? Path.of(env)
+              : Path.of(System.getProperty("user.home"), ".acf_history");
     }
     try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
       DefaultParser parser = new DefaultParser();
       parser.setEscapeChars(null); // a backslash is part of what was typed
-      LineReader reader = LineReaderBuilder.builder()
-          .terminal(terminal)
-          .appName("acf")
-          .parser(parser)
-          .completer(new ReplCompleter(session))
-          .highlighter(new AcfHighlighter())
-          .variable(LineReader.HISTORY_FILE, file)
-          .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true) // '!' is an ACF operator
-          .build();
+      LineReader reader =
+          LineReaderBuilder.builder()
+              .terminal(terminal)
+              .appName("acf")
+              .parser(parser)
+              .completer(new ReplCompleter(session))
+              .highlighter(new AcfHighlighter())
+              .variable(LineReader.HISTORY_FILE, file)
+              .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true) // '!' is an ACF operator
+              .build();
       // Outside readLine, Ctrl-C reaches this handler: it stops a running guest.
       terminal.handle(Terminal.Signal.INT, signal -> session.interrupt());
-      session.colour(org.dise.repl.Tty.colour(1)
-          && !Terminal.TYPE_DUMB.equals(terminal.getType()));
+      session.colour(org.dise.repl.Tty.colour(1) && !Terminal.TYPE_DUMB.equals(terminal.getType()));
       PrintWriter w = terminal.writer();
-      w.println("acf REPL: type productions or :help; Ctrl-C stops a running program, Ctrl-D"
-          + " leaves.");
+      w.println(
+          "acf REPL: type productions or :help; Ctrl-C stops a running program, Ctrl-D"
+              + " leaves.");
       w.flush();
       session.editor(editorCommand());
       while (!session.quitting()) {
@@ -169,9 +186,11 @@ public final class ReplCommand implements Callable<Integer> {
         try {
           // After `:edit LABEL` without $EDITOR the item is the next line's text to edit.
           String edit = session.takeEditBuffer();
-          line = edit == null ? reader.readLine(session.prompt())
-              : reader.readLine(session.prompt(), null, (org.jline.reader.MaskingCallback) null,
-                  edit);
+          line =
+              edit == null
+                  ? reader.readLine(session.prompt())
+                  : reader.readLine(
+                      session.prompt(), null, (org.jline.reader.MaskingCallback) null, edit);
         } catch (UserInterruptException e) {
           w.print(session.cancelPending());
           w.flush();

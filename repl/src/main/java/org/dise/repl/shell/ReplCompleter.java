@@ -15,9 +15,9 @@ import org.jline.reader.ParsedLine;
 
 /**
  * Tab completion: command names; file names after {@code :load} and {@code :program}; the loaded
- * program's functions after {@code :break}, {@code :until}, {@code :disasm}, {@code :mem},
- * {@code :delete}; and in productions the {@code T.*} fields, opcode classes, mnemonics, the
- * language's keywords and the standard library's names.
+ * program's functions after {@code :break}, {@code :until}, {@code :disasm}, {@code :mem}, {@code
+ * :delete}; and in productions the {@code T.*} fields, opcode classes, mnemonics, the language's
+ * keywords and the standard library's names.
  */
 final class ReplCompleter implements Completer {
   private final ReplSession session;
@@ -44,8 +44,22 @@ final class ReplCompleter implements Completer {
     }
     w.add("on_trig_inst");
     w.add("off_trig_inst");
-    for (String k : List.of("null", "call", "true", "false", "import", "acf", "use", "const",
-        "register", "counter", "sink", "trigger", "HPS_R0", "HPS_R1")) {
+    for (String k :
+        List.of(
+            "null",
+            "call",
+            "true",
+            "false",
+            "import",
+            "acf",
+            "use",
+            "const",
+            "register",
+            "counter",
+            "sink",
+            "trigger",
+            "HPS_R0",
+            "HPS_R1")) {
       w.add(k);
     }
     for (int i = 0; i < 8; i++) {
@@ -109,8 +123,8 @@ final class ReplCompleter implements Completer {
           }
           if (first.equals(":break") && line.wordIndex() >= 2 && words.get(1).equals("when")) {
             session.labels().forEach(l -> candidates.add(new Candidate(l)));
-            for (String w : List.of("counter", "zero_0", "overflow_0", "pc", "==", "sink",
-                "count")) {
+            for (String w :
+                List.of("counter", "zero_0", "overflow_0", "pc", "==", "sink", "count")) {
               candidates.add(new Candidate(w));
             }
           }
@@ -132,8 +146,8 @@ final class ReplCompleter implements Completer {
         }
         case ":edit" -> session.labels().forEach(l -> candidates.add(new Candidate(l)));
         case ":mem" -> {
-          for (String v : List.of("x/8xg", "x/4a", "x/s", "x/8xw", "x/16xb", "x/4dw", "$sp",
-              "$pc", "$a0")) {
+          for (String v :
+              List.of("x/8xg", "x/4a", "x/s", "x/8xw", "x/16xb", "x/4dw", "$sp", "$pc", "$a0")) {
             candidates.add(new Candidate(v));
           }
           for (String s : session.symbolNames()) {
@@ -141,11 +155,24 @@ final class ReplCompleter implements Completer {
           }
         }
         case ":trigger" -> {
-          for (String t : List.of("exhaustive", "periodic:", "random:", "phase", "phase:first",
-              "phase:third", "set", "none", "interval=", "threshold=", "buckets=", "table=",
-              "predictor=", "seed=")) {
-            candidates.add(new Candidate(t, t, null, null, null, null, !t.endsWith(":")
-                && !t.endsWith("=")));
+          for (String t :
+              List.of(
+                  "exhaustive",
+                  "periodic:",
+                  "random:",
+                  "phase",
+                  "phase:first",
+                  "phase:third",
+                  "set",
+                  "none",
+                  "interval=",
+                  "threshold=",
+                  "buckets=",
+                  "table=",
+                  "predictor=",
+                  "seed=")) {
+            candidates.add(
+                new Candidate(t, t, null, null, null, null, !t.endsWith(":") && !t.endsWith("=")));
           }
         }
         case ":sample" -> {

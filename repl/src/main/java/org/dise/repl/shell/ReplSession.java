@@ -14,16 +14,16 @@ import org.dise.runtime.elf.Symbol;
 
 /**
  * One REPL session: reads input a line at a time, gathers typed productions into entries, and
- * dispatches commands to their groups ({@link ProductionCommands}, {@link ProgramCommands},
- * {@link BreakpointCommands}, {@link InspectionCommands}, {@link TriggerCommands},
- * {@link OutputCommands}), which share the session's {@link Workspace} and {@link Debuggee}.
- * {@link #execute} returns exactly what the session prints for a line, so sessions run and test
- * without a terminal; the JLine front end ({@link ReplCommand}) only adds editing, completion and
- * history.
+ * dispatches commands to their groups ({@link ProductionCommands}, {@link ProgramCommands}, {@link
+ * BreakpointCommands}, {@link InspectionCommands}, {@link TriggerCommands}, {@link
+ * OutputCommands}), which share the session's {@link Workspace} and {@link Debuggee}. {@link
+ * #execute} returns exactly what the session prints for a line, so sessions run and test without a
+ * terminal; the JLine front end ({@link ReplCommand}) only adds editing, completion and history.
  */
 public final class ReplSession {
   /** The prompt, and the prompt while an entry continues over several lines. */
   public static final String PROMPT = "acf> ";
+
   public static final String MORE = "...> ";
 
   private final Workspace workspace;
@@ -36,7 +36,9 @@ public final class ReplSession {
   private boolean quit;
   private int errors;
 
-  /** A session whose relative paths (files, programs, the guest's sandbox) start at {@code base}. */
+  /**
+   * A session whose relative paths (files, programs, the guest's sandbox) start at {@code base}.
+   */
   public ReplSession(Path base) {
     Path b = base.toAbsolutePath();
     this.workspace = new Workspace(b);
@@ -68,8 +70,8 @@ public final class ReplSession {
   }
 
   /**
-   * Asks a running guest to stop (Ctrl-C; called from another thread). Pressed while a command
-   * is starting the guest, it stops the guest before its first instruction.
+   * Asks a running guest to stop (Ctrl-C; called from another thread). Pressed while a command is
+   * starting the guest, it stops the guest before its first instruction.
    */
   public void interrupt() {
     program.interrupt();
@@ -171,8 +173,9 @@ public final class ReplSession {
         pending.setLength(0);
         productions.submit(entry);
       } else if (t.startsWith(":")) {
-        throw new ReplError("inside :{ ... :} only productions and declarations; end the entry"
-            + " with :} (or discard it with Ctrl-C)");
+        throw new ReplError(
+            "inside :{ ... :} only productions and declarations; end the entry"
+                + " with :} (or discard it with Ctrl-C)");
       } else {
         pending.append(line).append('\n');
       }
@@ -252,13 +255,21 @@ public final class ReplSession {
   // ------------------------------------------------------------------ commands
 
   private void register() {
-    commands.add("help", "[COMMAND]", "list the commands, or one command with examples",
+    commands.add(
+        "help",
+        "[COMMAND]",
+        "list the commands, or one command with examples",
         "List the commands, or show one command with examples.",
-        List.of(":help", ":help break"), this::help);
+        List.of(":help", ":help break"),
+        this::help);
     productions.register(commands);
-    commands.add("{", "", "start a multi-line entry (:} ends it)", "Start an entry of several"
-        + " lines; :} ends it and compiles it.",
-        List.of(":{", "R3: call(CallPair_handler, T.INSN);", "    T.INSN;", ":}"), a -> {
+    commands.add(
+        "{",
+        "",
+        "start a multi-line entry (:} ends it)",
+        "Start an entry of several" + " lines; :} ends it and compiles it.",
+        List.of(":{", "R3: call(CallPair_handler, T.INSN);", "    T.INSN;", ":}"),
+        a -> {
           Args.none(a, "{");
           block = true;
         });
@@ -267,14 +278,20 @@ public final class ReplSession {
     new InspectionCommands(program, out).register(commands);
     new TriggerCommands(program, out).register(commands);
     new OutputCommands(program, workspace, out).register(commands);
-    commands.add("quit", "", "leave the REPL", "Leave the REPL (Ctrl-D does too).",
-        List.of(":quit"), a -> quit = true);
+    commands.add(
+        "quit",
+        "",
+        "leave the REPL",
+        "Leave the REPL (Ctrl-D does too).",
+        List.of(":quit"),
+        a -> quit = true);
   }
 
   private void help(List<String> args) {
     if (args.isEmpty()) {
-      out.append("Type productions and declarations as in an ACF file; an entry may span"
-          + " lines\n(it ends when complete, or at an empty line). Commands:\n");
+      out.append(
+          "Type productions and declarations as in an ACF file; an entry may span"
+              + " lines\n(it ends when complete, or at an empty line). Commands:\n");
       for (CommandTable.Command c : commands.all()) {
         String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
         out.append(String.format("  %-32s %s%n", head, c.brief()));
@@ -296,8 +313,14 @@ public final class ReplSession {
     if (c == null) {
       throw new ReplError("no command :" + name + "; :help lists them");
     }
-    out.append(":").append(c.name()).append(c.synopsis().isEmpty() ? "" : " " + c.synopsis())
-        .append('\n').append("  ").append(c.summary()).append('\n').append("Examples:\n");
+    out.append(":")
+        .append(c.name())
+        .append(c.synopsis().isEmpty() ? "" : " " + c.synopsis())
+        .append('\n')
+        .append("  ")
+        .append(c.summary())
+        .append('\n')
+        .append("Examples:\n");
     for (String e : c.examples()) {
       out.append("  ").append(e).append('\n');
     }

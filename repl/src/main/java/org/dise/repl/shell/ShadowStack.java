@@ -6,11 +6,11 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The guest's call stack as the decode stage saw it: every executed procedure call pushes a
- * frame, every return pops to the frame it returns to. Unlike a frame-pointer walk this needs
- * nothing of the program (statically linked libc is built without frame pointers) and is exact
- * for calls made since the program started; a return to no recorded frame (longjmp-like) leaves
- * the stack as it is.
+ * The guest's call stack as the decode stage saw it: every executed procedure call pushes a frame,
+ * every return pops to the frame it returns to. Unlike a frame-pointer walk this needs nothing of
+ * the program (statically linked libc is built without frame pointers) and is exact for calls made
+ * since the program started; a return to no recorded frame (longjmp-like) leaves the stack as it
+ * is.
  */
 final class ShadowStack {
   /** One active call: where it was made, where it returns, the function it entered. */

@@ -11,8 +11,8 @@ import org.dise.runtime.trigger.TriggerSpec;
 
 /**
  * The REPL's trigger commands, one group of the session's commands: {@code :trigger} (the
- * strategies and parameters of {@code acf run --sampling}, checked by the same {@link
- * RunService}) and {@code :phases} (the running trigger's intervals and phase tracker).
+ * strategies and parameters of {@code acf run --sampling}, checked by the same {@link RunService})
+ * and {@code :phases} (the running trigger's intervals and phase tracker).
  */
 final class TriggerCommands {
   private static final int PHASE_TRACE_SHOWN = 10;
@@ -26,22 +26,35 @@ final class TriggerCommands {
   }
 
   void register(CommandTable t) {
-    t.add("trigger", "[STRATEGY [NAME=VALUE...] | set NAME=VALUE... | none]",
-        "the sampling trigger and its parameters", "Without arguments, show the trigger that"
-        + " runs the program: one set here, else the one the ACF declares. STRATEGY is"
-        + " exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY] (as acf run --sampling),"
-        + " with parameters such as interval=1M, threshold=15, buckets=32, table=20,"
-        + " predictor=markov; 'set' changes parameters of the current trigger; 'none' runs"
-        + " without one. The trigger injects on_trig_inst/off_trig_inst at interval boundaries"
-        + " (import sampling; use external_trigger; turns them into the sampling flag). Takes"
-        + " effect at the next :run, or at once if the program has not started.",
-        List.of(":trigger phase interval=1M threshold=15", ":trigger periodic:4",
-            ":trigger set interval=2M", ":trigger none"), this::trigger);
-    t.add("phases", "", "the trigger's intervals, phase tracker and phase table", "Show the"
-        + " running trigger's state: intervals so far, the current interval and whether it is"
-        + " sampled; with phase-aware sampling also the phase tracker (phases, the prediction"
-        + " for the next interval, prediction accuracy), the phase table (phase, sampled bit,"
-        + " count) and the last intervals' phases.", List.of(":phases"), a -> {
+    t.add(
+        "trigger",
+        "[STRATEGY [NAME=VALUE...] | set NAME=VALUE... | none]",
+        "the sampling trigger and its parameters",
+        "Without arguments, show the trigger that"
+            + " runs the program: one set here, else the one the ACF declares. STRATEGY is"
+            + " exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY] (as acf run --sampling),"
+            + " with parameters such as interval=1M, threshold=15, buckets=32, table=20,"
+            + " predictor=markov; 'set' changes parameters of the current trigger; 'none' runs"
+            + " without one. The trigger injects on_trig_inst/off_trig_inst at interval boundaries"
+            + " (import sampling; use external_trigger; turns them into the sampling flag). Takes"
+            + " effect at the next :run, or at once if the program has not started.",
+        List.of(
+            ":trigger phase interval=1M threshold=15",
+            ":trigger periodic:4",
+            ":trigger set interval=2M",
+            ":trigger none"),
+        this::trigger);
+    t.add(
+        "phases",
+        "",
+        "the trigger's intervals, phase tracker and phase table",
+        "Show the"
+            + " running trigger's state: intervals so far, the current interval and whether it is"
+            + " sampled; with phase-aware sampling also the phase tracker (phases, the prediction"
+            + " for the next interval, prediction accuracy), the phase table (phase, sampled bit,"
+            + " count) and the last intervals' phases.",
+        List.of(":phases"),
+        a -> {
           Args.none(a, "phases");
           phases();
         });
@@ -51,14 +64,19 @@ final class TriggerCommands {
     if (args.isEmpty()) {
       TriggerSpec t = program.effectiveTrigger();
       if (t == null) {
-        out.append(program.triggerOff ? "no trigger (:trigger none)\n"
-            : "no trigger: the sampling flag is what the productions make it\n");
+        out.append(
+            program.triggerOff
+                ? "no trigger (:trigger none)\n"
+                : "no trigger: the sampling flag is what the productions make it\n");
         return;
       }
-      out.append("trigger ").append(t.describe())
+      out.append("trigger ")
+          .append(t.describe())
           .append(program.triggerSet == null ? " (the ACF's)" : "")
-          .append(", interval ").append(String.format("%,d", t.interval()));
-      t.params().entrySet().stream().sorted(Map.Entry.comparingByKey())
+          .append(", interval ")
+          .append(String.format("%,d", t.interval()));
+      t.params().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey())
           .filter(p -> !p.getKey().equals("interval"))
           .forEach(p -> out.append(", ").append(p.getKey()).append('=').append(p.getValue()));
       out.append('\n');
@@ -98,13 +116,19 @@ final class TriggerCommands {
     }
     RunService.checkTrigger(spec, "trigger: ");
     if (spec.needsFirstPass()) {
-      throw new ReplError("trigger " + spec.describe() + " is an oracle that needs a first pass"
-          + " over the program; use acf run --sampling for it");
+      throw new ReplError(
+          "trigger "
+              + spec.describe()
+              + " is an oracle that needs a first pass"
+              + " over the program; use acf run --sampling for it");
     }
     program.triggerSet = spec;
     program.triggerOff = false;
-    out.append("trigger ").append(spec.describe()).append(", interval ")
-        .append(String.format("%,d", spec.interval())).append(program.applyBeforeStart())
+    out.append("trigger ")
+        .append(spec.describe())
+        .append(", interval ")
+        .append(String.format("%,d", spec.interval()))
+        .append(program.applyBeforeStart())
         .append('\n');
   }
 
@@ -116,35 +140,54 @@ final class TriggerCommands {
     TriggerSpec effective = program.effectiveTrigger();
     String name = effective == null ? d.trigger().component() : effective.describe();
     if (d.finished()) {
-      out.append(String.format("trigger %s, interval %,d: the run ended after %,d intervals,"
-          + " %,d sampled (%.1f%% of the instructions)%n", name, d.trigger().interval(),
-          d.intervals(), d.sampledIntervals(), 100 * d.sampledFraction()));
+      out.append(
+          String.format(
+              "trigger %s, interval %,d: the run ended after %,d intervals,"
+                  + " %,d sampled (%.1f%% of the instructions)%n",
+              name,
+              d.trigger().interval(),
+              d.intervals(),
+              d.sampledIntervals(),
+              100 * d.sampledFraction()));
     } else {
-      out.append(String.format("trigger %s, interval %,d: %,d intervals done; interval %,d is"
-          + " %s, %,d instructions in%n", name, d.trigger().interval(), d.intervals(),
-          d.intervals(), d.sampling() ? "sampled" : "not sampled", d.intoInterval()));
+      out.append(
+          String.format(
+              "trigger %s, interval %,d: %,d intervals done; interval %,d is"
+                  + " %s, %,d instructions in%n",
+              name,
+              d.trigger().interval(),
+              d.intervals(),
+              d.intervals(),
+              d.sampling() ? "sampled" : "not sampled",
+              d.intoInterval()));
     }
     if (d.trigger() instanceof PhaseAwareTrigger p) {
       PhaseTracker t = p.tracker();
-      out.append(String.format("phase tracker: %d phases, next interval predicted %s,"
-          + " prediction accuracy %.1f%%%n", t.phaseCount(),
-          t.intervals() == 0 ? "-" : Integer.toString(t.predictedNext()),
-          100 * t.predictionAccuracy()));
+      out.append(
+          String.format(
+              "phase tracker: %d phases, next interval predicted %s,"
+                  + " prediction accuracy %.1f%%%n",
+              t.phaseCount(),
+              t.intervals() == 0 ? "-" : Integer.toString(t.predictedNext()),
+              100 * t.predictionAccuracy()));
       List<PhaseTable.Row> rows = p.table().rows();
-      out.append(String.format("phase table (%d of %d entries):%n", rows.size(),
-          p.table().size()));
+      out.append(String.format("phase table (%d of %d entries):%n", rows.size(), p.table().size()));
       out.append("  phase  sampled  intervals\n");
       for (PhaseTable.Row r : rows) {
-        out.append(String.format("  %5d  %-7s  %,9d%n", r.phase(), r.sampled() ? "yes" : "no",
-            r.count()));
+        out.append(
+            String.format("  %5d  %-7s  %,9d%n", r.phase(), r.sampled() ? "yes" : "no", r.count()));
       }
       long n = t.intervals();
       if (n > 0) {
         out.append("last intervals (interval phase predicted sampled):\n");
         for (long i = Math.max(0, n - PHASE_TRACE_SHOWN); i < n; i++) {
-          out.append(String.format("  %5d  %5d  %9s  %s%n", i, t.phase(i),
-              t.predicted(i) < 0 ? "-" : Integer.toString(t.predicted(i)),
-              d.sampled(i) ? "yes" : "no"));
+          out.append(
+              String.format(
+                  "  %5d  %5d  %9s  %s%n",
+                  i,
+                  t.phase(i),
+                  t.predicted(i) < 0 ? "-" : Integer.toString(t.predicted(i)),
+                  d.sampled(i) ? "yes" : "no"));
         }
       }
     }

@@ -1,6 +1,5 @@
 package org.dise.repl.shell;
 
-import org.dise.compiler.lib.ClasspathLibraryResolver;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,14 +14,15 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Severity;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.diag.Span;
+import org.dise.compiler.lib.ClasspathLibraryResolver;
 import org.dise.runtime.dise.ProductionSet;
 
 /**
- * The REPL's production set: loaded ACF files and typed entries, compiled together as one ACF
- * (the files' texts in load order, then the typed entries). Every change is checked with the
- * same front end as {@code acf check}; a change with an error is refused and the previous good
- * state stays. Diagnostics name the file or {@code <repl>} (the typed entries, numbered as one
- * text) with their own line numbers.
+ * The REPL's production set: loaded ACF files and typed entries, compiled together as one ACF (the
+ * files' texts in load order, then the typed entries). Every change is checked with the same front
+ * end as {@code acf check}; a change with an error is refused and the previous good state stays.
+ * Diagnostics name the file or {@code <repl>} (the typed entries, numbered as one text) with their
+ * own line numbers.
  */
 final class Workspace {
   /** The display name of typed entries in diagnostics. */
@@ -98,10 +98,15 @@ final class Workspace {
       }
       nextFiles = new ArrayList<>();
       for (Loaded l : files) {
-        ProductionEdits.Cut c = l.path() == null ? new ProductionEdits.Cut(l.text(), List.of())
-            : ProductionEdits.without(l.text(), keys);
+        ProductionEdits.Cut c =
+            l.path() == null
+                ? new ProductionEdits.Cut(l.text(), List.of())
+                : ProductionEdits.without(l.text(), keys);
         for (String label : c.removed()) {
-          said.append("replaced ").append(label).append(" of ").append(l.shown())
+          said.append("replaced ")
+              .append(label)
+              .append(" of ")
+              .append(l.shown())
               .append(" (the file itself is unchanged)\n");
         }
         nextFiles.add(c.removed().isEmpty() ? l : new Loaded(l.shown(), l.path(), c.text()));
@@ -162,8 +167,8 @@ final class Workspace {
       // Not a file: a standard library module by its import name, imported as `import NAME;`
       // would (its text as a file of its own would check every block as a main file).
       if (ClasspathLibraryResolver.standard().resolve(shown).isEmpty()) {
-        throw new ReplError("cannot read " + shown
-            + ": no such file or standard library module (:lib lists them)");
+        throw new ReplError(
+            "cannot read " + shown + ": no such file or standard library module (:lib lists them)");
       }
       String text = "import " + shown + ";\n";
       for (Loaded l : files) {
@@ -246,16 +251,16 @@ final class Workspace {
 
   /**
    * Compiles {@code nextFiles} and {@code nextTyped}; commits them on success. Errors are always
-   * reported; warnings only from the segment named {@code warnFrom} at or after offset
-   * {@code warnOffset} (what this change added), so old warnings do not repeat.
+   * reported; warnings only from the segment named {@code warnFrom} at or after offset {@code
+   * warnOffset} (what this change added), so old warnings do not repeat.
    */
-  private Outcome attempt(List<Loaded> nextFiles, String nextTyped, String warnFrom,
-      int warnOffset) {
+  private Outcome attempt(
+      List<Loaded> nextFiles, String nextTyped, String warnFrom, int warnOffset) {
     return attempt(nextFiles, nextTyped, warnFrom, warnOffset, true);
   }
 
-  private Outcome attempt(List<Loaded> nextFiles, String nextTyped, String warnFrom,
-      int warnOffset, boolean remember) {
+  private Outcome attempt(
+      List<Loaded> nextFiles, String nextTyped, String warnFrom, int warnOffset, boolean remember) {
     StringBuilder all = new StringBuilder();
     List<Segment> segments = new ArrayList<>();
     for (Loaded l : nextFiles) {
@@ -267,17 +272,22 @@ final class Workspace {
     all.append(nextTyped);
     SourceFile combined = new SourceFile("<session>", all.toString());
     // Relative imports resolve from the first file's folder, or from the working folder.
-    Path anchor = nextFiles.isEmpty() || nextFiles.get(0).path() == null ? base.resolve(TYPED)
-        : nextFiles.get(0).path();
-    org.dise.compiler.Compiler.Compilation c = new org.dise.compiler.Compiler(frontend)
-        .compile(List.of(new org.dise.compiler.Compiler.Input(combined, anchor)));
+    Path anchor =
+        nextFiles.isEmpty() || nextFiles.get(0).path() == null
+            ? base.resolve(TYPED)
+            : nextFiles.get(0).path();
+    org.dise.compiler.Compiler.Compilation c =
+        new org.dise.compiler.Compiler(frontend)
+            .compile(List.of(new org.dise.compiler.Compiler.Input(combined, anchor)));
     Diagnostics diags = c.diagnostics();
     Optional<ProductionSet> lowered = c.productions();
     List<Diagnostic> shown = new ArrayList<>();
     for (Diagnostic d : diags.sorted()) {
       Diagnostic m = remap(d, combined, segments);
-      boolean fresh = warnFrom != null && m.span().file().name().equals(warnFrom)
-          && m.span().start() >= warnOffset;
+      boolean fresh =
+          warnFrom != null
+              && m.span().file().name().equals(warnFrom)
+              && m.span().start() >= warnOffset;
       if (m.severity() == Severity.ERROR || fresh) {
         shown.add(m);
       }
@@ -285,7 +295,8 @@ final class Workspace {
     StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown, colour));
     if (lowered.isEmpty() || diags.errorCount() > 0) {
       int e = Math.max(1, diags.errorCount());
-      out.append(e).append(e == 1 ? " error" : " errors")
+      out.append(e)
+          .append(e == 1 ? " error" : " errors")
           .append("; the production set is unchanged\n");
       return new Outcome(false, out.toString());
     }
@@ -305,8 +316,10 @@ final class Workspace {
     int p = s.productions().size();
     int r = s.replacements().size();
     StringBuilder sb = new StringBuilder();
-    sb.append(p).append(p == 1 ? " production, " : " productions, ")
-        .append(r).append(r == 1 ? " replacement sequence" : " replacement sequences");
+    sb.append(p)
+        .append(p == 1 ? " production, " : " productions, ")
+        .append(r)
+        .append(r == 1 ? " replacement sequence" : " replacement sequences");
     if (!s.sinks().isEmpty()) {
       sb.append(", sinks ");
       for (int i = 0; i < s.sinks().size(); i++) {
@@ -323,8 +336,8 @@ final class Workspace {
     }
     Segment home = null;
     for (Segment g : segments) {
-      if (s.start() >= g.start() && (s.start() < g.end() || home == null
-          || !g.source().text().isEmpty())) {
+      if (s.start() >= g.start()
+          && (s.start() < g.end() || home == null || !g.source().text().isEmpty())) {
         home = g; // the segment holding the span; at the very end, the last non-empty one
       }
     }
@@ -335,8 +348,8 @@ final class Workspace {
         start--; // "unexpected end of file": point after the last line, not below it
       }
       int end = Math.max(start, Math.min(s.end() - home.start(), text.length()));
-      return new Diagnostic(d.severity(), new Span(home.source(), start, end), d.message(),
-          d.hint());
+      return new Diagnostic(
+          d.severity(), new Span(home.source(), start, end), d.message(), d.hint());
     }
     return d;
   }

@@ -19,53 +19,60 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The editors' TextMate grammar ({@code editors/vscode/syntaxes/acf.tmLanguage.json}) against the
- * language's own lexer: every {@code .acf} in the repository tokenises with every region closed,
- * a character is marked invalid exactly where the ANTLR lexer finds a bad character, and each
- * kind of token (fields, numbers, keywords, flags, arrows, comments, strings...) gets the scope
- * an editor colours it by.
+ * language's own lexer: every {@code .acf} in the repository tokenises with every region closed, a
+ * character is marked invalid exactly where the ANTLR lexer finds a bad character, and each kind of
+ * token (fields, numbers, keywords, flags, arrows, comments, strings...) gets the scope an editor
+ * colours it by.
  */
 class TextMateGrammarTest {
   static final Path ROOT = RepositoryRoot.path();
   static final Path GRAMMAR = ROOT.resolve("editors/vscode/syntaxes/acf.tmLanguage.json");
 
   /** The scope each token type must have (a prefix of one of the character's scopes). */
-  static final Map<Integer, String> EXPECTED = Map.ofEntries(
-      Map.entry(AcfLexer.FIELD, "variable.language.field"),
-      Map.entry(AcfLexer.TINSN, "variable.language.insn"),
-      Map.entry(AcfLexer.NUMBER, "constant.numeric"),
-      Map.entry(AcfLexer.FLAG, "support.function.hps"),
-      Map.entry(AcfLexer.MICRO_OP, "support.function.hps"),
-      Map.entry(AcfLexer.ARROW, "keyword.operator.arrow"),
-      Map.entry(AcfLexer.LINE_COMMENT, "comment.line"),
-      Map.entry(AcfLexer.BLOCK_COMMENT, "comment.block"),
-      Map.entry(AcfLexer.STRING, "string.quoted"),
-      Map.entry(AcfLexer.DOLLAR_NAME, "variable.other.dise-register"),
-      Map.entry(AcfLexer.LABEL, "entity.name.label"),
-      Map.entry(AcfLexer.IMPORT, "keyword.control"),
-      Map.entry(AcfLexer.ACF, "keyword.control"),
-      Map.entry(AcfLexer.USE, "keyword.control"),
-      Map.entry(AcfLexer.CONST, "keyword.control"),
-      Map.entry(AcfLexer.REGISTER, "keyword.control"),
-      Map.entry(AcfLexer.SINK, "keyword.control"),
-      Map.entry(AcfLexer.TRIGGER, "keyword.control"),
-      Map.entry(AcfLexer.CALL, "keyword.other"),
-      Map.entry(AcfLexer.NULL, "constant.language"),
-      Map.entry(AcfLexer.TRUE, "constant.language"),
-      Map.entry(AcfLexer.FALSE, "constant.language"),
-      Map.entry(AcfLexer.AND, "keyword.operator"),
-      Map.entry(AcfLexer.OR, "keyword.operator"),
-      Map.entry(AcfLexer.EQ, "keyword.operator"),
-      Map.entry(AcfLexer.SEMI, "punctuation"),
-      Map.entry(AcfLexer.LPAREN, "punctuation"),
-      Map.entry(AcfLexer.ERROR_CHAR, "invalid.illegal"));
+  static final Map<Integer, String> EXPECTED =
+      Map.ofEntries(
+          Map.entry(AcfLexer.FIELD, "variable.language.field"),
+          Map.entry(AcfLexer.TINSN, "variable.language.insn"),
+          Map.entry(AcfLexer.NUMBER, "constant.numeric"),
+          Map.entry(AcfLexer.FLAG, "support.function.hps"),
+          Map.entry(AcfLexer.MICRO_OP, "support.function.hps"),
+          Map.entry(AcfLexer.ARROW, "keyword.operator.arrow"),
+          Map.entry(AcfLexer.LINE_COMMENT, "comment.line"),
+          Map.entry(AcfLexer.BLOCK_COMMENT, "comment.block"),
+          Map.entry(AcfLexer.STRING, "string.quoted"),
+          Map.entry(AcfLexer.DOLLAR_NAME, "variable.other.dise-register"),
+          Map.entry(AcfLexer.LABEL, "entity.name.label"),
+          Map.entry(AcfLexer.IMPORT, "keyword.control"),
+          Map.entry(AcfLexer.ACF, "keyword.control"),
+          Map.entry(AcfLexer.USE, "keyword.control"),
+          Map.entry(AcfLexer.CONST, "keyword.control"),
+          Map.entry(AcfLexer.REGISTER, "keyword.control"),
+          Map.entry(AcfLexer.SINK, "keyword.control"),
+          Map.entry(AcfLexer.TRIGGER, "keyword.control"),
+          Map.entry(AcfLexer.CALL, "keyword.other"),
+          Map.entry(AcfLexer.NULL, "constant.language"),
+          Map.entry(AcfLexer.TRUE, "constant.language"),
+          Map.entry(AcfLexer.FALSE, "constant.language"),
+          Map.entry(AcfLexer.AND, "keyword.operator"),
+          Map.entry(AcfLexer.OR, "keyword.operator"),
+          Map.entry(AcfLexer.EQ, "keyword.operator"),
+          Map.entry(AcfLexer.SEMI, "punctuation"),
+          Map.entry(AcfLexer.LPAREN, "punctuation"),
+          Map.entry(AcfLexer.ERROR_CHAR, "invalid.illegal"));
 
   static List<Path> acfFiles() throws IOException {
     try (Stream<Path> s = Files.walk(ROOT)) {
-      return s.filter(p -> p.toString().endsWith(".acf")).filter(p -> {
-        String rel = ROOT.relativize(p).toString();
-        return !rel.contains("/target/") && !rel.startsWith("target/") && !rel.startsWith(".git")
-            && !rel.contains("node_modules");
-      }).sorted().toList();
+      return s.filter(p -> p.toString().endsWith(".acf"))
+          .filter(
+              p -> {
+                String rel = ROOT.relativize(p).toString();
+                return !rel.contains("/target/")
+                    && !rel.startsWith("target/")
+                    && !rel.startsWith(".git")
+                    && !rel.contains("node_modules");
+              })
+          .sorted()
+          .toList();
     }
   }
 
@@ -88,8 +95,7 @@ class TextMateGrammarTest {
       tokens += check(ROOT.relativize(f).toString(), text, scopes, problems);
     }
     assertWithMessage("tokens checked").that(tokens).isAtLeast(3000);
-    assertWithMessage("TextMate scopes that disagree with the ACF lexer")
-        .that(problems).isEmpty();
+    assertWithMessage("TextMate scopes that disagree with the ACF lexer").that(problems).isEmpty();
   }
 
   /** Checks every token of the lexer against the scopes of its first character. */
@@ -102,24 +108,42 @@ class TextMateGrammarTest {
       List<String> s = scopes.get(t.getStartIndex());
       boolean invalid = s.stream().anyMatch(x -> x.startsWith("invalid"));
       String expected = EXPECTED.get(t.getType());
-      String where = name + ":" + t.getLine() + ":" + (t.getCharPositionInLine() + 1) + " `"
-          + t.getText() + "` (" + AcfLexer.VOCABULARY.getSymbolicName(t.getType()) + ") has "
-          + s;
+      String where =
+          name
+              + ":"
+              + t.getLine()
+              + ":"
+              + (t.getCharPositionInLine() + 1)
+              + " `"
+              + t.getText()
+              + "` ("
+              + AcfLexer.VOCABULARY.getSymbolicName(t.getType())
+              + ") has "
+              + s;
       if (invalid != (t.getType() == AcfLexer.ERROR_CHAR)) {
         problems.add(where + (invalid ? ": marked invalid" : ": not marked invalid"));
       } else if (expected != null && s.stream().noneMatch(x -> x.startsWith(expected))) {
         problems.add(where + ": expected " + expected);
-      } else if (t.getType() == AcfLexer.NAME && s.stream().anyMatch(x ->
-          x.startsWith("constant.numeric") || x.startsWith("variable.language"))) {
+      } else if (t.getType() == AcfLexer.NAME
+          && s.stream()
+              .anyMatch(
+                  x -> x.startsWith("constant.numeric") || x.startsWith("variable.language"))) {
         problems.add(where + ": a name coloured as a number or field");
       }
       // The whole token has one scope: no rule splits a lexer token.
-      for (int i = t.getStartIndex() + 1; i <= t.getStopIndex() && t.getType() != AcfLexer
-          .BLOCK_COMMENT && t.getType() != AcfLexer.LINE_COMMENT
-          && t.getType() != AcfLexer.STRING; i++) {
+      for (int i = t.getStartIndex() + 1;
+          i <= t.getStopIndex()
+              && t.getType() != AcfLexer.BLOCK_COMMENT
+              && t.getType() != AcfLexer.LINE_COMMENT
+              && t.getType() != AcfLexer.STRING;
+          i++) {
         if (!scopes.get(i).equals(s)) {
-          problems.add(where + ": split at column " + (i - t.getStartIndex() + 1) + " into "
-              + scopes.get(i));
+          problems.add(
+              where
+                  + ": split at column "
+                  + (i - t.getStartIndex() + 1)
+                  + " into "
+                  + scopes.get(i));
           break;
         }
       }

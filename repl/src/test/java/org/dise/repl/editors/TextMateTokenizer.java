@@ -12,17 +12,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The part of TextMate's tokenisation that {@code acf.tmLanguage.json} uses, for tests: rules
- * with {@code match} (and {@code captures}), {@code begin}/{@code end} regions over lines,
- * {@code patterns} and {@code include} of repository entries. At each position the rule whose
- * regex matches earliest wins, the first listed on a tie, a region's end before its patterns,
- * as in vscode-textmate. The grammar's regexes are written in the common subset of Oniguruma
- * and java.util.regex (no {@code \h}, no {@code (?x)}), which this class enforces by compiling
- * every one of them.
+ * The part of TextMate's tokenisation that {@code acf.tmLanguage.json} uses, for tests: rules with
+ * {@code match} (and {@code captures}), {@code begin}/{@code end} regions over lines, {@code
+ * patterns} and {@code include} of repository entries. At each position the rule whose regex
+ * matches earliest wins, the first listed on a tie, a region's end before its patterns, as in
+ * vscode-textmate. The grammar's regexes are written in the common subset of Oniguruma and
+ * java.util.regex (no {@code \h}, no {@code (?x)}), which this class enforces by compiling every
+ * one of them.
  */
 final class TextMateTokenizer {
   /** One rule of the grammar, its regexes compiled. */
-  record Rule(String name, Pattern match, Pattern begin, Pattern end, JsonNode captures,
+  record Rule(
+      String name,
+      Pattern match,
+      Pattern begin,
+      Pattern end,
+      JsonNode captures,
       List<Object> patterns) {}
 
   private final JsonNode grammar;
@@ -71,12 +76,16 @@ final class TextMateTokenizer {
   private Rule rule(JsonNode p) {
     String name = p.path("name").asText(null);
     if (p.has("match")) {
-      return new Rule(name, Pattern.compile(p.get("match").asText()), null, null,
-          p.get("captures"), List.of());
+      return new Rule(
+          name, Pattern.compile(p.get("match").asText()), null, null, p.get("captures"), List.of());
     }
     if (p.has("begin")) {
-      return new Rule(name, null, Pattern.compile(p.get("begin").asText()),
-          Pattern.compile(p.get("end").asText()), p.get("beginCaptures"),
+      return new Rule(
+          name,
+          null,
+          Pattern.compile(p.get("begin").asText()),
+          Pattern.compile(p.get("end").asText()),
+          p.get("beginCaptures"),
           new ArrayList<>(rules(p.path("patterns"))));
     }
     throw new IllegalArgumentException("a rule without match or begin: " + p);
@@ -88,7 +97,9 @@ final class TextMateTokenizer {
       Rule r = (Rule) o;
       if ("$self".equals(r.name()) && r.match() == null && r.begin() == null) {
         out.addAll(expand(top));
-      } else if (r.name() != null && r.name().startsWith("#") && r.match() == null
+      } else if (r.name() != null
+          && r.name().startsWith("#")
+          && r.match() == null
           && r.begin() == null) {
         out.addAll(expand(repository.get(r.name().substring(1))));
       } else {
@@ -172,8 +183,9 @@ final class TextMateTokenizer {
           // A zero-width match cannot make progress: TextMate moves on one character.
           pos++;
         }
-        if (pos >= line.length() && (stack.isEmpty()
-            || !matcher(stack.get(stack.size() - 1).end(), line, line.length()).find())) {
+        if (pos >= line.length()
+            && (stack.isEmpty()
+                || !matcher(stack.get(stack.size() - 1).end(), line, line.length()).find())) {
           break;
         }
       }
@@ -183,8 +195,8 @@ final class TextMateTokenizer {
       }
     }
     if (!stack.isEmpty()) {
-      throw new IllegalStateException("region " + stack.get(stack.size() - 1).name()
-          + " is still open at the end of the text");
+      throw new IllegalStateException(
+          "region " + stack.get(stack.size() - 1).name() + " is still open at the end of the text");
     }
     return scopes;
   }

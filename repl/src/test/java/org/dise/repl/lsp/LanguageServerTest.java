@@ -47,8 +47,7 @@ class LanguageServerTest {
   @AfterAll
   static void shutdownServer() throws Exception {
     try {
-      assertWithMessage("exit status after shutdown and exit").that(client.shutdown())
-          .isEqualTo(0);
+      assertWithMessage("exit status after shutdown and exit").that(client.shutdown()).isEqualTo(0);
     } finally {
       client.close();
     }
@@ -60,12 +59,14 @@ class LanguageServerTest {
     uri = file.toUri().toString();
   }
 
-  private static final String BROKEN = String.join("\n",
-      "import profiles;",
-      "use hot_methods;",
-      "P1: T.OPCLAS == branch => R1, null",
-      "R1: call(Branch_handler, T.INSN); T.INSN;",
-      "");
+  private static final String BROKEN =
+      String.join(
+          "\n",
+          "import profiles;",
+          "use hot_methods;",
+          "P1: T.OPCLAS == branch => R1, null",
+          "R1: call(Branch_handler, T.INSN); T.INSN;",
+          "");
 
   @Test
   void diagnosticsAreAcfChecksAndFollowTheEdits() throws Exception {
@@ -81,8 +82,8 @@ class LanguageServerTest {
     assertThat(first.get("severity").asInt()).isEqualTo(1);
     assertThat(first.get("source").asText()).isEqualTo("acf");
     // The same messages and hints as acf check's front end, in the same order.
-    Frontend.Result check = Frontend.standard().check(new SourceFile(file.toString(), BROKEN),
-        file);
+    Frontend.Result check =
+        Frontend.standard().check(new SourceFile(file.toString(), BROKEN), file);
     List<String> expected = new ArrayList<>();
     for (Diagnostic d : check.diagnostics().sorted()) {
       expected.add(d.hint() == null ? d.message() : d.message() + "\nhint: " + d.hint());
@@ -90,8 +91,8 @@ class LanguageServerTest {
     List<String> got = new ArrayList<>();
     published.get("diagnostics").forEach(d -> got.add(d.get("message").asText()));
     assertThat(got).containsExactlyElementsIn(expected).inOrder();
-    assertThat(got.get(0)).isEqualTo(
-        "unknown instruction field `T.OPCLAS`\nhint: did you mean `T.OPCLASS`?");
+    assertThat(got.get(0))
+        .isEqualTo("unknown instruction field `T.OPCLAS`\nhint: did you mean `T.OPCLASS`?");
 
     client.change(uri, 2, BROKEN.replace("T.OPCLAS ", "T.OPCLASS "));
     JsonNode fixed = client.notification("textDocument/publishDiagnostics");
@@ -107,29 +108,34 @@ class LanguageServerTest {
   @Test
   void completionAfterTDotGivesTheFields() throws Exception {
     client.open(uri, "P1: T. == branch => null, null\n");
-    JsonNode items = client.request("textDocument/completion", LspClient.at(uri, 0, 6))
-        .get("items");
+    JsonNode items =
+        client.request("textDocument/completion", LspClient.at(uri, 0, 6)).get("items");
     List<String> labels = labels(items);
-    assertThat(labels).containsAtLeast("OP", "OPCLASS", "PC", "TARGET", "RS1", "RD", "IMM",
-        "INSN");
+    assertThat(labels).containsAtLeast("OP", "OPCLASS", "PC", "TARGET", "RS1", "RD", "IMM", "INSN");
     assertThat(labels).doesNotContain("add");
   }
 
   @Test
   void completionKnowsModulesBlocksParametersComponentsSinksAndSymbols() throws Exception {
     // The program comes from the workspace settings, as an editor sends them.
-    client.notify("workspace/didChangeConfiguration", Map.of("settings", Map.of("acf",
-        Map.of("program", ROOT.resolve("examples/programs/bin/jpeg").toString()))));
-    String text = String.join("\n",
-        "import ",
-        "import profiles;",
-        "use ",
-        "use hot_methods(",
-        "sink mine = ",
-        "sink other = rap_tree(",
-        "R1: call(",
-        "P9: T.PC == symbol(",
-        "");
+    client.notify(
+        "workspace/didChangeConfiguration",
+        Map.of(
+            "settings",
+            Map.of(
+                "acf", Map.of("program", ROOT.resolve("examples/programs/bin/jpeg").toString()))));
+    String text =
+        String.join(
+            "\n",
+            "import ",
+            "import profiles;",
+            "use ",
+            "use hot_methods(",
+            "sink mine = ",
+            "sink other = rap_tree(",
+            "R1: call(",
+            "P9: T.PC == symbol(",
+            "");
     client.open(uri, text);
     assertThat(labels(complete(0, 7))).containsAtLeast("profiles", "sampling", "rap");
     assertThat(labels(complete(2, 4))).containsAtLeast("hot_methods", "hot_call_pairs");
@@ -137,8 +143,8 @@ class LanguageServerTest {
     assertThat(labels(complete(4, 12))).containsAtLeast("region_counter", "rap_tree");
     assertThat(labels(complete(4, 12))).doesNotContain("periodic");
     assertThat(labels(complete(5, 22))).containsAtLeast("epsilon_ppm", "stream", "cost");
-    assertThat(labels(complete(6, 9))).containsAtLeast("HotMethod_handler", "CallPair_handler",
-        "BasicBlockVectors");
+    assertThat(labels(complete(6, 9)))
+        .containsAtLeast("HotMethod_handler", "CallPair_handler", "BasicBlockVectors");
     assertThat(labels(complete(7, 19))).contains("main");
   }
 
@@ -147,8 +153,8 @@ class LanguageServerTest {
     client.open(uri, "import profiles;\nuse hot_methods;\nP1: T.TARGET != 0 => null, inc_0\n");
     JsonNode block = client.request("textDocument/hover", LspClient.at(uri, 1, 6));
     String md = block.at("/contents/value").asText();
-    assertThat(md).contains("acf hot_methods(handler: sink = HotMethod_handler, flag: counter"
-        + " = 0)");
+    assertThat(md)
+        .contains("acf hot_methods(handler: sink = HotMethod_handler, flag: counter" + " = 0)");
     assertThat(md).contains("Fig. 6 P2 and Section 3.5");
     assertThat(block.at("/range/start/character").asInt()).isEqualTo(4);
     JsonNode field = client.request("textDocument/hover", LspClient.at(uri, 2, 7));
@@ -160,8 +166,9 @@ class LanguageServerTest {
 
   @Test
   void definitionGoesIntoTheStandardLibraryAndWithinTheFile() throws Exception {
-    String text = "import profiles;\nuse hot_methods;\nP1: T.PC == 0 => R1, null\n"
-        + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
+    String text =
+        "import profiles;\nuse hot_methods;\nP1: T.PC == 0 => R1, null\n"
+            + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
     client.open(uri, text);
     JsonNode block = client.request("textDocument/definition", LspClient.at(uri, 1, 8)).get(0);
     Path lib = Path.of(URI.create(block.get("uri").asText()));
@@ -181,27 +188,38 @@ class LanguageServerTest {
 
   @Test
   void outlineAndFormattingThroughAcfFmt() throws Exception {
-    String text = "acf pairs(h: sink = CallPair_handler) {\n  P3: t.opclass == proc_call"
-        + " -> null, R3\n  R3: call(h, t.insn); t.insn\n}\nuse pairs;\n";
+    String text =
+        "acf pairs(h: sink = CallPair_handler) {\n  P3: t.opclass == proc_call"
+            + " -> null, R3\n  R3: call(h, t.insn); t.insn\n}\nuse pairs;\n";
     client.open(uri, text);
-    JsonNode symbols = client.request("textDocument/documentSymbol",
-        Map.of("textDocument", Map.of("uri", uri)));
+    JsonNode symbols =
+        client.request("textDocument/documentSymbol", Map.of("textDocument", Map.of("uri", uri)));
     assertThat(symbols.get(0).get("name").asText()).isEqualTo("pairs");
-    assertThat(labelsOf(symbols.get(0).get("children"), "name")).containsExactly("P3", "R3")
+    assertThat(labelsOf(symbols.get(0).get("children"), "name"))
+        .containsExactly("P3", "R3")
         .inOrder();
     assertThat(symbols.get(1).get("detail").asText()).isEqualTo("use");
-    JsonNode edits = client.request("textDocument/formatting", Map.of("textDocument",
-        Map.of("uri", uri), "options", Map.of("tabSize", 4, "insertSpaces", true)));
-    String expected = Formatter.format(AcfParsing.parse(new SourceFile("x", text),
-        new Diagnostics()).orElseThrow());
+    JsonNode edits =
+        client.request(
+            "textDocument/formatting",
+            Map.of(
+                "textDocument",
+                Map.of("uri", uri),
+                "options",
+                Map.of("tabSize", 4, "insertSpaces", true)));
+    String expected =
+        Formatter.format(
+            AcfParsing.parse(new SourceFile("x", text), new Diagnostics()).orElseThrow());
     assertThat(edits.size()).isEqualTo(1);
     assertThat(edits.get(0).get("newText").asText()).isEqualTo(expected);
     assertWithMessage("the edit replaces the whole text")
-        .that(edits.get(0).at("/range/end/line").asInt()).isEqualTo(5);
+        .that(edits.get(0).at("/range/end/line").asInt())
+        .isEqualTo(5);
   }
 
   private JsonNode complete(int line, int character) throws Exception {
-    return client.request("textDocument/completion", LspClient.at(uri, line, character))
+    return client
+        .request("textDocument/completion", LspClient.at(uri, line, character))
         .get("items");
   }
 

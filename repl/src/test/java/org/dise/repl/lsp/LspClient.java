@@ -17,8 +17,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test client that starts {@code acf lsp} in a JVM of its own and speaks JSON-RPC to it over
- * its stdin and stdout, framing each message with {@code Content-Length} as an editor does.
+ * A test client that starts {@code acf lsp} in a JVM of its own and speaks JSON-RPC to it over its
+ * stdin and stdout, framing each message with {@code Content-Length} as an editor does.
  */
 final class LspClient implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -30,11 +30,18 @@ final class LspClient implements AutoCloseable {
   private int nextId = 1;
 
   LspClient(Path root, Path cache) throws IOException {
-    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-cp", System.getProperty("java.class.path"), "org.dise.repl.Main", "lsp",
-        "--stdio");
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "org.dise.repl.Main",
+            "lsp",
+            "--stdio");
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(root.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
     pb.environment().put("XDG_CACHE_HOME", cache.toString());
     process = pb.start();
     in = process.getOutputStream();
@@ -75,7 +82,8 @@ final class LspClient implements AutoCloseable {
     message.put("jsonrpc", "2.0");
     byte[] body = JSON.writeValueAsBytes(message);
     ByteArrayOutputStream framed = new ByteArrayOutputStream();
-    framed.write(("Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    framed.write(
+        ("Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
     framed.write(body);
     in.write(framed.toByteArray());
     in.flush();
@@ -133,25 +141,43 @@ final class LspClient implements AutoCloseable {
   }
 
   JsonNode initialize(Map<String, Object> options) throws Exception {
-    JsonNode r = request("initialize", Map.of("processId", ProcessHandle.current().pid(),
-        "capabilities", Map.of(), "initializationOptions", options));
+    JsonNode r =
+        request(
+            "initialize",
+            Map.of(
+                "processId",
+                ProcessHandle.current().pid(),
+                "capabilities",
+                Map.of(),
+                "initializationOptions",
+                options));
     notify("initialized", Map.of());
     return r;
   }
 
   void open(String uri, String text) throws IOException {
-    notify("textDocument/didOpen", Map.of("textDocument", Map.of("uri", uri, "languageId",
-        "acf", "version", 1, "text", text)));
+    notify(
+        "textDocument/didOpen",
+        Map.of(
+            "textDocument", Map.of("uri", uri, "languageId", "acf", "version", 1, "text", text)));
   }
 
   void change(String uri, int version, String text) throws IOException {
-    notify("textDocument/didChange", Map.of("textDocument", Map.of("uri", uri, "version",
-        version), "contentChanges", List.of(Map.of("text", text))));
+    notify(
+        "textDocument/didChange",
+        Map.of(
+            "textDocument",
+            Map.of("uri", uri, "version", version),
+            "contentChanges",
+            List.of(Map.of("text", text))));
   }
 
   static Map<String, Object> at(String uri, int line, int character) {
-    return Map.of("textDocument", Map.of("uri", uri), "position", Map.of("line", line,
-        "character", character));
+    return Map.of(
+        "textDocument",
+        Map.of("uri", uri),
+        "position",
+        Map.of("line", line, "character", character));
   }
 
   /** Shuts the server down as an editor does and returns its exit status. */

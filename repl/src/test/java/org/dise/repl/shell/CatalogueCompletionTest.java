@@ -8,7 +8,17 @@ import org.junit.jupiter.api.Test;
 class CatalogueCompletionTest {
   @Test
   void completesComponentsParametersAndChoices() {
-    assertThat(ReplCompleter.acfWords()).containsAtLeast("count_map", "hist_map", "state_map",
-        "rap_tree", "phase_aware", "epsilon_ppm", "missing", "linear", "log2", "T.NEXT_PC");
+    assertThat(ReplCompleter.acfWords())
+        .containsAtLeast(
+            "count_map",
+            "hist_map",
+            "state_map",
+            "rap_tree",
+            "phase_aware",
+            "epsilon_ppm",
+            "missing",
+            "linear",
+            "log2",
+            "T.NEXT_PC");
   }
 }

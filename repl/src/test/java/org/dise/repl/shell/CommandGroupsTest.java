@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The REPL's command groups, each alone over a {@link Workspace} and a {@link Debuggee} of its
- * own (no session, no dispatcher), and the hot reload of a program driven by a trigger.
+ * The REPL's command groups, each alone over a {@link Workspace} and a {@link Debuggee} of its own
+ * (no session, no dispatcher), and the hot reload of a program driven by a trigger.
  */
 class CommandGroupsTest {
   private static final Path ROOT = ReplTranscriptTest.ROOT;
@@ -50,8 +50,7 @@ class CommandGroupsTest {
     ReplError e = assertThrows(ReplError.class, () -> run("save x.dcfg"));
     assertThat(e).hasMessageThat().contains("no productions yet");
     type("R1: call(Branch_handler, T.INSN); T.INSN;\nP1: T.OPCLASS == branch => R1, null\n");
-    UserError w = assertThrows(UserError.class,
-        () -> run("save " + dir.resolve("missing/x.dcfg")));
+    UserError w = assertThrows(UserError.class, () -> run("save " + dir.resolve("missing/x.dcfg")));
     assertThat(w).hasMessageThat().endsWith("cannot write: no such file or directory");
     assertThat(run("save " + dir.resolve("x.dcfg"))).contains("1 production");
     assertThat(Files.exists(dir.resolve("x.dcfg"))).isTrue();
@@ -69,8 +68,7 @@ class CommandGroupsTest {
     run("limit nofile=16");
     run("allow read examples/acf");
     assertThat(run("program " + HELLO + " a")).contains("loaded " + HELLO);
-    org.dise.runtime.linux.Sandbox sandbox =
-        program.guest.options(ROOT, System.err).sandbox();
+    org.dise.runtime.linux.Sandbox sandbox = program.guest.options(ROOT, System.err).sandbox();
     assertThat(sandbox.limits().nofile()).isEqualTo(16);
     assertThat(sandbox.mayRead(ROOT.resolve("examples/acf/hot_call_pairs.acf"))).isTrue();
     assertThat(run("run")).contains("argc=2");
@@ -83,8 +81,9 @@ class CommandGroupsTest {
   void breakpointCommandsStopOnASinksCount() {
     new ProgramCommands(program, out).register(table);
     new BreakpointCommands(program, out).register(table);
-    type("R3: call(CallPair_handler, T.INSN); T.INSN;\n"
-        + "P3: T.OPCLASS == proc_call => R3, null\n");
+    type(
+        "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
+            + "P3: T.OPCLASS == proc_call => R3, null\n");
     run("env clear");
     run("program " + HELLO);
     assertThat(run("break when sink CallPair_handler count >= 10"))
@@ -96,8 +95,10 @@ class CommandGroupsTest {
     // One entry of the profile: the calls into puts (a function name in the entry's row).
     assertThat(run("break when sink CallPair_handler[puts] >= 1")).contains("when 3");
     assertThat(run("continue")).contains("stopped: sink CallPair_handler[puts] >= 1");
-    assertThat(BreakCondition.keyWeight(program.engine().sinks().get(0)
-        .table(program.machine().symbols()), "puts")).isEqualTo(1);
+    assertThat(
+            BreakCondition.keyWeight(
+                program.engine().sinks().get(0).table(program.machine().symbols()), "puts"))
+        .isEqualTo(1);
     ReplError e = assertThrows(ReplError.class, () -> run("break when sink calls count > 1"));
     assertThat(e).hasMessageThat().contains("no sink named calls in the running set");
   }
@@ -122,14 +123,15 @@ class CommandGroupsTest {
 
   /**
    * {@code :apply} under a trigger: the trigger keeps its intervals and its decision, and the
-   * interval's codeword goes in again, so a sampling flag that the new set moved to another
-   * counter agrees with the trigger (spec/engine.md).
+   * interval's codeword goes in again, so a sampling flag that the new set moved to another counter
+   * agrees with the trigger (spec/engine.md).
    */
   @Test
   void applyUnderATriggerKeepsItsIntervalsAndResetsTheFlagFromIt() {
     type("import sampling;\nuse external_trigger;\n");
-    type("R1: call(Branch_handler, T.INSN); T.INSN;\n"
-        + "P1: T.OPCLASS == branch && zero_0 => R1, null\n");
+    type(
+        "R1: call(Branch_handler, T.INSN); T.INSN;\n"
+            + "P1: T.OPCLASS == branch && zero_0 => R1, null\n");
     program.triggerSet = TriggerSpec.parse("periodic:2").with("interval", "2000");
     program.guest.env(List.of());
     program.load(HELLO, List.of());
@@ -154,8 +156,7 @@ class CommandGroupsTest {
     assertThat(program.machine().cpu().halted()).isTrue();
     // Intervals of 2,000 application instructions all along, every other one sampled, as
     // without :apply.
-    long app = program.machine().cpu().instret()
-        - program.engine().cost().insertedInstructions();
+    long app = program.machine().cpu().instret() - program.engine().cost().insertedInstructions();
     long intervals = (app + 1999) / 2000;
     assertThat(program.driver().intervals()).isEqualTo(intervals);
     assertThat(program.driver().sampledIntervals()).isEqualTo((intervals + 1) / 2);

@@ -70,8 +70,8 @@ class ReplSessionTest {
   void libListsEachNameOnce() {
     String lib = session().execute(":lib sampling");
     String names = lib.substring(lib.indexOf("names: ") + "names: ".length());
-    java.util.List<String> list = java.util.List.of(names.substring(0, names.indexOf('\n'))
-        .split(", "));
+    java.util.List<String> list =
+        java.util.List.of(names.substring(0, names.indexOf('\n')).split(", "));
     assertThat(list).contains("check0");
     assertThat(list).containsNoDuplicates();
   }
@@ -91,15 +91,18 @@ class ReplSessionTest {
   void reloadPicksUpAnEditedFileAndKeepsTheOldSetWhenTheEditIsWrong(@TempDir Path dir)
       throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
-        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    Files.writeString(
+        acf,
+        "P3: T.OPCLASS == proc_call => R3, null\n"
+            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
     ReplSession s = session();
-    assertThat(s.execute(":load " + acf)).isEqualTo(
-        "ok: 1 production, 1 replacement sequence, sinks CallPair_handler\n");
-    Files.writeString(acf, "P3: T.OPCLASS == branch => R3, null\n"
-        + "R3: call(Branch_handler, T.INSN); T.INSN;\n");
-    assertThat(s.execute(":reload")).isEqualTo(
-        "ok: 1 production, 1 replacement sequence, sinks Branch_handler\n");
+    assertThat(s.execute(":load " + acf))
+        .isEqualTo("ok: 1 production, 1 replacement sequence, sinks CallPair_handler\n");
+    Files.writeString(
+        acf,
+        "P3: T.OPCLASS == branch => R3, null\n" + "R3: call(Branch_handler, T.INSN); T.INSN;\n");
+    assertThat(s.execute(":reload"))
+        .isEqualTo("ok: 1 production, 1 replacement sequence, sinks Branch_handler\n");
     Files.writeString(acf, "P3: T.OPCLASS == branch => R4, null\n");
     String out = s.execute(":reload");
     assertThat(out).contains(acf + ":1:28: error: unknown replacement `R4`");
@@ -114,8 +117,9 @@ class ReplSessionTest {
     s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
     s.execute("P1: T.OPCLASS == branch && zero_0 => R1, null");
     Path file = dir.resolve("branches.dcfg");
-    assertThat(s.execute(":save " + file)).isEqualTo("saved " + file
-        + ": 1 production, 1 replacement sequence, sinks Branch_handler\n");
+    assertThat(s.execute(":save " + file))
+        .isEqualTo(
+            "saved " + file + ": 1 production, 1 replacement sequence, sinks Branch_handler\n");
     DeployableConfig c = ConfigFormat.read(file);
     assertThat(c.productions().productions()).hasSize(1);
     assertThat(c.productions().productions().get(0).name()).isEqualTo("P1");
@@ -131,8 +135,8 @@ class ReplSessionTest {
     s.execute(":program examples/programs/bin/hello");
     assertThat(s.execute(":until main")).startsWith("reached main after ");
     String call = s.execute(":disasm main 12");
-    String line = call.lines().filter(l -> l.contains("jal") && l.contains("<"))
-        .findFirst().orElseThrow();
+    String line =
+        call.lines().filter(l -> l.contains("jal") && l.contains("<")).findFirst().orElseThrow();
     String addr = "0x" + line.substring(2).strip().split(":")[0];
     assertThat(s.execute(":break " + addr)).startsWith("breakpoint at " + addr);
     String stop = s.execute(":continue");
@@ -145,8 +149,12 @@ class ReplSessionTest {
   }
 
   private static long handlerCalls(String profile) {
-    String l = profile.lines().filter(x -> x.strip().startsWith("handler calls")).findFirst()
-        .orElseThrow();
+    String l =
+        profile
+            .lines()
+            .filter(x -> x.strip().startsWith("handler calls"))
+            .findFirst()
+            .orElseThrow();
     return Long.parseLong(l.replaceAll("[^0-9]", ""));
   }
 
@@ -159,10 +167,10 @@ class ReplSessionTest {
     s.execute(":until main");
     assertThat(s.execute(":profile")).startsWith("profile Branch_handler: ");
     // Once it has started, a change waits for :apply (or the next :run).
-    assertThat(s.execute("P2: T.OPCLASS == proc_call => R1, null")).contains(
-        ":apply installs these, :run starts it again with them");
-    assertThat(s.execute(":profile")).startsWith(
-        "(from the productions the program started with)\nprofile Branch_handler: ");
+    assertThat(s.execute("P2: T.OPCLASS == proc_call => R1, null"))
+        .contains(":apply installs these, :run starts it again with them");
+    assertThat(s.execute(":profile"))
+        .startsWith("(from the productions the program started with)\nprofile Branch_handler: ");
     assertThat(s.execute(":apply")).contains("kept every counter and sink profile");
     assertThat(s.execute(":profile")).startsWith("profile Branch_handler: ");
   }
@@ -198,9 +206,29 @@ class ReplSessionTest {
   @Test
   void noStackTraceForNonsense() {
     ReplSession s = session();
-    for (String line : new String[] {":", ":mem", ":mem zz", ":disasm 1 2 3", ":set", ":break",
-        ":delete all", ":until", ":sample maybe", ":profile", ":counters", ":tables", ":save",
-        ":program", ":program /", ":env X", ":help nope", "'", "P:", ":load"}) {
+    for (String line :
+        new String[] {
+          ":",
+          ":mem",
+          ":mem zz",
+          ":disasm 1 2 3",
+          ":set",
+          ":break",
+          ":delete all",
+          ":until",
+          ":sample maybe",
+          ":profile",
+          ":counters",
+          ":tables",
+          ":save",
+          ":program",
+          ":program /",
+          ":env X",
+          ":help nope",
+          "'",
+          "P:",
+          ":load"
+        }) {
       String out = s.execute(line);
       assertThat(out).doesNotContain("Exception");
       assertThat(out).doesNotContain("internal error");
@@ -211,15 +239,19 @@ class ReplSessionTest {
   void libListsTheStandardLibraryAndLoadTakesAModuleByName() {
     ReplSession s = session();
     String listing = s.execute(":lib");
-    assertThat(listing).containsMatch("(?m)^  prelude +The standard library's prelude: every ACF"
-        + " imports it implicitly\\.$");
+    assertThat(listing)
+        .containsMatch(
+            "(?m)^  prelude +The standard library's prelude: every ACF"
+                + " imports it implicitly\\.$");
     assertThat(listing).containsMatch("\\d+ modules?; :lib MODULE shows one\n$");
-    assertThat(s.execute(":lib prelude")).contains(
-        "names: Branch_handler, HotMethod_handler, CallPair_handler\n");
-    assertThat(s.execute(":lib nosuch")).isEqualTo(
-        "error: no standard library module `nosuch` (:lib lists them)\n");
-    assertThat(s.execute(":load nosuch")).isEqualTo("error: cannot read nosuch: no such file or"
-        + " standard library module (:lib lists them)\n");
+    assertThat(s.execute(":lib prelude"))
+        .contains("names: Branch_handler, HotMethod_handler, CallPair_handler\n");
+    assertThat(s.execute(":lib nosuch"))
+        .isEqualTo("error: no standard library module `nosuch` (:lib lists them)\n");
+    assertThat(s.execute(":load nosuch"))
+        .isEqualTo(
+            "error: cannot read nosuch: no such file or"
+                + " standard library module (:lib lists them)\n");
     assertThat(s.errors()).isEqualTo(2);
   }
 
@@ -229,8 +261,8 @@ class ReplSessionTest {
     Files.writeString(input, "alpha\nbeta\n");
     ReplSession s = session();
     assertThat(s.execute(":stdin")).isEqualTo("stdin: empty\n");
-    assertThat(s.execute(":stdin " + input)).isEqualTo(
-        "stdin: " + input + " (from the next :program or :run)\n");
+    assertThat(s.execute(":stdin " + input))
+        .isEqualTo("stdin: " + input + " (from the next :program or :run)\n");
     s.execute(":program repl/src/test/c/bin/lines");
     String first = s.execute(":run");
     assertThat(first).startsWith("got: alpha\ngot: beta\n2 lines\n");
@@ -238,18 +270,19 @@ class ReplSessionTest {
     assertThat(s.execute(":run")).isEqualTo(first);
     s.execute(":stdin none");
     assertThat(s.execute(":run")).startsWith("0 lines\n");
-    assertThat(s.execute(":stdin " + dir.resolve("missing"))).isEqualTo(
-        "error: " + dir.resolve("missing") + ": cannot read: no such file or directory\n");
+    assertThat(s.execute(":stdin " + dir.resolve("missing")))
+        .isEqualTo(
+            "error: " + dir.resolve("missing") + ": cannot read: no such file or directory\n");
   }
 
   @Test
   void triggerRunsThePhaseTrackerAndPhasesShowsItsTable() {
     ReplSession s = session();
     s.execute(":load examples/acf/sampled_regions.acf");
-    assertThat(s.execute(":trigger")).isEqualTo(
-        "no trigger: the sampling flag is what the productions make it\n");
-    assertThat(s.execute(":trigger phase interval=2M threshold=15")).isEqualTo(
-        "trigger phase:third, interval 2,000,000\n");
+    assertThat(s.execute(":trigger"))
+        .isEqualTo("no trigger: the sampling flag is what the productions make it\n");
+    assertThat(s.execute(":trigger phase interval=2M threshold=15"))
+        .isEqualTo("trigger phase:third, interval 2,000,000\n");
     s.execute(":program examples/programs/bin/phases 4");
     // Stop inside the run: the tracker has classified some intervals and is in the middle of one.
     assertThat(s.execute(":step 20000000")).startsWith("stopped after 20,000,0");
@@ -306,16 +339,20 @@ class ReplSessionTest {
   @Test
   void reloadOfAnEditedFileIsAHotReloadOfThePausedProgram(@TempDir Path dir) throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
-        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    Files.writeString(
+        acf,
+        "P3: T.OPCLASS == proc_call => R3, null\n"
+            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
     ReplSession s = session();
     assertThat(s.execute(":load " + acf)).startsWith("ok: 1 production");
     s.execute(":program examples/programs/bin/hello");
     s.execute(":break main");
     assertThat(s.execute(":run")).contains("breakpoint at main");
-    Files.writeString(acf, "P3: T.OPCLASS == proc_call => R3, null\n"
-        + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
-        + "P4: T.OPCLASS == return => null, inc_1\n");
+    Files.writeString(
+        acf,
+        "P3: T.OPCLASS == proc_call => R3, null\n"
+            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
+            + "P4: T.OPCLASS == return => null, inc_1\n");
     String reload = s.execute(":reload");
     assertThat(reload).contains("ok: 2 productions");
     assertThat(reload).contains("applied at main: 2 productions");

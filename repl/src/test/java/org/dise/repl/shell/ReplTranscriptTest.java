@@ -16,10 +16,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Golden REPL sessions: each {@code repl/src/test/resources/repl/X.script} runs through
- * {@code acf repl --script} from the repository root, in a process of its own as a user would run
- * it, and its output must equal {@code X.transcript}. {@code -Dacf.updateGolden=true} rewrites
- * the transcripts.
+ * Golden REPL sessions: each {@code repl/src/test/resources/repl/X.script} runs through {@code acf
+ * repl --script} from the repository root, in a process of its own as a user would run it, and its
+ * output must equal {@code X.transcript}. {@code -Dacf.updateGolden=true} rewrites the transcripts.
  */
 class ReplTranscriptTest {
   static final Path ROOT = RepositoryRoot.path();
@@ -27,8 +26,13 @@ class ReplTranscriptTest {
 
   static Stream<String> scripts() throws IOException {
     try (Stream<Path> s = Files.list(DIR)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".script"))
-          .map(n -> n.substring(0, n.length() - ".script".length())).sorted().toList().stream();
+      return s
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".script"))
+          .map(n -> n.substring(0, n.length() - ".script".length()))
+          .sorted()
+          .toList()
+          .stream();
     }
   }
 
@@ -39,7 +43,8 @@ class ReplTranscriptTest {
     Path expectedFile = DIR.resolve(name + ".transcript");
     Result r = acf(List.of("repl", "--script", script.toString()));
     assertWithMessage("%s: stderr (no stack trace, nothing outside the transcript)", name)
-        .that(r.stderr()).isEmpty();
+        .that(r.stderr())
+        .isEmpty();
     Golden.assertMatches(expectedFile, r.stdout());
     // Every script in this folder contains a mistake on purpose, so the status is 1.
     assertWithMessage("%s: exit status", name).that(r.status()).isEqualTo(1);
@@ -52,25 +57,37 @@ class ReplTranscriptTest {
     // The guest's startup code reads its own absolute path (/proc/self/exe), so instruction
     // counts depend on where the repository is checked out. The session sees the repository
     // through a link whose path has the same length everywhere, so transcripts do not.
-    Path link = Path.of(String.format("/tmp/acf-golden-%016x",
-        new java.util.Random().nextLong()), "root");
+    Path link =
+        Path.of(String.format("/tmp/acf-golden-%016x", new java.util.Random().nextLong()), "root");
     Files.createDirectories(link.getParent());
     Files.createSymbolicLink(link, ROOT);
-    List<String> cmd = new java.util.ArrayList<>(List.of(javaBin(), "-Xss16m",
-        "-Duser.dir=" + link, "-cp", System.getProperty("java.class.path"),
-        "org.dise.repl.Main"));
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                javaBin(),
+                "-Xss16m",
+                "-Duser.dir=" + link,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.dise.repl.Main"));
     cmd.addAll(args);
     Path out = Files.createTempFile("acf-repl", ".out");
     Path err = Files.createTempFile("acf-repl", ".err");
     try {
-      Process p = new ProcessBuilder(cmd).directory(ROOT.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      Process p =
+          new ProcessBuilder(cmd)
+              .directory(ROOT.toFile())
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile())
+              .start();
       if (!p.waitFor(300, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new AssertionError("acf " + args + " did not finish");
       }
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+      return new Result(
+          p.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(out);

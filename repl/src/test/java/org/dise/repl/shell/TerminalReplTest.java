@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Drives the real terminal REPL through tmux: completion of commands and ACF words, Ctrl-C
- * stopping a long-running guest without losing the session, and history kept across sessions.
- * Skipped, with the reason printed, where tmux is not installed.
+ * Drives the real terminal REPL through tmux: completion of commands and ACF words, Ctrl-C stopping
+ * a long-running guest without losing the session, and history kept across sessions. Skipped, with
+ * the reason printed, where tmux is not installed.
  */
 class TerminalReplTest {
   /** How long to wait for the screen to show something before giving up (a hang guard). */
@@ -69,8 +69,7 @@ class TerminalReplTest {
       keys("C-c");
       stopped = awaitMaybe(s -> s.contains("interrupted after"), 3_000);
     }
-    assertWithMessage("Ctrl-C interrupts the guest; screen:\n%s", screen()).that(stopped)
-        .isTrue();
+    assertWithMessage("Ctrl-C interrupts the guest; screen:\n%s", screen()).that(stopped).isTrue();
     keys(":regs", "Enter");
     await("registers after the interrupt", s -> s.contains("pc   ") && s.contains("sp   "));
     keys(":quit", "Enter");
@@ -91,16 +90,35 @@ class TerminalReplTest {
   private void start(Path history) throws Exception {
     Path script = history.resolveSibling("repl.sh");
     // After the REPL ends, the pane stays (with its status) so that a failure can be read.
-    Files.writeString(script, String.join(" ", List.of(
-        quote(ReplTranscriptTest.javaBin()), "-Xss16m", "-cp",
-        quote(System.getProperty("java.class.path")), "org.dise.repl.Main", "repl", "--history",
-        quote(history.toString()))) + "\necho \"[acf exited: $?]\"\nsleep 600\n");
+    Files.writeString(
+        script,
+        String.join(
+                " ",
+                List.of(
+                    quote(ReplTranscriptTest.javaBin()),
+                    "-Xss16m",
+                    "-cp",
+                    quote(System.getProperty("java.class.path")),
+                    "org.dise.repl.Main",
+                    "repl",
+                    "--history",
+                    quote(history.toString())))
+            + "\necho \"[acf exited: $?]\"\nsleep 600\n");
     // The tmux server itself occasionally dies while starting on a busy machine ("server
     // exited unexpectedly", seen once in a full CI run); that is tmux, not the REPL: try again.
     String out = "";
     for (int attempt = 0; attempt < 3; attempt++) {
-      out = tmux("new-session", "-d", "-x", "160", "-y", "50", "-c",
-          ReplTranscriptTest.ROOT.toString(), "sh " + quote(script.toString()));
+      out =
+          tmux(
+              "new-session",
+              "-d",
+              "-x",
+              "160",
+              "-y",
+              "50",
+              "-c",
+              ReplTranscriptTest.ROOT.toString(),
+              "sh " + quote(script.toString()));
       if (!out.contains("server exited unexpectedly")) {
         break;
       }

@@ -27,11 +27,11 @@ import org.dise.runtime.mem.MemoryFault;
  */
 public final class Machine {
   /** Options for loading and running a program. */
-  public record Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices,
-      int translateThreshold) {
+  public record Options(
+      Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
     /**
-     * Block executions before the block is translated to JVM bytecode (see spec/emulator.md):
-     * low, because translation costs microseconds per block.
+     * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
+     * because translation costs microseconds per block.
      */
     public static final int DEFAULT_TRANSLATE_THRESHOLD = 50;
 
@@ -40,7 +40,10 @@ public final class Machine {
     }
 
     public static Options defaults() {
-      return new Options(new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory()), defaultEnv(), 0x5eed,
+      return new Options(
+          new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory()),
+          defaultEnv(),
+          0x5eed,
           System.err);
     }
 
@@ -74,10 +77,12 @@ public final class Machine {
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
-    String exe = elf.path() == null ? argv.get(0)
-        : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
-    this.kernel = new LinuxKernel(memory, options.sandbox(), options.notices(), exe,
-        options.seed());
+    String exe =
+        elf.path() == null
+            ? argv.get(0)
+            : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
+    this.kernel =
+        new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
     this.cpu = new Cpu(memory, kernel);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
@@ -104,10 +109,10 @@ public final class Machine {
   }
 
   /**
-   * The guest's environment unless asked otherwise: empty, the same on every host and every
-   * run, so that two runs of one command are comparable (glibc's start-up scans the
-   * environment, so even three variables move a small program's branch profile by 12%). See
-   * spec/emulator.md, "Environment".
+   * The guest's environment unless asked otherwise: empty, the same on every host and every run, so
+   * that two runs of one command are comparable (glibc's start-up scans the environment, so even
+   * three variables move a small program's branch profile by 12%). See spec/emulator.md,
+   * "Environment".
    */
   public static final List<String> DEFAULT_ENV = List.of();
 
@@ -132,8 +137,8 @@ public final class Machine {
   }
 
   /**
-   * NUL-separated strings of a /proc file, their bytes kept exactly (see
-   * {@link org.dise.runtime.linux.SurrogateEscape}), or null where there is none.
+   * NUL-separated strings of a /proc file, their bytes kept exactly (see {@link
+   * org.dise.runtime.linux.SurrogateEscape}), or null where there is none.
    */
   public static List<String> procStrings(String file) {
     try {
@@ -203,11 +208,16 @@ public final class Machine {
   public Outcome outcome(StopReason r, long maxInsns) {
     return switch (r) {
       case EXITED -> new Outcome(r, cpu.exitCode(), cpu.instret(), null);
-      case FAULT -> new Outcome(r, 128 + cpu.fault().signal(), cpu.instret(),
-          faultReport(cpu.fault()));
-      case STEP_LIMIT -> new Outcome(r, 1, cpu.instret(), String.format(
-          "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
-          cpu.instret(), maxInsns, cpu.pc, symbols.describe(cpu.pc)));
+      case FAULT ->
+          new Outcome(r, 128 + cpu.fault().signal(), cpu.instret(), faultReport(cpu.fault()));
+      case STEP_LIMIT ->
+          new Outcome(
+              r,
+              1,
+              cpu.instret(),
+              String.format(
+                  "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
+                  cpu.instret(), maxInsns, cpu.pc, symbols.describe(cpu.pc)));
       default -> new Outcome(r, 1, cpu.instret(), "guest stopped: " + r);
     };
   }
@@ -216,9 +226,10 @@ public final class Machine {
   public String faultReport(GuestFault f) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("guest fault (%s): %s%n", f.signalName(), f.reason()));
-    String where = symbols.lookup(f.pc()).isPresent()
-        ? "in " + symbols.describe(f.pc())
-        : "(not in any function)";
+    String where =
+        symbols.lookup(f.pc()).isPresent()
+            ? "in " + symbols.describe(f.pc())
+            : "(not in any function)";
     sb.append(String.format("  pc:          0x%x %s%n", f.pc(), where));
     int raw = f.raw();
     int size = f.size();

@@ -28,12 +28,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Differential tests: our emulator against qemu-riscv64 on the same programs, comparing stdout,
- * stderr and exit status byte for byte. The ISA programs are compared with the output recorded
- * from qemu ({@code <name>.expected}, no qemu needed); when qemu is installed, they and short runs
- * of the example workloads are also compared with qemu live.
+ * stderr and exit status byte for byte. The ISA programs are compared with the output recorded from
+ * qemu ({@code <name>.expected}, no qemu needed); when qemu is installed, they and short runs of
+ * the example workloads are also compared with qemu live.
  *
- * <p>Run conditions are those of {@code runtime/emulator/src/test/isa/record.sh}: stdin empty, stdout and
- * stderr not a tty, a fresh empty working directory, arguments from {@code <name>.args},
+ * <p>Run conditions are those of {@code runtime/emulator/src/test/isa/record.sh}: stdin empty,
+ * stdout and stderr not a tty, a fresh empty working directory, arguments from {@code <name>.args},
  * environment {@code PATH=/usr/bin:/bin}. Our notices ({@code acf: ...} lines on stderr) are not
  * part of the comparison: qemu prints none.
  */
@@ -42,10 +42,12 @@ class DifferentialTest {
   private static final Path ISA = ROOT.resolve("runtime/emulator/src/test/resources/isa");
   private static final Path BIN = ROOT.resolve("examples/programs/bin");
   private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+
   /** A guard against a runaway guest; the largest case here runs about 0.3 billion. */
   private static final long MAX_INSNS = 3_000_000_000L;
 
   private static String qemuMissing;
+
   /** Our results per case, shared by the recorded and the live comparison. */
   private static final Map<String, Result> OURS = new ConcurrentHashMap<>();
 
@@ -112,9 +114,7 @@ class DifferentialTest {
     assertWithMessage("%s: stdout, stderr and exit status against %s.expected", c, c.name)
         .that(ours.render())
         .isEqualTo(expected);
-    assertWithMessage("%s left files in its working directory", c)
-        .that(listing(cwd))
-        .isEmpty();
+    assertWithMessage("%s left files in its working directory", c).that(listing(cwd)).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -150,7 +150,8 @@ class DifferentialTest {
     long t0 = System.nanoTime();
     Machine.Outcome o = m.run(MAX_INSNS);
     double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf("DifferentialTest ours %s: %,d instructions in %.1f s (%.0f MIPS), %s%n",
+    System.out.printf(
+        "DifferentialTest ours %s: %,d instructions in %.1f s (%.0f MIPS), %s%n",
         c, o.instructions(), s, o.instructions() / s / 1e6, o.reason());
     assertWithMessage("%s: %s", c, o.report()).that(o.reason()).isNotEqualTo(StopReason.STEP_LIMIT);
     String stderr =
@@ -187,8 +188,10 @@ class DifferentialTest {
       throw new AssertionError(c + ": qemu did not finish in 120 s");
     }
     // Java reports a death by signal S as 128+S, as the shell and record.sh do.
-    return new Result(Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8), p.exitValue());
+    return new Result(
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8),
+        p.exitValue());
   }
 
   private static List<String> argsOf(String name) throws IOException {

@@ -3,29 +3,38 @@ package org.dise.runtime.cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * A straight-line run of decoded instructions on one page that ends at a control transfer (or
- * an instruction the interpreter must see alone, or the page end). The interpreter executes a
- * block without looking up each instruction, and counts its instructions once.
+ * A straight-line run of decoded instructions on one page that ends at a control transfer (or an
+ * instruction the interpreter must see alone, or the page end). The interpreter executes a block
+ * without looking up each instruction, and counts its instructions once.
  */
 final class Block {
   final long start;
+
   /** Address just past the last instruction. */
   final long end;
+
   final DecodedInsn[] insns;
+
   /** Times the interpreter ran this block (it is translated when this reaches a threshold). */
   int count;
+
   /**
-   * The flag vectors under which some instruction of the block is tagged by the decode stage
-   * (the union of their {@code diseMask}s; 0 when none is tagged). Under any other vector the
-   * block runs like untagged code, translated or not.
+   * The flag vectors under which some instruction of the block is tagged by the decode stage (the
+   * union of their {@code diseMask}s; 0 when none is tagged). Under any other vector the block runs
+   * like untagged code, translated or not.
    */
   long tagMask;
+
   /** The positions of the tagged instructions and their masks (null when none is tagged). */
   int[] tagAt;
+
   long[] tagMasks;
+
   /** The translated code, installed by the emulating thread. */
   CompiledBlocks code;
+
   int codeId;
+
   /** True when the last instruction is a branch or jump (a block observer's event). */
   final boolean transferEnd;
 

@@ -7,19 +7,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * Translates hot blocks for the JIT: {@link BytecodeTranslator} writes JVM bytecode with ASM on
- * the emulating thread, in microseconds per block, so blocks are translated soon after they turn
- * hot and no second thread competes for the CPU. Guest-visible behaviour is the interpreter's.
+ * Translates hot blocks for the JIT: {@link BytecodeTranslator} writes JVM bytecode with ASM on the
+ * emulating thread, in microseconds per block, so blocks are translated soon after they turn hot
+ * and no second thread competes for the CPU. Guest-visible behaviour is the interpreter's.
  */
 public final class BlockCompiler {
   /**
-   * Most blocks in one generated class (its dispatch switch follows control among them); a
-   * unit whose dispatch method passes HotSpot's 8000-byte limit is split further.
+   * Most blocks in one generated class (its dispatch switch follows control among them); a unit
+   * whose dispatch method passes HotSpot's 8000-byte limit is split further.
    */
   private static final int MAX_UNIT = 48;
 
   /** Blocks waiting for the emulating thread's next {@link #installReady}. */
   private final List<Block> waiting = new ArrayList<>();
+
   private final PrintStream notices;
   private volatile boolean failed;
   private final AtomicInteger compiledBlocks = new AtomicInteger();
@@ -31,7 +32,9 @@ public final class BlockCompiler {
   /** Whether translations report their blocks to the cpu's block observer. */
   private volatile boolean observed;
 
-  /** Makes later translations call {@link Cpu#observe} (set while a block observer is installed). */
+  /**
+   * Makes later translations call {@link Cpu#observe} (set while a block observer is installed).
+   */
   void setObserved(boolean on) {
     observed = on;
   }
@@ -84,8 +87,8 @@ public final class BlockCompiler {
   }
 
   /**
-   * Translation happens on the emulating thread, so nothing is ever pending between runs; kept
-   * for callers that wait for translations before measuring.
+   * Translation happens on the emulating thread, so nothing is ever pending between runs; kept for
+   * callers that wait for translations before measuring.
    */
   public boolean awaitIdle(long millis) throws InterruptedException {
     return !failed;
@@ -102,8 +105,8 @@ public final class BlockCompiler {
   /** Translates and installs the waiting blocks, on the emulating thread. */
   void installReady(Cpu cpu) {
     for (int i = 0; i < waiting.size(); i += MAX_UNIT) {
-      compileSplitting(List.copyOf(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT))),
-          cpu);
+      compileSplitting(
+          List.copyOf(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT))), cpu);
     }
     waiting.clear();
   }
@@ -160,7 +163,7 @@ public final class BlockCompiler {
 
   private void disable(Throwable e) {
     failed = true;
-    notices.println("acf: block translation disabled (" + e + "); the interpreter runs"
-        + " everything");
+    notices.println(
+        "acf: block translation disabled (" + e + "); the interpreter runs" + " everything");
   }
 }

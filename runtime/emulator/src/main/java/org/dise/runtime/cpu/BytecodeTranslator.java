@@ -35,14 +35,18 @@ final class BytecodeTranslator {
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
     byte[] bytes = classBytes(blocks, observed, stage);
-    MethodHandles.Lookup lookup = MethodHandles.lookup()
-        .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+    MethodHandles.Lookup lookup =
+        MethodHandles.lookup()
+            .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
     for (int i = 0; i < blocks.size(); i++) {
       insns[i] = blocks.get(i).insns;
     }
-    return (CompiledBlocks) lookup.lookupClass().getDeclaredConstructor(DecodedInsn[][].class)
-        .newInstance((Object) insns);
+    return (CompiledBlocks)
+        lookup
+            .lookupClass()
+            .getDeclaredConstructor(DecodedInsn[][].class)
+            .newInstance((Object) insns);
   }
 
   /** The class file of a unit (public for tests that inspect or verify it). */
@@ -51,18 +55,24 @@ final class BytecodeTranslator {
   }
 
   /**
-   * The class file of a unit translated under decode stage {@code stage}: its tagged
-   * instructions call it directly (see {@link BlockMethod#tagged}).
+   * The class file of a unit translated under decode stage {@code stage}: its tagged instructions
+   * call it directly (see {@link BlockMethod#tagged}).
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
-    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
-      @Override
-      protected String getCommonSuperClass(String a, String b) {
-        return "java/lang/Object"; // only Throwable handlers merge; no class loading here
-      }
-    };
-    cw.visit(V17, ACC_FINAL | ACC_SUPER, NAME, null, "java/lang/Object",
+    ClassWriter cw =
+        new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+          @Override
+          protected String getCommonSuperClass(String a, String b) {
+            return "java/lang/Object"; // only Throwable handlers merge; no class loading here
+          }
+        };
+    cw.visit(
+        V17,
+        ACC_FINAL | ACC_SUPER,
+        NAME,
+        null,
+        "java/lang/Object",
         new String[] {"org/dise/runtime/cpu/CompiledBlocks"});
     cw.visitField(ACC_PRIVATE | ACC_FINAL, "insns", "[[L" + INSN + ";", null, null).visitEnd();
     cw.visitField(ACC_PRIVATE | ACC_VOLATILE, "stale", "Z", null, null).visitEnd();
@@ -111,6 +121,7 @@ final class BytecodeTranslator {
   private static final int R_N = 8;
   private static final int R_PC = 10;
   private static final int R_VECTOR = 12;
+
   /** Then k, scratch, and the guest registers (BlockMethod's inline layout). */
   private static final int R_K = 14;
 
@@ -126,14 +137,14 @@ final class BytecodeTranslator {
 
   /**
    * The dispatch loop: runs block {@code id}, then its successor while it is in the unit. The
-   * blocks are inline, and the guest registers the unit uses live in its locals from entry to
-   * exit, so control passing between the unit's blocks costs a compare and a jump. Returns the
-   * method's size in bytes.
+   * blocks are inline, and the guest registers the unit uses live in its locals from entry to exit,
+   * so control passing between the unit's blocks costs a compare and a jump. Returns the method's
+   * size in bytes.
    */
-  private static int runMethod(ClassWriter cw, List<Block> blocks, boolean observed,
-      DecodeStage stage) {
-    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run",
-        "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
+  private static int runMethod(
+      ClassWriter cw, List<Block> blocks, boolean observed, DecodeStage stage) {
+    MethodVisitor mv =
+        cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
     Map<Long, Integer> ids = new HashMap<>();
     for (int i = 0; i < blocks.size(); i++) {
@@ -407,32 +418,40 @@ final class BytecodeTranslator {
     private final int X;
     private final int F;
     private final int MEMORY;
+
     /** Whether the unit reports to the block observer. */
     private final boolean observed;
+
     /** The decode stage the unit is translated under (null: none). */
     private final DecodeStage stage;
 
     private int id;
     private Block b;
     private Label done;
+
     /** Where an early exit goes (the dispatch loop's exit: unit steps, store, return R_PC). */
     private Label leave;
+
     /** Per block, per instruction: the try range of a tagged instruction's call, or null. */
     private final Label[][][] taggedCalls;
+
     private final int k;
     private final int regBase;
     private final int scratch;
+
     /** Locals holding the memory's readable and (at +1) writable page arrays. */
     private final int pages;
+
     /** Registers the block reads or writes (0 and the x0 sink excluded), and those it writes. */
     private final boolean[] used = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
+
     private final boolean[] written = new boolean[used.length];
     private MethodVisitor mv;
     private final List<Block> blocks;
 
     /**
-     * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals
-     * for the whole unit, loaded at entry ({@link #loadUsed}) and stored at every exit.
+     * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals for
+     * the whole unit, loaded at entry ({@link #loadUsed}) and stored at every exit.
      */
     BlockMethod(MethodVisitor mv, List<Block> blocks, boolean observed, DecodeStage stage) {
       this.observed = observed;
@@ -493,8 +512,8 @@ final class BytecodeTranslator {
     }
 
     /**
-     * Registers the try range of every tagged instruction's call with {@code handler} (before
-     * the unit's own range, so that it takes precedence); {@code leave} is the unit's exit.
+     * Registers the try range of every tagged instruction's call with {@code handler} (before the
+     * unit's own range, so that it takes precedence); {@code leave} is the unit's exit.
      */
     void taggedHandler(Label handler, Label leave) {
       this.leave = leave;
@@ -516,10 +535,10 @@ final class BytecodeTranslator {
     /**
      * The decode stage's part of tagged instruction {@code i} ({@code k} already holds i): the
      * registers held in locals go to x[] (the stage, its sinks and the replacement read them),
-     * {@link Cpu#runTagged} runs the stage with the exact instruction count, and the registers
-     * the stage may write come back. The unit goes on after it unless the replacement left for
-     * another address, the guest exited, the unit went out of date or the step budget would be
-     * passed; then it leaves with the instructions so far, for the dispatcher.
+     * {@link Cpu#runTagged} runs the stage with the exact instruction count, and the registers the
+     * stage may write come back. The unit goes on after it unless the replacement left for another
+     * address, the guest exited, the unit went out of date or the step budget would be passed; then
+     * it leaves with the instructions so far, for the dispatcher.
      */
     private void tagged(DecodedInsn d, int i) {
       int len = b.insns.length;
@@ -661,8 +680,8 @@ final class BytecodeTranslator {
     }
 
     /**
-     * Records the integer registers an instruction reads (rs1 and rs2 whatever they name: an
-     * extra load is harmless) and writes (an x register rd).
+     * Records the integer registers an instruction reads (rs1 and rs2 whatever they name: an extra
+     * load is harmless) and writes (an x register rd).
      */
     private void scan(DecodedInsn d) {
       use(d.rs1);
@@ -727,11 +746,11 @@ final class BytecodeTranslator {
     }
 
     /**
-     * The memory fast path of a load of {@code size} bytes at {@code x[rs1] + imm}: the page
-     * array is indexed inline and the bytes read from the page, as {@code mem.lX} would return
-     * them (an int for 1-4 bytes, sign-extended, a long for 8); an address above 4 GiB, a
-     * page that is not readable or not there yet, or an access across the page end calls
-     * {@code mem.lX}, which faults or completes exactly as the interpreter's access.
+     * The memory fast path of a load of {@code size} bytes at {@code x[rs1] + imm}: the page array
+     * is indexed inline and the bytes read from the page, as {@code mem.lX} would return them (an
+     * int for 1-4 bytes, sign-extended, a long for 8); an address above 4 GiB, a page that is not
+     * readable or not there yet, or an access across the page end calls {@code mem.lX}, which
+     * faults or completes exactly as the interpreter's access.
      */
     private void load(DecodedInsn d, int size, String slow, String slowDesc) {
       int a = scratch;
@@ -788,9 +807,9 @@ final class BytecodeTranslator {
     }
 
     /**
-     * Computes the address into local {@code a}, then the page (scratch+4) and offset
-     * (scratch+5) from the page array in local {@code array}, jumping to {@code slow} when the
-     * fast path does not apply.
+     * Computes the address into local {@code a}, then the page (scratch+4) and offset (scratch+5)
+     * from the page array in local {@code array}, jumping to {@code slow} when the fast path does
+     * not apply.
      */
     private void pageOf(DecodedInsn d, int a, int array, int size, Label slow) {
       get(d.rs1);
@@ -843,14 +862,15 @@ final class BytecodeTranslator {
         args.add(() -> lconst(mv, d.pc));
       }
       for (org.dise.runtime.isa.Operand o : e.sources()) {
-        args.add(switch (o) {
-          case RS1 -> () -> get(d.rs1);
-          case RS2 -> () -> get(d.rs2);
-          case FRS1 -> () -> fget(d.rs1);
-          case FRS2 -> () -> fget(d.rs2);
-          case FRS3 -> () -> fget(d.rs3);
-          default -> () -> lconst(mv, d.imm); // imm, uimm, shamt
-        });
+        args.add(
+            switch (o) {
+              case RS1 -> () -> get(d.rs1);
+              case RS2 -> () -> get(d.rs2);
+              case FRS1 -> () -> fget(d.rs1);
+              case FRS2 -> () -> fget(d.rs2);
+              case FRS3 -> () -> fget(d.rs3);
+              default -> () -> lconst(mv, d.imm); // imm, uimm, shamt
+            });
       }
       if (e.rm()) {
         args.add(() -> rm(d));
@@ -1004,12 +1024,15 @@ final class BytecodeTranslator {
         case SB, SH, SW, SD -> {
           mark(i);
           get(d.rs2);
-          store(d, switch (d.exec) {
-            case SB -> 1;
-            case SH -> 2;
-            case SW -> 4;
-            default -> 8;
-          }, d.exec.mnemonic());
+          store(
+              d,
+              switch (d.exec) {
+                case SB -> 1;
+                case SH -> 2;
+                case SW -> 4;
+                default -> 8;
+              },
+              d.exec.mnemonic());
         }
         case FLD -> {
           mark(i);
@@ -1028,8 +1051,9 @@ final class BytecodeTranslator {
           store(d, d.exec == Op.FSD ? 8 : 4, d.exec == Op.FSD ? "sd" : "sw");
         }
         case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-        default -> throw new IllegalArgumentException(
-            "not translatable: " + d.exec.mnemonic()); // translatable() keeps these out
+        default ->
+            throw new IllegalArgumentException(
+                "not translatable: " + d.exec.mnemonic()); // translatable() keeps these out
       }
       return false;
     }

@@ -5,8 +5,8 @@ import org.dise.runtime.mem.Memory;
 /**
  * A unit of blocks translated to Java by {@link BlockCompiler}. Running it at one of its blocks
  * continues from block to block inside the unit, without returning to the interpreter, while
- * control stays in the unit and the step budget allows. Public because the generated classes
- * live in their own class loader.
+ * control stays in the unit and the step budget allows. Public because the generated classes live
+ * in their own class loader.
  */
 public interface CompiledBlocks {
   /**
@@ -17,8 +17,8 @@ public interface CompiledBlocks {
   long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget);
 
   /**
-   * Marks the unit out of date (code of one of its blocks changed): from now on it runs only
-   * the block it is entered at and returns, so stale translations are never reached.
+   * Marks the unit out of date (code of one of its blocks changed): from now on it runs only the
+   * block it is entered at and returns, so stale translations are never reached.
    */
   void invalidate();
 }

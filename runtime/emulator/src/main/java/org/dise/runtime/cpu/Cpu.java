@@ -1,10 +1,10 @@
 package org.dise.runtime.cpu;
 
+import static org.dise.runtime.isa.Opcodes.*;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import static org.dise.runtime.isa.Opcodes.*;
-
 import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
@@ -23,13 +23,16 @@ import org.dise.runtime.mem.MemoryFault;
 public final class Cpu {
   /** Index of DISE-private register {@code $dr0} in {@link #x} (Section 3.1). */
   public static final int DISE_REG_BASE = 33;
+
   /** How many DISE-private registers replacement code may name ({@code $dr0..$dr7}). */
   public static final int DISE_REGS = 8;
+
   /**
    * Integer registers; index 32 absorbs writes to x0 (see {@link DecodedInsn#X0_SINK}); the
    * DISE-private registers follow, so inserted instructions address them like any register.
    */
   public final long[] x = new long[DISE_REG_BASE + DISE_REGS];
+
   /** Floating-point registers as raw 64-bit patterns (singles NaN-boxed). */
   public final long[] f = new long[32];
 
@@ -41,8 +44,10 @@ public final class Cpu {
 
   private final DecodedInsn[][] codePages = new DecodedInsn[(int) (Memory.LIMIT >>> 12)][];
   private final List<Integer> cachedPages = new ArrayList<>();
+
   /** Blocks by start address, per page (parallel to codePages). */
   private final Block[][] blockPages = new Block[(int) (Memory.LIMIT >>> 12)][];
+
   private static final int MAX_BLOCK = 64;
 
   private long instret;
@@ -55,17 +60,23 @@ public final class Cpu {
   private long decodedCount;
   private BlockCompiler compiler;
   private DecodeStage decodeStage;
+
   /** Sees every executed application block (the phase tracker); null costs nothing. */
   private BlockObserver observer;
+
   /** Application instructions run since the last transfer reported to {@link #observer}. */
   private long observedPending;
+
   /** A block to run instead of looking one up (executeOne). */
   private Block forced;
+
   private int translateThreshold;
   private long translatedInstructions;
   private long unitEntries;
+
   /** Set by translated code: the index in its block of the instruction that threw. */
   public int faultIndex;
+
   /** Set by translated code: instructions retired in the last unit run. */
   public long unitSteps;
 
@@ -76,6 +87,7 @@ public final class Cpu {
   public long taggedSteps;
 
   private long interpretedBlocks;
+
   /** Set by translated code: the instruction that threw. */
   public DecodedInsn faultInsn;
 
@@ -152,8 +164,8 @@ public final class Cpu {
 
   /**
    * Installs (or, with null, removes) the block observer. Translations made so far lack the
-   * observer's calls, so the block cache is emptied; translations made later carry them only
-   * while an observer is installed, so code runs without them when there is none.
+   * observer's calls, so the block cache is emptied; translations made later carry them only while
+   * an observer is installed, so code runs without them when there is none.
    */
   public void setBlockObserver(BlockObserver o) {
     this.observer = o;
@@ -169,10 +181,10 @@ public final class Cpu {
   }
 
   /**
-   * Reports {@code count} application instructions ending at {@code endPc} to the observer
-   * (called by the interpreter and by translated code): a branch or jump ({@code transfer})
-   * ends a footprint event weighted by every instruction since the previous one, so the
-   * events do not depend on how execution was split into blocks and parts of blocks.
+   * Reports {@code count} application instructions ending at {@code endPc} to the observer (called
+   * by the interpreter and by translated code): a branch or jump ({@code transfer}) ends a
+   * footprint event weighted by every instruction since the previous one, so the events do not
+   * depend on how execution was split into blocks and parts of blocks.
    */
   public void observe(long endPc, int count, boolean transfer) {
     observedPending += count;
@@ -192,10 +204,10 @@ public final class Cpu {
   }
 
   /**
-   * Executes exactly one instruction (for the decode-stage hook: the original instruction or
-   * one of a replacement sequence), with {@code d.pc} as its address; returns the next pc. The
-   * instruction counts in {@link #instret()}. If it exits the guest, {@link #halted()} says so;
-   * if it faults, the fault is recorded and {@link NestedFault} unwinds to {@link #run}.
+   * Executes exactly one instruction (for the decode-stage hook: the original instruction or one of
+   * a replacement sequence), with {@code d.pc} as its address; returns the next pc. The instruction
+   * counts in {@link #instret()}. If it exits the guest, {@link #halted()} says so; if it faults,
+   * the fault is recorded and {@link NestedFault} unwinds to {@link #run}.
    */
   public long executeOne(DecodedInsn d) {
     // Control transfers are what profiling productions replace most (calls, branches): they
@@ -243,11 +255,11 @@ public final class Cpu {
   }
 
   /**
-   * Runs a tagged instruction through the decode stage, for translated code that reached it
-   * with {@code retired} instructions of its unit run so far (not yet in {@link #instret()}):
-   * the stage and its sinks see the exact count, as in the interpreter. Returns the next pc and
-   * leaves the instructions the stage ran in {@link #taggedSteps}, for the unit to count; if it
-   * faults, the instructions that retired before the fault stay counted, as in the interpreter.
+   * Runs a tagged instruction through the decode stage, for translated code that reached it with
+   * {@code retired} instructions of its unit run so far (not yet in {@link #instret()}): the stage
+   * and its sinks see the exact count, as in the interpreter. Returns the next pc and leaves the
+   * instructions the stage ran in {@link #taggedSteps}, for the unit to count; if it faults, the
+   * instructions that retired before the fault stay counted, as in the interpreter.
    */
   public long runTagged(DecodedInsn d, long retired) {
     instret += retired;
@@ -270,9 +282,7 @@ public final class Cpu {
     }
   }
 
-  /**
-   * Translates blocks that run {@code threshold} times to Java (null or 0 to interpret only).
-   */
+  /** Translates blocks that run {@code threshold} times to Java (null or 0 to interpret only). */
   public void setBlockCompiler(BlockCompiler compiler, int threshold) {
     this.compiler = threshold > 0 ? compiler : null;
     this.translateThreshold = threshold;
@@ -452,8 +462,8 @@ public final class Cpu {
   // ---------------------------------------------------------------- the interpreter
 
   /**
-   * Executes up to {@code maxSteps} instructions; returns why it stopped. State is kept, so a
-   * later call continues where this one ended.
+   * Executes up to {@code maxSteps} instructions; returns why it stopped. State is kept, so a later
+   * call continues where this one ended.
    */
   public StopReason run(long maxSteps) {
     if (halted) {
@@ -493,11 +503,15 @@ public final class Cpu {
           }
         } catch (MemoryFault e) {
           this.pc = pc;
-          return stopOnFault(pc, null, "instruction fetch: " + e.getMessage(),
-              GuestFault.SIGSEGV);
+          return stopOnFault(pc, null, "instruction fetch: " + e.getMessage(), GuestFault.SIGSEGV);
         } catch (IllegalInstructionException e) {
-          this.fault = new GuestFault(pc, e.raw(), e.size(),
-              "illegal instruction: " + e.getMessage(), GuestFault.SIGILL);
+          this.fault =
+              new GuestFault(
+                  pc,
+                  e.raw(),
+                  e.size(),
+                  "illegal instruction: " + e.getMessage(),
+                  GuestFault.SIGILL);
           this.pc = pc;
           return StopReason.FAULT;
         }
@@ -595,125 +609,125 @@ public final class Cpu {
           block:
           for (i = 0; i < n; i++) {
             d = insns[i];
-              switch (d.opcode) {
-                case LUI -> x[d.rd] = Semantics.lui(d.pc, d.imm);
-                case AUIPC -> x[d.rd] = Semantics.auipc(d.pc, d.imm);
-                case JAL -> {
-                  x[d.rd] = d.npc;
-                  pc = Semantics.jal(d.pc, d.imm);
-                  break block;
+            switch (d.opcode) {
+              case LUI -> x[d.rd] = Semantics.lui(d.pc, d.imm);
+              case AUIPC -> x[d.rd] = Semantics.auipc(d.pc, d.imm);
+              case JAL -> {
+                x[d.rd] = d.npc;
+                pc = Semantics.jal(d.pc, d.imm);
+                break block;
+              }
+              case JALR -> {
+                long t = Semantics.jalr(x[d.rs1], d.imm);
+                x[d.rd] = d.npc;
+                pc = t;
+                break block;
+              }
+              case BEQ -> {
+                pc = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BNE -> {
+                pc = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BLT -> {
+                pc = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BGE -> {
+                pc = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BLTU -> {
+                pc = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case BGEU -> {
+                pc = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
+                break block;
+              }
+              case LB -> x[d.rd] = Semantics.lb(mem, x[d.rs1] + d.imm);
+              case LH -> x[d.rd] = Semantics.lh(mem, x[d.rs1] + d.imm);
+              case LW -> x[d.rd] = Semantics.lw(mem, x[d.rs1] + d.imm);
+              case LD -> x[d.rd] = Semantics.ld(mem, x[d.rs1] + d.imm);
+              case LBU -> x[d.rd] = Semantics.lbu(mem, x[d.rs1] + d.imm);
+              case LHU -> x[d.rd] = Semantics.lhu(mem, x[d.rs1] + d.imm);
+              case LWU -> x[d.rd] = Semantics.lwu(mem, x[d.rs1] + d.imm);
+              case SB -> Semantics.sb(mem, x[d.rs1] + d.imm, x[d.rs2]);
+              case SH -> Semantics.sh(mem, x[d.rs1] + d.imm, x[d.rs2]);
+              case SW -> Semantics.sw(mem, x[d.rs1] + d.imm, x[d.rs2]);
+              case SD -> Semantics.sd(mem, x[d.rs1] + d.imm, x[d.rs2]);
+              case ADDI -> x[d.rd] = Semantics.addi(x[d.rs1], d.imm);
+              case SLTI -> x[d.rd] = Semantics.slti(x[d.rs1], d.imm);
+              case SLTIU -> x[d.rd] = Semantics.sltiu(x[d.rs1], d.imm);
+              case XORI -> x[d.rd] = Semantics.xori(x[d.rs1], d.imm);
+              case ORI -> x[d.rd] = Semantics.ori(x[d.rs1], d.imm);
+              case ANDI -> x[d.rd] = Semantics.andi(x[d.rs1], d.imm);
+              case SLLI -> x[d.rd] = Semantics.slli(x[d.rs1], d.imm);
+              case SRLI -> x[d.rd] = Semantics.srli(x[d.rs1], d.imm);
+              case SRAI -> x[d.rd] = Semantics.srai(x[d.rs1], d.imm);
+              case ADDIW -> x[d.rd] = Semantics.addiw(x[d.rs1], d.imm);
+              case SLLIW -> x[d.rd] = Semantics.slliw(x[d.rs1], d.imm);
+              case SRLIW -> x[d.rd] = Semantics.srliw(x[d.rs1], d.imm);
+              case SRAIW -> x[d.rd] = Semantics.sraiw(x[d.rs1], d.imm);
+              case ADD -> x[d.rd] = Semantics.add(x[d.rs1], x[d.rs2]);
+              case SUB -> x[d.rd] = Semantics.sub(x[d.rs1], x[d.rs2]);
+              case SLL -> x[d.rd] = Semantics.sll(x[d.rs1], x[d.rs2]);
+              case SLT -> x[d.rd] = Semantics.slt(x[d.rs1], x[d.rs2]);
+              case SLTU -> x[d.rd] = Semantics.sltu(x[d.rs1], x[d.rs2]);
+              case XOR -> x[d.rd] = Semantics.xor(x[d.rs1], x[d.rs2]);
+              case SRL -> x[d.rd] = Semantics.srl(x[d.rs1], x[d.rs2]);
+              case SRA -> x[d.rd] = Semantics.sra(x[d.rs1], x[d.rs2]);
+              case OR -> x[d.rd] = Semantics.or(x[d.rs1], x[d.rs2]);
+              case AND -> x[d.rd] = Semantics.and(x[d.rs1], x[d.rs2]);
+              case ADDW -> x[d.rd] = Semantics.addw(x[d.rs1], x[d.rs2]);
+              case SUBW -> x[d.rd] = Semantics.subw(x[d.rs1], x[d.rs2]);
+              case SLLW -> x[d.rd] = Semantics.sllw(x[d.rs1], x[d.rs2]);
+              case SRLW -> x[d.rd] = Semantics.srlw(x[d.rs1], x[d.rs2]);
+              case SRAW -> x[d.rd] = Semantics.sraw(x[d.rs1], x[d.rs2]);
+              case MUL -> x[d.rd] = Semantics.mul(x[d.rs1], x[d.rs2]);
+              case MULW -> x[d.rd] = Semantics.mulw(x[d.rs1], x[d.rs2]);
+              case FLD -> f[d.rd] = Semantics.fld(mem, x[d.rs1] + d.imm);
+              case FSD -> Semantics.fsd(mem, x[d.rs1] + d.imm, f[d.rs2]);
+              case FLW -> f[d.rd] = Semantics.flw(mem, x[d.rs1] + d.imm);
+              case FSW -> Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);
+              case ECALL -> {
+                // The block ends here: count exactly what retired, for the kernel and the limit.
+                this.pc = d.pc;
+                instret += steps;
+                maxSteps -= steps;
+                steps = 0;
+                syscalls.ecall(this);
+                if (halted) {
+                  pc = d.pc;
+                  i = n;
+                  this.pc = pc;
+                  return StopReason.EXITED;
                 }
-                case JALR -> {
-                  long t = Semantics.jalr(x[d.rs1], d.imm);
-                  x[d.rd] = d.npc;
-                  pc = t;
-                  break block;
-                }
-                case BEQ -> {
-                  pc = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case BNE -> {
-                  pc = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case BLT -> {
-                  pc = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case BGE -> {
-                  pc = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case BLTU -> {
-                  pc = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case BGEU -> {
-                  pc = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                  break block;
-                }
-                case LB -> x[d.rd] = Semantics.lb(mem, x[d.rs1] + d.imm);
-                case LH -> x[d.rd] = Semantics.lh(mem, x[d.rs1] + d.imm);
-                case LW -> x[d.rd] = Semantics.lw(mem, x[d.rs1] + d.imm);
-                case LD -> x[d.rd] = Semantics.ld(mem, x[d.rs1] + d.imm);
-                case LBU -> x[d.rd] = Semantics.lbu(mem, x[d.rs1] + d.imm);
-                case LHU -> x[d.rd] = Semantics.lhu(mem, x[d.rs1] + d.imm);
-                case LWU -> x[d.rd] = Semantics.lwu(mem, x[d.rs1] + d.imm);
-                case SB -> Semantics.sb(mem, x[d.rs1] + d.imm, x[d.rs2]);
-                case SH -> Semantics.sh(mem, x[d.rs1] + d.imm, x[d.rs2]);
-                case SW -> Semantics.sw(mem, x[d.rs1] + d.imm, x[d.rs2]);
-                case SD -> Semantics.sd(mem, x[d.rs1] + d.imm, x[d.rs2]);
-                case ADDI -> x[d.rd] = Semantics.addi(x[d.rs1], d.imm);
-                case SLTI -> x[d.rd] = Semantics.slti(x[d.rs1], d.imm);
-                case SLTIU -> x[d.rd] = Semantics.sltiu(x[d.rs1], d.imm);
-                case XORI -> x[d.rd] = Semantics.xori(x[d.rs1], d.imm);
-                case ORI -> x[d.rd] = Semantics.ori(x[d.rs1], d.imm);
-                case ANDI -> x[d.rd] = Semantics.andi(x[d.rs1], d.imm);
-                case SLLI -> x[d.rd] = Semantics.slli(x[d.rs1], d.imm);
-                case SRLI -> x[d.rd] = Semantics.srli(x[d.rs1], d.imm);
-                case SRAI -> x[d.rd] = Semantics.srai(x[d.rs1], d.imm);
-                case ADDIW -> x[d.rd] = Semantics.addiw(x[d.rs1], d.imm);
-                case SLLIW -> x[d.rd] = Semantics.slliw(x[d.rs1], d.imm);
-                case SRLIW -> x[d.rd] = Semantics.srliw(x[d.rs1], d.imm);
-                case SRAIW -> x[d.rd] = Semantics.sraiw(x[d.rs1], d.imm);
-                case ADD -> x[d.rd] = Semantics.add(x[d.rs1], x[d.rs2]);
-                case SUB -> x[d.rd] = Semantics.sub(x[d.rs1], x[d.rs2]);
-                case SLL -> x[d.rd] = Semantics.sll(x[d.rs1], x[d.rs2]);
-                case SLT -> x[d.rd] = Semantics.slt(x[d.rs1], x[d.rs2]);
-                case SLTU -> x[d.rd] = Semantics.sltu(x[d.rs1], x[d.rs2]);
-                case XOR -> x[d.rd] = Semantics.xor(x[d.rs1], x[d.rs2]);
-                case SRL -> x[d.rd] = Semantics.srl(x[d.rs1], x[d.rs2]);
-                case SRA -> x[d.rd] = Semantics.sra(x[d.rs1], x[d.rs2]);
-                case OR -> x[d.rd] = Semantics.or(x[d.rs1], x[d.rs2]);
-                case AND -> x[d.rd] = Semantics.and(x[d.rs1], x[d.rs2]);
-                case ADDW -> x[d.rd] = Semantics.addw(x[d.rs1], x[d.rs2]);
-                case SUBW -> x[d.rd] = Semantics.subw(x[d.rs1], x[d.rs2]);
-                case SLLW -> x[d.rd] = Semantics.sllw(x[d.rs1], x[d.rs2]);
-                case SRLW -> x[d.rd] = Semantics.srlw(x[d.rs1], x[d.rs2]);
-                case SRAW -> x[d.rd] = Semantics.sraw(x[d.rs1], x[d.rs2]);
-                case MUL -> x[d.rd] = Semantics.mul(x[d.rs1], x[d.rs2]);
-                case MULW -> x[d.rd] = Semantics.mulw(x[d.rs1], x[d.rs2]);
-                case FLD -> f[d.rd] = Semantics.fld(mem, x[d.rs1] + d.imm);
-                case FSD -> Semantics.fsd(mem, x[d.rs1] + d.imm, f[d.rs2]);
-                case FLW -> f[d.rd] = Semantics.flw(mem, x[d.rs1] + d.imm);
-                case FSW -> Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);
-                case ECALL -> {
-                  // The block ends here: count exactly what retired, for the kernel and the limit.
-                  this.pc = d.pc;
-                  instret += steps;
-                  maxSteps -= steps;
-                  steps = 0;
-                  syscalls.ecall(this);
-                  if (halted) {
-                    pc = d.pc;
-                    i = n;
-                    this.pc = pc;
-                    return StopReason.EXITED;
-                  }
-                  pc = d.npc;
-                  break block;
-                }
-                case EBREAK -> {
-                  throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
-                }
-                case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-                case FENCE_I -> {
-                  flushDecodeCache();
-                  pc = d.npc;
-                  break block;
-                }
-                case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
-                  execCsr(d, steps - (n - 1 - i));
-                }
-                default -> {
-                  switch (d.exec.extension()) {
-                    case M -> execMulDiv(d);
-                    case A -> execAtomic(d);
-                    default -> execFp(d);
-                  }
+                pc = d.npc;
+                break block;
+              }
+              case EBREAK -> {
+                throw new TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
+              }
+              case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
+              case FENCE_I -> {
+                flushDecodeCache();
+                pc = d.npc;
+                break block;
+              }
+              case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+                execCsr(d, steps - (n - 1 - i));
+              }
+              default -> {
+                switch (d.exec.extension()) {
+                  case M -> execMulDiv(d);
+                  case A -> execAtomic(d);
+                  default -> execFp(d);
                 }
               }
+            }
           }
           if (observer != null) {
             observe(insns[n - 1].pc, n, n == insns.length && b.transferEnd);
@@ -733,8 +747,9 @@ public final class Cpu {
     } catch (IllegalInstructionException e) {
       steps -= n - i; // raised while executing insns[i] (a bad CSR or rounding mode)
       pc = d.pc;
-      this.fault = new GuestFault(pc, e.raw(), e.size(), "illegal instruction: " + e.getMessage(),
-          GuestFault.SIGILL);
+      this.fault =
+          new GuestFault(
+              pc, e.raw(), e.size(), "illegal instruction: " + e.getMessage(), GuestFault.SIGILL);
       this.pc = pc;
       return StopReason.FAULT;
     } catch (NestedFault e) {
@@ -794,22 +809,23 @@ public final class Cpu {
   private void execMulDiv(DecodedInsn d) {
     long a = x[d.rs1];
     long b = x[d.rs2];
-    x[d.rd] = switch (d.exec) {
-      case MUL -> Semantics.mul(a, b);
-      case MULH -> Semantics.mulh(a, b);
-      case MULHSU -> Semantics.mulhsu(a, b);
-      case MULHU -> Semantics.mulhu(a, b);
-      case DIV -> Semantics.div(a, b);
-      case DIVU -> Semantics.divu(a, b);
-      case REM -> Semantics.rem(a, b);
-      case REMU -> Semantics.remu(a, b);
-      case MULW -> Semantics.mulw(a, b);
-      case DIVW -> Semantics.divw(a, b);
-      case DIVUW -> Semantics.divuw(a, b);
-      case REMW -> Semantics.remw(a, b);
-      case REMUW -> Semantics.remuw(a, b);
-      default -> throw illegal(d, "not an M instruction");
-    };
+    x[d.rd] =
+        switch (d.exec) {
+          case MUL -> Semantics.mul(a, b);
+          case MULH -> Semantics.mulh(a, b);
+          case MULHSU -> Semantics.mulhsu(a, b);
+          case MULHU -> Semantics.mulhu(a, b);
+          case DIV -> Semantics.div(a, b);
+          case DIVU -> Semantics.divu(a, b);
+          case REM -> Semantics.rem(a, b);
+          case REMU -> Semantics.remu(a, b);
+          case MULW -> Semantics.mulw(a, b);
+          case DIVW -> Semantics.divw(a, b);
+          case DIVUW -> Semantics.divuw(a, b);
+          case REMW -> Semantics.remw(a, b);
+          case REMUW -> Semantics.remuw(a, b);
+          default -> throw illegal(d, "not an M instruction");
+        };
   }
 
   // ---------------------------------------------------------------- A
@@ -852,27 +868,28 @@ public final class Cpu {
       default -> {}
     }
     long old = word ? mem.lw(addr) : mem.ld(addr);
-    long v = switch (op) {
-      case AMOSWAP_W -> Semantics.amoswap_w(old, src);
-      case AMOADD_W -> Semantics.amoadd_w(old, src);
-      case AMOXOR_W -> Semantics.amoxor_w(old, src);
-      case AMOAND_W -> Semantics.amoand_w(old, src);
-      case AMOOR_W -> Semantics.amoor_w(old, src);
-      case AMOMIN_W -> Semantics.amomin_w(old, src);
-      case AMOMAX_W -> Semantics.amomax_w(old, src);
-      case AMOMINU_W -> Semantics.amominu_w(old, src);
-      case AMOMAXU_W -> Semantics.amomaxu_w(old, src);
-      case AMOSWAP_D -> Semantics.amoswap_d(old, src);
-      case AMOADD_D -> Semantics.amoadd_d(old, src);
-      case AMOXOR_D -> Semantics.amoxor_d(old, src);
-      case AMOAND_D -> Semantics.amoand_d(old, src);
-      case AMOOR_D -> Semantics.amoor_d(old, src);
-      case AMOMIN_D -> Semantics.amomin_d(old, src);
-      case AMOMAX_D -> Semantics.amomax_d(old, src);
-      case AMOMINU_D -> Semantics.amominu_d(old, src);
-      case AMOMAXU_D -> Semantics.amomaxu_d(old, src);
-      default -> throw new IllegalStateException("not an atomic: " + op.mnemonic());
-    };
+    long v =
+        switch (op) {
+          case AMOSWAP_W -> Semantics.amoswap_w(old, src);
+          case AMOADD_W -> Semantics.amoadd_w(old, src);
+          case AMOXOR_W -> Semantics.amoxor_w(old, src);
+          case AMOAND_W -> Semantics.amoand_w(old, src);
+          case AMOOR_W -> Semantics.amoor_w(old, src);
+          case AMOMIN_W -> Semantics.amomin_w(old, src);
+          case AMOMAX_W -> Semantics.amomax_w(old, src);
+          case AMOMINU_W -> Semantics.amominu_w(old, src);
+          case AMOMAXU_W -> Semantics.amomaxu_w(old, src);
+          case AMOSWAP_D -> Semantics.amoswap_d(old, src);
+          case AMOADD_D -> Semantics.amoadd_d(old, src);
+          case AMOXOR_D -> Semantics.amoxor_d(old, src);
+          case AMOAND_D -> Semantics.amoand_d(old, src);
+          case AMOOR_D -> Semantics.amoor_d(old, src);
+          case AMOMIN_D -> Semantics.amomin_d(old, src);
+          case AMOMAX_D -> Semantics.amomax_d(old, src);
+          case AMOMINU_D -> Semantics.amominu_d(old, src);
+          case AMOMAXU_D -> Semantics.amomaxu_d(old, src);
+          default -> throw new IllegalStateException("not an atomic: " + op.mnemonic());
+        };
     if (word) {
       mem.sw(addr, v);
     } else {
@@ -886,29 +903,31 @@ public final class Cpu {
   /** A CSR instruction: the CSRs, their numbers and access are {@link Csr}'s table. */
   private void execCsr(DecodedInsn d, long stepsInFlight) {
     int number = (int) d.imm;
-    Csr csr = Csr.byNumber(number).orElseThrow(
-        () -> illegal(d, String.format("unsupported CSR 0x%03x", number)));
+    Csr csr =
+        Csr.byNumber(number)
+            .orElseThrow(() -> illegal(d, String.format("unsupported CSR 0x%03x", number)));
     boolean immediate = d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
     long operand = immediate ? d.rs1 : x[d.rs1];
-    boolean writes =
-        d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
-    long old = switch (csr) {
-      case FFLAGS -> fpu.fflags;
-      case FRM -> fpu.frm;
-      case FCSR -> (fpu.frm << 5) | fpu.fflags;
-      // stepsInFlight counts this instruction, which has not retired yet.
-      case CYCLE, INSTRET -> instret + stepsInFlight - 1;
-      case TIME -> System.nanoTime() / 100; // a 10 MHz timebase
-    };
+    boolean writes = d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
+    long old =
+        switch (csr) {
+          case FFLAGS -> fpu.fflags;
+          case FRM -> fpu.frm;
+          case FCSR -> (fpu.frm << 5) | fpu.fflags;
+          // stepsInFlight counts this instruction, which has not retired yet.
+          case CYCLE, INSTRET -> instret + stepsInFlight - 1;
+          case TIME -> System.nanoTime() / 100; // a 10 MHz timebase
+        };
     if (writes) {
       if (!csr.writable()) {
         throw illegal(d, String.format("CSR 0x%03x is read-only", number));
       }
-      long v = switch (d.exec) {
-        case CSRRW, CSRRWI -> operand;
-        case CSRRS, CSRRSI -> old | operand;
-        default -> old & ~operand;
-      };
+      long v =
+          switch (d.exec) {
+            case CSRRW, CSRRWI -> operand;
+            case CSRRS, CSRRSI -> old | operand;
+            default -> old & ~operand;
+          };
       switch (csr) {
         case FFLAGS -> fpu.fflags = (int) (v & 0x1f);
         case FRM -> fpu.frm = (int) (v & 7);

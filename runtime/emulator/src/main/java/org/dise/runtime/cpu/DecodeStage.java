@@ -4,9 +4,8 @@ import org.dise.runtime.isa.DecodedInsn;
 
 /**
  * The customisation hook of the decode stage, where the DISE/HPS engine sits (the first paper,
- * Sections 3.1-3.3). The engine folds the static part of its patterns once per decoded
- * instruction; only instructions it tags reach {@link #execute}, so untagged code runs at full
- * speed.
+ * Sections 3.1-3.3). The engine folds the static part of its patterns once per decoded instruction;
+ * only instructions it tags reach {@link #execute}, so untagged code runs at full speed.
  */
 public interface DecodeStage {
   /**
@@ -17,15 +16,15 @@ public interface DecodeStage {
 
   /**
    * Called each time a tagged instruction reaches decode. Decides on the replacement, runs the
-   * micro-ops, and executes the original instruction and/or its replacement sequence through
-   * {@link Cpu#executeOne}; returns the address to continue at.
+   * micro-ops, and executes the original instruction and/or its replacement sequence through {@link
+   * Cpu#executeOne}; returns the address to continue at.
    */
   long execute(DecodedInsn d, Cpu cpu);
 
   /**
    * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
-   * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must
-   * be cheap: translated code asks at every entry to a unit and after every call into {@link
+   * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must be
+   * cheap: translated code asks at every entry to a unit and after every call into {@link
    * #execute}.
    */
   default long vectorBit() {
@@ -33,10 +32,9 @@ public interface DecodeStage {
   }
 
   /**
-   * The integer registers {@link #execute} may write when it runs {@code d} (bit r: {@code
-   * x[r]}, DISE registers included), so that translated code reloads only those it holds in
-   * locals; asked once per tagged instruction when a unit is translated. All, unless the stage
-   * knows better.
+   * The integer registers {@link #execute} may write when it runs {@code d} (bit r: {@code x[r]},
+   * DISE registers included), so that translated code reloads only those it holds in locals; asked
+   * once per tagged instruction when a unit is translated. All, unless the stage knows better.
    */
   default long registersWritten(DecodedInsn d) {
     return -1L;

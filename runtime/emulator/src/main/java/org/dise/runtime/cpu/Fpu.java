@@ -7,15 +7,15 @@ import java.math.BigInteger;
  * qemu-riscv64.
  *
  * <p>Operands and results are raw IEEE bit patterns: {@code long} for binary64, {@code int} for
- * binary32. Exception flags accrue (OR) into {@link #fflags}. Rounding modes are the RISC-V encodings
- * 0..4; the caller resolves DYN (7) to {@link #frm} and rejects the reserved encodings.
+ * binary32. Exception flags accrue (OR) into {@link #fflags}. Rounding modes are the RISC-V
+ * encodings 0..4; the caller resolves DYN (7) to {@link #frm} and rejects the reserved encodings.
  *
  * <p>Implementation strategy: every rounding operation has a fast path built on the host's
  * round-to-nearest-even double arithmetic plus an error-free transformation (TwoSum, FMA residual)
  * that yields the exact sign of the rounding error (hence inexactness and the direction to step for
  * directed modes). Whenever the fast path cannot prove its answer (non-finite, tiny or overflowing
- * results, subnormal operands that would make residuals inexact, fused multiply-add in RMM, ...), an
- * exact slow path takes over: operands are unpacked to integer significands, the exact result is
+ * results, subnormal operands that would make residuals inexact, fused multiply-add in RMM, ...),
+ * an exact slow path takes over: operands are unpacked to integer significands, the exact result is
  * formed with integer / BigInteger arithmetic and rounded once by {@link #round}.
  *
  * <p>Binary32 arithmetic is evaluated in binary64 with the exact binary64 rounding error, and then
@@ -29,6 +29,7 @@ public final class Fpu {
 
   /** Accrued exception flags. */
   public int fflags;
+
   /** Dynamic rounding mode (frm CSR). */
   public int frm;
 
@@ -43,7 +44,10 @@ public final class Fpu {
 
   private static final double MIN_N = Double.MIN_NORMAL;
   private static final double MAX_D = Double.MAX_VALUE;
-  /** Above this magnitude products/residuals of doubles are exactly representable (no underflow). */
+
+  /**
+   * Above this magnitude products/residuals of doubles are exactly representable (no underflow).
+   */
   private static final double SAFE_LO = 0x1p-967;
 
   /** Sentinel for "fast path failed"; a NaN pattern never produced as a result. */
@@ -172,7 +176,9 @@ public final class Fpu {
   }
 
   private long fmaD0(long a, long b, long c, int rm) {
-    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b), z = Double.longBitsToDouble(c);
+    double x = Double.longBitsToDouble(a),
+        y = Double.longBitsToDouble(b),
+        z = Double.longBitsToDouble(c);
     double r = Math.fma(x, y, z);
     double ar = Math.abs(r);
     if (ar > MIN_N && ar <= MAX_D) {
@@ -335,15 +341,16 @@ public final class Fpu {
   }
 
   /**
-   * Rounds the exact value v = d + err to binary32 in mode rm, where d is a double and |err| is less
-   * than half an ulp of d (only the sign of err matters). Works directly on d's bits: the 29 low
-   * fraction bits are the part below binary32 precision, err breaks the remaining ties. Returns FAIL
-   * unless the result is safely normal (no overflow, not tiny); otherwise sets NX if inexact.
+   * Rounds the exact value v = d + err to binary32 in mode rm, where d is a double and |err| is
+   * less than half an ulp of d (only the sign of err matters). Works directly on d's bits: the 29
+   * low fraction bits are the part below binary32 precision, err breaks the remaining ties. Returns
+   * FAIL unless the result is safely normal (no overflow, not tiny); otherwise sets NX if inexact.
    */
   private long roundToS(double d, double err, int rm) {
     long db = Double.doubleToRawLongBits(d);
     int be = (int) (db >>> 52) & 0x7ff;
-    if (be < 896 + 2 || be > 896 + 253) { // binary32 biased exponent outside [2, 253] (or 0/NaN/inf)
+    if (be < 896 + 2
+        || be > 896 + 253) { // binary32 biased exponent outside [2, 253] (or 0/NaN/inf)
       return FAIL;
     }
     long mag = ((db & ~SIGN_D) >>> 29) - (896L << 23); // truncated binary32 magnitude bits
@@ -609,7 +616,10 @@ public final class Fpu {
     boolean ok;
     switch (kind) {
       case K_W:
-        ok = neg ? Long.compareUnsigned(mag, 1L << 31) <= 0 : Long.compareUnsigned(mag, (1L << 31) - 1) <= 0;
+        ok =
+            neg
+                ? Long.compareUnsigned(mag, 1L << 31) <= 0
+                : Long.compareUnsigned(mag, (1L << 31) - 1) <= 0;
         break;
       case K_WU:
         ok = neg ? mag == 0 : Long.compareUnsigned(mag, 0xffffffffL) <= 0;
@@ -839,11 +849,19 @@ public final class Fpu {
     if (sa == 0 && sb == 0) {
       return na == nb ? a : exactZero(rm, dbl);
     }
-    return addExact(na, BigInteger.valueOf(sa), expOf(a, dbl), nb, BigInteger.valueOf(sb), expOf(b, dbl), dbl, rm);
+    return addExact(
+        na,
+        BigInteger.valueOf(sa),
+        expOf(a, dbl),
+        nb,
+        BigInteger.valueOf(sb),
+        expOf(b, dbl),
+        dbl,
+        rm);
   }
 
-  private long addExact(boolean na, BigInteger sa, int ea, boolean nb, BigInteger sb, int eb, boolean dbl,
-      int rm) {
+  private long addExact(
+      boolean na, BigInteger sa, int ea, boolean nb, BigInteger sb, int eb, boolean dbl, int rm) {
     int e = Math.min(ea, eb);
     BigInteger x = sa.shiftLeft(ea - e);
     BigInteger y = sb.shiftLeft(eb - e);
@@ -907,7 +925,8 @@ public final class Fpu {
     }
     int la = 64 - Long.numberOfLeadingZeros(sa), lb = 64 - Long.numberOfLeadingZeros(sb);
     int k = 64 + lb - la;
-    BigInteger[] qr = BigInteger.valueOf(sa).shiftLeft(k).divideAndRemainder(BigInteger.valueOf(sb));
+    BigInteger[] qr =
+        BigInteger.valueOf(sa).shiftLeft(k).divideAndRemainder(BigInteger.valueOf(sb));
     BigInteger q = qr[0];
     if (qr[1].signum() != 0) {
       q = q.setBit(0);
@@ -974,7 +993,8 @@ public final class Fpu {
       return fmaExact(np, sa, sb, expOf(a, dbl) + expOf(b, dbl), nc, sc, expOf(c, dbl), rm);
     }
     BigInteger p = BigInteger.valueOf(sa).multiply(BigInteger.valueOf(sb));
-    return addExact(np, p, expOf(a, dbl) + expOf(b, dbl), nc, BigInteger.valueOf(sc), expOf(c, dbl), dbl, rm);
+    return addExact(
+        np, p, expOf(a, dbl) + expOf(b, dbl), nc, BigInteger.valueOf(sc), expOf(c, dbl), dbl, rm);
   }
 
   /** 128-bit scratch results of {@link #shl} / {@link #shrJam}. */
@@ -1028,8 +1048,8 @@ public final class Fpu {
   }
 
   /**
-   * Exact (-1)^np * sa*sb * 2^ep + (-1)^nc * sc * 2^ec for binary64 significands (all nonzero except
-   * possibly sc), rounded once, with 128-bit integer arithmetic.
+   * Exact (-1)^np * sa*sb * 2^ep + (-1)^nc * sc * 2^ec for binary64 significands (all nonzero
+   * except possibly sc), rounded once, with 128-bit integer arithmetic.
    */
   private long fmaExact(boolean np, long sa, long sb, int ep, boolean nc, long sc, int ec, int rm) {
     long pHi = Math.multiplyHigh(sa, sb), pLo = sa * sb;
@@ -1056,9 +1076,23 @@ public final class Fpu {
       boolean bNeg, sNeg;
       int diff;
       if (ep >= ec) {
-        bHi = pHi; bLo = pLo; bNeg = np; sHi = cHi; sLo = cLo; sNeg = nc; diff = ep - ec; e = ep;
+        bHi = pHi;
+        bLo = pLo;
+        bNeg = np;
+        sHi = cHi;
+        sLo = cLo;
+        sNeg = nc;
+        diff = ep - ec;
+        e = ep;
       } else {
-        bHi = cHi; bLo = cLo; bNeg = nc; sHi = pHi; sLo = pLo; sNeg = np; diff = ec - ep; e = ec;
+        bHi = cHi;
+        bLo = cLo;
+        bNeg = nc;
+        sHi = pHi;
+        sLo = pLo;
+        sNeg = np;
+        diff = ec - ep;
+        e = ec;
       }
       shrJam(sHi, sLo, diff);
       sHi = tHi;
@@ -1073,8 +1107,12 @@ public final class Fpu {
           return exactZero(rm, D);
         }
         if (cmp < 0) { // only possible when diff == 0
-          long t = bHi; bHi = sHi; sHi = t;
-          t = bLo; bLo = sLo; sLo = t;
+          long t = bHi;
+          bHi = sHi;
+          sHi = t;
+          t = bLo;
+          bLo = sLo;
+          sLo = t;
           bNeg = sNeg;
         }
         rLo = bLo - sLo;
@@ -1102,8 +1140,8 @@ public final class Fpu {
   private boolean rInexact;
 
   /**
-   * Returns mag >> shift (shift >= 1) rounded to an integer according to rm for a value of the given
-   * sign; sets {@link #rInexact}. mag must be non-negative (< 2^63).
+   * Returns mag >> shift (shift >= 1) rounded to an integer according to rm for a value of the
+   * given sign; sets {@link #rInexact}. mag must be non-negative (< 2^63).
    */
   private long rshiftRound(long mag, int shift, boolean neg, int rm) {
     long q, rem;

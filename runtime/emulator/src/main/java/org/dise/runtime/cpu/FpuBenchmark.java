@@ -3,9 +3,9 @@ package org.dise.runtime.cpu;
 import java.util.Random;
 
 /**
- * A benchmark, not a test: a quick, printed micro-benchmark of the floating-point fast path on
- * the common case, normal operands ({@code acf bench fpu}). Gives an idea of the fast path's
- * cost; a proper JMH run would be needed for real numbers.
+ * A benchmark, not a test: a quick, printed micro-benchmark of the floating-point fast path on the
+ * common case, normal operands ({@code acf bench fpu}). Gives an idea of the fast path's cost; a
+ * proper JMH run would be needed for real numbers.
  */
 public final class FpuBenchmark {
   private FpuBenchmark() {}
@@ -78,8 +78,12 @@ public final class FpuBenchmark {
     Random rnd = new Random(42);
     long[] a = new long[N], b = new long[N], as = new long[N], bs = new long[N];
     for (int i = 0; i < N; i++) {
-      a[i] = Double.doubleToRawLongBits((rnd.nextDouble() + 0.5) * Math.scalb(1.0, rnd.nextInt(40) - 20));
-      b[i] = Double.doubleToRawLongBits((rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(40) - 20));
+      a[i] =
+          Double.doubleToRawLongBits(
+              (rnd.nextDouble() + 0.5) * Math.scalb(1.0, rnd.nextInt(40) - 20));
+      b[i] =
+          Double.doubleToRawLongBits(
+              (rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(40) - 20));
       as[i] = Float.floatToRawIntBits((float) Double.longBitsToDouble(a[i]));
       bs[i] = Float.floatToRawIntBits((float) Double.longBitsToDouble(b[i]));
     }
@@ -88,20 +92,41 @@ public final class FpuBenchmark {
     sb.append(String.format("%n  addD  RNE (dedicated loop) %.2f", addDLoop(f, a, b)));
     sb.append(String.format("%n  mulD  RNE (dedicated loop) %.2f", mulDLoop(f, a, b)));
     sb.append("\n  -- via one shared (megamorphic) call site:");
-    sb.append(String.format("%n  addD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.addD(x, y, Fpu.RNE))));
-    sb.append(String.format("%n  mulD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.mulD(x, y, Fpu.RNE))));
-    sb.append(String.format("%n  divD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.divD(x, y, Fpu.RNE))));
-    sb.append(String.format("%n  fmaD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.fmaddD(x, y, x, Fpu.RNE))));
-    sb.append(String.format("%n  addD  RTZ %.2f", nsPerOp(f, a, b, (p, x, y) -> p.addD(x, y, Fpu.RTZ))));
-    sb.append(String.format("%n  addS  RNE %.2f",
-        nsPerOp(f, as, bs, (p, x, y) -> p.addS((int) x, (int) y, Fpu.RNE))));
-    sb.append(String.format("%n  mulS  RNE %.2f",
-        nsPerOp(f, as, bs, (p, x, y) -> p.mulS((int) x, (int) y, Fpu.RNE))));
-    sb.append(String.format("%n  fmaS  RNE %.2f",
-        nsPerOp(f, as, bs, (p, x, y) -> p.fmaddS((int) x, (int) y, (int) x, Fpu.RNE))));
-    sb.append(String.format("%n  cvtLD RTZ %.2f", nsPerOp(f, a, b, (p, x, y) -> p.cvtLD(x, Fpu.RTZ))));
-    sb.append(String.format("%n  baseline (raw double add) %.2f", nsPerOp(f, a, b,
-        (p, x, y) -> Double.doubleToRawLongBits(Double.longBitsToDouble(x) + Double.longBitsToDouble(y)))));
+    sb.append(
+        String.format("%n  addD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.addD(x, y, Fpu.RNE))));
+    sb.append(
+        String.format("%n  mulD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.mulD(x, y, Fpu.RNE))));
+    sb.append(
+        String.format("%n  divD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.divD(x, y, Fpu.RNE))));
+    sb.append(
+        String.format(
+            "%n  fmaD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.fmaddD(x, y, x, Fpu.RNE))));
+    sb.append(
+        String.format("%n  addD  RTZ %.2f", nsPerOp(f, a, b, (p, x, y) -> p.addD(x, y, Fpu.RTZ))));
+    sb.append(
+        String.format(
+            "%n  addS  RNE %.2f",
+            nsPerOp(f, as, bs, (p, x, y) -> p.addS((int) x, (int) y, Fpu.RNE))));
+    sb.append(
+        String.format(
+            "%n  mulS  RNE %.2f",
+            nsPerOp(f, as, bs, (p, x, y) -> p.mulS((int) x, (int) y, Fpu.RNE))));
+    sb.append(
+        String.format(
+            "%n  fmaS  RNE %.2f",
+            nsPerOp(f, as, bs, (p, x, y) -> p.fmaddS((int) x, (int) y, (int) x, Fpu.RNE))));
+    sb.append(
+        String.format("%n  cvtLD RTZ %.2f", nsPerOp(f, a, b, (p, x, y) -> p.cvtLD(x, Fpu.RTZ))));
+    sb.append(
+        String.format(
+            "%n  baseline (raw double add) %.2f",
+            nsPerOp(
+                f,
+                a,
+                b,
+                (p, x, y) ->
+                    Double.doubleToRawLongBits(
+                        Double.longBitsToDouble(x) + Double.longBitsToDouble(y)))));
     System.out.println(sb);
   }
 }

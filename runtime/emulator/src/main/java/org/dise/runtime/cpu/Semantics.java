@@ -3,14 +3,14 @@ package org.dise.runtime.cpu;
 import org.dise.runtime.mem.Memory;
 
 /**
- * What each RV64GC instruction does, written once: one short static method per instruction,
- * named after its mnemonic ({@code fadd.s} is {@code fadd_s}), after Spike's {@code insns/*.h}.
- * The interpreter ({@link Cpu}) calls these methods and the bytecode translator emits an
- * {@code invokestatic} of the same method, which HotSpot inlines; {@link SemanticsTable} says for
- * every instruction how its operands reach the method and where the result goes.
+ * What each RV64GC instruction does, written once: one short static method per instruction, named
+ * after its mnemonic ({@code fadd.s} is {@code fadd_s}), after Spike's {@code insns/*.h}. The
+ * interpreter ({@link Cpu}) calls these methods and the bytecode translator emits an {@code
+ * invokestatic} of the same method, which HotSpot inlines; {@link SemanticsTable} says for every
+ * instruction how its operands reach the method and where the result goes.
  *
- * <p>Operands are register contents as the register files hold them: {@code long} for x
- * registers and raw {@code long} bit patterns for f registers (binary32 values NaN-boxed), so a
+ * <p>Operands are register contents as the register files hold them: {@code long} for x registers
+ * and raw {@code long} bit patterns for f registers (binary32 values NaN-boxed), so a
  * single-precision method unboxes its inputs and boxes its result. A method that rounds takes the
  * rounding mode the caller has already resolved (DYN read from {@code frm}, reserved encodings
  * refused) and accrues exception flags in the {@link Fpu} it is given. Control transfers, memory

@@ -17,13 +17,13 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Type;
 
 /**
- * Emits a {@link Semantics} method into translated code by copying its bytecode in place, with
- * each parameter load replaced by the code that produces that operand (a guest register's local,
- * an immediate as a constant, the Fpu). {@code add} thus becomes two loads and an {@code ladd},
+ * Emits a {@link Semantics} method into translated code by copying its bytecode in place, with each
+ * parameter load replaced by the code that produces that operand (a guest register's local, an
+ * immediate as a constant, the Fpu). {@code add} thus becomes two loads and an {@code ladd},
  * exactly what a hand-written emitter would produce, while the definition stays in one place; the
- * JVM's own interpreter, which runs translated code until C1 compiles it, pays no call either.
- * A method whose shape this cannot copy (a parameter stored to, a switch, an exception handler)
- * is emitted as an {@code invokestatic}, which HotSpot inlines once it compiles the code.
+ * JVM's own interpreter, which runs translated code until C1 compiles it, pays no call either. A
+ * method whose shape this cannot copy (a parameter stored to, a switch, an exception handler) is
+ * emitted as an {@code invokestatic}, which HotSpot inlines once it compiles the code.
  */
 final class SemanticsInliner {
   private SemanticsInliner() {}
@@ -36,8 +36,8 @@ final class SemanticsInliner {
   }
 
   /** A recorded method body, and whether it can be copied. */
-  private record Body(String desc, List<Insn> insns, int[] paramOfSlot, int paramSlots,
-      boolean copyable) {}
+  private record Body(
+      String desc, List<Insn> insns, int[] paramOfSlot, int paramSlots, boolean copyable) {}
 
   private interface Insn {
     void replay(Replay r);
@@ -52,9 +52,9 @@ final class SemanticsInliner {
   }
 
   /**
-   * Emits {@code Semantics.name(args)}: leaves its result (if any) on the stack. The method's
-   * own locals beyond its parameters use {@code scratch} onwards (two slots each at most, four
-   * slots in all are enough for every method in {@link Semantics}).
+   * Emits {@code Semantics.name(args)}: leaves its result (if any) on the stack. The method's own
+   * locals beyond its parameters use {@code scratch} onwards (two slots each at most, four slots in
+   * all are enough for every method in {@link Semantics}).
    */
   static void emit(MethodVisitor mv, String name, String desc, List<Operand> args, int scratch) {
     Body b = BODIES.get(name);
@@ -201,16 +201,19 @@ final class SemanticsInliner {
       throw new UncheckedIOException(e);
     }
     Map<String, Body> bodies = new HashMap<>();
-    new ClassReader(bytes).accept(new ClassVisitor(ASM9) {
-      @Override
-      public MethodVisitor visitMethod(int access, String name, String desc, String sig,
-          String[] exceptions) {
-        if ((access & ACC_STATIC) == 0 || (access & ACC_PUBLIC) == 0) {
-          return null;
-        }
-        return new Recorder(name, desc, bodies);
-      }
-    }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+    new ClassReader(bytes)
+        .accept(
+            new ClassVisitor(ASM9) {
+              @Override
+              public MethodVisitor visitMethod(
+                  int access, String name, String desc, String sig, String[] exceptions) {
+                if ((access & ACC_STATIC) == 0 || (access & ACC_PUBLIC) == 0) {
+                  return null;
+                }
+                return new Recorder(name, desc, bodies);
+              }
+            },
+            ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
     return bodies;
   }
 
@@ -323,8 +326,8 @@ final class SemanticsInliner {
     }
 
     @Override
-    public void visitInvokeDynamicInsn(String n, String d, org.objectweb.asm.Handle bsm,
-        Object... args) {
+    public void visitInvokeDynamicInsn(
+        String n, String d, org.objectweb.asm.Handle bsm, Object... args) {
       copyable = false;
     }
 

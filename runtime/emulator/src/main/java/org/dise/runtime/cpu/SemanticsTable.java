@@ -10,10 +10,10 @@ import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.isa.Operand;
 
 /**
- * For every base instruction of the ISA table ({@link Op}), how it executes: its {@link Kind}
- * (what the caller does around the computation), the {@link Semantics} method that computes it,
- * the operands that method takes, in order, and where the result goes. The interpreter and the
- * bytecode translator both read this table, so an instruction's behaviour is described once.
+ * For every base instruction of the ISA table ({@link Op}), how it executes: its {@link Kind} (what
+ * the caller does around the computation), the {@link Semantics} method that computes it, the
+ * operands that method takes, in order, and where the result goes. The interpreter and the bytecode
+ * translator both read this table, so an instruction's behaviour is described once.
  */
 public final class SemanticsTable {
   private SemanticsTable() {}
@@ -44,8 +44,8 @@ public final class SemanticsTable {
   /**
    * One instruction's row.
    *
-   * @param method the {@link Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM},
-   *     lr and sc)
+   * @param method the {@link Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM}, lr
+   *     and sc)
    * @param descriptor the method's JVM descriptor, derived from the operands
    * @param fpu whether the method takes the {@link Fpu} first (it rounds or raises flags)
    * @param pc whether the method takes the instruction's address (before its sources)
@@ -54,8 +54,17 @@ public final class SemanticsTable {
    * @param dest where the result goes ({@link Operand#RD}, {@link Operand#FRD}) or null
    * @param width the access width in bytes of loads, stores and atomics (0 otherwise)
    */
-  public record Entry(Op op, Kind kind, String method, String descriptor, boolean fpu, boolean pc,
-      List<Operand> sources, boolean rm, Operand dest, int width) {}
+  public record Entry(
+      Op op,
+      Kind kind,
+      String method,
+      String descriptor,
+      boolean fpu,
+      boolean pc,
+      List<Operand> sources,
+      boolean rm,
+      Operand dest,
+      int width) {}
 
   private static final Map<Op, Entry> TABLE = build();
 
@@ -91,8 +100,8 @@ public final class SemanticsTable {
   private static Entry entry(Op op) {
     Kind kind = kind(op);
     List<Operand> ops = op.operands();
-    Operand dest = ops.contains(Operand.RD) ? Operand.RD
-        : ops.contains(Operand.FRD) ? Operand.FRD : null;
+    Operand dest =
+        ops.contains(Operand.RD) ? Operand.RD : ops.contains(Operand.FRD) ? Operand.FRD : null;
     boolean rm = ops.contains(Operand.RM);
     List<Operand> sources = new ArrayList<>();
     StringBuilder desc = new StringBuilder("(");
@@ -103,8 +112,11 @@ public final class SemanticsTable {
       case VALUE -> {
         // A rounding F/D operation, and the ones that may raise flags (min, max, compares),
         // take the Fpu: all of F and D except sign injection, moves and classification.
-        fpu = op.opClass() == OpClass.FP && !(op.mnemonic().startsWith("fsgnj")
-            || op.mnemonic().startsWith("fmv") || op.mnemonic().startsWith("fclass"));
+        fpu =
+            op.opClass() == OpClass.FP
+                && !(op.mnemonic().startsWith("fsgnj")
+                    || op.mnemonic().startsWith("fmv")
+                    || op.mnemonic().startsWith("fclass"));
         pc = op == Op.LUI || op == Op.AUIPC;
         for (Operand o : ops) {
           switch (o) {
@@ -149,14 +161,22 @@ public final class SemanticsTable {
       desc.append('I');
     }
     desc.append(')').append(ret);
-    boolean hasMethod = switch (kind) {
-      case CSR, SYSTEM -> false;
-      case ATOMIC -> !sources.isEmpty();
-      default -> true;
-    };
-    return new Entry(op, kind, hasMethod ? methodName(op) : null,
-        hasMethod ? desc.toString() : null, fpu, pc, Collections.unmodifiableList(sources),
-        rm && kind == Kind.VALUE, kind == Kind.STORE || kind == Kind.BRANCH ? null : dest,
+    boolean hasMethod =
+        switch (kind) {
+          case CSR, SYSTEM -> false;
+          case ATOMIC -> !sources.isEmpty();
+          default -> true;
+        };
+    return new Entry(
+        op,
+        kind,
+        hasMethod ? methodName(op) : null,
+        hasMethod ? desc.toString() : null,
+        fpu,
+        pc,
+        Collections.unmodifiableList(sources),
+        rm && kind == Kind.VALUE,
+        kind == Kind.STORE || kind == Kind.BRANCH ? null : dest,
         width(op, kind));
   }
 
@@ -168,10 +188,11 @@ public final class SemanticsTable {
       case STORE -> Kind.STORE;
       case ATOMIC -> Kind.ATOMIC;
       case ALU, MULDIV, FP -> Kind.VALUE;
-      default -> switch (op.format()) {
-        case CSR, CSR_I -> Kind.CSR;
-        default -> Kind.SYSTEM;
-      };
+      default ->
+          switch (op.format()) {
+            case CSR, CSR_I -> Kind.CSR;
+            default -> Kind.SYSTEM;
+          };
     };
   }
 

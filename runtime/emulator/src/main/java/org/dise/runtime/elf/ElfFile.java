@@ -14,6 +14,7 @@ public final class ElfFile {
   public static final int ET_EXEC = 2;
   public static final int ET_DYN = 3;
   public static final int EM_RISCV = 243;
+
   /** Where a position-independent (static-PIE) program is loaded. */
   public static final long PIE_BASE = 0x4000_0000L;
 
@@ -32,7 +33,10 @@ public final class ElfFile {
     this.path = path;
     this.bytes = bytes;
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    if (bytes.length < 4 || bytes[0] != 0x7f || bytes[1] != 'E' || bytes[2] != 'L'
+    if (bytes.length < 4
+        || bytes[0] != 0x7f
+        || bytes[1] != 'E'
+        || bytes[2] != 'L'
         || bytes[3] != 'F') {
       throw new ElfException("not an ELF file (no \\x7fELF magic)");
     }
@@ -48,7 +52,10 @@ public final class ElfFile {
     int machine = b.getShort(18) & 0xffff;
     if (machine != EM_RISCV) {
       throw new ElfException(
-          "not a RISC-V program: e_machine is " + machine + " (" + machineName(machine)
+          "not a RISC-V program: e_machine is "
+              + machine
+              + " ("
+              + machineName(machine)
               + "), expected 243 (RISC-V)");
     }
     this.type = b.getShort(16) & 0xffff;
@@ -67,26 +74,41 @@ public final class ElfFile {
     }
     if (phentsize < 56 || phoff < 0 || phoff > bytes.length - (long) phnum * phentsize) {
       throw new ElfException(
-          "truncated ELF file: program headers end at " + (phoff + (long) phnum * phentsize)
-              + " but the file has " + bytes.length + " bytes");
+          "truncated ELF file: program headers end at "
+              + (phoff + (long) phnum * phentsize)
+              + " but the file has "
+              + bytes.length
+              + " bytes");
     }
     List<Segment> segs = new ArrayList<>();
     for (int i = 0; i < phnum; i++) {
       int o = (int) (phoff + (long) i * phentsize);
       Segment s =
-          new Segment(b.getInt(o), b.getInt(o + 4), b.getLong(o + 8), b.getLong(o + 16),
-              b.getLong(o + 32), b.getLong(o + 40), b.getLong(o + 48));
+          new Segment(
+              b.getInt(o),
+              b.getInt(o + 4),
+              b.getLong(o + 8),
+              b.getLong(o + 16),
+              b.getLong(o + 32),
+              b.getLong(o + 40),
+              b.getLong(o + 48));
       if (s.type() == Segment.PT_INTERP) {
         throw new ElfException(
             "dynamically linked program (it names an interpreter); only statically linked"
                 + " programs are supported: link with -static");
       }
       if (s.type() == Segment.PT_LOAD
-          && (s.offset() < 0 || s.fileSize() < 0 || s.offset() > bytes.length
+          && (s.offset() < 0
+              || s.fileSize() < 0
+              || s.offset() > bytes.length
               || s.fileSize() > bytes.length - s.offset())) {
         throw new ElfException(
-            "truncated ELF file: segment " + i + " needs bytes up to "
-                + (s.offset() + s.fileSize()) + " but the file has " + bytes.length);
+            "truncated ELF file: segment "
+                + i
+                + " needs bytes up to "
+                + (s.offset() + s.fileSize())
+                + " but the file has "
+                + bytes.length);
       }
       if (s.type() == Segment.PT_LOAD && s.memSize() < s.fileSize()) {
         throw new ElfException("corrupt ELF file: segment " + i + " has memsz < filesz");
@@ -107,13 +129,17 @@ public final class ElfFile {
       if (!Files.exists(path)) {
         throw new java.nio.file.NoSuchFileException(path.toString());
       }
-      throw new ElfException(Files.isDirectory(path) ? "is a directory, not a program"
-          : "not a regular file (a device or pipe), so not a program");
+      throw new ElfException(
+          Files.isDirectory(path)
+              ? "is a directory, not a program"
+              : "not a regular file (a device or pipe), so not a program");
     }
     long size = Files.size(path);
     if (size > MAX_FILE) {
-      throw new ElfException(String.format("the file is %,d bytes; programs over %,d bytes"
-          + " (1 GiB) are not loaded", size, MAX_FILE));
+      throw new ElfException(
+          String.format(
+              "the file is %,d bytes; programs over %,d bytes" + " (1 GiB) are not loaded",
+              size, MAX_FILE));
     }
     return new ElfFile(path, Files.readAllBytes(path));
   }
@@ -124,7 +150,10 @@ public final class ElfFile {
 
   private SymbolTable readSymbols(ByteBuffer b, long shoff, int shentsize, int shnum) {
     // Symbols are optional (a stripped binary still runs), so damage here is not an error.
-    if (shoff <= 0 || shnum == 0 || shentsize < 64 || shoff + (long) shnum * shentsize > bytes.length) {
+    if (shoff <= 0
+        || shnum == 0
+        || shentsize < 64
+        || shoff + (long) shnum * shentsize > bytes.length) {
       return SymbolTable.empty();
     }
     List<Symbol> syms = new ArrayList<>();
@@ -167,14 +196,16 @@ public final class ElfFile {
     return new SymbolTable(syms);
   }
 
-  private void nameSymbol(int name, long strOff, long strSize, int info, int shndx, long value,
-      long size) {
+  private void nameSymbol(
+      int name, long strOff, long strSize, int info, int shndx, long value, long size) {
     if (shndx == 0 || name == 0 || name >= strSize) {
       return; // undefined or unnamed
     }
     int type = info & 0xf;
-    ProgramSymbols.Kind kind = type == 1 ? ProgramSymbols.Kind.OBJECT
-        : type == 0 ? ProgramSymbols.Kind.NOTYPE : ProgramSymbols.Kind.FUNC;
+    ProgramSymbols.Kind kind =
+        type == 1
+            ? ProgramSymbols.Kind.OBJECT
+            : type == 0 ? ProgramSymbols.Kind.NOTYPE : ProgramSymbols.Kind.FUNC;
     int bind = info >>> 4;
     String n = cstring((int) (strOff + name));
     // Assemblers' local labels ($x, .L...) are not program symbols.

@@ -8,14 +8,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every named symbol of a program's symbol table by name: functions, data objects and the
- * linker's untyped markers ({@code _end}), with their binding. What {@code symbol(NAME)} in an
- * ACF resolves against; {@link SymbolTable} keeps functions only, one per address, for naming
- * PCs.
+ * Every named symbol of a program's symbol table by name: functions, data objects and the linker's
+ * untyped markers ({@code _end}), with their binding. What {@code symbol(NAME)} in an ACF resolves
+ * against; {@link SymbolTable} keeps functions only, one per address, for naming PCs.
  */
 public final class ProgramSymbols {
   /** ELF symbol types this table keeps (st_info's low nibble). */
-  public enum Kind { NOTYPE, OBJECT, FUNC }
+  public enum Kind {
+    NOTYPE,
+    OBJECT,
+    FUNC
+  }
 
   /** One symbol table entry: name, [address, address + size), type, and global or not. */
   public record Entry(String name, long address, long size, Kind kind, boolean global) {

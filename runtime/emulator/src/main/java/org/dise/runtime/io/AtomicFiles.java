@@ -25,8 +25,8 @@ public final class AtomicFiles {
     }
     Path tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
     try {
-      try (var ch = java.nio.channels.FileChannel.open(tmp,
-          java.nio.file.StandardOpenOption.WRITE)) {
+      try (var ch =
+          java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
         var buf = java.nio.ByteBuffer.wrap(bytes);
         while (buf.hasRemaining()) {
           ch.write(buf);

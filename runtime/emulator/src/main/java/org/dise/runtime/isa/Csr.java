@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * The control and status registers the emulator implements (user mode: the F/D status and the
- * read-only counters), with their numbers, assembly names and access. One table, read by the
- * cpu, the disassembler and the compiler's lowering of replacement sequences.
+ * read-only counters), with their numbers, assembly names and access. One table, read by the cpu,
+ * the disassembler and the compiler's lowering of replacement sequences.
  */
 public enum Csr {
   FFLAGS(0x001, "fflags", true, "frflags", "fsflags", "fsflagsi"),
@@ -25,7 +25,12 @@ public enum Csr {
   private final String writePseudo;
   private final String writeImmPseudo;
 
-  Csr(int number, String asmName, boolean writable, String readPseudo, String writePseudo,
+  Csr(
+      int number,
+      String asmName,
+      boolean writable,
+      String readPseudo,
+      String writePseudo,
       String writeImmPseudo) {
     this.number = number;
     this.asmName = asmName;

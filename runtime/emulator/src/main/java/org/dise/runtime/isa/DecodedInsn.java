@@ -11,23 +11,32 @@ public final class DecodedInsn {
   public static final int X0_SINK = 32;
 
   public final long pc;
+
   /** Address of the next sequential instruction. */
   public final long npc;
+
   /** The instruction as encoded (a compressed form stays compressed here). */
   public final Op op;
+
   /** The base instruction that executes. */
   public final Op exec;
+
   /** {@code exec.ordinal()}, one of the {@link Opcodes} constants, for the interpreter's switch. */
   public final int opcode;
+
   public final int raw;
   public final int size;
+
   /** Destination: an x register index (x0 mapped to {@link #X0_SINK}) or an f register. */
   public final int rd;
+
   public final int rs1;
   public final int rs2;
   public final int rs3;
+
   /** Sign-extended immediate; the CSR number for CSR instructions; shift amount for shifts. */
   public final long imm;
+
   /** Rounding-mode field for FP instructions, aq/rl bits for atomics, fence bits for fences. */
   public final int rm;
 
@@ -36,8 +45,8 @@ public final class DecodedInsn {
 
   /**
    * With {@link #dise}: the flag vectors (bit v for vector v, see {@code ConditionalsTable}) under
-   * which a production matches this instruction. Under any other vector the engine would do
-   * nothing with it, so it runs as a plain instruction inside blocks and translated code.
+   * which a production matches this instruction. Under any other vector the engine would do nothing
+   * with it, so it runs as a plain instruction inside blocks and translated code.
    */
   public long diseMask = -1L;
 

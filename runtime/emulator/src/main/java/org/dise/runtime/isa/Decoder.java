@@ -42,15 +42,17 @@ public final class Decoder {
           case I_SHIFT64 -> (raw >>> 20) & 0x3f;
           case I_SHIFT32 -> (raw >>> 20) & 0x1f;
           case S -> ((raw >> 25) << 5) | ((raw >>> 7) & 0x1f);
-          case B -> ((raw >> 31) << 12)
-              | (((raw >>> 7) & 1) << 11)
-              | (((raw >>> 25) & 0x3f) << 5)
-              | (((raw >>> 8) & 0xf) << 1);
+          case B ->
+              ((raw >> 31) << 12)
+                  | (((raw >>> 7) & 1) << 11)
+                  | (((raw >>> 25) & 0x3f) << 5)
+                  | (((raw >>> 8) & 0xf) << 1);
           case U -> raw & 0xfffff000;
-          case J -> ((raw >> 31) << 20)
-              | (((raw >>> 12) & 0xff) << 12)
-              | (((raw >>> 20) & 1) << 11)
-              | (((raw >>> 21) & 0x3ff) << 1);
+          case J ->
+              ((raw >> 31) << 20)
+                  | (((raw >>> 12) & 0xff) << 12)
+                  | (((raw >>> 20) & 1) << 11)
+                  | (((raw >>> 21) & 0x3ff) << 1);
           case CSR, CSR_I -> (raw >>> 20) & 0xfff;
           default -> 0;
         };
@@ -96,8 +98,11 @@ public final class Decoder {
     long imm = 0;
     switch (op) {
       case C_ADDI4SPN -> {
-        imm = (bits(raw, 12, 11) << 4) | (bits(raw, 10, 7) << 6) | (bit(raw, 6) << 2)
-            | (bit(raw, 5) << 3);
+        imm =
+            (bits(raw, 12, 11) << 4)
+                | (bits(raw, 10, 7) << 6)
+                | (bit(raw, 6) << 2)
+                | (bit(raw, 5) << 3);
         if (imm == 0) {
           throw reserved(raw);
         }
@@ -147,8 +152,12 @@ public final class Decoder {
         imm = sext(ciImm6, 6);
       }
       case C_ADDI16SP -> {
-        int v = (bit(raw, 12) << 9) | (bit(raw, 6) << 4) | (bit(raw, 5) << 6)
-            | (bits(raw, 4, 3) << 7) | (bit(raw, 2) << 5);
+        int v =
+            (bit(raw, 12) << 9)
+                | (bit(raw, 6) << 4)
+                | (bit(raw, 5) << 6)
+                | (bits(raw, 4, 3) << 7)
+                | (bit(raw, 2) << 5);
         if (v == 0) {
           throw reserved(raw);
         }
@@ -179,15 +188,25 @@ public final class Decoder {
         rs2 = rdP;
       }
       case C_J -> {
-        int v = (bit(raw, 12) << 11) | (bit(raw, 11) << 4) | (bits(raw, 10, 9) << 8)
-            | (bit(raw, 8) << 10) | (bit(raw, 7) << 6) | (bit(raw, 6) << 7)
-            | (bits(raw, 5, 3) << 1) | (bit(raw, 2) << 5);
+        int v =
+            (bit(raw, 12) << 11)
+                | (bit(raw, 11) << 4)
+                | (bits(raw, 10, 9) << 8)
+                | (bit(raw, 8) << 10)
+                | (bit(raw, 7) << 6)
+                | (bit(raw, 6) << 7)
+                | (bits(raw, 5, 3) << 1)
+                | (bit(raw, 2) << 5);
         rd = 0;
         imm = sext(v, 12);
       }
       case C_BEQZ, C_BNEZ -> {
-        int v = (bit(raw, 12) << 8) | (bits(raw, 11, 10) << 3) | (bits(raw, 6, 5) << 6)
-            | (bits(raw, 4, 3) << 1) | (bit(raw, 2) << 5);
+        int v =
+            (bit(raw, 12) << 8)
+                | (bits(raw, 11, 10) << 3)
+                | (bits(raw, 6, 5) << 6)
+                | (bits(raw, 4, 3) << 1)
+                | (bit(raw, 2) << 5);
         rs1 = rs1P;
         rs2 = 0;
         imm = sext(v, 9);

@@ -163,54 +163,58 @@ public final class Disassembler {
       case SRLIW:
       case SRAIW:
         return of(e.mnemonic(), x(rd) + "," + x(rs1) + "," + hex(imm));
-      case FENCE: {
-        int pred = (d.rm >>> 4) & 0xf;
-        int succ = d.rm & 0xf;
-        if (((d.raw >>> 28) & 0xf) == 8 && pred == 3 && succ == 3) {
-          return of("fence.tso", "");
+      case FENCE:
+        {
+          int pred = (d.rm >>> 4) & 0xf;
+          int succ = d.rm & 0xf;
+          if (((d.raw >>> 28) & 0xf) == 8 && pred == 3 && succ == 3) {
+            return of("fence.tso", "");
+          }
+          if (d.raw == 0x0100000f) {
+            return of("pause", ""); // Zihintpause: fence w,0
+          }
+          if (pred == 0xf && succ == 0xf) {
+            return of("fence", "");
+          }
+          return of("fence", fenceSet(pred) + "," + fenceSet(succ));
         }
-        if (d.raw == 0x0100000f) {
-          return of("pause", ""); // Zihintpause: fence w,0
+      case CSRRS:
+        {
+          Csr c = Csr.byNumber((int) imm).orElse(null);
+          if (rs1 == 0) {
+            return c != null && c.readPseudo() != null
+                ? of(c.readPseudo(), x(rd))
+                : of("csrr", x(rd) + "," + csrName((int) imm));
+          }
+          return rd == 0
+              ? of("csrs", csrName((int) imm) + "," + x(rs1))
+              : of("csrrs", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
         }
-        if (pred == 0xf && succ == 0xf) {
-          return of("fence", "");
+      case CSRRW:
+        {
+          Csr c = Csr.byNumber((int) imm).orElse(null);
+          if (c != null && c.writePseudo() != null) {
+            return of(c.writePseudo(), rd == 0 ? x(rs1) : x(rd) + "," + x(rs1));
+          }
+          return rd == 0
+              ? of("csrw", csrName((int) imm) + "," + x(rs1))
+              : of("csrrw", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
         }
-        return of("fence", fenceSet(pred) + "," + fenceSet(succ));
-      }
-      case CSRRS: {
-        Csr c = Csr.byNumber((int) imm).orElse(null);
-        if (rs1 == 0) {
-          return c != null && c.readPseudo() != null
-              ? of(c.readPseudo(), x(rd))
-              : of("csrr", x(rd) + "," + csrName((int) imm));
-        }
-        return rd == 0
-            ? of("csrs", csrName((int) imm) + "," + x(rs1))
-            : of("csrrs", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
-      }
-      case CSRRW: {
-        Csr c = Csr.byNumber((int) imm).orElse(null);
-        if (c != null && c.writePseudo() != null) {
-          return of(c.writePseudo(), rd == 0 ? x(rs1) : x(rd) + "," + x(rs1));
-        }
-        return rd == 0
-            ? of("csrw", csrName((int) imm) + "," + x(rs1))
-            : of("csrrw", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
-      }
       case CSRRC:
         return rd == 0
             ? of("csrc", csrName((int) imm) + "," + x(rs1))
             : of("csrrc", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
-      case CSRRWI: {
-        Csr c = Csr.byNumber((int) imm).orElse(null);
-        if (c != null && c.writeImmPseudo() != null) {
-          // objdump has no rd-less form of these and always shows rd.
-          return of(c.writeImmPseudo(), x(rd) + "," + rs1);
+      case CSRRWI:
+        {
+          Csr c = Csr.byNumber((int) imm).orElse(null);
+          if (c != null && c.writeImmPseudo() != null) {
+            // objdump has no rd-less form of these and always shows rd.
+            return of(c.writeImmPseudo(), x(rd) + "," + rs1);
+          }
+          return rd == 0
+              ? of("csrwi", csrName((int) imm) + "," + rs1)
+              : of("csrrwi", x(rd) + "," + csrName((int) imm) + "," + rs1);
         }
-        return rd == 0
-            ? of("csrwi", csrName((int) imm) + "," + rs1)
-            : of("csrrwi", x(rd) + "," + csrName((int) imm) + "," + rs1);
-      }
       case CSRRSI:
         return rd == 0
             ? of("csrsi", csrName((int) imm) + "," + rs1)
@@ -226,13 +230,14 @@ public final class Disassembler {
       case FSGNJX_S:
       case FSGNJX_D:
         if (rs1 == rs2) {
-          String base = switch (e) {
-            case FSGNJ_S, FSGNJ_D -> "fmv";
-            case FSGNJN_S, FSGNJN_D -> "fneg";
-            default -> "fabs";
-          };
-          return of(base + e.mnemonic().substring(e.mnemonic().length() - 2),
-              fr(d.rd) + "," + fr(rs1));
+          String base =
+              switch (e) {
+                case FSGNJ_S, FSGNJ_D -> "fmv";
+                case FSGNJN_S, FSGNJN_D -> "fneg";
+                default -> "fabs";
+              };
+          return of(
+              base + e.mnemonic().substring(e.mnemonic().length() - 2), fr(d.rd) + "," + fr(rs1));
         }
         break;
       default:
@@ -245,24 +250,25 @@ public final class Disassembler {
     }
     StringBuilder sb = new StringBuilder();
     for (Operand o : e.operands()) {
-      String s = switch (o) {
-        case RD -> x(rd);
-        case RS1 -> x(rs1);
-        case RS2 -> x(rs2);
-        case FRD -> fr(d.rd);
-        case FRS1 -> fr(rs1);
-        case FRS2 -> fr(rs2);
-        case FRS3 -> fr(d.rs3);
-        case IMM, ZIMM -> String.valueOf(imm);
-        case UIMM -> hex((imm >>> 12) & 0xfffff);
-        case SHAMT -> hex(imm);
-        case MEM -> imm + "(" + x(rs1) + ")";
-        case AMO_ADDR -> "(" + x(rs1) + ")";
-        case BRANCH_TARGET, JUMP_TARGET -> target(d.pc + imm, syms);
-        case CSR -> csrName((int) imm);
-        case RM -> null;
-        case PRED, SUCC -> null;
-      };
+      String s =
+          switch (o) {
+            case RD -> x(rd);
+            case RS1 -> x(rs1);
+            case RS2 -> x(rs2);
+            case FRD -> fr(d.rd);
+            case FRS1 -> fr(rs1);
+            case FRS2 -> fr(rs2);
+            case FRS3 -> fr(d.rs3);
+            case IMM, ZIMM -> String.valueOf(imm);
+            case UIMM -> hex((imm >>> 12) & 0xfffff);
+            case SHAMT -> hex(imm);
+            case MEM -> imm + "(" + x(rs1) + ")";
+            case AMO_ADDR -> "(" + x(rs1) + ")";
+            case BRANCH_TARGET, JUMP_TARGET -> target(d.pc + imm, syms);
+            case CSR -> csrName((int) imm);
+            case RM -> null;
+            case PRED, SUCC -> null;
+          };
       if (s == null) {
         continue;
       }
@@ -292,23 +298,25 @@ public final class Disassembler {
     int a = d.rs1;
     int b = d.rs2;
     if (b == 0) {
-      String z = switch (d.exec) {
-        case BEQ -> "beqz";
-        case BNE -> "bnez";
-        case BLT -> "bltz";
-        case BGE -> "bgez";
-        default -> null;
-      };
+      String z =
+          switch (d.exec) {
+            case BEQ -> "beqz";
+            case BNE -> "bnez";
+            case BLT -> "bltz";
+            case BGE -> "bgez";
+            default -> null;
+          };
       if (z != null) {
         return of(z, x(a) + "," + t);
       }
     }
     if (a == 0) {
-      String z = switch (d.exec) {
-        case BLT -> "bgtz";
-        case BGE -> "blez";
-        default -> null;
-      };
+      String z =
+          switch (d.exec) {
+            case BLT -> "bgtz";
+            case BGE -> "blez";
+            default -> null;
+          };
       if (z != null) {
         return of(z, x(b) + "," + t);
       }

@@ -5,9 +5,30 @@ package org.dise.runtime.isa;
  * Compressed formats follow the RVC chapter of the unprivileged specification.
  */
 public enum Format {
-  R, R4, I, I_SHIFT64, I_SHIFT32, S, B, U, J, CSR, CSR_I, AMO, FENCE, NONE,
+  R,
+  R4,
+  I,
+  I_SHIFT64,
+  I_SHIFT32,
+  S,
+  B,
+  U,
+  J,
+  CSR,
+  CSR_I,
+  AMO,
+  FENCE,
+  NONE,
   // compressed formats
-  CR, CI, CSS, CIW, CL, CS, CA, CB, CJ;
+  CR,
+  CI,
+  CSS,
+  CIW,
+  CL,
+  CS,
+  CA,
+  CB,
+  CJ;
 
   public boolean compressed() {
     return ordinal() >= CR.ordinal();

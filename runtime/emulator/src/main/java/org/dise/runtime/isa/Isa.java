@@ -32,8 +32,10 @@ public final class Isa {
           List.of(Op.C_JALR, Op.C_ADD));
 
   private static final Map<String, Op> BY_MNEMONIC = new HashMap<>();
+
   /** 32-bit rows by major opcode (bits 6:0). */
   private static final Op[][] BUCKETS32 = new Op[128][];
+
   /** 16-bit rows by quadrant and funct3: ((raw & 3) << 3) | (raw >>> 13 & 7). */
   private static final Op[][] BUCKETS16 = new Op[32][];
 

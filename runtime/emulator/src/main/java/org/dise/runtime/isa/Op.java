@@ -234,7 +234,14 @@ public enum Op {
     this(mnemonic, match, mask, format, ext, cls, ops, null);
   }
 
-  Op(String mnemonic, int match, int mask, Format format, Extension ext, OpClass cls, String ops,
+  Op(
+      String mnemonic,
+      int match,
+      int mask,
+      Format format,
+      Extension ext,
+      OpClass cls,
+      String ops,
       Op expandsTo) {
     this.mnemonic = mnemonic;
     this.match = match;

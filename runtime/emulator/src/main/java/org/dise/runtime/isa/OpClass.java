@@ -10,7 +10,19 @@ import java.util.Locale;
  * following the RISC-V calling-convention hints.
  */
 public enum OpClass {
-  BRANCH, JUMP, PROC_CALL, RETURN, LOAD, STORE, ALU, MULDIV, FP, ATOMIC, SYSTEM, FENCE, CODEWORD;
+  BRANCH,
+  JUMP,
+  PROC_CALL,
+  RETURN,
+  LOAD,
+  STORE,
+  ALU,
+  MULDIV,
+  FP,
+  ATOMIC,
+  SYSTEM,
+  FENCE,
+  CODEWORD;
 
   /** The name used in the ACF language, e.g. {@code proc_call}. */
   public String acfName() {

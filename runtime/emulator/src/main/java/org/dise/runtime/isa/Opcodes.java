@@ -1,9 +1,9 @@
 package org.dise.runtime.isa;
 
 /**
- * The ordinal of every {@link Op} row as a compile-time constant, so the interpreter can switch
- * on a plain int (an enum switch costs an extra table load per instruction). {@code OpcodesTest}
- * fails if these drift from {@link Op}; regenerate them with {@code runtime/emulator/gen-opcodes.py}.
+ * The ordinal of every {@link Op} row as a compile-time constant, so the interpreter can switch on
+ * a plain int (an enum switch costs an extra table load per instruction). {@code OpcodesTest} fails
+ * if these drift from {@link Op}; regenerate them with {@code runtime/emulator/gen-opcodes.py}.
  */
 public final class Opcodes {
   private Opcodes() {}

@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The rounding modes of the F and D extensions by their 3-bit encoding in an instruction's rm
- * field (5 and 6 are reserved; 7, {@code dyn}, takes the mode from the frm CSR). One table, read
- * by the disassembler, the compiler's operand checks and lowering, and the FPU's callers.
+ * The rounding modes of the F and D extensions by their 3-bit encoding in an instruction's rm field
+ * (5 and 6 are reserved; 7, {@code dyn}, takes the mode from the frm CSR). One table, read by the
+ * disassembler, the compiler's operand checks and lowering, and the FPU's callers.
  */
 public enum RoundingMode {
   RNE(0),

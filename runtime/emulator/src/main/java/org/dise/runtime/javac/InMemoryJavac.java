@@ -35,8 +35,8 @@ public final class InMemoryJavac {
   }
 
   /**
-   * Compiles {@code source}, which declares the class {@code qualifiedName}, against this
-   * JVM's class path, and loads it in a new class loader below {@code parent}.
+   * Compiles {@code source}, which declares the class {@code qualifiedName}, against this JVM's
+   * class path, and loads it in a new class loader below {@code parent}.
    */
   public static Class<?> compile(String qualifiedName, String source, ClassLoader parent)
       throws JavacException {
@@ -45,31 +45,41 @@ public final class InMemoryJavac {
       throw new JavacException("no Java compiler in this runtime (a JRE, not a JDK)");
     }
     MemoryFiles files = new MemoryFiles(javac.getStandardFileManager(null, null, null));
-    JavaFileObject src = new SimpleJavaFileObject(
-        URI.create("string:///" + qualifiedName.replace('.', '/') + ".java"),
-        JavaFileObject.Kind.SOURCE) {
-      @Override
-      public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-        return source;
-      }
-    };
-    List<String> options = List.of("-proc:none", "-g:none", "-nowarn", "-classpath",
-        System.getProperty("java.class.path"));
+    JavaFileObject src =
+        new SimpleJavaFileObject(
+            URI.create("string:///" + qualifiedName.replace('.', '/') + ".java"),
+            JavaFileObject.Kind.SOURCE) {
+          @Override
+          public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+            return source;
+          }
+        };
+    List<String> options =
+        List.of(
+            "-proc:none",
+            "-g:none",
+            "-nowarn",
+            "-classpath",
+            System.getProperty("java.class.path"));
     StringWriter errors = new StringWriter();
     if (!javac.getTask(errors, files, null, options, null, List.of(src)).call()) {
-      throw new JavacException("javac rejected the generated " + qualifiedName + ": "
-          + errors.toString().lines().findFirst().orElse(""));
+      throw new JavacException(
+          "javac rejected the generated "
+              + qualifiedName
+              + ": "
+              + errors.toString().lines().findFirst().orElse(""));
     }
-    ClassLoader loader = new ClassLoader(parent) {
-      @Override
-      protected Class<?> findClass(String n) throws ClassNotFoundException {
-        byte[] b = files.classes.get(n);
-        if (b == null) {
-          throw new ClassNotFoundException(n);
-        }
-        return defineClass(n, b, 0, b.length);
-      }
-    };
+    ClassLoader loader =
+        new ClassLoader(parent) {
+          @Override
+          protected Class<?> findClass(String n) throws ClassNotFoundException {
+            byte[] b = files.classes.get(n);
+            if (b == null) {
+              throw new ClassNotFoundException(n);
+            }
+            return defineClass(n, b, 0, b.length);
+          }
+        };
     try {
       return loader.loadClass(qualifiedName);
     } catch (ClassNotFoundException e) {
@@ -86,8 +96,8 @@ public final class InMemoryJavac {
     }
 
     @Override
-    public JavaFileObject getJavaFileForOutput(Location location, String className,
-        JavaFileObject.Kind kind, FileObject sibling) {
+    public JavaFileObject getJavaFileForOutput(
+        Location location, String className, JavaFileObject.Kind kind, FileObject sibling) {
       return new SimpleJavaFileObject(
           URI.create("mem:///" + className.replace('.', '/') + kind.extension), kind) {
         @Override

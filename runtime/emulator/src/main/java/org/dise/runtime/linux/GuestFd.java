@@ -42,8 +42,8 @@ public abstract class GuestFd {
   }
 
   /**
-   * Called before the guest writes to the host's own stdout or stderr, so that a progress line
-   * on the terminal can be erased first (null: nothing to do).
+   * Called before the guest writes to the host's own stdout or stderr, so that a progress line on
+   * the terminal can be erased first (null: nothing to do).
    */
   public static volatile Runnable beforeHostWrite;
 
@@ -52,6 +52,7 @@ public abstract class GuestFd {
     private final int which;
     private final InputStream in;
     private final OutputStream out;
+
     /** For a redirected stream, the host file fstat describes; null for the host's own. */
     private final Path statAs;
 
@@ -108,18 +109,21 @@ public abstract class GuestFd {
      */
     @Override
     long seek(long offset, int whence) {
-      FileChannel ch = in instanceof FileInputStream f ? f.getChannel()
-          : out instanceof FileOutputStream f ? f.getChannel() : null;
+      FileChannel ch =
+          in instanceof FileInputStream f
+              ? f.getChannel()
+              : out instanceof FileOutputStream f ? f.getChannel() : null;
       if (ch == null) {
         return "/dev/null".equals(String.valueOf(statAs)) ? 0 : -Errno.ESPIPE;
       }
       try {
-        long base = switch (whence) {
-          case 0 -> 0;
-          case 1 -> ch.position();
-          case 2 -> ch.size();
-          default -> -1;
-        };
+        long base =
+            switch (whence) {
+              case 0 -> 0;
+              case 1 -> ch.position();
+              case 2 -> ch.size();
+              default -> -1;
+            };
         if (base < 0 || base + offset < 0) {
           return -Errno.EINVAL;
         }
@@ -198,12 +202,13 @@ public abstract class GuestFd {
 
     @Override
     long seek(long offset, int whence) throws IOException {
-      long base = switch (whence) {
-        case 0 -> 0;
-        case 1 -> ch.position();
-        case 2 -> ch.size();
-        default -> -1;
-      };
+      long base =
+          switch (whence) {
+            case 0 -> 0;
+            case 1 -> ch.position();
+            case 2 -> ch.size();
+            default -> -1;
+          };
       if (base < 0 || base + offset < 0) {
         return -Errno.EINVAL;
       }
@@ -255,9 +260,9 @@ public abstract class GuestFd {
   }
 
   /**
-   * One end of a pipe made by pipe2; both ends share a buffer of Linux's default capacity
-   * (64 KiB). One thread never blocks: reading an empty pipe or writing a full one gives EAGAIN,
-   * where Linux would wait for ever.
+   * One end of a pipe made by pipe2; both ends share a buffer of Linux's default capacity (64 KiB).
+   * One thread never blocks: reading an empty pipe or writing a full one gives EAGAIN, where Linux
+   * would wait for ever.
    */
   static final class PipeEnd extends GuestFd {
     static final int CAPACITY = 65536;

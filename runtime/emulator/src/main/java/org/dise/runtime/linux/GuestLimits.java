@@ -13,17 +13,20 @@ import java.util.Locale;
 public record GuestLimits(int nofile, long addressSpace) {
   /** Linux's default soft RLIMIT_NOFILE. */
   public static final int DEFAULT_NOFILE = 1024;
+
   /** Linux's default hard RLIMIT_NOFILE; --limit cannot go beyond it. */
   public static final int MAX_NOFILE = 1 << 20;
+
   /** The emulated address space is the low 4 GiB. */
   public static final long MAX_AS = 1L << 32;
+
   /** The smallest address space a static program starts in (program, stack, heap). */
   public static final long MIN_AS = 16L << 20;
 
   public GuestLimits {
     if (nofile < 3 || nofile > MAX_NOFILE) {
-      throw new IllegalArgumentException("nofile must be between 3 and " + MAX_NOFILE
-          + ", not " + nofile);
+      throw new IllegalArgumentException(
+          "nofile must be between 3 and " + MAX_NOFILE + ", not " + nofile);
     }
     if (addressSpace < MIN_AS || addressSpace > MAX_AS) {
       throw new IllegalArgumentException("as must be between 16M and 4G, not " + addressSpace);
@@ -42,16 +45,16 @@ public record GuestLimits(int nofile, long addressSpace) {
   }
 
   /**
-   * Applies one {@code NAME=VALUE} setting as {@code --limit} takes it: {@code nofile=N} or
-   * {@code as=SIZE} (SIZE in bytes with an optional K, M or G suffix).
+   * Applies one {@code NAME=VALUE} setting as {@code --limit} takes it: {@code nofile=N} or {@code
+   * as=SIZE} (SIZE in bytes with an optional K, M or G suffix).
    *
    * @throws IllegalArgumentException with a message naming the culprit
    */
   public GuestLimits with(String setting) {
     int eq = setting.indexOf('=');
     if (eq < 0) {
-      throw new IllegalArgumentException("--limit takes NAME=VALUE (nofile=N or as=SIZE), not '"
-          + setting + "'");
+      throw new IllegalArgumentException(
+          "--limit takes NAME=VALUE (nofile=N or as=SIZE), not '" + setting + "'");
     }
     String name = setting.substring(0, eq).trim().toLowerCase(Locale.ROOT);
     String value = setting.substring(eq + 1).trim();
@@ -59,21 +62,22 @@ public record GuestLimits(int nofile, long addressSpace) {
       case "nofile" -> {
         long n = parseSize(value, false);
         if (n < 3 || n > MAX_NOFILE) {
-          throw new IllegalArgumentException("--limit nofile=" + value + ": must be between 3 and "
-              + MAX_NOFILE);
+          throw new IllegalArgumentException(
+              "--limit nofile=" + value + ": must be between 3 and " + MAX_NOFILE);
         }
         yield new GuestLimits((int) n, addressSpace);
       }
       case "as" -> {
         long n = parseSize(value, true);
         if (n < MIN_AS || n > MAX_AS) {
-          throw new IllegalArgumentException("--limit as=" + value
-              + ": must be between 16M and 4G (the emulated address space)");
+          throw new IllegalArgumentException(
+              "--limit as=" + value + ": must be between 16M and 4G (the emulated address space)");
         }
         yield new GuestLimits(nofile, n);
       }
-      default -> throw new IllegalArgumentException("--limit " + setting
-          + ": unknown limit '" + name + "' (known: nofile, as)");
+      default ->
+          throw new IllegalArgumentException(
+              "--limit " + setting + ": unknown limit '" + name + "' (known: nofile, as)");
     };
   }
 
@@ -82,12 +86,13 @@ public record GuestLimits(int nofile, long addressSpace) {
     long mult = 1;
     if (suffixes && !s.isEmpty()) {
       char last = s.charAt(s.length() - 1);
-      mult = switch (last) {
-        case 'K' -> 1L << 10;
-        case 'M' -> 1L << 20;
-        case 'G' -> 1L << 30;
-        default -> 1;
-      };
+      mult =
+          switch (last) {
+            case 'K' -> 1L << 10;
+            case 'M' -> 1L << 20;
+            case 'G' -> 1L << 30;
+            default -> 1;
+          };
       if (mult != 1) {
         s = s.substring(0, s.length() - 1);
       }
@@ -99,8 +104,13 @@ public record GuestLimits(int nofile, long addressSpace) {
       }
       return n * mult;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + v + "' is not a " + (suffixes
-          ? "size (a number of bytes, optionally with K, M or G)" : "whole number"));
+      throw new IllegalArgumentException(
+          "'"
+              + v
+              + "' is not a "
+              + (suffixes
+                  ? "size (a number of bytes, optionally with K, M or G)"
+                  : "whole number"));
     }
   }
 }

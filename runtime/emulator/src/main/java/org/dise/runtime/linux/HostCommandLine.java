@@ -13,8 +13,8 @@ public final class HostCommandLine {
   private HostCommandLine() {}
 
   /**
-   * {@code decoded} with each argument replaced by the bytes typed, or {@code decoded} itself
-   * when the tail of /proc/self/cmdline is not these arguments (a call from a test, no /proc).
+   * {@code decoded} with each argument replaced by the bytes typed, or {@code decoded} itself when
+   * the tail of /proc/self/cmdline is not these arguments (a call from a test, no /proc).
    */
   public static String[] exact(String[] decoded) {
     List<String> all = Machine.procStrings("/proc/self/cmdline");

@@ -17,14 +17,16 @@ import java.nio.file.Path;
  * it), so under {@code LC_ALL=C} a byte above 0x7f cannot be named at all and under UTF-8 a name
  * that is not UTF-8 cannot be named exactly. The JDK's own {@code UnixPath} keeps the bytes, so
  * when the launcher opens {@code java.base/sun.nio.fs} to us ({@code Add-Opens} in acf.jar's
- * manifest, {@code --add-opens} in the other launchers and the tests) paths are built from and
- * read back as bytes. Otherwise names go through the locale's charset, and a name it cannot hold
- * is refused with EILSEQ (spec/emulator.md, "File names, arguments and environment").
+ * manifest, {@code --add-opens} in the other launchers and the tests) paths are built from and read
+ * back as bytes. Otherwise names go through the locale's charset, and a name it cannot hold is
+ * refused with EILSEQ (spec/emulator.md, "File names, arguments and environment").
  */
 public final class HostNames {
   private static final FileSystem FS = Path.of("/").getFileSystem();
+
   /** {@code new UnixPath(UnixFileSystem, byte[])} and {@code UnixPath.asByteArray()}, or null. */
   private static final MethodHandle FROM_BYTES;
+
   private static final MethodHandle TO_BYTES;
   private static final Charset JNU = jnuCharset();
 
@@ -36,10 +38,12 @@ public final class HostNames {
       Class<?> unixFs = Class.forName("sun.nio.fs.UnixFileSystem");
       if (unixFs.isInstance(FS) && unixPath.isInstance(Path.of("/"))) {
         MethodHandles.Lookup l = MethodHandles.privateLookupIn(unixPath, MethodHandles.lookup());
-        from = l.findConstructor(unixPath, MethodType.methodType(void.class, unixFs, byte[].class))
-            .asType(MethodType.methodType(Path.class, FileSystem.class, byte[].class));
-        to = l.findVirtual(unixPath, "asByteArray", MethodType.methodType(byte[].class))
-            .asType(MethodType.methodType(byte[].class, Path.class));
+        from =
+            l.findConstructor(unixPath, MethodType.methodType(void.class, unixFs, byte[].class))
+                .asType(MethodType.methodType(Path.class, FileSystem.class, byte[].class));
+        to =
+            l.findVirtual(unixPath, "asByteArray", MethodType.methodType(byte[].class))
+                .asType(MethodType.methodType(byte[].class, Path.class));
       }
     } catch (ReflectiveOperationException | RuntimeException e) {
       from = null; // not opened to us, or not the JDK we know: the charset path below
@@ -57,8 +61,8 @@ public final class HostNames {
   }
 
   /**
-   * The host path named by {@code name} (no NUL), with repeated and trailing slashes dropped as
-   * the JDK does for a String.
+   * The host path named by {@code name} (no NUL), with repeated and trailing slashes dropped as the
+   * JDK does for a String.
    *
    * @throws CharacterCodingException when the host cannot name it exactly (see the class comment)
    */
@@ -71,8 +75,12 @@ public final class HostNames {
         throw new IllegalStateException("cannot build a path from bytes", e);
       }
     }
-    String s = JNU.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(n)).toString();
+    String s =
+        JNU.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(n))
+            .toString();
     try {
       return Path.of(s);
     } catch (InvalidPathException e) {
@@ -87,8 +95,8 @@ public final class HostNames {
 
   /**
    * The process's working directory, exactly. The JDK's (the {@code user.dir} property) is the
-   * locale's decoding of it, which names another directory, or none, when the name is not in
-   * the locale's charset; /proc/self/cwd keeps the bytes.
+   * locale's decoding of it, which names another directory, or none, when the name is not in the
+   * locale's charset; /proc/self/cwd keeps the bytes.
    */
   public static Path workingDirectory() {
     if (TO_BYTES != null) {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +24,9 @@ import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
 
 /**
- * The Linux system calls that statically linked glibc programs make, emulated for one process
- * with one thread. Unknown or denied calls return the proper errno and are reported once on the
- * notice stream (lines start with {@code acf:}), never silently.
+ * The Linux system calls that statically linked glibc programs make, emulated for one process with
+ * one thread. Unknown or denied calls return the proper errno and are reported once on the notice
+ * stream (lines start with {@code acf:}), never silently.
  */
 public final class LinuxKernel implements SyscallHandler {
   private static final int AT_FDCWD = -100;
@@ -43,10 +42,13 @@ public final class LinuxKernel implements SyscallHandler {
   private final Set<Integer> cloexec = new HashSet<>();
 
   private GuestLimits limits;
+
   /** The guest's working directory (a real path); chdir moves it within the sandbox. */
   private Path cwd;
+
   /** True once the guest set SIGPIPE to SIG_IGN: a write to a broken pipe then gives EPIPE. */
   private boolean sigpipeIgnored;
+
   /** The hart of the call being handled (to end the process on SIGPIPE). */
   private Cpu cpu;
 
@@ -54,8 +56,7 @@ public final class LinuxKernel implements SyscallHandler {
   private long brk;
   private long mmapNext = Loader.MMAP_TOP;
 
-  public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath,
-      long seed) {
+  public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
     this.mem = mem;
     this.sandbox = sandbox;
     this.notices = notices;
@@ -77,14 +78,14 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   /** Replaces a standard stream; fstat on it describes the host file {@code statAs}. */
-  public void setStdio(int fd, java.io.InputStream in, java.io.OutputStream out,
-      java.nio.file.Path statAs) {
+  public void setStdio(
+      int fd, java.io.InputStream in, java.io.OutputStream out, java.nio.file.Path statAs) {
     fds.put(fd, new GuestFd.Stdio(fd, in, out, statAs));
   }
 
   /**
-   * Closes every host file the guest still has open (after it ended): a guest that exhausted
-   * its descriptors must not keep the tool from writing its profiles.
+   * Closes every host file the guest still has open (after it ended): a guest that exhausted its
+   * descriptors must not keep the tool from writing its profiles.
    */
   public void releaseFiles() {
     for (GuestFd f : new HashSet<>(fds.values())) {
@@ -155,10 +156,11 @@ public final class LinuxKernel implements SyscallHandler {
         return openat((int) a0, a1, (int) a2, (int) a3);
       case 57:
         return close((int) a0);
-      case 62: {
-        GuestFd f = fds.get((int) a0);
-        return f == null ? -Errno.EBADF : f.seek(a1, (int) a2);
-      }
+      case 62:
+        {
+          GuestFd f = fds.get((int) a0);
+          return f == null ? -Errno.EBADF : f.seek(a1, (int) a2);
+        }
       case 80:
         return fstat((int) a0, a1);
       case 79:
@@ -167,13 +169,14 @@ public final class LinuxKernel implements SyscallHandler {
         return readlinkat((int) a0, a1, a2, a3);
       case 29:
         return ioctl((int) a0, a1, a2);
-      case 23: { // dup
-        GuestFd f = fds.get((int) a0);
-        if (f == null) {
-          return -Errno.EBADF;
+      case 23:
+        { // dup
+          GuestFd f = fds.get((int) a0);
+          if (f == null) {
+            return -Errno.EBADF;
+          }
+          return install(f);
         }
-        return install(f);
-      }
       case 24: // dup3
         return dup3((int) a0, a1, (int) a2);
       case 46: // ftruncate
@@ -279,8 +282,13 @@ public final class LinuxKernel implements SyscallHandler {
       case 258: // riscv_hwprobe
         return -Errno.ENOSYS;
       default:
-        notice("syscall:" + nr, "guest made unsupported system call " + nr + " ("
-            + SyscallNames.name(nr) + "); it returned ENOSYS");
+        notice(
+            "syscall:" + nr,
+            "guest made unsupported system call "
+                + nr
+                + " ("
+                + SyscallNames.name(nr)
+                + "); it returned ENOSYS");
         return -Errno.ENOSYS;
     }
   }
@@ -289,8 +297,10 @@ public final class LinuxKernel implements SyscallHandler {
 
   /** Linux's MAX_RW_COUNT: the most one read or write transfers. */
   private static final long MAX_RW_COUNT = 0x7ffff000L;
+
   /** Linux's UIO_MAXIOV. */
   private static final int UIO_MAXIOV = 1024;
+
   /** The host buffer one step of a read or write uses, so a huge count costs no huge array. */
   private static final int CHUNK = 1 << 20;
 
@@ -460,8 +470,8 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   /**
-   * Reads a guest path: at most PATH_MAX bytes with its NUL (else ENAMETOOLONG), held without
-   * loss as {@link SurrogateEscape} describes, so that it names the host file byte for byte.
+   * Reads a guest path: at most PATH_MAX bytes with its NUL (else ENAMETOOLONG), held without loss
+   * as {@link SurrogateEscape} describes, so that it names the host file byte for byte.
    */
   private String pathArg(long addr) throws Refused {
     byte[] b = new byte[PathWalk.PATH_MAX];
@@ -498,9 +508,11 @@ public final class LinuxKernel implements SyscallHandler {
     }
     PathWalk.Result r = PathWalk.walk(start, p, followLast);
     if (r.errno() == Errno.EILSEQ) {
-      notice("nonlocale", "guest used a file name the host's locale cannot hold, and the JDK's"
-          + " byte-exact paths are not open to acf (--add-opens java.base/sun.nio.fs=ALL-UNNAMED),"
-          + " so the call returned EILSEQ");
+      notice(
+          "nonlocale",
+          "guest used a file name the host's locale cannot hold, and the JDK's"
+              + " byte-exact paths are not open to acf (--add-opens java.base/sun.nio.fs=ALL-UNNAMED),"
+              + " so the call returned EILSEQ");
     }
     if (!r.ok()) {
       if (r.path() != null && !sandbox.mayRead(r.path())) {
@@ -538,8 +550,13 @@ public final class LinuxKernel implements SyscallHandler {
   }
 
   private void deny(Path p, String what) throws Refused {
-    notice("deny:" + what + ":" + p, "guest was denied " + what + " " + p
-        + " (outside the allowed directories; see --allow-read/--allow-write)");
+    notice(
+        "deny:" + what + ":" + p,
+        "guest was denied "
+            + what
+            + " "
+            + p
+            + " (outside the allowed directories; see --allow-read/--allow-write)");
     throw new Refused(Errno.EACCES);
   }
 
@@ -554,8 +571,7 @@ public final class LinuxKernel implements SyscallHandler {
   private static final int AT_SYMLINK_FOLLOW = 0x400;
   private static final int AT_EMPTY_PATH = 0x1000;
 
-  private long openat(int dirfd, long pathAddr, int flags, int mode)
-      throws IOException, Refused {
+  private long openat(int dirfd, long pathAddr, int flags, int mode) throws IOException, Refused {
     int acc = flags & 3;
     boolean creat = (flags & O_CREAT) != 0;
     boolean excl = creat && (flags & O_EXCL) != 0;
@@ -600,8 +616,12 @@ public final class LinuxKernel implements SyscallHandler {
     if (r.exists() && !sandbox.unrestricted() && hardLinked(p)) {
       // Another name of this file may lie outside the allowed directories, and no path check
       // can tell: a file with several hard links is refused, like a link that leads out.
-      notice("hardlink:" + p, "guest was denied access to " + p + ": it has several hard links,"
-          + " and another may lie outside the allowed directories");
+      notice(
+          "hardlink:" + p,
+          "guest was denied access to "
+              + p
+              + ": it has several hard links,"
+              + " and another may lie outside the allowed directories");
       return -Errno.EACCES;
     }
     checkFdLimit();
@@ -622,8 +642,7 @@ public final class LinuxKernel implements SyscallHandler {
       opts.add(StandardOpenOption.TRUNCATE_EXISTING);
     }
     FileChannel ch = FileChannel.open(p, opts);
-    return install(new GuestFd.HostFile(ch, p, acc != 1, acc != 0, (flags & O_APPEND) != 0),
-        flags);
+    return install(new GuestFd.HostFile(ch, p, acc != 1, acc != 0, (flags & O_APPEND) != 0), flags);
   }
 
   private static boolean hardLinked(Path p) {
@@ -819,8 +838,11 @@ public final class LinuxKernel implements SyscallHandler {
     checkEntry(from.path(), "renaming");
     checkEntry(to.path(), "renaming to");
     if ((flags & ~1) != 0) { // only RENAME_NOREPLACE
-      notice("renameat2:" + flags, "guest called renameat2 with flags " + flags
-          + " (only RENAME_NOREPLACE is supported); it returned EINVAL");
+      notice(
+          "renameat2:" + flags,
+          "guest called renameat2 with flags "
+              + flags
+              + " (only RENAME_NOREPLACE is supported); it returned EINVAL");
       return -Errno.EINVAL;
     }
     if (to.exists() && (flags & 1) != 0) {
@@ -854,8 +876,7 @@ public final class LinuxKernel implements SyscallHandler {
     return 0;
   }
 
-  private long symlinkat(long targetAddr, int newdir, long linkAddr)
-      throws IOException, Refused {
+  private long symlinkat(long targetAddr, int newdir, long linkAddr) throws IOException, Refused {
     String target = pathArg(targetAddr);
     PathWalk.Result at = walk(newdir, linkAddr, false);
     if (at.exists()) {
@@ -965,9 +986,10 @@ public final class LinuxKernel implements SyscallHandler {
   private long writeStat(Path p, long statAddr, boolean follow) throws IOException {
     Map<String, Object> a;
     try {
-      a = follow
-          ? Files.readAttributes(p, "unix:*")
-          : Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS);
+      a =
+          follow
+              ? Files.readAttributes(p, "unix:*")
+              : Files.readAttributes(p, "unix:*", LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       return -Errno.ENOENT;
     } catch (UnsupportedOperationException | IOException e) {
@@ -1076,8 +1098,7 @@ public final class LinuxKernel implements SyscallHandler {
     long oldTop = (brk + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     long newTop = (want + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
     if (newTop > oldTop) {
-      if (!mem.isFree(oldTop, newTop - oldTop) || newTop > mmapNext
-          || overLimit(newTop - oldTop)) {
+      if (!mem.isFree(oldTop, newTop - oldTop) || newTop > mmapNext || overLimit(newTop - oldTop)) {
         return brk;
       }
       mem.map(oldTop, newTop - oldTop, Memory.PROT_READ | Memory.PROT_WRITE);
@@ -1088,8 +1109,7 @@ public final class LinuxKernel implements SyscallHandler {
     return brk;
   }
 
-  private long mmap(long addr, long len, int prot, int flags, int fd, long off)
-      throws IOException {
+  private long mmap(long addr, long len, int prot, int flags, int fd, long off) throws IOException {
     if (len == 0 || (off & Memory.PAGE_MASK) != 0) {
       return -Errno.EINVAL;
     }
@@ -1114,7 +1134,9 @@ public final class LinuxKernel implements SyscallHandler {
     }
     long at;
     if (fixed) {
-      if ((addr & Memory.PAGE_MASK) != 0 || addr < Memory.PAGE_SIZE || addr > Memory.LIMIT
+      if ((addr & Memory.PAGE_MASK) != 0
+          || addr < Memory.PAGE_SIZE
+          || addr > Memory.LIMIT
           || addr + size > Memory.LIMIT) {
         return -Errno.EINVAL;
       }

@@ -9,12 +9,12 @@ import org.dise.runtime.elf.Segment;
 import org.dise.runtime.mem.Memory;
 
 /**
- * Maps a static ELF program into guest memory and builds the initial stack as Linux does:
- * argc, argv, envp, the auxiliary vector, and the strings and random bytes they point to.
+ * Maps a static ELF program into guest memory and builds the initial stack as Linux does: argc,
+ * argv, envp, the auxiliary vector, and the strings and random bytes they point to.
  *
- * <p>Layout (our choice; documented in spec/emulator.md): an ET_EXEC program at its link
- * address, a static-PIE one at {@link #PIE_BASE}; the heap (brk) right after the highest segment;
- * mmap regions allocated top-down below the stack; an 8 MiB stack ending at {@link #STACK_TOP}.
+ * <p>Layout (our choice; documented in spec/emulator.md): an ET_EXEC program at its link address, a
+ * static-PIE one at {@link #PIE_BASE}; the heap (brk) right after the highest segment; mmap regions
+ * allocated top-down below the stack; an 8 MiB stack ending at {@link #STACK_TOP}.
  */
 public final class Loader {
   public static final long PIE_BASE = org.dise.runtime.elf.ElfFile.PIE_BASE;
@@ -43,8 +43,12 @@ public final class Loader {
 
   /** AT_HWCAP: one bit per single-letter extension, I M A F D C. */
   public static final long HWCAP_RV64GC =
-      (1L << ('I' - 'A')) | (1L << ('M' - 'A')) | (1L << ('A' - 'A')) | (1L << ('F' - 'A'))
-          | (1L << ('D' - 'A')) | (1L << ('C' - 'A'));
+      (1L << ('I' - 'A'))
+          | (1L << ('M' - 'A'))
+          | (1L << ('A' - 'A'))
+          | (1L << ('F' - 'A'))
+          | (1L << ('D' - 'A'))
+          | (1L << ('C' - 'A'));
 
   /** Where things ended up. */
   public record Image(long entry, long bias, long brkStart, long stackPointer, long phdr) {}
@@ -52,8 +56,9 @@ public final class Loader {
   private Loader() {}
 
   /** Maps the program and builds the stack; returns the entry point and initial sp. */
-  public static Image load(ElfFile elf, Memory mem, List<String> argv, List<String> envp,
-      long randomSeed) throws ElfException {
+  public static Image load(
+      ElfFile elf, Memory mem, List<String> argv, List<String> envp, long randomSeed)
+      throws ElfException {
     long bias = elf.loadBias();
     long highest = 0;
     long phdr = 0;
@@ -71,18 +76,23 @@ public final class Loader {
     // Map page by page with the union of the protections of the segments that touch it.
     for (Segment s : loads) {
       // Checked before any sum: a flipped vaddr or p_memsz must not wrap around.
-      if (s.vaddr() < 0 || s.memSize() < 0 || s.vaddr() > MMAP_TOP - bias
+      if (s.vaddr() < 0
+          || s.memSize() < 0
+          || s.vaddr() > MMAP_TOP - bias
           || s.memSize() > MMAP_TOP - bias - s.vaddr()) {
-        throw new ElfException(String.format(
-            "segment at 0x%x with p_memsz 0x%x lies outside the emulated address space"
-                + " (0x1000-0x%x)", s.vaddr(), s.memSize(), MMAP_TOP));
+        throw new ElfException(
+            String.format(
+                "segment at 0x%x with p_memsz 0x%x lies outside the emulated address space"
+                    + " (0x1000-0x%x)",
+                s.vaddr(), s.memSize(), MMAP_TOP));
       }
       long start = (s.vaddr() + bias) & ~Memory.PAGE_MASK;
       long end = (s.vaddr() + bias + s.memSize() + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
       if (start < Memory.PAGE_SIZE || end > MMAP_TOP) {
-        throw new ElfException(String.format(
-            "segment at 0x%x-0x%x lies outside the emulated address space (0x1000-0x%x)",
-            s.vaddr() + bias, s.vaddr() + bias + s.memSize(), MMAP_TOP));
+        throw new ElfException(
+            String.format(
+                "segment at 0x%x-0x%x lies outside the emulated address space (0x1000-0x%x)",
+                s.vaddr() + bias, s.vaddr() + bias + s.memSize(), MMAP_TOP));
       }
       int prot = protOf(s.flags());
       for (long a = start; a < end; a += Memory.PAGE_SIZE) {
@@ -117,8 +127,14 @@ public final class Loader {
     return p;
   }
 
-  private static long buildStack(Memory mem, ElfFile elf, long bias, long phdr,
-      List<String> argv, List<String> envp, long randomSeed) {
+  private static long buildStack(
+      Memory mem,
+      ElfFile elf,
+      long bias,
+      long phdr,
+      List<String> argv,
+      List<String> envp,
+      long randomSeed) {
     mem.map(STACK_TOP - STACK_SIZE, STACK_SIZE, Memory.PROT_READ | Memory.PROT_WRITE);
     long p = STACK_TOP;
     // Strings at the top: execfn, then envp and argv strings.

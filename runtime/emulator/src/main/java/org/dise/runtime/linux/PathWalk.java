@@ -12,24 +12,26 @@ import java.util.Deque;
 
 /**
  * Resolves a guest path on the host the way the Linux kernel's path walk does: component by
- * component from the root or a starting directory, following every symbolic link it meets
- * (the last component only when asked), with {@code ..} taken from the real directory reached
- * so far. The result names the object the kernel would touch, with no symbolic link left in its
- * directory part, so the sandbox can judge it and the caller can open it without following links.
+ * component from the root or a starting directory, following every symbolic link it meets (the last
+ * component only when asked), with {@code ..} taken from the real directory reached so far. The
+ * result names the object the kernel would touch, with no symbolic link left in its directory part,
+ * so the sandbox can judge it and the caller can open it without following links.
  */
 final class PathWalk {
   /** Linux's PATH_MAX (including the terminating NUL) and NAME_MAX. */
   static final int PATH_MAX = 4096;
+
   static final int NAME_MAX = 255;
+
   /** Linux's MAXSYMLINKS: more links than this in one walk is ELOOP. */
   static final int MAX_LINKS = 40;
 
   private PathWalk() {}
 
   /**
-   * Where a walk ended: {@code path} is absolute, its parent has no symbolic link in it;
-   * {@code exists} says whether the final object exists (as seen without following it), and
-   * {@code dir} whether it is a directory. {@code errno} is nonzero when the walk failed.
+   * Where a walk ended: {@code path} is absolute, its parent has no symbolic link in it; {@code
+   * exists} says whether the final object exists (as seen without following it), and {@code dir}
+   * whether it is a directory. {@code errno} is nonzero when the walk failed.
    */
   record Result(Path path, boolean exists, boolean dir, boolean link, int errno) {
     /** A failed walk; {@code at} is where it stopped, so the sandbox can hide what lies there. */
@@ -43,8 +45,9 @@ final class PathWalk {
   }
 
   /**
-   * Walks {@code guestPath} (the guest's bytes, as {@link SurrogateEscape} holds them) from {@code start} (an absolute real directory) or from the root for
-   * an absolute path. {@code followLast} follows a symbolic link in the final component.
+   * Walks {@code guestPath} (the guest's bytes, as {@link SurrogateEscape} holds them) from {@code
+   * start} (an absolute real directory) or from the root for an absolute path. {@code followLast}
+   * follows a symbolic link in the final component.
    */
   static Result walk(Path start, String guestPath, boolean followLast) {
     if (guestPath.isEmpty()) {

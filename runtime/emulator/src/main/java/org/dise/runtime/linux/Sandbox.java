@@ -9,8 +9,8 @@ import java.util.List;
  * Confines the guest's file access: by default it may read and write only under the working
  * directory, plus read a few harmless system files; more directories can be allowed. The guest's
  * paths are resolved first, as the kernel will ({@link PathWalk}); the sandbox then judges the
- * object actually touched, whose directory part holds no symbolic link (see spec/emulator.md,
- * "File sandbox").
+ * object actually touched, whose directory part holds no symbolic link (see spec/emulator.md, "File
+ * sandbox").
  */
 public final class Sandbox {
   private final Path cwd;
@@ -20,8 +20,13 @@ public final class Sandbox {
 
   /** System files glibc may look at; readable everywhere. */
   private static final List<Path> SYSTEM_READ =
-      List.of(Path.of("/dev/null"), Path.of("/dev/zero"), Path.of("/dev/urandom"),
-          Path.of("/dev/random"), Path.of("/etc/localtime"), Path.of("/usr/share/zoneinfo"));
+      List.of(
+          Path.of("/dev/null"),
+          Path.of("/dev/zero"),
+          Path.of("/dev/urandom"),
+          Path.of("/dev/random"),
+          Path.of("/etc/localtime"),
+          Path.of("/usr/share/zoneinfo"));
 
   public Sandbox(Path cwd) {
     this.cwd = real(cwd.toAbsolutePath().normalize());
@@ -71,8 +76,8 @@ public final class Sandbox {
   }
 
   /**
-   * Resolves a guest path against the working directory, following links like the kernel
-   * (a path that cannot be walked resolves lexically, for messages only).
+   * Resolves a guest path against the working directory, following links like the kernel (a path
+   * that cannot be walked resolves lexically, for messages only).
    */
   public Path resolve(String guestPath) {
     PathWalk.Result r = PathWalk.walk(cwd, guestPath, true);

@@ -9,11 +9,11 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Byte strings of the guest (arguments, environment, file names) held as Java Strings without
- * loss: UTF-8 where the bytes are UTF-8, and each byte that is not (0x80-0xff) as the lone
- * surrogate U+DC80-U+DCFF, the "surrogateescape" scheme of Python's PEP 383. Decoding then
- * encoding gives back the same bytes, so two distinct names never collide, and text that is UTF-8
- * stays readable in messages and JSON.
+ * Byte strings of the guest (arguments, environment, file names) held as Java Strings without loss:
+ * UTF-8 where the bytes are UTF-8, and each byte that is not (0x80-0xff) as the lone surrogate
+ * U+DC80-U+DCFF, the "surrogateescape" scheme of Python's PEP 383. Decoding then encoding gives
+ * back the same bytes, so two distinct names never collide, and text that is UTF-8 stays readable
+ * in messages and JSON.
  */
 public final class SurrogateEscape {
   private static final char LOW = 0xDC00;
@@ -26,9 +26,11 @@ public final class SurrogateEscape {
   }
 
   public static String decode(byte[] b, int off, int len) {
-    CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder d =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(b, off, len);
     CharBuffer out = CharBuffer.allocate(len);
     while (true) {

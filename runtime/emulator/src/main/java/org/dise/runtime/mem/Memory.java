@@ -10,9 +10,9 @@ import java.util.function.IntConsumer;
  * The guest's address space: the low 4 GiB in 4 KiB pages, each materialised on first touch.
  *
  * <p>The fast path of every access is one table load: {@code rpages} holds the pages that may be
- * read and {@code wpages} those that may be written without further ado. Everything else
- * (unmapped or protected pages, first touch, accesses crossing a page, writes to pages holding
- * decoded code) takes the slow path, so permission checks cost nothing on the fast path.
+ * read and {@code wpages} those that may be written without further ado. Everything else (unmapped
+ * or protected pages, first touch, accesses crossing a page, writes to pages holding decoded code)
+ * takes the slow path, so permission checks cost nothing on the fast path.
  */
 public final class Memory {
   public static final int PAGE_BITS = 12;
@@ -21,6 +21,7 @@ public final class Memory {
   public static final int PROT_READ = 1;
   public static final int PROT_WRITE = 2;
   public static final int PROT_EXEC = 4;
+
   /** Top of the emulated address space (exclusive). */
   public static final long LIMIT = 1L << 32;
 
@@ -38,6 +39,7 @@ public final class Memory {
   private final byte[][] data = new byte[PAGES][];
   private final byte[][] rpages = new byte[PAGES][];
   private final byte[][] wpages = new byte[PAGES][];
+
   /** Per page: PROT bits, MAPPED, CODE (holds decoded instructions). */
   private final byte[] flags = new byte[PAGES];
 
@@ -171,10 +173,11 @@ public final class Memory {
   }
 
   private static void checkRange(long start, long length) {
-    if ((start & PAGE_MASK) != 0 || (length & PAGE_MASK) != 0 || start < 0
+    if ((start & PAGE_MASK) != 0
+        || (length & PAGE_MASK) != 0
+        || start < 0
         || start + length > LIMIT) {
-      throw new IllegalArgumentException(
-          String.format("bad range 0x%x+0x%x", start, length));
+      throw new IllegalArgumentException(String.format("bad range 0x%x+0x%x", start, length));
     }
   }
 
@@ -215,10 +218,10 @@ public final class Memory {
   // ---------------------------------------------------------------- fast paths
 
   /**
-   * The readable pages, indexed by page number (null: not mapped, not readable or not yet
-   * touched): translated code indexes this array itself and calls {@link #lb}.. only when it
-   * finds no page or the access crosses the page end. The array is this memory's for its whole
-   * life; map, unmap and mprotect change its entries.
+   * The readable pages, indexed by page number (null: not mapped, not readable or not yet touched):
+   * translated code indexes this array itself and calls {@link #lb}.. only when it finds no page or
+   * the access crosses the page end. The array is this memory's for its whole life; map, unmap and
+   * mprotect change its entries.
    */
   public byte[][] readPages() {
     return rpages;
@@ -366,9 +369,9 @@ public final class Memory {
   }
 
   /**
-   * A store by a guest instruction that missed the fast path. It completes, and then throws
-   * {@link CodeModified} when it wrote to decoded code, so the interpreter can stop the block
-   * it is running and fetch the new instructions (as qemu does).
+   * A store by a guest instruction that missed the fast path. It completes, and then throws {@link
+   * CodeModified} when it wrote to decoded code, so the interpreter can stop the block it is
+   * running and fetch the new instructions (as qemu does).
    */
   private void slowWrite(long a, long v, int n) {
     if (store(a, v, n) && guestStores) {

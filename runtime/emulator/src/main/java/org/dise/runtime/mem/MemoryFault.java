@@ -4,7 +4,9 @@ package org.dise.runtime.mem;
 public final class MemoryFault extends RuntimeException {
   /** What the guest tried to do. */
   public enum Access {
-    READ, WRITE, EXECUTE;
+    READ,
+    WRITE,
+    EXECUTE;
 
     public String verb() {
       return switch (this) {
@@ -42,7 +44,9 @@ public final class MemoryFault extends RuntimeException {
   @Override
   public String getMessage() {
     return String.format(
-        "%s address 0x%x (%s)", access.verb(), address,
+        "%s address 0x%x (%s)",
+        access.verb(),
+        address,
         mapped ? "page lacks " + access.name().toLowerCase() + " permission" : "unmapped");
   }
 }

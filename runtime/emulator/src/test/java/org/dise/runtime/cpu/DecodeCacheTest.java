@@ -24,8 +24,10 @@ class DecodeCacheTest {
   private static final int ECALL = 0x00000073;
 
   private final Memory mem = new Memory();
+
   /** a0 at every ecall. */
   private final List<Long> seen = new ArrayList<>();
+
   private Cpu cpu;
 
   @BeforeEach
@@ -43,8 +45,11 @@ class DecodeCacheTest {
   /** jal zero, offset */
   private static int j(int offset) {
     int o = offset;
-    return ((o >>> 20 & 1) << 31) | ((o >>> 1 & 0x3ff) << 21) | ((o >>> 11 & 1) << 20)
-        | ((o >>> 12 & 0xff) << 12) | 0x6f;
+    return ((o >>> 20 & 1) << 31)
+        | ((o >>> 1 & 0x3ff) << 21)
+        | ((o >>> 11 & 1) << 20)
+        | ((o >>> 12 & 0xff) << 12)
+        | 0x6f;
   }
 
   /** sw rs2, 0(rs1) */
@@ -55,8 +60,11 @@ class DecodeCacheTest {
   private void put(long addr, int... words) {
     for (int i = 0; i < words.length; i++) {
       int w = words[i];
-      mem.poke(addr + 4L * i, new byte[] {(byte) w, (byte) (w >>> 8), (byte) (w >>> 16),
-          (byte) (w >>> 24)}, 0, 4);
+      mem.poke(
+          addr + 4L * i,
+          new byte[] {(byte) w, (byte) (w >>> 8), (byte) (w >>> 16), (byte) (w >>> 24)},
+          0,
+          4);
     }
   }
 
@@ -93,8 +101,13 @@ class DecodeCacheTest {
   void fenceIAfterAPatchRunsTheNewCode() {
     put(CODE, li(1), ECALL, 0x0000100f /* fence.i */, j(-12));
     cpu.run(2);
-    mem.poke(CODE, new byte[] {(byte) li(5), (byte) (li(5) >>> 8), (byte) (li(5) >>> 16),
-        (byte) (li(5) >>> 24)}, 0, 4); // poke bypasses the write listener
+    mem.poke(
+        CODE,
+        new byte[] {
+          (byte) li(5), (byte) (li(5) >>> 8), (byte) (li(5) >>> 16), (byte) (li(5) >>> 24)
+        },
+        0,
+        4); // poke bypasses the write listener
     cpu.run(4); // fence.i, j, then the patched li and ecall
     assertThat(seen).containsExactly(1L, 5L).inOrder();
   }
@@ -135,8 +148,13 @@ class DecodeCacheTest {
 
   @Test
   void mprotectRemovingExecMakesDecodedCodeFault() {
-    LinuxKernel kernel = new LinuxKernel(mem, new Sandbox(Path.of("").toAbsolutePath()),
-        new PrintStream(new ByteArrayOutputStream()), "test", 1);
+    LinuxKernel kernel =
+        new LinuxKernel(
+            mem,
+            new Sandbox(Path.of("").toAbsolutePath()),
+            new PrintStream(new ByteArrayOutputStream()),
+            "test",
+            1);
     put(CODE, li(1), ECALL, j(-8));
     cpu.run(3);
     cpu.x[17] = 226; // mprotect(CODE, page, PROT_READ | PROT_WRITE)

@@ -52,9 +52,13 @@ class DecodeStageTest {
 
   private static Machine load(String arg, ByteArrayOutputStream out, int threshold)
       throws Exception {
-    Machine m = Machine.load(WORKLOAD, List.of(arg), Machine.Options.defaults()
-        .withNotices(new PrintStream(new ByteArrayOutputStream()))
-        .withTranslateThreshold(threshold));
+    Machine m =
+        Machine.load(
+            WORKLOAD,
+            List.of(arg),
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(new ByteArrayOutputStream()))
+                .withTranslateThreshold(threshold));
     m.kernel().setStdio(1, null, out);
     return m;
   }

@@ -40,8 +40,11 @@ class FpuTest {
   private static void check(String what, ToLongFunction<Fpu> op, long expected, int flags) {
     Fpu f = new Fpu();
     long got = op.applyAsLong(f);
-    assertWithMessage("%s result: expected %s got %s", what, Long.toHexString(expected), Long.toHexString(got))
-        .that(got).isEqualTo(expected);
+    assertWithMessage(
+            "%s result: expected %s got %s",
+            what, Long.toHexString(expected), Long.toHexString(got))
+        .that(got)
+        .isEqualTo(expected);
     assertWithMessage("%s flags", what).that(f.fflags).isEqualTo(flags);
   }
 
@@ -52,10 +55,26 @@ class FpuTest {
     check("1 + 2^-53 RMM", f -> f.addD(d(1), half, RMM), 0x3ff0000000000001L, NX);
     check("-1 - 2^-53 RMM", f -> f.addD(d(-1), half | NEG_ZERO_D, RMM), 0xbff0000000000001L, NX);
     // tie whose even neighbour is the larger one: RNE and RMM agree
-    check("(1+ulp) + 2^-53 RNE", f -> f.addD(0x3ff0000000000001L, half, RNE), 0x3ff0000000000002L, NX);
-    check("(1+ulp) + 2^-53 RMM", f -> f.addD(0x3ff0000000000001L, half, RMM), 0x3ff0000000000002L, NX);
-    check("1 + 2^-24 single RNE", f -> f.addS(s(1f), s(0x1p-24f), RNE) & 0xffffffffL, 0x3f800000L, NX);
-    check("1 + 2^-24 single RMM", f -> f.addS(s(1f), s(0x1p-24f), RMM) & 0xffffffffL, 0x3f800001L, NX);
+    check(
+        "(1+ulp) + 2^-53 RNE",
+        f -> f.addD(0x3ff0000000000001L, half, RNE),
+        0x3ff0000000000002L,
+        NX);
+    check(
+        "(1+ulp) + 2^-53 RMM",
+        f -> f.addD(0x3ff0000000000001L, half, RMM),
+        0x3ff0000000000002L,
+        NX);
+    check(
+        "1 + 2^-24 single RNE",
+        f -> f.addS(s(1f), s(0x1p-24f), RNE) & 0xffffffffL,
+        0x3f800000L,
+        NX);
+    check(
+        "1 + 2^-24 single RMM",
+        f -> f.addS(s(1f), s(0x1p-24f), RMM) & 0xffffffffL,
+        0x3f800001L,
+        NX);
     check("2.5 -> w RNE", f -> f.cvtWD(d(2.5), RNE), 2, NX);
     check("2.5 -> w RMM", f -> f.cvtWD(d(2.5), RMM), 3, NX);
     check("-2.5 -> w RMM", f -> f.cvtWD(d(-2.5), RMM), -3, NX);
@@ -87,23 +106,34 @@ class FpuTest {
 
   @Test
   void tininessIsDetectedAfterRounding() {
-    // (2^54-1) * 2^-1076 = 2^-1022 - 2^-1076: with an unbounded exponent it rounds (RNE) to 2^-1022,
+    // (2^54-1) * 2^-1076 = 2^-1022 - 2^-1076: with an unbounded exponent it rounds (RNE) to
+    // 2^-1022,
     // so it is not tiny; the delivered result is MIN_NORMAL, inexact, without UF.
     long x = d(134217727.0 * 0x1p-27); // 2^27-1 scaled
     long y = d(Math.scalb(134217729.0, -1049)); // (2^27+1) * 2^-1049, normal
     check("not tiny after rounding", f -> f.mulD(x, y, RNE), MIN_NORMAL_D, NX);
     // (2^53-1) * 2^-1075 = 2^-1022 - 2^-1075 is exactly representable with 53 bits below 2^-1022:
     // tiny after rounding; as a subnormal it is inexact (rounds up to MIN_NORMAL): UF and NX.
-    check("tiny, rounds to MIN_NORMAL", f -> f.mulD(0x3fffffffffffffffL, 0x0008000000000000L, RNE),
-        MIN_NORMAL_D, UF | NX);
+    check(
+        "tiny, rounds to MIN_NORMAL",
+        f -> f.mulD(0x3fffffffffffffffL, 0x0008000000000000L, RNE),
+        MIN_NORMAL_D,
+        UF | NX);
     // tiny but exact: no UF
     check("exact subnormal", f -> f.mulD(d(0.5), 0x0000000000000002L, RNE), 0x0000000000000001L, 0);
     check("min subnormal / 2 RNE", f -> f.mulD(d(0.5), 0x0000000000000001L, RNE), 0L, UF | NX);
     check("min subnormal / 2 RUP", f -> f.mulD(d(0.5), 0x0000000000000001L, RUP), 1L, UF | NX);
     check("min subnormal / 2 RMM", f -> f.mulD(d(0.5), 0x0000000000000001L, RMM), 1L, UF | NX);
-    check("-min subnormal / 2 RDN", f -> f.mulD(d(-0.5), 0x0000000000000001L, RDN), 0x8000000000000001L,
+    check(
+        "-min subnormal / 2 RDN",
+        f -> f.mulD(d(-0.5), 0x0000000000000001L, RDN),
+        0x8000000000000001L,
         UF | NX);
-    check("-min subnormal / 2 RTZ", f -> f.mulD(d(-0.5), 0x0000000000000001L, RTZ), NEG_ZERO_D, UF | NX);
+    check(
+        "-min subnormal / 2 RTZ",
+        f -> f.mulD(d(-0.5), 0x0000000000000001L, RTZ),
+        NEG_ZERO_D,
+        UF | NX);
     // single: min subnormal * 0.75 rounds up to min subnormal in RNE
     check("single subnormal", f -> f.mulS(1, s(0.75f), RNE) & 0xffffffffL, 1L, UF | NX);
     // subtraction of normals giving an exact subnormal: no flags at all
@@ -131,7 +161,11 @@ class FpuTest {
 
   @Test
   void conversionsAtIntegerBoundaries() {
-    check("2^31-0.5 -> w RNE (ties to 2^31)", f -> f.cvtWD(d(2147483647.5), RNE), Integer.MAX_VALUE, NV);
+    check(
+        "2^31-0.5 -> w RNE (ties to 2^31)",
+        f -> f.cvtWD(d(2147483647.5), RNE),
+        Integer.MAX_VALUE,
+        NV);
     check("2^31-0.5 -> w RTZ", f -> f.cvtWD(d(2147483647.5), RTZ), Integer.MAX_VALUE, NX);
     check("2^31 -> w", f -> f.cvtWD(d(0x1p31), RTZ), Integer.MAX_VALUE, NV);
     check("-2^31-0.5 -> w RNE", f -> f.cvtWD(d(-2147483648.5), RNE), Integer.MIN_VALUE, NX);
@@ -195,14 +229,24 @@ class FpuTest {
     check("-0 + -0", f -> f.addD(NEG_ZERO_D, NEG_ZERO_D, RNE), NEG_ZERO_D, 0);
     check("-(0*1) - 0 (fnmadd)", f -> f.fnmaddD(0, d(1), 0, RNE), NEG_ZERO_D, 0);
     check("fma exact tiny addend RNE", f -> f.fmaddD(d(1), d(1), d(0x1p-60), RNE), d(1), NX);
-    check("fma tiny addend RUP", f -> f.fmaddD(d(1), d(1), d(0x1p-60), RUP), 0x3ff0000000000001L, NX);
-    check("fma single exact", f -> f.fmaddS(s(1f + 0x1p-12f), s(1f + 0x1p-12f), s(-1f), RNE)
-        & 0xffffffffL, s(0x1p-11f + 0x1p-24f), 0);
+    check(
+        "fma tiny addend RUP", f -> f.fmaddD(d(1), d(1), d(0x1p-60), RUP), 0x3ff0000000000001L, NX);
+    check(
+        "fma single exact",
+        f -> f.fmaddS(s(1f + 0x1p-12f), s(1f + 0x1p-12f), s(-1f), RNE) & 0xffffffffL,
+        s(0x1p-11f + 0x1p-24f),
+        0);
     // (1+2^-23)^2 - 1 = 2^-22 + 2^-46 is a tie between 2^-22 and 2^-22 + 2^-45
-    check("fma single tie RNE", f -> f.fmaddS(s(1f + 0x1p-23f), s(1f + 0x1p-23f), s(-1f), RNE)
-        & 0xffffffffL, s(0x1p-22f), NX);
-    check("fma single tie RMM", f -> f.fmaddS(s(1f + 0x1p-23f), s(1f + 0x1p-23f), s(-1f), RMM)
-        & 0xffffffffL, s(0x1p-22f + 0x1p-45f), NX);
+    check(
+        "fma single tie RNE",
+        f -> f.fmaddS(s(1f + 0x1p-23f), s(1f + 0x1p-23f), s(-1f), RNE) & 0xffffffffL,
+        s(0x1p-22f),
+        NX);
+    check(
+        "fma single tie RMM",
+        f -> f.fmaddS(s(1f + 0x1p-23f), s(1f + 0x1p-23f), s(-1f), RMM) & 0xffffffffL,
+        s(0x1p-22f + 0x1p-45f),
+        NX);
     check("cvt.d.s(sNaN)", f -> f.cvtDS(SNAN_S), CANON_D, NV);
     check("cvt.s.d(qNaN payload)", f -> f.cvtSD(QNAN_D, RNE) & 0xffffffffL, CANON_S, 0);
   }

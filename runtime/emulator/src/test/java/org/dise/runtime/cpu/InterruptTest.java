@@ -31,14 +31,16 @@ class InterruptTest {
   @Test
   void requestFromAnotherThreadStopsARunningGuest() throws Exception {
     Cpu cpu = spinning();
-    Thread stopper = new Thread(() -> {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      cpu.requestInterrupt();
-    });
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(50);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              cpu.requestInterrupt();
+            });
     stopper.start();
     assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
     stopper.join();

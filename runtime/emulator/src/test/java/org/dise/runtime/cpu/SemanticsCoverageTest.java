@@ -19,17 +19,26 @@ import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Type;
 
 /**
- * Every instruction of the ISA table has one description ({@link SemanticsTable} and
- * {@link Semantics}), and both execution paths, the interpreter and the bytecode translator,
- * run it with the same result: each base instruction is executed on random operands and random
- * register contents (special floating-point values, both rounding-mode kinds, misaligned
- * atomics) by {@link Cpu#executeOne} and by a translated unit, and the whole machine state after
- * it (registers, fflags and frm, memory, next pc, a fault or none) must be identical.
+ * Every instruction of the ISA table has one description ({@link SemanticsTable} and {@link
+ * Semantics}), and both execution paths, the interpreter and the bytecode translator, run it with
+ * the same result: each base instruction is executed on random operands and random register
+ * contents (special floating-point values, both rounding-mode kinds, misaligned atomics) by {@link
+ * Cpu#executeOne} and by a translated unit, and the whole machine state after it (registers, fflags
+ * and frm, memory, next pc, a fault or none) must be identical.
  */
 class SemanticsCoverageTest {
   /** Instructions that only the interpreter runs: it owns the count and the kernel they need. */
-  private static final List<Op> INTERPRETER_ONLY = List.of(Op.ECALL, Op.EBREAK, Op.FENCE_I,
-      Op.CSRRW, Op.CSRRS, Op.CSRRC, Op.CSRRWI, Op.CSRRSI, Op.CSRRCI);
+  private static final List<Op> INTERPRETER_ONLY =
+      List.of(
+          Op.ECALL,
+          Op.EBREAK,
+          Op.FENCE_I,
+          Op.CSRRW,
+          Op.CSRRS,
+          Op.CSRRC,
+          Op.CSRRWI,
+          Op.CSRRSI,
+          Op.CSRRCI);
 
   private static final long CODE = 0x10000;
   private static final long DATA = 0x20000;
@@ -43,16 +52,21 @@ class SemanticsCoverageTest {
       if (e.method() == null) {
         continue;
       }
-      Method m = Arrays.stream(Semantics.class.getDeclaredMethods())
-          .filter(x -> x.getName().equals(e.method())).findFirst().orElse(null);
+      Method m =
+          Arrays.stream(Semantics.class.getDeclaredMethods())
+              .filter(x -> x.getName().equals(e.method()))
+              .findFirst()
+              .orElse(null);
       if (m == null) {
         missing.add(e.method());
         continue;
       }
-      assertWithMessage("%s", m).that(Modifier.isStatic(m.getModifiers())
-          && Modifier.isPublic(m.getModifiers())).isTrue();
+      assertWithMessage("%s", m)
+          .that(Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers()))
+          .isTrue();
       assertWithMessage("descriptor of Semantics.%s", e.method())
-          .that(Type.getMethodDescriptor(m)).isEqualTo(e.descriptor());
+          .that(Type.getMethodDescriptor(m))
+          .isEqualTo(e.descriptor());
     }
     assertWithMessage("Semantics methods the table names").that(missing).isEmpty();
   }
@@ -110,7 +124,8 @@ class SemanticsCoverageTest {
           String interpreted = runInterpreted(interpreter, d, seed);
           String translated = runTranslated(translator, code, seed);
           assertWithMessage("%s (seed %s): translated vs interpreted", d, seed)
-              .that(translated).isEqualTo(interpreted);
+              .that(translated)
+              .isEqualTo(interpreted);
           cases++;
         }
       }
@@ -141,8 +156,11 @@ class SemanticsCoverageTest {
     // Pointer registers for loads, stores and atomics: inside the data page, sometimes
     // misaligned, sometimes just past it (a fault).
     for (int i = 8; i < 16; i++) {
-      cpu.x[i] = DATA + 64 + r.nextInt(Memory.PAGE_SIZE - 128)
-          + (r.nextInt(8) == 0 ? Memory.PAGE_SIZE : 0);
+      cpu.x[i] =
+          DATA
+              + 64
+              + r.nextInt(Memory.PAGE_SIZE - 128)
+              + (r.nextInt(8) == 0 ? Memory.PAGE_SIZE : 0);
       if (r.nextBoolean()) {
         cpu.x[i] &= ~7L;
       }
@@ -197,8 +215,10 @@ class SemanticsCoverageTest {
   /** A decoded instance of {@code op} with random operands of the right kinds. */
   private static DecodedInsn insn(Op op, SplittableRandom r) {
     List<Operand> ops = op.operands();
-    int rd = ops.contains(Operand.FRD) ? r.nextInt(32) : r.nextInt(8) == 0
-        ? DecodedInsn.X0_SINK : 1 + r.nextInt(31);
+    int rd =
+        ops.contains(Operand.FRD)
+            ? r.nextInt(32)
+            : r.nextInt(8) == 0 ? DecodedInsn.X0_SINK : 1 + r.nextInt(31);
     int rs1 = r.nextInt(32);
     int rs2 = r.nextInt(32);
     if (ops.contains(Operand.MEM) || ops.contains(Operand.AMO_ADDR)) {
@@ -207,13 +227,14 @@ class SemanticsCoverageTest {
         rd = rs1; // a load that overwrites its own base
       }
     }
-    long imm = switch (op.format()) {
-      case U -> (long) (r.nextInt() & ~0xfff);
-      case I_SHIFT64 -> r.nextInt(64);
-      case I_SHIFT32 -> r.nextInt(32);
-      case B, J -> 2L * (r.nextBoolean() ? 1 + r.nextInt(1000) : -1 - r.nextInt(1000));
-      default -> r.nextInt(8) == 0 ? r.nextInt(2) * -1L : r.nextInt(4096) - 2048;
-    };
+    long imm =
+        switch (op.format()) {
+          case U -> (long) (r.nextInt() & ~0xfff);
+          case I_SHIFT64 -> r.nextInt(64);
+          case I_SHIFT32 -> r.nextInt(32);
+          case B, J -> 2L * (r.nextBoolean() ? 1 + r.nextInt(1000) : -1 - r.nextInt(1000));
+          default -> r.nextInt(8) == 0 ? r.nextInt(2) * -1L : r.nextInt(4096) - 2048;
+        };
     if (ops.contains(Operand.MEM)) {
       imm = r.nextInt(64) - 32;
     }
@@ -236,27 +257,29 @@ class SemanticsCoverageTest {
   }
 
   private static long interestingFloat(SplittableRandom r) {
-    long d = switch (r.nextInt(12)) {
-      case 0 -> Double.doubleToRawLongBits(0.0);
-      case 1 -> Double.doubleToRawLongBits(-0.0);
-      case 2 -> Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
-      case 3 -> 0x7ff0000000000001L; // signalling NaN
-      case 4 -> 0x7ff8000000000000L;
-      case 5 -> Double.doubleToRawLongBits(Double.MIN_VALUE);
-      case 6 -> Double.doubleToRawLongBits(r.nextDouble() * 1e12 - 5e11);
-      case 7 -> Double.doubleToRawLongBits(1e300);
-      default -> r.nextLong();
-    };
+    long d =
+        switch (r.nextInt(12)) {
+          case 0 -> Double.doubleToRawLongBits(0.0);
+          case 1 -> Double.doubleToRawLongBits(-0.0);
+          case 2 -> Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
+          case 3 -> 0x7ff0000000000001L; // signalling NaN
+          case 4 -> 0x7ff8000000000000L;
+          case 5 -> Double.doubleToRawLongBits(Double.MIN_VALUE);
+          case 6 -> Double.doubleToRawLongBits(r.nextDouble() * 1e12 - 5e11);
+          case 7 -> Double.doubleToRawLongBits(1e300);
+          default -> r.nextLong();
+        };
     if (r.nextBoolean()) {
       return d; // a double
     }
-    int s = switch (r.nextInt(8)) {
-      case 0 -> Float.floatToRawIntBits(-0.0f);
-      case 1 -> 0x7f800001; // signalling NaN
-      case 2 -> Float.floatToRawIntBits(Float.MIN_VALUE);
-      case 3 -> Float.floatToRawIntBits(r.nextFloat() * 1e6f - 5e5f);
-      default -> r.nextInt();
-    };
+    int s =
+        switch (r.nextInt(8)) {
+          case 0 -> Float.floatToRawIntBits(-0.0f);
+          case 1 -> 0x7f800001; // signalling NaN
+          case 2 -> Float.floatToRawIntBits(Float.MIN_VALUE);
+          case 3 -> Float.floatToRawIntBits(r.nextFloat() * 1e6f - 5e5f);
+          default -> r.nextInt();
+        };
     return r.nextInt(8) == 0 ? s & 0xffffffffL : Fpu.boxS(s); // sometimes badly boxed
   }
 
@@ -265,9 +288,23 @@ class SemanticsCoverageTest {
     // The generator above knows these encodings' immediates; a new format needs a case there.
     for (Op op : Op.values()) {
       if (op.base() == op) {
-        assertThat(op.format()).isIn(List.of(Format.R, Format.R4, Format.I, Format.I_SHIFT64,
-            Format.I_SHIFT32, Format.S, Format.B, Format.U, Format.J, Format.CSR, Format.CSR_I,
-            Format.AMO, Format.FENCE, Format.NONE));
+        assertThat(op.format())
+            .isIn(
+                List.of(
+                    Format.R,
+                    Format.R4,
+                    Format.I,
+                    Format.I_SHIFT64,
+                    Format.I_SHIFT32,
+                    Format.S,
+                    Format.B,
+                    Format.U,
+                    Format.J,
+                    Format.CSR,
+                    Format.CSR_I,
+                    Format.AMO,
+                    Format.FENCE,
+                    Format.NONE));
       }
     }
   }

@@ -25,36 +25,55 @@ class TranslationTest {
   /** Every ISA test program (each {@code .elf} of the folder), for the parameterized cases. */
   static List<String> isaPrograms() throws Exception {
     try (var s = Files.list(ISA)) {
-      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".elf"))
-          .map(n -> n.substring(0, n.length() - 4)).sorted().toList();
+      return s.map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".elf"))
+          .map(n -> n.substring(0, n.length() - 4))
+          .sorted()
+          .toList();
     }
   }
 
   /** What a run produced: everything a user sees, and the exact instruction count. */
-  private record Run(String stdout, String stderr, int exit, StopReason reason, long instructions,
+  private record Run(
+      String stdout,
+      String stderr,
+      int exit,
+      StopReason reason,
+      long instructions,
       long translated) {}
 
   private Run run(String name, int threshold, Path dir) throws Exception {
     Path args = ISA.resolve(name + ".args");
-    List<String> argv = Files.exists(args) ? Files.readAllLines(args, StandardCharsets.UTF_8)
-        : List.of();
+    List<String> argv =
+        Files.exists(args) ? Files.readAllLines(args, StandardCharsets.UTF_8) : List.of();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Machine m = Machine.load(ISA.resolve(name + ".elf"), argv,
-        new Machine.Options(new Sandbox(Files.createDirectories(dir)),
-            List.of("PATH=/usr/bin:/bin"), 0x5eed, new PrintStream(new ByteArrayOutputStream()),
-            threshold));
+    Machine m =
+        Machine.load(
+            ISA.resolve(name + ".elf"),
+            argv,
+            new Machine.Options(
+                new Sandbox(Files.createDirectories(dir)),
+                List.of("PATH=/usr/bin:/bin"),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                threshold));
     m.kernel().setStdio(0, new java.io.ByteArrayInputStream(new byte[0]), null);
     m.kernel().setStdio(1, null, out);
     m.kernel().setStdio(2, null, err);
     Machine.Outcome o = m.run(3_000_000_000L);
-    return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
-        o.exitStatus(), o.reason(), o.instructions(), m.cpu().translatedInstructions());
+    return new Run(
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8),
+        o.exitStatus(),
+        o.reason(),
+        o.instructions(),
+        m.cpu().translatedInstructions());
   }
 
   /**
-   * Every ISA test program, translated from a block's first repeat (threshold 1), gives exactly
-   * the interpreter's output, exit status and instruction count, and the recorded stdout.
+   * Every ISA test program, translated from a block's first repeat (threshold 1), gives exactly the
+   * interpreter's output, exit status and instruction count, and the recorded stdout.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("isaPrograms")
@@ -78,9 +97,16 @@ class TranslationTest {
 
   @Test
   void blocksAreTranslatedOnTheEmulatingThread() throws Exception {
-    Machine m = Machine.load(ISA.resolve("int_alu.elf"), List.of(),
-        new Machine.Options(new Sandbox(cwd), List.of("PATH=/usr/bin:/bin"), 0x5eed,
-            new PrintStream(new ByteArrayOutputStream()), 1));
+    Machine m =
+        Machine.load(
+            ISA.resolve("int_alu.elf"),
+            List.of(),
+            new Machine.Options(
+                new Sandbox(cwd),
+                List.of("PATH=/usr/bin:/bin"),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                1));
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     Machine.Outcome o = m.run(-1);
     assertThat(o.reason()).isEqualTo(StopReason.EXITED);
@@ -94,14 +120,24 @@ class TranslationTest {
   void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
     Path phases = Path.of("../../examples/programs/bin/phases");
     ByteArrayOutputStream plainOut = new ByteArrayOutputStream();
-    Machine plain = Machine.load(phases, List.of("1"), Machine.Options.defaults()
-        .withNotices(new PrintStream(new ByteArrayOutputStream())).withTranslateThreshold(0));
+    Machine plain =
+        Machine.load(
+            phases,
+            List.of("1"),
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(new ByteArrayOutputStream()))
+                .withTranslateThreshold(0));
     plain.kernel().setStdio(1, null, plainOut);
     Machine.Outcome p = plain.run(-1);
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Machine m = Machine.load(phases, List.of("1"), Machine.Options.defaults()
-        .withNotices(new PrintStream(new ByteArrayOutputStream())).withTranslateThreshold(100));
+    Machine m =
+        Machine.load(
+            phases,
+            List.of("1"),
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(new ByteArrayOutputStream()))
+                .withTranslateThreshold(100));
     m.kernel().setStdio(1, null, out);
     // Let the hot blocks of the first kernels be translated before running the rest.
     assertThat(m.run(2_000_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
@@ -152,8 +188,12 @@ class TranslationTest {
   }
 
   private static int jal(int rd, int off) {
-    return (((off >>> 20) & 1) << 31) | (((off >>> 1) & 0x3ff) << 21) | (((off >>> 11) & 1) << 20)
-        | (((off >>> 12) & 0xff) << 12) | (rd << 7) | 0x6f;
+    return (((off >>> 20) & 1) << 31)
+        | (((off >>> 1) & 0x3ff) << 21)
+        | (((off >>> 11) & 1) << 20)
+        | (((off >>> 12) & 0xff) << 12)
+        | (rd << 7)
+        | 0x6f;
   }
 
   @Test
@@ -213,8 +253,8 @@ class TranslationTest {
     for (int blk = 0; blk < 48; blk++) {
       blocks.add(probe.blockAt(0x10000 + 256L * blk));
     }
-    org.junit.jupiter.api.Assertions.assertThrows(BytecodeTranslator.TooLarge.class,
-        () -> BytecodeTranslator.classBytes(blocks, false));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
 
     Cpu cpu = ringOfLargeBlocks();
     cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 1);

@@ -42,7 +42,10 @@ public class ElfLoaderFuzzTarget {
     for (Segment s : elf.segments()) {
       long start = (s.vaddr() + bias) & ~Memory.PAGE_MASK;
       long end = (s.vaddr() + bias + s.memSize() + Memory.PAGE_MASK) & ~Memory.PAGE_MASK;
-      if (s.type() == Segment.PT_LOAD && s.vaddr() >= 0 && start >= 0 && end > start
+      if (s.type() == Segment.PT_LOAD
+          && s.vaddr() >= 0
+          && start >= 0
+          && end > start
           && end <= Memory.LIMIT) {
         MEMORY.unmap(start, end - start);
       }

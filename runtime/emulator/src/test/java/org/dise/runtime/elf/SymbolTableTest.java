@@ -6,12 +6,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SymbolTableTest {
-  private final SymbolTable table = new SymbolTable(List.of(
-      new Symbol("sized", 0x1000, 0x20),
-      new Symbol("helper", 0x1040, 0),      // assembly without .size: up to the next symbol
-      new Symbol("next", 0x1080, 0x10),
-      new Symbol("lonely", 0x2000, 0),      // followed by a gap larger than MAX_UNSIZED
-      new Symbol("far", 0x2000 + SymbolTable.MAX_UNSIZED + 0x100, 8)));
+  private final SymbolTable table =
+      new SymbolTable(
+          List.of(
+              new Symbol("sized", 0x1000, 0x20),
+              new Symbol("helper", 0x1040, 0), // assembly without .size: up to the next symbol
+              new Symbol("next", 0x1080, 0x10),
+              new Symbol("lonely", 0x2000, 0), // followed by a gap larger than MAX_UNSIZED
+              new Symbol("far", 0x2000 + SymbolTable.MAX_UNSIZED + 0x100, 8)));
 
   @Test
   void sizedSymbolsCoverExactlyTheirRange() {

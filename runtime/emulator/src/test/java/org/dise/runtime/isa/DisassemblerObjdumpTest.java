@@ -35,12 +35,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Deliberate differences, normalised away on objdump's side before comparing:
  *
  * <ul>
- *   <li>{@code # 77d90 <lock>} comments: objdump resolves gp-, tp- and auipc-relative addresses
- *       by tracking register values across instructions; we format one instruction at a time.
- *   <li>binutils 2.40 shows {@code addi}/{@code addiw} (and c.addi, c.addiw, c.addi16sp, ...)
- *       as {@code add}/{@code addw} with an immediate operand, through alias rows it added for
- *       the assembler; other binutils versions and the ISA manual print {@code addi}, and so do
- *       we.
+ *   <li>{@code # 77d90 <lock>} comments: objdump resolves gp-, tp- and auipc-relative addresses by
+ *       tracking register values across instructions; we format one instruction at a time.
+ *   <li>binutils 2.40 shows {@code addi}/{@code addiw} (and c.addi, c.addiw, c.addi16sp, ...) as
+ *       {@code add}/{@code addw} with an immediate operand, through alias rows it added for the
+ *       assembler; other binutils versions and the ISA manual print {@code addi}, and so do we.
  * </ul>
  */
 class DisassemblerObjdumpTest {
@@ -134,9 +133,13 @@ class DisassemblerObjdumpTest {
         String m = expected.split("\t")[0];
         byMnemonic.merge(m, 1, Integer::sum);
         if (mismatches.size() < 40) {
-          mismatches.add(String.format("%x: %s  objdump: %-40s ours: %s", pc,
-              size == 2 ? String.format("%04x", raw) : String.format("%08x", raw),
-              expected.replace('\t', ' '), ours.replace('\t', ' ')));
+          mismatches.add(
+              String.format(
+                  "%x: %s  objdump: %-40s ours: %s",
+                  pc,
+                  size == 2 ? String.format("%04x", raw) : String.format("%08x", raw),
+                  expected.replace('\t', ' '),
+                  ours.replace('\t', ' ')));
         }
       }
       pc += size;
@@ -149,7 +152,8 @@ class DisassemblerObjdumpTest {
         "DisassemblerObjdumpTest %s: %d instructions, %d zero runs and %d data directives"
             + " skipped, %d differ %s%n",
         program.getFileName(), i, zeroRuns, dataSkipped, total, byMnemonic);
-    assertWithMessage("%s: %s instructions differ from objdump (by mnemonic %s); first ones",
+    assertWithMessage(
+            "%s: %s instructions differ from objdump (by mnemonic %s); first ones",
             program.getFileName(), total, byMnemonic)
         .that(mismatches)
         .isEmpty();
@@ -263,27 +267,30 @@ class DisassemblerObjdumpTest {
           end++;
         }
         String name = new String(bytes, n, end - n, StandardCharsets.UTF_8);
-        syms.add(new ElfSym(name, b.getLong((int) e + 8), b.getLong((int) e + 16), info >>> 4,
-            info & 0xf));
+        syms.add(
+            new ElfSym(
+                name, b.getLong((int) e + 8), b.getLong((int) e + 16), info >>> 4, info & 0xf));
       }
     }
     return syms;
   }
 
   /**
-   * The symbols objdump names addresses with: every symbol in .text (not section, file or
-   * mapping symbols), one per address chosen as objdump's compare_symbols orders aliases
-   * (functions, then non-local, then global over weak, then larger, then by name), each
-   * reaching to the next symbol so that lookup finds the nearest preceding one as objdump does.
-   * Our SymbolTable deliberately prefers the friendlier alias ({@code printf}, not
-   * {@code _IO_printf}) for fault reports, so the comparison is about formatting, not about
-   * which alias to show.
+   * The symbols objdump names addresses with: every symbol in .text (not section, file or mapping
+   * symbols), one per address chosen as objdump's compare_symbols orders aliases (functions, then
+   * non-local, then global over weak, then larger, then by name), each reaching to the next symbol
+   * so that lookup finds the nearest preceding one as objdump does. Our SymbolTable deliberately
+   * prefers the friendlier alias ({@code printf}, not {@code _IO_printf}) for fault reports, so the
+   * comparison is about formatting, not about which alias to show.
    */
   static SymbolTable objdumpSymbols(byte[] bytes, Section text) {
     List<ElfSym> syms = new ArrayList<>();
     for (ElfSym s : elfSymbols(bytes)) {
-      if (s.type() != 3 && s.type() != 4 && s.value() >= text.addr
-          && s.value() < text.addr + text.size && !s.name().isEmpty()
+      if (s.type() != 3
+          && s.type() != 4
+          && s.value() >= text.addr
+          && s.value() < text.addr + text.size
+          && !s.name().isEmpty()
           && !s.name().startsWith("$")) { // not SECTION, FILE, or RISC-V mapping symbols
         syms.add(s);
       }

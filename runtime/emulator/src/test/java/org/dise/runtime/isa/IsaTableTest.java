@@ -90,14 +90,16 @@ class IsaTableTest {
       int wins = 0;
       for (int w : both) {
         Op found = winner.compressed() ? Isa.lookup16(w) : Isa.lookup32(w);
-        assertWithMessage("lookup of 0x%s (matches %s and %s)", Integer.toHexString(w),
-                winner.mnemonic(), loser.mnemonic())
+        assertWithMessage(
+                "lookup of 0x%s (matches %s and %s)",
+                Integer.toHexString(w), winner.mnemonic(), loser.mnemonic())
             .that(found)
             .isNotEqualTo(loser);
         if (found == winner) {
           wins++;
         } else {
-          assertWithMessage("0x%s decodes as %s, which must be declared over %s",
+          assertWithMessage(
+                  "0x%s decodes as %s, which must be declared over %s",
                   Integer.toHexString(w), found, winner)
               .that(Isa.DECLARED_OVERLAPS)
               .contains(List.of(found, winner));
@@ -119,8 +121,9 @@ class IsaTableTest {
   @Test
   void matchHasNoBitsOutsideMask() {
     for (Op op : Op.values()) {
-      assertWithMessage("%s: match 0x%s has bits outside mask 0x%s", op,
-              Integer.toHexString(op.match()), Integer.toHexString(op.mask()))
+      assertWithMessage(
+              "%s: match 0x%s has bits outside mask 0x%s",
+              op, Integer.toHexString(op.match()), Integer.toHexString(op.mask()))
           .that(op.match() & ~op.mask())
           .isEqualTo(0);
       if (op.compressed()) {
@@ -165,16 +168,16 @@ class IsaTableTest {
       int word = op.match();
       if (RESERVED_AT_MATCH.containsKey(op)) {
         IllegalInstructionException e =
-            assertThrows(IllegalInstructionException.class, () -> Decoder.decode(0x1000, word),
+            assertThrows(
+                IllegalInstructionException.class,
+                () -> Decoder.decode(0x1000, word),
                 op + " at its match word");
         assertThat(e).hasMessageThat().contains("reserved");
         assertThat(e.size()).isEqualTo(2);
         assertDecodesTo(op, RESERVED_AT_MATCH.get(op));
       } else if (SHADOWED_AT_MATCH.containsKey(op)) {
         Op winner = declaredWinnerOver(op);
-        assertWithMessage("%s is shadowed only by a declared overlap", op)
-            .that(winner)
-            .isNotNull();
+        assertWithMessage("%s is shadowed only by a declared overlap", op).that(winner).isNotNull();
         if (winner != Op.C_JR) {
           assertDecodesTo(winner, word);
         }
@@ -190,7 +193,8 @@ class IsaTableTest {
     Op best = null;
     for (List<Op> pair : Isa.DECLARED_OVERLAPS) {
       Op w = pair.get(0);
-      if (pair.get(1) == loser && w.matches(loser.match())
+      if (pair.get(1) == loser
+          && w.matches(loser.match())
           && (best == null || Integer.bitCount(w.mask()) > Integer.bitCount(best.mask()))) {
         best = w;
       }
@@ -216,8 +220,8 @@ class IsaTableTest {
       0x2001, // c.addiw x0
     };
     for (int w : illegal) {
-      assertThrows(IllegalInstructionException.class, () -> Decoder.decode(0, w),
-          Integer.toHexString(w));
+      assertThrows(
+          IllegalInstructionException.class, () -> Decoder.decode(0, w), Integer.toHexString(w));
     }
   }
 

@@ -39,7 +39,8 @@ class NamedTablesTest {
 
   @Test
   void roundingModesByEncodingAndName() {
-    assertThat(RoundingMode.names()).containsExactly("rne", "rtz", "rdn", "rup", "rmm", "dyn")
+    assertThat(RoundingMode.names())
+        .containsExactly("rne", "rtz", "rdn", "rup", "rmm", "dyn")
         .inOrder();
     assertThat(RoundingMode.byName("RTZ").map(RoundingMode::encoding)).hasValue(1);
     assertThat(RoundingMode.byName("rm5")).isEmpty();
@@ -57,14 +58,14 @@ class NamedTablesTest {
     for (PseudoInstruction p : PseudoInstruction.ALL) {
       assertWithMessage("duplicate %s", p.mnemonic()).that(seen.add(p.mnemonic())).isTrue();
       assertWithMessage("%s is a real mnemonic", p.mnemonic())
-          .that(Isa.byMnemonic(p.mnemonic())).isEmpty();
+          .that(Isa.byMnemonic(p.mnemonic()))
+          .isEmpty();
       if (p.expansion() == null) {
         assertThat(p.mnemonic()).isEqualTo("li");
         continue;
       }
       Op base = Isa.byMnemonic(p.baseMnemonic()).orElse(null);
-      assertWithMessage("%s expands to %s", p.mnemonic(), p.baseMnemonic()).that(base)
-          .isNotNull();
+      assertWithMessage("%s expands to %s", p.mnemonic(), p.baseMnemonic()).that(base).isNotNull();
       assertWithMessage("%s: operands of %s", p.mnemonic(), base.mnemonic())
           .that(p.baseOperands().size())
           .isEqualTo(base.operands().size() - (base.operands().contains(Operand.RM) ? 1 : 0));
@@ -73,10 +74,12 @@ class NamedTablesTest {
         for (String ref : t.split("[()]")) {
           if (ref.startsWith("$")) {
             assertWithMessage("%s: %s", p.mnemonic(), t)
-                .that(Integer.parseInt(ref.substring(1))).isLessThan(arity);
+                .that(Integer.parseInt(ref.substring(1)))
+                .isLessThan(arity);
           } else if (!ref.isEmpty() && !ref.matches("x\\d+|-?\\d+")) {
             assertWithMessage("%s names CSR %s", p.mnemonic(), ref)
-                .that(Csr.byName(ref)).isPresent();
+                .that(Csr.byName(ref))
+                .isPresent();
           }
         }
       }
@@ -86,17 +89,18 @@ class NamedTablesTest {
   @Test
   void theDisassemblersPseudoInstructionsAreInTheTable() {
     // Encodings objdump shows as pseudo-instructions, and the mnemonic it uses.
-    List<int[]> cases = List.of(
-        new int[] {0x00000013}, // nop
-        new int[] {0x00500513}, // li a0,5
-        new int[] {0x00058513}, // mv a0,a1
-        new int[] {0xfff5c513}, // not a0,a1
-        new int[] {0x40b00533}, // neg a0,a1
-        new int[] {0x0005851b}, // sext.w a0,a1
-        new int[] {0x0015b513}, // seqz a0,a1
-        new int[] {0x00b03533}, // snez a0,a1
-        new int[] {0x00008067}, // ret
-        new int[] {0x00058067}); // jr a1
+    List<int[]> cases =
+        List.of(
+            new int[] {0x00000013}, // nop
+            new int[] {0x00500513}, // li a0,5
+            new int[] {0x00058513}, // mv a0,a1
+            new int[] {0xfff5c513}, // not a0,a1
+            new int[] {0x40b00533}, // neg a0,a1
+            new int[] {0x0005851b}, // sext.w a0,a1
+            new int[] {0x0015b513}, // seqz a0,a1
+            new int[] {0x00b03533}, // snez a0,a1
+            new int[] {0x00008067}, // ret
+            new int[] {0x00058067}); // jr a1
     for (int[] c : cases) {
       String text = Disassembler.format(Decoder.decode(0x1000, c[0]), null);
       String mnemonic = text.split("\t")[0];

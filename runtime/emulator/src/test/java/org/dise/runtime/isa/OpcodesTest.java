@@ -6,7 +6,9 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import org.junit.jupiter.api.Test;
 
-/** The interpreter's int opcodes must equal the table's ordinals (regenerate with gen-opcodes.py). */
+/**
+ * The interpreter's int opcodes must equal the table's ordinals (regenerate with gen-opcodes.py).
+ */
 class OpcodesTest {
   @Test
   void everyRowHasItsOrdinalAsAConstant() throws Exception {

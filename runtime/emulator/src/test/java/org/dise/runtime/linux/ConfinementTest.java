@@ -18,12 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The file sandbox, attacked by a guest program ({@code src/test/sandbox/confine.c}): links
- * inside the allowed directory that lead out (dangling or not, to a file or a directory, at the
- * end or in the middle of a path, chains), {@code ..} and absolute paths, hard links, renames and
- * links across the boundary, {@code /proc/self}, directory descriptors kept across a chdir, and
- * very long paths. Nothing outside may change and the secret outside must never be read; the
- * same calls on paths inside must behave as under qemu-riscv64.
+ * The file sandbox, attacked by a guest program ({@code src/test/sandbox/confine.c}): links inside
+ * the allowed directory that lead out (dangling or not, to a file or a directory, at the end or in
+ * the middle of a path, chains), {@code ..} and absolute paths, hard links, renames and links
+ * across the boundary, {@code /proc/self}, directory descriptors kept across a chdir, and very long
+ * paths. Nothing outside may change and the secret outside must never be read; the same calls on
+ * paths inside must behave as under qemu-riscv64.
  */
 class ConfinementTest {
   private static final String SECRET = "SECRET-CONTENT";
@@ -57,8 +57,8 @@ class ConfinementTest {
   @Test
   void aGuestCannotReadOrChangeAnythingOutside() throws Exception {
     Map<String, String> before = snapshot(out);
-    GuestRun.Result r = GuestRun.ours(new Sandbox(box), "confine", "attack", out.toString(),
-        "../out");
+    GuestRun.Result r =
+        GuestRun.ours(new Sandbox(box), "confine", "attack", out.toString(), "../out");
     Map<String, String> probes = probes(r.stdout());
 
     assertWithMessage("%s", r).that(r.exit()).isEqualTo(0);
@@ -73,16 +73,59 @@ class ConfinementTest {
     // O_EXCL does not follow the last link: the link itself exists, as on Linux.
     assertThat(probes.get("dangle-creat-excl")).isEqualTo("EEXIST");
     assertThat(probes.get("link-nofollow")).isEqualTo("ELOOP");
-    for (String p : new String[] {"dangle-dir-creat", "link-read", "link-append", "link-rdwr",
-        "chain-read", "dirlink-read", "dirlink-creat", "dirlink-list", "uplink-read",
-        "rel-uplink-read", "dotdot-read", "dotdot-creat", "abs-read", "abs-write", "abs-creat",
-        "abs-dotdot", "stat-abs", "stat-link", "readlink-out", "access-abs", "mkdir-abs",
-        "mkdir-dirlink", "unlink-abs", "unlink-dirlink", "rmdir-abs", "rename-out",
-        "rename-out-dirlink", "rename-in", "rename-dir-in", "rename-over-out", "link-in",
-        "link-in-follow", "link-out", "hardlink-read", "hardlink-write", "symlink-use",
-        "symlink-make-out", "symlink-dir-creat", "proc-root", "proc-cwd", "proc-mem",
-        "proc-environ", "chdir-dirlink", "chdir-abs", "chdir-up", "dirfd-out", "dirfd-abs",
-        "after-chdir-out", "opendir-out", "path-3900-out"}) {
+    for (String p :
+        new String[] {
+          "dangle-dir-creat",
+          "link-read",
+          "link-append",
+          "link-rdwr",
+          "chain-read",
+          "dirlink-read",
+          "dirlink-creat",
+          "dirlink-list",
+          "uplink-read",
+          "rel-uplink-read",
+          "dotdot-read",
+          "dotdot-creat",
+          "abs-read",
+          "abs-write",
+          "abs-creat",
+          "abs-dotdot",
+          "stat-abs",
+          "stat-link",
+          "readlink-out",
+          "access-abs",
+          "mkdir-abs",
+          "mkdir-dirlink",
+          "unlink-abs",
+          "unlink-dirlink",
+          "rmdir-abs",
+          "rename-out",
+          "rename-out-dirlink",
+          "rename-in",
+          "rename-dir-in",
+          "rename-over-out",
+          "link-in",
+          "link-in-follow",
+          "link-out",
+          "hardlink-read",
+          "hardlink-write",
+          "symlink-use",
+          "symlink-make-out",
+          "symlink-dir-creat",
+          "proc-root",
+          "proc-cwd",
+          "proc-mem",
+          "proc-environ",
+          "chdir-dirlink",
+          "chdir-abs",
+          "chdir-up",
+          "dirfd-out",
+          "dirfd-abs",
+          "after-chdir-out",
+          "opendir-out",
+          "path-3900-out"
+        }) {
       assertWithMessage("probe %s", p).that(probes.get(p)).isEqualTo("EACCES");
     }
     // Outside, a missing file and an existing one look the same: no existence oracle.
@@ -148,20 +191,27 @@ class ConfinementTest {
   /** Every entry under {@code dir}: its kind and content or link target. */
   private static Map<String, String> snapshot(Path dir) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.collect(Collectors.toMap(p -> dir.relativize(p).toString(), p -> {
-        try {
-          if (Files.isSymbolicLink(p)) {
-            return "link " + Files.readSymbolicLink(p);
-          }
-          if (Files.isDirectory(p)) {
-            return "dir";
-          }
-          return "file " + new String(Files.readAllBytes(p), StandardCharsets.UTF_8) + " "
-              + Files.getLastModifiedTime(p);
-        } catch (IOException e) {
-          return "unreadable " + e;
-        }
-      }, (a, b) -> a, TreeMap::new));
+      return s.collect(
+          Collectors.toMap(
+              p -> dir.relativize(p).toString(),
+              p -> {
+                try {
+                  if (Files.isSymbolicLink(p)) {
+                    return "link " + Files.readSymbolicLink(p);
+                  }
+                  if (Files.isDirectory(p)) {
+                    return "dir";
+                  }
+                  return "file "
+                      + new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
+                      + " "
+                      + Files.getLastModifiedTime(p);
+                } catch (IOException e) {
+                  return "unreadable " + e;
+                }
+              },
+              (a, b) -> a,
+              TreeMap::new));
     }
   }
 }

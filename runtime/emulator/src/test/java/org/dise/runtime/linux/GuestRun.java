@@ -39,8 +39,10 @@ final class GuestRun {
     m.kernel().setStdio(2, null, err);
     Machine.Outcome o = m.run(2_000_000_000L);
     String report = o.report() == null ? "" : o.report();
-    return new Result(out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8) + report, o.exitStatus());
+    return new Result(
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8) + report,
+        o.exitStatus());
   }
 
   /** The reason qemu-riscv64 cannot be used, or null when it can. */

@@ -51,7 +51,8 @@ class HostileProgramsTest {
   }
 
   private static String withoutMmap3g(String s) {
-    return s.lines().filter(l -> !l.startsWith("mmap-3g") && !l.startsWith("lseek-pipe"))
+    return s.lines()
+        .filter(l -> !l.startsWith("mmap-3g") && !l.startsWith("lseek-pipe"))
         .collect(Collectors.joining("\n"));
   }
 
@@ -82,7 +83,8 @@ class HostileProgramsTest {
   @Test
   void descriptorsStopAtRlimitNofile() throws Exception {
     GuestRun.Result r = run("nofile");
-    assertThat(r.stdout()).isEqualTo("soft 1024 hard 1024\nopened 1021, then errno 24, last fd 1023\n");
+    assertThat(r.stdout())
+        .isEqualTo("soft 1024 hard 1024\nopened 1021, then errno 24, last fd 1023\n");
     Sandbox s = new Sandbox(cwd);
     s.setLimits(s.limits().with("nofile=64"));
     assertThat(run(s, "nofile").stdout())
@@ -104,21 +106,26 @@ class HostileProgramsTest {
   void instructionsCountWhileALoopRunsWithoutSystemCalls() throws Exception {
     // The progress line reads instret() from another thread; it stayed 0 until a system call.
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    org.dise.runtime.Machine m = org.dise.runtime.Machine.load(GuestRun.program("hostile"),
-        List.of("spin", "40000000"), new org.dise.runtime.Machine.Options(new Sandbox(cwd),
-            List.of(), 1, new java.io.PrintStream(out)));
+    org.dise.runtime.Machine m =
+        org.dise.runtime.Machine.load(
+            GuestRun.program("hostile"),
+            List.of("spin", "40000000"),
+            new org.dise.runtime.Machine.Options(
+                new Sandbox(cwd), List.of(), 1, new java.io.PrintStream(out)));
     m.kernel().setStdio(1, null, out);
     java.util.concurrent.atomic.AtomicLong seen = new java.util.concurrent.atomic.AtomicLong();
     java.util.concurrent.atomic.AtomicBoolean running =
         new java.util.concurrent.atomic.AtomicBoolean(true);
     // The first non-zero count seen: a later reading may already be the final count (the run
     // can end between the read and the flag), the first one is taken while the loop runs.
-    Thread sampler = new Thread(() -> {
-      while (running.get() && seen.get() == 0) {
-        seen.set(m.cpu().instret());
-        Thread.onSpinWait();
-      }
-    });
+    Thread sampler =
+        new Thread(
+            () -> {
+              while (running.get() && seen.get() == 0) {
+                seen.set(m.cpu().instret());
+                Thread.onSpinWait();
+              }
+            });
     sampler.start();
     org.dise.runtime.Machine.Outcome o = m.run(-1);
     running.set(false);
@@ -130,9 +137,15 @@ class HostileProgramsTest {
 
   @Test
   void aMaxInsnsLimitStillStopsExactly() throws Exception {
-    org.dise.runtime.Machine m = org.dise.runtime.Machine.load(GuestRun.program("hostile"),
-        List.of("spin", "40000000"), new org.dise.runtime.Machine.Options(new Sandbox(cwd),
-            List.of(), 1, new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
+    org.dise.runtime.Machine m =
+        org.dise.runtime.Machine.load(
+            GuestRun.program("hostile"),
+            List.of("spin", "40000000"),
+            new org.dise.runtime.Machine.Options(
+                new Sandbox(cwd),
+                List.of(),
+                1,
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
     org.dise.runtime.Machine.Outcome o = m.run(45_000_001L);
     assertThat(o.reason()).isEqualTo(org.dise.runtime.cpu.StopReason.STEP_LIMIT);
     assertThat(o.instructions()).isEqualTo(45_000_001L);
@@ -144,11 +157,18 @@ class HostileProgramsTest {
     assertThat(d.nofile()).isEqualTo(1024);
     assertThat(d.with("as=1G").addressSpace()).isEqualTo(1L << 30);
     assertThat(d.with("nofile=100").nofile()).isEqualTo(100);
-    for (String bad : List.of("as", "as=lots", "as=8G", "nofile=2", "nofile=-1", "cpu=3",
-        "as=99999999999999999999G")) {
+    for (String bad :
+        List.of(
+            "as",
+            "as=lots",
+            "as=8G",
+            "nofile=2",
+            "nofile=-1",
+            "cpu=3",
+            "as=99999999999999999999G")) {
       IllegalArgumentException e =
-          org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-              () -> d.with(bad));
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class, () -> d.with(bad));
       assertWithMessage(bad).that(e.getMessage()).isNotEmpty();
     }
   }

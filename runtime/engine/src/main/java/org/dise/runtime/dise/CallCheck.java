@@ -8,15 +8,17 @@ import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
 
 /**
- * Checks a production set's calls against the catalogue before it runs (what the compiler checks
- * at line and column, for a configuration that did not come through it): the argument count each
+ * Checks a production set's calls against the catalogue before it runs (what the compiler checks at
+ * line and column, for a configuration that did not come through it): the argument count each
  * component takes, one count per map, and results only from sinks that return one. Then tells the
  * sinks that want it ({@link CallSites}) which arguments are code addresses.
  */
 final class CallCheck {
   private CallCheck() {}
 
-  /** @throws IllegalArgumentException naming the sequence, the sink and the problem */
+  /**
+   * @throws IllegalArgumentException naming the sequence, the sink and the problem
+   */
   static void run(ProductionSet set, Sink[] sinks) {
     int n = sinks.length;
     int[] arity = new int[n];
@@ -28,28 +30,42 @@ final class CallCheck {
           continue;
         }
         SinkBinding b = set.sinks().get(c.sink());
-        String where = "replacement `" + seq.name() + "` calls sink `" + b.name() + "`, a "
-            + b.component();
+        String where =
+            "replacement `" + seq.name() + "` calls sink `" + b.name() + "`, a " + b.component();
         ComponentSpec spec = Catalogue.find(b.component()).orElse(null);
         int args = c.args().size();
         if (spec != null) {
           if (spec.calls() == null) {
-            throw new IllegalArgumentException(where + ", which takes no calls"
-                + (spec.tagged() ? " (productions feed it with `tag(" + b.name() + ")`)" : ""));
+            throw new IllegalArgumentException(
+                where
+                    + ", which takes no calls"
+                    + (spec.tagged() ? " (productions feed it with `tag(" + b.name() + ")`)" : ""));
           }
           if (args < spec.calls().min() || args > spec.calls().max()) {
-            throw new IllegalArgumentException(where + ", with " + args + " argument"
-                + (args == 1 ? "" : "s") + "; it takes " + spec.calls().describe());
+            throw new IllegalArgumentException(
+                where
+                    + ", with "
+                    + args
+                    + " argument"
+                    + (args == 1 ? "" : "s")
+                    + "; it takes "
+                    + spec.calls().describe());
           }
           if (spec.calls().keys() && arity[c.sink()] >= 0 && arity[c.sink()] != args) {
-            throw new IllegalArgumentException(where + ", with " + args + " arguments, but"
-                + " another call passes " + arity[c.sink()] + "; every call of a map passes the"
-                + " same key parts");
+            throw new IllegalArgumentException(
+                where
+                    + ", with "
+                    + args
+                    + " arguments, but"
+                    + " another call passes "
+                    + arity[c.sink()]
+                    + "; every call of a map passes the"
+                    + " same key parts");
           }
         }
         if (c.returns() && !(sinks[c.sink()] instanceof ReturningSink)) {
-          throw new IllegalArgumentException(where + " for a result, but a " + b.component()
-              + " returns none (the maps do)");
+          throw new IllegalArgumentException(
+              where + " for a result, but a " + b.component() + " returns none (the maps do)");
         }
         if (arity[c.sink()] < 0) {
           arity[c.sink()] = args;

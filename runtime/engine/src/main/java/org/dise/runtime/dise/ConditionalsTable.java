@@ -3,8 +3,8 @@ package org.dise.runtime.dise;
 import java.util.List;
 
 /**
- * The conditionals table (first paper, Section 3.3): a truth table over the counter flags that
- * the patterns read. Each folded pattern becomes a bit mask with one bit per combination of flag
+ * The conditionals table (first paper, Section 3.3): a truth table over the counter flags that the
+ * patterns read. Each folded pattern becomes a bit mask with one bit per combination of flag
  * values, so a dynamic instance costs one flag-vector read and one bit test.
  */
 public final class ConditionalsTable {
@@ -15,8 +15,13 @@ public final class ConditionalsTable {
 
   public ConditionalsTable(List<PatternExpr.Flag> inputs) {
     if (inputs.size() > MAX_INPUTS) {
-      throw new IllegalArgumentException("the conditionals table takes at most " + MAX_INPUTS
-          + " flags; the patterns read " + inputs.size() + ": " + inputs);
+      throw new IllegalArgumentException(
+          "the conditionals table takes at most "
+              + MAX_INPUTS
+              + " flags; the patterns read "
+              + inputs.size()
+              + ": "
+              + inputs);
     }
     this.inputs = List.copyOf(inputs);
   }

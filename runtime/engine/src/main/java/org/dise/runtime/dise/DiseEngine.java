@@ -4,12 +4,11 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections
- * 3.1-3.3). For each tagged instruction: every condition reads the flags as they were before it,
- * then the micro-ops of every matching production run in production order, then each ACF's
- * first matching production with a replacement supplies its sequence; several sequences merge
- * (the parts before {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after).
- * See spec/engine.md.
+ * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections 3.1-3.3).
+ * For each tagged instruction: every condition reads the flags as they were before it, then the
+ * micro-ops of every matching production run in production order, then each ACF's first matching
+ * production with a replacement supplies its sequence; several sequences merge (the parts before
+ * {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after). See spec/engine.md.
  */
 public final class DiseEngine extends EngineState {
   private final PatternTable pt;
@@ -18,6 +17,7 @@ public final class DiseEngine extends EngineState {
   // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
   private final int[] matched;
   private final Step[][] chosen;
+
   /** Per production: its micro-ops as an array (iterating the list allocated per instance). */
   private final MicroOp[][] control;
 
@@ -32,8 +32,10 @@ public final class DiseEngine extends EngineState {
     this.rt = new ReplacementTable(set.replacements());
     this.matched = new int[set.productions().size()];
     this.chosen = new Step[set.productions().size()][];
-    this.control = set.productions().stream().map(p -> p.control().toArray(new MicroOp[0]))
-        .toArray(MicroOp[][]::new);
+    this.control =
+        set.productions().stream()
+            .map(p -> p.control().toArray(new MicroOp[0]))
+            .toArray(MicroOp[][]::new);
   }
 
   @Override
@@ -60,8 +62,8 @@ public final class DiseEngine extends EngineState {
   }
 
   /**
-   * Whether production {@code production} (its index in the set) matches {@code d} under the
-   * flags as they are now: what a debugger's "break when a production matches" asks before the
+   * Whether production {@code production} (its index in the set) matches {@code d} under the flags
+   * as they are now: what a debugger's "break when a production matches" asks before the
    * instruction runs. Costs nothing unless asked.
    */
   public boolean matchesNow(DecodedInsn d, int production) {
@@ -179,8 +181,8 @@ public final class DiseEngine extends EngineState {
   private boolean left;
 
   /**
-   * Runs steps {@code [from, to)}; returns the application's next pc ({@code next} unless
-   * T.INSN runs), or the target of a jump that leaves the sequence.
+   * Runs steps {@code [from, to)}; returns the application's next pc ({@code next} unless T.INSN
+   * runs), or the target of a jump that leaves the sequence.
    */
   private long run(Step[] steps, int from, int to, DecodedInsn d, Cpu cpu, long next) {
     left = false;
@@ -212,8 +214,12 @@ public final class DiseEngine extends EngineState {
         Step.Call call = (Step.Call) s;
         for (int a = 0; a < call.args.length; a++) {
           int reg = call.reg[a];
-          call.args[a] = reg < 0 ? call.constants[a] : reg == Step.Call.NEXT ? next
-              : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
+          call.args[a] =
+              reg < 0
+                  ? call.constants[a]
+                  : reg == Step.Call.NEXT
+                      ? next
+                      : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
         }
         if (call.result >= 0) {
           cpu.x[call.result] = callReturning(call.sink, cpu, d, call.args);

@@ -9,23 +9,27 @@ import org.dise.runtime.sink.SinkProvider;
 import org.dise.runtime.sink.TaggedSink;
 
 /**
- * What every engine for a production set holds, whichever way it matches and replaces: the
- * budget check, the HPS counters, the sinks with their handler costs, and the cost accounts
- * (first paper, Sections 3.3 and 4). {@link DiseEngine} and the generated engines extend it.
+ * What every engine for a production set holds, whichever way it matches and replaces: the budget
+ * check, the HPS counters, the sinks with their handler costs, and the cost accounts (first paper,
+ * Sections 3.3 and 4). {@link DiseEngine} and the generated engines extend it.
  */
 public abstract class EngineState implements ProfilingEngine {
   protected final ProductionSet set;
   protected final HpsCounters hps;
   private final Sink[] sinks;
+
   /** Per sink: the events its {@code call}s recorded (a debugger's condition reads them). */
   private final long[] sinkCalls;
+
   /** Per sink: itself when productions may tag for it ({@code tag(sink)}), else null. */
   private final TaggedSink[] tagged;
+
   private final long[] handlerCost;
   private final long stall;
 
   /** The CT's inputs, for the current flag vector (both engines order them the same way). */
   protected final ConditionalsTable ct;
+
   private long vectorChanges = -1;
   private long vectorBit;
 
@@ -42,19 +46,23 @@ public abstract class EngineState implements ProfilingEngine {
    */
   protected EngineState(ProductionSet set) {
     if (!set.symbols().isEmpty()) {
-      throw new IllegalArgumentException("the productions name program symbols ("
-          + set.symbols().get(0) + (set.symbols().size() > 1 ? ", ..." : "")
-          + "), which are resolved when the program is loaded: bind them first"
-          + " (SymbolBinding.bind)");
+      throw new IllegalArgumentException(
+          "the productions name program symbols ("
+              + set.symbols().get(0)
+              + (set.symbols().size() > 1 ? ", ..." : "")
+              + "), which are resolved when the program is loaded: bind them first"
+              + " (SymbolBinding.bind)");
     }
     List<String> problems = set.budget().violations(set);
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the production set does not fit the hardware budget: "
-          + String.join("; ", problems));
+      throw new IllegalArgumentException(
+          "the production set does not fit the hardware budget: " + String.join("; ", problems));
     }
     this.set = set;
-    int counters = Math.max(set.budget().counters(), set.counterIndices().isEmpty() ? 0
-        : set.counterIndices().last() + 1);
+    int counters =
+        Math.max(
+            set.budget().counters(),
+            set.counterIndices().isEmpty() ? 0 : set.counterIndices().last() + 1);
     this.hps = new HpsCounters(counters, set.counters(), set.hpsRegisters());
     this.sinks = new Sink[set.sinks().size()];
     this.handlerCost = new long[sinks.length];
@@ -78,14 +86,25 @@ public abstract class EngineState implements ProfilingEngine {
       }
       Sink s = sinks[p.tag()];
       if (!(s instanceof TaggedSink t)) {
-        throw new IllegalArgumentException("production `" + p.name() + "` tags instructions for"
-            + " sink `" + s.name() + "`, a " + set.sinks().get(p.tag()).component()
-            + ", which takes no tagged instructions (the co-processor sinks do: "
-            + String.join(", ", SinkProvider.installed().tagged()) + ")");
+        throw new IllegalArgumentException(
+            "production `"
+                + p.name()
+                + "` tags instructions for"
+                + " sink `"
+                + s.name()
+                + "`, a "
+                + set.sinks().get(p.tag()).component()
+                + ", which takes no tagged instructions (the co-processor sinks do: "
+                + String.join(", ", SinkProvider.installed().tagged())
+                + ")");
       }
       if (p.tag() >= 64) {
-        throw new IllegalArgumentException("production `" + p.name() + "` tags for sink `"
-            + s.name() + "`, but only the first 64 sinks can be tagged for");
+        throw new IllegalArgumentException(
+            "production `"
+                + p.name()
+                + "` tags for sink `"
+                + s.name()
+                + "`, but only the first 64 sinks can be tagged for");
       }
       tagged[p.tag()] = t;
     }
@@ -93,12 +112,12 @@ public abstract class EngineState implements ProfilingEngine {
 
   /**
    * Hot reload: takes over what {@code previous} (the engine a paused program ran under) holds,
-   * where this engine's production set allows, and says what it could not keep. Counters are
-   * the hardware's, kept by index; one whose declaration (width or initial value) changed
-   * restarts at its new initial value. A sink keeps its contents when a sink of the same name is
-   * bound to the same component with the same parameters and cost; others start empty. The cost
-   * accounts go on, so that application instructions stay the cpu's minus inserted ones.
-   * spec/engine.md, "Changing the productions of a paused program".
+   * where this engine's production set allows, and says what it could not keep. Counters are the
+   * hardware's, kept by index; one whose declaration (width or initial value) changed restarts at
+   * its new initial value. A sink keeps its contents when a sink of the same name is bound to the
+   * same component with the same parameters and cost; others start empty. The cost accounts go on,
+   * so that application instructions stay the cpu's minus inserted ones. spec/engine.md, "Changing
+   * the productions of a paused program".
    *
    * @return one line per thing reset or dropped, in the order counters, sinks
    */
@@ -110,14 +129,22 @@ public abstract class EngineState implements ProfilingEngine {
     set.counters().forEach(c -> after.put(c.index(), c));
     for (int i = 0; i < hps.count(); i++) {
       boolean existed = i < previous.hps.count();
-      boolean same = existed && previous.hps.width(i) == hps.width(i)
-          && java.util.Objects.equals(before.get(i), after.get(i));
+      boolean same =
+          existed
+              && previous.hps.width(i) == hps.width(i)
+              && java.util.Objects.equals(before.get(i), after.get(i));
       if (same) {
         hps.restore(i, previous.hps.value(i), previous.hps.overflow(i));
-      } else if (existed && (previous.hps.value(i) != hps.value(i)
-          || previous.hps.overflow(i))) {
-        reset.add("counter " + i + " restarts at " + hps.value(i) + " (its declaration changed;"
-            + " it was " + previous.hps.value(i) + ")");
+      } else if (existed && (previous.hps.value(i) != hps.value(i) || previous.hps.overflow(i))) {
+        reset.add(
+            "counter "
+                + i
+                + " restarts at "
+                + hps.value(i)
+                + " (its declaration changed;"
+                + " it was "
+                + previous.hps.value(i)
+                + ")");
       }
     }
     List<SinkBinding> old = previous.set.sinks();
@@ -133,8 +160,8 @@ public abstract class EngineState implements ProfilingEngine {
           tagged[i] = (TaggedSink) sinks[i];
         }
       } else if (old.stream().anyMatch(o -> o.name().equals(b.name()))) {
-        reset.add("sink " + b.name() + " starts empty (its component, parameters or cost"
-            + " changed)");
+        reset.add(
+            "sink " + b.name() + " starts empty (its component, parameters or cost" + " changed)");
       }
     }
     for (int j = 0; j < old.size(); j++) {
@@ -166,8 +193,8 @@ public abstract class EngineState implements ProfilingEngine {
    * the instruction (or its replacement sequence) ran; {@code next} is where the application goes
    * on. Tagging costs the main pipeline nothing here; the sinks account their interrupts.
    */
-  protected final void retireTagged(long sinkMask, DecodedInsn d, Cpu cpu, long next,
-      long address, long stored) {
+  protected final void retireTagged(
+      long sinkMask, DecodedInsn d, Cpu cpu, long next, long address, long stored) {
     if (cpu.halted()) {
       return;
     }
@@ -271,8 +298,15 @@ public abstract class EngineState implements ProfilingEngine {
         interruptCycles += t.interruptCycles();
       }
     }
-    return new CostReport(app, inserted, replacements, replacements * stall, handlerCalls,
-        handlerCycles, interrupts, interruptCycles);
+    return new CostReport(
+        app,
+        inserted,
+        replacements,
+        replacements * stall,
+        handlerCalls,
+        handlerCycles,
+        interrupts,
+        interruptCycles);
   }
 
   /** The clocks a {@link org.dise.runtime.sink.ClockedSink} reads: this engine's cost so far. */

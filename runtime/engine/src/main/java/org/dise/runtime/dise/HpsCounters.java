@@ -3,9 +3,9 @@ package org.dise.runtime.dise;
 import java.util.List;
 
 /**
- * The HPS counters and registers (first paper, Section 3.3): each counter has a configurable
- * width, a {@code zero} flag (value == 0) and a sticky {@code overflow} flag, set when {@code inc}
- * wraps from the maximum or {@code dec} from zero, cleared by {@code set}.
+ * The HPS counters and registers (first paper, Section 3.3): each counter has a configurable width,
+ * a {@code zero} flag (value == 0) and a sticky {@code overflow} flag, set when {@code inc} wraps
+ * from the maximum or {@code dec} from zero, cleared by {@code set}.
  */
 public final class HpsCounters {
   private final long[] value;
@@ -58,8 +58,7 @@ public final class HpsCounters {
     switch (op.kind()) {
       case INC -> inc(op.counter());
       case DEC -> dec(op.counter());
-      case SET -> set(op.counter(),
-          op.fromRegister() ? registers[(int) op.source()] : op.source());
+      case SET -> set(op.counter(), op.fromRegister() ? registers[(int) op.source()] : op.source());
     }
   }
 

@@ -5,11 +5,21 @@ import org.dise.runtime.isa.Op;
 
 /**
  * A static field of the decoded instruction {@code T} (first paper, Section 3.1): what patterns
- * compare and what instantiation directives fill in. Dynamic values exist only in replacement
- * code, which executes.
+ * compare and what instantiation directives fill in. Dynamic values exist only in replacement code,
+ * which executes.
  */
 public enum InsnField {
-  OP, OPCLASS, PC, TARGET, RS1, RS2, RS3, RD, IMM, SIZE, CSR,
+  OP,
+  OPCLASS,
+  PC,
+  TARGET,
+  RS1,
+  RS2,
+  RS3,
+  RD,
+  IMM,
+  SIZE,
+  CSR,
   /**
    * The pc the application goes on at: only a call argument after {@code T.INSN} (configuration
    * version 3), where it tells a taken branch from one that fell through.

@@ -10,13 +10,13 @@ import org.dise.runtime.isa.Operand;
 
 /**
  * The instantiation logic (first paper, Section 3.1): fills the directives of a replacement
- * sequence ({@code T.RS1}, {@code T.IMM}, ...) from the matched instruction and maps DISE
- * registers to their slots. Directives are static, so a sequence is instantiated once per static
- * instruction and kept with it.
+ * sequence ({@code T.RS1}, {@code T.IMM}, ...) from the matched instruction and maps DISE registers
+ * to their slots. Directives are static, so a sequence is instantiated once per static instruction
+ * and kept with it.
  *
- * <p>Inserted instructions carry the original instruction's pc (faults report it). A branch
- * inside the sequence gets an offset no fall-through can produce, and the engine maps "taken" to
- * the step its label names.
+ * <p>Inserted instructions carry the original instruction's pc (faults report it). A branch inside
+ * the sequence gets an offset no fall-through can produce, and the engine maps "taken" to the step
+ * its label names.
  */
 public final class InstantiationLogic {
   private InstantiationLogic() {}
@@ -47,17 +47,16 @@ public final class InstantiationLogic {
   }
 
   /**
-   * The inserted instructions of each template entry of {@code seq} for {@code d}: one for a
-   * base instruction, the expansion of {@code li}, null for {@code T.INSN} and calls. What the
-   * generated engine runs; a local branch keeps {@link #LOCAL_BRANCH_OFFSET} as its offset.
+   * The inserted instructions of each template entry of {@code seq} for {@code d}: one for a base
+   * instruction, the expansion of {@code li}, null for {@code T.INSN} and calls. What the generated
+   * engine runs; a local branch keeps {@link #LOCAL_BRANCH_OFFSET} as its offset.
    */
   static DecodedInsn[][] expandTemplates(ReplacementSequence seq, DecodedInsn d) {
     DecodedInsn[][] out = new DecodedInsn[seq.body().size()][];
     for (int i = 0; i < out.length; i++) {
       ReplacementInsn r = seq.body().get(i);
       if (r instanceof ReplacementInsn.Insn || r instanceof ReplacementInsn.LoadImmediate) {
-        out[i] = expand(r, d).stream().map(s -> ((Step.Exec) s).insn)
-            .toArray(DecodedInsn[]::new);
+        out[i] = expand(r, d).stream().map(s -> ((Step.Exec) s).insn).toArray(DecodedInsn[]::new);
       }
     }
     return out;
@@ -112,20 +111,29 @@ public final class InstantiationLogic {
     if (t.target() >= 0) {
       imm = LOCAL_BRANCH_OFFSET;
     }
-    DecodedInsn insn = new DecodedInsn(d.pc, t.op(), t.op().match(), rd,
-        register(t.rs1(), d, false), register(t.rs2(), d, false), register(t.rs3(), d, false),
-        imm, t.rm());
+    DecodedInsn insn =
+        new DecodedInsn(
+            d.pc,
+            t.op(),
+            t.op().match(),
+            rd,
+            register(t.rs1(), d, false),
+            register(t.rs2(), d, false),
+            register(t.rs3(), d, false),
+            imm,
+            t.rm());
     return List.of(new Step.Exec(insn, t.target()));
   }
 
   /** The register index a slot names; a destination x0 writes to the sink. */
   static int register(Slot s, DecodedInsn d, boolean xDest) {
-    int r = switch (s.kind()) {
-      case XREG, FREG, CONST -> (int) s.value();
-      case DISE -> Cpu.DISE_REG_BASE + (int) s.value();
-      case FIELD -> (int) InsnField.values()[(int) s.value()].value(d);
-      case SYMBOL -> throw unbound(s);
-    };
+    int r =
+        switch (s.kind()) {
+          case XREG, FREG, CONST -> (int) s.value();
+          case DISE -> Cpu.DISE_REG_BASE + (int) s.value();
+          case FIELD -> (int) InsnField.values()[(int) s.value()].value(d);
+          case SYMBOL -> throw unbound(s);
+        };
     return xDest && r == 0 ? DecodedInsn.X0_SINK : r;
   }
 

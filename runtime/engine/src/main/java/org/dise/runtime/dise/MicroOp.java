@@ -1,12 +1,16 @@
 package org.dise.runtime.dise;
 
 /**
- * An HPS conditional-control micro-op (first paper, Section 3.3): {@code inc_N}, {@code dec_N},
- * or {@code set_N(src)} where the source is an HPS register or a constant.
+ * An HPS conditional-control micro-op (first paper, Section 3.3): {@code inc_N}, {@code dec_N}, or
+ * {@code set_N(src)} where the source is an HPS register or a constant.
  */
 public record MicroOp(Kind kind, int counter, boolean fromRegister, long source) {
   /** What the micro-op does to its counter. */
-  public enum Kind { INC, DEC, SET }
+  public enum Kind {
+    INC,
+    DEC,
+    SET
+  }
 
   public static MicroOp inc(int counter) {
     return new MicroOp(Kind.INC, counter, false, 0);

@@ -17,8 +17,8 @@ public sealed interface PatternExpr {
   record Field(InsnField field) implements PatternExpr {}
 
   /**
-   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: a constant once the program is loaded
-   * ({@link SymbolBinding} replaces it by a {@link Const}); an engine never folds one.
+   * {@code symbol(NAME)} or {@code symbol_end(NAME)}: a constant once the program is loaded ({@link
+   * SymbolBinding} replaces it by a {@link Const}); an engine never folds one.
    */
   record SymbolAddr(SymbolRef ref) implements PatternExpr {}
 
@@ -32,7 +32,9 @@ public sealed interface PatternExpr {
     }
   }
 
-  /** {@code T.OPCLASS == class}, with calls and returns told apart ({@link DecodedInsn#opClass}). */
+  /**
+   * {@code T.OPCLASS == class}, with calls and returns told apart ({@link DecodedInsn#opClass}).
+   */
   record ClassIs(OpClass opClass) implements PatternExpr {}
 
   /** A counter's {@code zero_N} or {@code overflow_N} flag (Section 3.3). */
@@ -48,11 +50,32 @@ public sealed interface PatternExpr {
   record Binary(BinaryOp op, PatternExpr left, PatternExpr right) implements PatternExpr {}
 
   /** Unary operators. */
-  enum UnaryOp { NOT, NEG, COMPLEMENT }
+  enum UnaryOp {
+    NOT,
+    NEG,
+    COMPLEMENT
+  }
 
   /** Binary operators (the language's, with the same names). */
   enum BinaryOp {
-    MUL, DIV, REM, ADD, SUB, SHL, SHR, BIT_AND, BIT_XOR, BIT_OR, LT, LE, GT, GE, EQ, NE, AND, OR
+    MUL,
+    DIV,
+    REM,
+    ADD,
+    SUB,
+    SHL,
+    SHR,
+    BIT_AND,
+    BIT_XOR,
+    BIT_OR,
+    LT,
+    LE,
+    GT,
+    GE,
+    EQ,
+    NE,
+    AND,
+    OR
   }
 
   PatternExpr TRUE = new Const(1);

@@ -5,9 +5,9 @@ import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * The pattern table (first paper, Section 3.1): the productions in composition order. Matching
- * is split as the decode stage allows: {@link #match} folds the static part of every pattern for
- * one static instruction; the conditionals table decides the rest per dynamic instance.
+ * The pattern table (first paper, Section 3.1): the productions in composition order. Matching is
+ * split as the decode stage allows: {@link #match} folds the static part of every pattern for one
+ * static instruction; the conditionals table decides the rest per dynamic instance.
  */
 public final class PatternTable {
   private final List<Production> productions;
@@ -30,8 +30,10 @@ public final class PatternTable {
     List<Long> truth = new ArrayList<>();
     for (int i = 0; i < productions.size(); i++) {
       PatternExpr folded = PatternExpr.fold(productions.get(i).pattern(), d);
-      long t = folded instanceof PatternExpr.Const c ? (c.value() != 0 ? -1L : 0L)
-          : ct.truthTable(folded);
+      long t =
+          folded instanceof PatternExpr.Const c
+              ? (c.value() != 0 ? -1L : 0L)
+              : ct.truthTable(folded);
       if (t != 0) {
         hits.add(i);
         truth.add(t);

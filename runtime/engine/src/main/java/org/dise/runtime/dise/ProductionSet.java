@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * A lowered production set: the pattern table (productions in composition order), the
- * replacement table, HPS counter and register initial values, sink and trigger bindings, the
- * stall a replacement costs and the hardware budget it must fit. What the engine runs and what
- * a deployable configuration holds.
+ * A lowered production set: the pattern table (productions in composition order), the replacement
+ * table, HPS counter and register initial values, sink and trigger bindings, the stall a
+ * replacement costs and the hardware budget it must fit. What the engine runs and what a deployable
+ * configuration holds.
  */
 public record ProductionSet(
     List<Production> productions,
@@ -69,11 +69,13 @@ public record ProductionSet(
       }
     }
     for (SinkBinding k : sinks) {
-      new java.util.TreeMap<>(k.params()).values()
+      new java.util.TreeMap<>(k.params())
+          .values()
           .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
     }
     for (TriggerBinding t : triggers) {
-      new java.util.TreeMap<>(t.params()).values()
+      new java.util.TreeMap<>(t.params())
+          .values()
           .forEach(v -> SymbolRef.fromParam(v).ifPresent(out::add));
     }
     return out;

@@ -21,12 +21,12 @@ public interface ProfilingEngine extends DecodeStage {
   List<Sink> sinks();
 
   /**
-   * Injects a codeword ({@code on_trig_inst}, {@code off_trig_inst}) into the decode stream
-   * before the instruction at the cpu's pc, as an external trigger does (first paper, Section
-   * 3.4): the productions that match it run, the application continues where it was, and the
-   * codeword costs one inserted instruction. Returns false when no production matches it now.
-   * When its replacement faults, the fault is recorded in the cpu ({@code Cpu.fault()}) and the
-   * caller must stop the guest as for any fault.
+   * Injects a codeword ({@code on_trig_inst}, {@code off_trig_inst}) into the decode stream before
+   * the instruction at the cpu's pc, as an external trigger does (first paper, Section 3.4): the
+   * productions that match it run, the application continues where it was, and the codeword costs
+   * one inserted instruction. Returns false when no production matches it now. When its replacement
+   * faults, the fault is recorded in the cpu ({@code Cpu.fault()}) and the caller must stop the
+   * guest as for any fault.
    */
   boolean inject(org.dise.runtime.isa.Op codeword);
 

@@ -9,9 +9,9 @@ public sealed interface ReplacementInsn {
   record Original() implements ReplacementInsn {}
 
   /**
-   * {@code call(sink, args...)}: {@code sink} indexes the production set's sinks; {@code result}
-   * is the register {@code $drN = call(...)} writes the handler's result into ({@link Slot#NONE}
-   * when the call returns nothing).
+   * {@code call(sink, args...)}: {@code sink} indexes the production set's sinks; {@code result} is
+   * the register {@code $drN = call(...)} writes the handler's result into ({@link Slot#NONE} when
+   * the call returns nothing).
    */
   record Call(int sink, List<CallArg> args, Slot result) implements ReplacementInsn {
     public Call {
@@ -29,8 +29,8 @@ public sealed interface ReplacementInsn {
 
   /**
    * A RISC-V base instruction. {@code rd}, {@code rs1}, {@code rs2}, {@code rs3} and {@code imm}
-   * fill the decoded fields; {@code target} is the sequence index a branch or jump goes to, -1
-   * when it has no label (a {@code jalr} leaves the sequence).
+   * fill the decoded fields; {@code target} is the sequence index a branch or jump goes to, -1 when
+   * it has no label (a {@code jalr} leaves the sequence).
    */
   record Insn(Op op, Slot rd, Slot rs1, Slot rs2, Slot rs3, Slot imm, int rm, int target)
       implements ReplacementInsn {}

@@ -24,8 +24,8 @@ final class Retirement {
 
   /**
    * A store's data, read before it executes (0 for other instructions): the bytes it writes,
-   * zero-extended, so that {@code sb} of 0x101 and of 0x201 record the same value, as memory
-   * sees them, and {@code fsw} records its single, not the NaN-boxed register.
+   * zero-extended, so that {@code sb} of 0x101 and of 0x201 record the same value, as memory sees
+   * them, and {@code fsw} records its single, not the NaN-boxed register.
    */
   static long stored(DecodedInsn d, Cpu cpu) {
     if (d.exec.opClass() != OpClass.STORE) {
@@ -46,8 +46,7 @@ final class Retirement {
    */
   static long value(DecodedInsn d, Cpu cpu, long next, long stored) {
     OpClass c = d.opClass();
-    if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.PROC_CALL
-        || c == OpClass.RETURN) {
+    if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.PROC_CALL || c == OpClass.RETURN) {
       return next;
     }
     if (c == OpClass.STORE) {

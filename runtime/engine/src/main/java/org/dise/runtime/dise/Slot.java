@@ -1,8 +1,8 @@
 package org.dise.runtime.dise;
 
 /**
- * An operand of a replacement-table instruction before instantiation: a constant, a register,
- * a DISE-private register, or a directive the instantiation logic fills in from the matched
+ * An operand of a replacement-table instruction before instantiation: a constant, a register, a
+ * DISE-private register, or a directive the instantiation logic fills in from the matched
  * instruction (Section 3.1).
  */
 public record Slot(Kind kind, long value, SymbolRef symbol) {
@@ -19,8 +19,8 @@ public record Slot(Kind kind, long value, SymbolRef symbol) {
     /** A directive: {@code value} is an {@link InsnField} ordinal. */
     FIELD,
     /**
-     * A program symbol's address, {@link #symbol}: {@link SymbolBinding} makes it a {@link
-     * #CONST} when the program is loaded.
+     * A program symbol's address, {@link #symbol}: {@link SymbolBinding} makes it a {@link #CONST}
+     * when the program is loaded.
      */
     SYMBOL
   }

@@ -7,12 +7,13 @@ import org.dise.runtime.isa.DecodedInsn;
  * The runtime side of an engine generated for one production set (the compiler's {@code
  * EngineGenerator}): the HPS state, sinks and cost counters, and what generated code calls. The
  * generated subclass specialises matching (static folding at {@link #attach}, flag checks and
- * micro-ops as straight-line code) and replacement (one method per sequence, entries unrolled);
- * it must behave exactly as {@link DiseEngine}. See spec/engine.md.
+ * micro-ops as straight-line code) and replacement (one method per sequence, entries unrolled); it
+ * must behave exactly as {@link DiseEngine}. See spec/engine.md.
  */
 public abstract class SpecializedEngine extends EngineState {
   /** Per production: the T.INSN index of its sequence (-1 when none) and its length. */
   private final int[] originalIndex;
+
   private final int[] length;
 
   /** Set when the last sequence part left its sequence through a jump, or the guest exited. */
@@ -39,6 +40,7 @@ public abstract class SpecializedEngine extends EngineState {
   public static final class Match {
     /** Per production: bit v is its value for flag vector v; 0 when it cannot match. */
     public final long[] truth;
+
     /** Per production: per template entry, its inserted instructions (see expandTemplates). */
     public final DecodedInsn[][][] insns;
 
@@ -100,8 +102,8 @@ public abstract class SpecializedEngine extends EngineState {
    * Template entries {@code [from, to)} of production {@code k}'s sequence; returns the
    * application's next pc ({@code next} unless T.INSN runs), or a jump's target.
    */
-  protected abstract long part(int k, DecodedInsn[][] insns, DecodedInsn d, Cpu cpu, long next,
-      int from, int to);
+  protected abstract long part(
+      int k, DecodedInsn[][] insns, DecodedInsn d, Cpu cpu, long next, int from, int to);
 
   /**
    * Several ACFs' sequences (productions {@code chosen[0..c)}): the parts before T.INSN in ACF

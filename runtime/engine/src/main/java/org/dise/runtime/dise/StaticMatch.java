@@ -1,17 +1,19 @@
 package org.dise.runtime.dise;
 
 /**
- * What the engine attaches to a decoded instruction: the productions whose static part can
- * match it, each with its truth table over the flags and its instantiated replacement sequence
- * (null for {@code null}) and the sink it tags for. Built once per static instruction.
+ * What the engine attaches to a decoded instruction: the productions whose static part can match
+ * it, each with its truth table over the flags and its instantiated replacement sequence (null for
+ * {@code null}) and the sink it tags for. Built once per static instruction.
  */
 final class StaticMatch {
   final int[] productions;
   final long[] truth;
   final int[] acf;
   final Step[][] sequences;
+
   /** Per production: the sink it tags for, or -1. */
   final int[] tag;
+
   /** Whether any of them tags. */
   final boolean tags;
 

@@ -21,14 +21,16 @@ abstract sealed class Step {
   }
 
   /**
-   * A call into a sink. Each argument is a constant ({@code reg[i] < 0}) or a register read at
-   * the call: an x index (DISE registers included), or {@code FREG_BASE + n}. {@code result} is
-   * the x index the handler's result is written to, or -1.
+   * A call into a sink. Each argument is a constant ({@code reg[i] < 0}) or a register read at the
+   * call: an x index (DISE registers included), or {@code FREG_BASE + n}. {@code result} is the x
+   * index the handler's result is written to, or -1.
    */
   static final class Call extends Step {
     static final int FREG_BASE = 1000;
+
     /** {@code T.NEXT_PC}: where the application goes on, as the sequence knows it. */
     static final int NEXT = 2000;
+
     final int sink;
     final long[] constants;
     final int[] reg;

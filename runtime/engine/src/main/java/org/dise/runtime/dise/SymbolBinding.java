@@ -7,9 +7,9 @@ import org.dise.runtime.elf.ProgramSymbols;
 
 /**
  * Resolves the program symbols a production set names ({@code symbol(NAME)}, {@code
- * symbol_end(NAME)}) against the program it is about to run on: each becomes the constant
- * address it stands for, so the engines fold it like any other constant. Done when the program
- * is loaded, because addresses change with every build; a configuration keeps the names.
+ * symbol_end(NAME)}) against the program it is about to run on: each becomes the constant address
+ * it stands for, so the engines fold it like any other constant. Done when the program is loaded,
+ * because addresses change with every build; a configuration keeps the names.
  */
 public final class SymbolBinding {
   private SymbolBinding() {}
@@ -33,8 +33,8 @@ public final class SymbolBinding {
    * {@code set} with every symbol resolved against {@code symbols} ({@code set} itself when it
    * names none). {@code program} names the program in messages.
    *
-   * @throws UnresolvedSymbolsException listing every reference that cannot be resolved, each
-   *     with the place in the ACF that names it
+   * @throws UnresolvedSymbolsException listing every reference that cannot be resolved, each with
+   *     the place in the ACF that names it
    */
   public static ProductionSet bind(ProductionSet set, ProgramSymbols symbols, String program) {
     List<SymbolRef> refs = set.symbols();
@@ -43,7 +43,9 @@ public final class SymbolBinding {
     }
     List<String> problems = new ArrayList<>();
     for (SymbolRef r : refs) {
-      explain(r, symbols, program).map(Unresolved::render).filter(p -> !problems.contains(p))
+      explain(r, symbols, program)
+          .map(Unresolved::render)
+          .filter(p -> !problems.contains(p))
           .ifPresent(problems::add);
     }
     if (!problems.isEmpty()) {
@@ -51,8 +53,14 @@ public final class SymbolBinding {
     }
     List<Production> productions = new ArrayList<>();
     for (Production p : set.productions()) {
-      productions.add(new Production(p.name(), p.acf(), bind(p.pattern(), symbols), p.control(),
-          p.replacement(), p.tag()));
+      productions.add(
+          new Production(
+              p.name(),
+              p.acf(),
+              bind(p.pattern(), symbols),
+              p.control(),
+              p.replacement(),
+              p.tag()));
     }
     List<ReplacementSequence> sequences = new ArrayList<>();
     for (ReplacementSequence s : set.replacements()) {
@@ -70,8 +78,15 @@ public final class SymbolBinding {
     for (TriggerBinding t : set.triggers()) {
       triggers.add(new TriggerBinding(t.name(), t.component(), bind(t.params(), symbols)));
     }
-    return new ProductionSet(productions, sequences, set.counters(), set.hpsRegisters(),
-        sinks, triggers, set.stallCycles(), set.budget());
+    return new ProductionSet(
+        productions,
+        sequences,
+        set.counters(),
+        set.hpsRegisters(),
+        sinks,
+        triggers,
+        set.stallCycles(),
+        set.budget());
   }
 
   /**
@@ -89,7 +104,9 @@ public final class SymbolBinding {
 
   /** The address {@code ref} stands for in {@code symbols}, when it resolves. */
   public static Optional<Long> address(SymbolRef ref, ProgramSymbols symbols) {
-    return symbols.lookup(ref.name()).filter(e -> !ref.end() || e.size() > 0)
+    return symbols
+        .lookup(ref.name())
+        .filter(e -> !ref.end() || e.size() > 0)
         .map(e -> ref.end() ? e.end() : e.address());
   }
 
@@ -103,33 +120,56 @@ public final class SymbolBinding {
   }
 
   /** Why {@code ref} does not resolve in {@code symbols}; empty when it does. */
-  public static Optional<Unresolved> explain(SymbolRef ref, ProgramSymbols symbols,
-      String program) {
+  public static Optional<Unresolved> explain(
+      SymbolRef ref, ProgramSymbols symbols, String program) {
     Optional<ProgramSymbols.Entry> e = symbols.lookup(ref.name());
     if (e.isPresent()) {
       if (ref.end() && e.get().size() == 0) {
-        return Optional.of(new Unresolved(ref, "`" + ref.name() + "` has no size in " + program
-            + "'s symbol table, so " + ref.spelling() + " is not known",
-            "use symbol(" + ref.name() + ") and a length you know"));
+        return Optional.of(
+            new Unresolved(
+                ref,
+                "`"
+                    + ref.name()
+                    + "` has no size in "
+                    + program
+                    + "'s symbol table, so "
+                    + ref.spelling()
+                    + " is not known",
+                "use symbol(" + ref.name() + ") and a length you know"));
       }
       return Optional.empty();
     }
     List<ProgramSymbols.Entry> several = symbols.candidates(ref.name());
     if (!several.isEmpty()) {
-      List<String> where = several.stream().map(c -> String.format("0x%x", c.address()))
-          .toList();
-      return Optional.of(new Unresolved(ref, program + " has " + several.size()
-          + " local symbols called `" + ref.name() + "` (at " + String.join(", ", where)
-          + "), so " + ref.spelling() + " is ambiguous",
-          "give the one you mean a unique name, or make it global"));
+      List<String> where = several.stream().map(c -> String.format("0x%x", c.address())).toList();
+      return Optional.of(
+          new Unresolved(
+              ref,
+              program
+                  + " has "
+                  + several.size()
+                  + " local symbols called `"
+                  + ref.name()
+                  + "` (at "
+                  + String.join(", ", where)
+                  + "), so "
+                  + ref.spelling()
+                  + " is ambiguous",
+              "give the one you mean a unique name, or make it global"));
     }
     if (symbols.size() == 0) {
-      return Optional.of(new Unresolved(ref, program + " has no symbol table, so "
-          + ref.spelling() + " cannot be resolved", "build it without stripping (no -s)"));
+      return Optional.of(
+          new Unresolved(
+              ref,
+              program + " has no symbol table, so " + ref.spelling() + " cannot be resolved",
+              "build it without stripping (no -s)"));
     }
     String near = nearest(ref.name(), symbols);
-    return Optional.of(new Unresolved(ref, program + " has no symbol `" + ref.name() + "`",
-        near == null ? null : "did you mean `" + near + "`?"));
+    return Optional.of(
+        new Unresolved(
+            ref,
+            program + " has no symbol `" + ref.name() + "`",
+            near == null ? null : "did you mean `" + near + "`?"));
   }
 
   private static PatternExpr bind(PatternExpr e, ProgramSymbols symbols) {
@@ -147,8 +187,14 @@ public final class SymbolBinding {
 
   private static ReplacementInsn bind(ReplacementInsn r, ProgramSymbols symbols) {
     if (r instanceof ReplacementInsn.Insn i) {
-      return new ReplacementInsn.Insn(i.op(), bind(i.rd(), symbols), bind(i.rs1(), symbols),
-          bind(i.rs2(), symbols), bind(i.rs3(), symbols), bind(i.imm(), symbols), i.rm(),
+      return new ReplacementInsn.Insn(
+          i.op(),
+          bind(i.rd(), symbols),
+          bind(i.rs1(), symbols),
+          bind(i.rs2(), symbols),
+          bind(i.rs3(), symbols),
+          bind(i.imm(), symbols),
+          i.rm(),
           i.target());
     }
     if (r instanceof ReplacementInsn.LoadImmediate li) {
@@ -165,17 +211,23 @@ public final class SymbolBinding {
   }
 
   /** Parameters with every symbol replaced by its address, in decimal as numbers are. */
-  private static java.util.Map<String, String> bind(java.util.Map<String, String> params,
-      ProgramSymbols symbols) {
+  private static java.util.Map<String, String> bind(
+      java.util.Map<String, String> params, ProgramSymbols symbols) {
     java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
-    params.forEach((k, v) -> out.put(k, SymbolRef.fromParam(v)
-        .map(r -> Long.toString(address(r, symbols).orElseThrow())).orElse(v)));
+    params.forEach(
+        (k, v) ->
+            out.put(
+                k,
+                SymbolRef.fromParam(v)
+                    .map(r -> Long.toString(address(r, symbols).orElseThrow()))
+                    .orElse(v)));
     return out;
   }
 
   private static Slot bind(Slot s, ProgramSymbols symbols) {
     return s.kind() == Slot.Kind.SYMBOL
-        ? Slot.constant(address(s.symbol(), symbols).orElseThrow()) : s;
+        ? Slot.constant(address(s.symbol(), symbols).orElseThrow())
+        : s;
   }
 
   /** The closest name by edit distance, when it is close enough to be a likely typo. */

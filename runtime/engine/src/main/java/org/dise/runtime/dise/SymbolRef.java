@@ -2,10 +2,10 @@ package org.dise.runtime.dise;
 
 /**
  * A program symbol that productions name: {@code symbol(NAME)} (its start address) or {@code
- * symbol_end(NAME)} (one past its last byte). {@code origin} says where the ACF names it
- * ({@code file.acf:3:14}), so that a program without the symbol is refused at that place. A
- * production set keeps these symbolic until {@link SymbolBinding} resolves them against the
- * loaded program, so one configuration serves every build of it.
+ * symbol_end(NAME)} (one past its last byte). {@code origin} says where the ACF names it ({@code
+ * file.acf:3:14}), so that a program without the symbol is refused at that place. A production set
+ * keeps these symbolic until {@link SymbolBinding} resolves them against the loaded program, so one
+ * configuration serves every build of it.
  */
 public record SymbolRef(String name, boolean end, String origin) {
   public SymbolRef {
@@ -22,8 +22,9 @@ public record SymbolRef(String name, boolean end, String origin) {
     return (end ? "symbol_end(" : "symbol(") + n + ")";
   }
 
-  private static final java.util.regex.Pattern PARAM = java.util.regex.Pattern.compile(
-      "(symbol|symbol_end)\\((\"(?:[^\"\\\\]|\\\\.)*\"|[^()\"]+)\\)(?: at (.+))?");
+  private static final java.util.regex.Pattern PARAM =
+      java.util.regex.Pattern.compile(
+          "(symbol|symbol_end)\\((\"(?:[^\"\\\\]|\\\\.)*\"|[^()\"]+)\\)(?: at (.+))?");
 
   /**
    * As a sink or trigger parameter's text (parameters are text in a production set and a
@@ -43,8 +44,8 @@ public record SymbolRef(String name, boolean end, String origin) {
     if (name.startsWith("\"")) {
       name = name.substring(1, name.length() - 1).replaceAll("\\\\(.)", "$1");
     }
-    return java.util.Optional.of(new SymbolRef(name, m.group(1).equals("symbol_end"),
-        m.group(3) == null ? "" : m.group(3)));
+    return java.util.Optional.of(
+        new SymbolRef(name, m.group(1).equals("symbol_end"), m.group(3) == null ? "" : m.group(3)));
   }
 
   @Override

@@ -1,7 +1,5 @@
 package org.dise.runtime.sink;
 
-import java.util.List;
-
 /**
  * A sink that wants to know, before the run, what its call sites pass: per argument position,
  * whether every call passes a static code address ({@code T.PC} or {@code T.TARGET}), so that a

@@ -1,9 +1,9 @@
 package org.dise.runtime.sink;
 
 /**
- * A sink that weighs its events by time: the engine hands it, once, the clocks it keeps, so that
- * a profile can charge application instructions and modelled cycles (first paper, Section 4's
- * cost model) to what ran between two events, not only count the events.
+ * A sink that weighs its events by time: the engine hands it, once, the clocks it keeps, so that a
+ * profile can charge application instructions and modelled cycles (first paper, Section 4's cost
+ * model) to what ran between two events, not only count the events.
  */
 public interface ClockedSink extends Sink {
   /** The engine's clocks, read when an event is recorded. */

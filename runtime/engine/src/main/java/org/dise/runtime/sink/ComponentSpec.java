@@ -9,9 +9,9 @@ import java.util.function.Function;
 
 /**
  * A sink or trigger component as the catalogue describes it (spec/acf-language.md, "Components"):
- * its parameters, and what it accepts: {@code call(sink, args...)} with how many arguments,
- * whether a call returns a value into a register, whether productions may {@code tag(sink)}, and
- * which instruction classes may feed it. The compiler, the runtime and the REPL all read this.
+ * its parameters, and what it accepts: {@code call(sink, args...)} with how many arguments, whether
+ * a call returns a value into a register, whether productions may {@code tag(sink)}, and which
+ * instruction classes may feed it. The compiler, the runtime and the REPL all read this.
  *
  * @param name the component as an ACF names it ({@code count_map})
  * @param kind sink or trigger
@@ -19,18 +19,29 @@ import java.util.function.Function;
  * @param calls the arguments a call takes, or null when the component takes no calls
  * @param returns what {@code $drN = call(sink, ...)} writes, or "" when a call returns nothing
  * @param tagged whether productions may tag instructions for it ({@code tag(sink)})
- * @param classes the instruction classes ({@code T.OPCLASS} names) whose events it uses; empty
- *     for any
+ * @param classes the instruction classes ({@code T.OPCLASS} names) whose events it uses; empty for
+ *     any
  * @param defaultCost handler cycles a call is charged when the binding gives no {@code cost}
  * @param doc one line saying what it is
  * @param check a cross-parameter check over the binding's parameters (text): the offending
  *     parameter and the problem, or empty
  */
-public record ComponentSpec(String name, Kind kind, List<ParamSpec> params, Arity calls,
-    String returns, boolean tagged, Set<String> classes, long defaultCost, String doc,
+public record ComponentSpec(
+    String name,
+    Kind kind,
+    List<ParamSpec> params,
+    Arity calls,
+    String returns,
+    boolean tagged,
+    Set<String> classes,
+    long defaultCost,
+    String doc,
     Function<Map<String, String>, Optional<Problem>> check) {
   /** What a component is. */
-  public enum Kind { SINK, TRIGGER }
+  public enum Kind {
+    SINK,
+    TRIGGER
+  }
 
   /**
    * The argument counts a call takes. {@code keys} says the arguments are a map's key parts (and
@@ -44,8 +55,9 @@ public record ComponentSpec(String name, Kind kind, List<ParamSpec> params, Arit
       if (min == 0 && max == Integer.MAX_VALUE) {
         return "any arguments (it reads the matched instruction)";
       }
-      return min == max ? min + " argument" + (min == 1 ? "" : "s") : min + " to " + max
-          + " arguments";
+      return min == max
+          ? min + " argument" + (min == 1 ? "" : "s")
+          : min + " to " + max + " arguments";
     }
   }
 
@@ -80,8 +92,16 @@ public record ComponentSpec(String name, Kind kind, List<ParamSpec> params, Arit
     for (Map.Entry<String, String> e : given.entrySet()) {
       Optional<ParamSpec> p = param(e.getKey());
       if (p.isEmpty()) {
-        out.add(new Problem(e.getKey(), "`" + name + "` has no parameter `" + e.getKey()
-            + "` (it has " + String.join(", ", paramNames()) + ")"));
+        out.add(
+            new Problem(
+                e.getKey(),
+                "`"
+                    + name
+                    + "` has no parameter `"
+                    + e.getKey()
+                    + "` (it has "
+                    + String.join(", ", paramNames())
+                    + ")"));
         continue;
       }
       p.get().problem(e.getValue()).ifPresent(m -> out.add(new Problem(e.getKey(), m)));

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * One parameter of a sink or trigger component, described once for the compiler's checks, the
- * runtime's, REPL completion and the component table of spec/acf-language.md: its name, type,
- * range (or choices), default and what it means.
+ * runtime's, REPL completion and the component table of spec/acf-language.md: its name, type, range
+ * (or choices), default and what it means.
  *
  * @param name the parameter as written ({@code epsilon_ppm})
  * @param type what a value is
@@ -18,8 +18,15 @@ import java.util.Optional;
  * @param dflt the default as text, or "" when the default depends on other parameters
  * @param doc one line saying what it is
  */
-public record ParamSpec(String name, Type type, long min, long max, boolean powerOfTwo,
-    List<String> choices, String dflt, String doc) {
+public record ParamSpec(
+    String name,
+    Type type,
+    long min,
+    long max,
+    boolean powerOfTwo,
+    List<String> choices,
+    String dflt,
+    String doc) {
   /** What a parameter's value is. */
   public enum Type {
     /** A whole number. */
@@ -73,9 +80,9 @@ public record ParamSpec(String name, Type type, long min, long max, boolean powe
   }
 
   /**
-   * Why {@code value} (as a configuration carries it: text) is not acceptable, or empty when it
-   * is: the parameter's name and what it takes ({@code branching must be a power of two 2..256,
-   * got 3}), for the runtime to show for a configuration.
+   * Why {@code value} (as a configuration carries it: text) is not acceptable, or empty when it is:
+   * the parameter's name and what it takes ({@code branching must be a power of two 2..256, got
+   * 3}), for the runtime to show for a configuration.
    */
   public Optional<String> problem(String value) {
     return requirement(value).map(r -> name + " " + r);
@@ -109,11 +116,13 @@ public record ParamSpec(String name, Type type, long min, long max, boolean powe
         return Optional.empty();
       }
       case BOOL -> {
-        return value.equals("true") || value.equals("false") ? Optional.empty()
+        return value.equals("true") || value.equals("false")
+            ? Optional.empty()
             : Optional.of("takes true or false, not `" + value + "`");
       }
       case CHOICE -> {
-        return choices.contains(value) ? Optional.empty()
+        return choices.contains(value)
+            ? Optional.empty()
             : Optional.of("must be " + alternatives() + ", not `" + value + "`");
       }
       default -> {
@@ -160,7 +169,8 @@ public record ParamSpec(String name, Type type, long min, long max, boolean powe
     if (choices.size() == 1) {
       return choices.get(0);
     }
-    return String.join(", ", choices.subList(0, choices.size() - 1)) + " or "
+    return String.join(", ", choices.subList(0, choices.size() - 1))
+        + " or "
         + choices.get(choices.size() - 1);
   }
 }

@@ -8,26 +8,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A profile as rows of text cells under a header, hottest first; written as CSV. {@code key}
- * names the columns that identify an entry (addresses, so that two local functions of the same
- * name stay apart) and {@code weight} the column the papers' accuracy metrics compare (count
- * error, hot set): see {@link #weights()}.
+ * A profile as rows of text cells under a header, hottest first; written as CSV. {@code key} names
+ * the columns that identify an entry (addresses, so that two local functions of the same name stay
+ * apart) and {@code weight} the column the papers' accuracy metrics compare (count error, hot set):
+ * see {@link #weights()}.
  */
-public record ProfileTable(List<String> header, List<List<String>> rows, List<String> key,
-    String weight) {
+public record ProfileTable(
+    List<String> header, List<List<String>> rows, List<String> key, String weight) {
   public ProfileTable {
     header = List.copyOf(header);
     rows = rows.stream().map(List::copyOf).toList();
     key = List.copyOf(key);
     if (!header.containsAll(key) || !header.contains(weight)) {
-      throw new IllegalArgumentException("key " + key + " and weight " + weight
-          + " must be columns of " + header);
+      throw new IllegalArgumentException(
+          "key " + key + " and weight " + weight + " must be columns of " + header);
     }
   }
 
   /**
-   * Each entry's weight by its key (key cells joined with {@code '|'}), in row order: what two
-   * runs of the same profile are compared on.
+   * Each entry's weight by its key (key cells joined with {@code '|'}), in row order: what two runs
+   * of the same profile are compared on.
    */
   public Map<String, Long> weights() {
     int[] k = key.stream().mapToInt(header::indexOf).toArray();

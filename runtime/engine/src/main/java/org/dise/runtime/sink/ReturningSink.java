@@ -4,9 +4,9 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * A sink whose handler returns a value to the replacement code: {@code $drN = call(sink,
- * args...)} writes it into a register, so replacement code can keep per-key state on the device
- * and read it back (a map is a handler; spec/engine.md, "Calls that return a value").
+ * A sink whose handler returns a value to the replacement code: {@code $drN = call(sink, args...)}
+ * writes it into a register, so replacement code can keep per-key state on the device and read it
+ * back (a map is a handler; spec/engine.md, "Calls that return a value").
  */
 public interface ReturningSink extends Sink {
   /** Records one event, as {@link #record}, and returns the handler's result. */

@@ -22,15 +22,15 @@ public interface Sink {
 
   /**
    * An external trigger turned sampling on after {@code applicationInstructions}: a sink that
-   * measures distances between events starts over here, so an unsampled stretch is not
-   * charged to the first event after it (spec/sampling.md).
+   * measures distances between events starts over here, so an unsampled stretch is not charged to
+   * the first event after it (spec/sampling.md).
    */
   default void resume(long applicationInstructions) {}
 
   /**
    * An external trigger turns sampling off after {@code applicationInstructions}: a sink that
-   * charges the time between events stops charging here, as nothing it sees until {@link
-   * #resume} belongs to the profile.
+   * charges the time between events stops charging here, as nothing it sees until {@link #resume}
+   * belongs to the profile.
    */
   default void pause(long applicationInstructions) {}
 

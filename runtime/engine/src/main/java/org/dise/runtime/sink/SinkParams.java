@@ -2,7 +2,9 @@ package org.dise.runtime.sink;
 
 import java.util.Map;
 
-/** Reads a sink binding's parameters (text, as the configuration carries them) as numbers and flags. */
+/**
+ * Reads a sink binding's parameters (text, as the configuration carries them) as numbers and flags.
+ */
 public final class SinkParams {
   private SinkParams() {}
 

@@ -6,9 +6,9 @@ import java.util.ServiceLoader;
 import org.dise.runtime.dise.SinkBinding;
 
 /**
- * Where an engine gets its sink implementations. The engine knows only the {@link Sink}
- * interface; the profiles module registers the implementations through {@link ServiceLoader},
- * so a deployable configuration runs on the runtime modules alone and nothing imports upward.
+ * Where an engine gets its sink implementations. The engine knows only the {@link Sink} interface;
+ * the profiles module registers the implementations through {@link ServiceLoader}, so a deployable
+ * configuration runs on the runtime modules alone and nothing imports upward.
  */
 public interface SinkProvider {
   /**
@@ -23,8 +23,10 @@ public interface SinkProvider {
 
   /** The provider on the class path: the first one {@link ServiceLoader} finds. */
   static SinkProvider installed() {
-    return Installed.PROVIDER.orElseThrow(() -> new IllegalStateException(
-        "no sink implementations on the class path (the acf-profiles module is missing)"));
+    return Installed.PROVIDER.orElseThrow(
+        () ->
+            new IllegalStateException(
+                "no sink implementations on the class path (the acf-profiles module is missing)"));
   }
 
   /** Looked up once, on first use. */

@@ -13,9 +13,9 @@ public interface TaggedSink extends Sink {
   /**
    * One retired tagged instruction. {@code value} is the result it wrote (a load's value, an
    * integer or FP result as raw bits), a store's data (the bytes written, zero-extended), or a
-   * control transfer's actual next pc; {@code address} the effective address of a memory access
-   * (0 otherwise); {@code now} the application instructions retired so far, the main
-   * processor's clock.
+   * control transfer's actual next pc; {@code address} the effective address of a memory access (0
+   * otherwise); {@code now} the application instructions retired so far, the main processor's
+   * clock.
    */
   void retire(DecodedInsn insn, long value, long address, long now);
 

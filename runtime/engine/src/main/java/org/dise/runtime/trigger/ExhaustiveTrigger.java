@@ -1,8 +1,8 @@
 package org.dise.runtime.trigger;
 
 /**
- * Samples every interval (phase-based remote profiling paper, Section 3.2: the "exhaustive"
- * policy, the exact profile the other policies are measured against).
+ * Samples every interval (phase-based remote profiling paper, Section 3.2: the "exhaustive" policy,
+ * the exact profile the other policies are measured against).
  */
 public final class ExhaustiveTrigger implements Trigger {
   private final long interval;

@@ -1,9 +1,9 @@
 package org.dise.runtime.trigger;
 
 /**
- * Periodic sampling (phase-based remote profiling paper, Section 3.2: "gather a profile every
- * Nth interval"): intervals are taken in groups of {@code length}, and the first group of every
- * {@code period} groups is sampled, so a sample stands for {@code period} times its counts.
+ * Periodic sampling (phase-based remote profiling paper, Section 3.2: "gather a profile every Nth
+ * interval"): intervals are taken in groups of {@code length}, and the first group of every {@code
+ * period} groups is sampled, so a sample stands for {@code period} times its counts.
  */
 public final class PeriodicTrigger implements Trigger {
   private final long interval;
@@ -41,8 +41,8 @@ public final class PeriodicTrigger implements Trigger {
 
   /**
    * {@code period}, except in a cycle (a sampled group and the groups up to the next sample) that
-   * the run did not finish: there the sample stands for the cycle's instructions over its own,
-   * so a sample near the end is not counted as if the program had run on [choice].
+   * the run did not finish: there the sample stands for the cycle's instructions over its own, so a
+   * sample near the end is not counted as if the program had run on [choice].
    */
   @Override
   public double scale(long index) {

@@ -7,14 +7,14 @@ import java.util.Set;
 import org.dise.runtime.cpu.BlockObserver;
 
 /**
- * Phase-aware sampling (first paper, Section 4; phase-based remote profiling paper, Section
- * 2.3): the profiling daemon. Online, it looks up the phase the {@link PhaseTracker} predicts
- * for the next interval in the {@link PhaseTable} and samples the interval when that phase has
- * not been sampled and this is its first ({@code first}) or third or later ({@code third})
- * interval; at the end of the interval the actual phase's count goes up, and a sample counts
- * for the actual phase. With a {@link PhasePlan} from a first pass it samples exactly the
- * plan's representatives (perfect prediction, and the oracle policies {@code centroid} and
- * {@code random}). A sample stands for its phase's instructions over the sampled ones.
+ * Phase-aware sampling (first paper, Section 4; phase-based remote profiling paper, Section 2.3):
+ * the profiling daemon. Online, it looks up the phase the {@link PhaseTracker} predicts for the
+ * next interval in the {@link PhaseTable} and samples the interval when that phase has not been
+ * sampled and this is its first ({@code first}) or third or later ({@code third}) interval; at the
+ * end of the interval the actual phase's count goes up, and a sample counts for the actual phase.
+ * With a {@link PhasePlan} from a first pass it samples exactly the plan's representatives (perfect
+ * prediction, and the oracle policies {@code centroid} and {@code random}). A sample stands for its
+ * phase's instructions over the sampled ones.
  */
 public final class PhaseAwareTrigger implements Trigger {
   private final long interval;
@@ -30,8 +30,13 @@ public final class PhaseAwareTrigger implements Trigger {
    * @param policy first or third (online), or with a plan also centroid or random
    * @param plan the first pass's plan, or null to run online on the tracker's predictions
    */
-  public PhaseAwareTrigger(long interval, PhaseTracker tracker, PhaseTable table, String policy,
-      PhasePlan plan, long seed) {
+  public PhaseAwareTrigger(
+      long interval,
+      PhaseTracker tracker,
+      PhaseTable table,
+      String policy,
+      PhasePlan plan,
+      long seed) {
     this.interval = Triggers.positive("interval", interval);
     this.tracker = tracker;
     this.table = table;
@@ -40,14 +45,19 @@ public final class PhaseAwareTrigger implements Trigger {
       this.warmup = 0;
     } else {
       this.planned = null;
-      this.warmup = switch (policy) {
-        case "first" -> 0;
-        case "third" -> 2;
-        case "centroid", "random" -> throw new IllegalArgumentException("policy " + policy
-            + " is an oracle: it needs a first pass over the program");
-        default -> throw new IllegalArgumentException("unknown representative policy '"
-            + policy + "' (first, third, centroid or random)");
-      };
+      this.warmup =
+          switch (policy) {
+            case "first" -> 0;
+            case "third" -> 2;
+            case "centroid", "random" ->
+                throw new IllegalArgumentException(
+                    "policy " + policy + " is an oracle: it needs a first pass over the program");
+            default ->
+                throw new IllegalArgumentException(
+                    "unknown representative policy '"
+                        + policy
+                        + "' (first, third, centroid or random)");
+          };
     }
   }
 
@@ -117,9 +127,9 @@ public final class PhaseAwareTrigger implements Trigger {
   }
 
   /**
-   * The accuracy of the phase predictions this trigger sampled by: 1 with a first pass's plan
-   * (the oracle the papers assume, whatever the tracker alongside would have predicted), else
-   * the tracker's predictor's.
+   * The accuracy of the phase predictions this trigger sampled by: 1 with a first pass's plan (the
+   * oracle the papers assume, whatever the tracker alongside would have predicted), else the
+   * tracker's predictor's.
    */
   public double predictionAccuracy() {
     return planned != null ? 1.0 : tracker.predictionAccuracy();
@@ -131,9 +141,9 @@ public final class PhaseAwareTrigger implements Trigger {
   }
 
   /**
-   * A phase the optimization center already holds enough of (phase-based remote profiling
-   * paper, Section 3.2.5): added to the tracker with its signature and to the phase table with
-   * its sampled bit set, so that this device does not sample it. Returns its phase ID.
+   * A phase the optimization center already holds enough of (phase-based remote profiling paper,
+   * Section 3.2.5): added to the tracker with its signature and to the phase table with its sampled
+   * bit set, so that this device does not sample it. Returns its phase ID.
    */
   public int markKnown(double[] signature) {
     int id = tracker.addKnownPhase(signature);

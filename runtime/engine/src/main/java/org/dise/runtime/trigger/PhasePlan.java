@@ -37,10 +37,10 @@ public final class PhasePlan {
   }
 
   /**
-   * The interval each phase is sampled at under {@code policy}: {@code first} its first
-   * interval, {@code third} its third (its last when it has fewer: the oracle never leaves a
-   * phase out) [choice], {@code centroid} the interval nearest the mean of its footprints,
-   * {@code random} one of its intervals drawn with {@code seed}.
+   * The interval each phase is sampled at under {@code policy}: {@code first} its first interval,
+   * {@code third} its third (its last when it has fewer: the oracle never leaves a phase out)
+   * [choice], {@code centroid} the interval nearest the mean of its footprints, {@code random} one
+   * of its intervals drawn with {@code seed}.
    */
   public TreeSet<Long> representatives(String policy, long seed) {
     Map<Integer, List<Integer>> members = new HashMap<>();
@@ -53,14 +53,18 @@ public final class PhasePlan {
     ids.sort(null);
     for (int p : ids) {
       List<Integer> m = members.get(p);
-      int pick = switch (policy) {
-        case "first" -> m.get(0);
-        case "third" -> m.get(Math.min(2, m.size() - 1));
-        case "random" -> m.get(random.nextInt(m.size()));
-        case "centroid" -> centroid(m);
-        default -> throw new IllegalArgumentException("unknown representative policy '" + policy
-            + "' (first, third, centroid or random)");
-      };
+      int pick =
+          switch (policy) {
+            case "first" -> m.get(0);
+            case "third" -> m.get(Math.min(2, m.size() - 1));
+            case "random" -> m.get(random.nextInt(m.size()));
+            case "centroid" -> centroid(m);
+            default ->
+                throw new IllegalArgumentException(
+                    "unknown representative policy '"
+                        + policy
+                        + "' (first, third, centroid or random)");
+          };
       out.add((long) pick);
     }
     return out;

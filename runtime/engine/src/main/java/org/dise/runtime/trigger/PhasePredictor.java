@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Predicts the phase of the next interval (phase-based remote profiling paper, Section 2.3,
- * after Sherwood et al. 2003): {@code last} predicts that the current phase continues; {@code
- * markov} is the run-length Markov predictor, which remembers what followed each (phase, run
- * length) pair and falls back to the last phase.
+ * Predicts the phase of the next interval (phase-based remote profiling paper, Section 2.3, after
+ * Sherwood et al. 2003): {@code last} predicts that the current phase continues; {@code markov} is
+ * the run-length Markov predictor, which remembers what followed each (phase, run length) pair and
+ * falls back to the last phase.
  */
 public final class PhasePredictor {
   /** Run lengths above this are one state of the Markov predictor [choice]. */
@@ -27,8 +27,9 @@ public final class PhasePredictor {
     return switch (name) {
       case "last" -> new PhasePredictor(false);
       case "markov" -> new PhasePredictor(true);
-      default -> throw new IllegalArgumentException(
-          "unknown phase predictor '" + name + "' (last, markov or oracle)");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown phase predictor '" + name + "' (last, markov or oracle)");
     };
   }
 

@@ -3,10 +3,10 @@ package org.dise.runtime.trigger;
 import java.util.SplittableRandom;
 
 /**
- * The phase table of the profiling daemon (first paper, Section 4; phase-based remote
- * profiling paper, Section 2.3): a small fully associative table of phase IDs, each with a
- * sampled bit and a count of the intervals seen in the phase, with random replacement (seeded).
- * A phase that was replaced and comes back starts over: it may be sampled again.
+ * The phase table of the profiling daemon (first paper, Section 4; phase-based remote profiling
+ * paper, Section 2.3): a small fully associative table of phase IDs, each with a sampled bit and a
+ * count of the intervals seen in the phase, with random replacement (seeded). A phase that was
+ * replaced and comes back starts over: it may be sampled again.
  */
 public final class PhaseTable {
   /** One entry. */

@@ -5,38 +5,40 @@ import java.util.List;
 import org.dise.runtime.cpu.BlockObserver;
 
 /**
- * The phase tracker (phase-based remote profiling paper, Section 2.3, after Sherwood et al.,
- * ISCA 2003): each branch's PC is hashed into one of {@code buckets} counters, which it
- * increments by the instructions run since the previous branch; at the end of an interval the
- * footprint, normalised to the interval's instructions, is compared with the signatures of
- * the phases seen so far by Manhattan distance, and the interval joins the nearest phase under
- * the threshold or starts a new one. A {@link PhasePredictor} predicts the next interval's
- * phase. See spec/sampling.md.
+ * The phase tracker (phase-based remote profiling paper, Section 2.3, after Sherwood et al., ISCA
+ * 2003): each branch's PC is hashed into one of {@code buckets} counters, which it increments by
+ * the instructions run since the previous branch; at the end of an interval the footprint,
+ * normalised to the interval's instructions, is compared with the signatures of the phases seen so
+ * far by Manhattan distance, and the interval joins the nearest phase under the threshold or starts
+ * a new one. A {@link PhasePredictor} predicts the next interval's phase. See spec/sampling.md.
  */
 public final class PhaseTracker implements BlockObserver, PhaseTrace {
   private final long[] footprint;
   private final double threshold;
+
   /** One signature per phase (its first interval's footprint, normalised) [choice]. */
   private final List<double[]> signatures = new ArrayList<>();
+
   /** Every interval's normalised footprint (for the centroid policy and the tests). */
   private final List<double[]> footprints = new ArrayList<>();
+
   private final LongList phases = new LongList();
   private final LongList predictions = new LongList();
   private final PhasePredictor predictor;
   private int next = -1;
 
   /**
-   * A tracker with {@code buckets} footprint counters and a similarity threshold in percent:
-   * two intervals are in one phase when less than {@code thresholdPercent}% of their
-   * instructions would have to move between buckets to make their footprints equal.
+   * A tracker with {@code buckets} footprint counters and a similarity threshold in percent: two
+   * intervals are in one phase when less than {@code thresholdPercent}% of their instructions would
+   * have to move between buckets to make their footprints equal.
    */
   public PhaseTracker(int buckets, double thresholdPercent, PhasePredictor predictor) {
     if (buckets < 1) {
       throw new IllegalArgumentException("buckets must be at least 1, not " + buckets);
     }
     if (!(thresholdPercent >= 0 && thresholdPercent <= 100)) {
-      throw new IllegalArgumentException("threshold must be a percentage from 0 to 100, not "
-          + thresholdPercent);
+      throw new IllegalArgumentException(
+          "threshold must be a percentage from 0 to 100, not " + thresholdPercent);
     }
     this.footprint = new long[buckets];
     this.threshold = thresholdPercent;
@@ -91,8 +93,8 @@ public final class PhaseTracker implements BlockObserver, PhaseTrace {
   }
 
   /**
-   * Manhattan distance of two normalised footprints in percent of the instructions: half the
-   * sum of absolute differences (0 for equal footprints, 100 for disjoint ones).
+   * Manhattan distance of two normalised footprints in percent of the instructions: half the sum of
+   * absolute differences (0 for equal footprints, 100 for disjoint ones).
    */
   public static double distance(double[] a, double[] b) {
     double s = 0;
@@ -104,13 +106,16 @@ public final class PhaseTracker implements BlockObserver, PhaseTrace {
 
   /**
    * Adds a phase known from elsewhere (the optimization center's feedback, phase-based remote
-   * profiling paper, Section 3.2.5) with its signature, before any interval ends; returns its
-   * phase ID. Intervals close to it then join it as if this tracker had seen it.
+   * profiling paper, Section 3.2.5) with its signature, before any interval ends; returns its phase
+   * ID. Intervals close to it then join it as if this tracker had seen it.
    */
   public int addKnownPhase(double[] signature) {
     if (signature.length != footprint.length) {
-      throw new IllegalArgumentException("a signature of " + signature.length
-          + " buckets does not fit a tracker of " + footprint.length);
+      throw new IllegalArgumentException(
+          "a signature of "
+              + signature.length
+              + " buckets does not fit a tracker of "
+              + footprint.length);
     }
     signatures.add(signature.clone());
     return signatures.size() - 1;

@@ -3,10 +3,10 @@ package org.dise.runtime.trigger;
 import java.util.SplittableRandom;
 
 /**
- * Random sampling (phase-based remote profiling paper, Section 3.2: "gather a profile for
- * interval i with a probability of 1/N"): each group of {@code length} intervals is sampled
- * with probability 1/{@code oneIn}, drawn from a generator seeded with {@code seed}, so the same
- * seed samples the same intervals. A sample stands for {@code oneIn} times its counts.
+ * Random sampling (phase-based remote profiling paper, Section 3.2: "gather a profile for interval
+ * i with a probability of 1/N"): each group of {@code length} intervals is sampled with probability
+ * 1/{@code oneIn}, drawn from a generator seeded with {@code seed}, so the same seed samples the
+ * same intervals. A sample stands for {@code oneIn} times its counts.
  */
 public final class RandomTrigger implements Trigger {
   private final long interval;

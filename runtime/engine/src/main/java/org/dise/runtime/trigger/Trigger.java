@@ -2,10 +2,10 @@ package org.dise.runtime.trigger;
 
 /**
  * An external trigger source (first paper, Section 3.4): at every interval boundary it decides
- * whether the next interval is profiled, and the driver injects {@code on_trig_inst} or
- * {@code off_trig_inst} into the decode stream accordingly, where the productions of equations
- * (1) and (2) turn the codeword into the sampling flag. Implementations: exhaustive, periodic,
- * random, phase-aware.
+ * whether the next interval is profiled, and the driver injects {@code on_trig_inst} or {@code
+ * off_trig_inst} into the decode stream accordingly, where the productions of equations (1) and (2)
+ * turn the codeword into the sampling flag. Implementations: exhaustive, periodic, random,
+ * phase-aware.
  */
 public interface Trigger {
   /** The component name a binding uses ({@code periodic}, {@code phase_aware}, ...). */
@@ -36,8 +36,8 @@ public interface Trigger {
   }
 
   /**
-   * What this trigger needs to see of the executed code (the phase tracker's branch footprint),
-   * or null when it needs nothing; see {@link org.dise.runtime.cpu.BlockObserver}.
+   * What this trigger needs to see of the executed code (the phase tracker's branch footprint), or
+   * null when it needs nothing; see {@link org.dise.runtime.cpu.BlockObserver}.
    */
   default org.dise.runtime.cpu.BlockObserver observer() {
     return null;

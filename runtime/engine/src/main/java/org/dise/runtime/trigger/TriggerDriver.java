@@ -8,12 +8,12 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.isa.Op;
 
 /**
- * Runs a machine under an external trigger (first paper, Section 3.4): the guest runs in
- * slices that end exactly at interval boundaries, counted in application instructions
- * (inserted ones excluded); at each boundary the trigger ends the interval and decides on the
- * next, and the driver injects {@code on_trig_inst} or {@code off_trig_inst} into the decode
- * stream before the next instruction when the decision changes (and at the start of the run),
- * where the productions of equations (1) and (2) set the sampling flag.
+ * Runs a machine under an external trigger (first paper, Section 3.4): the guest runs in slices
+ * that end exactly at interval boundaries, counted in application instructions (inserted ones
+ * excluded); at each boundary the trigger ends the interval and decides on the next, and the driver
+ * injects {@code on_trig_inst} or {@code off_trig_inst} into the decode stream before the next
+ * instruction when the decision changes (and at the start of the run), where the productions of
+ * equations (1) and (2) set the sampling flag.
  */
 public final class TriggerDriver {
   /** Called at every interval boundary (after the trigger heard of it). */
@@ -31,11 +31,11 @@ public final class TriggerDriver {
   private String unmatched;
 
   /**
-   * A driver for {@code trigger}; {@code extraTracker}, when not null, tracks phases alongside
-   * (a first pass records the phases this way under the exhaustive trigger).
+   * A driver for {@code trigger}; {@code extraTracker}, when not null, tracks phases alongside (a
+   * first pass records the phases this way under the exhaustive trigger).
    */
-  public TriggerDriver(Machine machine, ProfilingEngine engine, Trigger trigger,
-      PhaseTracker extraTracker) {
+  public TriggerDriver(
+      Machine machine, ProfilingEngine engine, Trigger trigger, PhaseTracker extraTracker) {
     this.machine = machine;
     this.engine = engine;
     this.trigger = trigger;
@@ -76,10 +76,10 @@ public final class TriggerDriver {
   }
 
   /**
-   * Runs until the guest exits or faults, or {@code maxInsns} application instructions have run
-   * (a negative limit means none). Under a trigger, {@code --max-insns} counts application
-   * instructions [choice]: the exhaustive first pass inserts many more instructions than a
-   * sampled run, and the two must stop at the same point of the program to be compared.
+   * Runs until the guest exits or faults, or {@code maxInsns} application instructions have run (a
+   * negative limit means none). Under a trigger, {@code --max-insns} counts application
+   * instructions [choice]: the exhaustive first pass inserts many more instructions than a sampled
+   * run, and the two must stop at the same point of the program to be compared.
    */
   public Machine.Outcome run(long maxInsns) {
     if (maxInsns != 0) {
@@ -101,10 +101,18 @@ public final class TriggerDriver {
     finish();
     if (r == StopReason.STEP_LIMIT) {
       Cpu cpu = machine.cpu();
-      return new Machine.Outcome(r, 1, cpu.instret(), String.format(
-          "guest stopped after %,d application instructions (--max-insns %d; %,d with the"
-          + " inserted ones) at pc 0x%x in %s", applicationInstructions(), maxInsns,
-          cpu.instret(), cpu.pc, machine.symbols().describe(cpu.pc)));
+      return new Machine.Outcome(
+          r,
+          1,
+          cpu.instret(),
+          String.format(
+              "guest stopped after %,d application instructions (--max-insns %d; %,d with the"
+                  + " inserted ones) at pc 0x%x in %s",
+              applicationInstructions(),
+              maxInsns,
+              cpu.instret(),
+              cpu.pc,
+              machine.symbols().describe(cpu.pc)));
     }
     return machine.outcome(r, maxInsns);
   }
@@ -115,6 +123,7 @@ public final class TriggerDriver {
   private boolean on;
   private boolean begun;
   private boolean finished;
+
   /** The codeword of the interval under way is still to be injected. */
   private boolean pending;
 
@@ -131,8 +140,8 @@ public final class TriggerDriver {
   /**
    * Runs at most {@code budget} more instructions (of any kind), ending intervals and injecting
    * codewords at their boundaries; returns early when the guest stops (exit, fault, breakpoint,
-   * interrupt). May be called again to go on, for a REPL that runs in slices; {@link #finish}
-   * ends the last interval.
+   * interrupt). May be called again to go on, for a REPL that runs in slices; {@link #finish} ends
+   * the last interval.
    */
   public StopReason advance(long budget) {
     begin();
@@ -222,11 +231,13 @@ public final class TriggerDriver {
   private volatile int lastPhase = -1;
 
   /**
-   * A one-line description of where the run is, for a progress display on another thread:
-   * intervals completed, whether the current one is sampled, and the last interval's phase.
+   * A one-line description of where the run is, for a progress display on another thread: intervals
+   * completed, whether the current one is sampled, and the last interval's phase.
    */
   public String progress() {
-    return "interval " + completed + (sampledNow ? " (sampled)" : "")
+    return "interval "
+        + completed
+        + (sampledNow ? " (sampled)" : "")
         + (lastPhase >= 0 ? ", phase " + lastPhase : "");
   }
 
@@ -259,8 +270,8 @@ public final class TriggerDriver {
   }
 
   /**
-   * The first injected codeword that matched no production (the trigger could not set the
-   * sampling flag: the ACF lacks the productions of equations (1) and (2)), or null.
+   * The first injected codeword that matched no production (the trigger could not set the sampling
+   * flag: the ACF lacks the productions of equations (1) and (2)), or null.
    */
   public String codewordUnmatched() {
     return unmatched;

@@ -5,9 +5,9 @@ import java.util.Map;
 import org.dise.runtime.dise.TriggerBinding;
 
 /**
- * A sampling strategy to run: a trigger component of the catalog (spec/acf-language.md, Section
- * 7) with its parameters as text, from an ACF's {@code trigger} declaration or from {@code acf
- * run --sampling}. Parameters not given take the defaults of spec/sampling.md.
+ * A sampling strategy to run: a trigger component of the catalog (spec/acf-language.md, Section 7)
+ * with its parameters as text, from an ACF's {@code trigger} declaration or from {@code acf run
+ * --sampling}. Parameters not given take the defaults of spec/sampling.md.
  */
 public record TriggerSpec(String component, Map<String, String> params) {
   public TriggerSpec {
@@ -52,20 +52,26 @@ public record TriggerSpec(String component, Map<String, String> params) {
         }
         return new TriggerSpec("phase_aware", p);
       }
-      default -> throw new IllegalArgumentException("unknown sampling strategy '" + text
-          + "' (exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY])");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown sampling strategy '"
+                  + text
+                  + "' (exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY])");
     }
   }
 
   private static void arity(String text, String[] f, int min, int max) {
     if (f.length < min || f.length > max) {
-      throw new IllegalArgumentException("sampling strategy '" + text + "': expected "
-          + switch (f[0]) {
-            case "exhaustive" -> "no arguments";
-            case "periodic" -> "periodic:N";
-            case "random" -> "random:P or random:P:SEED";
-            default -> "phase or phase:POLICY";
-          });
+      throw new IllegalArgumentException(
+          "sampling strategy '"
+              + text
+              + "': expected "
+              + switch (f[0]) {
+                case "exhaustive" -> "no arguments";
+                case "periodic" -> "periodic:N";
+                case "random" -> "random:P or random:P:SEED";
+                default -> "phase or phase:POLICY";
+              });
     }
   }
 
@@ -108,18 +114,20 @@ public record TriggerSpec(String component, Map<String, String> params) {
 
   /** True when this strategy needs a first pass over the program (an oracle). */
   public boolean needsFirstPass() {
-    return phaseAware() && (text("predictor", "last").equals("oracle")
-        || ORACLE_POLICIES.contains(text("policy", Triggers.DEFAULT_POLICY)));
+    return phaseAware()
+        && (text("predictor", "last").equals("oracle")
+            || ORACLE_POLICIES.contains(text("policy", Triggers.DEFAULT_POLICY)));
   }
 
-  private static final java.util.Set<String> ORACLE_POLICIES = java.util.Set.of("centroid", "random");
+  private static final java.util.Set<String> ORACLE_POLICIES =
+      java.util.Set.of("centroid", "random");
 
   /** How the strategy reads on a command line ({@code periodic:10}, {@code phase:third}). */
   public String describe() {
     return switch (component) {
       case "periodic" -> "periodic:" + params.getOrDefault("period", "10");
-      case "random" -> "random:" + params.getOrDefault("one_in", "10") + ":"
-          + params.getOrDefault("seed", "1");
+      case "random" ->
+          "random:" + params.getOrDefault("one_in", "10") + ":" + params.getOrDefault("seed", "1");
       case "phase_aware" -> "phase:" + text("policy", Triggers.DEFAULT_POLICY);
       default -> component;
     };

@@ -9,18 +9,25 @@ public final class Triggers {
 
   /** The papers' interval: 10 million application instructions. */
   public static final long DEFAULT_INTERVAL = 10_000_000;
+
   /** The papers' footprint: 32 buckets. */
   public static final int DEFAULT_BUCKETS = 32;
+
   /** The papers' phase table: 20 entries. */
   public static final int DEFAULT_TABLE = 20;
+
   /** The papers' representative policy. */
   public static final String DEFAULT_POLICY = "third";
+
   /** Similarity threshold, percent of an interval's instructions [choice]. */
   public static final double DEFAULT_THRESHOLD = 25;
+
   /** Periodic: every 10th interval [choice]. */
   public static final long DEFAULT_PERIOD = 10;
+
   /** Random: one interval in 10 [choice]. */
   public static final long DEFAULT_ONE_IN = 10;
+
   public static final long DEFAULT_SEED = 1;
 
   /**
@@ -34,23 +41,36 @@ public final class Triggers {
     long seed = spec.number("seed", DEFAULT_SEED);
     return switch (spec.component()) {
       case "exhaustive" -> new ExhaustiveTrigger(interval);
-      case "periodic" -> new PeriodicTrigger(interval, spec.number("period", DEFAULT_PERIOD),
-          spec.number("length", 1));
-      case "random" -> new RandomTrigger(interval, spec.number("one_in", DEFAULT_ONE_IN),
-          spec.number("length", 1), seed);
+      case "periodic" ->
+          new PeriodicTrigger(
+              interval, spec.number("period", DEFAULT_PERIOD), spec.number("length", 1));
+      case "random" ->
+          new RandomTrigger(
+              interval, spec.number("one_in", DEFAULT_ONE_IN), spec.number("length", 1), seed);
       case "phase_aware" -> {
         PhaseTracker tracker = tracker(spec);
         PhaseTable table = new PhaseTable((int) spec.number("table", DEFAULT_TABLE), seed);
         if (spec.needsFirstPass() && plan == null) {
-          throw new IllegalArgumentException("phase-aware sampling with policy "
-              + spec.text("policy", DEFAULT_POLICY) + " and predictor "
-              + spec.text("predictor", "last") + " needs a first pass over the program");
+          throw new IllegalArgumentException(
+              "phase-aware sampling with policy "
+                  + spec.text("policy", DEFAULT_POLICY)
+                  + " and predictor "
+                  + spec.text("predictor", "last")
+                  + " needs a first pass over the program");
         }
-        yield new PhaseAwareTrigger(interval, tracker, table,
-            spec.text("policy", DEFAULT_POLICY), spec.needsFirstPass() ? plan : null, seed);
+        yield new PhaseAwareTrigger(
+            interval,
+            tracker,
+            table,
+            spec.text("policy", DEFAULT_POLICY),
+            spec.needsFirstPass() ? plan : null,
+            seed);
       }
-      default -> throw new IllegalArgumentException("unknown trigger component '"
-          + spec.component() + "' (exhaustive, periodic, random, phase_aware)");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown trigger component '"
+                  + spec.component()
+                  + "' (exhaustive, periodic, random, phase_aware)");
     };
   }
 
@@ -60,25 +80,38 @@ public final class Triggers {
    * @throws IllegalArgumentException naming the parameter that is wrong
    */
   public static void check(TriggerSpec spec) {
-    java.util.Set<String> known = switch (spec.component()) {
-      case "exhaustive" -> java.util.Set.of("interval", "counter");
-      case "periodic" -> java.util.Set.of("interval", "counter", "period", "length");
-      case "random" -> java.util.Set.of("interval", "counter", "one_in", "length", "seed");
-      case "phase_aware" -> java.util.Set.of("interval", "counter", "buckets", "threshold",
-          "table", "policy", "seed", "predictor");
-      default -> java.util.Set.of();
-    };
+    java.util.Set<String> known =
+        switch (spec.component()) {
+          case "exhaustive" -> java.util.Set.of("interval", "counter");
+          case "periodic" -> java.util.Set.of("interval", "counter", "period", "length");
+          case "random" -> java.util.Set.of("interval", "counter", "one_in", "length", "seed");
+          case "phase_aware" ->
+              java.util.Set.of(
+                  "interval",
+                  "counter",
+                  "buckets",
+                  "threshold",
+                  "table",
+                  "policy",
+                  "seed",
+                  "predictor");
+          default -> java.util.Set.of();
+        };
     for (String p : spec.params().keySet()) {
       if (!known.isEmpty() && !known.contains(p)) {
-        throw new IllegalArgumentException(spec.component() + " has no parameter '" + p + "'"
-            + (p.equals("threshold") || p.equals("predictor") ? " (it is for phase)" : ""));
+        throw new IllegalArgumentException(
+            spec.component()
+                + " has no parameter '"
+                + p
+                + "'"
+                + (p.equals("threshold") || p.equals("predictor") ? " (it is for phase)" : ""));
       }
     }
     if (spec.phaseAware()) {
       String policy = spec.text("policy", DEFAULT_POLICY);
       if (!java.util.Set.of("first", "third", "centroid", "random").contains(policy)) {
-        throw new IllegalArgumentException("unknown representative policy '" + policy
-            + "' (first, third, centroid or random)");
+        throw new IllegalArgumentException(
+            "unknown representative policy '" + policy + "' (first, third, centroid or random)");
       }
       String predictor = spec.text("predictor", "last");
       if (!predictor.equals("oracle")) {
@@ -89,15 +122,27 @@ public final class Triggers {
     }
     // The catalogue's ranges (what acf check reports at line and column for an ACF's
     // trigger); counts such as 10M are read as the numbers they stand for.
-    org.dise.runtime.sink.Catalogue.find(spec.component()).ifPresent(c -> {
-      java.util.Map<String, String> text = new java.util.LinkedHashMap<>();
-      spec.params().forEach((k, v) -> text.put(k, c.param(k).filter(p -> p.type()
-          == org.dise.runtime.sink.ParamSpec.Type.INT).isPresent() ? numberText(spec, k, v) : v));
-      java.util.List<org.dise.runtime.sink.ComponentSpec.Problem> problems = c.problems(text);
-      if (!problems.isEmpty()) {
-        throw new IllegalArgumentException(problems.get(0).message());
-      }
-    });
+    org.dise.runtime.sink.Catalogue.find(spec.component())
+        .ifPresent(
+            c -> {
+              java.util.Map<String, String> text = new java.util.LinkedHashMap<>();
+              spec.params()
+                  .forEach(
+                      (k, v) ->
+                          text.put(
+                              k,
+                              c.param(k)
+                                      .filter(
+                                          p -> p.type() == org.dise.runtime.sink.ParamSpec.Type.INT)
+                                      .isPresent()
+                                  ? numberText(spec, k, v)
+                                  : v));
+              java.util.List<org.dise.runtime.sink.ComponentSpec.Problem> problems =
+                  c.problems(text);
+              if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(problems.get(0).message());
+              }
+            });
     if (!spec.needsFirstPass()) {
       create(spec, null);
     }
@@ -111,7 +156,8 @@ public final class Triggers {
   /** A phase tracker with the spec's buckets, threshold and predictor. */
   public static PhaseTracker tracker(TriggerSpec spec) {
     String predictor = spec.text("predictor", "last");
-    return new PhaseTracker((int) spec.number("buckets", DEFAULT_BUCKETS),
+    return new PhaseTracker(
+        (int) spec.number("buckets", DEFAULT_BUCKETS),
         spec.decimal("threshold", DEFAULT_THRESHOLD),
         PhasePredictor.named(predictor.equals("oracle") ? "last" : predictor));
   }
@@ -141,8 +187,8 @@ public final class Triggers {
     try {
       return Math.multiplyExact(Long.parseLong(s), mult);
     } catch (NumberFormatException | ArithmeticException e) {
-      throw new IllegalArgumentException(name + " must be a whole number (suffix K, M or G"
-          + " allowed), not '" + v + "'");
+      throw new IllegalArgumentException(
+          name + " must be a whole number (suffix K, M or G" + " allowed), not '" + v + "'");
     }
   }
 }

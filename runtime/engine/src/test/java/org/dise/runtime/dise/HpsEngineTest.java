@@ -35,20 +35,26 @@ class HpsEngineTest {
     PatternExpr.Flag z0 = new PatternExpr.Flag(false, 0);
     PatternExpr.Flag o1 = new PatternExpr.Flag(true, 1);
     ConditionalsTable ct = new ConditionalsTable(List.of(z0, o1));
-    PatternExpr e = new PatternExpr.Binary(PatternExpr.BinaryOp.AND, z0,
-        new PatternExpr.Unary(PatternExpr.UnaryOp.NOT, o1));
+    PatternExpr e =
+        new PatternExpr.Binary(
+            PatternExpr.BinaryOp.AND, z0, new PatternExpr.Unary(PatternExpr.UnaryOp.NOT, o1));
     assertThat(ct.truthTable(e)).isEqualTo(0b0010L); // only z0 = 1, o1 = 0
   }
 
   @Test
   void staticPartFoldsAwayLeavingOnlyFlags() {
     DecodedInsn beq = new DecodedInsn(0x1000, Op.BEQ, Op.BEQ.match(), 0, 5, 6, 0, -8, 0);
-    PatternExpr p = new PatternExpr.Binary(PatternExpr.BinaryOp.AND,
-        new PatternExpr.Binary(PatternExpr.BinaryOp.AND,
-            new PatternExpr.ClassIs(org.dise.runtime.isa.OpClass.BRANCH),
-            new PatternExpr.Binary(PatternExpr.BinaryOp.GT,
-                new PatternExpr.Field(InsnField.PC), new PatternExpr.Field(InsnField.TARGET))),
-        new PatternExpr.Flag(false, 0));
+    PatternExpr p =
+        new PatternExpr.Binary(
+            PatternExpr.BinaryOp.AND,
+            new PatternExpr.Binary(
+                PatternExpr.BinaryOp.AND,
+                new PatternExpr.ClassIs(org.dise.runtime.isa.OpClass.BRANCH),
+                new PatternExpr.Binary(
+                    PatternExpr.BinaryOp.GT,
+                    new PatternExpr.Field(InsnField.PC),
+                    new PatternExpr.Field(InsnField.TARGET))),
+            new PatternExpr.Flag(false, 0));
     assertThat(PatternExpr.fold(p, beq)).isEqualTo(new PatternExpr.Flag(false, 0));
     DecodedInsn add = new DecodedInsn(0x1000, Op.ADD, Op.ADD.match(), 1, 2, 3, 0, 0, 0);
     assertThat(PatternExpr.fold(p, add)).isEqualTo(PatternExpr.FALSE);
@@ -56,8 +62,22 @@ class HpsEngineTest {
 
   @Test
   void loadImmediateExpansionComputesEveryConstant() {
-    long[] values = {0, 1, -1, 2047, -2048, 2048, 0x7fffffffL, 0x80000000L, -0x80000000L,
-        0x123456789abcdefL, Long.MAX_VALUE, Long.MIN_VALUE, 0xdeadbeefcafef00dL, 0x7ffff800L};
+    long[] values = {
+      0,
+      1,
+      -1,
+      2047,
+      -2048,
+      2048,
+      0x7fffffffL,
+      0x80000000L,
+      -0x80000000L,
+      0x123456789abcdefL,
+      Long.MAX_VALUE,
+      Long.MIN_VALUE,
+      0xdeadbeefcafef00dL,
+      0x7ffff800L
+    };
     for (long v : values) {
       List<Step> steps = new ArrayList<>();
       InstantiationLogic.loadImmediate(steps, 0x1000, Cpu.DISE_REG_BASE, v);
@@ -65,13 +85,14 @@ class HpsEngineTest {
       for (Step s : steps) {
         DecodedInsn d = ((Step.Exec) s).insn;
         long a = x[d.rs1];
-        x[d.rd] = switch (d.exec) {
-          case LUI -> d.imm;
-          case ADDI -> a + d.imm;
-          case ADDIW -> (int) (a + d.imm);
-          case SLLI -> a << d.imm;
-          default -> throw new AssertionError(d.exec);
-        };
+        x[d.rd] =
+            switch (d.exec) {
+              case LUI -> d.imm;
+              case ADDI -> a + d.imm;
+              case ADDIW -> (int) (a + d.imm);
+              case SLLI -> a << d.imm;
+              default -> throw new AssertionError(d.exec);
+            };
       }
       assertThat(x[Cpu.DISE_REG_BASE]).isEqualTo(v);
     }

@@ -18,7 +18,11 @@ class RetirementTest {
 
   /** S-type store: funct3, rs2, rs1, imm. */
   private static int store(int funct3, int opcode, int rs2, int rs1, int imm) {
-    return ((imm >> 5) & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | funct3 << 12 | (imm & 0x1f) << 7
+    return ((imm >> 5) & 0x7f) << 25
+        | rs2 << 20
+        | rs1 << 15
+        | funct3 << 12
+        | (imm & 0x1f) << 7
         | opcode;
   }
 
@@ -43,8 +47,7 @@ class RetirementTest {
     cpu.x[10] = 0x20000;
     cpu.f[11] = 0xffff_ffff_3f80_0000L; // 1.0f, NaN-boxed in the 64-bit register
     DecodedInsn d = Decoder.decode(0x10000, store(2, 0x27, 11, 10, 0)); // fsw fa1, 0(a0)
-    assertThat(Retirement.value(d, cpu, d.npc, Retirement.stored(d, cpu)))
-        .isEqualTo(0x3f80_0000L);
+    assertThat(Retirement.value(d, cpu, d.npc, Retirement.stored(d, cpu))).isEqualTo(0x3f80_0000L);
   }
 
   @Test
@@ -57,7 +60,6 @@ class RetirementTest {
     DecodedInsn d = Decoder.decode(0x10000, raw);
     assertThat(d.size).isEqualTo(2);
     assertThat(Retirement.address(d, cpu)).isEqualTo(0x2010cL);
-    assertThat(Retirement.value(d, cpu, d.npc, Retirement.stored(d, cpu)))
-        .isEqualTo(0xffff_ffffL);
+    assertThat(Retirement.value(d, cpu, d.npc, Retirement.stored(d, cpu))).isEqualTo(0xffff_ffffL);
   }
 }

@@ -25,11 +25,14 @@ class CatalogueDocTest {
     String table = text.substring(b + BEGIN.length(), e);
     String expected = Catalogue.markdownTable();
     if (Golden.updating()) {
-      Files.writeString(SPEC, text.substring(0, b + BEGIN.length()) + expected
-          + text.substring(e), StandardCharsets.UTF_8);
+      Files.writeString(
+          SPEC,
+          text.substring(0, b + BEGIN.length()) + expected + text.substring(e),
+          StandardCharsets.UTF_8);
       return;
     }
     assertWithMessage("spec/acf-language.md's component table; rerun with -Dacf.updateGolden=true")
-        .that(table).isEqualTo(expected);
+        .that(table)
+        .isEqualTo(expected);
   }
 }

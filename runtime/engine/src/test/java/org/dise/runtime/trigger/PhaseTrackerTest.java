@@ -83,8 +83,8 @@ class PhaseTrackerTest {
 
   /** Drives a phase-aware trigger over a schedule of kernels; returns the sampled intervals. */
   static List<Long> daemon(String policy, PhasePlan plan, long[] schedule, PhaseTracker t) {
-    PhaseAwareTrigger trigger = new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), policy,
-        plan, 1);
+    PhaseAwareTrigger trigger =
+        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), policy, plan, 1);
     List<Long> out = new ArrayList<>();
     for (int i = 0; i < schedule.length; i++) {
       if (trigger.sample(i)) {
@@ -124,11 +124,11 @@ class PhaseTrackerTest {
     PhaseTracker first = new PhaseTracker(32, 25, PhasePredictor.named("last"));
     daemon("first", null, s, first);
     PhaseTracker second = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    PhaseAwareTrigger oracle = new PhaseAwareTrigger(100, second, new PhaseTable(20, 1),
-        "third", new PhasePlan(first), 1);
+    PhaseAwareTrigger oracle =
+        new PhaseAwareTrigger(100, second, new PhaseTable(20, 1), "third", new PhasePlan(first), 1);
     PhaseTracker third = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    PhaseAwareTrigger online = new PhaseAwareTrigger(100, third, new PhaseTable(20, 1),
-        "third", null, 1);
+    PhaseAwareTrigger online =
+        new PhaseAwareTrigger(100, third, new PhaseTable(20, 1), "third", null, 1);
     for (int i = 0; i < s.length; i++) {
       oracle.sample(i);
       online.sample(i);
@@ -146,8 +146,8 @@ class PhaseTrackerTest {
   void phaseScaleIsThePhasesInstructionsOverItsSampledOnes() {
     long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000};
     PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    PhaseAwareTrigger trigger = new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first",
-        null, 1);
+    PhaseAwareTrigger trigger =
+        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first", null, 1);
     for (int i = 0; i < s.length; i++) {
       trigger.sample(i);
       kernel(t, s[i], 500, i);

@@ -89,27 +89,49 @@ class TriggersTest {
 
   @Test
   void badStrategiesSaySo() {
-    assertThat(assertThrows(IllegalArgumentException.class, () -> TriggerSpec.parse("often"))
-        .getMessage()).contains("exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY]");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> TriggerSpec.parse("periodic")).getMessage()).contains("periodic:N");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.check(TriggerSpec.parse("periodic:0"))).getMessage())
+    assertThat(
+            assertThrows(IllegalArgumentException.class, () -> TriggerSpec.parse("often"))
+                .getMessage())
+        .contains("exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY]");
+    assertThat(
+            assertThrows(IllegalArgumentException.class, () -> TriggerSpec.parse("periodic"))
+                .getMessage())
+        .contains("periodic:N");
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.check(TriggerSpec.parse("periodic:0")))
+                .getMessage())
         .contains("period must be at least 1");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.check(TriggerSpec.parse("periodic:x"))).getMessage())
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.check(TriggerSpec.parse("periodic:x")))
+                .getMessage())
         .contains("period must be a whole number");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.check(TriggerSpec.parse("phase:best"))).getMessage())
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.check(TriggerSpec.parse("phase:best")))
+                .getMessage())
         .contains("unknown representative policy 'best'");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.check(TriggerSpec.parse("periodic:3").with("threshold", "5")))
-        .getMessage()).contains("periodic has no parameter 'threshold'");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.check(TriggerSpec.parse("phase").with("threshold", "500")))
-        .getMessage()).contains("threshold must be a percentage");
-    assertThat(assertThrows(IllegalArgumentException.class,
-        () -> Triggers.create(TriggerSpec.parse("phase:random"), null)).getMessage())
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.check(TriggerSpec.parse("periodic:3").with("threshold", "5")))
+                .getMessage())
+        .contains("periodic has no parameter 'threshold'");
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.check(TriggerSpec.parse("phase").with("threshold", "500")))
+                .getMessage())
+        .contains("threshold must be a percentage");
+    assertThat(
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> Triggers.create(TriggerSpec.parse("phase:random"), null))
+                .getMessage())
         .contains("needs a first pass");
   }
 }

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Properties;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.dise.config.ConfigException;
 import org.dise.runtime.dise.config.ConfigFormat;
+import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.format.Callgrind;
 import org.dise.runtime.format.Pprof;
@@ -24,25 +24,27 @@ import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
 /**
- * {@code acf-runtime}: the deployable side alone. It runs a configuration that {@code acf
- * compile} wrote on a program with the interpreted engine, and loads nothing of the compiler,
- * ANTLR, JavaPoet, JLine or picocli: its arguments are parsed here, by hand, since it has five.
+ * {@code acf-runtime}: the deployable side alone. It runs a configuration that {@code acf compile}
+ * wrote on a program with the interpreted engine, and loads nothing of the compiler, ANTLR,
+ * JavaPoet, JLine or picocli: its arguments are parsed here, by hand, since it has five.
  */
 public final class RuntimeMain {
   private RuntimeMain() {}
 
-  static final String USAGE = String.join("\n",
-      "Usage: acf-runtime run --config FILE [--out DIR] [--max-insns N] [--allow-read DIR]...",
-      "                       [--allow-write DIR]... PROGRAM [ARGS...]",
-      "       acf-runtime --version | --help",
-      "",
-      "Runs a RISC-V Linux program under a deployable configuration (acf compile X.acf -o FILE)",
-      "with the runtime modules alone. The guest's stdin, stdout and stderr are passed through;",
-      "the profiles' top entries and the cost follow on stderr. --out DIR writes each profile as",
-      "DIR/NAME.csv, profiles with stacks also as NAME.folded and NAME.pb.gz (pprof), calling",
-      "contexts as callgrind.out.NAME, and DIR/summary.json. Exit status: the guest's (128+signal",
-      "when it faults), 1 when the program or configuration cannot be loaded, 2 for a usage error.",
-      "");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: acf-runtime run --config FILE [--out DIR] [--max-insns N] [--allow-read DIR]...",
+          "                       [--allow-write DIR]... PROGRAM [ARGS...]",
+          "       acf-runtime --version | --help",
+          "",
+          "Runs a RISC-V Linux program under a deployable configuration (acf compile X.acf -o FILE)",
+          "with the runtime modules alone. The guest's stdin, stdout and stderr are passed through;",
+          "the profiles' top entries and the cost follow on stderr. --out DIR writes each profile as",
+          "DIR/NAME.csv, profiles with stacks also as NAME.folded and NAME.pb.gz (pprof), calling",
+          "contexts as callgrind.out.NAME, and DIR/summary.json. Exit status: the guest's (128+signal",
+          "when it faults), 1 when the program or configuration cannot be loaded, 2 for a usage error.",
+          "");
 
   public static void main(String[] args) {
     System.exit(run(args, System.err));
@@ -113,8 +115,9 @@ public final class RuntimeMain {
     write.forEach(sandbox::allowWrite);
     Machine machine;
     try {
-      machine = Machine.load(program, guestArgs, new Machine.Options(sandbox, Machine.hostEnv(),
-          0x5eed, err));
+      machine =
+          Machine.load(
+              program, guestArgs, new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err));
     } catch (ElfException e) {
       err.println("acf-runtime: " + program + ": cannot run: " + e.getMessage());
       return 1;
@@ -165,22 +168,25 @@ public final class RuntimeMain {
       Files.writeString(dir.resolve(s.name() + ".csv"), csv.toString(), StandardCharsets.UTF_8);
       StackProfile p = StackProfile.of(t).orElse(null);
       if (p != null) {
-        Files.writeString(dir.resolve(s.name() + ".folded"), p.folded(0),
-            StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(s.name() + ".folded"), p.folded(0), StandardCharsets.UTF_8);
         Files.write(dir.resolve(s.name() + ".pb.gz"), Pprof.gzipped(p, "acf " + s.name()));
         if (p.types().size() > 1) {
-          Files.writeString(dir.resolve("callgrind.out." + s.name()),
-              Callgrind.write(p, s.name()), StandardCharsets.UTF_8);
+          Files.writeString(
+              dir.resolve("callgrind.out." + s.name()),
+              Callgrind.write(p, s.name()),
+              StandardCharsets.UTF_8);
         }
       }
       for (var f : s.files(machine.symbols()).entrySet()) {
-        Files.writeString(dir.resolve(s.name() + "." + f.getKey()), f.getValue(),
-            StandardCharsets.UTF_8);
+        Files.writeString(
+            dir.resolve(s.name() + "." + f.getKey()), f.getValue(), StandardCharsets.UTF_8);
       }
     }
     String json = engine.cost().toJson();
-    Files.writeString(dir.resolve("summary.json"), json.substring(0, json.length() - 1)
-        + ", \"exit_status\": " + exitStatus + "}\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("summary.json"),
+        json.substring(0, json.length() - 1) + ", \"exit_status\": " + exitStatus + "}\n",
+        StandardCharsets.UTF_8);
   }
 
   /** The version and commit the build recorded (acf-version.properties), or "unknown". */
@@ -191,7 +197,9 @@ public final class RuntimeMain {
       }
       Properties p = new Properties();
       p.load(in);
-      return p.getProperty("version", "unknown") + " (commit " + p.getProperty("commit", "unknown")
+      return p.getProperty("version", "unknown")
+          + " (commit "
+          + p.getProperty("commit", "unknown")
           + ")";
     } catch (IOException e) {
       return "unknown";
@@ -204,8 +212,10 @@ public final class RuntimeMain {
       return org.dise.runtime.linux.HostNames.absolute(org.dise.runtime.linux.HostNames.path(v));
     } catch (java.nio.charset.CharacterCodingException e) {
       // The JDK's byte paths are closed to us: the text as the JVM decoded it, as before.
-      return Path.of(new String(org.dise.runtime.linux.SurrogateEscape.encode(v),
-          java.nio.charset.Charset.defaultCharset()));
+      return Path.of(
+          new String(
+              org.dise.runtime.linux.SurrogateEscape.encode(v),
+              java.nio.charset.Charset.defaultCharset()));
     }
   }
 }

@@ -10,10 +10,10 @@ import java.util.Set;
 
 /**
  * Writes a {@link StackProfile} in callgrind's format (valgrind.org, "Callgrind Format
- * Specification"), which KCachegrind and callgrind_annotate read: per function its self cost,
- * and per call edge the calls and the inclusive cost of the callee under that caller. Callgrind
- * is not context sensitive, so the stacks fold into edges; a recursive edge counts a stack's cost
- * once however often it repeats there, as callgrind itself does for cycles.
+ * Specification"), which KCachegrind and callgrind_annotate read: per function its self cost, and
+ * per call edge the calls and the inclusive cost of the callee under that caller. Callgrind is not
+ * context sensitive, so the stacks fold into edges; a recursive edge counts a stack's cost once
+ * however often it repeats there, as callgrind itself does for cycles.
  */
 public final class Callgrind {
   private Callgrind() {}
@@ -34,8 +34,10 @@ public final class Callgrind {
         StackProfile.Frame a = st.get(j - 1);
         StackProfile.Frame b = st.get(j);
         self.computeIfAbsent(a, k -> new long[n + 1]);
-        long[] e = edges.computeIfAbsent(a, k -> new LinkedHashMap<>())
-            .computeIfAbsent(b, k -> new long[n + 1]);
+        long[] e =
+            edges
+                .computeIfAbsent(a, k -> new LinkedHashMap<>())
+                .computeIfAbsent(b, k -> new long[n + 1]);
         if (seen.add(List.of(a, b))) {
           add(e, s.values());
         }
@@ -63,20 +65,21 @@ public final class Callgrind {
     sb.append("\n\nfl=(1) ???\n");
     Map<StackProfile.Frame, Integer> ids = new LinkedHashMap<>();
     Map<String, Set<Long>> addresses = new LinkedHashMap<>();
-    self.keySet().forEach(f -> addresses.computeIfAbsent(f.name(), k -> new HashSet<>())
-        .add(f.address()));
+    self.keySet()
+        .forEach(f -> addresses.computeIfAbsent(f.name(), k -> new HashSet<>()).add(f.address()));
     // Names that more than one function has (local functions) are shown with their address.
     Set<String> ambiguous = new HashSet<>();
-    addresses.forEach((name, a) -> {
-      if (a.size() > 1) {
-        ambiguous.add(name);
-      }
-    });
+    addresses.forEach(
+        (name, a) -> {
+          if (a.size() > 1) {
+            ambiguous.add(name);
+          }
+        });
     for (Map.Entry<StackProfile.Frame, long[]> f : self.entrySet()) {
       sb.append("fn=").append(name(f.getKey(), ids, ambiguous)).append('\n');
       sb.append(costs(f.getValue(), n));
-      for (Map.Entry<StackProfile.Frame, long[]> e
-          : edges.getOrDefault(f.getKey(), Map.of()).entrySet()) {
+      for (Map.Entry<StackProfile.Frame, long[]> e :
+          edges.getOrDefault(f.getKey(), Map.of()).entrySet()) {
         sb.append("cfn=").append(name(e.getKey(), ids, ambiguous)).append('\n');
         sb.append("calls=").append(e.getValue()[n]).append(" 0\n");
         sb.append(costs(e.getValue(), n));
@@ -101,15 +104,15 @@ public final class Callgrind {
   }
 
   /** {@code (id) name} the first time, {@code (id)} after: the format's name compression. */
-  private static String name(StackProfile.Frame f, Map<StackProfile.Frame, Integer> ids,
-      Set<String> ambiguous) {
+  private static String name(
+      StackProfile.Frame f, Map<StackProfile.Frame, Integer> ids, Set<String> ambiguous) {
     Integer id = ids.get(f);
     if (id != null) {
       return "(" + id + ")";
     }
     ids.put(f, ids.size() + 1);
-    String shown = !ambiguous.contains(f.name()) ? f.name()
-        : f.name() + " 0x" + Long.toHexString(f.address());
+    String shown =
+        !ambiguous.contains(f.name()) ? f.name() : f.name() + " 0x" + Long.toHexString(f.address());
     return "(" + ids.size() + ") " + shown;
   }
 

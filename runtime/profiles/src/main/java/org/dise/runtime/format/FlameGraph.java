@@ -25,8 +25,8 @@ public final class FlameGraph {
     /** The children, widest first (then by name, so the layout is stable). */
     public List<Node> sorted() {
       List<Node> l = new ArrayList<>(children.values());
-      l.sort((a, b) -> a.value != b.value ? Long.compare(b.value, a.value)
-          : a.name.compareTo(b.name));
+      l.sort(
+          (a, b) -> a.value != b.value ? Long.compare(b.value, a.value) : a.name.compareTo(b.name));
       return l;
     }
   }
@@ -63,13 +63,26 @@ public final class FlameGraph {
     int height = (depth + 1) * ROW + 3 * PAD + 20;
     StringBuilder sb = new StringBuilder();
     sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    sb.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-        + " height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">%n",
-        WIDTH, height, WIDTH, height));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
+                + " height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">%n",
+            WIDTH,
+            height,
+            WIDTH,
+            height));
     sb.append("<rect width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n");
     String unit = p.types().get(index).type();
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"15\">%s (%s,"
-        + " total %,d)</text>%n", PAD, PAD + 12, xml(title), xml(unit), root.value));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" font-size=\"15\">%s (%s," + " total %,d)</text>%n",
+            PAD,
+            PAD + 12,
+            xml(title),
+            xml(unit),
+            root.value));
     if (root.value > 0) {
       double scale = (WIDTH - 2.0 * PAD) / root.value;
       frame(sb, root, PAD, height - PAD - ROW, scale, root.value, unit);
@@ -78,21 +91,32 @@ public final class FlameGraph {
     return sb.toString();
   }
 
-  private static void frame(StringBuilder sb, Node n, double x, int y, double scale, long total,
-      String unit) {
+  private static void frame(
+      StringBuilder sb, Node n, double x, int y, double scale, long total, String unit) {
     double w = n.value * scale;
     if (w < MIN_WIDTH) {
       return;
     }
-    sb.append(String.format(Locale.ROOT, "<g><title>%s: %,d %s (%.2f%%)</title>"
-        + "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>",
-        xml(n.name), n.value, xml(unit), 100.0 * n.value / total, x, y, w, ROW - 1,
-        color(n.name)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "<g><title>%s: %,d %s (%.2f%%)</title>"
+                + "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" rx=\"2\"/>",
+            xml(n.name),
+            n.value,
+            xml(unit),
+            100.0 * n.value / total,
+            x,
+            y,
+            w,
+            ROW - 1,
+            color(n.name)));
     int chars = (int) ((w - 6) / 7.2);
     if (chars >= 3) {
       String label = n.name.length() <= chars ? n.name : n.name.substring(0, chars - 2) + "..";
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.2f\" y=\"%d\">%s</text>", x + 3,
-          y + ROW - 5, xml(label)));
+      sb.append(
+          String.format(
+              Locale.ROOT, "<text x=\"%.2f\" y=\"%d\">%s</text>", x + 3, y + ROW - 5, xml(label)));
     }
     sb.append("</g>\n");
     double cx = x;
@@ -121,7 +145,9 @@ public final class FlameGraph {
 
   /** {@code s} escaped for XML and HTML text and attributes. */
   public static String xml(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
         .replace("\"", "&quot;");
   }
 }

@@ -11,9 +11,9 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Writes a {@link StackProfile} as a gzipped pprof profile ({@code profile.proto} of
  * github.com/google/pprof, which pprof, Pyroscope and speedscope read): one sample per stack, a
- * function and a location per symbol. The dozen fields it needs are encoded by hand
- * ({@link ProtoWriter}) rather than through protobuf-java, so the runtime modules keep depending
- * on the JDK alone (runtime/README.md).
+ * function and a location per symbol. The dozen fields it needs are encoded by hand ({@link
+ * ProtoWriter}) rather than through protobuf-java, so the runtime modules keep depending on the JDK
+ * alone (runtime/README.md).
  */
 public final class Pprof {
   private Pprof() {}
@@ -40,7 +40,9 @@ public final class Pprof {
   private static final int FUNCTION_NAME = 2;
   private static final int FUNCTION_SYSTEM_NAME = 3;
 
-  /** The profile, gzipped as pprof expects; {@code comment} goes into its comments ("" for none). */
+  /**
+   * The profile, gzipped as pprof expects; {@code comment} goes into its comments ("" for none).
+   */
   public static byte[] gzipped(StackProfile p, String comment) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {

@@ -4,9 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The protocol buffers wire format, as much of it as {@link Pprof} needs: varints, packed
- * varints, strings and nested messages (protobuf.dev, "Encoding"). Fields with the default value
- * 0 are still written; decoders accept that.
+ * The protocol buffers wire format, as much of it as {@link Pprof} needs: varints, packed varints,
+ * strings and nested messages (protobuf.dev, "Encoding"). Fields with the default value 0 are still
+ * written; decoders accept that.
  */
 final class ProtoWriter {
   private static final int VARINT = 0;

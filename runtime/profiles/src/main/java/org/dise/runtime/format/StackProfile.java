@@ -8,9 +8,9 @@ import java.util.Optional;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
- * A profile as weighted stacks of functions, the root first: what flame graphs, pprof and
- * callgrind show. Read from the profile tables that have stacks: calling contexts (full stacks,
- * instructions and cycles), call pairs (caller;callee, calls) and methods (one frame, events).
+ * A profile as weighted stacks of functions, the root first: what flame graphs, pprof and callgrind
+ * show. Read from the profile tables that have stacks: calling contexts (full stacks, instructions
+ * and cycles), call pairs (caller;callee, calls) and methods (one frame, events).
  */
 public record StackProfile(List<ValueType> types, List<Sample> samples) {
   /** What a sample's value counts (pprof's ValueType: {@code instructions}, {@code count}). */
@@ -51,11 +51,16 @@ public record StackProfile(List<ValueType> types, List<Sample> samples) {
         for (int k = 0; k < names.length; k++) {
           stack.add(new Frame(names[k], k < addresses.length ? address(addresses[k]) : 0));
         }
-        samples.add(new Sample(stack, new long[] {number(r.get(i)), number(r.get(c))},
-            n < 0 ? 0 : number(r.get(n))));
+        samples.add(
+            new Sample(
+                stack,
+                new long[] {number(r.get(i)), number(r.get(c))},
+                n < 0 ? 0 : number(r.get(n))));
       }
-      return Optional.of(new StackProfile(List.of(new ValueType("instructions", "count"),
-          new ValueType("cycles", "count")), samples));
+      return Optional.of(
+          new StackProfile(
+              List.of(new ValueType("instructions", "count"), new ValueType("cycles", "count")),
+              samples));
     }
     if (h.containsAll(List.of("caller", "callee", "count"))) {
       int a = h.indexOf("caller");
@@ -64,9 +69,13 @@ public record StackProfile(List<ValueType> types, List<Sample> samples) {
       int aa = h.indexOf("caller_address");
       int ba = h.indexOf("callee_address");
       for (List<String> r : t.rows()) {
-        samples.add(new Sample(List.of(new Frame(r.get(a), aa < 0 ? 0 : address(r.get(aa))),
-            new Frame(r.get(b), ba < 0 ? 0 : address(r.get(ba)))),
-            new long[] {number(r.get(c))}, number(r.get(c))));
+        samples.add(
+            new Sample(
+                List.of(
+                    new Frame(r.get(a), aa < 0 ? 0 : address(r.get(aa))),
+                    new Frame(r.get(b), ba < 0 ? 0 : address(r.get(ba)))),
+                new long[] {number(r.get(c))},
+                number(r.get(c))));
       }
       return Optional.of(new StackProfile(List.of(new ValueType("calls", "count")), samples));
     }
@@ -75,8 +84,11 @@ public record StackProfile(List<ValueType> types, List<Sample> samples) {
       int w = h.indexOf(t.weight());
       int a = h.indexOf("address");
       for (List<String> r : t.rows()) {
-        samples.add(new Sample(List.of(new Frame(r.get(m), a < 0 ? 0 : address(r.get(a)))),
-            new long[] {number(r.get(w))}, 0));
+        samples.add(
+            new Sample(
+                List.of(new Frame(r.get(m), a < 0 ? 0 : address(r.get(a)))),
+                new long[] {number(r.get(w))},
+                0));
       }
       return Optional.of(new StackProfile(List.of(new ValueType(t.weight(), "count")), samples));
     }

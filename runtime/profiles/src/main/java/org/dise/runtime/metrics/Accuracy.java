@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The papers' accuracy metrics between a sampled (or estimated) profile and the exhaustive one
- * of the same run. Profiles are maps from an entry's key to its weight (a count), as {@link
+ * The papers' accuracy metrics between a sampled (or estimated) profile and the exhaustive one of
+ * the same run. Profiles are maps from an entry's key to its weight (a count), as {@link
  * org.dise.runtime.sink.ProfileTable#weights()} gives them.
  */
 public final class Accuracy {
@@ -22,13 +22,13 @@ public final class Accuracy {
   public static final double HOT_WEIGHT = 0.90;
 
   /**
-   * Error in counts (first paper, Section 4, "percentage error in the code region profiles"):
-   * the element-wise absolute difference over every key of either profile, divided by the
-   * exhaustive profile's total. A fraction (0.05 is 5%); 0 when both are empty, and 1 when the
-   * exhaustive profile is empty but the estimate is not.
+   * Error in counts (first paper, Section 4, "percentage error in the code region profiles"): the
+   * element-wise absolute difference over every key of either profile, divided by the exhaustive
+   * profile's total. A fraction (0.05 is 5%); 0 when both are empty, and 1 when the exhaustive
+   * profile is empty but the estimate is not.
    */
-  public static double countError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate) {
+  public static double countError(
+      Map<String, ? extends Number> exact, Map<String, ? extends Number> estimate) {
     double total = 0;
     double diff = 0;
     for (Map.Entry<String, ? extends Number> e : exact.entrySet()) {
@@ -49,21 +49,23 @@ public final class Accuracy {
   }
 
   /** {@link #hotSetError(Map, Map, double)} at the papers' 15%. */
-  public static double hotSetError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate) {
+  public static double hotSetError(
+      Map<String, ? extends Number> exact, Map<String, ? extends Number> estimate) {
     return hotSetError(exact, estimate, HOT_FRACTION);
   }
 
   /**
-   * Hot set error (phase-based remote profiling paper, Section 3.2.3): the exhaustive profile's
-   * hot set is its top {@code fraction} of entries by weight, extended to every entry that ties
-   * with the last one; the estimate's hot set is the same number of its own top entries, also
-   * extended to ties (the cut-off is "with respect to the exhaustive profile"). The error is the
-   * number of exhaustive hot entries missing from the estimate's hot set over the size of the
-   * exhaustive hot set: a fraction, 0 when the exhaustive profile is empty.
+   * Hot set error (phase-based remote profiling paper, Section 3.2.3): the exhaustive profile's hot
+   * set is its top {@code fraction} of entries by weight, extended to every entry that ties with
+   * the last one; the estimate's hot set is the same number of its own top entries, also extended
+   * to ties (the cut-off is "with respect to the exhaustive profile"). The error is the number of
+   * exhaustive hot entries missing from the estimate's hot set over the size of the exhaustive hot
+   * set: a fraction, 0 when the exhaustive profile is empty.
    */
-  public static double hotSetError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate, double fraction) {
+  public static double hotSetError(
+      Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate,
+      double fraction) {
     if (fraction <= 0 || fraction > 1) {
       throw new IllegalArgumentException("hot fraction must be in (0, 1], got " + fraction);
     }
@@ -84,14 +86,14 @@ public final class Accuracy {
   }
 
   /**
-   * The hot set error weighted by execution counts: the exhaustive weight of the hot entries
-   * (as {@link #hotSetError}) missing from the estimate's hot set, over the hot set's weight.
-   * Not a paper metric: it tells whether the entries a sample misses matter. On a small program
-   * most of the top 15% of entries can be start-up code run a few thousand times, which no
-   * sampled interval sees; they dominate the unweighted error but weigh almost nothing here.
+   * The hot set error weighted by execution counts: the exhaustive weight of the hot entries (as
+   * {@link #hotSetError}) missing from the estimate's hot set, over the hot set's weight. Not a
+   * paper metric: it tells whether the entries a sample misses matter. On a small program most of
+   * the top 15% of entries can be start-up code run a few thousand times, which no sampled interval
+   * sees; they dominate the unweighted error but weigh almost nothing here.
    */
-  public static double weightedHotSetError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate) {
+  public static double weightedHotSetError(
+      Map<String, ? extends Number> exact, Map<String, ? extends Number> estimate) {
     long positive = exact.values().stream().filter(v -> v.doubleValue() > 0).count();
     if (positive == 0) {
       return 0;
@@ -112,24 +114,25 @@ public final class Accuracy {
   }
 
   /** {@link #hotWeightSetError(Map, Map, double)} at 90% of the weight. */
-  public static double hotWeightSetError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate) {
+  public static double hotWeightSetError(
+      Map<String, ? extends Number> exact, Map<String, ? extends Number> estimate) {
     return hotWeightSetError(exact, estimate, HOT_WEIGHT);
   }
 
   /**
-   * Hot set error with the hot set chosen by weight, not by entry count: the exhaustive
-   * profile's hot set is its fewest heaviest entries that together carry {@code coverage} of
-   * its total weight (extended to ties); the estimate's hot set is the same number of its own
-   * top entries (with ties), as in {@link #hotSetError}. The error is the share of the exact
-   * hot entries missing from the estimate's. Why: the papers' top 15% of entries is mostly
-   * cold tail on a program with a few hot loops (issue 16: 100 of 108 "hot" branches were
-   * start-up code run a few thousand times, while 8 carried 99% of the executions), so a
-   * sample was judged on entries that do not matter; the entries covering 90% of the weight
-   * are the ones an optimizer acts on.
+   * Hot set error with the hot set chosen by weight, not by entry count: the exhaustive profile's
+   * hot set is its fewest heaviest entries that together carry {@code coverage} of its total weight
+   * (extended to ties); the estimate's hot set is the same number of its own top entries (with
+   * ties), as in {@link #hotSetError}. The error is the share of the exact hot entries missing from
+   * the estimate's. Why: the papers' top 15% of entries is mostly cold tail on a program with a few
+   * hot loops (issue 16: 100 of 108 "hot" branches were start-up code run a few thousand times,
+   * while 8 carried 99% of the executions), so a sample was judged on entries that do not matter;
+   * the entries covering 90% of the weight are the ones an optimizer acts on.
    */
-  public static double hotWeightSetError(Map<String, ? extends Number> exact,
-      Map<String, ? extends Number> estimate, double coverage) {
+  public static double hotWeightSetError(
+      Map<String, ? extends Number> exact,
+      Map<String, ? extends Number> estimate,
+      double coverage) {
     if (!(coverage > 0 && coverage <= 1)) {
       throw new IllegalArgumentException("hot weight share must be in (0, 1], got " + coverage);
     }
@@ -148,11 +151,10 @@ public final class Accuracy {
   }
 
   /**
-   * The fewest heaviest positive entries whose weights add up to at least {@code coverage} of
-   * the profile's positive total, plus every entry tied with the last of them.
+   * The fewest heaviest positive entries whose weights add up to at least {@code coverage} of the
+   * profile's positive total, plus every entry tied with the last of them.
    */
-  public static Set<String> hotWeightSet(Map<String, ? extends Number> profile,
-      double coverage) {
+  public static Set<String> hotWeightSet(Map<String, ? extends Number> profile, double coverage) {
     double total = 0;
     int positive = 0;
     for (Number v : profile.values()) {
@@ -165,11 +167,14 @@ public final class Accuracy {
       return new HashSet<>();
     }
     List<Double> weights = new ArrayList<>();
-    profile.values().forEach(v -> {
-      if (v.doubleValue() > 0) {
-        weights.add(v.doubleValue());
-      }
-    });
+    profile
+        .values()
+        .forEach(
+            v -> {
+              if (v.doubleValue() > 0) {
+                weights.add(v.doubleValue());
+              }
+            });
     weights.sort(Comparator.reverseOrder());
     double sum = 0;
     int n = 0;
@@ -188,8 +193,10 @@ public final class Accuracy {
         sorted.add(e);
       }
     }
-    sorted.sort(Comparator.comparingDouble(
-        (Map.Entry<String, ? extends Number> e) -> e.getValue().doubleValue()).reversed());
+    sorted.sort(
+        Comparator.comparingDouble(
+                (Map.Entry<String, ? extends Number> e) -> e.getValue().doubleValue())
+            .reversed());
     Set<String> hot = new HashSet<>();
     if (sorted.isEmpty() || n <= 0) {
       return hot;

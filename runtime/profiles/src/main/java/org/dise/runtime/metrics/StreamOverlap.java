@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The overlap of two hot data stream profiles (bursty tracing paper, Section 5.2, equation 5):
- * the sum over the streams of either profile of the smaller of their two heats, each heat the
- * share of its own profile's traced references (a stream missing from a profile has heat 0).
- * Streams are the same when their access signatures are.
+ * The overlap of two hot data stream profiles (bursty tracing paper, Section 5.2, equation 5): the
+ * sum over the streams of either profile of the smaller of their two heats, each heat the share of
+ * its own profile's traced references (a stream missing from a profile has heat 0). Streams are the
+ * same when their access signatures are.
  */
 public final class StreamOverlap {
   private StreamOverlap() {}

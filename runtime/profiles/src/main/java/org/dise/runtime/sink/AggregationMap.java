@@ -9,13 +9,18 @@ import org.dise.runtime.elf.SymbolTable;
 /**
  * An aggregation map: per key tuple, a count and one aggregate of the values ({@code count_map},
  * {@code sum_map}, {@code min_map}, {@code max_map}, {@code avg_map}), or the last value stored
- * ({@code state_map}, whose call returns the value stored before it: per-key state that
- * replacement code reads back). Each call returns the entry's aggregate after it (spec/profiles.md).
+ * ({@code state_map}, whose call returns the value stored before it: per-key state that replacement
+ * code reads back). Each call returns the entry's aggregate after it (spec/profiles.md).
  */
 public final class AggregationMap extends KeyedMap<long[]> {
   /** What a map keeps per key beside its count. */
   public enum Aggregate {
-    COUNT, SUM, MIN, MAX, AVG, STATE;
+    COUNT,
+    SUM,
+    MIN,
+    MAX,
+    AVG,
+    STATE;
 
     /** The component that declares it: {@code count_map}... */
     public String component() {
@@ -38,8 +43,13 @@ public final class AggregationMap extends KeyedMap<long[]> {
   protected long update(KeyTuple key, long v) {
     long[] e = entries.get(key);
     if (e == null) {
-      e = new long[] {0, aggregate == Aggregate.MIN ? Long.MAX_VALUE
-          : aggregate == Aggregate.MAX ? Long.MIN_VALUE : 0};
+      e =
+          new long[] {
+            0,
+            aggregate == Aggregate.MIN
+                ? Long.MAX_VALUE
+                : aggregate == Aggregate.MAX ? Long.MIN_VALUE : 0
+          };
       entries.put(key, e);
     }
     long before = e[0] == 0 ? missing : e[1];
@@ -72,11 +82,12 @@ public final class AggregationMap extends KeyedMap<long[]> {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<KeyTuple, long[]>> list = new ArrayList<>(entries.entrySet());
-    Comparator<Map.Entry<KeyTuple, long[]>> order = switch (aggregate) {
-      case COUNT, STATE -> (a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]);
-      case MIN -> (a, b) -> Long.compare(value(a.getValue()), value(b.getValue()));
-      default -> (a, b) -> Long.compare(value(b.getValue()), value(a.getValue()));
-    };
+    Comparator<Map.Entry<KeyTuple, long[]>> order =
+        switch (aggregate) {
+          case COUNT, STATE -> (a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]);
+          case MIN -> (a, b) -> Long.compare(value(a.getValue()), value(b.getValue()));
+          default -> (a, b) -> Long.compare(value(b.getValue()), value(a.getValue()));
+        };
     list.sort(order.thenComparing(Map.Entry::getKey));
     List<String> header = new ArrayList<>(keyHeader());
     header.add("count");
@@ -93,7 +104,7 @@ public final class AggregationMap extends KeyedMap<long[]> {
       rows.add(r);
     }
     // A sum is additive, so two runs compare on it; the other aggregates compare on counts.
-    return new ProfileTable(header, rows, keyColumns(),
-        aggregate == Aggregate.SUM ? "value" : "count");
+    return new ProfileTable(
+        header, rows, keyColumns(), aggregate == Aggregate.SUM ? "value" : "count");
   }
 }

@@ -12,14 +12,14 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 
 /**
- * Basic block vectors per interval, as SimPoint reads them (the phase-based remote profiling
- * paper, Section 3.2, tracks phases with such vectors): each event is a control transfer that
- * ends a dynamic basic block, which runs from the previous recorded transfer's destination to
- * it; the block's weight is its instructions. Each interval of {@code interval} application
- * instructions becomes one vector; {@code buckets > 0} folds block ids into that many buckets.
- * The first block, and the first after unrecorded transfers (sampling off), are skipped: their
- * starts are unknown. A block's id is derived from its start address, so it is the same in every
- * run of the program (SimPoint compares vectors of one run, but tools that compare runs need it).
+ * Basic block vectors per interval, as SimPoint reads them (the phase-based remote profiling paper,
+ * Section 3.2, tracks phases with such vectors): each event is a control transfer that ends a
+ * dynamic basic block, which runs from the previous recorded transfer's destination to it; the
+ * block's weight is its instructions. Each interval of {@code interval} application instructions
+ * becomes one vector; {@code buckets > 0} folds block ids into that many buckets. The first block,
+ * and the first after unrecorded transfers (sampling off), are skipped: their starts are unknown. A
+ * block's id is derived from its start address, so it is the same in every run of the program
+ * (SimPoint compares vectors of one run, but tools that compare runs need it).
  */
 public final class BasicBlockVectors implements Sink {
   /** The papers' interval: 10 million instructions. */
@@ -31,19 +31,26 @@ public final class BasicBlockVectors implements Sink {
   private final String name;
   private final long interval;
   private final int buckets;
+
   /** Per block its serial number, in order of first execution (its row of {@link #totals}). */
   private final Map<Block, Integer> ids = new LinkedHashMap<>();
+
   /** Per block serial: {executions, instructions}. */
   private final List<long[]> totals = new ArrayList<>();
+
   private final List<Map<Integer, Long>> finished = new ArrayList<>();
+
   /** The interval number of each finished vector. */
   private final List<Long> finishedIntervals = new ArrayList<>();
+
   private Map<Integer, Long> current = new TreeMap<>();
   private long intervalEnd;
   private long mark;
   private static final long UNKNOWN = -1;
+
   /** Where the next block starts; unknown before the first recorded transfer. */
   private long start = UNKNOWN;
+
   /** Blocks skipped because transfers before them went unrecorded. */
   private long gaps;
 
@@ -163,23 +170,31 @@ public final class BasicBlockVectors implements Sink {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<Block, Integer>> entries = new ArrayList<>(ids.entrySet());
-    entries.sort((a, b) -> {
-      long x = totals.get(a.getValue() - 1)[1];
-      long y = totals.get(b.getValue() - 1)[1];
-      return x != y ? Long.compare(y, x) : Integer.compare(a.getValue(), b.getValue());
-    });
+    entries.sort(
+        (a, b) -> {
+          long x = totals.get(a.getValue() - 1)[1];
+          long y = totals.get(b.getValue() - 1)[1];
+          return x != y ? Long.compare(y, x) : Integer.compare(a.getValue(), b.getValue());
+        });
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Block, Integer> e : entries) {
       Block b = e.getKey();
       long[] t = totals.get(e.getValue() - 1);
       int id = vectorId(b);
-      rows.add(List.of(Integer.toString(id), Branches.hex(b.start()), Branches.hex(b.end()),
-          RegionCounter.functionAt(symbols, b.end()), Long.toString(t[0]),
-          Long.toString(t[1])));
+      rows.add(
+          List.of(
+              Integer.toString(id),
+              Branches.hex(b.start()),
+              Branches.hex(b.end()),
+              RegionCounter.functionAt(symbols, b.end()),
+              Long.toString(t[0]),
+              Long.toString(t[1])));
     }
     return new ProfileTable(
-        List.of("id", "start", "end", "function", "executions", "instructions"), rows,
-        List.of("start", "end"), "instructions");
+        List.of("id", "start", "end", "function", "executions", "instructions"),
+        rows,
+        List.of("start", "end"),
+        "instructions");
   }
 
   @Override

@@ -14,10 +14,10 @@ import org.dise.runtime.isa.OpClass;
 /**
  * The data reference trace of bursty tracing and its hot data streams (bursty tracing paper,
  * Section 5.2): each event is a load or store, recorded as (pc, effective address) before it
- * executes. With {@code streams} the profile is the hot data streams, identified by their
- * access signature (the ordered pcs) and weighted by heat = length x frequency; without, the
- * references per pc. The first {@code capacity} references are kept. A codeword event
- * ({@code on_trig_inst}) starts a new burst: no stream spans two.
+ * executes. With {@code streams} the profile is the hot data streams, identified by their access
+ * signature (the ordered pcs) and weighted by heat = length x frequency; without, the references
+ * per pc. The first {@code capacity} references are kept. A codeword event ({@code on_trig_inst})
+ * starts a new burst: no stream spans two.
  */
 public final class BurstTrace implements Sink {
   public static final int DEFAULT_CAPACITY = 256 * 1024;
@@ -84,8 +84,11 @@ public final class BurstTrace implements Sink {
     if (dropped == 0) {
       return List.of();
     }
-    return List.of(String.format("the trace holds the first %,d references; %,d more were"
-        + " dropped (raise the sink's capacity, or sample)", n, dropped));
+    return List.of(
+        String.format(
+            "the trace holds the first %,d references; %,d more were"
+                + " dropped (raise the sink's capacity, or sample)",
+            n, dropped));
   }
 
   /** The hot data streams of the trace so far, hottest first, before merging by signature. */
@@ -119,13 +122,21 @@ public final class BurstTrace implements Sink {
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<String, long[]> e : entries) {
       StreamFinder.Stream s = firstOf.get(e.getKey());
-      rows.add(List.of(functions(symbols, s.pcs()), Integer.toString(s.length()),
-          Long.toString(e.getValue()[0]), Long.toString(e.getValue()[1]),
-          String.format("%.6f", n == 0 ? 0.0 : (double) e.getValue()[1] / n),
-          Branches.hex(s.addresses()[0]), e.getKey()));
+      rows.add(
+          List.of(
+              functions(symbols, s.pcs()),
+              Integer.toString(s.length()),
+              Long.toString(e.getValue()[0]),
+              Long.toString(e.getValue()[1]),
+              String.format("%.6f", n == 0 ? 0.0 : (double) e.getValue()[1] / n),
+              Branches.hex(s.addresses()[0]),
+              e.getKey()));
     }
-    return new ProfileTable(List.of("functions", "length", "frequency", "heat", "share",
-        "first_address", "signature"), rows, List.of("signature"), "heat");
+    return new ProfileTable(
+        List.of("functions", "length", "frequency", "heat", "share", "first_address", "signature"),
+        rows,
+        List.of("signature"),
+        "heat");
   }
 
   private ProfileTable referenceTable(SymbolTable symbols) {
@@ -137,11 +148,14 @@ public final class BurstTrace implements Sink {
     entries.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Long, Long> e : entries) {
-      rows.add(List.of(Branches.hex(e.getKey()), RegionCounter.functionAt(symbols, e.getKey()),
-          Long.toString(e.getValue())));
+      rows.add(
+          List.of(
+              Branches.hex(e.getKey()),
+              RegionCounter.functionAt(symbols, e.getKey()),
+              Long.toString(e.getValue())));
     }
-    return new ProfileTable(List.of("pc", "function", "references"), rows, List.of("pc"),
-        "references");
+    return new ProfileTable(
+        List.of("pc", "function", "references"), rows, List.of("pc"), "references");
   }
 
   /** The access signature: the stream's pcs in order. */

@@ -10,8 +10,8 @@ import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * The hot call pair profile (first paper, Section 3.5): invocation counts per caller-callee
- * pair. The callee of an indirect call is read from its register before the call executes.
+ * The hot call pair profile (first paper, Section 3.5): invocation counts per caller-callee pair.
+ * The callee of an indirect call is read from its register before the call executes.
  */
 public final class CallPairCounter implements Sink {
   private record Site(long pc, long callee) {}
@@ -37,23 +37,35 @@ public final class CallPairCounter implements Sink {
   public ProfileTable table(SymbolTable symbols) {
     // Call sites fold into their function: the pair is (caller function, callee).
     Map<Site, Long> pairs = new HashMap<>();
-    counts.forEach((s, n) -> pairs.merge(
-        new Site(symbols.lookup(s.pc()).map(Symbol::address).orElse(s.pc()), s.callee()), n,
-        Long::sum));
+    counts.forEach(
+        (s, n) ->
+            pairs.merge(
+                new Site(symbols.lookup(s.pc()).map(Symbol::address).orElse(s.pc()), s.callee()),
+                n,
+                Long::sum));
     List<Map.Entry<Site, Long>> entries = new ArrayList<>(pairs.entrySet());
-    entries.sort((a, b) -> !a.getValue().equals(b.getValue())
-        ? Long.compare(b.getValue(), a.getValue())
-        : a.getKey().pc() != b.getKey().pc() ? Long.compare(a.getKey().pc(), b.getKey().pc())
-        : Long.compare(a.getKey().callee(), b.getKey().callee()));
+    entries.sort(
+        (a, b) ->
+            !a.getValue().equals(b.getValue())
+                ? Long.compare(b.getValue(), a.getValue())
+                : a.getKey().pc() != b.getKey().pc()
+                    ? Long.compare(a.getKey().pc(), b.getKey().pc())
+                    : Long.compare(a.getKey().callee(), b.getKey().callee()));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Site, Long> e : entries) {
       Site s = e.getKey();
-      rows.add(List.of(RegionCounter.functionAt(symbols, s.pc()),
-          RegionCounter.functionAt(symbols, s.callee()), Long.toString(e.getValue()),
-          Branches.hex(s.pc()), Branches.hex(s.callee())));
+      rows.add(
+          List.of(
+              RegionCounter.functionAt(symbols, s.pc()),
+              RegionCounter.functionAt(symbols, s.callee()),
+              Long.toString(e.getValue()),
+              Branches.hex(s.pc()),
+              Branches.hex(s.callee())));
     }
     return new ProfileTable(
-        List.of("caller", "callee", "count", "caller_address", "callee_address"), rows,
-        List.of("caller_address", "callee_address"), "count");
+        List.of("caller", "callee", "count", "caller_address", "callee_address"),
+        rows,
+        List.of("caller_address", "callee_address"),
+        "count");
   }
 }

@@ -15,8 +15,8 @@ import org.dise.runtime.isa.OpClass;
 
 /**
  * The calling context profile (component {@code calling_context}): a shadow call stack kept from
- * the calls, returns and jumps the productions hand it, and a calling context tree whose nodes
- * are charged the application instructions and modelled cycles that ran between two events
+ * the calls, returns and jumps the productions hand it, and a calling context tree whose nodes are
+ * charged the application instructions and modelled cycles that ran between two events
  * (spec/profiles.md, "Calling context"). Calls push, returns pop (unwinding past frames left by a
  * {@code longjmp}), and a jump retargets the top frame, which makes a tail call replace its
  * caller's frame.
@@ -119,15 +119,15 @@ public final class CallingContext implements ClockedSink {
       // A jump stays in its function (the tree is resolved to functions when written) or is
       // a tail call: either way the top frame is now where it goes.
       case JUMP -> top.node = top.node.parent.child(to);
-      default -> { }
+      default -> {}
     }
   }
 
   /**
    * A return to {@code to} with the stack pointer already restored to {@code sp}. A return that
    * does not go where the top frame was called from is an unwind ({@code longjmp} restores the
-   * stack pointer of the function that called {@code setjmp} and returns into it): the frames
-   * whose call happened deeper than {@code sp} are dropped first.
+   * stack pointer of the function that called {@code setjmp} and returns into it): the frames whose
+   * call happened deeper than {@code sp} are dropped first.
    */
   private void ret(long to, long sp) {
     Frame top = stack.peek();
@@ -181,16 +181,20 @@ public final class CallingContext implements ClockedSink {
       notes.add(unwound + " frames were unwound by returns that skipped them (longjmp)");
     }
     if (deepest > maxDepth) {
-      notes.add("stacks deeper than " + maxDepth + " frames (up to " + deepest
-          + ") share their deepest context (max_depth)");
+      notes.add(
+          "stacks deeper than "
+              + maxDepth
+              + " frames (up to "
+              + deepest
+              + ") share their deepest context (max_depth)");
     }
     return notes;
   }
 
   /**
-   * One row per calling context (a full stack of functions, the root first): its own
-   * instructions and cycles, and the calls that entered it. Contexts are resolved to the
-   * functions of the ELF symbols, so jumps inside a function merge back into it.
+   * One row per calling context (a full stack of functions, the root first): its own instructions
+   * and cycles, and the calls that entered it. Contexts are resolved to the functions of the ELF
+   * symbols, so jumps inside a function merge back into it.
    */
   @Override
   public ProfileTable table(SymbolTable symbols) {
@@ -223,20 +227,31 @@ public final class CallingContext implements ClockedSink {
     }
     List<Map.Entry<List<Long>, long[]>> entries = new ArrayList<>(contexts.entrySet());
     entries.removeIf(e -> e.getValue()[0] == 0 && e.getValue()[1] == 0 && e.getValue()[2] == 0);
-    entries.sort((a, b) -> a.getValue()[0] != b.getValue()[0]
-        ? Long.compare(b.getValue()[0], a.getValue()[0])
-        : a.getKey().toString().compareTo(b.getKey().toString()));
+    entries.sort(
+        (a, b) ->
+            a.getValue()[0] != b.getValue()[0]
+                ? Long.compare(b.getValue()[0], a.getValue()[0])
+                : a.getKey().toString().compareTo(b.getKey().toString()));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<List<Long>, long[]> e : entries) {
       List<Long> path = e.getKey();
       List<String> frames = path.stream().map(names::get).toList();
       List<String> addresses = path.stream().map(Branches::hex).toList();
       long[] v = e.getValue();
-      rows.add(List.of(frames.get(frames.size() - 1), Long.toString(v[0]), Long.toString(v[1]),
-          Long.toString(v[2]), Integer.toString(path.size()), String.join(";", frames),
-          String.join(";", addresses)));
+      rows.add(
+          List.of(
+              frames.get(frames.size() - 1),
+              Long.toString(v[0]),
+              Long.toString(v[1]),
+              Long.toString(v[2]),
+              Integer.toString(path.size()),
+              String.join(";", frames),
+              String.join(";", addresses)));
     }
-    return new ProfileTable(List.of("function", "instructions", "cycles", "calls", "depth",
-        "stack", "addresses"), rows, List.of("addresses"), "instructions");
+    return new ProfileTable(
+        List.of("function", "instructions", "cycles", "calls", "depth", "stack", "addresses"),
+        rows,
+        List.of("addresses"),
+        "instructions");
   }
 }

@@ -16,11 +16,11 @@ import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.mem.Memory;
 
 /**
- * The control-flow graph of one function, explored from its entry in memory, and the back edges
- * of a depth-first search of it: where Ball-Larus paths end and start (phase-based remote
- * profiling paper's hot paths; Ball and Larus, "Efficient path profiling"). Basic blocks start
- * at the entry, at branch and jump targets and after branches; calls do not end blocks; returns
- * and indirect jumps have no static successors.
+ * The control-flow graph of one function, explored from its entry in memory, and the back edges of
+ * a depth-first search of it: where Ball-Larus paths end and start (phase-based remote profiling
+ * paper's hot paths; Ball and Larus, "Efficient path profiling"). Basic blocks start at the entry,
+ * at branch and jump targets and after branches; calls do not end blocks; returns and indirect
+ * jumps have no static successors.
  */
 final class ControlFlowGraph {
   /** Bounds the exploration of code that is not a well-formed function. */
@@ -31,10 +31,13 @@ final class ControlFlowGraph {
   private final Memory mem;
   private final Map<Long, DecodedInsn> code = new HashMap<>();
   private final TreeSet<Long> leaders = new TreeSet<>();
+
   /** Per block: successors, and the pc of the instruction each edge leaves from. */
   private final Map<Long, long[][]> succ = new HashMap<>();
+
   /** Back edges taken by a control transfer: observable by the profile's productions. */
   private final Set<Edge> backEdges = new HashSet<>();
+
   /** Back edges that are fall-throughs into a loop head (no transfer instruction to see). */
   private int hiddenBackEdges;
 

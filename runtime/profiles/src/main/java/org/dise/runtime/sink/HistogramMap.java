@@ -8,12 +8,12 @@ import org.dise.runtime.elf.SymbolTable;
 
 /**
  * A histogram of signed values per key tuple ({@code hist_map}), as bpftrace's {@code hist()}
- * (power-of-two buckets, {@code kind = log2}) and {@code lhist()} (equal-width buckets, {@code
- * kind = linear, lo, hi, step}). Buckets are closed ranges [bucket_lo, bucket_hi]: log2 has
- * [0, 0], [1, 1], [2, 3], [4, 7]... and their mirror images for negative values ([-1, -1],
- * [-3, -2], [-7, -4]...), so a negative stride lands in a negative bucket; linear has
- * [lo + i step, lo + (i + 1) step - 1] for the values in [lo, hi), and one bucket each for the
- * values below lo and from hi up. spec/profiles.md, "Aggregation maps".
+ * (power-of-two buckets, {@code kind = log2}) and {@code lhist()} (equal-width buckets, {@code kind
+ * = linear, lo, hi, step}). Buckets are closed ranges [bucket_lo, bucket_hi]: log2 has [0, 0], [1,
+ * 1], [2, 3], [4, 7]... and their mirror images for negative values ([-1, -1], [-3, -2], [-7,
+ * -4]...), so a negative stride lands in a negative bucket; linear has [lo + i step, lo + (i + 1)
+ * step - 1] for the values in [lo, hi), and one bucket each for the values below lo and from hi up.
+ * spec/profiles.md, "Aggregation maps".
  */
 public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
   private final boolean linear;
@@ -85,10 +85,11 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
   public ProfileTable table(SymbolTable symbols) {
     // Keys with the most events first; each key's buckets in value order.
     List<Map.Entry<KeyTuple, TreeMap<Long, long[]>>> list = new ArrayList<>(entries.entrySet());
-    list.sort((a, b) -> {
-      int c = Long.compare(total(b.getValue()), total(a.getValue()));
-      return c != 0 ? c : a.getKey().compareTo(b.getKey());
-    });
+    list.sort(
+        (a, b) -> {
+          int c = Long.compare(total(b.getValue()), total(a.getValue()));
+          return c != 0 ? c : a.getKey().compareTo(b.getKey());
+        });
     List<String> header = new ArrayList<>(keyHeader());
     header.addAll(List.of("bucket_lo", "bucket_hi", "count"));
     List<List<String>> rows = new ArrayList<>();

@@ -9,17 +9,19 @@ import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * What every aggregation map shares (bpftrace's {@code @[k1, k2] = f(v)}, as a DISE sink): the
- * key tuple of a call's first arguments, the value in its last when the map takes one, the
- * entries by key, and the key columns of its table ({@code key}, or {@code key1..keyN}; a key
- * part that every call site passes as {@code T.PC} or {@code T.TARGET} is printed in hex with a
- * {@code function} column beside it). spec/profiles.md, "Aggregation maps".
+ * What every aggregation map shares (bpftrace's {@code @[k1, k2] = f(v)}, as a DISE sink): the key
+ * tuple of a call's first arguments, the value in its last when the map takes one, the entries by
+ * key, and the key columns of its table ({@code key}, or {@code key1..keyN}; a key part that every
+ * call site passes as {@code T.PC} or {@code T.TARGET} is printed in hex with a {@code function}
+ * column beside it). spec/profiles.md, "Aggregation maps".
  */
 abstract class KeyedMap<E> implements ReturningSink, CallSites {
   private final String name;
   private final boolean takesValue;
+
   /** Key parts per call, known from the call sites (every call passes the same number). */
   private int keyParts = -1;
+
   private boolean[] codeKey = new boolean[0];
   protected final Map<KeyTuple, E> entries = new HashMap<>();
 

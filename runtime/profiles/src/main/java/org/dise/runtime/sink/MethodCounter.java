@@ -45,29 +45,39 @@ public final class MethodCounter implements Sink {
     // Aggregate by function: calls by callee entry, branches by the function containing them.
     Map<Long, long[]> byFunction = new TreeMap<>();
     Map<Long, String> names = new HashMap<>();
-    invocations.forEach((addr, n) -> {
-      long key = symbols.lookup(addr).map(Symbol::address).orElse(addr);
-      names.putIfAbsent(key, RegionCounter.functionAt(symbols, addr));
-      byFunction.computeIfAbsent(key, k -> new long[2])[0] += n;
-    });
-    branches.forEach((pc, n) -> {
-      long key = symbols.lookup(pc).map(Symbol::address).orElse(pc);
-      names.putIfAbsent(key, RegionCounter.functionAt(symbols, pc));
-      byFunction.computeIfAbsent(key, k -> new long[2])[1] += n;
-    });
+    invocations.forEach(
+        (addr, n) -> {
+          long key = symbols.lookup(addr).map(Symbol::address).orElse(addr);
+          names.putIfAbsent(key, RegionCounter.functionAt(symbols, addr));
+          byFunction.computeIfAbsent(key, k -> new long[2])[0] += n;
+        });
+    branches.forEach(
+        (pc, n) -> {
+          long key = symbols.lookup(pc).map(Symbol::address).orElse(pc);
+          names.putIfAbsent(key, RegionCounter.functionAt(symbols, pc));
+          byFunction.computeIfAbsent(key, k -> new long[2])[1] += n;
+        });
     List<Map.Entry<Long, long[]>> entries = new ArrayList<>(byFunction.entrySet());
-    entries.sort((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1],
-        a.getValue()[0] + a.getValue()[1]));
+    entries.sort(
+        (a, b) ->
+            Long.compare(b.getValue()[0] + b.getValue()[1], a.getValue()[0] + a.getValue()[1]));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Long, long[]> e : entries) {
-      rows.add(List.of(names.get(e.getKey()), Long.toString(e.getValue()[0]),
-          Long.toString(e.getValue()[1]), Long.toString(e.getValue()[0] + e.getValue()[1]),
-          Branches.hex(e.getKey())));
+      rows.add(
+          List.of(
+              names.get(e.getKey()),
+              Long.toString(e.getValue()[0]),
+              Long.toString(e.getValue()[1]),
+              Long.toString(e.getValue()[0] + e.getValue()[1]),
+              Branches.hex(e.getKey())));
     }
     // The papers' hot method profile "represents time spent in methods" by invocations plus
     // loop back edges taken (phase-based remote profiling paper, Section 3.2.3), so their sum
     // is what the rows are ranked by and what the accuracy metrics compare.
-    return new ProfileTable(List.of("method", "invocations", "backward_branches", "events",
-        "address"), rows, List.of("address"), "events");
+    return new ProfileTable(
+        List.of("method", "invocations", "backward_branches", "events", "address"),
+        rows,
+        List.of("address"),
+        "events");
   }
 }

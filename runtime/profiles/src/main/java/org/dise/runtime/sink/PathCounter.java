@@ -15,14 +15,15 @@ import org.dise.runtime.isa.OpClass;
 /**
  * The hot path profile (Ball-Larus acyclic intraprocedural paths, which the phase-based remote
  * profiling paper's hot path metric counts): each event is a control transfer. A path starts at a
- * function's entry or at the target of a back edge and ends at a back edge or a return; the
- * handler traces it as the sequence of blocks it enters, with a shadow stack of activations so
- * that a call suspends the caller's path. Back edges come from a depth-first search of the
- * function's {@link ControlFlowGraph}; a transfer through an indirect jump also ends a path.
+ * function's entry or at the target of a back edge and ends at a back edge or a return; the handler
+ * traces it as the sequence of blocks it enters, with a shadow stack of activations so that a call
+ * suspends the caller's path. Back edges come from a depth-first search of the function's {@link
+ * ControlFlowGraph}; a transfer through an indirect jump also ends a path.
  */
 public final class PathCounter implements Sink {
   /** A path longer than this many blocks is ended (a guard against unmatched returns). */
   static final int MAX_BLOCKS = 4096;
+
   /** Activations deeper than this are forgotten from the bottom (deep recursion). */
   static final int MAX_DEPTH = 100_000;
 
@@ -105,8 +106,10 @@ public final class PathCounter implements Sink {
       }
       return;
     }
-    long to = c == OpClass.BRANCH ? (Branches.taken(d, cpu.x) ? d.target() : d.npc)
-        : Branches.jumpTarget(d, cpu.x);
+    long to =
+        c == OpClass.BRANCH
+            ? (Branches.taken(d, cpu.x) ? d.target() : d.npc)
+            : Branches.jumpTarget(d, cpu.x);
     if (f == null) {
       // The first transfer seen (program entry, or sampling just turned on).
       f = new Frame(graph(cpu, d.pc), d.pc);
@@ -133,9 +136,11 @@ public final class PathCounter implements Sink {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<Path, Long>> entries = new ArrayList<>(counts.entrySet());
-    entries.sort((a, b) -> !a.getValue().equals(b.getValue())
-        ? Long.compare(b.getValue(), a.getValue())
-        : Arrays.compare(a.getKey().blocks(), b.getKey().blocks()));
+    entries.sort(
+        (a, b) ->
+            !a.getValue().equals(b.getValue())
+                ? Long.compare(b.getValue(), a.getValue())
+                : Arrays.compare(a.getKey().blocks(), b.getKey().blocks()));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Path, Long> e : entries) {
       long[] b = e.getKey().blocks();
@@ -143,10 +148,15 @@ public final class PathCounter implements Sink {
       for (long a : b) {
         path.append(path.length() == 0 ? "" : " ").append(Long.toHexString(a));
       }
-      rows.add(List.of(RegionCounter.functionAt(symbols, b[0]), Branches.hex(b[0]),
-          Integer.toString(b.length), Long.toString(e.getValue()), path.toString()));
+      rows.add(
+          List.of(
+              RegionCounter.functionAt(symbols, b[0]),
+              Branches.hex(b[0]),
+              Integer.toString(b.length),
+              Long.toString(e.getValue()),
+              path.toString()));
     }
-    return new ProfileTable(List.of("function", "start", "blocks", "count", "path"), rows,
-        List.of("path"), "count");
+    return new ProfileTable(
+        List.of("function", "start", "blocks", "count", "path"), rows, List.of("path"), "count");
   }
 }

@@ -10,14 +10,16 @@ import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * The hot code region profile (first paper, Section 3.5): each event is a dynamic branch, and
- * its value the number of application instructions since the previous recorded branch,
- * including the branch itself.
+ * The hot code region profile (first paper, Section 3.5): each event is a dynamic branch, and its
+ * value the number of application instructions since the previous recorded branch, including the
+ * branch itself.
  */
 public final class RegionCounter implements Sink {
   private final String name;
+
   /** Per branch pc: {count, instructions}. */
   private final Map<Long, long[]> byPc = new HashMap<>();
+
   private long mark;
 
   public RegionCounter(String name) {
@@ -46,15 +48,22 @@ public final class RegionCounter implements Sink {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<Map.Entry<Long, long[]>> entries = new ArrayList<>(byPc.entrySet());
-    entries.sort((a, b) -> a.getValue()[0] != b.getValue()[0]
-        ? Long.compare(b.getValue()[0], a.getValue()[0]) : Long.compare(a.getKey(), b.getKey()));
+    entries.sort(
+        (a, b) ->
+            a.getValue()[0] != b.getValue()[0]
+                ? Long.compare(b.getValue()[0], a.getValue()[0])
+                : Long.compare(a.getKey(), b.getKey()));
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Long, long[]> e : entries) {
-      rows.add(List.of(Branches.hex(e.getKey()), functionAt(symbols, e.getKey()),
-          Long.toString(e.getValue()[0]), Long.toString(e.getValue()[1])));
+      rows.add(
+          List.of(
+              Branches.hex(e.getKey()),
+              functionAt(symbols, e.getKey()),
+              Long.toString(e.getValue()[0]),
+              Long.toString(e.getValue()[1])));
     }
-    return new ProfileTable(List.of("pc", "function", "count", "instructions"), rows,
-        List.of("pc"), "instructions");
+    return new ProfileTable(
+        List.of("pc", "function", "count", "instructions"), rows, List.of("pc"), "instructions");
   }
 
   static String functionAt(SymbolTable symbols, long addr) {

@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * SimPoint's basic block vector file ({@code .bb}): one line per interval, {@code T} followed by
- * {@code :id:count} for each basic block executed in it, ids from 1, counts in instructions
- * (the format SimPoint 3's {@code -loadFVFile} reads).
+ * {@code :id:count} for each basic block executed in it, ids from 1, counts in instructions (the
+ * format SimPoint 3's {@code -loadFVFile} reads).
  */
 public final class SimPointBb {
   private SimPointBb() {}
@@ -18,8 +18,8 @@ public final class SimPointBb {
     StringBuilder sb = new StringBuilder();
     for (Map<Integer, Long> v : vectors) {
       sb.append('T');
-      new TreeMap<>(v).forEach((id, n) -> sb.append(':').append(id).append(':').append(n)
-          .append(' '));
+      new TreeMap<>(v)
+          .forEach((id, n) -> sb.append(':').append(id).append(':').append(n).append(' '));
       sb.setLength(sb.length() - (v.isEmpty() ? 0 : 1));
       sb.append('\n');
     }
@@ -60,8 +60,14 @@ public final class SimPointBb {
             throw new NumberFormatException();
           }
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("line " + (ln + 1) + ":" + col
-              + ": expected `:id:count` with a new id from 1 and a count, got `" + entry + "`");
+          throw new IllegalArgumentException(
+              "line "
+                  + (ln + 1)
+                  + ":"
+                  + col
+                  + ": expected `:id:count` with a new id from 1 and a count, got `"
+                  + entry
+                  + "`");
         }
       }
       out.add(v);

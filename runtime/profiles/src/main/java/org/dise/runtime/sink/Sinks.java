@@ -26,15 +26,16 @@ public final class Sinks {
   /**
    * A new sink for a binding, configured from its parameters.
    *
-   * @throws IllegalArgumentException naming the component when this runtime has none such, or
-   *     the parameter whose value it cannot use
+   * @throws IllegalArgumentException naming the component when this runtime has none such, or the
+   *     parameter whose value it cannot use
    */
   public static Sink create(SinkBinding b) {
     try {
       return configured(b);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
-      throw m.startsWith("sink `") ? e
+      throw m.startsWith("sink `")
+          ? e
           : new IllegalArgumentException("sink `" + b.name() + "`: " + m);
     }
   }
@@ -50,12 +51,17 @@ public final class Sinks {
       case "min_map" -> new AggregationMap(name, AggregationMap.Aggregate.MIN, 0);
       case "max_map" -> new AggregationMap(name, AggregationMap.Aggregate.MAX, 0);
       case "avg_map" -> new AggregationMap(name, AggregationMap.Aggregate.AVG, 0);
-      case "state_map" -> new AggregationMap(name, AggregationMap.Aggregate.STATE,
-          SinkParams.number(p, "missing", 0));
-      case "hist_map" -> "linear".equals(p.get("kind"))
-          ? HistogramMap.linear(name, SinkParams.number(p, "lo", 0), SinkParams.number(p, "hi", 0),
-              SinkParams.number(p, "step", 1))
-          : HistogramMap.log2(name);
+      case "state_map" ->
+          new AggregationMap(
+              name, AggregationMap.Aggregate.STATE, SinkParams.number(p, "missing", 0));
+      case "hist_map" ->
+          "linear".equals(p.get("kind"))
+              ? HistogramMap.linear(
+                  name,
+                  SinkParams.number(p, "lo", 0),
+                  SinkParams.number(p, "hi", 0),
+                  SinkParams.number(p, "step", 1))
+              : HistogramMap.log2(name);
       case "rap_tree" -> new RapSink(name, p);
       case "value_profile" -> new ValueProfiler(name, p);
       case "sampled_value_profile" -> new SampledValueProfiler(name, p);
@@ -64,22 +70,34 @@ public final class Sinks {
       case "method_counter" -> new MethodCounter(name);
       case "call_pair_counter" -> new CallPairCounter(name);
       case "path_counter" -> new PathCounter(name);
-      case "calling_context" -> new CallingContext(name,
-          (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1));
-      case "watchpoint" -> new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE),
-          param(b, "length", 1, 1));
-      case "bbv" -> new BasicBlockVectors(name,
-          param(b, "interval", BasicBlockVectors.DEFAULT_INTERVAL, 1),
-          (int) param(b, "buckets", 0, 0));
-      case "burst_trace" -> new BurstTrace(name,
-          !"false".equals(p.getOrDefault("streams", "true")),
-          (int) param(b, "capacity", BurstTrace.DEFAULT_CAPACITY, 1),
-          new StreamFinder((int) param(b, "min_length", StreamFinder.MIN_LENGTH, 1),
-              (int) param(b, "max_length", StreamFinder.MAX_LENGTH, 1),
-              param(b, "coverage_pct", StreamFinder.COVERAGE_PCT, 1)));
-      default -> throw new IllegalArgumentException("sink `" + name + "` is bound to `"
-          + b.component() + "`, which this runtime does not implement yet (it has "
-          + String.join(", ", IMPLEMENTED) + ")");
+      case "calling_context" ->
+          new CallingContext(
+              name, (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1));
+      case "watchpoint" ->
+          new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE), param(b, "length", 1, 1));
+      case "bbv" ->
+          new BasicBlockVectors(
+              name,
+              param(b, "interval", BasicBlockVectors.DEFAULT_INTERVAL, 1),
+              (int) param(b, "buckets", 0, 0));
+      case "burst_trace" ->
+          new BurstTrace(
+              name,
+              !"false".equals(p.getOrDefault("streams", "true")),
+              (int) param(b, "capacity", BurstTrace.DEFAULT_CAPACITY, 1),
+              new StreamFinder(
+                  (int) param(b, "min_length", StreamFinder.MIN_LENGTH, 1),
+                  (int) param(b, "max_length", StreamFinder.MAX_LENGTH, 1),
+                  param(b, "coverage_pct", StreamFinder.COVERAGE_PCT, 1)));
+      default ->
+          throw new IllegalArgumentException(
+              "sink `"
+                  + name
+                  + "` is bound to `"
+                  + b.component()
+                  + "`, which this runtime does not implement yet (it has "
+                  + String.join(", ", IMPLEMENTED)
+                  + ")");
     };
   }
 
@@ -92,8 +110,16 @@ public final class Sinks {
     }
     boolean wide = key.equals("interval") || key.equals("address") || key.equals("length");
     if (n < min || n > Integer.MAX_VALUE && !wide) {
-      throw new IllegalArgumentException("sink `" + b.name() + "`: " + key + " must be at least "
-          + min + (wide ? "" : " and fit 31 bits") + ", got " + n);
+      throw new IllegalArgumentException(
+          "sink `"
+              + b.name()
+              + "`: "
+              + key
+              + " must be at least "
+              + min
+              + (wide ? "" : " and fit 31 bits")
+              + ", got "
+              + n);
     }
     return n;
   }

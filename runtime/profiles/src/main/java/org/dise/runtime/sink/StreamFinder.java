@@ -8,16 +8,17 @@ import java.util.Map;
 
 /**
  * Finds the hot data streams of a data reference trace (bursty tracing paper, Section 5.2): a
- * stream is a repeated subsequence of references (pc, address) of {@code minLength} to
- * {@code maxLength} references; its heat is length x frequency, the frequency counting
- * non-overlapping occurrences; no stream spans two bursts. Greedy: take the hottest stream among
- * the references no chosen stream covers yet, cover its occurrences, repeat until the chosen streams cover
- * {@code coveragePct}% of the trace (spec/profiles.md describes the algorithm and its choices).
+ * stream is a repeated subsequence of references (pc, address) of {@code minLength} to {@code
+ * maxLength} references; its heat is length x frequency, the frequency counting non-overlapping
+ * occurrences; no stream spans two bursts. Greedy: take the hottest stream among the references no
+ * chosen stream covers yet, cover its occurrences, repeat until the chosen streams cover {@code
+ * coveragePct}% of the trace (spec/profiles.md describes the algorithm and its choices).
  */
 public final class StreamFinder {
   public static final int MIN_LENGTH = 10;
   public static final int MAX_LENGTH = 40;
   public static final long COVERAGE_PCT = 90;
+
   /** A bound on the greedy rounds, so that a trace without regularity stays cheap. */
   public static final int MAX_STREAMS = 256;
 
@@ -41,9 +42,14 @@ public final class StreamFinder {
 
   public StreamFinder(int minLength, int maxLength, long coveragePct) {
     if (minLength < 2 || maxLength < minLength || coveragePct < 1 || coveragePct > 100) {
-      throw new IllegalArgumentException("hot data streams need 2 <= min_length <= max_length"
-          + " and coverage_pct in 1..100, got min_length " + minLength + ", max_length "
-          + maxLength + ", coverage_pct " + coveragePct);
+      throw new IllegalArgumentException(
+          "hot data streams need 2 <= min_length <= max_length"
+              + " and coverage_pct in 1..100, got min_length "
+              + minLength
+              + ", max_length "
+              + maxLength
+              + ", coverage_pct "
+              + coveragePct);
     }
     this.minLength = minLength;
     this.maxLength = maxLength;
@@ -64,17 +70,18 @@ public final class StreamFinder {
   }
 
   /**
-   * {@code incremental} false is the plain greedy search (every length counted over the whole
-   * trace in every round), kept for the test that both choose the same streams.
+   * {@code incremental} false is the plain greedy search (every length counted over the whole trace
+   * in every round), kept for the test that both choose the same streams.
    */
   List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n, boolean incremental) {
     int[] ids = intern(pcs, addresses, n);
-    return incremental ? findIncremental(pcs, addresses, ids, bursts, n)
+    return incremental
+        ? findIncremental(pcs, addresses, ids, bursts, n)
         : findPlain(pcs, addresses, ids, bursts, n);
   }
 
-  private List<Stream> findIncremental(long[] pcs, long[] addresses, int[] ids, int[] bursts,
-      int n) {
+  private List<Stream> findIncremental(
+      long[] pcs, long[] addresses, int[] ids, int[] bursts, int n) {
     long target = (coveragePct * n + 99) / 100;
     long hot = 0;
     List<Stream> out = new ArrayList<>();
@@ -88,9 +95,11 @@ public final class StreamFinder {
         classes.cover(i, i + best.length());
       }
       classes.settle();
-      out.add(new Stream(Arrays.copyOfRange(pcs, best.first(), best.first() + best.length()),
-          Arrays.copyOfRange(addresses, best.first(), best.first() + best.length()),
-          best.count()));
+      out.add(
+          new Stream(
+              Arrays.copyOfRange(pcs, best.first(), best.first() + best.length()),
+              Arrays.copyOfRange(addresses, best.first(), best.first() + best.length()),
+              best.count()));
       hot += (long) best.count() * best.length();
     }
     out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
@@ -143,15 +152,21 @@ public final class StreamFinder {
         if (i > bestFirst) {
           h = (h - ids[i - 1] * pow) * Windows.BASE + ids[i + bestLength - 1];
         }
-        if (h == want && i >= nextFree && prefix[i + bestLength] == prefix[i]
-            && oneBurst(bursts, i, bestLength) && same(ids, bestFirst, i, bestLength)) {
+        if (h == want
+            && i >= nextFree
+            && prefix[i + bestLength] == prefix[i]
+            && oneBurst(bursts, i, bestLength)
+            && same(ids, bestFirst, i, bestLength)) {
           Arrays.fill(covered, i, i + bestLength, true);
           nextFree = i + bestLength;
           frequency++;
         }
       }
-      out.add(new Stream(Arrays.copyOfRange(pcs, bestFirst, bestFirst + bestLength),
-          Arrays.copyOfRange(addresses, bestFirst, bestFirst + bestLength), frequency));
+      out.add(
+          new Stream(
+              Arrays.copyOfRange(pcs, bestFirst, bestFirst + bestLength),
+              Arrays.copyOfRange(addresses, bestFirst, bestFirst + bestLength),
+              frequency));
       hot += (long) frequency * bestLength;
     }
     out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
@@ -200,6 +215,7 @@ public final class StreamFinder {
 
     /** The window with the most occurrences in the last {@link #count} (ties: the earliest). */
     int bestCount;
+
     int bestFirst;
     private int[] used = new int[16];
     private int usedCount;

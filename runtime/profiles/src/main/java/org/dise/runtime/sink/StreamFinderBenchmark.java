@@ -4,23 +4,24 @@ import java.util.Random;
 
 /**
  * A benchmark, not a test ({@code acf bench stream-finder}): printed figures for the hot data
- * stream search: time per traced reference on synthetic traces of repeated streams in noise, at
- * the burst_trace sink's default capacity and a quarter of it with 20 streams, and with 200
- * streams (the search then finds about 160, a round each) up to 2 Mi references, the size of a
- * complete trace in `acf experiment bursty`. Recorded in docs/benchmarks.md.
+ * stream search: time per traced reference on synthetic traces of repeated streams in noise, at the
+ * burst_trace sink's default capacity and a quarter of it with 20 streams, and with 200 streams
+ * (the search then finds about 160, a round each) up to 2 Mi references, the size of a complete
+ * trace in `acf experiment bursty`. Recorded in docs/benchmarks.md.
  */
 public final class StreamFinderBenchmark {
   private StreamFinderBenchmark() {}
 
   /**
-   * Prints the figures (docs/benchmarks.md records them). With argument {@code plain} it also
-   * times the plain greedy search on the smaller traces.
+   * Prints the figures (docs/benchmarks.md records them). With argument {@code plain} it also times
+   * the plain greedy search on the smaller traces.
    */
   public static void main(String[] args) {
     boolean plain = args.length > 0 && args[0].equals("plain");
     int[][] cases = {{65_536, 20}, {262_144, 20}, {262_144, 200}, {2_097_152, 200}};
     StreamFinder f = new StreamFinder(10, 40, 90);
-    java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.lang.management.ThreadMXBean cpu =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     long[][] w = trace(65_536, 20, 50, 7);
     f.find(w[0], w[1], w[0].length); // warm-up
     for (int[] c : cases) {
@@ -33,20 +34,25 @@ public final class StreamFinderBenchmark {
       double cs = (cpu.getCurrentThreadCpuTime() - c0) / 1e9;
       // CPU time of the searching thread as well as wall time: on a shared machine the wall
       // time mostly measures the load.
-      System.out.printf("stream finder: %,d references, %d streams in the trace, %d hot streams"
-          + " found, %.2f s wall (%.0f ns/reference), %.2f s CPU (%.0f ns/reference)%n", n,
-          c[1], found, s, s * 1e9 / n, cs, cs * 1e9 / n);
+      System.out.printf(
+          "stream finder: %,d references, %d streams in the trace, %d hot streams"
+              + " found, %.2f s wall (%.0f ns/reference), %.2f s CPU (%.0f ns/reference)%n",
+          n, c[1], found, s, s * 1e9 / n, cs, cs * 1e9 / n);
       if (plain && n <= 262_144) {
         t0 = System.nanoTime();
         int plainFound = f.find(t[0], t[1], null, n, false).size();
         s = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("  plain greedy search: %d hot streams, %.2f s, %.0f ns/reference,"
-            + " %d window counts%n", plainFound, s, s * 1e9 / n, f.counts);
+        System.out.printf(
+            "  plain greedy search: %d hot streams, %.2f s, %.0f ns/reference,"
+                + " %d window counts%n",
+            plainFound, s, s * 1e9 / n, f.counts);
       }
     }
   }
 
-  /** Streams of 10-40 references repeated in random order, one reference in {@code noise} random. */
+  /**
+   * Streams of 10-40 references repeated in random order, one reference in {@code noise} random.
+   */
   static long[][] trace(int n, int streams, int noise, long seed) {
     Random r = new Random(seed);
     long[][] pcs = new long[streams][];

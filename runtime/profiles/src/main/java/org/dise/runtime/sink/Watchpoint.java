@@ -11,13 +11,14 @@ import org.dise.runtime.isa.DecodedInsn;
 /**
  * A logging watchpoint, the classic DISE utility as a profile (first paper, Section 3.1: DISE
  * "customizes" the instruction stream; debugging is one use): each event is a store, and one that
- * writes any byte of [{@code address}, {@code address + length}) is counted per store pc with
- * the last address and value it wrote. The store still happens.
+ * writes any byte of [{@code address}, {@code address + length}) is counted per store pc with the
+ * last address and value it wrote. The store still happens.
  */
 public final class Watchpoint implements Sink {
   private final String name;
   private final long address;
   private final long length;
+
   /** Per store pc: {writes, last address, last value}. */
   private final Map<Long, long[]> byPc = new TreeMap<>();
 
@@ -34,23 +35,26 @@ public final class Watchpoint implements Sink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
-    int size = switch (d.exec) {
-      case SB -> 1;
-      case SH -> 2;
-      case SW, FSW -> 4;
-      case SD, FSD -> 8;
-      default -> 0;
-    };
+    int size =
+        switch (d.exec) {
+          case SB -> 1;
+          case SH -> 2;
+          case SW, FSW -> 4;
+          case SD, FSD -> 8;
+          default -> 0;
+        };
     long a = cpu.x[d.rs1] + d.imm;
     // Overlap of [a, a + size) with the watched range, unsigned.
-    if (size == 0 || Long.compareUnsigned(a + size, address) <= 0
+    if (size == 0
+        || Long.compareUnsigned(a + size, address) <= 0
         || Long.compareUnsigned(a, address + length) >= 0) {
       return;
     }
-    long value = switch (d.exec) {
-      case FSW, FSD -> cpu.f[d.rs2];
-      default -> cpu.x[d.rs2];
-    };
+    long value =
+        switch (d.exec) {
+          case FSW, FSD -> cpu.f[d.rs2];
+          default -> cpu.x[d.rs2];
+        };
     long[] e = byPc.computeIfAbsent(d.pc, k -> new long[3]);
     e[0]++;
     e[1] = a;
@@ -64,10 +68,18 @@ public final class Watchpoint implements Sink {
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<Long, long[]> e : entries) {
       long[] v = e.getValue();
-      rows.add(List.of(Branches.hex(e.getKey()), RegionCounter.functionAt(symbols, e.getKey()),
-          Long.toString(v[0]), Branches.hex(v[1]), Branches.hex(v[2])));
+      rows.add(
+          List.of(
+              Branches.hex(e.getKey()),
+              RegionCounter.functionAt(symbols, e.getKey()),
+              Long.toString(v[0]),
+              Branches.hex(v[1]),
+              Branches.hex(v[2])));
     }
-    return new ProfileTable(List.of("pc", "function", "writes", "last_address", "last_value"),
-        rows, List.of("pc"), "writes");
+    return new ProfileTable(
+        List.of("pc", "function", "writes", "last_address", "last_value"),
+        rows,
+        List.of("pc"),
+        "writes");
   }
 }

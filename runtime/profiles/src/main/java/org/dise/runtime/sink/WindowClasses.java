@@ -3,35 +3,45 @@ package org.dise.runtime.sink;
 import java.util.Arrays;
 
 /**
- * The incremental form of {@link StreamFinder}'s greedy search. Every window of every length
- * from {@code minLength} to {@code maxLength} is put once into its equivalence class (windows
- * with the same references), with each class's greedy count of non-overlapping occurrences
- * and a per-length max-heap of classes by (count, earliest occurrence). Choosing a stream
- * covers its occurrences; only the windows that overlap newly covered references leave their
- * classes, and only those classes are counted again. A round so costs the covered references
- * times the lengths, instead of a pass over the whole trace per counted length (with 160 hot
- * streams, CPU per reference went from 7.3 to 1.1 us at 256Ki references and from 18.8 to 3.9
- * us at 2Mi: docs/benchmarks.md).
+ * The incremental form of {@link StreamFinder}'s greedy search. Every window of every length from
+ * {@code minLength} to {@code maxLength} is put once into its equivalence class (windows with the
+ * same references), with each class's greedy count of non-overlapping occurrences and a per-length
+ * max-heap of classes by (count, earliest occurrence). Choosing a stream covers its occurrences;
+ * only the windows that overlap newly covered references leave their classes, and only those
+ * classes are counted again. A round so costs the covered references times the lengths, instead of
+ * a pass over the whole trace per counted length (with 160 hot streams, CPU per reference went from
+ * 7.3 to 1.1 us at 256Ki references and from 18.8 to 3.9 us at 2Mi: docs/benchmarks.md).
  *
- * <p>Classes are exact, not hashed: the class of the window of length L at i is the pair
- * (class of the window of length L-1 at i, the reference at i+L-1), numbered through a table
- * of pairs, so equal classes mean equal references. A window that occurs once can never be a
- * stream, and neither can its extensions, so such windows are dropped as lengths grow.
+ * <p>Classes are exact, not hashed: the class of the window of length L at i is the pair (class of
+ * the window of length L-1 at i, the reference at i+L-1), numbered through a table of pairs, so
+ * equal classes mean equal references. A window that occurs once can never be a stream, and neither
+ * can its extensions, so such windows are dropped as lengths grow.
  *
- * <p>Memory: per length, two ints per window that occurs more than once, plus the classes'
- * counts (a 2Mi-reference search peaked at 0.97 GB of process memory: docs/benchmarks.md).
+ * <p>Memory: per length, two ints per window that occurs more than once, plus the classes' counts
+ * (a 2Mi-reference search peaked at 0.97 GB of process memory: docs/benchmarks.md).
  */
 final class WindowClasses {
   /** One length's classes. */
   private static final class Level {
     final int length;
-    /** The class of the window at each start, -1 once it occurs once, crosses a burst or overlaps a covered reference. */
+
+    /**
+     * The class of the window at each start, -1 once it occurs once, crosses a burst or overlaps a
+     * covered reference.
+     */
     final int[] classOf;
+
     /** Window starts grouped by class, ascending within a class. */
     final int[] occurrences;
+
     final int[] start;
-    /** Per class: greedy non-overlapping count among live windows (-1: to recount) and first live start. */
+
+    /**
+     * Per class: greedy non-overlapping count among live windows (-1: to recount) and first live
+     * start.
+     */
     final int[] count;
+
     final int[] first;
     final Heap heap;
     int[] dirty = new int[16];
@@ -198,8 +208,8 @@ final class WindowClasses {
   private final int minLength;
 
   /**
-   * Classes of the windows of {@code ids} (interned references, 1 and up) of every length in
-   * {@code minLength..maxLength}; {@code bursts} as {@link StreamFinder#find}.
+   * Classes of the windows of {@code ids} (interned references, 1 and up) of every length in {@code
+   * minLength..maxLength}; {@code bursts} as {@link StreamFinder#find}.
    */
   WindowClasses(int[] ids, int[] bursts, int n, int minLength, int maxLength) {
     this.minLength = minLength;
@@ -240,8 +250,8 @@ final class WindowClasses {
   record Choice(int length, int first, int count) {}
 
   /**
-   * The hottest stream among live windows: the largest length x count, ties to the shorter
-   * length and then to the earlier first occurrence; null when no window occurs twice.
+   * The hottest stream among live windows: the largest length x count, ties to the shorter length
+   * and then to the earlier first occurrence; null when no window occurs twice.
    */
   Choice hottest() {
     Choice best = null;

@@ -10,15 +10,16 @@ import org.dise.runtime.sink.Sink;
 
 /**
  * Scales a sampled profile into a whole-program estimate (phase-based remote profiling paper,
- * Section 3.2): each sampled interval's part of every sink's profile, times what the trigger
- * says the interval stands for ({@link Trigger#scale}: N for periodic, P for random, the
- * phase's instructions over its sampled ones for phase-aware sampling). The parts are the
- * differences of the sinks' tables between interval boundaries.
+ * Section 3.2): each sampled interval's part of every sink's profile, times what the trigger says
+ * the interval stands for ({@link Trigger#scale}: N for periodic, P for random, the phase's
+ * instructions over its sampled ones for phase-aware sampling). The parts are the differences of
+ * the sinks' tables between interval boundaries.
  */
 public final class ProfileEstimator implements TriggerDriver.Listener {
   private final List<Sink> sinks;
   private final SymbolTable symbols;
   private Map<String, Map<String, Long>> last;
+
   /** Per sampled interval, per sink, what it added. */
   private final Map<Long, Map<String, Map<String, Long>>> parts = new TreeMap<>();
 
@@ -39,12 +40,14 @@ public final class ProfileEstimator implements TriggerDriver.Listener {
       for (Map.Entry<String, Map<String, Long>> s : now.entrySet()) {
         Map<String, Long> before = last.getOrDefault(s.getKey(), Map.of());
         Map<String, Long> d = new HashMap<>();
-        s.getValue().forEach((k, v) -> {
-          long diff = v - before.getOrDefault(k, 0L);
-          if (diff != 0) {
-            d.put(k, diff);
-          }
-        });
+        s.getValue()
+            .forEach(
+                (k, v) -> {
+                  long diff = v - before.getOrDefault(k, 0L);
+                  if (diff != 0) {
+                    d.put(k, diff);
+                  }
+                });
         part.put(s.getKey(), d);
       }
       parts.put(index, part);
@@ -72,13 +75,15 @@ public final class ProfileEstimator implements TriggerDriver.Listener {
     for (Sink s : sinks) {
       out.put(s.name(), new LinkedHashMap<>());
     }
-    parts.forEach((index, part) -> {
-      double scale = trigger.scale(index);
-      part.forEach((sink, d) -> {
-        Map<String, Double> e = out.computeIfAbsent(sink, k -> new LinkedHashMap<>());
-        d.forEach((k, v) -> e.merge(k, v * scale, Double::sum));
-      });
-    });
+    parts.forEach(
+        (index, part) -> {
+          double scale = trigger.scale(index);
+          part.forEach(
+              (sink, d) -> {
+                Map<String, Double> e = out.computeIfAbsent(sink, k -> new LinkedHashMap<>());
+                d.forEach((k, v) -> e.merge(k, v * scale, Double::sum));
+              });
+        });
     return out;
   }
 }

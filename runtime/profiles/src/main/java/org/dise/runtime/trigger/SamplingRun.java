@@ -9,12 +9,12 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.metrics.Accuracy;
 
 /**
- * One sampled run of a program with everything the papers measure around it (phase-based
- * remote profiling paper, Section 3.2): when asked (shadow exhaustive) or when the strategy is
- * an oracle, a first pass runs the same program under the exhaustive trigger with its output
- * discarded, giving the exact profile and every interval's phase; then the sampled pass runs,
- * and its profile is scaled into a whole-program estimate and compared with the exact one.
- * The first pass is not charged to the sampled run's costs. See spec/sampling.md.
+ * One sampled run of a program with everything the papers measure around it (phase-based remote
+ * profiling paper, Section 3.2): when asked (shadow exhaustive) or when the strategy is an oracle,
+ * a first pass runs the same program under the exhaustive trigger with its output discarded, giving
+ * the exact profile and every interval's phase; then the sampled pass runs, and its profile is
+ * scaled into a whole-program estimate and compared with the exact one. The first pass is not
+ * charged to the sampled run's costs. See spec/sampling.md.
  */
 public final class SamplingRun {
   private SamplingRun() {}
@@ -29,16 +29,16 @@ public final class SamplingRun {
     default void started(String pass, TriggerDriver driver) {}
 
     /**
-     * What hears of the sampled pass's interval boundaries: {@code estimator}, or a listener
-     * that calls it first and then does more (a device's profile buffer).
+     * What hears of the sampled pass's interval boundaries: {@code estimator}, or a listener that
+     * calls it first and then does more (a device's profile buffer).
      */
     default TriggerDriver.Listener listener(ProfileEstimator estimator) {
       return estimator;
     }
 
     /**
-     * The first pass's standard input: empty by default; a setup whose program reads its
-     * input gives the same input again, so that both passes run the same program.
+     * The first pass's standard input: empty by default; a setup whose program reads its input
+     * gives the same input again, so that both passes run the same program.
      */
     default InputStream firstPassInput() {
       return InputStream.nullInputStream();
@@ -46,25 +46,30 @@ public final class SamplingRun {
   }
 
   /** What a first pass knows: the exact profile of every sink and the phase plan (or null). */
-  public record FirstPass(Map<String, Map<String, Long>> exact, PhasePlan plan,
-      Machine.Outcome outcome) {}
+  public record FirstPass(
+      Map<String, Map<String, Long>> exact, PhasePlan plan, Machine.Outcome outcome) {}
 
   /** One sink's accuracy: the papers' count error and hot-set error, as fractions. */
   /**
-   * One sink's accuracy: count error, the papers' top-15% hot set error, and the hot set error
-   * of the entries carrying 90% of the weight ({@link Accuracy#hotWeightSetError}).
+   * One sink's accuracy: count error, the papers' top-15% hot set error, and the hot set error of
+   * the entries carrying 90% of the weight ({@link Accuracy#hotWeightSetError}).
    */
-  public record SinkAccuracy(String sink, double countError, double hotError,
-      double hotWeightError) {
+  public record SinkAccuracy(
+      String sink, double countError, double hotError, double hotWeightError) {
     public SinkAccuracy(String sink, double countError, double hotError) {
       this(sink, countError, hotError, Double.NaN);
     }
   }
 
   /** The sampled pass and its figures; {@code exact} and {@code accuracy} need a first pass. */
-  public record Result(Machine machine, ProfilingEngine engine, TriggerDriver driver,
-      Machine.Outcome outcome, Map<String, Map<String, Double>> estimate,
-      Map<String, Map<String, Long>> exact, Map<String, SinkAccuracy> accuracy) {
+  public record Result(
+      Machine machine,
+      ProfilingEngine engine,
+      TriggerDriver driver,
+      Machine.Outcome outcome,
+      Map<String, Map<String, Double>> estimate,
+      Map<String, Map<String, Long>> exact,
+      Map<String, SinkAccuracy> accuracy) {
     public double sampledFraction() {
       return driver.sampledFraction();
     }
@@ -81,8 +86,8 @@ public final class SamplingRun {
 
   /**
    * The first pass: the exhaustive trigger at {@code spec}'s interval, with a phase tracker of
-   * {@code spec}'s parameters when it is phase-aware; the guest's output is discarded and its
-   * input is {@link Setup#firstPassInput}.
+   * {@code spec}'s parameters when it is phase-aware; the guest's output is discarded and its input
+   * is {@link Setup#firstPassInput}.
    */
   public static FirstPass firstPass(Setup setup, TriggerSpec spec, long maxInsns) {
     Machine m = setup.machine();
@@ -92,8 +97,8 @@ public final class SamplingRun {
     ProfilingEngine engine = setup.engine();
     engine.install(m.cpu());
     PhaseTracker tracker = spec.phaseAware() ? Triggers.tracker(spec) : null;
-    TriggerDriver driver = new TriggerDriver(m, engine, new ExhaustiveTrigger(spec.interval()),
-        tracker);
+    TriggerDriver driver =
+        new TriggerDriver(m, engine, new ExhaustiveTrigger(spec.interval()), tracker);
     ProfileEstimator sink = new ProfileEstimator(engine.sinks(), m.symbols());
     setup.started("first pass", driver);
     Machine.Outcome out = driver.run(maxInsns);
@@ -104,8 +109,8 @@ public final class SamplingRun {
    * Runs {@code spec} on a fresh machine; {@code first} is a first pass already made (reused by
    * sweeps), or null to make one when {@code shadow} asks or the strategy needs it.
    */
-  public static Result run(Setup setup, TriggerSpec spec, boolean shadow, FirstPass first,
-      long maxInsns) {
+  public static Result run(
+      Setup setup, TriggerSpec spec, boolean shadow, FirstPass first, long maxInsns) {
     if (first == null && (shadow || spec.needsFirstPass())) {
       first = firstPass(setup, spec, maxInsns);
     }
@@ -124,12 +129,16 @@ public final class SamplingRun {
       accuracy = new LinkedHashMap<>();
       for (Map.Entry<String, Map<String, Double>> e : estimate.entrySet()) {
         Map<String, Long> exact = first.exact().getOrDefault(e.getKey(), Map.of());
-        accuracy.put(e.getKey(), new SinkAccuracy(e.getKey(),
-            Accuracy.countError(exact, e.getValue()), Accuracy.hotSetError(exact, e.getValue()),
-            Accuracy.hotWeightSetError(exact, e.getValue())));
+        accuracy.put(
+            e.getKey(),
+            new SinkAccuracy(
+                e.getKey(),
+                Accuracy.countError(exact, e.getValue()),
+                Accuracy.hotSetError(exact, e.getValue()),
+                Accuracy.hotWeightSetError(exact, e.getValue())));
       }
     }
-    return new Result(m, engine, driver, out, estimate, first == null ? null : first.exact(),
-        accuracy);
+    return new Result(
+        m, engine, driver, out, estimate, first == null ? null : first.exact(), accuracy);
   }
 }

@@ -19,11 +19,11 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.sink.Sink;
 
 /**
- * SimPoint's simulation points (Sherwood et al., "Automatically characterizing large scale
- * program behavior"; SimPoint 3's {@code -saveSimpoints} and {@code -saveSimpointWeights}
- * files): one representative interval per cluster with the cluster's weight. {@link #run} runs
- * the program once at full speed and turns the productions on for the chosen intervals only,
- * each with fresh sinks, then scales the points' profiles into a whole-program estimate.
+ * SimPoint's simulation points (Sherwood et al., "Automatically characterizing large scale program
+ * behavior"; SimPoint 3's {@code -saveSimpoints} and {@code -saveSimpointWeights} files): one
+ * representative interval per cluster with the cluster's weight. {@link #run} runs the program once
+ * at full speed and turns the productions on for the chosen intervals only, each with fresh sinks,
+ * then scales the points' profiles into a whole-program estimate.
  */
 public final class SimulationPoints {
   private SimulationPoints() {}
@@ -35,16 +35,20 @@ public final class SimulationPoints {
   public record PointRun(Point point, ProfilingEngine engine, CostReport cost) {}
 
   /**
-   * The run: the guest's outcome, the points that were reached, the application instructions
-   * of the whole run, its intervals, and per sink the estimate of the whole-program profile by
-   * key (the key cells of the sink's table joined by {@code |}).
+   * The run: the guest's outcome, the points that were reached, the application instructions of the
+   * whole run, its intervals, and per sink the estimate of the whole-program profile by key (the
+   * key cells of the sink's table joined by {@code |}).
    */
-  public record Result(Machine.Outcome outcome, List<PointRun> points, long applicationInstructions,
-      long intervals, Map<String, Map<String, Double>> estimate) {}
+  public record Result(
+      Machine.Outcome outcome,
+      List<PointRun> points,
+      long applicationInstructions,
+      long intervals,
+      Map<String, Map<String, Double>> estimate) {}
 
   /**
-   * Reads a simulation points file ({@code interval cluster} per line) and its weights file
-   * ({@code weight cluster} per line), points in interval order.
+   * Reads a simulation points file ({@code interval cluster} per line) and its weights file ({@code
+   * weight cluster} per line), points in interval order.
    *
    * @throws IllegalArgumentException as {@code file:line:col: message}
    */
@@ -54,8 +58,8 @@ public final class SimulationPoints {
       long interval = number(simpoints, f, 0);
       int cluster = (int) number(simpoints, f, 1);
       if (intervals.put(cluster, interval) != null) {
-        throw new IllegalArgumentException(at(simpoints, f, 1) + "cluster " + cluster
-            + " has a second simulation point");
+        throw new IllegalArgumentException(
+            at(simpoints, f, 1) + "cluster " + cluster + " has a second simulation point");
       }
     }
     Map<Integer, Double> w = new HashMap<>();
@@ -64,28 +68,36 @@ public final class SimulationPoints {
       try {
         weight = Double.parseDouble(f[2]);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(at(weights, f, 0) + "expected a weight, got `" + f[2]
-            + "`");
+        throw new IllegalArgumentException(
+            at(weights, f, 0) + "expected a weight, got `" + f[2] + "`");
       }
       if (!(weight >= 0 && weight <= 1)) {
-        throw new IllegalArgumentException(at(weights, f, 0) + "a weight is between 0 and 1, got "
-            + f[2]);
+        throw new IllegalArgumentException(
+            at(weights, f, 0) + "a weight is between 0 and 1, got " + f[2]);
       }
       int cluster = (int) number(weights, f, 1);
       if (!intervals.containsKey(cluster)) {
-        throw new IllegalArgumentException(at(weights, f, 1) + "cluster " + cluster
-            + " has no simulation point in " + simpoints);
+        throw new IllegalArgumentException(
+            at(weights, f, 1) + "cluster " + cluster + " has no simulation point in " + simpoints);
       }
       w.put(cluster, weight);
     }
     List<Point> points = new ArrayList<>();
-    intervals.forEach((cluster, interval) -> {
-      if (!w.containsKey(cluster)) {
-        throw new IllegalArgumentException(weights + ": cluster " + cluster + " (interval "
-            + interval + " in " + simpoints + ") has no weight");
-      }
-      points.add(new Point(interval, cluster, w.get(cluster)));
-    });
+    intervals.forEach(
+        (cluster, interval) -> {
+          if (!w.containsKey(cluster)) {
+            throw new IllegalArgumentException(
+                weights
+                    + ": cluster "
+                    + cluster
+                    + " (interval "
+                    + interval
+                    + " in "
+                    + simpoints
+                    + ") has no weight");
+          }
+          points.add(new Point(interval, cluster, w.get(cluster)));
+        });
     if (points.isEmpty()) {
       throw new IllegalArgumentException(simpoints + ": no simulation points");
     }
@@ -113,11 +125,11 @@ public final class SimulationPoints {
       }
       String[] parts = line.split("\\s+");
       if (parts.length != 2) {
-        throw new IllegalArgumentException(f + ":" + (i + 1) + ":1: expected two fields, got `"
-            + line + "`");
+        throw new IllegalArgumentException(
+            f + ":" + (i + 1) + ":1: expected two fields, got `" + line + "`");
       }
-      int col2 = lines.get(i).indexOf(parts[1], lines.get(i).indexOf(parts[0])
-          + parts[0].length()) + 1;
+      int col2 =
+          lines.get(i).indexOf(parts[1], lines.get(i).indexOf(parts[0]) + parts[0].length()) + 1;
       int col1 = lines.get(i).indexOf(parts[0]) + 1;
       out.add(new String[] {Integer.toString(i + 1), col1 + "," + col2, parts[0], parts[1]});
     }
@@ -136,8 +148,8 @@ public final class SimulationPoints {
       }
       return n;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(at(f, fields, index) + "expected a whole number, got `"
-          + fields[2 + index] + "`");
+      throw new IllegalArgumentException(
+          at(f, fields, index) + "expected a whole number, got `" + fields[2 + index] + "`");
     }
   }
 
@@ -146,8 +158,12 @@ public final class SimulationPoints {
    * {@code engines} on for {@code interval} application instructions at each point, then scales
    * each sink's profile by the point's weight and the run's interval count.
    */
-  public static Result run(Machine machine, Supplier<ProfilingEngine> engines, List<Point> points,
-      long interval, long maxInsns) {
+  public static Result run(
+      Machine machine,
+      Supplier<ProfilingEngine> engines,
+      List<Point> points,
+      long interval,
+      long maxInsns) {
     Cpu cpu = machine.cpu();
     long inserted = 0;
     List<PointRun> runs = new ArrayList<>();
@@ -176,9 +192,19 @@ public final class SimulationPoints {
       e.sinks().forEach(s -> s.pause(c.applicationInstructions()));
       cpu.setDecodeStage(null);
       inserted += c.insertedInstructions();
-      runs.add(new PointRun(p, e, new CostReport(c.applicationInstructions() - app0,
-          c.insertedInstructions(), c.replacements(), c.stallCycles(), c.handlerCalls(),
-          c.handlerCycles(), c.interrupts(), c.interruptCycles())));
+      runs.add(
+          new PointRun(
+              p,
+              e,
+              new CostReport(
+                  c.applicationInstructions() - app0,
+                  c.insertedInstructions(),
+                  c.replacements(),
+                  c.stallCycles(),
+                  c.handlerCalls(),
+                  c.handlerCycles(),
+                  c.interrupts(),
+                  c.interruptCycles())));
       if (o.reason() != StopReason.STEP_LIMIT) {
         break;
       }

@@ -47,8 +47,9 @@ class AccuracyTest {
   @Test
   void hotSetIncludesTiesAtTheCutOff() {
     // 10 entries: ceil(1.5) = 2 hot, but the 2nd ties with the 3rd and 4th, so 4 are hot.
-    Map<String, Long> exact = profile("a", 100, "b", 50, "c", 50, "d", 50,
-        "e", 5, "f", 4, "g", 3, "h", 2, "i", 1, "j", 1);
+    Map<String, Long> exact =
+        profile(
+            "a", 100, "b", 50, "c", 50, "d", 50, "e", 5, "f", 4, "g", 3, "h", 2, "i", 1, "j", 1);
     assertThat(Accuracy.hotSet(exact, 2)).containsExactly("a", "b", "c", "d");
     // The estimate's top 2 (with ties) are a and b only: c and d missing, 2 of 4.
     Map<String, Long> sampled = profile("a", 10, "b", 5, "c", 4, "d", 4);
@@ -65,9 +66,11 @@ class AccuracyTest {
 
   @Test
   void rejectsAFractionOutsideZeroToOne() {
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Accuracy.hotSetError(profile("a", 1), profile("a", 1), 0));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> Accuracy.hotSetError(profile("a", 1), profile("a", 1), 1.5));
   }
 
@@ -91,7 +94,8 @@ class AccuracyTest {
     assertThat(Accuracy.hotWeightSetError(exact, sampled)).isEqualTo(0.0);
     // Missing the second hot entry is half the weight-based hot set.
     assertThat(Accuracy.hotWeightSetError(exact, profile("h1", 9000, "cold1", 400)))
-        .isWithin(1e-12).of(0.5);
+        .isWithin(1e-12)
+        .of(0.5);
   }
 
   @Test
@@ -101,7 +105,6 @@ class AccuracyTest {
     assertThat(Accuracy.hotWeightSet(exact, 0.5)).containsExactly("a", "b", "c");
     assertThat(Accuracy.hotWeightSet(exact, 1.0)).containsExactly("a", "b", "c", "d");
     assertThat(Accuracy.hotWeightSetError(Map.of(), exact)).isEqualTo(0.0);
-    assertThrows(IllegalArgumentException.class,
-        () -> Accuracy.hotWeightSetError(exact, exact, 0));
+    assertThrows(IllegalArgumentException.class, () -> Accuracy.hotWeightSetError(exact, exact, 0));
   }
 }

@@ -10,7 +10,8 @@ class StreamOverlapTest {
   @Test
   void thePapersExampleCountsTheSmallerHeat() {
     // Section 5.2: v.heat_P = 3%, v.heat_Q = 4%, so overlap(v, P, Q) = 3%.
-    assertThat(StreamOverlap.overlap(Map.of("v", 0.03), Map.of("v", 0.04))).isWithin(1e-12)
+    assertThat(StreamOverlap.overlap(Map.of("v", 0.03), Map.of("v", 0.04)))
+        .isWithin(1e-12)
         .of(0.03);
   }
 

@@ -52,12 +52,14 @@ class AggregationMapTest {
     call(m, 0x1010, -2, 5);
     call(m, 0x1000, 3, 40);
     ProfileTable t = m.table(SYMBOLS);
-    assertThat(t.header()).containsExactly("key1", "function1", "key2", "count", "value")
-        .inOrder();
+    assertThat(t.header()).containsExactly("key1", "function1", "key2", "count", "value").inOrder();
     assertThat(t.key()).containsExactly("key1", "key2").inOrder();
     assertThat(t.weight()).isEqualTo("value");
-    assertThat(t.rows()).containsExactly(List.of("0x1000", "loop", "3", "1", "40"),
-        List.of("0x1010", "loop+0x10", "-2", "2", "15")).inOrder();
+    assertThat(t.rows())
+        .containsExactly(
+            List.of("0x1000", "loop", "3", "1", "40"),
+            List.of("0x1010", "loop+0x10", "-2", "2", "15"))
+        .inOrder();
   }
 
   @Test
@@ -66,8 +68,9 @@ class AggregationMapTest {
     call(m, 1, 9);
     call(m, 2, -9);
     call(m, 3, 0);
-    assertThat(m.table(SYMBOLS).rows()).containsExactly(List.of("2", "1", "-9"),
-        List.of("3", "1", "0"), List.of("1", "1", "9")).inOrder();
+    assertThat(m.table(SYMBOLS).rows())
+        .containsExactly(List.of("2", "1", "-9"), List.of("3", "1", "0"), List.of("1", "1", "9"))
+        .inOrder();
   }
 
   @Test
@@ -77,10 +80,14 @@ class AggregationMapTest {
     assertThat(HistogramMap.log2Bucket(5)).asList().containsExactly(4L, 7L).inOrder();
     assertThat(HistogramMap.log2Bucket(-1)).asList().containsExactly(-1L, -1L).inOrder();
     assertThat(HistogramMap.log2Bucket(-16)).asList().containsExactly(-31L, -16L).inOrder();
-    assertThat(HistogramMap.log2Bucket(Long.MAX_VALUE)).asList()
-        .containsExactly(1L << 62, Long.MAX_VALUE).inOrder();
-    assertThat(HistogramMap.log2Bucket(Long.MIN_VALUE)).asList()
-        .containsExactly(Long.MIN_VALUE, Long.MIN_VALUE).inOrder();
+    assertThat(HistogramMap.log2Bucket(Long.MAX_VALUE))
+        .asList()
+        .containsExactly(1L << 62, Long.MAX_VALUE)
+        .inOrder();
+    assertThat(HistogramMap.log2Bucket(Long.MIN_VALUE))
+        .asList()
+        .containsExactly(Long.MIN_VALUE, Long.MIN_VALUE)
+        .inOrder();
   }
 
   @Test
@@ -104,7 +111,9 @@ class AggregationMapTest {
     call(h, 2, 0);
     ProfileTable t = h.table(SYMBOLS);
     assertThat(t.header()).containsExactly("key", "bucket_lo", "bucket_hi", "count").inOrder();
-    assertThat(t.rows()).containsExactly(List.of("1", "-3", "-2", "1"),
-        List.of("1", "2", "3", "2"), List.of("2", "0", "0", "1")).inOrder();
+    assertThat(t.rows())
+        .containsExactly(
+            List.of("1", "-3", "-2", "1"), List.of("1", "2", "3", "2"), List.of("2", "0", "0", "1"))
+        .inOrder();
   }
 }

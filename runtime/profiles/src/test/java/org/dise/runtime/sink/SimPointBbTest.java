@@ -18,8 +18,8 @@ class SimPointBbTest {
 
   @Test
   void malformedEntriesNameTheirLineAndColumn() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SimPointBb.parse("T:1:5\nT:1:5 :x:3\n"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SimPointBb.parse("T:1:5\nT:1:5 :x:3\n"));
     assertThat(e).hasMessageThat().startsWith("line 2:7: expected `:id:count`");
     e = assertThrows(IllegalArgumentException.class, () -> SimPointBb.parse(":1:5\n"));
     assertThat(e).hasMessageThat().isEqualTo("line 1:1: expected `T`");

@@ -46,8 +46,15 @@ class StreamFinderTest {
 
   static List<String> summary(List<StreamFinder.Stream> streams) {
     return streams.stream()
-        .map(s -> Long.toHexString(s.pcs()[0]) + " x" + s.length() + " f" + s.frequency()
-            + " h" + s.heat())
+        .map(
+            s ->
+                Long.toHexString(s.pcs()[0])
+                    + " x"
+                    + s.length()
+                    + " f"
+                    + s.frequency()
+                    + " h"
+                    + s.heat())
         .toList();
   }
 
@@ -88,7 +95,8 @@ class StreamFinderTest {
     assertThat(summary(t.find(PAPER))).containsExactly("1000 x10 f18 h180");
     // With 100% coverage asked for, C joins.
     assertThat(summary(t.find(new StreamFinder(10, 40, 100))))
-        .containsExactly("1000 x10 f18 h180", "3000 x10 f2 h20").inOrder();
+        .containsExactly("1000 x10 f18 h180", "3000 x10 f2 h20")
+        .inOrder();
   }
 
   @Test
@@ -142,19 +150,20 @@ class StreamFinderTest {
   @org.junit.jupiter.api.Test
   void theIncrementalSearchChoosesWhatThePlainGreedySearchChooses() {
     for (long seed = 1; seed <= 6; seed++) {
-      long[][] t = StreamFinderBenchmark.trace(20_000, 5 + (int) seed * 7, 3 + (int) seed,
-          seed);
+      long[][] t = StreamFinderBenchmark.trace(20_000, 5 + (int) seed * 7, 3 + (int) seed, seed);
       int[] bursts = new int[t[0].length];
       for (int i = 0; i < bursts.length; i++) {
         bursts[i] = seed % 2 == 0 ? i / 3000 : 0;
       }
       StreamFinder f = new StreamFinder(10, 40, 90);
-      java.util.List<StreamFinder.Stream> incremental = f.find(t[0], t[1], bursts, t[0].length, true);
+      java.util.List<StreamFinder.Stream> incremental =
+          f.find(t[0], t[1], bursts, t[0].length, true);
       java.util.List<StreamFinder.Stream> plain = f.find(t[0], t[1], bursts, t[0].length, false);
       com.google.common.truth.Truth.assertThat(incremental.size()).isEqualTo(plain.size());
       com.google.common.truth.Truth.assertThat(incremental.size()).isGreaterThan(3);
       for (int k = 0; k < incremental.size(); k++) {
-        com.google.common.truth.Truth.assertThat(incremental.get(k).pcs()).isEqualTo(plain.get(k).pcs());
+        com.google.common.truth.Truth.assertThat(incremental.get(k).pcs())
+            .isEqualTo(plain.get(k).pcs());
         com.google.common.truth.Truth.assertThat(incremental.get(k).frequency())
             .isEqualTo(plain.get(k).frequency());
       }

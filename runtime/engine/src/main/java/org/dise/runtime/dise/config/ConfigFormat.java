@@ -34,22 +34,26 @@ import org.dise.runtime.isa.OpClass;
 
 /**
  * Writes and reads deployable configurations: magic, version, payload length, payload, CRC-32 of
- * the payload. The layout is documented byte by byte in {@code spec/config-format.md}; keep the
- * two in step and bump {@link #VERSION} on any change to the payload.
+ * the payload. The layout is documented byte by byte in {@code spec/config-format.md}; keep the two
+ * in step and bump {@link #VERSION} on any change to the payload.
  */
 public final class ConfigFormat {
   private ConfigFormat() {}
 
   /** "DISECFG" and a newline: recognisable in a hex dump, and rejects text files early. */
   public static final byte[] MAGIC = "DISECFG\n".getBytes(StandardCharsets.US_ASCII);
+
   public static final int VERSION = 4;
+
   /**
    * The oldest version this runtime still reads: version 3 only added an entry kind (calls that
    * return a value), version 4 the provenance and program symbols.
    */
   public static final int OLDEST_READABLE = 2;
+
   /** Magic, version (u16) and payload length (u32). */
   public static final int HEADER = MAGIC.length + 2 + 4;
+
   public static final int TRAILER = 4;
 
   /** The file's bytes. */
@@ -77,8 +81,10 @@ public final class ConfigFormat {
     try {
       fromBytes(bytes, "");
     } catch (ConfigException e) {
-      throw new IOException("the runtime would refuse this configuration ("
-          + e.getMessage().replaceFirst("^: ", "") + "); nothing was written");
+      throw new IOException(
+          "the runtime would refuse this configuration ("
+              + e.getMessage().replaceFirst("^: ", "")
+              + "); nothing was written");
     }
     org.dise.runtime.io.AtomicFiles.write(file, bytes);
   }
@@ -94,8 +100,10 @@ public final class ConfigFormat {
         throw new ConfigException(file + ": not a regular file, so not a configuration");
       }
       if (Files.exists(file) && Files.size(file) > MAX_FILE) {
-        throw new ConfigException(String.format("%s: %,d bytes, larger than any configuration"
-            + " (at most %,d)", file, Files.size(file), MAX_FILE));
+        throw new ConfigException(
+            String.format(
+                "%s: %,d bytes, larger than any configuration" + " (at most %,d)",
+                file, Files.size(file), MAX_FILE));
       }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
@@ -115,34 +123,40 @@ public final class ConfigFormat {
       }
     }
     if (bytes.length < HEADER) {
-      throw new ConfigException(String.format("%s: truncated: %d bytes, shorter than the %d-byte"
-          + " header", name, bytes.length, HEADER));
+      throw new ConfigException(
+          String.format(
+              "%s: truncated: %d bytes, shorter than the %d-byte" + " header",
+              name, bytes.length, HEADER));
     }
     ByteBuffer b = ByteBuffer.wrap(bytes);
     int version = b.getShort(MAGIC.length) & 0xffff;
     if (version < OLDEST_READABLE || version > VERSION) {
-      throw new ConfigException(String.format("%s: format version %d is not supported (this"
-          + " runtime reads versions %d to %d)", name, version, OLDEST_READABLE, VERSION));
+      throw new ConfigException(
+          String.format(
+              "%s: format version %d is not supported (this" + " runtime reads versions %d to %d)",
+              name, version, OLDEST_READABLE, VERSION));
     }
     long length = b.getInt(MAGIC.length + 2) & 0xffffffffL;
     long expected = HEADER + length + TRAILER;
     if (bytes.length < expected) {
-      throw new ConfigException(String.format("%s: truncated: %d bytes, the header announces %d",
-          name, bytes.length, expected));
+      throw new ConfigException(
+          String.format(
+              "%s: truncated: %d bytes, the header announces %d", name, bytes.length, expected));
     }
     if (bytes.length > expected) {
-      throw new ConfigException(String.format("%s: corrupt: %d bytes after the checksum", name,
-          bytes.length - expected));
+      throw new ConfigException(
+          String.format("%s: corrupt: %d bytes after the checksum", name, bytes.length - expected));
     }
     CRC32 crc = new CRC32();
     crc.update(bytes, HEADER, (int) length);
     long stored = b.getInt(HEADER + (int) length) & 0xffffffffL;
     if (stored != crc.getValue()) {
-      throw new ConfigException(String.format("%s: corrupt: checksum mismatch (stored %08x,"
-          + " computed %08x)", name, stored, crc.getValue()));
+      throw new ConfigException(
+          String.format(
+              "%s: corrupt: checksum mismatch (stored %08x," + " computed %08x)",
+              name, stored, crc.getValue()));
     }
-    DataInputStream in = new DataInputStream(
-        new ByteArrayInputStream(bytes, HEADER, (int) length));
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, HEADER, (int) length));
     try {
       DeployableConfig c = readPayload(in, version);
       if (in.available() > 0) {
@@ -151,8 +165,10 @@ public final class ConfigFormat {
       // The same sentences as the compiler's (spec/config-format.md).
       List<String> problems = c.productions().budget().violations(c.productions());
       if (!problems.isEmpty()) {
-        throw new ConfigException(name + ": the production set does not fit the hardware budget: "
-            + String.join("; ", problems));
+        throw new ConfigException(
+            name
+                + ": the production set does not fit the hardware budget: "
+                + String.join("; ", problems));
       }
       return c;
     } catch (EOFException e) {
@@ -183,9 +199,17 @@ public final class ConfigFormat {
       out.writeUTF(h.sha256());
     }
     HardwareBudget h = s.budget();
-    for (int v : new int[] {h.patternEntries(), h.replacementEntries(),
-        h.replacementEntryBytes(), h.conditionalEntries(), h.counters(), h.hpsRegisters(),
-        h.diseRegisters(), h.maxCounterWidth()}) {
+    for (int v :
+        new int[] {
+          h.patternEntries(),
+          h.replacementEntries(),
+          h.replacementEntryBytes(),
+          h.conditionalEntries(),
+          h.counters(),
+          h.hpsRegisters(),
+          h.diseRegisters(),
+          h.maxCounterWidth()
+        }) {
       out.writeInt(v);
     }
     out.writeInt(s.stallCycles());
@@ -249,8 +273,16 @@ public final class ConfigFormat {
       }
       provenance = new DeployableConfig.Provenance(compiler, hashes);
     }
-    HardwareBudget budget = new HardwareBudget(in.readInt(), in.readInt(), in.readInt(),
-        in.readInt(), in.readInt(), in.readInt(), in.readInt(), in.readInt());
+    HardwareBudget budget =
+        new HardwareBudget(
+            in.readInt(),
+            in.readInt(),
+            in.readInt(),
+            in.readInt(),
+            in.readInt(),
+            in.readInt(),
+            in.readInt(),
+            in.readInt());
     int stall = in.readInt();
     List<CounterSpec> counters = new ArrayList<>();
     for (int n = in.readUnsignedShort(); n > 0; n--) {
@@ -284,23 +316,32 @@ public final class ConfigFormat {
       PatternExpr pattern = readExpr(in, 0);
       List<MicroOp> control = new ArrayList<>();
       for (int k = in.readUnsignedByte(); k > 0; k--) {
-        control.add(new MicroOp(enumAt(MicroOp.Kind.values(), in.readUnsignedByte(), "micro-op"),
-            in.readInt(), in.readBoolean(), in.readLong()));
+        control.add(
+            new MicroOp(
+                enumAt(MicroOp.Kind.values(), in.readUnsignedByte(), "micro-op"),
+                in.readInt(),
+                in.readBoolean(),
+                in.readLong()));
       }
       int replacement = in.readInt();
       if (replacement < -1 || replacement >= replacements.size()) {
-        throw new Malformed("production " + name + " names replacement " + replacement
-            + " of " + replacements.size());
+        throw new Malformed(
+            "production "
+                + name
+                + " names replacement "
+                + replacement
+                + " of "
+                + replacements.size());
       }
       int tag = in.readInt();
       if (tag < -1 || tag >= sinks.size()) {
-        throw new Malformed("production " + name + " tags for sink " + tag + " of "
-            + sinks.size());
+        throw new Malformed("production " + name + " tags for sink " + tag + " of " + sinks.size());
       }
       productions.add(new Production(name, acf, pattern, control, replacement, tag));
     }
-    ProductionSet set = new ProductionSet(productions, replacements, counters, registers, sinks,
-        triggers, stall, budget);
+    ProductionSet set =
+        new ProductionSet(
+            productions, replacements, counters, registers, sinks, triggers, stall, budget);
     checkRanges(set);
     return new DeployableConfig(source, set, provenance);
   }
@@ -309,18 +350,25 @@ public final class ConfigFormat {
   private static final int MAX_BUDGET = 1 << 16;
 
   /**
-   * Every index the runtime will follow must name something that exists, and the set must fit
-   * its own budget, as {@code acf compile} checked before writing: a payload whose checksum
-   * was recomputed after a change is refused here, not by an index error while running.
+   * Every index the runtime will follow must name something that exists, and the set must fit its
+   * own budget, as {@code acf compile} checked before writing: a payload whose checksum was
+   * recomputed after a change is refused here, not by an index error while running.
    */
   private static void checkRanges(ProductionSet set) throws Malformed {
     HardwareBudget b = set.budget();
-    int[] fields = {b.patternEntries(), b.replacementEntries(), b.replacementEntryBytes(),
-        b.conditionalEntries(), b.counters(), b.hpsRegisters(), b.diseRegisters()};
+    int[] fields = {
+      b.patternEntries(),
+      b.replacementEntries(),
+      b.replacementEntryBytes(),
+      b.conditionalEntries(),
+      b.counters(),
+      b.hpsRegisters(),
+      b.diseRegisters()
+    };
     for (int f : fields) {
       if (f < 0 || f > MAX_BUDGET) {
-        throw new Malformed("a hardware budget field of " + f + " (allowed: 0.." + MAX_BUDGET
-            + ")");
+        throw new Malformed(
+            "a hardware budget field of " + f + " (allowed: 0.." + MAX_BUDGET + ")");
       }
     }
     if (b.maxCounterWidth() < 1 || b.maxCounterWidth() > 64) {
@@ -336,19 +384,29 @@ public final class ConfigFormat {
     }
     for (PatternExpr.Flag f : set.flagInputs()) {
       if (f.counter() < 0 || f.counter() >= b.counters()) {
-        throw new Malformed("a pattern reads the flag of counter " + f.counter() + " of "
-            + b.counters());
+        throw new Malformed(
+            "a pattern reads the flag of counter " + f.counter() + " of " + b.counters());
       }
     }
     for (Production p : set.productions()) {
       for (MicroOp op : p.control()) {
         if (op.counter() < 0 || op.counter() >= b.counters()) {
-          throw new Malformed("production " + p.name() + " updates counter " + op.counter()
-              + " of " + b.counters());
+          throw new Malformed(
+              "production "
+                  + p.name()
+                  + " updates counter "
+                  + op.counter()
+                  + " of "
+                  + b.counters());
         }
         if (op.fromRegister() && (op.source() < 0 || op.source() >= set.hpsRegisters().size())) {
-          throw new Malformed("production " + p.name() + " reads HPS register " + op.source()
-              + " of " + set.hpsRegisters().size());
+          throw new Malformed(
+              "production "
+                  + p.name()
+                  + " reads HPS register "
+                  + op.source()
+                  + " of "
+                  + set.hpsRegisters().size());
         }
       }
     }
@@ -356,8 +414,13 @@ public final class ConfigFormat {
       for (ReplacementInsn i : r.body()) {
         if (i instanceof ReplacementInsn.Call c) {
           if (c.sink() >= set.sinks().size()) {
-            throw new Malformed("replacement " + r.name() + " calls sink " + c.sink() + " of "
-                + set.sinks().size());
+            throw new Malformed(
+                "replacement "
+                    + r.name()
+                    + " calls sink "
+                    + c.sink()
+                    + " of "
+                    + set.sinks().size());
           }
           for (ReplacementInsn.CallArg a : c.args()) {
             checkSlot(r, a.slot());
@@ -375,15 +438,26 @@ public final class ConfigFormat {
   }
 
   private static void checkSlot(ReplacementSequence r, Slot s) throws Malformed {
-    long limit = switch (s.kind()) {
-      case CONST, SYMBOL -> Long.MAX_VALUE;
-      case XREG, FREG -> 32;
-      case DISE -> org.dise.runtime.cpu.Cpu.DISE_REGS;
-      case FIELD -> InsnField.values().length;
-    };
-    if (s.kind() != Slot.Kind.CONST && s.kind() != Slot.Kind.SYMBOL && (s.value() < 0 || s.value() >= limit)) {
-      throw new Malformed("replacement " + r.name() + " names " + s.kind().name().toLowerCase(
-          java.util.Locale.ROOT) + " " + s.value() + " (allowed: 0.." + (limit - 1) + ")");
+    long limit =
+        switch (s.kind()) {
+          case CONST, SYMBOL -> Long.MAX_VALUE;
+          case XREG, FREG -> 32;
+          case DISE -> org.dise.runtime.cpu.Cpu.DISE_REGS;
+          case FIELD -> InsnField.values().length;
+        };
+    if (s.kind() != Slot.Kind.CONST
+        && s.kind() != Slot.Kind.SYMBOL
+        && (s.value() < 0 || s.value() >= limit)) {
+      throw new Malformed(
+          "replacement "
+              + r.name()
+              + " names "
+              + s.kind().name().toLowerCase(java.util.Locale.ROOT)
+              + " "
+              + s.value()
+              + " (allowed: 0.."
+              + (limit - 1)
+              + ")");
     }
   }
 
@@ -408,6 +482,7 @@ public final class ConfigFormat {
   private static final int INSN_CALL = 1;
   private static final int INSN_BASE = 2;
   private static final int INSN_LI = 3;
+
   /** Version 3: {@code $drN = call(...)}, a call with a result register. */
   private static final int INSN_CALL_RESULT = 4;
 
@@ -447,21 +522,30 @@ public final class ConfigFormat {
       case INSN_ORIGINAL:
         return new ReplacementInsn.Original();
       case INSN_CALL:
-      case INSN_CALL_RESULT: {
-        int sink = in.readUnsignedShort();
-        List<ReplacementInsn.CallArg> args = new ArrayList<>();
-        for (int n = in.readUnsignedByte(); n > 0; n--) {
-          boolean insn = in.readBoolean();
-          args.add(new ReplacementInsn.CallArg(readSlot(in), insn));
+      case INSN_CALL_RESULT:
+        {
+          int sink = in.readUnsignedShort();
+          List<ReplacementInsn.CallArg> args = new ArrayList<>();
+          for (int n = in.readUnsignedByte(); n > 0; n--) {
+            boolean insn = in.readBoolean();
+            args.add(new ReplacementInsn.CallArg(readSlot(in), insn));
+          }
+          return new ReplacementInsn.Call(
+              sink, args, tag == INSN_CALL_RESULT ? readSlot(in) : Slot.NONE);
         }
-        return new ReplacementInsn.Call(sink, args,
-            tag == INSN_CALL_RESULT ? readSlot(in) : Slot.NONE);
-      }
-      case INSN_BASE: {
-        Op op = Op.valueOf(in.readUTF());
-        return new ReplacementInsn.Insn(op, readSlot(in), readSlot(in), readSlot(in),
-            readSlot(in), readSlot(in), in.readInt(), in.readInt());
-      }
+      case INSN_BASE:
+        {
+          Op op = Op.valueOf(in.readUTF());
+          return new ReplacementInsn.Insn(
+              op,
+              readSlot(in),
+              readSlot(in),
+              readSlot(in),
+              readSlot(in),
+              readSlot(in),
+              in.readInt(),
+              in.readInt());
+        }
       case INSN_LI:
         return new ReplacementInsn.LoadImmediate(readSlot(in), readSlot(in));
       default:
@@ -481,8 +565,7 @@ public final class ConfigFormat {
     Slot.Kind kind = enumAt(Slot.Kind.values(), in.readUnsignedByte(), "slot kind");
     long value = in.readLong();
     // Version 2 has no symbol slots; its files cannot hold the ordinal, so one check serves.
-    return kind == Slot.Kind.SYMBOL ? new Slot(kind, value, readSymbol(in))
-        : new Slot(kind, value);
+    return kind == Slot.Kind.SYMBOL ? new Slot(kind, value, readSymbol(in)) : new Slot(kind, value);
   }
 
   private static void writeSymbol(DataOutputStream out, SymbolRef r) throws IOException {
@@ -509,6 +592,7 @@ public final class ConfigFormat {
   private static final int EXPR_UNARY = 5;
   private static final int EXPR_BINARY = 6;
   private static final int EXPR_SYMBOL = 7;
+
   /** Deeper patterns than this are refused rather than overflowing the reader's stack. */
   private static final int MAX_DEPTH = 1000;
 
@@ -545,8 +629,7 @@ public final class ConfigFormat {
     }
   }
 
-  private static PatternExpr readExpr(DataInputStream in, int depth)
-      throws IOException, Malformed {
+  private static PatternExpr readExpr(DataInputStream in, int depth) throws IOException, Malformed {
     if (depth > MAX_DEPTH) {
       throw new Malformed("a pattern nested deeper than " + MAX_DEPTH);
     }
@@ -557,10 +640,13 @@ public final class ConfigFormat {
       case EXPR_OP -> new PatternExpr.OpIs(in.readUTF());
       case EXPR_CLASS -> new PatternExpr.ClassIs(OpClass.valueOf(in.readUTF()));
       case EXPR_FLAG -> new PatternExpr.Flag(in.readBoolean(), in.readInt());
-      case EXPR_UNARY -> new PatternExpr.Unary(PatternExpr.UnaryOp.valueOf(in.readUTF()),
-          readExpr(in, depth + 1));
-      case EXPR_BINARY -> new PatternExpr.Binary(PatternExpr.BinaryOp.valueOf(in.readUTF()),
-          readExpr(in, depth + 1), readExpr(in, depth + 1));
+      case EXPR_UNARY ->
+          new PatternExpr.Unary(PatternExpr.UnaryOp.valueOf(in.readUTF()), readExpr(in, depth + 1));
+      case EXPR_BINARY ->
+          new PatternExpr.Binary(
+              PatternExpr.BinaryOp.valueOf(in.readUTF()),
+              readExpr(in, depth + 1),
+              readExpr(in, depth + 1));
       case EXPR_SYMBOL -> new PatternExpr.SymbolAddr(readSymbol(in));
       default -> throw new Malformed("unknown pattern tag " + tag);
     };

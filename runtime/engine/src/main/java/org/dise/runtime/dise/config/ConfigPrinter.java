@@ -26,12 +26,14 @@ public final class ConfigPrinter {
   public static String describe(DeployableConfig c, int fileBytes, int version) {
     ProductionSet s = c.productions();
     StringBuilder b = new StringBuilder();
-    b.append(String.format("DISE configuration, format version %d, %,d bytes, checksum ok%n",
-        version, fileBytes));
+    b.append(
+        String.format(
+            "DISE configuration, format version %d, %,d bytes, checksum ok%n", version, fileBytes));
     b.append("source: ").append(c.source()).append('\n');
     DeployableConfig.Provenance prov = c.provenance();
-    b.append("compiler: ").append(prov.compilerVersion().isEmpty() ? "not recorded"
-        : prov.compilerVersion()).append('\n');
+    b.append("compiler: ")
+        .append(prov.compilerVersion().isEmpty() ? "not recorded" : prov.compilerVersion())
+        .append('\n');
     for (DeployableConfig.SourceHash h : prov.sources()) {
       b.append("source sha256: ").append(h.sha256()).append("  ").append(h.path()).append('\n');
     }
@@ -39,28 +41,50 @@ public final class ConfigPrinter {
     if (!symbols.isEmpty()) {
       // Resolved against the program at load, so the same file serves every build of it.
       b.append("program symbols (resolved when the program is loaded): ");
-      b.append(symbols.stream().map(r -> r.spelling() + (r.origin().isEmpty() ? ""
-          : " at " + r.origin())).distinct().collect(Collectors.joining(", "))).append('\n');
+      b.append(
+              symbols.stream()
+                  .map(r -> r.spelling() + (r.origin().isEmpty() ? "" : " at " + r.origin()))
+                  .distinct()
+                  .collect(Collectors.joining(", ")))
+          .append('\n');
     }
     HardwareBudget h = s.budget();
     int rt = s.replacements().stream().mapToInt(HardwareBudget::entries).sum();
-    b.append(String.format("budget: PT %d/%d, RT %d/%d entries of %d bytes, CT %d flags/%d"
-            + " entries, counters %d (max %d bits), HPS registers %d/%d, DISE registers %d/%d%n",
-        s.productions().size(), h.patternEntries(), rt, h.replacementEntries(),
-        h.replacementEntryBytes(), s.flagInputs().size(), h.conditionalEntries(), h.counters(),
-        h.maxCounterWidth(), s.hpsRegisters().size(), h.hpsRegisters(), s.diseRegistersUsed(),
-        h.diseRegisters()));
-    b.append("stall per replacement: ").append(s.stallCycles())
+    b.append(
+        String.format(
+            "budget: PT %d/%d, RT %d/%d entries of %d bytes, CT %d flags/%d"
+                + " entries, counters %d (max %d bits), HPS registers %d/%d, DISE registers %d/%d%n",
+            s.productions().size(),
+            h.patternEntries(),
+            rt,
+            h.replacementEntries(),
+            h.replacementEntryBytes(),
+            s.flagInputs().size(),
+            h.conditionalEntries(),
+            h.counters(),
+            h.maxCounterWidth(),
+            s.hpsRegisters().size(),
+            h.hpsRegisters(),
+            s.diseRegistersUsed(),
+            h.diseRegisters()));
+    b.append("stall per replacement: ")
+        .append(s.stallCycles())
         .append(s.stallCycles() == 1 ? " cycle\n" : " cycles\n");
     b.append("\npattern table (").append(s.productions().size()).append(")\n");
     for (int i = 0; i < s.productions().size(); i++) {
       Production p = s.productions().get(i);
-      String control = p.control().stream().map(Object::toString)
-          .collect(Collectors.joining(", "));
+      String control = p.control().stream().map(Object::toString).collect(Collectors.joining(", "));
       String rep = p.replacement() < 0 ? "null" : s.replacements().get(p.replacement()).name();
-      b.append(String.format("  %2d  acf %d  %s: %s -> %s%s%s%n", i, p.acf(), p.name(),
-          expr(p.pattern()), control.isEmpty() ? "" : control + ", ", rep,
-          p.tag() < 0 ? "" : ", tag(" + s.sinks().get(p.tag()).name() + ")"));
+      b.append(
+          String.format(
+              "  %2d  acf %d  %s: %s -> %s%s%s%n",
+              i,
+              p.acf(),
+              p.name(),
+              expr(p.pattern()),
+              control.isEmpty() ? "" : control + ", ",
+              rep,
+              p.tag() < 0 ? "" : ", tag(" + s.sinks().get(p.tag()).name() + ")"));
     }
     b.append("\nconditionals table inputs: ").append(s.flagInputs()).append('\n');
     b.append("\nreplacement table (").append(s.replacements().size()).append(")\n");
@@ -79,17 +103,21 @@ public final class ConfigPrinter {
     for (int i = 0; i < s.hpsRegisters().size(); i++) {
       regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
     }
-    b.append("HPS registers: ").append(regs.isEmpty() ? "none" : String.join(", ", regs))
+    b.append("HPS registers: ")
+        .append(regs.isEmpty() ? "none" : String.join(", ", regs))
         .append('\n');
     b.append(s.sinks().isEmpty() ? "\nsinks: none\n" : "\nsinks\n");
     for (SinkBinding k : s.sinks()) {
-      b.append(String.format("  %s -> %s, %d cycles per call %s%n", k.name(), k.component(),
-          k.cost(), new java.util.TreeMap<>(k.params())));
+      b.append(
+          String.format(
+              "  %s -> %s, %d cycles per call %s%n",
+              k.name(), k.component(), k.cost(), new java.util.TreeMap<>(k.params())));
     }
     b.append(s.triggers().isEmpty() ? "triggers: none\n" : "triggers\n");
     for (TriggerBinding t : s.triggers()) {
-      b.append(String.format("  %s -> %s %s%n", t.name(), t.component(),
-          new java.util.TreeMap<>(t.params())));
+      b.append(
+          String.format(
+              "  %s -> %s %s%n", t.name(), t.component(), new java.util.TreeMap<>(t.params())));
     }
     return b.toString();
   }
@@ -115,34 +143,36 @@ public final class ConfigPrinter {
       return y.ref().spelling();
     }
     if (e instanceof PatternExpr.Unary u) {
-      String op = switch (u.op()) {
-        case NOT -> "!";
-        case NEG -> "-";
-        case COMPLEMENT -> "~";
-      };
+      String op =
+          switch (u.op()) {
+            case NOT -> "!";
+            case NEG -> "-";
+            case COMPLEMENT -> "~";
+          };
       return op + sub(u.operand());
     }
     PatternExpr.Binary b = (PatternExpr.Binary) e;
-    String op = switch (b.op()) {
-      case MUL -> "*";
-      case DIV -> "/";
-      case REM -> "%";
-      case ADD -> "+";
-      case SUB -> "-";
-      case SHL -> "<<";
-      case SHR -> ">>";
-      case BIT_AND -> "&";
-      case BIT_XOR -> "^";
-      case BIT_OR -> "|";
-      case LT -> "<";
-      case LE -> "<=";
-      case GT -> ">";
-      case GE -> ">=";
-      case EQ -> "==";
-      case NE -> "!=";
-      case AND -> "&&";
-      case OR -> "||";
-    };
+    String op =
+        switch (b.op()) {
+          case MUL -> "*";
+          case DIV -> "/";
+          case REM -> "%";
+          case ADD -> "+";
+          case SUB -> "-";
+          case SHL -> "<<";
+          case SHR -> ">>";
+          case BIT_AND -> "&";
+          case BIT_XOR -> "^";
+          case BIT_OR -> "|";
+          case LT -> "<";
+          case LE -> "<=";
+          case GT -> ">";
+          case GE -> ">=";
+          case EQ -> "==";
+          case NE -> "!=";
+          case AND -> "&&";
+          case OR -> "||";
+        };
     return sub(b.left()) + " " + op + " " + sub(b.right());
   }
 
@@ -164,9 +194,15 @@ public final class ConfigPrinter {
       return "li " + li.rd() + ", " + li.value();
     }
     ReplacementInsn.Insn i = (ReplacementInsn.Insn) r;
-    return String.format("%s rd=%s rs1=%s rs2=%s rs3=%s imm=%s rm=%d%s", i.op().mnemonic(),
-        i.rd(), i.rs1(), i.rs2(), i.rs3(), i.imm(), i.rm(),
+    return String.format(
+        "%s rd=%s rs1=%s rs2=%s rs3=%s imm=%s rm=%d%s",
+        i.op().mnemonic(),
+        i.rd(),
+        i.rs1(),
+        i.rs2(),
+        i.rs3(),
+        i.imm(),
+        i.rm(),
         i.target() >= 0 ? " -> " + i.target() : "");
   }
-
 }

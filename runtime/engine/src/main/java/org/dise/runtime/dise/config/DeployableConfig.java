@@ -5,9 +5,9 @@ import org.dise.runtime.dise.ProductionSet;
 
 /**
  * A deployable configuration (DESIGN.md, "What a user does" step 4): a lowered production set, a
- * label saying what it was built from, and its provenance (the compiler's version and each
- * source file's SHA-256, so a result can be traced to the text that produced it). The byte
- * layout is {@code spec/config-format.md}.
+ * label saying what it was built from, and its provenance (the compiler's version and each source
+ * file's SHA-256, so a result can be traced to the text that produced it). The byte layout is
+ * {@code spec/config-format.md}.
  */
 public record DeployableConfig(String source, ProductionSet productions, Provenance provenance) {
   /** A source file the set was compiled from, and the SHA-256 of its bytes (lower-case hex). */

@@ -34,55 +34,107 @@ class ConfigFormatTest {
   static ProductionSet everything() {
     PatternExpr z0 = new PatternExpr.Flag(false, 0);
     PatternExpr o1 = new PatternExpr.Flag(true, 1);
-    PatternExpr pattern = new PatternExpr.Binary(PatternExpr.BinaryOp.OR,
-        new PatternExpr.Binary(PatternExpr.BinaryOp.AND, new PatternExpr.ClassIs(OpClass.STORE),
-            new PatternExpr.Unary(PatternExpr.UnaryOp.NOT, o1)),
-        new PatternExpr.Binary(PatternExpr.BinaryOp.GT, new PatternExpr.Field(InsnField.PC),
-            new PatternExpr.Binary(PatternExpr.BinaryOp.ADD, new PatternExpr.Const(-5),
-                new PatternExpr.Unary(PatternExpr.UnaryOp.COMPLEMENT,
-                    new PatternExpr.Field(InsnField.TARGET)))));
-    PatternExpr inFunction = new PatternExpr.Binary(PatternExpr.BinaryOp.LT,
-        new PatternExpr.Field(InsnField.PC),
-        new PatternExpr.SymbolAddr(new SymbolRef("sum_hot", true, "a.acf:2:20")));
-    List<Production> productions = List.of(
-        new Production("P0", 0, new PatternExpr.OpIs("on_trig_inst"),
-            List.of(MicroOp.setFromRegister(0, 0)), -1),
-        new Production("W", 0, pattern, List.of(MicroOp.inc(1), MicroOp.dec(2),
-            MicroOp.setConstant(3, -7)), 0),
-        new Production("P3", 1, new PatternExpr.Binary(PatternExpr.BinaryOp.AND,
-            new PatternExpr.ClassIs(OpClass.PROC_CALL), z0), List.of(), 1),
-        new Production("Tag", 1, new PatternExpr.ClassIs(OpClass.LOAD), List.of(), -1, 0),
-        new Production("Sym", 1, inFunction, List.of(), -1));
-    ReplacementSequence check = new ReplacementSequence("Check", List.of(
-        new ReplacementInsn.Insn(Op.ADDI, Slot.dise(0), Slot.field(InsnField.RS1), Slot.NONE,
-            Slot.NONE, Slot.field(InsnField.IMM), 0, -1),
-        new ReplacementInsn.LoadImmediate(Slot.dise(1), Slot.constant(0x123456789L)),
-        new ReplacementInsn.LoadImmediate(Slot.dise(1),
-            Slot.symbol(new SymbolRef("hot table", false, ""))),
-        new ReplacementInsn.Insn(Op.BLTU, Slot.NONE, Slot.dise(0), Slot.dise(1), Slot.NONE,
-            Slot.NONE, 0, 5),
-        new ReplacementInsn.Insn(Op.EBREAK, Slot.NONE, Slot.NONE, Slot.NONE, Slot.NONE,
-            Slot.NONE, 0, -1),
-        new ReplacementInsn.Original()));
-    ReplacementSequence r3 = new ReplacementSequence("R3", List.of(
-        new ReplacementInsn.Call(0, List.of(new ReplacementInsn.CallArg(Slot.NONE, true),
-            new ReplacementInsn.CallArg(Slot.x(10), false),
-            new ReplacementInsn.CallArg(Slot.f(3), false),
-            new ReplacementInsn.CallArg(Slot.field(InsnField.PC), false),
-            new ReplacementInsn.CallArg(Slot.symbol(new SymbolRef("buf.1", true, "b:1:1")),
-                false))),
-        new ReplacementInsn.Original()));
-    return new ProductionSet(productions, List.of(check, r3),
-        List.of(new CounterSpec(0, 16, 1), new CounterSpec(1, 3, 5)), List.of(0L, 1L, -1L),
-        List.of(new SinkBinding("CallPair_handler", "call_pair_counter", 40,
-            Map.of("cost", "40", "key", "caller,callee"))),
-        List.of(new TriggerBinding("every", "periodic", Map.of("interval", "10M"))), 2,
+    PatternExpr pattern =
+        new PatternExpr.Binary(
+            PatternExpr.BinaryOp.OR,
+            new PatternExpr.Binary(
+                PatternExpr.BinaryOp.AND,
+                new PatternExpr.ClassIs(OpClass.STORE),
+                new PatternExpr.Unary(PatternExpr.UnaryOp.NOT, o1)),
+            new PatternExpr.Binary(
+                PatternExpr.BinaryOp.GT,
+                new PatternExpr.Field(InsnField.PC),
+                new PatternExpr.Binary(
+                    PatternExpr.BinaryOp.ADD,
+                    new PatternExpr.Const(-5),
+                    new PatternExpr.Unary(
+                        PatternExpr.UnaryOp.COMPLEMENT, new PatternExpr.Field(InsnField.TARGET)))));
+    PatternExpr inFunction =
+        new PatternExpr.Binary(
+            PatternExpr.BinaryOp.LT,
+            new PatternExpr.Field(InsnField.PC),
+            new PatternExpr.SymbolAddr(new SymbolRef("sum_hot", true, "a.acf:2:20")));
+    List<Production> productions =
+        List.of(
+            new Production(
+                "P0",
+                0,
+                new PatternExpr.OpIs("on_trig_inst"),
+                List.of(MicroOp.setFromRegister(0, 0)),
+                -1),
+            new Production(
+                "W",
+                0,
+                pattern,
+                List.of(MicroOp.inc(1), MicroOp.dec(2), MicroOp.setConstant(3, -7)),
+                0),
+            new Production(
+                "P3",
+                1,
+                new PatternExpr.Binary(
+                    PatternExpr.BinaryOp.AND, new PatternExpr.ClassIs(OpClass.PROC_CALL), z0),
+                List.of(),
+                1),
+            new Production("Tag", 1, new PatternExpr.ClassIs(OpClass.LOAD), List.of(), -1, 0),
+            new Production("Sym", 1, inFunction, List.of(), -1));
+    ReplacementSequence check =
+        new ReplacementSequence(
+            "Check",
+            List.of(
+                new ReplacementInsn.Insn(
+                    Op.ADDI,
+                    Slot.dise(0),
+                    Slot.field(InsnField.RS1),
+                    Slot.NONE,
+                    Slot.NONE,
+                    Slot.field(InsnField.IMM),
+                    0,
+                    -1),
+                new ReplacementInsn.LoadImmediate(Slot.dise(1), Slot.constant(0x123456789L)),
+                new ReplacementInsn.LoadImmediate(
+                    Slot.dise(1), Slot.symbol(new SymbolRef("hot table", false, ""))),
+                new ReplacementInsn.Insn(
+                    Op.BLTU, Slot.NONE, Slot.dise(0), Slot.dise(1), Slot.NONE, Slot.NONE, 0, 5),
+                new ReplacementInsn.Insn(
+                    Op.EBREAK, Slot.NONE, Slot.NONE, Slot.NONE, Slot.NONE, Slot.NONE, 0, -1),
+                new ReplacementInsn.Original()));
+    ReplacementSequence r3 =
+        new ReplacementSequence(
+            "R3",
+            List.of(
+                new ReplacementInsn.Call(
+                    0,
+                    List.of(
+                        new ReplacementInsn.CallArg(Slot.NONE, true),
+                        new ReplacementInsn.CallArg(Slot.x(10), false),
+                        new ReplacementInsn.CallArg(Slot.f(3), false),
+                        new ReplacementInsn.CallArg(Slot.field(InsnField.PC), false),
+                        new ReplacementInsn.CallArg(
+                            Slot.symbol(new SymbolRef("buf.1", true, "b:1:1")), false))),
+                new ReplacementInsn.Original()));
+    return new ProductionSet(
+        productions,
+        List.of(check, r3),
+        List.of(new CounterSpec(0, 16, 1), new CounterSpec(1, 3, 5)),
+        List.of(0L, 1L, -1L),
+        List.of(
+            new SinkBinding(
+                "CallPair_handler",
+                "call_pair_counter",
+                40,
+                Map.of("cost", "40", "key", "caller,callee"))),
+        List.of(new TriggerBinding("every", "periodic", Map.of("interval", "10M"))),
+        2,
         new HardwareBudget(32, 2048, 8, 16, 8, 8, 8, 32));
   }
 
-  static final DeployableConfig.Provenance PROVENANCE = new DeployableConfig.Provenance(
-      "acf 0.1.0 (abc1234)", List.of(new DeployableConfig.SourceHash("everything.acf",
-          "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")));
+  static final DeployableConfig.Provenance PROVENANCE =
+      new DeployableConfig.Provenance(
+          "acf 0.1.0 (abc1234)",
+          List.of(
+              new DeployableConfig.SourceHash(
+                  "everything.acf",
+                  "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")));
 
   static byte[] good() {
     return ConfigFormat.toBytes(new DeployableConfig("everything.acf", everything(), PROVENANCE));
@@ -95,9 +147,12 @@ class ConfigFormatTest {
     assertThat(back.productions()).isEqualTo(everything());
     assertThat(back.provenance()).isEqualTo(PROVENANCE);
     // Program symbols stay names, with the place that wrote them, until a program is loaded.
-    assertThat(back.productions().symbols()).containsExactly(
-        new SymbolRef("sum_hot", true, "a.acf:2:20"), new SymbolRef("hot table", false, ""),
-        new SymbolRef("buf.1", true, "b:1:1")).inOrder();
+    assertThat(back.productions().symbols())
+        .containsExactly(
+            new SymbolRef("sum_hot", true, "a.acf:2:20"),
+            new SymbolRef("hot table", false, ""),
+            new SymbolRef("buf.1", true, "b:1:1"))
+        .inOrder();
     assertThat(ConfigFormat.toBytes(back)).isEqualTo(good()); // deterministic
   }
 
@@ -148,8 +203,8 @@ class ConfigFormatTest {
     byte[] b = good();
     b[9] = 1;
     assertThat(refusal(b))
-        .isEqualTo("x.dcfg: format version 1 is not supported (this runtime reads versions 2 to"
-            + " 4)");
+        .isEqualTo(
+            "x.dcfg: format version 1 is not supported (this runtime reads versions 2 to" + " 4)");
     b[9] = 5;
     assertThat(refusal(b)).startsWith("x.dcfg: format version 5 is not supported");
   }
@@ -157,8 +212,9 @@ class ConfigFormatTest {
   @Test
   void truncatedFilesAreRefused() {
     byte[] b = good();
-    assertThat(refusal(Arrays.copyOf(b, b.length - 10))).isEqualTo(
-        "x.dcfg: truncated: " + (b.length - 10) + " bytes, the header announces " + b.length);
+    assertThat(refusal(Arrays.copyOf(b, b.length - 10)))
+        .isEqualTo(
+            "x.dcfg: truncated: " + (b.length - 10) + " bytes, the header announces " + b.length);
     assertThat(refusal(Arrays.copyOf(b, 9)))
         .isEqualTo("x.dcfg: truncated: 9 bytes, shorter than the 14-byte header");
     assertThat(refusal(Arrays.copyOf(b, 0)))
@@ -172,9 +228,11 @@ class ConfigFormatTest {
     int n = ByteBuffer.wrap(b).getInt(10);
     CRC32 crc = new CRC32();
     crc.update(b, 14, n);
-    assertThat(refusal(b)).isEqualTo(String.format(
-        "x.dcfg: corrupt: checksum mismatch (stored %08x, computed %08x)",
-        ByteBuffer.wrap(b).getInt(14 + n), crc.getValue()));
+    assertThat(refusal(b))
+        .isEqualTo(
+            String.format(
+                "x.dcfg: corrupt: checksum mismatch (stored %08x, computed %08x)",
+                ByteBuffer.wrap(b).getInt(14 + n), crc.getValue()));
   }
 
   @Test
@@ -190,8 +248,8 @@ class ConfigFormatTest {
     assertThat(assertThrows(ConfigException.class, () -> ConfigFormat.read(f)).getMessage())
         .isEqualTo(f + ": no such file");
     ConfigFormat.write(new DeployableConfig("e", everything()), f);
-    assertThat(Files.size(f)).isEqualTo(ConfigFormat.toBytes(
-        new DeployableConfig("e", everything())).length);
+    assertThat(Files.size(f))
+        .isEqualTo(ConfigFormat.toBytes(new DeployableConfig("e", everything())).length);
     assertThat(ConfigFormat.read(f).productions()).isEqualTo(everything());
   }
 }

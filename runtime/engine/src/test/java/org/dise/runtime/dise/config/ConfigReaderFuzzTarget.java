@@ -6,9 +6,9 @@ import java.util.zip.CRC32;
 
 /**
  * Fuzz target: the configuration reader on payloads wrapped with a valid header and checksum
- * (seeded with the payloads of the example ACFs), so that mutations reach the payload parser
- * and the range checks rather than stopping at the checksum. A configuration it accepts must
- * print; anything but a {@link ConfigException} is a finding.
+ * (seeded with the payloads of the example ACFs), so that mutations reach the payload parser and
+ * the range checks rather than stopping at the checksum. A configuration it accepts must print;
+ * anything but a {@link ConfigException} is a finding.
  */
 public class ConfigReaderFuzzTarget {
   @FuzzTest(maxDuration = "10s")
@@ -32,10 +32,12 @@ public class ConfigReaderFuzzTarget {
   static byte[] wrap(byte[] payload) {
     CRC32 crc = new CRC32();
     crc.update(payload);
-    ByteBuffer b = ByteBuffer.allocate(ConfigFormat.HEADER + payload.length
-        + ConfigFormat.TRAILER);
-    b.put(ConfigFormat.MAGIC).putShort((short) ConfigFormat.VERSION).putInt(payload.length)
-        .put(payload).putInt((int) crc.getValue());
+    ByteBuffer b = ByteBuffer.allocate(ConfigFormat.HEADER + payload.length + ConfigFormat.TRAILER);
+    b.put(ConfigFormat.MAGIC)
+        .putShort((short) ConfigFormat.VERSION)
+        .putInt(payload.length)
+        .put(payload)
+        .putInt((int) crc.getValue());
     return b.array();
   }
 }

@@ -9,10 +9,10 @@ import org.dise.runtime.sink.TaggedSink;
 
 /**
  * The programmable profiling co-processor (Zilles and Sohi, Section 3): instructions tagged at
- * decode pass the hashed-PC filter, retire into the sample buffer, and are processed one by one
- * at the co-processor's rate by a profiling application (a subclass); the application interrupts
- * the main processor to copy results to memory, and each interrupt costs the main processor
- * cycles. Tagging itself costs the main pipeline nothing.
+ * decode pass the hashed-PC filter, retire into the sample buffer, and are processed one by one at
+ * the co-processor's rate by a profiling application (a subclass); the application interrupts the
+ * main processor to copy results to memory, and each interrupt costs the main processor cycles.
+ * Tagging itself costs the main pipeline nothing.
  */
 public abstract class CoProcessor implements TaggedSink {
   protected final String name;
@@ -27,8 +27,10 @@ public abstract class CoProcessor implements TaggedSink {
   private long slotsCopied;
   private final long timerCycles;
   private long nextTimer;
+
   /** Random tagging: a retirement enters the buffer with probability 2^-tagShift. */
   private final boolean randomTagging;
+
   private final int tagAdapt;
   private int tagShift;
   private int tagStreak;
@@ -49,8 +51,8 @@ public abstract class CoProcessor implements TaggedSink {
   }
 
   /**
-   * The co-processor's timer, every {@code timer_cycles} main-processor cycles: an application
-   * that has stopped receiving samples (its region of the program fully masked) still moves on.
+   * The co-processor's timer, every {@code timer_cycles} main-processor cycles: an application that
+   * has stopped receiving samples (its region of the program fully masked) still moves on.
    */
   protected void timer() {}
 
@@ -113,14 +115,20 @@ public abstract class CoProcessor implements TaggedSink {
   }
 
   /**
-   * Reached through {@code call(sink, value, address)} rather than a tag: the matched
-   * instruction's record with the call's arguments (the replacement's stall and inserted
-   * instructions are then paid as usual).
+   * Reached through {@code call(sink, value, address)} rather than a tag: the matched instruction's
+   * record with the call's arguments (the replacement's stall and inserted instructions are then
+   * paid as usual).
    */
   @Override
-  public final void record(org.dise.runtime.cpu.Cpu cpu, DecodedInsn original, long[] args,
+  public final void record(
+      org.dise.runtime.cpu.Cpu cpu,
+      DecodedInsn original,
+      long[] args,
       long applicationInstructions) {
-    retire(original, args.length > 0 ? args[0] : 0, args.length > 1 ? args[1] : 0,
+    retire(
+        original,
+        args.length > 0 ? args[0] : 0,
+        args.length > 1 ? args[1] : 0,
         applicationInstructions);
   }
 
@@ -146,8 +154,8 @@ public abstract class CoProcessor implements TaggedSink {
   }
 
   /**
-   * Processes what is still buffered and copies the live state out, as the final interrupt of a
-   * run does (its cost is counted once, however often the profile is read).
+   * Processes what is still buffered and copies the live state out, as the final interrupt of a run
+   * does (its cost is counted once, however often the profile is read).
    */
   protected final void finish() {
     buffer.flush(consumer);
@@ -191,11 +199,23 @@ public abstract class CoProcessor implements TaggedSink {
   public List<String> summary() {
     finish();
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "co-processor: %d tagged, %d filtered, %d left out at"
-            + " random, %d buffered (buffer %d, max %d), %d dropped, %d processed; %d interrupts,"
-            + " %d slots copied, %d main-processor cycles",
-        buffer.offered() + filtered + untagged, filtered, untagged, buffer.offered(), buffer.capacity(), buffer.maxOccupancy(), buffer.dropped(),
-        buffer.processed(), interrupts, slotsCopied, interruptCycles));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "co-processor: %d tagged, %d filtered, %d left out at"
+                + " random, %d buffered (buffer %d, max %d), %d dropped, %d processed; %d interrupts,"
+                + " %d slots copied, %d main-processor cycles",
+            buffer.offered() + filtered + untagged,
+            filtered,
+            untagged,
+            buffer.offered(),
+            buffer.capacity(),
+            buffer.maxOccupancy(),
+            buffer.dropped(),
+            buffer.processed(),
+            interrupts,
+            slotsCopied,
+            interruptCycles));
     return out;
   }
 }

@@ -3,10 +3,9 @@ package org.dise.runtime.sink.coproc;
 import java.util.Map;
 
 /**
- * The parameters of the profiling co-processor model (Zilles and Sohi, Sections 3 and 5); the
- * paper leaves the sizes and latencies open, so each has a documented default (spec/engine.md,
- * "The profiling co-processor"). Times are in main-processor cycles, one per application
- * instruction.
+ * The parameters of the profiling co-processor model (Zilles and Sohi, Sections 3 and 5); the paper
+ * leaves the sizes and latencies open, so each has a documented default (spec/engine.md, "The
+ * profiling co-processor"). Times are in main-processor cycles, one per application instruction.
  *
  * @param buffer sample buffer entries; a tagged instruction retiring into a full buffer is dropped
  * @param serviceCycles cycles the co-processor takes to process one sample (its rate)
@@ -16,8 +15,14 @@ import java.util.Map;
  * @param hashBits log2 of the PC filter's exclusion bit table
  * @param seed seed of the co-processor's pseudo-random number generator (an LFSR in hardware)
  */
-public record CoprocConfig(int buffer, int serviceCycles, int interruptCycles, int copyCycles,
-    int slots, int hashBits, long seed) {
+public record CoprocConfig(
+    int buffer,
+    int serviceCycles,
+    int interruptCycles,
+    int copyCycles,
+    int slots,
+    int hashBits,
+    long seed) {
   public static final CoprocConfig DEFAULT = new CoprocConfig(32, 20, 400, 20, 64, 14, 1);
 
   public CoprocConfig {
@@ -38,11 +43,14 @@ public record CoprocConfig(int buffer, int serviceCycles, int interruptCycles, i
   /** The configuration a sink binding's parameters give; missing ones take the defaults. */
   public static CoprocConfig of(Map<String, String> p) {
     CoprocConfig d = DEFAULT;
-    return new CoprocConfig((int) num(p, "buffer", d.buffer()),
+    return new CoprocConfig(
+        (int) num(p, "buffer", d.buffer()),
         (int) num(p, "service_cycles", d.serviceCycles()),
         (int) num(p, "interrupt_cycles", d.interruptCycles()),
-        (int) num(p, "copy_cycles", d.copyCycles()), (int) num(p, "slots", d.slots()),
-        (int) num(p, "hash_bits", d.hashBits()), num(p, "seed", d.seed()));
+        (int) num(p, "copy_cycles", d.copyCycles()),
+        (int) num(p, "slots", d.slots()),
+        (int) num(p, "hash_bits", d.hashBits()),
+        num(p, "seed", d.seed()));
   }
 
   static long num(Map<String, String> params, String key, long dflt) {

@@ -16,9 +16,9 @@ import org.dise.runtime.sink.ProfileTable;
  * Edge profiling on the co-processor (Zilles and Sohi, Section 4, "edge profiling"): the same
  * hardware as {@link ValueProfiler} with another program. A slot per branch counts each place it
  * went (the retired record's value is the actual next pc: taken target or fall-through, or an
- * indirect jump's target); a branch without a slot takes one by informational replacement;
- * failed replacements interrupt the main processor, which adds the slots' counts to its edge
- * table in memory. The runtime component {@code edge_profile}.
+ * indirect jump's target); a branch without a slot takes one by informational replacement; failed
+ * replacements interrupt the main processor, which adds the slots' counts to its edge table in
+ * memory. The runtime component {@code edge_profile}.
  */
 public final class EdgeProfiler extends CoProcessor {
   private static final class Slot {
@@ -49,8 +49,8 @@ public final class EdgeProfiler extends CoProcessor {
     this.keepExact = CoprocConfig.bool(p, "exact", true);
     this.interval = CoprocConfig.num(p, "interval", 16L * config.slots());
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
-    CoprocConfig.check(targetsPerSlot >= 1 && targetsPerSlot <= 64, "values", targetsPerSlot,
-        "1..64");
+    CoprocConfig.check(
+        targetsPerSlot >= 1 && targetsPerSlot <= 64, "values", targetsPerSlot, "1..64");
     CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     this.slots = new Slot[config.slots()];
   }
@@ -152,23 +152,42 @@ public final class EdgeProfiler extends CoProcessor {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<List<String>> rows = new ArrayList<>();
-    edges().forEach((pc, t) -> t.forEach((to, n) -> rows.add(List.of("0x" + Long.toHexString(pc),
-        symbols == null ? "?" : symbols.lookup(pc).map(Symbol::name).orElse("?"),
-        "0x" + Long.toHexString(to), Long.toString(n),
-        keepExact ? Long.toString(exact.getOrDefault(pc, Map.of()).getOrDefault(to, 0L))
-            : ""))));
+    edges()
+        .forEach(
+            (pc, t) ->
+                t.forEach(
+                    (to, n) ->
+                        rows.add(
+                            List.of(
+                                "0x" + Long.toHexString(pc),
+                                symbols == null
+                                    ? "?"
+                                    : symbols.lookup(pc).map(Symbol::name).orElse("?"),
+                                "0x" + Long.toHexString(to),
+                                Long.toString(n),
+                                keepExact
+                                    ? Long.toString(
+                                        exact.getOrDefault(pc, Map.of()).getOrDefault(to, 0L))
+                                    : ""))));
     rows.sort((a, b) -> Long.compare(Long.parseLong(b.get(3)), Long.parseLong(a.get(3))));
-    return new ProfileTable(List.of("pc", "function", "to", "count", "exact"), rows,
-        List.of("pc", "to"), "count");
+    return new ProfileTable(
+        List.of("pc", "function", "to", "count", "exact"), rows, List.of("pc", "to"), "count");
   }
 
   @Override
   public List<String> summary() {
     List<String> out = new ArrayList<>(super.summary());
     double err = keepExact ? Accuracy.countError(flat(exact), scaled()) : Double.NaN;
-    out.add(String.format(Locale.ROOT, "edge profile: %d branches, %d samples lost to full or replaced slots"
-        + "%s", memory.size(), lostSamples, keepExact ? String.format(Locale.ROOT,
-            "; count error of the scaled profile %.2f%%", 100 * err) : ""));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "edge profile: %d branches, %d samples lost to full or replaced slots" + "%s",
+            memory.size(),
+            lostSamples,
+            keepExact
+                ? String.format(
+                    Locale.ROOT, "; count error of the scaled profile %.2f%%", 100 * err)
+                : ""));
     return out;
   }
 

@@ -1,11 +1,11 @@
 package org.dise.runtime.sink.coproc;
 
 /**
- * The co-processor's hashed-PC filter, consulted at decode (Zilles and Sohi, Section 3.1): a
- * hashed version of the pc, masked by a variable-width mask and compared with a programmable
- * match value, subdivides the program into regions profiled one at a time (thrash detection,
- * Section 5.1.2); the same hash indexes a table of exclusion bits that masks individual
- * instructions already characterised (confidence, Section 5.1.3).
+ * The co-processor's hashed-PC filter, consulted at decode (Zilles and Sohi, Section 3.1): a hashed
+ * version of the pc, masked by a variable-width mask and compared with a programmable match value,
+ * subdivides the program into regions profiled one at a time (thrash detection, Section 5.1.2); the
+ * same hash indexes a table of exclusion bits that masks individual instructions already
+ * characterised (confidence, Section 5.1.3).
  */
 public final class PcFilter {
   private final int bits;

@@ -1,11 +1,11 @@
 package org.dise.runtime.sink.coproc;
 
 /**
- * The sample buffer between the main processor's retirement stage and the profiling
- * co-processor (Zilles and Sohi, Section 3.1): it holds the records of retired tagged
- * instructions until the co-processor, which takes a fixed number of cycles per sample, gets to
- * them; a record that retires into a full buffer is dropped ("profiling information need not be
- * complete", Section 3.2).
+ * The sample buffer between the main processor's retirement stage and the profiling co-processor
+ * (Zilles and Sohi, Section 3.1): it holds the records of retired tagged instructions until the
+ * co-processor, which takes a fixed number of cycles per sample, gets to them; a record that
+ * retires into a full buffer is dropped ("profiling information need not be complete", Section
+ * 3.2).
  */
 public final class SampleBuffer {
   /** What the co-processor does with one sample. */
@@ -20,6 +20,7 @@ public final class SampleBuffer {
   private final int serviceCycles;
   private int head;
   private int size;
+
   /** When the co-processor finishes the sample it is working on. */
   private long busyUntil;
 
@@ -37,9 +38,9 @@ public final class SampleBuffer {
   }
 
   /**
-   * A record retiring at main-processor time {@code now}: first the co-processor catches up on
-   * what it had time to process, then the record enters the buffer, or is dropped when it is
-   * full. Returns false when it was dropped.
+   * A record retiring at main-processor time {@code now}: first the co-processor catches up on what
+   * it had time to process, then the record enters the buffer, or is dropped when it is full.
+   * Returns false when it was dropped.
    */
   public boolean offer(long now, long insnPc, long insnValue, long insnAddress, Consumer c) {
     drain(now, c);

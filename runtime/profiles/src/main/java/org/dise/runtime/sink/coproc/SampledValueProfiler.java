@@ -14,11 +14,11 @@ import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
 
 /**
- * The simple sampling value profiler the co-processor is compared with (Zilles and Sohi,
- * Sections 2 and 5.3): every {@code period}-th tagged instruction interrupts the main processor,
- * whose handler records its (pc, value) in a table; a load's estimated invariance of a value is
- * the value's share of the load's samples. Each sample costs one interrupt. The runtime
- * component {@code sampled_value_profile}.
+ * The simple sampling value profiler the co-processor is compared with (Zilles and Sohi, Sections 2
+ * and 5.3): every {@code period}-th tagged instruction interrupts the main processor, whose handler
+ * records its (pc, value) in a table; a load's estimated invariance of a value is the value's share
+ * of the load's samples. Each sample costs one interrupt. The runtime component {@code
+ * sampled_value_profile}.
  */
 public final class SampledValueProfiler implements TaggedSink {
   private final String name;
@@ -35,8 +35,11 @@ public final class SampledValueProfiler implements TaggedSink {
   public SampledValueProfiler(String name, Map<String, String> p) {
     this.name = name;
     this.period = CoprocConfig.num(p, "period", 100);
-    this.interruptCycles = CoprocConfig.num(p, "interrupt_cycles",
-        CoprocConfig.DEFAULT.interruptCycles() + CoprocConfig.DEFAULT.copyCycles());
+    this.interruptCycles =
+        CoprocConfig.num(
+            p,
+            "interrupt_cycles",
+            CoprocConfig.DEFAULT.interruptCycles() + CoprocConfig.DEFAULT.copyCycles());
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct", 10);
     CoprocConfig.check(period >= 1, "period", period, "at least 1");
     CoprocConfig.check(interruptCycles >= 0, "interrupt_cycles", interruptCycles, "at least 0");
@@ -46,8 +49,8 @@ public final class SampledValueProfiler implements TaggedSink {
 
   /**
    * The distance to the next sample: {@code period}, or with jitter uniform in [1, 2 period - 1]
-   * (mean {@code period}), so that a sampler does not alias with a loop whose values repeat with
-   * a period dividing its own, as a fixed countdown does (it would see only every other value).
+   * (mean {@code period}), so that a sampler does not alias with a loop whose values repeat with a
+   * period dividing its own, as a fixed countdown does (it would see only every other value).
    */
   private long next() {
     if (!jitter || period == 1) {
@@ -75,7 +78,10 @@ public final class SampledValueProfiler implements TaggedSink {
   }
 
   @Override
-  public void record(org.dise.runtime.cpu.Cpu cpu, DecodedInsn original, long[] args,
+  public void record(
+      org.dise.runtime.cpu.Cpu cpu,
+      DecodedInsn original,
+      long[] args,
       long applicationInstructions) {
     // Reached only through call(...): treat it as a retirement of the matched instruction.
     retire(original, args.length > 0 ? args[0] : 0, 0, applicationInstructions);
@@ -94,12 +100,13 @@ public final class SampledValueProfiler implements TaggedSink {
   /** pc -> value -> estimated invariance. */
   public Map<Long, Map<Long, Double>> estimates() {
     Map<Long, Map<Long, Double>> out = new TreeMap<>();
-    sampled.forEach((pc, m) -> {
-      long n = m.values().stream().mapToLong(Long::longValue).sum();
-      Map<Long, Double> e = new HashMap<>();
-      m.forEach((v, c) -> e.put(v, (double) c / n));
-      out.put(pc, e);
-    });
+    sampled.forEach(
+        (pc, m) -> {
+          long n = m.values().stream().mapToLong(Long::longValue).sum();
+          Map<Long, Double> e = new HashMap<>();
+          m.forEach((v, c) -> e.put(v, (double) c / n));
+          out.put(pc, e);
+        });
     return out;
   }
 
@@ -114,20 +121,33 @@ public final class SampledValueProfiler implements TaggedSink {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     List<List<String>> rows = new ArrayList<>();
-    sampled.forEach((pc, m) -> {
-      long n = m.values().stream().mapToLong(Long::longValue).sum();
-      Map<Long, Long> truth = exact.getOrDefault(pc, Map.of());
-      long all = truth.values().stream().mapToLong(Long::longValue).sum();
-      m.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-          .forEach(e -> rows.add(List.of("0x" + Long.toHexString(pc),
-              symbols == null ? "?" : symbols.lookup(pc).map(Symbol::name).orElse("?"),
-              Long.toString(e.getKey()), pct((double) e.getValue() / n),
-              Long.toString(e.getValue()),
-              pct(all == 0 ? 0 : (double) truth.getOrDefault(e.getKey(), 0L) / all),
-              Long.toString(all))));
-    });
-    return new ProfileTable(List.of("pc", "function", "value", "invariance", "samples",
-        "exact_invariance", "executions"), rows, List.of("pc", "value"), "samples");
+    sampled.forEach(
+        (pc, m) -> {
+          long n = m.values().stream().mapToLong(Long::longValue).sum();
+          Map<Long, Long> truth = exact.getOrDefault(pc, Map.of());
+          long all = truth.values().stream().mapToLong(Long::longValue).sum();
+          m.entrySet().stream()
+              .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+              .forEach(
+                  e ->
+                      rows.add(
+                          List.of(
+                              "0x" + Long.toHexString(pc),
+                              symbols == null
+                                  ? "?"
+                                  : symbols.lookup(pc).map(Symbol::name).orElse("?"),
+                              Long.toString(e.getKey()),
+                              pct((double) e.getValue() / n),
+                              Long.toString(e.getValue()),
+                              pct(all == 0 ? 0 : (double) truth.getOrDefault(e.getKey(), 0L) / all),
+                              Long.toString(all))));
+        });
+    return new ProfileTable(
+        List.of(
+            "pc", "function", "value", "invariance", "samples", "exact_invariance", "executions"),
+        rows,
+        List.of("pc", "value"),
+        "samples");
   }
 
   private static String pct(double f) {
@@ -136,8 +156,14 @@ public final class SampledValueProfiler implements TaggedSink {
 
   @Override
   public List<String> summary() {
-    return List.of(String.format(Locale.ROOT, "sampled value profile: 1 in %d, %d samples"
-        + " (interrupts), %d main-processor cycles; weighted RMS error %.2f%%", period, samples,
-        interruptCycles(), weightedRmsError()));
+    return List.of(
+        String.format(
+            Locale.ROOT,
+            "sampled value profile: 1 in %d, %d samples"
+                + " (interrupts), %d main-processor cycles; weighted RMS error %.2f%%",
+            period,
+            samples,
+            interruptCycles(),
+            weightedRmsError()));
   }
 }

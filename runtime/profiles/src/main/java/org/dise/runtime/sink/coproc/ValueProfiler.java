@@ -15,13 +15,13 @@ import org.dise.runtime.sink.ProfileTable;
 /**
  * Load value profiling on the co-processor (Zilles and Sohi, Section 5 and the appendix): a slot
  * per static load holds its pc (associative array), an active value and hit and total counters
- * (data array); a load without a slot takes one by informational replacement (a slot whose total
- * is below a pseudo-random number is replaced); the active value is re-selected when its measured
+ * (data array); a load without a slot takes one by informational replacement (a slot whose total is
+ * below a pseudo-random number is replaced); the active value is re-selected when its measured
  * invariance drops; repeated failed replacements (the working set no longer fits) or many
- * replacements (thrashing) interrupt the main processor, which copies the slots to memory,
- * masks the loads it is confident about in the PC filter, and on thrashing partitions the program
- * with the filter's mask. At the end each load's value invariances are estimated from the
- * copied regions. The runtime component {@code value_profile}.
+ * replacements (thrashing) interrupt the main processor, which copies the slots to memory, masks
+ * the loads it is confident about in the PC filter, and on thrashing partitions the program with
+ * the filter's mask. At the end each load's value invariances are estimated from the copied
+ * regions. The runtime component {@code value_profile}.
  */
 public final class ValueProfiler extends CoProcessor {
   /** One slot: a static load being characterised. */
@@ -56,8 +56,10 @@ public final class ValueProfiler extends CoProcessor {
   private final boolean keepExact;
   private final long interval;
   private final int resampleTimers;
+
   /** The largest value a slot's counters hold ({@code counter_bits} wide). */
   private final long counterMax;
+
   private long processedSinceInterrupt;
 
   private final Map<Long, Slot> associative = new HashMap<>();
@@ -99,10 +101,9 @@ public final class ValueProfiler extends CoProcessor {
     CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(reselectEvery >= 1, "reselect_every", reselectEvery, "at least 1");
-    CoprocConfig.check(reselectPct >= 0 && reselectPct <= 100, "reselect_pct", reselectPct,
-        "0..100");
-    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot,
-        "1..64");
+    CoprocConfig.check(
+        reselectPct >= 0 && reselectPct <= 100, "reselect_pct", reselectPct, "0..100");
+    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot, "1..64");
     CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     CoprocConfig.check(thrashFactor >= 1, "thrash_factor", thrashFactor, "at least 1");
     CoprocConfig.check(confidence >= 1, "confidence", confidence, "at least 1");
@@ -191,7 +192,8 @@ public final class ValueProfiler extends CoProcessor {
       s.done = true; // a saturated total: keep what was learned
       return;
     }
-    if (value != s.active && s.regionTotal >= reselectEvery
+    if (value != s.active
+        && s.regionTotal >= reselectEvery
         && s.hits * 100 < (long) reselectPct * s.regionTotal) {
       // The active value's invariance dropped: close its region and re-select this sample's
       // value (a random sample of the load's values, so likely a frequent one).
@@ -248,8 +250,8 @@ public final class ValueProfiler extends CoProcessor {
   }
 
   /**
-   * The timer: when a whole timer period passed without an interrupt, this part of the program
-   * is characterised (or quiet): copy out, and move to the next region of a partitioned program.
+   * The timer: when a whole timer period passed without an interrupt, this part of the program is
+   * characterised (or quiet): copy out, and move to the next region of a partitioned program.
    */
   @Override
   protected void timer() {
@@ -293,55 +295,56 @@ public final class ValueProfiler extends CoProcessor {
   }
 
   /**
-   * The estimated invariance (0..1) of each (load pc, value) (the appendix's estimation): a
-   * value is credited the hits of its own regions, and each region's misses are divided among
-   * the load's other recorded values in proportion to their invariance where they were active,
-   * never more than the misses (what is left belongs to values never made active).
+   * The estimated invariance (0..1) of each (load pc, value) (the appendix's estimation): a value
+   * is credited the hits of its own regions, and each region's misses are divided among the load's
+   * other recorded values in proportion to their invariance where they were active, never more than
+   * the misses (what is left belongs to values never made active).
    */
   public Map<Long, Map<Long, Double>> estimates() {
     finish();
     Map<Long, Map<Long, Double>> out = new TreeMap<>();
-    memory.forEach((pc, r) -> {
-      // value -> {hits, samples, regions} where active
-      Map<Long, long[]> own = new LinkedHashMap<>();
-      long samples = 0;
-      for (long[] g : r.regions) {
-        long[] o = own.computeIfAbsent(g[0], k -> new long[3]);
-        o[0] += g[1];
-        o[1] += g[2];
-        o[2]++;
-        samples += g[2];
-      }
-      Map<Long, Double> credit = new LinkedHashMap<>();
-      own.forEach((v, o) -> credit.put(v, (double) o[0]));
-      for (long[] g : r.regions) {
-        double misses = g[2] - g[1];
-        double wanted = 0;
-        for (Map.Entry<Long, long[]> e : own.entrySet()) {
-          if (e.getKey() != g[0]) {
-            wanted += rate(e.getValue()) * g[2];
+    memory.forEach(
+        (pc, r) -> {
+          // value -> {hits, samples, regions} where active
+          Map<Long, long[]> own = new LinkedHashMap<>();
+          long samples = 0;
+          for (long[] g : r.regions) {
+            long[] o = own.computeIfAbsent(g[0], k -> new long[3]);
+            o[0] += g[1];
+            o[1] += g[2];
+            o[2]++;
+            samples += g[2];
           }
-        }
-        double scale = wanted > misses ? misses / wanted : 1;
-        for (Map.Entry<Long, long[]> e : own.entrySet()) {
-          if (e.getKey() != g[0]) {
-            credit.merge(e.getKey(), scale * rate(e.getValue()) * g[2], Double::sum);
+          Map<Long, Double> credit = new LinkedHashMap<>();
+          own.forEach((v, o) -> credit.put(v, (double) o[0]));
+          for (long[] g : r.regions) {
+            double misses = g[2] - g[1];
+            double wanted = 0;
+            for (Map.Entry<Long, long[]> e : own.entrySet()) {
+              if (e.getKey() != g[0]) {
+                wanted += rate(e.getValue()) * g[2];
+              }
+            }
+            double scale = wanted > misses ? misses / wanted : 1;
+            for (Map.Entry<Long, long[]> e : own.entrySet()) {
+              if (e.getKey() != g[0]) {
+                credit.merge(e.getKey(), scale * rate(e.getValue()) * g[2], Double::sum);
+              }
+            }
           }
-        }
-      }
-      Map<Long, Double> est = new LinkedHashMap<>();
-      long n = samples;
-      credit.forEach((v, c) -> est.put(v, n == 0 ? 0 : Math.min(1.0, c / n)));
-      out.put(pc, est);
-    });
+          Map<Long, Double> est = new LinkedHashMap<>();
+          long n = samples;
+          credit.forEach((v, c) -> est.put(v, n == 0 ? 0 : Math.min(1.0, c / n)));
+          out.put(pc, est);
+        });
     return out;
   }
 
   /**
    * A value's invariance where it was active, {hits, samples, regions}, not counting the sample
    * that made it active in each region: that one matches by construction, so a value seen once
-   * would otherwise claim 1/16 of every other region's misses, and twenty such values crowded
-   * out a real 50% value (7 every other time estimated at 40%).
+   * would otherwise claim 1/16 of every other region's misses, and twenty such values crowded out a
+   * real 50% value (7 every other time estimated at 40%).
    */
   private static double rate(long[] own) {
     return own[1] <= own[2] ? 0 : (double) (own[0] - own[2]) / (own[1] - own[2]);
@@ -373,20 +376,31 @@ public final class ValueProfiler extends CoProcessor {
     List<List<String>> rows = new ArrayList<>();
     List<long[]> order = new ArrayList<>();
     est.forEach((pc, m) -> m.forEach((v, e) -> order.add(new long[] {pc, v})));
-    order.sort((a, b) -> a[0] != b[0] ? Long.compareUnsigned(a[0], b[0])
-        : Double.compare(est.get(b[0]).get(b[1]), est.get(a[0]).get(a[1])));
+    order.sort(
+        (a, b) ->
+            a[0] != b[0]
+                ? Long.compareUnsigned(a[0], b[0])
+                : Double.compare(est.get(b[0]).get(b[1]), est.get(a[0]).get(a[1])));
     for (long[] k : order) {
       Record r = memory.get(k[0]);
       Map<Long, Long> truth = exact.getOrDefault(k[0], Map.of());
       long n = truth.values().stream().mapToLong(Long::longValue).sum();
-      rows.add(List.of("0x" + Long.toHexString(k[0]),
-          symbols == null ? "?" : symbols.lookup(k[0]).map(Symbol::name).orElse("?"),
-          Long.toString(k[1]), pct(est.get(k[0]).get(k[1])), Long.toString(r.total),
-          keepExact ? pct(n == 0 ? 0 : (double) truth.getOrDefault(k[1], 0L) / n) : "",
-          keepExact ? Long.toString(n) : ""));
+      rows.add(
+          List.of(
+              "0x" + Long.toHexString(k[0]),
+              symbols == null ? "?" : symbols.lookup(k[0]).map(Symbol::name).orElse("?"),
+              Long.toString(k[1]),
+              pct(est.get(k[0]).get(k[1])),
+              Long.toString(r.total),
+              keepExact ? pct(n == 0 ? 0 : (double) truth.getOrDefault(k[1], 0L) / n) : "",
+              keepExact ? Long.toString(n) : ""));
     }
-    return new ProfileTable(List.of("pc", "function", "value", "invariance", "samples",
-        "exact_invariance", "executions"), rows, List.of("pc", "value"), "samples");
+    return new ProfileTable(
+        List.of(
+            "pc", "function", "value", "invariance", "samples", "exact_invariance", "executions"),
+        rows,
+        List.of("pc", "value"),
+        "samples");
   }
 
   private static String pct(double f) {
@@ -396,11 +410,19 @@ public final class ValueProfiler extends CoProcessor {
   @Override
   public List<String> summary() {
     List<String> out = new ArrayList<>(super.summary());
-    out.add(String.format(Locale.ROOT, "value profile: %d loads characterised, %d replacements,"
-            + " %d failed, %d thrash interrupts, %d regions in the PC filter%s",
-        memory.size(), replacements, failedReplacements, thrashInterrupts, filter.regions(),
-        keepExact ? String.format(Locale.ROOT, "; weighted RMS error %.2f%%",
-            weightedRmsError()) : ""));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "value profile: %d loads characterised, %d replacements,"
+                + " %d failed, %d thrash interrupts, %d regions in the PC filter%s",
+            memory.size(),
+            replacements,
+            failedReplacements,
+            thrashInterrupts,
+            filter.regions(),
+            keepExact
+                ? String.format(Locale.ROOT, "; weighted RMS error %.2f%%", weightedRmsError())
+                : ""));
     return out;
   }
 }

@@ -1,10 +1,9 @@
 package org.dise.runtime.sink.rap;
 
 /**
- * The exact count of every distinct value of a stream, the "perfect profiler" that Section 4.3
- * of the RAP paper measures percent error against: an open-addressing hash map of unsigned
- * values to counts. Its memory grows with the number of distinct values, which is what RAP
- * avoids.
+ * The exact count of every distinct value of a stream, the "perfect profiler" that Section 4.3 of
+ * the RAP paper measures percent error against: an open-addressing hash map of unsigned values to
+ * counts. Its memory grows with the number of distinct values, which is what RAP avoids.
  */
 public final class ExactCounter {
   private long[] keys = new long[1024];

@@ -8,9 +8,9 @@ public final class HotRanges {
   private HotRanges() {}
 
   /**
-   * The hot ranges of {@code tree} at its configured hot threshold, sorted by start and then
-   * width (widest first), so an enclosing range precedes the ranges nested in it; {@code exact}
-   * (may be null) supplies each range's true count.
+   * The hot ranges of {@code tree} at its configured hot threshold, sorted by start and then width
+   * (widest first), so an enclosing range precedes the ranges nested in it; {@code exact} (may be
+   * null) supplies each range's true count.
    */
   public static List<HotRange> find(RapTree tree, ExactCounter exact) {
     double cut = tree.config().hotFraction() * tree.events();
@@ -21,10 +21,12 @@ public final class HotRanges {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    java.util.Arrays.sort(order, (a, b) -> {
-      int c = Long.compareUnsigned(hot.get(a).lo(), hot.get(b).lo());
-      return c != 0 ? c : Integer.compare(hot.get(b).shift(), hot.get(a).shift());
-    });
+    java.util.Arrays.sort(
+        order,
+        (a, b) -> {
+          int c = Long.compareUnsigned(hot.get(a).lo(), hot.get(b).lo());
+          return c != 0 ? c : Integer.compare(hot.get(b).shift(), hot.get(a).shift());
+        });
     List<HotRange> out = new ArrayList<>();
     for (int i : order) {
       RapTree.Node n = hot.get(i);
@@ -38,15 +40,22 @@ public final class HotRanges {
         }
       }
       long[] f = figures.get(i);
-      out.add(new HotRange(n.lo(), n.hi(), (int) f[2], f[0], f[1], parent,
-          exact == null ? -1 : exact.countIn(n.lo(), n.hi())));
+      out.add(
+          new HotRange(
+              n.lo(),
+              n.hi(),
+              (int) f[2],
+              f[0],
+              f[1],
+              parent,
+              exact == null ? -1 : exact.countIn(n.lo(), n.hi())));
     }
     return out;
   }
 
   /** Returns the node's count plus its non-hot descendants' (0 when the node itself is hot). */
-  private static long walk(RapTree.Node n, int depth, double cut, List<RapTree.Node> hot,
-      List<long[]> figures) {
+  private static long walk(
+      RapTree.Node n, int depth, double cut, List<RapTree.Node> hot, List<long[]> figures) {
     long own = n.count();
     for (RapTree.Node c : n.children()) {
       own += walk(c, depth + 1, cut, hot, figures);

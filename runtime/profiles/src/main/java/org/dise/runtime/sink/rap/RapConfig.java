@@ -3,13 +3,19 @@ package org.dise.runtime.sink.rap;
 import java.util.Map;
 
 /**
- * The parameters of a RAP tree (Mysore et al., Sections 2.2 and 3.1): the range width in bits
- * R, the branching factor b (a power of two; 4 in the paper), epsilon, the merge interval ratio
- * q (2 in the paper) and the events before the first merge batch (2^10 in §3.3), the node
- * capacity (0: unbounded) and the hot threshold of Section 4.1 (10%).
+ * The parameters of a RAP tree (Mysore et al., Sections 2.2 and 3.1): the range width in bits R,
+ * the branching factor b (a power of two; 4 in the paper), epsilon, the merge interval ratio q (2
+ * in the paper) and the events before the first merge batch (2^10 in §3.3), the node capacity (0:
+ * unbounded) and the hot threshold of Section 4.1 (10%).
  */
-public record RapConfig(int rangeBits, int branching, double epsilon, double mergeRatio,
-    long firstMerge, int maxNodes, double hotFraction) {
+public record RapConfig(
+    int rangeBits,
+    int branching,
+    double epsilon,
+    double mergeRatio,
+    long firstMerge,
+    int maxNodes,
+    double hotFraction) {
   /** The paper's settings with epsilon = 1% over 64-bit values. */
   public static final RapConfig DEFAULT = new RapConfig(64, 4, 0.01, 2.0, 1024, 0, 0.10);
 
@@ -31,8 +37,8 @@ public record RapConfig(int rangeBits, int branching, double epsilon, double mer
       throw new IllegalArgumentException("first_merge must be positive, not " + firstMerge);
     }
     if (maxNodes < 0 || maxNodes > 0 && maxNodes < 1 + branching) {
-      throw new IllegalArgumentException("capacity must be 0 (unbounded) or at least 1 + "
-          + "branching nodes, not " + maxNodes);
+      throw new IllegalArgumentException(
+          "capacity must be 0 (unbounded) or at least 1 + " + "branching nodes, not " + maxNodes);
     }
     if (!(hotFraction > 0 && hotFraction <= 1)) {
       throw new IllegalArgumentException("hot threshold must be in (0, 1], not " + hotFraction);

@@ -7,12 +7,13 @@ import java.util.function.LongFunction;
 
 /**
  * A RAP tree and its hot ranges written out: as JSON (the whole tree, the hot ranges with their
- * accuracy, and the memory figures of Fig. 7) and as readable indented text, in the spirit of
- * the paper's {@code rap_finalize} dump (Section 3.2).
+ * accuracy, and the memory figures of Fig. 7) and as readable indented text, in the spirit of the
+ * paper's {@code rap_finalize} dump (Section 3.2).
  */
 public final class RapReport {
   private final RapTree tree;
   private final List<HotRange> hot;
+
   /** Names an address (a function) or returns null; only for code ranges. */
   private final LongFunction<String> names;
 
@@ -50,26 +51,59 @@ public final class RapReport {
     RapConfig c = tree.config();
     StringBuilder sb = new StringBuilder();
     double[] err = errors();
-    sb.append(String.format(Locale.ROOT, "{\"range_bits\": %d, \"branching\": %d, \"epsilon\": %s,"
-        + " \"merge_ratio\": %s, \"first_merge\": %d, \"capacity\": %d, \"hot_threshold\": %s,%n",
-        c.rangeBits(), c.branching(), num(c.epsilon()), num(c.mergeRatio()), c.firstMerge(),
-        c.maxNodes(), num(c.hotFraction())));
-    sb.append(String.format(Locale.ROOT, " \"events\": %d, \"height\": %d, \"nodes\": %d,"
-        + " \"max_nodes\": %d, \"average_nodes\": %s, \"splits\": %d, \"refused_splits\": %d,"
-        + " \"merge_batches\": %d, \"max_percent_error\": %s, \"average_percent_error\": %s,%n",
-        tree.events(), tree.height(), tree.nodes(), tree.maxNodes(), num(tree.averageNodes()),
-        tree.splits(), tree.refusedSplits(), tree.mergeBatches(), num(err[0]), num(err[1])));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "{\"range_bits\": %d, \"branching\": %d, \"epsilon\": %s,"
+                + " \"merge_ratio\": %s, \"first_merge\": %d, \"capacity\": %d, \"hot_threshold\": %s,%n",
+            c.rangeBits(),
+            c.branching(),
+            num(c.epsilon()),
+            num(c.mergeRatio()),
+            c.firstMerge(),
+            c.maxNodes(),
+            num(c.hotFraction())));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            " \"events\": %d, \"height\": %d, \"nodes\": %d,"
+                + " \"max_nodes\": %d, \"average_nodes\": %s, \"splits\": %d, \"refused_splits\": %d,"
+                + " \"merge_batches\": %d, \"max_percent_error\": %s, \"average_percent_error\": %s,%n",
+            tree.events(),
+            tree.height(),
+            tree.nodes(),
+            tree.maxNodes(),
+            num(tree.averageNodes()),
+            tree.splits(),
+            tree.refusedSplits(),
+            tree.mergeBatches(),
+            num(err[0]),
+            num(err[1])));
     sb.append(" \"hot\": [");
     for (int i = 0; i < hot.size(); i++) {
       HotRange h = hot.get(i);
-      sb.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
-          "  {\"lo\": \"%s\", \"hi\": \"%s\", \"depth\": %d, \"parent\": %d, \"count\": %d,"
-              + " \"percent\": %s, \"inclusive\": %d, \"inclusive_percent\": %s, \"exact\": %d,"
-              + " \"percent_error\": %s%s}",
-          hex(h.lo()), hex(h.hi()), h.depth(), h.parent(), h.count(), num(pct(h.count())),
-          h.inclusive(), num(pct(h.inclusive())), h.exact(), num(h.percentError()),
-          label(h.lo(), h.hi()).isEmpty() ? ""
-              : ", \"functions\": \"" + label(h.lo(), h.hi()).replace("\"", "\\\"") + "\""));
+      sb.append(i == 0 ? "\n" : ",\n")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "  {\"lo\": \"%s\", \"hi\": \"%s\", \"depth\": %d, \"parent\": %d, \"count\": %d,"
+                      + " \"percent\": %s, \"inclusive\": %d, \"inclusive_percent\": %s, \"exact\": %d,"
+                      + " \"percent_error\": %s%s}",
+                  hex(h.lo()),
+                  hex(h.hi()),
+                  h.depth(),
+                  h.parent(),
+                  h.count(),
+                  num(pct(h.count())),
+                  h.inclusive(),
+                  num(pct(h.inclusive())),
+                  h.exact(),
+                  num(h.percentError()),
+                  label(h.lo(), h.hi()).isEmpty()
+                      ? ""
+                      : ", \"functions\": \""
+                          + label(h.lo(), h.hi()).replace("\"", "\\\"")
+                          + "\""));
     }
     sb.append(hot.isEmpty() ? "],\n" : "\n ],\n");
     sb.append(" \"tree\": ");
@@ -79,8 +113,12 @@ public final class RapReport {
   }
 
   private static void node(RapTree.Node n, StringBuilder sb) {
-    sb.append("{\"lo\": \"").append(hex(n.lo())).append("\", \"hi\": \"").append(hex(n.hi()))
-        .append("\", \"count\": ").append(n.count());
+    sb.append("{\"lo\": \"")
+        .append(hex(n.lo()))
+        .append("\", \"hi\": \"")
+        .append(hex(n.hi()))
+        .append("\", \"count\": ")
+        .append(n.count());
     if (!n.children().isEmpty()) {
       sb.append(", \"children\": [");
       boolean first = true;
@@ -116,11 +154,19 @@ public final class RapReport {
   /** The tree as indented lines; subtrees that never counted an event are left out. */
   public List<String> text() {
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "RAP tree: %d events, %d nodes (max %d, average %.1f),"
-        + " epsilon %s, b %d, R %d bits; * = hot (>= %.1f%%)", tree.events(), tree.nodes(),
-        tree.maxNodes(), tree.averageNodes(), num(tree.config().epsilon()),
-        tree.config().branching(), tree.config().rangeBits(),
-        100 * tree.config().hotFraction()));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "RAP tree: %d events, %d nodes (max %d, average %.1f),"
+                + " epsilon %s, b %d, R %d bits; * = hot (>= %.1f%%)",
+            tree.events(),
+            tree.nodes(),
+            tree.maxNodes(),
+            tree.averageNodes(),
+            num(tree.config().epsilon()),
+            tree.config().branching(),
+            tree.config().rangeBits(),
+            100 * tree.config().hotFraction()));
     text(tree.root(), 0, out);
     return out;
   }
@@ -132,9 +178,19 @@ public final class RapReport {
     }
     boolean isHot = hot.stream().anyMatch(h -> h.lo() == n.lo() && h.hi() == n.hi());
     String l = label(n.lo(), n.hi());
-    out.add(String.format(Locale.ROOT, "%s%s[%s, %s] %d (%.2f%%), subtree %d (%.2f%%)%s",
-        "  ".repeat(depth), isHot ? "* " : "", hex(n.lo()), hex(n.hi()), n.count(),
-        pct(n.count()), sub, pct(sub), l.isEmpty() ? "" : "  " + l));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "%s%s[%s, %s] %d (%.2f%%), subtree %d (%.2f%%)%s",
+            "  ".repeat(depth),
+            isHot ? "* " : "",
+            hex(n.lo()),
+            hex(n.hi()),
+            n.count(),
+            pct(n.count()),
+            sub,
+            pct(sub),
+            l.isEmpty() ? "" : "  " + l));
     for (RapTree.Node c : n.children()) {
       text(c, depth + 1, out);
     }

@@ -13,20 +13,22 @@ import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
 
 /**
- * The {@code rap_tree} sink (Mysore et al., Sections 3.2 and 4): a RAP tree over the first argument of each {@code
- * call} (the matched instruction's pc when the call has none), so that any ACF chooses the
- * stream: branch pcs for hot code, loaded values, addresses. Fed by {@code tag(sink)} instead,
- * it takes the retired record's {@code stream} field ({@code value}, {@code address} or {@code
- * pc}) with no replacement cost. With {@code exact} it also keeps the perfect profiler's counts
- * of the same stream, for the percent error of Section 4.3.
+ * The {@code rap_tree} sink (Mysore et al., Sections 3.2 and 4): a RAP tree over the first argument
+ * of each {@code call} (the matched instruction's pc when the call has none), so that any ACF
+ * chooses the stream: branch pcs for hot code, loaded values, addresses. Fed by {@code tag(sink)}
+ * instead, it takes the retired record's {@code stream} field ({@code value}, {@code address} or
+ * {@code pc}) with no replacement cost. With {@code exact} it also keeps the perfect profiler's
+ * counts of the same stream, for the percent error of Section 4.3.
  */
 public final class RapSink implements TaggedSink {
   private final String name;
   private final RapTree tree;
   private final ExactCounter exact;
   private final boolean code;
+
   /** What a tagged record contributes: 0 value, 1 address, 2 pc. */
   private final int stream;
+
   private java.util.function.LongConsumer tap;
 
   /**
@@ -39,13 +41,15 @@ public final class RapSink implements TaggedSink {
     this.exact = bool(params, "exact", true) ? new ExactCounter() : null;
     this.code = bool(params, "code", false);
     String st = params.getOrDefault("stream", "value");
-    this.stream = switch (st) {
-      case "value" -> 0;
-      case "address" -> 1;
-      case "pc" -> 2;
-      default -> throw new IllegalArgumentException(
-          "stream must be value, address or pc, not `" + st + "`");
-    };
+    this.stream =
+        switch (st) {
+          case "value" -> 0;
+          case "address" -> 1;
+          case "pc" -> 2;
+          default ->
+              throw new IllegalArgumentException(
+                  "stream must be value, address or pc, not `" + st + "`");
+        };
   }
 
   /** A tagged instruction retired: its value, address or pc is the event. */
@@ -90,8 +94,8 @@ public final class RapSink implements TaggedSink {
   }
 
   /**
-   * Also hands every event to {@code listener} (benchmarks replay the stream into other
-   * counters); null removes it.
+   * Also hands every event to {@code listener} (benchmarks replay the stream into other counters);
+   * null removes it.
    */
   public void tap(java.util.function.LongConsumer listener) {
     this.tap = listener;
@@ -113,8 +117,10 @@ public final class RapSink implements TaggedSink {
   }
 
   public RapReport report(SymbolTable symbols) {
-    return new RapReport(tree, hotRanges(), code && symbols != null
-        ? a -> symbols.lookup(a).map(Symbol::name).orElse(null) : null);
+    return new RapReport(
+        tree,
+        hotRanges(),
+        code && symbols != null ? a -> symbols.lookup(a).map(Symbol::name).orElse(null) : null);
   }
 
   /** The hot ranges, outermost first, with their shares and accuracy. */
@@ -129,15 +135,36 @@ public final class RapSink implements TaggedSink {
         String b = symbols.lookup(h.hi()).map(Symbol::name).orElse("?");
         where = a.equals(b) ? a : a + " .. " + b;
       }
-      rows.add(List.of(RapReport.hex(h.lo()), RapReport.hex(h.hi()), where,
-          Integer.toString(h.depth()), Integer.toString(h.parent()), Long.toString(h.count()),
-          pct(100.0 * h.count() / n), Long.toString(h.inclusive()),
-          pct(100.0 * h.inclusive() / n), Long.toString(h.exact()),
-          Double.isNaN(h.percentError()) ? "" : pct(h.percentError())));
+      rows.add(
+          List.of(
+              RapReport.hex(h.lo()),
+              RapReport.hex(h.hi()),
+              where,
+              Integer.toString(h.depth()),
+              Integer.toString(h.parent()),
+              Long.toString(h.count()),
+              pct(100.0 * h.count() / n),
+              Long.toString(h.inclusive()),
+              pct(100.0 * h.inclusive() / n),
+              Long.toString(h.exact()),
+              Double.isNaN(h.percentError()) ? "" : pct(h.percentError())));
     }
-    return new ProfileTable(List.of("lo", "hi", "functions", "depth", "parent", "count",
-        "percent", "inclusive", "inclusive_percent", "exact", "percent_error"), rows,
-        List.of("lo", "hi"), "count");
+    return new ProfileTable(
+        List.of(
+            "lo",
+            "hi",
+            "functions",
+            "depth",
+            "parent",
+            "count",
+            "percent",
+            "inclusive",
+            "inclusive_percent",
+            "exact",
+            "percent_error"),
+        rows,
+        List.of("lo", "hi"),
+        "count");
   }
 
   private static String pct(double d) {
@@ -157,9 +184,16 @@ public final class RapSink implements TaggedSink {
   @Override
   public List<String> summary() {
     double[] err = report(null).errors();
-    return List.of(String.format(Locale.ROOT,
-        "RAP: %d events, nodes max %d, average %.1f, now %d; hot-range percent error max %.2f%%,"
-            + " average %.2f%%", tree.events(), tree.maxNodes(), tree.averageNodes(),
-        tree.nodes(), err[0], err[1]));
+    return List.of(
+        String.format(
+            Locale.ROOT,
+            "RAP: %d events, nodes max %d, average %.1f, now %d; hot-range percent error max %.2f%%,"
+                + " average %.2f%%",
+            tree.events(),
+            tree.maxNodes(),
+            tree.averageNodes(),
+            tree.nodes(),
+            err[0],
+            err[1]));
   }
 }

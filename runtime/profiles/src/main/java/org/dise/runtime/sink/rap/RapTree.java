@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Range Adaptive Profiling tree (Mysore et al., "Profiling over Adaptive Ranges",
- * Sections 2.1-2.2 and 3.1): each node counts the events for which its range is the smallest
- * covering range; a node whose count exceeds SplitThreshold = eps * n / height sprouts b children
- * with zero counts; merges, batched at exponentially growing intervals, fold subtrees that no
- * longer deserve separate ranges back into their parent. Counters are never decremented, so a
- * subtree's total is a lower bound of the true count of its range (Section 4.3).
+ * The Range Adaptive Profiling tree (Mysore et al., "Profiling over Adaptive Ranges", Sections
+ * 2.1-2.2 and 3.1): each node counts the events for which its range is the smallest covering range;
+ * a node whose count exceeds SplitThreshold = eps * n / height sprouts b children with zero counts;
+ * merges, batched at exponentially growing intervals, fold subtrees that no longer deserve separate
+ * ranges back into their parent. Counters are never decremented, so a subtree's total is a lower
+ * bound of the true count of its range (Section 4.3).
  *
  * <p>Values are unsigned {@code rangeBits}-bit numbers; a node covers {@code [lo, lo + 2^shift)}.
  * Children always cover their parent's whole range (a merge folds all of a node's children at
@@ -22,6 +22,7 @@ public final class RapTree {
     final int shift;
     long count;
     Node[] children;
+
     /** The children's shift (valid while {@code children != null}). */
     int childShift;
 
@@ -86,6 +87,7 @@ public final class RapTree {
   private long merges;
   private long mergeInterval;
   private long nextMerge;
+
   /** A count no node can exceed the threshold at (the threshold only grows): a cheap pre-test. */
   private long splitAt = -1;
 

@@ -56,11 +56,13 @@ class CoprocessorPartsTest {
 
   @Test
   void refusesBadParameters() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new ValueProfiler("v", Map.of("buffer", "0")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new ValueProfiler("v", Map.of("buffer", "0")));
     assertThat(e).hasMessageThat().isEqualTo("buffer must be 1..1048576 entries, not 0");
-    e = assertThrows(IllegalArgumentException.class,
-        () -> new ValueProfiler("v", Map.of("slots", "many")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> new ValueProfiler("v", Map.of("slots", "many")));
     assertThat(e).hasMessageThat().isEqualTo("slots must be a number, not `many`");
   }
 }

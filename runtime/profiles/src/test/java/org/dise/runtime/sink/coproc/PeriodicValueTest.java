@@ -8,10 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Periodic value patterns must not bias the co-processor's value profile (Zilles and Sohi,
- * Section 3.1: the co-processor's pseudo-random numbers "avoid pathological behaviors caused by
- * repetition in the program"). A load in a tight loop retires faster than the co-processor
- * takes samples, so which retirements it sees must not follow the program's period.
+ * Periodic value patterns must not bias the co-processor's value profile (Zilles and Sohi, Section
+ * 3.1: the co-processor's pseudo-random numbers "avoid pathological behaviors caused by repetition
+ * in the program"). A load in a tight loop retires faster than the co-processor takes samples, so
+ * which retirements it sees must not follow the program's period.
  */
 class PeriodicValueTest {
   static final long PC = 0x4000;
@@ -21,7 +21,8 @@ class PeriodicValueTest {
     // A timer of 100K cycles re-samples the load every 1.6M cycles (16 timers), so a short
     // A timer of 100K cycles that re-samples the load at every timer gives a short stream
     // several characterisations, as a long run gets with the defaults.
-    ValueProfiler vp = new ValueProfiler("v", Map.of("timer_cycles", "100000", "resample_timers", "1"));
+    ValueProfiler vp =
+        new ValueProfiler("v", Map.of("timer_cycles", "100000", "resample_timers", "1"));
     int n = 600_000;
     for (int i = 0; i < n; i++) {
       int phase = i % period;

@@ -51,8 +51,7 @@ class ValueProfilerTest {
     }
     // Masked as invariant in its first phase, the load is characterised again when the
     // exclusion bits are cleared (here every timer period of 2,000 samples).
-    ValueProfiler vp = feed(Map.of("timer_cycles", "100000", "resample_timers", "1"), pcs,
-        values);
+    ValueProfiler vp = feed(Map.of("timer_cycles", "100000", "resample_timers", "1"), pcs, values);
     for (double e : vp.estimates().get(0x3000L).values()) {
       assertThat(e).isAtMost(0.35);
     }

@@ -15,9 +15,18 @@ class RapTreeTest {
 
   /** Feeds a tree and an exact counter the same stream. */
   static RapSink feed(RapConfig c, long[] stream) {
-    RapSink s = new RapSink("t", Map.of("epsilon_ppm", Long.toString(Math.round(c.epsilon() * 1e6)),
-        "range_bits", Integer.toString(c.rangeBits()), "branching",
-        Integer.toString(c.branching()), "capacity", Integer.toString(c.maxNodes())));
+    RapSink s =
+        new RapSink(
+            "t",
+            Map.of(
+                "epsilon_ppm",
+                Long.toString(Math.round(c.epsilon() * 1e6)),
+                "range_bits",
+                Integer.toString(c.rangeBits()),
+                "branching",
+                Integer.toString(c.branching()),
+                "capacity",
+                Integer.toString(c.maxNodes())));
     for (long v : stream) {
       s.add(v);
     }
@@ -49,8 +58,7 @@ class RapTreeTest {
     List<HotRange> hot = s.hotRanges();
     // The 256 values split into hot ranges of their own (four quarters of 15% each), which
     // together hold the 60% share; each estimate is a lower bound within a few percent.
-    List<HotRange> inside = hot.stream().filter(h -> h.lo() >= 0x4000 && h.hi() <= 0x40ff)
-        .toList();
+    List<HotRange> inside = hot.stream().filter(h -> h.lo() >= 0x4000 && h.hi() <= 0x40ff).toList();
     assertThat(inside).isNotEmpty();
     long sum = inside.stream().mapToLong(HotRange::inclusive).sum();
     assertThat(100.0 * sum / s.tree().events()).isWithin(2.0).of(60.0);
@@ -87,8 +95,11 @@ class RapTreeTest {
     }
     RapSink sink = feed(config(0.01), s);
     List<HotRange> hot = sink.hotRanges();
-    HotRange seven = hot.stream().filter(h -> h.lo() == 7 && h.hi() == 7).findFirst()
-        .orElseThrow(() -> new AssertionError(hot.toString()));
+    HotRange seven =
+        hot.stream()
+            .filter(h -> h.lo() == 7 && h.hi() == 7)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(hot.toString()));
     assertThat(seven.parent()).isAtLeast(0);
     HotRange outer = hot.get(seven.parent());
     assertThat(outer.lo()).isAtMost(7);
@@ -133,11 +144,12 @@ class RapTreeTest {
 
   @Test
   void refusesBadParameters() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> RapConfig.of(Map.of("branching", "3")));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RapConfig.of(Map.of("branching", "3")));
     assertThat(e).hasMessageThat().contains("branching must be a power of two");
-    e = assertThrows(IllegalArgumentException.class,
-        () -> RapConfig.of(Map.of("epsilon_ppm", "0")));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> RapConfig.of(Map.of("epsilon_ppm", "0")));
     assertThat(e).hasMessageThat().contains("epsilon");
   }
 
