@@ -77,6 +77,11 @@ public final class Lab {
 
   /** A fresh machine with {@code w} loaded, its input empty and its output discarded. */
   public Machine machine(Workload w) {
+    return load(w, options);
+  }
+
+  /** {@code w} loaded under {@code options}, its input empty and its output discarded. */
+  static Machine load(Workload w, Machine.Options options) {
     try {
       Machine m = Machine.load(w.program(), w.args(), options);
       m.kernel().setStdio(0, InputStream.nullInputStream(), null);

@@ -1,7 +1,6 @@
 package org.dise.experiments;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -249,15 +248,7 @@ public final class RemoteExperiment implements Experiment {
             seed,
             new PrintStream(OutputStream.nullOutputStream()),
             d.translateThreshold());
-    try {
-      Machine m = Machine.load(w.program(), w.args(), options);
-      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
-      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-      m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
-      return m;
-    } catch (Exception e) {
-      throw new ExperimentException(w.program() + ": cannot run: " + e.getMessage());
-    }
+    return Lab.load(w, options);
   }
 
   private static List<Figure.Series> lines(
