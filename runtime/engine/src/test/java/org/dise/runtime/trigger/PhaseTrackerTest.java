@@ -147,7 +147,8 @@ class PhaseTrackerTest {
     long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000};
     PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
     PhaseAwareTrigger trigger =
-        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first", null, 1);
+        new PhaseAwareTrigger(
+            100, t, new PhaseTable(20, 1), "first", null, 1, PhaseAwareTrigger.Scaling.PHASE);
     for (int i = 0; i < s.length; i++) {
       trigger.sample(i);
       kernel(t, s[i], 500, i);
@@ -156,5 +157,35 @@ class PhaseTrackerTest {
     // Interval 1 was sampled (predicted phase 0, first seen): it stands for 4 intervals.
     assertThat(trigger.scale(1)).isEqualTo(4.0);
     assertThat(trigger.unsampledPhases()).isEqualTo(1); // phase 1 was never predicted
+  }
+
+  @Test
+  void nearestScalingRepresentsEveryIntervalByTheNearestSample() {
+    // Phase 0 (0x1000) sampled at interval 1 and, after a misprediction, phase 1 (0x8000) at
+    // interval 5; phase 2 (0x20000, one interval) is never sampled and goes to the nearer one.
+    long[] s = {0x1000, 0x1000, 0x1000, 0x8000, 0x8000, 0x8000, 0x8000, 0x20000};
+    PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseAwareTrigger trigger =
+        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first", null, 1);
+    assertThat(trigger.scaling()).isEqualTo(PhaseAwareTrigger.Scaling.NEAREST);
+    List<Long> sampled = new ArrayList<>();
+    for (int i = 0; i < s.length; i++) {
+      if (trigger.sample(i)) {
+        sampled.add((long) i);
+      }
+      kernel(t, s[i], 500, i);
+      trigger.endInterval(i, i == s.length - 1 ? 50 : 100);
+    }
+    assertThat(sampled).containsExactly(1L, 4L).inOrder();
+    assertThat(trigger.unsampledPhases()).isEqualTo(1);
+    // Every instruction of the run is represented once: 750 = 100 * 7 + 50.
+    double total = 0;
+    for (long i : sampled) {
+      total += trigger.scale(i) * 100;
+    }
+    assertThat(total).isWithin(1e-9).of(750.0);
+    assertThat(trigger.scale(1)).isAtLeast(3.0); // its own phase's three intervals
+    assertThat(trigger.scale(4)).isAtLeast(4.0); // its own phase's four
+    assertThat(trigger.scale(0)).isEqualTo(0.0); // unsampled intervals stand for nothing
   }
 }
