@@ -25,8 +25,9 @@ public final class PhaseAwareTrigger implements Trigger {
     /**
      * Every interval is represented by the sampled interval of its own phase whose footprint is
      * nearest to its own, or, when its phase has no sample, by the nearest sampled interval of any
-     * phase [choice, the default]: every instruction of the run is represented, and a phase sampled
-     * more than once (after mispredictions or table evictions) is split among its samples.
+     * phase if that is within the {@code reach} [choice, the default]: phases that {@code third}
+     * never samples are still represented, and a phase sampled more than once (after mispredictions
+     * or table evictions) is split among its samples.
      */
     NEAREST,
     /**
@@ -54,6 +55,7 @@ public final class PhaseAwareTrigger implements Trigger {
   private final Map<Integer, long[]> perPhase = new HashMap<>();
   private final PhaseTracker.LongList lengths = new PhaseTracker.LongList();
   private final Scaling scaling;
+  private final double reach;
   private final Set<Integer> known = new java.util.HashSet<>();
 
   /** Per interval, what it stands for (NEAREST), computed when first asked after a boundary. */
@@ -67,7 +69,7 @@ public final class PhaseAwareTrigger implements Trigger {
       String policy,
       PhasePlan plan,
       long seed) {
-    this(interval, tracker, table, policy, plan, seed, Scaling.NEAREST);
+    this(interval, tracker, table, policy, plan, seed, Scaling.NEAREST, Triggers.DEFAULT_REACH);
   }
 
   /**
@@ -81,9 +83,14 @@ public final class PhaseAwareTrigger implements Trigger {
       String policy,
       PhasePlan plan,
       long seed,
-      Scaling scaling) {
+      Scaling scaling,
+      double reach) {
     this.interval = Triggers.positive("interval", interval);
     this.scaling = scaling;
+    if (!(reach >= 0 && reach <= 100)) {
+      throw new IllegalArgumentException("reach must be a percentage from 0 to 100, not " + reach);
+    }
+    this.reach = reach;
     this.tracker = tracker;
     this.table = table;
     if (plan != null) {
@@ -167,9 +174,10 @@ public final class PhaseAwareTrigger implements Trigger {
 
   /**
    * {@link Scaling#NEAREST}: each interval's instructions go to the sampled interval nearest to it
-   * by footprint distance, within its own phase when that phase has a sample; a sample's scale is
-   * what it was given over its own instructions. Intervals of phases known from the optimization
-   * center are left out (the center holds their profile).
+   * by footprint distance, within its own phase when that phase has a sample, else among all
+   * samples if the nearest is closer than {@code reach}; a sample's scale is what it was given over
+   * its own instructions. Intervals of phases known from the optimization center are left out (the
+   * center holds their profile).
    */
   private double[] nearestScales() {
     int n = lengths.size();
@@ -192,7 +200,8 @@ public final class PhaseAwareTrigger implements Trigger {
       if (known.contains(phase)) {
         continue;
       }
-      java.util.List<Integer> candidates = byPhase.getOrDefault(phase, all);
+      java.util.List<Integer> own = byPhase.get(phase);
+      java.util.List<Integer> candidates = own != null ? own : all;
       double[] f = tracker.footprintView(i);
       int best = candidates.get(0);
       double bestDistance = Double.MAX_VALUE;
@@ -203,7 +212,9 @@ public final class PhaseAwareTrigger implements Trigger {
           best = j;
         }
       }
-      given[best] += lengths.get(i);
+      if (own != null || bestDistance < reach) {
+        given[best] += lengths.get(i);
+      }
     }
     for (int i = 0; i < n; i++) {
       given[i] = sampled.get(i) && lengths.get(i) > 0 ? given[i] / lengths.get(i) : 0;

@@ -27,6 +27,13 @@ public final class Triggers {
    */
   public static final String DEFAULT_SCALING = "nearest";
 
+  /**
+   * Nearest scaling: an interval of a phase without samples is represented by a sample of another
+   * phase only when their footprints are less than 50% apart [choice]: nearer than that, the sample
+   * is expected to describe it better than leaving it out does; farther, worse.
+   */
+  public static final double DEFAULT_REACH = 50;
+
   /** Similarity threshold, percent of an interval's instructions [choice]. */
   public static final double DEFAULT_THRESHOLD = 25;
 
@@ -73,7 +80,8 @@ public final class Triggers {
             spec.text("policy", DEFAULT_POLICY),
             spec.needsFirstPass() ? plan : null,
             seed,
-            PhaseAwareTrigger.Scaling.named(spec.text("scaling", DEFAULT_SCALING)));
+            PhaseAwareTrigger.Scaling.named(spec.text("scaling", DEFAULT_SCALING)),
+            spec.decimal("reach", DEFAULT_REACH));
       }
       default ->
           throw new IllegalArgumentException(
@@ -104,7 +112,8 @@ public final class Triggers {
                   "policy",
                   "seed",
                   "predictor",
-                  "scaling");
+                  "scaling",
+                  "reach");
           default -> java.util.Set.of();
         };
     for (String p : spec.params().keySet()) {
@@ -114,7 +123,7 @@ public final class Triggers {
                 + " has no parameter '"
                 + p
                 + "'"
-                + (Set.of("threshold", "predictor", "scaling").contains(p)
+                + (Set.of("threshold", "predictor", "scaling", "reach").contains(p)
                     ? " (it is for phase)"
                     : ""));
       }
