@@ -17,8 +17,9 @@ import java.util.Arrays;
  * equal classes mean equal references. A window that occurs once can never be a stream, and neither
  * can its extensions, so such windows are dropped as lengths grow.
  *
- * <p>Memory: per length, two ints per window that occurs more than once, plus the classes' counts
- * (a 2Mi-reference search peaked at 0.97 GB of process memory: docs/benchmarks.md).
+ * <p>Memory: per length, an int per trace position and one per window that occurs more than once,
+ * plus three ints per class (the 2Mi-reference benchmark's index holds 649 MB: docs/benchmarks.md,
+ * "Hot data stream search: memory").
  */
 final class WindowClasses {
   /** One length's classes. */
