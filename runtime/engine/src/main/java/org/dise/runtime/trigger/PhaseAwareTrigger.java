@@ -1,7 +1,10 @@
 package org.dise.runtime.trigger;
 
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.runtime.cpu.BlockObserver;
@@ -56,7 +59,7 @@ public final class PhaseAwareTrigger implements Trigger {
   private final PhaseTracker.LongList lengths = new PhaseTracker.LongList();
   private final Scaling scaling;
   private final double reach;
-  private final Set<Integer> known = new java.util.HashSet<>();
+  private final Set<Integer> known = new HashSet<>();
 
   /** Per interval, what it stands for (NEAREST), computed when first asked after a boundary. */
   private double[] nearestScale;
@@ -182,10 +185,10 @@ public final class PhaseAwareTrigger implements Trigger {
   private double[] nearestScales() {
     int n = lengths.size();
     double[] given = new double[n];
-    Map<Integer, java.util.List<Integer>> byPhase = new HashMap<>();
-    java.util.List<Integer> all = new java.util.ArrayList<>();
+    Map<Integer, List<Integer>> byPhase = new HashMap<>();
+    List<Integer> all = new ArrayList<>();
     for (int i = sampled.nextSetBit(0); i >= 0 && i < n; i = sampled.nextSetBit(i + 1)) {
-      byPhase.computeIfAbsent(tracker.phase(i), k -> new java.util.ArrayList<>()).add(i);
+      byPhase.computeIfAbsent(tracker.phase(i), k -> new ArrayList<>()).add(i);
       all.add(i);
     }
     if (all.isEmpty()) {
@@ -200,8 +203,8 @@ public final class PhaseAwareTrigger implements Trigger {
       if (known.contains(phase)) {
         continue;
       }
-      java.util.List<Integer> own = byPhase.get(phase);
-      java.util.List<Integer> candidates = own != null ? own : all;
+      List<Integer> own = byPhase.get(phase);
+      List<Integer> candidates = own != null ? own : all;
       double[] f = tracker.footprintView(i);
       int best = candidates.get(0);
       double bestDistance = Double.MAX_VALUE;
