@@ -82,19 +82,7 @@ public final class DiseEngine extends EngineState {
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;
-    int vector = ct.vector(hps);
-    int n = 0;
-    for (int k = 0; k < m.productions.length; k++) {
-      if ((m.truth[k] >>> vector & 1) != 0) {
-        matched[n++] = k;
-      }
-    }
-    // Micro-ops apply after every condition has read the old flags.
-    for (int j = 0; j < n; j++) {
-      for (MicroOp op : control[m.productions[matched[j]]]) {
-        hps.apply(op);
-      }
-    }
+    int n = matchAndApply(m);
     if (!m.tags) {
       return replace(m, n, d, cpu);
     }
@@ -116,8 +104,81 @@ public final class DiseEngine extends EngineState {
     return next;
   }
 
-  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
-  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
+  /**
+   * Whether every replacement {@code d} can get is a prologue of sink calls that write no register
+   * followed by {@code T.INSN} (as in Fig. 6's {@code call(handler, T.INSN); T.INSN;}), and no
+   * production tags it: then its translation runs {@link #before} and the instruction inline.
+   */
+  @Override
+  public boolean splitsOriginal(DecodedInsn d) {
+    if (!(d.dise instanceof StaticMatch m) || m.tags) {
+      return false;
+    }
+    for (Step[] s : m.sequences) {
+      if (s != null && !prologueThenOriginal(s)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Calls without a result, then T.INSN as the last step. */
+  private static boolean prologueThenOriginal(Step[] s) {
+    if (s.length == 0 || !(s[s.length - 1] instanceof Step.Original)) {
+      return false;
+    }
+    for (int i = 0; i < s.length - 1; i++) {
+      if (!(s[i] instanceof Step.Call c) || c.result >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * What {@link #execute} does for an instruction {@link #splitsOriginal} accepts, up to running
+   * the instruction itself (the caller's part): matching under the current flags, the micro-ops,
+   * the replacement count and the sink calls, in the same order.
+   */
+  @Override
+  public void before(DecodedInsn d, Cpu cpu) {
+    StaticMatch m = (StaticMatch) d.dise;
+    int n = matchAndApply(m);
+    int c = choose(m, n);
+    if (c == 0) {
+      return; // a null match: no stall, nothing inserted
+    }
+    replacements++;
+    for (int i = 0; i < c; i++) {
+      Step[] s = chosen[i];
+      run(s, 0, s.length - 1, d, cpu, d.npc);
+    }
+  }
+
+  /**
+   * Fills {@code matched} with the productions that match under the flags as they are, then runs
+   * their micro-ops (after every condition has read the old flags); returns how many matched.
+   */
+  private int matchAndApply(StaticMatch m) {
+    int vector = ct.vector(hps);
+    int n = 0;
+    for (int k = 0; k < m.productions.length; k++) {
+      if ((m.truth[k] >>> vector & 1) != 0) {
+        matched[n++] = k;
+      }
+    }
+    for (int j = 0; j < n; j++) {
+      for (MicroOp op : control[m.productions[matched[j]]]) {
+        hps.apply(op);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Fills {@code chosen} with each ACF's first matched sequence, in ACF order; returns how many.
+   */
+  private int choose(StaticMatch m, int n) {
     int c = 0;
     int lastAcf = -1;
     for (int j = 0; j < n; j++) {
@@ -127,6 +188,12 @@ public final class DiseEngine extends EngineState {
         lastAcf = m.acf[k];
       }
     }
+    return c;
+  }
+
+  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
+  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
+    int c = choose(m, n);
     if (c == 0) {
       return cpu.executeOne(d); // a null match: no stall, nothing inserted
     }
