@@ -282,6 +282,7 @@ public final class Cpu {
    * {@link #runTagged}; the caller then runs the instruction itself.
    */
   public void runBefore(DecodedInsn d, long retired) {
+    prologues++;
     instret += retired;
     pc = d.pc;
     try {
@@ -289,6 +290,13 @@ public final class Cpu {
     } finally {
       instret -= retired;
     }
+  }
+
+  private long prologues;
+
+  /** How many times translated code ran a decode stage prologue ({@link #runBefore}). */
+  public long prologueCalls() {
+    return prologues;
   }
 
   /** Unwinds a fault raised inside {@link #executeOne} to the enclosing {@link #run}. */
