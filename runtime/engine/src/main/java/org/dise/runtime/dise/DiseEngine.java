@@ -142,17 +142,54 @@ public final class DiseEngine extends EngineState {
    */
   @Override
   public void before(DecodedInsn d, Cpu cpu) {
-    StaticMatch m = (StaticMatch) d.dise;
-    int n = matchAndApply(m);
-    int c = choose(m, n);
-    if (c == 0) {
+    Plan p = plan((StaticMatch) d.dise, vector());
+    for (MicroOp op : p.ops) {
+      hps.apply(op);
+    }
+    if (p.sequences.length == 0) {
       return; // a null match: no stall, nothing inserted
     }
     replacements++;
-    for (int i = 0; i < c; i++) {
-      Step[] s = chosen[i];
+    for (Step[] s : p.sequences) {
       run(s, 0, s.length - 1, d, cpu, d.npc);
     }
+  }
+
+  /**
+   * What a tagged instruction does under one flag vector: the micro-ops of its matching productions
+   * in production order, and each ACF's chosen sequence in ACF order. Matching reads nothing but
+   * the vector, so the plan is made once per instruction and vector instead of per instance.
+   */
+  static final class Plan {
+    final MicroOp[] ops;
+    final Step[][] sequences;
+
+    Plan(MicroOp[] ops, Step[][] sequences) {
+      this.ops = ops;
+      this.sequences = sequences;
+    }
+  }
+
+  private Plan plan(StaticMatch m, int vector) {
+    Object[] plans = m.plans;
+    if (plans == null) {
+      plans = m.plans = new Object[64];
+    }
+    Plan p = (Plan) plans[vector];
+    if (p == null) {
+      int n = 0;
+      java.util.List<MicroOp> ops = new java.util.ArrayList<>();
+      for (int k = 0; k < m.productions.length; k++) {
+        if ((m.truth[k] >>> vector & 1) != 0) {
+          matched[n++] = k;
+          ops.addAll(java.util.List.of(control[m.productions[k]]));
+        }
+      }
+      int c = choose(m, n);
+      p = new Plan(ops.toArray(new MicroOp[0]), java.util.Arrays.copyOf(chosen, c));
+      plans[vector] = p;
+    }
+    return p;
   }
 
   /**
