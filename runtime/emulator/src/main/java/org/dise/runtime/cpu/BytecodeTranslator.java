@@ -306,6 +306,9 @@ final class BytecodeTranslator {
     mv.visitLabel(partHandler);
     mv.visitJumpInsn(GOTO, common);
     mv.visitLabel(handler);
+    // A unit that writes no register stores nothing here: without the NOP, handler and common
+    // would share a bytecode index that partHandler's goto reaches, and C1 refuses the method.
+    mv.visitInsn(NOP);
     // The registers as the instructions before the faulting one left them: precise state.
     code.storeWritten();
     mv.visitLabel(common);
