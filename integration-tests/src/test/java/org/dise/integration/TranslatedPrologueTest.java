@@ -64,13 +64,14 @@ class TranslatedPrologueTest {
 
   @Test
   void prologuesThatTurnTheFlagsAgreeWithTheInterpreter() throws Exception {
-    // Counter 0 cycles through 0..3 on every branch: every fourth branch is replaced (a call and
-    // T.INSN), the others match only for their micro-op (a null match), so the flag vector changes
-    // at every prologue, mid-unit, and translated code must read it again each time.
+    // A replaced branch sets counter 0 to 1 (its flag zero_0 goes off); loads then count it on
+    // (null matches: a prologue of micro-ops alone) until it wraps to 0 and the next branch is
+    // replaced again. Each mask covers only some flag vectors, so translated code must read the
+    // vector again after every prologue, mid-unit, or it skips a branch the interpreter replaces.
     String acf =
         "counter c(index = 0, width = 2, init = 0);\n"
             + "P: T.OPCLASS == branch && zero_0 => R, inc_0\n"
-            + "Q: T.OPCLASS == branch && !zero_0 -> inc_0, null\n"
+            + "Q: T.OPCLASS == load && !zero_0 -> inc_0, null\n"
             + "R: call(Branch_handler, T.INSN); T.INSN;\n";
     TranslatedProductionsTest.agree(acf, CALLS, -1);
     // And stopped by instruction limits that fall inside units.
