@@ -59,8 +59,9 @@ import picocli.CommandLine.Parameters;
       "types it ('./acf run PROGRAM', through the launcher), beside qemu-riscv64; wall",
       "and CPU seconds (user+system of all the process's threads) and their ratios to",
       "qemu are the median of --repeat runs, with the geometric mean of the ratios;",
-      "with --acf, a further column gives the run under the productions over the plain",
-      "run.",
+      "with --acf, two further columns give the run under the productions over the",
+      "plain run, in wall time (X/plain) and in CPU time (X-cpu/plain, steadier on a",
+      "busy machine).",
     },
     mixinStandardHelpOptions = true)
 public final class BenchCommand implements Callable<Integer> {

@@ -100,14 +100,16 @@ final class ColdBench {
       head.append(String.format(" %8s %8s %8s %8s", "qemu-s", "qemu-cpu", "wall/q", "cpu/q"));
     }
     for (String n : acfNames) {
-      head.append(String.format(" %14s", n + "/plain"));
+      head.append(String.format(" %14s %14s", n + "/plain", n + "-cpu/plain"));
     }
     out.println(head);
     List<Double> wallRatios = new ArrayList<>();
     List<Double> cpuRatios = new ArrayList<>();
     List<List<Double>> acfRatios = new ArrayList<>();
+    List<List<Double>> acfCpuRatios = new ArrayList<>();
     for (int k = 0; k < acfOptions.size(); k++) {
       acfRatios.add(new ArrayList<>());
+      acfCpuRatios.add(new ArrayList<>());
     }
     for (Path p : programs) {
       List<Times> ours = new ArrayList<>();
@@ -147,8 +149,11 @@ final class ColdBench {
       for (int k = 0; k < acfOptions.size(); k++) {
         Times t = median(withAcf.get(k));
         double r = t.wall / a.wall;
+        // CPU time moves less than wall time on a loaded machine.
+        double c = t.cpu / Math.max(a.cpu, 0.005);
         acfRatios.get(k).add(r);
-        line.append(String.format(" %13.2fx", r));
+        acfCpuRatios.get(k).add(c);
+        line.append(String.format(" %13.2fx %13.2fx", r, c));
       }
       out.println(line);
     }
@@ -158,20 +163,29 @@ final class ColdBench {
               String.format(
                   "%-10s %8s %8s %8s %8s %7.1fx %7.1fx",
                   "geomean", "", "", "", "", geomean(wallRatios), geomean(cpuRatios)));
-      for (List<Double> r : acfRatios) {
-        g.append(String.format(" %13.2fx", geomean(r)));
+      for (int k = 0; k < acfRatios.size(); k++) {
+        g.append(
+            String.format(
+                " %13.2fx %13.2fx", geomean(acfRatios.get(k)), geomean(acfCpuRatios.get(k))));
       }
       out.println(g);
     } else if (!acfRatios.isEmpty()) {
       StringBuilder g = new StringBuilder(String.format("%-10s %8s %8s", "geomean", "", ""));
-      for (List<Double> r : acfRatios) {
-        g.append(String.format(" %13.2fx", geomean(r)));
+      for (int k = 0; k < acfRatios.size(); k++) {
+        g.append(
+            String.format(
+                " %13.2fx %13.2fx", geomean(acfRatios.get(k)), geomean(acfCpuRatios.get(k))));
       }
       out.println(g);
     }
     out.printf(
         "acf-s, qemu-s: wall seconds; -cpu: user+system seconds of every thread of the"
-            + " process; wall/q, cpu/q: ratios to qemu-riscv64%n");
+            + " process; wall/q, cpu/q: ratios to qemu-riscv64"
+            + (acfNames.isEmpty()
+                ? ""
+                : "; X/plain, X-cpu/plain: wall and CPU time under the productions over the plain"
+                    + " run's")
+            + "%n");
     out.printf(
         "machine: %d cores, %s, Java %s, load average %.2f%n",
         Runtime.getRuntime().availableProcessors(),

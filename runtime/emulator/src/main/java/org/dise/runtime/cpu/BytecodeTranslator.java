@@ -300,6 +300,9 @@ final class BytecodeTranslator {
     mv.visitLabel(partHandler);
     mv.visitJumpInsn(GOTO, common);
     mv.visitLabel(handler);
+    // A unit that writes no register stores nothing here: without the NOP, handler and common
+    // would share a bytecode index that partHandler's goto reaches, and C1 refuses the method.
+    mv.visitInsn(NOP);
     // The registers as the instructions before the faulting one left them: precise state.
     code.storeWritten();
     mv.visitLabel(common);
@@ -508,6 +511,13 @@ final class BytecodeTranslator {
         lconst(mv, 0);
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFEQ, plain);
+        if (stage != null && stage.splitsOriginal(d)) {
+          // The stage's prologue, then the instruction inline as untagged code.
+          prologue(i);
+          mv.visitLabel(plain);
+          returned = insn(d, i);
+          continue;
+        }
         tagged(d, i);
         if (i < b.insns.length - 1) {
           mv.visitJumpInsn(GOTO, after);
@@ -608,6 +618,35 @@ final class BytecodeTranslator {
       }
       mv.visitLabel(early);
       earlyExit(d, i);
+    }
+
+    /**
+     * The prologue of tagged instruction {@code i} ({@code k} already holds i) that the decode
+     * stage splits ({@link DecodeStage#splitsOriginal}): the registers held in locals go to x[]
+     * (sinks read them), {@link Cpu#runBefore} runs the micro-ops and sink calls with the exact
+     * instruction count, and the flag vector is read again. No register comes back (the prologue
+     * writes none) and the unit goes on to the instruction itself.
+     */
+    private void prologue(int i) {
+      storeWritten();
+      Label[] range = taggedCalls[id][i];
+      mv.visitLabel(range[0]);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitVarInsn(ALOAD, THIS);
+      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+      iconst(mv, id);
+      mv.visitInsn(AALOAD);
+      iconst(mv, i);
+      mv.visitInsn(AALOAD);
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, i);
+      mv.visitInsn(LADD);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "runBefore", "(L" + INSN + ";J)V", false);
+      mv.visitLabel(range[1]);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
+      mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
+      mv.visitVarInsn(LSTORE, R_VECTOR);
     }
 
     /** Leaves the unit after tagged instruction {@code i}, at the pc in scratch. */

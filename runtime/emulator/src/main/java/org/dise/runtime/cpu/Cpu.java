@@ -275,6 +275,30 @@ public final class Cpu {
     }
   }
 
+  /**
+   * Runs the prologue of a tagged instruction that the decode stage splits ({@link
+   * DecodeStage#splitsOriginal}), for translated code that reached it with {@code retired}
+   * instructions of its unit run so far: the stage and its sinks see the exact count and pc, as in
+   * {@link #runTagged}; the caller then runs the instruction itself.
+   */
+  public void runBefore(DecodedInsn d, long retired) {
+    prologues++;
+    instret += retired;
+    pc = d.pc;
+    try {
+      decodeStage.before(d, this);
+    } finally {
+      instret -= retired;
+    }
+  }
+
+  private long prologues;
+
+  /** How many times translated code ran a decode stage prologue ({@link #runBefore}). */
+  public long prologueCalls() {
+    return prologues;
+  }
+
   /** Unwinds a fault raised inside {@link #executeOne} to the enclosing {@link #run}. */
   public static final class NestedFault extends RuntimeException {
     NestedFault() {

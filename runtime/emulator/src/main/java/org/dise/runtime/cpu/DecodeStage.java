@@ -39,4 +39,25 @@ public interface DecodeStage {
   default long registersWritten(DecodedInsn d) {
     return -1L;
   }
+
+  /**
+   * Whether {@link #execute} on {@code d} always comes down to a prologue and the original
+   * instruction run once after it, under every flag vector that lets one of its productions match:
+   * micro-ops, sink calls that write no register, and {@code T.INSN} last (or a null match). Then
+   * translated code calls {@link #before} and runs {@code d} inline as untagged code, instead of
+   * leaving its registers to {@link #execute} and {@link Cpu#executeOne}. Asked once per tagged
+   * instruction when a unit is translated; false unless the stage knows better.
+   */
+  default boolean splitsOriginal(DecodedInsn d) {
+    return false;
+  }
+
+  /**
+   * The prologue of a tagged instruction for which {@link #splitsOriginal} holds: everything {@link
+   * #execute} would do before running {@code d} itself, which the caller runs next. Writes no x
+   * register and retires no instruction.
+   */
+  default void before(DecodedInsn d, Cpu cpu) {
+    throw new UnsupportedOperationException("this decode stage does not split " + d);
+  }
 }

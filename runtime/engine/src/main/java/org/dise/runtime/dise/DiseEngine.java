@@ -82,19 +82,7 @@ public final class DiseEngine extends EngineState {
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;
-    int vector = ct.vector(hps);
-    int n = 0;
-    for (int k = 0; k < m.productions.length; k++) {
-      if ((m.truth[k] >>> vector & 1) != 0) {
-        matched[n++] = k;
-      }
-    }
-    // Micro-ops apply after every condition has read the old flags.
-    for (int j = 0; j < n; j++) {
-      for (MicroOp op : control[m.productions[matched[j]]]) {
-        hps.apply(op);
-      }
-    }
+    int n = matchAndApply(m);
     if (!m.tags) {
       return replace(m, n, d, cpu);
     }
@@ -116,8 +104,118 @@ public final class DiseEngine extends EngineState {
     return next;
   }
 
-  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
-  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
+  /**
+   * Whether every replacement {@code d} can get is a prologue of sink calls that write no register
+   * followed by {@code T.INSN} (as in Fig. 6's {@code call(handler, T.INSN); T.INSN;}), and no
+   * production tags it: then its translation runs {@link #before} and the instruction inline.
+   */
+  @Override
+  public boolean splitsOriginal(DecodedInsn d) {
+    if (!(d.dise instanceof StaticMatch m) || m.tags) {
+      return false;
+    }
+    for (Step[] s : m.sequences) {
+      if (s != null && !prologueThenOriginal(s)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Calls without a result, then T.INSN as the last step. */
+  private static boolean prologueThenOriginal(Step[] s) {
+    if (s.length == 0 || !(s[s.length - 1] instanceof Step.Original)) {
+      return false;
+    }
+    for (int i = 0; i < s.length - 1; i++) {
+      if (!(s[i] instanceof Step.Call c) || c.result >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * What {@link #execute} does for an instruction {@link #splitsOriginal} accepts, up to running
+   * the instruction itself (the caller's part): matching under the current flags, the micro-ops,
+   * the replacement count and the sink calls, in the same order.
+   */
+  @Override
+  public void before(DecodedInsn d, Cpu cpu) {
+    Plan p = plan((StaticMatch) d.dise, vector());
+    for (MicroOp op : p.ops) {
+      hps.apply(op);
+    }
+    if (p.sequences.length == 0) {
+      return; // a null match: no stall, nothing inserted
+    }
+    replacements++;
+    for (Step[] s : p.sequences) {
+      run(s, 0, s.length - 1, d, cpu, d.npc);
+    }
+  }
+
+  /**
+   * What a tagged instruction does under one flag vector: the micro-ops of its matching productions
+   * in production order, and each ACF's chosen sequence in ACF order. Matching reads nothing but
+   * the vector, so the plan is made once per instruction and vector instead of per instance.
+   */
+  static final class Plan {
+    final MicroOp[] ops;
+    final Step[][] sequences;
+
+    Plan(MicroOp[] ops, Step[][] sequences) {
+      this.ops = ops;
+      this.sequences = sequences;
+    }
+  }
+
+  private Plan plan(StaticMatch m, int vector) {
+    Object[] plans = m.plans;
+    if (plans == null) {
+      plans = m.plans = new Object[64];
+    }
+    Plan p = (Plan) plans[vector];
+    if (p == null) {
+      int n = 0;
+      java.util.List<MicroOp> ops = new java.util.ArrayList<>();
+      for (int k = 0; k < m.productions.length; k++) {
+        if ((m.truth[k] >>> vector & 1) != 0) {
+          matched[n++] = k;
+          ops.addAll(java.util.List.of(control[m.productions[k]]));
+        }
+      }
+      int c = choose(m, n);
+      p = new Plan(ops.toArray(new MicroOp[0]), java.util.Arrays.copyOf(chosen, c));
+      plans[vector] = p;
+    }
+    return p;
+  }
+
+  /**
+   * Fills {@code matched} with the productions that match under the flags as they are, then runs
+   * their micro-ops (after every condition has read the old flags); returns how many matched.
+   */
+  private int matchAndApply(StaticMatch m) {
+    int vector = ct.vector(hps);
+    int n = 0;
+    for (int k = 0; k < m.productions.length; k++) {
+      if ((m.truth[k] >>> vector & 1) != 0) {
+        matched[n++] = k;
+      }
+    }
+    for (int j = 0; j < n; j++) {
+      for (MicroOp op : control[m.productions[matched[j]]]) {
+        hps.apply(op);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Fills {@code chosen} with each ACF's first matched sequence, in ACF order; returns how many.
+   */
+  private int choose(StaticMatch m, int n) {
     int c = 0;
     int lastAcf = -1;
     for (int j = 0; j < n; j++) {
@@ -127,6 +225,12 @@ public final class DiseEngine extends EngineState {
         lastAcf = m.acf[k];
       }
     }
+    return c;
+  }
+
+  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
+  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
+    int c = choose(m, n);
     if (c == 0) {
       return cpu.executeOne(d); // a null match: no stall, nothing inserted
     }

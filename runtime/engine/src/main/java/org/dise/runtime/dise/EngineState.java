@@ -32,6 +32,7 @@ public abstract class EngineState implements ProfilingEngine {
 
   private long vectorChanges = -1;
   private long vectorBit;
+  private int vector;
 
   protected long inserted;
   protected long replacements;
@@ -208,12 +209,23 @@ public abstract class EngineState implements ProfilingEngine {
   /** The current flag vector as one bit, recomputed only after a micro-op changed a counter. */
   @Override
   public final long vectorBit() {
+    refreshVector();
+    return vectorBit;
+  }
+
+  /** The current flag vector, recomputed only after a micro-op changed a counter. */
+  protected final int vector() {
+    refreshVector();
+    return vector;
+  }
+
+  private void refreshVector() {
     long c = hps.changes();
     if (c != vectorChanges) {
-      vectorBit = 1L << ct.vector(hps);
+      vector = ct.vector(hps);
+      vectorBit = 1L << vector;
       vectorChanges = c;
     }
-    return vectorBit;
   }
 
   /**

@@ -17,6 +17,12 @@ final class StaticMatch {
   /** Whether any of them tags. */
   final boolean tags;
 
+  /**
+   * Per flag vector, what happens when the instruction is decoded under it ({@link
+   * DiseEngine.Plan}), made on first use: it depends on the vector alone.
+   */
+  Object[] plans;
+
   StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {
     this.productions = productions;
     this.truth = truth;

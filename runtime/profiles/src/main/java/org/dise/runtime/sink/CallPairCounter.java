@@ -17,7 +17,9 @@ public final class CallPairCounter implements Sink {
   private record Site(long pc, long callee) {}
 
   private final String name;
-  private final Map<Site, Long> counts = new HashMap<>();
+
+  /** Per (call site pc, callee): invocations. */
+  private final LongCounters counts = new LongCounters(2, 1);
 
   public CallPairCounter(String name) {
     this.name = name;
@@ -30,7 +32,7 @@ public final class CallPairCounter implements Sink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
-    counts.merge(new Site(original.pc, Branches.jumpTarget(original, cpu.x)), 1L, Long::sum);
+    counts.add(original.pc, Branches.jumpTarget(original, cpu.x), 0, 1);
   }
 
   @Override
@@ -38,10 +40,10 @@ public final class CallPairCounter implements Sink {
     // Call sites fold into their function: the pair is (caller function, callee).
     Map<Site, Long> pairs = new HashMap<>();
     counts.forEach(
-        (s, n) ->
+        (k, v) ->
             pairs.merge(
-                new Site(symbols.lookup(s.pc()).map(Symbol::address).orElse(s.pc()), s.callee()),
-                n,
+                new Site(symbols.lookup(k[0]).map(Symbol::address).orElse(k[0]), k[1]),
+                v[0],
                 Long::sum));
     List<Map.Entry<Site, Long>> entries = new ArrayList<>(pairs.entrySet());
     entries.sort(

@@ -18,8 +18,12 @@ import org.dise.runtime.isa.OpClass;
  */
 public final class MethodCounter implements Sink {
   private final String name;
-  private final Map<Long, Long> invocations = new HashMap<>();
-  private final Map<Long, Long> branches = new HashMap<>();
+
+  /** Per callee entry: invocations. */
+  private final LongCounters invocations = new LongCounters(1, 1);
+
+  /** Per branch pc: times taken. */
+  private final LongCounters branches = new LongCounters(1, 1);
 
   public MethodCounter(String name) {
     this.name = name;
@@ -34,9 +38,9 @@ public final class MethodCounter implements Sink {
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
     OpClass c = original.opClass();
     if (c == OpClass.PROC_CALL) {
-      invocations.merge(Branches.jumpTarget(original, cpu.x), 1L, Long::sum);
+      invocations.add(Branches.jumpTarget(original, cpu.x), 0, 1);
     } else if (c == OpClass.BRANCH && Branches.taken(original, cpu.x)) {
-      branches.merge(original.pc, 1L, Long::sum);
+      branches.add(original.pc, 0, 1);
     }
   }
 
@@ -46,13 +50,17 @@ public final class MethodCounter implements Sink {
     Map<Long, long[]> byFunction = new TreeMap<>();
     Map<Long, String> names = new HashMap<>();
     invocations.forEach(
-        (addr, n) -> {
+        (entry, v) -> {
+          long addr = entry[0];
+          long n = v[0];
           long key = symbols.lookup(addr).map(Symbol::address).orElse(addr);
           names.putIfAbsent(key, RegionCounter.functionAt(symbols, addr));
           byFunction.computeIfAbsent(key, k -> new long[2])[0] += n;
         });
     branches.forEach(
-        (pc, n) -> {
+        (entry, v) -> {
+          long pc = entry[0];
+          long n = v[0];
           long key = symbols.lookup(pc).map(Symbol::address).orElse(pc);
           names.putIfAbsent(key, RegionCounter.functionAt(symbols, pc));
           byFunction.computeIfAbsent(key, k -> new long[2])[1] += n;

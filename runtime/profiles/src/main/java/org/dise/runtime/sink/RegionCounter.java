@@ -1,9 +1,7 @@
 package org.dise.runtime.sink;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -18,7 +16,7 @@ public final class RegionCounter implements Sink {
   private final String name;
 
   /** Per branch pc: {count, instructions}. */
-  private final Map<Long, long[]> byPc = new HashMap<>();
+  private final LongCounters byPc = new LongCounters(1, 2);
 
   private long mark;
 
@@ -34,9 +32,7 @@ public final class RegionCounter implements Sink {
   @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
     long now = applicationInstructions + 1;
-    long[] e = byPc.computeIfAbsent(original.pc, k -> new long[2]);
-    e[0]++;
-    e[1] += now - mark;
+    byPc.add2(original.pc, now - mark);
     mark = now;
   }
 
@@ -47,20 +43,18 @@ public final class RegionCounter implements Sink {
 
   @Override
   public ProfileTable table(SymbolTable symbols) {
-    List<Map.Entry<Long, long[]>> entries = new ArrayList<>(byPc.entrySet());
-    entries.sort(
-        (a, b) ->
-            a.getValue()[0] != b.getValue()[0]
-                ? Long.compare(b.getValue()[0], a.getValue()[0])
-                : Long.compare(a.getKey(), b.getKey()));
+    // Each entry: {pc, count, instructions}.
+    List<long[]> entries = new ArrayList<>();
+    byPc.forEach((k, v) -> entries.add(new long[] {k[0], v[0], v[1]}));
+    entries.sort((a, b) -> a[1] != b[1] ? Long.compare(b[1], a[1]) : Long.compare(a[0], b[0]));
     List<List<String>> rows = new ArrayList<>();
-    for (Map.Entry<Long, long[]> e : entries) {
+    for (long[] e : entries) {
       rows.add(
           List.of(
-              Branches.hex(e.getKey()),
-              functionAt(symbols, e.getKey()),
-              Long.toString(e.getValue()[0]),
-              Long.toString(e.getValue()[1])));
+              Branches.hex(e[0]),
+              functionAt(symbols, e[0]),
+              Long.toString(e[1]),
+              Long.toString(e[2])));
     }
     return new ProfileTable(
         List.of("pc", "function", "count", "instructions"), rows, List.of("pc"), "instructions");

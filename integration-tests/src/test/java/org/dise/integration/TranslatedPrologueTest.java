@@ -1,0 +1,82 @@
+package org.dise.integration;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.dise.integration.EngineEndToEndTest.Engine;
+import org.dise.integration.TranslatedProductionsTest.Program;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.linux.Sandbox;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replacements of the form {@code call(sink, ...); T.INSN;} run in translated code as a prologue
+ * call into the decode stage and the instruction inline ({@code DecodeStage.splitsOriginal},
+ * spec/emulator.md): taken exactly when the sequence allows it, and observably the same run as the
+ * interpreter's.
+ */
+class TranslatedPrologueTest {
+  private static final Program CALLS = TranslatedProductionsTest.CALLS;
+
+  /** Prologue calls made by translated code in one run of {@code acf} at threshold 1. */
+  private static long prologues(String acf) throws Exception {
+    Machine m =
+        Machine.load(
+            CALLS.path(),
+            CALLS.args(),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                1));
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
+    e.install(m.cpu());
+    m.run(-1);
+    return m.cpu().prologueCalls();
+  }
+
+  @Test
+  void fig6SequencesRunAsPrologueAndOthersThroughTheEngine() throws Exception {
+    assertWithMessage("Fig. 6 code regions")
+        .that(prologues(EngineEndToEndTest.REGIONS))
+        .isAtLeast(100);
+    String pairs =
+        "P: T.OPCLASS == proc_call => R, null\nR: call(CallPair_handler, T.INSN); T.INSN;\n";
+    assertWithMessage("Fig. 6 call pairs").that(prologues(pairs)).isAtLeast(10);
+    // An inserted instruction, a call after T.INSN, a call whose result lands in a register, or no
+    // T.INSN at all: the engine runs the whole sequence.
+    for (String r :
+        List.of(
+            "R: addi $dr0, $dr0, 1; T.INSN;",
+            "R: T.INSN; call(CallPair_handler, T.INSN);",
+            "sink m = count_map();\nR: $dr0 = call(m, T.PC); T.INSN;",
+            "R: call(CallPair_handler, T.INSN);")) {
+      String acf = "P: T.OPCLASS == proc_call => R, null\n" + r + "\n";
+      assertWithMessage(r).that(prologues(acf)).isEqualTo(0);
+    }
+  }
+
+  @Test
+  void prologuesThatTurnTheFlagsAgreeWithTheInterpreter() throws Exception {
+    // A replaced branch sets counter 0 to 1 (its flag zero_0 goes off); loads then count it on
+    // (null matches: a prologue of micro-ops alone) until it wraps to 0 and the next branch is
+    // replaced again. Each mask covers only some flag vectors, so translated code must read the
+    // vector again after every prologue, mid-unit, or it skips a branch the interpreter replaces.
+    String acf =
+        "counter c(index = 0, width = 2, init = 0);\n"
+            + "P: T.OPCLASS == branch && zero_0 => R, inc_0\n"
+            + "Q: T.OPCLASS == load && !zero_0 -> inc_0, null\n"
+            + "R: call(Branch_handler, T.INSN); T.INSN;\n";
+    TranslatedProductionsTest.agree(acf, CALLS, -1);
+    // And stopped by instruction limits that fall inside units.
+    for (long limit : new long[] {1_001, 33_333}) {
+      TranslatedProductionsTest.agree(acf, CALLS, limit);
+    }
+  }
+}
