@@ -67,12 +67,14 @@ public final class CoprocExperiment implements Experiment {
             "overhead_pct",
             "weighted_rms_error_pct");
     Map<String, List<double[]>> series = new LinkedHashMap<>(); // name -> {overhead, error}
+    lab.plan(lab.workloads().size() * (periods(lab.quick()).size() + 1));
     for (Workload w : lab.workloads()) {
       boolean first = true;
       for (long period : periods(lab.quick())) {
         for (boolean random : first ? List.of(true, false) : List.of(true)) {
           Lab.Run r = lab.run(w, lab.compile("coproc.acf", acf(period, random)));
           long app = r.cost().applicationInstructions();
+          boolean counted = false; // one run, one or two profilers: the first line counts it
           for (Sink s : r.engine().sinks()) {
             String who;
             String param;
@@ -103,9 +105,21 @@ public final class CoprocExperiment implements Experiment {
             double overhead = 100.0 * cycles / Math.max(1, app);
             t.add(w.label(), who, param, interrupts, cycles, overhead, error);
             series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead, error});
-            lab.progress(
-                "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
-                w.label(), who, param, overhead, error);
+            String line =
+                String.format(
+                    Locale.ROOT,
+                    "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
+                    w.label(),
+                    who,
+                    param,
+                    overhead,
+                    error);
+            if (counted) {
+              lab.progress("%s", line);
+            } else {
+              lab.step("%s", line);
+              counted = true;
+            }
           }
         }
         first = false;

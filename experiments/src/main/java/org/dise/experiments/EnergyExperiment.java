@@ -59,10 +59,11 @@ public final class EnergyExperiment implements Experiment {
   public Outcome run(Lab lab) {
     ProductionSet mixSet = lab.compile("mix.acf", InstructionMix.ACF);
     Map<Workload, InstructionMix> mixes = new LinkedHashMap<>();
+    lab.plan(lab.workloads().size());
     for (Workload w : lab.workloads()) {
       InstructionMix m = mix(lab, w, mixSet);
       mixes.put(w, m);
-      lab.progress(
+      lab.step(
           "energy: %-10s mix: %,d instructions, %,d loads, %,d stores, %,d fp",
           w.label(), m.total(), m.loads(), m.stores(), m.fp());
     }

@@ -112,6 +112,7 @@ public final class OverheadExperiment implements Experiment {
       }
     }
     List<Measured> out = new ArrayList<>();
+    lab.plan(lab.workloads().size() * Profile.values().length * Variant.values().length);
     for (Workload w : lab.workloads()) {
       for (Profile p : Profile.values()) {
         for (Variant v : Variant.values()) {
@@ -122,7 +123,7 @@ public final class OverheadExperiment implements Experiment {
           // 2-bit predictor mispredicts once per sampled event.
           long mispredicts = v == Variant.DISE ? r.cost().handlerCalls() : 0;
           out.add(new Measured(w, p, v, r, mispredicts));
-          lab.progress(
+          lab.step(
               "overhead: %-10s %-12s %-10s replacements %,d handler calls %,d",
               w.label(),
               p.label,

@@ -87,13 +87,14 @@ public final class SamplingExperiment implements Experiment {
     Table t = table();
     // strategy -> list of (fraction, count error, hot error) over every program
     Map<String, List<double[]>> points = new LinkedHashMap<>();
+    lab.plan(lab.workloads().size() * runsPerProgram(g));
     for (Workload w : lab.workloads()) {
       SamplingRun.Setup setup = lab.setup(w, set);
       TriggerSpec exhaustive =
           new TriggerSpec("exhaustive", Map.of("interval", Long.toString(g.interval())));
       SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
       Lab.check(w, first.outcome());
-      lab.progress("sampling: %-10s exhaustive pass done", w.label());
+      lab.step("sampling: %-10s exhaustive pass done", w.label());
       for (long n : g.periods()) {
         point(
             lab,
@@ -245,6 +246,19 @@ public final class SamplingExperiment implements Experiment {
     return o;
   }
 
+  /** The exhaustive pass and every sampled run of one program. */
+  static int runsPerProgram(Grid g) {
+    int phase = 0;
+    for (String policy : g.policies()) {
+      for (String predictor : g.predictors()) {
+        if (predictor.equals("last") || policy.equals("third")) {
+          phase += g.thresholds().size();
+        }
+      }
+    }
+    return 1 + g.periods().size() + g.oneIns().size() * g.seeds().size() + phase;
+  }
+
   /** The columns {@link #point} fills. */
   static Table table() {
     return new Table(
@@ -318,7 +332,7 @@ public final class SamplingExperiment implements Experiment {
               Double.parseDouble(parameter),
               a.hotWeightError()
             });
-    lab.progress(
+    lab.step(
         "sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
             + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s",
         w.label(),

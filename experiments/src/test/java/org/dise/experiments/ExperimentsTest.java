@@ -2,6 +2,9 @@ package org.dise.experiments;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,8 +50,19 @@ class ExperimentsTest {
 
   @Test
   void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    Lab lab =
+        new Lab(
+            Workload.parseList("phases:1:AB", OverheadExperimentTest.BIN),
+            true,
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
     ExperimentRunner.Written w =
-        ExperimentRunner.run(new CoprocExperiment(), lab("phases:1:AB"), out, "test", "test");
+        ExperimentRunner.run(new CoprocExperiment(), lab, out, "test", "test");
+    // Two periods, the first also without random tagging: three runs, each counted once.
+    String lines = progress.toString(StandardCharsets.UTF_8);
+    assertThat(lines).contains("run 1 of 3, ~");
+    assertThat(lines).contains("] run 3 of 3: coproc: ");
+    assertThat(lines).doesNotContain("run 4 of");
     List<Object> cp = rows(w, "profiler", "co-processor").get(0);
     List<Object> s100 = rows(w, "parameter", "1/100").get(0);
     assertThat(num(w, cp, "overhead_pct")).isLessThan(num(w, s100, "overhead_pct"));
