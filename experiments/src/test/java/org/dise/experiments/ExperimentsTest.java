@@ -102,6 +102,8 @@ class ExperimentsTest {
       assertThat(num(w, r, "prediction_accuracy")).isAtLeast(0.5);
       assertThat(num(w, r, "weighted_hot_error")).isAtMost(num(w, r, "hot_error") + 1e-9);
     }
+    // The count figure draws the papers' 5%-error points beside ours.
+    assertThat(w.outcome().figures.get(0).series()).contains(SamplingExperiment.PAPER_POINTS);
   }
 
   @Test
@@ -156,6 +158,12 @@ class ExperimentsTest {
     assertThat(num(w, r, "application_joules"))
         .isWithin(1e-9)
         .of(org.dise.experiments.model.EnergyModel.strongArm().application(mix));
+    // The floating-point share of that energy: the FP instructions at the FPREG price.
+    org.dise.experiments.model.EnergyModel e = org.dise.experiments.model.EnergyModel.strongArm();
+    assertThat(num(w, r, "fp_energy_pct"))
+        .isWithin(1e-6)
+        .of(100 * mix.fp() * e.fpJ() / e.application(mix));
+    assertThat(num(w, r, "fp_energy_pct")).isGreaterThan(0.0);
   }
 
   @Test

@@ -57,6 +57,19 @@ class OverheadExperimentTest {
     assertThat(html).contains("./acf experiment overhead --quick");
     assertThat(html).contains(lab().workloads().get(0).sha256());
     assertThat(html).contains("120%"); // the paper's figure beside ours
+    // The figures draw the paper's averages as the last group, DISE then HPS; Fig. 9 has no
+    // method bars, so that figure has none.
+    for (Figure f : w.outcome().figures) {
+      boolean hasPaper = f.categories().contains(OverheadExperiment.PAPER_CATEGORY);
+      assertThat(hasPaper).isEqualTo(!f.name().equals("methods"));
+      if (f.name().equals("regions")) {
+        assertThat(f.series().get(0).ys().get(f.categories().size() - 1)).isEqualTo(120.0);
+        assertThat(f.series().get(1).ys().get(f.categories().size() - 1)).isEqualTo(24.0);
+      }
+      for (Figure.Series s : f.series()) {
+        assertThat(s.ys()).hasSize(f.categories().size());
+      }
+    }
     // HPS is cheaper than DISE for every profile type.
     for (Comparison c : w.outcome().comparisons) {
       if (c.what().startsWith("DISE:HPS ratio")) {
