@@ -3,6 +3,7 @@ package org.dise.experiments;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ public final class Lab {
   private final PrintStream progress;
   private final Machine.Options options;
   private final long started = System.nanoTime();
+  private final double loadAtStart = loadAverage();
   private int planned;
   private int done;
 
@@ -191,6 +193,18 @@ public final class Lab {
         return new DiseEngine(set);
       }
     };
+  }
+
+  /**
+   * The host's one-minute load average (NaN where the JVM cannot read it): run times on a shared
+   * machine mean little without it, so the report gives it at the start and the end.
+   */
+  public static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  public double loadAtStart() {
+    return loadAtStart;
   }
 
   /** Seconds since the experiment started. */

@@ -57,6 +57,9 @@ class OverheadExperimentTest {
     assertThat(html).contains("./acf experiment overhead --quick");
     assertThat(html).contains(lab().workloads().get(0).sha256());
     assertThat(html).contains("120%"); // the paper's figure beside ours
+    // Timings on a shared machine come with its load.
+    assertThat(html)
+        .containsMatch("cores, load average \\d+\\.\\d at the start, \\d+\\.\\d at the end");
     // The figures draw the paper's averages as the last group, DISE then HPS; Fig. 9 has no
     // method bars, so that figure has none.
     for (Figure f : w.outcome().figures) {
