@@ -73,6 +73,16 @@ class OverheadExperimentTest {
         assertThat(s.ys()).hasSize(f.categories().size());
       }
     }
+    // The gap's decomposition: the paper's per-event costs, implied by Fig. 8 and Section 5.2.
+    Comparison perEvent =
+        w.outcome().comparisons.stream()
+            .filter(c -> c.what().startsWith("cycles per event under DISE"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(perEvent.paper()).startsWith("6.7 / 10.0");
+    // Ours: 1 stall + 2 inserted per event, the sampled one's handler over the period.
+    double regions = Double.parseDouble(perEvent.ours().split(" / ")[0]);
+    assertThat(regions).isWithin(0.3).of(3.5);
     // HPS is cheaper than DISE for every profile type.
     for (Comparison c : w.outcome().comparisons) {
       if (c.what().startsWith("DISE:HPS ratio")) {
