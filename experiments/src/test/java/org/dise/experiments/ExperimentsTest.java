@@ -164,6 +164,10 @@ class ExperimentsTest {
         .isWithin(1e-6)
         .of(100 * mix.fp() * e.fpJ() / e.application(mix));
     assertThat(num(w, r, "fp_energy_pct")).isGreaterThan(0.0);
+    // The paper's range is computed from its Fig. 14(a) rows, not typed in.
+    assertThat(w.outcome().comparisons.get(0).paper()).startsWith("11.5-32.7 nJ");
+    assertThat(w.outcome().comparisons.get(0).paper()).contains("is 19.0 nJ");
+    assertThat(w.outcome().comparisons.get(0).ours()).contains("FP-dominated programs");
   }
 
   @Test
