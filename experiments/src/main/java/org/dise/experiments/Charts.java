@@ -55,6 +55,7 @@ public final class Charts {
             .build();
     style(c.getStyler());
     c.getStyler().setYAxisLogarithmic(f.logY());
+    c.getStyler().setXAxisLogarithmic(f.logX());
     c.getStyler()
         .setDefaultSeriesRenderStyle(
             f.kind() == Figure.Kind.POINTS
@@ -66,7 +67,12 @@ public final class Charts {
       for (int i = 0; i < s.xs().size(); i++) {
         Double x = s.xs().get(i);
         Double y = s.ys().get(i);
-        if (x != null && y != null && !x.isNaN() && !y.isNaN() && (!f.logY() || y > 0)) {
+        if (x != null
+            && y != null
+            && !x.isNaN()
+            && !y.isNaN()
+            && (!f.logY() || y > 0)
+            && (!f.logX() || x > 0)) {
           xs.add(x);
           ys.add(y);
         }

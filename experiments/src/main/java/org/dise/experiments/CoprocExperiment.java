@@ -134,11 +134,13 @@ public final class CoprocExperiment implements Experiment {
                     k, ps.stream().map(p -> p[0]).toList(), ps.stream().map(p -> p[1]).toList())));
     o.figure(
         Figure.points(
-            "accuracy",
-            "Value profile error vs main-processor overhead (every" + " program, every setting)",
-            "overhead, % of application cycles",
-            "weighted RMS error of invariance, %",
-            fs));
+                "accuracy",
+                "Value profile error vs main-processor overhead (every"
+                    + " program, every setting)",
+                "main-processor overhead, % of application cycles (log scale)",
+                "weighted RMS error of invariance, %",
+                fs)
+            .withLogX());
     double cpErr = mean(series.get("co-processor"), 1);
     double cpOver = mean(series.get("co-processor"), 0);
     double noRandom = mean(series.get("co-processor, no random tagging"), 1);

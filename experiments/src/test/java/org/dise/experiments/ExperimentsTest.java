@@ -49,7 +49,7 @@ class ExperimentsTest {
   }
 
   @Test
-  void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) {
+  void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     Lab lab =
         new Lab(
@@ -67,6 +67,9 @@ class ExperimentsTest {
     List<Object> s100 = rows(w, "parameter", "1/100").get(0);
     assertThat(num(w, cp, "overhead_pct")).isLessThan(num(w, s100, "overhead_pct"));
     assertThat(rows(w, "profiler", "co-processor, no random tagging")).hasSize(1);
+    // Overheads span decades (the co-processor's 0.1% to sampling's 100%+): a log x axis.
+    assertThat(w.outcome().figures.get(0).logX()).isTrue();
+    assertThat(Files.size(out.resolve("coproc.png"))).isGreaterThan(1000L);
   }
 
   @Test
