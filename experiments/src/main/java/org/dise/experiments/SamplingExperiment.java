@@ -33,7 +33,7 @@ public final class SamplingExperiment implements Experiment {
    */
   static final Figure.Series PAPER_POINTS =
       new Figure.Series(
-          "paper: 5% error at 4% (phase-aware), 11% (periodic), 20% (random avg.) sampled",
+          "paper: 5% error at 4 / 11 / 20% (phase, periodic, random)",
           List.of(4.0, 11.0, 20.0), List.of(5.0, 5.0, 5.0));
 
   @Override
