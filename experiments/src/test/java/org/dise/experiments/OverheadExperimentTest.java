@@ -54,6 +54,12 @@ class OverheadExperimentTest {
     assertThat(Files.readString(out.resolve("overhead.svg"))).contains("<svg");
     String html = Files.readString(out.resolve("index.html"));
     assertThat(html).contains("data:image/png;base64,");
+    // Every figure is in the report, inline: code regions, methods and call pairs.
+    assertThat(w.outcome().figures).hasSize(3);
+    assertThat(html.split("<figure><img ", -1)).hasLength(1 + w.outcome().figures.size());
+    for (Figure f : w.outcome().figures) {
+      assertThat(html).contains("<figcaption>" + HtmlReport.esc(f.title()) + "</figcaption>");
+    }
     assertThat(html).contains("./acf experiment overhead --quick");
     assertThat(html).contains(lab().workloads().get(0).sha256());
     assertThat(html).contains("120%"); // the paper's figure beside ours
