@@ -88,13 +88,24 @@ public final class Main implements Runnable {
     return EXIT_USAGE;
   }
 
+  /**
+   * Runs one command line and returns its exit status: a plain run without picocli, {@code run}
+   * with options through the run command alone, anything else through the whole command line.
+   */
+  static int execute(String[] args) {
+    if (PlainRun.applies(args)) {
+      return PlainRun.execute(args);
+    }
+    if (args.length > 0 && args[0].equals("run")) {
+      return runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    return commandLine().execute(args);
+  }
+
   public static void main(String[] args) {
     int status;
     try {
-      status =
-          args.length > 0 && args[0].equals("run")
-              ? runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length))
-              : commandLine().execute(args);
+      status = execute(args);
     } catch (OutOfMemoryError e) {
       // The guest's address space is bounded (--limit as), so this is the tool's own need.
       System.err.println(

@@ -307,7 +307,7 @@ public final class RunCommand implements Callable<Integer> {
     if (reporter != null) {
       reporter.attach(engine.sinks(), machine.symbols());
     }
-    Clock clock = new Clock();
+    Clock clock = new Clock(stats);
     Machine.Outcome out;
     try (Progress p =
         Progress.start(progress && Tty.isTerminal(2), System.err, machine.cpu()::instret, null)) {
@@ -379,11 +379,21 @@ public final class RunCommand implements Callable<Integer> {
         sampling);
   }
 
-  /** Wall and guest-thread CPU time of a run, for --stats. */
+  /**
+   * Wall and guest-thread CPU time of a run, for --stats. The JDK's management classes are loaded
+   * only then: they cost a plain run's start-up about 20 ms (docs/benchmarks.md).
+   */
   private static final class Clock {
-    private final java.lang.management.ThreadMXBean threads = threadBean();
-    private final long wall0 = System.nanoTime();
-    private final long cpu0 = cpuNow();
+    private final java.lang.management.ThreadMXBean threads;
+    private final long wall0;
+    private final long cpu0;
+
+    Clock(boolean cpu) {
+      threads = cpu ? threadBean() : null;
+      wall0 = System.nanoTime();
+      cpu0 = cpuNow();
+    }
+
     private double seconds;
     private double cpuSeconds;
 
@@ -456,7 +466,7 @@ public final class RunCommand implements Callable<Integer> {
             return reporter == null ? e : reporter.listener(e);
           }
         };
-    Clock clock = new Clock();
+    Clock clock = new Clock(stats);
     SamplingRun.Result r;
     try (Progress p =
         Progress.start(

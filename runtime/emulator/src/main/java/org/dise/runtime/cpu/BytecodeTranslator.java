@@ -230,13 +230,7 @@ final class BytecodeTranslator {
       if (selfLoop) {
         // A block that branches to itself becomes a JVM loop, which HotSpot compiles as one.
         Label out = new Label();
-        mv.visitVarInsn(LLOAD, R_PC);
-        lconst(mv, b.start);
-        mv.visitInsn(LCMP);
-        mv.visitJumpInsn(IFNE, out);
-        mv.visitVarInsn(ALOAD, R_THIS);
-        mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
-        mv.visitJumpInsn(IFNE, out);
+        leaveUnlessAt(mv, R_PC, b.start, out);
         mv.visitVarInsn(ALOAD, R_CPU);
         mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "interruptPending", "()Z", false);
         mv.visitJumpInsn(IFEQ, top);
@@ -391,6 +385,22 @@ final class BytecodeTranslator {
     } else {
       mv.visitLdcInsn(v);
     }
+  }
+
+  /**
+   * Jumps to {@code leave} unless the guest pc in long local {@code pcVar} is {@code expected} and
+   * the unit has not gone stale (a store into its code): the condition shared by every place where
+   * straight-line code stays in the unit (a block looping to itself, the instruction after a tagged
+   * one). The caller emits its own last condition (a pending interrupt, the budget).
+   */
+  private static void leaveUnlessAt(MethodVisitor mv, int pcVar, long expected, Label leave) {
+    mv.visitVarInsn(LLOAD, pcVar);
+    lconst(mv, expected);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(IFNE, leave);
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
+    mv.visitJumpInsn(IFNE, leave);
   }
 
   static void iconst(MethodVisitor mv, int v) {
@@ -584,13 +594,7 @@ final class BytecodeTranslator {
         mv.visitJumpInsn(GOTO, done);
       } else {
         Label on = new Label();
-        mv.visitVarInsn(LLOAD, scratch);
-        lconst(mv, d.npc);
-        mv.visitInsn(LCMP);
-        mv.visitJumpInsn(IFNE, early);
-        mv.visitVarInsn(ALOAD, THIS);
-        mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
-        mv.visitJumpInsn(IFNE, early);
+        leaveUnlessAt(mv, scratch, d.npc, early);
         mv.visitVarInsn(LLOAD, R_N);
         lconst(mv, len);
         mv.visitInsn(LADD);
