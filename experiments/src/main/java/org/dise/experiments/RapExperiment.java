@@ -68,7 +68,8 @@ public final class RapExperiment implements Experiment {
             "max_bytes",
             "hot_ranges",
             "max_error_pct",
-            "average_error_pct");
+            "average_error_pct",
+            "steady_max_nodes");
     Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
     lab.plan(epsilonsPpm(lab.quick()).size() * lab.workloads().size());
     for (int ppm : epsilonsPpm(lab.quick())) {
@@ -92,7 +93,8 @@ public final class RapExperiment implements Experiment {
               (long) rap.tree().maxNodes() * NODE_BYTES,
               hot,
               err[0],
-              err[1]);
+              err[1],
+              rap.tree().steadyMaxNodes());
           byStream
               .computeIfAbsent(stream, k -> new ArrayList<>())
               .add(

@@ -207,6 +207,16 @@ public final class RunCommand implements Callable<Integer> {
   String predictor;
 
   @Option(
+      names = "--scaling",
+      paramLabel = "HOW",
+      description =
+          "What a phase-aware sample stands for in the estimate: nearest (default: every"
+              + " interval goes to the sampled interval nearest it by footprint, within its"
+              + " phase when it has one) or phase (the phase's instructions; phases never"
+              + " sampled are missing). spec/sampling.md.")
+  String scaling;
+
+  @Option(
       names = "--shadow-exhaustive",
       description =
           "Also compute the exact profile (a first, exhaustive pass whose cost is not"
@@ -359,6 +369,7 @@ public final class RunCommand implements Callable<Integer> {
     sampling.put("interval", interval);
     sampling.put("threshold", threshold);
     sampling.put("predictor", predictor);
+    sampling.put("scaling", scaling);
     sampling.put("shadow_exhaustive", shadowExhaustive);
     RunSummary.EnvSource source =
         clearEnv
@@ -535,6 +546,9 @@ public final class RunCommand implements Callable<Integer> {
     if (predictor != null) {
       names.add("--predictor");
     }
+    if (scaling != null) {
+      names.add("--scaling");
+    }
     if (shadowExhaustive) {
       names.add("--shadow-exhaustive");
     }
@@ -547,7 +561,7 @@ public final class RunCommand implements Callable<Integer> {
    * --threshold and --predictor applied; null when there is none.
    */
   TriggerSpec triggerSpec(ProductionSet productions, Path origin) {
-    boolean tuned = interval != null || threshold != null || predictor != null;
+    boolean tuned = interval != null || threshold != null || predictor != null || scaling != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
         throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
@@ -585,6 +599,9 @@ public final class RunCommand implements Callable<Integer> {
       }
       if (predictor != null) {
         spec = spec.with("predictor", predictor);
+      }
+      if (scaling != null) {
+        spec = spec.with("scaling", scaling);
       }
     } catch (IllegalArgumentException e) {
       throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);

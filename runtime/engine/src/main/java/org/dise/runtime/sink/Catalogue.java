@@ -561,7 +561,18 @@ public final class Catalogue {
                 "representative interval policy"),
             integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, "1", "random seed"),
             choice(
-                "predictor", List.of("last", "markov", "oracle"), "last", "next-phase predictor")),
+                "predictor", List.of("last", "markov", "oracle"), "last", "next-phase predictor"),
+            choice(
+                "scaling",
+                List.of("nearest", "phase"),
+                "nearest",
+                "what a sampled interval stands for in estimates"),
+            decimal(
+                "reach",
+                0,
+                100,
+                "50",
+                "nearest scaling: farthest footprint distance, percent, across phases")),
         null,
         "",
         false,

@@ -141,6 +141,11 @@ public final class PhaseTracker implements BlockObserver, PhaseTrace {
     return footprints.get((int) index).clone();
   }
 
+  /** The normalised footprint of interval {@code index}, not copied: callers must not change it. */
+  double[] footprintView(long index) {
+    return footprints.get((int) index);
+  }
+
   @Override
   public long intervals() {
     return phases.size();

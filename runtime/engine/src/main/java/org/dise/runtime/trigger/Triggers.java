@@ -1,5 +1,7 @@
 package org.dise.runtime.trigger;
 
+import java.util.Set;
+
 /**
  * Creates the trigger a {@link TriggerSpec} names, with the defaults the papers give or that
  * spec/sampling.md documents as choices (first paper, Sections 3.4 and 4).
@@ -18,6 +20,19 @@ public final class Triggers {
 
   /** The papers' representative policy. */
   public static final String DEFAULT_POLICY = "third";
+
+  /**
+   * What a sampled interval stands for: the intervals nearest to it by footprint [choice]; see
+   * {@link PhaseAwareTrigger.Scaling}.
+   */
+  public static final String DEFAULT_SCALING = "nearest";
+
+  /**
+   * Nearest scaling: an interval of a phase without samples is represented by a sample of another
+   * phase only when their footprints are less than 50% apart [choice]: nearer than that, the sample
+   * is expected to describe it better than leaving it out does; farther, worse.
+   */
+  public static final double DEFAULT_REACH = 50;
 
   /** Similarity threshold, percent of an interval's instructions [choice]. */
   public static final double DEFAULT_THRESHOLD = 25;
@@ -64,7 +79,9 @@ public final class Triggers {
             table,
             spec.text("policy", DEFAULT_POLICY),
             spec.needsFirstPass() ? plan : null,
-            seed);
+            seed,
+            PhaseAwareTrigger.Scaling.named(spec.text("scaling", DEFAULT_SCALING)),
+            spec.decimal("reach", DEFAULT_REACH));
       }
       default ->
           throw new IllegalArgumentException(
@@ -94,7 +111,9 @@ public final class Triggers {
                   "table",
                   "policy",
                   "seed",
-                  "predictor");
+                  "predictor",
+                  "scaling",
+                  "reach");
           default -> java.util.Set.of();
         };
     for (String p : spec.params().keySet()) {
@@ -104,7 +123,9 @@ public final class Triggers {
                 + " has no parameter '"
                 + p
                 + "'"
-                + (p.equals("threshold") || p.equals("predictor") ? " (it is for phase)" : ""));
+                + (Set.of("threshold", "predictor", "scaling", "reach").contains(p)
+                    ? " (it is for phase)"
+                    : ""));
       }
     }
     if (spec.phaseAware()) {

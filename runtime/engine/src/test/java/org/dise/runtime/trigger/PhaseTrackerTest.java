@@ -147,7 +147,8 @@ class PhaseTrackerTest {
     long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000};
     PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
     PhaseAwareTrigger trigger =
-        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), "first", null, 1);
+        new PhaseAwareTrigger(
+            100, t, new PhaseTable(20, 1), "first", null, 1, PhaseAwareTrigger.Scaling.PHASE, 50);
     for (int i = 0; i < s.length; i++) {
       trigger.sample(i);
       kernel(t, s[i], 500, i);
@@ -156,5 +157,65 @@ class PhaseTrackerTest {
     // Interval 1 was sampled (predicted phase 0, first seen): it stands for 4 intervals.
     assertThat(trigger.scale(1)).isEqualTo(4.0);
     assertThat(trigger.unsampledPhases()).isEqualTo(1); // phase 1 was never predicted
+  }
+
+  /** Runs {@code s} (the last interval 50 instructions) under first with nearest scaling. */
+  static PhaseAwareTrigger nearest(long[] s, double reach, List<Long> sampled) {
+    PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
+    PhaseAwareTrigger trigger =
+        new PhaseAwareTrigger(
+            100,
+            t,
+            new PhaseTable(20, 1),
+            "first",
+            null,
+            1,
+            PhaseAwareTrigger.Scaling.NEAREST,
+            reach);
+    for (int i = 0; i < s.length; i++) {
+      if (trigger.sample(i)) {
+        sampled.add((long) i);
+      }
+      kernel(t, s[i], 500, i);
+      trigger.endInterval(i, i == s.length - 1 ? 50 : 100);
+    }
+    return trigger;
+  }
+
+  @Test
+  void nearestScalingRepresentsEveryIntervalByTheNearestSampleWithinReach() {
+    // Phase 0 (0x1000) is sampled at interval 1 and phase 1 (0x8000) at 4; phase 2 (0x20000,
+    // one interval, disjoint from both) is never sampled.
+    long[] s = {0x1000, 0x1000, 0x1000, 0x8000, 0x8000, 0x8000, 0x8000, 0x20000};
+    List<Long> sampled = new ArrayList<>();
+    PhaseAwareTrigger all = nearest(s, 100, sampled);
+    assertThat(sampled).containsExactly(1L, 4L).inOrder();
+    assertThat(all.unsampledPhases()).isEqualTo(1);
+    // Within reach 100 every instruction of the run is represented once: 750 = 100 * 7 + 50.
+    assertThat(all.scale(1) * 100 + all.scale(4) * 100).isWithin(1e-9).of(750.0);
+    assertThat(all.scale(1)).isAtLeast(3.0); // its own phase's three intervals
+    assertThat(all.scale(4)).isAtLeast(4.0); // its own phase's four
+    assertThat(all.scale(0)).isEqualTo(0.0); // unsampled intervals stand for nothing
+    // The default reach (50) leaves the disjoint phase out, as phase scaling does.
+    PhaseAwareTrigger near = nearest(s, Triggers.DEFAULT_REACH, new ArrayList<>());
+    assertThat(near.scaling()).isEqualTo(PhaseAwareTrigger.Scaling.NEAREST);
+    assertThat(near.scale(1)).isEqualTo(3.0);
+    assertThat(near.scale(4)).isEqualTo(4.0);
+  }
+
+  @Test
+  void nearestScalingSplitsAPhaseAmongItsSamples() {
+    // Under first, phase 0 is sampled at 1; then phase 1 is predicted at 5 but 5 is phase 0 again
+    // (a misprediction), so phase 0 has two samples and phase 1 is sampled at 7.
+    long[] s = {0x1000, 0x1000, 0x1000, 0x1000, 0x8000, 0x1000, 0x1000, 0x8000, 0x8000};
+    List<Long> sampled = new ArrayList<>();
+    PhaseAwareTrigger t = nearest(s, 50, sampled);
+    assertThat(sampled).containsExactly(1L, 5L, 8L).inOrder();
+    double total = 0;
+    for (long i : sampled) {
+      total += t.scale(i) * (i == s.length - 1 ? 50 : 100);
+    }
+    assertThat(total).isWithin(1e-9).of(850.0);
+    assertThat(t.scale(1) + t.scale(5)).isWithin(1e-9).of(6.0); // phase 0's six intervals
   }
 }

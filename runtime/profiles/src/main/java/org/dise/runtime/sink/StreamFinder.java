@@ -173,7 +173,7 @@ public final class StreamFinder {
     return out;
   }
 
-  private static int[] intern(long[] pcs, long[] addresses, int n) {
+  static int[] intern(long[] pcs, long[] addresses, int n) {
     record Ref(long pc, long address) {}
     Map<Ref, Integer> seen = new HashMap<>();
     int[] ids = new int[n];

@@ -38,6 +38,9 @@ public final class StreamFinderBenchmark {
           "stream finder: %,d references, %d streams in the trace, %d hot streams"
               + " found, %.2f s wall (%.0f ns/reference), %.2f s CPU (%.0f ns/reference)%n",
           n, c[1], found, s, s * 1e9 / n, cs, cs * 1e9 / n);
+      System.out.printf(
+          "  window classes (the search's index): %.0f MB live, %.0f bytes/reference%n",
+          liveBytes(t, n) / 1e6, (double) liveBytes(t, n) / n);
       if (plain && n <= 262_144) {
         t0 = System.nanoTime();
         int plainFound = f.find(t[0], t[1], null, n, false).size();
@@ -48,6 +51,26 @@ public final class StreamFinderBenchmark {
             plainFound, s, s * 1e9 / n, f.counts);
       }
     }
+  }
+
+  /**
+   * The heap the search's {@link WindowClasses} holds for a trace, measured as the heap in use
+   * after full collections with and without it (the benchmark's own arrays are in both).
+   */
+  static long liveBytes(long[][] t, int n) {
+    int[] ids = StreamFinder.intern(t[0], t[1], n);
+    long before = usedAfterGc();
+    WindowClasses w = new WindowClasses(ids, null, n, 10, 40);
+    long after = usedAfterGc();
+    java.lang.ref.Reference.reachabilityFence(w);
+    return after - before;
+  }
+
+  private static long usedAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   /**

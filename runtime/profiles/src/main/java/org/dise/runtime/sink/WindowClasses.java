@@ -17,8 +17,9 @@ import java.util.Arrays;
  * equal classes mean equal references. A window that occurs once can never be a stream, and neither
  * can its extensions, so such windows are dropped as lengths grow.
  *
- * <p>Memory: per length, two ints per window that occurs more than once, plus the classes' counts
- * (a 2Mi-reference search peaked at 0.97 GB of process memory: docs/benchmarks.md).
+ * <p>Memory: per length, an int per trace position and one per window that occurs more than once,
+ * plus three ints per class (the 2Mi-reference benchmark's index holds 649 MB: docs/benchmarks.md,
+ * "Hot data stream search: memory").
  */
 final class WindowClasses {
   /** One length's classes. */
@@ -37,12 +38,12 @@ final class WindowClasses {
     final int[] start;
 
     /**
-     * Per class: greedy non-overlapping count among live windows (-1: to recount) and first live
-     * start.
+     * Per class: greedy non-overlapping count among live windows (-1: to recount). The first live
+     * start is found in {@code occurrences} when needed rather than kept per class: at 2Mi
+     * references there are 12.5 M classes, and the array was 50 MB.
      */
     final int[] count;
 
-    final int[] first;
     final Heap heap;
     int[] dirty = new int[16];
     int dirtyCount;
@@ -67,20 +68,33 @@ final class WindowClasses {
         }
       }
       count = new int[classes];
-      first = new int[classes];
       long[] keys = new long[classes];
       int k = 0;
       for (int c = 0; c < classes; c++) {
-        recount(c);
+        int f = recount(c);
         if (count[c] >= 2) {
-          keys[k++] = key(count[c], first[c]);
+          keys[k++] = key(count[c], f);
         }
       }
-      heap = new Heap(keys, k);
+      // Classes that never occur twice without overlapping have no key: do not keep their slots.
+      heap = new Heap(k < classes ? Arrays.copyOf(keys, k) : keys, k);
     }
 
-    /** The greedy count of non-overlapping live occurrences of class c, from its first. */
-    void recount(int c) {
+    /** The first live start of class c, or -1. */
+    int firstLive(int c) {
+      for (int j = start[c]; j < start[c + 1]; j++) {
+        if (classOf[occurrences[j]] == c) {
+          return occurrences[j];
+        }
+      }
+      return -1;
+    }
+
+    /**
+     * The greedy count of non-overlapping live occurrences of class c, from its first, into {@code
+     * count[c]}; returns the first live start.
+     */
+    int recount(int c) {
       int n = 0;
       int f = -1;
       int nextFree = Integer.MIN_VALUE;
@@ -95,7 +109,7 @@ final class WindowClasses {
         }
       }
       count[c] = n;
-      first[c] = f;
+      return f;
     }
 
     /** Drops the window at i from its class (it now overlaps a covered reference). */
@@ -117,9 +131,9 @@ final class WindowClasses {
     void recountDirty() {
       for (int k = 0; k < dirtyCount; k++) {
         int c = dirty[k];
-        recount(c);
+        int f = recount(c);
         if (count[c] >= 2) {
-          heap.push(key(count[c], first[c]));
+          heap.push(key(count[c], f));
         }
       }
       dirtyCount = 0;
@@ -131,7 +145,7 @@ final class WindowClasses {
         long k = heap.top();
         int f = firstOf(k);
         int c = classOf[f];
-        if (c >= 0 && count[c] == countOf(k) && first[c] == f) {
+        if (c >= 0 && count[c] == countOf(k) && firstLive(c) == f) {
           return k;
         }
         heap.pop();

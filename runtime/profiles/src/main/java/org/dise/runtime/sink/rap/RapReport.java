@@ -67,12 +67,14 @@ public final class RapReport {
         String.format(
             Locale.ROOT,
             " \"events\": %d, \"height\": %d, \"nodes\": %d,"
-                + " \"max_nodes\": %d, \"average_nodes\": %s, \"splits\": %d, \"refused_splits\": %d,"
+                + " \"max_nodes\": %d, \"steady_max_nodes\": %d, \"average_nodes\": %s,"
+                + " \"splits\": %d, \"refused_splits\": %d,"
                 + " \"merge_batches\": %d, \"max_percent_error\": %s, \"average_percent_error\": %s,%n",
             tree.events(),
             tree.height(),
             tree.nodes(),
             tree.maxNodes(),
+            tree.steadyMaxNodes(),
             num(tree.averageNodes()),
             tree.splits(),
             tree.refusedSplits(),

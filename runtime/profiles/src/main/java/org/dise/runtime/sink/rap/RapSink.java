@@ -187,10 +187,12 @@ public final class RapSink implements TaggedSink {
     return List.of(
         String.format(
             Locale.ROOT,
-            "RAP: %d events, nodes max %d, average %.1f, now %d; hot-range percent error max %.2f%%,"
-                + " average %.2f%%",
+            "RAP: %d events, nodes max %d (%d after the first %d events), average %.1f, now %d;"
+                + " hot-range percent error max %.2f%%, average %.2f%%",
             tree.events(),
             tree.maxNodes(),
+            tree.steadyMaxNodes(),
+            RapTree.WARMUP_EVENTS,
             tree.averageNodes(),
             tree.nodes(),
             err[0],

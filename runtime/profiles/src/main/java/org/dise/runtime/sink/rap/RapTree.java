@@ -71,6 +71,14 @@ public final class RapTree {
     }
   }
 
+  /**
+   * Events after which the tree is out of its start-up transient [choice]: while eps * n / height
+   * is a few events, almost every repeated value splits its leaf again and walks one level down,
+   * and every level adds b - 1 empty siblings; on the code streams of our programs the largest tree
+   * of the whole run is reached in the first 1K-8K events (docs/reproduction.md, rap).
+   */
+  public static final long WARMUP_EVENTS = 1 << 16;
+
   private static final int CACHE_SHIFT = 64 - 8;
   private final Node[] cache = new Node[1 << (64 - CACHE_SHIFT)];
   private final RapConfig config;
@@ -81,6 +89,7 @@ public final class RapTree {
   private long events;
   private int nodes = 1;
   private int maxNodes = 1;
+  private int steadyMaxNodes = 1;
   private double nodeSum;
   private long splits;
   private long refusedSplits;
@@ -119,7 +128,9 @@ public final class RapTree {
     if (config.rangeBits() < 64) {
       v &= (1L << config.rangeBits()) - 1;
     }
-    events++;
+    if (++events == WARMUP_EVENTS) {
+      steadyMaxNodes = nodes;
+    }
     // A small cache of recently updated leaves (the paper's Stage 0 buffer exploits the same
     // locality, §3.3): a leaf stays valid until it splits (it gets children) or a merge batch
     // removes it (the batch clears the cache).
@@ -161,6 +172,9 @@ public final class RapTree {
     n.childShift = childShift;
     nodes += b;
     maxNodes = Math.max(maxNodes, nodes);
+    if (events >= WARMUP_EVENTS) {
+      steadyMaxNodes = Math.max(steadyMaxNodes, nodes);
+    }
     splits++;
   }
 
@@ -213,6 +227,14 @@ public final class RapTree {
   /** The most nodes the tree ever held (just before some merge batch, Fig. 7). */
   public int maxNodes() {
     return maxNodes;
+  }
+
+  /**
+   * The most nodes the tree held from its {@link #WARMUP_EVENTS}th event on: the steady state's
+   * peak, without the start-up transient; {@link #maxNodes} for a shorter stream.
+   */
+  public int steadyMaxNodes() {
+    return events >= WARMUP_EVENTS ? steadyMaxNodes : maxNodes;
   }
 
   /** Nodes averaged over events (the common-case memory of Fig. 7). */

@@ -120,6 +120,32 @@ class RapTreeTest {
   }
 
   @Test
+  void theStartUpTransientIsReportedApartFromTheSteadyPeak() {
+    // A program's branch stream: start-up code over 512 pcs, then a loop over 8 of them. While
+    // eps * n / height is a few events, each repeated pc splits its leaf again, so the whole
+    // run's largest tree comes in the first few thousand events; merges fold it later.
+    long[] s = new long[1 << 20];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = i < 4096 ? 0x10000 + 4L * ((i * 7) % 512) : 0x30000 + 4L * (i % 8);
+    }
+    RapTree t = new RapTree(config(0.10));
+    for (int i = 0; i < 8192; i++) {
+      t.add(s[i]);
+    }
+    int early = t.maxNodes();
+    assertThat(t.steadyMaxNodes()).isEqualTo(early); // shorter than the warm-up: the same
+    for (int i = 8192; i < s.length; i++) {
+      t.add(s[i]);
+    }
+    assertThat(t.maxNodes()).isEqualTo(early);
+    assertThat(t.steadyMaxNodes()).isLessThan(t.maxNodes());
+    assertThat(t.steadyMaxNodes()).isAtLeast(t.nodes());
+    RapSink sink = feed(config(0.10), s);
+    assertThat(sink.report(null).json())
+        .contains("\"steady_max_nodes\": " + sink.tree().steadyMaxNodes());
+  }
+
+  @Test
   void aNodeCapacityIsNeverExceeded() {
     RapConfig c = new RapConfig(64, 4, 0.01, 2.0, 1024, 64, 0.10);
     RapSink s = feed(c, concentrated(100_000, 5));
