@@ -126,11 +126,12 @@ public final class BurstyExperiment implements Experiment {
     Map<String, List<Double>> overlapBy = new LinkedHashMap<>();
     Map<String, List<Double>> overheadBy = new LinkedHashMap<>();
     List<Double> speeds = new ArrayList<>();
+    lab.plan(lab.workloads().size() * (1 + settings(lab.quick()).size()));
     for (Workload w : lab.workloads()) {
       Lab.Run perfect = lab.run(w, lab.compile("perfect.acf", acf(0, 0)));
       Streams p = streams(perfect);
       speeds.add(p.cpuUsPerReference());
-      lab.progress(
+      lab.step(
           "bursty: %-10s complete trace: %,d references, %d hot streams, analysis %.2f"
               + " us/reference (%.2f us of CPU)",
           w.label(), p.traced(), p.streams(), p.usPerReference(), p.cpuUsPerReference());
@@ -175,7 +176,7 @@ public final class BurstyExperiment implements Experiment {
             100 * overhead,
             q.usPerReference(),
             q.cpuUsPerReference());
-        lab.progress(
+        lab.step(
             "bursty: %-10s %s: %,d references traced, %d streams, overlap %.1f%%,"
                 + " overhead %.2f%%",
             w.label(), key, q.traced(), q.streams(), 100 * overlap, 100 * overhead);

@@ -32,7 +32,7 @@ public final class Charts {
               .xAxisTitle(f.xLabel())
               .yAxisTitle(f.yLabel())
               .build();
-      style(c.getStyler());
+      style(c.getStyler(), f);
       c.getStyler().setXAxisLabelRotation(f.categories().size() > 6 ? 45 : 0);
       // Bars stand on zero, which a logarithmic axis cannot show (XChart refuses it), so bar
       // charts keep a linear axis; the data's table gives the small values.
@@ -53,8 +53,9 @@ public final class Charts {
             .xAxisTitle(f.xLabel())
             .yAxisTitle(f.yLabel())
             .build();
-    style(c.getStyler());
+    style(c.getStyler(), f);
     c.getStyler().setYAxisLogarithmic(f.logY());
+    c.getStyler().setXAxisLogarithmic(f.logX());
     c.getStyler()
         .setDefaultSeriesRenderStyle(
             f.kind() == Figure.Kind.POINTS
@@ -66,7 +67,12 @@ public final class Charts {
       for (int i = 0; i < s.xs().size(); i++) {
         Double x = s.xs().get(i);
         Double y = s.ys().get(i);
-        if (x != null && y != null && !x.isNaN() && !y.isNaN() && (!f.logY() || y > 0)) {
+        if (x != null
+            && y != null
+            && !x.isNaN()
+            && !y.isNaN()
+            && (!f.logY() || y > 0)
+            && (!f.logX() || x > 0)) {
           xs.add(x);
           ys.add(y);
         }
@@ -78,9 +84,25 @@ public final class Charts {
     return c;
   }
 
-  private static void style(Styler s) {
-    s.setLegendPosition(Styler.LegendPosition.OutsideS);
-    s.setLegendLayout(Styler.LegendLayout.Horizontal);
+  /** Legend entries longer than this in all (characters) do not fit one row under the plot. */
+  static final int LEGEND_ROW_CHARS = 110;
+
+  /**
+   * One row of legend under the plot when it fits; otherwise a column beside it, since XChart does
+   * not wrap a horizontal legend and would cut the last entries off.
+   */
+  static boolean legendFitsOneRow(Figure f) {
+    return f.series().stream().mapToInt(s -> s.name().length() + 6).sum() <= LEGEND_ROW_CHARS;
+  }
+
+  private static void style(Styler s, Figure f) {
+    if (legendFitsOneRow(f)) {
+      s.setLegendPosition(Styler.LegendPosition.OutsideS);
+      s.setLegendLayout(Styler.LegendLayout.Horizontal);
+    } else {
+      s.setLegendPosition(Styler.LegendPosition.OutsideE);
+      s.setLegendLayout(Styler.LegendLayout.Vertical);
+    }
     s.setChartBackgroundColor(java.awt.Color.WHITE);
     s.setPlotBackgroundColor(java.awt.Color.WHITE);
     s.setAntiAlias(true);

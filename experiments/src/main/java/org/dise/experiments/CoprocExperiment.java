@@ -67,12 +67,16 @@ public final class CoprocExperiment implements Experiment {
             "overhead_pct",
             "weighted_rms_error_pct");
     Map<String, List<double[]>> series = new LinkedHashMap<>(); // name -> {overhead, error}
+    Map<String, double[]> coproc = new LinkedHashMap<>(); // program -> {overhead, error}
+    Map<String, List<double[]>> sampling = new LinkedHashMap<>(); // program -> {overhead, error}
+    lab.plan(lab.workloads().size() * (periods(lab.quick()).size() + 1));
     for (Workload w : lab.workloads()) {
       boolean first = true;
       for (long period : periods(lab.quick())) {
         for (boolean random : first ? List.of(true, false) : List.of(true)) {
           Lab.Run r = lab.run(w, lab.compile("coproc.acf", acf(period, random)));
           long app = r.cost().applicationInstructions();
+          boolean counted = false; // one run, one or two profilers: the first line counts it
           for (Sink s : r.engine().sinks()) {
             String who;
             String param;
@@ -103,9 +107,28 @@ public final class CoprocExperiment implements Experiment {
             double overhead = 100.0 * cycles / Math.max(1, app);
             t.add(w.label(), who, param, interrupts, cycles, overhead, error);
             series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead, error});
-            lab.progress(
-                "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
-                w.label(), who, param, overhead, error);
+            if (s instanceof ValueProfiler && random) {
+              coproc.put(w.label(), new double[] {overhead, error});
+            } else if (s instanceof SampledValueProfiler) {
+              sampling
+                  .computeIfAbsent(w.label(), k -> new ArrayList<>())
+                  .add(new double[] {overhead, error});
+            }
+            String line =
+                String.format(
+                    Locale.ROOT,
+                    "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
+                    w.label(),
+                    who,
+                    param,
+                    overhead,
+                    error);
+            if (counted) {
+              lab.progress("%s", line);
+            } else {
+              lab.step("%s", line);
+              counted = true;
+            }
           }
         }
         first = false;
@@ -120,11 +143,13 @@ public final class CoprocExperiment implements Experiment {
                     k, ps.stream().map(p -> p[0]).toList(), ps.stream().map(p -> p[1]).toList())));
     o.figure(
         Figure.points(
-            "accuracy",
-            "Value profile error vs main-processor overhead (every" + " program, every setting)",
-            "overhead, % of application cycles",
-            "weighted RMS error of invariance, %",
-            fs));
+                "accuracy",
+                "Value profile error vs main-processor overhead (every"
+                    + " program, every setting)",
+                "main-processor overhead, % of application cycles (log scale)",
+                "weighted RMS error of invariance, %",
+                fs)
+            .withLogX());
     double cpErr = mean(series.get("co-processor"), 1);
     double cpOver = mean(series.get("co-processor"), 0);
     double noRandom = mean(series.get("co-processor, no random tagging"), 1);
@@ -134,6 +159,24 @@ public final class CoprocExperiment implements Experiment {
             + " benchmarks (per-benchmark bars; numbers not in the text)",
         String.format(Locale.ROOT, "%.2f%% at %.3f%% overhead", cpErr, cpOver),
         "Interrupt sampling's error at each period is in the data and the figure.");
+    List<String> ratios = new ArrayList<>();
+    coproc.forEach(
+        (program, cp) -> {
+          double needed = overheadAtError(sampling.getOrDefault(program, List.of()), cp[1]);
+          ratios.add(
+              String.format(
+                  Locale.ROOT,
+                  Double.isNaN(needed) ? "%s: not bracketed by the periods" : "%s %.0fx",
+                  program,
+                  needed / cp[0]));
+        });
+    o.compare(
+        "interrupt sampling's overhead at the co-processor's error, over the co-processor's",
+        "the co-processor is more accurate at lower overhead (Section 5.3; no numbers in the"
+            + " text)",
+        String.join(", ", ratios),
+        "Interpolated between the two sampling periods whose errors bracket the"
+            + " co-processor's, linearly in log overhead.");
     o.compare(
         "co-processor without random tagging",
         "(not in the paper)",
@@ -146,6 +189,24 @@ public final class CoprocExperiment implements Experiment {
             + " copied slot for the co-processor); cache pollution by the handlers is not"
             + " modelled.");
     return o;
+  }
+
+  /**
+   * The overhead at which sampling reaches {@code error}: between the two points whose errors
+   * bracket it, linear in log overhead (error falls about linearly in log rate). NaN if none do.
+   */
+  static double overheadAtError(List<double[]> points, double error) {
+    List<double[]> ps = new ArrayList<>(points);
+    ps.sort((a, b) -> Double.compare(a[0], b[0]));
+    for (int i = 0; i + 1 < ps.size(); i++) {
+      double[] lo = ps.get(i); // less overhead, more error
+      double[] hi = ps.get(i + 1);
+      if (lo[1] >= error && hi[1] <= error && lo[0] > 0 && hi[0] > 0) {
+        double t = lo[1] == hi[1] ? 0 : (lo[1] - error) / (lo[1] - hi[1]);
+        return Math.exp(Math.log(lo[0]) + t * (Math.log(hi[0]) - Math.log(lo[0])));
+      }
+    }
+    return Double.NaN;
   }
 
   private static double mean(List<double[]> ps, int i) {

@@ -13,6 +13,7 @@ public record Figure(
     String xLabel,
     String yLabel,
     boolean logY,
+    boolean logX,
     List<String> categories,
     List<Series> series) {
   public enum Kind {
@@ -31,20 +32,25 @@ public record Figure(
 
   public static Figure bars(
       String name, String title, String yLabel, List<String> categories, List<Series> series) {
-    return new Figure(name, Kind.BARS, title, "", yLabel, false, categories, series);
+    return new Figure(name, Kind.BARS, title, "", yLabel, false, false, categories, series);
   }
 
   public static Figure lines(
       String name, String title, String xLabel, String yLabel, List<Series> series) {
-    return new Figure(name, Kind.LINES, title, xLabel, yLabel, false, List.of(), series);
+    return new Figure(name, Kind.LINES, title, xLabel, yLabel, false, false, List.of(), series);
   }
 
   public static Figure points(
       String name, String title, String xLabel, String yLabel, List<Series> series) {
-    return new Figure(name, Kind.POINTS, title, xLabel, yLabel, false, List.of(), series);
+    return new Figure(name, Kind.POINTS, title, xLabel, yLabel, false, false, List.of(), series);
   }
 
   public Figure withLogY() {
-    return new Figure(name, kind, title, xLabel, yLabel, true, categories, series);
+    return new Figure(name, kind, title, xLabel, yLabel, true, logX, categories, series);
+  }
+
+  /** A logarithmic x axis, for values over several decades (overheads from 0.1% to 300%). */
+  public Figure withLogX() {
+    return new Figure(name, kind, title, xLabel, yLabel, logY, true, categories, series);
   }
 }

@@ -23,6 +23,10 @@ public final class HtmlReport {
         .replace("\"", "&quot;");
   }
 
+  static String load(double l) {
+    return l < 0 || Double.isNaN(l) ? "unknown" : String.format(Locale.ROOT, "%.1f", l);
+  }
+
   static String section(
       Experiment e,
       Outcome o,
@@ -53,7 +57,11 @@ public final class HtmlReport {
         .append(esc(version))
         .append(", ")
         .append(Runtime.getRuntime().availableProcessors())
-        .append(" cores</p>\n");
+        .append(" cores, load average ")
+        .append(load(lab.loadAtStart()))
+        .append(" at the start, ")
+        .append(load(Lab.loadAverage()))
+        .append(" at the end</p>\n");
     h.append("<table><tr><th>program</th><th>SHA-256</th></tr>\n");
     for (Workload w : lab.workloads()) {
       h.append("<tr><td><code>")

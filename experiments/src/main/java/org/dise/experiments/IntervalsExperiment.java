@@ -54,13 +54,16 @@ public final class IntervalsExperiment implements Experiment {
     ProductionSet set = lab.compile("sampled_regions.acf", SamplingExperiment.ACF);
     Table t = SamplingExperiment.table();
     Map<String, List<double[]>> points = new LinkedHashMap<>();
+    lab.plan(
+        lab.workloads().size()
+            * (1 + intervals(lab.quick()).size() * (2 + seeds(lab.quick()).size())));
     for (Workload w : lab.workloads()) {
       SamplingRun.Setup setup = lab.setup(w, set);
       // The exact profile does not depend on the interval: one exhaustive pass serves all.
       TriggerSpec exhaustive = new TriggerSpec("exhaustive", Map.of("interval", "1000000"));
       SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
       Lab.check(w, first.outcome());
-      lab.progress("intervals: %-10s exhaustive pass done", w.label());
+      lab.step("intervals: %-10s exhaustive pass done", w.label());
       for (long interval : intervals(lab.quick())) {
         String iv = Long.toString(interval);
         TriggerSpec phase =

@@ -3,6 +3,7 @@ package org.dise.experiments;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class Lab {
   private final PrintStream progress;
   private final Machine.Options options;
   private final long started = System.nanoTime();
+  private final double loadAtStart = loadAverage();
+  private int planned;
+  private int done;
 
   public Lab(List<Workload> workloads, boolean quick, PrintStream progress) {
     this.workloads = List.copyOf(workloads);
@@ -61,6 +65,40 @@ public final class Lab {
           String.format(Locale.ROOT, format, args));
       progress.flush();
     }
+  }
+
+  /**
+   * Adds {@code runs} to the runs this experiment will make, so that {@link #step} can say "run n
+   * of N" and estimate what is left: a full run takes an hour or more.
+   */
+  public void plan(int runs) {
+    planned += runs;
+  }
+
+  /**
+   * A progress line for one finished run: "run n of N", the elapsed time (as every line) and, once
+   * a run has finished, the time left at the mean pace so far (runs differ in length: an estimate).
+   */
+  public void step(String format, Object... args) {
+    done++;
+    String left = "";
+    if (planned > done) {
+      double each = elapsed() / done;
+      left = String.format(Locale.ROOT, ", ~%s left", duration(each * (planned - done)));
+    }
+    progress(
+        "run %d of %d%s: %s",
+        done, Math.max(planned, done), left, String.format(Locale.ROOT, format, args));
+  }
+
+  /** Seconds as "45 s", "12 min" or "1 h 05 min". */
+  static String duration(double seconds) {
+    long s = Math.round(seconds);
+    if (s < 100) {
+      return s + " s";
+    }
+    long m = Math.round(seconds / 60);
+    return m < 60 ? m + " min" : String.format(Locale.ROOT, "%d h %02d min", m / 60, m % 60);
   }
 
   /** Checks and lowers ACF text; an error in it is ours, not the user's. */
@@ -155,6 +193,18 @@ public final class Lab {
         return new DiseEngine(set);
       }
     };
+  }
+
+  /**
+   * The host's one-minute load average (NaN where the JVM cannot read it): run times on a shared
+   * machine mean little without it, so the report gives it at the start and the end.
+   */
+  public static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  public double loadAtStart() {
+    return loadAtStart;
   }
 
   /** Seconds since the experiment started. */

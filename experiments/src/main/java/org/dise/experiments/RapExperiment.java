@@ -71,9 +71,11 @@ public final class RapExperiment implements Experiment {
             "average_error_pct",
             "steady_max_nodes");
     Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
+    lab.plan(epsilonsPpm(lab.quick()).size() * lab.workloads().size());
     for (int ppm : epsilonsPpm(lab.quick())) {
       for (Workload w : lab.workloads()) {
         Lab.Run r = lab.run(w, lab.compile("rap.acf", acf(ppm)));
+        boolean counted = false; // one run, two streams: the first line counts the run
         for (Sink s : r.engine().sinks()) {
           if (!(s instanceof RapSink rap)) {
             continue;
@@ -99,17 +101,25 @@ public final class RapExperiment implements Experiment {
                   new double[] {
                     ppm / 10_000.0, rap.tree().maxNodes(), rap.tree().averageNodes(), err[0], err[1]
                   });
-          lab.progress(
-              "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
-                  + " ranges, error max %.2f%% average %.2f%%",
-              w.label(),
-              stream,
-              ppm / 1e4,
-              rap.tree().events(),
-              rap.tree().maxNodes(),
-              hot,
-              err[0],
-              err[1]);
+          String line =
+              String.format(
+                  Locale.ROOT,
+                  "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
+                      + " ranges, error max %.2f%% average %.2f%%",
+                  w.label(),
+                  stream,
+                  ppm / 1e4,
+                  rap.tree().events(),
+                  rap.tree().maxNodes(),
+                  hot,
+                  err[0],
+                  err[1]);
+          if (counted) {
+            lab.progress("%s", line);
+          } else {
+            lab.step("%s", line);
+            counted = true;
+          }
         }
       }
     }

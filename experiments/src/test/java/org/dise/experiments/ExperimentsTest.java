@@ -2,6 +2,9 @@ package org.dise.experiments;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,13 +49,27 @@ class ExperimentsTest {
   }
 
   @Test
-  void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) {
+  void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) throws Exception {
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    Lab lab =
+        new Lab(
+            Workload.parseList("phases:1:AB", OverheadExperimentTest.BIN),
+            true,
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
     ExperimentRunner.Written w =
-        ExperimentRunner.run(new CoprocExperiment(), lab("phases:1:AB"), out, "test", "test");
+        ExperimentRunner.run(new CoprocExperiment(), lab, out, "test", "test");
+    // Two periods, the first also without random tagging: three runs, each counted once.
+    String lines = progress.toString(StandardCharsets.UTF_8);
+    assertThat(lines).contains("run 1 of 3, ~");
+    assertThat(lines).contains("] run 3 of 3: coproc: ");
+    assertThat(lines).doesNotContain("run 4 of");
     List<Object> cp = rows(w, "profiler", "co-processor").get(0);
     List<Object> s100 = rows(w, "parameter", "1/100").get(0);
     assertThat(num(w, cp, "overhead_pct")).isLessThan(num(w, s100, "overhead_pct"));
     assertThat(rows(w, "profiler", "co-processor, no random tagging")).hasSize(1);
+    // Overheads span decades (the co-processor's 0.1% to sampling's 100%+): a log x axis.
+    assertThat(w.outcome().figures.get(0).logX()).isTrue();
+    assertThat(Files.size(out.resolve("coproc.png"))).isGreaterThan(1000L);
   }
 
   @Test
@@ -88,6 +105,8 @@ class ExperimentsTest {
       assertThat(num(w, r, "prediction_accuracy")).isAtLeast(0.5);
       assertThat(num(w, r, "weighted_hot_error")).isAtMost(num(w, r, "hot_error") + 1e-9);
     }
+    // The count figure draws the papers' 5%-error points beside ours.
+    assertThat(w.outcome().figures.get(0).series()).contains(SamplingExperiment.PAPER_POINTS);
   }
 
   @Test
@@ -142,6 +161,16 @@ class ExperimentsTest {
     assertThat(num(w, r, "application_joules"))
         .isWithin(1e-9)
         .of(org.dise.experiments.model.EnergyModel.strongArm().application(mix));
+    // The floating-point share of that energy: the FP instructions at the FPREG price.
+    org.dise.experiments.model.EnergyModel e = org.dise.experiments.model.EnergyModel.strongArm();
+    assertThat(num(w, r, "fp_energy_pct"))
+        .isWithin(1e-6)
+        .of(100 * mix.fp() * e.fpJ() / e.application(mix));
+    assertThat(num(w, r, "fp_energy_pct")).isGreaterThan(0.0);
+    // The paper's range is computed from its Fig. 14(a) rows, not typed in.
+    assertThat(w.outcome().comparisons.get(0).paper()).startsWith("11.5-32.7 nJ");
+    assertThat(w.outcome().comparisons.get(0).paper()).contains("is 19.0 nJ");
+    assertThat(w.outcome().comparisons.get(0).ours()).contains("FP-dominated programs");
   }
 
   @Test

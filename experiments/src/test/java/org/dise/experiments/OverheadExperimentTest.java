@@ -54,9 +54,41 @@ class OverheadExperimentTest {
     assertThat(Files.readString(out.resolve("overhead.svg"))).contains("<svg");
     String html = Files.readString(out.resolve("index.html"));
     assertThat(html).contains("data:image/png;base64,");
+    // Every figure is in the report, inline: code regions, methods and call pairs.
+    assertThat(w.outcome().figures).hasSize(3);
+    assertThat(html.split("<figure><img ", -1)).hasLength(1 + w.outcome().figures.size());
+    for (Figure f : w.outcome().figures) {
+      assertThat(html).contains("<figcaption>" + HtmlReport.esc(f.title()) + "</figcaption>");
+    }
     assertThat(html).contains("./acf experiment overhead --quick");
     assertThat(html).contains(lab().workloads().get(0).sha256());
     assertThat(html).contains("120%"); // the paper's figure beside ours
+    // Timings on a shared machine come with its load.
+    assertThat(html)
+        .containsMatch("cores, load average \\d+\\.\\d at the start, \\d+\\.\\d at the end");
+    // The figures draw the paper's averages as the last group, DISE then HPS; Fig. 9 has no
+    // method bars, so that figure has none.
+    for (Figure f : w.outcome().figures) {
+      boolean hasPaper = f.categories().contains(OverheadExperiment.PAPER_CATEGORY);
+      assertThat(hasPaper).isEqualTo(!f.name().equals("methods"));
+      if (f.name().equals("regions")) {
+        assertThat(f.series().get(0).ys().get(f.categories().size() - 1)).isEqualTo(120.0);
+        assertThat(f.series().get(1).ys().get(f.categories().size() - 1)).isEqualTo(24.0);
+      }
+      for (Figure.Series s : f.series()) {
+        assertThat(s.ys()).hasSize(f.categories().size());
+      }
+    }
+    // The gap's decomposition: the paper's per-event costs, implied by Fig. 8 and Section 5.2.
+    Comparison perEvent =
+        w.outcome().comparisons.stream()
+            .filter(c -> c.what().startsWith("cycles per event under DISE"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(perEvent.paper()).startsWith("6.7 / 10.0");
+    // Ours: 1 stall + 2 inserted per event, the sampled one's handler over the period.
+    double regions = Double.parseDouble(perEvent.ours().split(" / ")[0]);
+    assertThat(regions).isWithin(0.3).of(3.5);
     // HPS is cheaper than DISE for every profile type.
     for (Comparison c : w.outcome().comparisons) {
       if (c.what().startsWith("DISE:HPS ratio")) {
