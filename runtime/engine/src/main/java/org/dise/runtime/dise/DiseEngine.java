@@ -1,5 +1,8 @@
 package org.dise.runtime.dise;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
@@ -171,22 +174,19 @@ public final class DiseEngine extends EngineState {
   }
 
   private Plan plan(StaticMatch m, int vector) {
-    Object[] plans = m.plans;
+    Plan[] plans = m.plans;
     if (plans == null) {
-      plans = m.plans = new Object[64];
+      plans = m.plans = new Plan[64]; // one per flag vector: at most 6 flags (ConditionalsTable)
     }
-    Plan p = (Plan) plans[vector];
+    Plan p = plans[vector];
     if (p == null) {
-      int n = 0;
-      java.util.List<MicroOp> ops = new java.util.ArrayList<>();
-      for (int k = 0; k < m.productions.length; k++) {
-        if ((m.truth[k] >>> vector & 1) != 0) {
-          matched[n++] = k;
-          ops.addAll(java.util.List.of(control[m.productions[k]]));
-        }
+      int n = match(m, vector);
+      List<MicroOp> ops = new ArrayList<>();
+      for (int j = 0; j < n; j++) {
+        ops.addAll(List.of(control[m.productions[matched[j]]]));
       }
       int c = choose(m, n);
-      p = new Plan(ops.toArray(new MicroOp[0]), java.util.Arrays.copyOf(chosen, c));
+      p = new Plan(ops.toArray(new MicroOp[0]), Arrays.copyOf(chosen, c));
       plans[vector] = p;
     }
     return p;
@@ -197,16 +197,24 @@ public final class DiseEngine extends EngineState {
    * their micro-ops (after every condition has read the old flags); returns how many matched.
    */
   private int matchAndApply(StaticMatch m) {
-    int vector = ct.vector(hps);
+    int n = match(m, ct.vector(hps));
+    for (int j = 0; j < n; j++) {
+      for (MicroOp op : control[m.productions[matched[j]]]) {
+        hps.apply(op);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Fills {@code matched} with the productions whose truth table holds under {@code vector}, in
+   * production order; returns how many.
+   */
+  private int match(StaticMatch m, int vector) {
     int n = 0;
     for (int k = 0; k < m.productions.length; k++) {
       if ((m.truth[k] >>> vector & 1) != 0) {
         matched[n++] = k;
-      }
-    }
-    for (int j = 0; j < n; j++) {
-      for (MicroOp op : control[m.productions[matched[j]]]) {
-        hps.apply(op);
       }
     }
     return n;

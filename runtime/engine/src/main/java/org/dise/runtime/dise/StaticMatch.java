@@ -21,7 +21,7 @@ final class StaticMatch {
    * Per flag vector, what happens when the instruction is decoded under it ({@link
    * DiseEngine.Plan}), made on first use: it depends on the vector alone.
    */
-  Object[] plans;
+  DiseEngine.Plan[] plans;
 
   StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {
     this.productions = productions;

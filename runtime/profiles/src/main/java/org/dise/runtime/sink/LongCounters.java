@@ -3,7 +3,7 @@ package org.dise.runtime.sink;
 import java.util.Arrays;
 
 /**
- * Counters keyed by one or more longs (a pc, a caller-callee pair), in open addressing with linear
+ * Counters keyed by one or two longs (a pc, a caller-callee pair), in open addressing with linear
  * probing over flat primitive arrays: recording an event boxes nothing and allocates nothing once
  * its key is in. The profile sinks record one event per dynamic branch or call, so a {@code
  * HashMap<Long, long[]>} (a boxed key and a hash node per lookup) was the largest cost of
@@ -22,12 +22,12 @@ public final class LongCounters {
   /**
    * Counters of {@code valueWidth} columns per key of {@code keyWidth} longs.
    *
-   * @throws IllegalArgumentException unless both widths are at least 1
+   * @throws IllegalArgumentException unless the key width is 1 or 2 and the value width at least 1
    */
   public LongCounters(int keyWidth, int valueWidth) {
-    if (keyWidth < 1 || valueWidth < 1) {
+    if (keyWidth < 1 || keyWidth > 2 || valueWidth < 1) {
       throw new IllegalArgumentException(
-          "key and value widths must be at least 1: " + keyWidth + ", " + valueWidth);
+          "key width must be 1 or 2 and value width at least 1: " + keyWidth + ", " + valueWidth);
     }
     this.keyWidth = keyWidth;
     this.valueWidth = valueWidth;
@@ -74,7 +74,7 @@ public final class LongCounters {
 
   /** The slot of two-long key {@code (k0, k1)}, inserted with zero counters when absent. */
   private int slot(long k0, long k1) {
-    int i = mix(k0 * 0x9E3779B97F4A7C15L + k1) & mask;
+    int i = mix(pair(k0, k1)) & mask;
     while (used[i]) {
       int k = i * keyWidth;
       if (keys[k] == k0 && keys[k + 1] == k1) {
@@ -110,7 +110,7 @@ public final class LongCounters {
       }
       long k0 = oldKeys[j * keyWidth];
       long k1 = keyWidth > 1 ? oldKeys[j * keyWidth + 1] : 0;
-      int h = keyWidth == 1 ? mix(k0) : mix(k0 * 0x9E3779B97F4A7C15L + k1);
+      int h = mix(keyWidth == 1 ? k0 : pair(k0, k1));
       int i = h & mask;
       while (used[i]) {
         i = (i + 1) & mask;
@@ -119,6 +119,11 @@ public final class LongCounters {
       System.arraycopy(oldKeys, j * keyWidth, keys, i * keyWidth, keyWidth);
       System.arraycopy(oldValues, j * valueWidth, values, i * valueWidth, valueWidth);
     }
+  }
+
+  /** One long from a two-long key, before {@link #mix}. */
+  private static long pair(long k0, long k1) {
+    return k0 * 0x9E3779B97F4A7C15L + k1;
   }
 
   /** A 64-bit finaliser (as in SplitMix64): pcs differ in their low bits only, a few apart. */

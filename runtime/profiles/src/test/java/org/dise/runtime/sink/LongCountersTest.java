@@ -69,5 +69,6 @@ class LongCountersTest {
   void widthsBelowOneAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> new LongCounters(0, 1));
     assertThrows(IllegalArgumentException.class, () -> new LongCounters(1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new LongCounters(3, 1));
   }
 }
