@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
+import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.SymbolBinding;
@@ -52,6 +53,16 @@ class TranslatedProductionsTest {
   /** Everything a user can observe of one run, as text (equal runs print equal texts). */
   static String observe(Engine engine, String acf, Program p, int threshold, long maxInsns)
       throws Exception {
+    return observe(engine, acf, p, threshold, maxInsns, true);
+  }
+
+  /**
+   * As {@link #observe(Engine, String, Program, int, long)}; {@code inline} false has translated
+   * code call the interpreted engine for prologues instead of running them emitted as bytecode.
+   */
+  static String observe(
+      Engine engine, String acf, Program p, int threshold, long maxInsns, boolean inline)
+      throws Exception {
     Machine m =
         Machine.load(
             p.path(),
@@ -69,6 +80,9 @@ class TranslatedProductionsTest {
       set = SymbolBinding.bind(set, m.programSymbols(), p.toString());
     }
     ProfilingEngine e = engine.create(set);
+    if (e instanceof DiseEngine d) {
+      d.setInlinePrologues(inline);
+    }
     e.install(m.cpu());
     Machine.Outcome o = m.run(maxInsns);
     StringBuilder sb = new StringBuilder();
@@ -126,13 +140,20 @@ class TranslatedProductionsTest {
   }
 
   /**
-   * The interpreted engine translated from the first execution (threshold 1) and once hot (the
-   * default threshold), and the generated engine translated from the first execution, observe what
-   * the interpreted engine observes when nothing is translated.
+   * The interpreted engine translated from the first execution (threshold 1, with prologues emitted
+   * as bytecode and with prologues called) and once hot (the default threshold), and the generated
+   * engine translated from the first execution, observe what the interpreted engine observes when
+   * nothing is translated.
    */
   static void agree(String acf, Program p, long maxInsns) throws Exception {
     String expected = observe(Engine.INTERPRETED, acf, p, 0, maxInsns);
     check(expected, Engine.INTERPRETED, acf, p, 1, maxInsns);
+    String called = observe(Engine.INTERPRETED, acf, p, 1, maxInsns, false);
+    assertWithMessage(
+            "prologues called instead of emitted, threshold 1: "
+                + firstDifference(expected, called))
+        .that(called.equals(expected))
+        .isTrue();
     check(
         expected,
         Engine.INTERPRETED,

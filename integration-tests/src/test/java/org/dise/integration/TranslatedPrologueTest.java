@@ -9,6 +9,7 @@ import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
+import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,15 @@ import org.junit.jupiter.api.Test;
 class TranslatedPrologueTest {
   private static final Program CALLS = TranslatedProductionsTest.CALLS;
 
-  /** Prologue calls made by translated code in one run of {@code acf} at threshold 1. */
+  /**
+   * Prologues run by translated code in one run of {@code acf} at threshold 1: emitted inline as
+   * bytecode, or (with {@code inline} false) calls into the engine.
+   */
   private static long prologues(String acf) throws Exception {
+    return prologues(acf, true);
+  }
+
+  private static long prologues(String acf, boolean inline) throws Exception {
     Machine m =
         Machine.load(
             CALLS.path(),
@@ -36,9 +44,44 @@ class TranslatedPrologueTest {
                 1));
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
+    ((DiseEngine) e).setInlinePrologues(inline);
     e.install(m.cpu());
     m.run(-1);
-    return m.cpu().prologueCalls();
+    long emitted = m.cpu().emittedPrologueRuns();
+    long called = m.cpu().prologueCalls();
+    assertWithMessage("prologues emitted with inline " + inline)
+        .that(inline ? called : emitted)
+        .isEqualTo(0);
+    return emitted + called;
+  }
+
+  @Test
+  void fig6PrologueRunsAsBytecodeOrAsACallAsAsked() throws Exception {
+    long emitted = prologues(EngineEndToEndTest.REGIONS, true);
+    assertWithMessage("emitted").that(emitted).isAtLeast(100);
+    assertWithMessage("called")
+        .that(prologues(EngineEndToEndTest.REGIONS, false))
+        .isEqualTo(emitted);
+  }
+
+  @Test
+  void emittedProloguesWithSeveralPlansAgreeWithTheInterpreter() throws Exception {
+    // Each branch has two plans (counter 0 zero or not), each a different sequence of calls with
+    // constants, register and DISE-register arguments, and loads move the counter back: the
+    // emitted code must pick the plan by the flag vector as it is at that instruction, fill the
+    // arguments from the unit's registers and keep the engine's accounts.
+    String acf =
+        "counter c(index = 0, width = 3, init = 0);\n"
+            + "sink a = count_map();\n"
+            + "sink b = sum_map();\n"
+            + "P: T.OPCLASS == branch && zero_0 => RA, inc_0\n"
+            + "Q: T.OPCLASS == branch && !zero_0 => RB, inc_0\n"
+            + "L: T.OPCLASS == load && !zero_0 -> dec_0, null\n"
+            + "RA: call(a, T.PC, T.RS1); T.INSN;\n"
+            + "RB: call(b, T.PC, sp, T.RS2); call(a, a0, $dr0); call(b, 7, 9, 11); T.INSN;\n";
+    assertWithMessage("emitted").that(prologues(acf, true)).isAtLeast(100);
+    TranslatedProductionsTest.agree(acf, CALLS, -1);
+    TranslatedProductionsTest.agree(acf, CALLS, 40_009);
   }
 
   @Test

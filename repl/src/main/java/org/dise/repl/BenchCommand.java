@@ -335,9 +335,31 @@ public final class BenchCommand implements Callable<Integer> {
             c.overhead(),
             c.replacements());
       }
+      if (verbose) {
+        entries(out, "none", plain);
+        for (int k = 0; k < kinds.size(); k++) {
+          entries(out, kinds.get(k), best[k]);
+        }
+      }
     }
     machine(out);
     return 0;
+  }
+
+  /** --verbose: how often the run entered translated code (it leaves on every exit). */
+  private static void entries(PrintStream out, String engine, Result r) {
+    out.printf(
+        "  %-11s translated %.1f%% of instructions, %,d entries into translated code"
+            + " (%.1f instructions each)%n",
+        engine,
+        100.0 * r.translated / Math.max(1, r.instructions),
+        r.entries,
+        (double) r.translated / Math.max(1, r.entries));
+    if (r.prologueCalls + r.emittedPrologues > 0) {
+      out.printf(
+          "  %-11s prologues: %,d emitted inline, %,d calls into the engine%n",
+          "", r.emittedPrologues, r.prologueCalls);
+    }
   }
 
   /** The faster of two runs by guest-thread CPU time ({@code a} may be null). */
@@ -354,7 +376,9 @@ public final class BenchCommand implements Callable<Integer> {
       long translated,
       long entries,
       int translatedBlocks,
-      CostReport cost) {}
+      CostReport cost,
+      long prologueCalls,
+      long emittedPrologues) {}
 
   /** What {@code acf bench NAME} can run, for --list. */
   private int list(PrintStream out) throws IOException {
@@ -442,7 +466,9 @@ public final class BenchCommand implements Callable<Integer> {
         m.cpu().translatedInstructions(),
         m.cpu().unitEntries(),
         bc == null ? 0 : bc.compiledBlocks(),
-        engine == null ? null : engine.cost());
+        engine == null ? null : engine.cost(),
+        m.cpu().prologueCalls(),
+        m.cpu().emittedPrologueRuns());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

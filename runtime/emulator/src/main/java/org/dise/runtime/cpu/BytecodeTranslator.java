@@ -154,20 +154,9 @@ final class BytecodeTranslator {
     mv.visitVarInsn(LSTORE, R_N);
     lconst(mv, 0);
     mv.visitVarInsn(LSTORE, R_PC);
-    // Only the decode stage changes the flag vector, and it never runs inside a unit: one read.
-    Label noStage = new Label();
-    Label haveVector = new Label();
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
-    mv.visitInsn(DUP);
-    mv.visitJumpInsn(IFNULL, noStage);
-    mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
-    mv.visitJumpInsn(GOTO, haveVector);
-    mv.visitLabel(noStage);
-    mv.visitInsn(POP);
-    lconst(mv, 0);
-    mv.visitLabel(haveVector);
-    mv.visitVarInsn(LSTORE, R_VECTOR);
+    // Only the decode stage changes the flag vector, and only when the unit calls it: one read of
+    // the cpu's copy here (0 without a stage), and one after each call.
+    loadVector(mv);
     BlockMethod code = new BlockMethod(mv, blocks, observed, stage);
     code.enter();
 
@@ -271,6 +260,7 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ISTORE, R_ID);
       mv.visitJumpInsn(GOTO, check);
     }
+    code.emitOutOfLine();
     mv.visitLabel(dflt);
     setUnitSteps(mv);
     code.storeWritten();
@@ -368,6 +358,13 @@ final class BytecodeTranslator {
     mv.visitLabel(miss);
     iconst(mv, -1);
     mv.visitLabel(done);
+  }
+
+  /** R_VECTOR = cpu.vectorBit: the decode stage's flag vector as the cpu keeps it. */
+  private static void loadVector(MethodVisitor mv) {
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CPU, "vectorBit", "J");
+    mv.visitVarInsn(LSTORE, R_VECTOR);
   }
 
   /** cpu.unitSteps = n. */
@@ -501,34 +498,56 @@ final class BytecodeTranslator {
         }
         // A tagged instruction: under a flag vector that lets one of its productions match, the
         // decode stage runs it (and its replacement) in one direct call; otherwise it runs as
-        // untagged code.
-        Label plain = new Label();
-        Label after = new Label();
-        mark(i);
+        // untagged code. The call is out of line (emitted after the unit's blocks, see
+        // emitOutOfLine), so that while the flags keep it off the block has the shape of an
+        // untagged one plus one mask test.
+        OutOfLine o = new OutOfLine(id, b, done, d, i, new Label(), new Label(), new Label());
+        outOfLine.add(o);
         lconst(mv, d.diseMask);
         mv.visitVarInsn(LLOAD, R_VECTOR);
         mv.visitInsn(LAND);
         lconst(mv, 0);
         mv.visitInsn(LCMP);
-        mv.visitJumpInsn(IFEQ, plain);
-        if (stage != null && stage.splitsOriginal(d)) {
-          // The stage's prologue, then the instruction inline as untagged code.
-          prologue(i);
-          mv.visitLabel(plain);
-          returned = insn(d, i);
-          continue;
-        }
-        tagged(d, i);
-        if (i < b.insns.length - 1) {
-          mv.visitJumpInsn(GOTO, after);
-        }
-        mv.visitLabel(plain);
+        mv.visitJumpInsn(IFNE, o.call);
+        mv.visitLabel(o.plain);
         returned = insn(d, i);
-        mv.visitLabel(after);
+        mv.visitLabel(o.after);
       }
       if (!returned) {
         exitConst(b.end);
       }
+    }
+
+    /** A tagged instruction's call into the decode stage, emitted after the unit's blocks. */
+    private record OutOfLine(
+        int id, Block b, Label done, DecodedInsn d, int i, Label call, Label plain, Label after) {}
+
+    private final List<OutOfLine> outOfLine = new java.util.ArrayList<>();
+
+    /**
+     * Emits the tagged instructions' calls into the decode stage (inside the unit's try range):
+     * each returns to its instruction run inline ({@link #prologue}), to the instruction after it,
+     * or leaves the block ({@link #tagged}).
+     */
+    void emitOutOfLine() {
+      for (OutOfLine o : outOfLine) {
+        this.id = o.id;
+        this.b = o.b;
+        this.done = o.done;
+        mv.visitLabel(o.call);
+        mark(o.i);
+        if (stage != null && stage.splitsOriginal(o.d)) {
+          // The stage's prologue, then the instruction inline as untagged code.
+          prologue(o.i);
+          mv.visitJumpInsn(GOTO, o.plain);
+          continue;
+        }
+        tagged(o.d, o.i);
+        if (o.i < o.b.insns.length - 1) {
+          mv.visitJumpInsn(GOTO, o.after);
+        }
+      }
+      outOfLine.clear();
     }
 
     /**
@@ -589,10 +608,7 @@ final class BytecodeTranslator {
       mv.visitVarInsn(LSTORE, R_N);
       reload(written(d));
       // Micro-ops may have changed the flags.
-      mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
-      mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
-      mv.visitVarInsn(LSTORE, R_VECTOR);
+      loadVector(mv);
       Label early = new Label();
       mv.visitVarInsn(ALOAD, CPU_L);
       mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "halted", "()Z", false);
@@ -631,6 +647,26 @@ final class BytecodeTranslator {
       storeWritten();
       Label[] range = taggedCalls[id][i];
       mv.visitLabel(range[0]);
+      DecodedInsn d = b.insns[i];
+      PrologueEmitter emitter = stage.prologueEmitter(d);
+      if (emitter != null) {
+        // The stage's prologue as bytecode, bracketed by the count and pc it reads.
+        mv.visitVarInsn(ALOAD, CPU_L);
+        mv.visitVarInsn(LLOAD, R_N);
+        lconst(mv, i);
+        mv.visitInsn(LADD);
+        lconst(mv, d.pc);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "enterPrologue", "(JJ)V", false);
+        emitter.emit(new EmittedUnit(id, i));
+        mv.visitVarInsn(ALOAD, CPU_L);
+        mv.visitVarInsn(LLOAD, R_N);
+        lconst(mv, i);
+        mv.visitInsn(LADD);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
+        mv.visitLabel(range[1]);
+        loadVector(mv);
+        return;
+      }
       mv.visitVarInsn(ALOAD, CPU_L);
       mv.visitVarInsn(ALOAD, THIS);
       mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
@@ -643,10 +679,59 @@ final class BytecodeTranslator {
       mv.visitInsn(LADD);
       mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "runBefore", "(L" + INSN + ";J)V", false);
       mv.visitLabel(range[1]);
-      mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
-      mv.visitMethodInsn(INVOKEINTERFACE, STAGE, "vectorBit", "()J", true);
-      mv.visitVarInsn(LSTORE, R_VECTOR);
+      loadVector(mv);
+    }
+
+    /** What a {@link PrologueEmitter} sees of the unit, at instruction {@code i} of block id. */
+    private final class EmittedUnit implements PrologueEmitter.Unit {
+      private final int id;
+      private final int i;
+
+      EmittedUnit(int id, int i) {
+        this.id = id;
+        this.i = i;
+      }
+
+      @Override
+      public MethodVisitor mv() {
+        return mv;
+      }
+
+      @Override
+      public void loadCpu() {
+        mv.visitVarInsn(ALOAD, CPU_L);
+      }
+
+      @Override
+      public void loadInsn() {
+        mv.visitVarInsn(ALOAD, THIS);
+        mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+        iconst(mv, id);
+        mv.visitInsn(AALOAD);
+        iconst(mv, i);
+        mv.visitInsn(AALOAD);
+      }
+
+      @Override
+      public void loadVector() {
+        mv.visitVarInsn(LLOAD, R_VECTOR);
+      }
+
+      @Override
+      public void loadX(int reg) {
+        if (reg < used.length && used[reg]) {
+          get(reg); // the unit's local (x0 and the x0 sink read as 0)
+        } else {
+          mv.visitVarInsn(ALOAD, X); // current: the unit stored what it wrote
+          iconst(mv, reg);
+          mv.visitInsn(LALOAD);
+        }
+      }
+
+      @Override
+      public void loadF(int reg) {
+        fget(reg);
+      }
     }
 
     /** Leaves the unit after tagged instruction {@code i}, at the pc in scratch. */

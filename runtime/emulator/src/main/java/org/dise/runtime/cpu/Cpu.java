@@ -159,7 +159,22 @@ public final class Cpu {
    */
   public void setDecodeStage(DecodeStage stage) {
     this.decodeStage = stage;
+    this.vectorBit = stage == null ? 0 : stage.vectorBit();
     flushDecodeCache();
+  }
+
+  /**
+   * The decode stage's flag vector as a one-bit mask ({@link DecodeStage#vectorBit}), kept here so
+   * that the dispatcher and translated code read a field at every unit entry and after every call
+   * into the stage, instead of asking it. The stage sets it whenever the vector changes.
+   */
+  long vectorBit;
+
+  /**
+   * Called by the decode stage whenever its flag vector changes ({@link DecodeStage#vectorBit}).
+   */
+  public void setVectorBit(long bit) {
+    this.vectorBit = bit;
   }
 
   /**
@@ -293,6 +308,29 @@ public final class Cpu {
   }
 
   private long prologues;
+
+  private long emittedPrologues;
+
+  /**
+   * Before a prologue emitted inline ({@link PrologueEmitter}) by translated code that reached its
+   * instruction at {@code pc} with {@code retired} instructions of its unit run so far: the stage's
+   * code and its sinks see the exact count and pc, as in {@link #runBefore}.
+   */
+  public void enterPrologue(long retired, long pc) {
+    emittedPrologues++;
+    instret += retired;
+    this.pc = pc;
+  }
+
+  /** After a prologue emitted inline: the unit counts its own instructions again. */
+  public void leavePrologue(long retired) {
+    instret -= retired;
+  }
+
+  /** How many times translated code ran a prologue emitted inline ({@link PrologueEmitter}). */
+  public long emittedPrologueRuns() {
+    return emittedPrologues;
+  }
 
   /** How many times translated code ran a decode stage prologue ({@link #runBefore}). */
   public long prologueCalls() {
@@ -544,7 +582,7 @@ public final class Cpu {
         // production matches under the current flag vector.
         int stop = insns.length;
         if (b.tagMask != 0 && decodeStage != null) {
-          long vector = decodeStage.vectorBit();
+          long vector = vectorBit;
           if ((b.tagMask & vector) != 0) {
             stop = firstFiring(b, vector);
           }

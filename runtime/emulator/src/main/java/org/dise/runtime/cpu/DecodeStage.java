@@ -23,9 +23,9 @@ public interface DecodeStage {
 
   /**
    * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
-   * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. Must be
-   * cheap: translated code asks at every entry to a unit and after every call into {@link
-   * #execute}.
+   * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. The cpu
+   * asks once, when the stage is installed, and keeps a copy that the dispatcher and translated
+   * code read: a stage whose vector changes must tell it ({@link Cpu#setVectorBit}) at once.
    */
   default long vectorBit() {
     return -1L;
@@ -59,5 +59,15 @@ public interface DecodeStage {
    */
   default void before(DecodedInsn d, Cpu cpu) {
     throw new UnsupportedOperationException("this decode stage does not split " + d);
+  }
+
+  /**
+   * The prologue of {@code d} ({@link #splitsOriginal} holds) as bytecode for translated code to
+   * run inline instead of calling {@link #before}, or null to have it call {@link #before}. Asked
+   * once per tagged instruction when a unit is translated; the emitted code must do exactly what
+   * {@link #before} would (spec/emulator.md, "Prologues emitted as bytecode").
+   */
+  default PrologueEmitter prologueEmitter(DecodedInsn d) {
+    return null;
   }
 }

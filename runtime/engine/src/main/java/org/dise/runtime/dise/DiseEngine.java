@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.PrologueEmitter;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -173,7 +174,54 @@ public final class DiseEngine extends EngineState {
     }
   }
 
-  private Plan plan(StaticMatch m, int vector) {
+  /**
+   * The prologue of {@code d} as bytecode for translated code, when {@link #splitsOriginal} holds
+   * and its plans are few enough ({@link InlinePrologue}).
+   */
+  @Override
+  public PrologueEmitter prologueEmitter(DecodedInsn d) {
+    if (!inlinePrologues || !splitsOriginal(d)) {
+      return null;
+    }
+    return InlinePrologue.of(this, d, (StaticMatch) d.dise);
+  }
+
+  private boolean inlinePrologues = true;
+
+  /**
+   * Whether translated code gets prologues as bytecode (the default) or calls {@link #before} for
+   * them; both must give the same run (TranslatedProductionsTest compares them). Takes effect for
+   * units translated afterwards: set it before installing the engine.
+   */
+  public void setInlinePrologues(boolean on) {
+    this.inlinePrologues = on;
+  }
+
+  /** The argument arrays of the calls emitted inline, by index (filled anew at every call). */
+  private long[][] callArgs = new long[8][];
+
+  private final java.util.Map<Step.Call, Integer> callIndex = new java.util.IdentityHashMap<>();
+
+  /** The index of {@code c}'s argument array for {@link #callArgs(int)}. */
+  int argsIndex(Step.Call c) {
+    return callIndex.computeIfAbsent(
+        c,
+        k -> {
+          int i = callIndex.size();
+          if (i == callArgs.length) {
+            callArgs = Arrays.copyOf(callArgs, 2 * i);
+          }
+          callArgs[i] = k.args;
+          return i;
+        });
+  }
+
+  /** For emitted prologues: the argument array of call {@code i} ({@link #argsIndex}). */
+  public long[] callArgs(int i) {
+    return callArgs[i];
+  }
+
+  Plan plan(StaticMatch m, int vector) {
     Plan[] plans = m.plans;
     if (plans == null) {
       plans = m.plans = new Plan[64]; // one per flag vector: at most 6 flags (ConditionalsTable)

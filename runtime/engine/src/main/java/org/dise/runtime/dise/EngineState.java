@@ -80,6 +80,7 @@ public abstract class EngineState implements ProfilingEngine {
     CallCheck.run(set, sinks);
     this.stall = set.stallCycles();
     this.ct = new ConditionalsTable(set.flagInputs());
+    hps.onChange(this::pushVector);
     this.tagged = new TaggedSink[sinks.length];
     for (Production p : set.productions()) {
       if (p.tag() < 0) {
@@ -217,6 +218,13 @@ public abstract class EngineState implements ProfilingEngine {
   protected final int vector() {
     refreshVector();
     return vector;
+  }
+
+  /** After a counter changed: the cpu's copy of the flag vector (translated code reads it). */
+  private void pushVector() {
+    if (cpu != null) {
+      cpu.setVectorBit(vectorBit());
+    }
   }
 
   private void refreshVector() {
@@ -381,6 +389,32 @@ public abstract class EngineState implements ProfilingEngine {
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
     return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
+  }
+
+  /** Sink {@code i} of the set (for calls emitted inline into translated code). */
+  public final Sink sinkAt(int i) {
+    return sinks[i];
+  }
+
+  /**
+   * Counts a handler call about to record, and returns the application instructions retired so far,
+   * as the sink's {@code record} is told them (for calls emitted inline; {@link #called} follows
+   * the record). Split so that each half stays small enough for C1 to inline.
+   */
+  public final long callStart() {
+    handlerCalls++;
+    return cpu.instret() - inserted;
+  }
+
+  /** Counts a replacement (for prologues emitted inline into translated code). */
+  public final void replaced() {
+    replacements++;
+  }
+
+  /** Charges a call of sink {@code sink}, after it recorded (as {@link #call} does). */
+  public final void called(int sink) {
+    sinkCalls[sink]++;
+    handlerCycles += handlerCost[sink];
   }
 
   /** {@code call(sink, args...)} from replacement code: records it and charges the handler. */

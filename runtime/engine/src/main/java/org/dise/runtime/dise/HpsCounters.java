@@ -71,6 +71,7 @@ public final class HpsCounters {
     } else {
       value[c]++;
     }
+    changed();
   }
 
   /** {@code dec_c}: wraps from 0 to the maximum and sets the sticky overflow flag. */
@@ -82,6 +83,7 @@ public final class HpsCounters {
     } else {
       value[c]--;
     }
+    changed();
   }
 
   /** {@code set_c(v)}: the value masked to the counter's width; clears overflow. */
@@ -89,6 +91,7 @@ public final class HpsCounters {
     changes++;
     value[c] = v & max[c];
     overflow[c] = false;
+    changed();
   }
 
   /**
@@ -99,6 +102,7 @@ public final class HpsCounters {
     changes++;
     value[c] = v & max[c];
     overflow[c] = overflowFlag;
+    changed();
   }
 
   /** How many counters there are (the budget's, or more when a production names a higher one). */
@@ -117,6 +121,23 @@ public final class HpsCounters {
   }
 
   private long changes;
+
+  private Runnable listener;
+
+  /**
+   * Runs {@code r} after every change of a counter or flag (the engine keeps the cpu's copy of the
+   * flag vector current with it, so translated code reads a field instead of asking).
+   */
+  public void onChange(Runnable r) {
+    this.listener = r;
+  }
+
+  private void changed() {
+    Runnable r = listener;
+    if (r != null) {
+      r.run();
+    }
+  }
 
   /** HPS register {@code HPS_Ri}. */
   public long register(int i) {
