@@ -644,11 +644,11 @@ final class BytecodeTranslator {
      * writes none) and the unit goes on to the instruction itself.
      */
     private void prologue(int i) {
-      storeWritten();
-      Label[] range = taggedCalls[id][i];
-      mv.visitLabel(range[0]);
       DecodedInsn d = b.insns[i];
       PrologueEmitter emitter = stage.prologueEmitter(d);
+      storeWritten(emitter == null ? -1L : emitter.registersRead());
+      Label[] range = taggedCalls[id][i];
+      mv.visitLabel(range[0]);
       if (emitter != null) {
         // The stage's prologue as bytecode, bracketed by the count and pc it reads.
         mv.visitVarInsn(ALOAD, CPU_L);
@@ -829,8 +829,13 @@ final class BytecodeTranslator {
     }
 
     void storeWritten() {
-      for (int r = 0; r < written.length; r++) {
-        if (written[r]) {
+      storeWritten(-1L);
+    }
+
+    /** Stores the written registers of {@code mask} (bit r: x[r], DISE registers included). */
+    void storeWritten(long mask) {
+      for (int r = 0; r < written.length; r++) { // fewer than 64 registers
+        if (written[r] && (mask >>> r & 1) != 0) {
           mv.visitVarInsn(ALOAD, X);
           iconst(mv, r);
           mv.visitVarInsn(LLOAD, slot(r));

@@ -13,12 +13,20 @@ import org.objectweb.asm.MethodVisitor;
 public interface PrologueEmitter {
   /**
    * Emits what {@link DecodeStage#before} does for the instruction, under whatever flag vector the
-   * emitted code finds ({@link Unit#loadVector}). The unit has stored its registers into {@code
-   * Cpu.x} and brought the cpu's pc and instruction count up to date before this code, and restores
-   * the count and reads the flag vector again after it. The code must leave the operand stack as it
-   * found it, write no guest register, and may use no JVM local.
+   * emitted code finds ({@link Unit#loadVector}). The unit has stored the registers of {@link
+   * #registersRead} into {@code Cpu.x} and brought the cpu's pc and instruction count up to date
+   * before this code, and restores the count and reads the flag vector again after it. The code
+   * must leave the operand stack as it found it, write no guest register, and may use no JVM local.
    */
   void emit(Unit unit);
+
+  /**
+   * The integer registers the emitted code and what it calls read from {@code Cpu.x} (bit r: {@code
+   * x[r]}), which the unit stores from its locals first; all unless the stage knows better.
+   */
+  default long registersRead() {
+    return -1L;
+  }
 
   /** The translated unit as the emitted code sees it. */
   interface Unit {

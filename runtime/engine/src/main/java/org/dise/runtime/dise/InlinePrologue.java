@@ -76,6 +76,20 @@ final class InlinePrologue implements PrologueEmitter {
     return new InlinePrologue(engine, d, groups);
   }
 
+  /** What the sinks called read of the registers (the arguments come from the unit's locals). */
+  @Override
+  public long registersRead() {
+    long r = 0;
+    for (Group g : groups) {
+      for (Step[] s : g.plan.sequences) {
+        for (int i = 0; i < s.length - 1; i++) {
+          r |= engine.sinkAt(((Step.Call) s[i]).sink).registersRead(d);
+        }
+      }
+    }
+    return r;
+  }
+
   @Override
   public void emit(Unit u) {
     MethodVisitor mv = u.mv();

@@ -21,6 +21,15 @@ public interface Sink {
   void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
 
   /**
+   * The integer registers {@link #record} reads from {@code cpu.x} for {@code original} (bit r:
+   * {@code x[r]}); all unless the sink knows better. Translated code that calls the sink inline
+   * stores only these from its locals first (spec/emulator.md, "Prologues emitted as bytecode").
+   */
+  default long registersRead(DecodedInsn original) {
+    return -1L;
+  }
+
+  /**
    * An external trigger turned sampling on after {@code applicationInstructions}: a sink that
    * measures distances between events starts over here, so an unsampled stretch is not charged to
    * the first event after it (spec/sampling.md).

@@ -22,6 +22,11 @@ final class Branches {
   }
 
   /** Where a jal or jalr goes with the current register values (the callee of a call). */
+  /** The x registers {@link #taken} and {@link #jumpTarget} read for {@code d} (bit r: x[r]). */
+  static long operands(DecodedInsn d) {
+    return (1L << d.rs1) | (1L << d.rs2);
+  }
+
   static long jumpTarget(DecodedInsn d, long[] x) {
     return switch (d.exec) {
       case JAL -> d.pc + d.imm;

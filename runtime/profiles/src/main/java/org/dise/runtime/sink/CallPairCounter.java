@@ -31,6 +31,11 @@ public final class CallPairCounter implements Sink {
   }
 
   @Override
+  public long registersRead(DecodedInsn original) {
+    return Branches.operands(original); // an indirect call's target
+  }
+
+  @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
     counts.add(original.pc, Branches.jumpTarget(original, cpu.x), 0, 1);
   }

@@ -45,6 +45,11 @@ public final class MethodCounter implements Sink {
   }
 
   @Override
+  public long registersRead(DecodedInsn original) {
+    return Branches.operands(original); // the call's target, the branch's outcome
+  }
+
+  @Override
   public ProfileTable table(SymbolTable symbols) {
     // Aggregate by function: calls by callee entry, branches by the function containing them.
     Map<Long, long[]> byFunction = new TreeMap<>();

@@ -37,6 +37,11 @@ public final class RegionCounter implements Sink {
   }
 
   @Override
+  public long registersRead(DecodedInsn original) {
+    return 0; // the branch's pc and the instruction count only
+  }
+
+  @Override
   public void resume(long applicationInstructions) {
     mark = applicationInstructions;
   }
