@@ -27,7 +27,6 @@ final class BytecodeTranslator {
   private static final String MEM = "org/dise/runtime/mem/Memory";
   private static final String FPU = "org/dise/runtime/cpu/Fpu";
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
-  private static final String STAGE = "org/dise/runtime/cpu/DecodeStage";
   private static final String NAME = "org/dise/runtime/cpu/TranslatedUnit";
 
   /** Defines the unit's class and returns its instance. */
