@@ -34,6 +34,8 @@ public final class BurstTrace implements Sink {
   private long dropped;
   private ProfileTable cached;
   private int cachedAt = -1;
+  private long searchNanos;
+  private long searchCpuNanos;
 
   public BurstTrace(String name, boolean streams, int capacity, StreamFinder finder) {
     this.name = name;
@@ -93,7 +95,27 @@ public final class BurstTrace implements Sink {
 
   /** The hot data streams of the trace so far, hottest first, before merging by signature. */
   public List<StreamFinder.Stream> hotStreams() {
-    return finder.find(pcs, addresses, bursts, n);
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long t0 = System.nanoTime();
+    long c0 = threads.getCurrentThreadCpuTime();
+    List<StreamFinder.Stream> found = finder.find(pcs, addresses, bursts, n);
+    searchNanos = System.nanoTime() - t0;
+    searchCpuNanos = threads.getCurrentThreadCpuTime() - c0;
+    return found;
+  }
+
+  /** Wall time of the last hot data stream search, in nanoseconds. */
+  public long searchNanos() {
+    return searchNanos;
+  }
+
+  /**
+   * CPU time of the thread that made the last search, in nanoseconds (on a shared machine wall time
+   * mostly measures the load).
+   */
+  public long searchCpuNanos() {
+    return searchCpuNanos;
   }
 
   @Override
