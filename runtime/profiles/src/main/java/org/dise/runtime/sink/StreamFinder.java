@@ -205,7 +205,7 @@ public final class StreamFinder {
       countedIn = new int[m];
       for (int c = 0; c < m; c++) {
         // A bound, not a count: heat <= longest x occurrences (and <= n, as occurrences do not
-        // overlap), at the class's shortest length, first occurrence 0. A class is counted
+        // overlap), at the class's shortest length, first occurrence -1. A class is counted
         // only when its bound reaches the top of the heap.
         long heat = Math.min(n, (long) index.longest(c) * index.occurrences(c));
         major[heapSize] = heat << 32 | (0xFFFFFFFFL - index.shortest(c));
