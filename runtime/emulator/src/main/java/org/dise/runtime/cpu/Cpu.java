@@ -153,6 +153,11 @@ public final class Cpu {
     interruptRequested = true;
   }
 
+  /** Drops a request that arrived after the run it was meant for had already stopped. */
+  public void clearInterrupt() {
+    interruptRequested = false;
+  }
+
   /**
    * Installs (or, with null, removes) the decode-stage hook. The decode cache is emptied so that
    * every instruction is decoded again and offered to {@link DecodeStage#attach}.
