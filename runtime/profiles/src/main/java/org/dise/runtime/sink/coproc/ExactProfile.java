@@ -1,0 +1,130 @@
+package org.dise.runtime.sink.coproc;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The exact profile a co-processor application's estimate is measured against: the count of every
+ * (pc, value) pair of every tagged retirement. It is the measuring, not the modelled hardware, and
+ * is updated once per retired load or branch, so it is kept in one flat array of (pc, value, count)
+ * triples in open addressing (one cache line per event), with the slots' first-occurrence order
+ * beside it. Nothing is boxed or allocated per event once a pair is in; the nested {@code HashMap}s
+ * it replaced were a sixth of a {@code coproc} experiment run's CPU (docs/benchmarks.md).
+ *
+ * <p>{@link #asMap()} builds the nested-map form at the end of a run, in first-occurrence order.
+ * The maps' iteration order may still differ from the incrementally filled ones' (HashMap resizes
+ * lazily on the call after the one that crossed its threshold), which could move a floating-point
+ * sum over them in its last bits; the coproc experiment's CSVs were identical before and after.
+ */
+final class ExactProfile {
+  /** (pc, value, count) per slot, open addressing; a count of 0 marks an empty slot. */
+  private long[] table = new long[3 * 1024];
+
+  private int mask = 1023;
+
+  /** The slots in first-occurrence order. */
+  private int[] order = new int[512];
+
+  private int size;
+  private Map<Long, Map<Long, Long>> view;
+  private Map<Long, Long> totals;
+
+  /** Counts one retirement of {@code pc} with {@code value}. */
+  void add(long pc, long value) {
+    view = null;
+    totals = null;
+    int i = hash(pc, value) & mask;
+    while (true) {
+      int k = 3 * i;
+      if (table[k + 2] == 0) {
+        break;
+      }
+      if (table[k] == pc && table[k + 1] == value) {
+        table[k + 2]++;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    int k = 3 * i;
+    table[k] = pc;
+    table[k + 1] = value;
+    table[k + 2] = 1;
+    if (size == order.length) {
+      order = Arrays.copyOf(order, size * 2);
+    }
+    order[size++] = i;
+    if (size * 2 > mask + 1) {
+      grow();
+    }
+  }
+
+  /** Doubles the table, keeping the first-occurrence order. */
+  private void grow() {
+    long[] old = table;
+    table = new long[old.length * 2];
+    mask = 2 * mask + 1;
+    for (int e = 0; e < size; e++) {
+      int k = 3 * order[e];
+      int i = hash(old[k], old[k + 1]) & mask;
+      while (table[3 * i + 2] != 0) {
+        i = (i + 1) & mask;
+      }
+      System.arraycopy(old, k, table, 3 * i, 3);
+      order[e] = i;
+    }
+  }
+
+  /** The count of {@code (pc, value)}, 0 if never seen. */
+  long count(long pc, long value) {
+    int i = hash(pc, value) & mask;
+    for (; table[3 * i + 2] != 0; i = (i + 1) & mask) {
+      if (table[3 * i] == pc && table[3 * i + 1] == value) {
+        return table[3 * i + 2];
+      }
+    }
+    return 0;
+  }
+
+  /** The number of distinct (pc, value) pairs. */
+  int size() {
+    return size;
+  }
+
+  /** pc -> its executions (the sum of its values' counts), built once per change. */
+  Map<Long, Long> totals() {
+    if (totals == null) {
+      Map<Long, Long> m = new HashMap<>();
+      for (int e = 0; e < size; e++) {
+        int k = 3 * order[e];
+        m.merge(table[k], table[k + 2], Long::sum);
+      }
+      totals = m;
+    }
+    return totals;
+  }
+
+  /**
+   * pc -> value -> count, built once per change (the error reads it at the end of a run, not per
+   * event). Callers must not modify it.
+   */
+  Map<Long, Map<Long, Long>> asMap() {
+    if (view == null) {
+      Map<Long, Map<Long, Long>> m = new HashMap<>();
+      for (int e = 0; e < size; e++) {
+        int k = 3 * order[e];
+        m.computeIfAbsent(table[k], x -> new HashMap<>()).put(table[k + 1], table[k + 2]);
+      }
+      view = m;
+    }
+    return view;
+  }
+
+  /** Mixes both halves of the key (SplitMix64's finaliser): values are often small and close. */
+  private static int hash(long pc, long value) {
+    long z = pc * 0x9E3779B97F4A7C15L + value;
+    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+    return (int) (z ^ (z >>> 33));
+  }
+}
