@@ -120,6 +120,11 @@ public final class IntervalsExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    o.settings(
+        new TriggerSpec("phase_aware", Map.of("threshold", "25", "policy", "third")), "interval");
+    o.settings(new TriggerSpec("periodic", Map.of()), "interval", "period");
+    o.settings(new TriggerSpec("random", Map.of()), "interval", "one_in", "seed");
+    o.setting("hot_set", SamplingExperiment.HOT_SET);
     List<Figure.Series> count = new ArrayList<>();
     List<Figure.Series> heavy = new ArrayList<>();
     Map<String, String> at5 = new TreeMap<>();

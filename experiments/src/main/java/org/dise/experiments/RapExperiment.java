@@ -124,6 +124,9 @@ public final class RapExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    // The bindings of acf(...) but epsilon (a column): the code stream's and the values'.
+    o.component("Code", "rap_tree", Map.of("cost", "0", "code", "true"), "epsilon_ppm");
+    o.component("Values", "rap_tree", Map.of("cost", "0"), "epsilon_ppm");
     List<Figure.Series> nodes = new ArrayList<>();
     List<Figure.Series> errors = new ArrayList<>();
     Map<String, double[]> at10 = new LinkedHashMap<>();
