@@ -3,6 +3,8 @@ package org.dise.runtime.sink.coproc;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.dise.runtime.metrics.WeightedRms;
+import org.dise.runtime.sink.LongCounters;
 
 /**
  * The exact profile a co-processor application's estimate is measured against: the count of every
@@ -17,7 +19,7 @@ import java.util.Map;
  * lazily on the call after the one that crossed its threshold), which could move a floating-point
  * sum over them in its last bits; the coproc experiment's CSVs were identical before and after.
  */
-final class ExactProfile {
+final class ExactProfile implements WeightedRms.Pairs {
   /** (pc, value, count) per slot, open addressing; a count of 0 marks an empty slot. */
   private long[] table = new long[3 * 1024];
 
@@ -28,7 +30,7 @@ final class ExactProfile {
 
   private int size;
   private Map<Long, Map<Long, Long>> view;
-  private Map<Long, Long> totals;
+  private LongCounters totals;
 
   /** Counts one retirement of {@code pc} with {@code value}. */
   void add(long pc, long value) {
@@ -76,7 +78,8 @@ final class ExactProfile {
   }
 
   /** The count of {@code (pc, value)}, 0 if never seen. */
-  long count(long pc, long value) {
+  @Override
+  public long count(long pc, long value) {
     int i = hash(pc, value) & mask;
     for (; table[3 * i + 2] != 0; i = (i + 1) & mask) {
       if (table[3 * i] == pc && table[3 * i + 1] == value) {
@@ -91,17 +94,29 @@ final class ExactProfile {
     return size;
   }
 
-  /** pc -> its executions (the sum of its values' counts), built once per change. */
-  Map<Long, Long> totals() {
+  /** The executions of {@code pc} (the sum of its values' counts), 0 if it never ran. */
+  @Override
+  public long total(long pc) {
     if (totals == null) {
-      Map<Long, Long> m = new HashMap<>();
-      for (int e = 0; e < size; e++) {
-        int k = 3 * order[e];
-        m.merge(table[k], table[k + 2], Long::sum);
+      LongCounters t = new LongCounters(1, 1);
+      for (int k = 0; k < table.length; k += 3) { // in table order: one sequential pass
+        if (table[k + 2] != 0) {
+          t.add(table[k], 0, table[k + 2]);
+        }
       }
-      totals = m;
+      totals = t;
     }
-    return totals;
+    return totals.get(pc, 0);
+  }
+
+  /** Every pair with its count, in table order (a sequential pass). */
+  @Override
+  public void forEach(Visitor v) {
+    for (int k = 0; k < table.length; k += 3) {
+      if (table[k + 2] != 0) {
+        v.pair(table[k], table[k + 1], table[k + 2]);
+      }
+    }
   }
 
   /**

@@ -115,7 +115,7 @@ public final class SampledValueProfiler implements TaggedSink {
   }
 
   public double weightedRmsError() {
-    return WeightedRms.error(estimates(), exact(), minInvariancePct / 100.0);
+    return WeightedRms.error(estimates(), exact, minInvariancePct / 100.0);
   }
 
   @Override
@@ -124,7 +124,7 @@ public final class SampledValueProfiler implements TaggedSink {
     sampled.forEach(
         (pc, m) -> {
           long n = m.values().stream().mapToLong(Long::longValue).sum();
-          long all = exact.totals().getOrDefault(pc, 0L);
+          long all = exact.total(pc);
           m.entrySet().stream()
               .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
               .forEach(

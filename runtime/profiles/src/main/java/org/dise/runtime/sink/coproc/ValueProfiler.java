@@ -385,7 +385,7 @@ public final class ValueProfiler extends CoProcessor {
 
   /** The weighted RMS error of the estimates against the exact profile, in percent points. */
   public double weightedRmsError() {
-    return WeightedRms.error(estimates(), exact(), minInvariancePct / 100.0);
+    return WeightedRms.error(estimates(), exact, minInvariancePct / 100.0);
   }
 
   @Override
@@ -401,7 +401,7 @@ public final class ValueProfiler extends CoProcessor {
                 : Double.compare(est.get(b[0]).get(b[1]), est.get(a[0]).get(a[1])));
     for (long[] k : order) {
       Record r = memory.get(k[0]);
-      long n = exact.totals().getOrDefault(k[0], 0L);
+      long n = exact.total(k[0]);
       rows.add(
           List.of(
               "0x" + Long.toHexString(k[0]),
