@@ -170,6 +170,10 @@ public final class RemoteExperiment implements Experiment {
     o.setting("center.threshold", trim(CENTER_THRESHOLD));
     o.setting("users_at_once", g.parallel());
     o.setting("center.store", "sqlite, fresh per mode");
+    // The errors are of the center's merged estimate, which scales each phase by its own
+    // instructions over its sampled ones (Store.estimate): the devices' phase_aware.scaling
+    // shapes only their local estimates.
+    o.setting("center.estimate_scaling", "phase");
     o.setting("hot_set", SamplingExperiment.HOT_SET);
     o.figure(
         Figure.lines(
