@@ -49,6 +49,44 @@ class ExperimentsTest {
   }
 
   @Test
+  void aThirtyTwoBitCodeRangeGivesAShallowerTreeWithFewerNodes(@TempDir Path out) {
+    Lab lab = lab("phases:1:AB").set(java.util.Map.of("code_range_bits", "64,32"));
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new RapExperiment(), lab, out, "test", "test");
+    List<List<Object>> code = rows(w, "stream", "code");
+    for (double eps : List.of(1.0, 10.0)) {
+      List<Object> wide =
+          code.stream()
+              .filter(r -> num(w, r, "epsilon_pct") == eps && num(w, r, "range_bits") == 64)
+              .findFirst()
+              .orElseThrow();
+      List<Object> narrow =
+          code.stream()
+              .filter(r -> num(w, r, "epsilon_pct") == eps && num(w, r, "range_bits") == 32)
+              .findFirst()
+              .orElseThrow();
+      // The same pcs (they fit in 32 bits), half the height: a larger split threshold.
+      assertThat(num(w, narrow, "events")).isEqualTo(num(w, wide, "events"));
+      assertThat(num(w, narrow, "max_nodes")).isLessThan(num(w, wide, "max_nodes"));
+    }
+    // The value tree does not depend on the code tree's range: run once per epsilon.
+    assertThat(rows(w, "stream", "value")).hasSize(2);
+    assertThat(w.outcome().settings).doesNotContainKey("Code.range_bits"); // a column
+    assertThat(w.outcome().settings).containsEntry("Values.range_bits", "64");
+  }
+
+  @Test
+  void aSettingWithABadCountNamesIt(@TempDir Path out) {
+    Lab lab = lab("phases:1:AB").set(java.util.Map.of("intervals", "1M,0"));
+    ExperimentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExperimentException.class,
+            () ->
+                ExperimentRunner.run(new IntervalsExperiment(), lab, Path.of("unused"), "t", "t"));
+    assertThat(e.getMessage()).isEqualTo("--set intervals: intervals must be at least 1, not 0");
+  }
+
+  @Test
   void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     Lab lab =
