@@ -12,12 +12,13 @@ import org.dise.runtime.sink.LongCounters;
  * is updated once per retired load or branch, so it is kept in one flat array of (pc, value, count)
  * triples in open addressing (one cache line per event), with the slots' first-occurrence order
  * beside it. Nothing is boxed or allocated per event once a pair is in; the nested {@code HashMap}s
- * it replaced were a sixth of a {@code coproc} experiment run's CPU (docs/benchmarks.md).
+ * it replaced, with the tables that re-read them, took over half of a {@code coproc} experiment
+ * run's CPU samples (docs/benchmarks.md).
  *
- * <p>{@link #asMap()} builds the nested-map form at the end of a run, in first-occurrence order.
- * The maps' iteration order may still differ from the incrementally filled ones' (HashMap resizes
- * lazily on the call after the one that crossed its threshold), which could move a floating-point
- * sum over them in its last bits; the coproc experiment's CSVs were identical before and after.
+ * <p>The error ({@link WeightedRms.Pairs}) and the tables read it pair by pair in table order, so
+ * the error's floating-point sums run in another order than over the old maps: equal to rounding,
+ * and the coproc experiment's CSVs were identical before and after. {@link #asMap()} builds the
+ * nested-map form for callers that want maps, in first-occurrence order.
  */
 final class ExactProfile implements WeightedRms.Pairs {
   /** (pc, value, count) per slot, open addressing; a count of 0 marks an empty slot. */
