@@ -130,7 +130,20 @@ class ExperimentsTest {
   void burstyTracingTracesItsSamplingRateAndFindsStreams(@TempDir Path out) {
     ExperimentRunner.Written w =
         ExperimentRunner.run(new BurstyExperiment(), lab("phases:1:AB"), out, "test", "test");
+    double oneCheckBursts = 0;
+    double fiftyCheckBursts = 0;
     for (List<Object> r : w.outcome().data.rows()) {
+      if (num(w, r, "nCheck0") == 0) {
+        // The complete trace is one burst.
+        assertThat(num(w, r, "bursts")).isEqualTo(1.0);
+      }
+      if (num(w, r, "nCheck0") == 20 && num(w, r, "nInstr0") == 1) {
+        oneCheckBursts = num(w, r, "bursts");
+      }
+      if (num(w, r, "nCheck0") == 1000 && num(w, r, "nInstr0") == 50) {
+        fiftyCheckBursts = num(w, r, "bursts");
+        assertThat(num(w, r, "references_per_burst")).isGreaterThan(10.0);
+      }
       if (num(w, r, "nCheck0") == 1000 && num(w, r, "nInstr0") == 50) {
         // 50 of every 1050 checks sampled: about 5% of the references (bursts vary in length).
         assertThat(num(w, r, "traced_pct")).isWithin(3.0).of(100.0 * 50 / 1050);
@@ -143,6 +156,10 @@ class ExperimentsTest {
       assertThat(num(w, r, "analysis_cpu_us_per_reference"))
           .isAtMost(num(w, r, "analysis_us_per_reference") + 1.0);
     }
+    // The sink sees where each burst ends: at the same 5% rate, bursts of one check are about
+    // 50 times as many as bursts of 50 checks.
+    assertThat(fiftyCheckBursts).isGreaterThan(1.0);
+    assertThat(oneCheckBursts).isGreaterThan(20 * fiftyCheckBursts);
   }
 
   @Test

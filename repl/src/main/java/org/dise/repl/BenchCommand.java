@@ -212,10 +212,11 @@ public final class BenchCommand implements Callable<Integer> {
       if (verbose) {
         out.printf(
             "  translated blocks %d, entries into translated code %,d (%.1f instructions"
-                + " each)%n",
+                + " each), %,d of them chained from the previous unit%n",
             best.translatedBlocks,
             best.entries,
-            (double) best.translated / Math.max(1, best.entries));
+            (double) best.translated / Math.max(1, best.entries),
+            best.chained);
       }
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
@@ -353,6 +354,7 @@ public final class BenchCommand implements Callable<Integer> {
       int status,
       long translated,
       long entries,
+      long chained,
       int translatedBlocks,
       CostReport cost) {}
 
@@ -441,6 +443,7 @@ public final class BenchCommand implements Callable<Integer> {
         status,
         m.cpu().translatedInstructions(),
         m.cpu().unitEntries(),
+        m.cpu().chainedEntries(),
         bc == null ? 0 : bc.compiledBlocks(),
         engine == null ? null : engine.cost());
   }

@@ -310,6 +310,9 @@ final class Debuggee implements InspectionCommands.ProgramView {
       fired = stage == null ? null : stage.fired();
     } finally {
       running = null;
+      // A Ctrl-C that landed between two slices stopped this run through interruptRequested and
+      // is still pending in the Cpu; it must not stop the next command's run.
+      cpu.clearInterrupt();
       if (temporary) {
         breakpoints.remove(until);
         refreshStage();
@@ -372,8 +375,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   /**
-   * Runs in slices and checks for Ctrl-C between them: {@link Cpu#run} clears a pending interrupt
-   * request when it starts, so a request that lands just before that would be lost.
+   * Runs in slices and checks for Ctrl-C between them, so that a request that lands while no slice
+   * runs stops the run before the next slice starts.
    */
   private StopReason runSliced(Cpu cpu, long steps) {
     long start = applicationInstructions();

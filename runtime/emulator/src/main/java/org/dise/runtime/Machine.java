@@ -72,7 +72,10 @@ public final class Machine {
   private final Memory memory = new Memory();
   private final LinuxKernel kernel;
   private final Cpu cpu;
-  private final SymbolTable symbols;
+
+  /** The program's function symbols at their loaded addresses, read on first use. */
+  private SymbolTable symbols;
+
   private final Loader.Image image;
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
@@ -88,7 +91,6 @@ public final class Machine {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
     this.image = Loader.load(elf, memory, argv, options.env(), options.seed());
-    this.symbols = elf.symbols().rebased(image.bias());
     kernel.setBrkStart(image.brkStart());
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
@@ -169,7 +171,10 @@ public final class Machine {
     return kernel;
   }
 
-  public SymbolTable symbols() {
+  public synchronized SymbolTable symbols() {
+    if (symbols == null) {
+      symbols = elf.symbols().rebased(image.bias());
+    }
     return symbols;
   }
 
@@ -217,7 +222,7 @@ public final class Machine {
               cpu.instret(),
               String.format(
                   "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
-                  cpu.instret(), maxInsns, cpu.pc, symbols.describe(cpu.pc)));
+                  cpu.instret(), maxInsns, cpu.pc, symbols().describe(cpu.pc)));
       default -> new Outcome(r, 1, cpu.instret(), "guest stopped: " + r);
     };
   }
@@ -227,8 +232,8 @@ public final class Machine {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("guest fault (%s): %s%n", f.signalName(), f.reason()));
     String where =
-        symbols.lookup(f.pc()).isPresent()
-            ? "in " + symbols.describe(f.pc())
+        symbols().lookup(f.pc()).isPresent()
+            ? "in " + symbols().describe(f.pc())
             : "(not in any function)";
     sb.append(String.format("  pc:          0x%x %s%n", f.pc(), where));
     int raw = f.raw();
@@ -247,7 +252,7 @@ public final class Machine {
       String dis;
       try {
         DecodedInsn d = Decoder.decode(f.pc(), raw);
-        dis = Disassembler.format(d, symbols).replace('\t', ' ');
+        dis = Disassembler.format(d, symbols()).replace('\t', ' ');
       } catch (RuntimeException e) {
         dis = "(not a valid instruction)";
       }

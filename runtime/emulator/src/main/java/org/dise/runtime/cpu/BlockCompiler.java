@@ -102,11 +102,14 @@ public final class BlockCompiler {
     return !waiting.isEmpty();
   }
 
-  /** Translates and installs the waiting blocks, on the emulating thread. */
+  /**
+   * Translates and installs the waiting blocks, on the emulating thread: they and the warm code
+   * around them become {@link Region}s, one unit each.
+   */
   void installReady(Cpu cpu) {
-    for (int i = 0; i < waiting.size(); i += MAX_UNIT) {
-      compileSplitting(
-          List.copyOf(waiting.subList(i, Math.min(waiting.size(), i + MAX_UNIT))), cpu);
+    int minCount = Math.max(1, cpu.translateThreshold() / Region.WARM_DIVISOR);
+    for (List<Block> region : Region.form(cpu, waiting, minCount, MAX_UNIT)) {
+      compileSplitting(region, cpu);
     }
     waiting.clear();
   }

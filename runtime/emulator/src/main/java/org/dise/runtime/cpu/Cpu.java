@@ -153,6 +153,11 @@ public final class Cpu {
     interruptRequested = true;
   }
 
+  /** Drops a request that arrived after the run it was meant for had already stopped. */
+  public void clearInterrupt() {
+    interruptRequested = false;
+  }
+
   /**
    * Installs (or, with null, removes) the decode-stage hook. The decode cache is emptied so that
    * every instruction is decoded again and offered to {@link DecodeStage#attach}.
@@ -425,6 +430,20 @@ public final class Cpu {
     };
   }
 
+  /** The block the cache holds at {@code pc}, or null (never builds one). */
+  Block cachedBlock(long pc) {
+    if (pc < 0 || pc >= Memory.LIMIT) {
+      return null;
+    }
+    Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+    return bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+  }
+
+  /** Runs of a block before it is translated (0: the interpreter runs everything). */
+  int translateThreshold() {
+    return translateThreshold;
+  }
+
   /** True while {@code b} is the block the cache holds for its address. */
   boolean isCurrent(Block b) {
     Block[] bp = blockPages[(int) (b.start >>> Memory.PAGE_BITS)];
@@ -597,12 +616,26 @@ public final class Cpu {
             maxSteps -= steps;
             steps = 0;
             try {
-              pc = code.run(b.codeId, this, x, f, mem, maxSteps - steps);
-              steps += unitSteps;
-              translatedInstructions += unitSteps;
-              if (halted) { // a replacement the decode stage ran inside the unit exited
-                this.pc = pc;
-                return StopReason.EXITED;
+              while (true) {
+                pc = code.run(b.codeId, this, x, f, mem, maxSteps);
+                translatedInstructions += unitSteps;
+                if (halted) { // a replacement the decode stage ran inside the unit exited
+                  steps += unitSteps;
+                  this.pc = pc;
+                  return StopReason.EXITED;
+                }
+                // Chaining: the unit's instructions are counted at once, so the next unit (and
+                // the decode stage it may call) sees the exact count, as after a dispatch.
+                instret += unitSteps;
+                maxSteps -= unitSteps;
+                Block next = chained(pc, maxSteps);
+                if (next == null) {
+                  break;
+                }
+                b = next;
+                code = next.code;
+                unitEntries++;
+                chainedEntries++;
               }
             } catch (Memory.CodeModified e) {
               steps += unitSteps + 1; // the store retired
@@ -786,6 +819,29 @@ public final class Cpu {
       instret += steps;
       mem.setGuestStores(outerGuestStores);
     }
+  }
+
+  /**
+   * The translated block at {@code pc} that a unit which just returned may go on to directly,
+   * without the dispatcher's checks (they hold for translated code: it runs whole blocks, tagged
+   * instructions included, within {@code budget}), or null when the dispatcher must look: an
+   * interrupt or breakpoint is pending, the block is not translated or does not fit the budget. The
+   * block cache holds only current blocks, so code written since is never reached.
+   */
+  private Block chained(long pc, long budget) {
+    if (interruptRequested || breakpoint >= 0 || pc < 0 || pc >= Memory.LIMIT) {
+      return null;
+    }
+    Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+    Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+    return next != null && next.code != null && next.insns.length <= budget ? next : null;
+  }
+
+  private long chainedEntries;
+
+  /** Unit entries that came straight from the previous unit's exit ({@link #chained}). */
+  public long chainedEntries() {
+    return chainedEntries;
   }
 
   /** The index of the first instruction of {@code b} the decode stage takes under a vector. */

@@ -25,9 +25,15 @@ public final class ElfFile {
   private final long phoff;
   private final int phentsize;
   private final List<Segment> segments;
-  private final SymbolTable symbols;
-  private final List<ProgramSymbols.Entry> named = new ArrayList<>();
-  private final ProgramSymbols programSymbols;
+  private final long shoff;
+  private final int shentsize;
+  private final int shnum;
+
+  // Read on first use: a plain run never names a pc, and building these was about 15 ms of a
+  // hello run's start-up.
+  private SymbolTable symbols;
+  private List<ProgramSymbols.Entry> named;
+  private ProgramSymbols programSymbols;
 
   private ElfFile(Path path, byte[] bytes) throws ElfException {
     this.path = path;
@@ -64,11 +70,11 @@ public final class ElfFile {
     }
     this.entry = b.getLong(24);
     this.phoff = b.getLong(32);
-    long shoff = b.getLong(40);
+    this.shoff = b.getLong(40);
     this.phentsize = b.getShort(54) & 0xffff;
     int phnum = b.getShort(56) & 0xffff;
-    int shentsize = b.getShort(58) & 0xffff;
-    int shnum = b.getShort(60) & 0xffff;
+    this.shentsize = b.getShort(58) & 0xffff;
+    this.shnum = b.getShort(60) & 0xffff;
     if (phnum == 0) {
       throw new ElfException("no program headers");
     }
@@ -116,8 +122,17 @@ public final class ElfFile {
       segs.add(s);
     }
     this.segments = List.copyOf(segs);
-    this.symbols = readSymbols(b, shoff, shentsize, shnum);
-    this.programSymbols = new ProgramSymbols(named);
+  }
+
+  /** Reads the symbol table the first time a caller asks for symbols. */
+  private synchronized void loadSymbols() {
+    if (symbols == null) {
+      named = new ArrayList<>();
+      ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+      SymbolTable table = readSymbols(b, shoff, shentsize, shnum);
+      programSymbols = new ProgramSymbols(named);
+      symbols = table;
+    }
   }
 
   /** The largest program file read: programs are read whole, into the tool's heap. */
@@ -269,11 +284,13 @@ public final class ElfFile {
   }
 
   public SymbolTable symbols() {
+    loadSymbols();
     return symbols;
   }
 
   /** Every named function, object and marker, at link-time addresses (see {@link #loadBias}). */
   public ProgramSymbols programSymbols() {
+    loadSymbols();
     return programSymbols;
   }
 

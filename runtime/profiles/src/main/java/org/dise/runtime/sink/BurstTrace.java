@@ -16,8 +16,10 @@ import org.dise.runtime.isa.OpClass;
  * Section 5.2): each event is a load or store, recorded as (pc, effective address) before it
  * executes. With {@code streams} the profile is the hot data streams, identified by their access
  * signature (the ordered pcs) and weighted by heat = length x frequency; without, the references
- * per pc. The first {@code capacity} references are kept. A codeword event ({@code on_trig_inst})
- * starts a new burst: no stream spans two.
+ * per pc. The first {@code capacity} references are kept. A codeword event ({@code on_trig_inst}),
+ * or any other event that is not a load or store (such as the check that ends a burst of the
+ * bursty_tracing trigger, which turns sampling off with micro-ops and injects no codeword), starts
+ * a new burst: no stream spans two.
  */
 public final class BurstTrace implements Sink {
   public static final int DEFAULT_CAPACITY = 256 * 1024;
@@ -34,6 +36,8 @@ public final class BurstTrace implements Sink {
   private long dropped;
   private ProfileTable cached;
   private int cachedAt = -1;
+  private long searchNanos;
+  private long searchCpuNanos;
 
   public BurstTrace(String name, boolean streams, int capacity, StreamFinder finder) {
     this.name = name;
@@ -49,8 +53,9 @@ public final class BurstTrace implements Sink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
-    if (original.opClass() == OpClass.CODEWORD) {
-      // on_trig_inst: a burst starts, and no stream may span the gap before it.
+    OpClass k = original.opClass();
+    if (k != OpClass.LOAD && k != OpClass.STORE) {
+      // on_trig_inst, or a check that ends a burst: no stream may span the gap.
       burst++;
       return;
     }
@@ -74,6 +79,30 @@ public final class BurstTrace implements Sink {
     return n;
   }
 
+  /** Events that started a burst (codewords and other events that are not references). */
+  public int boundaries() {
+    return burst;
+  }
+
+  /** Bursts that hold at least one reference of the trace. */
+  public int bursts() {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      if (i == 0 || bursts[i] != bursts[i - 1]) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The hot data streams as if the bursts were one trace (streams may span the gaps between them),
+   * for comparison.
+   */
+  public List<StreamFinder.Stream> hotStreamsJoined() {
+    return finder.find(pcs, addresses, null, n);
+  }
+
   /** References that arrived after the trace was full. */
   public long dropped() {
     return dropped;
@@ -93,7 +122,27 @@ public final class BurstTrace implements Sink {
 
   /** The hot data streams of the trace so far, hottest first, before merging by signature. */
   public List<StreamFinder.Stream> hotStreams() {
-    return finder.find(pcs, addresses, bursts, n);
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    long t0 = System.nanoTime();
+    long c0 = threads.getCurrentThreadCpuTime();
+    List<StreamFinder.Stream> found = finder.find(pcs, addresses, bursts, n);
+    searchNanos = System.nanoTime() - t0;
+    searchCpuNanos = threads.getCurrentThreadCpuTime() - c0;
+    return found;
+  }
+
+  /** Wall time of the last hot data stream search, in nanoseconds. */
+  public long searchNanos() {
+    return searchNanos;
+  }
+
+  /**
+   * CPU time of the thread that made the last search, in nanoseconds (on a shared machine wall time
+   * mostly measures the load).
+   */
+  public long searchCpuNanos() {
+    return searchCpuNanos;
   }
 
   @Override
@@ -159,7 +208,7 @@ public final class BurstTrace implements Sink {
   }
 
   /** The access signature: the stream's pcs in order. */
-  static String signature(long[] pcs) {
+  public static String signature(long[] pcs) {
     StringBuilder sb = new StringBuilder();
     for (long pc : pcs) {
       sb.append(sb.length() == 0 ? "" : " ").append(Long.toHexString(pc));

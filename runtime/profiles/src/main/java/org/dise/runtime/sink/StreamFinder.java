@@ -2,9 +2,7 @@ package org.dise.runtime.sink;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Finds the hot data streams of a data reference trace (bursty tracing paper, Section 5.2): a
@@ -13,6 +11,13 @@ import java.util.Map;
  * occurrences; no stream spans two bursts. Greedy: take the hottest stream among the references no
  * chosen stream covers yet, cover its occurrences, repeat until the chosen streams cover {@code
  * coveragePct}% of the trace (spec/profiles.md describes the algorithm and its choices).
+ *
+ * <p>The search is lazy greedy over one {@link SuffixIndex} for all window lengths: a max-heap
+ * holds every class (LCP interval) under a key (heat, shorter length, earlier first occurrence)
+ * that bounds its true key: at first from its size alone, then the key it had when last counted.
+ * Covering references only removes windows, so a class's key never rises: a top counted before the
+ * last cover is counted again and put back under its new key, and a top counted since is the
+ * hottest class (its key is exact and at least every other class's bound).
  */
 public final class StreamFinder {
   public static final int MIN_LENGTH = 10;
@@ -33,17 +38,22 @@ public final class StreamFinder {
     }
   }
 
-  /** Window counts (O(n) passes) the last plain search made, for the benchmark. */
-  long counts;
+  /** The longest max_length accepted: the index compares up to that many references. */
+  public static final int LONGEST = 1000;
 
   private final int minLength;
   private final int maxLength;
   private final long coveragePct;
 
   public StreamFinder(int minLength, int maxLength, long coveragePct) {
-    if (minLength < 2 || maxLength < minLength || coveragePct < 1 || coveragePct > 100) {
+    if (minLength < 2
+        || maxLength < minLength
+        || maxLength > LONGEST
+        || coveragePct < 1
+        || coveragePct > 100) {
       throw new IllegalArgumentException(
-          "hot data streams need 2 <= min_length <= max_length"
+          "hot data streams need 2 <= min_length <= max_length <= "
+              + LONGEST
               + " and coverage_pct in 1..100, got min_length "
               + minLength
               + ", max_length "
@@ -66,211 +76,280 @@ public final class StreamFinder {
    * (non-decreasing), and no stream spans two bursts; null means one burst.
    */
   public List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n) {
-    return find(pcs, addresses, bursts, n, true);
+    List<Stream> out = new ArrayList<>();
+    int depth = Math.min(maxLength, n);
+    if (depth < minLength) {
+      return out;
+    }
+    Search s = new Search(intern(pcs, addresses, n), bursts, n, minLength, depth);
+    long target = (coveragePct * n + 99) / 100;
+    long hot = 0;
+    while (hot < target && out.size() < MAX_STREAMS && s.next()) {
+      out.add(
+          new Stream(
+              Arrays.copyOfRange(pcs, s.first, s.first + s.length),
+              Arrays.copyOfRange(addresses, s.first, s.first + s.length),
+              s.count));
+      hot += (long) s.count * s.length;
+    }
+    out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
+    return out;
   }
 
   /**
-   * {@code incremental} false is the plain greedy search (every length counted over the whole trace
-   * in every round), kept for the test that both choose the same streams.
+   * The references as numbers 1 and up, equal for equal (pc, address) pairs: an open-addressing
+   * table of the distinct pairs, grown as they come (no object per reference).
    */
-  List<Stream> find(long[] pcs, long[] addresses, int[] bursts, int n, boolean incremental) {
-    int[] ids = intern(pcs, addresses, n);
-    return incremental
-        ? findIncremental(pcs, addresses, ids, bursts, n)
-        : findPlain(pcs, addresses, ids, bursts, n);
-  }
-
-  private List<Stream> findIncremental(
-      long[] pcs, long[] addresses, int[] ids, int[] bursts, int n) {
-    long target = (coveragePct * n + 99) / 100;
-    long hot = 0;
-    List<Stream> out = new ArrayList<>();
-    WindowClasses classes = new WindowClasses(ids, bursts, n, minLength, maxLength);
-    while (hot < target && out.size() < MAX_STREAMS) {
-      WindowClasses.Choice best = classes.hottest();
-      if (best == null) {
-        break;
-      }
-      for (int i : classes.occurrences(best)) {
-        classes.cover(i, i + best.length());
-      }
-      classes.settle();
-      out.add(
-          new Stream(
-              Arrays.copyOfRange(pcs, best.first(), best.first() + best.length()),
-              Arrays.copyOfRange(addresses, best.first(), best.first() + best.length()),
-              best.count()));
-      hot += (long) best.count() * best.length();
-    }
-    out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
-    return out;
-  }
-
-  private List<Stream> findPlain(long[] pcs, long[] addresses, int[] ids, int[] bursts, int n) {
-    boolean[] covered = new boolean[n];
-    int[] prefix = new int[n + 1];
-    long target = (coveragePct * n + 99) / 100;
-    long hot = 0;
-    List<Stream> out = new ArrayList<>();
-    Windows w = new Windows(n);
-    int top = Math.min(maxLength, n);
-    counts = 0;
-    while (hot < target && out.size() < MAX_STREAMS) {
-      for (int i = 0; i < n; i++) {
-        prefix[i + 1] = prefix[i] + (covered[i] ? 1 : 0);
-      }
-      long bestHeat = 0;
-      int bestLength = 0;
-      int bestFirst = 0;
-      int bestCount = 0;
-      for (int len = minLength; len <= top; len++) {
-        w.count(ids, n, len, prefix, bursts);
-        counts++;
-        long h = w.bestCount >= 2 ? (long) w.bestCount * len : 0;
-        if (h > bestHeat) {
-          bestHeat = h;
-          bestLength = len;
-          bestFirst = w.bestFirst;
-          bestCount = w.bestCount;
-        }
-      }
-      if (bestCount < 2) {
-        break;
-      }
-      int frequency = 0;
-      int nextFree = bestFirst;
-      // A rolling hash finds the candidates; only those are compared reference by reference.
-      long pow = 1;
-      long want = 0;
-      long h = 0;
-      for (int k = 0; k < bestLength; k++) {
-        want = want * Windows.BASE + ids[bestFirst + k];
-        h = h * Windows.BASE + ids[bestFirst + k];
-        pow = k == 0 ? 1 : pow * Windows.BASE;
-      }
-      for (int i = bestFirst; i + bestLength <= n; i++) {
-        if (i > bestFirst) {
-          h = (h - ids[i - 1] * pow) * Windows.BASE + ids[i + bestLength - 1];
-        }
-        if (h == want
-            && i >= nextFree
-            && prefix[i + bestLength] == prefix[i]
-            && oneBurst(bursts, i, bestLength)
-            && same(ids, bestFirst, i, bestLength)) {
-          Arrays.fill(covered, i, i + bestLength, true);
-          nextFree = i + bestLength;
-          frequency++;
-        }
-      }
-      out.add(
-          new Stream(
-              Arrays.copyOfRange(pcs, bestFirst, bestFirst + bestLength),
-              Arrays.copyOfRange(addresses, bestFirst, bestFirst + bestLength),
-              frequency));
-      hot += (long) frequency * bestLength;
-    }
-    out.sort((a, b) -> Long.compare(b.heat(), a.heat()));
-    return out;
-  }
-
   static int[] intern(long[] pcs, long[] addresses, int n) {
-    record Ref(long pc, long address) {}
-    Map<Ref, Integer> seen = new HashMap<>();
     int[] ids = new int[n];
+    int cap = 1024;
+    long[] kp = new long[cap];
+    long[] ka = new long[cap];
+    int[] val = new int[cap];
+    int distinct = 0;
     for (int i = 0; i < n; i++) {
-      ids[i] = seen.computeIfAbsent(new Ref(pcs[i], addresses[i]), r -> seen.size() + 1);
+      if (2 * distinct >= cap) {
+        int ncap = 2 * cap;
+        long[] np = new long[ncap];
+        long[] na = new long[ncap];
+        int[] nv = new int[ncap];
+        for (int s = 0; s < cap; s++) {
+          if (val[s] != 0) {
+            int t = slot(kp[s], ka[s], ncap - 1);
+            while (nv[t] != 0) {
+              t = (t + 1) & (ncap - 1);
+            }
+            np[t] = kp[s];
+            na[t] = ka[s];
+            nv[t] = val[s];
+          }
+        }
+        kp = np;
+        ka = na;
+        val = nv;
+        cap = ncap;
+      }
+      long pc = pcs[i];
+      long a = addresses[i];
+      int t = slot(pc, a, cap - 1);
+      while (val[t] != 0 && (kp[t] != pc || ka[t] != a)) {
+        t = (t + 1) & (cap - 1);
+      }
+      if (val[t] == 0) {
+        kp[t] = pc;
+        ka[t] = a;
+        val[t] = ++distinct;
+      }
+      ids[i] = val[t];
     }
     return ids;
   }
 
-  private static boolean oneBurst(int[] bursts, int i, int len) {
-    return bursts == null || bursts[i] == bursts[i + len - 1];
+  private static int slot(long pc, long address, int mask) {
+    long h = (pc * 0x9E3779B97F4A7C15L) ^ (address * 0xC2B2AE3D27D4EB4FL);
+    h ^= h >>> 31;
+    return (int) h & mask;
   }
 
-  private static boolean same(int[] ids, int a, int b, int len) {
-    return Arrays.equals(ids, a, a + len, ids, b, b + len);
-  }
+  /** The lazy greedy rounds over the index; {@link #next} leaves the chosen stream in fields. */
+  static final class Search {
+    private final SuffixIndex index;
+    private final int depth;
 
-  /**
-   * Non-overlapping occurrences of every window of one length among uncovered references, in an
-   * open-addressing table keyed by a polynomial rolling hash (equal windows are confirmed by
-   * comparing the references, so a hash collision can only undercount).
-   */
-  private static final class Windows {
-    private static final long BASE = 0x100000001B3L;
-    final long[] hash;
-    final int[] first;
-    final int[] count;
-    final int[] nextFree;
-    final int mask;
+    /**
+     * Per position: how many references from it are uncovered and in its burst, capped at depth; a
+     * window of length L at i is live iff {@code gap[i] >= L}.
+     */
+    private final short[] gap;
 
-    Windows(int n) {
-      int cap = Integer.highestOneBit(Math.max(4, 2 * n - 1)) << 1;
-      hash = new long[cap];
-      first = new int[cap];
-      count = new int[cap];
-      nextFree = new int[cap];
-      mask = cap - 1;
+    /*
+     * The heap: per entry (heat << 32 | (2^32 - 1 - length)), the first occurrence, the class,
+     * and the round it was counted in (the key is exact in that round, a bound after it).
+     */
+    private final long[] major;
+    private final int[] firstOf;
+    private final int[] classOf;
+    private final int[] countedIn;
+    private int heapSize;
+    private int round;
+    private int[] positions = new int[64];
+
+    // The last count: per length, occurrences, first and the next free position.
+    private final int[] counts;
+    private final int[] firsts;
+    private final int[] nextFree;
+    private long countedMajor;
+    private int countedFirst;
+
+    /** The chosen stream of the last {@link #next}. */
+    int first;
+
+    int length;
+    int count;
+
+    Search(int[] ids, int[] bursts, int n, int minLength, int depth) {
+      this.depth = depth;
+      index = new SuffixIndex(ids, n, minLength, depth);
+      gap = new short[n];
+      for (int i = n - 1; i >= 0; i--) {
+        boolean joined = i + 1 < n && (bursts == null || bursts[i] == bursts[i + 1]);
+        gap[i] = (short) (joined ? Math.min(depth, gap[i + 1] + 1) : 1);
+      }
+      counts = new int[depth + 1];
+      firsts = new int[depth + 1];
+      nextFree = new int[depth + 1];
+      int m = index.size;
+      major = new long[m];
+      firstOf = new int[m];
+      classOf = new int[m];
+      countedIn = new int[m];
+      for (int c = 0; c < m; c++) {
+        // A bound, not a count: heat <= longest x occurrences (and <= n, as occurrences do not
+        // overlap), at the class's shortest length, first occurrence -1. A class is counted
+        // only when its bound reaches the top of the heap.
+        long heat = Math.min(n, (long) index.longest(c) * index.occurrences(c));
+        major[heapSize] = heat << 32 | (0xFFFFFFFFL - index.shortest(c));
+        firstOf[heapSize] = -1;
+        classOf[heapSize] = c;
+        countedIn[heapSize] = -1;
+        heapSize++;
+      }
+      for (int i = heapSize / 2 - 1; i >= 0; i--) {
+        down(i);
+      }
     }
 
-    /** The window with the most occurrences in the last {@link #count} (ties: the earliest). */
-    int bestCount;
-
-    int bestFirst;
-    private int[] used = new int[16];
-    private int usedCount;
-
-    void count(int[] ids, int n, int len, int[] prefix, int[] bursts) {
-      // Only the slots the last count used are cleared: the table is 4n wide.
-      for (int k = 0; k < usedCount; k++) {
-        count[used[k]] = 0;
-      }
-      usedCount = 0;
-      bestCount = 0;
-      bestFirst = 0;
-      long pow = 1;
-      long h = 0;
-      for (int k = 0; k < len; k++) {
-        h = h * BASE + ids[k];
-        pow = k == 0 ? 1 : pow * BASE;
-      }
-      for (int i = 0; i + len <= n; i++) {
-        if (i > 0) {
-          h = (h - ids[i - 1] * pow) * BASE + ids[i + len - 1];
+    /**
+     * Chooses the next stream: the live window class with the largest heat (length x greedy count
+     * of non-overlapping live occurrences, at least 2), ties to the shorter length and then the
+     * earlier first occurrence; covers its occurrences. False when no window occurs twice.
+     */
+    boolean next() {
+      while (heapSize > 0) {
+        int c = classOf[0];
+        if (countedIn[0] != round) {
+          // Counted before the last cover (or never): the key is a bound; count again.
+          if (!count(c)) {
+            pop();
+            continue;
+          }
+          boolean same = countedMajor == major[0] && countedFirst == firstOf[0];
+          major[0] = countedMajor;
+          firstOf[0] = countedFirst;
+          countedIn[0] = round;
+          if (!same) {
+            down(0);
+            continue;
+          }
         }
-        if (prefix[i + len] != prefix[i] || !oneBurst(bursts, i, len)) {
+        length = (int) (0xFFFFFFFFL - (major[0] & 0xFFFFFFFFL));
+        count = (int) ((major[0] >>> 32) / length);
+        first = firstOf[0];
+        cover(c);
+        round++;
+        return true;
+      }
+      return false;
+    }
+
+    /**
+     * Counts class c at each of its lengths; true with its best key in {@code countedMajor} and
+     * {@code countedFirst} if some length occurs twice.
+     */
+    private boolean count(int c) {
+      int shortest = index.shortest(c);
+      int longest = index.longest(c);
+      for (int len = shortest; len <= longest; len++) {
+        counts[len] = 0;
+        firsts[len] = -1;
+        nextFree[len] = Integer.MIN_VALUE;
+      }
+      positions = index.positions(c, positions);
+      for (int j = 0, k = index.occurrences(c); j < k; j++) {
+        int i = positions[j];
+        int top = Math.min(longest, gap[i]);
+        for (int len = shortest; len <= top; len++) {
+          if (i >= nextFree[len]) {
+            if (counts[len] == 0) {
+              firsts[len] = i;
+            }
+            counts[len]++;
+            nextFree[len] = i + len;
+          }
+        }
+      }
+      boolean any = false;
+      for (int len = shortest; len <= longest; len++) {
+        if (counts[len] < 2) {
           continue;
         }
-        int s = (int) (mix(h) & mask);
-        while (count[s] != 0 && hash[s] != h) {
-          s = (s + 1) & mask;
-        }
-        if (count[s] == 0) {
-          hash[s] = h;
-          first[s] = i;
-          count[s] = 1;
-          nextFree[s] = i + len;
-          if (usedCount == used.length) {
-            used = Arrays.copyOf(used, 2 * usedCount);
-          }
-          used[usedCount++] = s;
-        } else if (i >= nextFree[s] && same(ids, first[s], i, len)) {
-          int c = ++count[s];
-          nextFree[s] = i + len;
-          // Counts only grow, so the largest final count is the largest seen on the way; a
-          // window reaching the same count with an earlier first occurrence wins the tie.
-          if (c > bestCount || c == bestCount && first[s] < bestFirst) {
-            bestCount = c;
-            bestFirst = first[s];
-          }
+        long m = (long) counts[len] * len << 32 | (0xFFFFFFFFL - len);
+        if (!any || m > countedMajor || m == countedMajor && firsts[len] < countedFirst) {
+          countedMajor = m;
+          countedFirst = firsts[len];
+          any = true;
         }
       }
+      return any;
     }
 
-    private static long mix(long h) {
-      h ^= h >>> 33;
-      h *= 0xff51afd7ed558ccdL;
-      return h ^ (h >>> 33);
+    /** Covers the chosen stream's greedy occurrences in class c. */
+    private void cover(int c) {
+      positions = index.positions(c, positions);
+      int free = Integer.MIN_VALUE;
+      for (int j = 0, n = index.occurrences(c); j < n; j++) {
+        int i = positions[j];
+        if (i >= free && gap[i] >= length) {
+          for (int k = i; k < i + length; k++) {
+            gap[k] = 0;
+          }
+          for (int k = Math.max(0, i - depth + 1); k < i; k++) {
+            if (gap[k] > i - k) {
+              gap[k] = (short) (i - k);
+            }
+          }
+          free = i + length;
+        }
+      }
+      // Class c keeps its key in the heap: a bound now, counted again when it comes up.
+    }
+
+    private void pop() {
+      heapSize--;
+      major[0] = major[heapSize];
+      firstOf[0] = firstOf[heapSize];
+      classOf[0] = classOf[heapSize];
+      countedIn[0] = countedIn[heapSize];
+      down(0);
+    }
+
+    private boolean above(int a, int b) {
+      return major[a] > major[b] || major[a] == major[b] && firstOf[a] < firstOf[b];
+    }
+
+    private void down(int i) {
+      while (2 * i + 1 < heapSize) {
+        int child = 2 * i + 1;
+        if (child + 1 < heapSize && above(child + 1, child)) {
+          child++;
+        }
+        if (!above(child, i)) {
+          break;
+        }
+        long m = major[i];
+        major[i] = major[child];
+        major[child] = m;
+        int f = firstOf[i];
+        firstOf[i] = firstOf[child];
+        firstOf[child] = f;
+        int k = classOf[i];
+        classOf[i] = classOf[child];
+        classOf[child] = k;
+        int r = countedIn[i];
+        countedIn[i] = countedIn[child];
+        countedIn[child] = r;
+        i = child;
+      }
     }
   }
 }

@@ -12,13 +12,11 @@ import java.util.Random;
 public final class StreamFinderBenchmark {
   private StreamFinderBenchmark() {}
 
-  /**
-   * Prints the figures (docs/benchmarks.md records them). With argument {@code plain} it also times
-   * the plain greedy search on the smaller traces.
-   */
+  /** Prints the figures (docs/benchmarks.md records them). */
   public static void main(String[] args) {
-    boolean plain = args.length > 0 && args[0].equals("plain");
-    int[][] cases = {{65_536, 20}, {262_144, 20}, {262_144, 200}, {2_097_152, 200}};
+    int[][] cases = {
+      {65_536, 20}, {262_144, 20}, {262_144, 200}, {2_097_152, 200}, {8_388_608, 200}
+    };
     StreamFinder f = new StreamFinder(10, 40, 90);
     java.lang.management.ThreadMXBean cpu =
         java.lang.management.ManagementFactory.getThreadMXBean();
@@ -39,28 +37,19 @@ public final class StreamFinderBenchmark {
               + " found, %.2f s wall (%.0f ns/reference), %.2f s CPU (%.0f ns/reference)%n",
           n, c[1], found, s, s * 1e9 / n, cs, cs * 1e9 / n);
       System.out.printf(
-          "  window classes (the search's index): %.0f MB live, %.0f bytes/reference%n",
+          "  the search's index (suffix index, heap, gaps): %.0f MB live, %.0f bytes/reference%n",
           liveBytes(t, n) / 1e6, (double) liveBytes(t, n) / n);
-      if (plain && n <= 262_144) {
-        t0 = System.nanoTime();
-        int plainFound = f.find(t[0], t[1], null, n, false).size();
-        s = (System.nanoTime() - t0) / 1e9;
-        System.out.printf(
-            "  plain greedy search: %d hot streams, %.2f s, %.0f ns/reference,"
-                + " %d window counts%n",
-            plainFound, s, s * 1e9 / n, f.counts);
-      }
     }
   }
 
   /**
-   * The heap the search's {@link WindowClasses} holds for a trace, measured as the heap in use
-   * after full collections with and without it (the benchmark's own arrays are in both).
+   * The heap the search's index and state hold for a trace, measured as the heap in use after full
+   * collections with and without it (the benchmark's own arrays are in both).
    */
   static long liveBytes(long[][] t, int n) {
     int[] ids = StreamFinder.intern(t[0], t[1], n);
     long before = usedAfterGc();
-    WindowClasses w = new WindowClasses(ids, null, n, 10, 40);
+    StreamFinder.Search w = new StreamFinder.Search(ids, null, n, 10, 40);
     long after = usedAfterGc();
     java.lang.ref.Reference.reachabilityFence(w);
     return after - before;

@@ -1,0 +1,274 @@
+package org.dise.runtime.cpu;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.List;
+import org.dise.runtime.mem.Memory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chaining between translated units (a unit's exit going straight into the next unit, without the
+ * dispatcher's lookup) and regions (a hot block translated with the warm code around it): the guest
+ * sees exactly what the interpreter gives, when code changes, is unmapped, a step budget ends
+ * inside a chain, or an interrupt arrives.
+ */
+class UnitChainTest {
+  private static final long A = 0x10000;
+  private static final long B = 0x12000;
+
+  // Register numbers (the RISC-V ABI names).
+  private static final int RA = 1;
+  private static final int A0 = 10;
+  private static final int A1 = 11;
+  private static final int A2 = 12;
+  private static final int A3 = 13;
+  private static final int A4 = 14;
+
+  private static int addi(int rd, int rs1, int imm) {
+    return (imm << 20) | (rs1 << 15) | (rd << 7) | 0x13;
+  }
+
+  private static int jal(int rd, long off) {
+    int o = (int) off;
+    return (((o >>> 20) & 1) << 31)
+        | (((o >>> 1) & 0x3ff) << 21)
+        | (((o >>> 11) & 1) << 20)
+        | (((o >>> 12) & 0xff) << 12)
+        | (rd << 7)
+        | 0x6f;
+  }
+
+  private static int jalr(int rd, int rs1) {
+    return (rs1 << 15) | (rd << 7) | 0x67;
+  }
+
+  /** bne rs1, rs2, off. */
+  private static int bne(int rs1, int rs2, long off) {
+    int o = (int) off;
+    return (((o >>> 12) & 1) << 31)
+        | (((o >>> 5) & 0x3f) << 25)
+        | (rs2 << 20)
+        | (rs1 << 15)
+        | (1 << 12)
+        | (((o >>> 1) & 0xf) << 8)
+        | (((o >>> 11) & 1) << 7)
+        | 0x63;
+  }
+
+  /** sw rs2, 0(rs1). */
+  private static int sw(int rs2, int rs1) {
+    return (rs2 << 20) | (rs1 << 15) | (2 << 12) | 0x23;
+  }
+
+  private static void put(Memory mem, long addr, int... code) {
+    byte[] b = new byte[code.length * 4];
+    for (int i = 0; i < code.length; i++) {
+      for (int k = 0; k < 4; k++) {
+        b[4 * i + k] = (byte) (code[i] >>> (8 * k));
+      }
+    }
+    mem.poke(addr, b, 0, b.length);
+  }
+
+  /**
+   * A ring across two pages: A (a0 += 1, then to B) and B (a1 += 1, then back to A); B's page is
+   * writable too, so the guest may rewrite it.
+   */
+  private static Cpu ring() {
+    Memory mem = new Memory();
+    mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    mem.map(B, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE | Memory.PROT_EXEC);
+    put(mem, A, addi(A0, A0, 1), jal(0, B - (A + 4)));
+    put(mem, B, addi(A1, A1, 1), jal(0, A - (B + 4)));
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = A;
+    return cpu;
+  }
+
+  /**
+   * Translates each of the blocks at {@code starts} as a unit of its own (after the interpreter has
+   * run them once), so that every transfer between them is a chain between units.
+   */
+  private static void unitEach(Cpu cpu, long steps, long... starts) {
+    assertThat(cpu.run(steps)).isEqualTo(StopReason.STEP_LIMIT);
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    for (long s : starts) {
+      Block b = cpu.blockAt(s);
+      BlockCompiler.install(compiler.compile(List.of(b)), cpu);
+      assertThat(b.code).isNotNull();
+    }
+  }
+
+  private static void assertSameState(Cpu chained, Cpu interpreted) {
+    assertThat(chained.instret()).isEqualTo(interpreted.instret());
+    assertThat(chained.pc).isEqualTo(interpreted.pc);
+    // x[32] absorbs writes to x0 (the interpreter's jal x0 writes it; translated code does not).
+    assertThat(java.util.Arrays.copyOf(chained.x, 32))
+        .isEqualTo(java.util.Arrays.copyOf(interpreted.x, 32));
+  }
+
+  @Test
+  void unitsChainAndCountExactly() {
+    Cpu interpreted = ring();
+    Cpu chained = ring();
+    unitEach(chained, 4, A, B);
+    assertThat(interpreted.run(4 + 1000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.run(1000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(chained, interpreted);
+    // Every transfer but the first went from one unit straight into the other.
+    assertThat(chained.translatedInstructions()).isEqualTo(1000L);
+    assertThat(chained.chainedEntries()).isEqualTo(chained.unitEntries() - 1);
+    assertThat(chained.chainedEntries()).isGreaterThan(400L);
+  }
+
+  @Test
+  void stepBudgetEndsInsideAChainExactly() {
+    // --max-insns: a budget that ends mid-ring, at every offset, stops on the exact instruction.
+    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101}) {
+      Cpu interpreted = ring();
+      Cpu chained = ring();
+      unitEach(chained, 4, A, B);
+      assertThat(interpreted.run(4)).isEqualTo(StopReason.STEP_LIMIT);
+      for (int round = 0; round < 3; round++) {
+        assertThat(interpreted.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
+        assertThat(chained.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
+        assertSameState(chained, interpreted);
+      }
+    }
+  }
+
+  @Test
+  void guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce() {
+    // A: a0 += 1; if (a0 == 20) *B = "addi a1, a1, 100"; then to B. B: a1 += 1, back to A.
+    // Each block is a unit of its own, so A's unit reaches B's through a chain when B changes.
+    long toB = A + 12;
+    Cpu[] cpus = new Cpu[2];
+    for (int k = 0; k < 2; k++) {
+      Cpu cpu = ring();
+      put(cpu.memory(), A, addi(A0, A0, 1), bne(A0, A2, toB - (A + 4)), sw(A3, A4));
+      put(cpu.memory(), toB, jal(0, B - toB));
+      cpu.x[A2] = 20;
+      cpu.x[A3] = addi(A1, A1, 100);
+      cpu.x[A4] = B;
+      cpus[k] = cpu;
+    }
+    Cpu interpreted = cpus[0];
+    Cpu chained = cpus[1];
+    // One round through A, toB and B (the store's block is left to the interpreter: it runs once).
+    unitEach(chained, 5, A, toB, B);
+    assertThat(interpreted.run(5 + 200)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.run(200)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(chained, interpreted);
+    assertThat(chained.chainedEntries()).isGreaterThan(20L);
+    // The rewritten B ran: after 19 rounds of a1 += 1, each round adds 100.
+    assertThat(chained.x[A0]).isGreaterThan(21L);
+    assertThat(chained.x[A1]).isEqualTo(19 + 100 * (chained.x[A0] - 19));
+  }
+
+  @Test
+  void unmappingAChainedTargetFaultsThereWithTheExactCount() {
+    Cpu interpreted = ring();
+    Cpu chained = ring();
+    unitEach(chained, 4, A, B);
+    assertThat(interpreted.run(4 + 101)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.run(101)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.chainedEntries()).isGreaterThan(0L);
+    // munmap of B's page: A's unit, which chained into B's, must now fault on the fetch at B.
+    for (Cpu cpu : new Cpu[] {interpreted, chained}) {
+      cpu.memory().unmap(B, Memory.PAGE_SIZE);
+      assertThat(cpu.run(1000)).isEqualTo(StopReason.FAULT);
+      assertThat(cpu.fault().pc()).isEqualTo(B);
+    }
+    assertSameState(chained, interpreted);
+  }
+
+  @Test
+  void mprotectOfAChainedTargetFaultsThere() {
+    Cpu chained = ring();
+    unitEach(chained, 4, A, B);
+    assertThat(chained.run(100)).isEqualTo(StopReason.STEP_LIMIT);
+    chained.memory().protect(B, Memory.PAGE_SIZE, Memory.PROT_READ);
+    assertThat(chained.run(1000)).isEqualTo(StopReason.FAULT);
+    assertThat(chained.fault().pc()).isEqualTo(B);
+    // 26 rounds, then A (2 instructions) and the fetch at B.
+    assertThat(chained.instret()).isEqualTo(4 + 100 + 2);
+  }
+
+  @Test
+  void interruptStopsAChainThatNeverEnds() throws Exception {
+    Cpu cpu = ring();
+    unitEach(cpu, 4, A, B);
+    Thread stopper =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(100);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              cpu.requestInterrupt();
+            });
+    stopper.start();
+    assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
+    stopper.join();
+    assertThat(cpu.chainedEntries()).isGreaterThan(0L);
+    // Stopped between instructions: the registers agree with the count.
+    assertThat(2 * (cpu.x[A0] + cpu.x[A1])).isEqualTo(cpu.instret());
+  }
+
+  /**
+   * A loop calling a function: A (a0 += 1; call F), F (a1 += 1; return), C (loop to A while a0 !=
+   * a2), and D after the loop, which the warm-up never reaches.
+   */
+  private static Cpu loopWithCall() {
+    Memory mem = new Memory();
+    mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    long f = A + 0x100;
+    long c = A + 8;
+    long d = A + 12;
+    put(mem, A, addi(A0, A0, 1), jal(RA, f - (A + 4)), bne(A0, A2, A - c), jal(0, 0));
+    put(mem, f, addi(A1, A1, 1), jalr(0, RA));
+    assertThat(d).isEqualTo(A + 12);
+    Cpu cpu = new Cpu(mem, x -> {});
+    cpu.pc = A;
+    cpu.x[A2] = 100_000;
+    return cpu;
+  }
+
+  @Test
+  void regionFollowsCallsReturnsAndLoopsButNotColdCode() {
+    Cpu cpu = loopWithCall();
+    assertThat(cpu.run(3 * 10)).isEqualTo(StopReason.STEP_LIMIT); // ten rounds, interpreted
+    Block a = cpu.blockAt(A);
+    // The interpreter counts runs only while a compiler is installed; as it would have.
+    for (long s : new long[] {A, A + 0x100, A + 8}) {
+      cpu.blockAt(s).count = 10;
+    }
+    List<List<Block>> regions = Region.form(cpu, List.of(a), 5, 48);
+    assertThat(regions).hasSize(1);
+    assertThat(regions.get(0).stream().map(b -> b.start).toList())
+        .containsExactly(A, A + 0x100, A + 8)
+        .inOrder();
+    // Too few runs: the seed alone.
+    assertThat(Region.form(cpu, List.of(a), 11, 48).get(0)).containsExactly(a);
+  }
+
+  @Test
+  void aHotLoopWithACallBecomesOneUnitEnteredOnce() {
+    Cpu cpu = loopWithCall();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 50);
+    Cpu interpreted = loopWithCall();
+    assertThat(interpreted.run(3 * 100_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.run(3 * 100_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(cpu, interpreted);
+    Block a = cpu.blockAt(A);
+    assertThat(a.code).isNotNull();
+    assertThat(cpu.blockAt(A + 0x100).code).isSameInstanceAs(a.code);
+    assertThat(cpu.blockAt(A + 8).code).isSameInstanceAs(a.code);
+    // The loop, the call and the return stay inside the unit.
+    assertThat(cpu.unitEntries()).isLessThan(5L);
+    assertThat(cpu.translatedInstructions()).isGreaterThan(290_000L);
+  }
+}
