@@ -135,6 +135,11 @@ public final class CoprocExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    // The bindings of acf(...): everything but what the grid varies, defaults included.
+    o.component("Coproc", "value_profile", Map.of(), "random_tagging");
+    o.setting("Coproc.fail_threshold", "2 x slots"); // derived defaults (ValueProfiler)
+    o.setting("Coproc.interval", "32 x slots");
+    o.component("Sampler", "sampled_value_profile", Map.of("interrupt_cycles", "420"), "period");
     List<Figure.Series> fs = new ArrayList<>();
     series.forEach(
         (k, ps) ->

@@ -188,6 +188,9 @@ public final class EnergyExperiment implements Experiment {
           .add(100 * prof / app);
     }
     Outcome o = new Outcome(t);
+    o.model("cycle_model", cycles);
+    o.model("energy_model", energy);
+    o.setting("bytes_per_entry", BYTES_PER_ENTRY);
     List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
     programs.add("average");
     List<Figure.Series> series = new ArrayList<>();

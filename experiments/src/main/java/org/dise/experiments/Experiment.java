@@ -15,4 +15,15 @@ public interface Experiment {
   String defaultPrograms(boolean quick);
 
   Outcome run(Lab lab);
+
+  /**
+   * A setting a user may change with {@code acf experiment NAME --set NAME=VALUE}: its default
+   * under {@code --quick} and without, and what it means (shown by {@code acf experiment list}).
+   */
+  record Option(String name, String quickDefault, String fullDefault, String doc) {}
+
+  /** The settings {@code --set} may change; the defaults are what the data otherwise use. */
+  default java.util.List<Option> options() {
+    return java.util.List.of();
+  }
 }

@@ -40,7 +40,7 @@ public final class ExperimentRunner {
     try {
       Path csv = dir.resolve(e.name() + ".csv");
       try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-        o.data.writeCsv(w);
+        o.data.writeCsv(w, o.settings);
       }
       List<Path> figures = new ArrayList<>();
       List<byte[]> pngs = new ArrayList<>();

@@ -71,6 +71,18 @@ public final class HtmlReport {
           .append("</code></td></tr>\n");
     }
     h.append("</table>\n");
+    if (!o.settings.isEmpty()) {
+      h.append(
+          "<h3>Settings every run shared</h3>\n<table><tr><th>setting</th><th>value</th></tr>\n");
+      o.settings.forEach(
+          (k, v) ->
+              h.append("<tr><td><code>")
+                  .append(esc(k))
+                  .append("</code></td><td><code>")
+                  .append(esc(v))
+                  .append("</code></td></tr>\n"));
+      h.append("</table>\n");
+    }
     if (!o.comparisons.isEmpty()) {
       h.append(
           "<h3>The paper beside ours</h3>\n<table><tr><th>what</th><th>paper</th>"

@@ -41,8 +41,17 @@ public final class IntervalsExperiment implements Experiment {
     return quick ? "phases:1:AABB" : "phases:2,jpeg:1,lz77:1,adpcm:1";
   }
 
-  static List<Long> intervals(boolean quick) {
-    return quick ? List.of(100_000L, 50_000L) : List.of(1_000_000L, 500_000L, 250_000L, 125_000L);
+  /** The interval lengths, longest first by default; 62.5K is the first paper's shortest. */
+  static final Option INTERVALS =
+      new Option(
+          "intervals",
+          "100K,50K",
+          "1M,500K,250K,125K,62500",
+          "interval lengths in application instructions, comma-separated (K and M suffixes)");
+
+  @Override
+  public List<Option> options() {
+    return List.of(INTERVALS);
   }
 
   static List<Long> seeds(boolean quick) {
@@ -53,10 +62,9 @@ public final class IntervalsExperiment implements Experiment {
   public Outcome run(Lab lab) {
     ProductionSet set = lab.compile("sampled_regions.acf", SamplingExperiment.ACF);
     Table t = SamplingExperiment.table();
+    List<Long> intervals = lab.counts(INTERVALS);
     Map<String, List<double[]>> points = new LinkedHashMap<>();
-    lab.plan(
-        lab.workloads().size()
-            * (1 + intervals(lab.quick()).size() * (2 + seeds(lab.quick()).size())));
+    lab.plan(lab.workloads().size() * (1 + intervals.size() * (2 + seeds(lab.quick()).size())));
     for (Workload w : lab.workloads()) {
       SamplingRun.Setup setup = lab.setup(w, set);
       // The exact profile does not depend on the interval: one exhaustive pass serves all.
@@ -64,7 +72,7 @@ public final class IntervalsExperiment implements Experiment {
       SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
       Lab.check(w, first.outcome());
       lab.step("intervals: %-10s exhaustive pass done", w.label());
-      for (long interval : intervals(lab.quick())) {
+      for (long interval : intervals) {
         String iv = Long.toString(interval);
         TriggerSpec phase =
             new TriggerSpec(
@@ -120,6 +128,11 @@ public final class IntervalsExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    o.settings(
+        new TriggerSpec("phase_aware", Map.of("threshold", "25", "policy", "third")), "interval");
+    o.settings(new TriggerSpec("periodic", Map.of()), "interval", "period");
+    o.settings(new TriggerSpec("random", Map.of()), "interval", "one_in", "seed");
+    o.setting("hot_set", SamplingExperiment.HOT_SET);
     List<Figure.Series> count = new ArrayList<>();
     List<Figure.Series> heavy = new ArrayList<>();
     Map<String, String> at5 = new TreeMap<>();
@@ -167,7 +180,7 @@ public final class IntervalsExperiment implements Experiment {
         "");
     o.note(
         "Intervals "
-            + intervals(lab.quick())
+            + intervals
             + " application instructions. Periodic N and"
             + " random 1/P are the nearest integers to 1 / (phase-aware's sampled fraction) at the"
             + " same interval; the CSV has every run.");

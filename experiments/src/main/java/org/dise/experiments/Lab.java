@@ -47,6 +47,41 @@ public final class Lab {
         Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()));
   }
 
+  /** The {@code --set NAME=VALUE} settings given (the experiment checks the names). */
+  private Map<String, String> given = Map.of();
+
+  /** Sets the {@code --set} values; returns this lab. */
+  public Lab set(Map<String, String> values) {
+    this.given = Map.copyOf(values);
+    return this;
+  }
+
+  /** The value of {@code o}: as given with {@code --set}, or its default for this grid. */
+  public String option(Experiment.Option o) {
+    return given.getOrDefault(o.name(), quick ? o.quickDefault() : o.fullDefault());
+  }
+
+  /**
+   * {@code o} as comma-separated counts ({@code 1M}, {@code 500K}, {@code 62500}).
+   *
+   * @throws ExperimentException naming the option and the bad item
+   */
+  public List<Long> counts(Experiment.Option o) {
+    List<Long> out = new java.util.ArrayList<>();
+    for (String item : option(o).split(",")) {
+      try {
+        long v = org.dise.runtime.trigger.Triggers.parseCount(o.name(), item);
+        if (v < 1) {
+          throw new IllegalArgumentException(o.name() + " must be at least 1, not " + v);
+        }
+        out.add(v);
+      } catch (IllegalArgumentException e) {
+        throw new ExperimentException("--set " + o.name() + ": " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
   public List<Workload> workloads() {
     return workloads;
   }

@@ -215,6 +215,7 @@ public final class OverheadExperiment implements Experiment {
           .add(100 * halfOverhead);
     }
     Outcome o = new Outcome(t);
+    o.model("cycle_model", model);
     for (Profile p : Profile.values()) {
       List<String> programs =
           new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());

@@ -43,11 +43,34 @@ public final class RapExperiment implements Experiment {
     return quick ? List.of(10_000, 100_000) : List.of(5_000, 10_000, 20_000, 50_000, 100_000);
   }
 
+  /**
+   * The code tree's range: 64 bits by default (a pc); 32 gives the tree height of a 32-bit address
+   * space (log4 2^32 = 16 levels), which halves log(R) in the split threshold (our pcs fit in 32
+   * bits, so no pc changes). The value tree stays 64 bits.
+   */
+  static final Option CODE_RANGE_BITS =
+      new Option(
+          "code_range_bits",
+          "64",
+          "64",
+          "the code tree's range_bits, comma-separated (e.g. 64,32: each epsilon at both)");
+
+  @Override
+  public List<Option> options() {
+    return List.of(CODE_RANGE_BITS);
+  }
+
   static String acf(int ppm) {
+    return acf(ppm, 64);
+  }
+
+  static String acf(int ppm, long codeRangeBits) {
     return "import rap;\n"
         + "sink Code = rap_tree(cost = 0, epsilon_ppm = "
         + ppm
-        + ", code = true);\n"
+        + ", code = true, range_bits = "
+        + codeRangeBits
+        + ");\n"
         + "sink Values = rap_tree(cost = 0, epsilon_ppm = "
         + ppm
         + ");\n"
@@ -61,6 +84,7 @@ public final class RapExperiment implements Experiment {
         new Table(
             "program",
             "stream",
+            "range_bits",
             "epsilon_pct",
             "events",
             "max_nodes",
@@ -71,59 +95,81 @@ public final class RapExperiment implements Experiment {
             "average_error_pct",
             "steady_max_nodes");
     Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
-    lab.plan(epsilonsPpm(lab.quick()).size() * lab.workloads().size());
-    for (int ppm : epsilonsPpm(lab.quick())) {
-      for (Workload w : lab.workloads()) {
-        Lab.Run r = lab.run(w, lab.compile("rap.acf", acf(ppm)));
-        boolean counted = false; // one run, two streams: the first line counts the run
-        for (Sink s : r.engine().sinks()) {
-          if (!(s instanceof RapSink rap)) {
-            continue;
-          }
-          String stream = s.name().equals("Code") ? "code" : "value";
-          double[] err = rap.report(r.machine().symbols()).errors();
-          int hot = rap.hotRanges().size();
-          t.add(
-              w.label(),
-              stream,
-              ppm / 10_000.0,
-              rap.tree().events(),
-              rap.tree().maxNodes(),
-              rap.tree().averageNodes(),
-              (long) rap.tree().maxNodes() * NODE_BYTES,
-              hot,
-              err[0],
-              err[1],
-              rap.tree().steadyMaxNodes());
-          byStream
-              .computeIfAbsent(stream, k -> new ArrayList<>())
-              .add(
-                  new double[] {
-                    ppm / 10_000.0, rap.tree().maxNodes(), rap.tree().averageNodes(), err[0], err[1]
-                  });
-          String line =
-              String.format(
-                  Locale.ROOT,
-                  "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
-                      + " ranges, error max %.2f%% average %.2f%%",
-                  w.label(),
-                  stream,
-                  ppm / 1e4,
-                  rap.tree().events(),
-                  rap.tree().maxNodes(),
-                  hot,
-                  err[0],
-                  err[1]);
-          if (counted) {
-            lab.progress("%s", line);
-          } else {
-            lab.step("%s", line);
-            counted = true;
+    List<Long> codeBits = lab.counts(CODE_RANGE_BITS);
+    for (long b : codeBits) {
+      if (b > 64) {
+        throw new ExperimentException("--set code_range_bits: at most 64, not " + b);
+      }
+    }
+    lab.plan(epsilonsPpm(lab.quick()).size() * lab.workloads().size() * codeBits.size());
+    for (long bits : codeBits) {
+      for (int ppm : epsilonsPpm(lab.quick())) {
+        for (Workload w : lab.workloads()) {
+          Lab.Run r = lab.run(w, lab.compile("rap.acf", acf(ppm, bits)));
+          boolean counted = false; // one run, two streams: the first line counts the run
+          for (Sink s : r.engine().sinks()) {
+            if (!(s instanceof RapSink rap)) {
+              continue;
+            }
+            String stream = s.name().equals("Code") ? "code" : "value";
+            if (stream.equals("value") && bits != codeBits.get(0)) {
+              continue; // the value tree does not change with the code tree's range
+            }
+            // The figures' series: one per code range when several are asked for.
+            String series = stream.equals("code") && bits != 64 ? "code, " + bits + "-bit" : stream;
+            double[] err = rap.report(r.machine().symbols()).errors();
+            int hot = rap.hotRanges().size();
+            t.add(
+                w.label(),
+                stream,
+                (long) rap.tree().config().rangeBits(),
+                ppm / 10_000.0,
+                rap.tree().events(),
+                rap.tree().maxNodes(),
+                rap.tree().averageNodes(),
+                (long) rap.tree().maxNodes() * NODE_BYTES,
+                hot,
+                err[0],
+                err[1],
+                rap.tree().steadyMaxNodes());
+            byStream
+                .computeIfAbsent(series, k -> new ArrayList<>())
+                .add(
+                    new double[] {
+                      ppm / 10_000.0,
+                      rap.tree().maxNodes(),
+                      rap.tree().averageNodes(),
+                      err[0],
+                      err[1]
+                    });
+            String line =
+                String.format(
+                    Locale.ROOT,
+                    "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
+                        + " ranges, error max %.2f%% average %.2f%%",
+                    w.label(),
+                    series,
+                    ppm / 1e4,
+                    rap.tree().events(),
+                    rap.tree().maxNodes(),
+                    hot,
+                    err[0],
+                    err[1]);
+            if (counted) {
+              lab.progress("%s", line);
+            } else {
+              lab.step("%s", line);
+              counted = true;
+            }
           }
         }
       }
     }
     Outcome o = new Outcome(t);
+    // The bindings of acf(...) but epsilon (a column): the code stream's and the values'.
+    o.component(
+        "Code", "rap_tree", Map.of("cost", "0", "code", "true"), "epsilon_ppm", "range_bits");
+    o.component("Values", "rap_tree", Map.of("cost", "0"), "epsilon_ppm");
     List<Figure.Series> nodes = new ArrayList<>();
     List<Figure.Series> errors = new ArrayList<>();
     Map<String, double[]> at10 = new LinkedHashMap<>();
@@ -168,10 +214,12 @@ public final class RapExperiment implements Experiment {
             "epsilon, %",
             "percent error of hot ranges",
             errors));
-    for (String stream : List.of("code", "value")) {
+    List<String> streams = new ArrayList<>(List.of("code", "value"));
+    byStream.keySet().stream().filter(k -> !streams.contains(k)).forEach(streams::add);
+    for (String stream : streams) {
       double[] p10 = at10.get(stream);
       double[] p1 = at1.get(stream);
-      boolean code = stream.equals("code");
+      boolean code = stream.startsWith("code");
       o.compare(
           stream + ": maximum nodes at epsilon 10%",
           code ? "about 500 (8 KB)" : "under 500",

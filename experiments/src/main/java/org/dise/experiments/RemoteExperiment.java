@@ -66,6 +66,19 @@ public final class RemoteExperiment implements Experiment {
             + "phases:2:BDBD";
   }
 
+  /** The center's 'enough': sampled intervals per phase before feedback says skip it. */
+  static final long ENOUGH = 1;
+
+  /** The center's phase-matching threshold, percent (the devices' own). */
+  static final double CENTER_THRESHOLD = 25;
+
+  private static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  /** The strategy the devices ran (the same for every program). */
+  private TriggerSpec used;
+
   /** The grid: interval, users, users at once. */
   record Grid(long interval, int users, int parallel) {}
 
@@ -108,6 +121,7 @@ public final class RemoteExperiment implements Experiment {
               "phase_aware",
               Map.of(
                   "interval", Long.toString(g.interval()), "threshold", "25", "policy", "third"));
+      used = spec;
       RemoteSimulation.Settings settings =
           new RemoteSimulation.Settings(
               e.getKey(),
@@ -117,8 +131,8 @@ public final class RemoteExperiment implements Experiment {
               inputs.size(),
               g.users(),
               g.parallel(),
-              1,
-              25,
+              ENOUGH,
+              CENTER_THRESHOLD,
               null,
               points);
       RemoteSimulation sim =
@@ -149,6 +163,18 @@ public final class RemoteExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    if (used != null) {
+      o.settings(used);
+    }
+    o.setting("center.enough", ENOUGH);
+    o.setting("center.threshold", trim(CENTER_THRESHOLD));
+    o.setting("users_at_once", g.parallel());
+    o.setting("center.store", "sqlite, fresh per mode");
+    // The errors are of the center's merged estimate, which scales each phase by its own
+    // instructions over its sampled ones (Store.estimate): the devices' phase_aware.scaling
+    // shapes only their local estimates.
+    o.setting("center.estimate_scaling", "phase");
+    o.setting("hot_set", SamplingExperiment.HOT_SET);
     o.figure(
         Figure.lines(
             "sampled",

@@ -69,6 +69,9 @@ public final class SamplingExperiment implements Experiment {
       List<String> policies,
       List<String> predictors) {}
 
+  /** The hot set the hot-set errors use (the papers' cut-off), as the data record it. */
+  static final String HOT_SET = "top " + trim(100 * Accuracy.HOT_FRACTION) + "% of entries";
+
   static Grid grid(boolean quick) {
     return quick
         ? new Grid(
@@ -180,6 +183,16 @@ public final class SamplingExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    String iv = Long.toString(g.interval());
+    o.settings(new TriggerSpec("periodic", Map.of("interval", iv)), "interval", "period");
+    o.settings(new TriggerSpec("random", Map.of("interval", iv)), "interval", "one_in", "seed");
+    o.settings(
+        new TriggerSpec("phase_aware", Map.of("interval", iv)),
+        "interval",
+        "threshold",
+        "policy",
+        "predictor");
+    o.setting("hot_set", HOT_SET);
     List<Figure.Series> count = new ArrayList<>();
     List<Figure.Series> hot = new ArrayList<>();
     List<Figure.Series> weighted = new ArrayList<>();

@@ -33,12 +33,30 @@ public final class Table {
   }
 
   public void writeCsv(Writer w) throws IOException {
-    w.write(String.join(",", columns) + "\n");
+    writeCsv(w, java.util.Map.of());
+  }
+
+  /**
+   * The table with {@code constants} as further columns, the same value on every row (the settings
+   * the runs shared), so that a row read on its own still says what produced it.
+   */
+  public void writeCsv(Writer w, java.util.Map<String, String> constants) throws IOException {
+    List<String> header = new ArrayList<>(columns);
+    List<String> extra = new ArrayList<>();
+    constants.forEach(
+        (k, v) -> {
+          if (!columns.contains(k)) {
+            header.add(cell(k));
+            extra.add(cell(v));
+          }
+        });
+    w.write(String.join(",", header) + "\n");
     for (List<Object> r : rows) {
       List<String> cells = new ArrayList<>();
       for (Object o : r) {
         cells.add(cell(o));
       }
+      cells.addAll(extra);
       w.write(String.join(",", cells) + "\n");
     }
   }

@@ -49,6 +49,44 @@ class ExperimentsTest {
   }
 
   @Test
+  void aThirtyTwoBitCodeRangeGivesAShallowerTreeWithFewerNodes(@TempDir Path out) {
+    Lab lab = lab("phases:1:AB").set(java.util.Map.of("code_range_bits", "64,32"));
+    ExperimentRunner.Written w =
+        ExperimentRunner.run(new RapExperiment(), lab, out, "test", "test");
+    List<List<Object>> code = rows(w, "stream", "code");
+    for (double eps : List.of(1.0, 10.0)) {
+      List<Object> wide =
+          code.stream()
+              .filter(r -> num(w, r, "epsilon_pct") == eps && num(w, r, "range_bits") == 64)
+              .findFirst()
+              .orElseThrow();
+      List<Object> narrow =
+          code.stream()
+              .filter(r -> num(w, r, "epsilon_pct") == eps && num(w, r, "range_bits") == 32)
+              .findFirst()
+              .orElseThrow();
+      // The same pcs (they fit in 32 bits), half the height: a larger split threshold.
+      assertThat(num(w, narrow, "events")).isEqualTo(num(w, wide, "events"));
+      assertThat(num(w, narrow, "max_nodes")).isLessThan(num(w, wide, "max_nodes"));
+    }
+    // The value tree does not depend on the code tree's range: run once per epsilon.
+    assertThat(rows(w, "stream", "value")).hasSize(2);
+    assertThat(w.outcome().settings).doesNotContainKey("Code.range_bits"); // a column
+    assertThat(w.outcome().settings).containsEntry("Values.range_bits", "64");
+  }
+
+  @Test
+  void aSettingWithABadCountNamesIt(@TempDir Path out) {
+    Lab lab = lab("phases:1:AB").set(java.util.Map.of("intervals", "1M,0"));
+    ExperimentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExperimentException.class,
+            () ->
+                ExperimentRunner.run(new IntervalsExperiment(), lab, Path.of("unused"), "t", "t"));
+    assertThat(e.getMessage()).isEqualTo("--set intervals: intervals must be at least 1, not 0");
+  }
+
+  @Test
   void coprocessorCostsLessThanSamplingEveryHundredthLoad(@TempDir Path out) throws Exception {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     Lab lab =
@@ -70,6 +108,22 @@ class ExperimentsTest {
     // Overheads span decades (the co-processor's 0.1% to sampling's 100%+): a log x axis.
     assertThat(w.outcome().figures.get(0).logX()).isTrue();
     assertThat(Files.size(out.resolve("coproc.png"))).isGreaterThan(1000L);
+    // The settings every run shared, defaults included, as constant columns and in the report.
+    assertThat(w.outcome().settings).containsEntry("Coproc.slots", "64");
+    assertThat(w.outcome().settings).containsEntry("Sampler.interrupt_cycles", "420");
+    assertThat(w.outcome().settings).containsEntry("Sampler.jitter", "true");
+    assertThat(w.outcome().settings).doesNotContainKey("Sampler.period"); // a column
+    List<String> csv = Files.readAllLines(out.resolve("coproc.csv"));
+    List<String> header = List.of(csv.get(0).split(","));
+    int slots = header.indexOf("Coproc.slots");
+    assertThat(slots).isGreaterThan(header.indexOf("weighted_rms_error_pct"));
+    for (String row : csv.subList(1, csv.size())) {
+      assertThat(
+              List.of(row.replace("\"co-processor, no", "co-processor no").split(",")).get(slots))
+          .isEqualTo("64");
+    }
+    assertThat(Files.readString(out.resolve("index.html")))
+        .containsMatch("Settings every run shared[^§]*<code>Coproc.slots</code></td><td><code>64<");
   }
 
   @Test
@@ -124,6 +178,13 @@ class ExperimentsTest {
     }
     // The count figure draws the papers' 5%-error points beside ours.
     assertThat(w.outcome().figures.get(0).series()).contains(SamplingExperiment.PAPER_POINTS);
+    // The estimator's settings that produced the data, defaults included; varied ones are columns.
+    assertThat(w.outcome().settings)
+        .containsEntry("phase_aware.scaling", org.dise.runtime.trigger.Triggers.DEFAULT_SCALING);
+    assertThat(w.outcome().settings).containsEntry("phase_aware.reach", "50");
+    assertThat(w.outcome().settings).containsEntry("random.length", "1");
+    assertThat(w.outcome().settings).containsEntry("hot_set", "top 15% of entries");
+    assertThat(w.outcome().settings).doesNotContainKey("phase_aware.threshold");
   }
 
   @Test
@@ -152,6 +213,9 @@ class ExperimentsTest {
       assertThat(num(w, r, "hot_weight_error")).isAtMost(1.0);
     }
     assertThat(Files.exists(out.resolve("intervals.svg"))).isTrue();
+    assertThat(w.outcome().settings).containsEntry("phase_aware.threshold", "25");
+    assertThat(w.outcome().settings).containsEntry("phase_aware.scaling", "nearest");
+    assertThat(w.outcome().settings).doesNotContainKey("phase_aware.interval"); // a column
   }
 
   @Test

@@ -32,6 +32,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf experiment list",
       "  ./acf experiment overhead --quick --out results",
       "  ./acf experiment sampling --programs phases,jpeg:1 --out results",
+      "  ./acf experiment rap --set code_range_bits=64,32 --out results",
       "  ./acf experiment all --out results",
     },
     mixinStandardHelpOptions = true)
@@ -62,6 +63,14 @@ public final class ExperimentCommand implements Callable<Integer> {
   boolean quick;
 
   @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description =
+          "Change one of the experiment's settings (repeatable); `acf experiment list`"
+              + " names each experiment's settings and their defaults.")
+  java.util.Map<String, String> set = new java.util.LinkedHashMap<>();
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description = "Where the results go (default: ${DEFAULT-VALUE}).")
@@ -72,6 +81,11 @@ public final class ExperimentCommand implements Callable<Integer> {
     if (name.equals("list")) {
       for (Experiment e : Experiments.all()) {
         System.out.printf("%-10s %s%n%-10s   %s%n", e.name(), e.reproduces(), "", e.summary());
+        for (Experiment.Option o : e.options()) {
+          System.out.printf(
+              "%-10s   --set %s=%s (--quick: %s): %s%n",
+              "", o.name(), o.fullDefault(), o.quickDefault(), o.doc());
+        }
       }
       return 0;
     }
@@ -89,17 +103,47 @@ public final class ExperimentCommand implements Callable<Integer> {
                             Main.EXIT_USAGE)));
       }
     }
+    for (String key : set.keySet()) {
+      if (chosen.stream()
+          .noneMatch(e -> e.options().stream().anyMatch(o -> o.name().equals(key)))) {
+        List<String> known = new ArrayList<>();
+        chosen.forEach(e -> e.options().forEach(o -> known.add(o.name())));
+        throw new UserError(
+            "--set "
+                + key
+                + ": "
+                + (chosen.size() == 1
+                    ? "experiment " + chosen.get(0).name()
+                    : "no chosen experiment")
+                + " has no setting `"
+                + key
+                + "`"
+                + (known.isEmpty()
+                    ? " (it has none)"
+                    : " (settings: " + String.join(", ", known) + ")"),
+            Main.EXIT_USAGE);
+      }
+    }
     try {
       for (Experiment e : chosen) {
         String list = programs != null ? programs : e.defaultPrograms(quick);
         List<Workload> ws = Workload.parseList(list, dir);
-        Lab lab = new Lab(ws, quick, System.err);
+        java.util.Map<String, String> own = new java.util.LinkedHashMap<>();
+        StringBuilder sets = new StringBuilder();
+        for (Experiment.Option o : e.options()) {
+          if (set.containsKey(o.name())) {
+            own.put(o.name(), set.get(o.name()));
+            sets.append(" --set ").append(o.name()).append('=').append(set.get(o.name()));
+          }
+        }
+        Lab lab = new Lab(ws, quick, System.err).set(own);
         String command =
             "./acf experiment "
                 + e.name()
                 + " --programs "
                 + String.join(",", ws.stream().map(Workload::spec).toList())
                 + (quick ? " --quick" : "")
+                + sets
                 + " --out "
                 + out;
         ExperimentRunner.Written w =

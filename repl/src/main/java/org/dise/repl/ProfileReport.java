@@ -142,6 +142,24 @@ final class ProfileReport {
   }
 
   /** The sampling members of summary.json (each starting with a comma). */
+  /**
+   * The strategy's every setting, defaults included (numbers as JSON numbers), so that a sampled
+   * result says which estimator produced it (scaling, reach, threshold, ...).
+   */
+  static String settingsJson(java.util.Map<String, String> settings) {
+    StringBuilder sb = new StringBuilder("{");
+    String sep = "";
+    for (var e : settings.entrySet()) {
+      String v = e.getValue();
+      sb.append(sep)
+          .append(Json.quote(e.getKey()))
+          .append(": ")
+          .append(v.matches("-?\\d+(\\.\\d+)?") ? v : Json.quote(v));
+      sep = ", ";
+    }
+    return sb.append("}").toString();
+  }
+
   static String samplingJson(SamplingRun.Result r, TriggerSpec spec) {
     StringBuilder sb = new StringBuilder();
     sb.append(
@@ -153,6 +171,7 @@ final class ProfileReport {
             spec.interval(),
             r.driver().intervals(),
             r.sampledFraction()));
+    sb.append(", \"trigger_settings\": ").append(settingsJson(spec.settings()));
     if (r.trigger() instanceof PhaseAwareTrigger p) {
       sb.append(
           String.format(

@@ -51,6 +51,12 @@ class SamplingCommandTest {
     assertThat(json).containsMatch("\"hot_weight_error\": [01]\\.\\d{6}");
     assertThat(r.stderr()).containsMatch("hot_error [0-9.]+ \\([0-9.]+%\\)  hot_weight_error");
     assertThat(json).contains("\"sampling\": \"phase:third\"");
+    // Every setting of the estimator, defaults included, so that the result says what made it.
+    assertThat(json)
+        .contains(
+            "\"trigger_settings\": {\"interval\": 1000000, \"counter\": 0, \"buckets\": 32,"
+                + " \"threshold\": 25, \"table\": 20, \"policy\": \"third\", \"seed\": 1,"
+                + " \"predictor\": \"last\", \"scaling\": \"nearest\", \"reach\": 50}");
     List<String> phases = Files.readAllLines(dir.resolve("phases.csv"));
     assertThat(phases.get(0)).isEqualTo("interval,phase,predicted,sampled");
     assertThat(phases.size()).isAtLeast(25);
@@ -78,6 +84,27 @@ class SamplingCommandTest {
     ConfigCommandTest.Result over =
         acf("run", "--acf", acfFile.toString(), "--sampling", "random:5:3", PHASES, "1");
     assertThat(over.stderr()).contains("sampling random:5:3, interval 1,000,000");
+    Path out = dir.resolve("scaled");
+    ConfigCommandTest.Result scaled =
+        acf(
+            "run",
+            "--acf",
+            ACF,
+            "--sampling",
+            "phase:third",
+            "--interval",
+            "500K",
+            "--scaling",
+            "phase",
+            "--out",
+            out.toString(),
+            PHASES,
+            "1");
+    assertThat(scaled.status()).isEqualTo(0);
+    String json = Files.readString(out.resolve("summary.json"));
+    assertThat(json)
+        .containsMatch(
+            "\"trigger_settings\": \\{\"interval\": 500000, [^}]*\"scaling\": \"phase\", \"reach\": 50\\}");
   }
 
   @Test

@@ -122,6 +122,17 @@ public record TriggerSpec(String component, Map<String, String> params) {
   private static final java.util.Set<String> ORACLE_POLICIES =
       java.util.Set.of("centroid", "random");
 
+  /**
+   * Every parameter of the strategy, with the catalogue's default where none is given (spec order):
+   * what a run records beside its results (summary.json, experiment CSVs), so that a result says
+   * which settings produced it even after a default changes.
+   */
+  public Map<String, String> settings() {
+    return org.dise.runtime.sink.Catalogue.find(component)
+        .map(c -> c.withDefaults(params))
+        .orElse(params);
+  }
+
   /** How the strategy reads on a command line ({@code periodic:10}, {@code phase:third}). */
   public String describe() {
     return switch (component) {

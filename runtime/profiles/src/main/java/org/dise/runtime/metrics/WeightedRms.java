@@ -1,8 +1,7 @@
 package org.dise.runtime.metrics;
 
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The weighted root-mean-square error of value invariance estimates (Zilles and Sohi, Section 5.3):
@@ -15,6 +14,23 @@ import java.util.Set;
 public final class WeightedRms {
   private WeightedRms() {}
 
+  /** An exact profile as the error reads it: pair by pair, without boxing every pair. */
+  public interface Pairs {
+    /** Visits every (pc, value) pair once, with its count. */
+    void forEach(Visitor v);
+
+    /** The executions of {@code pc} (its values' counts summed), 0 if it never ran. */
+    long total(long pc);
+
+    /** The count of {@code value} at {@code pc}, 0 if it never occurred. */
+    long count(long pc, long value);
+
+    @FunctionalInterface
+    interface Visitor {
+      void pair(long pc, long value, long count);
+    }
+  }
+
   /**
    * The error in percent points (0 when there is nothing to compare). {@code estimated}: pc ->
    * value -> invariance in [0, 1]; {@code exact}: pc -> value -> count.
@@ -23,39 +39,70 @@ public final class WeightedRms {
       Map<Long, Map<Long, Double>> estimated,
       Map<Long, Map<Long, Long>> exact,
       double minInvariance) {
-    double sum = 0;
-    double weights = 0;
-    for (Map.Entry<Long, Map<Long, Long>> load : exact.entrySet()) {
-      Map<Long, Long> counts = load.getValue();
-      long n = counts.values().stream().mapToLong(Long::longValue).sum();
-      if (n == 0) {
-        continue;
-      }
-      Map<Long, Double> est = estimated.getOrDefault(load.getKey(), Map.of());
-      Set<Long> values = new HashSet<>();
-      counts.forEach(
-          (v, c) -> {
-            if ((double) c / n >= minInvariance) {
-              values.add(v);
-            }
-          });
-      est.forEach(
-          (v, e) -> {
-            if (e >= minInvariance) {
-              values.add(v);
-            }
-          });
-      for (long v : values) {
-        long c = counts.getOrDefault(v, 0L);
-        double truth = (double) c / n;
-        double e = est.getOrDefault(v, 0.0);
-        // A value the estimate invents has no executions of its own: weigh it by the
-        // executions the estimate attributes to it, so false values are not free.
-        double w = c > 0 ? c : e * n;
-        sum += w * (e - truth) * (e - truth);
-        weights += w;
-      }
-    }
-    return weights == 0 ? 0 : 100 * Math.sqrt(sum / weights);
+    Map<Long, Long> totals = new HashMap<>();
+    exact.forEach(
+        (pc, counts) -> totals.put(pc, counts.values().stream().mapToLong(Long::longValue).sum()));
+    Pairs pairs =
+        new Pairs() {
+          @Override
+          public void forEach(Visitor v) {
+            exact.forEach((pc, counts) -> counts.forEach((value, c) -> v.pair(pc, value, c)));
+          }
+
+          @Override
+          public long total(long pc) {
+            return totals.getOrDefault(pc, 0L);
+          }
+
+          @Override
+          public long count(long pc, long value) {
+            return exact.getOrDefault(pc, Map.of()).getOrDefault(value, 0L);
+          }
+        };
+    return error(estimated, pairs, minInvariance);
+  }
+
+  /** {@link #error(Map, Map, double)} on an exact profile given pair by pair. */
+  public static double error(
+      Map<Long, Map<Long, Double>> estimated, Pairs exact, double minInvariance) {
+    double[] sums = new double[2]; // weighted squared error, weights
+    // Every value frequent in the exact profile...
+    exact.forEach(
+        (pc, value, c) -> {
+          long n = exact.total(pc);
+          if ((double) c / n >= minInvariance) {
+            add(sums, c, n, estimated.getOrDefault(pc, Map.of()).getOrDefault(value, 0.0));
+          }
+        });
+    // ... and every value the estimate names at that level that was not counted above.
+    estimated.forEach(
+        (pc, est) -> {
+          long n = exact.total(pc);
+          if (n == 0) {
+            return;
+          }
+          est.forEach(
+              (v, e) -> {
+                if (e >= minInvariance) {
+                  long c = exact.count(pc, v);
+                  if ((double) c / n < minInvariance) {
+                    add(sums, c, n, e);
+                  }
+                }
+              });
+        });
+    return sums[1] == 0 ? 0 : 100 * Math.sqrt(sums[0] / sums[1]);
+  }
+
+  /**
+   * One (load, value) pair: {@code c} of the load's {@code n} executions, estimated at {@code e}. A
+   * value the estimate invents has no executions of its own: it is weighed by the executions the
+   * estimate attributes to it, so false values are not free.
+   */
+  private static void add(double[] sums, long c, long n, double e) {
+    double truth = (double) c / n;
+    double w = c > 0 ? c : e * n;
+    sums[0] += w * (e - truth) * (e - truth);
+    sums[1] += w;
   }
 }

@@ -39,7 +39,7 @@ public final class EdgeProfiler extends CoProcessor {
   private int failed;
   private long lostSamples;
   private final Map<Long, Map<Long, Long>> memory = new TreeMap<>();
-  private final Map<Long, Map<Long, Long>> exact = new HashMap<>();
+  private final ExactProfile exact = new ExactProfile();
 
   public EdgeProfiler(String name, Map<String, String> p) {
     super(name, p);
@@ -58,7 +58,7 @@ public final class EdgeProfiler extends CoProcessor {
   @Override
   protected void observe(long pc, long next, long address) {
     if (keepExact) {
-      exact.computeIfAbsent(pc, k -> new HashMap<>()).merge(next, 1L, Long::sum);
+      exact.add(pc, next);
     }
   }
 
@@ -140,7 +140,7 @@ public final class EdgeProfiler extends CoProcessor {
 
   /** The exact edges of every tagged retirement. */
   public Map<Long, Map<Long, Long>> exact() {
-    return exact;
+    return exact.asMap();
   }
 
   private static Map<String, Long> flat(Map<Long, Map<Long, Long>> m) {
@@ -165,10 +165,7 @@ public final class EdgeProfiler extends CoProcessor {
                                     : symbols.lookup(pc).map(Symbol::name).orElse("?"),
                                 "0x" + Long.toHexString(to),
                                 Long.toString(n),
-                                keepExact
-                                    ? Long.toString(
-                                        exact.getOrDefault(pc, Map.of()).getOrDefault(to, 0L))
-                                    : ""))));
+                                keepExact ? Long.toString(exact.count(pc, to)) : ""))));
     rows.sort((a, b) -> Long.compare(Long.parseLong(b.get(3)), Long.parseLong(a.get(3))));
     return new ProfileTable(
         List.of("pc", "function", "to", "count", "exact"), rows, List.of("pc", "to"), "count");
@@ -177,7 +174,7 @@ public final class EdgeProfiler extends CoProcessor {
   @Override
   public List<String> summary() {
     List<String> out = new ArrayList<>(super.summary());
-    double err = keepExact ? Accuracy.countError(flat(exact), scaled()) : Double.NaN;
+    double err = keepExact ? Accuracy.countError(flat(exact.asMap()), scaled()) : Double.NaN;
     out.add(
         String.format(
             Locale.ROOT,
@@ -195,7 +192,7 @@ public final class EdgeProfiler extends CoProcessor {
   private Map<String, Long> scaled() {
     Map<String, Long> p = flat(edges());
     long got = p.values().stream().mapToLong(Long::longValue).sum();
-    long all = flat(exact).values().stream().mapToLong(Long::longValue).sum();
+    long all = flat(exact.asMap()).values().stream().mapToLong(Long::longValue).sum();
     Map<String, Long> out = new HashMap<>();
     p.forEach((k, v) -> out.put(k, got == 0 ? 0 : Math.round((double) v * all / got)));
     return out;

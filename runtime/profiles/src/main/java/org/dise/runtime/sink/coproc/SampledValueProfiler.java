@@ -30,7 +30,7 @@ public final class SampledValueProfiler implements TaggedSink {
   private long countdown;
   private long samples;
   private final Map<Long, Map<Long, Long>> sampled = new TreeMap<>();
-  private final Map<Long, Map<Long, Long>> exact = new HashMap<>();
+  private final ExactProfile exact = new ExactProfile();
 
   public SampledValueProfiler(String name, Map<String, String> p) {
     this.name = name;
@@ -69,7 +69,7 @@ public final class SampledValueProfiler implements TaggedSink {
 
   @Override
   public void retire(DecodedInsn insn, long value, long address, long now) {
-    exact.computeIfAbsent(insn.pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
+    exact.add(insn.pc, value);
     if (--countdown == 0) {
       countdown = next();
       samples++;
@@ -111,7 +111,7 @@ public final class SampledValueProfiler implements TaggedSink {
   }
 
   public Map<Long, Map<Long, Long>> exact() {
-    return exact;
+    return exact.asMap();
   }
 
   public double weightedRmsError() {
@@ -124,8 +124,7 @@ public final class SampledValueProfiler implements TaggedSink {
     sampled.forEach(
         (pc, m) -> {
           long n = m.values().stream().mapToLong(Long::longValue).sum();
-          Map<Long, Long> truth = exact.getOrDefault(pc, Map.of());
-          long all = truth.values().stream().mapToLong(Long::longValue).sum();
+          long all = exact.total(pc);
           m.entrySet().stream()
               .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
               .forEach(
@@ -139,7 +138,7 @@ public final class SampledValueProfiler implements TaggedSink {
                               Long.toString(e.getKey()),
                               pct((double) e.getValue() / n),
                               Long.toString(e.getValue()),
-                              pct(all == 0 ? 0 : (double) truth.getOrDefault(e.getKey(), 0L) / all),
+                              pct(all == 0 ? 0 : (double) exact.count(pc, e.getKey()) / all),
                               Long.toString(all))));
         });
     return new ProfileTable(

@@ -1,7 +1,6 @@
 package org.dise.runtime.sink.coproc;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -62,8 +61,15 @@ public final class ValueProfiler extends CoProcessor {
 
   private long processedSinceInterrupt;
 
-  private final Map<Long, Slot> associative = new HashMap<>();
   private final Slot[] slots;
+
+  /**
+   * The associative array: the pc of each slot, searched by a scan as the hardware compares all
+   * entries at once (a slot's entry counts only while the slot is in use).
+   */
+  private final long[] slotPcs;
+
+  private int slotsInUse;
   private int nextCandidate;
   private int failed;
   private int replacementsSinceInterrupt;
@@ -72,7 +78,7 @@ public final class ValueProfiler extends CoProcessor {
   private long thrashInterrupts;
   private int maxSlotsInUse;
   private final Map<Long, Record> memory = new TreeMap<>();
-  private final Map<Long, Map<Long, Long>> exact = new HashMap<>();
+  private final ExactProfile exact = new ExactProfile();
 
   /**
    * A profiler with the binding's parameters (spec/engine.md lists them and their defaults).
@@ -108,12 +114,13 @@ public final class ValueProfiler extends CoProcessor {
     CoprocConfig.check(thrashFactor >= 1, "thrash_factor", thrashFactor, "at least 1");
     CoprocConfig.check(confidence >= 1, "confidence", confidence, "at least 1");
     this.slots = new Slot[config.slots()];
+    this.slotPcs = new long[config.slots()];
   }
 
   @Override
   protected void observe(long pc, long value, long address) {
     if (keepExact) {
-      exact.computeIfAbsent(pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
+      exact.add(pc, value);
     }
   }
 
@@ -122,7 +129,7 @@ public final class ValueProfiler extends CoProcessor {
     if (++processedSinceInterrupt >= interval) {
       copyOut(true); // periodic re-sampling, and the next region of a partitioned program
     }
-    Slot s = associative.get(pc);
+    Slot s = lookup(pc);
     if (s != null) {
       update(s, value);
       return;
@@ -136,7 +143,7 @@ public final class ValueProfiler extends CoProcessor {
       nextCandidate = (nextCandidate + 1) % slots.length;
       // Informational replacement: a slot that has seen many samples is worth keeping.
       if (!c.done && random(replaceMax) > c.total) {
-        associative.remove(c.pc);
+        slotsInUse--;
         allocate(index, pc, value);
       } else {
         failedReplacements++;
@@ -148,6 +155,16 @@ public final class ValueProfiler extends CoProcessor {
     } else if (failed >= failThreshold) {
       copyOut(true);
     }
+  }
+
+  /** The slot holding {@code pc}, or null. */
+  private Slot lookup(long pc) {
+    for (int i = 0; i < slotPcs.length; i++) {
+      if (slotPcs[i] == pc && slots[i] != null) {
+        return slots[i];
+      }
+    }
+    return null;
   }
 
   private int freeSlot() {
@@ -167,8 +184,9 @@ public final class ValueProfiler extends CoProcessor {
     s.regionTotal = 1;
     s.total = 1;
     slots[i] = s;
-    associative.put(pc, s);
-    maxSlotsInUse = Math.max(maxSlotsInUse, associative.size());
+    slotPcs[i] = pc;
+    slotsInUse++;
+    maxSlotsInUse = Math.max(maxSlotsInUse, slotsInUse);
     replacements++;
     replacementsSinceInterrupt++;
     failed = Math.max(0, failed - 1);
@@ -218,7 +236,7 @@ public final class ValueProfiler extends CoProcessor {
         slots[i] = null;
       }
     }
-    associative.clear();
+    slotsInUse = 0;
     failed = 0;
     replacementsSinceInterrupt = 0;
     processedSinceInterrupt = 0;
@@ -290,7 +308,7 @@ public final class ValueProfiler extends CoProcessor {
         slots[i] = null;
       }
     }
-    associative.clear();
+    slotsInUse = 0;
     return copied;
   }
 
@@ -352,7 +370,7 @@ public final class ValueProfiler extends CoProcessor {
 
   /** Slots holding a load now (never more than {@code slots}). */
   public int slotsInUse() {
-    return associative.size();
+    return slotsInUse;
   }
 
   /** The most slots ever in use at once. */
@@ -362,7 +380,7 @@ public final class ValueProfiler extends CoProcessor {
 
   /** The exact value profile of every tagged retirement: pc -> value -> count. */
   public Map<Long, Map<Long, Long>> exact() {
-    return exact;
+    return exact.asMap();
   }
 
   /** The weighted RMS error of the estimates against the exact profile, in percent points. */
@@ -383,8 +401,7 @@ public final class ValueProfiler extends CoProcessor {
                 : Double.compare(est.get(b[0]).get(b[1]), est.get(a[0]).get(a[1])));
     for (long[] k : order) {
       Record r = memory.get(k[0]);
-      Map<Long, Long> truth = exact.getOrDefault(k[0], Map.of());
-      long n = truth.values().stream().mapToLong(Long::longValue).sum();
+      long n = exact.total(k[0]);
       rows.add(
           List.of(
               "0x" + Long.toHexString(k[0]),
@@ -392,7 +409,7 @@ public final class ValueProfiler extends CoProcessor {
               Long.toString(k[1]),
               pct(est.get(k[0]).get(k[1])),
               Long.toString(r.total),
-              keepExact ? pct(n == 0 ? 0 : (double) truth.getOrDefault(k[1], 0L) / n) : "",
+              keepExact ? pct(n == 0 ? 0 : (double) exact.count(k[0], k[1]) / n) : "",
               keepExact ? Long.toString(n) : ""));
     }
     return new ProfileTable(
