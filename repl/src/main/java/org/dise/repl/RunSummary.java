@@ -21,7 +21,13 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * the cost figures) and, for the register state, printed under the cost report.
  */
 final class RunSummary {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Made on first use: only summary.json needs it, and building an ObjectMapper loads about 370
+   * classes (some 40 ms), which every run under productions paid for printing the final state.
+   */
+  private static final class Mapper {
+    static final ObjectMapper INSTANCE = new ObjectMapper();
+  }
 
   private RunSummary() {}
 
@@ -83,7 +89,7 @@ final class RunSummary {
     m.put("sampling_options", r.samplingOptions());
     m.putAll(state(engine, machine));
     try {
-      String json = MAPPER.writeValueAsString(m);
+      String json = Mapper.INSTANCE.writeValueAsString(m);
       return ", " + json.substring(1, json.length() - 1);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e); // maps of strings, numbers and lists always serialise
