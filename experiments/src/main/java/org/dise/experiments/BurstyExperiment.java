@@ -252,6 +252,13 @@ public final class BurstyExperiment implements Experiment {
       }
     }
     Outcome o = new Outcome(t);
+    // The bindings of acf(...), defaults included (the stream search's lengths and coverage);
+    // nCheck0 and nInstr0 are columns.
+    o.component(
+        "Streams",
+        "burst_trace",
+        Map.of("cost", "40", "streams", "true", "capacity", Integer.toString(CAPACITY)));
+    o.model("cycle_model", model);
     List<Figure.Series> series = new ArrayList<>();
     for (int i = 0; i < lab.workloads().size(); i++) {
       List<Double> ys = new ArrayList<>();

@@ -130,6 +130,11 @@ class ExperimentsTest {
   void burstyTracingTracesItsSamplingRateAndFindsStreams(@TempDir Path out) {
     ExperimentRunner.Written w =
         ExperimentRunner.run(new BurstyExperiment(), lab("phases:1:AB"), out, "test", "test");
+    // The stream search's settings, defaults included, as the other experiments record theirs.
+    assertThat(w.outcome().settings).containsEntry("Streams.min_length", "10");
+    assertThat(w.outcome().settings).containsEntry("Streams.max_length", "40");
+    assertThat(w.outcome().settings).containsEntry("Streams.coverage_pct", "90");
+    assertThat(w.outcome().settings).containsKey("cycle_model.insertedCpi");
     double oneCheckBursts = 0;
     double fiftyCheckBursts = 0;
     for (List<Object> r : w.outcome().data.rows()) {
