@@ -585,15 +585,8 @@ final class BytecodeTranslator {
       Label[] range = taggedCalls[id][i];
       mv.visitLabel(range[0]);
       mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitVarInsn(ALOAD, THIS);
-      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-      iconst(mv, id);
-      mv.visitInsn(AALOAD);
-      iconst(mv, i);
-      mv.visitInsn(AALOAD);
-      mv.visitVarInsn(LLOAD, R_N);
-      lconst(mv, i);
-      mv.visitInsn(LADD);
+      loadInsn(id, i);
+      loadCount(i);
       mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "runTagged", "(L" + INSN + ";J)J", false);
       mv.visitLabel(range[1]);
       mv.visitVarInsn(LSTORE, scratch);
@@ -651,34 +644,40 @@ final class BytecodeTranslator {
       if (emitter != null) {
         // The stage's prologue as bytecode, bracketed by the count and pc it reads.
         mv.visitVarInsn(ALOAD, CPU_L);
-        mv.visitVarInsn(LLOAD, R_N);
-        lconst(mv, i);
-        mv.visitInsn(LADD);
+        loadCount(i);
         lconst(mv, d.pc);
         mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "enterPrologue", "(JJ)V", false);
         emitter.emit(new EmittedUnit(id, i));
         mv.visitVarInsn(ALOAD, CPU_L);
-        mv.visitVarInsn(LLOAD, R_N);
-        lconst(mv, i);
-        mv.visitInsn(LADD);
+        loadCount(i);
         mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
         mv.visitLabel(range[1]);
         loadVector(mv);
         return;
       }
       mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitVarInsn(ALOAD, THIS);
-      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-      iconst(mv, id);
-      mv.visitInsn(AALOAD);
-      iconst(mv, i);
-      mv.visitInsn(AALOAD);
-      mv.visitVarInsn(LLOAD, R_N);
-      lconst(mv, i);
-      mv.visitInsn(LADD);
+      loadInsn(id, i);
+      loadCount(i);
       mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "runBefore", "(L" + INSN + ";J)V", false);
       mv.visitLabel(range[1]);
       loadVector(mv);
+    }
+
+    /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
+    private void loadInsn(int block, int i) {
+      mv.visitVarInsn(ALOAD, THIS);
+      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+      iconst(mv, block);
+      mv.visitInsn(AALOAD);
+      iconst(mv, i);
+      mv.visitInsn(AALOAD);
+    }
+
+    /** Pushes the instruction count at instruction {@code i} of the block: n + i. */
+    private void loadCount(int i) {
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, i);
+      mv.visitInsn(LADD);
     }
 
     /** What a {@link PrologueEmitter} sees of the unit, at instruction {@code i} of block id. */
@@ -703,12 +702,7 @@ final class BytecodeTranslator {
 
       @Override
       public void loadInsn() {
-        mv.visitVarInsn(ALOAD, THIS);
-        mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-        iconst(mv, id);
-        mv.visitInsn(AALOAD);
-        iconst(mv, i);
-        mv.visitInsn(AALOAD);
+        BlockMethod.this.loadInsn(id, i);
       }
 
       @Override
