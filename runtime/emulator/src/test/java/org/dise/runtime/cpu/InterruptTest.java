@@ -31,19 +31,25 @@ class InterruptTest {
   @Test
   void requestFromAnotherThreadStopsARunningGuest() throws Exception {
     Cpu cpu = spinning();
+    Thread stopper = interruptLater(cpu, 50);
+    assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
+    stopper.join();
+    assertThat(cpu.pc).isEqualTo(0x10000L);
+  }
+
+  /** A started thread that asks {@code cpu} to stop after {@code millis}, as Ctrl-C would. */
+  static Thread interruptLater(Cpu cpu, long millis) {
     Thread stopper =
         new Thread(
             () -> {
               try {
-                Thread.sleep(50);
+                Thread.sleep(millis);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
               cpu.requestInterrupt();
             });
     stopper.start();
-    assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
-    stopper.join();
-    assertThat(cpu.pc).isEqualTo(0x10000L);
+    return stopper;
   }
 }

@@ -200,17 +200,7 @@ class UnitChainTest {
   void interruptStopsAChainThatNeverEnds() throws Exception {
     Cpu cpu = ring();
     unitEach(cpu, 4, A, B);
-    Thread stopper =
-        new Thread(
-            () -> {
-              try {
-                Thread.sleep(100);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              cpu.requestInterrupt();
-            });
-    stopper.start();
+    Thread stopper = InterruptTest.interruptLater(cpu, 100);
     assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
     stopper.join();
     assertThat(cpu.chainedEntries()).isGreaterThan(0L);
