@@ -47,5 +47,10 @@ public interface PrologueEmitter {
 
     /** Pushes the raw bits of floating-point register {@code reg} as a long. */
     void loadF(int reg);
+
+    /** Pushes the int constant {@code v} in its shortest form. */
+    default void pushInt(int v) {
+      BytecodeTranslator.iconst(mv(), v);
+    }
   }
 }

@@ -2,7 +2,9 @@ package org.dise.runtime.dise;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.PrologueEmitter;
 import org.dise.runtime.isa.DecodedInsn;
@@ -200,7 +202,7 @@ public final class DiseEngine extends EngineState {
   /** The argument arrays of the calls emitted inline, by index (filled anew at every call). */
   private long[][] callArgs = new long[8][];
 
-  private final java.util.Map<Step.Call, Integer> callIndex = new java.util.IdentityHashMap<>();
+  private final Map<Step.Call, Integer> callIndex = new IdentityHashMap<>();
 
   /** The index of {@code c}'s argument array for {@link #callArgs(int)}. */
   int argsIndex(Step.Call c) {

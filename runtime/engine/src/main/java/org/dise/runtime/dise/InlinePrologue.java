@@ -133,7 +133,7 @@ final class InlinePrologue implements PrologueEmitter {
     MethodVisitor mv = u.mv();
     engine(u);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "hps", "()L" + HPS + ";", false);
-    iconst(mv, op.counter());
+    u.pushInt(op.counter());
     switch (op.kind()) {
       case INC -> mv.visitMethodInsn(INVOKEVIRTUAL, HPS, "inc", "(I)V", false);
       case DEC -> mv.visitMethodInsn(INVOKEVIRTUAL, HPS, "dec", "(I)V", false);
@@ -141,7 +141,7 @@ final class InlinePrologue implements PrologueEmitter {
         if (op.fromRegister()) {
           engine(u);
           mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "hps", "()L" + HPS + ";", false);
-          iconst(mv, (int) op.source());
+          u.pushInt((int) op.source());
           mv.visitMethodInsn(INVOKEVIRTUAL, HPS, "register", "(I)J", false);
         } else {
           mv.visitLdcInsn(op.source());
@@ -161,7 +161,7 @@ final class InlinePrologue implements PrologueEmitter {
     Sink sink = engine.sinkAt(c.sink);
     String owner = directOwner(sink);
     engine(u);
-    iconst(mv, c.sink);
+    u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "sinkAt", "(I)L" + SINK + ";", false);
     if (owner != null) {
       mv.visitTypeInsn(CHECKCAST, owner);
@@ -169,11 +169,11 @@ final class InlinePrologue implements PrologueEmitter {
     u.loadCpu();
     u.loadInsn();
     engine(u);
-    iconst(mv, engine.argsIndex(c));
+    u.pushInt(engine.argsIndex(c));
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callArgs", "(I)[J", false);
     for (int a = 0; a < c.reg.length; a++) {
       mv.visitInsn(DUP);
-      iconst(mv, a);
+      u.pushInt(a);
       int reg = c.reg[a];
       if (reg < 0) {
         mv.visitLdcInsn(c.constants[a]);
@@ -194,7 +194,7 @@ final class InlinePrologue implements PrologueEmitter {
       mv.visitMethodInsn(INVOKEINTERFACE, SINK, "record", RECORD, true);
     }
     engine(u);
-    iconst(mv, c.sink);
+    u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "called", "(I)V", false);
   }
 
@@ -217,15 +217,5 @@ final class InlinePrologue implements PrologueEmitter {
       return null;
     }
     return c.getName().replace('.', '/');
-  }
-
-  private static void iconst(MethodVisitor mv, int v) {
-    if (v >= -1 && v <= 5) {
-      mv.visitInsn(ICONST_0 + v);
-    } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
-      mv.visitIntInsn(SIPUSH, v);
-    } else {
-      mv.visitLdcInsn(v);
-    }
   }
 }
