@@ -121,6 +121,11 @@ public final class LongCounters {
     }
   }
 
+  /** The hash of two-long key {@code (k0, k1)}, for other primitive tables keyed the same way. */
+  public static int hash(long k0, long k1) {
+    return mix(pair(k0, k1));
+  }
+
   /** One long from a two-long key, before {@link #mix}. */
   private static long pair(long k0, long k1) {
     return k0 * 0x9E3779B97F4A7C15L + k1;

@@ -37,7 +37,7 @@ final class ExactProfile implements WeightedRms.Pairs {
   void add(long pc, long value) {
     view = null;
     totals = null;
-    int i = hash(pc, value) & mask;
+    int i = LongCounters.hash(pc, value) & mask;
     while (true) {
       int k = 3 * i;
       if (table[k + 2] == 0) {
@@ -69,7 +69,7 @@ final class ExactProfile implements WeightedRms.Pairs {
     mask = 2 * mask + 1;
     for (int e = 0; e < size; e++) {
       int k = 3 * order[e];
-      int i = hash(old[k], old[k + 1]) & mask;
+      int i = LongCounters.hash(old[k], old[k + 1]) & mask;
       while (table[3 * i + 2] != 0) {
         i = (i + 1) & mask;
       }
@@ -81,7 +81,7 @@ final class ExactProfile implements WeightedRms.Pairs {
   /** The count of {@code (pc, value)}, 0 if never seen. */
   @Override
   public long count(long pc, long value) {
-    int i = hash(pc, value) & mask;
+    int i = LongCounters.hash(pc, value) & mask;
     for (; table[3 * i + 2] != 0; i = (i + 1) & mask) {
       if (table[3 * i] == pc && table[3 * i + 1] == value) {
         return table[3 * i + 2];
@@ -134,13 +134,5 @@ final class ExactProfile implements WeightedRms.Pairs {
       view = m;
     }
     return view;
-  }
-
-  /** Mixes both halves of the key (SplitMix64's finaliser): values are often small and close. */
-  private static int hash(long pc, long value) {
-    long z = pc * 0x9E3779B97F4A7C15L + value;
-    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-    return (int) (z ^ (z >>> 33));
   }
 }
