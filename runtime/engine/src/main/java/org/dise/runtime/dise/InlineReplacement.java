@@ -28,6 +28,7 @@ final class InlineReplacement implements ReplacementEmitter {
   private static final String SINK = "org/dise/runtime/sink/Sink";
   private static final String RETURNING = "org/dise/runtime/sink/ReturningSink";
   private static final String RECORD = "(L" + CPU + ";L" + INSN + ";[JJ)J";
+  private static final String RECORD_VOID = "(L" + CPU + ";L" + INSN + ";[JJ)V";
 
   private final DiseEngine engine;
   private final DecodedInsn d;
@@ -184,11 +185,11 @@ final class InlineReplacement implements ReplacementEmitter {
       // Several ACFs' sequences: the parts before T.INSN in ACF order, T.INSN once, the parts
       // after.
       for (Step[] s : seqs) {
-        part(u, s, 0, original(s));
+        part(u, s, 0, original(s), false);
       }
       u.original();
       for (Step[] s : seqs) {
-        part(u, s, original(s) + 1, s.length);
+        part(u, s, original(s) + 1, s.length, true);
       }
       mv.visitJumpInsn(GOTO, end);
       mv.visitLabel(next);
@@ -197,8 +198,11 @@ final class InlineReplacement implements ReplacementEmitter {
     mv.visitLabel(end);
   }
 
-  /** Steps {@code [from, to)} of {@code s}; a branch to step {@code to} ends the part. */
-  private void part(Unit u, Step[] s, int from, int to) {
+  /**
+   * Steps {@code [from, to)} of {@code s}, after {@code T.INSN} or before it; a branch to step
+   * {@code to} ends the part.
+   */
+  private void part(Unit u, Step[] s, int from, int to, boolean after) {
     MethodVisitor mv = u.mv();
     Label[] at = new Label[to - from + 1];
     for (int i = 0; i < at.length; i++) {
@@ -221,10 +225,10 @@ final class InlineReplacement implements ReplacementEmitter {
       } else if (s[i] instanceof Step.Call c) {
         Sink sink = engine.sinkAt(c.sink);
         u.store(sink.registersRead(d)); // what the sink reads of x[] itself
-        if (c.result < 0) {
-          calls.call(u, c);
+        if (c.result < 0 && !(after && next(c))) {
+          calls.call(u, c); // as in a prologue: T.NEXT_PC, if passed, is the fall-through
         } else {
-          returning(u, c);
+          direct(u, c, after);
         }
       }
     }
@@ -238,17 +242,30 @@ final class InlineReplacement implements ReplacementEmitter {
     u.mv().visitMethodInsn(INVOKEVIRTUAL, ENGINE, "insertedOne", "()V", false);
   }
 
+  /** Whether {@code c} passes {@code T.NEXT_PC}. */
+  private static boolean next(Step.Call c) {
+    for (int r : c.reg) {
+      if (r == Step.Call.NEXT) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * {@code $drN = call(sink, args...)}: the accounts first (as {@link EngineState#callReturning}),
-   * then the sink's {@code recordReturning}, its result into the register.
+   * then the sink's {@code recordReturning}, its result into the register; or a call after {@code
+   * T.INSN} that passes {@code T.NEXT_PC} (read from the unit: a transfer's target), recorded and
+   * charged as {@link EngineState#call} does.
    */
-  private void returning(Unit u, Step.Call c) {
+  private void direct(Unit u, Step.Call c, boolean after) {
     MethodVisitor mv = u.mv();
+    boolean returns = c.result >= 0;
     String owner = InlinePrologue.directOwner(engine.sinkAt(c.sink));
     InlinePrologue.engine(u);
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "sinkAt", "(I)L" + SINK + ";", false);
-    mv.visitTypeInsn(CHECKCAST, owner != null ? owner : RETURNING);
+    mv.visitTypeInsn(CHECKCAST, owner != null ? owner : returns ? RETURNING : SINK);
     u.loadCpu();
     u.loadInsn();
     InlinePrologue.engine(u);
@@ -260,8 +277,10 @@ final class InlineReplacement implements ReplacementEmitter {
       int reg = c.reg[a];
       if (reg < 0) {
         mv.visitLdcInsn(c.constants[a]);
+      } else if (reg == Step.Call.NEXT && after) {
+        u.loadNext();
       } else if (reg == Step.Call.NEXT) {
-        mv.visitLdcInsn(d.npc); // before T.INSN, or after one that ends no block: the fall-through
+        mv.visitLdcInsn(d.npc); // before T.INSN: the fall-through
       } else if (reg >= Step.Call.FREG_BASE) {
         u.loadF(reg - Step.Call.FREG_BASE);
       } else {
@@ -270,6 +289,18 @@ final class InlineReplacement implements ReplacementEmitter {
       mv.visitInsn(LASTORE);
     }
     InlinePrologue.engine(u);
+    if (!returns) {
+      mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callStart", "()J", false);
+      if (owner != null) {
+        mv.visitMethodInsn(INVOKEVIRTUAL, owner, "record", RECORD_VOID, false);
+      } else {
+        mv.visitMethodInsn(INVOKEINTERFACE, SINK, "record", RECORD_VOID, true);
+      }
+      InlinePrologue.engine(u);
+      u.pushInt(c.sink);
+      mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "called", "(I)V", false);
+      return;
+    }
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callReturningStart", "(I)J", false);
     if (owner != null) {
