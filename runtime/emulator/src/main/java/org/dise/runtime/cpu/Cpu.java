@@ -496,7 +496,7 @@ public final class Cpu {
     }
     for (Block b : blocks) {
       if (b != null && b.code != null) {
-        b.code.invalidate();
+        BlockCompiler.retire(b);
       }
     }
     Arrays.fill(blocks, null);
