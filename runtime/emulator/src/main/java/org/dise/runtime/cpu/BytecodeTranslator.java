@@ -16,6 +16,7 @@ import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
@@ -126,6 +127,19 @@ final class BytecodeTranslator {
     if (runMethod(cw, blocks, observed, stage, constants) >= HUGE_METHOD) {
       throw new TooLarge();
     }
+    if (!constants.isEmpty()) {
+      // C1 will not compile a method with an unresolved dynamic constant (it waits for C2): the
+      // class's initialisation resolves them all before the unit first runs.
+      MethodVisitor clinit = cw.visitMethod(ACC_STATIC, "<clinit>", "()V", null, null);
+      clinit.visitCode();
+      for (int i = 0; i < constants.size(); i++) {
+        clinit.visitLdcInsn(classData(i));
+        clinit.visitInsn(POP);
+      }
+      clinit.visitInsn(RETURN);
+      clinit.visitMaxs(0, 0);
+      clinit.visitEnd();
+    }
     MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
     lk.visitCode();
     lookup(lk, blocks);
@@ -134,6 +148,11 @@ final class BytecodeTranslator {
     lk.visitEnd();
     cw.visitEnd();
     return cw.toByteArray();
+  }
+
+  /** Entry {@code index} of the unit's class data, as one constant pool entry per index. */
+  private static ConstantDynamic classData(int index) {
+    return new ConstantDynamic("_", "Ljava/lang/Object;", CLASS_DATA_AT, index);
   }
 
   // Locals of run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget).
@@ -771,7 +790,8 @@ final class BytecodeTranslator {
           constants.add(value);
           constantIndex.put(value, index);
         }
-        mv.visitLdcInsn(new ConstantDynamic("_", descriptor, CLASS_DATA_AT, index));
+        mv.visitLdcInsn(classData(index));
+        mv.visitTypeInsn(CHECKCAST, Type.getType(descriptor).getInternalName());
       }
     }
 
