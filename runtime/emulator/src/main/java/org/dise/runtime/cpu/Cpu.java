@@ -282,6 +282,7 @@ public final class Cpu {
    * instructions that retired before the fault stay counted, as in the interpreter.
    */
   public long runTagged(DecodedInsn d, long retired) {
+    taggedCalls++;
     instret += retired;
     long before = instret;
     pc = d.pc;
@@ -335,6 +336,50 @@ public final class Cpu {
   /** How many times translated code ran a prologue emitted inline ({@link PrologueEmitter}). */
   public long emittedPrologueRuns() {
     return emittedPrologues;
+  }
+
+  private long taggedCalls;
+
+  private long emittedReplacements;
+
+  /**
+   * Before a whole replacement emitted inline ({@link ReplacementEmitter}) by translated code that
+   * reached its instruction at {@code pc} with {@code retired} instructions of its unit run so far,
+   * as {@link #enterPrologue}; {@link #resumeReplacement} after its {@code T.INSN}, {@link
+   * #leavePrologue} before and after that.
+   */
+  public void enterReplacement(long retired, long pc) {
+    emittedReplacements++;
+    instret += retired;
+    this.pc = pc;
+  }
+
+  /** After the {@code T.INSN} of a replacement emitted inline: the code after it sees the count. */
+  public void resumeReplacement(long retired, long pc) {
+    instret += retired;
+    this.pc = pc;
+  }
+
+  /**
+   * An inserted instruction of a replacement emitted inline retired (the unit counts it too, and
+   * takes it back with the rest when it leaves the replacement).
+   */
+  public void retireInserted() {
+    instret++;
+  }
+
+  /**
+   * How many times translated code ran a replacement emitted inline ({@link ReplacementEmitter}).
+   */
+  public long emittedReplacementRuns() {
+    return emittedReplacements;
+  }
+
+  /**
+   * How many times translated code called the decode stage for a tagged one ({@link #runTagged}).
+   */
+  public long taggedCalls() {
+    return taggedCalls;
   }
 
   /** How many times translated code ran a decode stage prologue ({@link #runBefore}). */
