@@ -3,12 +3,15 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.linux.Sandbox;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,6 +86,67 @@ class HotReloadTest {
     assertThat(next.cost().applicationInstructions())
         .isEqualTo(whole.engine().cost().applicationInstructions());
     assertThat(next.cost().replacements()).isEqualTo(whole.engine().cost().replacements());
+  }
+
+  @Test
+  void perSiteCountersGoOnAcrossAReload() throws Exception {
+    // Code regions and hot methods translated from the first execution count in their sinks'
+    // per-site counters (spec/emulator.md). A reload drops every translated unit; the units
+    // translated again under the new engine must find the kept sinks' same counters, so the
+    // profiles read as in one uninterrupted run, and a sink that starts empty starts from zero.
+    String acf =
+        "sink m = method_counter();\n"
+            + "P: T.OPCLASS == branch => R, null\n"
+            + "R: call(Branch_handler, T.INSN); call(m, T.INSN); T.INSN;\n";
+    String changed = acf.replace("method_counter()", "method_counter(cost = 3)");
+    Paused whole = startTranslated(acf);
+    assertThat(whole.machine().cpu().run(Long.MAX_VALUE)).isEqualTo(StopReason.EXITED);
+    assertThat(whole.engine().siteCallsEmitted()).isGreaterThan(10L);
+
+    Paused p = startTranslated(acf);
+    assertThat(p.machine().cpu().run(20_000)).isEqualTo(StopReason.STEP_LIMIT);
+    DiseEngine next = new DiseEngine(EngineEndToEndTest.lower(changed));
+    assertThat(next.carryOver(p.engine()))
+        .containsExactly("sink m starts empty (its component, parameters or cost changed)");
+    next.install(p.machine().cpu());
+    assertThat(p.machine().cpu().run(Long.MAX_VALUE)).isEqualTo(StopReason.EXITED);
+    assertThat(next.siteCallsEmitted()).isGreaterThan(10L);
+
+    String regions = "Branch_handler";
+    assertThat(rows(next, regions, p)).isEqualTo(rows(whole.engine(), regions, whole));
+    // The new method sink saw only the second part: fewer taken branches, none more.
+    long before = events(whole.engine(), "m", whole);
+    long after = events(next, "m", p);
+    assertThat(after).isGreaterThan(0L);
+    assertThat(after).isLessThan(before);
+  }
+
+  /** As {@link #start}, translating every block from its first execution. */
+  private static Paused startTranslated(String acf) throws Exception {
+    Machine m =
+        Machine.load(
+            EngineEndToEndTest.CALLS,
+            List.of("4"),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                1));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    m.kernel().setStdio(1, null, out);
+    DiseEngine e = new DiseEngine(EngineEndToEndTest.lower(acf));
+    e.install(m.cpu());
+    return new Paused(m, e, out);
+  }
+
+  private static List<List<String>> rows(DiseEngine e, String sink, Paused p) {
+    return e.sinks().get(sinkIndex(e, sink)).table(p.machine().symbols()).rows();
+  }
+
+  /** The events column (invocations plus backward branches) of a method sink, summed. */
+  private static long events(DiseEngine e, String sink, Paused p) {
+    return rows(e, sink, p).stream().mapToLong(r -> Long.parseLong(r.get(3))).sum();
   }
 
   @Test

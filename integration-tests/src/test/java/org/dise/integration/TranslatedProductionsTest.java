@@ -63,6 +63,22 @@ class TranslatedProductionsTest {
   static String observe(
       Engine engine, String acf, Program p, int threshold, long maxInsns, boolean inline)
       throws Exception {
+    return observe(engine, acf, p, threshold, maxInsns, inline, true);
+  }
+
+  /**
+   * As {@link #observe(Engine, String, Program, int, long, boolean)}; {@code perSite} false has
+   * emitted prologues call every sink's {@code record} instead of adding to its per-site counters.
+   */
+  static String observe(
+      Engine engine,
+      String acf,
+      Program p,
+      int threshold,
+      long maxInsns,
+      boolean inline,
+      boolean perSite)
+      throws Exception {
     Machine m =
         Machine.load(
             p.path(),
@@ -82,6 +98,7 @@ class TranslatedProductionsTest {
     ProfilingEngine e = engine.create(set);
     if (e instanceof DiseEngine d) {
       d.setInlinePrologues(inline);
+      d.setPerSiteCounters(perSite);
     }
     e.install(m.cpu());
     Machine.Outcome o = m.run(maxInsns);

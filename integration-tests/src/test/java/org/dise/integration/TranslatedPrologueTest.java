@@ -106,6 +106,56 @@ class TranslatedPrologueTest {
     }
   }
 
+  /**
+   * The sink calls emitted as per-site counters in one run of {@code acf} at threshold {@code t}
+   * (none with {@code perSite} false); checks that the run agrees with the interpreter's.
+   */
+  private static long siteCalls(String acf, int t, boolean perSite) throws Exception {
+    Machine m =
+        Machine.load(
+            CALLS.path(),
+            CALLS.args(),
+            new Machine.Options(
+                new Sandbox(Path.of("").toAbsolutePath()),
+                List.of(),
+                0x5eed,
+                new PrintStream(new ByteArrayOutputStream()),
+                t));
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    DiseEngine e = (DiseEngine) Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
+    e.setPerSiteCounters(perSite);
+    e.install(m.cpu());
+    m.run(-1);
+    return e.siteCallsEmitted();
+  }
+
+  @Test
+  void sinksWhoseKeyIsFixedCountPerSiteAndAgreeWithTheInterpreter() throws Exception {
+    // Fig. 6's code regions (the branch's pc, and instructions since the last branch), hot methods
+    // (a direct call's callee; a backward branch's pc, counted only when taken) and call pairs (a
+    // direct call's site and callee): translated code adds to the sink's counter for the
+    // instruction instead of calling it, and the profiles, counts and costs must be the
+    // interpreter's, whether the counters or the records did the counting (or, translated once
+    // hot, both for one instruction), and when a limit stops the run mid-unit.
+    String pairs = EngineEndToEndTest.CALL_PAIRS;
+    for (String acf : List.of(EngineEndToEndTest.REGIONS, EngineEndToEndTest.METHODS, pairs)) {
+      assertWithMessage("per-site calls emitted for\n" + acf)
+          .that(siteCalls(acf, 1, true))
+          .isAtLeast(10);
+      assertWithMessage("per-site calls when off").that(siteCalls(acf, 1, false)).isEqualTo(0);
+      TranslatedProductionsTest.agree(acf, CALLS, -1);
+      String expected = TranslatedProductionsTest.observe(Engine.INTERPRETED, acf, CALLS, 0, -1);
+      String records =
+          TranslatedProductionsTest.observe(Engine.INTERPRETED, acf, CALLS, 1, -1, true, false);
+      assertWithMessage(
+              "records instead of per-site counters: "
+                  + TranslatedProductionsTest.firstDifference(expected, records))
+          .that(records.equals(expected))
+          .isTrue();
+      TranslatedProductionsTest.agree(acf, CALLS, 25_013);
+    }
+  }
+
   @Test
   void prologuesThatTurnTheFlagsAgreeWithTheInterpreter() throws Exception {
     // A replaced branch sets counter 0 to 1 (its flag zero_0 goes off); loads then count it on

@@ -3,15 +3,20 @@ package org.dise.runtime.cpu;
 import static org.objectweb.asm.Opcodes.*;
 
 import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.ConstantDynamic;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
@@ -29,14 +34,27 @@ final class BytecodeTranslator {
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
   private static final String NAME = "org/dise/runtime/cpu/TranslatedUnit";
 
+  /** {@code MethodHandles.classDataAt}: a constant of the unit's class data, resolved once. */
+  private static final Handle CLASS_DATA_AT =
+      new Handle(
+          H_INVOKESTATIC,
+          "java/lang/invoke/MethodHandles",
+          "classDataAt",
+          "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;I)"
+              + "Ljava/lang/Object;",
+          false);
+
   /** Defines the unit's class and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
-    byte[] bytes = classBytes(blocks, observed, stage);
+    List<Object> constants = new ArrayList<>();
+    byte[] bytes = classBytes(blocks, observed, stage, constants);
+    // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
-            .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+            .defineHiddenClassWithClassData(
+                bytes, List.copyOf(constants), true, MethodHandles.Lookup.ClassOption.NESTMATE);
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
     for (int i = 0; i < blocks.size(); i++) {
       insns[i] = blocks.get(i).insns;
@@ -58,6 +76,16 @@ final class BytecodeTranslator {
    * call it directly (see {@link BlockMethod#tagged}).
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
+      throws TooLarge {
+    return classBytes(blocks, observed, stage, new ArrayList<>());
+  }
+
+  /**
+   * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
+   * emitted prologues load ({@link PrologueEmitter.Unit#loadConstant}): the class's data.
+   */
+  private static byte[] classBytes(
+      List<Block> blocks, boolean observed, DecodeStage stage, List<Object> constants)
       throws TooLarge {
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -96,8 +124,21 @@ final class BytecodeTranslator {
     inv.visitMaxs(0, 0);
     inv.visitEnd();
 
-    if (runMethod(cw, blocks, observed, stage) >= HUGE_METHOD) {
+    if (runMethod(cw, blocks, observed, stage, constants) >= HUGE_METHOD) {
       throw new TooLarge();
+    }
+    if (!constants.isEmpty()) {
+      // C1 will not compile a method with an unresolved dynamic constant (it waits for C2): the
+      // class's initialisation resolves them all before the unit first runs.
+      MethodVisitor clinit = cw.visitMethod(ACC_STATIC, "<clinit>", "()V", null, null);
+      clinit.visitCode();
+      for (int i = 0; i < constants.size(); i++) {
+        clinit.visitLdcInsn(classData(i));
+        clinit.visitInsn(POP);
+      }
+      clinit.visitInsn(RETURN);
+      clinit.visitMaxs(0, 0);
+      clinit.visitEnd();
     }
     MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
     lk.visitCode();
@@ -107,6 +148,11 @@ final class BytecodeTranslator {
     lk.visitEnd();
     cw.visitEnd();
     return cw.toByteArray();
+  }
+
+  /** Entry {@code index} of the unit's class data, as one constant pool entry per index. */
+  private static ConstantDynamic classData(int index) {
+    return new ConstantDynamic("_", "Ljava/lang/Object;", CLASS_DATA_AT, index);
   }
 
   // Locals of run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget).
@@ -141,7 +187,11 @@ final class BytecodeTranslator {
    * size in bytes.
    */
   private static int runMethod(
-      ClassWriter cw, List<Block> blocks, boolean observed, DecodeStage stage) {
+      ClassWriter cw,
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      List<Object> constants) {
     MethodVisitor mv =
         cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CPU + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -157,6 +207,7 @@ final class BytecodeTranslator {
     // the cpu's copy here (0 without a stage), and one after each call.
     loadVector(mv);
     BlockMethod code = new BlockMethod(mv, blocks, observed, stage);
+    code.constants = constants;
     code.enter();
 
     Label tryStart = new Label();
@@ -437,6 +488,11 @@ final class BytecodeTranslator {
     private int id;
     private Block b;
     private Label done;
+
+    /** The class data: what emitted prologues load as constants, by index. */
+    private List<Object> constants = new ArrayList<>();
+
+    private final Map<Object, Integer> constantIndex = new IdentityHashMap<>();
 
     /** Where an early exit goes (the dispatch loop's exit: unit steps, store, return R_PC). */
     private Label leave;
@@ -907,6 +963,18 @@ final class BytecodeTranslator {
       @Override
       public void loadF(int reg) {
         fget(reg);
+      }
+
+      @Override
+      public void loadConstant(Object value, String descriptor) {
+        Integer index = constantIndex.get(value);
+        if (index == null) {
+          index = constants.size();
+          constants.add(value);
+          constantIndex.put(value, index);
+        }
+        mv.visitLdcInsn(classData(index));
+        mv.visitTypeInsn(CHECKCAST, Type.getType(descriptor).getInternalName());
       }
     }
 

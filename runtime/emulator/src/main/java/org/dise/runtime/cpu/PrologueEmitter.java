@@ -48,6 +48,13 @@ public interface PrologueEmitter {
     /** Pushes the raw bits of floating-point register {@code reg} as a long. */
     void loadF(int reg);
 
+    /**
+     * Pushes {@code value}, an object the unit holds for as long as it lives, as a constant of JVM
+     * type {@code descriptor} (resolved once, then as cheap as a literal): a sink's per-site
+     * counter that the emitted code adds to directly.
+     */
+    void loadConstant(Object value, String descriptor);
+
     /** Pushes the int constant {@code v} in its shortest form. */
     default void pushInt(int v) {
       BytecodeTranslator.iconst(mv(), v);

@@ -9,6 +9,8 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.PrologueEmitter;
 import org.dise.runtime.cpu.ReplacementEmitter;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.SiteCounter;
 
 /**
  * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections 3.1-3.3).
@@ -212,6 +214,35 @@ public final class DiseEngine extends EngineState {
    */
   public void setInlinePrologues(boolean on) {
     this.inlinePrologues = on;
+  }
+
+  private boolean perSiteCounters = true;
+
+  private long siteCalls;
+
+  /**
+   * Whether emitted prologues add to a sink's per-site counter ({@link Sink#site}) instead of
+   * calling its {@code record} (the default); both must give the same run. Takes effect for units
+   * translated afterwards.
+   */
+  public void setPerSiteCounters(boolean on) {
+    this.perSiteCounters = on;
+  }
+
+  /**
+   * How many sink calls were emitted into translated code as per-site counters ({@link SiteCall}).
+   */
+  public long siteCallsEmitted() {
+    return siteCalls;
+  }
+
+  void siteCallEmitted() {
+    siteCalls++;
+  }
+
+  /** The counter that call {@code sink} of {@code d} is emitted as, or null for a call. */
+  SiteCounter siteFor(int sink, DecodedInsn d) {
+    return perSiteCounters ? sinkAt(sink).site(d) : null;
   }
 
   /** The argument arrays of the calls emitted inline, by index (filled anew at every call). */

@@ -12,6 +12,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.PrologueEmitter;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.SiteCounter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -92,7 +93,10 @@ final class InlinePrologue implements PrologueEmitter {
     for (Group g : groups) {
       for (Step[] s : g.plan.sequences) {
         for (int i = 0; i < s.length - 1; i++) {
-          r |= engine.sinkAt(((Step.Call) s[i]).sink).registersRead(d);
+          int sink = ((Step.Call) s[i]).sink;
+          if (engine.siteFor(sink, d) == null) { // a per-site counter reads the unit's locals
+            r |= engine.sinkAt(sink).registersRead(d);
+          }
         }
       }
     }
@@ -166,6 +170,11 @@ final class InlinePrologue implements PrologueEmitter {
    * then the engine's accounts, in the interpreted engine's order.
    */
   void call(Unit u, Step.Call c) {
+    SiteCounter site = engine.siteFor(c.sink, d);
+    if (site != null) {
+      SiteCall.emit(u, engine, d, c.sink, site);
+      return;
+    }
     MethodVisitor mv = u.mv();
     Sink sink = engine.sinkAt(c.sink);
     String owner = directOwner(sink);

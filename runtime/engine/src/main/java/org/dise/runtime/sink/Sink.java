@@ -30,6 +30,18 @@ public interface Sink {
   }
 
   /**
+   * The counter that {@code original}'s events go to when the sink's key for it is fixed (its own
+   * pc, a direct call's target), or null when the key depends on dynamic values or the arguments,
+   * as by default. Translated code then adds to that counter directly instead of calling {@link
+   * #record}; the sink must count there exactly what {@code record} would count for {@code
+   * original} with any arguments and registers, hand out the same counter each time it is asked,
+   * and show the counter's figures in its profile as if {@code record} had counted them.
+   */
+  default SiteCounter site(DecodedInsn original) {
+    return null;
+  }
+
+  /**
    * An external trigger turned sampling on after {@code applicationInstructions}: a sink that
    * measures distances between events starts over here, so an unsampled stretch is not charged to
    * the first event after it (spec/sampling.md).

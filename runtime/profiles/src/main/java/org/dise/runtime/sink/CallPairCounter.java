@@ -8,6 +8,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
 
 /**
  * The hot call pair profile (first paper, Section 3.5): invocation counts per caller-callee pair.
@@ -20,6 +21,9 @@ public final class CallPairCounter implements Sink {
 
   /** Per (call site pc, callee): invocations. */
   private final LongCounters counts = new LongCounters(2, 1);
+
+  /** Per direct call site: its counter in translated code (its callee is fixed), beside counts. */
+  private final Map<Site, SiteCounter> sites = new HashMap<>();
 
   public CallPairCounter(String name) {
     this.name = name;
@@ -41,6 +45,15 @@ public final class CallPairCounter implements Sink {
   }
 
   @Override
+  public SiteCounter site(DecodedInsn original) {
+    if (original.exec != Op.JAL) {
+      return null; // an indirect call's callee is read from its register
+    }
+    return sites.computeIfAbsent(
+        new Site(original.pc, Branches.jumpTarget(original, null)), k -> SiteCounter.events());
+  }
+
+  @Override
   public ProfileTable table(SymbolTable symbols) {
     // Call sites fold into their function: the pair is (caller function, callee).
     Map<Site, Long> pairs = new HashMap<>();
@@ -50,6 +63,15 @@ public final class CallPairCounter implements Sink {
                 new Site(symbols.lookup(k[0]).map(Symbol::address).orElse(k[0]), k[1]),
                 v[0],
                 Long::sum));
+    sites.forEach(
+        (k, site) -> {
+          if (site.events > 0) {
+            pairs.merge(
+                new Site(symbols.lookup(k.pc()).map(Symbol::address).orElse(k.pc()), k.callee()),
+                site.events,
+                Long::sum);
+          }
+        });
     List<Map.Entry<Site, Long>> entries = new ArrayList<>(pairs.entrySet());
     entries.sort(
         (a, b) ->

@@ -9,6 +9,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
 
 /**
@@ -24,6 +25,12 @@ public final class MethodCounter implements Sink {
 
   /** Per branch pc: times taken. */
   private final LongCounters branches = new LongCounters(1, 1);
+
+  /** Per callee entry of a direct call: its counter in translated code (beside invocations). */
+  private final Map<Long, SiteCounter> calleeSites = new HashMap<>();
+
+  /** Per branch pc: its counter in translated code (beside branches). */
+  private final Map<Long, SiteCounter> branchSites = new HashMap<>();
 
   public MethodCounter(String name) {
     this.name = name;
@@ -45,8 +52,29 @@ public final class MethodCounter implements Sink {
   }
 
   @Override
+  public SiteCounter site(DecodedInsn original) {
+    OpClass c = original.opClass();
+    if (c == OpClass.PROC_CALL && original.exec == Op.JAL) {
+      // Every direct call to one callee counts for it: its sites share one counter.
+      return calleeSites.computeIfAbsent(
+          Branches.jumpTarget(original, null), k -> SiteCounter.events());
+    }
+    if (c == OpClass.BRANCH) {
+      return branchSites.computeIfAbsent(original.pc, k -> SiteCounter.takenBranches(original));
+    }
+    return null; // an indirect call's callee is dynamic; others record nothing
+  }
+
+  @Override
   public long registersRead(DecodedInsn original) {
     return Branches.operands(original); // the call's target, the branch's outcome
+  }
+
+  /** Adds a site's events to the key's total (a site that never counted adds no entry). */
+  static void addEvents(Map<Long, Long> totals, long key, SiteCounter site) {
+    if (site.events > 0) {
+      totals.merge(key, site.events, Long::sum);
+    }
   }
 
   @Override
@@ -54,18 +82,21 @@ public final class MethodCounter implements Sink {
     // Aggregate by function: calls by callee entry, branches by the function containing them.
     Map<Long, long[]> byFunction = new TreeMap<>();
     Map<Long, String> names = new HashMap<>();
-    invocations.forEach(
-        (entry, v) -> {
-          long addr = entry[0];
-          long n = v[0];
+    // By address, so that a name is taken from the same address however the events were counted.
+    Map<Long, Long> calls = new TreeMap<>();
+    invocations.forEach((entry, v) -> calls.merge(entry[0], v[0], Long::sum));
+    calleeSites.forEach((entry, site) -> addEvents(calls, entry, site));
+    Map<Long, Long> taken = new TreeMap<>();
+    branches.forEach((entry, v) -> taken.merge(entry[0], v[0], Long::sum));
+    branchSites.forEach((pc, site) -> addEvents(taken, pc, site));
+    calls.forEach(
+        (addr, n) -> {
           long key = symbols.lookup(addr).map(Symbol::address).orElse(addr);
           names.putIfAbsent(key, RegionCounter.functionAt(symbols, addr));
           byFunction.computeIfAbsent(key, k -> new long[2])[0] += n;
         });
-    branches.forEach(
-        (entry, v) -> {
-          long pc = entry[0];
-          long n = v[0];
+    taken.forEach(
+        (pc, n) -> {
           long key = symbols.lookup(pc).map(Symbol::address).orElse(pc);
           names.putIfAbsent(key, RegionCounter.functionAt(symbols, pc));
           byFunction.computeIfAbsent(key, k -> new long[2])[1] += n;

@@ -1,7 +1,9 @@
 package org.dise.runtime.sink;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -15,10 +17,14 @@ import org.dise.runtime.isa.DecodedInsn;
 public final class RegionCounter implements Sink {
   private final String name;
 
-  /** Per branch pc: {count, instructions}. */
+  /** Per branch pc: {count, instructions}, as {@link #record} counts them. */
   private final LongCounters byPc = new LongCounters(1, 2);
 
-  private long mark;
+  /** Per branch pc: its counter in translated code, which counts the same beside byPc. */
+  private final Map<Long, SiteCounter> sites = new HashMap<>();
+
+  /** The end of the previous recorded branch, shared with the sites. */
+  private final SiteCounter.Mark mark = new SiteCounter.Mark();
 
   public RegionCounter(String name) {
     this.name = name;
@@ -32,8 +38,13 @@ public final class RegionCounter implements Sink {
   @Override
   public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
     long now = applicationInstructions + 1;
-    byPc.add2(original.pc, now - mark);
-    mark = now;
+    byPc.add2(original.pc, now - mark.at);
+    mark.at = now;
+  }
+
+  @Override
+  public SiteCounter site(DecodedInsn original) {
+    return sites.computeIfAbsent(original.pc, pc -> SiteCounter.intervals(mark));
   }
 
   @Override
@@ -43,14 +54,23 @@ public final class RegionCounter implements Sink {
 
   @Override
   public void resume(long applicationInstructions) {
-    mark = applicationInstructions;
+    mark.at = applicationInstructions;
   }
 
   @Override
   public ProfileTable table(SymbolTable symbols) {
     // Each entry: {pc, count, instructions}.
-    List<long[]> entries = new ArrayList<>();
-    byPc.forEach((k, v) -> entries.add(new long[] {k[0], v[0], v[1]}));
+    Map<Long, long[]> byBranch = new HashMap<>();
+    byPc.forEach((k, v) -> byBranch.put(k[0], new long[] {k[0], v[0], v[1]}));
+    sites.forEach(
+        (pc, site) -> {
+          if (site.events > 0) {
+            long[] e = byBranch.computeIfAbsent(pc, k -> new long[] {k, 0, 0});
+            e[1] += site.events;
+            e[2] += site.instructions;
+          }
+        });
+    List<long[]> entries = new ArrayList<>(byBranch.values());
     entries.sort((a, b) -> a[1] != b[1] ? Long.compare(b[1], a[1]) : Long.compare(a[0], b[0]));
     List<List<String>> rows = new ArrayList<>();
     for (long[] e : entries) {
