@@ -268,6 +268,9 @@ public final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
+  /** The whole command line as typed ({@code run} first), for summary.json; null: picocli's. */
+  List<String> typed;
+
   /** The configuration --config named, once read. */
   private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
 
@@ -363,7 +366,7 @@ public final class RunCommand implements Callable<Integer> {
   private RunSummary.Request request() {
     List<String> command = new ArrayList<>();
     command.add("acf");
-    command.addAll(spec.commandLine().getParseResult().originalArgs());
+    command.addAll(typed != null ? typed : spec.commandLine().getParseResult().originalArgs());
     Map<String, Object> sampling = new LinkedHashMap<>();
     sampling.put("sampling", this.sampling);
     sampling.put("interval", interval);
