@@ -147,6 +147,15 @@ public final class RunCommand implements Callable<Integer> {
   List<Path> acfs = new ArrayList<>();
 
   @Option(
+      names = "--no-cache",
+      description =
+          "Compile the ACFs even if this build compiled the same texts before. A set"
+              + " compiled with no warning is kept in $ACF_CACHE (default"
+              + " ~/.cache/acf/compiled; ACF_CACHE=off turns the cache off) and read back"
+              + " without the compiler (spec/acf-cache.md).")
+  boolean noCache;
+
+  @Option(
       names = "--config",
       paramLabel = "FILE",
       description =
@@ -296,7 +305,7 @@ public final class RunCommand implements Callable<Integer> {
       productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs);
+      productions = AcfLoader.load(acfs, noCache ? null : AcfCache.standard());
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.

@@ -28,6 +28,7 @@ final class RunLine {
   private static final Set<String> FLAGS =
       Set.of(
           "--stats",
+          "--no-cache",
           "--clear-env",
           "--env-from-host",
           "--shadow-exhaustive",
@@ -120,6 +121,7 @@ final class RunLine {
   private static void set(RunCommand run, String flag) {
     switch (flag) {
       case "--stats" -> run.stats = true;
+      case "--no-cache" -> run.noCache = true;
       case "--clear-env" -> run.clearEnv = true;
       case "--env-from-host" -> run.envFromHost = true;
       case "--shadow-exhaustive" -> run.shadowExhaustive = true;
