@@ -149,10 +149,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--no-cache",
       description =
-          "Compile the ACFs even if this build compiled the same texts before. A set"
-              + " compiled with no warning is kept in $ACF_CACHE (default"
-              + " ~/.cache/acf/compiled; ACF_CACHE=off turns the cache off) and read back"
-              + " without the compiler (spec/acf-cache.md).")
+          "Compile the ACFs even if this build compiled the same texts before. Sets"
+              + " compiled with no warning are kept in the folder ACF_CACHE names"
+              + " (default: acf/compiled in the user's cache folder; ACF_CACHE=off: no"
+              + " cache) and read back without the compiler (spec/acf-cache.md).")
   boolean noCache;
 
   @Option(
