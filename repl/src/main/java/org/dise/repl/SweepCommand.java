@@ -249,7 +249,7 @@ public final class SweepCommand implements Callable<Integer> {
     }
     if (out != null) {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-        Sweep.writeCsv(points, wr);
+        Sweep.writeCsv(points, Sweep.settings(plan), wr);
       } catch (IOException e) {
         throw new UserError("--out " + out + ": cannot write: " + UserError.why(e));
       }

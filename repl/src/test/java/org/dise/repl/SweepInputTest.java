@@ -63,6 +63,22 @@ class SweepInputTest {
     assertThat(all.countError()).isLessThan(0.001);
     assertThat(all.intervals()).isGreaterThan(5L);
     assertThat(Files.readString(outDir.resolve("result.txt"))).startsWith("773 ");
+    // The CSV says how it was made: the settings every run shared, defaults included, as
+    // constant columns, and an earlier sweep's CSV still reads back.
+    List<String> lines = Files.readAllLines(csv);
+    List<String> header = List.of(lines.get(0).split(","));
+    assertThat(header).containsAtLeast("interval", "phase_aware.policy", "phase_aware.scaling");
+    assertThat(header).containsNoneOf("phase_aware.threshold", "periodic.period", "random.seed");
+    for (String row : lines.subList(1, lines.size())) {
+      List<String> cells = List.of(row.split(","));
+      assertThat(cells).hasSize(header.size());
+      assertThat(cells.get(header.indexOf("interval"))).isEqualTo("20000");
+      assertThat(cells.get(header.indexOf("phase_aware.policy"))).isEqualTo("third");
+      assertThat(cells.get(header.indexOf("phase_aware.scaling"))).isEqualTo("nearest");
+    }
+    ConfigCommandTest.Result again = acf("sweep", "--from", csv.toString());
+    assertThat(again.status()).isEqualTo(0);
+    assertThat(again.stdout()).contains("sampled fraction at <= 5.0% count error");
   }
 
   @Test

@@ -160,14 +160,27 @@ public final class Sweep {
   }
 
   public static void writeCsv(List<Point> points, Writer w) throws IOException {
+    writeCsv(points, Map.of(), w);
+  }
+
+  /**
+   * The points as CSV, each row ending in {@code settings} as constant columns (the settings every
+   * run shared, so that a CSV says how it was made: {@link #settings}).
+   */
+  public static void writeCsv(List<Point> points, Map<String, String> settings, Writer w)
+      throws IOException {
+    StringBuilder extra = new StringBuilder();
+    settings.forEach((k, v) -> extra.append(',').append(v));
     w.write(
         "workload,strategy,parameter,seed,sampled_fraction,count_error,hot_error,intervals,"
-            + "phases\n");
+            + "phases"
+            + (settings.isEmpty() ? "" : "," + String.join(",", settings.keySet()))
+            + "\n");
     for (Point p : points) {
       w.write(
           String.format(
               Locale.ROOT,
-              "%s,%s,%s,%d,%.6f,%.6f,%.6f,%d,%d%n",
+              "%s,%s,%s,%d,%.6f,%.6f,%.6f,%d,%d%s%n",
               p.workload(),
               p.strategy(),
               p.parameter(),
@@ -176,8 +189,49 @@ public final class Sweep {
               p.countError(),
               p.hotError(),
               p.intervals(),
-              p.phases()));
+              p.phases(),
+              extra));
     }
+  }
+
+  /**
+   * The settings every run of {@code plan} shares, defaults included: the interval and counter, and
+   * each strategy's other parameters ({@code phase_aware.scaling}) but those the sweep varies
+   * (period, one_in and seed of random sampling, threshold).
+   */
+  public static Map<String, String> settings(Plan plan) {
+    Map<String, String> iv = Map.of("interval", Long.toString(plan.interval()));
+    List<TriggerSpec> specs =
+        List.of(
+            new TriggerSpec("periodic", iv),
+            new TriggerSpec("random", iv),
+            new TriggerSpec(
+                "phase_aware",
+                Map.of(
+                    "interval",
+                    Long.toString(plan.interval()),
+                    "policy",
+                    plan.policy(),
+                    "predictor",
+                    plan.predictor())));
+    Map<String, List<String>> varied =
+        Map.of(
+            "periodic", List.of("period"),
+            "random", List.of("one_in", "seed"),
+            "phase_aware", List.of("threshold"));
+    Map<String, String> out = new LinkedHashMap<>();
+    for (TriggerSpec spec : specs) {
+      spec.settings()
+          .forEach(
+              (k, v) -> {
+                if (k.equals("interval") || k.equals("counter")) {
+                  out.putIfAbsent(k, v); // the same for every strategy
+                } else if (!varied.get(spec.component()).contains(k)) {
+                  out.put(spec.component() + "." + k, v);
+                }
+              });
+    }
+    return out;
   }
 
   /** The points of a CSV that {@link #writeCsv} wrote (header included). */
@@ -188,8 +242,9 @@ public final class Sweep {
         continue;
       }
       String[] f = line.split(",");
-      if (f.length != 9) {
-        throw new IllegalArgumentException("expected 9 columns, not " + f.length + ": " + line);
+      if (f.length < 9) { // further columns are the settings the runs shared
+        throw new IllegalArgumentException(
+            "expected at least 9 columns, not " + f.length + ": " + line);
       }
       try {
         out.add(
