@@ -243,27 +243,14 @@ final class AcfCache {
   }
 
   /**
-   * Which build of acf is running: its jar's path, size and time, or, from class folders, each
-   * folder with its newest file's time and its file count. A rebuilt compiler, library or engine
-   * changes it, so an entry another build wrote is never used. Null when it cannot be told.
+   * Which build of acf is running: the path, size and time of each jar that holds a module which
+   * shapes a compiled set (one for ./acf's shaded jar, several in the distribution's lib/), or,
+   * from class folders, each folder with its newest file's time and its file count. A rebuilt
+   * compiler, library or engine changes it, so an entry another build wrote is never used. Null
+   * when it cannot be told.
    */
   static String buildIdentity() {
     StringBuilder id = new StringBuilder();
-    try {
-      // The shaded jar holds every module: its path, size and time say which build it is.
-      Path self =
-          Path.of(AcfCache.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      if (Files.isRegularFile(self)) {
-        return "jar "
-            + self
-            + " "
-            + Files.size(self)
-            + " "
-            + Files.getLastModifiedTime(self).toMillis();
-      }
-    } catch (IOException | URISyntaxException | RuntimeException e) {
-      return null;
-    }
     ClassLoader loader = AcfCache.class.getClassLoader();
     // One resource of each module that shapes a compiled set.
     String[] anchors = {
