@@ -195,7 +195,10 @@ class SamplingCommandTest {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines.get(0))
         .isEqualTo(
-            "workload,strategy,parameter,seed,sampled_fraction,count_error,hot_error,intervals,phases");
+            "workload,strategy,parameter,seed,sampled_fraction,count_error,hot_error,intervals,phases,"
+                + "interval,counter,periodic.length,random.length,phase_aware.buckets,"
+                + "phase_aware.table,phase_aware.policy,phase_aware.seed,phase_aware.predictor,"
+                + "phase_aware.scaling,phase_aware.reach");
     assertThat(lines).hasSize(5);
     assertThat(lines.get(1)).startsWith("phases 1,periodic,4,0,0.");
     assertThat(r.stdout()).contains("sampled fraction at <= 5.0% count error");
