@@ -3,13 +3,18 @@
 # static archive of the classes a run loads, listed by quiet training runs on the bundled examples
 # on first use, and mapped by every later run instead of parsing and verifying those classes again.
 # It is kept in lib/, or under ${XDG_CACHE_HOME:-~/.cache}/acf/ when lib/ is not writable, and
-# remade when a jar is newer. ACF_CDS=off disables it; an archive the JVM cannot use is ignored.
+# remade when a jar is newer or another java runs it. ACF_CDS=off disables it. Runs pass
+# -Xlog:cds=off, so an archive the JVM cannot use would be ignored without a word: a new archive is
+# tried once with -Xshare:on, and if the JVM refuses it the launcher says why and runs without it
+# (NAME.jsa.refused) until a jar or the java changes.
 #
-# acf_cds NAME TRAIN: sets cds_opts; TRAIN is a function that runs the launcher's training runs
-# given the JVM options to add, once per list file ($1: -XX:DumpLoadedClassList=FILE). The caller
-# sets java, home, prog and cp_opts (the class path options, the same for the dump and every run).
+# acf_cds NAME TRAIN CHECK...: sets cds_opts; TRAIN is a function that runs the launcher's training
+# runs given the JVM options to add, once per list file ($1: -XX:DumpLoadedClassList=FILE); CHECK
+# is what follows cp_opts in a quick run that tries the archive (a --version). The caller sets
+# java, home, prog and cp_opts (the class path options, the same for the dump and every run).
 acf_cds() {
-  local name="$1" train="$2" dir cds tmp j stale=0
+  local name="$1" train="$2" dir cds tmp j mark made="" why stale=0
+  shift 2
   cds_opts=()
   if [ "${ACF_CDS:-on}" = off ]; then
     return 0
@@ -20,11 +25,15 @@ acf_cds() {
     mkdir -p "$dir" 2>/dev/null || return 0
   fi
   cds="$dir/$name.jsa"
-  [ -f "$cds" ] || stale=1
+  mark="$cds"
+  if [ -f "$cds.refused" ]; then mark="$cds.refused"; fi
+  if [ -f "$cds.java" ]; then read -r made <"$cds.java" || true; fi
+  [ -f "$mark" ] && [ "$made" = "$java" ] && [ ! "$java" -nt "$mark" ] || stale=1
   for j in "$home"/lib/*.jar "$home"/lib/runtime/*.jar; do
-    if [ "$j" -nt "$cds" ]; then stale=1; fi
+    if [ "$j" -nt "$mark" ]; then stale=1; fi
   done
   if [ "$stale" = 1 ]; then
+    rm -f "$cds.refused"
     echo "$prog: creating the class-data archive (once per installation) ..." >&2
     tmp="$cds.$$.tmp"
     "$train" "$tmp" >/dev/null 2>&1 </dev/null || true
@@ -34,7 +43,21 @@ acf_cds() {
         | grep -v '^@lambda-proxy.*\(picocli\|objectweb\)' >"$tmp.list" || true
     "$java" -Xshare:dump -XX:SharedClassListFile="$tmp.list" -XX:SharedArchiveFile="$tmp" \
         -Xlog:cds=off "${cp_opts[@]}" >/dev/null 2>&1 </dev/null || true
-    if [ -s "$tmp" ]; then mv -f "$tmp" "$cds"; else rm -f "$tmp"; fi
+    why="the dump made no archive"
+    if [ -s "$tmp" ] && ! why="$("$java" -Xshare:on -XX:SharedArchiveFile="$tmp" -Xss16m \
+        -XX:+UseParallelGC -XX:TieredStopAtLevel=1 "${cp_opts[@]}" "$@" 2>&1 </dev/null)"; then
+      why="$(printf '%s\n' "$why" | grep -A1 'processing the shared archive' | tail -n 1)"
+      rm -f "$tmp"
+    fi
+    if [ -s "$tmp" ]; then
+      mv -f "$tmp" "$cds"
+    else
+      echo "$prog: the JVM refused the class-data archive (${why:-no reason given}); runs" \
+          "start without it, about 0.2 s slower (ACF_CDS=off hides this)" >&2
+      rm -f "$tmp" "$cds"
+      : >"$cds.refused"
+    fi
+    printf '%s\n' "$java" >"$cds.java"
     rm -f "$tmp".list*
   fi
   if [ -f "$cds" ]; then

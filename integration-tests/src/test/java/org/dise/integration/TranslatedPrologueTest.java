@@ -93,7 +93,8 @@ class TranslatedPrologueTest {
         "P: T.OPCLASS == proc_call => R, null\nR: call(CallPair_handler, T.INSN); T.INSN;\n";
     assertWithMessage("Fig. 6 call pairs").that(prologues(pairs)).isAtLeast(10);
     // An inserted instruction, a call after T.INSN, a call whose result lands in a register, or no
-    // T.INSN at all: the engine runs the whole sequence.
+    // T.INSN at all: no prologue (the whole sequence is emitted or runs in the engine:
+    // TranslatedReplacementTest).
     for (String r :
         List.of(
             "R: addi $dr0, $dr0, 1; T.INSN;",

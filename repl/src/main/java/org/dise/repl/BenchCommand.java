@@ -361,6 +361,11 @@ public final class BenchCommand implements Callable<Integer> {
           "  %-11s prologues: %,d emitted inline, %,d calls into the engine%n",
           "", r.emittedPrologues, r.prologueCalls);
     }
+    if (r.taggedCalls + r.emittedReplacements > 0) {
+      out.printf(
+          "  %-11s whole replacements: %,d emitted inline, %,d calls into the engine%n",
+          "", r.emittedReplacements, r.taggedCalls);
+    }
   }
 
   /** The faster of two runs by guest-thread CPU time ({@code a} may be null). */
@@ -380,7 +385,9 @@ public final class BenchCommand implements Callable<Integer> {
       int translatedBlocks,
       CostReport cost,
       long prologueCalls,
-      long emittedPrologues) {}
+      long emittedPrologues,
+      long taggedCalls,
+      long emittedReplacements) {}
 
   /** What {@code acf bench NAME} can run, for --list. */
   private int list(PrintStream out) throws IOException {
@@ -471,7 +478,9 @@ public final class BenchCommand implements Callable<Integer> {
         bc == null ? 0 : bc.compiledBlocks(),
         engine == null ? null : engine.cost(),
         m.cpu().prologueCalls(),
-        m.cpu().emittedPrologueRuns());
+        m.cpu().emittedPrologueRuns(),
+        m.cpu().taggedCalls(),
+        m.cpu().emittedReplacementRuns());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

@@ -35,6 +35,12 @@ final class Block {
 
   int codeId;
 
+  /**
+   * The blocks translated into the same unit as this one (set with {@link #code}), so that when one
+   * of them is dropped the others leave the out-of-date unit too ({@link BlockCompiler#retire}).
+   */
+  Block[] unit;
+
   /** True when the last instruction is a branch or jump (a block observer's event). */
   final boolean transferEnd;
 

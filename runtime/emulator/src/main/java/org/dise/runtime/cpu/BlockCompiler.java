@@ -116,13 +116,44 @@ public final class BlockCompiler {
 
   /** Installs a unit; a unit one of whose blocks was dropped (its code changed) is out of date. */
   static void install(Unit u, Cpu cpu) {
-    for (int i = 0; i < u.blocks().size(); i++) {
-      Block b = u.blocks().get(i);
-      if (cpu.isCurrent(b)) {
-        b.codeId = i;
-        b.code = u.code();
-      } else {
-        u.code().invalidate();
+    Block[] unit = u.blocks().toArray(new Block[0]);
+    boolean stale = false;
+    for (int i = 0; i < unit.length; i++) {
+      stale |= !cpu.isCurrent(unit[i]);
+    }
+    if (stale) {
+      // Its blocks stay interpreted, to be translated again once hot.
+      u.code().invalidate();
+      for (Block b : unit) {
+        b.count = 0;
+      }
+      return;
+    }
+    for (int i = 0; i < unit.length; i++) {
+      unit[i].codeId = i;
+      unit[i].code = u.code();
+      unit[i].unit = unit;
+    }
+  }
+
+  /**
+   * Takes a dropped block's unit out of use (its code changed, was unmapped or flushed): the unit
+   * is marked out of date, and its other blocks, still current, go back to the interpreter with
+   * their run counts reset, so that they are translated again once hot (with the new code around
+   * them) instead of running one block per entry of the out-of-date unit for the rest of the run.
+   */
+  static void retire(Block b) {
+    CompiledBlocks code = b.code;
+    code.invalidate();
+    Block[] unit = b.unit;
+    if (unit == null) {
+      return;
+    }
+    for (Block u : unit) {
+      if (u.code == code) {
+        u.code = null;
+        u.unit = null;
+        u.count = 0;
       }
     }
   }

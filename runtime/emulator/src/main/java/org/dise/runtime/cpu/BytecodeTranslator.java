@@ -481,6 +481,39 @@ final class BytecodeTranslator {
           scan(d);
         }
       }
+      this.replacements = new ReplacementEmitter[blocks.size()][];
+      for (int id = 0; id < blocks.size(); id++) {
+        DecodedInsn[] insns = blocks.get(id).insns;
+        for (int i = 0; stage != null && i < insns.length; i++) {
+          if (insns[i].dise != null && !stage.splitsOriginal(insns[i])) {
+            replacementAt(id, i, insns[i]);
+          }
+        }
+      }
+    }
+
+    /** Per block, per instruction: a tagged instruction's replacement emitted inline, or null. */
+    private final ReplacementEmitter[][] replacements;
+
+    /** Asks the stage for tagged instruction {@code i}'s replacement and holds its registers. */
+    private void replacementAt(int id, int i, DecodedInsn d) {
+      ReplacementEmitter r = stage.replacementEmitter(d);
+      if (r == null) {
+        return;
+      }
+      if (replacements[id] == null) {
+        replacements[id] = new ReplacementEmitter[blocks.get(id).insns.length];
+      }
+      replacements[id][i] = r;
+      for (int reg = 0; reg < used.length; reg++) {
+        if ((r.registersRead() >>> reg & 1) != 0) {
+          use(reg);
+        }
+        if ((r.registersWritten() >>> reg & 1) != 0 && real(reg)) {
+          used[reg] = true;
+          written[reg] = true;
+        }
+      }
     }
 
     /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
@@ -539,6 +572,11 @@ final class BytecodeTranslator {
           // The stage's prologue, then the instruction inline as untagged code.
           prologue(o.i);
           mv.visitJumpInsn(GOTO, o.plain);
+          continue;
+        }
+        ReplacementEmitter r = replacements[o.id] == null ? null : replacements[o.id][o.i];
+        if (r != null) {
+          replacement(o, r);
           continue;
         }
         tagged(o.d, o.i);
@@ -663,6 +701,151 @@ final class BytecodeTranslator {
       loadVector(mv);
     }
 
+    /**
+     * The whole replacement of tagged instruction {@code o.i} ({@code k} already holds i) emitted
+     * inline by the decode stage ({@link ReplacementEmitter}): the cpu's count and pc brought up to
+     * date around the code before and after {@code T.INSN}, which runs as the unit's own code (a
+     * copy of it here, or the plain one when it ends the block and nothing follows it). Inserted
+     * instructions count in n, so after the replacement the unit goes on only while the budget
+     * allows the rest of the block, as after {@link #tagged}.
+     */
+    private void replacement(OutOfLine o, ReplacementEmitter r) {
+      DecodedInsn d = o.d;
+      int i = o.i;
+      boolean last = i == b.insns.length - 1;
+      Label[] range = taggedCalls[id][i];
+      mv.visitLabel(range[0]);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      loadCount(i);
+      lconst(mv, d.pc);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "enterReplacement", "(JJ)V", false);
+      mv.visitLabel(range[1]);
+      r.emit(new ReplacementUnit(o, r.runsAfterOriginal()));
+      if (last) {
+        if (r.runsAfterOriginal()) {
+          // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
+          mv.visitVarInsn(ALOAD, CPU_L);
+          loadCount(i + 1);
+          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
+          mv.visitJumpInsn(GOTO, o.done);
+        }
+        return; // else every path went to the plain instruction
+      }
+      if (r.runsAfterOriginal()) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(i + 1);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
+      }
+      Label on = new Label();
+      mv.visitVarInsn(LLOAD, R_N);
+      lconst(mv, b.insns.length);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LLOAD, R_BUDGET);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFLE, on);
+      lconst(mv, d.npc);
+      mv.visitVarInsn(LSTORE, scratch);
+      earlyExit(d, i);
+      mv.visitLabel(on);
+      mv.visitJumpInsn(GOTO, o.after);
+    }
+
+    /** What a {@link ReplacementEmitter} sees of the unit, at its tagged instruction. */
+    private final class ReplacementUnit extends EmittedUnit implements ReplacementEmitter.Unit {
+      private final OutOfLine o;
+      private final boolean resume;
+
+      ReplacementUnit(OutOfLine o, boolean resume) {
+        super(o.id, o.i);
+        this.o = o;
+        this.resume = resume;
+      }
+
+      @Override
+      public void value(DecodedInsn e) {
+        BlockMethod.this.value(e, o.i, SemanticsTable.of(e.exec));
+      }
+
+      @Override
+      public void condition(DecodedInsn e) {
+        compute(e, SemanticsTable.of(e.exec));
+      }
+
+      @Override
+      public void storeX(int reg) {
+        if (reg < used.length && used[reg]) {
+          if (real(reg)) {
+            mv.visitVarInsn(LSTORE, slot(reg));
+          } else {
+            mv.visitInsn(POP2);
+          }
+        } else {
+          mv.visitVarInsn(LSTORE, scratch);
+          mv.visitVarInsn(ALOAD, X);
+          iconst(mv, reg);
+          mv.visitVarInsn(LLOAD, scratch);
+          mv.visitInsn(LASTORE);
+        }
+      }
+
+      @Override
+      public void store(long mask) {
+        storeWritten(mask);
+      }
+
+      @Override
+      public void retire() {
+        mv.visitVarInsn(LLOAD, R_N);
+        mv.visitInsn(LCONST_1);
+        mv.visitInsn(LADD);
+        mv.visitVarInsn(LSTORE, R_N);
+        mv.visitVarInsn(ALOAD, CPU_L);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "retireInserted", "()V", false);
+      }
+
+      @Override
+      public void original() {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(o.i);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "leavePrologue", "(J)V", false);
+        BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
+        boolean last = o.i == b.insns.length - 1;
+        if (last && !resume) {
+          mv.visitJumpInsn(GOTO, o.plain); // the block's transfer, as untagged code
+          return;
+        }
+        if (last) {
+          // The transfer's exits leave its next pc in R_PC and come here instead of leaving.
+          Label blockDone = done;
+          Label transferred = new Label();
+          done = transferred;
+          if (!insn(o.d, o.i)) { // a block cut short ends in no transfer
+            lconst(mv, b.end);
+            mv.visitVarInsn(LSTORE, R_PC);
+          }
+          done = blockDone;
+          mv.visitLabel(transferred);
+        } else {
+          insn(o.d, o.i);
+        }
+        if (resume) {
+          mv.visitVarInsn(ALOAD, CPU_L);
+          loadCount(o.i + 1);
+          loadNext();
+          mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "resumeReplacement", "(JJ)V", false);
+        }
+      }
+
+      @Override
+      public void loadNext() {
+        if (o.i == b.insns.length - 1) {
+          mv.visitVarInsn(LLOAD, R_PC);
+        } else {
+          lconst(mv, o.d.npc);
+        }
+      }
+    }
+
     /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
     private void loadInsn(int block, int i) {
       mv.visitVarInsn(ALOAD, THIS);
@@ -681,7 +864,7 @@ final class BytecodeTranslator {
     }
 
     /** What a {@link PrologueEmitter} sees of the unit, at instruction {@code i} of block id. */
-    private final class EmittedUnit implements PrologueEmitter.Unit {
+    private class EmittedUnit implements PrologueEmitter.Unit {
       private final int id;
       private final int i;
 

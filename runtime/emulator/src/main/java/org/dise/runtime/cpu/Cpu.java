@@ -282,6 +282,7 @@ public final class Cpu {
    * instructions that retired before the fault stay counted, as in the interpreter.
    */
   public long runTagged(DecodedInsn d, long retired) {
+    taggedCalls++;
     instret += retired;
     long before = instret;
     pc = d.pc;
@@ -335,6 +336,50 @@ public final class Cpu {
   /** How many times translated code ran a prologue emitted inline ({@link PrologueEmitter}). */
   public long emittedPrologueRuns() {
     return emittedPrologues;
+  }
+
+  private long taggedCalls;
+
+  private long emittedReplacements;
+
+  /**
+   * Before a whole replacement emitted inline ({@link ReplacementEmitter}) by translated code that
+   * reached its instruction at {@code pc} with {@code retired} instructions of its unit run so far,
+   * as {@link #enterPrologue}; {@link #resumeReplacement} after its {@code T.INSN}, {@link
+   * #leavePrologue} before and after that.
+   */
+  public void enterReplacement(long retired, long pc) {
+    emittedReplacements++;
+    instret += retired;
+    this.pc = pc;
+  }
+
+  /** After the {@code T.INSN} of a replacement emitted inline: the code after it sees the count. */
+  public void resumeReplacement(long retired, long pc) {
+    instret += retired;
+    this.pc = pc;
+  }
+
+  /**
+   * An inserted instruction of a replacement emitted inline retired (the unit counts it too, and
+   * takes it back with the rest when it leaves the replacement).
+   */
+  public void retireInserted() {
+    instret++;
+  }
+
+  /**
+   * How many times translated code ran a replacement emitted inline ({@link ReplacementEmitter}).
+   */
+  public long emittedReplacementRuns() {
+    return emittedReplacements;
+  }
+
+  /**
+   * How many times translated code called the decode stage for a tagged one ({@link #runTagged}).
+   */
+  public long taggedCalls() {
+    return taggedCalls;
   }
 
   /** How many times translated code ran a decode stage prologue ({@link #runBefore}). */
@@ -496,7 +541,7 @@ public final class Cpu {
     }
     for (Block b : blocks) {
       if (b != null && b.code != null) {
-        b.code.invalidate();
+        BlockCompiler.retire(b);
       }
     }
     Arrays.fill(blocks, null);
@@ -666,8 +711,14 @@ public final class Cpu {
                 // the decode stage it may call) sees the exact count, as after a dispatch.
                 instret += unitSteps;
                 maxSteps -= unitSteps;
-                Block next = chained(pc, maxSteps);
-                if (next == null) {
+                // The next unit, looked up here rather than in a method of its own: C1 left
+                // that method out of line and spilled the loop's registers around each call.
+                if (interruptRequested || breakpoint >= 0 || (pc >>> 32) != 0) {
+                  break;
+                }
+                Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+                Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                if (next == null || next.code == null || next.insns.length > maxSteps) {
                   break;
                 }
                 b = next;
@@ -859,25 +910,16 @@ public final class Cpu {
     }
   }
 
-  /**
-   * The translated block at {@code pc} that a unit which just returned may go on to directly,
-   * without the dispatcher's checks (they hold for translated code: it runs whole blocks, tagged
-   * instructions included, within {@code budget}), or null when the dispatcher must look: an
-   * interrupt or breakpoint is pending, the block is not translated or does not fit the budget. The
-   * block cache holds only current blocks, so code written since is never reached.
-   */
-  private Block chained(long pc, long budget) {
-    if (interruptRequested || breakpoint >= 0 || pc < 0 || pc >= Memory.LIMIT) {
-      return null;
-    }
-    Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
-    Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
-    return next != null && next.code != null && next.insns.length <= budget ? next : null;
-  }
-
   private long chainedEntries;
 
-  /** Unit entries that came straight from the previous unit's exit ({@link #chained}). */
+  /**
+   * Unit entries that came straight from the previous unit's exit (chaining, in {@link #run}): a
+   * unit that returned goes on into the translated block at its next pc without the dispatcher's
+   * checks (they hold for translated code: it runs whole blocks, tagged instructions included,
+   * within the budget), unless an interrupt or breakpoint is pending or the block is not translated
+   * or does not fit the budget. The block cache holds only current blocks, so code written since is
+   * never reached.
+   */
   public long chainedEntries() {
     return chainedEntries;
   }

@@ -70,4 +70,15 @@ public interface DecodeStage {
   default PrologueEmitter prologueEmitter(DecodedInsn d) {
     return null;
   }
+
+  /**
+   * The whole replacement of tagged instruction {@code d} as bytecode for translated code to run
+   * inline instead of calling {@link #execute}, or null to have it call {@link #execute}. Asked
+   * once per tagged instruction when a unit is translated, when {@link #splitsOriginal} does not
+   * hold; the emitted code must do exactly what {@link #execute} would (spec/emulator.md,
+   * "Replacements emitted as bytecode").
+   */
+  default ReplacementEmitter replacementEmitter(DecodedInsn d) {
+    return null;
+  }
 }

@@ -234,27 +234,39 @@ public final class Memory {
 
   /** A little-endian halfword, sign-extended, at {@code off} of a page (translated code). */
   public static int get16(byte[] page, int off) {
-    return (short) SHORT.get(page, off);
+    return PageAccess.RAW ? PageAccess.get16(page, off) : (short) SHORT.get(page, off);
   }
 
   public static int get32(byte[] page, int off) {
-    return (int) INT.get(page, off);
+    return PageAccess.RAW ? PageAccess.get32(page, off) : (int) INT.get(page, off);
   }
 
   public static long get64(byte[] page, int off) {
-    return (long) LONG.get(page, off);
+    return PageAccess.RAW ? PageAccess.get64(page, off) : (long) LONG.get(page, off);
   }
 
   public static void put16(byte[] page, int off, long v) {
-    SHORT.set(page, off, (short) v);
+    if (PageAccess.RAW) {
+      PageAccess.put16(page, off, (short) v);
+    } else {
+      SHORT.set(page, off, (short) v);
+    }
   }
 
   public static void put32(byte[] page, int off, long v) {
-    INT.set(page, off, (int) v);
+    if (PageAccess.RAW) {
+      PageAccess.put32(page, off, (int) v);
+    } else {
+      INT.set(page, off, (int) v);
+    }
   }
 
   public static void put64(byte[] page, int off, long v) {
-    LONG.set(page, off, v);
+    if (PageAccess.RAW) {
+      PageAccess.put64(page, off, v);
+    } else {
+      LONG.set(page, off, v);
+    }
   }
 
   public int lb(long a) {

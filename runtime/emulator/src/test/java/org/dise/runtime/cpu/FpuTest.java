@@ -280,4 +280,49 @@ class FpuTest {
     f.addD(d(1), d(1), RNE);
     assertWithMessage("accrued").that(f.fflags).isEqualTo(NX | DZ);
   }
+
+  /**
+   * Fused multiply-adds whose exact result is zero (a sum starting at zero, a zero coefficient, an
+   * exact cancellation): IEEE 754's sign rule in every rounding mode (zeros of one sign keep it,
+   * otherwise +0, or -0 rounding down) and no flag; a product that underflows to zero is not exact
+   * and raises its flags.
+   */
+  @Test
+  void fusedMultiplyAddsWithAnExactZeroResult() {
+    double[] mags = {0, 3};
+    for (int rm : new int[] {RNE, RTZ, RDN, RUP, RMM}) {
+      for (int signs = 0; signs < 8; signs++) {
+        boolean nx = (signs & 1) != 0;
+        boolean ny = (signs & 2) != 0;
+        boolean nz = (signs & 4) != 0;
+        for (double m : mags) {
+          // (+-m) * (+-5) + (+-5m): zero when the signs cancel (m = 3) or everything is zero (m =
+          // 0).
+          double x = nx ? -m : m;
+          double y = ny ? -5 : 5;
+          double z = nz ? -5 * m : 5 * m;
+          boolean productNegative = nx != ny;
+          if (m != 0 && productNegative == nz) {
+            continue; // not a zero sum
+          }
+          boolean negative = rm == RDN ? productNegative || nz : productNegative && nz;
+          String what = "fma(" + x + ", " + y + ", " + z + ") rm " + rm;
+          check(what, f -> f.fmaddD(d(x), d(y), d(z), rm), negative ? NEG_ZERO_D : 0, 0);
+          check(
+              what + " single",
+              f -> f.fmaddS(s((float) x), s((float) y), s((float) z), rm) & 0xffffffffL,
+              negative ? 0x80000000L : 0,
+              0);
+        }
+      }
+    }
+    // 2^-600 * 2^-600 is far below the smallest subnormal: inexact and underflowing, not zero.
+    check("fma underflow RNE", f -> f.fmaddD(d(0x1p-600), d(0x1p-600), 0, RNE), 0, NX | UF);
+    check("fma underflow RUP", f -> f.fmaddD(d(0x1p-600), d(0x1p-600), 0, RUP), 1, NX | UF);
+    check(
+        "fma underflow single RUP",
+        f -> f.fmaddS(s(0x1p-100f), s(0x1p-100f), 0, RUP) & 0xffffffffL,
+        1,
+        NX | UF);
+  }
 }

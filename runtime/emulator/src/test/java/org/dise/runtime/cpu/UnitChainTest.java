@@ -261,4 +261,42 @@ class UnitChainTest {
     assertThat(cpu.unitEntries()).isLessThan(5L);
     assertThat(cpu.translatedInstructions()).isGreaterThan(290_000L);
   }
+
+  @Test
+  void aUnitWhosePageWasWrittenIsTranslatedAgainNotRunABlockAtATime() {
+    // The ring of guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce, left to the block compiler:
+    // A, toB and B become one unit. At a0 == 1000 the guest stores a data word into B's page
+    // (not into code), which drops B's page's blocks and makes the unit out of date; A and toB
+    // (on A's page) are still current and must be translated again with the new B, not left
+    // running the out-of-date unit one block per entry.
+    long toB = A + 12;
+    Cpu[] cpus = new Cpu[2];
+    for (int k = 0; k < 2; k++) {
+      Cpu cpu = ring();
+      put(cpu.memory(), A, addi(A0, A0, 1), bne(A0, A2, toB - (A + 4)), sw(A3, A4));
+      put(cpu.memory(), toB, jal(0, B - toB));
+      cpu.x[A2] = 1000;
+      cpu.x[A3] = 12345;
+      cpu.x[A4] = B + 0x800;
+      cpus[k] = cpu;
+    }
+    Cpu interpreted = cpus[0];
+    Cpu cpu = cpus[1];
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 50);
+    assertThat(cpu.run(4 * 900)).isEqualTo(StopReason.STEP_LIMIT);
+    CompiledBlocks first = cpu.blockAt(A).code;
+    assertThat(first).isNotNull();
+    assertThat(cpu.blockAt(B).code).isSameInstanceAs(first);
+    assertThat(interpreted.run(4 * 900 + 300_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.run(300_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(cpu, interpreted);
+    assertThat(cpu.memory().lw(B + 0x800)).isEqualTo(12345);
+    // A, toB and B share a new unit again, and the ring's remaining rounds stay inside it.
+    CompiledBlocks again = cpu.blockAt(A).code;
+    assertThat(again).isNotNull();
+    assertThat(again).isNotSameInstanceAs(first);
+    assertThat(cpu.blockAt(toB).code).isSameInstanceAs(again);
+    assertThat(cpu.blockAt(B).code).isSameInstanceAs(again);
+    assertThat(cpu.unitEntries()).isLessThan(1000L);
+  }
 }

@@ -132,4 +132,37 @@ class MemoryTest {
     assertThat(mem.readCString(BASE + PAGE - 5, 5)).isEqualTo("hello");
     assertThat(mem.read(BASE + PAGE - 5, text.length)).isEqualTo(text);
   }
+
+  /**
+   * The page accessors translated code uses (raw machine accesses where the host allows them):
+   * little-endian at every alignment up to the page end, sign-extended, and writing only their own
+   * bytes, as the guest's byte view shows.
+   */
+  @Test
+  void pageAccessorsAreLittleEndianAtEveryOffset() {
+    byte[] page = new byte[PAGE];
+    for (int off : new int[] {0, 1, 2, 3, 5, 7, 100, PAGE - 8, PAGE - 7, PAGE - 4, PAGE - 2}) {
+      java.util.Arrays.fill(page, (byte) 0x5a);
+      if (off <= PAGE - 8) {
+        Memory.put64(page, off, 0x8877665544332211L);
+        for (int j = 0; j < 8; j++) {
+          assertThat(page[off + j]).isEqualTo((byte) (0x11 * (j + 1)));
+        }
+        assertThat(Memory.get64(page, off)).isEqualTo(0x8877665544332211L);
+        assertThat(Memory.get32(page, off + 4)).isEqualTo(0x88776655);
+      }
+      if (off <= PAGE - 4) {
+        Memory.put32(page, off, 0xfffffffe80000001L);
+        assertThat(Memory.get32(page, off)).isEqualTo(0x80000001);
+        assertThat(page[off + 3]).isEqualTo((byte) 0x80);
+      }
+      Memory.put16(page, off, 0xabcdL);
+      assertThat(Memory.get16(page, off)).isEqualTo((int) (short) 0xabcd);
+      assertThat(page[off]).isEqualTo((byte) 0xcd);
+      assertThat(page[off + 1]).isEqualTo((byte) 0xab);
+      if (off > 0) {
+        assertThat(page[off - 1]).isEqualTo((byte) 0x5a);
+      }
+    }
+  }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.PrologueEmitter;
+import org.dise.runtime.cpu.ReplacementEmitter;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -188,12 +189,26 @@ public final class DiseEngine extends EngineState {
     return InlinePrologue.of(this, d, (StaticMatch) d.dise);
   }
 
+  /**
+   * The whole replacement of {@code d} as bytecode for translated code, when it is not a prologue
+   * ({@link #prologueEmitter}) but runs inline all the same ({@link InlineReplacement}): inserted
+   * instructions, {@code $drN = call}, calls after {@code T.INSN}.
+   */
+  @Override
+  public ReplacementEmitter replacementEmitter(DecodedInsn d) {
+    if (!inlinePrologues || !(d.dise instanceof StaticMatch m)) {
+      return null;
+    }
+    return InlineReplacement.of(this, d, m);
+  }
+
   private boolean inlinePrologues = true;
 
   /**
-   * Whether translated code gets prologues as bytecode (the default) or calls {@link #before} for
-   * them; both must give the same run (TranslatedProductionsTest compares them). Takes effect for
-   * units translated afterwards: set it before installing the engine.
+   * Whether translated code gets prologues and replacements as bytecode (the default) or calls
+   * {@link #before} and {@link #execute} for them; both must give the same run
+   * (TranslatedProductionsTest compares them). Takes effect for units translated afterwards: set it
+   * before installing the engine.
    */
   public void setInlinePrologues(boolean on) {
     this.inlinePrologues = on;

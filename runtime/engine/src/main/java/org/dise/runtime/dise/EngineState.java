@@ -406,6 +406,26 @@ public abstract class EngineState implements ProfilingEngine {
     return cpu.instret() - inserted;
   }
 
+  /**
+   * Counts an inserted instruction that translated code ran inline ({@link InlineReplacement}): the
+   * cpu counts it too, so that the application count sinks are told stays the same.
+   */
+  public final void insertedOne() {
+    inserted++;
+  }
+
+  /**
+   * Charges a {@code $drN = call} of sink {@code sink} about to record, as {@link #callReturning}
+   * does before it records, and returns the application instructions retired so far (for calls
+   * emitted inline).
+   */
+  public final long callReturningStart(int sink) {
+    handlerCalls++;
+    sinkCalls[sink]++;
+    handlerCycles += handlerCost[sink];
+    return cpu.instret() - inserted;
+  }
+
   /** Counts a replacement (for prologues emitted inline into translated code). */
   public final void replaced() {
     replacements++;

@@ -36,13 +36,13 @@ final class InlinePrologue implements PrologueEmitter {
   static final int MAX_GROUPS = 4;
 
   /** The flag vectors (one bit each) under which {@code plan} applies. */
-  private record Group(long vectors, DiseEngine.Plan plan) {}
+  record Group(long vectors, DiseEngine.Plan plan) {}
 
   private final List<Group> groups;
   private final DiseEngine engine;
   private final DecodedInsn d;
 
-  private InlinePrologue(DiseEngine engine, DecodedInsn d, List<Group> groups) {
+  InlinePrologue(DiseEngine engine, DecodedInsn d, List<Group> groups) {
     this.engine = engine;
     this.d = d;
     this.groups = groups;
@@ -53,6 +53,15 @@ final class InlinePrologue implements PrologueEmitter {
    * for it), or null when its plans are too many to emit.
    */
   static InlinePrologue of(DiseEngine engine, DecodedInsn d, StaticMatch m) {
+    List<Group> groups = groups(engine, d, m);
+    return groups == null ? null : new InlinePrologue(engine, d, groups);
+  }
+
+  /**
+   * The plans of {@code d} with an effect, grouped by the flag vectors that share one, or null when
+   * they are more than {@link #MAX_GROUPS}.
+   */
+  static List<Group> groups(DiseEngine engine, DecodedInsn d, StaticMatch m) {
     Map<List<Object>, long[]> byPlan = new LinkedHashMap<>();
     Map<List<Object>, DiseEngine.Plan> plans = new LinkedHashMap<>();
     for (int v = 0; v < 64; v++) {
@@ -73,7 +82,7 @@ final class InlinePrologue implements PrologueEmitter {
     }
     List<Group> groups = new ArrayList<>();
     byPlan.forEach((k, mask) -> groups.add(new Group(mask[0], plans.get(k))));
-    return new InlinePrologue(engine, d, groups);
+    return groups;
   }
 
   /** What the sinks called read of the registers (the arguments come from the unit's locals). */
@@ -123,13 +132,13 @@ final class InlinePrologue implements PrologueEmitter {
   }
 
   /** Pushes the engine (the cpu's decode stage: a unit is dropped when the stage changes). */
-  private static void engine(Unit u) {
+  static void engine(Unit u) {
     u.loadCpu();
     u.mv().visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
     u.mv().visitTypeInsn(CHECKCAST, ENGINE);
   }
 
-  private static void microOp(Unit u, MicroOp op) {
+  static void microOp(Unit u, MicroOp op) {
     MethodVisitor mv = u.mv();
     engine(u);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "hps", "()L" + HPS + ";", false);
@@ -156,7 +165,7 @@ final class InlinePrologue implements PrologueEmitter {
    * fills it), the sink's {@code record} invoked directly on its class where the unit can name it,
    * then the engine's accounts, in the interpreted engine's order.
    */
-  private void call(Unit u, Step.Call c) {
+  void call(Unit u, Step.Call c) {
     MethodVisitor mv = u.mv();
     Sink sink = engine.sinkAt(c.sink);
     String owner = directOwner(sink);
@@ -202,7 +211,7 @@ final class InlinePrologue implements PrologueEmitter {
    * The internal name of the sink's class when translated code can invoke it directly (a public
    * class the emulator's class loader resolves to the same class), else null (an interface call).
    */
-  private static String directOwner(Sink sink) {
+  static String directOwner(Sink sink) {
     Class<?> c = sink.getClass();
     for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
       if (!Modifier.isPublic(k.getModifiers()) || k.isHidden() || k.isAnonymousClass()) {
