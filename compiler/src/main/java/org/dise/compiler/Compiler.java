@@ -33,6 +33,13 @@ public final class Compiler {
     public boolean ok() {
       return productions.isPresent();
     }
+
+    /** Every file the inputs imported, transitively, by absolute path, with the text read. */
+    public java.util.Map<Path, String> importedFiles() {
+      java.util.Map<Path, String> all = new java.util.LinkedHashMap<>();
+      files.forEach(f -> all.putAll(f.importedFiles()));
+      return all;
+    }
   }
 
   private final Frontend frontend;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.dise.compiler.ast.AcfFile;
 import org.dise.compiler.diag.Diagnostics;
@@ -45,7 +46,16 @@ public final class Frontend {
 
   /** The outcome: the diagnostics, the main file's AST if it parsed, the program if no errors. */
   public record Result(
-      Diagnostics diagnostics, Optional<AcfFile> ast, Optional<CheckedProgram> program) {
+      Diagnostics diagnostics,
+      Optional<AcfFile> ast,
+      Optional<CheckedProgram> program,
+      Map<Path, String> importedFiles) {
+    /** A result that read no imported file. */
+    public Result(
+        Diagnostics diagnostics, Optional<AcfFile> ast, Optional<CheckedProgram> program) {
+      this(diagnostics, ast, program, Map.of());
+    }
+
     public boolean ok() {
       return !diagnostics.hasErrors();
     }
@@ -105,6 +115,7 @@ public final class Frontend {
     final Diagnostics diags;
     Optional<AcfFile> ast = Optional.empty();
     LoadedProgram loaded;
+    Map<Path, String> importedFiles = Map.of();
     NameResolution.Result resolved;
 
     /** The active ACFs and the blocks checked but not instantiated. */
@@ -127,7 +138,11 @@ public final class Frontend {
         new Pass("parse", u -> u.ast = AcfParsing.parse(u.source, u.diags)),
         new Pass(
             ImportLoading.NAME,
-            u -> u.loaded = new ImportLoading(library, u.diags).run(u.ast.get(), u.path)),
+            u -> {
+              ImportLoading loading = new ImportLoading(library, u.diags);
+              u.loaded = loading.run(u.ast.get(), u.path);
+              u.importedFiles = loading.filesRead();
+            }),
         new Pass(
             NameResolution.NAME,
             u -> {
@@ -150,11 +165,11 @@ public final class Frontend {
     for (Pass p : pipeline()) {
       p.run().accept(u);
       if (u.ast.isEmpty()) {
-        return new Result(diags, u.ast, Optional.empty());
+        return new Result(diags, u.ast, Optional.empty(), u.importedFiles);
       }
     }
     Optional<CheckedProgram> program =
         diags.hasErrors() ? Optional.empty() : Optional.of(u.resolved.program());
-    return new Result(diags, u.ast, program);
+    return new Result(diags, u.ast, program, u.importedFiles);
   }
 }

@@ -27,7 +27,12 @@ final class AcfLoader {
     for (Path file : files) {
       inputs.add(new Compiler.Input(CheckCommand.read(file), file));
     }
-    Compiler.Compilation c = Compiler.standard().compile(inputs);
+    return result(files, Compiler.standard().compile(inputs), consequence);
+  }
+
+  /** The set {@code c} produced, after printing its diagnostics; a user error if it has none. */
+  private static ProductionSet result(
+      List<Path> files, Compiler.Compilation c, String consequence) {
     Diagnostics diags = c.diagnostics();
     Optional<ProductionSet> set = c.productions();
     if (diags.errorCount() > 0 || diags.warningCount() > 0) {
@@ -47,6 +52,39 @@ final class AcfLoader {
               + consequence);
     }
     return set.get();
+  }
+
+  /**
+   * As {@link #load(List)}, through {@code cache} (may be null): a set compiled before from the
+   * same texts is read back without the compiler; a set compiled now with no diagnostic is kept.
+   */
+  static ProductionSet load(List<Path> files, AcfCache cache) {
+    AcfCache.Lookup lookup = cache == null ? null : cache.lookup(files);
+    if (lookup != null) {
+      ProductionSet cached = cache.get(lookup);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    List<Compiler.Input> inputs = new ArrayList<>();
+    boolean same = lookup != null;
+    for (int i = 0; i < files.size(); i++) {
+      org.dise.compiler.diag.SourceFile source = CheckCommand.read(files.get(i));
+      inputs.add(new Compiler.Input(source, files.get(i)));
+      // Kept only if the compiler read the bytes the key was made of.
+      same &=
+          lookup != null
+              && source
+                  .text()
+                  .equals(
+                      new String(lookup.texts().get(i), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    Compiler.Compilation c = Compiler.standard().compile(inputs);
+    ProductionSet set = result(files, c, "nothing was run");
+    if (same && c.diagnostics().all().isEmpty()) {
+      cache.put(lookup, set, c.importedFiles());
+    }
+    return set;
   }
 
   /** Checks and lowers ACF text (a built-in ACF of a command); its errors are internal. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import java.util.Map;
  */
 final class Json {
   private static final JsonFactory FACTORY = new JsonFactory();
-  private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
   private Json() {}
 
@@ -33,13 +31,12 @@ final class Json {
     }
   }
 
-  /** {@code text} as a JSON string literal. */
+  /**
+   * {@code text} as a JSON string literal, as Jackson's ObjectMapper quotes it, without building
+   * one (a run's profile files need only this; {@link SummaryJson}).
+   */
   static String quote(String text) {
-    try {
-      return MAPPER.writeValueAsString(text);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e); // a String always serialises
-    }
+    return SummaryJson.write(text);
   }
 
   /**

@@ -89,15 +89,22 @@ public final class Main implements Runnable {
   }
 
   /**
-   * Runs one command line and returns its exit status: a plain run without picocli, {@code run}
-   * with options through the run command alone, anything else through the whole command line.
+   * Runs one command line and returns its exit status: a plain run, or {@code run} with the common
+   * options ({@link RunLine}), without picocli; other {@code run} lines through the run command
+   * alone, anything else through the whole command line.
    */
   static int execute(String[] args) {
     if (PlainRun.applies(args)) {
       return PlainRun.execute(args);
     }
     if (args.length > 0 && args[0].equals("run")) {
-      return runCommandLine().execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+      RunCommand common = RunLine.parse(args);
+      if (common != null) {
+        return PlainRun.execute(common);
+      }
+      CommandLine cl = runCommandLine();
+      ((RunCommand) cl.getCommand()).typed = java.util.List.of(args);
+      return cl.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     return commandLine().execute(args);
   }

@@ -2,6 +2,7 @@ package org.dise.repl;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@code acf run PROGRAM [ARGS...]} with no option: the run picocli would set up, without building
@@ -31,6 +32,12 @@ final class PlainRun {
     RunCommand run = new RunCommand();
     run.program = HostArgs.path(args[1]);
     run.args = new ArrayList<>(Arrays.asList(args).subList(2, args.length));
+    run.typed = List.of(args);
+    return execute(run);
+  }
+
+  /** Runs a run command set up without picocli; errors are reported as picocli reports them. */
+  static int execute(RunCommand run) {
     try {
       return run.call();
     } catch (Exception e) {

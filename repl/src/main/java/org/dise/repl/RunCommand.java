@@ -147,6 +147,15 @@ public final class RunCommand implements Callable<Integer> {
   List<Path> acfs = new ArrayList<>();
 
   @Option(
+      names = "--no-cache",
+      description =
+          "Compile the ACFs even if this build compiled the same texts before. Sets"
+              + " compiled with no warning are kept in the folder ACF_CACHE names"
+              + " (default: acf/compiled in the user's cache folder; ACF_CACHE=off: no"
+              + " cache) and read back without the compiler (spec/acf-cache.md).")
+  boolean noCache;
+
+  @Option(
       names = "--config",
       paramLabel = "FILE",
       description =
@@ -268,6 +277,9 @@ public final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
+  /** The whole command line as typed ({@code run} first), for summary.json; null: picocli's. */
+  List<String> typed;
+
   /** The configuration --config named, once read. */
   private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
 
@@ -293,7 +305,7 @@ public final class RunCommand implements Callable<Integer> {
       productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs);
+      productions = AcfLoader.load(acfs, noCache ? null : AcfCache.standard());
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
@@ -363,7 +375,7 @@ public final class RunCommand implements Callable<Integer> {
   private RunSummary.Request request() {
     List<String> command = new ArrayList<>();
     command.add("acf");
-    command.addAll(spec.commandLine().getParseResult().originalArgs());
+    command.addAll(typed != null ? typed : spec.commandLine().getParseResult().originalArgs());
     Map<String, Object> sampling = new LinkedHashMap<>();
     sampling.put("sampling", this.sampling);
     sampling.put("interval", interval);

@@ -1,7 +1,5 @@
 package org.dise.repl;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,14 +19,6 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * the cost figures) and, for the register state, printed under the cost report.
  */
 final class RunSummary {
-  /**
-   * Made on first use: only summary.json needs it, and building an ObjectMapper loads about 370
-   * classes (some 40 ms), which every run under productions paid for printing the final state.
-   */
-  private static final class Mapper {
-    static final ObjectMapper INSTANCE = new ObjectMapper();
-  }
-
   private RunSummary() {}
 
   /** How the guest's environment was chosen (spec/emulator.md, "Environment"). */
@@ -88,12 +78,8 @@ final class RunSummary {
     m.put("env", r.envSource() == EnvSource.HOST ? null : r.env());
     m.put("sampling_options", r.samplingOptions());
     m.putAll(state(engine, machine));
-    try {
-      String json = Mapper.INSTANCE.writeValueAsString(m);
-      return ", " + json.substring(1, json.length() - 1);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e); // maps of strings, numbers and lists always serialise
-    }
+    String json = SummaryJson.write(m);
+    return ", " + json.substring(1, json.length() - 1);
   }
 
   private static Map<String, Object> file(Path p) {

@@ -32,6 +32,7 @@ public final class ImportLoading {
   private final Map<AcfFile, String> keys = new IdentityHashMap<>();
   private final Map<AcfFile, Map<Item.Import, AcfFile>> imports = new IdentityHashMap<>();
   private final LinkedHashSet<String> inProgress = new LinkedHashSet<>();
+  private final Map<Path, String> filesRead = new java.util.LinkedHashMap<>();
 
   public ImportLoading(LibraryResolver library, Diagnostics diags) {
     this.library = library;
@@ -170,9 +171,19 @@ public final class ImportLoading {
     return parsed;
   }
 
+  /**
+   * Every imported file read, by absolute path, with the text read: what a compilation depends on
+   * besides its main files and the library (the run's cache of compiled sets checks them).
+   */
+  public Map<Path, String> filesRead() {
+    return java.util.Collections.unmodifiableMap(filesRead);
+  }
+
   private Optional<SourceFile> read(Path p, String display) {
     try {
-      return Optional.of(new SourceFile(display, Files.readString(p, StandardCharsets.UTF_8)));
+      String text = Files.readString(p, StandardCharsets.UTF_8);
+      filesRead.put(p, text);
+      return Optional.of(new SourceFile(display, text));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }

@@ -1,0 +1,151 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dise.testsupport.Captured;
+import org.dise.testsupport.RepositoryRoot;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code acf run} with the common options skips picocli's model ({@link RunLine}); every line it
+ * takes must set exactly what picocli would, and every line it does not take goes to picocli.
+ */
+class RunLineTest {
+  static final String HELLO = PlainRunTest.HELLO;
+  static final String ACF =
+      RepositoryRoot.path().resolve("examples/acf/flag_off_regions.acf").toString();
+
+  /** Lines the fast path takes: compared field by field with picocli's parse. */
+  static final List<String> TAKEN =
+      List.of(
+          "--acf a.acf prog",
+          "--acf a.acf --acf b.acf --out o prog x y",
+          "--config c.dcfg --engine generated --max-insns 5M prog --stats -x",
+          "--max-insns=100 --stats --no-progress prog",
+          "--progress prog",
+          "--no-cache --acf a.acf prog",
+          "--seed 7 --translate-threshold 0 prog",
+          "--seed 0 --translate-threshold 123456789 prog",
+          "--seed 123456789012345678 --no-progress prog",
+          "--engine interpreted prog",
+          "--allow-read d1 --allow-read=d2 --allow-write e --limit nofile=10 --limit as=1G prog",
+          "--env A=B --env C= --clear-env prog",
+          "--env-from-host prog -",
+          "--sampling periodic:10 --interval 1M --threshold 25 --predictor markov --scaling phase"
+              + " --shadow-exhaustive --acf a.acf prog",
+          "--fast-forward 1K --simpoints s.txt --weights w.txt --acf a.acf --out=o prog",
+          "--max-insns 1G --acf a.acf prog --max-insns 2");
+
+  /** Lines left to picocli: help, errors and anything whose reading is not certain. */
+  static final List<String> LEFT =
+      List.of(
+          "--help",
+          "-h prog",
+          "--version",
+          "-V",
+          "--stats",
+          "--acf a.acf",
+          "--max-insns prog",
+          "--max-insns 5X prog",
+          "--max-insns= prog",
+          "--seed 0x10 prog",
+          "--seed 010 prog",
+          "--seed -1 prog",
+          "--seed 99999999999999999999 prog",
+          "--seed 1234567890123456789 prog",
+          "--seed 1x prog",
+          "--translate-threshold 9999999999 prog",
+          "--engine GENERATED prog",
+          "--engine fast prog",
+          "--config a --config b prog",
+          "--stats --stats prog",
+          "--no-cache --no-cache prog",
+          "--progress --no-progress prog",
+          "--stats=true prog",
+          "--out --stats prog",
+          "--acf @f prog",
+          "@opts",
+          "--stats @opts",
+          "-- prog",
+          "--unknown prog",
+          "--acff a.acf prog",
+          "--report-to http://127.0.0.1:1 --acf a.acf prog",
+          "--stats prog @args.txt",
+          "-s prog");
+
+  @Test
+  void theCommonOptionsParseAsPicocliParsesThem() throws Exception {
+    for (String line : TAKEN) {
+      String[] args = args(line);
+      RunCommand fast = RunLine.parse(args);
+      assertWithMessage(line).that(fast).isNotNull();
+      CommandLine cl = Main.runCommandLine();
+      cl.parseArgs(Arrays.copyOfRange(args, 1, args.length));
+      RunCommand picocli = cl.getCommand();
+      assertWithMessage(line).that(fields(fast)).isEqualTo(fields(picocli));
+      assertWithMessage(line).that(fast.typed).isEqualTo(List.of(args));
+    }
+  }
+
+  @Test
+  void everythingElseIsLeftToPicocli() {
+    for (String line : LEFT) {
+      assertWithMessage(line).that(RunLine.parse(args(line))).isNull();
+    }
+    assertThat(RunLine.parse(new String[] {"run"})).isNull();
+    assertThat(RunLine.parse(new String[] {"check", "a.acf"})).isNull();
+    assertThat(RunLine.parse(new String[] {"run", ""})).isNull();
+  }
+
+  @Test
+  void aRunUnderAnAcfPrintsWhatPicocliParsedPrints() {
+    // Output, messages and status, whether the line goes the fast way or through picocli.
+    assertSame("run", "--acf", ACF, "--max-insns", "20K", HELLO, "a");
+    assertSame("run", "--acf", ACF, "--no-progress", "/no/such/program");
+    assertSame("run", "--out", "/tmp/x", HELLO);
+    assertSame("run", "--config", "/no/such.dcfg", HELLO);
+    assertSame("run", "--acf", "/no/such.acf", HELLO);
+    Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
+    assertThat(bad.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
+  }
+
+  private static void assertSame(String... args) {
+    Captured fast = Captured.run(() -> Main.execute(args));
+    Captured parsed = Captured.run(() -> Main.commandLine().execute(args));
+    assertThat(fast).isEqualTo(parsed);
+  }
+
+  private static String[] args(String line) {
+    List<String> a = new ArrayList<>(List.of("run"));
+    a.addAll(List.of(line.split(" ")));
+    return a.toArray(String[]::new);
+  }
+
+  /** Every option and parameter field of a run command and of its mixin, by name. */
+  private static Map<String, Object> fields(RunCommand run) throws Exception {
+    Map<String, Object> m = new LinkedHashMap<>();
+    collect(run, m, "");
+    return m;
+  }
+
+  private static void collect(Object o, Map<String, Object> m, String prefix) throws Exception {
+    for (Field f : o.getClass().getDeclaredFields()) {
+      f.setAccessible(true);
+      if (f.isAnnotationPresent(CommandLine.Option.class)
+          || f.isAnnotationPresent(CommandLine.Parameters.class)) {
+        m.put(prefix + f.getName(), f.get(o));
+      } else if (f.isAnnotationPresent(CommandLine.Mixin.class)) {
+        collect(f.get(o), m, f.getName() + ".");
+      }
+    }
+  }
+}
