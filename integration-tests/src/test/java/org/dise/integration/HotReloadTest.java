@@ -3,15 +3,12 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.linux.Sandbox;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -123,16 +120,7 @@ class HotReloadTest {
 
   /** As {@link #start}, translating every block from its first execution. */
   private static Paused startTranslated(String acf) throws Exception {
-    Machine m =
-        Machine.load(
-            EngineEndToEndTest.CALLS,
-            List.of("4"),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                1));
+    Machine m = TranslatedProductionsTest.quietMachine(EngineEndToEndTest.CALLS, List.of("4"), 1);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
     DiseEngine e = new DiseEngine(EngineEndToEndTest.lower(acf));

@@ -51,6 +51,22 @@ class TranslatedProductionsTest {
   static final Program ARRAYS = new Program(Path.of("../examples/programs/bin/arrays"), List.of());
 
   /** Everything a user can observe of one run, as text (equal runs print equal texts). */
+  /**
+   * {@code program} loaded with the tests' fixed seed, its notices dropped and blocks translated
+   * after {@code threshold} runs (the caller sets its standard streams).
+   */
+  static Machine quietMachine(Path program, List<String> args, int threshold) throws Exception {
+    return Machine.load(
+        program,
+        args,
+        new Machine.Options(
+            new Sandbox(Path.of("").toAbsolutePath()),
+            List.of(),
+            0x5eed,
+            new PrintStream(new ByteArrayOutputStream()),
+            threshold));
+  }
+
   static String observe(Engine engine, String acf, Program p, int threshold, long maxInsns)
       throws Exception {
     return observe(engine, acf, p, threshold, maxInsns, true);
@@ -79,16 +95,7 @@ class TranslatedProductionsTest {
       boolean inline,
       boolean perSite)
       throws Exception {
-    Machine m =
-        Machine.load(
-            p.path(),
-            p.args(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                threshold));
+    Machine m = quietMachine(p.path(), p.args(), threshold);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
     ProductionSet set = EngineEndToEndTest.lower(acf);

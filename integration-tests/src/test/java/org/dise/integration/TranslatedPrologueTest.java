@@ -3,15 +3,12 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.linux.Sandbox;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,16 +29,7 @@ class TranslatedPrologueTest {
   }
 
   private static long prologues(String acf, boolean inline) throws Exception {
-    Machine m =
-        Machine.load(
-            CALLS.path(),
-            CALLS.args(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                1));
+    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), 1);
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
     ((DiseEngine) e).setInlinePrologues(inline);
@@ -111,16 +99,7 @@ class TranslatedPrologueTest {
    * (none with {@code perSite} false); checks that the run agrees with the interpreter's.
    */
   private static long siteCalls(String acf, int t, boolean perSite) throws Exception {
-    Machine m =
-        Machine.load(
-            CALLS.path(),
-            CALLS.args(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                t));
+    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), t);
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     DiseEngine e = (DiseEngine) Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
     e.setPerSiteCounters(perSite);

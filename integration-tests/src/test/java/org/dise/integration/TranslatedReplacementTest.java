@@ -4,15 +4,12 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.linux.Sandbox;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,16 +27,7 @@ class TranslatedReplacementTest {
   private record Runs(long emitted, long engineCalls) {}
 
   private static Runs runs(String acf, boolean inline) throws Exception {
-    Machine m =
-        Machine.load(
-            CALLS.path(),
-            CALLS.args(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                1));
+    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), 1);
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
     ((DiseEngine) e).setInlinePrologues(inline);
