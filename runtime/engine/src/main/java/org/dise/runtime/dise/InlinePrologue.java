@@ -25,13 +25,14 @@ import org.objectweb.asm.MethodVisitor;
  * bytecode").
  */
 final class InlinePrologue implements PrologueEmitter {
-  private static final String CPU = "org/dise/runtime/cpu/Cpu";
+  // Internal names and Sink.record's descriptor, shared with InlineReplacement and SiteCall.
+  static final String CPU = "org/dise/runtime/cpu/Cpu";
   private static final String STAGE = "org/dise/runtime/cpu/DecodeStage";
-  private static final String ENGINE = "org/dise/runtime/dise/DiseEngine";
+  static final String ENGINE = "org/dise/runtime/dise/DiseEngine";
   private static final String HPS = "org/dise/runtime/dise/HpsCounters";
-  private static final String SINK = "org/dise/runtime/sink/Sink";
-  private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
-  private static final String RECORD = "(L" + CPU + ";L" + INSN + ";[JJ)V";
+  static final String SINK = "org/dise/runtime/sink/Sink";
+  static final String INSN = "org/dise/runtime/isa/DecodedInsn";
+  static final String RECORD = "(L" + CPU + ";L" + INSN + ";[JJ)V";
 
   /** At most this many distinct plans per instruction are emitted; more call the engine. */
   static final int MAX_GROUPS = 4;

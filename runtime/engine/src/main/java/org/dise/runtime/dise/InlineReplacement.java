@@ -22,13 +22,13 @@ import org.objectweb.asm.MethodVisitor;
  * interpreted engine, in its order (spec/emulator.md, "Replacements emitted as bytecode").
  */
 final class InlineReplacement implements ReplacementEmitter {
-  private static final String ENGINE = "org/dise/runtime/dise/DiseEngine";
-  private static final String CPU = "org/dise/runtime/cpu/Cpu";
-  private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
-  private static final String SINK = "org/dise/runtime/sink/Sink";
+  private static final String ENGINE = InlinePrologue.ENGINE;
+  private static final String CPU = InlinePrologue.CPU;
+  private static final String SINK = InlinePrologue.SINK;
   private static final String RETURNING = "org/dise/runtime/sink/ReturningSink";
-  private static final String RECORD = "(L" + CPU + ";L" + INSN + ";[JJ)J";
-  private static final String RECORD_VOID = "(L" + CPU + ";L" + INSN + ";[JJ)V";
+  private static final String RECORD =
+      "(L" + CPU + ";L" + InlinePrologue.INSN + ";[JJ)J"; // ReturningSink.record
+  private static final String RECORD_VOID = InlinePrologue.RECORD;
 
   private final DiseEngine engine;
   private final DecodedInsn d;

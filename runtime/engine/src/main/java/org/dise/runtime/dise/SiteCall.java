@@ -17,7 +17,7 @@ import org.objectweb.asm.MethodVisitor;
 final class SiteCall {
   private SiteCall() {}
 
-  private static final String ENGINE = "org/dise/runtime/dise/DiseEngine";
+  private static final String ENGINE = InlinePrologue.ENGINE;
   private static final String SITE = "org/dise/runtime/sink/SiteCounter";
   private static final String MARK = "org/dise/runtime/sink/SiteCounter$Mark";
 
