@@ -36,6 +36,14 @@ class FormatterTest {
   }
 
   @Test
+  void aMnemonicSpelledLikeAKeywordOrFlagStaysUpperCase() {
+    // Lower-cased, `ACF N` would read back as the keyword acf and `ZERO_1` as a flag.
+    String once = fmt("R: call(s, T.INSN);  ACF N; ZERO_1 x; Addi $dr0, $dr0, 1;");
+    assertThat(once).isEqualTo("R: call(s, T.INSN); ACF N; ZERO_1 x; addi $dr0, $dr0, 1;\n");
+    assertThat(fmt(once)).isEqualTo(once);
+  }
+
+  @Test
   void labelsAndLongSequencesGoOnePerLine() {
     assertThat(fmt("R: beqz $dr0, .out; call(s, T.PC); .out: T.INSN;"))
         .isEqualTo("R:\n    beqz $dr0, .out;\n    call(s, T.PC);\n    .out: T.INSN;\n");

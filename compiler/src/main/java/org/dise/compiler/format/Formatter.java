@@ -2,6 +2,9 @@ package org.dise.compiler.format;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.Token;
 import org.dise.compiler.ast.AcfFile;
 import org.dise.compiler.ast.Arg;
 import org.dise.compiler.ast.Comment;
@@ -12,6 +15,7 @@ import org.dise.compiler.ast.MicroOp;
 import org.dise.compiler.ast.Operand;
 import org.dise.compiler.ast.Param;
 import org.dise.compiler.ast.ReplStmt;
+import org.dise.grammar.AcfLexer;
 
 /**
  * Prints an AST in the canonical form of the language: {@code =>} arrows, the replacement before
@@ -253,7 +257,19 @@ public final class Formatter {
     for (Operand o : i.operands()) {
       ops.add(operand(o));
     }
-    return i.mnemonic().text() + (ops.isEmpty() ? "" : " " + String.join(", ", ops));
+    return mnemonic(i.mnemonic().text()) + (ops.isEmpty() ? "" : " " + String.join(", ", ops));
+  }
+
+  /**
+   * A mnemonic in lower case, or in upper case when its lower-case spelling lexes as something else
+   * (a keyword such as {@code acf}, a flag such as {@code zero_1}): the parser reads mnemonics in
+   * any case and lower-cases them, so either prints the same instruction back.
+   */
+  private static String mnemonic(String m) {
+    AcfLexer lexer = new AcfLexer(CharStreams.fromString(m));
+    lexer.removeErrorListeners();
+    boolean name = lexer.nextToken().getType() == AcfLexer.NAME;
+    return name && lexer.nextToken().getType() == Token.EOF ? m : m.toUpperCase(Locale.ROOT);
   }
 
   private String operand(Operand o) {
