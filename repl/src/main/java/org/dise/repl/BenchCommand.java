@@ -419,7 +419,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
-      throw new UserError(dir + ": no such directory (use --dir)", Main.EXIT_USAGE);
+      throw new UserError(dir + ": no such directory (use --dir)", ExitStatus.USAGE);
     }
     List<Path> all = new ArrayList<>();
     if (names.isEmpty()) {
@@ -439,7 +439,7 @@ public final class BenchCommand implements Callable<Integer> {
                   + (n.contains("/")
                       ? ""
                       : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
-              Main.EXIT_USAGE);
+              ExitStatus.USAGE);
         }
         all.add(p);
       }

@@ -83,7 +83,7 @@ final class ColdBench {
       // fall through: no usable location
     }
     throw new UserError(
-        "bench --cold: cannot find the acf launcher or jar; give --launcher", Main.EXIT_USAGE);
+        "bench --cold: cannot find the acf launcher or jar; give --launcher", ExitStatus.USAGE);
   }
 
   int run(List<Path> programs) throws IOException, InterruptedException {
