@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.cpu.SyscallHandler;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
@@ -22,6 +23,8 @@ public final class LinuxKernel implements SyscallHandler {
   private final Descriptors fds;
   private final MemoryCalls memory;
   private final SyscallTable table = new SyscallTable();
+
+  private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** The arguments a0-a5 of the call being handled (one array, reused). */
   private final long[] args = new long[6];
@@ -65,6 +68,11 @@ public final class LinuxKernel implements SyscallHandler {
     fds.releaseAll();
   }
 
+  /** What a system call acf does not implement does to the run. */
+  public void setOnUnsupported(OnUnsupported policy) {
+    this.onUnsupported = policy;
+  }
+
   public void setBrkStart(long start) {
     memory.setBrkStart(start);
   }
@@ -84,7 +92,7 @@ public final class LinuxKernel implements SyscallHandler {
     SyscallTable.Entry e = table.lookup(nr);
     long r;
     if (e == null) {
-      r = unsupported(nr);
+      r = unsupported(cpu, nr, a);
     } else {
       try {
         r = e.handler().call(cpu, a);
@@ -99,14 +107,56 @@ public final class LinuxKernel implements SyscallHandler {
     x[10] = r;
   }
 
-  private long unsupported(long nr) {
-    proc.notice(
-        "syscall:" + nr,
-        "guest made unsupported system call "
-            + nr
-            + " ("
-            + Syscall.name(nr)
-            + "); it returned ENOSYS");
+  /**
+   * A call with no entry. A number riscv64 does not have is ENOSYS, as Linux answers it. A real
+   * call acf does not implement follows {@link #onUnsupported}: stop the run (the default), or
+   * return ENOSYS with a report once or every time.
+   */
+  private long unsupported(Cpu cpu, long nr, long[] a) {
+    Syscall s = Syscall.of(nr);
+    if (s == null) {
+      proc.notice(
+          "syscall:" + nr,
+          "guest made system call "
+              + nr
+              + ", which riscv64 Linux does not have; it returned ENOSYS");
+      return -Errno.ENOSYS;
+    }
+    String call = describe(s, a);
+    switch (onUnsupported) {
+      case FAIL ->
+          throw new Cpu.TrapException(
+              "system call "
+                  + call
+                  + " is not implemented by acf, so the run stops here rather than profile a"
+                  + " different execution (--on-unsupported=enosys returns ENOSYS to the guest"
+                  + " instead)",
+              GuestFault.SIGSYS);
+      case ENOSYS ->
+          proc.notice(
+              "syscall:" + nr,
+              "guest made system call "
+                  + call
+                  + ", which acf does not implement; it returned"
+                  + " ENOSYS (reported once)");
+      case WARN ->
+          proc.say(
+              "guest made system call "
+                  + call
+                  + ", which acf does not implement; it returned"
+                  + " ENOSYS");
+    }
     return -Errno.ENOSYS;
+  }
+
+  /**
+   * A call as a report names it: {@code setitimer(0x0, 0x3ffffff5a0, 0x0, ...)} with its number.
+   */
+  static String describe(Syscall s, long[] a) {
+    StringBuilder sb = new StringBuilder(s.linuxName()).append('(');
+    for (int i = 0; i < a.length; i++) {
+      sb.append(i == 0 ? "" : ", ").append("0x").append(Long.toHexString(a[i]));
+    }
+    return sb.append(") [").append(s.number).append(']').toString();
   }
 }
