@@ -76,4 +76,26 @@ public final class SyscallTable {
     }
     return out;
   }
+
+  /**
+   * spec/emulator.md's table of every system call: number, name, status and what is missing or why
+   * a call is refused (a test keeps the spec equal to it).
+   */
+  public String markdownTable() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| nr | call | status | what is missing, or why refused |\n");
+    sb.append("|---:|---|---|---|\n");
+    for (Entry e : all()) {
+      sb.append("| ")
+          .append(e.call().number)
+          .append(" | `")
+          .append(e.call().linuxName())
+          .append("` | ")
+          .append(e.status().label)
+          .append(" | ")
+          .append(e.note().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return sb.toString();
+  }
 }
