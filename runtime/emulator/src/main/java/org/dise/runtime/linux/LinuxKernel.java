@@ -22,6 +22,7 @@ public final class LinuxKernel implements SyscallHandler {
   private final GuestProcess proc;
   private final Descriptors fds;
   private final MemoryCalls memory;
+  private final SignalCalls signals;
   private final SyscallTable table = new SyscallTable();
 
   private OnUnsupported onUnsupported = OnUnsupported.FAIL;
@@ -32,12 +33,12 @@ public final class LinuxKernel implements SyscallHandler {
   public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
     this.proc = new GuestProcess(mem, notices, exePath, sandbox.limits());
     this.fds = new Descriptors(proc);
-    SignalCalls signals = new SignalCalls(proc);
+    this.signals = new SignalCalls(proc);
     this.memory = new MemoryCalls(proc, fds);
     fds.register(table);
     new FileCalls(proc, sandbox, fds, signals).register(table);
     memory.register(table);
-    new TimeCalls(proc).register(table);
+    new TimeCalls(proc, signals).register(table);
     signals.register(table);
     new ProcessCalls(proc, seed).register(table);
   }
@@ -102,9 +103,26 @@ public final class LinuxKernel implements SyscallHandler {
         r = -ex.errno;
       } catch (IOException ex) {
         r = -HostErrors.errno(ex);
+      } catch (Unimplemented ex) {
+        r = unimplemented(e.call(), a, ex.what);
       }
     }
     x[10] = r;
+    if (!cpu.halted()) {
+      signals.deliver(cpu); // a signal raised or unblocked by the call runs its handler now
+    }
+  }
+
+  @Override
+  public void event(Cpu cpu) {
+    proc.cpu = cpu;
+    signals.timerEvent(cpu);
+  }
+
+  @Override
+  public boolean fault(Cpu cpu, GuestFault f) {
+    proc.cpu = cpu;
+    return signals.fault(cpu, f);
   }
 
   /**
@@ -122,7 +140,12 @@ public final class LinuxKernel implements SyscallHandler {
               + ", which riscv64 Linux does not have; it returned ENOSYS");
       return -Errno.ENOSYS;
     }
-    String call = describe(s, a);
+    return unimplemented(s, a, null);
+  }
+
+  /** An unsupported call, or ({@code form} not null) an unsupported form of a partial one. */
+  private long unimplemented(Syscall s, long[] a, String form) {
+    String call = describe(s, a) + (form == null ? "" : " (" + form + ")");
     switch (onUnsupported) {
       case FAIL ->
           throw new Cpu.TrapException(
@@ -134,7 +157,7 @@ public final class LinuxKernel implements SyscallHandler {
               GuestFault.SIGSYS);
       case ENOSYS ->
           proc.notice(
-              "syscall:" + nr,
+              "syscall:" + s.number + (form == null ? "" : ":" + form),
               "guest made system call "
                   + call
                   + ", which acf does not implement; it returned"
