@@ -118,7 +118,7 @@ public final class GuestSettings {
     try {
       onUnsupported = OnUnsupported.parse(policy);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--on-unsupported", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), ExitStatus.USAGE);
     }
     return this;
   }
