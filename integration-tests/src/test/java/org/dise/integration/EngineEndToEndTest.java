@@ -14,7 +14,6 @@ import org.dise.compiler.Frontend;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
-import org.dise.compiler.gen.EngineCompiler;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
@@ -35,10 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's tests 1-4 end to end: ACF text through the front end and lowering into the
- * interpreted engine, the generated engine, and the interpreted engine on a production set read
- * back from a deployable configuration, each checked against the program's own counts or an
- * independent count (EngineCasesTest runs the folder of cases whose whole output must agree). The
- * test program counts its own calls (src/test/c/calls.c).
+ * interpreted engine, and the interpreted engine on a production set read back from a deployable
+ * configuration, each checked against the program's own counts or an independent count
+ * (EngineCasesTest runs the folder of cases whose whole output must agree). The test program counts
+ * its own calls (src/test/c/calls.c).
  */
 class EngineEndToEndTest {
   static final Path CALLS = Path.of("src/test/c/bin/calls");
@@ -65,14 +64,12 @@ class EngineEndToEndTest {
   /** How the productions run. */
   enum Engine {
     INTERPRETED,
-    GENERATED,
     /** Interpreted, from the set written as a deployable configuration and read back. */
     CONFIG;
 
     ProfilingEngine create(ProductionSet set) throws Exception {
       return switch (this) {
         case INTERPRETED -> new DiseEngine(set);
-        case GENERATED -> EngineCompiler.load(set);
         case CONFIG -> {
           ProductionSet back =
               ConfigFormat.fromBytes(

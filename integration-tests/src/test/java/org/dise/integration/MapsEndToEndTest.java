@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Aggregation maps with known answers (issue 13): the example ACFs of examples/acf run on
- * examples/programs/bin/maps (maps.c says what each kernel does), on the interpreted engine, the
- * generated engine and a deployable configuration, and each profile is checked exactly.
+ * examples/programs/bin/maps (maps.c says what each kernel does), on the interpreted engine and a
+ * deployable configuration, and each profile is checked exactly.
  */
 class MapsEndToEndTest {
   static final Path PROGRAM = Path.of("../examples/programs/bin/maps");

@@ -82,7 +82,7 @@ class ProfilesLibraryTest {
   @ParameterizedTest
   @EnumSource(
       value = Engine.class,
-      names = {"INTERPRETED", "GENERATED"})
+      names = {"INTERPRETED", "CONFIG"})
   void hotCallPairsEqualTheProgramsOwnCounts(Engine kind) throws Exception {
     Run r = run(kind, use("hot_call_pairs"), CALLS, "4");
     Map<String, Long> own = EngineEndToEndTest.ownPairs(r.stdout());
@@ -314,7 +314,7 @@ class ProfilesLibraryTest {
   @ParameterizedTest
   @EnumSource(
       value = Engine.class,
-      names = {"INTERPRETED", "GENERATED"})
+      names = {"INTERPRETED", "CONFIG"})
   void hotPathsOfALoopAreItsFourBodiesPlusTheEntryAndExitPaths(Engine kind) throws Exception {
     Run r = run(kind, use("hot_paths"), PATHS, "31");
     String[] own = r.stdout().split("\n")[1].split(" ");

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.compiler.gen.EngineCompiler;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
@@ -48,7 +47,6 @@ class ProgramSymbolsTest {
   /** How the productions run; symbols are resolved at load on every path. */
   enum Engine {
     INTERPRETED,
-    GENERATED,
     /** The symbolic set written as a configuration, read back, then bound and interpreted. */
     CONFIG;
 
@@ -65,7 +63,7 @@ class ProgramSymbolsTest {
       }
       ProductionSet bound = SymbolBinding.bind(set, m.programSymbols(), "arrays");
       assertThat(bound.symbols()).isEmpty();
-      return this == GENERATED ? EngineCompiler.load(bound) : new DiseEngine(bound);
+      return new DiseEngine(bound);
     }
   }
 
@@ -221,7 +219,6 @@ class ProgramSymbolsTest {
     IllegalArgumentException unbound =
         assertThrows(IllegalArgumentException.class, () -> new DiseEngine(set));
     assertThat(unbound).hasMessageThat().contains("symbol(sum_hto)");
-    assertThrows(IllegalArgumentException.class, () -> EngineCompiler.load(set));
   }
 
   @Test

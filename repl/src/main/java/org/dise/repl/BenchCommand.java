@@ -103,18 +103,22 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Also run every workload under these productions (repeat to compose).")
   List<Path> acfs = new ArrayList<>();
 
-  /** Which engines --acf runs. */
-  enum EngineChoice {
-    interpreted,
-    generated,
-    both
+  /** {@code --engine}: {@code both} meant the interpreted and the retired generated engine. */
+  static final class EngineChoice extends EngineKindConverter {
+    @Override
+    public RunService.EngineKind convert(String value) {
+      return super.convert(value.equals("both") ? "generated" : value);
+    }
   }
 
   @Option(
       names = "--engine",
       paramLabel = "KIND",
-      description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
-  EngineChoice engine = EngineChoice.interpreted;
+      converter = EngineChoice.class,
+      description =
+          "With --acf: interpreted, the one engine (generated was retired,"
+              + " docs/benchmarks.md; default: ${DEFAULT-VALUE}).")
+  RunService.EngineKind engine = RunService.EngineKind.interpreted;
 
   @Option(
       names = "--rap",
@@ -243,10 +247,7 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> acfNames = new ArrayList<>();
     if (!acfs.isEmpty()) {
       AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
-      List<String> kinds =
-          engine == EngineChoice.both
-              ? List.of("interpreted", "generated")
-              : List.of(engine.name());
+      List<String> kinds = List.of(engine.name());
       for (String kind : kinds) {
         List<String> o = new ArrayList<>();
         for (Path a : acfs) {
@@ -283,8 +284,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** Each workload without productions, then under {@code set} with the chosen engines. */
   private int withProductions(List<Path> programs, ProductionSet set) {
     PrintStream out = System.out;
-    List<String> kinds =
-        engine == EngineChoice.both ? List.of("interpreted", "generated") : List.of(engine.name());
+    List<String> kinds = List.of(engine.name());
     out.printf(
         "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
         "workload",
@@ -304,12 +304,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < repeat; i++) {
         plain = better(plain, runOurs(p, null));
         for (int k = 0; k < kinds.size(); k++) {
-          String kind = kinds.get(k);
-          best[k] =
-              better(
-                  best[k],
-                  runOurs(
-                      p, kind.equals("generated") ? Engines.generated(set) : new DiseEngine(set)));
+          best[k] = better(best[k], runOurs(p, new DiseEngine(set)));
         }
       }
       out.printf(
