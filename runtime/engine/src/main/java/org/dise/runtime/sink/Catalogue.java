@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.dise.runtime.sink.ComponentSpec.Kind;
 import org.dise.runtime.sink.ComponentSpec.Problem;
+import org.dise.runtime.trigger.Triggers;
 
 /**
  * The one catalogue of sink and trigger components: every component's parameters (name, type,
@@ -109,6 +110,11 @@ public final class Catalogue {
     return spec;
   }
 
+  /** A trigger default as the catalogue prints it ({@code 25}, not {@code 25.0}). */
+  private static String text(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
   private static void add(
       Map<String, ComponentSpec> m, String name, List<ParamSpec> params, String doc) {
     m.put(
@@ -130,7 +136,11 @@ public final class Catalogue {
       }
     }
     ParamSpec interval =
-        atLeast("interval", 1, "10000000", "application instructions per" + " interval");
+        atLeast(
+            "interval",
+            1,
+            text(Triggers.DEFAULT_INTERVAL),
+            "application instructions per interval");
     ParamSpec counter = integer("counter", 0, INT_MAX, "0", "the HPS counter the trigger drives");
     add(m, "exhaustive", List.of(interval, counter), "every interval sampled");
     add(
@@ -139,7 +149,7 @@ public final class Catalogue {
         List.of(
             interval,
             counter,
-            atLeast("period", 1, "10", "sample one interval in this many"),
+            atLeast("period", 1, text(Triggers.DEFAULT_PERIOD), "sample one interval in this many"),
             atLeast("length", 1, "1", "intervals per sample")),
         "every Nth interval");
     add(
@@ -148,9 +158,14 @@ public final class Catalogue {
         List.of(
             interval,
             counter,
-            atLeast("one_in", 1, "10", "sample with probability 1/one_in"),
+            atLeast("one_in", 1, text(Triggers.DEFAULT_ONE_IN), "sample with probability 1/one_in"),
             atLeast("length", 1, "1", "intervals per sample"),
-            integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, "1", "random seed")),
+            integer(
+                "seed",
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
+                text(Triggers.DEFAULT_SEED),
+                "random seed")),
         "random intervals, seeded");
     add(
         m,
@@ -158,27 +173,33 @@ public final class Catalogue {
         List.of(
             interval,
             counter,
-            integer("buckets", 1, INT_MAX, "32", "footprint buckets"),
-            decimal("threshold", 0, 100, "25", "similarity threshold, percent"),
-            integer("table", 1, INT_MAX, "20", "phase table entries"),
+            integer("buckets", 1, INT_MAX, text(Triggers.DEFAULT_BUCKETS), "footprint buckets"),
+            decimal(
+                "threshold",
+                0,
+                100,
+                text(Triggers.DEFAULT_THRESHOLD),
+                "similarity threshold, percent"),
+            integer("table", 1, INT_MAX, text(Triggers.DEFAULT_TABLE), "phase table entries"),
             choice(
                 "policy",
                 List.of("first", "third", "centroid", "random"),
-                "third",
+                Triggers.DEFAULT_POLICY,
                 "representative interval policy"),
-            integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, "1", "random seed"),
+            integer(
+                "seed", Long.MIN_VALUE, Long.MAX_VALUE, text(Triggers.DEFAULT_SEED), "random seed"),
             choice(
                 "predictor", List.of("last", "markov", "oracle"), "last", "next-phase predictor"),
             choice(
                 "scaling",
                 List.of("nearest", "phase"),
-                "nearest",
+                Triggers.DEFAULT_SCALING,
                 "what a sampled interval stands for in estimates"),
             decimal(
                 "reach",
                 0,
                 100,
-                "50",
+                text(Triggers.DEFAULT_REACH),
                 "nearest scaling: farthest footprint distance, percent, across phases")),
         "phase-aware sampling (the profiling daemon)");
     return m;
