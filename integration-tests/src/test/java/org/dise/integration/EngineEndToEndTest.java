@@ -3,7 +3,6 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -27,7 +26,6 @@ import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -102,14 +100,7 @@ class EngineEndToEndTest {
   }
 
   static Machine load(List<String> args) throws Exception {
-    return Machine.load(
-        CALLS,
-        args,
-        new Machine.Options(
-            new Sandbox(Path.of("").toAbsolutePath()),
-            List.of(),
-            0x5eed,
-            new PrintStream(new ByteArrayOutputStream())));
+    return TranslatedProductionsTest.quietMachine(CALLS, args);
   }
 
   static Run run(Engine kind, String acf, String... args) throws Exception {

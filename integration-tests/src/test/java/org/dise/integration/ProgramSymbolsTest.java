@@ -4,7 +4,6 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -21,7 +20,6 @@ import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,15 +84,7 @@ class ProgramSymbolsTest {
   }
 
   static Machine load(Path program) throws Exception {
-    Machine m =
-        Machine.load(
-            program,
-            List.of(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream())));
+    Machine m = TranslatedProductionsTest.quietMachine(program, List.of());
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     return m;
   }

@@ -57,6 +57,24 @@ class TranslatedProductionsTest {
    * {@code program} loaded with the tests' fixed seed, its notices dropped and blocks translated
    * after {@code threshold} runs (the caller sets its standard streams).
    */
+  static Machine quietMachine(Path program, List<String> args) throws Exception {
+    return quietMachine(program, args, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD);
+  }
+
+  /**
+   * {@code acf} run by the interpreted engine on the calls program, every block translated on its
+   * first run, with replacements and prologues emitted inline or ({@code inline} false) called.
+   */
+  static Machine translatedRun(String acf, boolean inline) throws Exception {
+    Machine m = quietMachine(CALLS.path(), CALLS.args(), 1);
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
+    ((DiseEngine) e).setInlinePrologues(inline);
+    e.install(m.cpu());
+    m.run(-1);
+    return m;
+  }
+
   static Machine quietMachine(Path program, List<String> args, int threshold) throws Exception {
     return Machine.load(
         program,
