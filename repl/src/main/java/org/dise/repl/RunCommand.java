@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --max-insns 1M --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
-      "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
+      "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
       "",
       "Sampling (spec/sampling.md); the ACF needs the productions of equations",
       "(1) and (2), e.g. `import sampling; use external_trigger;`:",
@@ -176,9 +176,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--engine",
       paramLabel = "KIND",
+      converter = EngineKindConverter.class,
       description =
-          "interpreted (the tables, no start-up cost) or generated (Java generated for"
-              + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
+          "interpreted, the one engine (the tables; replacements emitted into translated code);"
+              + " generated was retired (docs/benchmarks.md); default: ${DEFAULT-VALUE}.")
   RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
 
   @Option(

@@ -5,9 +5,9 @@ import java.util.Locale;
 /**
  * The operation class of an instruction, as patterns see it in {@code T.OPCLASS}.
  *
- * <p>The table gives each opcode a base class; {@link DecodedInsn#opClass()} refines {@code JUMP}
- * into {@code PROC_CALL} (jal/jalr writing ra or t0) and {@code RETURN} (jalr x0 through ra or t0),
- * following the RISC-V calling-convention hints.
+ * <p>The table gives each opcode a base class; the decoder's {@code DecodedInsn.opClass()} (in the
+ * emulator) refines {@code JUMP} into {@code PROC_CALL} (jal/jalr writing ra or t0) and {@code
+ * RETURN} (jalr x0 through ra or t0), following the RISC-V calling-convention hints.
  */
 public enum OpClass {
   BRANCH,
