@@ -294,7 +294,7 @@ public final class EngineGenerator {
     m.beginControlFlow("if (c == 0)");
     m.addStatement("return cpu.executeOne(d)");
     m.endControlFlow();
-    m.addStatement("replacements++");
+    m.addStatement("replacing(d, cpu)");
     m.beginControlFlow("if (c > 1)");
     m.addStatement("return merged(c, chosen, m, d, cpu)");
     m.endControlFlow();
