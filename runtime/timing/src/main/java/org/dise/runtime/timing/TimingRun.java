@@ -119,6 +119,17 @@ public final class TimingRun implements RetireObserver {
             p.perKilo(p.l2Misses()),
             a.perKilo(a.mispredictions()),
             p.perKilo(p.mispredictions())));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "misses, application alone L1I %,d, L1D %,d of %,d accesses, L2 %,d;"
+                + " mispredictions %,d of %,d%n",
+            a.l1iMisses(),
+            a.l1dMisses(),
+            a.l1dAccesses(),
+            a.l2Misses(),
+            a.mispredictions(),
+            a.branches()));
     if (handlerFallbacks > 0) {
       b.append(
           String.format(
