@@ -322,7 +322,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
     report.check(productions != null, trigger != null);
-    org.dise.runtime.timing.TimingRun timed = timing.start();
+    org.dise.runtime.timing.TimingRun timed = timing.start(productions != null);
     if (trigger != null) {
       if (timed != null) {
         throw new UserError(

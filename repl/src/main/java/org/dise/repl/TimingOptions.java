@@ -68,9 +68,9 @@ final class TimingOptions {
     return c;
   }
 
-  /** A new measurement, or null for analytic. */
-  TimingRun start() {
+  /** A new measurement, or null for analytic ({@code profiling}: the run has productions). */
+  TimingRun start(boolean profiling) {
     TimingConfig c = config();
-    return c == null ? null : new TimingRun(c);
+    return c == null ? null : new TimingRun(c, profiling);
   }
 }

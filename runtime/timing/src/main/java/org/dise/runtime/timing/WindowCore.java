@@ -17,7 +17,7 @@ public final class WindowCore extends Core {
   private final int width;
   private final int rob;
   private final long[] robCommit;
-  private long seq;
+  private int robSlot;
 
   private long fetchReady;
   private long dispatchCycle;
@@ -52,7 +52,8 @@ public final class WindowCore extends Core {
       }
     }
     // Dispatch: in order, width per cycle, into a free reorder-buffer entry.
-    int slot = (int) (seq++ % rob);
+    int slot = robSlot;
+    robSlot = robSlot + 1 == rob ? 0 : robSlot + 1;
     long d = Math.max(f, robCommit[slot]);
     if (d > dispatchCycle) {
       dispatchCycle = d;
