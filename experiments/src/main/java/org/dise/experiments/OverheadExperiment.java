@@ -87,7 +87,9 @@ public final class OverheadExperiment implements Experiment {
 
   @Override
   public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:ABCD,callstack,arrays" : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
+    return quick
+        ? "phases:1:ABCD,callstack,arrays"
+        : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
   }
 
   /** One profiled run's counts. */
@@ -180,22 +182,22 @@ public final class OverheadExperiment implements Experiment {
     List<String> columns =
         new ArrayList<>(
             List.of(
-            "program",
-            "profile",
-            "variant",
-            "period",
-            "application_instructions",
-            "replacements",
-            "inserted_instructions",
-            "handler_calls",
-            "profile_entries",
-            "stall_cycles",
-            "inserted_cycles",
-            "flush_cycles",
-            "handler_cycles",
-            "handler_miss_cycles",
-            "overhead_pct",
-            "overhead_pct_cpi_0.5"));
+                "program",
+                "profile",
+                "variant",
+                "period",
+                "application_instructions",
+                "replacements",
+                "inserted_instructions",
+                "handler_calls",
+                "profile_entries",
+                "stall_cycles",
+                "inserted_cycles",
+                "flush_cycles",
+                "handler_cycles",
+                "handler_miss_cycles",
+                "overhead_pct",
+                "overhead_pct_cpi_0.5"));
     if (timed) {
       columns.addAll(TIMING_COLUMNS);
     }
@@ -237,9 +239,7 @@ public final class OverheadExperiment implements Experiment {
       analytic
           .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
           .add(100 * c.overhead());
-      byKey
-          .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
-          .add(overhead);
+      byKey.computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>()).add(overhead);
       if (m.variant() == Variant.EXHAUSTIVE) {
         density
             .computeIfAbsent(m.profile(), k -> new ArrayList<>())

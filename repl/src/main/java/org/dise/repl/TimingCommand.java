@@ -17,7 +17,8 @@ final class TimingCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!what.equals("list")) {
-      throw new UserError("acf timing: unknown request `" + what + "` (try: list)", Main.EXIT_USAGE);
+      throw new UserError(
+          "acf timing: unknown request `" + what + "` (try: list)", Main.EXIT_USAGE);
     }
     System.out.print(list());
     return 0;
@@ -30,8 +31,7 @@ final class TimingCommand implements Callable<Integer> {
         .append(" analytic (one cycle per event, spec/cost-model.md)\n");
     b.append(String.format("%-22s %-9s %-9s %s%n", "parameter", "inorder", "ooo", "meaning"));
     for (TimingConfig.Parameter p : TimingConfig.PARAMETERS) {
-      b.append(
-          String.format("%-22s %-9s %-9s %s%n", p.name(), p.inorder(), p.ooo(), p.meaning()));
+      b.append(String.format("%-22s %-9s %-9s %s%n", p.name(), p.inorder(), p.ooo(), p.meaning()));
     }
     b.append("--timing-config FILE sets any of them (`name = value` lines); sources in")
         .append(" spec/timing.md\n");

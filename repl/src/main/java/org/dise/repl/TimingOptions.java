@@ -7,8 +7,8 @@ import org.dise.runtime.timing.TimingRun;
 
 /**
  * {@code --timing MODEL} and {@code --timing-config FILE} (spec/timing.md): the cycle-level timing
- * model a run is measured under, or {@code analytic} (the default: the cost report's one cycle
- * per event, spec/cost-model.md).
+ * model a run is measured under, or {@code analytic} (the default: the cost report's one cycle per
+ * event, spec/cost-model.md).
  */
 final class TimingOptions {
   @picocli.CommandLine.Option(

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code acf run --timing}: the timing model measures, and never changes what the guest computes
- * or what the profile holds (spec/timing.md, "The hook").
+ * {@code acf run --timing}: the timing model measures, and never changes what the guest computes or
+ * what the profile holds (spec/timing.md, "The hook").
  */
 class TimingCommandTest {
   private static final String ACF = ConfigCommandTest.ACF;
@@ -92,8 +92,7 @@ class TimingCommandTest {
     assertThat(geometry.status()).isEqualTo(Main.EXIT_USAGE);
     assertThat(geometry.stderr()).contains("small.cfg: timing model: l1d: size 16384");
     Files.writeString(cfg, "# fine\nl1d.size = 16384\nmemory = 5\n");
-    Result unknown =
-        acf("run", "--timing", "ooo", "--timing-config", cfg.toString(), PROGRAM, "1");
+    Result unknown = acf("run", "--timing", "ooo", "--timing-config", cfg.toString(), PROGRAM, "1");
     assertThat(unknown.stderr()).contains("small.cfg:3:1: unknown timing parameter `memory`");
   }
 

@@ -1,8 +1,8 @@
 package org.dise.runtime.timing;
 
 /**
- * The branch target buffer: set-associative, LRU, tagged by pc; predicts where a taken branch or
- * an indirect jump goes. A taken transfer whose target it does not hold (or holds wrong) is a
+ * The branch target buffer: set-associative, LRU, tagged by pc; predicts where a taken branch or an
+ * indirect jump goes. A taken transfer whose target it does not hold (or holds wrong) is a
  * misfetch: the front end learns the target only when the instruction executes.
  */
 public final class BranchTargetBuffer {

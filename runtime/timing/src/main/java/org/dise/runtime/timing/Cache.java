@@ -29,12 +29,19 @@ public final class Cache {
 
   public Cache(String name, int sizeBytes, int ways, int lineBytes, boolean writeAllocate) {
     if (Integer.bitCount(lineBytes) != 1 || lineBytes < 4) {
-      throw new IllegalArgumentException(name + ": line size " + lineBytes + " is not a power of two");
+      throw new IllegalArgumentException(
+          name + ": line size " + lineBytes + " is not a power of two");
     }
     if (ways < 1 || sizeBytes % (ways * lineBytes) != 0) {
       throw new IllegalArgumentException(
-          name + ": size " + sizeBytes + " is not a multiple of ways x line (" + ways + " x "
-              + lineBytes + ")");
+          name
+              + ": size "
+              + sizeBytes
+              + " is not a multiple of ways x line ("
+              + ways
+              + " x "
+              + lineBytes
+              + ")");
     }
     int s = sizeBytes / (ways * lineBytes);
     if (Integer.bitCount(s) != 1) {

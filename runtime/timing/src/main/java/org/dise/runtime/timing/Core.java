@@ -56,7 +56,8 @@ public abstract class Core {
         c.integer("btb.entries") == 0
             ? null
             : new BranchTargetBuffer(c.integer("btb.entries"), c.integer("btb.ways"));
-    this.ras = c.integer("ras.entries") == 0 ? null : new ReturnAddressStack(c.integer("ras.entries"));
+    this.ras =
+        c.integer("ras.entries") == 0 ? null : new ReturnAddressStack(c.integer("ras.entries"));
     latAlu = c.integer("lat.alu");
     latLoad = c.integer("lat.load");
     latMul = c.integer("lat.mul");

@@ -1,9 +1,9 @@
 package org.dise.runtime.timing;
 
 /**
- * L1 I, L1 D, an optional unified L2 and memory: each access answers the cycles it takes beyond
- * an L1 hit (0 on a hit), and the misses count at each level. A dirty line an L1 evicts is written
- * to the L2 (state only: write-backs are buffered and cost no cycles, [choice] spec/timing.md).
+ * L1 I, L1 D, an optional unified L2 and memory: each access answers the cycles it takes beyond an
+ * L1 hit (0 on a hit), and the misses count at each level. A dirty line an L1 evicts is written to
+ * the L2 (state only: write-backs are buffered and cost no cycles, [choice] spec/timing.md).
  */
 public final class MemoryHierarchy {
   final Cache l1i;
@@ -17,8 +17,7 @@ public final class MemoryHierarchy {
 
   public MemoryHierarchy(TimingConfig c) {
     l1i =
-        new Cache(
-            "l1i", c.integer("l1i.size"), c.integer("l1i.ways"), c.integer("l1i.line"), true);
+        new Cache("l1i", c.integer("l1i.size"), c.integer("l1i.ways"), c.integer("l1i.line"), true);
     l1d =
         new Cache(
             "l1d",
@@ -29,7 +28,8 @@ public final class MemoryHierarchy {
     l2 =
         c.integer("l2.size") == 0
             ? null
-            : new Cache("l2", c.integer("l2.size"), c.integer("l2.ways"), c.integer("l2.line"), true);
+            : new Cache(
+                "l2", c.integer("l2.size"), c.integer("l2.ways"), c.integer("l2.line"), true);
     l2Latency = c.integer("l2.latency");
     memoryLatency = c.integer("memory.latency");
     l1iLineBits = l1i.lineBits();

@@ -5,8 +5,8 @@ import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.isa.Operand;
 
 /**
- * What the timing models need of each base instruction, by {@link Op} ordinal: its functional
- * unit, which of its register fields it reads and writes (x or f), and a memory access's width.
+ * What the timing models need of each base instruction, by {@link Op} ordinal: its functional unit,
+ * which of its register fields it reads and writes (x or f), and a memory access's width.
  */
 final class OpTable {
   private OpTable() {}
@@ -25,6 +25,7 @@ final class OpTable {
   static final byte FP_MUL = 10;
   static final byte FP_DIV = 11;
   static final byte FP_SQRT = 12;
+
   /** ecall, fence, CSR accesses, codewords: wait for everything before them. */
   static final byte SERIAL = 13;
 

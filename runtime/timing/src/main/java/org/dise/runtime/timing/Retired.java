@@ -4,10 +4,10 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
- * One committed instruction as the timing models see it: its address and encoding, its unit,
- * the registers it reads and writes (x registers and DISE registers 1..40, f registers 64..95; 0:
- * none), its memory access, and a control transfer's outcome. One object is filled again for
- * every instruction ({@link #fill}), so the stream allocates nothing.
+ * One committed instruction as the timing models see it: its address and encoding, its unit, the
+ * registers it reads and writes (x registers and DISE registers 1..40, f registers 64..95; 0:
+ * none), its memory access, and a control transfer's outcome. One object is filled again for every
+ * instruction ({@link #fill}), so the stream allocates nothing.
  */
 public final class Retired {
   public long pc;

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A timing model's parameters: the model's defaults ({@link Parameter}), then what a
- * configuration file ({@code --timing-config FILE}: {@code name = value} lines, {@code #}
- * comments) or a caller sets. Every parameter and its source is in spec/timing.md.
+ * A timing model's parameters: the model's defaults ({@link Parameter}), then what a configuration
+ * file ({@code --timing-config FILE}: {@code name = value} lines, {@code #} comments) or a caller
+ * sets. Every parameter and its source is in spec/timing.md.
  */
 public final class TimingConfig {
   /** One parameter: its name, its defaults for {@code inorder} and {@code ooo}, what it is. */
@@ -30,14 +30,14 @@ public final class TimingConfig {
           new Parameter("l1d.size", "8192", "32768", "L1 data cache bytes"),
           new Parameter("l1d.ways", "32", "2", "L1 D associativity"),
           new Parameter("l1d.line", "32", "32", "L1 D line bytes"),
-          new Parameter(
-              "l1d.write_allocate", "false", "true", "a store miss brings the line in"),
+          new Parameter("l1d.write_allocate", "false", "true", "a store miss brings the line in"),
           new Parameter("l2.size", "0", "1048576", "unified L2 bytes (0: no L2)"),
           new Parameter("l2.ways", "4", "4", "L2 associativity"),
           new Parameter("l2.line", "64", "64", "L2 line bytes"),
           new Parameter("l2.latency", "0", "12", "cycles an L1 miss that hits the L2 adds"),
           new Parameter("memory.latency", "10", "100", "cycles a miss to memory adds"),
-          new Parameter("bp.kind", "static", "gshare", "direction predictor: static, bimodal, gshare"),
+          new Parameter(
+              "bp.kind", "static", "gshare", "direction predictor: static, bimodal, gshare"),
           new Parameter("bp.entries", "512", "4096", "2-bit counters of the predictor"),
           new Parameter("bp.history_bits", "0", "12", "global history bits (gshare)"),
           new Parameter("btb.entries", "0", "512", "branch target buffer entries (0: none)"),

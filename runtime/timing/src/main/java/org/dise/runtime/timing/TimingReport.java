@@ -3,8 +3,8 @@ package org.dise.runtime.timing;
 import java.util.Locale;
 
 /**
- * What one core model measured: cycles (and their attribution to application, inserted, handler
- * and stall), instructions, cache accesses and misses at each level, branches and mispredictions.
+ * What one core model measured: cycles (and their attribution to application, inserted, handler and
+ * stall), instructions, cache accesses and misses at each level, branches and mispredictions.
  */
 public record TimingReport(
     String model,

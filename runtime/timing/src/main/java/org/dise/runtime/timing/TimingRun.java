@@ -98,10 +98,7 @@ public final class TimingRun implements RetireObserver {
     b.append(String.format(Locale.ROOT, "timing model             %s%n", config.model()));
     b.append(
         String.format(
-            Locale.ROOT,
-            "cycles, application alone %,d (CPI %.3f)%n",
-            a.cycles(),
-            a.cpi()));
+            Locale.ROOT, "cycles, application alone %,d (CPI %.3f)%n", a.cycles(), a.cpi()));
     b.append(
         String.format(
             Locale.ROOT, "cycles, with profiling   %,d (CPI %.3f)%n", p.cycles(), p.cpi()));

@@ -3,15 +3,15 @@ package org.dise.runtime.timing;
 /**
  * The {@code ooo} model: an out-of-order superscalar core (the first paper's, Section 5.1: 4-wide,
  * 12 stages, a 128-entry reorder buffer) as an instruction-window-centric model, after the
- * interval-simulation and Sniper ROB models (spec/timing.md). Each instruction gets a dispatch,
- * an issue, a completion and a commit cycle: dispatch in program order, {@code width} per cycle,
- * once the front end delivers it and the instruction {@code rob} places earlier has committed;
- * issue when its source registers are ready; completion after its unit's latency (a load's
- * includes its cache misses, so independent misses overlap inside the window and dependent ones
- * do not); commit in order, {@code width} per cycle. The miss events act on the front end: a
- * mispredicted branch restarts fetch {@code frontend} cycles after it executes, an I-cache miss
- * stalls delivery, a taken transfer ends a fetch group. Functional units are pipelined and as
- * many as needed, except the dividers, one integer and one floating-point, which are not.
+ * interval-simulation and Sniper ROB models (spec/timing.md). Each instruction gets a dispatch, an
+ * issue, a completion and a commit cycle: dispatch in program order, {@code width} per cycle, once
+ * the front end delivers it and the instruction {@code rob} places earlier has committed; issue
+ * when its source registers are ready; completion after its unit's latency (a load's includes its
+ * cache misses, so independent misses overlap inside the window and dependent ones do not); commit
+ * in order, {@code width} per cycle. The miss events act on the front end: a mispredicted branch
+ * restarts fetch {@code frontend} cycles after it executes, an I-cache miss stalls delivery, a
+ * taken transfer ends a fetch group. Functional units are pipelined and as many as needed, except
+ * the dividers, one integer and one floating-point, which are not.
  */
 public final class WindowCore extends Core {
   private final int width;
@@ -71,8 +71,8 @@ public final class WindowCore extends Core {
     long done;
     int p = 0;
     switch (r.unit) {
-      case OpTable.LOAD, OpTable.ATOMIC -> done =
-          issue + latLoad + mem.data(r.addr, r.width, r.unit == OpTable.ATOMIC);
+      case OpTable.LOAD, OpTable.ATOMIC ->
+          done = issue + latLoad + mem.data(r.addr, r.width, r.unit == OpTable.ATOMIC);
       case OpTable.STORE -> {
         mem.data(r.addr, r.width, true); // the store buffer hides its miss [choice]
         done = issue + 1;

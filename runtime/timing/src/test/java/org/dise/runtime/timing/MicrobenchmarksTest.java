@@ -23,7 +23,8 @@ class MicrobenchmarksTest {
         Machine.load(
             RepositoryRoot.resolve("runtime/timing/src/test/resources/micro/" + program + ".elf"),
             List.of(args),
-            Machine.Options.defaults().withNotices(new PrintStream(PrintStream.nullOutputStream())));
+            Machine.Options.defaults()
+                .withNotices(new PrintStream(PrintStream.nullOutputStream())));
     TimingRun t = new TimingRun(TimingConfig.defaults(model)).attach(m.cpu());
     Machine.Outcome out = m.run(-1);
     assertThat(out.reason()).isEqualTo(StopReason.EXITED);
@@ -83,8 +84,7 @@ class MicrobenchmarksTest {
 
   @Test
   void gshareLearnsARepeatingPatternAndMissesHalfOfRandomBranches() throws Exception {
-    double patterned =
-        perStep("ooo", "branch", "0", 20_000, 40_000, TimingReport::mispredictions);
+    double patterned = perStep("ooo", "branch", "0", 20_000, 40_000, TimingReport::mispredictions);
     double random = perStep("ooo", "branch", "1", 20_000, 40_000, TimingReport::mispredictions);
     assertWithMessage("mispredictions per iteration, period-6 pattern")
         .that(patterned)
