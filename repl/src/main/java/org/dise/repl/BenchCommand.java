@@ -149,6 +149,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " this build, or java -jar its jar).")
   List<String> launcher = new ArrayList<>();
 
+  @Option(
+      names = "--timing",
+      paramLabel = "MODEL",
+      description =
+          "With --cold: every run under this timing model (inorder or ooo, spec/timing.md), so"
+              + " that the table gives the timed speed.")
+  String timing;
+
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
@@ -171,6 +179,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (cold) {
       return cold();
+    }
+    if (timing != null) {
+      throw new UserError("--timing needs --cold (fresh processes)", Main.EXIT_USAGE);
     }
     List<Path> programs = workloads();
     if (rap) {
@@ -236,6 +247,10 @@ public final class BenchCommand implements Callable<Integer> {
       programs.add(0, dir.resolve("hello"));
     }
     List<String> runOptions = new ArrayList<>();
+    if (timing != null) {
+      TimingOptions.read(timing, null); // an unknown model is refused once, here
+      runOptions.addAll(List.of("--timing", timing));
+    }
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
       runOptions.addAll(List.of("--translate-threshold", String.valueOf(translateThreshold)));
     }
