@@ -256,6 +256,8 @@ public final class RunCommand implements Callable<Integer> {
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
+  @picocli.CommandLine.Mixin TimingOptions timing = new TimingOptions();
+
   @Option(
       names = "--fast-forward",
       paramLabel = "N",
@@ -322,11 +324,23 @@ public final class RunCommand implements Callable<Integer> {
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
     productions = SymbolBinder.bind(productions, program);
     if (fastForward != null || simpoints != null || weights != null) {
+      if (timing.active()) {
+        throw new UserError(
+            "--timing does not combine with simulation points yet (spec/timing.md, \"Not yet\")",
+            ExitStatus.USAGE);
+      }
       return new PointRuns(this).run(productions, origin);
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
     report.check(productions != null, trigger != null);
+    org.dise.runtime.timing.TimingRun timed = timing.start(productions != null);
     if (trigger != null) {
+      if (timed != null) {
+        throw new UserError(
+            "--timing does not combine with sampling yet: time the sampled intervals' production"
+                + " set without a trigger",
+            ExitStatus.USAGE);
+      }
       return sampled(productions, origin, trigger);
     }
     Machine machine = RunService.load(program, rawArgs(args), options());
@@ -334,6 +348,9 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+    }
+    if (timed != null) {
+      timed.attach(machine.cpu());
     }
     org.dise.center.DeviceReporter reporter =
         report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
@@ -357,9 +374,17 @@ public final class RunCommand implements Callable<Integer> {
               ? null
               : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
+      if (timed == null) {
+        System.err.println(
+            "  (analytic: one cycle per event, spec/cost-model.md; --timing ooo or inorder"
+                + " measures cycles)");
+      }
       RunSummary.print(engine, machine, System.err);
       if (sent != null) {
         sent.lines().forEach(System.err::println);
+      }
+      if (timed != null) {
+        printTiming(timed);
       }
       if (this.out != null) {
         RunService.writeOut(
@@ -368,13 +393,27 @@ public final class RunCommand implements Callable<Integer> {
             this.out,
             out.exitStatus(),
             "--out",
-            RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
+            RunSummary.members(request(), engine, machine)
+                + (sent == null ? "" : sent.json())
+                + ", \"cost_model\": \""
+                + (timed == null ? "analytic" : timed.config().model())
+                + "\""
+                + (timed == null ? "" : ", \"timing\": " + timed.toJson()));
       }
+    } else if (timed != null) {
+      printTiming(timed);
     }
     if (stats) {
       clock.printStats(out.instructions());
     }
     return out.exitStatus();
+  }
+
+  private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
+    System.err.println("timing");
+    for (String line : timed.describe().split("\n")) {
+      System.err.println("  " + line);
+    }
   }
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
