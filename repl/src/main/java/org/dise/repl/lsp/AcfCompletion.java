@@ -56,6 +56,7 @@ final class AcfCompletion {
           "true",
           "false",
           "tag",
+          "delete",
           "zero",
           "overflow",
           "inc",
