@@ -163,15 +163,37 @@ public final class ReportCommand implements Callable<Integer> {
     return lines;
   }
 
-  /** One member; an object (the transmission report) as one line per member, prefixed. */
+  /**
+   * One member as {@code name value}; a flat record (the trigger's settings, the sampling options)
+   * as one line of {@code field value} pairs. Absent values (null) and empty lists are left out:
+   * they say nothing a reader of the report needs (issue 32: {@code sampling options sampling
+   * null}, empty {@code env} lines).
+   */
   private static void member(String name, Object v, List<String> lines) {
     if (v instanceof Map<?, ?> m) {
-      m.forEach((k, w) -> member(name + " " + String.valueOf(k).replace('_', ' '), w, lines));
+      List<String> parts = new ArrayList<>();
+      m.forEach(
+          (k, w) -> {
+            if (w != null && !String.valueOf(w).isEmpty()) {
+              parts.add(String.valueOf(k).replace('_', ' ') + " " + value(String.valueOf(k), w));
+            }
+          });
+      if (!parts.isEmpty()) {
+        lines.add(String.format("%-24s %s", name, String.join(", ", parts)));
+      }
       return;
     }
-    String value =
-        integer(v) ? String.format("%,d", Long.parseLong(v.toString())) : String.valueOf(v);
-    lines.add(String.format("%-24s %s", name, value));
+    String value = value(name, v);
+    if (!value.isEmpty()) {
+      lines.add(String.format("%-24s %s", name, value));
+    }
+  }
+
+  /** A number with thousands separators, except identifiers (a seed is not a quantity). */
+  private static String value(String name, Object v) {
+    return integer(v) && !name.equals("seed")
+        ? String.format("%,d", Long.parseLong(v.toString()))
+        : String.valueOf(v);
   }
 
   private static boolean integer(Object v) {
