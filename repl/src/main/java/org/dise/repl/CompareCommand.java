@@ -122,10 +122,10 @@ public final class CompareCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!(hotFraction > 0 && hotFraction <= 1)) {
-      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction, Main.EXIT_USAGE);
+      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction, ExitStatus.USAGE);
     }
     if (!(hotWeight > 0 && hotWeight <= 1)) {
-      throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, Main.EXIT_USAGE);
+      throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, ExitStatus.USAGE);
     }
     RunDirectory ra = RunDirectory.read(a);
     RunDirectory rb = RunDirectory.read(b);
@@ -163,7 +163,7 @@ public final class CompareCommand implements Callable<Integer> {
               + ")");
     }
     if (top < 0) {
-      throw new UserError("--top must be 0 or more, got " + top, Main.EXIT_USAGE);
+      throw new UserError("--top must be 0 or more, got " + top, ExitStatus.USAGE);
     }
     List<Map<String, Object>> compared = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
@@ -216,7 +216,7 @@ public final class CompareCommand implements Callable<Integer> {
       }
       throw new UserError(
           "no profile common to " + a + " and " + b + " has a column `" + weight + "`",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     List<String> onlyA = new ArrayList<>(ra.profiles().keySet());
     onlyA.removeAll(rb.profiles().keySet());
@@ -309,7 +309,7 @@ public final class CompareCommand implements Callable<Integer> {
                 + " has `"
                 + r.get(w)
                 + "` in that column, not a whole number",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
     }
   }
