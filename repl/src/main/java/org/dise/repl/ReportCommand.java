@@ -31,6 +31,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report --top 30 --profile CallPair_handler prof",
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
+      "  ./acf report --by function prof   # every address-keyed profile summed per function",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
@@ -57,6 +58,21 @@ public final class ReportCommand implements Callable<Integer> {
               + " (instructions for calling contexts; DIR/NAME.cycles.svg by cycles).")
   boolean svg;
 
+  /** How entries are grouped. */
+  enum By {
+    entry,
+    function
+  }
+
+  @Option(
+      names = "--by",
+      paramLabel = "GROUP",
+      description =
+          "entry (default: each profile's own keys) or function: the weights of a profile keyed"
+              + " by code addresses (T.PC, T.TARGET, symbol(NAME), call pairs) summed per"
+              + " function (per pair of functions for two addresses).")
+  By by = By.entry;
+
   @Override
   public Integer call() {
     if (top < 1) {
@@ -74,7 +90,19 @@ public final class ReportCommand implements Callable<Integer> {
     }
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {
-        ProfileFormats.terminal(p.getKey(), p.getValue(), top).forEach(System.out::println);
+        ProfileTable t = p.getValue();
+        if (by == By.function) {
+          java.util.Optional<ProfileTable> rolled = FunctionRollUp.of(t);
+          if (rolled.isEmpty()) {
+            System.out.println(
+                "profile "
+                    + p.getKey()
+                    + ": its keys are not code addresses, so it is printed by entry");
+          } else {
+            t = rolled.get();
+          }
+        }
+        ProfileFormats.terminal(p.getKey(), t, top).forEach(System.out::println);
         run.notes()
             .getOrDefault(p.getKey(), List.of())
             .forEach(n -> System.out.println("  note: " + n));
