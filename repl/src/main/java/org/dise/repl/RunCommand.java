@@ -360,7 +360,12 @@ public final class RunCommand implements Callable<Integer> {
     Clock clock = new Clock(stats);
     Machine.Outcome out;
     try (Progress p =
-        Progress.start(progress && Tty.isTerminal(2), System.err, machine.cpu()::instret, null)) {
+        Progress.start(
+            progress && Tty.isTerminal(2),
+            System.err,
+            machine.cpu()::instret,
+            maxInsns > 0 ? maxInsns : -1,
+            null)) {
       out = machine.run(maxInsns);
     }
     clock.stop();
@@ -546,6 +551,7 @@ public final class RunCommand implements Callable<Integer> {
             progress && Tty.isTerminal(2),
             System.err,
             () -> current.get() == null ? 0 : current.get().applicationInstructions(),
+            maxInsns > 0 ? maxInsns : -1,
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
