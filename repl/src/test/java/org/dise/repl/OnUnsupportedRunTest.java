@@ -43,7 +43,7 @@ class OnUnsupportedRunTest {
   @Test
   void anUnknownPolicyIsAUsageError() {
     Captured r = acf("run", "--on-unsupported", "ignore", PROGRAM);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr())
         .isEqualTo("acf: --on-unsupported ignore: expected fail, enosys or warn\n");
   }

@@ -28,7 +28,7 @@ class RunLineTest {
       List.of(
           "--acf a.acf prog",
           "--acf a.acf --acf b.acf --out o prog x y",
-          "--config c.dcfg --engine generated --max-insns 5M prog --stats -x",
+          "--config c.dcfg --engine interpreted --max-insns 5M prog --stats -x",
           "--max-insns=100 --stats --no-progress prog",
           "--progress prog",
           "--no-cache --acf a.acf prog",
@@ -66,6 +66,7 @@ class RunLineTest {
           "--seed 1x prog",
           "--translate-threshold 9999999999 prog",
           "--engine GENERATED prog",
+          "--engine generated prog",
           "--engine fast prog",
           "--on-unsupported ignore prog",
           "--on-unsupported fail --on-unsupported warn prog",
@@ -118,7 +119,7 @@ class RunLineTest {
     assertSame("run", "--config", "/no/such.dcfg", HELLO);
     assertSame("run", "--acf", "/no/such.acf", HELLO);
     Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
-    assertThat(bad.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
   }
 
