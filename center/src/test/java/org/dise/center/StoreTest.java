@@ -119,7 +119,8 @@ class StoreTest {
       st.execute("INSERT INTO schema_version (version) VALUES (99)");
     }
     StoreException e = assertThrows(StoreException.class, () -> Store.open(u, 1));
-    assertThat(e.getMessage()).contains("schema is version 99, newer than this acf's (1)");
+    assertThat(e.getMessage())
+        .contains("schema is version 99, newer than this acf's (" + Store.SCHEMA_VERSION + ")");
   }
 
   @ParameterizedTest
