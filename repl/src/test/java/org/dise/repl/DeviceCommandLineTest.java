@@ -194,7 +194,9 @@ class DeviceCommandLineTest {
         }) {
       assertThat(help.stdout()).contains(limit);
     }
-    assertThat(help.stdout()).contains("default: 64");
-    assertThat(help.stdout()).contains("default: 1024");
+    String flat = help.stdout().replaceAll("\\s+", " ");
+    assertThat(flat).contains("one address (default: 64)");
+    assertThat(flat).contains("in all (default: 1024)");
+    assertThat(flat).contains("(default 32M)");
   }
 }
