@@ -96,7 +96,19 @@ public final class Store implements AutoCloseable {
               "ALTER TABLE profiles2 RENAME TO profiles",
               "CREATE INDEX uploads_program ON uploads (program_sha256, received_ms)",
               "CREATE INDEX uploads_device ON uploads (device)",
-              "CREATE INDEX profiles_sink ON profiles (sink)"));
+              "CREATE INDEX profiles_sink ON profiles (sink)",
+              // The program's running totals, which every ingest checks against 2^63-1.
+              "ALTER TABLE programs ADD COLUMN intervals BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN sampled_intervals BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN instructions BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN sampled_instructions BIGINT NOT NULL DEFAULT 0",
+              "UPDATE programs SET intervals = (SELECT COALESCE(SUM(u.intervals), 0) FROM uploads u"
+                  + " WHERE u.program_sha256 = programs.sha256), sampled_intervals = (SELECT"
+                  + " COALESCE(SUM(u.sampled_intervals), 0) FROM uploads u WHERE u.program_sha256 ="
+                  + " programs.sha256), instructions = (SELECT COALESCE(SUM(u.instructions), 0) FROM"
+                  + " uploads u WHERE u.program_sha256 = programs.sha256), sampled_instructions ="
+                  + " (SELECT COALESCE(SUM(u.sampled_instructions), 0) FROM uploads u WHERE"
+                  + " u.program_sha256 = programs.sha256)"));
 
   private final StoreUrl url;
   private final BlockingQueue<Connection> pool;
@@ -383,7 +395,6 @@ public final class Store implements AutoCloseable {
         }
       }
     }
-    checkProgramTotals(c, u);
     long now = System.currentTimeMillis();
     try (PreparedStatement p =
         c.prepareStatement(
@@ -394,6 +405,7 @@ public final class Store implements AutoCloseable {
       p.setLong(3, now);
       p.executeUpdate();
     }
+    addProgramTotals(c, u);
     Upload.Figures f = u.figures();
     try (PreparedStatement i =
         c.prepareStatement(
@@ -527,28 +539,6 @@ public final class Store implements AutoCloseable {
       for (int k = 0; k < 4; k++) {
         have[k] = checkedSum(have[k], add[k], "phase " + best + "'s " + names[k]);
       }
-      for (var s : p.weights().entrySet()) {
-        Map<String, Long> stored = new java.util.HashMap<>();
-        try (PreparedStatement q =
-            c.prepareStatement(
-                "SELECT entry_key, weight FROM phase_weights WHERE program_sha256 = ? AND phase = ?"
-                    + " AND sink = ?")) {
-          q.setString(1, u.programSha256());
-          q.setInt(2, best);
-          q.setString(3, s.getKey());
-          try (ResultSet rs = q.executeQuery()) {
-            while (rs.next()) {
-              stored.put(rs.getString(1), rs.getLong(2));
-            }
-          }
-        }
-        for (var e : s.getValue().entrySet()) {
-          checkedSum(
-              stored.getOrDefault(e.getKey(), 0L),
-              e.getValue(),
-              "phase " + best + "'s weight of " + e.getKey() + " in " + s.getKey());
-        }
-      }
       try (PreparedStatement up =
           c.prepareStatement(
               "UPDATE phases SET intervals = intervals"
@@ -568,7 +558,8 @@ public final class Store implements AutoCloseable {
               "INSERT INTO phase_weights (program_sha256,"
                   + " phase, sink, entry_key, weight) VALUES (?, ?, ?, ?, ?) ON CONFLICT (program_sha256,"
                   + " phase, sink, entry_key) DO UPDATE SET weight = phase_weights.weight"
-                  + " + excluded.weight")) {
+                  + " + excluded.weight WHERE phase_weights.weight <= ? - excluded.weight")) {
+        List<String> what = new ArrayList<>();
         for (var s : p.weights().entrySet()) {
           for (var e : s.getValue().entrySet()) {
             w.setString(1, u.programSha256());
@@ -576,10 +567,24 @@ public final class Store implements AutoCloseable {
             w.setString(3, s.getKey());
             w.setString(4, e.getKey());
             w.setLong(5, e.getValue());
+            w.setLong(6, Long.MAX_VALUE);
             w.addBatch();
+            what.add(e.getKey() + " in " + s.getKey());
           }
         }
-        w.executeBatch();
+        int[] changed = w.executeBatch();
+        for (int k = 0; k < changed.length; k++) {
+          // The guard held a sum back: it would have passed 2^63-1 (spec/remote.md).
+          if (changed[k] == 0) {
+            throw new UploadException(
+                422,
+                "this part would take phase "
+                    + best
+                    + "'s weight of "
+                    + what.get(k)
+                    + " past 2^63-1; the center refuses it");
+          }
+        }
       }
     }
     return out;
@@ -595,22 +600,31 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  /** The program's totals over every upload, which status sums, checked with this part's. */
-  private static void checkProgramTotals(Connection c, Upload u)
+  /**
+   * Adds the part's figures to the program's running totals (what {@code /v1/status} sums), in one
+   * guarded update: no row changes, and the part is refused (422), when a total would pass 2^63-1.
+   * The guard is evaluated under the row's lock, so racing ingests cannot both pass it.
+   */
+  private static void addProgramTotals(Connection c, Upload u)
       throws SQLException, UploadException {
+    Upload.Figures f = u.figures();
     try (PreparedStatement q =
         c.prepareStatement(
-            "SELECT COALESCE(SUM(intervals), 0), COALESCE(SUM(sampled_intervals), 0),"
-                + " COALESCE(SUM(instructions), 0), COALESCE(SUM(sampled_instructions), 0)"
-                + " FROM uploads WHERE program_sha256 = ?")) {
-      q.setString(1, u.programSha256());
-      try (ResultSet rs = q.executeQuery()) {
-        rs.next();
-        Upload.Figures f = u.figures();
-        checkedSum(rs.getLong(1), f.intervals(), "the program's intervals");
-        checkedSum(rs.getLong(2), f.sampledIntervals(), "the program's sampled intervals");
-        checkedSum(rs.getLong(3), f.instructions(), "the program's instructions");
-        checkedSum(rs.getLong(4), f.sampledInstructions(), "the program's sampled instructions");
+            "UPDATE programs SET intervals = intervals + ?, sampled_intervals = sampled_intervals"
+                + " + ?, instructions = instructions + ?, sampled_instructions ="
+                + " sampled_instructions + ? WHERE sha256 = ? AND intervals <= ? AND"
+                + " sampled_intervals <= ? AND instructions <= ? AND sampled_instructions <= ?")) {
+      long[] add = {f.intervals(), f.sampledIntervals(), f.instructions(), f.sampledInstructions()};
+      for (int i = 0; i < 4; i++) {
+        q.setLong(1 + i, add[i]);
+        q.setLong(6 + i, Long.MAX_VALUE - add[i]);
+      }
+      q.setString(5, u.programSha256());
+      if (q.executeUpdate() == 0) {
+        throw new UploadException(
+            422,
+            "this part would take the program's interval or instruction totals past 2^63-1;"
+                + " the center refuses it");
       }
     }
   }
