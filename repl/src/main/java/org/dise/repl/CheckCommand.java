@@ -120,8 +120,14 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   static SourceFile read(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new UserError(
+          "cannot read " + file + ": a directory, not an ACF file", Main.EXIT_USAGE);
+    }
     if (!Files.isRegularFile(file)) {
-      throw new UserError("cannot read " + file + ": no such file", Main.EXIT_USAGE);
+      throw new UserError(
+          "cannot read " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"),
+          Main.EXIT_USAGE);
     }
     try {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));

@@ -51,6 +51,13 @@ class DeviceCommandLineTest {
   }
 
   @Test
+  void anAcfThatIsADirectoryIsNamedAsOne(@TempDir Path dir) {
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--acf", dir.toString(), PROGRAM);
+    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("a directory, not an ACF file");
+  }
+
+  @Test
   void aDeviceNameTheCenterWouldRefuseIsRefusedBeforeTheRun(@TempDir Path dir) {
     ConfigCommandTest.Result r =
         ConfigCommandTest.acf(
