@@ -44,7 +44,11 @@ public final class CenterClient {
     }
     this.base = URI.create(u);
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .build();
   }
 
   public String url() {

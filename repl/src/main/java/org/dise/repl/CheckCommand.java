@@ -126,7 +126,10 @@ public final class CheckCommand implements Callable<Integer> {
     }
     if (!Files.isRegularFile(file)) {
       throw new UserError(
-          "cannot read " + file + ": " + (Files.exists(file) ? "not a regular file" : "no such file"),
+          "cannot read "
+              + file
+              + ": "
+              + (Files.exists(file) ? "not a regular file" : "no such file"),
           Main.EXIT_USAGE);
     }
     try {

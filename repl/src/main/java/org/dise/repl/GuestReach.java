@@ -55,4 +55,28 @@ final class GuestReach {
           Main.EXIT_USAGE);
     }
   }
+
+  /** The identity (device and inode) of a folder, or null when the platform has none. */
+  static Object identity(Path dir) {
+    try {
+      return Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Refuses to write {@code --out} when the folder is no longer the one prepared before the run: a
+   * guest that may write its parent could have swapped it for a link to a folder of its choosing,
+   * where acf would then write (files inside are replaced by rename, so links there are not
+   * followed).
+   */
+  static void checkUnchanged(Path dir, Object key) {
+    if (key != null && !key.equals(identity(dir))) {
+      throw new UserError(
+          "--out "
+              + dir
+              + ": the folder was replaced while the guest ran (by the guest?); nothing written");
+    }
+  }
 }

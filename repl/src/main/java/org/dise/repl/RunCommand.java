@@ -280,6 +280,9 @@ public final class RunCommand implements Callable<Integer> {
   /** The whole command line as typed ({@code run} first), for summary.json; null: picocli's. */
   List<String> typed;
 
+  /** The --out folder's identity when it was prepared: the guest may not swap it for a link. */
+  private Object outKey;
+
   /** The configuration --config named, once read. */
   private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
 
@@ -305,6 +308,7 @@ public final class RunCommand implements Callable<Integer> {
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
+      outKey = GuestReach.identity(out);
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -359,6 +363,7 @@ public final class RunCommand implements Callable<Integer> {
         sent.lines().forEach(System.err::println);
       }
       if (this.out != null) {
+        GuestReach.checkUnchanged(this.out, outKey);
         RunService.writeOut(
             engine,
             machine.symbols(),
@@ -550,6 +555,7 @@ public final class RunCommand implements Callable<Integer> {
       sent.lines().forEach(System.err::println);
     }
     if (this.out != null) {
+      GuestReach.checkUnchanged(this.out, outKey);
       RunService.writeOut(
           r.engine(),
           r.machine().symbols(),

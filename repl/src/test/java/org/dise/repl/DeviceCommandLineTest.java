@@ -51,6 +51,20 @@ class DeviceCommandLineTest {
   }
 
   @Test
+  void anOutFolderSwappedForALinkDuringTheRunIsNotWritten(@TempDir Path dir) throws Exception {
+    Path out = Files.createDirectory(dir.resolve("out"));
+    Object key = GuestReach.identity(out);
+    GuestReach.checkUnchanged(out, key); // unchanged: fine
+    Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+    Files.delete(out);
+    Files.createSymbolicLink(out, elsewhere);
+    UserError e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            UserError.class, () -> GuestReach.checkUnchanged(out, key));
+    assertThat(e.getMessage()).contains("the folder was replaced while the guest ran");
+  }
+
+  @Test
   void anAcfThatIsADirectoryIsNamedAsOne(@TempDir Path dir) {
     ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--acf", dir.toString(), PROGRAM);
     assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
