@@ -53,14 +53,14 @@ public final class CenterCommand implements Runnable {
   public void run() {
     spec.commandLine().usage(System.err);
     throw new UserError(
-        "acf center needs a command: serve, token, query, status or loadtest", Main.EXIT_USAGE);
+        "acf center needs a command: serve, token, query, status or loadtest", ExitStatus.USAGE);
   }
 
   static StoreUrl storeUrl(String text) {
     try {
       return StoreUrl.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
   }
 
@@ -76,7 +76,7 @@ public final class CenterCommand implements Runnable {
     try {
       return new CenterClient(url, Duration.ofSeconds(30));
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
   }
 
@@ -249,10 +249,10 @@ public final class CenterCommand implements Runnable {
                 + " --max-uncompressed >= 1K, --max-part-memory >= 64K, --max-connections,"
                 + " --max-connections-per-client and --idle-timeout >= 1, and --threshold 0..100,"
                 + " please",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
       if ((tlsCert == null) != (tlsKey == null)) {
-        throw new UserError("--tls-cert and --tls-key go together", Main.EXIT_USAGE);
+        throw new UserError("--tls-cert and --tls-key go together", ExitStatus.USAGE);
       }
       CenterServer.Limits limits =
           new CenterServer.Limits(
@@ -368,7 +368,7 @@ public final class CenterCommand implements Runnable {
   static final class Token implements Runnable {
     @Override
     public void run() {
-      throw new UserError("acf center token needs a command: add", Main.EXIT_USAGE);
+      throw new UserError("acf center token needs a command: add", ExitStatus.USAGE);
     }
 
     /** {@code acf center token add DEVICE}. */
@@ -591,7 +591,7 @@ public final class CenterCommand implements Runnable {
     public Integer call() throws Exception {
       if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
         throw new UserError(
-            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", Main.EXIT_USAGE);
+            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", ExitStatus.USAGE);
       }
       String url =
           store != null
@@ -613,7 +613,7 @@ public final class CenterCommand implements Runnable {
               + Runtime.getRuntime().availableProcessors()
               + " cores");
       System.out.println("loadtest: " + r.describe());
-      return r.failed() == 0 ? 0 : Main.EXIT_FAILURE;
+      return r.failed() == 0 ? 0 : ExitStatus.FAILURE;
     }
   }
 

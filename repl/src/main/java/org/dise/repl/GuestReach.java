@@ -52,7 +52,7 @@ final class GuestReach {
               + " or an --allow-write one): a guest could plant a part there that this device then"
               + " uploads with its token. Run from another directory or pass --spool DIR outside"
               + " them",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
   }
 

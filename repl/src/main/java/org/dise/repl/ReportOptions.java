@@ -83,7 +83,7 @@ final class ReportOptions {
     if (url == null) {
       if (device != null || token != null || spool != null || send != null) {
         throw new UserError(
-            "--device, --token, --spool and --send need --report-to URL", Main.EXIT_USAGE);
+            "--device, --token, --spool and --send need --report-to URL", ExitStatus.USAGE);
       }
       return;
     }
@@ -91,10 +91,10 @@ final class ReportOptions {
       throw new UserError(
           "--report-to needs --acf or --config: a run without productions has"
               + " no profile to send",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if (device == null) {
-      throw new UserError("--report-to needs --device ID", Main.EXIT_USAGE);
+      throw new UserError("--report-to needs --device ID", ExitStatus.USAGE);
     }
     if (!org.dise.center.Upload.DEVICE_NAME.matcher(device).matches()) {
       // The center's own rule, checked before the run: a part it would refuse is never made.
@@ -102,13 +102,13 @@ final class ReportOptions {
           "--device "
               + device
               + ": a device name is 1 to 64 letters, digits, '.', '_' or '-' (the center's rule)",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     int every;
     try {
       every = DeviceReporter.parseSend(send);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (every > 0 && !triggered) {
       throw new UserError(
@@ -116,10 +116,10 @@ final class ReportOptions {
               + send
               + " needs a sampling trigger (--sampling, or one"
               + " declared in the ACF): parts are sent at interval boundaries",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if (bufferBytes < 1024) {
-      throw new UserError("--buffer-size must be at least 1K", Main.EXIT_USAGE);
+      throw new UserError("--buffer-size must be at least 1K", ExitStatus.USAGE);
     }
   }
 
@@ -133,7 +133,7 @@ final class ReportOptions {
           DeviceReporter.configHash(configFiles),
           System.err);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     } catch (IOException e) {
       throw new UserError((spool != null ? spool : "the spool") + ": " + UserError.why(e));
     }

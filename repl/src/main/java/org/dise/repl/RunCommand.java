@@ -293,13 +293,13 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() {
     if (maxInsns == 0) {
       throw new UserError(
-          "--max-insns must be at least 1 (leave it out for no limit)", Main.EXIT_USAGE);
+          "--max-insns must be at least 1 (leave it out for no limit)", ExitStatus.USAGE);
     }
     if (config != null && !acfs.isEmpty()) {
-      throw new UserError("--config and --acf exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
     }
     if (out != null && acfs.isEmpty() && config == null) {
-      throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
+      throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
     if (report.active()) {
       Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
@@ -529,7 +529,7 @@ public final class RunCommand implements Callable<Integer> {
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
     clock.stop();
     System.out.flush();
@@ -584,7 +584,7 @@ public final class RunCommand implements Callable<Integer> {
       return guest;
     }
     System.err.println("acf: the profile was not delivered: " + failure);
-    return guest != 0 ? guest : Main.EXIT_FAILURE;
+    return guest != 0 ? guest : ExitStatus.FAILURE;
   }
 
   /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
@@ -620,7 +620,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean tuned = interval != null || threshold != null || predictor != null || scaling != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
+        throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
       }
       return null;
     }
@@ -643,7 +643,7 @@ public final class RunCommand implements Callable<Integer> {
             given(false)
                 + " a sampling strategy (--sampling, or a trigger"
                 + " declared in the ACF)",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       } else {
         return null;
       }
@@ -660,7 +660,7 @@ public final class RunCommand implements Callable<Integer> {
         spec = spec.with("scaling", scaling);
       }
     } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
     }
     return RunService.checkTrigger(spec, from); // every parameter, before the run
   }
@@ -690,7 +690,7 @@ public final class RunCommand implements Callable<Integer> {
   /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
     if (clearEnv && envFromHost) {
-      throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--clear-env and --env-from-host exclude each other", ExitStatus.USAGE);
     }
     GuestSettings guest =
         new GuestSettings()

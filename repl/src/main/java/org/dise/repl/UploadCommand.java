@@ -46,7 +46,7 @@ public final class UploadCommand implements Callable<Integer> {
   public Integer call() {
     Spool s = new Spool(spool != null ? spool : Spool.defaultDir());
     if (java.nio.file.Files.exists(s.dir()) && !java.nio.file.Files.isDirectory(s.dir())) {
-      throw new UserError("--spool " + s.dir() + ": not a directory", Main.EXIT_USAGE);
+      throw new UserError("--spool " + s.dir() + ": not a directory", ExitStatus.USAGE);
     }
     if (spool != null && !java.nio.file.Files.exists(s.dir())) {
       throw new UserError("--spool " + s.dir() + ": no such directory");
@@ -80,6 +80,6 @@ public final class UploadCommand implements Callable<Integer> {
               + " part(s) refused for good; they and the reasons are in "
               + s.dir().resolve("rejected"));
     }
-    return d.refused() > 0 ? Main.EXIT_FAILURE : 0;
+    return d.refused() > 0 ? ExitStatus.FAILURE : 0;
   }
 }

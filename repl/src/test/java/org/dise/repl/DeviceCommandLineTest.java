@@ -45,7 +45,7 @@ class DeviceCommandLineTest {
           },
         }) {
       ConfigCommandTest.Result r = ConfigCommandTest.acf(bad);
-      assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+      assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
       assertThat(r.stderr()).containsMatch("negative|at least 1");
     }
   }
@@ -67,7 +67,7 @@ class DeviceCommandLineTest {
   @Test
   void anAcfThatIsADirectoryIsNamedAsOne(@TempDir Path dir) {
     ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--acf", dir.toString(), PROGRAM);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("a directory, not an ACF file");
   }
 
@@ -85,7 +85,7 @@ class DeviceCommandLineTest {
             "--spool",
             dir.resolve("spool").toString(),
             PROGRAM);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("--device ../x: a device name is 1 to 64");
     assertThat(Files.exists(dir.resolve("spool"))).isFalse();
   }
@@ -105,7 +105,7 @@ class DeviceCommandLineTest {
             "--spool",
             "target/guest-spool",
             PROGRAM);
-    assertThat(inside.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(inside.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(inside.stderr()).contains("lies in a directory the guest may write");
     ConfigCommandTest.Result allowed =
         ConfigCommandTest.acf(
@@ -121,7 +121,7 @@ class DeviceCommandLineTest {
             "--spool",
             dir.resolve("s").toString(),
             PROGRAM);
-    assertThat(allowed.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(allowed.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(allowed.stderr()).contains("lies in a directory the guest may write");
   }
 
@@ -131,12 +131,12 @@ class DeviceCommandLineTest {
     ConfigCommandTest.Result f =
         ConfigCommandTest.acf(
             "upload", "--report-to", "http://127.0.0.1:1", "--spool", file.toString());
-    assertThat(f.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(f.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(f.stderr()).contains("not a directory");
     ConfigCommandTest.Result none =
         ConfigCommandTest.acf(
             "upload", "--report-to", "http://127.0.0.1:1", "--spool", dir.resolve("no").toString());
-    assertThat(none.status()).isEqualTo(Main.EXIT_FAILURE);
+    assertThat(none.status()).isEqualTo(ExitStatus.FAILURE);
     assertThat(none.stderr()).contains("no such directory");
   }
 
@@ -166,7 +166,7 @@ class DeviceCommandLineTest {
               spool.toString(),
               PROGRAM,
               "4");
-      assertThat(r.status()).isEqualTo(Main.EXIT_FAILURE);
+      assertThat(r.status()).isEqualTo(ExitStatus.FAILURE);
       assertThat(r.stderr())
           .contains("the profile was not delivered: the center refused the token");
       assertThat(new Spool(spool).waiting()).hasSize(1);
@@ -179,7 +179,7 @@ class DeviceCommandLineTest {
               "acf_wrong",
               "--spool",
               spool.toString());
-      assertThat(up.status()).isEqualTo(Main.EXIT_FAILURE);
+      assertThat(up.status()).isEqualTo(ExitStatus.FAILURE);
       assertThat(up.stderr()).contains("1 part(s) kept in " + spool);
     }
   }
@@ -199,7 +199,7 @@ class DeviceCommandLineTest {
             new PrintStream(PrintStream.nullOutputStream()))) {
       ConfigCommandTest.Result no =
           ConfigCommandTest.acf("center", "status", "--url", center.url());
-      assertThat(no.status()).isEqualTo(Main.EXIT_FAILURE);
+      assertThat(no.status()).isEqualTo(ExitStatus.FAILURE);
       assertThat(no.stderr()).contains("401");
       ConfigCommandTest.Result yes =
           ConfigCommandTest.acf("center", "status", "--url", center.url(), "--token", token);

@@ -114,7 +114,7 @@ class RunLineTest {
     assertSame("run", "--config", "/no/such.dcfg", HELLO);
     assertSame("run", "--acf", "/no/such.acf", HELLO);
     Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
-    assertThat(bad.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
   }
 
