@@ -37,7 +37,7 @@ public final class Store implements AutoCloseable {
   public static final int SCHEMA_VERSION = 2;
 
   /** Schema migrations, index i taking version i to i + 1; plain SQL both databases accept. */
-  private static final List<List<String>> MIGRATIONS =
+  static final List<List<String>> MIGRATIONS =
       List.of(
           List.of(
               "CREATE TABLE devices (device TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,"
