@@ -553,14 +553,22 @@ public final class CenterServer implements AutoCloseable {
     }
   }
 
-  /** The request body, counted and refused (413) past the compressed limit while it is read. */
+  /**
+   * The request body, counted while it is read: refused (413) past the compressed limit, and (408)
+   * when, after a grace of {@link #GRACE_NANOS}, it arrives slower than the minimum rate, so that a
+   * body dripped byte by byte holds a worker for seconds, not hours.
+   */
   private static final class CountingBody extends FilterInputStream {
+    static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     private final long max;
+    private final long minRate;
+    private final long start = System.nanoTime();
     long count;
 
     CountingBody(InputStream in, Limits limits) {
       super(in);
       this.max = limits.maxUploadBytes();
+      this.minRate = limits.minRequestBytesPerSecond();
     }
 
     @Override
@@ -586,6 +594,12 @@ public final class CenterServer implements AutoCloseable {
       if (count > max) {
         throw new IOException(
             new UploadException(413, "upload is over the limit of " + max + " bytes"));
+      }
+      long late = System.nanoTime() - start - GRACE_NANOS;
+      if (minRate > 0 && late > 0 && count < minRate * (late / 1_000_000_000.0)) {
+        throw new IOException(
+            new UploadException(
+                408, "the upload arrives slower than " + minRate + " bytes per second"));
       }
     }
   }

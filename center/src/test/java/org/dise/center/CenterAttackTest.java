@@ -252,6 +252,38 @@ class CenterAttackTest {
     }
   }
 
+  @Test
+  void aDrippedBodyIsCutOff(@TempDir Path dir) throws Exception {
+    try (Running c = center(dir)) {
+      byte[] body = gz(part("dev", "drip-0001", "7", 10, 3));
+      URI u = URI.create(c.url);
+      try (Socket s = new Socket(u.getHost(), u.getPort())) {
+        s.setSoTimeout(30_000);
+        OutputStream o = s.getOutputStream();
+        o.write(
+            ("POST /v1/uploads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                    + c.device
+                    + "\r\nContent-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        // A byte every 200 ms: far under 1 KiB/s. The center stops reading after its grace.
+        StringBuilder answer = new StringBuilder();
+        InputStream in = s.getInputStream();
+        for (int i = 0; i < body.length && answer.length() == 0; i++) {
+          o.write(body[i]);
+          o.flush();
+          Thread.sleep(200);
+          while (in.available() > 0) {
+            answer.append((char) in.read());
+          }
+        }
+        assertThat(answer.toString()).startsWith("HTTP/1.1 408");
+      }
+      assertThat(c.log()).contains("slower than 1024 bytes per second");
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("stores")
   void poisonedNumbersAre422AndLeaveEveryQueryWorking(String kind, @TempDir Path dir)
