@@ -562,6 +562,7 @@ public final class CenterServer implements AutoCloseable {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     private final long max;
     private final long minRate;
+    private final long deadline;
     private final long start = System.nanoTime();
     long count;
 
@@ -569,6 +570,9 @@ public final class CenterServer implements AutoCloseable {
       super(in);
       this.max = limits.maxUploadBytes();
       this.minRate = limits.minRequestBytesPerSecond();
+      // The whole body within six idle timeouts (2 minutes by default): a body that keeps the
+      // minimum rate still cannot hold a decoding permit for long.
+      this.deadline = 6 * limits.idleTimeout().toNanos();
     }
 
     @Override
@@ -595,7 +599,16 @@ public final class CenterServer implements AutoCloseable {
         throw new IOException(
             new UploadException(413, "upload is over the limit of " + max + " bytes"));
       }
-      long late = System.nanoTime() - start - GRACE_NANOS;
+      long elapsed = System.nanoTime() - start;
+      if (elapsed > deadline) {
+        throw new IOException(
+            new UploadException(
+                408,
+                "the upload took longer than "
+                    + TimeUnit.NANOSECONDS.toSeconds(deadline)
+                    + " s (six idle timeouts)"));
+      }
+      long late = elapsed - GRACE_NANOS;
       if (minRate > 0 && late > 0 && count < minRate * (late / 1_000_000_000.0)) {
         throw new IOException(
             new UploadException(
