@@ -108,10 +108,10 @@ public final class CenterCommand implements Runnable {
         "  ./acf center serve --store postgresql://acf:secret@127.0.0.1:5432/acf",
         "  ./acf center serve --bind 0.0.0.0 --tls-cert center.pem --tls-key center.key",
         "",
-        "Every GET but /v1/health needs a read token (acf center token add NAME --read) unless",
-        "--public-read. The limits above bound what one client can make the center hold",
-        "(docs/reliability.md, \"The center\"); behind a reverse proxy, keep the proxy's",
-        "limits at or under these."
+        "Every GET but /v1/health needs a read token (acf center token add NAME",
+        "--read) unless --public-read. The limits above bound what one client can",
+        "make the center hold (docs/reliability.md, \"The center\"); behind a reverse",
+        "proxy, keep the proxy's limits at or under these."
       })
   static final class Serve implements Callable<Integer> {
     @Option(
@@ -136,7 +136,8 @@ public final class CenterCommand implements Runnable {
 
     @Option(
         names = "--no-auth",
-        description = "Accept uploads without a token (local experiments only).")
+        description =
+            "Accept uploads and reads without a token (local experiments only).")
     boolean noAuth;
 
     @Option(
@@ -219,8 +220,8 @@ public final class CenterCommand implements Runnable {
         paramLabel = "SECONDS",
         description =
             "Limit: a connection silent this long is closed, also one that stopped"
-                + " midway through its headers (default: ${DEFAULT-VALUE}); a request body slower"
-                + " than 1 KiB/s is cut off (408).")
+                + " midway through its headers (default: ${DEFAULT-VALUE}); an upload body slower"
+                + " than 1 KiB/s after 5 s, or taking over six timeouts, is cut off (408).")
     int idleTimeout = 20;
 
     @Option(
