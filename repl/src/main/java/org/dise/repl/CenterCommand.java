@@ -136,8 +136,7 @@ public final class CenterCommand implements Runnable {
 
     @Option(
         names = "--no-auth",
-        description =
-            "Accept uploads and reads without a token (local experiments only).")
+        description = "Accept uploads and reads without a token (local experiments only).")
     boolean noAuth;
 
     @Option(
