@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
-      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite...) at their sizes",
+      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite)",
       "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
       "  ./acf bench --list              # the micro-benchmarks and the workloads",
       "  ./acf bench stream-finder       # one micro-benchmark (fpu, frontend, ...)",
