@@ -280,7 +280,7 @@ public final class CenterServer implements AutoCloseable {
       connector.setPort(settings.port());
       connector.setIdleTimeout(l.idleTimeout().toMillis());
       connector.setAcceptQueueSize(256);
-      connector.addBean(new PerClient(l.maxConnectionsPerClient()));
+      connector.addBean(new PerClient(l.maxConnectionsPerClient(), l.idleTimeout(), connector));
       jetty.addBean(new NetworkConnectionLimit(l.maxConnections(), connector));
       jetty.addConnector(connector);
       try {
@@ -913,12 +913,16 @@ public final class CenterServer implements AutoCloseable {
    */
   private static final class PerClient implements Connection.Listener {
     private final int max;
+    private final Duration headerDeadline;
+    private final ServerConnector connector;
     private final Map<String, Integer> open = new ConcurrentHashMap<>();
     // The address each counted connection was opened from (a closed one no longer knows it).
     private final Map<Connection, String> counted = new ConcurrentHashMap<>();
 
-    PerClient(int max) {
+    PerClient(int max, Duration headerDeadline, ServerConnector connector) {
       this.max = max;
+      this.headerDeadline = headerDeadline;
+      this.connector = connector;
     }
 
     private static String address(Connection c) {
@@ -930,6 +934,23 @@ public final class CenterServer implements AutoCloseable {
 
     @Override
     public void onOpened(Connection c) {
+      if (c.getClass().getSimpleName().equals("HttpConnection")) {
+        // A header deadline: an HTTP/1 connection whose first request has not arrived whole
+        // within the idle timeout is closed, however slowly it trickles bytes to stay "active".
+        connector
+            .getScheduler()
+            .schedule(
+                () -> {
+                  if (c.getMessagesIn() == 0 && c.getEndPoint().isOpen()) {
+                    c.getEndPoint().close();
+                  }
+                },
+                headerDeadline.toMillis(),
+                TimeUnit.MILLISECONDS);
+      }
+      if (!(c.getEndPoint() instanceof org.eclipse.jetty.io.SocketChannelEndPoint)) {
+        return; // a connection inside TLS: its socket's connection is the one counted
+      }
       String a = address(c);
       if (open.merge(a, 1, Integer::sum) > max) {
         release(a);

@@ -195,6 +195,48 @@ class CenterAttackTest {
   }
 
   @Test
+  void aTrickledRequestIsClosedAtTheHeaderDeadline(@TempDir Path dir) throws Exception {
+    CenterServer.Settings s =
+        CenterServer.Settings.defaults()
+            .withLimits(CenterServer.Limits.defaults().withIdleTimeout(Duration.ofSeconds(2)));
+    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
+      URI u = URI.create(c.url);
+      try (Socket k = new Socket(u.getHost(), u.getPort())) {
+        k.setSoTimeout(30_000);
+        OutputStream o = k.getOutputStream();
+        o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+        // A header byte every 300 ms: never idle, never done. The center closes it.
+        boolean closed = false;
+        for (int i = 0; i < 100 && !closed; i++) {
+          try {
+            o.write('X');
+            o.flush();
+            Thread.sleep(300);
+            closed = k.getInputStream().available() == 0 && isClosed(k);
+          } catch (IOException e) {
+            closed = true;
+          }
+        }
+        assertThat(closed).isTrue();
+      }
+    }
+  }
+
+  /** Whether the peer closed {@code k} (a read returns end of stream or fails). */
+  static boolean isClosed(Socket k) throws IOException {
+    k.setSoTimeout(1);
+    try {
+      return k.getInputStream().read() < 0;
+    } catch (java.net.SocketTimeoutException e) {
+      return false;
+    } catch (IOException e) {
+      return true;
+    } finally {
+      k.setSoTimeout(30_000);
+    }
+  }
+
+  @Test
   void healthAnswersGetAndHeadAloneAndOddMethodsGetJson405(@TempDir Path dir) throws Exception {
     try (Running c = center(dir)) {
       assertThat(request(c.url, "HEAD", "/v1/health", null).statusCode()).isEqualTo(200);

@@ -218,8 +218,9 @@ public final class CenterCommand implements Runnable {
         names = "--idle-timeout",
         paramLabel = "SECONDS",
         description =
-            "Limit: a connection silent this long is closed, also one that stopped"
-                + " midway through its headers (default: ${DEFAULT-VALUE}); an upload body slower"
+            "Limit: a connection silent this long is closed, and one whose first"
+                + " request's headers are not whole by then (default: ${DEFAULT-VALUE}); an upload"
+                + " body slower"
                 + " than 1 KiB/s after 5 s, or taking over six timeouts, is cut off (408).")
     int idleTimeout = 20;
 
