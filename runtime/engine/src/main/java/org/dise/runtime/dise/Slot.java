@@ -72,6 +72,24 @@ public record Slot(Kind kind, long value, SymbolRef symbol) {
     return new Slot(Kind.FIELD, field.ordinal());
   }
 
+  /**
+   * A bound constant equals the plain constant of the same value: the symbol it remembers only
+   * names it in reports, and a deployable configuration (which stores the value) reads back the
+   * same production set.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Slot s
+        && s.kind == kind
+        && s.value == value
+        && (kind == Kind.CONST || java.util.Objects.equals(s.symbol, symbol));
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(kind, value, kind == Kind.CONST ? null : symbol);
+  }
+
   @Override
   public String toString() {
     return switch (kind) {
