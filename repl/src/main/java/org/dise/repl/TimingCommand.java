@@ -9,6 +9,14 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "timing",
     description = "The cycle-level timing models (spec/timing.md).",
+    footer = {
+      "",
+      "Examples:",
+      "  ./acf timing list      # the models and every parameter with its defaults",
+      "  ./acf run --timing ooo --acf examples/acf/hot_call_pairs.acf \\",
+      "      examples/programs/bin/jpeg",
+      "  ./acf experiment overhead --quick --timing inorder",
+    },
     mixinStandardHelpOptions = true)
 final class TimingCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "list", description = "list: the models and parameters")
