@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       RemoteSimCommand.class,
       ExperimentCommand.class,
       org.dise.repl.shell.ReplCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {
