@@ -76,6 +76,24 @@ class RealProgramsTest {
     assertThat(qemu).contains("checksum ");
   }
 
+  /**
+   * A database file: SQLite's pager locks it (fcntl record locks), writes it with pwrite, syncs it
+   * with fsync and deletes its journal; the file left behind must be the same bytes as qemu's.
+   */
+  @Test
+  void sqliteFileDatabaseMatchesQemu(@TempDir Path cwd) throws Exception {
+    Assumptions.assumeTrue(sqlbench != null, "sqlbench could not be built (see above)");
+    Path q = Files.createDirectory(cwd.resolve("qemu"));
+    Path o = Files.createDirectory(cwd.resolve("ours"));
+    String qemu = qemu(List.of("1", "orders.db"), q);
+    // SQLite resolves the database's full path, which stats every directory above it: a user
+    // gives --allow-read for them, as here (spec/emulator.md, confinement).
+    String ours = ours(List.of("1", "orders.db"), o, false, Path.of("/"));
+    assertThat(ours).isEqualTo(qemu);
+    assertThat(Files.readAllBytes(o.resolve("orders.db")))
+        .isEqualTo(Files.readAllBytes(q.resolve("orders.db")));
+  }
+
   @Test
   void sqliteUnderHotCallPairsMatchesQemuAndNamesSqliteFunctions(@TempDir Path cwd)
       throws Exception {
@@ -85,17 +103,23 @@ class RealProgramsTest {
 
   /** Runs sqlbench in-process; with {@code profiled}, under the Fig. 6 hot call pair ACF. */
   private String ours(List<String> args, Path cwd, boolean profiled) throws Exception {
+    return ours(args, cwd, profiled, null);
+  }
+
+  private String ours(List<String> args, Path cwd, boolean profiled, Path readable)
+      throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Sandbox sandbox = new Sandbox(cwd);
+    if (readable != null) {
+      sandbox.allowRead(readable);
+    }
     Machine m =
         Machine.load(
             sqlbench,
             args,
             new Machine.Options(
-                new Sandbox(cwd),
-                List.of(),
-                0x5eed,
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
+                sandbox, List.of(), 0x5eed, new PrintStream(err, true, StandardCharsets.UTF_8)));
     m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
     m.kernel().setStdio(1, null, out);
     m.kernel().setStdio(2, null, err);

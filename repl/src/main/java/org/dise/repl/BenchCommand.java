@@ -42,16 +42,16 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench                      # all workloads at their default sizes",
       "  ./acf bench --arg 1 jpeg mcf     # two workloads with argument 1",
       "  ./acf bench --no-qemu --repeat 3",
-      "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
+      "  ./acf bench --acf examples/acf/hot_call_pairs.acf motion mcf",
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
-      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite...) at their sizes",
+      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite)",
       "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
       "  ./acf bench --list              # the micro-benchmarks and the workloads",
       "  ./acf bench stream-finder       # one micro-benchmark (fpu, frontend, ...)",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
-      "under them (with each engine --engine names) in turn, --repeat times; the best",
+      "under them in turn, --repeat times; the best",
       "of each is shown. 'slowdown' is the ratio of the guest thread's CPU time to the",
       "run without productions, 'model' the cost model's total cycles over",
       "application instructions.",
@@ -104,18 +104,22 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Also run every workload under these productions (repeat to compose).")
   List<Path> acfs = new ArrayList<>();
 
-  /** Which engines --acf runs. */
-  enum EngineChoice {
-    interpreted,
-    generated,
-    both
+  /** {@code --engine}: {@code both} meant the interpreted and the retired generated engine. */
+  static final class EngineChoice extends EngineKindConverter {
+    @Override
+    public RunService.EngineKind convert(String value) {
+      return super.convert(value.equals("both") ? "generated" : value);
+    }
   }
 
   @Option(
       names = "--engine",
       paramLabel = "KIND",
-      description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
-  EngineChoice engine = EngineChoice.interpreted;
+      converter = EngineChoice.class,
+      description =
+          "With --acf: interpreted, the one engine (generated was retired,"
+              + " docs/benchmarks.md; default: ${DEFAULT-VALUE}).")
+  RunService.EngineKind engine = RunService.EngineKind.interpreted;
 
   @Option(
       names = "--rap",
@@ -158,6 +162,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " own size (long: runs of 0.5 s or more under qemu; short: 0.02-0.1 s).")
   String set;
 
+  @Option(
+      names = "--timing",
+      paramLabel = "MODEL",
+      description =
+          "With --cold: every run under this timing model (inorder or ooo, spec/timing.md), so"
+              + " that the table gives the timed speed.")
+  String timing;
+
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
@@ -180,6 +192,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (cold) {
       return cold();
+    }
+    if (timing != null) {
+      throw new UserError("--timing needs --cold (fresh processes)", ExitStatus.USAGE);
     }
     List<Path> programs = workloads();
     if (rap) {
@@ -255,6 +270,10 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<String> runOptions = new ArrayList<>();
+    if (timing != null) {
+      TimingOptions.read(timing, null); // an unknown model is refused once, here
+      runOptions.addAll(List.of("--timing", timing));
+    }
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
       runOptions.addAll(List.of("--translate-threshold", String.valueOf(translateThreshold)));
     }
@@ -262,10 +281,7 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> acfNames = new ArrayList<>();
     if (!acfs.isEmpty()) {
       AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
-      List<String> kinds =
-          engine == EngineChoice.both
-              ? List.of("interpreted", "generated")
-              : List.of(engine.name());
+      List<String> kinds = List.of(engine.name());
       for (String kind : kinds) {
         List<String> o = new ArrayList<>();
         for (Path a : acfs) {
@@ -301,8 +317,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** Each workload without productions, then under {@code set} with the chosen engines. */
   private int withProductions(List<Path> programs, ProductionSet set) {
     PrintStream out = System.out;
-    List<String> kinds =
-        engine == EngineChoice.both ? List.of("interpreted", "generated") : List.of(engine.name());
+    List<String> kinds = List.of(engine.name());
     out.printf(
         "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
         "workload",
@@ -322,12 +337,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < repeat; i++) {
         plain = better(plain, runOurs(p, null));
         for (int k = 0; k < kinds.size(); k++) {
-          String kind = kinds.get(k);
-          best[k] =
-              better(
-                  best[k],
-                  runOurs(
-                      p, kind.equals("generated") ? Engines.generated(set) : new DiseEngine(set)));
+          best[k] = better(best[k], runOurs(p, new DiseEngine(set)));
         }
       }
       out.printf(

@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --max-insns 1M --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
-      "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
+      "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
       "",
       "Sampling (spec/sampling.md); the ACF needs the productions of equations",
       "(1) and (2), e.g. `import sampling; use external_trigger;`:",
@@ -139,6 +139,16 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
+      names = "--on-unsupported",
+      paramLabel = "fail|enosys|warn",
+      description =
+          "What a system call acf does not implement does: fail stops the run with a report"
+              + " naming the call and its arguments (status 159, SIGSYS); enosys returns ENOSYS"
+              + " to the guest, reported once per call; warn returns ENOSYS and reports every"
+              + " call (default: ${DEFAULT-VALUE}).")
+  String onUnsupported = "fail";
+
+  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description =
@@ -166,9 +176,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--engine",
       paramLabel = "KIND",
+      converter = EngineKindConverter.class,
       description =
-          "interpreted (the tables, no start-up cost) or generated (Java generated for"
-              + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
+          "interpreted, the one engine (the tables; replacements emitted into translated code);"
+              + " generated was retired (docs/benchmarks.md); default: ${DEFAULT-VALUE}.")
   RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
 
   @Option(
@@ -245,6 +256,8 @@ public final class RunCommand implements Callable<Integer> {
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
+  @picocli.CommandLine.Mixin TimingOptions timing = new TimingOptions();
+
   @Option(
       names = "--fast-forward",
       paramLabel = "N",
@@ -311,11 +324,23 @@ public final class RunCommand implements Callable<Integer> {
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
     productions = SymbolBinder.bind(productions, program);
     if (fastForward != null || simpoints != null || weights != null) {
+      if (timing.active()) {
+        throw new UserError(
+            "--timing does not combine with simulation points yet (spec/timing.md, \"Not yet\")",
+            ExitStatus.USAGE);
+      }
       return new PointRuns(this).run(productions, origin);
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
     report.check(productions != null, trigger != null);
+    org.dise.runtime.timing.TimingRun timed = timing.start(productions != null);
     if (trigger != null) {
+      if (timed != null) {
+        throw new UserError(
+            "--timing does not combine with sampling yet: time the sampled intervals' production"
+                + " set without a trigger",
+            ExitStatus.USAGE);
+      }
       return sampled(productions, origin, trigger);
     }
     Machine machine = RunService.load(program, rawArgs(args), options());
@@ -323,6 +348,9 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+    }
+    if (timed != null) {
+      timed.attach(machine.cpu());
     }
     org.dise.center.DeviceReporter reporter =
         report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
@@ -351,9 +379,17 @@ public final class RunCommand implements Callable<Integer> {
               ? null
               : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
+      if (timed == null) {
+        System.err.println(
+            "  (analytic: one cycle per event, spec/cost-model.md; --timing ooo or inorder"
+                + " measures cycles)");
+      }
       RunSummary.print(engine, machine, System.err);
       if (sent != null) {
         sent.lines().forEach(System.err::println);
+      }
+      if (timed != null) {
+        printTiming(timed);
       }
       if (this.out != null) {
         RunService.writeOut(
@@ -362,13 +398,27 @@ public final class RunCommand implements Callable<Integer> {
             this.out,
             out.exitStatus(),
             "--out",
-            RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
+            RunSummary.members(request(), engine, machine)
+                + (sent == null ? "" : sent.json())
+                + ", \"cost_model\": \""
+                + (timed == null ? "analytic" : timed.config().model())
+                + "\""
+                + (timed == null ? "" : ", \"timing\": " + timed.toJson()));
       }
+    } else if (timed != null) {
+      printTiming(timed);
     }
     if (stats) {
       clock.printStats(out.instructions());
     }
     return out.exitStatus();
+  }
+
+  private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
+    System.err.println("timing");
+    for (String line : timed.describe().split("\n")) {
+      System.err.println("  " + line);
+    }
   }
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
@@ -658,6 +708,7 @@ public final class RunCommand implements Callable<Integer> {
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);
