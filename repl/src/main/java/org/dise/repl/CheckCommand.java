@@ -128,8 +128,17 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   static SourceFile read(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new UserError(
+          "cannot read " + file + ": a directory, not an ACF file", ExitStatus.USAGE);
+    }
     if (!Files.isRegularFile(file)) {
-      throw new UserError("cannot read " + file + ": no such file", ExitStatus.USAGE);
+      throw new UserError(
+          "cannot read "
+              + file
+              + ": "
+              + (Files.exists(file) ? "not a regular file" : "no such file"),
+          ExitStatus.USAGE);
     }
     try {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));

@@ -293,6 +293,9 @@ public final class RunCommand implements Callable<Integer> {
   /** The whole command line as typed ({@code run} first), for summary.json; null: picocli's. */
   List<String> typed;
 
+  /** The --out folder's identity when it was prepared: the guest may not swap it for a link. */
+  private Object outKey;
+
   /** The configuration --config named, once read. */
   private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
 
@@ -301,15 +304,24 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (maxInsns == 0) {
+      throw new UserError(
+          "--max-insns must be at least 1 (leave it out for no limit)", ExitStatus.USAGE);
+    }
     if (config != null && !acfs.isEmpty()) {
       throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
     }
     if (out != null && acfs.isEmpty() && config == null) {
       throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
+    if (report.active()) {
+      Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
+      GuestReach.checkSpool(options().sandbox(), spoolDir, report.spool == null);
+    }
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
+      outKey = GuestReach.identity(out);
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -318,7 +330,7 @@ public final class RunCommand implements Callable<Integer> {
       productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs, noCache ? null : AcfCache.standard());
+      productions = AcfLoader.load(acfs, noCache ? null : guestSafeCache());
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
@@ -392,6 +404,7 @@ public final class RunCommand implements Callable<Integer> {
         printTiming(timed);
       }
       if (this.out != null) {
+        GuestReach.checkUnchanged(this.out, outKey);
         RunService.writeOut(
             engine,
             machine.symbols(),
@@ -411,7 +424,24 @@ public final class RunCommand implements Callable<Integer> {
     if (stats) {
       clock.printStats(out.instructions());
     }
-    return out.exitStatus();
+    return reported(out.exitStatus(), reporter);
+  }
+
+  /**
+   * The ACF cache, unless it lies where the guest may write: then this run neither reads nor writes
+   * it (a planted entry would be run as compiled productions).
+   */
+  private AcfCache guestSafeCache() {
+    AcfCache c = AcfCache.standard();
+    if (c != null && GuestReach.guestMayWrite(options().sandbox(), c.directory())) {
+      System.err.println(
+          "acf: not using the ACF cache "
+              + c.directory()
+              + ": the guest may write there (set ACF_CACHE to a directory outside the working"
+              + " directory)");
+      return null;
+    }
+    return c;
   }
 
   private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
@@ -581,6 +611,7 @@ public final class RunCommand implements Callable<Integer> {
       sent.lines().forEach(System.err::println);
     }
     if (this.out != null) {
+      GuestReach.checkUnchanged(this.out, outKey);
       RunService.writeOut(
           r.engine(),
           r.machine().symbols(),
@@ -596,7 +627,20 @@ public final class RunCommand implements Callable<Integer> {
     if (stats) {
       clock.printStats(outcome.instructions());
     }
-    return outcome.exitStatus();
+    return reported(outcome.exitStatus(), reporter);
+  }
+
+  /**
+   * The run's exit status with its report: a part the center refused for good or a refused token
+   * fails a run the guest ended well (the profile was asked for and did not arrive).
+   */
+  private int reported(int guest, org.dise.center.DeviceReporter reporter) {
+    String failure = reporter == null ? null : reporter.failure();
+    if (failure == null) {
+      return guest;
+    }
+    System.err.println("acf: the profile was not delivered: " + failure);
+    return guest != 0 ? guest : ExitStatus.FAILURE;
   }
 
   /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
