@@ -63,7 +63,7 @@ final class AcfCache {
    * not write into the user's home.
    */
   static AcfCache standard() {
-    String env = System.getenv(ENV);
+    String env = Settings.get(ENV);
     if ("off".equals(env)) {
       return null;
     }

@@ -15,7 +15,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
       return ue.status();
     }
     System.err.println("acf: internal error: " + ex);
-    if (System.getenv("ACF_DEBUG") != null) {
+    if (Settings.get("ACF_DEBUG") != null) {
       ex.printStackTrace();
     } else {
       System.err.println("acf: (set ACF_DEBUG=1 for the stack trace, and please report it)");

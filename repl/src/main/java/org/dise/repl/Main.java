@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       ExperimentCommand.class,
       TimingCommand.class,
       org.dise.repl.shell.ReplCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {

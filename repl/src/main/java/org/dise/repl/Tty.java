@@ -25,7 +25,7 @@ public final class Tty {
 
   /** Whether to colour what goes to descriptor {@code fd}. */
   public static boolean colour(int fd) {
-    String force = System.getenv("ACF_COLOR");
+    String force = Settings.get("ACF_COLOR");
     if ("always".equals(force)) {
       return true;
     }

@@ -50,6 +50,30 @@ class CallingContextOutputTest {
   }
 
   @Test
+  void aSampledRunWarnsThatItsStacksMayBeStale() throws Exception {
+    // Issue 32, finding 1: a sampled calling-context profile put most instructions under a stack
+    // without main and said nothing. Until the stack is recovered at each interval, it warns.
+    Path sampled = tmp.resolve("sampled");
+    Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ConfigCommandTest.ROOT.resolve("examples/acf/calling_context.acf").toString(),
+            "--sampling",
+            "periodic:4",
+            "--interval",
+            "10K",
+            "--out",
+            sampled.toString(),
+            PROGRAM.toString());
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.stderr()).contains("note: WARNING: sampled run: the shadow stack");
+    assertThat(Files.readString(sampled.resolve("CallingContext.json")))
+        .contains("WARNING: sampled run");
+    assertThat(run.stderr()).doesNotContain("WARNING: sampled run");
+  }
+
+  @Test
   void foldedStacksAreTheSourcesStacksWeightedByInstructions() throws Exception {
     assertThat(run.status()).isEqualTo(0);
     Map<String, Long> f = folded("CallingContext.folded");

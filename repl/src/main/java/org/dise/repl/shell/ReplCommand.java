@@ -162,7 +162,7 @@ public final class ReplCommand implements Callable<Integer> {
   private int interactive(ReplSession session) throws IOException {
     Path file = history;
     if (file == null) {
-      String env = System.getenv("ACF_HISTORY");
+      String env = org.dise.repl.Settings.get("ACF_HISTORY");
       file =
           env != null && !env.isEmpty()
               ? Path.of(env)

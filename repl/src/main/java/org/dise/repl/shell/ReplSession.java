@@ -168,7 +168,7 @@ public final class ReplSession {
     } catch (RuntimeException | StackOverflowError e) {
       errors++;
       out.append("internal error: ").append(e).append('\n');
-      if (System.getenv("ACF_DEBUG") != null) {
+      if (org.dise.repl.Settings.get("ACF_DEBUG") != null) {
         e.printStackTrace();
       }
     } finally {

@@ -185,11 +185,22 @@ public final class CallingContext implements ClockedSink {
     lastCycles = c;
   }
 
+  /** Whether sampling ever turned the profile off: its stacks may then be stale (notes). */
+  private boolean sampled;
+
   @Override
   public void pause(long applicationInstructions) {
     charge(applicationInstructions);
     paused = true;
+    sampled = true;
   }
+
+  /** The note of a sampled run, whose shadow stack missed the calls made while it was off. */
+  public static final String STALE_STACKS =
+      "WARNING: sampled run: the shadow stack sees only the calls and returns made while"
+          + " sampling is on, so a stack may lack the frames entered while it was off (even"
+          + " `main`) and its weights may sit under the wrong context; compare with an"
+          + " exhaustive run before trusting these stacks (spec/profiles.md)";
 
   @Override
   public void resume(long applicationInstructions) {
@@ -202,6 +213,10 @@ public final class CallingContext implements ClockedSink {
   @Override
   public List<String> notes() {
     List<String> notes = new ArrayList<>();
+    if (sampled) {
+      // Issue 32: a sampled run put 56% of the instructions under a stack without `main`.
+      notes.add(STALE_STACKS);
+    }
     if (unwound > 0) {
       notes.add(unwound + " frames were unwound by returns that skipped them (longjmp)");
     }
