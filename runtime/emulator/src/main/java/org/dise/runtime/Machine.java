@@ -11,6 +11,7 @@ import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.elf.ElfFile;
+import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
@@ -73,8 +74,8 @@ public final class Machine {
   private final LinuxKernel kernel;
   private final Cpu cpu;
 
-  /** The program's function symbols at their loaded addresses, read on first use. */
-  private SymbolTable symbols;
+  /** The program, its dynamic linker and the libraries mapped so far, at their load addresses. */
+  private final LinkMap linkMap = new LinkMap();
 
   private final Loader.Image image;
 
@@ -90,8 +91,22 @@ public final class Machine {
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
-    this.image = Loader.load(elf, memory, argv, options.env(), options.seed());
+    this.image =
+        Loader.load(elf, memory, argv, options.env(), options.seed(), options.sandbox().sysroot());
     kernel.setBrkStart(image.brkStart());
+    kernel.setMmapTop(image.mmapTop());
+    linkMap.add(
+        new LinkMap.LoadedObject(
+            LinkMap.nameOf(elf, elf.path()), elf, image.bias(), LinkMap.Kind.PROGRAM));
+    if (image.interp() != null) {
+      linkMap.add(
+          new LinkMap.LoadedObject(
+              LinkMap.nameOf(image.interp(), image.interp().path()),
+              image.interp(),
+              image.interpBias(),
+              LinkMap.Kind.INTERPRETER));
+      kernel.setFileMapListener(this::mappedExecutable);
+    }
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
   }
@@ -171,16 +186,68 @@ public final class Machine {
     return kernel;
   }
 
-  public synchronized SymbolTable symbols() {
-    if (symbols == null) {
-      symbols = elf.symbols().rebased(image.bias());
-    }
-    return symbols;
+  /**
+   * The functions of the program and of every object mapped so far at their loaded addresses, read
+   * on first use; a library the dynamic linker maps later joins the same table.
+   */
+  public SymbolTable symbols() {
+    return linkMap.symbols();
   }
 
-  /** Every named symbol of the program at its loaded address, for {@code symbol(NAME)}. */
+  /**
+   * Every named symbol of the objects mapped so far at its loaded address, for {@code symbol(NAME)}
+   * (a library's as {@code NAME@SONAME} too; see {@link LinkMap#programSymbols}).
+   */
   public org.dise.runtime.elf.ProgramSymbols programSymbols() {
-    return elf.programSymbols().rebased(image.bias());
+    return linkMap.programSymbols();
+  }
+
+  /** The objects of the process: the program, its dynamic linker, the libraries mapped so far. */
+  public LinkMap linkMap() {
+    return linkMap;
+  }
+
+  /** Whether the program names a dynamic linker (libraries then map while it runs). */
+  public boolean isDynamic() {
+    return image.interp() != null;
+  }
+
+  /**
+   * The guest mapped part of a file with execute permission (the dynamic linker mapping a library's
+   * code): when it is an ELF object, its symbols join the link map at the bias the mapping implies.
+   */
+  private void mappedExecutable(Path file, long addr, long offset) {
+    ElfFile lib;
+    try {
+      lib = mappedFiles.computeIfAbsent(file, Machine::readObject);
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (lib == null) {
+      return;
+    }
+    for (org.dise.runtime.elf.Segment s : lib.segments()) {
+      if (s.type() == org.dise.runtime.elf.Segment.PT_LOAD
+          && (s.offset() & ~Memory.PAGE_MASK) == offset) {
+        long bias = addr - (s.vaddr() & ~Memory.PAGE_MASK);
+        if (!linkMap.has(file, bias)) {
+          linkMap.add(
+              new LinkMap.LoadedObject(LinkMap.nameOf(lib, file), lib, bias, LinkMap.Kind.LIBRARY));
+        }
+        return;
+      }
+    }
+  }
+
+  /** ELF files the guest mapped with execute permission, parsed once each (null: not ELF). */
+  private final java.util.Map<Path, ElfFile> mappedFiles = new java.util.HashMap<>();
+
+  private static ElfFile readObject(Path file) {
+    try {
+      return ElfFile.read(file);
+    } catch (IOException | ElfException e) {
+      return null;
+    }
   }
 
   public ElfFile elf() {

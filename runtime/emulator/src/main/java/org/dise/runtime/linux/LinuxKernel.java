@@ -55,6 +55,7 @@ public final class LinuxKernel implements SyscallHandler {
   private long brkStart;
   private long brk;
   private long mmapNext = Loader.MMAP_TOP;
+  private FileMapListener fileMapListener;
 
   public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
     this.mem = mem;
@@ -97,6 +98,16 @@ public final class LinuxKernel implements SyscallHandler {
     }
     fds.clear();
     cloexec.clear();
+  }
+
+  /** Where mmap allocates from, downwards (below a dynamically linked program's dynamic linker). */
+  public void setMmapTop(long top) {
+    this.mmapNext = top;
+  }
+
+  /** Told of every file mapping with execute permission (null: nobody). */
+  public void setFileMapListener(FileMapListener l) {
+    this.fileMapListener = l;
   }
 
   public void setBrkStart(long start) {
@@ -495,6 +506,17 @@ public final class LinuxKernel implements SyscallHandler {
    * the guest what exists outside.
    */
   private PathWalk.Result walk(int dirfd, String p, boolean followLast) throws Refused {
+    Sysroot sysroot = sandbox.sysroot();
+    if (sysroot != null && p.startsWith("/")) {
+      // As qemu-riscv64 -L: the guest's own files (its libraries) are looked up there first.
+      PathWalk.Result in = sysroot.lookup(p, followLast);
+      if (in != null) {
+        if (!in.ok()) {
+          throw new Refused(in.errno());
+        }
+        return in;
+      }
+    }
     Path start = cwd;
     if (!p.startsWith("/") && dirfd != AT_FDCWD) {
       GuestFd d = fds.get(dirfd);
@@ -1165,6 +1187,9 @@ public final class LinuxKernel implements SyscallHandler {
         got += n;
       }
       f.seek(saved, 0);
+      if ((prot & Memory.PROT_EXEC) != 0 && fileMapListener != null) {
+        fileMapListener.mapped(f.path(), at, off);
+      }
     }
     return at;
   }
