@@ -79,8 +79,16 @@ public final class Machine {
 
   private final Loader.Image image;
 
+  private final List<String> argv;
+  private final Options options;
+
+  /** The symbols of every object mapped when the program's own code starts (computed once). */
+  private org.dise.runtime.elf.ProgramSymbols startupSymbols;
+
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
+    this.argv = List.copyOf(argv);
+    this.options = options;
     String exe =
         elf.path() == null
             ? argv.get(0)
@@ -200,6 +208,54 @@ public final class Machine {
    */
   public org.dise.runtime.elf.ProgramSymbols programSymbols() {
     return linkMap.programSymbols();
+  }
+
+  /**
+   * The most instructions the dynamic linker may take to reach the program's entry in {@link
+   * #startupSymbols} (glibc's takes about 100,000 for a program that needs libc alone).
+   */
+  static final long STARTUP_BUDGET = 200_000_000L;
+
+  /**
+   * Every named symbol of the program and of the libraries the dynamic linker maps before the
+   * program's own code starts (its DT_NEEDED closure), at the addresses this run will give them:
+   * what {@code symbol(NAME)} binds against before the run. For a static program, {@link
+   * #programSymbols}. For a dynamic one, a scratch copy of this process runs the dynamic linker to
+   * the program's entry point (it reads files and maps memory, nothing else: its output goes
+   * nowhere) and its link map is taken; load addresses are deterministic, so they are this run's
+   * too. A library the program maps later (dlopen) is not among them.
+   */
+  public synchronized org.dise.runtime.elf.ProgramSymbols startupSymbols() {
+    if (!isDynamic()) {
+      return programSymbols();
+    }
+    if (startupSymbols == null) {
+      startupSymbols = scratchLinkMap().programSymbols();
+    }
+    return startupSymbols;
+  }
+
+  /** The link map of a scratch copy of this process run to the program's entry point. */
+  private LinkMap scratchLinkMap() {
+    Machine scratch;
+    try {
+      scratch =
+          new Machine(
+              elf,
+              argv,
+              options.withNotices(new PrintStream(java.io.OutputStream.nullOutputStream())));
+    } catch (ElfException e) {
+      return linkMap; // it loaded once already; it cannot fail now
+    }
+    for (int fd = 0; fd < 3; fd++) {
+      scratch.kernel.setStdio(
+          fd, java.io.InputStream.nullInputStream(), java.io.OutputStream.nullOutputStream());
+    }
+    long entry = elf.entry() + image.bias();
+    scratch.cpu.setBreakpoint(entry);
+    scratch.cpu.run(STARTUP_BUDGET);
+    scratch.kernel.releaseFiles();
+    return scratch.linkMap;
   }
 
   /** The objects of the process: the program, its dynamic linker, the libraries mapped so far. */

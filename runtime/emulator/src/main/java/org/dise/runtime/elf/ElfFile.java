@@ -226,10 +226,65 @@ public final class ElfFile {
           }
         }
       }
+      pltSymbols(b, syms);
     } catch (IndexOutOfBoundsException e) {
       return new SymbolTable(syms);
     }
     return new SymbolTable(syms);
+  }
+
+  /** RISC-V's PLT: a 32-byte header, then one 16-byte stub per .rela.plt entry, in order. */
+  private static final int PLT_HEADER = 32;
+
+  private static final int PLT_ENTRY = 16;
+
+  /**
+   * Names the PLT stubs a dynamically linked object calls library functions through ({@code
+   * printf@plt}, as objdump does), from .rela.plt's R_RISCV_JUMP_SLOT relocations and the dynamic
+   * symbols they name; they have no symbol of their own.
+   */
+  private void pltSymbols(ByteBuffer b, List<Symbol> syms) {
+    int shstrndx = b.getShort(62) & 0xffff;
+    if (shstrndx == 0 || shstrndx >= shnum) {
+      return;
+    }
+    long names = b.getLong((int) (shoff + (long) shstrndx * shentsize) + 24);
+    long plt = -1;
+    long pltSize = 0;
+    int rela = -1;
+    for (int i = 0; i < shnum; i++) {
+      int o = (int) (shoff + (long) i * shentsize);
+      String n = cstring((int) (names + b.getInt(o)));
+      if (n.equals(".plt")) {
+        plt = b.getLong(o + 16);
+        pltSize = b.getLong(o + 32);
+      } else if (n.equals(".rela.plt")) {
+        rela = o;
+      }
+    }
+    if (plt < 0 || rela < 0) {
+      return;
+    }
+    long off = b.getLong(rela + 24);
+    long size = b.getLong(rela + 32);
+    int dynsym = b.getInt(rela + 40);
+    int so = (int) (shoff + (long) dynsym * shentsize);
+    long symOff = b.getLong(so + 24);
+    long symEnt = Math.max(24, b.getLong(so + 56));
+    int str = b.getInt(so + 40);
+    long strOff = b.getLong((int) (shoff + (long) str * shentsize) + 24);
+    for (long i = 0; 24 * i + 24 <= size; i++) {
+      long info = b.getLong((int) (off + 24 * i + 8));
+      long stub = plt + PLT_HEADER + PLT_ENTRY * i;
+      if ((info & 0xffffffffL) != 5 || stub + PLT_ENTRY > plt + pltSize) { // R_RISCV_JUMP_SLOT
+        continue;
+      }
+      int name = b.getInt((int) (symOff + symEnt * (info >>> 32)));
+      String n = cstring((int) (strOff + name));
+      if (!n.isEmpty()) {
+        syms.add(new Symbol(n + "@plt", stub, PLT_ENTRY));
+      }
+    }
   }
 
   private void nameSymbol(
