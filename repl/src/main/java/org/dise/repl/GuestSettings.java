@@ -6,14 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.GuestLimits;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.linux.Sysroot;
 
 /**
  * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
  * {@code :limit} set it: the environment, the folders it may read and write beyond the working
- * folder ({@code --allow-*} confinement), resource limits, the seed and the translation threshold.
- * One class for both, so that the two confine and start a guest the same way ({@link RunService}).
+ * folder ({@code --allow-*} confinement), resource limits, the seed, the translation threshold and
+ * what an unimplemented system call does. One class for both, so that the two confine and start a
+ * guest the same way ({@link RunService}).
  */
 public final class GuestSettings {
   private final List<Path> allowRead = new ArrayList<>();
@@ -50,6 +52,8 @@ public final class GuestSettings {
           (explicit != null ? "--sysroot " : Sysroot.ENV + "=") + e.getMessage(), Main.EXIT_USAGE);
     }
   }
+
+  private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** Lets the guest read files under {@code dir} too. */
   public GuestSettings allowRead(Path dir) {
@@ -135,6 +139,25 @@ public final class GuestSettings {
   }
 
   /**
+   * What a system call acf does not implement does to the run: {@code fail} (stop with a report,
+   * the default), {@code enosys} or {@code warn}; {@code command} names the option in the error.
+   *
+   * @throws UserError (usage) for another value
+   */
+  public GuestSettings onUnsupported(String policy, String command) {
+    try {
+      onUnsupported = OnUnsupported.parse(policy);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), Main.EXIT_USAGE);
+    }
+    return this;
+  }
+
+  public OnUnsupported onUnsupported() {
+    return onUnsupported;
+  }
+
+  /**
    * The emulator's options: a sandbox rooted at {@code cwd} (the guest's working folder, readable
    * and writable) with the allowed folders and limits; {@code notices} gets the emulator's notes.
    */
@@ -148,6 +171,7 @@ public final class GuestSettings {
     }
     sandbox.setLimits(l);
     sandbox.setSysroot(chooseSysroot(sysroot == null ? null : cwd.resolve(sysroot)));
-    return new Machine.Options(sandbox, new ArrayList<>(env), seed, notices, translateThreshold);
+    return new Machine.Options(
+        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported);
   }
 }
