@@ -50,7 +50,9 @@ class EngineCasesTest {
       List.of(
           // The reference: the interpreted engine on the plain interpreter, no translated code.
           new Mode("interpreted", Engine.INTERPRETED, 0),
-          new Mode("generated", Engine.GENERATED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
+          // Blocks translated once hot, as a user's run translates them.
+          new Mode(
+              "default-threshold", Engine.INTERPRETED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           new Mode("configuration", Engine.CONFIG, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           // Every block translated on its first run, so productions meet translated code at once.
           new Mode("translated", Engine.INTERPRETED, 1));

@@ -37,7 +37,7 @@ public final class GuestSettings {
     try {
       Sysroot.at(dir);
     } catch (IllegalArgumentException e) {
-      throw new UserError("--sysroot " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError("--sysroot " + e.getMessage(), ExitStatus.USAGE);
     }
     sysroot = dir;
     return this;
@@ -49,7 +49,7 @@ public final class GuestSettings {
       return Sysroot.choose(explicit);
     } catch (IllegalArgumentException e) {
       throw new UserError(
-          (explicit != null ? "--sysroot " : Sysroot.ENV + "=") + e.getMessage(), Main.EXIT_USAGE);
+          (explicit != null ? "--sysroot " : Sysroot.ENV + "=") + e.getMessage(), ExitStatus.USAGE);
     }
   }
 
@@ -77,7 +77,7 @@ public final class GuestSettings {
     try {
       GuestLimits.defaults().with(nameValue);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--limit", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--limit", command), ExitStatus.USAGE);
     }
     String name = nameValue.substring(0, Math.max(0, nameValue.indexOf('=')) + 1);
     limits.removeIf(l -> l.startsWith(name));
@@ -117,7 +117,7 @@ public final class GuestSettings {
   public GuestSettings set(String assignment, String command) {
     int eq = assignment.indexOf('=');
     if (eq <= 0) {
-      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", Main.EXIT_USAGE);
+      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", ExitStatus.USAGE);
     }
     String name = assignment.substring(0, eq + 1);
     env.removeIf(v -> v.startsWith(name));
@@ -132,7 +132,7 @@ public final class GuestSettings {
 
   public GuestSettings translateThreshold(int t) {
     if (t < 0) {
-      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
+      throw new UserError("--translate-threshold must be 0 or more", ExitStatus.USAGE);
     }
     translateThreshold = t;
     return this;
@@ -148,7 +148,7 @@ public final class GuestSettings {
     try {
       onUnsupported = OnUnsupported.parse(policy);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--on-unsupported", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), ExitStatus.USAGE);
     }
     return this;
   }

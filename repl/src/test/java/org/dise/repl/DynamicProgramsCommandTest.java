@@ -161,7 +161,7 @@ class DynamicProgramsCommandTest {
   void aSysrootThatIsNotADirectoryIsAUsageError(@TempDir Path dir) {
     ConfigCommandTest.Result r =
         acf("run", "--sysroot", dir.resolve("nowhere").toString(), DYN.resolve("hello").toString());
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("--sysroot " + dir.resolve("nowhere") + ": no such directory");
   }
 }

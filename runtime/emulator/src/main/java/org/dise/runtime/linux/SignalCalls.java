@@ -139,15 +139,16 @@ final class SignalCalls {
     t.implement(Syscall.RT_SIGPENDING, (cpu, a) -> rtSigpending(a[0], a[1]));
     t.partial(
         Syscall.KILL,
-        "the process itself only (its pid, 0 or -1); another pid is ESRCH",
+        "the process itself only (its pid, 0 or -1; another pid is ESRCH); real-time signals do"
+            + " not queue",
         (cpu, a) -> kill(a[0], (int) a[1]));
     t.partial(
         Syscall.TKILL,
-        "the one thread only; another tid is ESRCH",
+        "the one thread only (another tid is ESRCH); real-time signals do not queue",
         (cpu, a) -> tkill(a[0], (int) a[1]));
     t.partial(
         Syscall.TGKILL,
-        "the one thread only; another tgid or tid is ESRCH",
+        "the one thread only (another tgid or tid is ESRCH); real-time signals do not queue",
         (cpu, a) -> a[0] != ProcessCalls.PID ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
     t.implement(Syscall.RT_SIGSUSPEND, (cpu, a) -> rtSigsuspend(cpu, a[0], a[1]));
     t.implement(Syscall.RT_SIGTIMEDWAIT, (cpu, a) -> rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]));
