@@ -1,7 +1,9 @@
 /* For MapSharedTest:
  *   exitmap map   stores into a MAP_SHARED mapping of exit.bin and exits without msync or
- *                 munmap: the stores must reach the file when the process ends */
+ *                 munmap: the stores must reach the file when the process ends
+ *   exitmap exe   prints readlink("/proc/self/exe"): the program's canonical path */
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,6 +15,11 @@ int main(int argc, char **argv) {
     char *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     strcpy(m, "written at exit");
     return 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "exe") == 0) {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf);
+    printf("%.*s\n", (int)n, buf);
   }
   return 0;
 }

@@ -42,4 +42,13 @@ class MapSharedTest {
     assertThat(file).hasLength(4096);
     assertThat(new String(file, 0, 15, StandardCharsets.US_ASCII)).isEqualTo("written at exit");
   }
+
+  @Test
+  void procSelfExeIsTheCanonicalPath() throws Exception {
+    Path real = GuestRun.program("exitmap").toRealPath();
+    Path link = Files.createSymbolicLink(cwd.resolve("via-link"), real);
+    Path dotted = real.getParent().resolve("../sandbox/./" + real.getFileName());
+    assertThat(run(link, "exe")).isEqualTo(real + "\n");
+    assertThat(run(dotted, "exe")).isEqualTo(real + "\n");
+  }
 }
