@@ -6,14 +6,17 @@
 # remade when a jar is newer or another java runs it. ACF_CDS=off disables it. Runs pass
 # -Xlog:cds=off, so an archive the JVM cannot use would be ignored without a word: a new archive is
 # tried once with -Xshare:on, and if the JVM refuses it the launcher says why and runs without it
-# (NAME.jsa.refused) until a jar or the java changes.
+# (NAME.jsa.refused) until a jar or the java changes. Two launchers starting at once on one
+# installation (or checkout) make it once: the one that takes the lock NAME.jsa.lock (flock) makes
+# it, after checking again that it is still stale; the others start without the archive meanwhile
+# instead of making a second one (issue 32: two processes re-created it twice in two minutes).
 #
 # acf_cds NAME TRAIN CHECK...: sets cds_opts; TRAIN is a function that runs the launcher's training
 # runs given the JVM options to add, once per list file ($1: -XX:DumpLoadedClassList=FILE); CHECK
 # is what follows cp_opts in a quick run that tries the archive (a --version). The caller sets
 # java, home, prog and cp_opts (the class path options, the same for the dump and every run).
 acf_cds() {
-  local name="$1" train="$2" dir cds tmp j mark made="" why stale=0
+  local name="$1" train="$2" dir cds tmp why stale=0 lock=
   shift 2
   cds_opts=()
   if [ "${ACF_CDS:-on}" = off ]; then
@@ -25,13 +28,18 @@ acf_cds() {
     mkdir -p "$dir" 2>/dev/null || return 0
   fi
   cds="$dir/$name.jsa"
-  mark="$cds"
-  if [ -f "$cds.refused" ]; then mark="$cds.refused"; fi
-  if [ -f "$cds.java" ]; then read -r made <"$cds.java" || true; fi
-  [ -f "$mark" ] && [ "$made" = "$java" ] && [ ! "$java" -nt "$mark" ] || stale=1
-  for j in "$home"/lib/*.jar "$home"/lib/runtime/*.jar; do
-    if [ "$j" -nt "$mark" ]; then stale=1; fi
-  done
+  acf_cds_fresh "$cds" || stale=1
+  if [ "$stale" = 1 ] && command -v flock >/dev/null 2>&1; then
+    if exec {lock}>"$cds.lock"; then
+      if ! flock -n "$lock"; then
+        # Another launcher is making it: this run starts without it rather than waiting.
+        exec {lock}>&-
+        return 0
+      fi
+      # It may have been made while this launcher looked.
+      acf_cds_fresh "$cds" && stale=0
+    fi
+  fi
   if [ "$stale" = 1 ]; then
     rm -f "$cds.refused"
     echo "$prog: creating the class-data archive (once per installation) ..." >&2
@@ -60,9 +68,23 @@ acf_cds() {
     printf '%s\n' "$java" >"$cds.java"
     rm -f "$tmp".list*
   fi
+  if [ -n "${lock:-}" ]; then exec {lock}>&-; fi
   if [ -f "$cds" ]; then
     cds_opts=(-XX:SharedArchiveFile="$cds" -Xlog:cds=off -Xlog:cds+dynamic=off)
   fi
+}
+
+# acf_cds_fresh CDS: true (status 0) when the archive CDS, or its refusal, is newer than every jar
+# and was made by this java.
+acf_cds_fresh() {
+  local cds="$1" mark="$1" made="" j
+  if [ -f "$cds.refused" ]; then mark="$cds.refused"; fi
+  if [ -f "$cds.java" ]; then read -r made <"$cds.java" || true; fi
+  [ -f "$mark" ] && [ "$made" = "$java" ] && [ ! "$java" -nt "$mark" ] || return 1
+  for j in "$home"/lib/*.jar "$home"/lib/runtime/*.jar; do
+    if [ "$j" -nt "$mark" ]; then return 1; fi
+  done
+  return 0
 }
 
 # The JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see ./acf): C1 alone, and

@@ -44,7 +44,11 @@ public final class CenterClient {
     }
     this.base = URI.create(u);
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .build();
   }
 
   public String url() {
@@ -92,8 +96,22 @@ public final class CenterClient {
    * @throws CenterException with the center's message, or saying that it cannot be reached
    */
   public JsonNode get(String pathAndQuery) throws CenterException {
-    HttpRequest req =
-        HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout).GET().build();
+    return get(pathAndQuery, null);
+  }
+
+  /**
+   * GETs {@code pathAndQuery} with {@code token} (a read token, or a device's for phase feedback;
+   * null for none) and returns the JSON body.
+   *
+   * @throws CenterException with the center's message, or saying that it cannot be reached
+   */
+  public JsonNode get(String pathAndQuery, String token) throws CenterException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(timeout).GET();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    HttpRequest req = b.build();
     HttpResponse<String> r;
     try {
       r = http.send(req, HttpResponse.BodyHandlers.ofString());

@@ -2,84 +2,222 @@ package org.dise.center;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.dise.runtime.sink.ProfileTable;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The optimization center's HTTP service (first paper, Section 4; spec/remote.md): devices upload
- * profile parts, users query merged profiles and status, devices ask which phases of a program the
- * center already holds enough of. Runs on the JDK's own HTTP server with a fixed pool of worker
- * threads (center/README.md says why).
+ * profile parts, readers query merged profiles and status, devices ask which phases of a program
+ * the center already holds enough of. Runs on embedded Jetty (center/README.md says why) with the
+ * limits of {@link Limits}: connections in all and per client, header size, idle timeout, bytes and
+ * decoded memory per upload, uploads decoded at once; every answer, the server's own errors too, is
+ * JSON.
  */
 public final class CenterServer implements AutoCloseable {
+  /**
+   * What a center refuses past (docs/reliability.md): connections in all and from one address,
+   * request header bytes, seconds a connection may stay silent, the slowest request body taken,
+   * compressed and uncompressed bytes of one upload, and the heap one decoded upload may hold.
+   */
+  public record Limits(
+      long maxUploadBytes,
+      long maxUncompressedBytes,
+      long maxPartMemory,
+      int maxConnections,
+      int maxConnectionsPerClient,
+      Duration idleTimeout,
+      int maxHeaderBytes,
+      long minRequestBytesPerSecond) {
+    public static Limits defaults() {
+      return new Limits(
+          8L << 20, 64L << 20, 32L << 20, 1024, 64, Duration.ofSeconds(20), 8192, 1024);
+    }
+
+    /**
+     * The most heap one upload request holds: the decoded part, the store's serialised copy of its
+     * rows (no larger than the part's estimate), the parser's largest token, and I/O buffers.
+     */
+    public long memoryPerUpload() {
+      return 2 * maxPartMemory + UploadCodec.MAX_TOKEN + (256 << 10);
+    }
+
+    public Limits withMaxUpload(long bytes) {
+      return new Limits(
+          bytes,
+          maxUncompressedBytes,
+          maxPartMemory,
+          maxConnections,
+          maxConnectionsPerClient,
+          idleTimeout,
+          maxHeaderBytes,
+          minRequestBytesPerSecond);
+    }
+
+    public Limits withMaxUncompressed(long bytes) {
+      return new Limits(
+          maxUploadBytes,
+          bytes,
+          maxPartMemory,
+          maxConnections,
+          maxConnectionsPerClient,
+          idleTimeout,
+          maxHeaderBytes,
+          minRequestBytesPerSecond);
+    }
+
+    public Limits withMaxPartMemory(long bytes) {
+      return new Limits(
+          maxUploadBytes,
+          maxUncompressedBytes,
+          bytes,
+          maxConnections,
+          maxConnectionsPerClient,
+          idleTimeout,
+          maxHeaderBytes,
+          minRequestBytesPerSecond);
+    }
+
+    public Limits withConnections(int all, int perClient) {
+      return new Limits(
+          maxUploadBytes,
+          maxUncompressedBytes,
+          maxPartMemory,
+          all,
+          perClient,
+          idleTimeout,
+          maxHeaderBytes,
+          minRequestBytesPerSecond);
+    }
+
+    public Limits withIdleTimeout(Duration d) {
+      return new Limits(
+          maxUploadBytes,
+          maxUncompressedBytes,
+          maxPartMemory,
+          maxConnections,
+          maxConnectionsPerClient,
+          d,
+          maxHeaderBytes,
+          minRequestBytesPerSecond);
+    }
+  }
+
+  /** A PEM certificate chain and its PKCS#8 private key, for HTTPS. */
+  public record Tls(Path cert, Path key) {}
+
   /** What a center is started with. */
   public record Settings(
       String bind,
       int port,
       boolean noAuth,
-      long maxUploadBytes,
-      long maxJsonBytes,
+      boolean publicRead,
       double threshold,
       long enough,
-      int threads) {
+      int threads,
+      Limits limits,
+      Tls tls) {
     public static Settings defaults() {
-      return new Settings("127.0.0.1", 8470, false, 8L << 20, 64L << 20, 25, 1, 16);
+      return new Settings("127.0.0.1", 8470, false, false, 25, 1, 16, Limits.defaults(), null);
     }
 
     public Settings withPort(int p) {
-      return new Settings(
-          bind, p, noAuth, maxUploadBytes, maxJsonBytes, threshold, enough, threads);
+      return new Settings(bind, p, noAuth, publicRead, threshold, enough, threads, limits, tls);
     }
 
+    /** No token for uploads nor reads: local experiments only. */
     public Settings withNoAuth(boolean n) {
-      return new Settings(bind, port, n, maxUploadBytes, maxJsonBytes, threshold, enough, threads);
+      return new Settings(bind, port, n, publicRead, threshold, enough, threads, limits, tls);
+    }
+
+    public Settings withPublicRead(boolean r) {
+      return new Settings(bind, port, noAuth, r, threshold, enough, threads, limits, tls);
     }
 
     public Settings withEnough(long e) {
-      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, threshold, e, threads);
+      return new Settings(bind, port, noAuth, publicRead, threshold, e, threads, limits, tls);
     }
 
     public Settings withThreshold(double t) {
-      return new Settings(bind, port, noAuth, maxUploadBytes, maxJsonBytes, t, enough, threads);
+      return new Settings(bind, port, noAuth, publicRead, t, enough, threads, limits, tls);
+    }
+
+    public Settings withLimits(Limits l) {
+      return new Settings(bind, port, noAuth, publicRead, threshold, enough, threads, l, tls);
+    }
+
+    public Settings withTls(Tls t) {
+      return new Settings(bind, port, noAuth, publicRead, threshold, enough, threads, limits, t);
+    }
+
+    /** Whether GET answers need no token. */
+    boolean openReads() {
+      return noAuth || publicRead;
     }
   }
 
   private final Store store;
   private final Settings settings;
   private final PrintStream log;
-  private final HttpServer http;
-  private final ExecutorService workers;
+  private final Server jetty;
+  private final ServerConnector connector;
+  private final Semaphore decoding;
+  private final int decodingPermits;
 
-  private CenterServer(Store store, Settings settings, PrintStream log, HttpServer http) {
+  private CenterServer(Store store, Settings settings, PrintStream log, Bound b) {
     this.store = store;
     this.settings = settings;
     this.log = log;
-    this.http = http;
-    this.workers =
-        Executors.newFixedThreadPool(
-            settings.threads(),
-            r -> {
-              Thread t = new Thread(r, "center-http");
-              t.setDaemon(true);
-              return t;
-            });
-    http.setExecutor(workers);
-    http.createContext("/", this::handle);
+    this.jetty = b.jetty;
+    this.connector = b.connector;
+    // Uploads decoded at once: as many as half the heap holds at the per-upload bound, so that
+    // their sum fits whatever the heap's size (at least one, at most --threads).
+    long perUpload = settings.limits().memoryPerUpload();
+    this.decodingPermits =
+        (int)
+            Math.max(
+                1, Math.min(settings.threads(), Runtime.getRuntime().maxMemory() / 2 / perUpload));
+    this.decoding = new Semaphore(decodingPermits, true);
+    jetty.setHandler(new Api());
   }
 
   /**
@@ -94,213 +232,400 @@ public final class CenterServer implements AutoCloseable {
   /**
    * Binds the listening socket without serving yet, so that a caller can find the port taken before
    * it creates or migrates a store ({@code acf center serve} does).
+   *
+   * @throws BindException when the port is taken
+   * @throws IOException when the socket or the TLS files cannot be used
    */
   public static Bound bind(Settings settings) throws IOException {
-    return new Bound(
-        settings, HttpServer.create(new InetSocketAddress(settings.bind(), settings.port()), 256));
+    return new Bound(settings);
   }
 
   /** A bound socket that does not yet accept requests; close it or start a center on it. */
   public static final class Bound implements AutoCloseable {
     private final Settings settings;
-    private final HttpServer http;
+    private final Server jetty;
+    private final ServerConnector connector;
     private boolean started;
 
-    private Bound(Settings settings, HttpServer http) {
+    private Bound(Settings settings) throws IOException {
       this.settings = settings;
-      this.http = http;
+      Limits l = settings.limits();
+      // Worker threads for the handlers plus Jetty's own acceptor and selectors.
+      QueuedThreadPool pool = new QueuedThreadPool(settings.threads() + 8, 4);
+      pool.setName("center-http");
+      pool.setDaemon(true);
+      jetty = new Server(pool);
+      jetty.setErrorHandler(new JsonErrors());
+      HttpConfiguration http = new HttpConfiguration();
+      http.setRequestHeaderSize(l.maxHeaderBytes());
+      http.setSendServerVersion(false);
+      http.setSendXPoweredBy(false);
+      http.setIdleTimeout(l.idleTimeout().toMillis());
+      http.setMinRequestDataRate(l.minRequestBytesPerSecond());
+      HttpConnectionFactory h1 = new HttpConnectionFactory(http);
+      ConnectionFactory[] factories;
+      if (settings.tls() != null) {
+        http.addCustomizer(new SecureRequestCustomizer(false));
+        SslContextFactory.Server ssl = new SslContextFactory.Server();
+        ssl.setKeyStore(PemKeys.keyStore(settings.tls().cert(), settings.tls().key()));
+        ssl.setKeyStorePassword(PemKeys.PASSWORD);
+        factories = new ConnectionFactory[] {new SslConnectionFactory(ssl, "http/1.1"), h1};
+      } else {
+        HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
+        h2c.setMaxConcurrentStreams(settings.threads());
+        factories = new ConnectionFactory[] {h1, h2c};
+      }
+      connector = new ServerConnector(jetty, 1, 1, factories);
+      connector.setHost(settings.bind());
+      connector.setPort(settings.port());
+      connector.setIdleTimeout(l.idleTimeout().toMillis());
+      connector.setAcceptQueueSize(256);
+      connector.addBean(new PerClient(l.maxConnectionsPerClient(), l.idleTimeout(), connector));
+      jetty.addBean(new NetworkConnectionLimit(l.maxConnections(), connector));
+      jetty.addConnector(connector);
+      try {
+        connector.open();
+      } catch (IOException e) {
+        closeQuietly();
+        // Jetty wraps the JDK's BindException; callers tell a taken port by it.
+        if (e.getCause() instanceof BindException b) {
+          throw b;
+        }
+        throw e;
+      }
     }
 
     /** The port bound (the one picked when the settings said 0). */
     public int port() {
-      return http.getAddress().getPort();
+      return connector.getLocalPort();
     }
 
     /** Serves {@code store} on this socket; the center accepts requests when this returns. */
-    public CenterServer start(Store store, PrintStream log) {
+    public CenterServer start(Store store, PrintStream log) throws IOException {
       if (started) {
         throw new IllegalStateException("already started");
       }
       started = true;
-      CenterServer s = new CenterServer(store, settings, log, http);
-      http.start();
+      CenterServer s = new CenterServer(store, settings, log, this);
+      try {
+        jetty.start();
+      } catch (Exception e) {
+        closeQuietly();
+        throw new IOException("cannot start the HTTP server: " + e.getMessage(), e);
+      }
       return s;
+    }
+
+    private void closeQuietly() {
+      try {
+        jetty.stop();
+      } catch (Exception ignored) {
+        // stopping a server that did not start: nothing held
+      }
+      connector.close();
     }
 
     /** Releases the socket if no center was started on it. */
     @Override
     public void close() {
       if (!started) {
-        http.stop(0);
+        closeQuietly();
       }
     }
   }
 
-  /** The address it listens on, as {@code http://HOST:PORT}. */
+  /** The address it listens on, as {@code http://HOST:PORT} (https with TLS). */
   public String url() {
-    InetSocketAddress a = http.getAddress();
-    String host = a.getAddress().getHostAddress();
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
+    String host = connector.getHost();
+    if (host == null || host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    }
+    return (settings.tls() != null ? "https" : "http")
+        + "://"
+        + (host.contains(":") ? "[" + host + "]" : host)
+        + ":"
+        + connector.getLocalPort();
   }
 
   public int port() {
-    return http.getAddress().getPort();
+    return connector.getLocalPort();
   }
 
   public Store store() {
     return store;
   }
 
-  private void handle(HttpExchange x) throws IOException {
-    try (x) {
-      String path = x.getRequestURI().getRawPath();
-      String method = x.getRequestMethod();
-      Map<String, String> query = query(x.getRequestURI().getRawQuery());
+  /**
+   * Uploads this center decodes at once (the rest wait): from the heap and the per-upload bound.
+   */
+  public int decodingPermits() {
+    return decodingPermits;
+  }
+
+  /** The API's one handler: routes by path, answers JSON, never a stack trace. */
+  private final class Api extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+      Exchange x = new Exchange(request, response, callback);
       try {
-        if (path.equals("/v1/uploads")) {
-          need(method, "POST");
-          upload(x);
-        } else if (path.equals("/v1/profiles")) {
-          need(method, "GET");
-          profiles(x, query);
-        } else if (path.equals("/v1/status")) {
-          need(method, "GET");
-          send(x, 200, statusJson(store.status()));
-        } else if (path.equals("/v1/health")) {
-          send(
-              x,
-              200,
-              UploadCodec.JSON
-                  .createObjectNode()
-                  .put("ok", true)
-                  .put("upload_version", Upload.VERSION));
-        } else if (path.matches("/v1/programs/[0-9a-f]{64}/phases")) {
-          need(method, "GET");
-          send(x, 200, phasesJson(path.split("/")[3]));
-        } else if (path.matches("/v1/programs/[0-9a-f]{64}/estimate")) {
-          need(method, "GET");
-          String sink = query.get("sink");
-          if (sink == null) {
-            throw new UploadException(400, "estimate needs ?sink=NAME");
-          }
-          ObjectNode o = UploadCodec.JSON.createObjectNode();
-          o.put("sink", sink);
-          ObjectNode e = o.putObject("estimate");
-          store.estimate(path.split("/")[3], sink).forEach(e::put);
-          send(x, 200, o);
-        } else {
-          throw new UploadException(404, "no such endpoint: " + path + " (see spec/remote.md)");
-        }
+        route(x);
       } catch (UploadException e) {
         refuse(x, e.status(), e.getMessage(), null);
       } catch (StoreException e) {
-        log("503 " + method + " " + path + ": " + e.getMessage());
-        error(x, 503, "the store failed: " + e.getMessage());
+        // The cause (with its SQL) stays in the log; the client learns only that the store failed.
+        log("503 " + x.method + " " + x.path + ": " + e.getMessage());
+        x.header("Retry-After", "10");
+        x.error(503, "the store failed; try again later (the center's log says why)");
+      } catch (IOException e) {
+        log("400 " + x.method + " " + x.path + ": cannot read the request: " + e.getMessage());
+        x.error(400, "cannot read the request (the connection ended or stalled)");
       } catch (RuntimeException e) {
-        // Never a stack trace to the client; the log keeps the cause.
-        log("500 " + method + " " + path + ": " + e);
-        error(x, 500, "internal error (see the center's log)");
+        log("500 " + x.method + " " + x.path + ": " + e);
+        x.error(500, "internal error (see the center's log)");
       }
+      if (!x.answered) {
+        x.error(500, "internal error (see the center's log)");
+      }
+      return true;
     }
   }
 
-  private static void need(String method, String wanted) throws UploadException {
-    if (!method.equals(wanted)) {
-      throw new UploadException(405, "use " + wanted + " here, not " + method);
+  private void route(Exchange x) throws UploadException, StoreException, IOException {
+    String path = x.path;
+    if (path.equals("/v1/health")) {
+      need(x, "GET", "HEAD");
+      x.send(
+          200,
+          UploadCodec.JSON
+              .createObjectNode()
+              .put("ok", true)
+              .put("upload_version", Upload.VERSION));
+    } else if (path.equals("/v1/uploads")) {
+      need(x, "POST");
+      upload(x);
+    } else if (path.equals("/v1/profiles")) {
+      need(x, "GET");
+      reader(x, false);
+      profiles(x, x.query());
+    } else if (path.equals("/v1/status")) {
+      need(x, "GET");
+      reader(x, false);
+      x.send(200, statusJson(store.status()));
+    } else if (path.matches("/v1/programs/[0-9a-f]{64}/phases")) {
+      need(x, "GET");
+      // Phase feedback: what a device asks at the start of each run, so its own token will do.
+      reader(x, true);
+      x.send(200, phasesJson(path.split("/")[3]));
+    } else if (path.matches("/v1/programs/[0-9a-f]{64}/estimate")) {
+      need(x, "GET");
+      reader(x, false);
+      String sink = x.query().get("sink");
+      if (sink == null) {
+        throw new UploadException(400, "estimate needs ?sink=NAME");
+      }
+      ObjectNode o = UploadCodec.JSON.createObjectNode();
+      o.put("sink", sink);
+      ObjectNode e = o.putObject("estimate");
+      store.estimate(path.split("/")[3], sink).forEach(e::put);
+      x.send(200, o);
+    } else {
+      throw new UploadException(404, "no such endpoint: " + path + " (see spec/remote.md)");
     }
   }
 
-  private void upload(HttpExchange x) throws IOException, UploadException, StoreException {
-    String tokenDevice = null;
-    if (!settings.noAuth()) {
-      String auth = x.getRequestHeaders().getFirst("Authorization");
-      if (auth == null || !auth.startsWith("Bearer ")) {
-        drain(x.getRequestBody(), settings.maxUploadBytes());
-        refuse(
-            x,
-            401,
-            "an upload needs `Authorization: Bearer TOKEN` (acf center token add" + " DEVICE)",
-            null);
-        return;
-      }
-      tokenDevice = store.deviceOf(auth.substring("Bearer ".length()).trim());
-      if (tokenDevice == null) {
-        drain(x.getRequestBody(), settings.maxUploadBytes());
-        refuse(x, 401, "unknown token", null);
+  private static void need(Exchange x, String... methods) throws UploadException {
+    for (String m : methods) {
+      if (m.equals(x.method)) {
         return;
       }
     }
-    String length = x.getRequestHeaders().getFirst("Content-Length");
-    if (length != null
-        && length.matches("[0-9]{1,18}")
-        && Long.parseLong(length) > settings.maxUploadBytes()) {
-      // Read and drop a body up to four times the limit, so that the sender, still writing,
-      // sees the 413 rather than a reset connection; a larger one is cut off.
-      if (Long.parseLong(length) <= 4 * settings.maxUploadBytes()) {
-        x.getRequestBody().transferTo(OutputStream.nullOutputStream());
-      }
-      throw new UploadException(
-          413, "upload of " + length + " bytes is over the limit of " + settings.maxUploadBytes());
-    }
-    byte[] body = readBody(x.getRequestBody(), settings.maxUploadBytes());
-    Upload u = UploadCodec.read(body, settings.maxJsonBytes());
-    if (tokenDevice != null && !tokenDevice.equals(u.device())) {
-      refuse(
-          x,
-          403,
-          "this token belongs to device " + tokenDevice + ", not " + u.device(),
-          u.device());
+    x.header("Allow", String.join(", ", methods));
+    throw new UploadException(
+        405, "use " + String.join(" or ", methods) + " here, not " + x.method);
+  }
+
+  /**
+   * Checks a GET's token: a read token, or (for phase feedback) a device's; none needed under
+   * --public-read or --no-auth.
+   */
+  private void reader(Exchange x, boolean deviceMay) throws UploadException, StoreException {
+    if (settings.openReads()) {
       return;
     }
-    Store.Ingested r = store.ingest(u, body.length, settings.threshold());
-    log(
-        (r == Store.Ingested.STORED ? "201" : "200")
-            + " upload "
-            + u.uploadId()
-            + " part "
-            + u.part()
-            + " from "
-            + u.device()
-            + " ("
-            + u.programName()
-            + ", "
-            + body.length
-            + " bytes)"
-            + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
-    ObjectNode o = UploadCodec.JSON.createObjectNode();
-    o.put("upload_id", u.uploadId());
-    o.put("part", u.part());
-    o.put("stored", r == Store.Ingested.STORED);
-    send(x, r == Store.Ingested.STORED ? 201 : 200, o);
+    String token = x.bearer();
+    if (token == null) {
+      throw new UploadException(
+          401,
+          "reading needs a read token as `Authorization: Bearer TOKEN` (acf center token add NAME"
+              + " --read; the center's --public-read opens reads to anyone)");
+    }
+    if (store.readerOf(token) != null) {
+      return;
+    }
+    if (store.deviceOf(token) != null) {
+      if (deviceMay) {
+        return;
+      }
+      throw new UploadException(403, "a device's token may upload, not read (use a read token)");
+    }
+    throw new UploadException(401, "unknown token");
   }
 
-  /** Reads and drops up to {@code max} bytes of a refused body, so the sender sees the answer. */
-  private static void drain(InputStream in, long max) throws IOException {
-    byte[] buf = new byte[16384];
-    long left = max;
-    int n;
-    while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
-      left -= n;
+  private void upload(Exchange x) throws IOException, UploadException, StoreException {
+    Limits limits = settings.limits();
+    String tokenDevice = null;
+    if (!settings.noAuth()) {
+      String token = x.bearer();
+      if (token == null) {
+        x.drain(limits.maxUploadBytes());
+        throw new UploadException(
+            401, "an upload needs `Authorization: Bearer TOKEN` (acf center token add DEVICE)");
+      }
+      tokenDevice = store.deviceOf(token);
+      if (tokenDevice == null) {
+        x.drain(limits.maxUploadBytes());
+        throw new UploadException(401, "unknown token");
+      }
+    }
+    long length = x.request.getLength();
+    if (length > limits.maxUploadBytes()) {
+      // Read and drop a body up to four times the limit, so that the sender, still writing,
+      // sees the 413 rather than a reset connection; a larger one is cut off. Nothing is kept.
+      if (length <= 4 * limits.maxUploadBytes()) {
+        x.drain(length);
+      }
+      throw new UploadException(
+          413, "upload of " + length + " bytes is over the limit of " + limits.maxUploadBytes());
+    }
+    boolean permitted;
+    try {
+      permitted = decoding.tryAcquire(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      permitted = false;
+    }
+    if (!permitted) {
+      x.header("Retry-After", "30");
+      throw new UploadException(503, "the center is busy decoding other uploads; try again later");
+    }
+    Upload u;
+    long bytes;
+    try {
+      CountingBody body = new CountingBody(Request.asInputStream(x.request), limits);
+      u =
+          UploadCodec.read(
+              body, new UploadCodec.Limits(limits.maxUncompressedBytes(), limits.maxPartMemory()));
+      // The gzip trailer and anything after it: a body must end where its stream does.
+      if (body.read() >= 0) {
+        throw new UploadException(400, "content after the gzip stream");
+      }
+      bytes = body.count;
+      if (tokenDevice != null && !tokenDevice.equals(u.device())) {
+        refuse(
+            x,
+            403,
+            "this token belongs to device " + tokenDevice + ", not " + u.device(),
+            u.device());
+        return;
+      }
+      Store.Ingested r = store.ingest(u, bytes, settings.threshold());
+      log(
+          (r == Store.Ingested.STORED ? "201" : "200")
+              + " upload "
+              + u.uploadId()
+              + " part "
+              + u.part()
+              + " from "
+              + u.device()
+              + " ("
+              + u.programName()
+              + ", "
+              + bytes
+              + " bytes)"
+              + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+      ObjectNode o = UploadCodec.JSON.createObjectNode();
+      o.put("upload_id", u.uploadId());
+      o.put("part", u.part());
+      o.put("stored", r == Store.Ingested.STORED);
+      x.send(r == Store.Ingested.STORED ? 201 : 200, o);
+    } finally {
+      decoding.release();
     }
   }
 
-  private static byte[] readBody(InputStream in, long max) throws IOException, UploadException {
-    byte[] buf = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
-    if (buf.length > max) {
-      throw new UploadException(413, "upload is over the limit of " + max + " bytes");
+  /**
+   * The request body, counted while it is read: refused (413) past the compressed limit, and (408)
+   * when, after a grace of {@link #GRACE_NANOS}, it arrives slower than the minimum rate, so that a
+   * body dripped byte by byte holds a worker for seconds, not hours.
+   */
+  private static final class CountingBody extends FilterInputStream {
+    static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private final long max;
+    private final long minRate;
+    private final long deadline;
+    private final long start = System.nanoTime();
+    long count;
+
+    CountingBody(InputStream in, Limits limits) {
+      super(in);
+      this.max = limits.maxUploadBytes();
+      this.minRate = limits.minRequestBytesPerSecond();
+      // The whole body within six idle timeouts (2 minutes by default): a body that keeps the
+      // minimum rate still cannot hold a decoding permit for long.
+      this.deadline = 6 * limits.idleTimeout().toNanos();
     }
-    return buf;
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        add(1);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        add(n);
+      }
+      return n;
+    }
+
+    private void add(int n) throws IOException {
+      count += n;
+      if (count > max) {
+        throw new IOException(
+            new UploadException(413, "upload is over the limit of " + max + " bytes"));
+      }
+      long elapsed = System.nanoTime() - start;
+      if (elapsed > deadline) {
+        throw new IOException(
+            new UploadException(
+                408,
+                "the upload took longer than "
+                    + TimeUnit.NANOSECONDS.toSeconds(deadline)
+                    + " s (six idle timeouts)"));
+      }
+      long late = elapsed - GRACE_NANOS;
+      if (minRate > 0 && late > 0 && count < minRate * (late / 1_000_000_000.0)) {
+        throw new IOException(
+            new UploadException(
+                408, "the upload arrives slower than " + minRate + " bytes per second"));
+      }
+    }
   }
 
-  private void profiles(HttpExchange x, Map<String, String> q)
-      throws IOException, UploadException, StoreException {
+  private void profiles(Exchange x, Map<String, String> q) throws UploadException, StoreException {
     Store.Filter f = filter(q);
     String sink = q.get("sink");
     if (sink == null || sink.isEmpty()) {
       throw new UploadException(
           400, "a profile query needs ?sink=NAME; held: " + String.join(", ", store.sinks(f)));
     }
-    ProfileTable t = store.merged(sink, f);
+    boolean[] saturated = new boolean[1];
+    ProfileTable t = store.merged(sink, f, saturated);
     if (t == null) {
       List<String> held = store.sinks(f);
       throw new UploadException(
@@ -310,7 +635,11 @@ public final class CenterServer implements AutoCloseable {
               + " for this selection"
               + (held.isEmpty() ? "" : "; held: " + String.join(", ", held)));
     }
-    send(x, 200, profileJson(sink, t));
+    ObjectNode o = profileJson(sink, t);
+    if (saturated[0] || o.path("saturated").asBoolean(false)) {
+      o.put("saturated", true);
+    }
+    x.send(200, o);
   }
 
   static Store.Filter filter(Map<String, String> q) throws UploadException {
@@ -318,25 +647,49 @@ public final class CenterServer implements AutoCloseable {
     if (q.get("since") != null) {
       try {
         since = Since.parse(q.get("since"), Instant.now()).toEpochMilli();
-      } catch (IllegalArgumentException e) {
-        throw new UploadException(400, e.getMessage());
+      } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
+        throw new UploadException(
+            400,
+            "since "
+                + q.get("since")
+                + ": expected an ISO-8601 time (2026-11-24T08:00:00Z), a date (2026-11-24) or an"
+                + " age (30m, 2h, 7d) that the clock can represent");
       }
     }
     return new Store.Filter(q.get("program"), q.get("device"), since);
   }
 
-  /** A profile as {@code acf run --out} writes NAME.json: columns, key, weight, total, rows. */
+  /**
+   * A profile as {@code acf run --out} writes NAME.json: columns, key, weight, total, rows; {@code
+   * saturated} when a sum reached 2^63-1 and stopped there (spec/remote.md).
+   */
   public static ObjectNode profileJson(String name, ProfileTable t) {
     ObjectNode o = UploadCodec.JSON.createObjectNode();
     o.put("profile", name);
     t.header().forEach(o.putArray("columns")::add);
     t.key().forEach(o.putArray("key")::add);
     o.put("weight", t.weight());
+    int w = t.header().indexOf(t.weight());
     long total = 0;
-    for (long w : t.weights().values()) {
-      total += w;
+    boolean saturated = false;
+    for (List<String> r : t.rows()) {
+      long v;
+      try {
+        v = Long.parseLong(r.get(w));
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      long sum = total + v;
+      if (((total ^ sum) & (v ^ sum)) < 0) {
+        sum = Long.MAX_VALUE;
+        saturated = true;
+      }
+      total = sum;
     }
     o.put("total", total);
+    if (saturated) {
+      o.put("saturated", true);
+    }
     ArrayNode rows = o.putArray("rows");
     for (List<String> r : t.rows()) {
       ObjectNode row = rows.addObject();
@@ -346,6 +699,8 @@ public final class CenterServer implements AutoCloseable {
           row.put(t.header().get(i), Long.parseLong(cell));
         } else if (cell.matches("-?(0|[1-9][0-9]*)\\.[0-9]+")) {
           row.put(t.header().get(i), new java.math.BigDecimal(cell));
+        } else if (cell.matches("[0-9]{19}")) {
+          row.put(t.header().get(i), new java.math.BigInteger(cell));
         } else {
           row.put(t.header().get(i), cell);
         }
@@ -412,51 +767,226 @@ public final class CenterServer implements AutoCloseable {
     return o;
   }
 
-  private void refuse(HttpExchange x, int status, String message, String device)
-      throws IOException {
+  private void refuse(Exchange x, int status, String message, String device) {
     log(
         status
             + " "
-            + x.getRequestMethod()
+            + x.method
             + " "
-            + x.getRequestURI().getRawPath()
+            + x.path
             + " from "
-            + x.getRemoteAddress().getAddress().getHostAddress()
+            + Request.getRemoteAddr(x.request)
             + (device != null ? " (device " + device + ")" : "")
             + ": "
             + message);
-    error(x, status, message);
+    x.error(status, message);
   }
 
-  private static void error(HttpExchange x, int status, String message) throws IOException {
-    send(x, status, UploadCodec.JSON.createObjectNode().put("error", message));
-  }
-
-  private static void send(HttpExchange x, int status, ObjectNode body) throws IOException {
-    byte[] b = UploadCodec.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
-    x.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    x.sendResponseHeaders(status, b.length);
-    try (OutputStream out = x.getResponseBody()) {
-      out.write(b);
-    }
-  }
-
+  /** One line in the log, every value from the network escaped. */
   private void log(String line) {
     synchronized (log) {
-      log.println("center: " + Instant.now() + " " + line);
+      log.println("center: " + Instant.now() + " " + CenterLog.escape(line));
     }
   }
 
-  private static Map<String, String> query(String raw) {
+  /** One request and its answer, written once. */
+  private static final class Exchange {
+    final Request request;
+    final Response response;
+    final Callback callback;
+    final String method;
+    final String path;
+    boolean answered;
+
+    Exchange(Request request, Response response, Callback callback) {
+      this.request = request;
+      this.response = response;
+      this.callback = callback;
+      this.method = request.getMethod();
+      String p = request.getHttpURI().getPath();
+      this.path = p == null ? "/" : p;
+    }
+
+    String bearer() {
+      String auth = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+      if (auth == null || !auth.startsWith("Bearer ")) {
+        return null;
+      }
+      String t = auth.substring("Bearer ".length()).trim();
+      return t.isEmpty() ? null : t;
+    }
+
+    Map<String, String> query() throws UploadException {
+      return CenterServer.query(request.getHttpURI().getQuery());
+    }
+
+    void header(String name, String value) {
+      response.getHeaders().put(name, value);
+    }
+
+    /** Reads and drops up to {@code max} bytes of a refused body, so the sender sees the answer. */
+    void drain(long max) {
+      try (InputStream in = Request.asInputStream(request)) {
+        byte[] buf = new byte[16384];
+        long left = max;
+        int n;
+        while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) > 0) {
+          left -= n;
+        }
+      } catch (IOException e) {
+        // the sender went away: the answer is written anyway
+      }
+    }
+
+    void error(int status, String message) {
+      send(status, UploadCodec.JSON.createObjectNode().put("error", message));
+    }
+
+    void send(int status, ObjectNode body) {
+      if (answered) {
+        return;
+      }
+      answered = true;
+      byte[] b;
+      try {
+        b = UploadCodec.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
+      } catch (IOException e) {
+        b = "{\"error\": \"internal error\"}".getBytes(StandardCharsets.UTF_8);
+        status = 500;
+      }
+      response.setStatus(status);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, b.length);
+      response.write(true, ByteBuffer.wrap(b), callback);
+    }
+  }
+
+  /**
+   * The server's own errors (a malformed request line, headers over the limit, a stalled body) as
+   * the API's: a JSON object with {@code error}, never an HTML page or an exception's name.
+   */
+  private static final class JsonErrors extends ErrorHandler {
+    @Override
+    public boolean errorPageForMethod(String method) {
+      return true;
+    }
+
+    @Override
+    protected void generateResponse(
+        Request request,
+        Response response,
+        int code,
+        String message,
+        Throwable cause,
+        Callback callback) {
+      byte[] b = body(code);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+      response.getHeaders().put(HttpHeader.CONTENT_LENGTH, b.length);
+      response.write(true, ByteBuffer.wrap(b), callback);
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+      fields.put(new HttpField(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8"));
+      return ByteBuffer.wrap(body(status));
+    }
+
+    private static byte[] body(int code) {
+      String text =
+          switch (code) {
+            case 400 -> "bad request: the request line, headers or URI are malformed";
+            case 408 -> "the request took too long (idle or slower than the center's minimum rate)";
+            case 413 -> "the request is over the center's size limit";
+            case 414 -> "the URI is over the center's size limit";
+            case 431 -> "the request's headers are over the center's limit";
+            default -> HttpStatus.getMessage(code);
+          };
+      String json = UploadCodec.JSON.createObjectNode().put("error", text).toPrettyString();
+      return json.getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * At most {@code max} open connections from one address: one client cannot take every connection
+   * the center accepts (NetworkConnectionLimit bounds them all).
+   */
+  private static final class PerClient implements Connection.Listener {
+    private final int max;
+    private final Duration headerDeadline;
+    private final ServerConnector connector;
+    private final Map<String, Integer> open = new ConcurrentHashMap<>();
+    // The address each counted connection was opened from (a closed one no longer knows it).
+    private final Map<Connection, String> counted = new ConcurrentHashMap<>();
+
+    PerClient(int max, Duration headerDeadline, ServerConnector connector) {
+      this.max = max;
+      this.headerDeadline = headerDeadline;
+      this.connector = connector;
+    }
+
+    private static String address(Connection c) {
+      SocketAddress a = c.getEndPoint().getRemoteSocketAddress();
+      return a instanceof InetSocketAddress i && i.getAddress() != null
+          ? i.getAddress().getHostAddress()
+          : String.valueOf(a);
+    }
+
+    @Override
+    public void onOpened(Connection c) {
+      if (c.getClass().getSimpleName().equals("HttpConnection")) {
+        // A header deadline: an HTTP/1 connection whose first request has not arrived whole
+        // within the idle timeout is closed, however slowly it trickles bytes to stay "active".
+        connector
+            .getScheduler()
+            .schedule(
+                () -> {
+                  if (c.getMessagesIn() == 0 && c.getEndPoint().isOpen()) {
+                    c.getEndPoint().close();
+                  }
+                },
+                headerDeadline.toMillis(),
+                TimeUnit.MILLISECONDS);
+      }
+      if (!(c.getEndPoint() instanceof org.eclipse.jetty.io.SocketChannelEndPoint)) {
+        return; // a connection inside TLS: its socket's connection is the one counted
+      }
+      String a = address(c);
+      if (open.merge(a, 1, Integer::sum) > max) {
+        release(a);
+        c.getEndPoint().close();
+        return;
+      }
+      counted.put(c, a);
+    }
+
+    @Override
+    public void onClosed(Connection c) {
+      String a = counted.remove(c);
+      if (a != null) {
+        release(a);
+      } // else refused on opening: never counted
+    }
+
+    private void release(String a) {
+      open.computeIfPresent(a, (k, v) -> v <= 1 ? null : v - 1);
+    }
+  }
+
+  static Map<String, String> query(String raw) throws UploadException {
     Map<String, String> out = new LinkedHashMap<>();
     if (raw == null || raw.isEmpty()) {
       return out;
     }
     for (String kv : raw.split("&")) {
       int eq = kv.indexOf('=');
-      String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
-      String v = eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
-      out.put(k, v);
+      try {
+        String k = URLDecoder.decode(eq < 0 ? kv : kv.substring(0, eq), StandardCharsets.UTF_8);
+        String v = eq < 0 ? "" : URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+        out.put(k, v);
+      } catch (IllegalArgumentException e) {
+        throw new UploadException(400, "malformed query: a bad %-escape");
+      }
     }
     return out;
   }
@@ -464,12 +994,11 @@ public final class CenterServer implements AutoCloseable {
   /** Stops accepting, lets requests under way finish (up to two seconds), closes the store. */
   @Override
   public void close() {
-    http.stop(1);
-    workers.shutdown();
+    jetty.setStopTimeout(2000);
     try {
-      workers.awaitTermination(2, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      jetty.stop();
+    } catch (Exception e) {
+      log("stopping the HTTP server: " + e.getMessage());
     }
     store.close();
   }

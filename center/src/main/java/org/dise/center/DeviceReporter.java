@@ -63,6 +63,10 @@ public final class DeviceReporter {
 
   private String feedbackProblem;
   private String centerProblem;
+
+  /** Why this run's report failed for good (a part refused, the token refused), or null. */
+  private String failure;
+
   private Spool.Drained drained;
 
   // The run.
@@ -159,6 +163,9 @@ public final class DeviceReporter {
     }
     if (r.drained.problem() != null) {
       r.centerProblem = r.drained.problem();
+      if (r.drained.problem().startsWith("the center refused the token")) {
+        r.failure = r.drained.problem();
+      }
     }
     if (options.feedback() && r.centerProblem == null) {
       r.fetchFeedback();
@@ -168,7 +175,7 @@ public final class DeviceReporter {
 
   private void fetchFeedback() {
     try {
-      JsonNode n = client.get("/v1/programs/" + programSha256 + "/phases");
+      JsonNode n = client.get("/v1/programs/" + programSha256 + "/phases", options.token());
       for (JsonNode p : n.path("phases")) {
         if (p.path("enough").asBoolean()) {
           double[] s = new double[p.path("signature").size()];
@@ -280,7 +287,7 @@ public final class DeviceReporter {
   }
 
   /** What the run transmitted, for the report beside the cost report and for summary.json. */
-  public record Summary(List<String> lines, String json) {}
+  public record Summary(List<String> lines, String json, String failure) {}
 
   /**
    * Sends the last part (for a run without a trigger: the whole profile over {@code instructions}
@@ -354,20 +361,23 @@ public final class DeviceReporter {
         case HELD -> held++;
         case REFUSED -> {
           refused++;
-          err.println(
-              "acf: the center refused part "
-                  + u.part()
-                  + " of this run's profile ("
-                  + s.status()
-                  + ": "
-                  + s.message()
-                  + ")");
+          String why = "refused by the center (" + s.status() + ": " + s.message() + ")";
+          failure = "the center refused part " + u.part() + " of this run's profile: " + why;
+          try {
+            Path kept = spool.reject(name, gz, why);
+            err.println("acf: " + failure + "; kept as " + kept);
+          } catch (IOException e) {
+            err.println("acf: " + failure + "; cannot keep it: " + e.getMessage());
+          }
         }
         default -> {
           centerProblem =
               s.outcome() == CenterClient.Outcome.UNAUTHORIZED
                   ? "the center refused the token (" + s.status() + ": " + s.message() + ")"
                   : "the center cannot be reached (" + s.message() + ")";
+          if (s.outcome() == CenterClient.Outcome.UNAUTHORIZED) {
+            failure = centerProblem;
+          }
           toSpool(name, gz);
         }
       }
@@ -458,7 +468,12 @@ public final class DeviceReporter {
             model.joules(bytes),
             seeded,
             skippedIntervals);
-    return new Summary(lines, json);
+    return new Summary(lines, json, failure);
+  }
+
+  /** Why this run's report failed for good (a part or the token refused), or null. */
+  public String failure() {
+    return failure;
   }
 
   public String uploadId() {

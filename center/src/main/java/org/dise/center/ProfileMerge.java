@@ -25,6 +25,14 @@ public final class ProfileMerge {
    * @throws IllegalArgumentException naming the two shapes when they differ
    */
   public static ProfileTable merge(List<ProfileTable> tables) {
+    return merge(tables, new boolean[1]);
+  }
+
+  /**
+   * As {@link #merge(List)}, a sum that would pass 2^63-1 staying there: {@code saturated[0]} is
+   * then set (spec/remote.md, "Numbers").
+   */
+  public static ProfileTable merge(List<ProfileTable> tables, boolean[] saturated) {
     if (tables.isEmpty()) {
       throw new IllegalArgumentException("nothing to merge");
     }
@@ -53,7 +61,7 @@ public final class ProfileMerge {
           if (!isKey(i, key)
               && INTEGER.matcher(have[i]).matches()
               && INTEGER.matcher(r.get(i)).matches()) {
-            have[i] = Long.toString(Long.parseLong(have[i]) + Long.parseLong(r.get(i)));
+            have[i] = Long.toString(saturatedSum(have[i], r.get(i), saturated));
           }
         }
       }
@@ -96,6 +104,27 @@ public final class ProfileMerge {
     return sorted(now, out);
   }
 
+  private static long saturatedSum(String a, String b, boolean[] saturated) {
+    long x = parse(a, saturated);
+    long y = parse(b, saturated);
+    try {
+      return Math.addExact(x, y);
+    } catch (ArithmeticException e) {
+      saturated[0] = true;
+      return x > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+  }
+
+  /** An integer cell; one past 63 bits (only from a store written before the check) saturates. */
+  private static long parse(String cell, boolean[] saturated) {
+    try {
+      return Long.parseLong(cell);
+    } catch (NumberFormatException e) {
+      saturated[0] = true;
+      return cell.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
   private static ProfileTable sorted(ProfileTable shape, List<String[]> rows) {
     int w = shape.header().indexOf(shape.weight());
     List<String[]> order = new ArrayList<>(rows);
@@ -109,7 +138,7 @@ public final class ProfileMerge {
   }
 
   private static long weight(String cell) {
-    return INTEGER.matcher(cell).matches() ? Long.parseLong(cell) : 0;
+    return INTEGER.matcher(cell).matches() ? parse(cell, new boolean[1]) : 0;
   }
 
   private static int[] indexes(ProfileTable t, List<String> columns) {

@@ -34,10 +34,10 @@ import org.dise.runtime.trigger.PhaseTracker;
  */
 public final class Store implements AutoCloseable {
   /** The schema this code reads and writes; a newer store is refused, an older one migrated. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
 
   /** Schema migrations, index i taking version i to i + 1; plain SQL both databases accept. */
-  private static final List<List<String>> MIGRATIONS =
+  static final List<List<String>> MIGRATIONS =
       List.of(
           List.of(
               "CREATE TABLE devices (device TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,"
@@ -64,7 +64,51 @@ public final class Store implements AutoCloseable {
                   + " sampled_instructions BIGINT NOT NULL, PRIMARY KEY (program_sha256, phase))",
               "CREATE TABLE phase_weights (program_sha256 TEXT NOT NULL, phase INTEGER NOT NULL,"
                   + " sink TEXT NOT NULL, entry_key TEXT NOT NULL, weight BIGINT NOT NULL,"
-                  + " PRIMARY KEY (program_sha256, phase, sink, entry_key))"));
+                  + " PRIMARY KEY (program_sha256, phase, sink, entry_key))"),
+          // 2: read tokens; a part is keyed by (device, upload id, part), so that one device's
+          // upload id can neither hide nor reveal another's (issue 31).
+          List.of(
+              "CREATE TABLE readers (name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,"
+                  + " created_ms BIGINT NOT NULL)",
+              "CREATE TABLE uploads2 (upload_id TEXT NOT NULL, part INTEGER NOT NULL,"
+                  + " last_part INTEGER NOT NULL, device TEXT NOT NULL,"
+                  + " program_sha256 TEXT NOT NULL REFERENCES programs (sha256),"
+                  + " config_hash TEXT NOT NULL, received_ms BIGINT NOT NULL, bytes BIGINT NOT NULL,"
+                  + " intervals BIGINT NOT NULL, sampled_intervals BIGINT NOT NULL,"
+                  + " instructions BIGINT NOT NULL, sampled_instructions BIGINT NOT NULL,"
+                  + " exit_status INTEGER, phase_trace TEXT NOT NULL,"
+                  + " PRIMARY KEY (device, upload_id, part))",
+              "INSERT INTO uploads2 SELECT upload_id, part, last_part, device, program_sha256,"
+                  + " config_hash, received_ms, bytes, intervals, sampled_intervals, instructions,"
+                  + " sampled_instructions, exit_status, phase_trace FROM uploads",
+              "CREATE TABLE profiles2 (device TEXT NOT NULL, upload_id TEXT NOT NULL,"
+                  + " part INTEGER NOT NULL, sink TEXT NOT NULL, columns TEXT NOT NULL,"
+                  + " key_columns TEXT NOT NULL, weight TEXT NOT NULL, row_count INTEGER NOT NULL,"
+                  + " rows TEXT NOT NULL, PRIMARY KEY (device, upload_id, part, sink),"
+                  + " FOREIGN KEY (device, upload_id, part) REFERENCES uploads2 (device, upload_id,"
+                  + " part))",
+              "INSERT INTO profiles2 SELECT u.device, pr.upload_id, pr.part, pr.sink, pr.columns,"
+                  + " pr.key_columns, pr.weight, pr.row_count, pr.rows FROM profiles pr JOIN uploads u"
+                  + " ON u.upload_id = pr.upload_id AND u.part = pr.part",
+              "DROP TABLE profiles",
+              "DROP TABLE uploads",
+              "ALTER TABLE uploads2 RENAME TO uploads",
+              "ALTER TABLE profiles2 RENAME TO profiles",
+              "CREATE INDEX uploads_program ON uploads (program_sha256, received_ms)",
+              "CREATE INDEX uploads_device ON uploads (device)",
+              "CREATE INDEX profiles_sink ON profiles (sink)",
+              // The program's running totals, which every ingest checks against 2^63-1.
+              "ALTER TABLE programs ADD COLUMN intervals BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN sampled_intervals BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN instructions BIGINT NOT NULL DEFAULT 0",
+              "ALTER TABLE programs ADD COLUMN sampled_instructions BIGINT NOT NULL DEFAULT 0",
+              "UPDATE programs SET intervals = (SELECT COALESCE(SUM(u.intervals), 0) FROM uploads u"
+                  + " WHERE u.program_sha256 = programs.sha256), sampled_intervals = (SELECT"
+                  + " COALESCE(SUM(u.sampled_intervals), 0) FROM uploads u WHERE u.program_sha256 ="
+                  + " programs.sha256), instructions = (SELECT COALESCE(SUM(u.instructions), 0) FROM"
+                  + " uploads u WHERE u.program_sha256 = programs.sha256), sampled_instructions ="
+                  + " (SELECT COALESCE(SUM(u.sampled_instructions), 0) FROM uploads u WHERE"
+                  + " u.program_sha256 = programs.sha256)"));
 
   private final StoreUrl url;
   private final BlockingQueue<Connection> pool;
@@ -88,6 +132,9 @@ public final class Store implements AutoCloseable {
       if (url.file() != null && url.file().getParent() != null) {
         Files.createDirectories(url.file().getParent());
       }
+      if (url.file() != null) {
+        createPrivate(url.file());
+      }
       for (int i = 0; i < n; i++) {
         Connection c = DriverManager.getConnection(url.jdbcUrl(), url.properties());
         s.all.add(c);
@@ -103,6 +150,26 @@ public final class Store implements AutoCloseable {
 
   public StoreUrl url() {
     return url;
+  }
+
+  /**
+   * Creates the SQLite file readable by its owner alone (0600) before SQLite opens it: it holds
+   * every device's profiles and the token hashes. An existing file keeps its mode.
+   */
+  private static void createPrivate(java.nio.file.Path file) throws IOException {
+    if (Files.exists(file)) {
+      return;
+    }
+    try {
+      Files.createFile(
+          file,
+          java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+              java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: the platform's default mode
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      // another process created it first
+    }
   }
 
   /** A unit of work on one connection. */
@@ -214,6 +281,52 @@ public final class Store implements AutoCloseable {
     return token;
   }
 
+  /**
+   * Creates (or replaces) the read token called {@code name} and returns it: it may read profiles,
+   * status and estimates but not upload. Only its hash is kept.
+   */
+  public String addReadToken(String name) throws StoreException {
+    if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new StoreException(
+          "reader name " + name + ": use 1 to 64 letters, digits, '.', '_' or '-'", null);
+    }
+    byte[] raw = new byte[24];
+    new SecureRandom().nextBytes(raw);
+    String token = "acfr_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    read(
+        c -> {
+          try (PreparedStatement d = c.prepareStatement("DELETE FROM readers WHERE name = ?")) {
+            d.setString(1, name);
+            d.executeUpdate();
+          }
+          try (PreparedStatement i =
+              c.prepareStatement(
+                  "INSERT INTO readers (name, token_sha256, created_ms) VALUES (?, ?, ?)")) {
+            i.setString(1, name);
+            i.setString(2, sha256(token));
+            i.setLong(3, System.currentTimeMillis());
+            i.executeUpdate();
+          }
+          return null;
+        });
+    return token;
+  }
+
+  /** The reader a read token belongs to, or null. */
+  public String readerOf(String token) throws StoreException {
+    String hash = sha256(token);
+    return read(
+        c -> {
+          try (PreparedStatement q =
+              c.prepareStatement("SELECT name FROM readers WHERE token_sha256 = ?")) {
+            q.setString(1, hash);
+            try (ResultSet rs = q.executeQuery()) {
+              return rs.next() ? rs.getString(1) : null;
+            }
+          }
+        });
+  }
+
   /** The device a token belongs to, or null for an unknown token. */
   public String deviceOf(String token) throws StoreException {
     String hash = sha256(token);
@@ -256,9 +369,11 @@ public final class Store implements AutoCloseable {
     return read(
         c -> {
           try (PreparedStatement q =
-              c.prepareStatement("SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
-            q.setString(1, u.uploadId());
-            q.setInt(2, u.part());
+              c.prepareStatement(
+                  "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?")) {
+            q.setString(1, u.device());
+            q.setString(2, u.uploadId());
+            q.setInt(3, u.part());
             try (ResultSet rs = q.executeQuery()) {
               return rs.next();
             }
@@ -267,11 +382,13 @@ public final class Store implements AutoCloseable {
   }
 
   private Ingested ingestIn(Connection c, Upload u, long bytes, double threshold)
-      throws SQLException {
+      throws SQLException, UploadException {
     try (PreparedStatement q =
-        c.prepareStatement("SELECT 1 FROM uploads WHERE upload_id = ? AND part = ?")) {
-      q.setString(1, u.uploadId());
-      q.setInt(2, u.part());
+        c.prepareStatement(
+            "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?")) {
+      q.setString(1, u.device());
+      q.setString(2, u.uploadId());
+      q.setInt(3, u.part());
       try (ResultSet rs = q.executeQuery()) {
         if (rs.next()) {
           return Ingested.DUPLICATE;
@@ -288,6 +405,7 @@ public final class Store implements AutoCloseable {
       p.setLong(3, now);
       p.executeUpdate();
     }
+    addProgramTotals(c, u);
     Upload.Figures f = u.figures();
     try (PreparedStatement i =
         c.prepareStatement(
@@ -317,17 +435,18 @@ public final class Store implements AutoCloseable {
     }
     try (PreparedStatement i =
         c.prepareStatement(
-            "INSERT INTO profiles (upload_id, part, sink,"
-                + " columns, key_columns, weight, row_count, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+            "INSERT INTO profiles (device, upload_id, part, sink, columns, key_columns, weight,"
+                + " row_count, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (Upload.SinkProfile s : u.profiles()) {
-        i.setString(1, u.uploadId());
-        i.setInt(2, u.part());
-        i.setString(3, s.sink());
-        i.setString(4, json(s.table().header()));
-        i.setString(5, json(s.table().key()));
-        i.setString(6, s.table().weight());
-        i.setInt(7, s.table().rows().size());
-        i.setString(8, json(s.table().rows()));
+        i.setString(1, u.device());
+        i.setString(2, u.uploadId());
+        i.setInt(3, u.part());
+        i.setString(4, s.sink());
+        i.setString(5, json(s.table().header()));
+        i.setString(6, json(s.table().key()));
+        i.setString(7, s.table().weight());
+        i.setInt(8, s.table().rows().size());
+        i.setString(9, json(s.table().rows()));
         i.addBatch();
       }
       i.executeBatch();
@@ -347,10 +466,12 @@ public final class Store implements AutoCloseable {
       trace.append(trace.length() == 0 ? "" : ",").append(t < 0 ? -1 : centerPhase.get(t));
     }
     try (PreparedStatement t =
-        c.prepareStatement("UPDATE uploads SET phase_trace = ? WHERE upload_id = ? AND part = ?")) {
+        c.prepareStatement(
+            "UPDATE uploads SET phase_trace = ? WHERE device = ? AND upload_id = ? AND part = ?")) {
       t.setString(1, trace.toString());
-      t.setString(2, u.uploadId());
-      t.setInt(3, u.part());
+      t.setString(2, u.device());
+      t.setString(3, u.uploadId());
+      t.setInt(4, u.part());
       t.executeUpdate();
     }
     return Ingested.STORED;
@@ -362,19 +483,22 @@ public final class Store implements AutoCloseable {
    * weights, and returns the center's phase ID of each of the device's.
    */
   private Map<Integer, Integer> matchPhases(Connection c, Upload u, double threshold)
-      throws SQLException {
+      throws SQLException, UploadException {
     Map<Integer, Integer> out = new LinkedHashMap<>();
     if (u.phases().isEmpty()) {
       return out;
     }
     List<double[]> known = new ArrayList<>();
+    List<long[]> figures = new ArrayList<>();
     try (PreparedStatement q =
         c.prepareStatement(
-            "SELECT phase, signature FROM phases WHERE" + " program_sha256 = ? ORDER BY phase")) {
+            "SELECT phase, signature, intervals, instructions, sampled_intervals,"
+                + " sampled_instructions FROM phases WHERE program_sha256 = ? ORDER BY phase")) {
       q.setString(1, u.programSha256());
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) {
           known.add(signature(rs.getString(2)));
+          figures.add(new long[] {rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6)});
         }
       }
     }
@@ -394,6 +518,7 @@ public final class Store implements AutoCloseable {
       if (best < 0 || bestDistance >= threshold) {
         best = known.size();
         known.add(p.signature());
+        figures.add(new long[4]);
         try (PreparedStatement i =
             c.prepareStatement(
                 "INSERT INTO phases (program_sha256,"
@@ -406,6 +531,14 @@ public final class Store implements AutoCloseable {
         }
       }
       out.put(p.localPhase(), best);
+      // Every sum checked before it is written: a part that would take one past 2^63-1 is
+      // refused whole (422), so no later query meets an overflow (spec/remote.md).
+      long[] have = figures.get(best);
+      long[] add = {p.intervals(), p.instructions(), p.sampledIntervals(), p.sampledInstructions()};
+      String[] names = {"intervals", "instructions", "sampled_intervals", "sampled_instructions"};
+      for (int k = 0; k < 4; k++) {
+        have[k] = checkedSum(have[k], add[k], "phase " + best + "'s " + names[k]);
+      }
       try (PreparedStatement up =
           c.prepareStatement(
               "UPDATE phases SET intervals = intervals"
@@ -425,7 +558,8 @@ public final class Store implements AutoCloseable {
               "INSERT INTO phase_weights (program_sha256,"
                   + " phase, sink, entry_key, weight) VALUES (?, ?, ?, ?, ?) ON CONFLICT (program_sha256,"
                   + " phase, sink, entry_key) DO UPDATE SET weight = phase_weights.weight"
-                  + " + excluded.weight")) {
+                  + " + excluded.weight WHERE phase_weights.weight <= ? - excluded.weight")) {
+        List<String> what = new ArrayList<>();
         for (var s : p.weights().entrySet()) {
           for (var e : s.getValue().entrySet()) {
             w.setString(1, u.programSha256());
@@ -433,13 +567,66 @@ public final class Store implements AutoCloseable {
             w.setString(3, s.getKey());
             w.setString(4, e.getKey());
             w.setLong(5, e.getValue());
+            w.setLong(6, Long.MAX_VALUE);
             w.addBatch();
+            what.add(e.getKey() + " in " + s.getKey());
           }
         }
-        w.executeBatch();
+        int[] changed = w.executeBatch();
+        for (int k = 0; k < changed.length; k++) {
+          // The guard held a sum back: it would have passed 2^63-1 (spec/remote.md).
+          if (changed[k] == 0) {
+            throw new UploadException(
+                422,
+                "this part would take phase "
+                    + best
+                    + "'s weight of "
+                    + what.get(k)
+                    + " past 2^63-1; the center refuses it");
+          }
+        }
       }
     }
     return out;
+  }
+
+  /** {@code a + b}, or a 422 naming {@code what} when the sum does not fit 63 bits. */
+  static long checkedSum(long a, long b, String what) throws UploadException {
+    try {
+      return Math.addExact(a, b);
+    } catch (ArithmeticException e) {
+      throw new UploadException(
+          422, "this part would take " + what + " past 2^63-1; the center refuses it");
+    }
+  }
+
+  /**
+   * Adds the part's figures to the program's running totals (what {@code /v1/status} sums), in one
+   * guarded update: no row changes, and the part is refused (422), when a total would pass 2^63-1.
+   * The guard is evaluated under the row's lock, so racing ingests cannot both pass it.
+   */
+  private static void addProgramTotals(Connection c, Upload u)
+      throws SQLException, UploadException {
+    Upload.Figures f = u.figures();
+    try (PreparedStatement q =
+        c.prepareStatement(
+            "UPDATE programs SET intervals = intervals + ?, sampled_intervals = sampled_intervals"
+                + " + ?, instructions = instructions + ?, sampled_instructions ="
+                + " sampled_instructions + ? WHERE sha256 = ? AND intervals <= ? AND"
+                + " sampled_intervals <= ? AND instructions <= ? AND sampled_instructions <= ?")) {
+      long[] add = {f.intervals(), f.sampledIntervals(), f.instructions(), f.sampledInstructions()};
+      for (int i = 0; i < 4; i++) {
+        q.setLong(1 + i, add[i]);
+        q.setLong(6 + i, Long.MAX_VALUE - add[i]);
+      }
+      q.setString(5, u.programSha256());
+      if (q.executeUpdate() == 0) {
+        throw new UploadException(
+            422,
+            "this part would take the program's interval or instruction totals past 2^63-1;"
+                + " the center refuses it");
+      }
+    }
   }
 
   /** Which uploads a query merges: any field may be null for all. */
@@ -451,14 +638,23 @@ public final class Store implements AutoCloseable {
    * @throws StoreException also when the selected uploads hold the sink in two shapes
    */
   public ProfileTable merged(String sink, Filter f) throws StoreException {
+    return merged(sink, f, new boolean[1]);
+  }
+
+  /**
+   * As {@link #merged(String, Filter)}; {@code saturated[0]} is set when a merged count reached
+   * 2^63-1 and stopped there.
+   */
+  public ProfileTable merged(String sink, Filter f, boolean[] saturated) throws StoreException {
     List<ProfileTable> tables =
         read(
             c -> {
               StringBuilder sql =
                   new StringBuilder(
                       "SELECT pr.columns, pr.key_columns, pr.weight,"
-                          + " pr.rows FROM profiles pr JOIN uploads u ON u.upload_id = pr.upload_id AND"
-                          + " u.part = pr.part JOIN programs p ON p.sha256 = u.program_sha256 WHERE pr.sink = ?");
+                          + " pr.rows FROM profiles pr JOIN uploads u ON u.device = pr.device AND"
+                          + " u.upload_id = pr.upload_id AND u.part = pr.part JOIN programs p ON"
+                          + " p.sha256 = u.program_sha256 WHERE pr.sink = ?");
               List<Object> args = new ArrayList<>(List.of(sink));
               where(sql, args, f);
               sql.append(" ORDER BY u.received_ms, u.upload_id, u.part");
@@ -480,7 +676,7 @@ public final class Store implements AutoCloseable {
       return null;
     }
     try {
-      return ProfileMerge.merge(tables);
+      return ProfileMerge.merge(tables, saturated);
     } catch (IllegalArgumentException e) {
       throw new StoreException("sink " + sink + ": " + e.getMessage(), e);
     }
@@ -508,7 +704,8 @@ public final class Store implements AutoCloseable {
           StringBuilder sql =
               new StringBuilder(
                   "SELECT DISTINCT pr.sink FROM profiles pr JOIN"
-                      + " uploads u ON u.upload_id = pr.upload_id AND u.part = pr.part JOIN programs p ON"
+                      + " uploads u ON u.device = pr.device AND u.upload_id = pr.upload_id AND"
+                      + " u.part = pr.part JOIN programs p ON"
                       + " p.sha256 = u.program_sha256 WHERE 1 = 1");
           List<Object> args = new ArrayList<>();
           where(sql, args, f);

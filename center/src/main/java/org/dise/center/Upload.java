@@ -28,6 +28,10 @@ public record Upload(
   /** The upload format's version; a center refuses others (415). */
   public static final int VERSION = 1;
 
+  /** What a device name may be, here and at the center: 1 to 64 of {@code [A-Za-z0-9._-]}. */
+  public static final java.util.regex.Pattern DEVICE_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
   /** The run's figures covered by this part (intervals in application instructions). */
   public record Figures(
       long intervals,

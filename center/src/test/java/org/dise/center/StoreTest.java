@@ -119,7 +119,81 @@ class StoreTest {
       st.execute("INSERT INTO schema_version (version) VALUES (99)");
     }
     StoreException e = assertThrows(StoreException.class, () -> Store.open(u, 1));
-    assertThat(e.getMessage()).contains("schema is version 99, newer than this acf's (1)");
+    assertThat(e.getMessage())
+        .contains("schema is version 99, newer than this acf's (" + Store.SCHEMA_VERSION + ")");
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
+  void aVersionOneStoreWithDataIsMigratedToVersionTwo(String kind, @TempDir Path dir)
+      throws Exception {
+    String url = TestStores.fresh(kind, dir);
+    assumeTrue(url != null, "no PostgreSQL server for this test");
+    StoreUrl u = StoreUrl.parse(url);
+    String sha = "ab".repeat(32);
+    // A store as version 1 wrote it: one device, one program, one part with one profile row.
+    try (Connection c = DriverManager.getConnection(u.jdbcUrl(), u.properties());
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+      for (String sql : Store.MIGRATIONS.get(0)) {
+        st.execute(sql);
+      }
+      st.execute("INSERT INTO schema_version (version) VALUES (1)");
+      st.execute("INSERT INTO devices VALUES ('d1', 'hash', 1)");
+      st.execute("INSERT INTO programs VALUES ('" + sha + "', 'prog', 1)");
+      st.execute(
+          "INSERT INTO uploads VALUES ('old-upload-1', 0, 1, 'd1', '"
+              + sha
+              + "', 'cfg', 1, 100, 2, 1, 2000, 1000, 0, '')");
+      st.execute(
+          "INSERT INTO profiles VALUES ('old-upload-1', 0, 'S', '[\"pair\",\"count\"]',"
+              + " '[\"pair\"]', 'count', 1, '[[\"0x10\",\"40\"]]')");
+    }
+    try (Store s = Store.open(u, 1)) {
+      assertThat(s.merged("S", new Store.Filter(null, null, null)).weights())
+          .containsExactly("0x10", 40L);
+      Store.ProgramStatus p = s.status().programs().get(0);
+      assertThat(p.instructions()).isEqualTo(2000);
+      // The same id from another device is now a new upload; from d1 it is held.
+      Upload again =
+          new Upload(
+              "old-upload-1",
+              0,
+              true,
+              "d2",
+              "prog",
+              sha,
+              "cfg",
+              new Upload.Figures(2, 1, 2000, 1000, 1000, 0),
+              List.of(
+                  new Upload.SinkProfile(
+                      "S",
+                      new org.dise.runtime.sink.ProfileTable(
+                          List.of("pair", "count"),
+                          List.of(List.of("0x10", "2")),
+                          List.of("pair"),
+                          "count"))),
+              List.of(),
+              List.of());
+      assertThat(s.ingest(again, 10, 25)).isEqualTo(Store.Ingested.STORED);
+      Upload same =
+          new Upload(
+              "old-upload-1",
+              0,
+              true,
+              "d1",
+              "prog",
+              sha,
+              "cfg",
+              again.figures(),
+              again.profiles(),
+              List.of(),
+              List.of());
+      assertThat(s.ingest(same, 10, 25)).isEqualTo(Store.Ingested.DUPLICATE);
+      assertThat(s.merged("S", new Store.Filter(null, null, null)).weights())
+          .containsExactly("0x10", 42L);
+      assertThat(s.status().programs().get(0).instructions()).isEqualTo(4000);
+    }
   }
 
   @ParameterizedTest

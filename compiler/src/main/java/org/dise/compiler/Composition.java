@@ -156,7 +156,7 @@ public final class Composition {
         p.name(),
         p.pattern(),
         p.control(),
-        Optional.of(new CheckedReplacement(r.name(), body, r.span())),
+        Optional.of(new CheckedReplacement(r.name(), body, r.deletes(), r.span())),
         tag,
         p.span());
   }

@@ -19,6 +19,7 @@ import org.dise.compiler.parse.AcfParsing;
 import org.dise.compiler.passes.BudgetCheck;
 import org.dise.compiler.passes.ImportLoading;
 import org.dise.compiler.passes.LoadedProgram;
+import org.dise.compiler.passes.LostInstructionLint;
 import org.dise.compiler.passes.MixedLogicLint;
 import org.dise.compiler.passes.NameResolution;
 import org.dise.compiler.passes.OperandCheck;
@@ -36,7 +37,8 @@ import org.dise.runtime.dise.HardwareBudget;
  *
  * <pre>
  *   parse -> import-loading -> name-resolution -> sink-uses -> static-patterns -> operands
- *         -> budget -> lints (unused-replacements, shadowed-productions, mixed-logic)
+ *         -> budget -> lints (unused-replacements, shadowed-productions, mixed-logic,
+ *            lost-instructions)
  * </pre>
  *
  * {@link Compiler} adds composition and lowering after it, for one or more files.
@@ -65,12 +67,19 @@ public final class Frontend {
   private final LibraryResolver library;
   private final InstructionTable isa;
   private final HardwareBudget budget;
+  private final boolean strict;
 
   /** A front end; components come from the runtime's one catalogue ({@code Catalogue}). */
   public Frontend(LibraryResolver library, InstructionTable isa, HardwareBudget budget) {
+    this(library, isa, budget, false);
+  }
+
+  private Frontend(
+      LibraryResolver library, InstructionTable isa, HardwareBudget budget, boolean strict) {
     this.library = library;
     this.isa = isa;
     this.budget = budget;
+    this.strict = strict;
   }
 
   /** The standard front end: the paper's budget, the runtime's ISA, the classpath library. */
@@ -80,11 +89,19 @@ public final class Frontend {
   }
 
   public Frontend withLibrary(LibraryResolver library) {
-    return new Frontend(library, isa, budget);
+    return new Frontend(library, isa, budget, strict);
   }
 
   public Frontend withBudget(HardwareBudget budget) {
-    return new Frontend(library, isa, budget);
+    return new Frontend(library, isa, budget, strict);
+  }
+
+  /**
+   * Under {@code strict}, the lints that point at lost work (a replacement that drops the
+   * instructions it matches: {@link LostInstructionLint}) are errors, not warnings.
+   */
+  public Frontend withStrict(boolean strict) {
+    return new Frontend(library, isa, budget, strict);
   }
 
   /** Checks a file; an unreadable file is a diagnostic-free {@link IOException}. */
@@ -158,7 +175,9 @@ public final class Frontend {
         new Pass(UnusedReplacementLint.NAME, u -> UnusedReplacementLint.run(u.ast.get(), u.diags)),
         new Pass(
             ShadowedProductionLint.NAME, u -> ShadowedProductionLint.run(u.all, u.source, u.diags)),
-        new Pass(MixedLogicLint.NAME, u -> MixedLogicLint.run(u.ast.get(), u.diags)));
+        new Pass(MixedLogicLint.NAME, u -> MixedLogicLint.run(u.ast.get(), u.diags)),
+        new Pass(
+            LostInstructionLint.NAME, u -> LostInstructionLint.run(u.all, isa, strict, u.diags)));
   }
 
   private Result run(SourceFile source, Path path, Diagnostics diags) {

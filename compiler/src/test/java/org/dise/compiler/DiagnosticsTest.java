@@ -22,6 +22,9 @@ class DiagnosticsTest {
             "P1: T.OP == add",
             "t.acf:1:16: error: syntax error: unexpected end of file; expected `=>`"),
         Arguments.of(
+            "P1: T.OP == add => R1, null\nR1: call(Branch_handler, T.INSN)\n    T.INSN;",
+            "t.acf:2:33: error: syntax error: expected `;` at the end of the line"),
+        Arguments.of(
             "P1: T.OP == 99999999999999999999 => null, inc_0",
             "t.acf:1:13: error: number `99999999999999999999` does not fit in 64 bits"),
         // names
@@ -68,18 +71,26 @@ class DiagnosticsTest {
             "t.acf:1:4: error: `<` compares numbers, not conditions"),
         // operands
         Arguments.of(
-            "P: zero_0 => R, null\nR: add $dr0, $dr1;",
+            "P: zero_0 => R, null\nR: add $dr0, $dr1; T.INSN;",
             "t.acf:2:4: error: `add` takes 3 operands, not 2"),
         Arguments.of(
             "P: zero_0 => R, null\nR: j .out; T.INSN;", "t.acf:2:6: error: undefined label `.out`"),
         Arguments.of(
-            "P: zero_0 => R, null\nR: lw $dr0, 4($dr9);",
+            "P: zero_0 => R, null\nR: lw $dr0, 4($dr9); T.INSN;",
             "t.acf:2:15: error: DISE register `$dr9` is beyond the hardware's 8 DISE registers "
                 + "($dr0..$dr7)"),
         // lints
         Arguments.of(
             "P: zero_0 => null, inc_0\nR: T.INSN;",
             "t.acf:2:1: warning: replacement `R` is not used by any production"),
+        Arguments.of(
+            "P: T.OPCLASS == load => R, null\nR: addi $dr0, $dr0, 1;",
+            "t.acf:1:1: warning: production `P` replaces the program's instructions with `R`,"
+                + " which has no `T.INSN`: every instruction it matches is dropped"),
+        Arguments.of(
+            "R: call(nosuch, T.PC); T.INSN;",
+            "t.acf:1:1: warning: replacement `R` is not used by any production\n"
+                + "t.acf:1:9: error: unknown sink `nosuch`"),
         Arguments.of(
             "P: zero_0 || zero_1 && zero_2 => null, inc_0",
             "t.acf:1:14: warning: `&&` within `||` without parentheses"));

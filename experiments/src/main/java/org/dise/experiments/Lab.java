@@ -47,6 +47,20 @@ public final class Lab {
         Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()));
   }
 
+  /** The timing model the cycle figures come from (null: the analytic model). */
+  private org.dise.runtime.timing.TimingConfig timing;
+
+  /** Measures cycles with {@code config}'s timing model (null: analytic); returns this lab. */
+  public Lab timing(org.dise.runtime.timing.TimingConfig config) {
+    this.timing = config;
+    return this;
+  }
+
+  /** The timing model's configuration, or null for the analytic model (spec/cost-model.md). */
+  public org.dise.runtime.timing.TimingConfig timing() {
+    return timing;
+  }
+
   /** The {@code --set NAME=VALUE} settings given (the experiment checks the names). */
   private Map<String, String> given = Map.of();
 
@@ -187,9 +201,17 @@ public final class Lab {
 
   /** Runs {@code w} to its end under {@code set} (no external trigger). */
   public Run run(Workload w, ProductionSet set) {
+    return run(w, set, null);
+  }
+
+  /** As {@link #run(Workload, ProductionSet)}, measured by {@code timed} (null: not timed). */
+  public Run run(Workload w, ProductionSet set, org.dise.runtime.timing.TimingRun timed) {
     Machine m = machine(w);
     ProfilingEngine engine = new DiseEngine(set);
     engine.install(m.cpu());
+    if (timed != null) {
+      timed.attach(m.cpu());
+    }
     Machine.Outcome out = m.run(-1);
     check(w, out);
     return new Run(w, engine.cost(), tables(engine, m), engine, m, out);

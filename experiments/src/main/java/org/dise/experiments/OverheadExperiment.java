@@ -87,12 +87,24 @@ public final class OverheadExperiment implements Experiment {
 
   @Override
   public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:ABCD" : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
+    return quick
+        ? "phases:1:ABCD,callstack,arrays"
+        : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
   }
 
   /** One profiled run's counts. */
   public record Measured(
-      Workload workload, Profile profile, Variant variant, Lab.Run run, long mispredicts) {}
+      Workload workload,
+      Profile profile,
+      Variant variant,
+      Lab.Run run,
+      long mispredicts,
+      org.dise.runtime.timing.TimingRun timing) {
+    public Measured(
+        Workload workload, Profile profile, Variant variant, Lab.Run run, long mispredicts) {
+      this(workload, profile, variant, run, mispredicts, null);
+    }
+  }
 
   /** The ACF of one profile type and variant. */
   public static String acf(Profile p, Variant v) {
@@ -134,20 +146,29 @@ public final class OverheadExperiment implements Experiment {
     for (Workload w : lab.workloads()) {
       for (Profile p : Profile.values()) {
         for (Variant v : Variant.values()) {
-          Lab.Run full = lab.run(w, sets.get(p + "/" + v));
+          org.dise.runtime.timing.TimingRun timed =
+              lab.timing() == null ? null : new org.dise.runtime.timing.TimingRun(lab.timing());
+          Lab.Run full = lab.run(w, sets.get(p + "/" + v), timed);
           // Keep the figures, not the machine: 27 runs' guest memories do not fit a heap.
           Lab.Run r = new Lab.Run(w, full.cost(), full.tables(), null, null, full.outcome());
           // The DISE check's branch (bgtz .skip) is taken on all but the sampled event: a
           // 2-bit predictor mispredicts once per sampled event.
           long mispredicts = v == Variant.DISE ? r.cost().handlerCalls() : 0;
-          out.add(new Measured(w, p, v, r, mispredicts));
+          out.add(new Measured(w, p, v, r, mispredicts, timed));
           lab.step(
-              "overhead: %-10s %-12s %-10s replacements %,d handler calls %,d",
+              "overhead: %-10s %-12s %-10s replacements %,d handler calls %,d%s",
               w.label(),
               p.label,
               v.name().toLowerCase(Locale.ROOT),
               r.cost().replacements(),
-              r.cost().handlerCalls());
+              r.cost().handlerCalls(),
+              timed == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      " %s overhead %.2f%%",
+                      lab.timing().model(),
+                      100 * timed.overhead()));
         }
       }
     }
@@ -157,24 +178,31 @@ public final class OverheadExperiment implements Experiment {
   @Override
   public Outcome run(Lab lab) {
     List<Measured> runs = measure(lab);
-    Table t =
-        new Table(
-            "program",
-            "profile",
-            "variant",
-            "period",
-            "application_instructions",
-            "replacements",
-            "inserted_instructions",
-            "handler_calls",
-            "profile_entries",
-            "stall_cycles",
-            "inserted_cycles",
-            "flush_cycles",
-            "handler_cycles",
-            "handler_miss_cycles",
-            "overhead_pct",
-            "overhead_pct_cpi_0.5");
+    boolean timed = !runs.isEmpty() && runs.get(0).timing() != null;
+    List<String> columns =
+        new ArrayList<>(
+            List.of(
+                "program",
+                "profile",
+                "variant",
+                "period",
+                "application_instructions",
+                "replacements",
+                "inserted_instructions",
+                "handler_calls",
+                "profile_entries",
+                "stall_cycles",
+                "inserted_cycles",
+                "flush_cycles",
+                "handler_cycles",
+                "handler_miss_cycles",
+                "overhead_pct",
+                "overhead_pct_cpi_0.5"));
+    if (timed) {
+      columns.addAll(TIMING_COLUMNS);
+    }
+    Table t = new Table(columns.toArray(new String[0]));
+    Map<String, List<Double>> analytic = new LinkedHashMap<>();
     Map<String, List<Double>> byKey = new LinkedHashMap<>();
     Map<String, List<Double>> byKeyHalf = new LinkedHashMap<>();
     Map<Profile, List<Double>> density = new LinkedHashMap<>(); // events per instruction
@@ -183,7 +211,9 @@ public final class OverheadExperiment implements Experiment {
       CycleModel.Cycles c = model.cycles(m.run().cost(), m.mispredicts(), m.run().entries());
       double halfOverhead =
           half.cycles(m.run().cost(), m.mispredicts(), m.run().entries()).overhead();
-      t.add(
+      List<Object> row = new ArrayList<>();
+      java.util.Collections.addAll(
+          row,
           m.workload().label(),
           m.profile().label,
           m.variant().name().toLowerCase(Locale.ROOT),
@@ -200,9 +230,16 @@ public final class OverheadExperiment implements Experiment {
           c.handlerMisses(),
           100 * c.overhead(),
           100 * halfOverhead);
-      byKey
+      double overhead = 100 * c.overhead();
+      if (timed) {
+        row.addAll(timingRow(m.timing()));
+        overhead = 100 * m.timing().overhead();
+      }
+      t.add(row.toArray());
+      analytic
           .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
           .add(100 * c.overhead());
+      byKey.computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>()).add(overhead);
       if (m.variant() == Variant.EXHAUSTIVE) {
         density
             .computeIfAbsent(m.profile(), k -> new ArrayList<>())
@@ -216,6 +253,12 @@ public final class OverheadExperiment implements Experiment {
     }
     Outcome o = new Outcome(t);
     o.model("cycle_model", model);
+    if (timed) {
+      o.settings("timing", runs.get(0).timing().config().values());
+      o.setting("cost_model", runs.get(0).timing().config().model());
+    } else {
+      o.setting("cost_model", "analytic");
+    }
     for (Profile p : Profile.values()) {
       List<String> programs =
           new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
@@ -289,13 +332,52 @@ public final class OverheadExperiment implements Experiment {
         "\"similar to call pairs\"",
         pct(dm) + " vs " + pct(hm),
         "Methods also count backward branches, so they have more" + " events than call pairs.");
+    String analyticRatio =
+        String.format(
+            Locale.ROOT,
+            "%.1fx / %.1fx",
+            mean(analytic.get("REGIONS/DISE")) / mean(analytic.get("REGIONS/HPS")),
+            mean(analytic.get("PAIRS/DISE")) / mean(analytic.get("PAIRS/HPS")));
     o.compare(
         "DISE:HPS ratio, code regions / call pairs",
         "5.0x / 13.8x",
         String.format(Locale.ROOT, "%.1fx / %.1fx", dr / hr, dp / hp),
-        "The ratio is set by the cost of an unsampled event (stall + 2 inserted instructions)"
-            + " against a sampled event's handler; our handlers' costs differ by profile type"
-            + " only through their tables' cache misses.");
+        timed
+            ? "Measured by the "
+                + runs.get(0).timing().config().model()
+                + " timing model (spec/timing.md); the analytic model's is "
+                + analyticRatio
+                + " for every program and profile type, since its costs per event are"
+                + " constants. Per program in the next rows."
+            : "The ratio is set by the cost of an unsampled event (stall + 2 inserted"
+                + " instructions) against a sampled event's handler; our handlers' costs differ"
+                + " by profile type only through their tables' cache misses.");
+    if (timed) {
+      for (Profile p : Profile.values()) {
+        List<String> perProgram = new ArrayList<>();
+        List<Double> d = byKey.get(p + "/" + Variant.DISE);
+        List<Double> h = byKey.get(p + "/" + Variant.HPS);
+        for (int i = 0; i < lab.workloads().size(); i++) {
+          perProgram.add(
+              String.format(
+                  Locale.ROOT,
+                  "%s %.1fx",
+                  lab.workloads().get(i).label(),
+                  h.get(i) == 0 ? Double.NaN : d.get(i) / h.get(i)));
+        }
+        o.compare(
+            "DISE:HPS ratio per program, " + p.label,
+            p == Profile.REGIONS ? "5.0x (average)" : p == Profile.PAIRS ? "13.8x (average)" : "",
+            String.join(", ", perProgram),
+            "Analytic model: "
+                + String.format(
+                    Locale.ROOT,
+                    "%.1fx",
+                    mean(analytic.get(p + "/" + Variant.DISE))
+                        / mean(analytic.get(p + "/" + Variant.HPS)))
+                + " for every program.");
+      }
+    }
     // Where the gap comes from: events per instruction (Fig. 8 gives the paper's) against cycles
     // per event (the paper's implied by its overheads over its event densities, at CPI 1).
     double regionDensity = mean(density.get(Profile.REGIONS));
@@ -334,10 +416,60 @@ public final class OverheadExperiment implements Experiment {
             + " pollution we do not model (spec/cost-model.md, Not modelled); ours cost 40 cycles"
             + " and a stall, plus table misses.");
     o.note("Cost model (spec/cost-model.md): " + model.describe());
+    if (timed) {
+      o.note(
+          "Cycles measured by the "
+              + runs.get(0).timing().config().model()
+              + " timing model (spec/timing.md): the figures and timing_overhead_pct are its"
+              + " overhead (profiled cycles over the application's own, from a second core fed"
+              + " only the application's instructions); overhead_pct is the analytic model's, for"
+              + " comparison. Handler cycles are the sink's cost plus the misses of a modelled"
+              + " handler's code and table entry, not yet the handler's own instructions.");
+    }
     o.note(
         "Exhaustive profiling replaces every event with the handler call, in DISE and HPS"
             + " alike; its rows are in the data.");
     return o;
+  }
+
+  /** The timing model's columns (with --timing): spec/timing.md, "Reports". */
+  static final List<String> TIMING_COLUMNS =
+      List.of(
+          "timing_model",
+          "cycles_alone",
+          "cycles_profiled",
+          "cpi_alone",
+          "cpi_profiled",
+          "cycles_application",
+          "cycles_inserted",
+          "cycles_handler",
+          "cycles_stall",
+          "l1i_mpki",
+          "l1d_mpki",
+          "l2_mpki",
+          "branch_mpki",
+          "branch_mpki_alone",
+          "timing_overhead_pct");
+
+  private static List<Object> timingRow(org.dise.runtime.timing.TimingRun t) {
+    org.dise.runtime.timing.TimingReport a = t.application();
+    org.dise.runtime.timing.TimingReport p = t.profiled();
+    return List.of(
+        t.config().model(),
+        a.cycles(),
+        p.cycles(),
+        a.cpi(),
+        p.cpi(),
+        p.applicationCycles(),
+        p.insertedCycles(),
+        p.handlerCycles(),
+        p.stallCycles(),
+        p.perKilo(p.l1iMisses()),
+        p.perKilo(p.l1dMisses()),
+        p.perKilo(p.l2Misses()),
+        p.perKilo(p.mispredictions()),
+        a.perKilo(a.mispredictions()),
+        100 * t.overhead());
   }
 
   static double mean(List<Double> xs) {

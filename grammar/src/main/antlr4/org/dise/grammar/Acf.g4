@@ -103,7 +103,8 @@ microSource
 
 // ---------------------------------------------------------------------------
 // Replacement sequences: RISC-V instructions with directive operands, T.INSN, calls
-// into profile sinks, and labels local to the sequence.
+// into profile sinks, labels local to the sequence, and `delete`: the sequence drops the
+// original instruction on purpose (the lost-instructions lint asks for it).
 
 replElem
     : label* replStmt                                                         #labelledStmt
@@ -116,6 +117,7 @@ label
 
 replStmt
     : TINSN                                                                   #originalInsnStmt
+    | DELETE                                                                  #deleteStmt
     | (DOLLAR_NAME ASSIGN)? CALL LPAREN ident (COMMA callArg)* RPAREN         #callStmt
     | NAME (operand (COMMA operand)*)?                                        #instructionStmt
     ;
@@ -164,7 +166,7 @@ ident
 
 softKeyword
     : ZERO | OVERFLOW | INC | DEC | SET | AS | USE | ACF | CONST | REGISTER
-    | COUNTER | SINK | TRIGGER | IMPORT | TAG | SYMBOL | SYMBOL_END
+    | COUNTER | SINK | TRIGGER | IMPORT | TAG | SYMBOL | SYMBOL_END | DELETE
     ;
 
 // ---------------------------------------------------------------------------
@@ -191,6 +193,7 @@ SET      : 'set';
 TAG      : 'tag';
 SYMBOL   : 'symbol';
 SYMBOL_END : 'symbol_end';
+DELETE   : 'delete';
 
 // The papers' forms: zero_0, overflow_1, inc_0, dec_2, set_0.
 FLAG     : ('zero' | 'overflow') '_' [0-9]+;

@@ -176,6 +176,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " own size (long: runs of 0.5 s or more under qemu; short: 0.02-0.1 s).")
   String set;
 
+  @Option(
+      names = "--timing",
+      paramLabel = "MODEL",
+      description =
+          "With --cold: every run under this timing model (inorder or ooo, spec/timing.md), so"
+              + " that the table gives the timed speed.")
+  String timing;
+
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
@@ -198,6 +206,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (cold) {
       return cold();
+    }
+    if (timing != null) {
+      throw new UserError("--timing needs --cold (fresh processes)", ExitStatus.USAGE);
     }
     List<Path> programs = workloads();
     if (rap) {
@@ -275,6 +286,10 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> runOptions = new ArrayList<>();
     if (sysroot != null) {
       runOptions.addAll(List.of("--sysroot", sysroot.toString()));
+    }
+    if (timing != null) {
+      TimingOptions.read(timing, null); // an unknown model is refused once, here
+      runOptions.addAll(List.of("--timing", timing));
     }
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
       runOptions.addAll(List.of("--translate-threshold", String.valueOf(translateThreshold)));

@@ -81,8 +81,12 @@ public final class CenterCommand implements Runnable {
   }
 
   static JsonNode get(CenterClient c, String path) {
+    return get(c, path, null);
+  }
+
+  static JsonNode get(CenterClient c, String path, String token) {
     try {
-      return c.get(path);
+      return c.get(path, token);
     } catch (CenterClient.CenterException e) {
       throw new UserError(e.getMessage());
     }
@@ -101,7 +105,13 @@ public final class CenterCommand implements Runnable {
         "Examples:",
         "  ./acf center serve",
         "  ./acf center serve --port 0 --store sqlite:/var/lib/acf/center.db",
-        "  ./acf center serve --store postgresql://acf:secret@127.0.0.1:5432/acf"
+        "  ./acf center serve --store postgresql://acf:secret@127.0.0.1:5432/acf",
+        "  ./acf center serve --bind 0.0.0.0 --tls-cert center.pem --tls-key center.key",
+        "",
+        "Every GET but /v1/health needs a read token (acf center token add NAME",
+        "--read) unless --public-read. The limits above bound what one client can",
+        "make the center hold (docs/reliability.md, \"The center\"); behind a reverse",
+        "proxy, keep the proxy's limits at or under these."
       })
   static final class Serve implements Callable<Integer> {
     @Option(
@@ -126,8 +136,29 @@ public final class CenterCommand implements Runnable {
 
     @Option(
         names = "--no-auth",
-        description = "Accept uploads without a token (local experiments only).")
+        description = "Accept uploads and reads without a token (local experiments only).")
     boolean noAuth;
+
+    @Option(
+        names = "--public-read",
+        description =
+            "Answer profile, status and estimate queries without a read token (prints a"
+                + " warning at start-up).")
+    boolean publicRead;
+
+    @Option(
+        names = "--tls-cert",
+        paramLabel = "PEM",
+        description =
+            "Serve HTTPS with this PEM certificate chain (with --tls-key); else plain HTTP/1.1"
+                + " and HTTP/2 cleartext, for loopback or behind a TLS-terminating proxy.")
+    java.nio.file.Path tlsCert;
+
+    @Option(
+        names = "--tls-key",
+        paramLabel = "PEM",
+        description = "The certificate's private key, PKCS#8 PEM, unencrypted.")
+    java.nio.file.Path tlsKey;
 
     @Option(
         names = "--enough",
@@ -150,14 +181,55 @@ public final class CenterCommand implements Runnable {
         paramLabel = "BYTES",
         converter = CountConverter.class,
         description =
-            "The largest upload part taken, compressed (default 8M; 64 times that"
-                + " uncompressed).")
+            "Limit: the largest upload part taken, compressed, counted while it is read"
+                + " (default 8M); a larger Content-Length is refused (413) before reading.")
     long maxUpload = 8L << 20;
+
+    @Option(
+        names = "--max-uncompressed",
+        paramLabel = "BYTES",
+        converter = CountConverter.class,
+        description = "Limit: the most one part may uncompress to (default 64M).")
+    long maxUncompressed = 64L << 20;
+
+    @Option(
+        names = "--max-part-memory",
+        paramLabel = "BYTES",
+        converter = CountConverter.class,
+        description =
+            "Limit: the heap one decoded part may hold, estimated while it is decoded"
+                + " (default 32M); one upload request holds at most twice this plus 1.3M, and"
+                + " uploads are decoded at once only as many as half the heap holds.")
+    long maxPartMemory = 32L << 20;
+
+    @Option(
+        names = "--max-connections",
+        paramLabel = "N",
+        description = "Limit: open connections in all (default: ${DEFAULT-VALUE}).")
+    int maxConnections = 1024;
+
+    @Option(
+        names = "--max-connections-per-client",
+        paramLabel = "N",
+        description = "Limit: open connections from one address (default: ${DEFAULT-VALUE}).")
+    int maxPerClient = 64;
+
+    @Option(
+        names = "--idle-timeout",
+        paramLabel = "SECONDS",
+        description =
+            "Limit: a connection silent this long is closed, and one whose first"
+                + " request's headers are not whole by then (default: ${DEFAULT-VALUE}); an upload"
+                + " body slower"
+                + " than 1 KiB/s after 5 s, or taking over six timeouts, is cut off (408).")
+    int idleTimeout = 20;
 
     @Option(
         names = "--threads",
         paramLabel = "N",
-        description = "Requests served at once (default: ${DEFAULT-VALUE}).")
+        description =
+            "Limit: requests handled at once (default: ${DEFAULT-VALUE}); connections"
+                + " waiting for their headers hold no thread.")
     int threads = 16;
 
     @Override
@@ -167,15 +239,43 @@ public final class CenterCommand implements Runnable {
           || threads < 1
           || enough < 1
           || maxUpload < 1024
+          || maxUncompressed < 1024
+          || maxPartMemory < 64 * 1024
+          || maxConnections < 1
+          || maxPerClient < 1
+          || idleTimeout < 1
           || !(threshold >= 0 && threshold <= 100)) {
         throw new UserError(
-            "--port 0..65535, --threads >= 1, --enough >= 1, --max-upload >= 1K"
-                + " and --threshold 0..100, please",
+            "--port 0..65535, --threads >= 1, --enough >= 1, --max-upload and"
+                + " --max-uncompressed >= 1K, --max-part-memory >= 64K, --max-connections,"
+                + " --max-connections-per-client and --idle-timeout >= 1, and --threshold 0..100,"
+                + " please",
             ExitStatus.USAGE);
       }
+      if ((tlsCert == null) != (tlsKey == null)) {
+        throw new UserError("--tls-cert and --tls-key go together", ExitStatus.USAGE);
+      }
+      CenterServer.Limits limits =
+          new CenterServer.Limits(
+              maxUpload,
+              maxUncompressed,
+              maxPartMemory,
+              maxConnections,
+              maxPerClient,
+              java.time.Duration.ofSeconds(idleTimeout),
+              8192,
+              1024);
       CenterServer.Settings settings =
           new CenterServer.Settings(
-              bind, port, noAuth, maxUpload, maxUpload * 64, threshold, enough, threads);
+              bind,
+              port,
+              noAuth,
+              publicRead,
+              threshold,
+              enough,
+              threads,
+              limits,
+              tlsCert == null ? null : new CenterServer.Tls(tlsCert, tlsKey));
       // The port first: a taken port must not leave a store created or migrated behind it.
       CenterServer.Bound socket;
       try {
@@ -193,6 +293,7 @@ public final class CenterCommand implements Runnable {
       } catch (IOException e) {
         throw new UserError("cannot listen on " + bind + ":" + port + ": " + UserError.why(e));
       }
+      // The port is bound: from here on the socket must be released on every failure.
       Store s;
       try {
         s = openStore(store, threads);
@@ -200,15 +301,39 @@ public final class CenterCommand implements Runnable {
         socket.close();
         throw e;
       }
-      CenterServer server = socket.start(s, System.err);
+      CenterServer server;
+      try {
+        server = socket.start(s, System.err);
+      } catch (IOException e) {
+        s.close();
+        throw new UserError("cannot start the center: " + UserError.why(e));
+      }
+      if (publicRead && !noAuth) {
+        System.err.println(
+            "center: WARNING: --public-read: every device's profiles, the device list and the"
+                + " status are readable by ANYONE who can reach "
+                + server.url()
+                + ", without a token.");
+      }
       if (noAuth) {
         System.err.println(
             "center: WARNING: --no-auth: uploads are taken from ANYONE who can"
                 + " reach "
                 + server.url()
-                + ", without a token. Use it for local experiments"
+                + ", without a token, and reads need none either. Use it for local experiments"
                 + " only.");
       }
+      System.err.printf(
+          Locale.ROOT,
+          "center: limits: %d connections (%d per client), %ds idle, upload %d bytes"
+              + " compressed / %d uncompressed / %d decoded, %d upload(s) decoded at once%n",
+          maxConnections,
+          maxPerClient,
+          idleTimeout,
+          maxUpload,
+          maxUncompressed,
+          maxPartMemory,
+          server.decodingPermits());
       System.err.println(
           "center: store "
               + s.url().redacted()
@@ -260,8 +385,18 @@ public final class CenterCommand implements Runnable {
           "  ./acf center token add phone1 --store sqlite:center/center.db"
         })
     static final class Add implements Callable<Integer> {
-      @Parameters(index = "0", paramLabel = "DEVICE", description = "The device's name.")
+      @Parameters(
+          index = "0",
+          paramLabel = "NAME",
+          description = "The device's name (or the reader's, with --read).")
       String device;
+
+      @Option(
+          names = "--read",
+          description =
+              "A read token: it may query profiles, status and estimates, and may not"
+                  + " upload. Without it, a device's upload token.")
+      boolean read;
 
       @Option(
           names = "--store",
@@ -272,6 +407,17 @@ public final class CenterCommand implements Runnable {
       @Override
       public Integer call() {
         try (Store s = openStore(store, 1)) {
+          if (read) {
+            String token = s.addReadToken(device);
+            System.out.println(token);
+            System.err.println(
+                "acf: read token "
+                    + device
+                    + " in "
+                    + s.url().redacted()
+                    + "; pass it as acf center query|status --token TOKEN");
+            return 0;
+          }
           String token = s.addToken(device);
           System.out.println(token);
           System.err.println(
@@ -340,6 +486,14 @@ public final class CenterCommand implements Runnable {
     String since;
 
     @Option(
+        names = "--token",
+        paramLabel = "T",
+        description =
+            "A read token (acf center token add NAME --read); not needed by a center started"
+                + " with --public-read.")
+    String token;
+
+    @Option(
         names = "--format",
         paramLabel = "FORMAT",
         description =
@@ -365,7 +519,7 @@ public final class CenterCommand implements Runnable {
       if (since != null) {
         q.append("&since=").append(enc(since));
       }
-      JsonNode n = get(client(url), q.toString());
+      JsonNode n = get(client(url), q.toString(), token);
       ProfileTable t;
       try {
         t = ProfileFormats.fromJson(n.toString());
@@ -478,9 +632,17 @@ public final class CenterCommand implements Runnable {
     @Option(names = "--format", paramLabel = "FORMAT", description = "table (default) or json.")
     Format format = Format.table;
 
+    @Option(
+        names = "--token",
+        paramLabel = "T",
+        description =
+            "A read token (acf center token add NAME --read); not needed by a center started"
+                + " with --public-read.")
+    String token;
+
     @Override
     public Integer call() {
-      JsonNode n = get(client(url), "/v1/status");
+      JsonNode n = get(client(url), "/v1/status", token);
       if (format == Format.json) {
         System.out.println(n.toPrettyString());
         return 0;

@@ -37,6 +37,7 @@ import picocli.CommandLine.Parameters;
       "      spec/conformance/valid/paper_notation.acf",
       "  ./acf check --diagnostics=json my.acf    # for editors",
       "  ./acf check --print my.acf               # also print the checked program",
+      "  ./acf check --strict my.acf              # lost instructions are errors",
       "  ./acf check --program examples/programs/bin/arrays \\",
       "      examples/acf/array_loads.acf           # symbol(NAME) against a build",
     })
@@ -62,6 +63,13 @@ public final class CheckCommand implements Callable<Integer> {
       description = "A folder of library ACFs searched before the standard library.")
   List<Path> libs = new ArrayList<>();
 
+  @Option(
+      names = "--strict",
+      description =
+          "Make the lints that point at lost work errors: a replacement without T.INSN (or"
+              + " delete) behind a pattern that matches the program's instructions.")
+  boolean strict;
+
   @Option(names = "--print", description = "Print the checked program of each valid file.")
   boolean print;
 
@@ -75,7 +83,7 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Frontend frontend = Frontend.standard().withLibrary(resolver(libs));
+    Frontend frontend = Frontend.standard().withLibrary(resolver(libs)).withStrict(strict);
     SymbolBinder.Symbols found = program == null ? null : SymbolBinder.symbols(program, null);
     ProgramSymbols symbols = found == null ? null : found.symbols();
     if (found != null && found.note() != null) {
@@ -124,8 +132,17 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   static SourceFile read(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new UserError(
+          "cannot read " + file + ": a directory, not an ACF file", ExitStatus.USAGE);
+    }
     if (!Files.isRegularFile(file)) {
-      throw new UserError("cannot read " + file + ": no such file", ExitStatus.USAGE);
+      throw new UserError(
+          "cannot read "
+              + file
+              + ": "
+              + (Files.exists(file) ? "not a regular file" : "no such file"),
+          ExitStatus.USAGE);
     }
     try {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));

@@ -2,6 +2,7 @@ package org.dise.repl;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,14 @@ import picocli.CommandLine.Parameters;
       "",
       "Two runs of one command, or one ACF on two builds or inputs:",
       "  ./acf compare --top 10 --weight instructions before after",
+      "",
+      "A sampled run (acf run --sampling) wrote NAME.estimate.csv, its whole-program estimate"
+          + " (the sampled profile scaled up, spec/sampling.md): compare reads that instead of the"
+          + " sampled counts and says so (--no-estimate reads the counts).",
+      "",
+      "For scripts: --format csv (one line per profile: the metrics) or --format json (the"
+          + " metrics, the entries that moved, with names, and what only one run has):",
+      "  ./acf compare --format json full sampled | jq '.profiles[0].count_error'",
     },
     mixinStandardHelpOptions = true)
 public final class CompareCommand implements Callable<Integer> {
@@ -82,6 +91,26 @@ public final class CompareCommand implements Callable<Integer> {
           "Compare this numeric column instead of each profile's own weight column"
               + " (count, instructions...); profiles without it are skipped with a note.")
   String weight;
+
+  @Option(
+      names = "--no-estimate",
+      description =
+          "Compare a sampled run's sampled counts, not its NAME.estimate.csv (the default reads"
+              + " the estimate when the run wrote one).")
+  boolean noEstimate;
+
+  /** How the comparison is printed. */
+  enum Format {
+    text,
+    csv,
+    json
+  }
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = "text (default), csv (the metrics, one line per profile) or json.")
+  Format format = Format.text;
 
   @Option(
       names = "--top",
@@ -136,8 +165,8 @@ public final class CompareCommand implements Callable<Integer> {
     if (top < 0) {
       throw new UserError("--top must be 0 or more, got " + top, ExitStatus.USAGE);
     }
-    int compared = 0;
-    List<String> skipped = new java.util.ArrayList<>();
+    List<Map<String, Object>> compared = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
     for (Map.Entry<String, ProfileTable[]> e : common.entrySet()) {
       ProfileTable x = e.getValue()[0];
       ProfileTable y = e.getValue()[1];
@@ -164,33 +193,105 @@ public final class CompareCommand implements Callable<Integer> {
         numeric(e.getKey(), x, a);
         numeric(e.getKey(), y, b);
       }
-      if (compared++ > 0) {
-        System.out.println();
+      List<ProfileTable> named = List.of(x, y);
+      String estimateA = null;
+      String estimateB = null;
+      if (!noEstimate && weight == null) {
+        Path ea = SampledEstimate.file(a, e.getKey());
+        Path eb = SampledEstimate.file(b, e.getKey());
+        if (ea != null) {
+          x = SampledEstimate.read(ea, x);
+          estimateA = ea.toString();
+        }
+        if (eb != null) {
+          y = SampledEstimate.read(eb, y);
+          estimateB = eb.toString();
+        }
       }
-      print(e.getKey(), x, y);
-      printMoves(x, y);
+      compared.add(compare(e.getKey(), x, y, named, estimateA, estimateB));
     }
-    for (String s : skipped) {
-      System.out.println("profile " + s + ": no column `" + weight + "`, skipped");
-    }
-    if (compared == 0) {
+    if (compared.isEmpty()) {
+      for (String s : skipped) {
+        System.out.println("profile " + s + ": no column `" + weight + "`, skipped");
+      }
       throw new UserError(
           "no profile common to " + a + " and " + b + " has a column `" + weight + "`",
           ExitStatus.USAGE);
     }
-    List<String> onlyA = new java.util.ArrayList<>(ra.profiles().keySet());
+    List<String> onlyA = new ArrayList<>(ra.profiles().keySet());
     onlyA.removeAll(rb.profiles().keySet());
-    List<String> onlyB = new java.util.ArrayList<>(rb.profiles().keySet());
+    List<String> onlyB = new ArrayList<>(rb.profiles().keySet());
     onlyB.removeAll(ra.profiles().keySet());
-    if (!(Files.isRegularFile(a) && Files.isRegularFile(b))) {
-      if (!onlyA.isEmpty()) {
-        System.out.println("profiles only in A (" + a + "): " + String.join(", ", onlyA));
+    if (Files.isRegularFile(a) && Files.isRegularFile(b)) {
+      onlyA.clear();
+      onlyB.clear();
+    }
+    switch (format) {
+      case json -> {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("a", a.toString());
+        doc.put("b", b.toString());
+        doc.put("profiles", compared);
+        doc.put("skipped", skipped);
+        doc.put("profiles_only_in_a", onlyA);
+        doc.put("profiles_only_in_b", onlyB);
+        System.out.println(SummaryJson.write(doc));
       }
-      if (!onlyB.isEmpty()) {
-        System.out.println("profiles only in B (" + b + "): " + String.join(", ", onlyB));
+      case csv -> {
+        System.out.println(String.join(",", CSV_COLUMNS));
+        for (Map<String, Object> c : compared) {
+          List<String> cells = new ArrayList<>();
+          for (String col : CSV_COLUMNS) {
+            Object v = c.get(col);
+            cells.add(v == null ? "" : csv(String.valueOf(v)));
+          }
+          System.out.println(String.join(",", cells));
+        }
+      }
+      default -> {
+        boolean first = true;
+        for (Map<String, Object> c : compared) {
+          if (!first) {
+            System.out.println();
+          }
+          first = false;
+          printText(c);
+        }
+        for (String s : skipped) {
+          System.out.println("profile " + s + ": no column `" + weight + "`, skipped");
+        }
+        if (!onlyA.isEmpty()) {
+          System.out.println("profiles only in A (" + a + "): " + String.join(", ", onlyA));
+        }
+        if (!onlyB.isEmpty()) {
+          System.out.println("profiles only in B (" + b + "): " + String.join(", ", onlyB));
+        }
       }
     }
     return 0;
+  }
+
+  /** The columns of {@code --format csv}, one line per profile compared. */
+  static final List<String> CSV_COLUMNS =
+      List.of(
+          "profile",
+          "weight",
+          "entries_a",
+          "entries_b",
+          "total_a",
+          "total_b",
+          "count_error",
+          "hot_set_error",
+          "hot_weight_error",
+          "stream_overlap",
+          "normalized",
+          "estimate_a",
+          "estimate_b");
+
+  private static String csv(String cell) {
+    return cell.contains(",") || cell.contains("\"")
+        ? "\"" + cell.replace("\"", "\"\"") + "\""
+        : cell;
   }
 
   /** Refuses a --weight column that is not a whole number in every row. */
@@ -213,25 +314,139 @@ public final class CompareCommand implements Callable<Integer> {
     }
   }
 
-  /** The entries that moved most, by absolute and relative change, and those on one side. */
-  private void printMoves(ProfileTable x, ProfileTable y) {
-    ProfileDiff d = ProfileDiff.of(x, y);
-    List<ProfileDiff.Entry> abs = d.byAbsoluteChange(top);
-    if (d.byAbsoluteChange(1).isEmpty()) {
+  /** One profile's comparison as data (what every format prints). */
+  private Map<String, Object> compare(
+      String name,
+      ProfileTable x,
+      ProfileTable y,
+      List<ProfileTable> named,
+      String estimateA,
+      String estimateB) {
+    Map<String, Long> exact = x.weights();
+    Map<String, ? extends Number> estimate = y.weights();
+    long tx = ProfileFormats.total(x);
+    long ty = ProfileFormats.total(y);
+    if (normalize && ty > 0) {
+      Map<String, Double> scaled = new LinkedHashMap<>();
+      y.weights().forEach((k, v) -> scaled.put(k, v * (double) tx / ty));
+      estimate = scaled;
+    }
+    long positive = exact.values().stream().filter(v -> v > 0).count();
+    int cut = (int) Math.max(1, Math.ceil(hotFraction * positive));
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("profile", name);
+    c.put("weight", x.weight());
+    c.put("entries_a", (long) x.rows().size());
+    c.put("entries_b", (long) y.rows().size());
+    c.put("total_a", tx);
+    c.put("total_b", ty);
+    c.put("count_error", finite(Accuracy.countError(exact, estimate)));
+    c.put("hot_fraction", hotFraction);
+    c.put("hot_entries", (long) Accuracy.hotSet(exact, cut).size());
+    c.put("hot_set_error", finite(Accuracy.hotSetError(exact, estimate, hotFraction)));
+    c.put("hot_weight", hotWeight);
+    c.put("hot_weight_entries", (long) Accuracy.hotWeightSet(exact, hotWeight).size());
+    c.put("hot_weight_error", finite(Accuracy.hotWeightSetError(exact, estimate, hotWeight)));
+    if (x.header().containsAll(List.of("signature", "share"))) {
+      c.put("stream_overlap", finite(StreamOverlap.overlap(shares(x), shares(y))));
+    }
+    c.put("normalized", normalize);
+    c.put("estimate_a", estimateA);
+    c.put("estimate_b", estimateB);
+    ProfileDiff d = ProfileDiff.of(x, y, named);
+    c.put("moved_absolute", entries(d.byAbsoluteChange(top)));
+    c.put("moved_relative", entries(d.byRelativeChange(top)));
+    c.put("any_moved", !d.byAbsoluteChange(1).isEmpty());
+    c.put("only_in_a", entries(d.onlyIn(true)));
+    c.put("only_in_b", entries(d.onlyIn(false)));
+    return c;
+  }
+
+  /** NaN (an empty reference) as null: JSON has no NaN. */
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+
+  private static double num(Object v) {
+    return v == null ? Double.NaN : (double) v;
+  }
+
+  private static List<Map<String, Object>> entries(List<ProfileDiff.Entry> list) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (ProfileDiff.Entry e : list) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("key", e.key());
+      m.put("label", e.label());
+      m.put("a", e.a());
+      m.put("b", e.b());
+      m.put("change", e.change());
+      m.put("relative", e.a() == 0 ? null : e.relative());
+      out.add(m);
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<ProfileDiff.Entry> back(Object list) {
+    List<ProfileDiff.Entry> out = new ArrayList<>();
+    for (Map<String, Object> m : (List<Map<String, Object>>) list) {
+      out.add(
+          new ProfileDiff.Entry(
+              (String) m.get("key"),
+              (String) m.get("label"),
+              (Long) m.get("a"),
+              (Long) m.get("b")));
+    }
+    return out;
+  }
+
+  private void printText(Map<String, Object> c) {
+    System.out.printf("profile %s (%s)%n", c.get("profile"), c.get("weight"));
+    for (String side : new String[] {"a", "b"}) {
+      Object est = c.get("estimate_" + side);
+      if (est != null) {
+        System.out.printf(
+            "  %s is a sampled run: compared through its whole-program estimate %s"
+                + " (--no-estimate compares the sampled counts)%n",
+            side.toUpperCase(java.util.Locale.ROOT), est);
+      }
+    }
+    System.out.printf(
+        "  entries          %,d in A, %,d in B%n", c.get("entries_a"), c.get("entries_b"));
+    // The weight's name is in the heading: "total instructions" would push the column out.
+    System.out.printf(
+        "  total            %,d in A, %,d in B%n", c.get("total_a"), c.get("total_b"));
+    System.out.printf(
+        "  count error      %.2f%%%s%n",
+        100 * num(c.get("count_error")), normalize ? " (B normalized to A's total)" : "");
+    long hot = (long) c.get("hot_entries");
+    System.out.printf(
+        "  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
+        100 * num(c.get("hot_set_error")), 100 * hotFraction, hot, hot == 1 ? "entry" : "entries");
+    // The papers' top 15% of entries can be mostly cold tail; the entries carrying most of the
+    // weight are the ones that matter (issue 16).
+    System.out.printf(
+        "  hot weight error %.2f%% (A's entries carrying %.0f%% of the weight: %d)%n",
+        100 * num(c.get("hot_weight_error")), 100 * hotWeight, c.get("hot_weight_entries"));
+    if (c.containsKey("stream_overlap")) {
+      System.out.printf(
+          "  stream overlap   %.2f%% (equation 5)%n", 100 * num(c.get("stream_overlap")));
+    }
+    if (!(boolean) c.get("any_moved")) {
       System.out.println("  no entry moved");
       return;
     }
     if (top > 0) {
       System.out.println("  moved most, by absolute change (B - A)");
-      ProfileDiff.table(abs).forEach(l -> System.out.println("    " + l));
-      List<ProfileDiff.Entry> rel = d.byRelativeChange(top);
+      ProfileDiff.table(back(c.get("moved_absolute"))).forEach(l -> System.out.println("    " + l));
+      List<ProfileDiff.Entry> rel = back(c.get("moved_relative"));
       if (!rel.isEmpty()) {
         System.out.println("  moved most, by relative change ((B - A) / A)");
         ProfileDiff.table(rel).forEach(l -> System.out.println("    " + l));
       }
     }
     for (boolean side : new boolean[] {true, false}) {
-      List<ProfileDiff.Entry> only = d.onlyIn(side);
+      List<ProfileDiff.Entry> only = back(c.get(side ? "only_in_a" : "only_in_b"));
       if (!only.isEmpty()) {
         long w = only.stream().mapToLong(e -> side ? e.a() : e.b()).sum();
         System.out.printf(
@@ -244,46 +459,6 @@ public final class CompareCommand implements Callable<Integer> {
                 ? ": " + String.join(", ", only.stream().map(ProfileDiff.Entry::label).toList())
                 : "");
       }
-    }
-  }
-
-  private void print(String name, ProfileTable x, ProfileTable y) {
-    Map<String, Long> exact = x.weights();
-    Map<String, ? extends Number> estimate = y.weights();
-    long tx = ProfileFormats.total(x);
-    long ty = ProfileFormats.total(y);
-    if (normalize && ty > 0) {
-      Map<String, Double> scaled = new LinkedHashMap<>();
-      y.weights().forEach((k, v) -> scaled.put(k, v * (double) tx / ty));
-      estimate = scaled;
-    }
-    long positive = exact.values().stream().filter(v -> v > 0).count();
-    int cut = (int) Math.max(1, Math.ceil(hotFraction * positive));
-    System.out.printf("profile %s (%s)%n", name, x.weight());
-    System.out.printf("  entries          %,d in A, %,d in B%n", x.rows().size(), y.rows().size());
-    // The weight's name is in the heading: "total instructions" would push the column out.
-    System.out.printf("  total            %,d in A, %,d in B%n", tx, ty);
-    System.out.printf(
-        "  count error      %.2f%%%s%n",
-        100 * Accuracy.countError(exact, estimate),
-        normalize ? " (B normalized to A's total)" : "");
-    int hot = Accuracy.hotSet(exact, cut).size();
-    System.out.printf(
-        "  hot set error    %.2f%% (A's top %.0f%%: %d %s with ties)%n",
-        100 * Accuracy.hotSetError(exact, estimate, hotFraction),
-        100 * hotFraction,
-        hot,
-        hot == 1 ? "entry" : "entries");
-    // The papers' top 15% of entries can be mostly cold tail; the entries carrying most of the
-    // weight are the ones that matter (issue 16).
-    int heavy = Accuracy.hotWeightSet(exact, hotWeight).size();
-    System.out.printf(
-        "  hot weight error %.2f%% (A's entries carrying %.0f%% of the weight: %d)%n",
-        100 * Accuracy.hotWeightSetError(exact, estimate, hotWeight), 100 * hotWeight, heavy);
-    if (x.header().containsAll(List.of("signature", "share"))) {
-      System.out.printf(
-          "  stream overlap   %.2f%% (equation 5)%n",
-          100 * StreamOverlap.overlap(shares(x), shares(y)));
     }
   }
 

@@ -76,8 +76,25 @@ public final class ExperimentCommand implements Callable<Integer> {
       description = "Where the results go (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("experiments-out");
 
+  @Option(
+      names = "--timing",
+      paramLabel = "MODEL",
+      description =
+          "The cycle model of overhead and energy: ooo (the default: the first paper's core,"
+              + " measured, spec/timing.md), inorder, or analytic (one cycle per event,"
+              + " spec/cost-model.md).")
+  String timing = "ooo";
+
+  @Option(
+      names = "--timing-config",
+      paramLabel = "FILE",
+      description = "Timing model parameters, `name = value` lines (spec/timing.md).")
+  Path timingConfig;
+
   @Override
   public Integer call() {
+    org.dise.runtime.timing.TimingConfig timed =
+        timing.equals("analytic") ? null : TimingOptions.read(timing, timingConfig);
     if (name.equals("list")) {
       for (Experiment e : Experiments.all()) {
         System.out.printf("%-10s %s%n%-10s   %s%n", e.name(), e.reproduces(), "", e.summary());
@@ -136,7 +153,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             sets.append(" --set ").append(o.name()).append('=').append(set.get(o.name()));
           }
         }
-        Lab lab = new Lab(ws, quick, System.err).set(own);
+        Lab lab = new Lab(ws, quick, System.err).set(own).timing(timed);
         String command =
             "./acf experiment "
                 + e.name()
@@ -144,6 +161,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + String.join(",", ws.stream().map(Workload::spec).toList())
                 + (quick ? " --quick" : "")
                 + sets
+                + (timing.equals("ooo") ? "" : " --timing " + timing)
+                + (timingConfig == null ? "" : " --timing-config " + timingConfig)
                 + " --out "
                 + out;
         ExperimentRunner.Written w =

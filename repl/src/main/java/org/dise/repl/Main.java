@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       UploadCommand.class,
       RemoteSimCommand.class,
       ExperimentCommand.class,
+      TimingCommand.class,
       org.dise.repl.shell.ReplCommand.class,
       CommandLine.HelpCommand.class,
     })

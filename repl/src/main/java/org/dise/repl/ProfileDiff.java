@@ -36,9 +36,21 @@ final class ProfileDiff {
 
   /** The union of both tables' entries, in A's order then B's new ones. */
   static ProfileDiff of(ProfileTable a, ProfileTable b) {
+    return of(a, b, List.of());
+  }
+
+  /**
+   * As {@link #of(ProfileTable, ProfileTable)}; {@code named} are further tables of the same
+   * profile whose rows name entries (a sampled run's own table when B is its estimate).
+   */
+  static ProfileDiff of(ProfileTable a, ProfileTable b, List<ProfileTable> named) {
     Map<String, Long> wa = a.weights();
     Map<String, Long> wb = b.weights();
-    Map<String, String> labels = labels(b);
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (ProfileTable t : named) {
+      labels.putAll(labels(t));
+    }
+    labels.putAll(labels(b));
     labels.putAll(labels(a));
     Set<String> keys = new LinkedHashSet<>(wa.keySet());
     keys.addAll(wb.keySet());
@@ -51,22 +63,48 @@ final class ProfileDiff {
   }
 
   /**
-   * The key cells, with the entry's function name when the table has one outside its key (a pc
-   * reads better as {@code 0x10658 sum_hot}).
+   * The key cells, each with the name the table gives it outside its key, as {@code acf report}
+   * shows them: a pc with its function ({@code 0x10658 sum_hot}), a call pair's {@code
+   * caller_address} and {@code callee_address} with {@code caller} and {@code callee} ({@code
+   * 0x1101e tree_churn, 0x10af4 tree_insert}).
    */
-  private static Map<String, String> labels(ProfileTable t) {
+  static Map<String, String> labels(ProfileTable t) {
     int[] k = t.key().stream().mapToInt(t.header()::indexOf).toArray();
-    int fn = t.key().contains("function") ? -1 : t.header().indexOf("function");
+    int[] names = new int[k.length];
+    boolean any = false;
+    for (int i = 0; i < k.length; i++) {
+      names[i] = nameColumn(t, t.key().get(i));
+      any |= names[i] >= 0;
+    }
+    // No key column has a name of its own: the entry's function, when the table has one.
+    int fn = any || t.key().contains("function") ? -1 : t.header().indexOf("function");
     Map<String, String> out = new LinkedHashMap<>();
     for (List<String> r : t.rows()) {
       StringBuilder key = new StringBuilder();
+      StringBuilder label = new StringBuilder();
       for (int i = 0; i < k.length; i++) {
         key.append(i == 0 ? "" : "|").append(r.get(k[i]));
+        String name = names[i] < 0 ? "" : r.get(names[i]);
+        boolean named = !name.isEmpty() && !name.equals(r.get(k[i]));
+        label
+            .append(i == 0 ? "" : any ? ", " : " ")
+            .append(r.get(k[i]))
+            .append(named ? " " + name : "");
       }
-      String label = key.toString().replace('|', ' ');
-      out.putIfAbsent(key.toString(), fn < 0 ? label : label + " " + r.get(fn));
+      out.putIfAbsent(key.toString(), fn < 0 ? label.toString() : label + " " + r.get(fn));
     }
     return out;
+  }
+
+  /** The column that names a key column's value ({@code X} for {@code X_address}), or -1. */
+  private static int nameColumn(ProfileTable t, String keyColumn) {
+    if (keyColumn.endsWith("_address")) {
+      String base = keyColumn.substring(0, keyColumn.length() - "_address".length());
+      if (t.header().contains(base) && !t.key().contains(base)) {
+        return t.header().indexOf(base);
+      }
+    }
+    return -1;
   }
 
   List<Entry> entries() {

@@ -7,7 +7,8 @@ import org.dise.runtime.linux.GuestFd;
 
 /**
  * A progress line on a terminal's stderr for long runs: instructions executed, the current MIPS,
- * elapsed time and, when a phase tracker runs, the current phase. It appears only after the run has
+ * elapsed time and, when a phase tracker runs, the current phase; when the end is known ({@code
+ * --max-insns}), the share done and an estimate of the time left. It appears only after the run has
  * taken {@link #DELAY_MS}, is redrawn in place, and is erased before the guest writes to the
  * terminal and when the run ends, so it never mixes with the guest's output or the report.
  */
@@ -19,15 +20,18 @@ public final class Progress implements AutoCloseable {
 
   private final PrintStream err;
   private final LongSupplier instructions;
+  private final long total;
   private final Supplier<String> detail;
   private final Thread thread;
   private final long start = System.nanoTime();
   private volatile boolean done;
   private boolean shown; // guarded by this
 
-  private Progress(PrintStream err, LongSupplier instructions, Supplier<String> detail) {
+  private Progress(
+      PrintStream err, LongSupplier instructions, long total, Supplier<String> detail) {
     this.err = err;
     this.instructions = instructions;
+    this.total = total;
     this.detail = detail;
     this.thread = new Thread(this::loop, "acf-progress");
     this.thread.setDaemon(true);
@@ -39,7 +43,20 @@ public final class Progress implements AutoCloseable {
    */
   public static Progress start(
       boolean enabled, PrintStream err, LongSupplier instructions, Supplier<String> detail) {
-    Progress p = new Progress(err, instructions, detail);
+    return start(enabled, err, instructions, -1, detail);
+  }
+
+  /**
+   * As {@link #start(boolean, PrintStream, LongSupplier, Supplier)}, with the number of
+   * instructions at which the run stops ({@code --max-insns}), or -1 when it is not known.
+   */
+  public static Progress start(
+      boolean enabled,
+      PrintStream err,
+      LongSupplier instructions,
+      long total,
+      Supplier<String> detail) {
+    Progress p = new Progress(err, instructions, total, detail);
     if (enabled) {
       GuestFd.beforeHostWrite = p::erase;
       p.thread.start();
@@ -59,15 +76,39 @@ public final class Progress implements AutoCloseable {
         lastInsns = n;
         lastTime = now;
         String extra = detail == null ? null : detail.get();
-        draw(
-            String.format(
-                "acf: %,d instructions, %.0f MIPS, %.1f s%s",
-                n, Math.max(0, mips), (now - start) / 1e9, extra == null ? "" : ", " + extra));
+        draw(line(n, total, mips, (now - start) / 1e9, extra));
         Thread.sleep(TICK_MS);
       }
     } catch (InterruptedException e) {
       // closing
     }
+  }
+
+  /**
+   * The line: {@code acf: 1,234 instructions, 80 MIPS, 2.5 s}, or with a known end {@code acf:
+   * 250,000,000 of 1,000,000,000 instructions (25%), 80 MIPS, 3.1 s, about 9 s left} (the time left
+   * from the average rate so far, which a phase change can make wrong; hence "about").
+   */
+  static String line(long n, long total, double mips, double seconds, String extra) {
+    StringBuilder sb = new StringBuilder("acf: ");
+    if (total > 0) {
+      long done = Math.min(n, total);
+      sb.append(String.format("%,d of %,d instructions (%d%%)", n, total, done * 100 / total));
+    } else {
+      sb.append(String.format("%,d instructions", n));
+    }
+    sb.append(String.format(", %.0f MIPS, %.1f s", Math.max(0, mips), seconds));
+    if (total > 0 && n > 0 && n < total && seconds > 0) {
+      double left = (total - n) / (n / seconds);
+      sb.append(
+          left < 60
+              ? String.format(", about %d s left", Math.round(left))
+              : String.format(", about %d min %02d s left", (long) left / 60, (long) left % 60));
+    }
+    if (extra != null) {
+      sb.append(", ").append(extra);
+    }
+    return sb.toString();
   }
 
   private synchronized void draw(String line) {

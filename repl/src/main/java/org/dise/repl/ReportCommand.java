@@ -31,6 +31,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report --top 30 --profile CallPair_handler prof",
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
+      "  ./acf report --by function prof   # every address-keyed profile summed per function",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
@@ -57,6 +58,21 @@ public final class ReportCommand implements Callable<Integer> {
               + " (instructions for calling contexts; DIR/NAME.cycles.svg by cycles).")
   boolean svg;
 
+  /** How entries are grouped. */
+  enum By {
+    entry,
+    function
+  }
+
+  @Option(
+      names = "--by",
+      paramLabel = "GROUP",
+      description =
+          "entry (default: each profile's own keys) or function: the weights of a profile keyed"
+              + " by code addresses (T.PC, T.TARGET, symbol(NAME), call pairs) summed per"
+              + " function (per pair of functions for two addresses).")
+  By by = By.entry;
+
   @Override
   public Integer call() {
     if (top < 1) {
@@ -74,7 +90,19 @@ public final class ReportCommand implements Callable<Integer> {
     }
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {
-        ProfileFormats.terminal(p.getKey(), p.getValue(), top).forEach(System.out::println);
+        ProfileTable t = p.getValue();
+        if (by == By.function) {
+          java.util.Optional<ProfileTable> rolled = FunctionRollUp.of(t);
+          if (rolled.isEmpty()) {
+            System.out.println(
+                "profile "
+                    + p.getKey()
+                    + ": its keys are not code addresses, so it is printed by entry");
+          } else {
+            t = rolled.get();
+          }
+        }
+        ProfileFormats.terminal(p.getKey(), t, top).forEach(System.out::println);
         run.notes()
             .getOrDefault(p.getKey(), List.of())
             .forEach(n -> System.out.println("  note: " + n));
@@ -163,15 +191,37 @@ public final class ReportCommand implements Callable<Integer> {
     return lines;
   }
 
-  /** One member; an object (the transmission report) as one line per member, prefixed. */
+  /**
+   * One member as {@code name value}; a flat record (the trigger's settings, the sampling options)
+   * as one line of {@code field value} pairs. Absent values (null) and empty lists are left out:
+   * they say nothing a reader of the report needs (issue 32: {@code sampling options sampling
+   * null}, empty {@code env} lines).
+   */
   private static void member(String name, Object v, List<String> lines) {
     if (v instanceof Map<?, ?> m) {
-      m.forEach((k, w) -> member(name + " " + String.valueOf(k).replace('_', ' '), w, lines));
+      List<String> parts = new ArrayList<>();
+      m.forEach(
+          (k, w) -> {
+            if (w != null && !String.valueOf(w).isEmpty()) {
+              parts.add(String.valueOf(k).replace('_', ' ') + " " + value(String.valueOf(k), w));
+            }
+          });
+      if (!parts.isEmpty()) {
+        lines.add(String.format("%-24s %s", name, String.join(", ", parts)));
+      }
       return;
     }
-    String value =
-        integer(v) ? String.format("%,d", Long.parseLong(v.toString())) : String.valueOf(v);
-    lines.add(String.format("%-24s %s", name, value));
+    String value = value(name, v);
+    if (!value.isEmpty()) {
+      lines.add(String.format("%-24s %s", name, value));
+    }
+  }
+
+  /** A number with thousands separators, except identifiers (a seed is not a quantity). */
+  private static String value(String name, Object v) {
+    return integer(v) && !name.equals("seed")
+        ? String.format("%,d", Long.parseLong(v.toString()))
+        : String.valueOf(v);
   }
 
   private static boolean integer(Object v) {

@@ -41,7 +41,8 @@ final class ReportOptions {
       paramLabel = "DIR",
       description =
           "With --report-to: where parts wait when the center is down or slow"
-              + " (default ~/.acf/spool); acf upload sends them.")
+              + " (default $XDG_STATE_HOME/acf/spool, else ~/.local/state/acf/spool); acf upload"
+              + " sends them.")
   Path spool;
 
   @Option(
@@ -94,6 +95,14 @@ final class ReportOptions {
     }
     if (device == null) {
       throw new UserError("--report-to needs --device ID", ExitStatus.USAGE);
+    }
+    if (!org.dise.center.Upload.DEVICE_NAME.matcher(device).matches()) {
+      // The center's own rule, checked before the run: a part it would refuse is never made.
+      throw new UserError(
+          "--device "
+              + device
+              + ": a device name is 1 to 64 letters, digits, '.', '_' or '-' (the center's rule)",
+          ExitStatus.USAGE);
     }
     int every;
     try {

@@ -265,6 +265,8 @@ public final class RunCommand implements Callable<Integer> {
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
+  @picocli.CommandLine.Mixin TimingOptions timing = new TimingOptions();
+
   @Option(
       names = "--fast-forward",
       paramLabel = "N",
@@ -300,6 +302,9 @@ public final class RunCommand implements Callable<Integer> {
   /** The whole command line as typed ({@code run} first), for summary.json; null: picocli's. */
   List<String> typed;
 
+  /** The --out folder's identity when it was prepared: the guest may not swap it for a link. */
+  private Object outKey;
+
   /** The configuration --config named, once read. */
   private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
 
@@ -308,15 +313,24 @@ public final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (maxInsns == 0) {
+      throw new UserError(
+          "--max-insns must be at least 1 (leave it out for no limit)", ExitStatus.USAGE);
+    }
     if (config != null && !acfs.isEmpty()) {
       throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
     }
     if (out != null && acfs.isEmpty() && config == null) {
       throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
+    if (report.active()) {
+      Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
+      GuestReach.checkSpool(options().sandbox(), spoolDir, report.spool == null);
+    }
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
+      outKey = GuestReach.identity(out);
     }
     ProductionSet productions = null;
     Path origin = null;
@@ -325,17 +339,29 @@ public final class RunCommand implements Callable<Integer> {
       productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs, noCache ? null : AcfCache.standard());
+      productions = AcfLoader.load(acfs, noCache ? null : guestSafeCache());
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
     productions = SymbolBinder.bind(productions, program, options());
     if (fastForward != null || simpoints != null || weights != null) {
+      if (timing.active()) {
+        throw new UserError(
+            "--timing does not combine with simulation points yet (spec/timing.md, \"Not yet\")",
+            ExitStatus.USAGE);
+      }
       return new PointRuns(this).run(productions, origin);
     }
     TriggerSpec trigger = triggerSpec(productions, origin);
     report.check(productions != null, trigger != null);
+    org.dise.runtime.timing.TimingRun timed = timing.start(productions != null);
     if (trigger != null) {
+      if (timed != null) {
+        throw new UserError(
+            "--timing does not combine with sampling yet: time the sampled intervals' production"
+                + " set without a trigger",
+            ExitStatus.USAGE);
+      }
       return sampled(productions, origin, trigger);
     }
     Machine machine = RunService.load(program, rawArgs(args), options());
@@ -343,6 +369,9 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+    }
+    if (timed != null) {
+      timed.attach(machine.cpu());
     }
     org.dise.center.DeviceReporter reporter =
         report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
@@ -352,7 +381,12 @@ public final class RunCommand implements Callable<Integer> {
     Clock clock = new Clock(stats);
     Machine.Outcome out;
     try (Progress p =
-        Progress.start(progress && Tty.isTerminal(2), System.err, machine.cpu()::instret, null)) {
+        Progress.start(
+            progress && Tty.isTerminal(2),
+            System.err,
+            machine.cpu()::instret,
+            maxInsns > 0 ? maxInsns : -1,
+            null)) {
       out = machine.run(maxInsns);
     }
     clock.stop();
@@ -366,24 +400,64 @@ public final class RunCommand implements Callable<Integer> {
               ? null
               : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
       ProfileReport.summary(engine, machine.symbols(), System.err);
+      if (timed == null) {
+        System.err.println(
+            "  (analytic: one cycle per event, spec/cost-model.md; --timing ooo or inorder"
+                + " measures cycles)");
+      }
       RunSummary.print(engine, machine, System.err);
       if (sent != null) {
         sent.lines().forEach(System.err::println);
       }
+      if (timed != null) {
+        printTiming(timed);
+      }
       if (this.out != null) {
+        GuestReach.checkUnchanged(this.out, outKey);
         RunService.writeOut(
             engine,
             machine.symbols(),
             this.out,
             out.exitStatus(),
             "--out",
-            RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
+            RunSummary.members(request(), engine, machine)
+                + (sent == null ? "" : sent.json())
+                + ", \"cost_model\": \""
+                + (timed == null ? "analytic" : timed.config().model())
+                + "\""
+                + (timed == null ? "" : ", \"timing\": " + timed.toJson()));
       }
+    } else if (timed != null) {
+      printTiming(timed);
     }
     if (stats) {
       clock.printStats(out.instructions());
     }
-    return out.exitStatus();
+    return reported(out.exitStatus(), reporter);
+  }
+
+  /**
+   * The ACF cache, unless it lies where the guest may write: then this run neither reads nor writes
+   * it (a planted entry would be run as compiled productions).
+   */
+  private AcfCache guestSafeCache() {
+    AcfCache c = AcfCache.standard();
+    if (c != null && GuestReach.guestMayWrite(options().sandbox(), c.directory())) {
+      System.err.println(
+          "acf: not using the ACF cache "
+              + c.directory()
+              + ": the guest may write there (set ACF_CACHE to a directory outside the working"
+              + " directory)");
+      return null;
+    }
+    return c;
+  }
+
+  private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
+    System.err.println("timing");
+    for (String line : timed.describe().split("\n")) {
+      System.err.println("  " + line);
+    }
   }
 
   /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
@@ -516,6 +590,7 @@ public final class RunCommand implements Callable<Integer> {
             progress && Tty.isTerminal(2),
             System.err,
             () -> current.get() == null ? 0 : current.get().applicationInstructions(),
+            maxInsns > 0 ? maxInsns : -1,
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
@@ -545,6 +620,7 @@ public final class RunCommand implements Callable<Integer> {
       sent.lines().forEach(System.err::println);
     }
     if (this.out != null) {
+      GuestReach.checkUnchanged(this.out, outKey);
       RunService.writeOut(
           r.engine(),
           r.machine().symbols(),
@@ -560,7 +636,20 @@ public final class RunCommand implements Callable<Integer> {
     if (stats) {
       clock.printStats(outcome.instructions());
     }
-    return outcome.exitStatus();
+    return reported(outcome.exitStatus(), reporter);
+  }
+
+  /**
+   * The run's exit status with its report: a part the center refused for good or a refused token
+   * fails a run the guest ended well (the profile was asked for and did not arrive).
+   */
+  private int reported(int guest, org.dise.center.DeviceReporter reporter) {
+    String failure = reporter == null ? null : reporter.failure();
+    if (failure == null) {
+      return guest;
+    }
+    System.err.println("acf: the profile was not delivered: " + failure);
+    return guest != 0 ? guest : ExitStatus.FAILURE;
   }
 
   /** "--interval needs" or "--interval and --threshold need": the sampling options given. */

@@ -45,6 +45,35 @@ class CheckFmtCommandTest {
   }
 
   @Test
+  void aReplacementThatLosesTheLoadsWarnsAndFailsUnderStrict(@TempDir Path dir) throws Exception {
+    // Issue 32, finding 2: this passed `acf check` silently; when run, every load vanished.
+    Path f = dir.resolve("loads.acf");
+    Files.writeString(
+        f,
+        "sink loads = count_map();\nP1: T.OPCLASS == load => R1, null\n"
+            + "R1: call(loads, T.PC);\n");
+    Run r = run("check", f.toString());
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.err())
+        .contains(
+            "loads.acf:2:1: warning: production `P1` replaces the program's instructions with"
+                + " `R1`, which has no `T.INSN`: every instruction it matches is dropped\n");
+    assertThat(r.err()).contains("hint: add `T.INSN` to `R1` to keep the instruction");
+    Run strict = run("check", "--strict", f.toString());
+    assertThat(strict.status()).isEqualTo(1);
+    assertThat(strict.err()).contains("loads.acf:2:1: error: production `P1` replaces");
+    // `delete` says it is meant, and survives acf fmt.
+    Files.writeString(
+        f,
+        "sink loads = count_map();\nP1: T.OPCLASS == load => R1, null\n"
+            + "R1: call(loads, T.PC); delete;\n");
+    Run deleted = run("check", "--strict", f.toString());
+    assertThat(deleted.status()).isEqualTo(0);
+    assertThat(deleted.err()).isEmpty();
+    assertThat(run("fmt", f.toString()).out()).contains("R1: call(loads, T.PC); delete;\n");
+  }
+
+  @Test
   void usageErrorsExitTwo() {
     assertThat(run("check").status()).isEqualTo(2);
     assertThat(run("check", "no/such/file.acf").status()).isEqualTo(2);

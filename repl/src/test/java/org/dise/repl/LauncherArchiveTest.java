@@ -31,6 +31,12 @@ class LauncherArchiveTest {
    * Sources cds.sh as a launcher does, with {@code java} as its JVM; returns stderr and cds_opts.
    */
   private String[] acfCds(String java) throws Exception {
+    Process p = startAcfCds(java, "");
+    return finish(p);
+  }
+
+  /** Starts the script; {@code slow} runs in the training (a {@code sleep}, to overlap two). */
+  private Process startAcfCds(String java, String slow) throws Exception {
     Files.createDirectories(home.resolve("lib"));
     Files.copy(
         RepositoryRoot.resolve("distribution/src/lib/cds.sh"),
@@ -43,10 +49,15 @@ class LauncherArchiveTest {
             "home='" + home + "'; prog=acf; java='" + java + "'; cp_opts=()",
             ". \"$home/lib/cds.sh\"",
             // Training: one class listed (the dump archives it); counted, to see reruns.
-            "train() { echo trained >>\"$home/trainings\"; echo java/lang/Object >\"$1.list.x\"; }",
+            "train() { echo trained >>\"$home/trainings\"; "
+                + slow
+                + " echo java/lang/Object >\"$1.list.x\"; }",
             "acf_cds test train -version",
             "echo \"opts=${cds_opts[*]:-}\"");
-    Process p = new ProcessBuilder("bash", "-c", script).start();
+    return new ProcessBuilder("bash", "-c", script).start();
+  }
+
+  private static String[] finish(Process p) throws Exception {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).isEqualTo(0);
@@ -67,6 +78,24 @@ class LauncherArchiveTest {
     String[] second = acfCds(JAVA);
     assertThat(second[0]).isEmpty();
     assertThat(second[1]).isEqualTo(first[1]);
+    assertThat(trainings()).isEqualTo(1);
+  }
+
+  @Test
+  void twoLaunchersStartingAtOnceMakeTheArchiveOnce() throws Exception {
+    // Issue 32: two processes sharing a checkout made it twice. The second one to look finds the
+    // first one making it (the lock is taken) and starts without it.
+    Process first = startAcfCds(JAVA, "sleep 3;");
+    Thread.sleep(1000);
+    Process second = startAcfCds(JAVA, "");
+    String[] b = finish(second);
+    String[] a = finish(first);
+    assertThat(a[0]).contains("creating the class-data archive");
+    assertThat(b[0]).isEmpty();
+    assertThat(b[1]).isEqualTo("opts=");
+    assertThat(trainings()).isEqualTo(1);
+    // The next one uses the archive the first made.
+    assertThat(acfCds(JAVA)[1]).contains("-XX:SharedArchiveFile=");
     assertThat(trainings()).isEqualTo(1);
   }
 

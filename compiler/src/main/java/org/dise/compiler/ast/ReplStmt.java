@@ -11,6 +11,12 @@ public sealed interface ReplStmt extends Node {
   /** {@code T.INSN}: the original matched instruction. */
   record OriginalInsn(Span span) implements ReplStmt {}
 
+  /**
+   * {@code delete}: the sequence drops the original instruction on purpose. It emits nothing; it
+   * tells the lost-instructions lint that leaving {@code T.INSN} out is meant.
+   */
+  record Delete(Span span) implements ReplStmt {}
+
   /** {@code call(handler, args...)}: a call into a profile sink. */
   record SinkCall(Name sink, List<Operand> args, java.util.Optional<Operand> result, Span span)
       implements ReplStmt {

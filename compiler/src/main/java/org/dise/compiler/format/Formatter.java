@@ -241,6 +241,9 @@ public final class Formatter {
     if (s instanceof ReplStmt.OriginalInsn) {
       return "T.INSN";
     }
+    if (s instanceof ReplStmt.Delete) {
+      return "delete";
+    }
     if (s instanceof ReplStmt.SinkCall c) {
       List<String> parts = new ArrayList<>();
       parts.add(c.sink().text());

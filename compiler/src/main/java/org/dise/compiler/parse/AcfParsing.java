@@ -167,11 +167,56 @@ public final class AcfParsing {
           msg.startsWith("missing ") && expected != null
               ? "missing " + expected + " before " + what
               : "unexpected " + what + (expected == null ? "" : "; expected " + expected);
-      Token previous =
-          t.getTokenIndex() > 0
-              ? ((Parser) recognizer).getInputStream().get(t.getTokenIndex() - 1)
-              : null;
+      Token previous = previousOnChannel((Parser) recognizer, t);
+      if (missingSemicolon((Parser) recognizer, t, previous)) {
+        // A statement left open at the end of a line: say so there, not at the next line's
+        // first token (`R1: call(h, T.PC)` then `T.INSN;` reported "unexpected `T.INSN`").
+        int at = previous.getStopIndex() + 1;
+        diags.error(
+            new Span(source, at, at),
+            "syntax error: expected `;` at the end of the line",
+            "the next line starts with " + what + ", which cannot continue this statement");
+        return;
+      }
       diags.error(span, "syntax error: " + message, hint(t, previous));
+    }
+
+    /** The default-channel token before {@code t} (comments are on the hidden channel). */
+    private static Token previousOnChannel(Parser parser, Token t) {
+      for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
+        Token p = parser.getInputStream().get(i);
+        if (p.getChannel() == Token.DEFAULT_CHANNEL) {
+          return p;
+        }
+      }
+      return null;
+    }
+
+    /**
+     * True when the offending token begins a line, the token before it ends an earlier one, and
+     * either a {@code ;} is one of the tokens the parser would take there or the token can only
+     * continue a replacement sequence ({@code T.INSN}, {@code call}, {@code $drN = ...}, a label):
+     * the item before it ended where the line did, so the parser looks for a new item.
+     */
+    private static boolean missingSemicolon(Parser parser, Token t, Token previous) {
+      if (previous == null
+          || t.getType() == Token.EOF
+          || previous.getType() == AcfLexer.SEMI
+          || previous.getLine() >= t.getLine()) {
+        return false;
+      }
+      int type = t.getType();
+      if (type == AcfLexer.TINSN
+          || type == AcfLexer.CALL
+          || type == AcfLexer.DOLLAR_NAME
+          || type == AcfLexer.LABEL) {
+        return true;
+      }
+      try {
+        return parser.getExpectedTokens().contains(AcfLexer.SEMI);
+      } catch (RuntimeException ex) {
+        return false;
+      }
     }
 
     private static String hint(Token t, Token previous) {

@@ -382,6 +382,11 @@ final class AstBuilder extends AcfBaseVisitor<Object> {
   }
 
   @Override
+  public ReplStmt visitDeleteStmt(AcfParser.DeleteStmtContext ctx) {
+    return new ReplStmt.Delete(span(ctx));
+  }
+
+  @Override
   public ReplStmt visitCallStmt(AcfParser.CallStmtContext ctx) {
     List<Operand> args = new ArrayList<>();
     for (AcfParser.CallArgContext a : ctx.callArg()) {

@@ -136,6 +136,17 @@ public final class NameResolution {
         checkedOnly.addAll(out.acfs);
       }
     }
+    // Replacements of the main file that no production names are still resolved (into the
+    // scratch program, so their sinks do not become the program's): a call of an undeclared sink
+    // is reported whether or not a production uses the sequence yet.
+    out = new Out();
+    for (Item item : main.items()) {
+      if (item instanceof Item.Replacement r
+          && scope.lookup(r.name().key()) instanceof Scope.ReplE e
+          && e.replacement() == r) {
+        replacements.replacement(e);
+      }
+    }
     out = real;
     CheckedProgram checked =
         new CheckedProgram(

@@ -45,7 +45,19 @@ final class ReplacementResolution {
     }
     Scope scope = r.declaredIn();
     List<CheckedReplacement.Stmt> body = new ArrayList<>();
+    ReplStmt.Delete delete = null;
+    ReplStmt.OriginalInsn original = null;
     for (ReplStmt s : r.replacement().body()) {
+      if (s instanceof ReplStmt.Delete d) {
+        if (delete != null) {
+          diags.error(d.span(), "`delete` is written twice in this sequence");
+        }
+        delete = d;
+        continue;
+      }
+      if (s instanceof ReplStmt.OriginalInsn o && original == null) {
+        original = o;
+      }
       if (s instanceof ReplStmt.LabelDef l) {
         body.add(new CheckedReplacement.Stmt.Label(l.name(), l.span()));
       } else if (s instanceof ReplStmt.OriginalInsn o) {
@@ -61,8 +73,14 @@ final class ReplacementResolution {
         body.add(new CheckedReplacement.Stmt.Instruction(i.mnemonic().text(), ops, i.span()));
       }
     }
+    if (delete != null && original != null) {
+      diags.error(
+          delete.span(),
+          "`delete` in a sequence that executes the original instruction (`T.INSN`)",
+          "`delete` says the sequence drops the instruction; remove one of the two");
+    }
     CheckedReplacement checked =
-        new CheckedReplacement(r.replacement().name().text(), body, r.span());
+        new CheckedReplacement(r.replacement().name().text(), body, delete != null, r.span());
     memo.put(r.replacement(), checked);
     return checked;
   }

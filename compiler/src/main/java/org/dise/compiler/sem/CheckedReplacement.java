@@ -3,10 +3,23 @@ package org.dise.compiler.sem;
 import java.util.List;
 import org.dise.compiler.diag.Span;
 
-/** A resolved replacement sequence (the RT contents before encoding). */
-public record CheckedReplacement(String name, List<Stmt> body, Span span) {
+/**
+ * A resolved replacement sequence (the RT contents before encoding). {@code deletes} is true when
+ * the sequence says {@code delete}: it drops the original instruction on purpose.
+ */
+public record CheckedReplacement(String name, List<Stmt> body, boolean deletes, Span span) {
   public CheckedReplacement {
     body = List.copyOf(body);
+  }
+
+  /** A sequence without the {@code delete} marker. */
+  public CheckedReplacement(String name, List<Stmt> body, Span span) {
+    this(name, body, false, span);
+  }
+
+  /** Whether the sequence executes the original instruction ({@code T.INSN}). */
+  public boolean keepsOriginal() {
+    return body.stream().anyMatch(s -> s instanceof Stmt.Original);
   }
 
   /** One element of the sequence. */

@@ -71,6 +71,9 @@ public final class ProgramPrinter {
                   for (CheckedReplacement.Stmt s : r.body()) {
                     sb.append("      ").append(stmt(s)).append('\n');
                   }
+                  if (r.deletes()) {
+                    sb.append("      delete\n");
+                  }
                 });
       }
     }

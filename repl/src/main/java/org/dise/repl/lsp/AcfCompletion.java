@@ -38,6 +38,10 @@ final class AcfCompletion {
   private static final Pattern COMPONENT_ARGS =
       Pattern.compile("\\b(?:sink|trigger)\\s+\\w+\\s*=\\s*(\\w+)\\s*\\(([^()]*)$");
   private static final Pattern CALL = Pattern.compile("\\bcall\\s*\\(\\s*([\\w.]*)$");
+  private static final Pattern OPCLASS_VALUE =
+      Pattern.compile("\\b[Tt]\\.(?i:OPCLASS)\\s*[=!]=\\s*(\\w*)$");
+  private static final Pattern OP_VALUE =
+      Pattern.compile("\\b[Tt]\\.(?i:OP)\\s*[=!]=\\s*([\\w.]*)$");
   private static final Pattern SYMBOL = Pattern.compile("\\bsymbol\\s*\\(\\s*([\\w.]*)$");
 
   private static final List<String> KEYWORDS =
@@ -56,6 +60,7 @@ final class AcfCompletion {
           "true",
           "false",
           "tag",
+          "delete",
           "zero",
           "overflow",
           "inc",
@@ -83,6 +88,13 @@ final class AcfCompletion {
     Matcher m;
     if ((m = FIELD.matcher(line)).find()) {
       return fields();
+    }
+    // After `T.OPCLASS ==` only an opcode class fits, after `T.OP ==` a mnemonic or codeword.
+    if ((m = OPCLASS_VALUE.matcher(line)).find()) {
+      return opClasses();
+    }
+    if ((m = OP_VALUE.matcher(line)).find()) {
+      return mnemonics();
     }
     if ((m = IMPORT.matcher(line)).find()) {
       List<CompletionItem> out = new ArrayList<>();
@@ -113,6 +125,35 @@ final class AcfCompletion {
       }
     }
     return everything(doc, offset, symbols);
+  }
+
+  static List<CompletionItem> opClasses() {
+    List<CompletionItem> out = new ArrayList<>();
+    for (OpClass c : OpClass.values()) {
+      out.add(
+          item(
+              c.acfName(),
+              CompletionItemKind.EnumMember,
+              "opcode class",
+              LanguageDocs.opClass(c.acfName()).orElse("")));
+    }
+    return out;
+  }
+
+  static List<CompletionItem> mnemonics() {
+    List<CompletionItem> out = new ArrayList<>();
+    for (String codeword : List.of("on_trig_inst", "off_trig_inst")) {
+      out.add(
+          item(
+              codeword,
+              CompletionItemKind.Keyword,
+              "codeword",
+              LanguageDocs.keyword(codeword).orElse("")));
+    }
+    for (Op op : Op.values()) {
+      out.add(item(op.mnemonic(), CompletionItemKind.Function, "RISC-V instruction", ""));
+    }
+    return out;
   }
 
   static List<CompletionItem> fields() {

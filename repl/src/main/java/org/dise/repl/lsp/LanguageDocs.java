@@ -174,6 +174,10 @@ final class LanguageDocs {
         "`tag(sink)`: tags the instruction for a profiling co-processor without"
             + " replacing it (Zilles and Sohi's decode-stage filter)");
     KEYWORDS.put(
+        "delete",
+        "`delete`: in a replacement sequence, says that dropping the original instruction"
+            + " (leaving out `T.INSN`) is meant; without it the lost-instructions lint warns");
+    KEYWORDS.put(
         "on_trig_inst",
         "The codeword a trigger injects to turn sampling on;"
             + " `T.OP == on_trig_inst -> set_0(HPS_R0), null` is equation (1) of §3.4");

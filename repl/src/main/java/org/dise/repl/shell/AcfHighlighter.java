@@ -15,7 +15,7 @@ final class AcfHighlighter implements Highlighter {
           "(?<comment>//.*)"
               + "|(?<field>\\b[Tt]\\.[A-Za-z_]+)"
               + "|(?<keyword>\\b(?:null|call|true|false|import|acf|use|const|register|counter|sink"
-              + "|trigger|(?:zero|overflow|inc|dec|set)_\\d+)\\b|=>|->|\u2192|\u21d2)"
+              + "|trigger|tag|delete|(?:zero|overflow|inc|dec|set)_\\d+)\\b|=>|->|\u2192|\u21d2)"
               + "|(?<number>\\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|\\d[\\d_]*)(?:Ki|Mi|K|M)?\\b)"
               + "|(?<string>\"[^\"]*\"?)");
 

@@ -127,6 +127,24 @@ final class ProductionCommands {
           out.append("productions cleared\n");
         });
     t.add(
+        "check",
+        "",
+        "every diagnostic of the session's ACF, as acf check prints it",
+        "Check the"
+            + " session's ACF (loaded files and typed entries, pending ones too) and print every"
+            + " diagnostic acf check prints for the same text: names still undeclared, and the"
+            + " warnings about the whole set (a replacement no production uses) that typing"
+            + " leaves for later.",
+        List.of(":check"),
+        a -> {
+          Args.none(a, "check");
+          Workspace.Outcome o = workspace.check();
+          out.append(o.text());
+          if (!o.ok()) {
+            failed.run();
+          }
+        });
+    t.add(
         "tables",
         "",
         "the PT, CT inputs and RT as lowered, counters, sinks",
@@ -151,9 +169,17 @@ final class ProductionCommands {
 
   /** A typed entry: compiled with the session's productions, replacing an item of its label. */
   void submit(String entry) {
-    if (!entry.isBlank()) {
-      report(workspace.type(entry));
+    submit(entry, false);
+  }
+
+  /** A typed entry; a {@code continuation} replaces the previous entry's earlier form quietly. */
+  boolean submit(String entry, boolean continuation) {
+    if (entry.isBlank()) {
+      return false;
     }
+    Workspace.Outcome o = workspace.type(entry, continuation);
+    report(o);
+    return o.ok();
   }
 
   private void report(Workspace.Outcome o) {

@@ -33,6 +33,13 @@ public final class ReplSession {
   private final Debuggee program;
   private final ProductionCommands productions;
   private boolean block; // inside :{ ... :}
+
+  /** The last typed entry the session kept, which an indented line may continue. */
+  private String lastEntry = "";
+
+  /** True while {@link #pending} holds {@link #lastEntry} and lines continuing it. */
+  private boolean continuing;
+
   private boolean quit;
   private int errors;
 
@@ -45,6 +52,11 @@ public final class ReplSession {
     this.program = new Debuggee(b, workspace, out);
     this.productions = new ProductionCommands(workspace, program, out, () -> errors++);
     register();
+  }
+
+  /** The session's productions (for tests in this package). */
+  Workspace workspace() {
+    return workspace;
   }
 
   /** Colours diagnostics (for an interactive session on a colour terminal). */
@@ -87,6 +99,7 @@ public final class ReplSession {
     boolean had = pending.length() > 0 || block;
     pending.setLength(0);
     block = false;
+    continuing = false;
     return had ? "(entry discarded)\n" : "";
   }
 
@@ -171,7 +184,7 @@ public final class ReplSession {
         block = false;
         String entry = pending.toString();
         pending.setLength(0);
-        productions.submit(entry);
+        submit(entry);
       } else if (t.startsWith(":")) {
         throw new ReplError(
             "inside :{ ... :} only productions and declarations; end the entry"
@@ -186,8 +199,9 @@ public final class ReplSession {
         // An empty line or a command ends an entry, complete or not.
         String entry = pending.toString();
         pending.setLength(0);
-        productions.submit(entry);
+        submit(entry);
         if (t.startsWith(":")) {
+          lastEntry = "";
           commands.run(t.substring(1));
         }
       } else {
@@ -196,9 +210,13 @@ public final class ReplSession {
       return;
     }
     if (t.isEmpty() || t.startsWith("#")) {
+      if (t.isEmpty()) {
+        lastEntry = "";
+      }
       return;
     }
     if (t.startsWith(":")) {
+      lastEntry = "";
       commands.run(t.substring(1));
     } else {
       acfLine(line);
@@ -208,13 +226,47 @@ public final class ReplSession {
   // ------------------------------------------------------------------ typed productions
 
   private void acfLine(String line) {
+    if (pending.length() == 0 && !lastEntry.isEmpty() && continues(line)) {
+      // A file's replacement goes on over indented lines (`R1: call(h, T.PC);` then
+      // `    T.INSN;`): pasted line by line, the line continues the entry before it.
+      pending.append(lastEntry);
+      continuing = true;
+    }
     pending.append(line).append('\n');
     String text = pending.toString();
     if (incomplete(text)) {
       return; // the prompt turns into "...>"
     }
     pending.setLength(0);
-    productions.submit(text);
+    submit(text);
+  }
+
+  private void submit(String entry) {
+    boolean continuation = continuing;
+    continuing = false;
+    boolean kept = productions.submit(entry, continuation);
+    if (kept && !commentsOnly(entry)) {
+      lastEntry = entry;
+    } else if (!kept) {
+      lastEntry = "";
+    }
+  }
+
+  /**
+   * True for an indented line that is not an entry of its own (it does not parse alone): the rest
+   * of the previous entry, as files write a replacement's later instructions.
+   */
+  static boolean continues(String line) {
+    if (line.isEmpty() || !Character.isWhitespace(line.charAt(0)) || commentsOnly(line)) {
+      return false;
+    }
+    Diagnostics d = new Diagnostics();
+    AcfParsing.parse(new SourceFile(Workspace.TYPED, line + "\n"), d);
+    return d.hasErrors();
+  }
+
+  private static boolean commentsOnly(String text) {
+    return text.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\n]*", "").isBlank();
   }
 
   /** True when the entry so far cannot be complete: open brackets, or the parse ends early. */
@@ -296,8 +348,8 @@ public final class ReplSession {
         String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
         out.append(String.format("  %-32s %s%n", head, c.brief()));
       }
-      // A replacement sequence must exist before a production names it: type R3, then P3.
-      out.append("Example (a production refers to a sink and a replacement typed before it):\n")
+      // Entries may come in any order, as in a file: a production may name a later replacement.
+      out.append("Example (a production may name a replacement typed before or after it):\n")
           .append("  sink calls = call_pair_counter();\n")
           .append("  R3: call(calls, T.INSN); T.INSN;\n")
           .append("  P3: T.OPCLASS == proc_call => R3, null\n")

@@ -23,6 +23,12 @@ import org.dise.runtime.dise.ProductionSet;
  * end as {@code acf check}; a change with an error is refused and the previous good state stays.
  * Diagnostics name the file or {@code <repl>} (the typed entries, numbered as one text) with their
  * own line numbers.
+ *
+ * <p>Typed entries read the language as files do: a production may name a replacement, sink or
+ * counter typed later. An entry whose only errors are such names is kept as <em>pending</em>: the
+ * text joins the session, the production set stays at its last complete state until the names are
+ * declared, and {@link #check} reports everything {@code acf check} would on the same text.
+ * Warnings about the whole set (a replacement no production uses yet) wait for {@link #check}.
  */
 final class Workspace {
   /** The display name of typed entries in diagnostics. */
@@ -40,6 +46,12 @@ final class Workspace {
   private String typed = "";
   private ProductionSet set;
   private int version;
+
+  /** The names typed entries use before declaring them (empty when the set is complete). */
+  private List<Diagnostic> undeclared = List.of();
+
+  /** Where the first pending entry starts in {@link #typed}: its warnings show once complete. */
+  private int pendingFrom = -1;
 
   Workspace(Path base) {
     this.base = base;
@@ -74,12 +86,53 @@ final class Workspace {
     return files.isEmpty() && typed.isEmpty();
   }
 
+  /** The forward references still undeclared, as errors; empty when the set is complete. */
+  List<Diagnostic> undeclared() {
+    return undeclared;
+  }
+
+  /**
+   * Every diagnostic of the session's text, as {@code acf check} reports it on the same text
+   * (errors and warnings, each file's and the typed entries' own line numbers), and a count.
+   */
+  Outcome check() {
+    if (isEmpty()) {
+      return new Outcome(true, "no productions\n");
+    }
+    Compiled c = compile(files, typed);
+    List<Diagnostic> all = new ArrayList<>();
+    for (Diagnostic d : c.diags().sorted()) {
+      all.add(remap(d, c.combined(), c.segments()));
+    }
+    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(all, colour));
+    int e = c.diags().errorCount();
+    int w = c.diags().warningCount();
+    if (e + w > 0) {
+      out.append(e)
+          .append(e == 1 ? " error, " : " errors, ")
+          .append(w)
+          .append(w == 1 ? " warning\n" : " warnings\n");
+    }
+    if (e == 0 && c.lowered().isPresent()) {
+      out.append("complete: ").append(describe(c.lowered().get())).append('\n');
+    }
+    return new Outcome(e == 0, out.toString());
+  }
+
   /**
    * Adds typed productions or declarations. An item whose label or name the session already has
    * replaces the old one in place of adding a second (typed earlier, or in a loaded file, whose
    * text on disk stays as it is).
    */
   Outcome type(String entry) {
+    return type(entry, false);
+  }
+
+  /**
+   * As {@link #type(String)}; a {@code continuation} (the previous entry with one more line, as a
+   * pasted file continues a replacement on its next line) replaces its earlier form silently.
+   */
+  Outcome type(String entry, boolean continuation) {
     String text = entry.endsWith("\n") ? entry : entry + "\n";
     List<String> keys = new ArrayList<>();
     for (ProductionEdits.Entry e : ProductionEdits.entries(text)) {
@@ -94,7 +147,9 @@ final class Workspace {
       ProductionEdits.Cut cut = ProductionEdits.without(typed, keys);
       nextTyped = cut.text();
       for (String label : cut.removed()) {
-        said.append("replaced ").append(label).append('\n');
+        if (!continuation) {
+          said.append("replaced ").append(label).append('\n');
+        }
       }
       nextFiles = new ArrayList<>();
       for (Loaded l : files) {
@@ -150,6 +205,8 @@ final class Workspace {
       files = new ArrayList<>();
       typed = "";
       set = null;
+      undeclared = List.of();
+      pendingFrom = -1;
       version++;
       return new Outcome(true, "undone: no productions\n");
     }
@@ -209,6 +266,8 @@ final class Workspace {
     files = new ArrayList<>();
     typed = "";
     set = null;
+    undeclared = List.of();
+    pendingFrom = -1;
     version++;
   }
 
@@ -259,8 +318,14 @@ final class Workspace {
     return attempt(nextFiles, nextTyped, warnFrom, warnOffset, true);
   }
 
-  private Outcome attempt(
-      List<Loaded> nextFiles, String nextTyped, String warnFrom, int warnOffset, boolean remember) {
+  /** The session's text compiled: the combined source, its segments, and the outcome. */
+  private record Compiled(
+      SourceFile combined,
+      List<Segment> segments,
+      Diagnostics diags,
+      Optional<ProductionSet> lowered) {}
+
+  private Compiled compile(List<Loaded> nextFiles, String nextTyped) {
     StringBuilder all = new StringBuilder();
     List<Segment> segments = new ArrayList<>();
     for (Loaded l : nextFiles) {
@@ -279,36 +344,121 @@ final class Workspace {
     org.dise.compiler.Compiler.Compilation c =
         new org.dise.compiler.Compiler(frontend)
             .compile(List.of(new org.dise.compiler.Compiler.Input(combined, anchor)));
-    Diagnostics diags = c.diagnostics();
-    Optional<ProductionSet> lowered = c.productions();
+    return new Compiled(combined, segments, c.diagnostics(), c.productions());
+  }
+
+  /**
+   * Errors that only say a name is not declared (yet): a typed production may name what a later
+   * entry declares, as a file may.
+   */
+  private static final java.util.regex.Pattern FORWARD =
+      java.util.regex.Pattern.compile(
+          "(unknown (replacement|sink|counter|HPS register|constant|name|ACF block)"
+              + "|undefined label) `.*");
+
+  /** Whether a warning is about the set as a whole, which typing in file order passes through. */
+  private static boolean wholeSet(Diagnostic d) {
+    return d.message().endsWith("is not used by any production");
+  }
+
+  private Outcome attempt(
+      List<Loaded> nextFiles, String nextTyped, String warnFrom, int warnOffset, boolean remember) {
+    Compiled c = compile(nextFiles, nextTyped);
+    Diagnostics diags = c.diags();
+    Optional<ProductionSet> lowered = c.lowered();
+    List<Diagnostic> errors = new ArrayList<>();
+    List<Diagnostic> forward = new ArrayList<>();
+    List<Diagnostic> warnings = new ArrayList<>();
     List<Diagnostic> shown = new ArrayList<>();
+    // Warnings of entries that were pending show once the set is complete.
+    int warnAt =
+        pendingFrom >= 0 && TYPED.equals(warnFrom) ? Math.min(warnOffset, pendingFrom) : warnOffset;
     for (Diagnostic d : diags.sorted()) {
-      Diagnostic m = remap(d, combined, segments);
-      boolean fresh =
-          warnFrom != null
-              && m.span().file().name().equals(warnFrom)
-              && m.span().start() >= warnOffset;
-      if (m.severity() == Severity.ERROR || fresh) {
+      Diagnostic m = remap(d, c.combined(), c.segments());
+      if (m.severity() == Severity.ERROR) {
+        boolean typedName =
+            m.span().file().name().equals(TYPED) && FORWARD.matcher(m.message()).matches();
+        (typedName ? forward : errors).add(m);
+        shown.add(m);
+      } else if (warnFrom != null
+          && m.span().file().name().equals(warnFrom)
+          && m.span().start() >= warnAt
+          && !wholeSet(m)) {
+        warnings.add(m);
         shown.add(m);
       }
     }
-    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown, colour));
-    if (lowered.isEmpty() || diags.errorCount() > 0) {
+    if (errors.isEmpty() && !forward.isEmpty()) {
+      // Pending: keep the text, keep the last complete set, say what is missing.
+      StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(warnings, colour));
+      if (remember) {
+        history.push(new State(files, typed));
+      }
+      if (pendingFrom < 0) {
+        pendingFrom = TYPED.equals(warnFrom) ? warnOffset : 0;
+      }
+      files = new ArrayList<>(nextFiles);
+      typed = nextTyped;
+      undeclared = List.copyOf(forward);
+      out.append("pending: ").append(missing(forward));
+      out.append(set == null ? "; no production set yet" : "; the production set is unchanged")
+          .append(" until then (:check shows every diagnostic)\n");
+      return new Outcome(true, out.toString());
+    }
+    if (!errors.isEmpty() || lowered.isEmpty() || diags.errorCount() > 0) {
+      StringBuilder out =
+          new StringBuilder(
+              DiagnosticRenderer.renderAll(shown.isEmpty() ? errorsOf(c) : shown, colour));
       int e = Math.max(1, diags.errorCount());
       out.append(e)
           .append(e == 1 ? " error" : " errors")
           .append("; the production set is unchanged\n");
       return new Outcome(false, out.toString());
     }
+    StringBuilder out = new StringBuilder(DiagnosticRenderer.renderAll(shown, colour));
     if (remember) {
       history.push(new State(files, typed));
     }
     files = new ArrayList<>(nextFiles);
     typed = nextTyped;
     set = lowered.get();
+    undeclared = List.of();
+    pendingFrom = -1;
     version++;
     out.append("ok: ").append(describe(set)).append('\n');
     return new Outcome(true, out.toString());
+  }
+
+  private List<Diagnostic> errorsOf(Compiled c) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (Diagnostic d : c.diags().sorted()) {
+      if (d.severity() == Severity.ERROR) {
+        out.add(remap(d, c.combined(), c.segments()));
+      }
+    }
+    return out;
+  }
+
+  /** {@code `R1` (<repl>:1:26) is not declared yet}, one clause per name. */
+  private static String missing(List<Diagnostic> forward) {
+    List<String> parts = new ArrayList<>();
+    for (Diagnostic d : forward) {
+      String m = d.message();
+      String what = m.substring(m.indexOf(' ') + 1, m.indexOf('`')).strip();
+      String name = m.substring(m.indexOf('`'));
+      parts.add(
+          what
+              + " "
+              + name
+              + " ("
+              + d.span().file().name()
+              + ":"
+              + d.span().line()
+              + ":"
+              + d.span().column()
+              + ")");
+    }
+    return String.join(", ", parts) + (parts.size() == 1 ? " is" : " are") + " not declared yet";
   }
 
   /** {@code 3 productions, 1 replacement sequence, sinks CallPair_handler}. */

@@ -116,6 +116,22 @@ class LanguageServerTest {
   }
 
   @Test
+  void completionAfterAnOpcodeClassComparisonGivesTheClassesOnly() throws Exception {
+    // Issue 32: 268 items starting with sinks were offered here.
+    client.open(uri, "P1: T.OPCLASS == \nP2: T.OP != \n");
+    List<String> classes =
+        labels(client.request("textDocument/completion", LspClient.at(uri, 0, 17)).get("items"));
+    assertThat(classes).containsAtLeast("branch", "proc_call", "load", "store", "codeword");
+    assertThat(classes).doesNotContain("CallPair_handler");
+    assertThat(classes).doesNotContain("add");
+    assertThat(classes.size()).isLessThan(20);
+    List<String> ops =
+        labels(client.request("textDocument/completion", LspClient.at(uri, 1, 12)).get("items"));
+    assertThat(ops).containsAtLeast("add", "c.addi", "on_trig_inst");
+    assertThat(ops).doesNotContain("branch");
+  }
+
+  @Test
   void completionKnowsModulesBlocksParametersComponentsSinksAndSymbols() throws Exception {
     // The program comes from the workspace settings, as an editor sends them.
     client.notify(

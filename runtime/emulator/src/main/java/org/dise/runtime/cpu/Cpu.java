@@ -64,6 +64,9 @@ public final class Cpu {
   /** Sees every executed application block (the phase tracker); null costs nothing. */
   private BlockObserver observer;
 
+  /** Sees every committed instruction (a timing model); null costs nothing (see setter). */
+  private RetireObserver retireObserver;
+
   /** Application instructions run since the last transfer reported to {@link #observer}. */
   private long observedPending;
 
@@ -201,6 +204,24 @@ public final class Cpu {
   }
 
   /**
+   * Installs (or, with null, removes) the retire observer. With one, everything runs in the
+   * interpreter (translated code does not report instructions): the block compiler is dropped for
+   * good, and the decode cache is emptied so that no translation made before is entered again.
+   */
+  public void setRetireObserver(RetireObserver o) {
+    this.retireObserver = o;
+    if (o != null) {
+      this.compiler = null;
+      this.translateThreshold = 0;
+    }
+    flushDecodeCache();
+  }
+
+  public RetireObserver retireObserver() {
+    return retireObserver;
+  }
+
+  /**
    * Reports {@code count} application instructions ending at {@code endPc} to the observer (called
    * by the interpreter and by translated code): a branch or jump ({@code transfer}) ends a
    * footprint event weighted by every instruction since the previous one, so the events do not
@@ -233,6 +254,10 @@ public final class Cpu {
     // Control transfers are what profiling productions replace most (calls, branches): they
     // cannot fault or exit, so they skip the interpreter's set-up.
     long next;
+    if (retireObserver != null && !halted) {
+      retireObserver.retire(d, this);
+      return executeOneObserved(d);
+    }
     switch (d.opcode) {
       case JAL -> {
         x[d.rd] = d.npc;
@@ -255,6 +280,21 @@ public final class Cpu {
       pc = next;
       return next;
     }
+    return executeForced(d);
+  }
+
+  /** executeOne under a retire observer: the interpreter (which reports) must not report again. */
+  private long executeOneObserved(DecodedInsn d) {
+    RetireObserver r = retireObserver;
+    retireObserver = null;
+    try {
+      return executeOne(d);
+    } finally {
+      retireObserver = r;
+    }
+  }
+
+  private long executeForced(DecodedInsn d) {
     forced = new Block(new DecodedInsn[] {d});
     pc = d.pc;
     // What the decode stage runs (inserted instructions, T.INSN) is not an application block:
@@ -819,9 +859,13 @@ public final class Cpu {
           }
           steps += n;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues
+          final RetireObserver retiring = retireObserver;
           block:
           for (i = 0; i < n; i++) {
             d = insns[i];
+            if (retiring != null) {
+              retiring.retire(d, this);
+            }
             switch (d.opcode) {
               case LUI -> x[d.rd] = Semantics.lui(d.pc, d.imm);
               case AUIPC -> x[d.rd] = Semantics.auipc(d.pc, d.imm);

@@ -50,6 +50,12 @@ public final class DecodedInsn {
    */
   public long diseMask = -1L;
 
+  /**
+   * True for an instruction DISE inserts (a replacement's instruction or an injected codeword),
+   * which is not fetched from memory: a timing model does not fetch it through the I-cache.
+   */
+  public boolean inserted;
+
   public DecodedInsn(long pc, Op op, int raw, int rd, int rs1, int rs2, int rs3, long imm, int rm) {
     this.pc = pc;
     this.op = op;

@@ -89,7 +89,14 @@ final class CallCheck {
   }
 
   private static boolean isCode(ReplacementInsn.CallArg a) {
-    if (a.insn() || a.slot().kind() != Slot.Kind.FIELD) {
+    if (a.insn()) {
+      return false;
+    }
+    // symbol(NAME), bound or not: an address of the program, shown with its name.
+    if (a.slot().symbol() != null) {
+      return true;
+    }
+    if (a.slot().kind() != Slot.Kind.FIELD) {
       return false;
     }
     InsnField f = InsnField.values()[(int) a.slot().value()];

@@ -158,7 +158,7 @@ public final class DiseEngine extends EngineState {
     if (p.sequences.length == 0) {
       return; // a null match: no stall, nothing inserted
     }
-    replacements++;
+    replacing(d, cpu);
     for (Step[] s : p.sequences) {
       run(s, 0, s.length - 1, d, cpu, d.npc);
     }
@@ -338,7 +338,7 @@ public final class DiseEngine extends EngineState {
     if (c == 0) {
       return cpu.executeOne(d); // a null match: no stall, nothing inserted
     }
-    replacements++;
+    replacing(d, cpu);
     if (c == 1) {
       Step[] s = chosen[0];
       return run(s, 0, s.length, d, cpu, d.npc);

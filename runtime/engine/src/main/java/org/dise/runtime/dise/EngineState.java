@@ -351,6 +351,7 @@ public abstract class EngineState implements ProfilingEngine {
     }
     long at = cpu.pc;
     DecodedInsn d = new DecodedInsn(at, codeword, codeword.match(), 0, 0, 0, 0, 0, 0);
+    d.inserted = true;
     d.dise = attach(d);
     if (d.dise == null || (d.diseMask & vectorBit()) == 0) {
       return false;
@@ -388,6 +389,7 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
+    timeHandler(cpu, sink, args);
     return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
   }
 
@@ -443,5 +445,27 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
+    timeHandler(cpu, sink, args);
+  }
+
+  /** Tells a timing model (a retire observer, spec/timing.md) that handler {@code sink} ran. */
+  private void timeHandler(Cpu cpu, int sink, long[] args) {
+    org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
+    if (o != null) {
+      o.handler(sink, sinks[sink].name(), handlerCost[sink], args);
+    }
+  }
+
+  /**
+   * Counts a replacement of {@code d} and tells a timing model of its decode stall (both engines
+   * call it; translated code, which never runs under a timing model, counts through {@link
+   * #replaced()}).
+   */
+  protected final void replacing(DecodedInsn d, Cpu cpu) {
+    replacements++;
+    org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
+    if (o != null) {
+      o.replaced(d, stall);
+    }
   }
 }

@@ -106,6 +106,7 @@ public final class InstantiationLogic {
             register(t.rs3(), d, false),
             imm,
             t.rm());
+    insn.inserted = true;
     return List.of(new Step.Exec(insn, t.target()));
   }
 
@@ -157,6 +158,8 @@ public final class InstantiationLogic {
   }
 
   private static Step exec(long pc, Op op, int rd, int rs1, long imm) {
-    return new Step.Exec(new DecodedInsn(pc, op, op.match(), rd, rs1, 0, 0, imm, 0), -1);
+    DecodedInsn insn = new DecodedInsn(pc, op, op.match(), rd, rs1, 0, 0, imm, 0);
+    insn.inserted = true;
+    return new Step.Exec(insn, -1);
   }
 }

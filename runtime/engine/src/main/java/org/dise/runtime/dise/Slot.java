@@ -26,9 +26,20 @@ public record Slot(Kind kind, long value, SymbolRef symbol) {
   }
 
   public Slot {
-    if ((kind == Kind.SYMBOL) != (symbol != null)) {
-      throw new IllegalArgumentException("a SYMBOL slot, and only one, names a symbol");
+    if (kind == Kind.SYMBOL && symbol == null
+        || symbol != null && kind != Kind.SYMBOL && kind != Kind.CONST) {
+      throw new IllegalArgumentException(
+          "a SYMBOL slot names a symbol; a CONST slot may name the one it was bound from");
     }
+  }
+
+  /**
+   * A constant that {@link SymbolBinding} bound from {@code ref}: the address, remembering which
+   * symbol it is so that a report can print the name (a map keyed by {@code symbol(hot)} shows
+   * {@code hot}, not 67338).
+   */
+  public static Slot bound(long address, SymbolRef ref) {
+    return new Slot(Kind.CONST, address, ref);
   }
 
   public Slot(Kind kind, long value) {

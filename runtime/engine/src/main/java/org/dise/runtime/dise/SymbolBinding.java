@@ -226,7 +226,7 @@ public final class SymbolBinding {
 
   private static Slot bind(Slot s, ProgramSymbols symbols) {
     return s.kind() == Slot.Kind.SYMBOL
-        ? Slot.constant(address(s.symbol(), symbols).orElseThrow())
+        ? Slot.bound(address(s.symbol(), symbols).orElseThrow(), s.symbol())
         : s;
   }
 

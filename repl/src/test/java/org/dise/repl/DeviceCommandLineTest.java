@@ -1,0 +1,223 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dise.center.CenterServer;
+import org.dise.center.Spool;
+import org.dise.center.Store;
+import org.dise.center.StoreUrl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The device side's command line probed (issue 31): limits that would read as "none", device names
+ * the center refuses, a spool the guest could write, a spool that is a file, a refused token, and
+ * the center's read tokens and limits as {@code acf center} shows them. Each exit status says
+ * whether the command did what was asked.
+ */
+class DeviceCommandLineTest {
+  static final String ACF = CenterEndToEndTest.ACF;
+  static final String PROGRAM = CenterEndToEndTest.PROGRAM;
+
+  @Test
+  void negativeAndZeroLimitsAreUsageErrors() {
+    for (String[] bad :
+        new String[][] {
+          {"run", "--max-insns", "-5", PROGRAM},
+          {"run", "--max-insns", "0", PROGRAM},
+          {"run", "--acf", ACF, "--fast-forward", "-1", PROGRAM},
+          {
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--buffer-size",
+            "-1",
+            PROGRAM
+          },
+        }) {
+      ConfigCommandTest.Result r = ConfigCommandTest.acf(bad);
+      assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
+      assertThat(r.stderr()).containsMatch("negative|at least 1");
+    }
+  }
+
+  @Test
+  void anOutFolderSwappedForALinkDuringTheRunIsNotWritten(@TempDir Path dir) throws Exception {
+    Path out = Files.createDirectory(dir.resolve("out"));
+    Object key = GuestReach.identity(out);
+    GuestReach.checkUnchanged(out, key); // unchanged: fine
+    Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+    Files.delete(out);
+    Files.createSymbolicLink(out, elsewhere);
+    UserError e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            UserError.class, () -> GuestReach.checkUnchanged(out, key));
+    assertThat(e.getMessage()).contains("the folder was replaced while the guest ran");
+  }
+
+  @Test
+  void anAcfThatIsADirectoryIsNamedAsOne(@TempDir Path dir) {
+    ConfigCommandTest.Result r = ConfigCommandTest.acf("run", "--acf", dir.toString(), PROGRAM);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(r.stderr()).contains("a directory, not an ACF file");
+  }
+
+  @Test
+  void aDeviceNameTheCenterWouldRefuseIsRefusedBeforeTheRun(@TempDir Path dir) {
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "../x",
+            "--spool",
+            dir.resolve("spool").toString(),
+            PROGRAM);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(r.stderr()).contains("--device ../x: a device name is 1 to 64");
+    assertThat(Files.exists(dir.resolve("spool"))).isFalse();
+  }
+
+  @Test
+  void aSpoolTheGuestMayWriteIsRefused(@TempDir Path dir) {
+    // The working directory (this module's) is the guest's to write; so is an --allow-write one.
+    ConfigCommandTest.Result inside =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--spool",
+            "target/guest-spool",
+            PROGRAM);
+    assertThat(inside.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(inside.stderr()).contains("lies in a directory the guest may write");
+    ConfigCommandTest.Result allowed =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--allow-write",
+            dir.toString(),
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--spool",
+            dir.resolve("s").toString(),
+            PROGRAM);
+    assertThat(allowed.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(allowed.stderr()).contains("lies in a directory the guest may write");
+  }
+
+  @Test
+  void uploadWithASpoolThatIsAFileOrMissingFails(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("f"), "x");
+    ConfigCommandTest.Result f =
+        ConfigCommandTest.acf(
+            "upload", "--report-to", "http://127.0.0.1:1", "--spool", file.toString());
+    assertThat(f.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(f.stderr()).contains("not a directory");
+    ConfigCommandTest.Result none =
+        ConfigCommandTest.acf(
+            "upload", "--report-to", "http://127.0.0.1:1", "--spool", dir.resolve("no").toString());
+    assertThat(none.status()).isEqualTo(ExitStatus.FAILURE);
+    assertThat(none.stderr()).contains("no such directory");
+  }
+
+  @Test
+  void aRefusedTokenFailsTheRunAndKeepsThePart(@TempDir Path dir) throws Exception {
+    Store store = Store.open(StoreUrl.parse("sqlite:" + dir.resolve("c.db")), 2);
+    store.addToken("d1");
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    try (CenterServer center =
+        CenterServer.start(
+            store,
+            CenterServer.Settings.defaults().withPort(0),
+            new PrintStream(log, true, StandardCharsets.UTF_8))) {
+      Path spool = dir.resolve("spool");
+      ConfigCommandTest.Result r =
+          ConfigCommandTest.acf(
+              "run",
+              "--acf",
+              ACF,
+              "--report-to",
+              center.url(),
+              "--device",
+              "d1",
+              "--token",
+              "acf_wrong",
+              "--spool",
+              spool.toString(),
+              PROGRAM,
+              "4");
+      assertThat(r.status()).isEqualTo(ExitStatus.FAILURE);
+      assertThat(r.stderr())
+          .contains("the profile was not delivered: the center refused the token");
+      assertThat(new Spool(spool).waiting()).hasSize(1);
+      ConfigCommandTest.Result up =
+          ConfigCommandTest.acf(
+              "upload",
+              "--report-to",
+              center.url(),
+              "--token",
+              "acf_wrong",
+              "--spool",
+              spool.toString());
+      assertThat(up.status()).isEqualTo(ExitStatus.FAILURE);
+      assertThat(up.stderr()).contains("1 part(s) kept in " + spool);
+    }
+  }
+
+  @Test
+  void readTokensAndTheServersLimitsOnTheCommandLine(@TempDir Path dir) throws Exception {
+    String store = "sqlite:" + dir.resolve("c.db");
+    ConfigCommandTest.Result t =
+        ConfigCommandTest.acf("center", "token", "add", "analyst", "--read", "--store", store);
+    assertThat(t.status()).isEqualTo(0);
+    String token = t.stdout().strip();
+    assertThat(token).startsWith("acfr_");
+    try (CenterServer center =
+        CenterServer.start(
+            Store.open(StoreUrl.parse(store), 2),
+            CenterServer.Settings.defaults().withPort(0),
+            new PrintStream(PrintStream.nullOutputStream()))) {
+      ConfigCommandTest.Result no =
+          ConfigCommandTest.acf("center", "status", "--url", center.url());
+      assertThat(no.status()).isEqualTo(ExitStatus.FAILURE);
+      assertThat(no.stderr()).contains("401");
+      ConfigCommandTest.Result yes =
+          ConfigCommandTest.acf("center", "status", "--url", center.url(), "--token", token);
+      assertThat(yes.status()).isEqualTo(0);
+      assertThat(yes.stdout()).contains("0 uploads");
+    }
+    ConfigCommandTest.Result help = ConfigCommandTest.acf("center", "serve", "--help");
+    for (String limit :
+        new String[] {
+          "--max-upload", "--max-uncompressed", "--max-part-memory", "--max-connections",
+          "--max-connections-per-client", "--idle-timeout", "--threads", "--public-read",
+          "--tls-cert", "--tls-key"
+        }) {
+      assertThat(help.stdout()).contains(limit);
+    }
+    String flat = help.stdout().replaceAll("\\s+", " ");
+    assertThat(flat).contains("one address (default: 64)");
+    assertThat(flat).contains("in all (default: 1024)");
+    assertThat(flat).contains("(default 32M)");
+  }
+}

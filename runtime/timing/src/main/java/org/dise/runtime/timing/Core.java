@@ -1,0 +1,217 @@
+package org.dise.runtime.timing;
+
+/**
+ * A core timing model: fed one committed instruction at a time ({@link #step}), with the DISE
+ * events between them ({@link #stall}, {@link #handler}), it keeps its caches and predictors and
+ * counts cycles, attributed to what caused them (application, inserted, handler, stall).
+ */
+public abstract class Core {
+  /** Attribution categories (spec/timing.md, "Attribution"). */
+  public static final int APPLICATION = 0;
+
+  public static final int INSERTED = 1;
+  public static final int HANDLER = 2;
+  public static final int STALL = 3;
+
+  protected final TimingConfig config;
+  protected final MemoryHierarchy mem;
+  protected final BranchPredictor bp;
+  protected final BranchTargetBuffer btb; // null: none
+  protected final ReturnAddressStack ras; // null: none
+
+  protected final int latAlu;
+  protected final int latLoad;
+  protected final int latMul;
+  protected final int latDiv;
+  protected final int latFpAdd;
+  protected final int latFpMul;
+  protected final int latFpDiv;
+  protected final int latFpSqrt;
+  protected final int frontend;
+
+  private final int handlerCodeBytes;
+  private final int handlerEntryBytes;
+  private final int handlerEntries;
+
+  /** Cycles by category. */
+  protected final long[] attributed = new long[4];
+
+  protected long applicationInstructions;
+  protected long insertedInstructions;
+  protected long branches;
+  protected long mispredictions;
+  protected long handlerCalls;
+
+  /** Ready cycle of each register: x0..x40 (DISE registers included) at 0.., f at 64... */
+  protected final long[] regReady = new long[128];
+
+  /** The I-cache line last fetched (a fetch group does not look the cache up again). */
+  protected long fetchLine = -1;
+
+  protected Core(TimingConfig c) {
+    this.config = c;
+    this.mem = new MemoryHierarchy(c);
+    this.bp = BranchPredictor.of(c);
+    this.btb =
+        c.integer("btb.entries") == 0
+            ? null
+            : new BranchTargetBuffer(c.integer("btb.entries"), c.integer("btb.ways"));
+    this.ras =
+        c.integer("ras.entries") == 0 ? null : new ReturnAddressStack(c.integer("ras.entries"));
+    latAlu = c.integer("lat.alu");
+    latLoad = c.integer("lat.load");
+    latMul = c.integer("lat.mul");
+    latDiv = c.integer("lat.div");
+    latFpAdd = c.integer("lat.fp_add");
+    latFpMul = c.integer("lat.fp_mul");
+    latFpDiv = c.integer("lat.fp_div");
+    latFpSqrt = c.integer("lat.fp_sqrt");
+    frontend = c.integer("frontend");
+    handlerCodeBytes = c.integer("handler.code_bytes");
+    handlerEntryBytes = c.integer("handler.entry_bytes");
+    handlerEntries = c.integer("handler.table_entries");
+  }
+
+  /** Times one committed instruction. */
+  public abstract void step(Retired r);
+
+  /** A DISE replacement's decode stall of {@code cycles}. */
+  public abstract void stall(long cycles);
+
+  /**
+   * A handler call that the model charges {@code cycles} plus the misses of its modelled memory
+   * traffic: its code ({@code handler.code_bytes}) through the L1 I and one table entry (read and
+   * written) through the L1 D, at the slot {@code key} hashes to (spec/timing.md, "Handlers").
+   */
+  public abstract void handler(int sink, long cycles, long key);
+
+  /** The cycles so far (the last instruction committed). */
+  public abstract long cycles();
+
+  /** Cycles beyond the handler's declared cost that its modelled memory traffic takes. */
+  protected final int handlerMisses(int sink, long key) {
+    handlerCalls++;
+    long code = 0x7f00_0000_0000L + ((long) sink << 24);
+    int extra = 0;
+    for (int b = 0; b < handlerCodeBytes; b += 4) {
+      long line = mem.iline(code + b);
+      if (line != fetchLine) {
+        fetchLine = line;
+        extra += mem.fetch(code + b);
+      }
+    }
+    fetchLine = -1; // the application's next fetch looks its line up again
+    long h = key * 0x9E3779B97F4A7C15L;
+    long slot = (h >>> 32) % handlerEntries;
+    long entry = 0x7e00_0000_0000L + ((long) sink << 32) + slot * handlerEntryBytes;
+    extra += mem.data(entry, 8, false);
+    mem.data(entry, 8, true);
+    return extra;
+  }
+
+  /**
+   * Predicts a control transfer; returns 0 when the front end followed it, the misfetch penalty
+   * when only the target came late (decoded from a direct instruction), or -1 for a misprediction
+   * that the core resolves when the instruction executes.
+   */
+  protected final int predict(Retired r) {
+    switch (r.unit) {
+      case OpTable.BRANCH -> {
+        branches++;
+        long key = r.inserted ? r.pc ^ ((long) r.raw << 13) ^ r.imm : r.pc;
+        if (!bp.predict(key, r.taken)) {
+          mispredictions++;
+          return -1;
+        }
+        if (r.taken && !r.inserted && (btb == null || !btb.lookup(r.pc, r.target))) {
+          return btb == null ? frontendTaken() : 2;
+        }
+        return 0;
+      }
+      case OpTable.JAL -> {
+        if (r.rdLink && ras != null) {
+          ras.push(r.pc + r.size);
+        }
+        if (btb == null) {
+          return frontendTaken();
+        }
+        return btb.lookup(r.pc, r.target) ? 0 : 2;
+      }
+      case OpTable.JALR -> {
+        branches++;
+        boolean ok;
+        if (r.isReturn && ras != null) {
+          ok = ras.pop(r.target);
+        } else {
+          ok = btb != null && btb.lookup(r.pc, r.target);
+        }
+        if (r.rdLink && ras != null) {
+          ras.push(r.pc + r.size);
+        }
+        if (!ok) {
+          mispredictions++;
+          return -1;
+        }
+        return 0;
+      }
+      default -> {
+        return 0;
+      }
+    }
+  }
+
+  /** A taken transfer on a core without a BTB: the target is known only at execute. */
+  private int frontendTaken() {
+    return frontend;
+  }
+
+  /** The result latency of a non-memory instruction. */
+  protected final int latency(int unit) {
+    return switch (unit) {
+      case OpTable.MUL -> latMul;
+      case OpTable.DIV -> latDiv;
+      case OpTable.FP_ADD -> latFpAdd;
+      case OpTable.FP_MUL -> latFpMul;
+      case OpTable.FP_DIV -> latFpDiv;
+      case OpTable.FP_SQRT -> latFpSqrt;
+      default -> latAlu;
+    };
+  }
+
+  protected final void count(Retired r) {
+    if (r.inserted) {
+      insertedInstructions++;
+    } else {
+      applicationInstructions++;
+    }
+  }
+
+  /** What this core measured. */
+  public final TimingReport report() {
+    Cache l2 = mem.l2();
+    return new TimingReport(
+        config.model(),
+        cycles(),
+        attributed.clone(),
+        applicationInstructions,
+        insertedInstructions,
+        handlerCalls,
+        mem.l1i().accesses(),
+        mem.l1i().misses(),
+        mem.l1d().accesses(),
+        mem.l1d().misses(),
+        l2 == null ? 0 : l2.accesses(),
+        l2 == null ? 0 : l2.misses(),
+        branches,
+        mispredictions);
+  }
+
+  /** The core of {@code config.model()}. */
+  public static Core of(TimingConfig config) {
+    return switch (config.model()) {
+      case "inorder" -> new InOrderCore(config);
+      case "ooo" -> new WindowCore(config);
+      default -> throw new IllegalArgumentException("unknown timing model " + config.model());
+    };
+  }
+}
