@@ -78,6 +78,20 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Argument passed to every workload (e.g. a size).")
   List<String> args = new ArrayList<>();
 
+  @Option(
+      names = "--sysroot",
+      paramLabel = "DIR",
+      description =
+          "As for acf run: where dynamically linked workloads (--dir"
+              + " examples/programs/bin-dynamic) find their libraries; qemu-riscv64 gets it as -L.")
+  Path sysroot;
+
+  /** The sysroot's directory for qemu-riscv64 -L, or null when there is none. */
+  private String qemuSysroot() {
+    org.dise.runtime.linux.Sysroot s = GuestSettings.chooseSysroot(sysroot);
+    return s == null ? null : s.root().toString();
+  }
+
   @Option(names = "--no-qemu", description = "Do not run qemu-riscv64 for comparison.")
   boolean noQemu;
 
@@ -270,6 +284,9 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<String> runOptions = new ArrayList<>();
+    if (sysroot != null) {
+      runOptions.addAll(List.of("--sysroot", sysroot.toString()));
+    }
     if (timing != null) {
       TimingOptions.read(timing, null); // an unknown model is refused once, here
       runOptions.addAll(List.of("--timing", timing));
@@ -301,6 +318,7 @@ public final class BenchCommand implements Callable<Integer> {
             repeat,
             !noQemu && onPath("qemu-riscv64"),
             System.out)
+        .qemuSysroot(qemuSysroot())
         .run(programs);
   }
 
@@ -475,12 +493,20 @@ public final class BenchCommand implements Callable<Integer> {
     return all;
   }
 
+  /** {@code o} with --sysroot's sysroot (the default one stays when none is given). */
+  private Machine.Options withSysroot(Machine.Options o) {
+    if (sysroot != null) {
+      o.sandbox().setSysroot(GuestSettings.chooseSysroot(sysroot));
+    }
+    return o;
+  }
+
   private Result runOurs(Path program, ProfilingEngine engine) {
     Machine m =
         GuestLauncher.load(
             program,
             args,
-            Machine.Options.defaults()
+            withSysroot(Machine.Options.defaults())
                 .withNotices(new PrintStream(OutputStream.nullOutputStream()))
                 .withTranslateThreshold(translateThreshold));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
@@ -514,6 +540,10 @@ public final class BenchCommand implements Callable<Integer> {
   private double runQemu(Path program) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add("qemu-riscv64");
+    if (qemuSysroot() != null) {
+      cmd.add("-L");
+      cmd.add(qemuSysroot());
+    }
     cmd.add(program.toString());
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd);

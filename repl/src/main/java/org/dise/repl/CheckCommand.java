@@ -84,7 +84,11 @@ public final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Frontend frontend = Frontend.standard().withLibrary(resolver(libs)).withStrict(strict);
-    ProgramSymbols symbols = program == null ? null : SymbolBinder.symbols(program);
+    SymbolBinder.Symbols found = program == null ? null : SymbolBinder.symbols(program, null);
+    ProgramSymbols symbols = found == null ? null : found.symbols();
+    if (found != null && found.note() != null) {
+      System.err.println("note: " + found.note());
+    }
     List<Diagnostic> all = new ArrayList<>();
     int errors = 0;
     int warnings = 0;

@@ -51,6 +51,14 @@ final class ColdBench {
     this.out = out;
   }
 
+  /** qemu-riscv64 -L's directory, for dynamically linked workloads (null: none). */
+  private String qemuSysroot;
+
+  ColdBench qemuSysroot(String dir) {
+    this.qemuSysroot = dir;
+    return this;
+  }
+
   /**
    * The command a user types to run acf: the {@code acf} launcher script beside the jar this class
    * came from (it rebuilds a stale jar and sets the JVM options), else {@code java -jar} with the
@@ -147,7 +155,11 @@ final class ColdBench {
       for (int i = 0; i < repeat; i++) {
         ours.add(time(acfCommand(p, List.of())));
         if (qemu) {
-          List<String> q = new ArrayList<>(List.of("qemu-riscv64", p.program().toString()));
+          List<String> q = new ArrayList<>(List.of("qemu-riscv64"));
+          if (qemuSysroot != null) {
+            q.addAll(List.of("-L", qemuSysroot));
+          }
+          q.add(p.program().toString());
           q.addAll(p.args());
           theirs.add(time(q));
         }

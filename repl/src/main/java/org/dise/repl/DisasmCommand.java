@@ -54,6 +54,18 @@ public final class DisasmCommand implements Callable<Integer> {
   public Integer call() {
     Machine m = GuestLauncher.load(program, List.of(), Machine.Options.defaults());
     PrintStream out = System.out;
+    if (m.isDynamic()) {
+      // Only the program and its dynamic linker are mapped before it runs; calls into libraries
+      // go through PLT stubs (NAME@plt), bound when the dynamic linker maps the libraries.
+      System.err.println(
+          "note: "
+              + program
+              + " is dynamically linked (interpreter "
+              + m.elf().interpreter()
+              + "): shown are its own functions; the libraries it needs ("
+              + String.join(", ", m.elf().needed())
+              + ") bind at run time, and calls into them go through NAME@plt stubs");
+    }
     if (address != null) {
       long a = parseAddress(address);
       for (int i = 0; i < count; i++) {

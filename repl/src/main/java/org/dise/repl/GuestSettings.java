@@ -8,6 +8,7 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.linux.GuestLimits;
 import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.linux.Sysroot;
 
 /**
  * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
@@ -23,6 +24,35 @@ public final class GuestSettings {
   private List<String> env = Machine.defaultEnv();
   private long seed = 0x5eed;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+  private Path sysroot;
+
+  /**
+   * The directory dynamically linked programs take their dynamic linker and libraries from ({@code
+   * --sysroot}, qemu-riscv64's {@code -L}); without one, {@code $ACF_SYSROOT} or {@link
+   * Sysroot#DEFAULT}.
+   *
+   * @throws UserError (usage) when {@code dir} is not a directory
+   */
+  public GuestSettings sysroot(Path dir) {
+    try {
+      Sysroot.at(dir);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--sysroot " + e.getMessage(), ExitStatus.USAGE);
+    }
+    sysroot = dir;
+    return this;
+  }
+
+  /** The sysroot a run uses (see {@link #sysroot(Path)}), or null when there is none. */
+  public static Sysroot chooseSysroot(Path explicit) {
+    try {
+      return Sysroot.choose(explicit);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(
+          (explicit != null ? "--sysroot " : Sysroot.ENV + "=") + e.getMessage(), ExitStatus.USAGE);
+    }
+  }
+
   private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** Lets the guest read files under {@code dir} too. */
@@ -140,6 +170,7 @@ public final class GuestSettings {
       l = l.with(s); // checked when set
     }
     sandbox.setLimits(l);
+    sandbox.setSysroot(chooseSysroot(sysroot == null ? null : cwd.resolve(sysroot)));
     return new Machine.Options(
         sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported);
   }

@@ -81,6 +81,15 @@ public final class RunCommand implements Callable<Integer> {
   boolean stats;
 
   @Option(
+      names = "--sysroot",
+      paramLabel = "DIR",
+      description =
+          "Where a dynamically linked program's dynamic linker and libraries come from, as"
+              + " qemu-riscv64 -L (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
+              + " exists). The guest reads it without --allow-read and cannot write it.")
+  Path sysroot;
+
+  @Option(
       names = "--allow-read",
       paramLabel = "DIR",
       description = "Also let the guest read files under DIR (repeatable).")
@@ -334,7 +343,7 @@ public final class RunCommand implements Callable<Integer> {
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
-    productions = SymbolBinder.bind(productions, program);
+    productions = SymbolBinder.bind(productions, program, options());
     if (fastForward != null || simpoints != null || weights != null) {
       if (timing.active()) {
         throw new UserError(
@@ -756,6 +765,9 @@ public final class RunCommand implements Callable<Integer> {
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);
+    if (sysroot != null) {
+      guest.sysroot(sysroot);
+    }
     limits.forEach(l -> guest.limit(l, "--limit"));
     // The bytes typed, whatever the locale.
     env.forEach(v -> guest.set(HostArgs.guestText(v), "--env"));

@@ -139,6 +139,15 @@ public final class SweepCommand implements Callable<Integer> {
   Path out;
 
   @Option(
+      names = "--sysroot",
+      paramLabel = "DIR",
+      description =
+          "Where a dynamically linked program's dynamic linker and libraries come from, as"
+              + " qemu-riscv64 -L (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
+              + " exists). The guest reads it without --allow-read and cannot write it.")
+  Path sysroot;
+
+  @Option(
       names = "--allow-read",
       paramLabel = "DIR",
       description = "Also let the workloads read files under DIR (repeatable).")
@@ -199,6 +208,7 @@ public final class SweepCommand implements Callable<Integer> {
         new org.dise.runtime.linux.Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     allowRead.forEach(sandbox::allowRead);
     allowWrite.forEach(sandbox::allowWrite);
+    sandbox.setSysroot(GuestSettings.chooseSysroot(sysroot));
     Machine.Options options =
         Machine.Options.defaults()
             .withSandbox(sandbox)
@@ -209,7 +219,7 @@ public final class SweepCommand implements Callable<Integer> {
       Path program = words.get(0).contains("/") ? Path.of(words.get(0)) : dir.resolve(words.get(0));
       List<String> args = words.subList(1, words.size());
       String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
-      ProductionSet bound = SymbolBinder.bind(set, program); // each workload its own addresses
+      ProductionSet bound = SymbolBinder.bind(set, program, options); // each its own addresses
       SamplingRun.Setup setup =
           new SamplingRun.Setup() {
             @Override

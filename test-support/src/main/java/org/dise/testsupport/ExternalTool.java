@@ -38,4 +38,18 @@ public final class ExternalTool {
   public static String qemuMissing() {
     return missing("qemu-riscv64", "--version");
   }
+
+  /** Where Debian's libc6-riscv64-cross installs the RISC-V dynamic linker and libraries. */
+  public static final java.nio.file.Path SYSROOT = java.nio.file.Path.of("/usr/riscv64-linux-gnu");
+
+  /**
+   * Why dynamically linked RISC-V programs cannot run here (no sysroot with the dynamic linker at
+   * {@link #SYSROOT}), or null when they can.
+   */
+  public static String sysrootMissing() {
+    java.nio.file.Path ld = SYSROOT.resolve("lib/ld-linux-riscv64-lp64d.so.1");
+    return java.nio.file.Files.isRegularFile(ld)
+        ? null
+        : "no RISC-V sysroot: " + ld + " is missing (apt-get install libc6-riscv64-cross)";
+  }
 }

@@ -213,7 +213,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     try {
       return RunService.bind(
           s,
-          m.programSymbols(),
+          m.cpu().instret() == 0 ? m.startupSymbols() : m.programSymbols(),
           programName(m),
           new PrintStream(problems, true, StandardCharsets.UTF_8),
           consequence);

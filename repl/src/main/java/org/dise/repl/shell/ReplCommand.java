@@ -72,6 +72,15 @@ public final class ReplCommand implements Callable<Integer> {
   Path history;
 
   @Option(
+      names = "--sysroot",
+      paramLabel = "DIR",
+      description =
+          "Where a dynamically linked program's dynamic linker and libraries come from, as"
+              + " qemu-riscv64 -L, for :load (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
+              + " exists). The guest reads it without --allow-read and cannot write it.")
+  Path sysroot;
+
+  @Option(
       names = "--allow-read",
       paramLabel = "DIR",
       description =
@@ -114,6 +123,9 @@ public final class ReplCommand implements Callable<Integer> {
     // The guest's settings as acf run takes them, through the same GuestSettings.
     org.dise.repl.GuestSettings guest = session.guest();
     allowRead.forEach(d -> guest.allowRead(d.toAbsolutePath()));
+    if (sysroot != null) {
+      guest.sysroot(sysroot.toAbsolutePath());
+    }
     allowWrite.forEach(d -> guest.allowWrite(d.toAbsolutePath()));
     limits.forEach(l -> guest.limit(l, "--limit"));
     env.forEach(v -> guest.set(v, "--env"));

@@ -11,6 +11,7 @@ import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.elf.ElfFile;
+import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
@@ -89,13 +90,21 @@ public final class Machine {
   private final LinuxKernel kernel;
   private final Cpu cpu;
 
-  /** The program's function symbols at their loaded addresses, read on first use. */
-  private SymbolTable symbols;
+  /** The program, its dynamic linker and the libraries mapped so far, at their load addresses. */
+  private final LinkMap linkMap = new LinkMap();
 
   private final Loader.Image image;
 
+  private final List<String> argv;
+  private final Options options;
+
+  /** The symbols of every object mapped when the program's own code starts (computed once). */
+  private org.dise.runtime.elf.ProgramSymbols startupSymbols;
+
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
+    this.argv = List.copyOf(argv);
+    this.options = options;
     String exe =
         elf.path() == null
             ? argv.get(0)
@@ -107,8 +116,22 @@ public final class Machine {
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
-    this.image = Loader.load(elf, memory, argv, options.env(), options.seed());
+    this.image =
+        Loader.load(elf, memory, argv, options.env(), options.seed(), options.sandbox().sysroot());
     kernel.setBrkStart(image.brkStart());
+    kernel.setMmapTop(image.mmapTop());
+    linkMap.add(
+        new LinkMap.LoadedObject(
+            LinkMap.nameOf(elf, elf.path()), elf, image.bias(), LinkMap.Kind.PROGRAM));
+    if (image.interp() != null) {
+      linkMap.add(
+          new LinkMap.LoadedObject(
+              LinkMap.nameOf(image.interp(), image.interp().path()),
+              image.interp(),
+              image.interpBias(),
+              LinkMap.Kind.INTERPRETER));
+      kernel.setFileMapListener(this::mappedExecutable);
+    }
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
   }
@@ -197,16 +220,116 @@ public final class Machine {
     return kernel;
   }
 
-  public synchronized SymbolTable symbols() {
-    if (symbols == null) {
-      symbols = elf.symbols().rebased(image.bias());
-    }
-    return symbols;
+  /**
+   * The functions of the program and of every object mapped so far at their loaded addresses, read
+   * on first use; a library the dynamic linker maps later joins the same table.
+   */
+  public SymbolTable symbols() {
+    return linkMap.symbols();
   }
 
-  /** Every named symbol of the program at its loaded address, for {@code symbol(NAME)}. */
+  /**
+   * Every named symbol of the objects mapped so far at its loaded address, for {@code symbol(NAME)}
+   * (a library's as {@code NAME@SONAME} too; see {@link LinkMap#programSymbols}).
+   */
   public org.dise.runtime.elf.ProgramSymbols programSymbols() {
-    return elf.programSymbols().rebased(image.bias());
+    return linkMap.programSymbols();
+  }
+
+  /**
+   * The most instructions the dynamic linker may take to reach the program's entry in {@link
+   * #startupSymbols} (glibc's takes about 100,000 for a program that needs libc alone).
+   */
+  static final long STARTUP_BUDGET = 200_000_000L;
+
+  /**
+   * Every named symbol of the program and of the libraries the dynamic linker maps before the
+   * program's own code starts (its DT_NEEDED closure), at the addresses this run will give them:
+   * what {@code symbol(NAME)} binds against before the run. For a static program, {@link
+   * #programSymbols}. For a dynamic one, a scratch copy of this process runs the dynamic linker to
+   * the program's entry point (it reads files and maps memory, nothing else: its output goes
+   * nowhere) and its link map is taken; load addresses are deterministic, so they are this run's
+   * too. A library the program maps later (dlopen) is not among them.
+   */
+  public synchronized org.dise.runtime.elf.ProgramSymbols startupSymbols() {
+    if (!isDynamic()) {
+      return programSymbols();
+    }
+    if (startupSymbols == null) {
+      startupSymbols = scratchLinkMap().programSymbols();
+    }
+    return startupSymbols;
+  }
+
+  /** The link map of a scratch copy of this process run to the program's entry point. */
+  private LinkMap scratchLinkMap() {
+    Machine scratch;
+    try {
+      scratch =
+          new Machine(
+              elf,
+              argv,
+              options.withNotices(new PrintStream(java.io.OutputStream.nullOutputStream())));
+    } catch (ElfException e) {
+      return linkMap; // it loaded once already; it cannot fail now
+    }
+    for (int fd = 0; fd < 3; fd++) {
+      scratch.kernel.setStdio(
+          fd, java.io.InputStream.nullInputStream(), java.io.OutputStream.nullOutputStream());
+    }
+    long entry = elf.entry() + image.bias();
+    scratch.cpu.setBreakpoint(entry);
+    scratch.cpu.run(STARTUP_BUDGET);
+    scratch.kernel.releaseFiles();
+    return scratch.linkMap;
+  }
+
+  /** The objects of the process: the program, its dynamic linker, the libraries mapped so far. */
+  public LinkMap linkMap() {
+    return linkMap;
+  }
+
+  /** Whether the program names a dynamic linker (libraries then map while it runs). */
+  public boolean isDynamic() {
+    return image.interp() != null;
+  }
+
+  /**
+   * The guest mapped part of a file with execute permission (the dynamic linker mapping a library's
+   * code): when it is an ELF object, its symbols join the link map at the bias the mapping implies.
+   */
+  private void mappedExecutable(Path file, long addr, long offset) {
+    ElfFile lib;
+    try {
+      lib = mappedFiles.computeIfAbsent(file, Machine::readObject);
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (lib == null) {
+      return;
+    }
+    for (org.dise.runtime.elf.Segment s : lib.segments()) {
+      if (s.type() == org.dise.runtime.elf.Segment.PT_LOAD
+          && (s.offset() & ~Memory.PAGE_MASK) == offset) {
+        long bias = addr - (s.vaddr() & ~Memory.PAGE_MASK);
+        if (!linkMap.has(file, bias)) {
+          linkMap.add(
+              new LinkMap.LoadedObject(LinkMap.nameOf(lib, file), lib, bias, LinkMap.Kind.LIBRARY));
+        }
+        return;
+      }
+    }
+  }
+
+  /** ELF files the guest mapped with execute permission, parsed once each (null: not ELF). */
+  private final java.util.Map<Path, ElfFile> mappedFiles = new java.util.HashMap<>();
+
+  private static ElfFile readObject(Path file) {
+    try {
+      return ElfFile.read(file);
+    } catch (IOException | ElfException e) {
+      return null;
+    }
   }
 
   public ElfFile elf() {

@@ -29,6 +29,9 @@ public final class ElfFile {
   private final int shentsize;
   private final int shnum;
 
+  /** The program interpreter PT_INTERP names (the dynamic linker), or null for a static program. */
+  private final String interpreter;
+
   // Read on first use: a plain run never names a pc, and building these was about 15 ms of a
   // hello run's start-up.
   private SymbolTable symbols;
@@ -87,6 +90,7 @@ public final class ElfFile {
               + " bytes");
     }
     List<Segment> segs = new ArrayList<>();
+    String interp = null;
     for (int i = 0; i < phnum; i++) {
       int o = (int) (phoff + (long) i * phentsize);
       Segment s =
@@ -99,9 +103,17 @@ public final class ElfFile {
               b.getLong(o + 40),
               b.getLong(o + 48));
       if (s.type() == Segment.PT_INTERP) {
-        throw new ElfException(
-            "dynamically linked program (it names an interpreter); only statically linked"
-                + " programs are supported: link with -static");
+        if (s.offset() < 0
+            || s.fileSize() <= 0
+            || s.fileSize() > 4096
+            || s.offset() > bytes.length - s.fileSize()) {
+          throw new ElfException(
+              "corrupt ELF file: the interpreter's name (PT_INTERP) lies outside the file");
+        }
+        interp = cstring((int) s.offset());
+        if (interp.isEmpty()) {
+          throw new ElfException("corrupt ELF file: the interpreter's name (PT_INTERP) is empty");
+        }
       }
       if (s.type() == Segment.PT_LOAD
           && (s.offset() < 0
@@ -122,6 +134,7 @@ public final class ElfFile {
       segs.add(s);
     }
     this.segments = List.copyOf(segs);
+    this.interpreter = interp;
   }
 
   /** Reads the symbol table the first time a caller asks for symbols. */
@@ -172,11 +185,19 @@ public final class ElfFile {
       return SymbolTable.empty();
     }
     List<Symbol> syms = new ArrayList<>();
+    // The full table (.symtab) when there is one; else the dynamic one (.dynsym), all a
+    // stripped shared library such as the sysroot's libc.so.6 keeps.
+    int wanted = 11; // SHT_DYNSYM
+    for (int i = 0; i < shnum; i++) {
+      if (b.getInt((int) (shoff + (long) i * shentsize) + 4) == 2) { // SHT_SYMTAB
+        wanted = 2;
+      }
+    }
     try {
       for (int i = 0; i < shnum; i++) {
         int o = (int) (shoff + (long) i * shentsize);
         int shType = b.getInt(o + 4);
-        if (shType != 2) { // SHT_SYMTAB
+        if (shType != wanted) {
           continue;
         }
         long off = b.getLong(o + 24);
@@ -205,10 +226,65 @@ public final class ElfFile {
           }
         }
       }
+      pltSymbols(b, syms);
     } catch (IndexOutOfBoundsException e) {
       return new SymbolTable(syms);
     }
     return new SymbolTable(syms);
+  }
+
+  /** RISC-V's PLT: a 32-byte header, then one 16-byte stub per .rela.plt entry, in order. */
+  private static final int PLT_HEADER = 32;
+
+  private static final int PLT_ENTRY = 16;
+
+  /**
+   * Names the PLT stubs a dynamically linked object calls library functions through ({@code
+   * printf@plt}, as objdump does), from .rela.plt's R_RISCV_JUMP_SLOT relocations and the dynamic
+   * symbols they name; they have no symbol of their own.
+   */
+  private void pltSymbols(ByteBuffer b, List<Symbol> syms) {
+    int shstrndx = b.getShort(62) & 0xffff;
+    if (shstrndx == 0 || shstrndx >= shnum) {
+      return;
+    }
+    long names = b.getLong((int) (shoff + (long) shstrndx * shentsize) + 24);
+    long plt = -1;
+    long pltSize = 0;
+    int rela = -1;
+    for (int i = 0; i < shnum; i++) {
+      int o = (int) (shoff + (long) i * shentsize);
+      String n = cstring((int) (names + b.getInt(o)));
+      if (n.equals(".plt")) {
+        plt = b.getLong(o + 16);
+        pltSize = b.getLong(o + 32);
+      } else if (n.equals(".rela.plt")) {
+        rela = o;
+      }
+    }
+    if (plt < 0 || rela < 0) {
+      return;
+    }
+    long off = b.getLong(rela + 24);
+    long size = b.getLong(rela + 32);
+    int dynsym = b.getInt(rela + 40);
+    int so = (int) (shoff + (long) dynsym * shentsize);
+    long symOff = b.getLong(so + 24);
+    long symEnt = Math.max(24, b.getLong(so + 56));
+    int str = b.getInt(so + 40);
+    long strOff = b.getLong((int) (shoff + (long) str * shentsize) + 24);
+    for (long i = 0; 24 * i + 24 <= size; i++) {
+      long info = b.getLong((int) (off + 24 * i + 8));
+      long stub = plt + PLT_HEADER + PLT_ENTRY * i;
+      if ((info & 0xffffffffL) != 5 || stub + PLT_ENTRY > plt + pltSize) { // R_RISCV_JUMP_SLOT
+        continue;
+      }
+      int name = b.getInt((int) (symOff + symEnt * (info >>> 32)));
+      String n = cstring((int) (strOff + name));
+      if (!n.isEmpty()) {
+        syms.add(new Symbol(n + "@plt", stub, PLT_ENTRY));
+      }
+    }
   }
 
   private void nameSymbol(
@@ -292,6 +368,72 @@ public final class ElfFile {
   public ProgramSymbols programSymbols() {
     loadSymbols();
     return programSymbols;
+  }
+
+  /** The dynamic linker this program names (PT_INTERP), or null when it is statically linked. */
+  public String interpreter() {
+    return interpreter;
+  }
+
+  /** True for a program that needs the dynamic linker (it has PT_INTERP). */
+  public boolean isDynamic() {
+    return interpreter != null;
+  }
+
+  /**
+   * The object's own name (DT_SONAME of its dynamic section: {@code libc.so.6}), or null when it
+   * has none (a program, a library linked without -soname).
+   */
+  public String soname() {
+    List<String> v = dynamicStrings(14); // DT_SONAME
+    return v.isEmpty() ? null : v.get(0);
+  }
+
+  /** The libraries this object asks the dynamic linker for (DT_NEEDED), in order. */
+  public List<String> needed() {
+    return dynamicStrings(1); // DT_NEEDED
+  }
+
+  /** The strings the dynamic section's entries of type {@code tag} name; empty when none. */
+  private List<String> dynamicStrings(long tag) {
+    List<String> out = new ArrayList<>();
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    for (Segment s : segments) {
+      if (s.type() != 2) { // PT_DYNAMIC
+        continue;
+      }
+      long strtab = -1;
+      List<Long> offsets = new ArrayList<>();
+      for (long e = s.offset();
+          e + 16 <= s.offset() + s.fileSize() && e + 16 <= bytes.length;
+          e += 16) {
+        long t = b.getLong((int) e);
+        long v = b.getLong((int) e + 8);
+        if (t == 0) {
+          break;
+        } else if (t == 5) { // DT_STRTAB, an address: the file offset is found through PT_LOAD
+          strtab = fileOffset(v);
+        } else if (t == tag) {
+          offsets.add(v);
+        }
+      }
+      for (long o : offsets) {
+        if (strtab >= 0 && o >= 0 && strtab + o < bytes.length) {
+          out.add(cstring((int) (strtab + o)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The file offset of link-time address {@code vaddr}, or -1 when no segment holds it. */
+  public long fileOffset(long vaddr) {
+    for (Segment s : segments) {
+      if (s.type() == Segment.PT_LOAD && vaddr >= s.vaddr() && vaddr < s.vaddr() + s.fileSize()) {
+        return s.offset() + (vaddr - s.vaddr());
+      }
+    }
+    return -1;
   }
 
   /** Where the loader puts a position-independent program (0 for a fixed-address one). */

@@ -74,6 +74,13 @@ public final class ProgramSymbols {
     return byName.getOrDefault(name, List.of());
   }
 
+  /** Every entry, grouped by name in the order names first appeared. */
+  public List<Entry> entries() {
+    List<Entry> all = new ArrayList<>();
+    byName.values().forEach(all::addAll);
+    return all;
+  }
+
   public java.util.Set<String> names() {
     return byName.keySet();
   }

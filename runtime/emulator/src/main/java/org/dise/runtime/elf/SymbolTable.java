@@ -6,17 +6,39 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Function symbols of a program, sorted by address, for naming PCs in reports. */
+/**
+ * Function symbols of a process, sorted by address, for naming PCs in reports. A dynamically linked
+ * process's table grows as the dynamic linker maps libraries ({@link #add}): whoever holds the
+ * table sees their functions from then on.
+ */
 public final class SymbolTable {
   /** The largest range an unsized symbol is stretched over (beyond it, it names itself only). */
   static final long MAX_UNSIZED = 64 * 1024;
 
-  private final Symbol[] byAddress;
-  private final long[] starts;
+  /** The symbols and their start addresses, replaced whole when an object is added. */
+  private record Sorted(Symbol[] byAddress, long[] starts) {
+    static Sorted of(List<Symbol> unique) {
+      Symbol[] by = unique.toArray(new Symbol[0]);
+      long[] st = new long[by.length];
+      for (int i = 0; i < by.length; i++) {
+        st[i] = by[i].address();
+      }
+      return new Sorted(by, st);
+    }
+  }
+
+  private volatile Sorted sorted;
 
   public SymbolTable(List<Symbol> symbols) {
+    this.sorted = Sorted.of(prepare(symbols));
+  }
+
+  /**
+   * One object's symbols, one per address, sorted: among aliases at one address the sized, then the
+   * shortest public-looking name; an unsized one stretched to the next symbol.
+   */
+  private static List<Symbol> prepare(List<Symbol> symbols) {
     List<Symbol> sorted = new ArrayList<>(symbols);
-    // Among aliases at one address prefer the sized, then the shortest public-looking name.
     sorted.sort(
         Comparator.comparingLong(Symbol::address)
             .thenComparing((Symbol s) -> s.size() == 0)
@@ -37,11 +59,28 @@ public final class SymbolTable {
         unique.set(i, new Symbol(s.name(), s.address(), gap));
       }
     }
-    this.byAddress = unique.toArray(new Symbol[0]);
-    this.starts = new long[byAddress.length];
-    for (int i = 0; i < byAddress.length; i++) {
-      starts[i] = byAddress[i].address();
+    return unique;
+  }
+
+  /**
+   * Adds the functions of an object mapped since (a shared library, at its load address). Each
+   * object's symbols are prepared on their own, so that an unsized one is not stretched into
+   * another object.
+   */
+  public synchronized void add(List<Symbol> symbols) {
+    if (symbols.isEmpty()) {
+      return;
     }
+    List<Symbol> all = new ArrayList<>(List.of(sorted.byAddress()));
+    all.addAll(prepare(symbols));
+    all.sort(Comparator.comparingLong(Symbol::address));
+    List<Symbol> unique = new ArrayList<>();
+    for (Symbol s : all) {
+      if (unique.isEmpty() || unique.get(unique.size() - 1).address() != s.address()) {
+        unique.add(s);
+      }
+    }
+    sorted = Sorted.of(unique);
   }
 
   /** The same symbols moved by {@code bias} (a position-independent program's load address). */
@@ -49,11 +88,16 @@ public final class SymbolTable {
     if (bias == 0) {
       return this;
     }
+    return new SymbolTable(moved(List.of(sorted.byAddress()), bias, ""));
+  }
+
+  /** {@code symbols} moved by {@code bias}, each name followed by {@code suffix}. */
+  public static List<Symbol> moved(List<Symbol> symbols, long bias, String suffix) {
     List<Symbol> moved = new ArrayList<>();
-    for (Symbol s : byAddress) {
-      moved.add(new Symbol(s.name(), s.address() + bias, s.size()));
+    for (Symbol s : symbols) {
+      moved.add(new Symbol(s.name() + suffix, s.address() + bias, s.size()));
     }
-    return new SymbolTable(moved);
+    return moved;
   }
 
   public static SymbolTable empty() {
@@ -61,25 +105,26 @@ public final class SymbolTable {
   }
 
   public List<Symbol> symbols() {
-    return List.of(byAddress);
+    return List.of(sorted.byAddress());
   }
 
   /** The function whose range contains {@code addr}. */
   public Optional<Symbol> lookup(long addr) {
-    int i = java.util.Arrays.binarySearch(starts, addr);
+    Sorted t = sorted;
+    int i = java.util.Arrays.binarySearch(t.starts(), addr);
     if (i < 0) {
       i = -i - 2;
     }
     if (i < 0) {
       return Optional.empty();
     }
-    Symbol s = byAddress[i];
+    Symbol s = t.byAddress()[i];
     return s.contains(addr) ? Optional.of(s) : Optional.empty();
   }
 
   /** The symbol with this exact name. */
   public Optional<Symbol> byName(String name) {
-    for (Symbol s : byAddress) {
+    for (Symbol s : sorted.byAddress()) {
       if (s.name().equals(name)) {
         return Optional.of(s);
       }
@@ -98,6 +143,6 @@ public final class SymbolTable {
   }
 
   public int size() {
-    return byAddress.length;
+    return sorted.byAddress().length;
   }
 }

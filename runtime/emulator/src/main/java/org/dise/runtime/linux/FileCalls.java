@@ -288,6 +288,17 @@ final class FileCalls {
    * the guest what exists outside.
    */
   private PathWalk.Result walk(int dirfd, String p, boolean followLast) throws Refused {
+    Sysroot sysroot = sandbox.sysroot();
+    if (sysroot != null && p.startsWith("/")) {
+      // As qemu-riscv64 -L: the guest's own files (its libraries) are looked up there first.
+      PathWalk.Result in = sysroot.lookup(p, followLast);
+      if (in != null) {
+        if (!in.ok()) {
+          throw new Refused(in.errno());
+        }
+        return in;
+      }
+    }
     Path start = cwd;
     if (!p.startsWith("/") && dirfd != AT_FDCWD) {
       GuestFd d = fds.get(dirfd);

@@ -79,6 +79,16 @@ public final class LinuxKernel implements SyscallHandler {
     memory.setBrkStart(start);
   }
 
+  /** Where mmap allocates from, downwards (below a dynamically linked program's dynamic linker). */
+  public void setMmapTop(long top) {
+    memory.setMmapTop(top);
+  }
+
+  /** Told of every file mapping with execute permission (null: nobody). */
+  public void setFileMapListener(FileMapListener l) {
+    memory.setFileMapListener(l);
+  }
+
   @Override
   public void ecall(Cpu cpu) {
     proc.cpu = cpu;

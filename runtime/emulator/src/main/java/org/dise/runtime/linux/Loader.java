@@ -9,8 +9,9 @@ import org.dise.runtime.elf.Segment;
 import org.dise.runtime.mem.Memory;
 
 /**
- * Maps a static ELF program into guest memory and builds the initial stack as Linux does: argc,
- * argv, envp, the auxiliary vector, and the strings and random bytes they point to.
+ * Maps an ELF program (and the dynamic linker a dynamically linked one names) into guest memory and
+ * builds the initial stack as Linux does: argc, argv, envp, the auxiliary vector, and the strings
+ * and random bytes they point to.
  *
  * <p>Layout (our choice; documented in spec/emulator.md): an ET_EXEC program at its link address, a
  * static-PIE one at {@link #PIE_BASE}; the heap (brk) right after the highest segment; mmap regions
@@ -50,16 +51,119 @@ public final class Loader {
           | (1L << ('D' - 'A'))
           | (1L << ('C' - 'A'));
 
-  /** Where things ended up. */
-  public record Image(long entry, long bias, long brkStart, long stackPointer, long phdr) {}
+  /**
+   * Where things ended up. {@code entry} is where the hart starts (the dynamic linker's entry for a
+   * dynamically linked program); {@code interp} the dynamic linker loaded (null: none) at {@code
+   * interpBias}; {@code mmapTop} the top of the area mmap allocates from, downwards.
+   */
+  public record Image(
+      long entry,
+      long bias,
+      long brkStart,
+      long stackPointer,
+      long phdr,
+      ElfFile interp,
+      long interpBias,
+      long mmapTop) {}
 
   private Loader() {}
 
-  /** Maps the program and builds the stack; returns the entry point and initial sp. */
+  /** Maps a static program and builds the stack; returns the entry point and initial sp. */
   public static Image load(
       ElfFile elf, Memory mem, List<String> argv, List<String> envp, long randomSeed)
       throws ElfException {
+    return load(elf, mem, argv, envp, randomSeed, null);
+  }
+
+  /**
+   * Maps the program, and the dynamic linker it names (PT_INTERP) from {@code sysroot}, and builds
+   * the stack. The dynamic linker goes at the top of the mmap area, where Linux's first mmap would
+   * put it, and later mmaps (ld.so's of the libraries) go below it, so every address is the same on
+   * every run and host (spec/emulator.md, "Dynamically linked programs").
+   *
+   * @throws ElfException when the program is dynamically linked and there is no sysroot, or the
+   *     sysroot has no such dynamic linker, or either file is unfit
+   */
+  public static Image load(
+      ElfFile elf,
+      Memory mem,
+      List<String> argv,
+      List<String> envp,
+      long randomSeed,
+      Sysroot sysroot)
+      throws ElfException {
     long bias = elf.loadBias();
+    long[] mapped = mapSegments(elf, mem, bias);
+    long highest = mapped[0];
+    long phdr = mapped[1];
+    ElfFile interp = null;
+    long interpBias = 0;
+    long mmapTop = MMAP_TOP;
+    if (elf.isDynamic()) {
+      interp = interpreter(elf.interpreter(), sysroot);
+      if (interp.isDynamic()) {
+        throw new ElfException(
+            "the dynamic linker " + interp.path() + " itself names an interpreter");
+      }
+      long lo = Long.MAX_VALUE;
+      long hi = 0;
+      for (Segment s : interp.segments()) {
+        if (s.type() == Segment.PT_LOAD) {
+          lo = Math.min(lo, s.vaddr() & ~Memory.PAGE_MASK);
+          hi = Math.max(hi, s.vaddr() + s.memSize());
+        }
+      }
+      if (lo == Long.MAX_VALUE || hi - lo > MMAP_TOP / 4) {
+        throw new ElfException("the dynamic linker " + interp.path() + " has no loadable segments");
+      }
+      // Top of the mmap area, 64 KiB aligned (a segment may ask for that much alignment).
+      long base = (MMAP_TOP - (hi - lo)) & ~0xFFFFL;
+      interpBias = base - lo;
+      mapSegments(interp, mem, interpBias);
+      mmapTop = base;
+    }
+    long sp =
+        buildStack(mem, elf, bias, phdr, argv, envp, randomSeed, interp == null ? 0 : interpBias);
+    long entry = interp == null ? elf.entry() + bias : interp.entry() + interpBias;
+    return new Image(entry, bias, highest, sp, phdr, interp, interpBias, mmapTop);
+  }
+
+  /** The dynamic linker {@code name} (PT_INTERP), read from the sysroot. */
+  private static ElfFile interpreter(String name, Sysroot sysroot) throws ElfException {
+    if (sysroot == null) {
+      throw new ElfException(
+          "dynamically linked program: it needs the dynamic linker "
+              + name
+              + ", and there is no sysroot to load it from (give --sysroot DIR or set "
+              + Sysroot.ENV
+              + "; Debian's libc6-riscv64-cross installs one in "
+              + Sysroot.DEFAULT
+              + ")");
+    }
+    java.nio.file.Path file;
+    try {
+      file = sysroot.interpreter(name);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new ElfException(
+          "dynamically linked program: its dynamic linker "
+              + name
+              + " is not in the sysroot "
+              + sysroot);
+    }
+    try {
+      return ElfFile.read(file);
+    } catch (java.io.IOException e) {
+      throw new ElfException("cannot read the dynamic linker " + file + ": " + e.getMessage());
+    } catch (ElfException e) {
+      throw new ElfException("the dynamic linker " + file + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Maps the PT_LOAD segments of {@code elf} at {@code bias}; returns the page-aligned end of the
+   * highest segment and the loaded address of the program headers (0 when no segment holds them).
+   */
+  private static long[] mapSegments(ElfFile elf, Memory mem, long bias) throws ElfException {
     long highest = 0;
     long phdr = 0;
     List<Segment> loads = new ArrayList<>();
@@ -109,8 +213,7 @@ public final class Loader {
         phdr = s.vaddr() + bias + (elf.phoff() - s.offset());
       }
     }
-    long sp = buildStack(mem, elf, bias, phdr, argv, envp, randomSeed);
-    return new Image(elf.entry() + bias, bias, highest, sp, phdr);
+    return new long[] {highest, phdr};
   }
 
   private static int protOf(int flags) {
@@ -134,7 +237,8 @@ public final class Loader {
       long phdr,
       List<String> argv,
       List<String> envp,
-      long randomSeed) {
+      long randomSeed,
+      long interpBase) {
     mem.map(STACK_TOP - STACK_SIZE, STACK_SIZE, Memory.PROT_READ | Memory.PROT_WRITE);
     long p = STACK_TOP;
     // Strings at the top: execfn, then envp and argv strings.
@@ -163,7 +267,7 @@ public final class Loader {
       {AT_PHENT, elf.phentsize()},
       {AT_PHNUM, elf.segments().size()},
       {AT_PAGESZ, Memory.PAGE_SIZE},
-      {AT_BASE, 0},
+      {AT_BASE, interpBase},
       {AT_FLAGS, 0},
       {AT_ENTRY, elf.entry() + bias},
       {AT_UID, 0},

@@ -30,6 +30,7 @@ final class MemoryCalls {
   private long brkStart;
   private long brk;
   private long mmapNext = Loader.MMAP_TOP;
+  private FileMapListener fileMapListener;
 
   /**
    * A MAP_SHARED mapping of a file opened for writing: the guest's stores reach the file when it
@@ -73,6 +74,14 @@ final class MemoryCalls {
         Syscall.MADVISE,
         "advice is accepted and ignored (MADV_DONTNEED does not zero the pages)",
         (cpu, a) -> 0);
+  }
+
+  void setMmapTop(long top) {
+    this.mmapNext = top;
+  }
+
+  void setFileMapListener(FileMapListener l) {
+    this.fileMapListener = l;
   }
 
   void setBrkStart(long start) {
@@ -166,6 +175,9 @@ final class MemoryCalls {
         got += n;
       }
       f.seek(saved, 0);
+      if ((prot & Memory.PROT_EXEC) != 0 && fileMapListener != null) {
+        fileMapListener.mapped(f.path(), at, off);
+      }
     }
     if (f != null && (flags & MAP_SHARED) != 0 && f.accessMode() != 0) {
       FileChannel ch =

@@ -50,6 +50,15 @@ final class PathWalk {
    * follows a symbolic link in the final component.
    */
   static Result walk(Path start, String guestPath, boolean followLast) {
+    return walk(start, guestPath, followLast, start.getRoot());
+  }
+
+  /**
+   * As {@link #walk(Path, String, boolean)}, with {@code root} (a real directory) standing for "/":
+   * absolute paths and absolute link targets start there and {@code ..} never climbs above it, so
+   * the walk cannot leave it (a chroot, as the sysroot is to the guest).
+   */
+  static Result walk(Path start, String guestPath, boolean followLast, Path root) {
     if (guestPath.isEmpty()) {
       return Result.error(Errno.ENOENT, start);
     }
@@ -58,7 +67,6 @@ final class PathWalk {
     }
     Deque<String> todo = new ArrayDeque<>();
     boolean mustBeDir = push(todo, guestPath);
-    Path root = start.getRoot();
     Path cur = guestPath.startsWith("/") ? root : start;
     int links = 0;
     while (!todo.isEmpty()) {
@@ -69,7 +77,7 @@ final class PathWalk {
         return Result.error(Errno.ENAMETOOLONG, cur);
       }
       if (c.equals(".") || c.equals("..")) {
-        if (c.equals("..") && cur.getParent() != null) {
+        if (c.equals("..") && cur.getParent() != null && !cur.equals(root)) {
           cur = cur.getParent();
         }
         if (last) {

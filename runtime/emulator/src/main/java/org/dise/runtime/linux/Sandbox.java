@@ -17,6 +17,7 @@ public final class Sandbox {
   private final List<Path> readable = new ArrayList<>();
   private final List<Path> writable = new ArrayList<>();
   private GuestLimits limits = GuestLimits.defaults();
+  private Sysroot sysroot = standardSysroot();
 
   /** System files glibc may look at; readable everywhere. */
   private static final List<Path> SYSTEM_READ =
@@ -65,6 +66,27 @@ public final class Sandbox {
     this.limits = limits;
   }
 
+  /**
+   * The guest's own system files (dynamic linker, libraries), readable and never writable; null for
+   * none. By default {@code $ACF_SYSROOT} or {@link Sysroot#DEFAULT} when it exists.
+   */
+  public Sysroot sysroot() {
+    return sysroot;
+  }
+
+  public void setSysroot(Sysroot sysroot) {
+    this.sysroot = sysroot;
+  }
+
+  /** The default sysroot, or none when the environment names no usable one. */
+  private static Sysroot standardSysroot() {
+    try {
+      return Sysroot.choose(null);
+    } catch (IllegalArgumentException e) {
+      return null; // the command line reports a bad ACF_SYSROOT (Sysroot.choose)
+    }
+  }
+
   /** True when the whole file system is writable (no confinement to keep). */
   boolean unrestricted() {
     return writable.contains(Path.of("/"));
@@ -93,7 +115,7 @@ public final class Sandbox {
 
   /** Whether the guest may read {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayRead(Path p) {
-    return within(p, readable);
+    return within(p, readable) || (sysroot != null && sysroot.contains(p));
   }
 
   /** Whether the guest may change {@code p}, a path resolved by {@link PathWalk}. */

@@ -166,4 +166,70 @@ class DecodeCacheTest {
     assertThat(cpu.run(3)).isEqualTo(StopReason.FAULT);
     assertThat(cpu.fault().signal()).isEqualTo(GuestFault.SIGSEGV);
   }
+
+  /**
+   * A library mapped with MAP_FIXED over code that ran, interpreted and translated (the dynamic
+   * linker reusing an address after dlclose): the new file's instructions run, and the mapping is
+   * reported to the file map listener.
+   */
+  @Test
+  void fileMappedOverTranslatedCodeRunsTheNewCode(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    byte[] a = new byte[Memory.PAGE_SIZE];
+    byte[] b = new byte[Memory.PAGE_SIZE];
+    int[] codeA = {li(1), ECALL, j(-8)};
+    int[] codeB = {li(2), ECALL, j(-8)};
+    for (int i = 0; i < 3; i++) {
+      java.nio.ByteBuffer.wrap(a).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(4 * i, codeA[i]);
+      java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(4 * i, codeB[i]);
+    }
+    java.nio.file.Files.write(dir.resolve("a.so"), a);
+    java.nio.file.Files.write(dir.resolve("b.so"), b);
+    LinuxKernel kernel =
+        new LinuxKernel(
+            mem, new Sandbox(dir), new PrintStream(new ByteArrayOutputStream()), "test", 1);
+    List<String> mapped = new ArrayList<>();
+    kernel.setFileMapListener(
+        (file, addr, off) -> mapped.add(file.getFileName() + String.format("@%x+%d", addr, off)));
+    Cpu c =
+        new Cpu(
+            mem,
+            k -> {
+              if (k.x[17] == 0) {
+                seen.add(k.x[10]);
+              } else {
+                kernel.ecall(k);
+              }
+            });
+    c.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 1);
+    long data = CODE + Memory.PAGE_SIZE;
+    for (String name : List.of("a.so", "b.so")) {
+      mem.poke(data, (name + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 5);
+      c.x[17] = 56; // openat(AT_FDCWD, name, O_RDONLY)
+      c.x[10] = -100;
+      c.x[11] = data;
+      c.x[12] = 0;
+      kernel.ecall(c);
+      long fd = c.x[10];
+      assertThat(fd).isAtLeast(3L);
+      c.x[17] = 222; // mmap(CODE, page, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, fd, 0)
+      c.x[10] = CODE;
+      c.x[11] = Memory.PAGE_SIZE;
+      c.x[12] = Memory.PROT_READ | Memory.PROT_EXEC;
+      c.x[13] = 0x02 | 0x10;
+      c.x[14] = fd;
+      c.x[15] = 0;
+      kernel.ecall(c);
+      assertThat(c.x[10]).isEqualTo(CODE);
+      c.pc = CODE;
+      c.x[17] = 0; // the test's own "ecall": record a0
+      c.run(300); // a hundred rounds: the loop is translated and chained
+    }
+    assertThat(seen.subList(0, 100)).containsNoneOf(2L, 0L);
+    assertThat(seen.get(seen.size() - 1)).isEqualTo(2L);
+    assertThat(seen.stream().filter(v -> v == 2L).count()).isAtLeast(99L);
+    assertThat(mapped)
+        .containsExactly(String.format("a.so@%x+0", CODE), String.format("b.so@%x+0", CODE))
+        .inOrder();
+  }
 }

@@ -37,7 +37,7 @@ public final class RuntimeMain {
           "\n",
           "Usage: acf-runtime run --config FILE [--out DIR] [--max-insns N] [--allow-read DIR]...",
           "                       [--allow-write DIR]... [--on-unsupported fail|enosys|warn]",
-          "                       PROGRAM [ARGS...]",
+          "                       [--sysroot DIR] PROGRAM [ARGS...]",
           "       acf-runtime --version | --help",
           "",
           "Runs a RISC-V Linux program under a deployable configuration (acf compile X.acf -o FILE)",
@@ -47,7 +47,9 @@ public final class RuntimeMain {
           "contexts as callgrind.out.NAME, and DIR/summary.json. Exit status: the guest's (128+signal",
           "when it faults; 159, SIGSYS, when it makes a system call acf does not implement, unless",
           "--on-unsupported enosys or warn returns ENOSYS to it), 1 when the program or configuration",
-          "cannot be loaded, 2 for a usage error.",
+          "cannot be loaded, 2 for a usage error. A dynamically linked program takes its dynamic",
+          "linker and libraries from --sysroot DIR (default: $ACF_SYSROOT, else",
+          "/usr/riscv64-linux-gnu when it exists).",
           "");
 
   public static void main(String[] args) {
@@ -74,6 +76,7 @@ public final class RuntimeMain {
     long maxInsns = -1;
     List<Path> read = new ArrayList<>();
     List<Path> write = new ArrayList<>();
+    Path sysroot = null;
     OnUnsupported onUnsupported = OnUnsupported.FAIL;
     int i = 1;
     for (; i < args.length && args[i].startsWith("--"); i++) {
@@ -88,6 +91,7 @@ public final class RuntimeMain {
         case "--out" -> out = hostPath(v);
         case "--allow-read" -> read.add(hostPath(v));
         case "--allow-write" -> write.add(hostPath(v));
+        case "--sysroot" -> sysroot = hostPath(v);
         case "--on-unsupported" -> {
           try {
             onUnsupported = OnUnsupported.parse(v);
@@ -126,6 +130,15 @@ public final class RuntimeMain {
     Sandbox sandbox = new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     read.forEach(sandbox::allowRead);
     write.forEach(sandbox::allowWrite);
+    try {
+      sandbox.setSysroot(org.dise.runtime.linux.Sysroot.choose(sysroot));
+    } catch (IllegalArgumentException e) {
+      err.println(
+          "acf-runtime: "
+              + (sysroot != null ? "--sysroot " : org.dise.runtime.linux.Sysroot.ENV + "=")
+              + e.getMessage());
+      return 2;
+    }
     Machine machine;
     try {
       machine =

@@ -1,0 +1,255 @@
+package org.dise.runtime;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.elf.ElfException;
+import org.dise.runtime.elf.LinkMap;
+import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.linux.Sysroot;
+import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.RepositoryRoot;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Dynamically linked programs (PT_INTERP) run with the dynamic linker and libraries of the sysroot,
+ * as under {@code qemu-riscv64 -L /usr/riscv64-linux-gnu}: same stdout, stderr and exit status; the
+ * libraries' functions are named in the symbol table once mapped; load addresses are the same on
+ * every run. The programs are {@code src/test/dynamic/*.c} (built into {@code resources/dynamic})
+ * and the example workloads built dynamically ({@code examples/programs/bin-dynamic}).
+ */
+class DynamicLinkTest {
+  private static final Path ROOT = RepositoryRoot.path();
+  private static final Path DYN = ROOT.resolve("runtime/emulator/src/test/resources/dynamic");
+  private static final Path BIN = ROOT.resolve("examples/programs/bin-dynamic");
+  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  private static final long MAX_INSNS = 2_000_000_000L;
+
+  private static String sysrootMissing;
+  private static String qemuMissing;
+
+  record Result(String stdout, String stderr, int exit) {
+    String render() {
+      return stdout + "--- stderr\n" + stderr + "--- exit " + exit + "\n";
+    }
+  }
+
+  record Case(String name, Path program, List<String> args) {
+    @Override
+    public String toString() {
+      return args.isEmpty() ? name : name + " " + String.join(" ", args);
+    }
+  }
+
+  @BeforeAll
+  static void findTools() {
+    sysrootMissing = ExternalTool.sysrootMissing();
+    if (sysrootMissing != null) {
+      System.out.println("DynamicLinkTest: skipped: " + sysrootMissing);
+    }
+    qemuMissing = ExternalTool.qemuMissing();
+    if (qemuMissing != null) {
+      System.out.println("DynamicLinkTest: live comparisons skipped: " + qemuMissing);
+    }
+  }
+
+  static Stream<Case> testPrograms() {
+    return Stream.of(
+        new Case("dyn_libc", DYN.resolve("dyn_libc.elf"), List.of()),
+        new Case("dyn_dlopen", DYN.resolve("dyn_dlopen.elf"), List.of()));
+  }
+
+  /** Each example workload, dynamically linked, at a small size (as DifferentialTest's). */
+  static Stream<Case> workloads() {
+    return Stream.of(
+        new Case("hello", BIN.resolve("hello"), List.of("a", "", "b c", "ünï")),
+        new Case("phases", BIN.resolve("phases"), List.of("1", "ABCD")),
+        new Case("jpeg", BIN.resolve("jpeg"), List.of("1")),
+        new Case("adpcm", BIN.resolve("adpcm"), List.of("1")),
+        new Case("motion", BIN.resolve("motion"), List.of("1")),
+        new Case("lz77", BIN.resolve("lz77"), List.of("1")),
+        new Case("mcf", BIN.resolve("mcf"), List.of("1")),
+        new Case("interp", BIN.resolve("interp"), List.of("1")),
+        new Case("chess", BIN.resolve("chess"), List.of("1")),
+        new Case("arrays", BIN.resolve("arrays"), List.of()),
+        new Case("maps", BIN.resolve("maps"), List.of()),
+        new Case("callstack", BIN.resolve("callstack"), List.of()));
+  }
+
+  static Stream<Case> allCases() {
+    return Stream.concat(testPrograms(), workloads());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("testPrograms")
+  void matchesRecordedQemuOutput(Case c, @TempDir Path cwd) throws Exception {
+    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
+    String expected = Files.readString(DYN.resolve(c.name + ".expected"), StandardCharsets.UTF_8);
+    assertWithMessage("%s against %s.expected (qemu-riscv64 -L)", c, c.name)
+        .that(ours(c, cwd).render())
+        .isEqualTo(expected);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("allCases")
+  void matchesQemuLive(Case c, @TempDir Path cwd) throws Exception {
+    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
+    Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
+    Path ourCwd = Files.createDirectory(cwd.resolve("ours"));
+    Path qemuCwd = Files.createDirectory(cwd.resolve("qemu"));
+    Result qemu = qemu(c, qemuCwd);
+    Result ours = ours(c, ourCwd);
+    assertWithMessage("%s: stdout", c).that(ours.stdout).isEqualTo(qemu.stdout);
+    assertWithMessage("%s: stderr", c).that(ours.stderr).isEqualTo(qemu.stderr);
+    assertWithMessage("%s: exit status", c).that(ours.exit).isEqualTo(qemu.exit);
+  }
+
+  @Test
+  void librariesAreNamedOnceMappedAndTheirAddressesAreTheSameOnEveryRun(@TempDir Path cwd)
+      throws Exception {
+    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
+    Case c = new Case("dyn_dlopen", DYN.resolve("dyn_dlopen.elf"), List.of());
+    Machine first = machine(c, cwd, new ByteArrayOutputStream(), new ByteArrayOutputStream());
+    // Before the run: the program and its dynamic linker, nothing else.
+    assertThat(names(first)).containsExactly("dyn_dlopen.elf", "ld-linux-riscv64-lp64d.so.1");
+    assertThat(first.symbols().byName("main")).isPresent();
+    assertThat(first.symbols().byName("printf@libc.so.6")).isEmpty();
+    assertThat(first.run(MAX_INSNS).reason()).isEqualTo(StopReason.EXITED);
+    assertThat(names(first))
+        .containsExactly("dyn_dlopen.elf", "ld-linux-riscv64-lp64d.so.1", "libc.so.6", "libplug.so")
+        .inOrder();
+    // The table taken before the run has grown: the libraries' functions name their PCs.
+    long printf = first.symbols().byName("printf@libc.so.6").orElseThrow().address();
+    long plugSum = first.symbols().byName("plug_sum@libplug.so").orElseThrow().address();
+    assertThat(first.symbols().describe(printf + 4)).isEqualTo("printf@libc.so.6+0x4");
+    assertThat(first.linkMap().objectAt(plugSum).orElseThrow().name()).isEqualTo("libplug.so");
+    // symbol(NAME): qualified, and a library's global by its plain name when the program has none.
+    assertThat(first.programSymbols().lookup("plug_sum@libplug.so").orElseThrow().address())
+        .isEqualTo(plugSum);
+    assertThat(first.programSymbols().lookup("printf").orElseThrow().address()).isEqualTo(printf);
+    assertThat(first.programSymbols().lookup("main")).isPresent();
+
+    Machine second = machine(c, cwd, new ByteArrayOutputStream(), new ByteArrayOutputStream());
+    second.run(MAX_INSNS);
+    assertThat(biases(second)).isEqualTo(biases(first));
+    // Below the dynamic linker, which sits at the top of the mmap area.
+    LinkMap.LoadedObject ld = first.linkMap().objects().get(1);
+    for (LinkMap.LoadedObject o : first.linkMap().objects().subList(2, 4)) {
+      assertThat(o.bias()).isLessThan(ld.bias());
+    }
+  }
+
+  @Test
+  void withoutASysrootADynamicProgramIsRefusedWithAReason(@TempDir Path cwd) throws Exception {
+    Sandbox s = new Sandbox(cwd);
+    s.setSysroot(null);
+    ElfException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ElfException.class,
+            () ->
+                Machine.load(
+                    DYN.resolve("dyn_libc.elf"),
+                    List.of(),
+                    new Machine.Options(s, ENV, 1, System.err)));
+    assertThat(e).hasMessageThat().contains("ld-linux-riscv64-lp64d.so.1");
+    assertThat(e).hasMessageThat().contains("--sysroot");
+  }
+
+  @Test
+  void aSysrootWithoutTheDynamicLinkerIsNamed(@TempDir Path cwd) throws Exception {
+    Sandbox s = new Sandbox(cwd);
+    s.setSysroot(Sysroot.at(cwd));
+    ElfException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ElfException.class,
+            () ->
+                Machine.load(
+                    DYN.resolve("dyn_libc.elf"),
+                    List.of(),
+                    new Machine.Options(s, ENV, 1, System.err)));
+    assertThat(e).hasMessageThat().contains("not in the sysroot " + cwd.toRealPath());
+  }
+
+  private static List<String> names(Machine m) {
+    return m.linkMap().objects().stream().map(LinkMap.LoadedObject::name).toList();
+  }
+
+  private static List<Long> biases(Machine m) {
+    return m.linkMap().objects().stream().map(LinkMap.LoadedObject::bias).toList();
+  }
+
+  private static Machine machine(
+      Case c, Path cwd, ByteArrayOutputStream out, ByteArrayOutputStream err) throws Exception {
+    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
+    Sandbox sandbox = new Sandbox(cwd);
+    sandbox.allowRead(DYN); // dyn_dlopen's libplug.so, beside it
+    Machine m = Machine.load(c.program, c.args, new Machine.Options(sandbox, ENV, 0x5eed, notices));
+    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
+    m.kernel().setStdio(1, null, out);
+    m.kernel().setStdio(2, null, err);
+    return m;
+  }
+
+  private static Result ours(Case c, Path cwd) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Machine m = machine(c, cwd, out, err);
+    long t0 = System.nanoTime();
+    Machine.Outcome o = m.run(MAX_INSNS);
+    double s = (System.nanoTime() - t0) / 1e9;
+    System.out.printf(
+        "DynamicLinkTest ours %s: %,d instructions in %.1f s, %s%n",
+        c, o.instructions(), s, o.reason());
+    assertWithMessage("%s: %s", c, o.report()).that(o.reason()).isEqualTo(StopReason.EXITED);
+    String stderr =
+        err.toString(StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> !l.startsWith("acf: "))
+            .map(l -> l + "\n")
+            .collect(Collectors.joining());
+    return new Result(out.toString(StandardCharsets.UTF_8), stderr, o.exitStatus());
+  }
+
+  private static Result qemu(Case c, Path cwd) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add("qemu-riscv64");
+    cmd.add("-L");
+    cmd.add(ExternalTool.SYSROOT.toString());
+    cmd.add(c.program.toString());
+    cmd.addAll(c.args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+    pb.environment().clear();
+    pb.environment().put("PATH", "/usr/bin:/bin");
+    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    Path out = cwd.resolveSibling("qemu.stdout");
+    Path err = cwd.resolveSibling("qemu.stderr");
+    pb.redirectOutput(out.toFile());
+    pb.redirectError(err.toFile());
+    Process p = pb.start();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(c + ": qemu did not finish in 120 s");
+    }
+    return new Result(
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8),
+        p.exitValue());
+  }
+}
