@@ -21,6 +21,7 @@ public final class GuestSettings {
   private List<String> env = Machine.defaultEnv();
   private long seed = 0x5eed;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+  private long quantum = Machine.Options.DEFAULT_QUANTUM;
 
   /** Lets the guest read files under {@code dir} too. */
   public GuestSettings allowRead(Path dir) {
@@ -109,6 +110,15 @@ public final class GuestSettings {
    * The emulator's options: a sandbox rooted at {@code cwd} (the guest's working folder, readable
    * and writable) with the allowed folders and limits; {@code notices} gets the emulator's notes.
    */
+  /** Instructions a guest thread runs before the next one gets the hart. */
+  public GuestSettings quantum(long q) {
+    if (q < 1) {
+      throw new UserError("--quantum must be at least 1", Main.EXIT_USAGE);
+    }
+    quantum = q;
+    return this;
+  }
+
   public Machine.Options options(Path cwd, PrintStream notices) {
     Sandbox sandbox = new Sandbox(cwd);
     allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
@@ -118,6 +128,7 @@ public final class GuestSettings {
       l = l.with(s); // checked when set
     }
     sandbox.setLimits(l);
-    return new Machine.Options(sandbox, new ArrayList<>(env), seed, notices, translateThreshold);
+    return new Machine.Options(
+        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, quantum);
   }
 }

@@ -139,6 +139,17 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
+      names = "--quantum",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Guest threads share one emulated core: each runs N instructions (K, M suffixes)"
+              + " before the next runnable one, and gives the core up at once when it blocks;"
+              + " the schedule, and so every profile, is the same on every run and host"
+              + " (default: ${DEFAULT-VALUE}).")
+  long quantum = Machine.Options.DEFAULT_QUANTUM;
+
+  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description =
@@ -652,6 +663,7 @@ public final class RunCommand implements Callable<Integer> {
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .quantum(quantum)
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);

@@ -28,12 +28,31 @@ import org.dise.runtime.mem.MemoryFault;
 public final class Machine {
   /** Options for loading and running a program. */
   public record Options(
-      Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
+      Sandbox sandbox,
+      List<String> env,
+      long seed,
+      PrintStream notices,
+      int translateThreshold,
+      long quantum) {
     /**
      * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
      * because translation costs microseconds per block.
      */
     public static final int DEFAULT_TRANSLATE_THRESHOLD = 50;
+
+    /** Instructions a guest thread runs before the next one gets the hart (spec/emulator.md). */
+    public static final long DEFAULT_QUANTUM = org.dise.runtime.linux.GuestThreads.DEFAULT_QUANTUM;
+
+    public Options {
+      if (quantum < 1) {
+        throw new IllegalArgumentException("the quantum must be at least 1 instruction");
+      }
+    }
+
+    public Options(
+        Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
+      this(sandbox, env, seed, notices, translateThreshold, DEFAULT_QUANTUM);
+    }
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
       this(sandbox, env, seed, notices, DEFAULT_TRANSLATE_THRESHOLD);
@@ -48,20 +67,25 @@ public final class Machine {
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices, translateThreshold);
+      return new Options(s, env, seed, notices, translateThreshold, quantum);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices, translateThreshold);
+      return new Options(sandbox, e, seed, notices, translateThreshold, quantum);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p, translateThreshold);
+      return new Options(sandbox, env, seed, p, translateThreshold, quantum);
     }
 
     /** 0 interprets everything; 1 translates every block on its first run. */
     public Options withTranslateThreshold(int t) {
-      return new Options(sandbox, env, seed, notices, t);
+      return new Options(sandbox, env, seed, notices, t, quantum);
+    }
+
+    /** Instructions per thread quantum (guest threads share one hart; spec/emulator.md). */
+    public Options withQuantum(long q) {
+      return new Options(sandbox, env, seed, notices, translateThreshold, q);
     }
   }
 
@@ -90,10 +114,12 @@ public final class Machine {
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
+    kernel.threads().setQuantum(options.quantum());
     this.image = Loader.load(elf, memory, argv, options.env(), options.seed());
     kernel.setBrkStart(image.brkStart());
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
+    kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
   }
 
   /**
@@ -200,7 +226,7 @@ public final class Machine {
       long left = Math.max(0, limit - cpu.instret());
       r = cpu.run(Math.min(left, SLICE));
     } while (r == StopReason.STEP_LIMIT && cpu.instret() < limit);
-    if (r == StopReason.EXITED || r == StopReason.FAULT) {
+    if (r == StopReason.EXITED || r == StopReason.FAULT || r == StopReason.DEADLOCK) {
       kernel.releaseFiles(); // the guest cannot go on: its host files are the tool's again
     }
     return outcome(r, maxInsns);
@@ -223,6 +249,7 @@ public final class Machine {
               String.format(
                   "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
                   cpu.instret(), maxInsns, cpu.pc, symbols().describe(cpu.pc)));
+      case DEADLOCK -> new Outcome(r, 1, cpu.instret(), kernel.threads().deadlockReport());
       default -> new Outcome(r, 1, cpu.instret(), "guest stopped: " + r);
     };
   }

@@ -11,5 +11,7 @@ public enum StopReason {
   /** A breakpoint address was reached (before executing it). */
   BREAKPOINT,
   /** Another thread asked the hart to stop. */
-  INTERRUPTED
+  INTERRUPTED,
+  /** Every guest thread is blocked and none can wake another (the kernel says which, and where). */
+  DEADLOCK
 }

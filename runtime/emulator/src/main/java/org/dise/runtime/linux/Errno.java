@@ -29,6 +29,7 @@ public final class Errno {
   public static final int EPIPE = 32;
   public static final int ERANGE = 34;
   public static final int ENAMETOOLONG = 36;
+  public static final int ESRCH = 3;
   public static final int ENOSYS = 38;
   public static final int ENOTEMPTY = 39;
   public static final int ELOOP = 40;

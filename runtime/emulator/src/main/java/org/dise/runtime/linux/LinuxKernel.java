@@ -52,6 +52,12 @@ public final class LinuxKernel implements SyscallHandler {
   /** The hart of the call being handled (to end the process on SIGPIPE). */
   private Cpu cpu;
 
+  /** The process's threads and their scheduler; the main thread's id is the pid. */
+  private final GuestThreads threads;
+
+  /** The process id (the main thread's id). */
+  private final int pid = 1000;
+
   private long brkStart;
   private long brk;
   private long mmapNext = Loader.MMAP_TOP;
@@ -64,6 +70,7 @@ public final class LinuxKernel implements SyscallHandler {
     this.random = new Random(seed);
     this.limits = sandbox.limits();
     this.cwd = sandbox.cwd();
+    this.threads = new GuestThreads(mem, pid);
     fds.put(0, GuestFd.Stdio.of(0));
     fds.put(1, GuestFd.Stdio.of(1));
     fds.put(2, GuestFd.Stdio.of(2));
@@ -137,7 +144,9 @@ public final class LinuxKernel implements SyscallHandler {
   private long dispatch(Cpu cpu, int nr, long a0, long a1, long a2, long a3, long a4, long a5)
       throws IOException, Refused {
     switch (nr) {
-      case 93: // exit
+      case 93: // exit: the calling thread
+        threads.exitThread(cpu, (int) a0 & 0xff);
+        return 0;
       case 94: // exit_group
         cpu.halt((int) a0 & 0xff);
         return 0;
@@ -220,11 +229,35 @@ public final class LinuxKernel implements SyscallHandler {
       case 233: // madvise
         return 0;
       case 96: // set_tid_address
-        return 1000;
+        return threads.setTidAddress(a0);
       case 99: // set_robust_list
+        return threads.setRobustList(a0, a1);
+      case 98: // futex
+        {
+          long r = threads.futex(cpu, a0, (int) a1, a2, a3, a4, a5);
+          return r != Long.MIN_VALUE ? r : unsupported(nr, "futex operation " + (a1 & 127));
+        }
+      case 220: // clone
+        if ((a0 & GuestThreads.CLONE_THREAD) != 0) {
+          return threads.cloneThread(cpu, a0, a1, a2, a3, a4);
+        }
+        return unsupported(nr, "clone without CLONE_THREAD (a new process)");
+      case 435: // clone3
+        return clone3(cpu, a0, a1);
+      case 122: // sched_setaffinity: one core; any mask that names it is fine
         return 0;
-      case 98: // futex: single thread, nothing to wait for
+      case 123: // sched_getaffinity
+        return schedGetaffinity(a1, a2);
+      case 168: // getcpu
+        if (a0 != 0) {
+          mem.write32(a0, 0);
+        }
+        if (a1 != 0) {
+          mem.write32(a1, 0);
+        }
         return 0;
+      case 283: // membarrier: one core, every barrier already holds
+        return membarrier((int) a0);
       case 134: // rt_sigaction
       case 135: // rt_sigprocmask
       case 132: // sigaltstack
@@ -250,7 +283,7 @@ public final class LinuxKernel implements SyscallHandler {
       case 115: // clock_nanosleep
         return nanosleep(a2);
       case 124: // sched_yield
-        return 0;
+        return threads.yield(cpu);
       case 160:
         return uname(a0);
       case 179:
@@ -265,8 +298,9 @@ public final class LinuxKernel implements SyscallHandler {
       case 166: // umask
         return 022;
       case 172: // getpid
+        return pid;
       case 178: // gettid
-        return 1000;
+        return threads.currentTid();
       case 173: // getppid
         return 999;
       case 174: // getuid
@@ -275,9 +309,16 @@ public final class LinuxKernel implements SyscallHandler {
       case 177: // getegid
         return 0;
       case 129: // kill
+        return signal(cpu, (int) a1);
       case 130: // tkill
       case 131: // tgkill
-        return signal(cpu, nr == 131 ? (int) a2 : (int) a1);
+        {
+          int tid = (int) (nr == 131 ? a1 : a0);
+          if ((nr == 131 && a0 != pid) || !threads.isLive(tid)) {
+            return -Errno.ESRCH;
+          }
+          return signal(cpu, nr == 131 ? (int) a2 : (int) a1);
+        }
       case 293: // rseq: glibc copes with ENOSYS
       case 258: // riscv_hwprobe
         return -Errno.ENOSYS;
@@ -291,6 +332,71 @@ public final class LinuxKernel implements SyscallHandler {
                 + "); it returned ENOSYS");
         return -Errno.ENOSYS;
     }
+  }
+
+  private long unsupported(int nr, String what) {
+    notice(
+        "syscall:" + nr + ":" + what,
+        "guest made unsupported system call "
+            + nr
+            + " ("
+            + SyscallNames.name(nr)
+            + ": "
+            + what
+            + "); it returned ENOSYS");
+    return -Errno.ENOSYS;
+  }
+
+  // ---------------------------------------------------------------- threads
+
+  /** The process's threads (the scheduler, for the machine and the REPL). */
+  public GuestThreads threads() {
+    return threads;
+  }
+
+  /** clone3: struct clone_args as Linux 5.3 laid it out (the fields after tls are refused). */
+  private long clone3(Cpu cpu, long args, long size) {
+    if (size < 64) {
+      return -Errno.EINVAL;
+    }
+    long flags = mem.read64(args);
+    long pidfd = mem.read64(args + 8);
+    long childTid = mem.read64(args + 16);
+    long parentTid = mem.read64(args + 24);
+    long stack = mem.read64(args + 40);
+    long stackSize = mem.read64(args + 48);
+    long tls = mem.read64(args + 56);
+    if (size >= 80 && (mem.read64(args + 64) != 0 || mem.read64(args + 72) != 0)) {
+      return unsupported(435, "clone3 with set_tid");
+    }
+    if (pidfd != 0 && (flags & 0x1000) != 0) {
+      return unsupported(435, "clone3 with CLONE_PIDFD");
+    }
+    if ((flags & GuestThreads.CLONE_THREAD) == 0) {
+      return unsupported(435, "clone3 without CLONE_THREAD (a new process)");
+    }
+    long sp = stack == 0 ? 0 : stack + stackSize;
+    return threads.cloneThread(cpu, flags, sp, parentTid, tls, childTid);
+  }
+
+  private long schedGetaffinity(long len, long mask) {
+    // Linux copies the kernel's cpumask, a whole number of longs: 8 bytes for one core.
+    if (len < 8 || (len & 7) != 0) {
+      return -Errno.EINVAL;
+    }
+    mem.write64(mask, 1);
+    return 8;
+  }
+
+  private long membarrier(int cmd) {
+    int global = 1;
+    int privateExpedited = 8;
+    int registerPrivateExpedited = 16;
+    return switch (cmd) {
+      case 0 -> global | privateExpedited | registerPrivateExpedited; // MEMBARRIER_CMD_QUERY
+      case 1, 8, 16 -> 0;
+      default -> -Errno.EINVAL;
+    };
   }
 
   // ---------------------------------------------------------------- files
