@@ -6,13 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.GuestLimits;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 
 /**
  * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
  * {@code :limit} set it: the environment, the folders it may read and write beyond the working
- * folder ({@code --allow-*} confinement), resource limits, the seed and the translation threshold.
- * One class for both, so that the two confine and start a guest the same way ({@link RunService}).
+ * folder ({@code --allow-*} confinement), resource limits, the seed, the translation threshold and
+ * what an unimplemented system call does. One class for both, so that the two confine and start a
+ * guest the same way ({@link RunService}).
  */
 public final class GuestSettings {
   private final List<Path> allowRead = new ArrayList<>();
@@ -22,6 +24,7 @@ public final class GuestSettings {
   private long seed = 0x5eed;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
   private long quantum = Machine.Options.DEFAULT_QUANTUM;
+  private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** Lets the guest read files under {@code dir} too. */
   public GuestSettings allowRead(Path dir) {
@@ -107,6 +110,25 @@ public final class GuestSettings {
   }
 
   /**
+   * What a system call acf does not implement does to the run: {@code fail} (stop with a report,
+   * the default), {@code enosys} or {@code warn}; {@code command} names the option in the error.
+   *
+   * @throws UserError (usage) for another value
+   */
+  public GuestSettings onUnsupported(String policy, String command) {
+    try {
+      onUnsupported = OnUnsupported.parse(policy);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), Main.EXIT_USAGE);
+    }
+    return this;
+  }
+
+  public OnUnsupported onUnsupported() {
+    return onUnsupported;
+  }
+
+  /**
    * The emulator's options: a sandbox rooted at {@code cwd} (the guest's working folder, readable
    * and writable) with the allowed folders and limits; {@code notices} gets the emulator's notes.
    */
@@ -129,6 +151,6 @@ public final class GuestSettings {
     }
     sandbox.setLimits(l);
     return new Machine.Options(
-        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, quantum);
+        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported, quantum);
   }
 }

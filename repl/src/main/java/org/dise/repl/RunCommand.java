@@ -150,6 +150,16 @@ public final class RunCommand implements Callable<Integer> {
   long quantum = Machine.Options.DEFAULT_QUANTUM;
 
   @Option(
+      names = "--on-unsupported",
+      paramLabel = "fail|enosys|warn",
+      description =
+          "What a system call acf does not implement does: fail stops the run with a report"
+              + " naming the call and its arguments (status 159, SIGSYS); enosys returns ENOSYS"
+              + " to the guest, reported once per call; warn returns ENOSYS and reports every"
+              + " call (default: ${DEFAULT-VALUE}).")
+  String onUnsupported = "fail";
+
+  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description =
@@ -664,6 +674,7 @@ public final class RunCommand implements Callable<Integer> {
             .seed(seed)
             .translateThreshold(translateThreshold)
             .quantum(quantum)
+            .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);

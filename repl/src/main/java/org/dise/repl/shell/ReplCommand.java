@@ -100,6 +100,14 @@ public final class ReplCommand implements Callable<Integer> {
               + " :env NAME=VALUE).")
   java.util.List<String> env = new java.util.ArrayList<>();
 
+  @Option(
+      names = "--on-unsupported",
+      paramLabel = "fail|enosys|warn",
+      description =
+          "What a system call acf does not implement does, as acf run --on-unsupported"
+              + " (default: ${DEFAULT-VALUE}).")
+  String onUnsupported = "fail";
+
   @Override
   public Integer call() throws IOException {
     ReplSession session = new ReplSession(Path.of(""));
@@ -109,6 +117,7 @@ public final class ReplCommand implements Callable<Integer> {
     allowWrite.forEach(d -> guest.allowWrite(d.toAbsolutePath()));
     limits.forEach(l -> guest.limit(l, "--limit"));
     env.forEach(v -> guest.set(v, "--env"));
+    guest.onUnsupported(onUnsupported, "--on-unsupported");
     if (script != null) {
       if (!Files.isRegularFile(script)) {
         throw new UserError("--script " + script + ": no such file", Main.EXIT_USAGE);

@@ -17,6 +17,7 @@ import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.Disassembler;
 import org.dise.runtime.linux.LinuxKernel;
 import org.dise.runtime.linux.Loader;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
@@ -33,6 +34,7 @@ public final class Machine {
       long seed,
       PrintStream notices,
       int translateThreshold,
+      OnUnsupported onUnsupported,
       long quantum) {
     /**
      * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
@@ -51,7 +53,17 @@ public final class Machine {
 
     public Options(
         Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
-      this(sandbox, env, seed, notices, translateThreshold, DEFAULT_QUANTUM);
+      this(sandbox, env, seed, notices, translateThreshold, OnUnsupported.FAIL);
+    }
+
+    public Options(
+        Sandbox sandbox,
+        List<String> env,
+        long seed,
+        PrintStream notices,
+        int translateThreshold,
+        OnUnsupported onUnsupported) {
+      this(sandbox, env, seed, notices, translateThreshold, onUnsupported, DEFAULT_QUANTUM);
     }
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
@@ -67,25 +79,30 @@ public final class Machine {
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices, translateThreshold, quantum);
+      return new Options(s, env, seed, notices, translateThreshold, onUnsupported, quantum);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices, translateThreshold, quantum);
+      return new Options(sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p, translateThreshold, quantum);
+      return new Options(sandbox, env, seed, p, translateThreshold, onUnsupported, quantum);
     }
 
     /** 0 interprets everything; 1 translates every block on its first run. */
     public Options withTranslateThreshold(int t) {
-      return new Options(sandbox, env, seed, notices, t, quantum);
+      return new Options(sandbox, env, seed, notices, t, onUnsupported, quantum);
+    }
+
+    /** What a system call acf does not implement does to the run (default: stop it). */
+    public Options withOnUnsupported(OnUnsupported u) {
+      return new Options(sandbox, env, seed, notices, translateThreshold, u, quantum);
     }
 
     /** Instructions per thread quantum (guest threads share one hart; spec/emulator.md). */
     public Options withQuantum(long q) {
-      return new Options(sandbox, env, seed, notices, translateThreshold, q);
+      return new Options(sandbox, env, seed, notices, translateThreshold, onUnsupported, q);
     }
   }
 
@@ -110,6 +127,7 @@ public final class Machine {
             : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
     this.kernel =
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
+    kernel.setOnUnsupported(options.onUnsupported());
     this.cpu = new Cpu(memory, kernel);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());

@@ -1063,11 +1063,15 @@ public final class Cpu {
     return StopReason.FAULT;
   }
 
-  /** A synchronous exception other than a memory fault (ebreak, misaligned atomic, bad CSR). */
-  static final class TrapException extends RuntimeException {
+  /**
+   * A synchronous exception other than a memory fault (ebreak, misaligned atomic, bad CSR), or a
+   * system call the kernel will not let run on: thrown from {@link SyscallHandler#ecall}, it stops
+   * the guest with a fault at the ecall, which does not retire.
+   */
+  public static final class TrapException extends RuntimeException {
     final int signal;
 
-    TrapException(String why, int signal) {
+    public TrapException(String why, int signal) {
       super(why, null, false, false);
       this.signal = signal;
     }
