@@ -110,9 +110,22 @@ public final class Machine {
   public record Outcome(StopReason reason, int exitStatus, long instructions, String report) {}
 
   private final ElfFile elf;
-  private final Memory memory = new Memory();
+  private final Memory memory;
   private final LinuxKernel kernel;
   private final Cpu cpu;
+  private final Options options;
+
+  /** The command line the process runs (argv). */
+  private final List<String> argv;
+
+  /**
+   * Told of every process the guest forks (to install an engine on it, say), with the machine that
+   * runs it; inherited by the children's children.
+   */
+  private java.util.function.Consumer<Machine> forkListener;
+
+  /** The processes this one forked, and theirs, in creation order (the first machine's list). */
+  private final List<Machine> descendants;
 
   /** The program's function symbols at their loaded addresses, read on first use. */
   private SymbolTable symbols;
@@ -121,6 +134,10 @@ public final class Machine {
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
+    this.memory = new Memory();
+    this.options = options;
+    this.argv = List.copyOf(argv);
+    this.descendants = new ArrayList<>();
     String exe =
         elf.path() == null
             ? argv.get(0)
@@ -138,6 +155,74 @@ public final class Machine {
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
     kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
+    kernel.setSpawner(this::spawn);
+  }
+
+  /**
+   * A forked child of {@code parent}: a copy of its memory, its kernel state (open files shared)
+   * and the registers of the thread that forked ({@code parentCpu}), as process {@code pid}.
+   */
+  private Machine(Machine parent, Cpu parentCpu, int pid) {
+    this.elf = parent.elf;
+    this.image = parent.image;
+    this.symbols = parent.symbols;
+    this.options = parent.options;
+    this.argv = parent.argv;
+    this.descendants = parent.descendants;
+    this.forkListener = parent.forkListener;
+    this.memory = parent.memory.copy();
+    this.kernel = parent.kernel.forkChild(memory, pid);
+    this.cpu = new Cpu(memory, kernel);
+    if (options.translateThreshold() > 0) {
+      cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
+    }
+    org.dise.runtime.cpu.HartContext regs = new org.dise.runtime.cpu.HartContext();
+    parentCpu.saveContext(regs);
+    cpu.loadContext(regs);
+    kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
+    kernel.setSpawner(this::spawn);
+  }
+
+  private org.dise.runtime.linux.Spawner.Child spawn(Cpu parentCpu, int pid) {
+    Machine child = new Machine(this, parentCpu, pid);
+    descendants.add(child);
+    if (forkListener != null) {
+      forkListener.accept(child);
+    }
+    return new org.dise.runtime.linux.Spawner.Child(child.kernel, child.cpu, child::faultReport);
+  }
+
+  /** Calls {@code l} with every process the guest forks from now on (before it runs). */
+  public void setForkListener(java.util.function.Consumer<Machine> l) {
+    this.forkListener = l;
+  }
+
+  /** Every process forked from this one (and from those), in creation order. */
+  public List<Machine> descendants() {
+    return List.copyOf(descendants);
+  }
+
+  /** The process id the guest sees. */
+  public int pid() {
+    return kernel.pid();
+  }
+
+  /** The command line this process was started with (argv; a forked child's is its parent's). */
+  public List<String> argv() {
+    return argv;
+  }
+
+  /** How this process ended, as a shell would report it, or -1 while it runs (forked ones). */
+  public int shellStatus() {
+    org.dise.runtime.linux.ProcessTree t = kernel.processTree();
+    if (t != null) {
+      for (org.dise.runtime.linux.ProcessTree.Member m : t.members()) {
+        if (m.cpu == cpu) {
+          return m.exited() ? m.shellStatus() : -1;
+        }
+      }
+    }
+    return cpu.halted() ? cpu.exitCode() : -1;
   }
 
   /**
@@ -246,6 +331,14 @@ public final class Machine {
     } while (r == StopReason.STEP_LIMIT && cpu.instret() < limit);
     if (r == StopReason.EXITED || r == StopReason.FAULT || r == StopReason.DEADLOCK) {
       kernel.releaseFiles(); // the guest cannot go on: its host files are the tool's again
+      int wstatus =
+          r == StopReason.EXITED
+              ? (cpu.exitCode() & 0xff) << 8
+              : r == StopReason.FAULT ? cpu.fault().signal() & 0x7f : 9;
+      String rest = kernel.processEnded(wstatus); // the other processes run to their end
+      if (rest != null) {
+        options.notices().println("acf: " + rest);
+      }
     }
     return outcome(r, maxInsns);
   }

@@ -239,6 +239,7 @@ public final class Cpu {
         StopReason r = scheduler.reschedule(this, false);
         quantumLeft = scheduler.quantum();
         if (r != null) {
+          switchRequested = r != StopReason.EXITED; // no thread to run: pick again next time
           return r;
         }
       }
@@ -250,6 +251,7 @@ public final class Cpu {
         StopReason r = scheduler.reschedule(this, true);
         quantumLeft = scheduler.quantum();
         if (r != null) {
+          switchRequested = r != StopReason.EXITED;
           return r;
         }
       }

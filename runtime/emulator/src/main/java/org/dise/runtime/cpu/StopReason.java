@@ -13,5 +13,10 @@ public enum StopReason {
   /** Another thread asked the hart to stop. */
   INTERRUPTED,
   /** Every guest thread is blocked and none can wake another (the kernel says which, and where). */
-  DEADLOCK
+  DEADLOCK,
+  /**
+   * Every thread of this process waits for another process (a child to exit, a pipe to fill): the
+   * process tree runs the others and comes back.
+   */
+  BLOCKED
 }

@@ -29,12 +29,38 @@ final class GuestProcess {
   /** The tool's limits (--limit), which the guest may lower with prlimit64. */
   GuestLimits limits;
 
+  /** The process id and its parent's. */
+  final int pid;
+
+  int ppid;
+
+  /** Makes forked children (null: fork is unsupported where nothing can run a second process). */
+  Spawner spawner;
+
   GuestProcess(Memory mem, PrintStream notices, String exePath, GuestLimits limits) {
+    this(mem, notices, exePath, limits, ProcessCalls.PID, ProcessCalls.PPID, null);
+  }
+
+  /** A process with id {@code pid} whose threads take their ids from {@code ids} (null: fresh). */
+  GuestProcess(
+      Memory mem,
+      PrintStream notices,
+      String exePath,
+      GuestLimits limits,
+      int pid,
+      int ppid,
+      GuestThreads.Ids ids) {
     this.mem = mem;
     this.notices = notices;
     this.exePath = exePath;
     this.limits = limits;
-    this.threads = new GuestThreads(mem, ProcessCalls.PID);
+    this.pid = pid;
+    this.ppid = ppid;
+    this.threads = ids == null ? new GuestThreads(mem, pid) : new GuestThreads(mem, pid, ids);
+  }
+
+  PrintStream notices() {
+    return notices;
   }
 
   /** Reports {@code message} once per {@code key}. */

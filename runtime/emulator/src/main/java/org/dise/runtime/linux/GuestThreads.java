@@ -59,6 +59,8 @@ public final class GuestThreads implements Scheduler {
   enum State {
     RUNNABLE,
     FUTEX,
+    /** In a call that runs again once a condition holds (a pipe, a child's exit). */
+    WAITING,
     EXITED
   }
 
@@ -76,6 +78,12 @@ public final class GuestThreads implements Scheduler {
     /** When it blocked (a counter): timed waits time out in this order. */
     long blockedAt;
 
+    /** WAITING: what must hold for its call to run again, and how to run it again. */
+    java.util.function.BooleanSupplier until;
+
+    long restartPc;
+    long restartA0;
+
     GuestThread(int tid) {
       this.tid = tid;
     }
@@ -89,7 +97,21 @@ public final class GuestThreads implements Scheduler {
   private long quantum = DEFAULT_QUANTUM;
   private long blockCounter;
   private long switches;
-  private int nextTid;
+  private final Ids ids;
+  private int waiting;
+
+  /** The process tree this process belongs to, once it forked or was forked; null before. */
+  ProcessTree tree;
+
+  /** Thread and process ids: one counter for a whole process tree, as Linux's pid space. */
+  static final class Ids {
+    int next;
+
+    Ids(int next) {
+      this.next = next;
+    }
+  }
+
   private String deadlockReport;
 
   /** Symbolizes a pc for the deadlock report (the kernel does not know the program). */
@@ -97,10 +119,18 @@ public final class GuestThreads implements Scheduler {
 
   /** The process's first thread has {@code tid} (its pid); later ones count up from it. */
   public GuestThreads(Memory mem, int tid) {
+    this(mem, tid, new Ids(tid + 1));
+  }
+
+  GuestThreads(Memory mem, int tid, Ids ids) {
     this.mem = mem;
     this.current = new GuestThread(tid);
     live.put(tid, current);
-    this.nextTid = tid + 1;
+    this.ids = ids;
+  }
+
+  Ids ids() {
+    return ids;
   }
 
   /** Sets the quantum (instructions; at least 1). */
@@ -145,12 +175,7 @@ public final class GuestThreads implements Scheduler {
     return deadlockReport;
   }
 
-  /** Gives the next thread id (threads and, through the process tree, processes share them). */
-  void setNextTid(int tid) {
-    nextTid = tid;
-  }
-
-  private void ensureScheduling(Cpu cpu) {
+  void ensureScheduling(Cpu cpu) {
     if (cpu.scheduler() != this) {
       cpu.setScheduler(this);
     }
@@ -165,23 +190,82 @@ public final class GuestThreads implements Scheduler {
       cpu.saveContext(cur.ctx);
       if (cur.state == State.RUNNABLE) {
         runQueue.addLast(cur);
+      } else if (cur.state == State.WAITING && cur.restartPc != -1) {
+        cur.ctx.pc = cur.restartPc; // the call runs again when it may go on
+        cur.ctx.x[10] = cur.restartA0;
       }
     }
-    GuestThread next = runQueue.pollFirst();
-    if (next == null) {
-      next = timeOutFirstTimedWaiter();
+    boolean leader = tree != null && !tree.nested();
+    if (expired && leader) {
+      tree.runOthers(this); // the other processes' turn, one quantum each
     }
-    if (next == null) {
-      deadlockReport = describeDeadlock();
+    while (true) {
+      wakeWaiting();
+      GuestThread next = runQueue.pollFirst();
+      if (next != null) {
+        if (next != cur) {
+          switches++;
+        }
+        current = next;
+        cpu.loadContext(next.ctx);
+        return null;
+      }
       current = cur;
-      return StopReason.DEADLOCK;
+      if (tree != null && !leader) {
+        return StopReason.BLOCKED; // the tree runs the others and comes back
+      }
+      if (leader && tree.runOthers(this)) {
+        continue; // they did something: look again
+      }
+      if (timeOutFirstTimedWaiter() == null) {
+        deadlockReport = describeDeadlock();
+        return StopReason.DEADLOCK;
+      }
     }
-    if (next != cur) {
-      switches++;
+  }
+
+  /** Threads whose condition now holds become runnable, in thread id order. */
+  private void wakeWaiting() {
+    if (waiting == 0) {
+      return;
     }
-    current = next;
-    cpu.loadContext(next.ctx);
-    return null;
+    for (GuestThread t : live.values()) {
+      if (t.state == State.WAITING && t.until.getAsBoolean()) {
+        t.state = State.RUNNABLE;
+        t.until = null;
+        waiting--;
+        runQueue.addLast(t);
+      }
+    }
+  }
+
+  /** True when a thread of this process can run (or will once the others ran). */
+  boolean anyRunnable() {
+    wakeWaiting();
+    return !runQueue.isEmpty() || current.state == State.RUNNABLE;
+  }
+
+  /**
+   * Blocks the calling thread in the system call being handled until {@code until} holds; the call
+   * (whose first argument was {@code a0}) then runs again from the start, as Linux restarts it.
+   */
+  void blockUntil(Cpu cpu, java.util.function.BooleanSupplier until, long a0) {
+    ensureScheduling(cpu);
+    current.state = State.WAITING;
+    current.until = until;
+    current.restartPc = cpu.pc;
+    current.restartA0 = a0;
+    waiting++;
+    cpu.requestSwitch();
+  }
+
+  /**
+   * Blocks the calling thread until {@code until} holds; the call then returns what it returns now
+   * (vfork's parent, which waits for its child to exec or end).
+   */
+  void blockThenReturn(Cpu cpu, java.util.function.BooleanSupplier until) {
+    blockUntil(cpu, until, 0);
+    current.restartPc = -1;
   }
 
   /**
@@ -189,6 +273,7 @@ public final class GuestThreads implements Scheduler {
    * returns ETIMEDOUT (the guest's time is its instructions, so nothing else can happen first).
    */
   private GuestThread timeOutFirstTimedWaiter() {
+    // (made runnable at once: the caller looks at the run queue again)
     GuestThread first = null;
     for (GuestThread t : live.values()) {
       if (t.state == State.FUTEX && t.timed && (first == null || t.blockedAt < first.blockedAt)) {
@@ -198,6 +283,7 @@ public final class GuestThreads implements Scheduler {
     if (first != null) {
       unqueue(first);
       first.ctx.x[10] = -ETIMEDOUT;
+      runQueue.addLast(first);
       first.state = State.RUNNABLE;
     }
     return first;
@@ -206,10 +292,12 @@ public final class GuestThreads implements Scheduler {
   private String describeDeadlock() {
     StringBuilder sb = new StringBuilder("deadlock: every thread of the guest is blocked");
     for (GuestThread t : live.values()) {
+      String what =
+          t.state == State.FUTEX
+              ? String.format("futex wait on 0x%x", t.futexAddr)
+              : "waiting in a system call (a pipe or a child)";
       sb.append(
-          String.format(
-              "%n  thread %d: futex wait on 0x%x, at pc %s",
-              t.tid, t.futexAddr, describe.apply(t.ctx.pc)));
+          String.format("%n  thread %d: %s, at pc %s", t.tid, what, describe.apply(t.ctx.pc)));
     }
     return sb.toString();
   }
@@ -247,7 +335,7 @@ public final class GuestThreads implements Scheduler {
     if ((flags & needed) != needed) {
       return -Errno.EINVAL; // Linux: CLONE_THREAD needs CLONE_SIGHAND, which needs CLONE_VM
     }
-    GuestThread t = new GuestThread(nextTid);
+    GuestThread t = new GuestThread(ids.next);
     cpu.saveContext(t.ctx);
     t.ctx.pc = cpu.pc + 4; // after the ecall
     t.ctx.x[10] = 0;
@@ -266,7 +354,7 @@ public final class GuestThreads implements Scheduler {
     if ((flags & CLONE_CHILD_CLEARTID) != 0) {
       t.clearChildTid = ctid;
     }
-    nextTid++;
+    ids.next++;
     live.put(t.tid, t);
     runQueue.addLast(t);
     ensureScheduling(cpu);

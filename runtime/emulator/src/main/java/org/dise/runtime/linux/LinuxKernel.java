@@ -29,18 +29,88 @@ public final class LinuxKernel implements SyscallHandler {
   /** The arguments a0-a5 of the call being handled (one array, reused). */
   private final long[] args = new long[6];
 
+  private final Sandbox sandbox;
+  private final long seed;
+  private final FileCalls files;
+  private final SignalCalls signals;
+
   public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
-    this.proc = new GuestProcess(mem, notices, exePath, sandbox.limits());
+    this(new GuestProcess(mem, notices, exePath, sandbox.limits()), sandbox, seed);
+  }
+
+  private LinuxKernel(GuestProcess proc, Sandbox sandbox, long seed) {
+    this.proc = proc;
+    this.sandbox = sandbox;
+    this.seed = seed;
     this.fds = new Descriptors(proc);
-    SignalCalls signals = new SignalCalls(proc);
+    this.signals = new SignalCalls(proc);
     this.memory = new MemoryCalls(proc, fds);
+    this.files = new FileCalls(proc, sandbox, fds, signals);
     fds.register(table);
-    new FileCalls(proc, sandbox, fds, signals).register(table);
+    files.register(table);
     memory.register(table);
     new TimeCalls(proc).register(table);
     signals.register(table);
     new ProcessCalls(proc, seed).register(table);
-    new ThreadCalls(proc).register(table);
+    ChildCalls children = new ChildCalls(proc);
+    children.register(table);
+    new ThreadCalls(proc, children).register(table);
+  }
+
+  /**
+   * The kernel of a process forked from this one, over {@code childMem} (a copy of this process's
+   * memory): the same open files (shared, as Linux shares open file descriptions), working
+   * directory, heap and mapping state, signal dispositions and limits, and process id {@code pid}.
+   */
+  public LinuxKernel forkChild(Memory childMem, int pid) {
+    GuestProcess cp =
+        new GuestProcess(
+            childMem, proc.notices(), proc.exePath, proc.limits, pid, proc.pid, proc.threads.ids());
+    LinuxKernel k = new LinuxKernel(cp, sandbox, seed ^ pid);
+    k.setOnUnsupported(onUnsupported);
+    fds.copyInto(k.fds);
+    memory.copyInto(k.memory);
+    files.copyInto(k.files);
+    signals.copyInto(k.signals);
+    cp.threads.setQuantum(proc.threads.quantum());
+    return k;
+  }
+
+  GuestProcess process() {
+    return proc;
+  }
+
+  /** Lets the guest fork: {@code s} makes the new processes (without one, fork is unsupported). */
+  public void setSpawner(Spawner s) {
+    proc.spawner = s;
+  }
+
+  public Spawner spawner() {
+    return proc.spawner;
+  }
+
+  /** The process id. */
+  public int pid() {
+    return proc.pid;
+  }
+
+  /** The processes of this one's tree, or null while it has never forked nor been forked. */
+  public ProcessTree processTree() {
+    return proc.threads.tree;
+  }
+
+  /**
+   * This process ended (its hart stopped: exit status or fault): a parent waiting in wait4 learns
+   * it, and the other processes of the tree run to their end. Returns a report when some of them
+   * could not (they were all blocked), else null.
+   */
+  public String processEnded(int wstatus) {
+    ProcessTree tree = proc.threads.tree;
+    if (tree == null) {
+      return null;
+    }
+    tree.ended(tree.member(proc), wstatus);
+    return tree.runRest();
   }
 
   /** The process's threads and their scheduler. */

@@ -44,6 +44,13 @@ final class MemoryCalls {
         (cpu, a) -> 0);
   }
 
+  /** A forked child's heap and mapping cursor are its parent's. */
+  void copyInto(MemoryCalls child) {
+    child.brkStart = brkStart;
+    child.brk = brk;
+    child.mmapNext = mmapNext;
+  }
+
   void setBrkStart(long start) {
     this.brkStart = start;
     this.brk = start;

@@ -57,8 +57,8 @@ final class ProcessCalls {
           return 0;
         });
     t.partial(Syscall.UMASK, "reports 022 and keeps nothing", (cpu, a) -> 022);
-    t.implement(Syscall.GETPID, (cpu, a) -> PID);
-    t.implement(Syscall.GETPPID, (cpu, a) -> PPID);
+    t.implement(Syscall.GETPID, (cpu, a) -> proc.pid);
+    t.implement(Syscall.GETPPID, (cpu, a) -> proc.ppid);
     t.implement(Syscall.GETUID, (cpu, a) -> 0);
     t.implement(Syscall.GETEUID, (cpu, a) -> 0);
     t.implement(Syscall.GETGID, (cpu, a) -> 0);
@@ -111,9 +111,9 @@ final class ProcessCalls {
         return -Errno.EPERM;
       }
       if (resource == RLIMIT_NOFILE && cur >= 3) {
-        proc.limits = new GuestLimits((int) cur, proc.limits.addressSpace());
+        proc.limits = new GuestLimits((int) cur, proc.limits.addressSpace(), proc.limits.nproc());
       } else if (resource == RLIMIT_AS && cur >= GuestLimits.MIN_AS) {
-        proc.limits = new GuestLimits(proc.limits.nofile(), cur);
+        proc.limits = new GuestLimits(proc.limits.nofile(), cur, proc.limits.nproc());
       }
     }
     return 0;

@@ -29,6 +29,11 @@ final class SignalCalls {
     this.mem = proc.mem;
   }
 
+  /** A forked child keeps its parent's dispositions. */
+  void copyInto(SignalCalls child) {
+    child.sigpipeIgnored = sigpipeIgnored;
+  }
+
   void register(SyscallTable t) {
     t.partial(
         Syscall.RT_SIGACTION,

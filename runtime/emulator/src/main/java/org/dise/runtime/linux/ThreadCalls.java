@@ -12,9 +12,11 @@ final class ThreadCalls {
   private final GuestProcess proc;
   private final Memory mem;
   private final GuestThreads threads;
+  private final ChildCalls children;
 
-  ThreadCalls(GuestProcess proc) {
+  ThreadCalls(GuestProcess proc, ChildCalls children) {
     this.proc = proc;
+    this.children = children;
     this.mem = proc.mem;
     this.threads = proc.threads;
   }
@@ -28,12 +30,13 @@ final class ThreadCalls {
         });
     t.partial(
         Syscall.CLONE,
-        "threads (CLONE_THREAD with CLONE_VM and CLONE_SIGHAND) only; a new process is refused"
-            + " as unsupported",
+        "threads (CLONE_THREAD with CLONE_VM and CLONE_SIGHAND) and new processes (fork, vfork as"
+            + " a fork whose parent waits); namespaces, CLONE_PIDFD and shared file tables are"
+            + " unsupported",
         (cpu, a) -> clone(cpu, a[0], a[1], a[2], a[3], a[4]));
     t.partial(
         Syscall.CLONE3,
-        "as clone; set_tid and CLONE_PIDFD are refused as unsupported",
+        "as clone; set_tid and CLONE_PIDFD are unsupported",
         (cpu, a) -> clone3(cpu, a[0], a[1]));
     t.partial(
         Syscall.FUTEX,
@@ -59,7 +62,7 @@ final class ThreadCalls {
 
   private long clone(Cpu cpu, long flags, long stack, long ptid, long tls, long ctid) {
     if ((flags & GuestThreads.CLONE_THREAD) == 0) {
-      return proc.unsupported(cpu, Syscall.CLONE, "a new process (no CLONE_THREAD)");
+      return children.fork(cpu, flags, stack, ptid, tls, ctid);
     }
     return threads.cloneThread(cpu, flags, stack, ptid, tls, ctid);
   }
@@ -81,10 +84,12 @@ final class ThreadCalls {
     if ((flags & 0x1000) != 0) {
       return proc.unsupported(cpu, Syscall.CLONE3, "CLONE_PIDFD");
     }
-    if ((flags & GuestThreads.CLONE_THREAD) == 0) {
-      return proc.unsupported(cpu, Syscall.CLONE3, "a new process (no CLONE_THREAD)");
-    }
     long sp = stack == 0 ? 0 : stack + stackSize;
+    if ((flags & GuestThreads.CLONE_THREAD) == 0) {
+      long exitSignal = mem.read64(args + 32);
+      return children.fork(
+          cpu, (flags & ~0xffL) | (exitSignal & 0xff), sp, parentTid, tls, childTid);
+    }
     return threads.cloneThread(cpu, flags, sp, parentTid, tls, childTid);
   }
 
