@@ -89,7 +89,7 @@ final class ChildCalls {
     int pid = proc.threads.ids().next++;
     Spawner.Child c = proc.spawner.spawn(cpu, pid);
     Cpu child = c.cpu();
-    child.pc = cpu.pc + 4; // after the ecall
+    child.pc = cpu.pc; // after the ecall (the kernel sees the pc after it)
     child.x[10] = 0;
     if (stack != 0) {
       child.x[2] = stack;

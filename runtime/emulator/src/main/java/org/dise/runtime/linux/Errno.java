@@ -5,6 +5,7 @@ public final class Errno {
   private Errno() {}
 
   public static final int EPERM = 1;
+  public static final int ESRCH = 3;
   public static final int E2BIG = 7;
   public static final int ENOENT = 2;
   public static final int EINTR = 4;
@@ -29,7 +30,6 @@ public final class Errno {
   public static final int EPIPE = 32;
   public static final int ERANGE = 34;
   public static final int ENAMETOOLONG = 36;
-  public static final int ESRCH = 3;
   public static final int ENOSYS = 38;
   public static final int ENOTEMPTY = 39;
   public static final int ELOOP = 40;

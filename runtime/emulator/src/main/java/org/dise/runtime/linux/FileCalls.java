@@ -50,9 +50,7 @@ final class FileCalls {
         (cpu, a) -> {
           // A blocking write to a pipe waits until all of it fits (Linux writes it whole),
           // so that the guest never sees a short count it did not ask for.
-          if (fds.get((int) a[0]) instanceof GuestFd.PipeEnd p
-              && !p.nonBlocking
-              && !p.fits(a[2])) {
+          if (fds.get((int) a[0]) instanceof GuestFd.PipeEnd p && !p.nonBlocking && !p.fits(a[2])) {
             proc.threads.blockUntil(cpu, () -> p.fits(a[2]), a[0]);
             return a[0];
           }

@@ -298,8 +298,8 @@ public abstract class GuestFd {
     boolean nonBlocking;
 
     /**
-     * True when a write of {@code len} bytes fits whole (at most a pipe's capacity is asked
-     * for at once), or nobody reads any more (the write then fails with EPIPE).
+     * True when a write of {@code len} bytes fits whole (at most a pipe's capacity is asked for at
+     * once), or nobody reads any more (the write then fails with EPIPE).
      */
     boolean fits(long len) {
       Buffer b = buffer;

@@ -23,9 +23,6 @@ final class GuestProcess {
   /** The process's threads and their scheduler; the first thread's id is the pid. */
   final GuestThreads threads;
 
-  /** What a call acf does not implement does (set by the kernel). */
-  OnUnsupported onUnsupported = OnUnsupported.FAIL;
-
   /** The tool's limits (--limit), which the guest may lower with prlimit64. */
   GuestLimits limits;
 
@@ -33,6 +30,28 @@ final class GuestProcess {
   final int pid;
 
   int ppid;
+
+  /** The process's signals (a kill from another process of the tree reaches them). */
+  SignalCalls signals;
+
+  /** The signal that ended the process, or 0 (it exited, or runs). */
+  int killedBy;
+
+  /** kill to another process of the tree: ESRCH for a pid that is not one, or has been reaped. */
+  long killOther(int pid, int sig) {
+    ProcessTree tree = threads.tree;
+    if (tree != null) {
+      for (ProcessTree.Member m : tree.members()) {
+        if (m.pid == pid && !m.reaped) {
+          if (sig != 0 && !m.exited && m.proc.signals.fromOutside(m.cpu, sig, this.pid)) {
+            tree.ended(m, sig);
+          }
+          return 0;
+        }
+      }
+    }
+    return -Errno.ESRCH;
+  }
 
   /** Makes forked children (null: fork is unsupported where nothing can run a second process). */
   Spawner spawner;
@@ -71,35 +90,11 @@ final class GuestProcess {
   }
 
   /**
-   * A form of a call that acf does not implement ({@code what}, e.g. clone without CLONE_THREAD),
-   * under the same policy as a call with no entry at all: stop the run, or return ENOSYS with a
-   * report once or every time.
+   * A form of a call that acf does not implement ({@code what}, e.g. clone with a namespace flag):
+   * the kernel treats it as an unsupported call, under the run's --on-unsupported policy.
    */
   long unsupported(Cpu cpu, Syscall call, String what) {
-    String text = call.linuxName() + " [" + call.number + "] with " + what;
-    switch (onUnsupported) {
-      case FAIL ->
-          throw new Cpu.TrapException(
-              "system call "
-                  + text
-                  + " is not implemented by acf, so the run stops here rather than profile a"
-                  + " different execution (--on-unsupported=enosys returns ENOSYS to the guest"
-                  + " instead)",
-              org.dise.runtime.cpu.GuestFault.SIGSYS);
-      case ENOSYS ->
-          notice(
-              "syscall:" + text,
-              "guest made system call "
-                  + text
-                  + ", which acf does not implement; it returned"
-                  + " ENOSYS (reported once)");
-      case WARN ->
-          say(
-              "guest made system call "
-                  + text
-                  + ", which acf does not implement; it returned ENOSYS");
-    }
-    return -Errno.ENOSYS;
+    throw new Unimplemented(what);
   }
 
   /** Reports {@code message} every time. */

@@ -253,7 +253,7 @@ public final class GuestThreads implements Scheduler {
     ensureScheduling(cpu);
     current.state = State.WAITING;
     current.until = until;
-    current.restartPc = cpu.pc;
+    current.restartPc = cpu.pc - 4; // the ecall (the kernel sees the pc after it)
     current.restartA0 = a0;
     waiting++;
     cpu.requestSwitch();
@@ -337,7 +337,7 @@ public final class GuestThreads implements Scheduler {
     }
     GuestThread t = new GuestThread(ids.next);
     cpu.saveContext(t.ctx);
-    t.ctx.pc = cpu.pc + 4; // after the ecall
+    t.ctx.pc = cpu.pc; // after the ecall (the kernel sees the pc after it)
     t.ctx.x[10] = 0;
     if (stack != 0) {
       t.ctx.x[2] = stack;

@@ -22,6 +22,7 @@ public final class LinuxKernel implements SyscallHandler {
   private final GuestProcess proc;
   private final Descriptors fds;
   private final MemoryCalls memory;
+  private final SignalCalls signals;
   private final SyscallTable table = new SyscallTable();
 
   private OnUnsupported onUnsupported = OnUnsupported.FAIL;
@@ -32,7 +33,6 @@ public final class LinuxKernel implements SyscallHandler {
   private final Sandbox sandbox;
   private final long seed;
   private final FileCalls files;
-  private final SignalCalls signals;
 
   public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
     this(new GuestProcess(mem, notices, exePath, sandbox.limits()), sandbox, seed);
@@ -44,12 +44,13 @@ public final class LinuxKernel implements SyscallHandler {
     this.seed = seed;
     this.fds = new Descriptors(proc);
     this.signals = new SignalCalls(proc);
+    proc.signals = signals;
     this.memory = new MemoryCalls(proc, fds);
     this.files = new FileCalls(proc, sandbox, fds, signals);
     fds.register(table);
     files.register(table);
     memory.register(table);
-    new TimeCalls(proc).register(table);
+    new TimeCalls(proc, signals).register(table);
     signals.register(table);
     new ProcessCalls(proc, seed).register(table);
     ChildCalls children = new ChildCalls(proc);
@@ -147,7 +148,6 @@ public final class LinuxKernel implements SyscallHandler {
   /** What a system call acf does not implement does to the run. */
   public void setOnUnsupported(OnUnsupported policy) {
     this.onUnsupported = policy;
-    proc.onUnsupported = policy;
   }
 
   public void setBrkStart(long start) {
@@ -179,9 +179,26 @@ public final class LinuxKernel implements SyscallHandler {
         r = -ex.errno;
       } catch (IOException ex) {
         r = -HostErrors.errno(ex);
+      } catch (Unimplemented ex) {
+        r = unimplemented(e.call(), a, ex.what);
       }
     }
     x[10] = r;
+    if (!cpu.halted()) {
+      signals.deliver(cpu); // a signal raised or unblocked by the call runs its handler now
+    }
+  }
+
+  @Override
+  public void event(Cpu cpu) {
+    proc.cpu = cpu;
+    signals.timerEvent(cpu);
+  }
+
+  @Override
+  public boolean fault(Cpu cpu, GuestFault f) {
+    proc.cpu = cpu;
+    return signals.fault(cpu, f);
   }
 
   /**
@@ -199,7 +216,12 @@ public final class LinuxKernel implements SyscallHandler {
               + ", which riscv64 Linux does not have; it returned ENOSYS");
       return -Errno.ENOSYS;
     }
-    String call = describe(s, a);
+    return unimplemented(s, a, null);
+  }
+
+  /** An unsupported call, or ({@code form} not null) an unsupported form of a partial one. */
+  private long unimplemented(Syscall s, long[] a, String form) {
+    String call = describe(s, a) + (form == null ? "" : " (" + form + ")");
     switch (onUnsupported) {
       case FAIL ->
           throw new Cpu.TrapException(
@@ -211,7 +233,7 @@ public final class LinuxKernel implements SyscallHandler {
               GuestFault.SIGSYS);
       case ENOSYS ->
           proc.notice(
-              "syscall:" + nr,
+              "syscall:" + s.number + (form == null ? "" : ":" + form),
               "guest made system call "
                   + call
                   + ", which acf does not implement; it returned"

@@ -121,7 +121,7 @@ public final class ProcessTree {
         }
         switch (r) {
           case EXITED -> {
-            ended(m, (m.cpu.exitCode() & 0xff) << 8);
+            ended(m, m.proc.killedBy != 0 ? m.proc.killedBy : (m.cpu.exitCode() & 0xff) << 8);
             progress = true;
           }
           case FAULT -> {

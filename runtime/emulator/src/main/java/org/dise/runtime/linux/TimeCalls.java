@@ -15,9 +15,11 @@ final class TimeCalls {
   private static final int CLOCK_TAI = 11;
 
   private final Memory mem;
+  private final SignalCalls signals;
 
-  TimeCalls(GuestProcess proc) {
+  TimeCalls(GuestProcess proc, SignalCalls signals) {
     this.mem = proc.mem;
+    this.signals = signals;
   }
 
   void register(SyscallTable t) {
@@ -35,19 +37,21 @@ final class TimeCalls {
     t.implement(Syscall.GETTIMEOFDAY, (cpu, a) -> gettimeofday(a[0]));
     t.partial(
         Syscall.NANOSLEEP,
-        "sleeps on the host (at most an hour); the remaining time is not written",
-        (cpu, a) -> nanosleep(a[0]));
+        "sleeps on the host (at most an hour) and on the guest's clock, where the interval"
+            + " timer can interrupt it (EINTR with the time left)",
+        (cpu, a) -> nanosleep(cpu, a[0], a[1]));
     t.partial(
         Syscall.CLOCK_NANOSLEEP,
-        "a relative sleep whatever the clock and flags (TIMER_ABSTIME is not honoured)",
-        (cpu, a) -> nanosleep(a[2]));
+        "as nanosleep: a relative sleep whatever the clock and flags (TIMER_ABSTIME is not"
+            + " honoured)",
+        (cpu, a) -> nanosleep(cpu, a[2], a[3]));
     t.partial(
         Syscall.TIMES,
         "elapsed ticks count retired instructions at 1 GHz; the CPU times are 0",
         (cpu, a) -> times(a[0], cpu));
   }
 
-  private long nanosleep(long ts) {
+  private long nanosleep(Cpu cpu, long ts, long rem) {
     if (ts == 0) {
       return -Errno.EFAULT;
     }
@@ -56,10 +60,21 @@ final class TimeCalls {
     if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
       return -Errno.EINVAL;
     }
+    long nanos = Math.min(sec, 3600) * 1_000_000_000L + nsec;
+    // The guest's clock first: the interval timer may end the sleep early.
+    long left = signals.sleep(cpu, nanos);
+    long host = nanos - left;
     try {
-      Thread.sleep(Math.min(sec, 3600) * 1000 + nsec / 1_000_000, (int) (nsec % 1_000_000));
+      Thread.sleep(host / 1_000_000, (int) (host % 1_000_000));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return -Errno.EINTR;
+    }
+    if (left > 0) {
+      if (rem != 0) {
+        mem.write64(rem, left / 1_000_000_000L);
+        mem.write64(rem + 8, left % 1_000_000_000L);
+      }
       return -Errno.EINTR;
     }
     return 0;
