@@ -263,6 +263,17 @@ public final class RunCommand implements Callable<Integer> {
               + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
+  @Option(
+      names = "--follow-exec",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "When the guest execs a RISC-V program, keep its productions on the new program"
+              + " (default: on; --no-follow-exec removes them at the exec). Any other file is"
+              + " ENOEXEC: no host program ever runs.")
+  boolean followExec = true;
+
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
@@ -340,10 +351,21 @@ public final class RunCommand implements Callable<Integer> {
       return sampled(productions, origin, trigger);
     }
     Machine machine = RunService.load(program, rawArgs(args), options());
+    machine.setFollowExec(followExec);
     ProfilingEngine engine = null;
+    // Every process the guest forks gets an engine of its own (its own counters and profile).
+    Map<Machine, ProfilingEngine> children = new LinkedHashMap<>();
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+      ProductionSet forChildren = productions;
+      Path from = origin;
+      machine.setForkListener(
+          child -> {
+            ProfilingEngine e = engine(forChildren, from);
+            e.install(child.cpu());
+            children.put(child, e);
+          });
     }
     org.dise.center.DeviceReporter reporter =
         report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
@@ -378,7 +400,30 @@ public final class RunCommand implements Callable<Integer> {
             this.out,
             out.exitStatus(),
             "--out",
-            RunSummary.members(request(), engine, machine) + (sent == null ? "" : sent.json()));
+            RunSummary.members(request(), engine, machine)
+                + RunSummary.process(machine)
+                + (sent == null ? "" : sent.json()));
+        // The other processes of the tree: one folder each, pid-N, beside the first one's.
+        for (Map.Entry<Machine, ProfilingEngine> c : children.entrySet()) {
+          Machine child = c.getKey();
+          Path dir = this.out.resolve("pid-" + child.pid());
+          RunService.writeOut(
+              c.getValue(),
+              child.symbols(),
+              dir,
+              child.shellStatus(),
+              "--out",
+              RunSummary.members(request(), c.getValue(), child) + RunSummary.process(child));
+        }
+      }
+      if (!children.isEmpty()) {
+        System.err.printf(
+            "acf: %d more process%s profiled%s%n",
+            children.size(),
+            children.size() == 1 ? "" : "es",
+            this.out != null
+                ? " (in " + this.out + "/pid-N)"
+                : " (--out DIR writes their profiles)");
       }
     }
     if (stats) {

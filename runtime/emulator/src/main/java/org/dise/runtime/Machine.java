@@ -109,14 +109,14 @@ public final class Machine {
   /** How a run ended. */
   public record Outcome(StopReason reason, int exitStatus, long instructions, String report) {}
 
-  private final ElfFile elf;
+  private ElfFile elf;
   private final Memory memory;
   private final LinuxKernel kernel;
   private final Cpu cpu;
   private final Options options;
 
   /** The command line the process runs (argv). */
-  private final List<String> argv;
+  private List<String> argv;
 
   /**
    * Told of every process the guest forks (to install an engine on it, say), with the machine that
@@ -130,7 +130,13 @@ public final class Machine {
   /** The program's function symbols at their loaded addresses, read on first use. */
   private SymbolTable symbols;
 
-  private final Loader.Image image;
+  private Loader.Image image;
+
+  /**
+   * Whether the productions installed on this process's hart go on into a program it exec's ({@code
+   * acf run --follow-exec}, the default), or are removed at the exec.
+   */
+  private boolean followExec = true;
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
@@ -155,7 +161,55 @@ public final class Machine {
     cpu.pc = image.entry();
     cpu.x[2] = image.stackPointer();
     kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
-    kernel.setSpawner(this::spawn);
+    kernel.setSpawner(spawner());
+  }
+
+  private org.dise.runtime.linux.Spawner spawner() {
+    return new org.dise.runtime.linux.Spawner() {
+      @Override
+      public Child spawn(Cpu parent, int pid) {
+        return Machine.this.spawn(parent, pid);
+      }
+
+      @Override
+      public void exec(Cpu cpu, Path program, List<String> newArgv, List<String> env)
+          throws ElfException, IOException {
+        Machine.this.exec(cpu, program, newArgv, env);
+      }
+    };
+  }
+
+  /**
+   * execve: the program at {@code program} replaces this one in the same process. The file is read
+   * and checked before anything changes, so a file acf cannot run leaves the old program going.
+   */
+  private void exec(Cpu cpu, Path program, List<String> newArgv, List<String> env)
+      throws ElfException, IOException {
+    ElfFile next = ElfFile.read(program);
+    memory.unmapAll();
+    Loader.Image img = Loader.load(next, memory, newArgv, env, options.seed());
+    synchronized (this) {
+      this.elf = next;
+      this.image = img;
+      this.symbols = null;
+    }
+    this.argv = List.copyOf(newArgv);
+    kernel.execReset(
+        img.brkStart(), org.dise.runtime.linux.HostNames.guestString(program.toAbsolutePath()));
+    java.util.Arrays.fill(cpu.x, 0);
+    java.util.Arrays.fill(cpu.f, 0);
+    cpu.setFcsr(0);
+    cpu.pc = img.entry();
+    cpu.x[2] = img.stackPointer();
+    cpu.flushDecodeCache();
+    if (!followExec) {
+      cpu.setDecodeStage(null);
+    }
+  }
+
+  /** Whether productions go on into programs this process (and its children) exec. */
+  public void setFollowExec(boolean follow) {
+    this.followExec = follow;
   }
 
   /**
@@ -170,6 +224,7 @@ public final class Machine {
     this.argv = parent.argv;
     this.descendants = parent.descendants;
     this.forkListener = parent.forkListener;
+    this.followExec = parent.followExec;
     this.memory = parent.memory.copy();
     this.kernel = parent.kernel.forkChild(memory, pid);
     this.cpu = new Cpu(memory, kernel);
@@ -180,7 +235,7 @@ public final class Machine {
     parentCpu.saveContext(regs);
     cpu.loadContext(regs);
     kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
-    kernel.setSpawner(this::spawn);
+    kernel.setSpawner(spawner());
   }
 
   private org.dise.runtime.linux.Spawner.Child spawn(Cpu parentCpu, int pid) {

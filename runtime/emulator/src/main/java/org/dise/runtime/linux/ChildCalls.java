@@ -35,15 +35,25 @@ final class ChildCalls {
   private static final int WNOWAIT = 0x1000000;
   private static final int SIGCHLD = 17;
 
+  private static final int ENOEXEC = 8;
+
   private final GuestProcess proc;
   private final Memory mem;
+  private final FileCalls files;
 
-  ChildCalls(GuestProcess proc) {
+  ChildCalls(GuestProcess proc, FileCalls files) {
     this.proc = proc;
     this.mem = proc.mem;
+    this.files = files;
   }
 
   void register(SyscallTable t) {
+    t.partial(
+        Syscall.EXECVE,
+        "a RISC-V ELF program runs under acf, with the same confinement, limits and productions"
+            + " (acf run --follow-exec); any other file is ENOEXEC (no host program ever runs, no"
+            + " #! script is interpreted)",
+        (cpu, a) -> execve(cpu, a[0], a[1], a[2]));
     t.partial(
         Syscall.WAIT4,
         "process groups are not kept (0 and -pgid wait for any child); rusage reads as zeros;"
@@ -183,6 +193,90 @@ final class ChildCalls {
     }
     proc.threads.blockUntil(cpu, () -> anyExited(tree, pid), a0);
     return a0;
+  }
+
+  /**
+   * execve: the named file must be a RISC-V ELF program acf runs; it replaces the calling process's
+   * program (same pid, open files but the close-on-exec ones, working directory). Anything else
+   * fails as Linux fails it (ENOENT, EACCES, ENOEXEC) and the old program goes on.
+   */
+  private long execve(Cpu cpu, long pathAddr, long argvAddr, long envpAddr) throws Refused {
+    String guestPath = files.string(pathAddr);
+    java.nio.file.Path p;
+    if (guestPath.equals("/bin/sh")) {
+      p = sysrootShell();
+      if (p == null) {
+        proc.notice(
+            "binsh",
+            "the guest ran /bin/sh (system(), popen()), but there is no RISC-V shell: acf runs no"
+                + " host program, and neither ACF_SYSROOT nor /usr/riscv64-linux-gnu holds a"
+                + " bin/sh; execve returned ENOENT, as for a system without /bin/sh");
+        return -Errno.ENOENT;
+      }
+    } else {
+      p = files.executable(pathAddr);
+    }
+    List<String> argv = strings(argvAddr);
+    List<String> env = strings(envpAddr);
+    if (proc.spawner == null) {
+      return proc.unsupported(cpu, Syscall.EXECVE, "a new program (this run cannot load one)");
+    }
+    try {
+      proc.spawner.exec(cpu, p, argv, env);
+    } catch (org.dise.runtime.elf.ElfException e) {
+      proc.say(
+          "execve of "
+              + guestPath
+              + ": not a program acf can run ("
+              + e.getMessage()
+              + "); it returned ENOEXEC, as Linux does for a file it cannot execute");
+      return -ENOEXEC;
+    } catch (java.io.IOException e) {
+      return -HostErrors.errno(e);
+    }
+    ProcessTree tree = proc.threads.tree;
+    if (tree != null) {
+      ProcessTree.Member m = tree.member(proc);
+      if (m != null) {
+        m.vforkDone = true; // a vfork parent goes on
+      }
+    }
+    return 0; // a0 of the new program (Linux starts it with zeroed registers)
+  }
+
+  /**
+   * A RISC-V /bin/sh from the sysroot (ACF_SYSROOT, else /usr/riscv64-linux-gnu), or null: the
+   * host's own shell is never run.
+   */
+  private static java.nio.file.Path sysrootShell() {
+    String env = System.getenv("ACF_SYSROOT");
+    for (String root : new String[] {env, "/usr/riscv64-linux-gnu"}) {
+      if (root != null && !root.isEmpty()) {
+        java.nio.file.Path sh = java.nio.file.Path.of(root, "bin", "sh");
+        if (java.nio.file.Files.isRegularFile(sh)) {
+          return sh;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** A NULL-terminated array of guest strings (argv, envp); a null array is empty. */
+  private List<String> strings(long addr) throws Refused {
+    List<String> out = new java.util.ArrayList<>();
+    if (addr == 0) {
+      return out;
+    }
+    for (long a = addr; ; a += 8) {
+      long s = mem.read64(a);
+      if (s == 0) {
+        return out;
+      }
+      if (out.size() >= 1 << 16) {
+        throw new Refused(Errno.E2BIG);
+      }
+      out.add(files.string(s));
+    }
   }
 
   private boolean anyExited(ProcessTree tree, int pid) {

@@ -107,6 +107,29 @@ final class FileCalls {
         (cpu, a) -> getdents64((int) a[0], a[1], a[2]));
   }
 
+  /**
+   * The file execve names: it must exist, be readable in the sandbox and executable on the host,
+   * and not be a directory (EACCES, as Linux).
+   */
+  Path executable(long pathAddr) throws Refused {
+    PathWalk.Result r = walk(AT_FDCWD, pathAddr, true);
+    Path p = r.path();
+    if (!r.exists()) {
+      checkRead(p, "read access to");
+      throw new Refused(Errno.ENOENT);
+    }
+    checkRead(p, "execution of");
+    if (r.dir()) {
+      throw new Refused(Errno.EACCES);
+    }
+    return p;
+  }
+
+  /** A NUL-terminated guest string (the bytes kept exactly), as a path or an argument. */
+  String string(long addr) throws Refused {
+    return pathArg(addr);
+  }
+
   /** A forked child starts in its parent's working directory. */
   void copyInto(FileCalls child) {
     child.cwd = cwd;

@@ -13,7 +13,10 @@ import org.dise.runtime.mem.Memory;
  */
 final class GuestProcess {
   final Memory mem;
-  final String exePath;
+
+  /** The executable's path as the guest names it (/proc/self/exe); execve changes it. */
+  String exePath;
+
   private final PrintStream notices;
   private final Set<String> reported = new HashSet<>();
 

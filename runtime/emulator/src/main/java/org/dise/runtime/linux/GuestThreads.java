@@ -224,6 +224,17 @@ public final class GuestThreads implements Scheduler {
     }
   }
 
+  /** execve: the calling thread goes on alone in the new program. */
+  void execReset() {
+    live.clear();
+    live.put(current.tid, current);
+    runQueue.clear();
+    waiters.clear();
+    waiting = 0;
+    current.clearChildTid = 0;
+    current.robustList = 0;
+  }
+
   /** Threads whose condition now holds become runnable, in thread id order. */
   private void wakeWaiting() {
     if (waiting == 0) {

@@ -53,7 +53,7 @@ public final class LinuxKernel implements SyscallHandler {
     new TimeCalls(proc, signals).register(table);
     signals.register(table);
     new ProcessCalls(proc, seed).register(table);
-    ChildCalls children = new ChildCalls(proc);
+    ChildCalls children = new ChildCalls(proc, files);
     children.register(table);
     new ThreadCalls(proc, children).register(table);
   }
@@ -79,6 +79,22 @@ public final class LinuxKernel implements SyscallHandler {
 
   GuestProcess process() {
     return proc;
+  }
+
+  /**
+   * execve's reset of the kernel state: descriptors marked close-on-exec are closed, caught signals
+   * go back to their default action, the other threads end, the heap starts at {@code brkStart}.
+   */
+  public void execReset(long brkStart, String exePath) {
+    try {
+      fds.closeOnExec();
+    } catch (java.io.IOException e) {
+      // a close that failed on the host: the guest's descriptor is gone either way
+    }
+    signals.execReset();
+    memory.execReset(brkStart);
+    proc.threads.execReset();
+    proc.exePath = exePath;
   }
 
   /** Lets the guest fork: {@code s} makes the new processes (without one, fork is unsupported). */

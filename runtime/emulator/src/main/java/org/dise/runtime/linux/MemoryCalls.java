@@ -44,6 +44,12 @@ final class MemoryCalls {
         (cpu, a) -> 0);
   }
 
+  /** execve: a new program's heap and mappings. */
+  void execReset(long start) {
+    setBrkStart(start);
+    mmapNext = Loader.MMAP_TOP;
+  }
+
   /** A forked child's heap and mapping cursor are its parent's. */
   void copyInto(MemoryCalls child) {
     child.brkStart = brkStart;

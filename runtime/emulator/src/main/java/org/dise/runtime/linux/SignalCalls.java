@@ -143,6 +143,21 @@ final class SignalCalls {
     child.waitedNanos = waitedNanos;
   }
 
+  /** execve: caught signals go back to their default action; ignored ones stay ignored. */
+  void execReset() {
+    for (int s = 1; s <= NSIG; s++) {
+      if (handler[s] != SIG_IGN) {
+        handler[s] = SIG_DFL;
+      }
+      flags[s] = 0;
+      actMask[s] = 0;
+    }
+    altEnabled = false;
+    altSp = 0;
+    altSize = 0;
+    trampolineMapped = false;
+  }
+
   /**
    * A signal from another process of the tree: one whose default action ends the process, and that
    * the process neither catches, ignores nor blocks, ends it at once (it may be blocked in a call

@@ -15,4 +15,15 @@ public interface Spawner {
 
   /** A copy of the process running on {@code parent}, with process id {@code pid}. */
   Child spawn(Cpu parent, int pid);
+
+  /**
+   * execve: replaces the program of the process running on {@code cpu} by {@code program}, with the
+   * kernel state reset by {@link LinuxKernel#execReset}; the hart starts at its entry.
+   *
+   * @throws org.dise.runtime.elf.ElfException when the file is not a program acf can run (the
+   *     kernel then answers ENOEXEC, and the old program goes on)
+   */
+  void exec(
+      Cpu cpu, java.nio.file.Path program, java.util.List<String> argv, java.util.List<String> env)
+      throws org.dise.runtime.elf.ElfException, java.io.IOException;
 }

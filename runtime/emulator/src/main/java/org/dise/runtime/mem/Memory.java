@@ -68,6 +68,15 @@ public final class Memory {
     return m;
   }
 
+  /** Unmaps everything (execve: the new program starts in an empty address space). */
+  public void unmapAll() {
+    for (int p = 0; p < PAGES; p++) {
+      if (flags[p] != 0 || data[p] != null) {
+        unmap((long) p << PAGE_BITS, PAGE_SIZE);
+      }
+    }
+  }
+
   /** Called with the page number when the guest writes to a page holding decoded code. */
   public void setCodeWriteListener(IntConsumer listener) {
     this.codeWriteListener = listener;
