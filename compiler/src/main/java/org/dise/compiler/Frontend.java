@@ -28,6 +28,7 @@ import org.dise.compiler.passes.StaticPatternCheck;
 import org.dise.compiler.passes.UnusedReplacementLint;
 import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProgram;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
  * The compiler's front end: the whole pipeline from text to checked program, assembled here in one
@@ -63,10 +64,10 @@ public final class Frontend {
 
   private final LibraryResolver library;
   private final InstructionTable isa;
-  private final Budget budget;
+  private final HardwareBudget budget;
 
   /** A front end; components come from the runtime's one catalogue ({@code Catalogue}). */
-  public Frontend(LibraryResolver library, InstructionTable isa, Budget budget) {
+  public Frontend(LibraryResolver library, InstructionTable isa, HardwareBudget budget) {
     this.library = library;
     this.isa = isa;
     this.budget = budget;
@@ -75,14 +76,14 @@ public final class Frontend {
   /** The standard front end: the paper's budget, the runtime's ISA, the classpath library. */
   public static Frontend standard() {
     return new Frontend(
-        ClasspathLibraryResolver.standard(), RuntimeInstructionTable.get(), Budget.PAPER);
+        ClasspathLibraryResolver.standard(), RuntimeInstructionTable.get(), HardwareBudget.PAPER);
   }
 
   public Frontend withLibrary(LibraryResolver library) {
     return new Frontend(library, isa, budget);
   }
 
-  public Frontend withBudget(Budget budget) {
+  public Frontend withBudget(HardwareBudget budget) {
     return new Frontend(library, isa, budget);
   }
 

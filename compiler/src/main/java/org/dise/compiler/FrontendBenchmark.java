@@ -2,6 +2,7 @@ package org.dise.compiler;
 
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.SourceFile;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
  * A benchmark, printed and not asserted (issue 17: benchmarks are programs, not tests): parse and
@@ -49,7 +50,7 @@ public final class FrontendBenchmark {
   static void parseAndCheckThousandProductions() {
     String src = generate(PRODUCTIONS);
     // The paper's budget has 32 PT entries; the benchmark measures the front end, not the fit.
-    Budget big = new Budget(PRODUCTIONS, 1 << 20, 8, 16, 8, 8, 8, 16, 32);
+    HardwareBudget big = new HardwareBudget(PRODUCTIONS, 1 << 20, 8, 16, 8, 8, 8, 32);
     Frontend frontend = Frontend.standard().withBudget(big);
     SourceFile file = new SourceFile("bench.acf", src);
     Frontend.Result r = frontend.check(file, null);

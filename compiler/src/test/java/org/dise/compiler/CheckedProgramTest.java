@@ -12,6 +12,7 @@ import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.InstructionField;
 import org.dise.compiler.sem.Pattern;
 import org.dise.compiler.sem.ProgramPrinter;
+import org.dise.runtime.dise.HardwareBudget;
 import org.junit.jupiter.api.Test;
 
 /** The checked-program API that lowering (issue 4) builds on. */
@@ -120,13 +121,13 @@ class CheckedProgramTest {
   void budgetIsConfigurable() {
     String src = "P1: zero_0 => null, inc_0\nP2: zero_1 => null, inc_1\nP3: zero_2 => null, inc_2";
     assertThat(TestSupport.check(src).ok()).isTrue();
-    Frontend small = TestSupport.frontend().withBudget(Budget.PAPER.withPatternEntries(2));
+    Frontend small = TestSupport.frontend().withBudget(HardwareBudget.PAPER.withPatternEntries(2));
     Frontend.Result r = small.check(new org.dise.compiler.diag.SourceFile("t.acf", src), null);
     assertThat(r.diagnostics().sorted().get(0).headline())
         .isEqualTo(
             "t.acf:3:1: error: the program has 3 productions, but the pattern table has 2 entries");
-    assertThat(Budget.PAPER.conditionalInputs()).isEqualTo(4);
-    Frontend two = TestSupport.frontend().withBudget(Budget.PAPER.withCounters(2));
+    assertThat(HardwareBudget.PAPER.conditionalInputs()).isEqualTo(4);
+    Frontend two = TestSupport.frontend().withBudget(HardwareBudget.PAPER.withCounters(2));
     assertThat(two.check(new org.dise.compiler.diag.SourceFile("t.acf", src), null).ok()).isFalse();
   }
 }

@@ -7,14 +7,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
@@ -25,8 +23,8 @@ import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.Sink;
+import org.dise.testsupport.FixedLengthRoot;
 import org.dise.testsupport.Golden;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -50,7 +48,9 @@ class EngineCasesTest {
       List.of(
           // The reference: the interpreted engine on the plain interpreter, no translated code.
           new Mode("interpreted", Engine.INTERPRETED, 0),
-          new Mode("generated", Engine.GENERATED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
+          // Blocks translated once hot, as a user's run translates them.
+          new Mode(
+              "default-threshold", Engine.INTERPRETED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           new Mode("configuration", Engine.CONFIG, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           // Every block translated on its first run, so productions meet translated code at once.
           new Mode("translated", Engine.INTERPRETED, 1));
@@ -70,25 +70,14 @@ class EngineCasesTest {
   }
 
   /**
-   * The repository seen through a link whose path has the same length in every checkout: the
-   * guest's start-up reads its own absolute path (glibc's {@code _dl_get_origin} reads
-   * /proc/self/exe and copies it), so its instruction counts, and the expected profiles, would
-   * otherwise depend on where the repository lies (as in ReplTranscriptTest).
+   * The repository seen from a path of the same length in every checkout: the guest's start-up
+   * reads its own canonical path (glibc's {@code _dl_get_origin} reads /proc/self/exe and copies
+   * it), so its instruction counts, and the expected profiles, would otherwise depend on where the
+   * repository lies (as in ReplTranscriptTest).
    */
-  static final Path ROOT_LINK = fixedLengthLink();
-
-  private static Path fixedLengthLink() {
-    try {
-      Path dir = Path.of(String.format("/tmp/acf-cases-%016x", new Random().nextLong()));
-      Files.createDirectories(dir);
-      dir.toFile().deleteOnExit();
-      Path link = Files.createSymbolicLink(dir.resolve("root"), RepositoryRoot.path());
-      link.toFile().deleteOnExit(); // registered last, so deleted before its folder
-      return link;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
+  static final Path ROOT_LINK =
+      FixedLengthRoot.create(
+          "acf-cases", "integration-tests/src/test/c/bin", "examples/programs/bin");
 
   /** A program name alone is one of src/test/c/bin; a path is relative to the repository. */
   static Path program(String name) {

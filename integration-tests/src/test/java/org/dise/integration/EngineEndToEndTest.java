@@ -3,7 +3,6 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -14,7 +13,6 @@ import org.dise.compiler.Frontend;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
-import org.dise.compiler.gen.EngineCompiler;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
@@ -28,17 +26,16 @@ import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's tests 1-4 end to end: ACF text through the front end and lowering into the
- * interpreted engine, the generated engine, and the interpreted engine on a production set read
- * back from a deployable configuration, each checked against the program's own counts or an
- * independent count (EngineCasesTest runs the folder of cases whose whole output must agree). The
- * test program counts its own calls (src/test/c/calls.c).
+ * interpreted engine, and the interpreted engine on a production set read back from a deployable
+ * configuration, each checked against the program's own counts or an independent count
+ * (EngineCasesTest runs the folder of cases whose whole output must agree). The test program counts
+ * its own calls (src/test/c/calls.c).
  */
 class EngineEndToEndTest {
   static final Path CALLS = Path.of("src/test/c/bin/calls");
@@ -65,14 +62,12 @@ class EngineEndToEndTest {
   /** How the productions run. */
   enum Engine {
     INTERPRETED,
-    GENERATED,
     /** Interpreted, from the set written as a deployable configuration and read back. */
     CONFIG;
 
     ProfilingEngine create(ProductionSet set) throws Exception {
       return switch (this) {
         case INTERPRETED -> new DiseEngine(set);
-        case GENERATED -> EngineCompiler.load(set);
         case CONFIG -> {
           ProductionSet back =
               ConfigFormat.fromBytes(
@@ -105,14 +100,7 @@ class EngineEndToEndTest {
   }
 
   static Machine load(List<String> args) throws Exception {
-    return Machine.load(
-        CALLS,
-        args,
-        new Machine.Options(
-            new Sandbox(Path.of("").toAbsolutePath()),
-            List.of(),
-            0x5eed,
-            new PrintStream(new ByteArrayOutputStream())));
+    return TranslatedProductionsTest.quietMachine(CALLS, args);
   }
 
   static Run run(Engine kind, String acf, String... args) throws Exception {

@@ -3,7 +3,6 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,15 +13,14 @@ import java.util.Map;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Aggregation maps with known answers (issue 13): the example ACFs of examples/acf run on
- * examples/programs/bin/maps (maps.c says what each kernel does), on the interpreted engine, the
- * generated engine and a deployable configuration, and each profile is checked exactly.
+ * examples/programs/bin/maps (maps.c says what each kernel does), on the interpreted engine and a
+ * deployable configuration, and each profile is checked exactly.
  */
 class MapsEndToEndTest {
   static final Path PROGRAM = Path.of("../examples/programs/bin/maps");
@@ -31,15 +29,7 @@ class MapsEndToEndTest {
   /** The rows of the profile whose first function column names {@code function}. */
   static List<Map<String, String>> rows(String acf, Engine engine, String function)
       throws Exception {
-    Machine m =
-        Machine.load(
-            PROGRAM,
-            List.of(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream())));
+    Machine m = TranslatedProductionsTest.quietMachine(PROGRAM, List.of());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     m.kernel().setStdio(1, null, out);
     ProfilingEngine e =

@@ -3,7 +3,6 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.BasicBlockVectors;
 import org.dise.runtime.sink.BurstTrace;
 import org.dise.runtime.sink.ProfileTable;
@@ -51,16 +49,7 @@ class ProfilesLibraryTest {
   }
 
   static Machine load(Path program, List<String> args) throws Exception {
-    Machine m =
-        Machine.load(
-            program,
-            args,
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream())));
-    return m;
+    return TranslatedProductionsTest.quietMachine(program, args);
   }
 
   static Run run(Engine kind, String acf, Path program, String... args) throws Exception {
@@ -82,7 +71,7 @@ class ProfilesLibraryTest {
   @ParameterizedTest
   @EnumSource(
       value = Engine.class,
-      names = {"INTERPRETED", "GENERATED"})
+      names = {"INTERPRETED", "CONFIG"})
   void hotCallPairsEqualTheProgramsOwnCounts(Engine kind) throws Exception {
     Run r = run(kind, use("hot_call_pairs"), CALLS, "4");
     Map<String, Long> own = EngineEndToEndTest.ownPairs(r.stdout());
@@ -314,7 +303,7 @@ class ProfilesLibraryTest {
   @ParameterizedTest
   @EnumSource(
       value = Engine.class,
-      names = {"INTERPRETED", "GENERATED"})
+      names = {"INTERPRETED", "CONFIG"})
   void hotPathsOfALoopAreItsFourBodiesPlusTheEntryAndExitPaths(Engine kind) throws Exception {
     Run r = run(kind, use("hot_paths"), PATHS, "31");
     String[] own = r.stdout().split("\n")[1].split(" ");

@@ -4,13 +4,11 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.compiler.gen.EngineCompiler;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
@@ -22,7 +20,6 @@ import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,7 +45,6 @@ class ProgramSymbolsTest {
   /** How the productions run; symbols are resolved at load on every path. */
   enum Engine {
     INTERPRETED,
-    GENERATED,
     /** The symbolic set written as a configuration, read back, then bound and interpreted. */
     CONFIG;
 
@@ -65,7 +61,7 @@ class ProgramSymbolsTest {
       }
       ProductionSet bound = SymbolBinding.bind(set, m.programSymbols(), "arrays");
       assertThat(bound.symbols()).isEmpty();
-      return this == GENERATED ? EngineCompiler.load(bound) : new DiseEngine(bound);
+      return new DiseEngine(bound);
     }
   }
 
@@ -88,15 +84,7 @@ class ProgramSymbolsTest {
   }
 
   static Machine load(Path program) throws Exception {
-    Machine m =
-        Machine.load(
-            program,
-            List.of(),
-            new Machine.Options(
-                new Sandbox(Path.of("").toAbsolutePath()),
-                List.of(),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream())));
+    Machine m = TranslatedProductionsTest.quietMachine(program, List.of());
     m.kernel().setStdio(1, null, new ByteArrayOutputStream());
     return m;
   }
@@ -221,7 +209,6 @@ class ProgramSymbolsTest {
     IllegalArgumentException unbound =
         assertThrows(IllegalArgumentException.class, () -> new DiseEngine(set));
     assertThat(unbound).hasMessageThat().contains("symbol(sum_hto)");
-    assertThrows(IllegalArgumentException.class, () -> EngineCompiler.load(set));
   }
 
   @Test

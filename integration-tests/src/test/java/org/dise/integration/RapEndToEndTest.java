@@ -131,7 +131,7 @@ class RapEndToEndTest {
   void hotCodeRangesAgreeAcrossEnginesAndStayWithinThePapersNodeCount() throws Exception {
     String acf = "import rap;\nuse hot_code_ranges;\n";
     Run a = run(Engine.INTERPRETED, acf);
-    Run b = run(Engine.GENERATED, acf);
+    Run b = run(Engine.CONFIG, acf);
     assertThat(b.rap().table(b.machine().symbols()))
         .isEqualTo(a.rap().table(a.machine().symbols()));
     assertThat(b.engine().cost()).isEqualTo(a.engine().cost());

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.compiler.gen.EngineCompiler;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
@@ -70,21 +69,22 @@ class SamplingTest {
     }
   }
 
-  static SamplingRun.Setup setup(String acf, boolean generated, Path program, String... args) {
+  static SamplingRun.Setup setup(String acf, Path program, String... args) {
+    return setup(acf, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD, program, args);
+  }
+
+  /** {@code acf} on {@code program}, blocks translated after {@code threshold} runs (0: never). */
+  static SamplingRun.Setup setup(String acf, int threshold, Path program, String... args) {
     ProductionSet set = EngineEndToEndTest.lower(acf);
     return new SamplingRun.Setup() {
       @Override
       public Machine machine() {
-        return SamplingTest.machine(program, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD, args);
+        return SamplingTest.machine(program, threshold, args);
       }
 
       @Override
       public ProfilingEngine engine() {
-        try {
-          return generated ? EngineCompiler.load(set) : new DiseEngine(set);
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
+        return new DiseEngine(set);
       }
     };
   }
@@ -109,7 +109,7 @@ class SamplingTest {
     // phases 4: blocks of about 4M instructions, schedule AABBACCADDBA, 1M intervals.
     SamplingRun.FirstPass first =
         SamplingRun.firstPass(
-            setup(REGIONS, false, PHASES, "4"), spec("phase").with("threshold", "25"), -1);
+            setup(REGIONS, PHASES, "4"), spec("phase").with("threshold", "25"), -1);
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < first.plan().intervals(); i++) {
       ids.add(first.plan().phase(i));
@@ -156,7 +156,7 @@ class SamplingTest {
     // of the program and the oracle's plan would not cover the sampled run's intervals.
     // One inserted instruction per sampled branch.
     String counting = REGIONS.replace("R1: ", "R1: addi $dr0, $dr0, 1; ");
-    SamplingRun.Setup setup = setup(counting, false, PHASES, "2");
+    SamplingRun.Setup setup = setup(counting, PHASES, "2");
     TriggerSpec oracle = spec("phase").with("predictor", "oracle");
     SamplingRun.FirstPass first = SamplingRun.firstPass(setup, oracle, 2_050_000);
     SamplingRun.Result r = SamplingRun.run(setup, oracle, true, first, 2_050_000);
@@ -254,11 +254,11 @@ class SamplingTest {
   }
 
   @Test
-  void bothEnginesSampleAndEstimateAlike() {
+  void interpretedAndTranslatedCodeSampleAndEstimateAlike() {
     SamplingRun.Result a =
-        SamplingRun.run(setup(REGIONS, false, PHASES, "2"), spec("phase"), false, null, -1);
+        SamplingRun.run(setup(REGIONS, PHASES, "2"), spec("phase"), false, null, -1);
     SamplingRun.Result b =
-        SamplingRun.run(setup(REGIONS, true, PHASES, "2"), spec("phase"), false, null, -1);
+        SamplingRun.run(setup(REGIONS, 0, PHASES, "2"), spec("phase"), false, null, -1);
     assertThat(b.estimate()).isEqualTo(a.estimate());
     assertThat(b.engine().cost()).isEqualTo(a.engine().cost());
     assertThat(b.sampledFraction()).isEqualTo(a.sampledFraction());
@@ -275,7 +275,7 @@ class SamplingTest {
   @Test
   void anExhaustiveTriggerEstimatesTheExactProfile() {
     SamplingRun.Result r =
-        SamplingRun.run(setup(REGIONS, false, PHASES, "1"), spec("exhaustive"), true, null, -1);
+        SamplingRun.run(setup(REGIONS, PHASES, "1"), spec("exhaustive"), true, null, -1);
     assertThat(r.sampledFraction()).isEqualTo(1.0);
     assertThat(r.primary().countError()).isEqualTo(0.0);
     assertThat(r.primary().hotError()).isEqualTo(0.0);
@@ -283,7 +283,7 @@ class SamplingTest {
 
   @Test
   void sameSeedSameProfileOtherSeedOtherSamples() {
-    SamplingRun.Setup s = setup(REGIONS, false, PHASES, "1");
+    SamplingRun.Setup s = setup(REGIONS, PHASES, "1");
     SamplingRun.Result a = SamplingRun.run(s, spec("random:3:11"), false, null, -1);
     SamplingRun.Result b = SamplingRun.run(s, spec("random:3:11"), false, null, -1);
     SamplingRun.Result c = SamplingRun.run(s, spec("random:3:12"), false, null, -1);
@@ -308,7 +308,7 @@ class SamplingTest {
     List<Sweep.Point> points =
         Sweep.run(
             "phases 2",
-            setup(REGIONS, false, PHASES, "2"),
+            setup(REGIONS, PHASES, "2"),
             new Sweep.Plan(
                 1_000_000,
                 List.of(25.0),
@@ -335,7 +335,7 @@ class SamplingTest {
     assertThat(set.triggers()).hasSize(1);
     SamplingRun.Result r =
         SamplingRun.run(
-            setup(acf, false, PHASES, "1"), TriggerSpec.of(set.triggers().get(0)), false, null, -1);
+            setup(acf, PHASES, "1"), TriggerSpec.of(set.triggers().get(0)), false, null, -1);
     assertThat(r.trigger().component()).isEqualTo("periodic");
     assertThat(sampled(r)).containsAtLeast(0L, 4L, 8L).inOrder();
     assertThat(sampled(r)).doesNotContain(1L);
@@ -363,16 +363,10 @@ class SamplingTest {
   }
 
   static double checksSampled(String acf) throws Exception {
-    double interpreted = checksSampled(acf, false);
-    assertThat(checksSampled(acf, true)).isEqualTo(interpreted);
-    return interpreted;
-  }
-
-  static double checksSampled(String acf, boolean generated) throws Exception {
     Machine m = EngineEndToEndTest.load(List.of("20"));
     m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
     ProductionSet set = EngineEndToEndTest.lower(acf);
-    ProfilingEngine e = generated ? EngineCompiler.load(set) : new DiseEngine(set);
+    ProfilingEngine e = new DiseEngine(set);
     e.install(m.cpu());
     assertThat(m.run(-1).reason()).isEqualTo(StopReason.EXITED);
     long sampled = total(e, m, 0);

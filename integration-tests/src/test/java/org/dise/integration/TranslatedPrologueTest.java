@@ -8,7 +8,6 @@ import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.dise.ProfilingEngine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +28,7 @@ class TranslatedPrologueTest {
   }
 
   private static long prologues(String acf, boolean inline) throws Exception {
-    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), 1);
-    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
-    ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
-    ((DiseEngine) e).setInlinePrologues(inline);
-    e.install(m.cpu());
-    m.run(-1);
+    Machine m = TranslatedProductionsTest.translatedRun(acf, inline);
     long emitted = m.cpu().emittedPrologueRuns();
     long called = m.cpu().prologueCalls();
     assertWithMessage("prologues emitted with inline " + inline)

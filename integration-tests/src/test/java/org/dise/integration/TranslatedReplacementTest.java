@@ -3,13 +3,10 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayOutputStream;
 import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
-import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.dise.ProfilingEngine;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,12 +24,7 @@ class TranslatedReplacementTest {
   private record Runs(long emitted, long engineCalls) {}
 
   private static Runs runs(String acf, boolean inline) throws Exception {
-    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), 1);
-    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
-    ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
-    ((DiseEngine) e).setInlinePrologues(inline);
-    e.install(m.cpu());
-    m.run(-1);
+    Machine m = TranslatedProductionsTest.translatedRun(acf, inline);
     return new Runs(m.cpu().emittedReplacementRuns(), m.cpu().taggedCalls());
   }
 

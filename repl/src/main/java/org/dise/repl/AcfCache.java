@@ -257,7 +257,8 @@ final class AcfCache {
       "org/dise/repl/AcfCache.class",
       "org/dise/compiler/Compiler.class",
       "org/dise/runtime/dise/config/ConfigFormat.class",
-      "org/dise/runtime/isa/Op.class",
+      "org/dise/runtime/isa/Op.class", // runtime/isa
+      "org/dise/runtime/isa/PseudoInstruction.class", // runtime/emulator
       "org/dise/runtime/sink/Catalogue.class",
       "org/dise/runtime/sink/LongCounters.class",
       "org/dise/grammar/AcfParser.class",

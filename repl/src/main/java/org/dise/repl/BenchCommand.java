@@ -42,15 +42,16 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench                      # all workloads at their default sizes",
       "  ./acf bench --arg 1 jpeg mcf     # two workloads with argument 1",
       "  ./acf bench --no-qemu --repeat 3",
-      "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
+      "  ./acf bench --acf examples/acf/hot_call_pairs.acf motion mcf",
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
+      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite)",
       "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
       "  ./acf bench --list              # the micro-benchmarks and the workloads",
       "  ./acf bench stream-finder       # one micro-benchmark (fpu, frontend, ...)",
       "",
       "With --acf, each workload runs once to warm up, then without productions and",
-      "under them (with each engine --engine names) in turn, --repeat times; the best",
+      "under them in turn, --repeat times; the best",
       "of each is shown. 'slowdown' is the ratio of the guest thread's CPU time to the",
       "run without productions, 'model' the cost model's total cycles over",
       "application instructions.",
@@ -103,18 +104,22 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Also run every workload under these productions (repeat to compose).")
   List<Path> acfs = new ArrayList<>();
 
-  /** Which engines --acf runs. */
-  enum EngineChoice {
-    interpreted,
-    generated,
-    both
+  /** {@code --engine}: {@code both} meant the interpreted and the retired generated engine. */
+  static final class EngineChoice extends EngineKindConverter {
+    @Override
+    public RunService.EngineKind convert(String value) {
+      return super.convert(value.equals("both") ? "generated" : value);
+    }
   }
 
   @Option(
       names = "--engine",
       paramLabel = "KIND",
-      description = "With --acf: interpreted, generated or both (default: ${DEFAULT-VALUE}).")
-  EngineChoice engine = EngineChoice.interpreted;
+      converter = EngineChoice.class,
+      description =
+          "With --acf: interpreted, the one engine (generated was retired,"
+              + " docs/benchmarks.md; default: ${DEFAULT-VALUE}).")
+  RunService.EngineKind engine = RunService.EngineKind.interpreted;
 
   @Option(
       names = "--rap",
@@ -148,6 +153,14 @@ public final class BenchCommand implements Callable<Integer> {
           "With --cold: the command that starts acf (default: the ./acf launcher of"
               + " this build, or java -jar its jar).")
   List<String> launcher = new ArrayList<>();
+
+  @Option(
+      names = "--set",
+      paramLabel = "NAME",
+      description =
+          "With --cold: the named workload set of examples/programs/sets/NAME.txt, each at its"
+              + " own size (long: runs of 0.5 s or more under qemu; short: 0.02-0.1 s).")
+  String set;
 
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
@@ -231,9 +244,19 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** {@code --cold}: fresh processes, hello included unless workloads are named. */
   private int cold() throws IOException, InterruptedException {
-    List<Path> programs = workloads();
-    if (names.isEmpty() && Files.isRegularFile(dir.resolve("hello"))) {
-      programs.add(0, dir.resolve("hello"));
+    List<Workload> programs = new ArrayList<>();
+    if (set != null) {
+      if (!names.isEmpty() || !args.isEmpty()) {
+        throw new UserError(
+            "--set gives each workload its own arguments: name no workloads and no --arg",
+            ExitStatus.USAGE);
+      }
+      programs.addAll(BenchSet.load(ColdBench.repository(), set, System.err));
+    } else {
+      workloads().forEach(p -> programs.add(Workload.of(p, args)));
+      if (names.isEmpty() && Files.isRegularFile(dir.resolve("hello"))) {
+        programs.add(0, Workload.of(dir.resolve("hello"), args));
+      }
     }
     List<String> runOptions = new ArrayList<>();
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
@@ -243,10 +266,7 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> acfNames = new ArrayList<>();
     if (!acfs.isEmpty()) {
       AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
-      List<String> kinds =
-          engine == EngineChoice.both
-              ? List.of("interpreted", "generated")
-              : List.of(engine.name());
+      List<String> kinds = List.of(engine.name());
       for (String kind : kinds) {
         List<String> o = new ArrayList<>();
         for (Path a : acfs) {
@@ -263,7 +283,6 @@ public final class BenchCommand implements Callable<Integer> {
             runOptions,
             acfOptions,
             acfNames,
-            args,
             repeat,
             !noQemu && onPath("qemu-riscv64"),
             System.out)
@@ -283,8 +302,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** Each workload without productions, then under {@code set} with the chosen engines. */
   private int withProductions(List<Path> programs, ProductionSet set) {
     PrintStream out = System.out;
-    List<String> kinds =
-        engine == EngineChoice.both ? List.of("interpreted", "generated") : List.of(engine.name());
+    List<String> kinds = List.of(engine.name());
     out.printf(
         "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
         "workload",
@@ -304,12 +322,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < repeat; i++) {
         plain = better(plain, runOurs(p, null));
         for (int k = 0; k < kinds.size(); k++) {
-          String kind = kinds.get(k);
-          best[k] =
-              better(
-                  best[k],
-                  runOurs(
-                      p, kind.equals("generated") ? Engines.generated(set) : new DiseEngine(set)));
+          best[k] = better(best[k], runOurs(p, new DiseEngine(set)));
         }
       }
       out.printf(
@@ -419,7 +432,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
-      throw new UserError(dir + ": no such directory (use --dir)", Main.EXIT_USAGE);
+      throw new UserError(dir + ": no such directory (use --dir)", ExitStatus.USAGE);
     }
     List<Path> all = new ArrayList<>();
     if (names.isEmpty()) {
@@ -439,7 +452,7 @@ public final class BenchCommand implements Callable<Integer> {
                   + (n.contains("/")
                       ? ""
                       : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
-              Main.EXIT_USAGE);
+              ExitStatus.USAGE);
         }
         all.add(p);
       }

@@ -48,7 +48,7 @@ public final class GuestSettings {
     try {
       GuestLimits.defaults().with(nameValue);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--limit", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--limit", command), ExitStatus.USAGE);
     }
     String name = nameValue.substring(0, Math.max(0, nameValue.indexOf('=')) + 1);
     limits.removeIf(l -> l.startsWith(name));
@@ -88,7 +88,7 @@ public final class GuestSettings {
   public GuestSettings set(String assignment, String command) {
     int eq = assignment.indexOf('=');
     if (eq <= 0) {
-      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", Main.EXIT_USAGE);
+      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", ExitStatus.USAGE);
     }
     String name = assignment.substring(0, eq + 1);
     env.removeIf(v -> v.startsWith(name));
@@ -103,7 +103,7 @@ public final class GuestSettings {
 
   public GuestSettings translateThreshold(int t) {
     if (t < 0) {
-      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
+      throw new UserError("--translate-threshold must be 0 or more", ExitStatus.USAGE);
     }
     translateThreshold = t;
     return this;
@@ -119,7 +119,7 @@ public final class GuestSettings {
     try {
       onUnsupported = OnUnsupported.parse(policy);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--on-unsupported", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), ExitStatus.USAGE);
     }
     return this;
   }
@@ -135,7 +135,7 @@ public final class GuestSettings {
   /** Instructions a guest thread runs before the next one gets the hart. */
   public GuestSettings quantum(long q) {
     if (q < 1) {
-      throw new UserError("--quantum must be at least 1", Main.EXIT_USAGE);
+      throw new UserError("--quantum must be at least 1", ExitStatus.USAGE);
     }
     quantum = q;
     return this;

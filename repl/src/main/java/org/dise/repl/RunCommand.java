@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf run --max-insns 1M --allow-read /data prog /data/in.txt",
       "  ./acf run --acf examples/acf/hot_call_pairs.acf --out prof \\",
       "      examples/programs/bin/jpeg",
-      "  ./acf run --config pairs.dcfg --engine generated examples/programs/bin/jpeg",
+      "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
       "",
       "Sampling (spec/sampling.md); the ACF needs the productions of equations",
       "(1) and (2), e.g. `import sampling; use external_trigger;`:",
@@ -187,9 +187,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--engine",
       paramLabel = "KIND",
+      converter = EngineKindConverter.class,
       description =
-          "interpreted (the tables, no start-up cost) or generated (Java generated for"
-              + " this production set and compiled in process); default: ${DEFAULT-VALUE}.")
+          "interpreted, the one engine (the tables; replacements emitted into translated code);"
+              + " generated was retired (docs/benchmarks.md); default: ${DEFAULT-VALUE}.")
   RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
 
   @Option(
@@ -321,10 +322,10 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (config != null && !acfs.isEmpty()) {
-      throw new UserError("--config and --acf exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
     }
     if (out != null && acfs.isEmpty() && config == null) {
-      throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
+      throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
     if (out != null) {
       RunService.prepareOut(
@@ -565,7 +566,7 @@ public final class RunCommand implements Callable<Integer> {
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
     clock.stop();
     System.out.flush();
@@ -642,7 +643,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean tuned = interval != null || threshold != null || predictor != null || scaling != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
+        throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
       }
       return null;
     }
@@ -665,7 +666,7 @@ public final class RunCommand implements Callable<Integer> {
             given(false)
                 + " a sampling strategy (--sampling, or a trigger"
                 + " declared in the ACF)",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       } else {
         return null;
       }
@@ -682,7 +683,7 @@ public final class RunCommand implements Callable<Integer> {
         spec = spec.with("scaling", scaling);
       }
     } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
     }
     return RunService.checkTrigger(spec, from); // every parameter, before the run
   }
@@ -712,7 +713,7 @@ public final class RunCommand implements Callable<Integer> {
   /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
     if (clearEnv && envFromHost) {
-      throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--clear-env and --env-from-host exclude each other", ExitStatus.USAGE);
     }
     GuestSettings guest =
         new GuestSettings()

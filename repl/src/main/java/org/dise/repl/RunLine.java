@@ -40,6 +40,7 @@ final class RunLine {
           "--max-insns",
           "--seed",
           "--translate-threshold",
+          "--on-unsupported",
           "--config",
           "--engine",
           "--out",
@@ -161,11 +162,17 @@ final class RunLine {
           }
           run.translateThreshold = Integer.parseInt(value);
         }
-        case "--engine" -> {
-          if (!value.equals("interpreted") && !value.equals("generated")) {
-            return false;
+        case "--on-unsupported" -> {
+          if (!value.equals("fail") && !value.equals("enosys") && !value.equals("warn")) {
+            return false; // GuestSettings' message
           }
-          run.engineKind = RunService.EngineKind.valueOf(value);
+          run.onUnsupported = value;
+        }
+        case "--engine" -> {
+          if (!value.equals("interpreted")) {
+            return false; // picocli says why (a retired or unknown engine)
+          }
+          run.engineKind = RunService.EngineKind.interpreted;
         }
         case "--config" -> run.config = path(value);
         case "--out" -> run.out = path(value);

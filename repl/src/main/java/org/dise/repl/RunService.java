@@ -29,11 +29,38 @@ import org.dise.runtime.trigger.Triggers;
 public final class RunService {
   private RunService() {}
 
-  /** Which engine runs the productions ({@code acf run --engine}). */
+  /**
+   * Which engine runs the productions ({@code acf run --engine}). One is left: the engine generated
+   * as Java source and compiled with javac at run time was slower on every benchmark and was
+   * retired ({@link #RETIRED_ENGINE}).
+   */
   public enum EngineKind {
-    interpreted,
-    generated
+    interpreted;
+
+    /**
+     * The kind {@code name} names.
+     *
+     * @throws IllegalArgumentException for a retired or unknown kind, saying which kinds there are
+     */
+    public static EngineKind named(String name) {
+      if (name.equals("generated")) {
+        throw new IllegalArgumentException(RETIRED_ENGINE);
+      }
+      for (EngineKind k : values()) {
+        if (k.name().equals(name)) {
+          return k;
+        }
+      }
+      throw new IllegalArgumentException(
+          "'" + name + "' is not an engine; the engine is interpreted");
+    }
   }
+
+  /** Why {@code --engine generated} is refused. */
+  public static final String RETIRED_ENGINE =
+      "the generated engine was retired: the interpreted engine, whose replacements are emitted"
+          + " into translated code, ran faster on every benchmark (docs/benchmarks.md); use"
+          + " --engine interpreted or leave --engine out";
 
   // ------------------------------------------------------------------ the program
 
@@ -119,13 +146,6 @@ public final class RunService {
 
   /** The engine {@code kind} names for {@code set}; a refusal names {@code origin}. */
   public static ProfilingEngine engine(EngineKind kind, ProductionSet set, String origin) {
-    if (kind == EngineKind.generated) {
-      try {
-        return Engines.generated(set);
-      } catch (IllegalArgumentException e) {
-        throw new UserError(origin + ": " + e.getMessage());
-      }
-    }
     return interpreted(set, origin);
   }
 
@@ -174,7 +194,7 @@ public final class RunService {
     try {
       Triggers.check(spec);
     } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
     }
     return spec;
   }

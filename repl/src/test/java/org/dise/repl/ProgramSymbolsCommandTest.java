@@ -110,7 +110,7 @@ class ProgramSymbolsCommandTest {
 
     List<String> expected = List.of("sum_hot 20480", "pick_hot 10000");
     ConfigCommandTest.Result a = acf("run", "--config", cfg, ARRAYS);
-    ConfigCommandTest.Result b = acf("run", "--config", cfg, "--engine", "generated", SHIFTED);
+    ConfigCommandTest.Result b = acf("run", "--config", cfg, SHIFTED);
     ConfigCommandTest.Result direct = acf("run", "--acf", ACF, ARRAYS);
     assertThat(a.status()).isEqualTo(0);
     assertThat(countsByFunction(a.stderr())).isEqualTo(expected);

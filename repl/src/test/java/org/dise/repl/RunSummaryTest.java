@@ -121,7 +121,7 @@ class RunSummaryTest {
                     "--config",
                     cfg.toString(),
                     "--engine",
-                    "generated",
+                    "interpreted",
                     "--out",
                     out.toString(),
                     HELLO)
@@ -136,7 +136,7 @@ class RunSummaryTest {
     assertThat(c.get("compiler_version")).isEqualTo("acf " + Version.VERSION);
     assertThat(c.get("sources"))
         .isEqualTo(List.of(Map.of("path", REGIONS, "sha256", sha256(Path.of(REGIONS)))));
-    assertThat(s.get("engine")).isEqualTo("generated");
+    assertThat(s.get("engine")).isEqualTo("interpreted");
   }
 
   @Test

@@ -24,6 +24,7 @@ class RuntimeEntryPointTest {
           "org/jline/",
           "picocli/",
           "org/dise/compiler/",
+          "org/dise/codegen/",
           "org/dise/repl/",
           "org/dise/grammar/");
 
@@ -38,6 +39,9 @@ class RuntimeEntryPointTest {
               .toList();
       assertThat(bad).isEmpty();
       assertThat(z.getEntry("org/dise/runtime/cli/RuntimeMain.class")).isNotNull();
+      // The instruction table (acf-isa) and the opcodes generated from it at build time.
+      assertThat(z.getEntry("org/dise/runtime/isa/Op.class")).isNotNull();
+      assertThat(z.getEntry("org/dise/runtime/isa/Opcodes.class")).isNotNull();
     }
   }
 

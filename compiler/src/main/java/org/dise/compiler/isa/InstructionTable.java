@@ -3,6 +3,7 @@ package org.dise.compiler.isa;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.dise.runtime.isa.Operand;
 
 /**
  * What the front end needs to know of the instruction set: the operand signature of every mnemonic
@@ -10,8 +11,12 @@ import java.util.Optional;
  * table is the one source ({@link RuntimeInstructionTable}).
  */
 public interface InstructionTable {
-  /** The operand kinds of a mnemonic (lower case), or empty when there is no such mnemonic. */
-  Optional<List<OperandKind>> operands(String mnemonic);
+  /**
+   * The operand positions of a mnemonic (lower case), in the runtime's own terms ({@link Operand}:
+   * a pseudo-instruction's integer registers read as {@code RD}, its floating-point ones as {@code
+   * FRD}), or empty when there is no such mnemonic.
+   */
+  Optional<List<Operand>> operands(String mnemonic);
 
   /** Every mnemonic, pseudo-instructions included, for suggestions. */
   Collection<String> mnemonics();

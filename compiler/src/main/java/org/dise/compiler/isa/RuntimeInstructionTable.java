@@ -18,16 +18,12 @@ import org.dise.runtime.isa.PseudoInstruction;
  * replacement may use.
  */
 public final class RuntimeInstructionTable implements InstructionTable {
-  private final Map<String, List<OperandKind>> signatures = new LinkedHashMap<>();
+  private final Map<String, List<Operand>> signatures = new LinkedHashMap<>();
   private final List<String> opClasses = new ArrayList<>();
 
   private RuntimeInstructionTable() {
     for (Op op : Isa.all()) {
-      List<OperandKind> kinds = new ArrayList<>();
-      for (Operand o : op.operands()) {
-        kinds.add(kind(o));
-      }
-      signatures.put(op.mnemonic(), List.copyOf(kinds));
+      signatures.put(op.mnemonic(), op.operands());
     }
     for (PseudoInstruction p : PseudoInstruction.ALL) {
       signatures.putIfAbsent(p.mnemonic(), parse(p.operands()));
@@ -45,36 +41,18 @@ public final class RuntimeInstructionTable implements InstructionTable {
     static final RuntimeInstructionTable INSTANCE = new RuntimeInstructionTable();
   }
 
-  private static OperandKind kind(Operand o) {
-    return switch (o) {
-      case RD, RS1, RS2 -> OperandKind.XREG;
-      case FRD, FRS1, FRS2, FRS3 -> OperandKind.FREG;
-      case IMM -> OperandKind.IMM;
-      case UIMM -> OperandKind.UIMM;
-      case SHAMT -> OperandKind.SHAMT;
-      case MEM -> OperandKind.MEM;
-      case AMO_ADDR -> OperandKind.AMO_ADDR;
-      case BRANCH_TARGET -> OperandKind.BRANCH_TARGET;
-      case JUMP_TARGET -> OperandKind.JUMP_TARGET;
-      case CSR -> OperandKind.CSR;
-      case ZIMM -> OperandKind.ZIMM;
-      case RM -> OperandKind.RM;
-      case PRED, SUCC -> OperandKind.FENCE_SET;
-    };
-  }
-
-  private static List<OperandKind> parse(String sig) {
-    List<OperandKind> kinds = new ArrayList<>();
+  private static List<Operand> parse(String sig) {
+    List<Operand> kinds = new ArrayList<>();
     if (!sig.isEmpty()) {
       for (String s : sig.split(",")) {
         kinds.add(
             switch (s) {
-              case "x" -> OperandKind.XREG;
-              case "f" -> OperandKind.FREG;
-              case "b" -> OperandKind.BRANCH_TARGET;
-              case "j" -> OperandKind.JUMP_TARGET;
-              case "c" -> OperandKind.CSR;
-              default -> OperandKind.IMM;
+              case "x" -> Operand.RD;
+              case "f" -> Operand.FRD;
+              case "b" -> Operand.BRANCH_TARGET;
+              case "j" -> Operand.JUMP_TARGET;
+              case "c" -> Operand.CSR;
+              default -> Operand.IMM;
             });
       }
     }
@@ -82,7 +60,7 @@ public final class RuntimeInstructionTable implements InstructionTable {
   }
 
   @Override
-  public Optional<List<OperandKind>> operands(String mnemonic) {
+  public Optional<List<Operand>> operands(String mnemonic) {
     return Optional.ofNullable(signatures.get(mnemonic));
   }
 

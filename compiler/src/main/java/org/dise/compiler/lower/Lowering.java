@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.dise.compiler.Budget;
 import org.dise.compiler.ast.Expr;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Span;
@@ -117,17 +116,7 @@ public final class Lowering {
     for (int i = 0; i < nRegs; i++) {
       registers.add(regs.getOrDefault(i, 0L));
     }
-    Budget b = program.budget();
-    HardwareBudget budget =
-        new HardwareBudget(
-            b.patternEntries(),
-            b.replacementEntries(),
-            b.replacementEntryBytes(),
-            b.conditionalEntries(),
-            b.counters(),
-            b.hpsRegisters(),
-            b.diseRegisters(),
-            b.maxCounterWidth());
+    HardwareBudget budget = program.budget();
     return new ProductionSet(
         productions,
         sequences,

@@ -20,6 +20,7 @@ import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.Component;
 import org.dise.compiler.sem.Counter;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
  * Part of pass "name-resolution": {@code use} of an {@code acf} block: one fresh instance of its
@@ -194,7 +195,7 @@ final class BlockInstantiation {
       case "bool" -> new Scope.BoolE(false, s);
       case "counter" ->
           new Scope.CounterE(
-              new Counter(0, p.name().text(), nr.budget().defaultCounterWidth(), 0, s), s);
+              new Counter(0, p.name().text(), HardwareBudget.DEFAULT_COUNTER_WIDTH, 0, s), s);
       case "register" -> nr.builtins().lookup("hps_r0");
       case "sink" -> new Scope.SinkE(new Component(p.name().text(), "placeholder", Map.of(), s), s);
       case "trigger" ->

@@ -2,7 +2,6 @@ package org.dise.compiler.passes;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
-import org.dise.compiler.Budget;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Span;
 import org.dise.compiler.sem.CheckedMicroOp;
@@ -12,12 +11,13 @@ import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.Counter;
 import org.dise.compiler.sem.HpsRegister;
 import org.dise.compiler.sem.Pattern;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
- * Pass "budget": the production set must fit the hardware ({@link Budget}): counter, HPS register
- * and DISE register indices, pattern table entries (one per production), replacement table entries
- * (one per replacement instruction; a call counts one per argument plus one), and the conditionals
- * table's inputs (distinct counter flags tested by patterns).
+ * Pass "budget": the production set must fit the hardware ({@link HardwareBudget}): counter, HPS
+ * register and DISE register indices, pattern table entries (one per production), replacement table
+ * entries (one per replacement instruction; a call counts one per argument plus one), and the
+ * conditionals table's inputs (distinct counter flags tested by patterns).
  */
 public final class BudgetCheck {
   public static final String NAME = "budget";
@@ -25,7 +25,7 @@ public final class BudgetCheck {
   private BudgetCheck() {}
 
   public static void run(CheckedProgram program, Diagnostics diags) {
-    Budget b = program.budget();
+    HardwareBudget b = program.budget();
     for (Counter c : program.counters()) {
       if (c.index() >= b.counters()) {
         diags.error(
@@ -125,7 +125,8 @@ public final class BudgetCheck {
     return 1;
   }
 
-  private static void diseRegisters(CheckedReplacement.Stmt s, Budget b, Diagnostics diags) {
+  private static void diseRegisters(
+      CheckedReplacement.Stmt s, HardwareBudget b, Diagnostics diags) {
     java.util.List<CheckedReplacement.Arg> args = new java.util.ArrayList<>();
     if (s instanceof CheckedReplacement.Stmt.Call c) {
       args.addAll(c.args());

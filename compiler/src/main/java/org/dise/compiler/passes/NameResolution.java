@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.dise.compiler.Budget;
 import org.dise.compiler.ast.AcfFile;
 import org.dise.compiler.ast.Arg;
 import org.dise.compiler.ast.CounterRef;
@@ -34,6 +33,7 @@ import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.Component;
 import org.dise.compiler.sem.Counter;
 import org.dise.compiler.sem.HpsRegister;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
  * Pass "name-resolution": resolves every name (productions, replacements, constants, registers,
@@ -50,7 +50,7 @@ public final class NameResolution {
 
   private static final Pattern HPS_REGISTER = Pattern.compile("(?i)hps_r([0-9]{1,9})");
 
-  private final Budget budget;
+  private final HardwareBudget budget;
   private final InstructionTable isa;
   private final Diagnostics diags;
   private final Set<String> mnemonics = new HashSet<>();
@@ -78,7 +78,7 @@ public final class NameResolution {
     final List<CheckedAcf> acfs = new ArrayList<>();
   }
 
-  public NameResolution(Budget budget, InstructionTable isa, Diagnostics diags) {
+  public NameResolution(HardwareBudget budget, InstructionTable isa, Diagnostics diags) {
     this.budget = budget;
     this.isa = isa;
     this.diags = diags;
@@ -402,7 +402,7 @@ public final class NameResolution {
 
   private void declareCounter(Item.CounterDecl c, Scope scope, boolean active) {
     Long index = null;
-    long width = budget.defaultCounterWidth();
+    long width = HardwareBudget.DEFAULT_COUNTER_WIDTH;
     long init = 0;
     Span initSpan = c.span();
     for (Arg a : c.args()) {
@@ -425,7 +425,7 @@ public final class NameResolution {
             diags.error(
                 a.value().span(),
                 "counter width " + v + " is outside 1.." + budget.maxCounterWidth() + " bits");
-            width = budget.defaultCounterWidth();
+            width = HardwareBudget.DEFAULT_COUNTER_WIDTH;
           }
         }
         case "init" -> {
@@ -597,7 +597,7 @@ public final class NameResolution {
     int idx = (int) Math.max(0, Math.min(Integer.MAX_VALUE, index));
     Counter c = out.counters.get(idx);
     if (c == null) {
-      c = new Counter(idx, "", budget.defaultCounterWidth(), 0, span);
+      c = new Counter(idx, "", HardwareBudget.DEFAULT_COUNTER_WIDTH, 0, span);
       out.counters.put(idx, c);
     }
     return c;
@@ -622,7 +622,7 @@ public final class NameResolution {
     return constants.evaluate(e, scope);
   }
 
-  Budget budget() {
+  HardwareBudget budget() {
     return budget;
   }
 

@@ -10,13 +10,13 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Span;
 import org.dise.compiler.diag.Suggest;
 import org.dise.compiler.isa.InstructionTable;
-import org.dise.compiler.isa.OperandKind;
 import org.dise.compiler.sem.CheckedAcf;
 import org.dise.compiler.sem.CheckedProduction;
 import org.dise.compiler.sem.CheckedReplacement;
 import org.dise.compiler.sem.CheckedReplacement.Arg;
 import org.dise.compiler.sem.CheckedReplacement.Stmt;
 import org.dise.compiler.sem.InstructionField;
+import org.dise.runtime.isa.Operand;
 import org.dise.runtime.isa.RoundingMode;
 
 /**
@@ -83,7 +83,7 @@ public final class OperandCheck {
   }
 
   private void instruction(Stmt.Instruction i, Map<String, Span> labels) {
-    Optional<List<OperandKind>> sig = isa.operands(i.mnemonic());
+    Optional<List<Operand>> sig = isa.operands(i.mnemonic());
     if (sig.isEmpty()) {
       List<String> names = new ArrayList<>(isa.mnemonics());
       names.sort(null);
@@ -94,10 +94,10 @@ public final class OperandCheck {
       diags.error(i.span(), "unknown instruction `" + i.mnemonic() + "`", hint);
       return;
     }
-    List<OperandKind> kinds = sig.get();
+    List<Operand> kinds = sig.get();
     int required = 0;
-    for (OperandKind k : kinds) {
-      if (k != OperandKind.RM && k != OperandKind.FENCE_SET) {
+    for (Operand k : kinds) {
+      if (k != Operand.RM && k != Operand.PRED && k != Operand.SUCC) {
         required++;
       }
     }
@@ -123,39 +123,39 @@ public final class OperandCheck {
     }
   }
 
-  static String signature(List<OperandKind> kinds) {
+  static String signature(List<Operand> kinds) {
     List<String> parts = new ArrayList<>();
-    for (OperandKind k : kinds) {
+    for (Operand k : kinds) {
       parts.add(
           switch (k) {
-            case XREG -> "reg";
-            case FREG -> "freg";
+            case RD, RS1, RS2 -> "reg";
+            case FRD, FRS1, FRS2, FRS3 -> "freg";
             case IMM, UIMM, SHAMT, ZIMM -> "imm";
             case MEM -> "offset(reg)";
             case AMO_ADDR -> "(reg)";
             case BRANCH_TARGET, JUMP_TARGET -> ".label";
             case CSR -> "csr";
             case RM -> "[rm]";
-            case FENCE_SET -> "[iorw]";
+            case PRED, SUCC -> "[iorw]";
           });
     }
     return String.join(", ", parts);
   }
 
   private void operand(
-      String mnemonic, int position, OperandKind kind, Arg a, Map<String, Span> labels) {
+      String mnemonic, int position, Operand kind, Arg a, Map<String, Span> labels) {
     if (a instanceof Arg.Invalid inv) {
       diags.error(a.span(), inv.what());
       return;
     }
     String where = "operand " + position + " of `" + mnemonic + "`";
     switch (kind) {
-      case XREG -> {
+      case RD, RS1, RS2 -> {
         if (!(a instanceof Arg.XReg || a instanceof Arg.DiseReg || isRegDirective(a))) {
           diags.error(a.span(), where + " is an integer register", describe(a));
         }
       }
-      case FREG -> {
+      case FRD, FRS1, FRS2, FRS3 -> {
         if (!(a instanceof Arg.FReg || isRegDirective(a))) {
           diags.error(a.span(), where + " is a floating-point register", describe(a));
         }
@@ -213,7 +213,7 @@ public final class OperandCheck {
               "rounding modes are " + String.join(", ", RoundingMode.names()));
         }
       }
-      case FENCE_SET -> {
+      case PRED, SUCC -> {
         if (!(a instanceof Arg.Symbol s && s.name().matches("i?o?r?w?") && !s.name().isEmpty())) {
           diags.error(a.span(), where + " is a fence set such as `rw` or `iorw`");
         }

@@ -2,14 +2,14 @@ package org.dise.compiler.sem;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dise.compiler.Budget;
+import org.dise.runtime.dise.HardwareBudget;
 
 /**
  * The checked program: what lowering to the PT, CT and RT needs, every name resolved, every node
  * with its span. ACFs are in composition order; productions within each in source order.
  */
 public record CheckedProgram(
-    Budget budget,
+    HardwareBudget budget,
     List<Counter> counters,
     List<HpsRegister> registers,
     List<Component> sinks,

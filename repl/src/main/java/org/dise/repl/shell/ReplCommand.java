@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.dise.repl.Main;
+import org.dise.repl.ExitStatus;
 import org.dise.repl.UserError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -120,7 +120,7 @@ public final class ReplCommand implements Callable<Integer> {
     guest.onUnsupported(onUnsupported, "--on-unsupported");
     if (script != null) {
       if (!Files.isRegularFile(script)) {
-        throw new UserError("--script " + script + ": no such file", Main.EXIT_USAGE);
+        throw new UserError("--script " + script + ": no such file", ExitStatus.USAGE);
       }
       try (BufferedReader in = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
         return transcript(session, in, System.out);
@@ -145,7 +145,7 @@ public final class ReplCommand implements Callable<Integer> {
     }
     out.print(session.cancelPending());
     out.flush();
-    return session.errors() > 0 ? Main.EXIT_FAILURE : 0;
+    return session.errors() > 0 ? ExitStatus.FAILURE : 0;
   }
 
   /** $VISUAL, else $EDITOR, for :edit; null when neither is set. */

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dise.testsupport.FixedLengthRoot;
 import org.dise.testsupport.Golden;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,13 +55,11 @@ class ReplTranscriptTest {
   record Result(int status, String stdout, String stderr) {}
 
   static Result acf(List<String> args) throws Exception {
-    // The guest's startup code reads its own absolute path (/proc/self/exe), so instruction
+    // The guest's startup code reads its own canonical path (/proc/self/exe), so instruction
     // counts depend on where the repository is checked out. The session sees the repository
-    // through a link whose path has the same length everywhere, so transcripts do not.
-    Path link =
-        Path.of(String.format("/tmp/acf-golden-%016x", new java.util.Random().nextLong()), "root");
-    Files.createDirectories(link.getParent());
-    Files.createSymbolicLink(link, ROOT);
+    // from a path of the same length everywhere, its programs as hard links there, so
+    // transcripts do not.
+    Path link = FixedLengthRoot.create("acf-golden", "examples/programs/bin");
     List<String> cmd =
         new java.util.ArrayList<>(
             List.of(
@@ -92,8 +91,7 @@ class ReplTranscriptTest {
     } finally {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
-      Files.deleteIfExists(link);
-      Files.deleteIfExists(link.getParent());
+      FixedLengthRoot.remove(link);
     }
   }
 

@@ -147,7 +147,7 @@ public final class Machine {
     String exe =
         elf.path() == null
             ? argv.get(0)
-            : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
+            : org.dise.runtime.linux.HostNames.guestString(canonical(elf.path()));
     this.kernel =
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
     kernel.setOnUnsupported(options.onUnsupported());
@@ -278,6 +278,15 @@ public final class Machine {
       }
     }
     return cpu.halted() ? cpu.exitCode() : -1;
+  }
+
+  /** The program's path as /proc/self/exe names it: absolute, links and dots resolved. */
+  private static Path canonical(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (IOException e) {
+      return p.toAbsolutePath().normalize();
+    }
   }
 
   /**

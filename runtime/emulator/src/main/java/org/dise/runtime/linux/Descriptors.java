@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.dise.runtime.mem.MemoryFault;
 
 /**
  * The guest's descriptor table: numbers to open files, the close-on-exec set, and the calls that
@@ -23,6 +24,16 @@ final class Descriptors {
   private static final int F_GETFL = 3;
   private static final int F_SETFL = 4;
   private static final int F_DUPFD_CLOEXEC = 1030;
+  // POSIX record locks and open-file-description locks (asm-generic/fcntl.h).
+  private static final int F_GETLK = 5;
+  private static final int F_SETLK = 6;
+  private static final int F_SETLKW = 7;
+  private static final int F_OFD_GETLK = 36;
+  private static final int F_OFD_SETLK = 37;
+  private static final int F_OFD_SETLKW = 38;
+  private static final int F_RDLCK = 0;
+  private static final int F_WRLCK = 1;
+  private static final int F_UNLCK = 2;
 
   private final GuestProcess proc;
   private final Map<Integer, GuestFd> fds = new TreeMap<>();
@@ -46,8 +57,10 @@ final class Descriptors {
     t.implement(Syscall.CLOSE, (cpu, a) -> close((int) a[0]));
     t.partial(
         Syscall.FCNTL,
-        "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL; F_SETFL is accepted and ignored;"
-            + " locks and the other commands are EINVAL",
+        "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL; record and OFD locks (F_GETLK,"
+            + " F_SETLK, F_SETLKW, F_OFD_*) are always granted, as to a lone process, and not"
+            + " checked between guest processes; F_SETFL is accepted and ignored; the other"
+            + " commands are EINVAL",
         (cpu, a) -> fcntl((int) a[0], (int) a[1], a[2]));
   }
 
@@ -195,7 +208,36 @@ final class Descriptors {
       }
       case F_GETFL -> f.accessMode();
       case F_SETFL -> 0;
+      case F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW -> lock(f, cmd, arg);
       default -> -Errno.EINVAL;
     };
+  }
+
+  /**
+   * A record lock: the guest is the only process that can hold one (a child of fork runs after its
+   * parent waits, or is not checked against it), so every lock is granted and F_GETLK answers
+   * F_UNLCK, as Linux answers a process about its own locks. SQLite locks every database it opens.
+   * The checks Linux makes are kept: the lock type, and a read or write lock on a descriptor open
+   * for reading or writing.
+   */
+  private long lock(GuestFd f, int cmd, long flock) {
+    int type;
+    try {
+      type = (short) proc.mem.lh(flock); // struct flock: short l_type first
+      if (type != F_RDLCK && type != F_WRLCK && type != F_UNLCK) {
+        return -Errno.EINVAL;
+      }
+      if (cmd == F_GETLK || cmd == F_OFD_GETLK) {
+        proc.mem.sh(flock, F_UNLCK);
+        return 0;
+      }
+    } catch (MemoryFault e) {
+      return -Errno.EFAULT;
+    }
+    int mode = f.accessMode() & 3;
+    if ((type == F_RDLCK && mode == 1) || (type == F_WRLCK && mode == 0)) {
+      return -Errno.EBADF;
+    }
+    return 0;
   }
 }

@@ -78,6 +78,13 @@ final class FileCalls {
         "TCGETS and TIOCGWINSZ (a terminal of 80x24); every other request is ENOTTY",
         (cpu, a) -> ioctl((int) a[0], a[1], a[2]));
     t.implement(Syscall.FTRUNCATE, (cpu, a) -> ftruncate((int) a[0], a[1]));
+    t.implement(Syscall.FSYNC, (cpu, a) -> sync((int) a[0], true));
+    t.implement(Syscall.FDATASYNC, (cpu, a) -> sync((int) a[0], false));
+    t.partial(
+        Syscall.FCHOWN,
+        "a call that leaves the owner and group as they are succeeds; a change is EPERM (acf does"
+            + " not change the owners of host files)",
+        (cpu, a) -> fchown((int) a[0], (int) a[1], (int) a[2]));
     t.implement(Syscall.PIPE2, (cpu, a) -> pipe2(a[0], (int) a[1]));
     t.implement(Syscall.CHDIR, (cpu, a) -> chdir(a[0]));
     t.implement(Syscall.FCHDIR, (cpu, a) -> fchdir((int) a[0]));
@@ -672,6 +679,36 @@ final class FileCalls {
       d.next++;
     }
     return used;
+  }
+
+  private long sync(int fd, boolean metadata) throws IOException {
+    GuestFd f = fds.get(fd);
+    return f == null ? -Errno.EBADF : f.sync(metadata);
+  }
+
+  /**
+   * fchown: the guest runs as uid 0, so programs such as SQLite give a file they create the owner
+   * of the database beside it; that is the owner it already has here, and so succeeds. Any real
+   * change of a host file's owner is refused.
+   */
+  private long fchown(int fd, int uid, int gid) throws IOException {
+    GuestFd f = fds.get(fd);
+    if (f == null) {
+      return -Errno.EBADF;
+    }
+    Path p = f.path();
+    if (p == null) {
+      return uid == -1 && gid == -1 ? 0 : -Errno.EPERM;
+    }
+    Map<String, Object> a;
+    try {
+      a = Files.readAttributes(p, "unix:uid,gid");
+    } catch (UnsupportedOperationException | IOException e) {
+      return -Errno.EPERM;
+    }
+    boolean sameUid = uid == -1 || uid == ((Number) a.get("uid")).intValue();
+    boolean sameGid = gid == -1 || gid == ((Number) a.get("gid")).intValue();
+    return sameUid && sameGid ? 0 : -Errno.EPERM;
   }
 
   private long fstat(int fd, long statAddr) throws IOException {

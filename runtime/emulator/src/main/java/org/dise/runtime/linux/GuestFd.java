@@ -46,6 +46,14 @@ public abstract class GuestFd {
     return 0;
   }
 
+  /**
+   * fsync ({@code metadata}) or fdatasync: what the file wrote reaches the host's storage. EINVAL
+   * for what cannot be synced (a pipe, a stream), as Linux answers for a pipe or a socket.
+   */
+  long sync(boolean metadata) throws IOException {
+    return -Errno.EINVAL;
+  }
+
   /** The host path for fstat, or null for a stream. */
   Path path() {
     return null;
@@ -175,6 +183,12 @@ public abstract class GuestFd {
       this.readable = readable;
       this.writable = writable;
       this.append = append;
+    }
+
+    @Override
+    long sync(boolean metadata) throws IOException {
+      ch.force(metadata);
+      return 0;
     }
 
     @Override

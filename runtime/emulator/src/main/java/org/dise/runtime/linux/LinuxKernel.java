@@ -158,6 +158,7 @@ public final class LinuxKernel implements SyscallHandler {
    * descriptors must not keep the tool from writing its profiles.
    */
   public void releaseFiles() {
+    memory.releaseShared();
     fds.releaseAll();
   }
 
@@ -203,12 +204,18 @@ public final class LinuxKernel implements SyscallHandler {
     if (!cpu.halted()) {
       signals.deliver(cpu); // a signal raised or unblocked by the call runs its handler now
     }
+    if (cpu.halted()) {
+      memory.releaseShared(); // exit, or a signal's default action: shared mappings reach files
+    }
   }
 
   @Override
   public void event(Cpu cpu) {
     proc.cpu = cpu;
     signals.timerEvent(cpu);
+    if (cpu.halted()) {
+      memory.releaseShared();
+    }
   }
 
   @Override

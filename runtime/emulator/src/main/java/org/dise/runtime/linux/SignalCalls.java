@@ -189,12 +189,13 @@ final class SignalCalls {
         Syscall.KILL,
         "the process itself (its pid, 0 or -1) and the other processes of its tree; a signal to"
             + " another process that neither catches nor blocks it ends that process at once,"
-            + " else it is delivered when that process next returns from a system call",
+            + " else it is delivered when that process next returns from a system call; real-time"
+            + " signals do not queue",
         (cpu, a) -> kill(a[0], (int) a[1]));
     t.partial(
         Syscall.TKILL,
         "any thread of the process; the signal is the process's (delivered to the thread running"
-            + " when it is next checked)",
+            + " when it is next checked); real-time signals do not queue",
         (cpu, a) -> tkill(a[0], (int) a[1]));
     t.partial(
         Syscall.TGKILL,

@@ -7,7 +7,8 @@ import java.lang.reflect.Modifier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The interpreter's int opcodes must equal the table's ordinals (regenerate with gen-opcodes.py).
+ * The interpreter's int opcodes, generated at build time (runtime/codegen), equal the table's
+ * ordinals.
  */
 class OpcodesTest {
   @Test

@@ -11,7 +11,7 @@ import org.dise.runtime.sink.TaggedSink;
 /**
  * What every engine for a production set holds, whichever way it matches and replaces: the budget
  * check, the HPS counters, the sinks with their handler costs, and the cost accounts (first paper,
- * Sections 3.3 and 4). {@link DiseEngine} and the generated engines extend it.
+ * Sections 3.3 and 4). {@link DiseEngine} extends it.
  */
 public abstract class EngineState implements ProfilingEngine {
   protected final ProductionSet set;

@@ -22,6 +22,47 @@ public record HardwareBudget(
   public static final HardwareBudget PAPER = new HardwareBudget(32, 2048, 8, 16, 8, 8, 8, 32);
 
   /**
+   * The width of a counter declared without one (our choice, within {@link #maxCounterWidth}; the
+   * papers leave it open).
+   */
+  public static final int DEFAULT_COUNTER_WIDTH = 16;
+
+  /**
+   * How many distinct counter flags the CT can take as inputs: its truth table has one entry per
+   * combination, so {@code 2^flags <= conditionalEntries} (16 entries: 4 flags, e.g. the zero and
+   * overflow flags of 2 counters, the paper's {@code (counters * statusBits)^2 = 16}).
+   */
+  public int conditionalInputs() {
+    return 31 - Integer.numberOfLeadingZeros(conditionalEntries);
+  }
+
+  /** This budget with {@code n} pattern-table entries. */
+  public HardwareBudget withPatternEntries(int n) {
+    return new HardwareBudget(
+        n,
+        replacementEntries,
+        replacementEntryBytes,
+        conditionalEntries,
+        counters,
+        hpsRegisters,
+        diseRegisters,
+        maxCounterWidth);
+  }
+
+  /** This budget with {@code n} HPS counters. */
+  public HardwareBudget withCounters(int n) {
+    return new HardwareBudget(
+        patternEntries,
+        replacementEntries,
+        replacementEntryBytes,
+        conditionalEntries,
+        n,
+        hpsRegisters,
+        diseRegisters,
+        maxCounterWidth);
+  }
+
+  /**
    * Replacement-table entries a sequence uses: one per instruction, a call 1 + its arguments (+ 1
    * for a result register).
    */
@@ -53,7 +94,7 @@ public record HardwareBudget(
               rt, replacementEntries));
     }
     int flags = set.flagInputs().size();
-    int ctInputs = 31 - Integer.numberOfLeadingZeros(conditionalEntries);
+    int ctInputs = conditionalInputs();
     if (flags > Math.min(ctInputs, ConditionalsTable.MAX_INPUTS)) {
       out.add(
           String.format(

@@ -46,22 +46,6 @@ public final class InstantiationLogic {
     return out.toArray(new Step[0]);
   }
 
-  /**
-   * The inserted instructions of each template entry of {@code seq} for {@code d}: one for a base
-   * instruction, the expansion of {@code li}, null for {@code T.INSN} and calls. What the generated
-   * engine runs; a local branch keeps {@link #LOCAL_BRANCH_OFFSET} as its offset.
-   */
-  static DecodedInsn[][] expandTemplates(ReplacementSequence seq, DecodedInsn d) {
-    DecodedInsn[][] out = new DecodedInsn[seq.body().size()][];
-    for (int i = 0; i < out.length; i++) {
-      ReplacementInsn r = seq.body().get(i);
-      if (r instanceof ReplacementInsn.Insn || r instanceof ReplacementInsn.LoadImmediate) {
-        out[i] = expand(r, d).stream().map(s -> ((Step.Exec) s).insn).toArray(DecodedInsn[]::new);
-      }
-    }
-    return out;
-  }
-
   private static List<Step> expand(ReplacementInsn r, DecodedInsn d) {
     if (r instanceof ReplacementInsn.Original) {
       return List.of(Step.Original.INSTANCE);

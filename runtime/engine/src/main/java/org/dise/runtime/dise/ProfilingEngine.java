@@ -7,8 +7,8 @@ import org.dise.runtime.sink.Sink;
 
 /**
  * A DISE/HPS engine in the decode stage, as reports and tests see it: the interpreted {@link
- * DiseEngine}, or a class generated for one production set (extending {@link SpecializedEngine}).
- * Both must behave identically: same profiles, same cost figures.
+ * DiseEngine} (the one production back end; the engine once generated as Java source for one
+ * production set was retired, docs/benchmarks.md).
  */
 public interface ProfilingEngine extends DecodeStage {
   /** Installs the engine in {@code cpu}'s decode stage. */

@@ -48,6 +48,9 @@ public record ComponentSpec(
    * the last one the value, when {@code value}).
    */
   public record Arity(int min, int max, boolean keys, boolean value) {
+    /** Any number of arguments: the sink reads the matched instruction. */
+    public static final Arity ANY = new Arity(0, Integer.MAX_VALUE, false, false);
+
     public String describe() {
       if (keys) {
         return (value ? "1 to 4 key parts, then the value" : "1 to 4 key parts");

@@ -53,6 +53,11 @@ public record ParamSpec(
   }
 
   /** A whole number in {@code [min, max]}. */
+  /** Every sink's {@code cost}: handler cycles charged per call, {@code dflt} by default. */
+  public static ParamSpec cost(long dflt) {
+    return atLeast("cost", 0, Long.toString(dflt), "handler cycles charged per call");
+  }
+
   public static ParamSpec integer(String name, long min, long max, String dflt, String doc) {
     return new ParamSpec(name, Type.INT, min, max, false, List.of(), dflt, doc);
   }

@@ -18,8 +18,21 @@ public interface SinkProvider {
    */
   Sink create(SinkBinding binding);
 
+  /**
+   * The sink components this provider implements, each declared beside its code, in documentation
+   * order; {@link Catalogue} collects them.
+   */
+  List<ComponentSpec> components();
+
   /** The components that take tagged instructions ({@code tag(sink)}). */
-  List<String> tagged();
+  default List<String> tagged() {
+    return components().stream().filter(ComponentSpec::tagged).map(ComponentSpec::name).toList();
+  }
+
+  /** Every provider on the class path, in {@link ServiceLoader} order. */
+  static List<SinkProvider> all() {
+    return Installed.ALL;
+  }
 
   /** The provider on the class path: the first one {@link ServiceLoader} finds. */
   static SinkProvider installed() {
@@ -31,8 +44,9 @@ public interface SinkProvider {
 
   /** Looked up once, on first use. */
   final class Installed {
-    private static final Optional<SinkProvider> PROVIDER =
-        ServiceLoader.load(SinkProvider.class).findFirst();
+    private static final List<SinkProvider> ALL =
+        ServiceLoader.load(SinkProvider.class).stream().map(ServiceLoader.Provider::get).toList();
+    private static final Optional<SinkProvider> PROVIDER = ALL.stream().findFirst();
 
     private Installed() {}
   }

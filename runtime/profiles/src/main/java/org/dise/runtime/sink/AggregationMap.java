@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dise.runtime.elf.SymbolTable;
 
 /**
@@ -13,6 +14,59 @@ import org.dise.runtime.elf.SymbolTable;
  * code reads back). Each call returns the entry's aggregate after it (spec/profiles.md).
  */
 public final class AggregationMap extends KeyedMap<long[]> {
+  /** {@code count_map}'s entry in the catalogue. */
+  public static final ComponentSpec COUNT_SPEC =
+      new ComponentSpec(
+          "count_map",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
+          new ComponentSpec.Arity(1, Catalogue.MAX_KEY_PARTS, true, false),
+          "the key's count after the call",
+          false,
+          Set.of(),
+          Catalogue.MAP_HANDLER_CYCLES,
+          "count per key tuple",
+          null);
+
+  /** {@code sum_map}, {@code min_map}, {@code max_map} and {@code avg_map}, in that order. */
+  public static final List<ComponentSpec> VALUE_SPECS =
+      List.of("sum", "min", "max", "avg").stream()
+          .map(
+              op ->
+                  new ComponentSpec(
+                      op + "_map",
+                      ComponentSpec.Kind.SINK,
+                      List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
+                      new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+                      "the key's " + op + " after the call",
+                      false,
+                      Set.of(),
+                      Catalogue.MAP_HANDLER_CYCLES,
+                      op + " of the value per key tuple",
+                      null))
+          .toList();
+
+  /** {@code state_map}'s entry in the catalogue. */
+  public static final ComponentSpec STATE_SPEC =
+      new ComponentSpec(
+          "state_map",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES),
+              ParamSpec.integer(
+                  "missing",
+                  Long.MIN_VALUE,
+                  Long.MAX_VALUE,
+                  "0",
+                  "what a call returns for a key never stored")),
+          new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+          "the value stored for the key before the call (`missing` the first time)",
+          false,
+          Set.of(),
+          Catalogue.MAP_HANDLER_CYCLES,
+          "per-key state: stores the value, returns the previous",
+          null);
+
   /** What a map keeps per key beside its count. */
   public enum Aggregate {
     COUNT,

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
@@ -22,6 +23,32 @@ import org.dise.runtime.isa.OpClass;
  * (SimPoint compares vectors of one run, but tools that compare runs need it).
  */
 public final class BasicBlockVectors implements Sink {
+  /** The catalogue's entry for this sink ({@code bbv}): its parameters and what it accepts. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "bbv",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.atLeast(
+                  "interval",
+                  1,
+                  String.valueOf(BasicBlockVectors.DEFAULT_INTERVAL),
+                  "application instructions per interval"),
+              ParamSpec.integer(
+                  "buckets",
+                  0,
+                  Integer.MAX_VALUE,
+                  "0",
+                  "hash blocks into this many buckets (0: none)")),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of(),
+          0,
+          "SimPoint basic block vectors per interval",
+          null);
+
   /** The papers' interval: 10 million instructions. */
   public static final long DEFAULT_INTERVAL = 10_000_000;
 

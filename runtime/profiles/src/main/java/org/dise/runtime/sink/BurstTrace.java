@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
@@ -22,6 +24,61 @@ import org.dise.runtime.isa.OpClass;
  * a new burst: no stream spans two.
  */
 public final class BurstTrace implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code burst_trace}): its parameters and what it accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "burst_trace",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.integer(
+                  "capacity",
+                  1,
+                  Integer.MAX_VALUE,
+                  String.valueOf(BurstTrace.DEFAULT_CAPACITY),
+                  "trace entries kept"),
+              ParamSpec.bool("streams", "true", "find hot data streams in the trace"),
+              ParamSpec.integer(
+                  "min_length",
+                  2,
+                  Integer.MAX_VALUE,
+                  String.valueOf(StreamFinder.MIN_LENGTH),
+                  "shortest stream"),
+              ParamSpec.integer(
+                  "max_length",
+                  2,
+                  Integer.MAX_VALUE,
+                  String.valueOf(StreamFinder.MAX_LENGTH),
+                  "longest stream"),
+              ParamSpec.integer(
+                  "coverage_pct",
+                  1,
+                  100,
+                  String.valueOf(StreamFinder.COVERAGE_PCT),
+                  "share of the trace the streams cover")),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of(),
+          0,
+          "bursty trace of data references; hot data streams",
+          BurstTrace::lengthsInOrder);
+
+  private static Optional<ComponentSpec.Problem> lengthsInOrder(Map<String, String> p) {
+    long min =
+        Long.parseLong(p.getOrDefault("min_length", String.valueOf(StreamFinder.MIN_LENGTH)));
+    long max =
+        Long.parseLong(p.getOrDefault("max_length", String.valueOf(StreamFinder.MAX_LENGTH)));
+    if (min > max) {
+      return Optional.of(
+          new ComponentSpec.Problem(
+              "min_length", "min_length (" + min + ") must not exceed max_length (" + max + ")"));
+    }
+    return Optional.empty();
+  }
+
   public static final int DEFAULT_CAPACITY = 256 * 1024;
 
   private final String name;

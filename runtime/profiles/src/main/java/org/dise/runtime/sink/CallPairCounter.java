@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -15,6 +16,23 @@ import org.dise.runtime.isa.Op;
  * The callee of an indirect call is read from its register before the call executes.
  */
 public final class CallPairCounter implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code call_pair_counter}): its parameters and what it
+   * accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "call_pair_counter",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(0)),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of("proc_call"),
+          0,
+          "hot call pairs: per (caller function, callee)",
+          null);
+
   private record Site(long pc, long callee) {}
 
   private final String name;

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -22,6 +23,30 @@ import org.dise.runtime.isa.OpClass;
  * caller's frame.
  */
 public final class CallingContext implements ClockedSink {
+  /**
+   * The catalogue's entry for this sink ({@code calling_context}): its parameters and what it
+   * accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "calling_context",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.integer(
+                  "max_depth",
+                  1,
+                  Integer.MAX_VALUE,
+                  String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
+                  "frames kept apart; deeper ones share a context")),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of("proc_call", "return", "jump"),
+          0,
+          "calling contexts: full stacks with their instructions and cycles",
+          null);
+
   /** Frames deeper than this share the deepest context (deep recursion). */
   public static final int DEFAULT_MAX_DEPTH = 1024;
 

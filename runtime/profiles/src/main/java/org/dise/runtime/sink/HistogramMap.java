@@ -3,6 +3,8 @@ package org.dise.runtime.sink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.elf.SymbolTable;
 
@@ -16,6 +18,78 @@ import org.dise.runtime.elf.SymbolTable;
  * spec/profiles.md, "Aggregation maps".
  */
 public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
+  /** The catalogue's entry for this sink ({@code hist_map}): its parameters and what it accepts. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "hist_map",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES),
+              ParamSpec.choice(
+                  "kind", List.of("log2", "linear"), "log2", "power-of-two or equal-width buckets"),
+              ParamSpec.integer(
+                  "lo",
+                  Long.MIN_VALUE,
+                  Long.MAX_VALUE,
+                  "",
+                  "linear: least value of the first bucket"),
+              ParamSpec.integer(
+                  "hi",
+                  Long.MIN_VALUE,
+                  Long.MAX_VALUE,
+                  "",
+                  "linear: values from hi up share the last bucket"),
+              ParamSpec.atLeast("step", 1, "", "linear: bucket width")),
+          new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+          "the bucket's count after the call",
+          false,
+          Set.of(),
+          Catalogue.MAP_HANDLER_CYCLES,
+          "histogram of the value (signed) per key tuple",
+          HistogramMap::bucketsCheck);
+
+  private static Optional<ComponentSpec.Problem> bucketsCheck(Map<String, String> p) {
+    String kind = p.getOrDefault("kind", "log2");
+    if (kind.equals("log2")) {
+      for (String k : List.of("lo", "hi", "step")) {
+        if (p.containsKey(k)) {
+          return Optional.of(
+              new ComponentSpec.Problem(
+                  k,
+                  k + " is for `kind = linear`; a log2 histogram has" + " power-of-two buckets"));
+        }
+      }
+      return Optional.empty();
+    }
+    for (String k : List.of("lo", "hi", "step")) {
+      if (!p.containsKey(k)) {
+        return Optional.of(
+            new ComponentSpec.Problem(
+                "",
+                "a linear histogram needs lo, hi and step (missing "
+                    + k
+                    + "): write `hist_map(kind = linear, lo = -64, hi = 64, step = 8)`"));
+      }
+    }
+    long lo = Long.parseLong(p.get("lo"));
+    long hi = Long.parseLong(p.get("hi"));
+    long step = Long.parseLong(p.get("step"));
+    if (hi <= lo) {
+      return Optional.of(
+          new ComponentSpec.Problem("hi", "hi (" + hi + ") must be greater than lo (" + lo + ")"));
+    }
+    long width = hi - lo;
+    if (width < 0) {
+      return Optional.of(new ComponentSpec.Problem("hi", "lo .. hi spans more than 2^63 values"));
+    }
+    if (width / step > 100_000) {
+      return Optional.of(
+          new ComponentSpec.Problem(
+              "step", "step " + step + " makes " + width / step + " buckets; at most 100000"));
+    }
+    return Optional.empty();
+  }
+
   private final boolean linear;
   private final long lo;
   private final long hi;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
@@ -18,6 +19,23 @@ import org.dise.runtime.isa.OpClass;
  * with the library's pattern).
  */
 public final class MethodCounter implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code method_counter}): its parameters and what it
+   * accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "method_counter",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(0)),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of("proc_call", "branch"),
+          0,
+          "hot methods: invocations per callee plus taken backward branches",
+          null);
+
   private final String name;
 
   /** Per callee entry: invocations. */

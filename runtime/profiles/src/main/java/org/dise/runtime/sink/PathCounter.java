@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -21,6 +22,22 @@ import org.dise.runtime.isa.OpClass;
  * ControlFlowGraph}; a transfer through an indirect jump also ends a path.
  */
 public final class PathCounter implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code path_counter}): its parameters and what it accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "path_counter",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(0)),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of("proc_call", "return", "branch", "jump"),
+          0,
+          "Ball-Larus hot paths per function",
+          null);
+
   /** A path longer than this many blocks is ended (a guard against unmatched returns). */
   static final int MAX_BLOCKS = 4096;
 

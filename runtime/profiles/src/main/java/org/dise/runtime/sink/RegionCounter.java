@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -15,6 +16,23 @@ import org.dise.runtime.isa.DecodedInsn;
  * branch itself.
  */
 public final class RegionCounter implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code region_counter}): its parameters and what it
+   * accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "region_counter",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(0)),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of(),
+          0,
+          "hot code regions: per branch pc, count and instructions since the previous one",
+          null);
+
   private final String name;
 
   /** Per branch pc: {count, instructions}, as {@link #record} counts them. */

@@ -13,10 +13,8 @@ public final class Sinks {
   private Sinks() {}
 
   /** The components this runtime implements: every sink of the catalogue. */
-  public static final List<String> IMPLEMENTED = Catalogue.sinkNames();
-
-  /** The components that take instructions tagged at decode ({@code tag(sink)}). */
-  public static final List<String> TAGGED = Catalogue.taggedNames();
+  public static final List<String> IMPLEMENTED =
+      ProfileSinks.COMPONENTS.stream().map(ComponentSpec::name).toList();
 
   /** A new sink for {@code component} with its default parameters. */
   public static Sink create(String component, String name) {

@@ -3,6 +3,7 @@ package org.dise.runtime.sink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.SymbolTable;
@@ -15,6 +16,26 @@ import org.dise.runtime.isa.DecodedInsn;
  * last address and value it wrote. The store still happens.
  */
 public final class Watchpoint implements Sink {
+  /**
+   * The catalogue's entry for this sink ({@code watchpoint}): its parameters and what it accepts.
+   */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "watchpoint",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.integer(
+                  "address", Long.MIN_VALUE, Long.MAX_VALUE, "0", "first watched byte"),
+              ParamSpec.atLeast("length", 1, "1", "watched bytes")),
+          ComponentSpec.Arity.ANY,
+          "",
+          false,
+          Set.of("store"),
+          0,
+          "logging store watchpoint",
+          null);
+
   private final String name;
   private final long address;
   private final long length;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.TaggedSink;
 
 /**
@@ -15,6 +16,64 @@ import org.dise.runtime.sink.TaggedSink;
  * Tagging itself costs the main pipeline nothing.
  */
 public abstract class CoProcessor implements TaggedSink {
+  /**
+   * The co-processor's parameters, which every application of it takes (Zilles and Sohi;
+   * spec/engine.md): defaults from {@link CoprocConfig#DEFAULT} and this class.
+   */
+  public static List<ParamSpec> params() {
+    CoprocConfig d = CoprocConfig.DEFAULT;
+    return List.of(
+        ParamSpec.cost(0),
+        ParamSpec.integer(
+            "buffer", 1, 1 << 20, String.valueOf(d.buffer()), "sample buffer entries"),
+        ParamSpec.integer(
+            "service_cycles",
+            1,
+            Integer.MAX_VALUE,
+            String.valueOf(d.serviceCycles()),
+            "co-processor cycles per sample"),
+        ParamSpec.integer(
+            "interrupt_cycles",
+            0,
+            Integer.MAX_VALUE,
+            String.valueOf(d.interruptCycles()),
+            "main-processor cycles per interrupt"),
+        ParamSpec.integer(
+            "copy_cycles",
+            0,
+            Integer.MAX_VALUE,
+            String.valueOf(d.copyCycles()),
+            "main-processor cycles per slot copied"),
+        ParamSpec.integer(
+            "slots",
+            1,
+            1 << 16,
+            String.valueOf(d.slots()),
+            "slots of the associative and data arrays"),
+        ParamSpec.integer(
+            "hash_bits",
+            1,
+            24,
+            String.valueOf(d.hashBits()),
+            "log2 of the PC filter's exclusion table"),
+        ParamSpec.integer(
+            "seed",
+            Long.MIN_VALUE,
+            Long.MAX_VALUE,
+            String.valueOf(d.seed()),
+            "seed of the co-processor's LFSR"),
+        ParamSpec.atLeast("timer_cycles", 1, "1000000", "cycles between co-processor timer ticks"),
+        ParamSpec.bool("random_tagging", "true", "tag retirements at random, at an adaptive rate"),
+        ParamSpec.atLeast("tag_adapt", 1, "64", "admissions before random tagging's rate doubles"));
+  }
+
+  /** {@link #params()} followed by {@code more}. */
+  static List<ParamSpec> params(ParamSpec... more) {
+    List<ParamSpec> out = new java.util.ArrayList<>(params());
+    out.addAll(List.of(more));
+    return out;
+  }
+
   protected final String name;
   protected final CoprocConfig config;
   protected final PcFilter filter;
@@ -36,17 +95,21 @@ public abstract class CoProcessor implements TaggedSink {
   private int tagStreak;
   private long untagged;
 
+  /**
+   * A co-processor with {@code params} filled with its application's defaults ({@code
+   * ComponentSpec.withDefaults}).
+   */
   protected CoProcessor(String name, Map<String, String> params) {
     this.name = name;
     this.config = CoprocConfig.of(params);
     this.filter = new PcFilter(config.hashBits());
     this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
     this.lfsr = config.seed() == 0 ? 1 : config.seed();
-    this.timerCycles = CoprocConfig.num(params, "timer_cycles", 1_000_000);
+    this.timerCycles = CoprocConfig.num(params, "timer_cycles");
     CoprocConfig.check(timerCycles >= 1, "timer_cycles", timerCycles, "at least 1");
     this.nextTimer = timerCycles;
-    this.randomTagging = CoprocConfig.bool(params, "random_tagging", true);
-    this.tagAdapt = (int) CoprocConfig.num(params, "tag_adapt", 64);
+    this.randomTagging = CoprocConfig.bool(params, "random_tagging");
+    this.tagAdapt = (int) CoprocConfig.num(params, "tag_adapt");
     CoprocConfig.check(tagAdapt >= 1, "tag_adapt", tagAdapt, "at least 1");
   }
 

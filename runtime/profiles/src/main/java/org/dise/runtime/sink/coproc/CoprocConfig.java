@@ -57,6 +57,27 @@ public record CoprocConfig(
     return org.dise.runtime.sink.SinkParams.number(params, key, dflt);
   }
 
+  /**
+   * The parameter {@code key} of parameters filled with the catalogue's defaults ({@code
+   * ComponentSpec.withDefaults}), so that a default is written once, in the sink's spec.
+   */
+  static long num(Map<String, String> filled, String key) {
+    return org.dise.runtime.sink.SinkParams.number(filled, key, missing(filled, key));
+  }
+
+  /** {@link #num(Map, String)} for a flag. */
+  static boolean bool(Map<String, String> filled, String key) {
+    missing(filled, key);
+    return org.dise.runtime.sink.SinkParams.flag(filled, key, false);
+  }
+
+  private static long missing(Map<String, String> filled, String key) {
+    if (!filled.containsKey(key)) {
+      throw new IllegalStateException(key + " has no default in the sink's spec");
+    }
+    return 0;
+  }
+
   static boolean bool(Map<String, String> params, String key, boolean dflt) {
     return org.dise.runtime.sink.SinkParams.flag(params, key, dflt);
   }

@@ -6,10 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.Accuracy;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -21,6 +24,32 @@ import org.dise.runtime.sink.ProfileTable;
  * memory. The runtime component {@code edge_profile}.
  */
 public final class EdgeProfiler extends CoProcessor {
+  /** The catalogue's entry for this sink ({@code edge_profile}): its parameters. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "edge_profile",
+          ComponentSpec.Kind.SINK,
+          CoProcessor.params(
+              ParamSpec.integer("values", 1, 64, "4", "targets per slot"),
+              ParamSpec.integer(
+                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
+              ParamSpec.integer(
+                  "fail_threshold",
+                  1,
+                  Integer.MAX_VALUE,
+                  "",
+                  "failed inserts before thrashing (slots)"),
+              ParamSpec.integer(
+                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (16 x slots)"),
+              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
+          null,
+          "",
+          true,
+          Set.of("branch", "jump", "proc_call", "return"),
+          0,
+          "co-processor edge profile of branches (tag only)",
+          null);
+
   private static final class Slot {
     long pc;
     long total;
@@ -41,12 +70,16 @@ public final class EdgeProfiler extends CoProcessor {
   private final Map<Long, Map<Long, Long>> memory = new TreeMap<>();
   private final ExactProfile exact = new ExactProfile();
 
-  public EdgeProfiler(String name, Map<String, String> p) {
+  public EdgeProfiler(String name, Map<String, String> given) {
+    this(name, SPEC.withDefaults(given), 0);
+  }
+
+  private EdgeProfiler(String name, Map<String, String> p, int filled) {
     super(name, p);
-    this.targetsPerSlot = (int) CoprocConfig.num(p, "values", 4);
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max", 255);
+    this.targetsPerSlot = (int) CoprocConfig.num(p, "values");
+    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
     this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", config.slots());
-    this.keepExact = CoprocConfig.bool(p, "exact", true);
+    this.keepExact = CoprocConfig.bool(p, "exact");
     this.interval = CoprocConfig.num(p, "interval", 16L * config.slots());
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(

@@ -5,11 +5,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.metrics.WeightedRms;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
 
@@ -21,6 +24,33 @@ import org.dise.runtime.sink.TaggedSink;
  * sampled_value_profile}.
  */
 public final class SampledValueProfiler implements TaggedSink {
+  /** The catalogue's entry for this sink ({@code sampled_value_profile}): its parameters. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "sampled_value_profile",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.atLeast("period", 1, "100", "one sample per this many tagged instructions"),
+              ParamSpec.integer(
+                  "interrupt_cycles",
+                  0,
+                  Long.MAX_VALUE,
+                  // An interrupt and the copy of the one slot it reads.
+                  String.valueOf(
+                      CoprocConfig.DEFAULT.interruptCycles() + CoprocConfig.DEFAULT.copyCycles()),
+                  "cycles per sample's interrupt"),
+              ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
+              ParamSpec.bool(
+                  "jitter", "true", "randomise the distance between samples (mean: period)")),
+          new ComponentSpec.Arity(0, 1, false, false),
+          "",
+          true,
+          Set.of(),
+          0,
+          "interrupt-driven sampled value profile",
+          null);
+
   private final String name;
   private final long period;
   private final long interruptCycles;
@@ -32,18 +62,15 @@ public final class SampledValueProfiler implements TaggedSink {
   private final Map<Long, Map<Long, Long>> sampled = new TreeMap<>();
   private final ExactProfile exact = new ExactProfile();
 
-  public SampledValueProfiler(String name, Map<String, String> p) {
+  public SampledValueProfiler(String name, Map<String, String> given) {
+    Map<String, String> p = SPEC.withDefaults(given);
     this.name = name;
-    this.period = CoprocConfig.num(p, "period", 100);
-    this.interruptCycles =
-        CoprocConfig.num(
-            p,
-            "interrupt_cycles",
-            CoprocConfig.DEFAULT.interruptCycles() + CoprocConfig.DEFAULT.copyCycles());
-    this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct", 10);
+    this.period = CoprocConfig.num(p, "period");
+    this.interruptCycles = CoprocConfig.num(p, "interrupt_cycles");
+    this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
     CoprocConfig.check(period >= 1, "period", period, "at least 1");
     CoprocConfig.check(interruptCycles >= 0, "interrupt_cycles", interruptCycles, "at least 0");
-    this.jitter = CoprocConfig.bool(p, "jitter", true);
+    this.jitter = CoprocConfig.bool(p, "jitter");
     this.countdown = next();
   }
 

@@ -5,10 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.WeightedRms;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -23,6 +26,50 @@ import org.dise.runtime.sink.ProfileTable;
  * regions. The runtime component {@code value_profile}.
  */
 public final class ValueProfiler extends CoProcessor {
+  /** The catalogue's entry for this sink ({@code value_profile}): its parameters. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "value_profile",
+          ComponentSpec.Kind.SINK,
+          CoProcessor.params(
+              ParamSpec.atLeast(
+                  "confidence", 1, "64", "samples before a slot's values are trusted"),
+              ParamSpec.atLeast("reselect_every", 1, "16", "samples between re-selections"),
+              ParamSpec.integer("reselect_pct", 0, 100, "60", "share that triggers re-selection"),
+              ParamSpec.integer("values", 1, 64, "4", "values per slot"),
+              ParamSpec.integer(
+                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
+              ParamSpec.integer(
+                  "fail_threshold",
+                  1,
+                  Integer.MAX_VALUE,
+                  "",
+                  "failed inserts before thrashing (2 x slots)"),
+              ParamSpec.atLeast("thrash_factor", 1, "4", "thrashing factor"),
+              ParamSpec.integer("high_pct", 0, 100, "90", "invariance above which a value is kept"),
+              ParamSpec.integer(
+                  "low_pct", 0, 100, "10", "invariance below which a value is dropped"),
+              ParamSpec.integer(
+                  "max_copies", 0, Integer.MAX_VALUE, "3", "copies of a pc's record kept"),
+              ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
+              ParamSpec.integer(
+                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (32 x slots)"),
+              ParamSpec.integer(
+                  "resample_timers",
+                  1,
+                  Integer.MAX_VALUE,
+                  "16",
+                  "timer ticks between re-samplings"),
+              ParamSpec.integer("counter_bits", 4, 32, "16", "width of the value counters"),
+              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
+          null,
+          "",
+          true,
+          Set.of(),
+          0,
+          "co-processor load value profile (tag only)",
+          null);
+
   /** One slot: a static load being characterised. */
   private static final class Slot {
     long pc;
@@ -85,23 +132,27 @@ public final class ValueProfiler extends CoProcessor {
    *
    * @throws IllegalArgumentException naming a parameter out of range
    */
-  public ValueProfiler(String name, Map<String, String> p) {
+  public ValueProfiler(String name, Map<String, String> given) {
+    this(name, SPEC.withDefaults(given), 0);
+  }
+
+  private ValueProfiler(String name, Map<String, String> p, int filled) {
     super(name, p);
-    this.reselectEvery = (int) CoprocConfig.num(p, "reselect_every", 16);
-    this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct", 60);
-    this.valuesPerSlot = (int) CoprocConfig.num(p, "values", 4);
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max", 255);
+    this.reselectEvery = (int) CoprocConfig.num(p, "reselect_every");
+    this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct");
+    this.valuesPerSlot = (int) CoprocConfig.num(p, "values");
+    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
     this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", 2 * config.slots());
-    this.thrashFactor = (int) CoprocConfig.num(p, "thrash_factor", 4);
-    this.confidence = (int) CoprocConfig.num(p, "confidence", 64);
-    this.highPct = (int) CoprocConfig.num(p, "high_pct", 90);
-    this.lowPct = (int) CoprocConfig.num(p, "low_pct", 10);
-    this.maxCopies = (int) CoprocConfig.num(p, "max_copies", 3);
-    this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct", 10);
-    this.keepExact = CoprocConfig.bool(p, "exact", true);
+    this.thrashFactor = (int) CoprocConfig.num(p, "thrash_factor");
+    this.confidence = (int) CoprocConfig.num(p, "confidence");
+    this.highPct = (int) CoprocConfig.num(p, "high_pct");
+    this.lowPct = (int) CoprocConfig.num(p, "low_pct");
+    this.maxCopies = (int) CoprocConfig.num(p, "max_copies");
+    this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
+    this.keepExact = CoprocConfig.bool(p, "exact");
     this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
-    this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers", 16);
-    int bits = (int) CoprocConfig.num(p, "counter_bits", 16);
+    this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers");
+    int bits = (int) CoprocConfig.num(p, "counter_bits");
     CoprocConfig.check(bits >= 4 && bits <= 32, "counter_bits", bits, "4..32");
     this.counterMax = (1L << bits) - 1;
     CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");

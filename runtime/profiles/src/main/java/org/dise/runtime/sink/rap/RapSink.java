@@ -5,10 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
 
@@ -21,6 +25,87 @@ import org.dise.runtime.sink.TaggedSink;
  * counts of the same stream, for the percent error of Section 4.3.
  */
 public final class RapSink implements TaggedSink {
+  /** The catalogue's entry for this sink ({@code rap_tree}): its parameters and what it accepts. */
+  public static final ComponentSpec SPEC =
+      new ComponentSpec(
+          "rap_tree",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(0),
+              ParamSpec.integer(
+                  "capacity",
+                  0,
+                  Integer.MAX_VALUE,
+                  String.valueOf(RapConfig.DEFAULT.maxNodes()),
+                  "node capacity (0: unbounded)"),
+              ParamSpec.integer(
+                  "epsilon_ppm",
+                  1,
+                  1_000_000,
+                  String.valueOf(Math.round(RapConfig.DEFAULT.epsilon() * 1e6)),
+                  "RAP's epsilon, parts per million"),
+              ParamSpec.powerOfTwo(
+                  "branching",
+                  2,
+                  256,
+                  String.valueOf(RapConfig.DEFAULT.branching()),
+                  "branching factor"),
+              ParamSpec.integer(
+                  "range_bits",
+                  1,
+                  64,
+                  String.valueOf(RapConfig.DEFAULT.rangeBits()),
+                  "width of the profiled values"),
+              ParamSpec.integer(
+                  "hot_ppm",
+                  1,
+                  1_000_000,
+                  String.valueOf(Math.round(RapConfig.DEFAULT.hotFraction() * 1e6)),
+                  "hot range threshold, parts per million"),
+              ParamSpec.integer(
+                  "merge_ratio_pct",
+                  100,
+                  Integer.MAX_VALUE,
+                  String.valueOf(Math.round(RapConfig.DEFAULT.mergeRatio() * 100)),
+                  "merge interval ratio q, percent"),
+              ParamSpec.atLeast(
+                  "first_merge",
+                  1,
+                  String.valueOf(RapConfig.DEFAULT.firstMerge()),
+                  "events before the first merge batch"),
+              ParamSpec.bool("exact", "true", "keep an exact profile for the percent error"),
+              ParamSpec.bool("code", "false", "name ranges by the functions at their ends"),
+              ParamSpec.choice(
+                  "stream",
+                  List.of("value", "address", "pc"),
+                  "value",
+                  "what a tagged instruction contributes")),
+          new ComponentSpec.Arity(1, 1, false, false),
+          "",
+          true,
+          Set.of(),
+          0,
+          "Range Adaptive Profiling tree of values, addresses or pcs",
+          RapSink::capacityFitsBranching);
+
+  private static Optional<ComponentSpec.Problem> capacityFitsBranching(Map<String, String> p) {
+    long branching =
+        Long.parseLong(p.getOrDefault("branching", String.valueOf(RapConfig.DEFAULT.branching())));
+    long capacity =
+        Long.parseLong(p.getOrDefault("capacity", String.valueOf(RapConfig.DEFAULT.maxNodes())));
+    if (capacity != 0 && capacity < 1 + branching) {
+      return Optional.of(
+          new ComponentSpec.Problem(
+              "capacity",
+              "capacity must be 0 (unbounded) or at least 1 +"
+                  + " branching ("
+                  + (1 + branching)
+                  + ") nodes, got "
+                  + capacity));
+    }
+    return Optional.empty();
+  }
+
   private final String name;
   private final RapTree tree;
   private final ExactCounter exact;
