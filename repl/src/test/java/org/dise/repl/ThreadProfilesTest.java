@@ -66,6 +66,7 @@ class ThreadProfilesTest {
     String child = Files.readString(out.resolve("pid-1001/summary.json"));
     assertThat(child).contains("\"process\":{\"pid\":1001,\"argv\":[");
     assertThat(child).contains("processes.elf");
-    assertThat(Files.readString(out.resolve("summary.json"))).contains("\"process\":{\"pid\":1000,");
+    assertThat(Files.readString(out.resolve("summary.json")))
+        .contains("\"process\":{\"pid\":1000,");
   }
 }
