@@ -53,6 +53,7 @@ public final class GuestSettings {
     }
   }
 
+  private long quantum = Machine.Options.DEFAULT_QUANTUM;
   private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** Lets the guest read files under {@code dir} too. */
@@ -161,6 +162,15 @@ public final class GuestSettings {
    * The emulator's options: a sandbox rooted at {@code cwd} (the guest's working folder, readable
    * and writable) with the allowed folders and limits; {@code notices} gets the emulator's notes.
    */
+  /** Instructions a guest thread runs before the next one gets the hart. */
+  public GuestSettings quantum(long q) {
+    if (q < 1) {
+      throw new UserError("--quantum must be at least 1", ExitStatus.USAGE);
+    }
+    quantum = q;
+    return this;
+  }
+
   public Machine.Options options(Path cwd, PrintStream notices) {
     Sandbox sandbox = new Sandbox(cwd);
     allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
@@ -172,6 +182,6 @@ public final class GuestSettings {
     sandbox.setLimits(l);
     sandbox.setSysroot(chooseSysroot(sysroot == null ? null : cwd.resolve(sysroot)));
     return new Machine.Options(
-        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported);
+        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported, quantum);
   }
 }

@@ -148,6 +148,17 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
+      names = "--quantum",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Guest threads share one emulated core: each runs N instructions (K, M suffixes)"
+              + " before the next runnable one, and gives the core up at once when it blocks;"
+              + " the schedule, and so every profile, is the same on every run and host"
+              + " (default: ${DEFAULT-VALUE}).")
+  long quantum = Machine.Options.DEFAULT_QUANTUM;
+
+  @Option(
       names = "--on-unsupported",
       paramLabel = "fail|enosys|warn",
       description =
@@ -262,6 +273,17 @@ public final class RunCommand implements Callable<Integer> {
               + " stderr is a terminal (default: on; --no-progress turns it off).")
   boolean progress = true;
 
+  @Option(
+      names = "--follow-exec",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "When the guest execs a RISC-V program, keep its productions on the new program"
+              + " (default: on; --no-follow-exec removes them at the exec). Any other file is"
+              + " ENOEXEC: no host program ever runs.")
+  boolean followExec = true;
+
   /** --report-to and its options: sending the profile to an optimization center. */
   @picocli.CommandLine.Mixin ReportOptions report = new ReportOptions();
 
@@ -365,10 +387,21 @@ public final class RunCommand implements Callable<Integer> {
       return sampled(productions, origin, trigger);
     }
     Machine machine = RunService.load(program, rawArgs(args), options());
+    machine.setFollowExec(followExec);
     ProfilingEngine engine = null;
+    // Every process the guest forks gets an engine of its own (its own counters and profile).
+    Map<Machine, ProfilingEngine> children = new LinkedHashMap<>();
     if (productions != null) {
       engine = engine(productions, origin);
       engine.install(machine.cpu());
+      ProductionSet forChildren = productions;
+      Path from = origin;
+      machine.setForkListener(
+          child -> {
+            ProfilingEngine e = engine(forChildren, from);
+            e.install(child.cpu());
+            children.put(child, e);
+          });
     }
     if (timed != null) {
       timed.attach(machine.cpu());
@@ -421,11 +454,33 @@ public final class RunCommand implements Callable<Integer> {
             out.exitStatus(),
             "--out",
             RunSummary.members(request(), engine, machine)
+                + RunSummary.process(machine)
                 + (sent == null ? "" : sent.json())
                 + ", \"cost_model\": \""
                 + (timed == null ? "analytic" : timed.config().model())
                 + "\""
                 + (timed == null ? "" : ", \"timing\": " + timed.toJson()));
+        // The other processes of the tree: one folder each, pid-N, beside the first one's.
+        for (Map.Entry<Machine, ProfilingEngine> c : children.entrySet()) {
+          Machine child = c.getKey();
+          Path dir = this.out.resolve("pid-" + child.pid());
+          RunService.writeOut(
+              c.getValue(),
+              child.symbols(),
+              dir,
+              child.shellStatus(),
+              "--out",
+              RunSummary.members(request(), c.getValue(), child) + RunSummary.process(child));
+        }
+      }
+      if (!children.isEmpty()) {
+        System.err.printf(
+            "acf: %d more process%s profiled%s%n",
+            children.size(),
+            children.size() == 1 ? "" : "es",
+            this.out != null
+                ? " (in " + this.out + "/pid-N)"
+                : " (--out DIR writes their profiles)");
       }
     } else if (timed != null) {
       printTiming(timed);
@@ -761,6 +816,7 @@ public final class RunCommand implements Callable<Integer> {
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .quantum(quantum)
             .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);

@@ -82,6 +82,20 @@ final class RunSummary {
     return ", " + json.substring(1, json.length() - 1);
   }
 
+  /**
+   * The process a profile describes, for a process tree: its pid, its parent's, and the command
+   * line it ran (argv, after any exec).
+   */
+  static String process(Machine machine) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("pid", machine.pid());
+    p.put("argv", machine.argv());
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("process", p);
+    String json = SummaryJson.write(m);
+    return ", " + json.substring(1, json.length() - 1);
+  }
+
   private static Map<String, Object> file(Path p) {
     Map<String, Object> f = new LinkedHashMap<>();
     f.put("path", p.toString());

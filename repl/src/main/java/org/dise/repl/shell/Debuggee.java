@@ -326,6 +326,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
               String.format(
                   "program exited with status %d after %s%n", cpu.exitCode(), instructionCount()));
       case FAULT -> out.append(m.faultReport(cpu.fault())).append('\n');
+      case DEADLOCK -> out.append(m.kernel().threads().deadlockReport()).append('\n');
       case STEP_LIMIT -> {
         out.append(
             String.format("stopped after %,d instructions (%s in all)%n", ran, instructionCount()));

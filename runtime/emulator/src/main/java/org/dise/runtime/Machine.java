@@ -35,16 +35,36 @@ public final class Machine {
       long seed,
       PrintStream notices,
       int translateThreshold,
-      OnUnsupported onUnsupported) {
+      OnUnsupported onUnsupported,
+      long quantum) {
     /**
      * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
      * because translation costs microseconds per block.
      */
     public static final int DEFAULT_TRANSLATE_THRESHOLD = 50;
 
+    /** Instructions a guest thread runs before the next one gets the hart (spec/emulator.md). */
+    public static final long DEFAULT_QUANTUM = org.dise.runtime.linux.GuestThreads.DEFAULT_QUANTUM;
+
+    public Options {
+      if (quantum < 1) {
+        throw new IllegalArgumentException("the quantum must be at least 1 instruction");
+      }
+    }
+
     public Options(
         Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
       this(sandbox, env, seed, notices, translateThreshold, OnUnsupported.FAIL);
+    }
+
+    public Options(
+        Sandbox sandbox,
+        List<String> env,
+        long seed,
+        PrintStream notices,
+        int translateThreshold,
+        OnUnsupported onUnsupported) {
+      this(sandbox, env, seed, notices, translateThreshold, onUnsupported, DEFAULT_QUANTUM);
     }
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
@@ -60,51 +80,74 @@ public final class Machine {
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices, translateThreshold, onUnsupported);
+      return new Options(s, env, seed, notices, translateThreshold, onUnsupported, quantum);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices, translateThreshold, onUnsupported);
+      return new Options(sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p, translateThreshold, onUnsupported);
+      return new Options(sandbox, env, seed, p, translateThreshold, onUnsupported, quantum);
     }
 
     /** 0 interprets everything; 1 translates every block on its first run. */
     public Options withTranslateThreshold(int t) {
-      return new Options(sandbox, env, seed, notices, t, onUnsupported);
+      return new Options(sandbox, env, seed, notices, t, onUnsupported, quantum);
     }
 
     /** What a system call acf does not implement does to the run (default: stop it). */
     public Options withOnUnsupported(OnUnsupported u) {
-      return new Options(sandbox, env, seed, notices, translateThreshold, u);
+      return new Options(sandbox, env, seed, notices, translateThreshold, u, quantum);
+    }
+
+    /** Instructions per thread quantum (guest threads share one hart; spec/emulator.md). */
+    public Options withQuantum(long q) {
+      return new Options(sandbox, env, seed, notices, translateThreshold, onUnsupported, q);
     }
   }
 
   /** How a run ended. */
   public record Outcome(StopReason reason, int exitStatus, long instructions, String report) {}
 
-  private final ElfFile elf;
-  private final Memory memory = new Memory();
+  private ElfFile elf;
+  private final Memory memory;
   private final LinuxKernel kernel;
   private final Cpu cpu;
+  private final Options options;
+
+  /** The command line the process runs (argv). */
+  private List<String> argv;
+
+  /**
+   * Told of every process the guest forks (to install an engine on it, say), with the machine that
+   * runs it; inherited by the children's children.
+   */
+  private java.util.function.Consumer<Machine> forkListener;
+
+  /** The processes this one forked, and theirs, in creation order (the first machine's list). */
+  private final List<Machine> descendants;
 
   /** The program, its dynamic linker and the libraries mapped so far, at their load addresses. */
   private final LinkMap linkMap = new LinkMap();
 
-  private final Loader.Image image;
+  private Loader.Image image;
 
-  private final List<String> argv;
-  private final Options options;
+  /**
+   * Whether the productions installed on this process's hart go on into a program it exec's ({@code
+   * acf run --follow-exec}, the default), or are removed at the exec.
+   */
+  private boolean followExec = true;
 
   /** The symbols of every object mapped when the program's own code starts (computed once). */
   private org.dise.runtime.elf.ProgramSymbols startupSymbols;
 
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
-    this.argv = List.copyOf(argv);
+    this.memory = new Memory();
     this.options = options;
+    this.argv = List.copyOf(argv);
+    this.descendants = new ArrayList<>();
     String exe =
         elf.path() == null
             ? argv.get(0)
@@ -116,24 +159,153 @@ public final class Machine {
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
+    kernel.threads().setQuantum(options.quantum());
     this.image =
         Loader.load(elf, memory, argv, options.env(), options.seed(), options.sandbox().sysroot());
     kernel.setBrkStart(image.brkStart());
     kernel.setMmapTop(image.mmapTop());
+    recordLoaded(elf, image);
+    cpu.pc = image.entry();
+    cpu.x[2] = image.stackPointer();
+    kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
+    kernel.setSpawner(spawner());
+  }
+
+  /** The program and its dynamic linker, as the loader mapped them, in the link map. */
+  private void recordLoaded(ElfFile program, Loader.Image img) {
     linkMap.add(
         new LinkMap.LoadedObject(
-            LinkMap.nameOf(elf, elf.path()), elf, image.bias(), LinkMap.Kind.PROGRAM));
-    if (image.interp() != null) {
+            LinkMap.nameOf(program, program.path()), program, img.bias(), LinkMap.Kind.PROGRAM));
+    if (img.interp() != null) {
       linkMap.add(
           new LinkMap.LoadedObject(
-              LinkMap.nameOf(image.interp(), image.interp().path()),
-              image.interp(),
-              image.interpBias(),
+              LinkMap.nameOf(img.interp(), img.interp().path()),
+              img.interp(),
+              img.interpBias(),
               LinkMap.Kind.INTERPRETER));
       kernel.setFileMapListener(this::mappedExecutable);
     }
-    cpu.pc = image.entry();
-    cpu.x[2] = image.stackPointer();
+  }
+
+  private org.dise.runtime.linux.Spawner spawner() {
+    return new org.dise.runtime.linux.Spawner() {
+      @Override
+      public Child spawn(Cpu parent, int pid) {
+        return Machine.this.spawn(parent, pid);
+      }
+
+      @Override
+      public void exec(Cpu cpu, Path program, List<String> newArgv, List<String> env)
+          throws ElfException, IOException {
+        Machine.this.exec(cpu, program, newArgv, env);
+      }
+    };
+  }
+
+  /**
+   * execve: the program at {@code program} replaces this one in the same process. The file is read
+   * and checked before anything changes, so a file acf cannot run leaves the old program going.
+   */
+  private void exec(Cpu cpu, Path program, List<String> newArgv, List<String> env)
+      throws ElfException, IOException {
+    ElfFile next = ElfFile.read(program);
+    memory.unmapAll();
+    Loader.Image img =
+        Loader.load(next, memory, newArgv, env, options.seed(), options.sandbox().sysroot());
+    synchronized (this) {
+      this.elf = next;
+      this.image = img;
+      this.startupSymbols = null;
+    }
+    this.argv = List.copyOf(newArgv);
+    kernel.execReset(
+        img.brkStart(), org.dise.runtime.linux.HostNames.guestString(program.toAbsolutePath()));
+    kernel.setMmapTop(img.mmapTop());
+    linkMap.clear();
+    recordLoaded(next, img);
+    java.util.Arrays.fill(cpu.x, 0);
+    java.util.Arrays.fill(cpu.f, 0);
+    cpu.setFcsr(0);
+    cpu.pc = img.entry();
+    cpu.x[2] = img.stackPointer();
+    cpu.flushDecodeCache();
+    if (!followExec) {
+      cpu.setDecodeStage(null);
+    }
+  }
+
+  /** Whether productions go on into programs this process (and its children) exec. */
+  public void setFollowExec(boolean follow) {
+    this.followExec = follow;
+  }
+
+  /**
+   * A forked child of {@code parent}: a copy of its memory, its kernel state (open files shared)
+   * and the registers of the thread that forked ({@code parentCpu}), as process {@code pid}.
+   */
+  private Machine(Machine parent, Cpu parentCpu, int pid) {
+    this.elf = parent.elf;
+    this.image = parent.image;
+    this.startupSymbols = parent.startupSymbols;
+    parent.linkMap.objects().forEach(linkMap::add);
+    this.options = parent.options;
+    this.argv = parent.argv;
+    this.descendants = parent.descendants;
+    this.forkListener = parent.forkListener;
+    this.followExec = parent.followExec;
+    this.memory = parent.memory.copy();
+    this.kernel = parent.kernel.forkChild(memory, pid);
+    this.cpu = new Cpu(memory, kernel);
+    if (options.translateThreshold() > 0) {
+      cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
+    }
+    org.dise.runtime.cpu.HartContext regs = new org.dise.runtime.cpu.HartContext();
+    parentCpu.saveContext(regs);
+    cpu.loadContext(regs);
+    kernel.threads().setDescriber(pc -> String.format("0x%x in %s", pc, symbols().describe(pc)));
+    kernel.setSpawner(spawner());
+  }
+
+  private org.dise.runtime.linux.Spawner.Child spawn(Cpu parentCpu, int pid) {
+    Machine child = new Machine(this, parentCpu, pid);
+    descendants.add(child);
+    if (forkListener != null) {
+      forkListener.accept(child);
+    }
+    return new org.dise.runtime.linux.Spawner.Child(child.kernel, child.cpu, child::faultReport);
+  }
+
+  /** Calls {@code l} with every process the guest forks from now on (before it runs). */
+  public void setForkListener(java.util.function.Consumer<Machine> l) {
+    this.forkListener = l;
+  }
+
+  /** Every process forked from this one (and from those), in creation order. */
+  public List<Machine> descendants() {
+    return List.copyOf(descendants);
+  }
+
+  /** The process id the guest sees. */
+  public int pid() {
+    return kernel.pid();
+  }
+
+  /** The command line this process was started with (argv; a forked child's is its parent's). */
+  public List<String> argv() {
+    return argv;
+  }
+
+  /** How this process ended, as a shell would report it, or -1 while it runs (forked ones). */
+  public int shellStatus() {
+    org.dise.runtime.linux.ProcessTree t = kernel.processTree();
+    if (t != null) {
+      for (org.dise.runtime.linux.ProcessTree.Member m : t.members()) {
+        if (m.cpu == cpu) {
+          return m.exited() ? m.shellStatus() : -1;
+        }
+      }
+    }
+    return cpu.halted() ? cpu.exitCode() : -1;
   }
 
   /** The program's path as /proc/self/exe names it: absolute, links and dots resolved. */
@@ -349,8 +521,16 @@ public final class Machine {
       long left = Math.max(0, limit - cpu.instret());
       r = cpu.run(Math.min(left, SLICE));
     } while (r == StopReason.STEP_LIMIT && cpu.instret() < limit);
-    if (r == StopReason.EXITED || r == StopReason.FAULT) {
+    if (r == StopReason.EXITED || r == StopReason.FAULT || r == StopReason.DEADLOCK) {
       kernel.releaseFiles(); // the guest cannot go on: its host files are the tool's again
+      int wstatus =
+          r == StopReason.EXITED
+              ? (cpu.exitCode() & 0xff) << 8
+              : r == StopReason.FAULT ? cpu.fault().signal() & 0x7f : 9;
+      String rest = kernel.processEnded(wstatus); // the other processes run to their end
+      if (rest != null) {
+        options.notices().println("acf: " + rest);
+      }
     }
     return outcome(r, maxInsns);
   }
@@ -372,6 +552,7 @@ public final class Machine {
               String.format(
                   "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
                   cpu.instret(), maxInsns, cpu.pc, symbols().describe(cpu.pc)));
+      case DEADLOCK -> new Outcome(r, 1, cpu.instret(), kernel.threads().deadlockReport());
       default -> new Outcome(r, 1, cpu.instret(), "guest stopped: " + r);
     };
   }

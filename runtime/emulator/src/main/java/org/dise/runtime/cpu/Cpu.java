@@ -153,12 +153,118 @@ public final class Cpu {
 
   /** Asks a running {@link #run} to return soon with {@link StopReason#INTERRUPTED}. */
   public void requestInterrupt() {
+    userInterrupt = true;
     interruptRequested = true;
   }
 
   /** Drops a request that arrived after the run it was meant for had already stopped. */
   public void clearInterrupt() {
+    userInterrupt = false;
     interruptRequested = false;
+  }
+
+  // ---------------------------------------------------------------- guest threads
+
+  /**
+   * An interrupt asked for by {@link #requestInterrupt} (another host thread), as opposed to a
+   * thread switch the kernel asked for: both stop the run loop through {@link #interruptRequested},
+   * so that the loop and translated code test one field.
+   */
+  private volatile boolean userInterrupt;
+
+  /** Set by the kernel (on the emulating thread): the running guest thread gives up the hart. */
+  private boolean switchRequested;
+
+  /** The guest's threads, once it has more than one; null costs {@link #run} one test per call. */
+  private Scheduler scheduler;
+
+  /** Instructions left in the running thread's quantum. */
+  private long quantumLeft;
+
+  /**
+   * Makes this hart time-share guest threads (the kernel calls it when the guest creates its second
+   * thread): from now on {@link #run} switches threads every quantum and whenever the kernel {@link
+   * #requestSwitch asks}.
+   */
+  public void setScheduler(Scheduler s) {
+    this.scheduler = s;
+    this.quantumLeft = s == null ? 0 : s.quantum();
+  }
+
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /**
+   * Asks {@link #run} to switch threads once the system call being handled returns (the thread
+   * blocked, yielded or ended). Only the kernel, on the emulating thread, calls this.
+   */
+  public void requestSwitch() {
+    switchRequested = true;
+    interruptRequested = true;
+  }
+
+  /** Saves the running thread's registers, pc and FP state into {@code c}. */
+  public void saveContext(HartContext c) {
+    System.arraycopy(x, 0, c.x, 0, 32);
+    System.arraycopy(f, 0, c.f, 0, 32);
+    c.fflags = fpu.fflags;
+    c.frm = fpu.frm;
+    c.pc = pc;
+  }
+
+  /**
+   * Loads a thread's registers, pc and FP state. The LR/SC reservation is dropped, as a context
+   * switch does on hardware, so that a thread preempted between lr and sc sees its sc fail.
+   */
+  public void loadContext(HartContext c) {
+    System.arraycopy(c.x, 0, x, 0, 32);
+    System.arraycopy(c.f, 0, f, 0, 32);
+    fpu.fflags = c.fflags;
+    fpu.frm = c.frm;
+    pc = c.pc;
+    reservation = -1;
+  }
+
+  /**
+   * {@link #run} with guest threads: runs the current thread until its quantum ends or it gives up
+   * the hart, then lets the scheduler pick the next. Switches happen only between whole
+   * instructions counted exactly (a quantum is a number of retired instructions, and translated
+   * code runs only blocks that fit in what is left of it), so where they fall depends on the
+   * program alone, never on the host, the slicing of the caller or what was translated.
+   */
+  private StopReason runThreads(long maxSteps) {
+    final long start = instret;
+    while (true) {
+      if (switchRequested) {
+        switchRequested = false;
+        interruptRequested = userInterrupt;
+        StopReason r = scheduler.reschedule(this, false);
+        quantumLeft = scheduler.quantum();
+        if (r != null) {
+          switchRequested = r != StopReason.EXITED; // no thread to run: pick again next time
+          return r;
+        }
+      }
+      long done = instret - start;
+      if (done >= maxSteps) {
+        return StopReason.STEP_LIMIT;
+      }
+      if (quantumLeft <= 0) {
+        StopReason r = scheduler.reschedule(this, true);
+        quantumLeft = scheduler.quantum();
+        if (r != null) {
+          switchRequested = r != StopReason.EXITED;
+          return r;
+        }
+      }
+      long before = instret;
+      StopReason r = runHart(Math.min(maxSteps - done, quantumLeft));
+      quantumLeft -= instret - before;
+      if (r != StopReason.STEP_LIMIT) {
+        return r;
+      }
+    }
   }
 
   /**
@@ -303,7 +409,7 @@ public final class Cpu {
     observer = null;
     StopReason r;
     try {
-      r = run(1);
+      r = runHart(1);
     } finally {
       observer = o;
     }
@@ -672,6 +778,11 @@ public final class Cpu {
    * offered to the kernel, which may deliver a signal to a guest handler and let the run go on.
    */
   public StopReason run(long maxSteps) {
+    return scheduler == null ? runHart(maxSteps) : runThreads(maxSteps);
+  }
+
+  /** {@link #run} for the thread on the hart now, without switching threads. */
+  private StopReason runHart(long maxSteps) {
     if (forced != null) {
       return runBlocks(maxSteps); // executeOne's instruction: its caller's run handles events
     }
@@ -719,8 +830,12 @@ public final class Cpu {
         // A request that arrived before this call counts too; it is consumed by the stop. The
         // single instruction of executeOne always runs (the decode stage is mid-instruction).
         if (interruptRequested && forced == null) {
-          interruptRequested = false;
           this.pc = pc;
+          if (switchRequested) {
+            return StopReason.STEP_LIMIT; // runThreads switches threads
+          }
+          interruptRequested = false;
+          userInterrupt = false;
           return StopReason.INTERRUPTED;
         }
         Block b;

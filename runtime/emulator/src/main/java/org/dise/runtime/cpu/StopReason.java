@@ -11,5 +11,12 @@ public enum StopReason {
   /** A breakpoint address was reached (before executing it). */
   BREAKPOINT,
   /** Another thread asked the hart to stop. */
-  INTERRUPTED
+  INTERRUPTED,
+  /** Every guest thread is blocked and none can wake another (the kernel says which, and where). */
+  DEADLOCK,
+  /**
+   * Every thread of this process waits for another process (a child to exit, a pipe to fill): the
+   * process tree runs the others and comes back.
+   */
+  BLOCKED
 }

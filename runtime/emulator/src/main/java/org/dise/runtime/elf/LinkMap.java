@@ -70,6 +70,12 @@ public final class LinkMap {
     }
   }
 
+  /** execve: the objects of the old program are gone (listeners stay). */
+  public synchronized void clear() {
+    objects.clear();
+    table = null;
+  }
+
   /** Calls {@code l} for each object added from now on (a library the dynamic linker mapped). */
   public void onLoad(Consumer<LoadedObject> l) {
     listeners.add(l);

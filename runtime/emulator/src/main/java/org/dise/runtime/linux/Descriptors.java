@@ -80,7 +80,7 @@ final class Descriptors {
   void releaseAll() {
     for (GuestFd f : new HashSet<>(fds.values())) {
       try {
-        f.close();
+        f.release();
       } catch (IOException e) {
         // the guest is gone; nothing to report to it
       }
@@ -135,9 +135,27 @@ final class Descriptors {
       return -Errno.EBADF;
     }
     if (!fds.containsValue(f)) {
-      f.close();
+      f.release();
     }
     return 0;
+  }
+
+  /** A forked child's table: the same numbers for the same open files, close-on-exec kept. */
+  void copyInto(Descriptors child) {
+    child.fds.clear();
+    child.fds.putAll(fds);
+    child.cloexec.clear();
+    child.cloexec.addAll(cloexec);
+    for (GuestFd f : new HashSet<>(fds.values())) {
+      f.tables++;
+    }
+  }
+
+  /** execve: the descriptors marked close-on-exec are closed. */
+  void closeOnExec() throws IOException {
+    for (int fd : new java.util.ArrayList<>(cloexec)) {
+      close(fd);
+    }
   }
 
   private long dup3(int oldfd, long newfd, int flags) throws IOException {

@@ -44,8 +44,18 @@ final class FileCalls {
   }
 
   void register(SyscallTable t) {
-    t.implement(Syscall.READ, (cpu, a) -> read((int) a[0], a[1], a[2]));
-    t.implement(Syscall.WRITE, (cpu, a) -> write((int) a[0], a[1], a[2]));
+    t.implement(Syscall.READ, (cpu, a) -> orBlock(cpu, a, read((int) a[0], a[1], a[2])));
+    t.implement(
+        Syscall.WRITE,
+        (cpu, a) -> {
+          // A blocking write to a pipe waits until all of it fits (Linux writes it whole),
+          // so that the guest never sees a short count it did not ask for.
+          if (fds.get((int) a[0]) instanceof GuestFd.PipeEnd p && !p.nonBlocking && !p.fits(a[2])) {
+            proc.threads.blockUntil(cpu, () -> p.fits(a[2]), a[0]);
+            return a[0];
+          }
+          return orBlock(cpu, a, write((int) a[0], a[1], a[2]));
+        });
     t.implement(Syscall.READV, (cpu, a) -> readv((int) a[0], a[1], (int) a[2]));
     t.implement(Syscall.WRITEV, (cpu, a) -> writev((int) a[0], a[1], (int) a[2]));
     t.implement(Syscall.PREAD64, (cpu, a) -> pio(false, (int) a[0], a[1], a[2], a[3]));
@@ -104,6 +114,34 @@ final class FileCalls {
         (cpu, a) -> getdents64((int) a[0], a[1], a[2]));
   }
 
+  /**
+   * The file execve names: it must exist, be readable in the sandbox and executable on the host,
+   * and not be a directory (EACCES, as Linux).
+   */
+  Path executable(long pathAddr) throws Refused {
+    PathWalk.Result r = walk(AT_FDCWD, pathAddr, true);
+    Path p = r.path();
+    if (!r.exists()) {
+      checkRead(p, "read access to");
+      throw new Refused(Errno.ENOENT);
+    }
+    checkRead(p, "execution of");
+    if (r.dir()) {
+      throw new Refused(Errno.EACCES);
+    }
+    return p;
+  }
+
+  /** A NUL-terminated guest string (the bytes kept exactly), as a path or an argument. */
+  String string(long addr) throws Refused {
+    return pathArg(addr);
+  }
+
+  /** A forked child starts in its parent's working directory. */
+  void copyInto(FileCalls child) {
+    child.cwd = cwd;
+  }
+
   /** The working directory (a real host path). */
   Path cwd() {
     return cwd;
@@ -117,6 +155,20 @@ final class FileCalls {
 
   /** The host buffer one step of a read or write uses, so a huge count costs no huge array. */
   static final int CHUNK = 1 << 20;
+
+  /**
+   * A read of an empty pipe or a write to a full one blocks the calling thread, as Linux does,
+   * until another thread or process makes it ready; the call then runs again.
+   */
+  private long orBlock(org.dise.runtime.cpu.Cpu cpu, long[] a, long r) {
+    if (r != -Errno.EAGAIN
+        || !(fds.get((int) a[0]) instanceof GuestFd.PipeEnd p)
+        || p.nonBlocking) {
+      return r;
+    }
+    proc.threads.blockUntil(cpu, p::ready, a[0]);
+    return a[0];
+  }
 
   private long read(int fd, long buf, long len) throws IOException {
     GuestFd f = fds.get(fd);
@@ -364,6 +416,7 @@ final class FileCalls {
     throw new Refused(Errno.EACCES);
   }
 
+  private static final int O_NONBLOCK = 0x800;
   private static final int O_CREAT = 0x40;
   private static final int O_EXCL = 0x80;
   private static final int O_TRUNC = 0x200;
@@ -822,10 +875,13 @@ final class FileCalls {
 
   private long pipe2(long fdsAddr, int flags) throws Refused {
     GuestFd.PipeEnd.Buffer b = new GuestFd.PipeEnd.Buffer();
-    int r = fds.install(new GuestFd.PipeEnd(b, false), flags);
+    GuestFd.PipeEnd readEnd = new GuestFd.PipeEnd(b, false);
+    GuestFd.PipeEnd writeEnd = new GuestFd.PipeEnd(b, true);
+    readEnd.nonBlocking = writeEnd.nonBlocking = (flags & O_NONBLOCK) != 0;
+    int r = fds.install(readEnd, flags);
     int w;
     try {
-      w = fds.install(new GuestFd.PipeEnd(b, true), flags);
+      w = fds.install(writeEnd, flags);
     } catch (Refused e) {
       fds.forget(r);
       throw e;

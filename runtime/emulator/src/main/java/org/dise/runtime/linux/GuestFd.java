@@ -13,6 +13,21 @@ import java.util.List;
 
 /** An open file description of the guest. */
 public abstract class GuestFd {
+  /**
+   * The descriptor tables (processes) that hold this open file: a forked child shares its parent's
+   * open files, and the host file is closed only when the last table lets it go.
+   */
+  int tables = 1;
+
+  /** Lets this table's last reference go: closes the file when no other table holds it. */
+  final void release() throws IOException {
+    if (tables > 1) {
+      tables--;
+    } else {
+      close();
+    }
+  }
+
   /** Reads up to len bytes; returns the count, 0 at end of file, or -errno. */
   abstract int read(byte[] buf, int len) throws IOException;
 
@@ -275,8 +290,9 @@ public abstract class GuestFd {
 
   /**
    * One end of a pipe made by pipe2; both ends share a buffer of Linux's default capacity (64 KiB).
-   * One thread never blocks: reading an empty pipe or writing a full one gives EAGAIN, where Linux
-   * would wait for ever.
+   * Reading an empty pipe or writing a full one gives EAGAIN here; the read and write calls then
+   * block the calling thread until {@link #ready} (unless the pipe is O_NONBLOCK), so that another
+   * thread or process can fill or drain it.
    */
   static final class PipeEnd extends GuestFd {
     static final int CAPACITY = 65536;
@@ -291,6 +307,24 @@ public abstract class GuestFd {
 
     final Buffer buffer;
     final boolean writeEnd;
+
+    /** Made with O_NONBLOCK: EAGAIN reaches the guest instead of blocking it. */
+    boolean nonBlocking;
+
+    /**
+     * True when a write of {@code len} bytes fits whole (at most a pipe's capacity is asked for at
+     * once), or nobody reads any more (the write then fails with EPIPE).
+     */
+    boolean fits(long len) {
+      Buffer b = buffer;
+      return !writeEnd || b.readers == 0 || CAPACITY - b.count >= Math.min(len, CAPACITY);
+    }
+
+    /** True when a read (or, on the write end, a write) would not give EAGAIN. */
+    boolean ready() {
+      Buffer b = buffer;
+      return writeEnd ? b.count < CAPACITY || b.readers == 0 : b.count > 0 || b.writers == 0;
+    }
 
     PipeEnd(Buffer buffer, boolean writeEnd) {
       this.buffer = buffer;

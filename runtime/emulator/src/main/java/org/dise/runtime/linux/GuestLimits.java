@@ -9,8 +9,23 @@ import java.util.Locale;
  *
  * @param nofile one more than the highest descriptor number the guest may open
  * @param addressSpace the bytes of memory the guest may have mapped (stack and program included)
+ * @param nproc the processes the guest's process tree may hold at once (as RLIMIT_NPROC: fork
+ *     beyond it fails with EAGAIN), the first process and unreaped children included
  */
-public record GuestLimits(int nofile, long addressSpace) {
+public record GuestLimits(int nofile, long addressSpace, int nproc) {
+  /**
+   * The default process limit: small, because every guest process is a copy of its parent's memory
+   * in the tool's heap, and a fork bomb must end in EAGAIN rather than an exhausted host.
+   */
+  public static final int DEFAULT_NPROC = 32;
+
+  /** The most --limit nproc allows. */
+  public static final int MAX_NPROC = 4096;
+
+  public GuestLimits(int nofile, long addressSpace) {
+    this(nofile, addressSpace, DEFAULT_NPROC);
+  }
+
   /** Linux's default soft RLIMIT_NOFILE. */
   public static final int DEFAULT_NOFILE = 1024;
 
@@ -30,6 +45,10 @@ public record GuestLimits(int nofile, long addressSpace) {
     }
     if (addressSpace < MIN_AS || addressSpace > MAX_AS) {
       throw new IllegalArgumentException("as must be between 16M and 4G, not " + addressSpace);
+    }
+    if (nproc < 1 || nproc > MAX_NPROC) {
+      throw new IllegalArgumentException(
+          "nproc must be between 1 and " + MAX_NPROC + ", not " + nproc);
     }
   }
 
@@ -54,7 +73,7 @@ public record GuestLimits(int nofile, long addressSpace) {
     int eq = setting.indexOf('=');
     if (eq < 0) {
       throw new IllegalArgumentException(
-          "--limit takes NAME=VALUE (nofile=N or as=SIZE), not '" + setting + "'");
+          "--limit takes NAME=VALUE (nofile=N, as=SIZE or nproc=N), not '" + setting + "'");
     }
     String name = setting.substring(0, eq).trim().toLowerCase(Locale.ROOT);
     String value = setting.substring(eq + 1).trim();
@@ -65,7 +84,7 @@ public record GuestLimits(int nofile, long addressSpace) {
           throw new IllegalArgumentException(
               "--limit nofile=" + value + ": must be between 3 and " + MAX_NOFILE);
         }
-        yield new GuestLimits((int) n, addressSpace);
+        yield new GuestLimits((int) n, addressSpace, nproc);
       }
       case "as" -> {
         long n = parseSize(value, true);
@@ -73,11 +92,19 @@ public record GuestLimits(int nofile, long addressSpace) {
           throw new IllegalArgumentException(
               "--limit as=" + value + ": must be between 16M and 4G (the emulated address space)");
         }
-        yield new GuestLimits(nofile, n);
+        yield new GuestLimits(nofile, n, nproc);
+      }
+      case "nproc" -> {
+        long n = parseSize(value, false);
+        if (n < 1 || n > MAX_NPROC) {
+          throw new IllegalArgumentException(
+              "--limit nproc=" + value + ": must be between 1 and " + MAX_NPROC);
+        }
+        yield new GuestLimits(nofile, addressSpace, (int) n);
       }
       default ->
           throw new IllegalArgumentException(
-              "--limit " + setting + ": unknown limit '" + name + "' (known: nofile, as)");
+              "--limit " + setting + ": unknown limit '" + name + "' (known: nofile, as, nproc)");
     };
   }
 

@@ -30,17 +30,109 @@ public final class LinuxKernel implements SyscallHandler {
   /** The arguments a0-a5 of the call being handled (one array, reused). */
   private final long[] args = new long[6];
 
+  private final Sandbox sandbox;
+  private final long seed;
+  private final FileCalls files;
+
   public LinuxKernel(Memory mem, Sandbox sandbox, PrintStream notices, String exePath, long seed) {
-    this.proc = new GuestProcess(mem, notices, exePath, sandbox.limits());
+    this(new GuestProcess(mem, notices, exePath, sandbox.limits()), sandbox, seed);
+  }
+
+  private LinuxKernel(GuestProcess proc, Sandbox sandbox, long seed) {
+    this.proc = proc;
+    this.sandbox = sandbox;
+    this.seed = seed;
     this.fds = new Descriptors(proc);
     this.signals = new SignalCalls(proc);
+    proc.signals = signals;
     this.memory = new MemoryCalls(proc, fds);
+    this.files = new FileCalls(proc, sandbox, fds, signals);
     fds.register(table);
-    new FileCalls(proc, sandbox, fds, signals).register(table);
+    files.register(table);
     memory.register(table);
     new TimeCalls(proc, signals).register(table);
     signals.register(table);
     new ProcessCalls(proc, seed).register(table);
+    ChildCalls children = new ChildCalls(proc, files);
+    children.register(table);
+    new ThreadCalls(proc, children).register(table);
+  }
+
+  /**
+   * The kernel of a process forked from this one, over {@code childMem} (a copy of this process's
+   * memory): the same open files (shared, as Linux shares open file descriptions), working
+   * directory, heap and mapping state, signal dispositions and limits, and process id {@code pid}.
+   */
+  public LinuxKernel forkChild(Memory childMem, int pid) {
+    GuestProcess cp =
+        new GuestProcess(
+            childMem, proc.notices(), proc.exePath, proc.limits, pid, proc.pid, proc.threads.ids());
+    LinuxKernel k = new LinuxKernel(cp, sandbox, seed ^ pid);
+    k.setOnUnsupported(onUnsupported);
+    fds.copyInto(k.fds);
+    memory.copyInto(k.memory);
+    files.copyInto(k.files);
+    signals.copyInto(k.signals);
+    cp.threads.setQuantum(proc.threads.quantum());
+    return k;
+  }
+
+  GuestProcess process() {
+    return proc;
+  }
+
+  /**
+   * execve's reset of the kernel state: descriptors marked close-on-exec are closed, caught signals
+   * go back to their default action, the other threads end, the heap starts at {@code brkStart}.
+   */
+  public void execReset(long brkStart, String exePath) {
+    try {
+      fds.closeOnExec();
+    } catch (java.io.IOException e) {
+      // a close that failed on the host: the guest's descriptor is gone either way
+    }
+    signals.execReset();
+    memory.execReset(brkStart);
+    proc.threads.execReset();
+    proc.exePath = exePath;
+  }
+
+  /** Lets the guest fork: {@code s} makes the new processes (without one, fork is unsupported). */
+  public void setSpawner(Spawner s) {
+    proc.spawner = s;
+  }
+
+  public Spawner spawner() {
+    return proc.spawner;
+  }
+
+  /** The process id. */
+  public int pid() {
+    return proc.pid;
+  }
+
+  /** The processes of this one's tree, or null while it has never forked nor been forked. */
+  public ProcessTree processTree() {
+    return proc.threads.tree;
+  }
+
+  /**
+   * This process ended (its hart stopped: exit status or fault): a parent waiting in wait4 learns
+   * it, and the other processes of the tree run to their end. Returns a report when some of them
+   * could not (they were all blocked), else null.
+   */
+  public String processEnded(int wstatus) {
+    ProcessTree tree = proc.threads.tree;
+    if (tree == null) {
+      return null;
+    }
+    tree.ended(tree.member(proc), wstatus);
+    return tree.runRest();
+  }
+
+  /** The process's threads and their scheduler. */
+  public GuestThreads threads() {
+    return proc.threads;
   }
 
   /** What the kernel does with each system call (spec/emulator.md's table is made from it). */

@@ -84,6 +84,19 @@ final class MemoryCalls {
     this.fileMapListener = l;
   }
 
+  /** execve: a new program's heap and mappings (the caller then sets the loader's mmap top). */
+  void execReset(long start) {
+    setBrkStart(start);
+    mmapNext = Loader.MMAP_TOP;
+  }
+
+  /** A forked child's heap and mapping cursor are its parent's. */
+  void copyInto(MemoryCalls child) {
+    child.brkStart = brkStart;
+    child.brk = brk;
+    child.mmapNext = mmapNext;
+  }
+
   void setBrkStart(long start) {
     this.brkStart = start;
     this.brk = start;

@@ -5,9 +5,9 @@ import java.util.Random;
 import org.dise.runtime.mem.Memory;
 
 /**
- * The process and its identity: exit, ids, limits, the one thread's bookkeeping (futex,
- * set_tid_address, set_robust_list), randomness, and what the system says about itself (uname,
- * sysinfo). One process with one thread: pid and tid 1000, parent 999, uid and gid 0.
+ * The process and its identity: exit_group, ids, limits, randomness, and what the system says about
+ * itself (uname, sysinfo). Its threads are {@link ThreadCalls}'. The first process is pid 1000, its
+ * parent 999, uid and gid 0.
  */
 final class ProcessCalls {
   static final int PID = 1000;
@@ -29,26 +29,12 @@ final class ProcessCalls {
   }
 
   void register(SyscallTable t) {
-    t.partial(
-        Syscall.EXIT,
-        "ends the process (there is one thread)",
-        (cpu, a) -> {
-          cpu.halt((int) a[0] & 0xff);
-          return 0;
-        });
     t.implement(
         Syscall.EXIT_GROUP,
         (cpu, a) -> {
           cpu.halt((int) a[0] & 0xff);
           return 0;
         });
-    t.partial(Syscall.SET_TID_ADDRESS, "the address is not kept (one thread)", (cpu, a) -> PID);
-    t.partial(Syscall.SET_ROBUST_LIST, "the list is not kept (one thread)", (cpu, a) -> 0);
-    t.partial(
-        Syscall.FUTEX,
-        "one thread: every operation returns 0 at once (a wait never blocks, a wake wakes nobody)",
-        (cpu, a) -> 0);
-    t.partial(Syscall.SCHED_YIELD, "one thread: returns at once", (cpu, a) -> 0);
     t.partial(
         Syscall.PRLIMIT64,
         "of the calling process only; RLIMIT_NOFILE and RLIMIT_AS are enforced, RLIMIT_STACK"
@@ -71,9 +57,8 @@ final class ProcessCalls {
           return 0;
         });
     t.partial(Syscall.UMASK, "reports 022 and keeps nothing", (cpu, a) -> 022);
-    t.implement(Syscall.GETPID, (cpu, a) -> PID);
-    t.implement(Syscall.GETTID, (cpu, a) -> PID);
-    t.implement(Syscall.GETPPID, (cpu, a) -> PPID);
+    t.implement(Syscall.GETPID, (cpu, a) -> proc.pid);
+    t.implement(Syscall.GETPPID, (cpu, a) -> proc.ppid);
     t.implement(Syscall.GETUID, (cpu, a) -> 0);
     t.implement(Syscall.GETEUID, (cpu, a) -> 0);
     t.implement(Syscall.GETGID, (cpu, a) -> 0);
@@ -126,9 +111,9 @@ final class ProcessCalls {
         return -Errno.EPERM;
       }
       if (resource == RLIMIT_NOFILE && cur >= 3) {
-        proc.limits = new GuestLimits((int) cur, proc.limits.addressSpace());
+        proc.limits = new GuestLimits((int) cur, proc.limits.addressSpace(), proc.limits.nproc());
       } else if (resource == RLIMIT_AS && cur >= GuestLimits.MIN_AS) {
-        proc.limits = new GuestLimits(proc.limits.nofile(), cur);
+        proc.limits = new GuestLimits(proc.limits.nofile(), cur, proc.limits.nproc());
       }
     }
     return 0;

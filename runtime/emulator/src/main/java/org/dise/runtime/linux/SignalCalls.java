@@ -127,6 +127,54 @@ final class SignalCalls {
     this.mem = proc.mem;
   }
 
+  /**
+   * A forked child keeps its parent's dispositions, mask and alternate stack (Linux's fork);
+   * nothing is pending in it, and its interval timer is off.
+   */
+  void copyInto(SignalCalls child) {
+    System.arraycopy(handler, 0, child.handler, 0, handler.length);
+    System.arraycopy(flags, 0, child.flags, 0, flags.length);
+    System.arraycopy(actMask, 0, child.actMask, 0, actMask.length);
+    child.blocked = blocked;
+    child.altSp = altSp;
+    child.altSize = altSize;
+    child.altEnabled = altEnabled;
+    child.trampolineMapped = trampolineMapped;
+    child.waitedNanos = waitedNanos;
+  }
+
+  /** execve: caught signals go back to their default action; ignored ones stay ignored. */
+  void execReset() {
+    for (int s = 1; s <= NSIG; s++) {
+      if (handler[s] != SIG_IGN) {
+        handler[s] = SIG_DFL;
+      }
+      flags[s] = 0;
+      actMask[s] = 0;
+    }
+    altEnabled = false;
+    altSp = 0;
+    altSize = 0;
+    trampolineMapped = false;
+  }
+
+  /**
+   * A signal from another process of the tree: one whose default action ends the process, and that
+   * the process neither catches, ignores nor blocks, ends it at once (it may be blocked in a call
+   * that nothing else would end); any other is made pending, for delivery when the process next
+   * returns from a system call. Returns true when the process ended.
+   */
+  boolean fromOutside(Cpu target, int sig, int senderPid) {
+    boolean deflt = sig == SIGKILL || (handler[sig] == SIG_DFL && (blocked & bit(sig)) == 0);
+    if (deflt && !defaultIgnores(sig) && !defaultStops(sig)) {
+      proc.killedBy = sig;
+      target.halt(128 + sig);
+      return true;
+    }
+    raise(sig, SI_USER, senderPid);
+    return false;
+  }
+
   private static long bit(int sig) {
     return 1L << (sig - 1);
   }
@@ -139,17 +187,20 @@ final class SignalCalls {
     t.implement(Syscall.RT_SIGPENDING, (cpu, a) -> rtSigpending(a[0], a[1]));
     t.partial(
         Syscall.KILL,
-        "the process itself only (its pid, 0 or -1; another pid is ESRCH); real-time signals do"
-            + " not queue",
+        "the process itself (its pid, 0 or -1) and the other processes of its tree; a signal to"
+            + " another process that neither catches nor blocks it ends that process at once,"
+            + " else it is delivered when that process next returns from a system call; real-time"
+            + " signals do not queue",
         (cpu, a) -> kill(a[0], (int) a[1]));
     t.partial(
         Syscall.TKILL,
-        "the one thread only (another tid is ESRCH); real-time signals do not queue",
+        "any thread of the process; the signal is the process's (delivered to the thread running"
+            + " when it is next checked); real-time signals do not queue",
         (cpu, a) -> tkill(a[0], (int) a[1]));
     t.partial(
         Syscall.TGKILL,
-        "the one thread only (another tgid or tid is ESRCH); real-time signals do not queue",
-        (cpu, a) -> a[0] != ProcessCalls.PID ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
+        "threads of this process only (as tkill); another tgid is ESRCH",
+        (cpu, a) -> a[0] != proc.pid ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
     t.implement(Syscall.RT_SIGSUSPEND, (cpu, a) -> rtSigsuspend(cpu, a[0], a[1]));
     t.implement(Syscall.RT_SIGTIMEDWAIT, (cpu, a) -> rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]));
     t.partial(
@@ -211,7 +262,7 @@ final class SignalCalls {
    */
   long brokenPipe(long r) {
     if (r == -Errno.EPIPE) {
-      raise(SIGPIPE, SI_USER, ProcessCalls.PID);
+      raise(SIGPIPE, SI_USER, proc.pid);
     }
     return r;
   }
@@ -220,11 +271,11 @@ final class SignalCalls {
     if (sig < 0 || sig > NSIG) {
       return -Errno.EINVAL;
     }
-    if (pid != ProcessCalls.PID && pid != 0 && pid != -1 && pid != -ProcessCalls.PID) {
-      return -Errno.ESRCH;
+    if (pid != proc.pid && pid != 0 && pid != -1 && pid != -proc.pid) {
+      return proc.killOther((int) Math.abs(pid), sig);
     }
     if (sig != 0) {
-      raise(sig, SI_USER, ProcessCalls.PID);
+      raise(sig, SI_USER, proc.pid);
     }
     return 0;
   }
@@ -233,11 +284,11 @@ final class SignalCalls {
     if (sig < 0 || sig > NSIG) {
       return -Errno.EINVAL;
     }
-    if (tid != ProcessCalls.PID) {
+    if (tid != proc.pid && (tid <= 0 || !proc.threads.isLive((int) tid))) {
       return tid <= 0 ? -Errno.EINVAL : -Errno.ESRCH;
     }
     if (sig != 0) {
-      raise(sig, SI_TKILL, ProcessCalls.PID);
+      raise(sig, SI_TKILL, proc.pid);
     }
     return 0;
   }
@@ -394,6 +445,7 @@ final class SignalCalls {
       how = "";
     }
     proc.say("guest " + (defaultStops(sig) ? "stopped" : "killed") + " by " + name(sig) + how);
+    proc.killedBy = sig;
     cpu.halt(128 + sig);
   }
 
@@ -493,6 +545,7 @@ final class SignalCalls {
           String.format(
               "guest's signal %d frame at 0x%x could not be written: killed by signal %d",
               sig, frame, SIGSEGV));
+      proc.killedBy = SIGSEGV;
       cpu.halt(128 + SIGSEGV);
       return;
     }
@@ -531,6 +584,7 @@ final class SignalCalls {
       fcsr = mem.read32(sc + SC_FCSR);
     } catch (MemoryFault e) {
       proc.say("guest's rt_sigreturn found no signal frame at sp: killed by signal " + SIGSEGV);
+      proc.killedBy = SIGSEGV;
       cpu.halt(128 + SIGSEGV);
       return 0;
     }

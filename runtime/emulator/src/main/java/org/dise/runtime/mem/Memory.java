@@ -48,6 +48,35 @@ public final class Memory {
   private long residentPages;
   private long mappedPages;
 
+  /**
+   * A copy of this address space for a forked process: the same mappings, protections and contents,
+   * in pages of its own (copied now rather than on write: a fork is rare and the copy costs one
+   * array copy per touched page). No page of the copy holds decoded code yet.
+   */
+  public Memory copy() {
+    Memory m = new Memory();
+    for (int p = 0; p < PAGES; p++) {
+      if (flags[p] == 0 && data[p] == null) {
+        continue;
+      }
+      m.flags[p] = (byte) (flags[p] & ~CODE);
+      m.data[p] = data[p] == null ? null : data[p].clone();
+      m.refresh(p);
+    }
+    m.residentPages = residentPages;
+    m.mappedPages = mappedPages;
+    return m;
+  }
+
+  /** Unmaps everything (execve: the new program starts in an empty address space). */
+  public void unmapAll() {
+    for (int p = 0; p < PAGES; p++) {
+      if (flags[p] != 0 || data[p] != null) {
+        unmap((long) p << PAGE_BITS, PAGE_SIZE);
+      }
+    }
+  }
+
   /** Called with the page number when the guest writes to a page holding decoded code. */
   public void setCodeWriteListener(IntConsumer listener) {
     this.codeWriteListener = listener;
