@@ -86,6 +86,53 @@ public final class Lab {
     return workloads;
   }
 
+  /** The {@code --set} values given (not the defaults). */
+  public Map<String, String> given() {
+    return given;
+  }
+
+  private final Map<Path, String> sha256s = new java.util.HashMap<>();
+
+  private String sha256(Workload w) {
+    return sha256s.computeIfAbsent(w.program(), p -> w.sha256());
+  }
+
+  /**
+   * A run of {@code w}: the specification holds the program's hash, so a rebuilt program is another
+   * run.
+   */
+  public RunSpec spec(String kind, Workload w, Map<String, String> settings, String label) {
+    return new RunSpec(kind, w.invocation(), sha256(w), settings, label);
+  }
+
+  /** The whole of {@code e} as one run: every program, quick or not, and the {@code --set}s. */
+  public RunSpec wholeSpec(Experiment e) {
+    Map<String, String> s = new java.util.TreeMap<>();
+    given.forEach((k, v) -> s.put("set." + k, v));
+    s.put("quick", String.valueOf(quick));
+    return new RunSpec(
+        e.name() + ".whole",
+        String.join(",", workloads.stream().map(Workload::invocation).toList()),
+        String.join(",", workloads.stream().map(this::sha256).toList()),
+        s,
+        e.name() + " (the whole experiment, one run)");
+  }
+
+  /** The workload a run specification names, among this lab's. */
+  public Workload workload(RunSpec spec) {
+    return workloads.stream()
+        .filter(w -> w.invocation().equals(spec.program()))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new ExperimentException(
+                    "run "
+                        + spec.kind()
+                        + ": program "
+                        + spec.program()
+                        + " is not in --programs"));
+  }
+
   public boolean quick() {
     return quick;
   }
@@ -138,6 +185,13 @@ public final class Lab {
 
   /** Checks and lowers ACF text; an error in it is ours, not the user's. */
   public ProductionSet compile(String name, String text) {
+    return compiled.computeIfAbsent(name + "\0" + text, k -> compileAgain(name, text));
+  }
+
+  /** Sets compiled so far: a plan's runs share a few ACF texts. */
+  private final Map<String, ProductionSet> compiled = new java.util.HashMap<>();
+
+  private ProductionSet compileAgain(String name, String text) {
     Frontend.Result r = Frontend.standard().check(new SourceFile(name, text), Path.of(name));
     Diagnostics diags = r.diagnostics();
     Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));

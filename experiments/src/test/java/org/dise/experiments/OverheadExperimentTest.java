@@ -27,18 +27,18 @@ class OverheadExperimentTest {
       Measured ex = find(runs, p, Variant.EXHAUSTIVE);
       Measured dise = find(runs, p, Variant.DISE);
       Measured hps = find(runs, p, Variant.HPS);
-      long events = ex.run().cost().handlerCalls();
+      long events = ex.cost().handlerCalls();
       assertThat(events).isGreaterThan(200L);
       // Pure DISE: every event is replaced; the countdown samples the 1st, 101st, ... event.
-      assertThat(dise.run().cost().replacements()).isEqualTo(events);
-      assertThat(dise.run().cost().handlerCalls())
+      assertThat(dise.cost().replacements()).isEqualTo(events);
+      assertThat(dise.cost().handlerCalls())
           .isEqualTo((events + OverheadExperiment.PERIOD - 1) / OverheadExperiment.PERIOD);
-      assertThat(dise.run().cost().insertedInstructions())
-          .isEqualTo(2 * events + dise.run().cost().handlerCalls());
+      assertThat(dise.cost().insertedInstructions())
+          .isEqualTo(2 * events + dise.cost().handlerCalls());
       // HPS: the counter samples the 100th, 200th, ... event, and nothing else is replaced.
-      assertThat(hps.run().cost().replacements()).isEqualTo(events / OverheadExperiment.PERIOD);
-      assertThat(hps.run().cost().handlerCalls()).isEqualTo(events / OverheadExperiment.PERIOD);
-      assertThat(hps.run().cost().insertedInstructions()).isEqualTo(0L);
+      assertThat(hps.cost().replacements()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.cost().handlerCalls()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.cost().insertedInstructions()).isEqualTo(0L);
     }
   }
 

@@ -1,0 +1,56 @@
+package org.dise.experiments;
+
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code --status DIR}: each run of the plan, done, running (where), failed (why) or pending, and
+ * the counts. A run marked running whose process or SLURM task has ended is shown as failed
+ * ("lost"): the next invocation runs it again.
+ */
+public final class RunStatus {
+  private RunStatus() {}
+
+  /** Prints the status; returns 0 when every run is done, 1 otherwise. */
+  public static int print(List<Plans.Planned> plan, Results results, PrintStream out) {
+    Liveness liveness = new Liveness(results);
+    Map<Results.State, Integer> counts = new EnumMap<>(Results.State.class);
+    for (Plans.Planned p : plan) {
+      Results.State st = results.state(p.spec());
+      String detail = "";
+      if (st == Results.State.RUNNING) {
+        String marker = results.runningOn(p.spec());
+        if (liveness.live(p)) {
+          detail = marker.startsWith("queued") ? "(" + marker + ")" : "(on " + marker + ")";
+        } else {
+          st = Results.State.FAILED;
+          detail = "(lost: " + marker + " ended without a result; run again to rerun it)";
+        }
+      } else if (st == Results.State.FAILED) {
+        detail = "(" + results.failure(p.spec()).lines().findFirst().orElse("") + ")";
+      }
+      counts.merge(st, 1, Integer::sum);
+      out.printf(
+          Locale.ROOT,
+          "%4d  %-8s %s  %s %s%n",
+          p.index(),
+          st.name().toLowerCase(Locale.ROOT),
+          p.spec().id(),
+          p.spec().label(),
+          detail);
+    }
+    out.printf(
+        Locale.ROOT,
+        "%d runs: %d done, %d running, %d failed, %d pending (%s)%n",
+        plan.size(),
+        counts.getOrDefault(Results.State.DONE, 0),
+        counts.getOrDefault(Results.State.RUNNING, 0),
+        counts.getOrDefault(Results.State.FAILED, 0),
+        counts.getOrDefault(Results.State.PENDING, 0),
+        results.dir());
+    return counts.getOrDefault(Results.State.DONE, 0) == plan.size() ? 0 : 1;
+  }
+}
