@@ -12,12 +12,17 @@ public final class InProcessExecutor implements Executor {
       return;
     }
     Lab progress = todo.get(0).lab();
-    progress.plan(todo.size());
+    // A whole experiment (one run) plans and reports its own steps.
+    progress.plan((int) todo.stream().filter(p -> !whole(p)).count());
     for (Plans.Planned p : todo) {
       Plans.runOne(p, results);
-      if (!p.spec().kind().endsWith(".whole")) { // a whole experiment reports its own steps
+      if (!whole(p)) {
         progress.step("%s", p.spec().label());
       }
     }
+  }
+
+  static boolean whole(Plans.Planned p) {
+    return p.spec().kind().endsWith(".whole");
   }
 }
