@@ -8,14 +8,30 @@ import java.util.Locale;
 final class Executors {
   private Executors() {}
 
+  /** Says which runs are not run now: those with a result, failed ones, those under way. */
   static void skipped(List<Plans.Planned> plan, List<Plans.Planned> todo, Results results) {
-    if (todo.size() < plan.size() && !plan.isEmpty()) {
-      plan.get(0)
-          .lab()
-          .progress(
-              "%d of %d runs already have a result or are under way in %s: not run again",
-              plan.size() - todo.size(), plan.size(), results.dir());
+    if (todo.size() == plan.size() || plan.isEmpty()) {
+      return;
     }
+    java.util.Set<Plans.Planned> now = new java.util.HashSet<>(todo);
+    int done = 0;
+    int failed = 0;
+    int live = 0;
+    for (Plans.Planned p : plan) {
+      if (!now.contains(p)) {
+        switch (results.state(p.spec())) {
+          case DONE -> done++;
+          case FAILED -> failed++;
+          default -> live++;
+        }
+      }
+    }
+    plan.get(0)
+        .lab()
+        .progress(
+            "%d of %d runs not run now: %d have a result, %d failed (--retry runs them again),"
+                + " %d under way (%s)",
+            plan.size() - todo.size(), plan.size(), done, failed, live, results.dir());
   }
 
   /** Throws, naming the runs of {@code ran} that have no result, if any. */

@@ -98,10 +98,12 @@ public final class Plans {
   public static List<Results.Result> results(Experiment e, Lab lab, Results results) {
     List<Results.Result> out = new ArrayList<>();
     int missing = 0;
+    int failed = 0;
     for (RunSpec s : e.plan(lab)) {
       var r = results.read(s);
       if (r.isEmpty()) {
         missing++;
+        failed += results.state(s) == Results.State.FAILED ? 1 : 0;
       } else {
         out.add(r.get());
       }
@@ -110,12 +112,13 @@ public final class Plans {
       throw new ExperimentException(
           String.format(
               Locale.ROOT,
-              "%s: %d of %d runs have no result in %s (`--status` shows which; run the same"
-                  + " command again to run them)",
+              "%s: %d of %d runs have no result in %s, %d of them failed (`--status` shows"
+                  + " which; the same command runs the others, with --retry the failed ones too)",
               e.name(),
               missing,
               missing + out.size(),
-              results.dir()));
+              results.dir(),
+              failed));
     }
     return out;
   }
