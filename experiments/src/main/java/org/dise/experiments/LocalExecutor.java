@@ -36,6 +36,10 @@ public final class LocalExecutor implements Executor {
     if (todo.isEmpty()) {
       return;
     }
+    if (todo.size() == 1) { // a worker would only add its start-up
+      new InProcessExecutor().execute(todo, results, retry);
+      return;
+    }
     Lab progress = todo.get(0).lab();
     progress.plan(todo.size());
     progress.progress("%d run(s) in up to %d worker process(es)", todo.size(), jobs);

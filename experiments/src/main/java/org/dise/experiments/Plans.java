@@ -72,7 +72,10 @@ public final class Plans {
     double load = Results.load();
     long t0 = System.nanoTime();
     try {
-      JsonNode value = execute(p.lab(), p.spec());
+      JsonNode value =
+          Experiments.named(p.spec().experiment())
+              .orElse(p.experiment()) // a plan outside the experiments: acf sweep
+              .execute(p.lab(), p.spec());
       results.write(p.spec(), started, (System.nanoTime() - t0) / 1e9, load, value);
       return true;
     } catch (RuntimeException | Error ex) {
@@ -99,11 +102,17 @@ public final class Plans {
     List<Results.Result> out = new ArrayList<>();
     int missing = 0;
     int failed = 0;
+    String why = "";
     for (RunSpec s : e.plan(lab)) {
       var r = results.read(s);
       if (r.isEmpty()) {
         missing++;
-        failed += results.state(s) == Results.State.FAILED ? 1 : 0;
+        if (results.state(s) == Results.State.FAILED) {
+          failed++;
+          if (why.isEmpty()) {
+            why = "; the first: " + s.label() + ": " + results.failure(s);
+          }
+        }
       } else {
         out.add(r.get());
       }
@@ -113,12 +122,13 @@ public final class Plans {
           String.format(
               Locale.ROOT,
               "%s: %d of %d runs have no result in %s, %d of them failed (`--status` shows"
-                  + " which; the same command runs the others, with --retry the failed ones too)",
+                  + " which; the same command runs the others, with --retry the failed ones too)%s",
               e.name(),
               missing,
               missing + out.size(),
               results.dir(),
-              failed));
+              failed,
+              why));
     }
     return out;
   }

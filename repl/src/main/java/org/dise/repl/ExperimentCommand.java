@@ -4,18 +4,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.dise.experiments.Executor;
 import org.dise.experiments.Experiment;
 import org.dise.experiments.ExperimentException;
 import org.dise.experiments.ExperimentRunner;
 import org.dise.experiments.Experiments;
-import org.dise.experiments.InProcessExecutor;
 import org.dise.experiments.Lab;
-import org.dise.experiments.LocalExecutor;
 import org.dise.experiments.Plans;
 import org.dise.experiments.Results;
 import org.dise.experiments.RunStatus;
-import org.dise.experiments.SlurmExecutor;
 import org.dise.experiments.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,13 +38,13 @@ import picocli.CommandLine.Parameters;
       "  ./acf experiment rap --set code_range_bits=64,32 --out results",
       "  ./acf experiment all --out results",
       "  ./acf experiment overhead --quick --executor local --jobs 2 --out results",
-      "  ./acf experiment overhead --executor slurm --slurm-time 1:00:00 --out /shared/r",
+      "  ./acf experiment overhead --executor slurm --slurm-time 60 --out /shared/r",
       "  ./acf experiment overhead --plan",
       "  ./acf experiment overhead --run 3 --out results",
       "  ./acf experiment overhead --status results",
       "  ./acf experiment overhead --collect results",
       "",
-      "Each experiment is a plan of runs (--plan prints it, one JSON line each); a run's",
+      "Each experiment is a plan of runs (--plan prints it, a JSON line each); a run's",
       "result goes to DIR/runs/ID.json, and a run with a result is not run again. The",
       "options that choose the runs (--programs, --quick, --set) must be the same for",
       "--plan, --run, --status and --collect. docs/scaling.md: other schedulers.",
@@ -94,67 +90,7 @@ public final class ExperimentCommand implements Callable<Integer> {
       description = "Where the results go (default: ${DEFAULT-VALUE}).")
   Path out = Path.of("experiments-out");
 
-  @Option(
-      names = "--plan",
-      description = "Print the runs of the plan, one JSON line each, and stop.")
-  boolean plan;
-
-  @Option(
-      names = "--run",
-      paramLabel = "K",
-      description = "Run only run K of the plan (from 0) into --out/runs, unless it has a result.")
-  Integer run;
-
-  @Option(
-      names = "--collect",
-      paramLabel = "DIR",
-      description = "Build the CSVs, figures and index.html in DIR from the runs' results there.")
-  Path collect;
-
-  @Option(
-      names = "--status",
-      paramLabel = "DIR",
-      description = "Show which runs of the plan are done, running, failed or pending in DIR.")
-  Path status;
-
-  @Option(
-      names = "--executor",
-      paramLabel = "KIND",
-      description =
-          "local (worker processes on this machine) or slurm (one sbatch --array);"
-              + " default: ${DEFAULT-VALUE}.")
-  String executor = "local";
-
-  @Option(
-      names = "--jobs",
-      paramLabel = "N",
-      description =
-          "Local worker processes at once (default: the number of cores; 1 runs every run in"
-              + " this process).")
-  Integer jobs;
-
-  @Option(names = "--retry", description = "Run the runs that failed again (others never are).")
-  boolean retry;
-
-  @Option(names = "--slurm-partition", paramLabel = "P", description = "sbatch --partition.")
-  String slurmPartition;
-
-  @Option(names = "--slurm-time", paramLabel = "T", description = "sbatch --time, per run.")
-  String slurmTime;
-
-  @Option(names = "--slurm-mem", paramLabel = "M", description = "sbatch --mem, per run.")
-  String slurmMem;
-
-  @Option(
-      names = "--sbatch",
-      paramLabel = "OPT",
-      description = "A further sbatch option, passed through (repeatable): --sbatch=--account=x.")
-  List<String> sbatch = new ArrayList<>();
-
-  @Option(
-      names = "--no-wait",
-      description = "With --executor slurm: return once submitted (then --status, --collect).")
-  boolean noWait;
+  @picocli.CommandLine.Mixin PlanOptions exec = new PlanOptions();
 
   @Override
   public Integer call() {
@@ -232,38 +168,35 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + out);
       }
       List<Plans.Planned> planned = Plans.plan(labs);
-      if (plan) {
+      if (exec.plan) {
         planned.forEach(p -> System.out.println(p.jsonLine()));
         return 0;
       }
-      if (status != null) {
-        return RunStatus.print(planned, new Results(status, version), System.out);
+      if (exec.status != null) {
+        return RunStatus.print(planned, new Results(exec.status, version), System.out);
       }
-      if (run != null) {
-        if (run < 0 || run >= planned.size()) {
-          throw new UserError(
-              "--run " + run + ": the plan has runs 0 to " + (planned.size() - 1), Main.EXIT_USAGE);
-        }
-        Plans.Planned p = planned.get(run);
+      if (exec.run != null) {
+        Plans.Planned p = exec.planned(planned);
         boolean ran = Plans.runOne(p, new Results(out, version));
         System.err.println(
             "run "
-                + run
+                + p.index()
                 + " ("
                 + p.spec().label()
                 + "): "
                 + (ran ? "done" : "has a result, skipped"));
         return 0;
       }
-      Path into = collect != null ? collect : out;
-      if (collect == null) {
+      Path into = exec.collect != null ? exec.collect : out;
+      if (exec.collect == null) {
         for (Experiment e : chosen) {
           Lab lab = labs.get(e);
           lab.progress(
               "%s: %s on %d program(s)%s",
               e.name(), e.reproduces(), lab.workloads().size(), quick ? " (quick)" : "");
         }
-        executor(into).execute(planned, new Results(into, version), retry);
+        exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-" + name.replace(',', '-'))
+            .execute(planned, new Results(into, version), exec.retry);
       }
       for (Experiment e : chosen) {
         ExperimentRunner.Written w =
@@ -279,30 +212,6 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw new UserError(e.getMessage(), Main.EXIT_USAGE);
     }
     return 0;
-  }
-
-  /** The executor the options choose; its workers run this command line with --run K. */
-  private Executor executor(Path into) {
-    Executor.Worker worker = k -> Workers.command(workerArgs(into, k));
-    switch (executor) {
-      case "local" -> {
-        int n = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
-        return n == 1 ? new InProcessExecutor() : new LocalExecutor(n, worker);
-      }
-      case "slurm" -> {
-        return new SlurmExecutor(
-            new SlurmExecutor.Options(
-                slurmPartition,
-                slurmTime,
-                slurmMem,
-                sbatch,
-                "acf-" + name.replace(',', '-'),
-                !noWait),
-            worker);
-      }
-      default ->
-          throw new UserError("--executor " + executor + ": local or slurm", Main.EXIT_USAGE);
-    }
   }
 
   /**

@@ -188,4 +188,53 @@ class ExperimentExecutorTest {
     ConfigCommandTest.Result status = acf(s.toArray(String[]::new));
     assertThat(status.stdout()).contains("9 runs: 9 done, 0 running, 0 failed, 0 pending");
   }
+
+  /** {@code acf sweep}: one run per workload, and the same CSV from workers as from one process. */
+  @Test
+  void aSweepIsAPlanOfOneRunPerWorkload(@TempDir Path tmp) throws Exception {
+    List<String> sweep =
+        List.of(
+            "sweep",
+            "--acf",
+            SamplingCommandTest.ACF,
+            "--workload",
+            SamplingCommandTest.PHASES + " 1",
+            "--workload",
+            SamplingCommandTest.PHASES + " 1 AB",
+            "--periods",
+            "4",
+            "--one-in",
+            "4",
+            "--seeds",
+            "1",
+            "--thresholds",
+            "25");
+    List<String> planArgs = new ArrayList<>(sweep);
+    planArgs.add("--plan");
+    ConfigCommandTest.Result plan = acf(planArgs.toArray(String[]::new));
+    ok(plan);
+    List<String> lines = plan.stdout().lines().toList();
+    assertThat(lines).hasSize(2);
+    JsonNode first = JSON.readTree(lines.get(0));
+    assertThat(first.path("kind").asText()).isEqualTo("sweep.workload");
+    assertThat(first.path("settings").path("acf").asText()).contains("external_trigger");
+    assertThat(first.path("settings").path("periods").asText()).isEqualTo("[4]");
+
+    List<String> one = new ArrayList<>(sweep);
+    one.addAll(List.of("--jobs", "1", "--out", tmp.resolve("one.csv").toString()));
+    ok(acf(one.toArray(String[]::new)));
+    assertThat(Files.isDirectory(tmp.resolve("one.csv.runs/runs"))).isTrue();
+    List<String> two = new ArrayList<>(sweep);
+    two.addAll(List.of("--jobs", "2", "--out", tmp.resolve("two.csv").toString()));
+    ConfigCommandTest.Result r = acf(two.toArray(String[]::new));
+    ok(r);
+    assertThat(r.stderr()).contains("2 run(s) in up to 2 worker process(es)");
+    assertThat(Files.readAllBytes(tmp.resolve("two.csv")))
+        .isEqualTo(Files.readAllBytes(tmp.resolve("one.csv")));
+    assertThat(Files.readAllLines(tmp.resolve("two.csv"))).hasSize(1 + 2 * 3);
+    // Run again: both results are there, nothing runs, the CSV is collected again.
+    ConfigCommandTest.Result again = acf(two.toArray(String[]::new));
+    ok(again);
+    assertThat(again.stderr()).contains("2 of 2 runs not run now: 2 have a result");
+  }
 }
