@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code --status DIR}: each run of the plan, done, running (where), failed (why) or pending, and
- * the counts. A run marked running whose process or SLURM task has ended is shown as failed
- * ("lost"): the next invocation runs it again.
+ * {@code --status DIR}: each run of the plan, done, running (where), queued (its SLURM task),
+ * failed (why) or pending, and the counts. A run marked running whose process or SLURM task has
+ * ended is shown as failed ("lost"): the next invocation runs it again.
  */
 public final class RunStatus {
   private RunStatus() {}
@@ -18,13 +18,17 @@ public final class RunStatus {
   public static int print(List<Plans.Planned> plan, Results results, PrintStream out) {
     Liveness liveness = new Liveness(results);
     Map<Results.State, Integer> counts = new EnumMap<>(Results.State.class);
+    int queued = 0;
     for (Plans.Planned p : plan) {
       Results.State st = results.state(p.spec());
       String detail = "";
       if (st == Results.State.RUNNING) {
         String marker = results.runningOn(p.spec());
-        if (liveness.live(p)) {
-          detail = marker.startsWith("queued") ? "(" + marker + ")" : "(on " + marker + ")";
+        if (liveness.live(p) && marker.startsWith("queued")) {
+          queued++;
+          detail = "(" + marker + ")";
+        } else if (liveness.live(p)) {
+          detail = "(on " + marker + ")";
         } else {
           st = Results.State.FAILED;
           detail = "(lost: " + marker + " ended without a result; run again to rerun it)";
@@ -37,17 +41,18 @@ public final class RunStatus {
           Locale.ROOT,
           "%4d  %-8s %s  %s %s%n",
           p.index(),
-          st.name().toLowerCase(Locale.ROOT),
+          detail.startsWith("(queued") ? "queued" : st.name().toLowerCase(Locale.ROOT),
           p.spec().id(),
           p.spec().label(),
           detail);
     }
     out.printf(
         Locale.ROOT,
-        "%d runs: %d done, %d running, %d failed, %d pending (%s)%n",
+        "%d runs: %d done, %d running, %d queued, %d failed, %d pending (%s)%n",
         plan.size(),
         counts.getOrDefault(Results.State.DONE, 0),
-        counts.getOrDefault(Results.State.RUNNING, 0),
+        counts.getOrDefault(Results.State.RUNNING, 0) - queued,
+        queued,
         counts.getOrDefault(Results.State.FAILED, 0),
         counts.getOrDefault(Results.State.PENDING, 0),
         results.dir());

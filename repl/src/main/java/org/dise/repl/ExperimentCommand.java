@@ -197,6 +197,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-" + name.replace(',', '-'))
             .execute(planned, new Results(into, version), exec.retry);
+        if (exec.submitOnly()) {
+          return 0; // --status and --collect take over
+        }
       }
       for (Experiment e : chosen) {
         ExperimentRunner.Written w =

@@ -78,6 +78,13 @@ final class PlanOptions {
       description = "With --executor slurm: return once submitted (then --status, --collect).")
   boolean noWait;
 
+  /**
+   * Whether the executor only submits ({@code --executor slurm --no-wait}): nothing to collect yet.
+   */
+  boolean submitOnly() {
+    return executor.equals("slurm") && noWait;
+  }
+
   /** Run {@code --run K} of {@code plan}; K out of range is a usage error. */
   Plans.Planned planned(List<Plans.Planned> plan) {
     if (run < 0 || run >= plan.size()) {

@@ -318,6 +318,9 @@ public final class SweepCommand implements Callable<Integer> {
       if (exec.collect == null) {
         exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-sweep")
             .execute(planned, results, exec.retry);
+        if (exec.submitOnly()) {
+          return 0; // --status and --collect take over
+        }
       }
       points =
           SweepRuns.points(

@@ -86,7 +86,8 @@ class ExperimentExecutorTest {
 
     ConfigCommandTest.Result status = overhead("--status", out.toString());
     assertThat(status.status()).isEqualTo(1);
-    assertThat(status.stdout()).contains("9 runs: 1 done, 0 running, 0 failed, 8 pending");
+    assertThat(status.stdout())
+        .contains("9 runs: 1 done, 0 running, 0 queued, 0 failed, 8 pending");
     ConfigCommandTest.Result early = overhead("--collect", out.toString());
     assertThat(early.status()).isEqualTo(2);
     assertThat(early.stderr()).contains("overhead: 8 of 9 runs have no result in");
@@ -105,7 +106,7 @@ class ExperimentExecutorTest {
     assertThat(resumed.stderr()).contains("1 of 9 runs have no result in");
     assertThat(resumed.stderr()).contains("1 of them failed");
     assertThat(overhead("--status", out.toString()).stdout())
-        .contains("9 runs: 8 done, 0 running, 1 failed, 0 pending");
+        .contains("9 runs: 8 done, 0 running, 0 queued, 1 failed, 0 pending");
     ConfigCommandTest.Result retried = overhead("--jobs", "1", "--retry", "--out", out.toString());
     ok(retried);
     assertThat(overhead("--status", out.toString()).status()).isEqualTo(0);
@@ -186,7 +187,38 @@ class ExperimentExecutorTest {
     List<String> s = new ArrayList<>(quick);
     s.addAll(List.of("--status", slurm.toString()));
     ConfigCommandTest.Result status = acf(s.toArray(String[]::new));
-    assertThat(status.stdout()).contains("9 runs: 9 done, 0 running, 0 failed, 0 pending");
+    assertThat(status.stdout())
+        .contains("9 runs: 9 done, 0 running, 0 queued, 0 failed, 0 pending");
+
+    // A failed run: resubmitted by --retry alone, without waiting; --status until it is done.
+    JsonNode third = JSON.readTree(acf(concat(quick, "--plan")).stdout().lines().toList().get(3));
+    String id = third.path("id").asText();
+    Files.delete(slurm.resolve("runs/" + id + ".json"));
+    Files.writeString(slurm.resolve("runs/" + id + ".failed"), "simulated: out of memory\n");
+    ConfigCommandTest.Result failed = acf(concat(quick, "--status", slurm.toString()));
+    assertThat(failed.status()).isEqualTo(1);
+    assertThat(failed.stdout()).contains("failed   " + id);
+    assertThat(failed.stdout()).contains("(simulated: out of memory)");
+    ConfigCommandTest.Result retry =
+        acf(
+            concat(
+                quick, "--executor", "slurm", "--retry", "--no-wait", "--out", slurm.toString()));
+    ok(retry);
+    assertThat(retry.stderr()).containsMatch("submitted SLURM job \\d+: 1 run\\(s\\) \\(array 3,");
+    for (int i = 0;
+        i < 120 && acf(concat(quick, "--status", slurm.toString())).status() != 0;
+        i++) {
+      Thread.sleep(1000);
+    }
+    ok(acf(concat(quick, "--collect", slurm.toString())));
+    assertThat(Files.readAllBytes(slurm.resolve("overhead.csv")))
+        .isEqualTo(Files.readAllBytes(local.resolve("overhead.csv")));
+  }
+
+  static String[] concat(List<String> a, String... more) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
   }
 
   /** {@code acf sweep}: one run per workload, and the same CSV from workers as from one process. */
