@@ -45,6 +45,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf bench --acf examples/acf/hot_call_pairs.acf --engine both motion mcf",
       "  ./acf bench --rap --max-insns 5M jpeg mcf   # RAP updates/s and node counts",
       "  ./acf bench --cold --repeat 3   # fresh ./acf run processes beside qemu",
+      "  ./acf bench --cold --set long   # long runs (interpreter, FP, SQLite)",
       "  ./acf bench --cold --acf examples/acf/hot_call_pairs.acf mcf",
       "  ./acf bench --list              # the micro-benchmarks and the workloads",
       "  ./acf bench stream-finder       # one micro-benchmark (fpu, frontend, ...)",
@@ -149,6 +150,14 @@ public final class BenchCommand implements Callable<Integer> {
               + " this build, or java -jar its jar).")
   List<String> launcher = new ArrayList<>();
 
+  @Option(
+      names = "--set",
+      paramLabel = "NAME",
+      description =
+          "With --cold: the named workload set of examples/programs/sets/NAME.txt, each at its"
+              + " own size (long: runs of 0.5 s or more under qemu; short: 0.02-0.1 s).")
+  String set;
+
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
@@ -231,9 +240,19 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** {@code --cold}: fresh processes, hello included unless workloads are named. */
   private int cold() throws IOException, InterruptedException {
-    List<Path> programs = workloads();
-    if (names.isEmpty() && Files.isRegularFile(dir.resolve("hello"))) {
-      programs.add(0, dir.resolve("hello"));
+    List<Workload> programs = new ArrayList<>();
+    if (set != null) {
+      if (!names.isEmpty() || !args.isEmpty()) {
+        throw new UserError(
+            "--set gives each workload its own arguments: name no workloads and no --arg",
+            ExitStatus.USAGE);
+      }
+      programs.addAll(BenchSet.load(ColdBench.repository(), set, System.err));
+    } else {
+      workloads().forEach(p -> programs.add(Workload.of(p, args)));
+      if (names.isEmpty() && Files.isRegularFile(dir.resolve("hello"))) {
+        programs.add(0, Workload.of(dir.resolve("hello"), args));
+      }
     }
     List<String> runOptions = new ArrayList<>();
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
@@ -263,7 +282,6 @@ public final class BenchCommand implements Callable<Integer> {
             runOptions,
             acfOptions,
             acfNames,
-            args,
             repeat,
             !noQemu && onPath("qemu-riscv64"),
             System.out)
@@ -419,7 +437,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   private List<Path> workloads() throws IOException {
     if (!Files.isDirectory(dir)) {
-      throw new UserError(dir + ": no such directory (use --dir)", Main.EXIT_USAGE);
+      throw new UserError(dir + ": no such directory (use --dir)", ExitStatus.USAGE);
     }
     List<Path> all = new ArrayList<>();
     if (names.isEmpty()) {
@@ -439,7 +457,7 @@ public final class BenchCommand implements Callable<Integer> {
                   + (n.contains("/")
                       ? ""
                       : " (and " + n + " is no micro-benchmark: " + Benchmarks.names() + ")"),
-              Main.EXIT_USAGE);
+              ExitStatus.USAGE);
         }
         all.add(p);
       }

@@ -53,14 +53,14 @@ public final class CenterCommand implements Runnable {
   public void run() {
     spec.commandLine().usage(System.err);
     throw new UserError(
-        "acf center needs a command: serve, token, query, status or loadtest", Main.EXIT_USAGE);
+        "acf center needs a command: serve, token, query, status or loadtest", ExitStatus.USAGE);
   }
 
   static StoreUrl storeUrl(String text) {
     try {
       return StoreUrl.parse(text);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
   }
 
@@ -76,7 +76,7 @@ public final class CenterCommand implements Runnable {
     try {
       return new CenterClient(url, Duration.ofSeconds(30));
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
   }
 
@@ -171,7 +171,7 @@ public final class CenterCommand implements Runnable {
         throw new UserError(
             "--port 0..65535, --threads >= 1, --enough >= 1, --max-upload >= 1K"
                 + " and --threshold 0..100, please",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
       CenterServer.Settings settings =
           new CenterServer.Settings(
@@ -244,7 +244,7 @@ public final class CenterCommand implements Runnable {
   static final class Token implements Runnable {
     @Override
     public void run() {
-      throw new UserError("acf center token needs a command: add", Main.EXIT_USAGE);
+      throw new UserError("acf center token needs a command: add", ExitStatus.USAGE);
     }
 
     /** {@code acf center token add DEVICE}. */
@@ -438,7 +438,7 @@ public final class CenterCommand implements Runnable {
     public Integer call() throws Exception {
       if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
         throw new UserError(
-            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", Main.EXIT_USAGE);
+            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", ExitStatus.USAGE);
       }
       String url =
           store != null
@@ -460,7 +460,7 @@ public final class CenterCommand implements Runnable {
               + Runtime.getRuntime().availableProcessors()
               + " cores");
       System.out.println("loadtest: " + r.describe());
-      return r.failed() == 0 ? 0 : Main.EXIT_FAILURE;
+      return r.failed() == 0 ? 0 : ExitStatus.FAILURE;
     }
   }
 

@@ -105,14 +105,14 @@ public final class CheckCommand implements Callable<Integer> {
               + warnings
               + (warnings == 1 ? " warning" : " warnings"));
     }
-    return errors > 0 ? Main.EXIT_FAILURE : 0;
+    return errors > 0 ? ExitStatus.FAILURE : 0;
   }
 
   static LibraryResolver resolver(List<Path> libs) {
     LibraryResolver r = LibraryResolver.NONE;
     for (Path dir : libs) {
       if (!Files.isDirectory(dir)) {
-        throw new UserError("--lib " + dir + ": not a folder", Main.EXIT_USAGE);
+        throw new UserError("--lib " + dir + ": not a folder", ExitStatus.USAGE);
       }
       r = r.orElse(new DirectoryLibraryResolver(dir));
     }
@@ -121,7 +121,7 @@ public final class CheckCommand implements Callable<Integer> {
 
   static SourceFile read(Path file) {
     if (!Files.isRegularFile(file)) {
-      throw new UserError("cannot read " + file + ": no such file", Main.EXIT_USAGE);
+      throw new UserError("cannot read " + file + ": no such file", ExitStatus.USAGE);
     }
     try {
       return new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
@@ -132,16 +132,16 @@ public final class CheckCommand implements Callable<Integer> {
               + file
               + ": not a UTF-8 text file (an ACF is text;"
               + " `acf run --acf X.acf PROGRAM` takes the program last)",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     } catch (IOException e) {
-      throw new UserError("cannot read " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
+      throw new UserError("cannot read " + file + ": " + UserError.why(e), ExitStatus.USAGE);
     } catch (RuntimeException e) {
       throw new UserError(
           "cannot read "
               + file
               + ": "
               + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()),
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
   }
 }

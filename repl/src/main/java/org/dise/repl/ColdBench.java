@@ -24,7 +24,6 @@ final class ColdBench {
   private final List<String> runOptions;
   private final List<List<String>> acfOptions;
   private final List<String> acfNames;
-  private final List<String> guestArgs;
   private final int repeat;
   private final boolean qemu;
   private final PrintStream out;
@@ -40,7 +39,6 @@ final class ColdBench {
       List<String> runOptions,
       List<List<String>> acfOptions,
       List<String> acfNames,
-      List<String> guestArgs,
       int repeat,
       boolean qemu,
       PrintStream out) {
@@ -48,7 +46,6 @@ final class ColdBench {
     this.runOptions = runOptions;
     this.acfOptions = acfOptions;
     this.acfNames = acfNames;
-    this.guestArgs = guestArgs;
     this.repeat = Math.max(1, repeat);
     this.qemu = qemu;
     this.out = out;
@@ -63,9 +60,7 @@ final class ColdBench {
     try {
       Path jar =
           Path.of(ColdBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      // repl/target/acf.jar -> the repository root holds the launcher.
-      Path root = jar.getParent() == null ? null : jar.getParent().getParent();
-      root = root == null ? null : root.getParent();
+      Path root = repositoryOf(jar);
       if (root != null && Files.isExecutable(root.resolve("acf"))) {
         return List.of(root.resolve("acf").toString());
       }
@@ -83,10 +78,40 @@ final class ColdBench {
       // fall through: no usable location
     }
     throw new UserError(
-        "bench --cold: cannot find the acf launcher or jar; give --launcher", Main.EXIT_USAGE);
+        "bench --cold: cannot find the acf launcher or jar; give --launcher", ExitStatus.USAGE);
   }
 
-  int run(List<Path> programs) throws IOException, InterruptedException {
+  /** The repository a jar at {@code repl/target/acf.jar} was built in, or null. */
+  static Path repositoryOf(Path jar) {
+    Path root = jar.getParent() == null ? null : jar.getParent().getParent();
+    return root == null ? null : root.getParent();
+  }
+
+  /**
+   * The repository whose example sets {@code acf bench --set} reads: the current directory when it
+   * is one, else the repository the running jar was built in.
+   */
+  static Path repository() {
+    Path here = Path.of("").toAbsolutePath();
+    if (Files.isDirectory(BenchSet.setsDir(here))) {
+      return here;
+    }
+    try {
+      Path root =
+          repositoryOf(
+              Path.of(ColdBench.class.getProtectionDomain().getCodeSource().getLocation().toURI()));
+      if (root != null && Files.isDirectory(BenchSet.setsDir(root))) {
+        return root;
+      }
+    } catch (Exception e) {
+      // fall through
+    }
+    throw new UserError(
+        "bench --set: run it from the acf repository (no examples/programs/sets here)",
+        ExitStatus.USAGE);
+  }
+
+  int run(List<Workload> programs) throws IOException, InterruptedException {
     out.println(
         "cold runs: "
             + String.join(" ", launcher)
@@ -111,7 +136,7 @@ final class ColdBench {
       acfRatios.add(new ArrayList<>());
       acfCpuRatios.add(new ArrayList<>());
     }
-    for (Path p : programs) {
+    for (Workload p : programs) {
       List<Times> ours = new ArrayList<>();
       List<Times> theirs = new ArrayList<>();
       List<List<Times>> withAcf = new ArrayList<>();
@@ -122,8 +147,8 @@ final class ColdBench {
       for (int i = 0; i < repeat; i++) {
         ours.add(time(acfCommand(p, List.of())));
         if (qemu) {
-          List<String> q = new ArrayList<>(List.of("qemu-riscv64", p.toString()));
-          q.addAll(guestArgs);
+          List<String> q = new ArrayList<>(List.of("qemu-riscv64", p.program().toString()));
+          q.addAll(p.args());
           theirs.add(time(q));
         }
         for (int k = 0; k < acfOptions.size(); k++) {
@@ -132,7 +157,7 @@ final class ColdBench {
       }
       Times a = median(ours);
       StringBuilder line =
-          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.getFileName(), a.wall, a.cpu));
+          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.name(), a.wall, a.cpu));
       if (qemu) {
         Times q = median(theirs);
         double wr = a.wall / q.wall;
@@ -195,13 +220,13 @@ final class ColdBench {
     return 0;
   }
 
-  private List<String> acfCommand(Path program, List<String> extra) {
+  private List<String> acfCommand(Workload w, List<String> extra) {
     List<String> cmd = new ArrayList<>(launcher);
     cmd.add("run");
     cmd.addAll(runOptions);
     cmd.addAll(extra);
-    cmd.add(program.toString());
-    cmd.addAll(guestArgs);
+    cmd.add(w.program().toString());
+    cmd.addAll(w.args());
     return cmd;
   }
 

@@ -93,10 +93,10 @@ public final class CompareCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!(hotFraction > 0 && hotFraction <= 1)) {
-      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction, Main.EXIT_USAGE);
+      throw new UserError("--hot-fraction must be in (0, 1], got " + hotFraction, ExitStatus.USAGE);
     }
     if (!(hotWeight > 0 && hotWeight <= 1)) {
-      throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, Main.EXIT_USAGE);
+      throw new UserError("--hot-weight must be in (0, 1], got " + hotWeight, ExitStatus.USAGE);
     }
     RunDirectory ra = RunDirectory.read(a);
     RunDirectory rb = RunDirectory.read(b);
@@ -134,7 +134,7 @@ public final class CompareCommand implements Callable<Integer> {
               + ")");
     }
     if (top < 0) {
-      throw new UserError("--top must be 0 or more, got " + top, Main.EXIT_USAGE);
+      throw new UserError("--top must be 0 or more, got " + top, ExitStatus.USAGE);
     }
     int compared = 0;
     List<String> skipped = new java.util.ArrayList<>();
@@ -176,7 +176,7 @@ public final class CompareCommand implements Callable<Integer> {
     if (compared == 0) {
       throw new UserError(
           "no profile common to " + a + " and " + b + " has a column `" + weight + "`",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     List<String> onlyA = new java.util.ArrayList<>(ra.profiles().keySet());
     onlyA.removeAll(rb.profiles().keySet());
@@ -208,7 +208,7 @@ public final class CompareCommand implements Callable<Integer> {
                 + " has `"
                 + r.get(w)
                 + "` in that column, not a whole number",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
     }
   }

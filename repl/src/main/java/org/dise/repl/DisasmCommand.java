@@ -91,7 +91,7 @@ public final class DisasmCommand implements Callable<Integer> {
           ? Long.parseUnsignedLong(s.substring(2), 16)
           : Long.parseLong(s);
     } catch (NumberFormatException e) {
-      throw new UserError("not an address: " + s, Main.EXIT_USAGE);
+      throw new UserError("not an address: " + s, ExitStatus.USAGE);
     }
   }
 

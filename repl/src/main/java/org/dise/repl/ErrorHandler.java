@@ -20,6 +20,6 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
     } else {
       System.err.println("acf: (set ACF_DEBUG=1 for the stack trace, and please report it)");
     }
-    return Main.EXIT_FAILURE;
+    return ExitStatus.FAILURE;
   }
 }

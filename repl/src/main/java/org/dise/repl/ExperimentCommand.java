@@ -116,7 +116,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     () ->
                         new UserError(
                             "no experiment `" + one + "`; `acf experiment list` names them",
-                            Main.EXIT_USAGE)));
+                            ExitStatus.USAGE)));
       }
     }
     for (String key : set.keySet()) {
@@ -137,7 +137,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + (known.isEmpty()
                     ? " (it has none)"
                     : " (settings: " + String.join(", ", known) + ")"),
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
     }
     String version = "acf " + Version.VERSION;
@@ -212,7 +212,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         "%-8s %s: paper %s, ours %s%n", e.name(), c.what(), c.paper(), c.ours()));
       }
     } catch (ExperimentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     return 0;
   }

@@ -44,7 +44,7 @@ public final class FmtCommand implements Callable<Integer> {
   public Integer call() {
     if (check && write) {
       // --check would win silently and the file stay as it was.
-      throw new UserError("--check and --write exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--check and --write exclude each other", ExitStatus.USAGE);
     }
     SourceFile source = CheckCommand.read(file);
     Diagnostics diags = new Diagnostics();
@@ -52,13 +52,13 @@ public final class FmtCommand implements Callable<Integer> {
     if (ast.isEmpty()) {
       System.err.print(DiagnosticRenderer.renderAll(diags.sorted(), Tty.colourStderr()));
       System.err.println(DiagnosticRenderer.summary(diags));
-      return Main.EXIT_FAILURE;
+      return ExitStatus.FAILURE;
     }
     String formatted = Formatter.format(ast.get());
     if (check) {
       if (!formatted.equals(source.text())) {
         System.err.println(file + ": not in canonical form (run `acf fmt --write " + file + "`)");
-        return Main.EXIT_FAILURE;
+        return ExitStatus.FAILURE;
       }
       return 0;
     }
@@ -66,7 +66,7 @@ public final class FmtCommand implements Callable<Integer> {
       try {
         org.dise.runtime.io.AtomicFiles.writeString(file, formatted);
       } catch (IOException e) {
-        throw new UserError("cannot write " + file + ": " + UserError.why(e), Main.EXIT_USAGE);
+        throw new UserError("cannot write " + file + ": " + UserError.why(e), ExitStatus.USAGE);
       }
       return 0;
     }

@@ -6,13 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.GuestLimits;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 
 /**
  * How a guest starts, as {@code acf run}'s options and the REPL's {@code :env}, {@code :allow},
  * {@code :limit} set it: the environment, the folders it may read and write beyond the working
- * folder ({@code --allow-*} confinement), resource limits, the seed and the translation threshold.
- * One class for both, so that the two confine and start a guest the same way ({@link RunService}).
+ * folder ({@code --allow-*} confinement), resource limits, the seed, the translation threshold and
+ * what an unimplemented system call does. One class for both, so that the two confine and start a
+ * guest the same way ({@link RunService}).
  */
 public final class GuestSettings {
   private final List<Path> allowRead = new ArrayList<>();
@@ -21,6 +23,7 @@ public final class GuestSettings {
   private List<String> env = Machine.defaultEnv();
   private long seed = 0x5eed;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+  private OnUnsupported onUnsupported = OnUnsupported.FAIL;
 
   /** Lets the guest read files under {@code dir} too. */
   public GuestSettings allowRead(Path dir) {
@@ -44,7 +47,7 @@ public final class GuestSettings {
     try {
       GuestLimits.defaults().with(nameValue);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage().replace("--limit", command), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage().replace("--limit", command), ExitStatus.USAGE);
     }
     String name = nameValue.substring(0, Math.max(0, nameValue.indexOf('=')) + 1);
     limits.removeIf(l -> l.startsWith(name));
@@ -84,7 +87,7 @@ public final class GuestSettings {
   public GuestSettings set(String assignment, String command) {
     int eq = assignment.indexOf('=');
     if (eq <= 0) {
-      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", Main.EXIT_USAGE);
+      throw new UserError(command + " " + assignment + ": expected NAME=VALUE", ExitStatus.USAGE);
     }
     String name = assignment.substring(0, eq + 1);
     env.removeIf(v -> v.startsWith(name));
@@ -99,10 +102,29 @@ public final class GuestSettings {
 
   public GuestSettings translateThreshold(int t) {
     if (t < 0) {
-      throw new UserError("--translate-threshold must be 0 or more", Main.EXIT_USAGE);
+      throw new UserError("--translate-threshold must be 0 or more", ExitStatus.USAGE);
     }
     translateThreshold = t;
     return this;
+  }
+
+  /**
+   * What a system call acf does not implement does to the run: {@code fail} (stop with a report,
+   * the default), {@code enosys} or {@code warn}; {@code command} names the option in the error.
+   *
+   * @throws UserError (usage) for another value
+   */
+  public GuestSettings onUnsupported(String policy, String command) {
+    try {
+      onUnsupported = OnUnsupported.parse(policy);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage().replace("--on-unsupported", command), ExitStatus.USAGE);
+    }
+    return this;
+  }
+
+  public OnUnsupported onUnsupported() {
+    return onUnsupported;
   }
 
   /**
@@ -118,6 +140,7 @@ public final class GuestSettings {
       l = l.with(s); // checked when set
     }
     sandbox.setLimits(l);
-    return new Machine.Options(sandbox, new ArrayList<>(env), seed, notices, translateThreshold);
+    return new Machine.Options(
+        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported);
   }
 }

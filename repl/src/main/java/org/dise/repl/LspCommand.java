@@ -63,7 +63,7 @@ public final class LspCommand implements Callable<Integer> {
     try {
       return exit.get();
     } catch (ExecutionException e) {
-      return Main.EXIT_FAILURE;
+      return ExitStatus.FAILURE;
     }
   }
 }

@@ -30,19 +30,13 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
     })
 public final class Main implements Runnable {
-  /** Exit status when the guest or a check failed. */
-  public static final int EXIT_FAILURE = 1;
-
-  /** Exit status for a usage error. */
-  public static final int EXIT_USAGE = 2;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /** Bare {@code acf}: the command list on stderr and the usage-error status, as for a typo. */
   @Override
   public void run() {
     spec.commandLine().usage(System.err);
-    throw new UserError("no command given; see the list above", EXIT_USAGE);
+    throw new UserError("no command given; see the list above", ExitStatus.USAGE);
   }
 
   public static CommandLine commandLine() {
@@ -60,7 +54,7 @@ public final class Main implements Runnable {
   }
 
   private static CommandLine configure(CommandLine cl) {
-    cl.setExitCodeExceptionMapper(t -> EXIT_USAGE);
+    cl.setExitCodeExceptionMapper(t -> ExitStatus.USAGE);
     cl.setExecutionExceptionHandler(new ErrorHandler());
     cl.setParameterExceptionHandler(Main::usageError);
     // File names as the bytes typed, whatever the locale (HostArgs).
@@ -85,7 +79,7 @@ public final class Main implements Runnable {
     String name = cl.getCommandSpec().qualifiedName();
     err.println("Run `" + name + " --help` for the options and examples.");
     err.flush();
-    return EXIT_USAGE;
+    return ExitStatus.USAGE;
   }
 
   /**
@@ -120,11 +114,11 @@ public final class Main implements Runnable {
               + Runtime.getRuntime().maxMemory() / (1 << 20)
               + " MiB): give it more with"
               + " ACF_JAVA_OPTS=-Xmx..., or lower the guest's --limit as");
-      status = EXIT_FAILURE;
+      status = ExitStatus.FAILURE;
     } catch (StackOverflowError e) {
       System.err.println(
           "acf: the input is nested too deeply for this JVM's stack (-Xss in" + " ACF_JAVA_OPTS)");
-      status = EXIT_FAILURE;
+      status = ExitStatus.FAILURE;
     }
     System.out.flush();
     System.exit(status);

@@ -89,7 +89,7 @@ final class PlanOptions {
   Plans.Planned planned(List<Plans.Planned> plan) {
     if (run < 0 || run >= plan.size()) {
       throw new UserError(
-          "--run " + run + ": the plan has runs 0 to " + (plan.size() - 1), Main.EXIT_USAGE);
+          "--run " + run + ": the plan has runs 0 to " + (plan.size() - 1), ExitStatus.USAGE);
     }
     return plan.get(run);
   }
@@ -108,7 +108,7 @@ final class PlanOptions {
             worker);
       }
       default ->
-          throw new UserError("--executor " + executor + ": local or slurm", Main.EXIT_USAGE);
+          throw new UserError("--executor " + executor + ": local or slurm", ExitStatus.USAGE);
     }
   }
 }

@@ -30,20 +30,20 @@ final class PointRuns {
 
   int run(ProductionSet productions, Path origin) {
     if (productions == null) {
-      throw new UserError(given() + " --acf or --config", Main.EXIT_USAGE);
+      throw new UserError(given() + " --acf or --config", ExitStatus.USAGE);
     }
     if (run.sampling != null || run.shadowExhaustive || !productions.triggers().isEmpty()) {
       throw new UserError(
           given()
               + " no sampling trigger (--sampling, or a trigger declared in"
               + " the ACF): the productions are on exactly where the points say",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if ((run.simpoints == null) != (run.weights == null)) {
-      throw new UserError("--simpoints and --weights go together", Main.EXIT_USAGE);
+      throw new UserError("--simpoints and --weights go together", ExitStatus.USAGE);
     }
     if (run.fastForward != null && run.simpoints != null) {
-      throw new UserError("--fast-forward and --simpoints exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
     }
     Machine machine = GuestLauncher.load(run.program, RunCommand.rawArgs(run.args), run.options());
     return run.simpoints != null
@@ -119,7 +119,7 @@ final class PointRuns {
               ? BasicBlockVectors.DEFAULT_INTERVAL
               : Triggers.parseCount("--interval", run.interval);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     // Build one engine first, so that a refusal is reported before the run.
     run.engine(productions, origin);

@@ -152,14 +152,14 @@ public final class RemoteSimCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (users < 1 || users > 1024) {
-      throw new UserError("--users must be 1 to 1024", Main.EXIT_USAGE);
+      throw new UserError("--users must be 1 to 1024", ExitStatus.USAGE);
     }
     if ((config == null) == acfs.isEmpty()) {
-      throw new UserError("remote-sim needs one of --config FILE or --acf FILE", Main.EXIT_USAGE);
+      throw new UserError("remote-sim needs one of --config FILE or --acf FILE", ExitStatus.USAGE);
     }
     if (!List.of("both", "feedback", "no-feedback").contains(mode)) {
       throw new UserError(
-          "--mode " + mode + ": expected both, feedback or no-feedback", Main.EXIT_USAGE);
+          "--mode " + mode + ": expected both, feedback or no-feedback", ExitStatus.USAGE);
     }
     ProductionSet productions =
         config != null ? InspectCommand.load(config).productions() : AcfLoader.load(acfs);
@@ -176,10 +176,10 @@ public final class RemoteSimCommand implements Callable<Integer> {
       }
       Triggers.check(spec);
     } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
     if (parallel < 1 || parallel > 256) {
-      throw new UserError("--parallel must be 1 to 256", Main.EXIT_USAGE);
+      throw new UserError("--parallel must be 1 to 256", ExitStatus.USAGE);
     }
     List<List<String>> lines = inputs();
     SortedSet<Integer> at =

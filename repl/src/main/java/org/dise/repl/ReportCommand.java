@@ -60,7 +60,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (top < 1) {
-      throw new UserError("--top must be at least 1, got " + top, Main.EXIT_USAGE);
+      throw new UserError("--top must be at least 1, got " + top, ExitStatus.USAGE);
     }
     RunDirectory run = RunDirectory.read(dir);
     if (only != null && !run.profiles().containsKey(only)) {

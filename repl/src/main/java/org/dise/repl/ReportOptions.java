@@ -82,7 +82,7 @@ final class ReportOptions {
     if (url == null) {
       if (device != null || token != null || spool != null || send != null) {
         throw new UserError(
-            "--device, --token, --spool and --send need --report-to URL", Main.EXIT_USAGE);
+            "--device, --token, --spool and --send need --report-to URL", ExitStatus.USAGE);
       }
       return;
     }
@@ -90,16 +90,16 @@ final class ReportOptions {
       throw new UserError(
           "--report-to needs --acf or --config: a run without productions has"
               + " no profile to send",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if (device == null) {
-      throw new UserError("--report-to needs --device ID", Main.EXIT_USAGE);
+      throw new UserError("--report-to needs --device ID", ExitStatus.USAGE);
     }
     int every;
     try {
       every = DeviceReporter.parseSend(send);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (every > 0 && !triggered) {
       throw new UserError(
@@ -107,10 +107,10 @@ final class ReportOptions {
               + send
               + " needs a sampling trigger (--sampling, or one"
               + " declared in the ACF): parts are sent at interval boundaries",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if (bufferBytes < 1024) {
-      throw new UserError("--buffer-size must be at least 1K", Main.EXIT_USAGE);
+      throw new UserError("--buffer-size must be at least 1K", ExitStatus.USAGE);
     }
   }
 
@@ -124,7 +124,7 @@ final class ReportOptions {
           DeviceReporter.configHash(configFiles),
           System.err);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     } catch (IOException e) {
       throw new UserError((spool != null ? spool : "the spool") + ": " + UserError.why(e));
     }

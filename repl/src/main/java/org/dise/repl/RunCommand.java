@@ -139,6 +139,16 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
+      names = "--on-unsupported",
+      paramLabel = "fail|enosys|warn",
+      description =
+          "What a system call acf does not implement does: fail stops the run with a report"
+              + " naming the call and its arguments (status 159, SIGSYS); enosys returns ENOSYS"
+              + " to the guest, reported once per call; warn returns ENOSYS and reports every"
+              + " call (default: ${DEFAULT-VALUE}).")
+  String onUnsupported = "fail";
+
+  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description =
@@ -289,10 +299,10 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (config != null && !acfs.isEmpty()) {
-      throw new UserError("--config and --acf exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
     }
     if (out != null && acfs.isEmpty() && config == null) {
-      throw new UserError("--out needs --acf or --config", Main.EXIT_USAGE);
+      throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
     if (out != null) {
       RunService.prepareOut(
@@ -499,7 +509,7 @@ public final class RunCommand implements Callable<Integer> {
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
     } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
     clock.stop();
     System.out.flush();
@@ -576,7 +586,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean tuned = interval != null || threshold != null || predictor != null || scaling != null;
     if (productions == null) {
       if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError(given(true) + " --acf or --config", Main.EXIT_USAGE);
+        throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
       }
       return null;
     }
@@ -599,7 +609,7 @@ public final class RunCommand implements Callable<Integer> {
             given(false)
                 + " a sampling strategy (--sampling, or a trigger"
                 + " declared in the ACF)",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       } else {
         return null;
       }
@@ -616,7 +626,7 @@ public final class RunCommand implements Callable<Integer> {
         spec = spec.with("scaling", scaling);
       }
     } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
     }
     return RunService.checkTrigger(spec, from); // every parameter, before the run
   }
@@ -646,12 +656,13 @@ public final class RunCommand implements Callable<Integer> {
   /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
     if (clearEnv && envFromHost) {
-      throw new UserError("--clear-env and --env-from-host exclude each other", Main.EXIT_USAGE);
+      throw new UserError("--clear-env and --env-from-host exclude each other", ExitStatus.USAGE);
     }
     GuestSettings guest =
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
     allowRead.forEach(guest::allowRead);
     allowWrite.forEach(guest::allowWrite);

@@ -40,6 +40,7 @@ final class RunLine {
           "--max-insns",
           "--seed",
           "--translate-threshold",
+          "--on-unsupported",
           "--config",
           "--engine",
           "--out",
@@ -160,6 +161,12 @@ final class RunLine {
             return false;
           }
           run.translateThreshold = Integer.parseInt(value);
+        }
+        case "--on-unsupported" -> {
+          if (!value.equals("fail") && !value.equals("enosys") && !value.equals("warn")) {
+            return false; // GuestSettings' message
+          }
+          run.onUnsupported = value;
         }
         case "--engine" -> {
           if (!value.equals("interpreted") && !value.equals("generated")) {

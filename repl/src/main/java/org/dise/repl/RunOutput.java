@@ -21,7 +21,7 @@ final class RunOutput {
     if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
       throw new UserError(
           "--out " + dir + ": not a directory (profiles go to DIR/NAME.json);" + " nothing was run",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     if (!Files.isDirectory(dir)) {
       try {
@@ -29,7 +29,7 @@ final class RunOutput {
       } catch (IOException e) {
         throw new UserError(
             "--out " + dir + ": cannot create: " + UserError.why(e) + "; nothing was run",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
       return;
     }
@@ -37,7 +37,7 @@ final class RunOutput {
     try (Stream<Path> s = Files.list(dir)) {
       entries = s.toList();
     } catch (IOException e) {
-      throw new UserError("--out " + dir + ": cannot read: " + UserError.why(e), Main.EXIT_USAGE);
+      throw new UserError("--out " + dir + ": cannot read: " + UserError.why(e), ExitStatus.USAGE);
     }
     if (entries.isEmpty()) {
       checkWritable(dir);
@@ -49,7 +49,7 @@ final class RunOutput {
               + dir
               + ": the directory holds files that are not an earlier"
               + " acf run's (no summary.json); use a new or empty directory; nothing was run",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     checkWritable(dir);
     for (Path p : entries) {
@@ -64,14 +64,14 @@ final class RunOutput {
                 + ": "
                 + UserError.why(e)
                 + "; nothing was run",
-            Main.EXIT_USAGE);
+            ExitStatus.USAGE);
       }
     }
   }
 
   private static void checkWritable(Path dir) {
     if (!Files.isWritable(dir)) {
-      throw new UserError("--out " + dir + ": not writable; nothing was run", Main.EXIT_USAGE);
+      throw new UserError("--out " + dir + ": not writable; nothing was run", ExitStatus.USAGE);
     }
   }
 

@@ -174,7 +174,7 @@ public final class RunService {
     try {
       Triggers.check(spec);
     } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
     }
     return spec;
   }

@@ -196,19 +196,19 @@ public final class SweepCommand implements Callable<Integer> {
       return 0;
     }
     if (acfs.isEmpty()) {
-      throw new UserError("acf sweep needs --acf (or --from)", Main.EXIT_USAGE);
+      throw new UserError("acf sweep needs --acf (or --from)", ExitStatus.USAGE);
     }
     // Checked now: the CSV is written after every run, minutes later.
     Path outDir = out == null ? null : out.toAbsolutePath().getParent();
     if (outDir != null && !Files.isDirectory(outDir)) {
-      throw new UserError("--out " + out + ": no such directory " + outDir, Main.EXIT_USAGE);
+      throw new UserError("--out " + out + ": no such directory " + outDir, ExitStatus.USAGE);
     }
     ProductionSet set = AcfLoader.load(acfs);
     long iv;
     try {
       iv = Triggers.parseCount("--interval", interval);
     } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (workloads.isEmpty()) {
       workloads = List.of("phases 4", "jpeg 1", "lz77 1", "adpcm 1");
@@ -216,7 +216,7 @@ public final class SweepCommand implements Callable<Integer> {
     Sweep.Plan plan = new Sweep.Plan(iv, thresholds, periods, oneIns, seeds, policy, predictor);
     if (stdin != null && !Files.isReadable(stdin)) {
       throw new UserError(
-          "--stdin " + stdin + ": cannot read: no such file or not readable", Main.EXIT_USAGE);
+          "--stdin " + stdin + ": cannot read: no such file or not readable", ExitStatus.USAGE);
     }
     org.dise.runtime.linux.Sandbox sandbox =
         new org.dise.runtime.linux.Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
@@ -234,7 +234,7 @@ public final class SweepCommand implements Callable<Integer> {
       String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
       if (!Files.isRegularFile(program)) {
         throw new UserError(
-            "--workload " + w + ": " + program + ": no such program", Main.EXIT_USAGE);
+            "--workload " + w + ": " + program + ": no such program", ExitStatus.USAGE);
       }
       ws.add(new Workload(name, program, args));
     }
@@ -281,7 +281,7 @@ public final class SweepCommand implements Callable<Integer> {
               try {
                 return Sweep.run(name, setup, plan, System.err);
               } catch (IllegalArgumentException e) {
-                throw new UserError("sweep: " + e.getMessage(), Main.EXIT_USAGE);
+                throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
               }
             });
     Lab lab = new Lab(ws, false, System.err);
@@ -326,7 +326,7 @@ public final class SweepCommand implements Callable<Integer> {
           SweepRuns.points(
               Plans.results(sweep, lab, results).stream().map(Results.Result::value).toList());
     } catch (ExperimentException e) {
-      throw new UserError(e.getMessage(), Main.EXIT_USAGE);
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (out != null) {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {

@@ -51,6 +51,6 @@ public final class UploadCommand implements Callable<Integer> {
     if (d.problem() != null) {
       throw new UserError(d.problem());
     }
-    return d.refused() > 0 ? Main.EXIT_FAILURE : 0;
+    return d.refused() > 0 ? ExitStatus.FAILURE : 0;
   }
 }

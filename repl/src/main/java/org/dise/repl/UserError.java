@@ -10,7 +10,7 @@ public final class UserError extends RuntimeException {
   }
 
   public UserError(String message) {
-    this(message, Main.EXIT_FAILURE);
+    this(message, ExitStatus.FAILURE);
   }
 
   public int status() {

@@ -47,7 +47,7 @@ public final class ViewCommand implements Callable<Integer> {
     if (Files.isRegularFile(dir)) {
       throw new UserError(
           dir + ": acf view needs a run directory (acf run --out DIR), not a" + " file",
-          Main.EXIT_USAGE);
+          ExitStatus.USAGE);
     }
     RunDirectory run = RunDirectory.read(dir);
     Path abs = dir.toAbsolutePath().normalize();

@@ -30,7 +30,7 @@ class BenchListTest {
   @Test
   void aNameThatIsNeitherAWorkloadNorABenchmarkIsRefused() {
     Run r = DamagedInputTest.acf("bench", "--dir", BIN, "--no-qemu", "fp");
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr())
         .contains(
             "fp: no such workload (and fp is no micro-benchmark: fpu,"

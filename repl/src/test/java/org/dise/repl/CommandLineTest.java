@@ -39,8 +39,8 @@ class CommandLineTest {
             .setErr(new java.io.PrintWriter(b))
             .getParent()
             .execute("run", "--no-such-option", "x");
-    assertThat(sa).isEqualTo(Main.EXIT_USAGE);
-    assertThat(sb).isEqualTo(Main.EXIT_USAGE);
+    assertThat(sa).isEqualTo(ExitStatus.USAGE);
+    assertThat(sb).isEqualTo(ExitStatus.USAGE);
     assertThat(a.toString()).contains("Run `acf run --help`");
     assertThat(a.toString()).isEqualTo(b.toString());
   }
@@ -89,7 +89,7 @@ class CommandLineTest {
   @Test
   void aUsageErrorIsAShortMessageWithTheSynopsisNotTheWholeHelp() {
     ConfigCommandTest.Result r = ConfigCommandTest.acf("run");
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr())
         .startsWith("acf: Missing required parameter: 'PROGRAM'\nUsage: acf run ");
     assertThat(r.stderr()).endsWith("Run `acf run --help` for the options and examples.\n");
@@ -97,18 +97,18 @@ class CommandLineTest {
     assertThat(r.stderr().split("\n").length).isLessThan(12);
 
     r = ConfigCommandTest.acf("run", "--max-insns", "abc", "prog");
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).startsWith("acf: Invalid value for option '--max-insns': 'abc'");
 
     // A misspelt command gets a suggestion.
     r = ConfigCommandTest.acf("chek", "x.acf");
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("check");
     assertThat(r.stderr()).contains("Run `acf --help`");
 
     // No command at all is a usage error too, after the list of commands.
     r = ConfigCommandTest.acf();
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("Commands:");
     assertThat(r.stderr()).endsWith("acf: no command given; see the list above\n");
   }
@@ -149,7 +149,7 @@ class CommandLineTest {
 
     ConfigCommandTest.Result r =
         ConfigCommandTest.acf("run", "--env", "FOO", ConfigCommandTest.PROGRAM);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).isEqualTo("acf: --env FOO: expected NAME=VALUE\n");
   }
 

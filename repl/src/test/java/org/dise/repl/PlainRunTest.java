@@ -36,10 +36,10 @@ class PlainRunTest {
   @Test
   void aMissingOrUnrunnableProgramIsTheSameOneLineError() {
     Captured missing = assertSame("run", "/no/such/program");
-    assertThat(missing.status()).isEqualTo(Main.EXIT_FAILURE);
+    assertThat(missing.status()).isEqualTo(ExitStatus.FAILURE);
     assertThat(missing.stderr()).isEqualTo("acf: /no/such/program: no such file\n");
     Captured directory = assertSame("run", RepositoryRoot.path().resolve("examples").toString());
-    assertThat(directory.status()).isEqualTo(Main.EXIT_FAILURE);
+    assertThat(directory.status()).isEqualTo(ExitStatus.FAILURE);
     assertThat(directory.stderr()).contains("is a directory, not a program");
   }
 

@@ -36,6 +36,8 @@ class RunLineTest {
           "--seed 0 --translate-threshold 123456789 prog",
           "--seed 123456789012345678 --no-progress prog",
           "--engine interpreted prog",
+          "--on-unsupported enosys prog",
+          "--on-unsupported=warn prog",
           "--allow-read d1 --allow-read=d2 --allow-write e --limit nofile=10 --limit as=1G prog",
           "--env A=B --env C= --clear-env prog",
           "--env-from-host prog -",
@@ -65,6 +67,8 @@ class RunLineTest {
           "--translate-threshold 9999999999 prog",
           "--engine GENERATED prog",
           "--engine fast prog",
+          "--on-unsupported ignore prog",
+          "--on-unsupported fail --on-unsupported warn prog",
           "--config a --config b prog",
           "--stats --stats prog",
           "--no-cache --no-cache prog",
@@ -114,7 +118,7 @@ class RunLineTest {
     assertSame("run", "--config", "/no/such.dcfg", HELLO);
     assertSame("run", "--acf", "/no/such.acf", HELLO);
     Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
-    assertThat(bad.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
   }
 

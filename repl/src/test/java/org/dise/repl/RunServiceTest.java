@@ -113,7 +113,7 @@ class RunServiceTest {
         org.junit.jupiter.api.Assertions.assertThrows(
             UserError.class, () -> g.limit("as=1K", ":limit"));
     assertThat(e.getMessage()).startsWith(":limit as=1K: must be between 16M and 4G");
-    assertThat(e.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(e.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(g.options(dir, System.err).sandbox().limits().nofile()).isEqualTo(32);
   }
 }

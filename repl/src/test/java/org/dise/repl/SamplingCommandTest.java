@@ -110,20 +110,20 @@ class SamplingCommandTest {
   @Test
   void badStrategiesAreOneLineUsageErrors() {
     ConfigCommandTest.Result r = acf("run", "--acf", ACF, "--sampling", "often", PHASES);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).startsWith("acf: sampling: unknown sampling strategy 'often'");
     r = acf("run", "--sampling", "periodic:3", PHASES);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     // The message names the options that were given, not every sampling option.
     assertThat(r.stderr()).isEqualTo("acf: --sampling needs --acf or --config\n");
     r = acf("run", "--acf", ACF, "--interval", "1M", PHASES);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).startsWith("acf: --interval needs a sampling strategy");
     r = acf("run", "--acf", ACF, "--interval", "1M", "--shadow-exhaustive", PHASES);
     assertThat(r.stderr())
         .startsWith("acf: --interval and --shadow-exhaustive need a sampling strategy");
     r = acf("run", "--acf", ACF, "--sampling", "phase", "--interval", "lots", PHASES);
-    assertThat(r.status()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("--interval must be a whole number");
     assertThat(r.stderr()).doesNotContain("Exception");
   }

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.dise.repl.Main;
+import org.dise.repl.ExitStatus;
 import org.dise.repl.UserError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -100,6 +100,14 @@ public final class ReplCommand implements Callable<Integer> {
               + " :env NAME=VALUE).")
   java.util.List<String> env = new java.util.ArrayList<>();
 
+  @Option(
+      names = "--on-unsupported",
+      paramLabel = "fail|enosys|warn",
+      description =
+          "What a system call acf does not implement does, as acf run --on-unsupported"
+              + " (default: ${DEFAULT-VALUE}).")
+  String onUnsupported = "fail";
+
   @Override
   public Integer call() throws IOException {
     ReplSession session = new ReplSession(Path.of(""));
@@ -109,9 +117,10 @@ public final class ReplCommand implements Callable<Integer> {
     allowWrite.forEach(d -> guest.allowWrite(d.toAbsolutePath()));
     limits.forEach(l -> guest.limit(l, "--limit"));
     env.forEach(v -> guest.set(v, "--env"));
+    guest.onUnsupported(onUnsupported, "--on-unsupported");
     if (script != null) {
       if (!Files.isRegularFile(script)) {
-        throw new UserError("--script " + script + ": no such file", Main.EXIT_USAGE);
+        throw new UserError("--script " + script + ": no such file", ExitStatus.USAGE);
       }
       try (BufferedReader in = Files.newBufferedReader(script, StandardCharsets.UTF_8)) {
         return transcript(session, in, System.out);
@@ -136,7 +145,7 @@ public final class ReplCommand implements Callable<Integer> {
     }
     out.print(session.cancelPending());
     out.flush();
-    return session.errors() > 0 ? Main.EXIT_FAILURE : 0;
+    return session.errors() > 0 ? ExitStatus.FAILURE : 0;
   }
 
   /** $VISUAL, else $EDITOR, for :edit; null when neither is set. */

@@ -17,6 +17,7 @@ import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.Disassembler;
 import org.dise.runtime.linux.LinuxKernel;
 import org.dise.runtime.linux.Loader;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
@@ -28,12 +29,22 @@ import org.dise.runtime.mem.MemoryFault;
 public final class Machine {
   /** Options for loading and running a program. */
   public record Options(
-      Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
+      Sandbox sandbox,
+      List<String> env,
+      long seed,
+      PrintStream notices,
+      int translateThreshold,
+      OnUnsupported onUnsupported) {
     /**
      * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
      * because translation costs microseconds per block.
      */
     public static final int DEFAULT_TRANSLATE_THRESHOLD = 50;
+
+    public Options(
+        Sandbox sandbox, List<String> env, long seed, PrintStream notices, int translateThreshold) {
+      this(sandbox, env, seed, notices, translateThreshold, OnUnsupported.FAIL);
+    }
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
       this(sandbox, env, seed, notices, DEFAULT_TRANSLATE_THRESHOLD);
@@ -48,20 +59,25 @@ public final class Machine {
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices, translateThreshold);
+      return new Options(s, env, seed, notices, translateThreshold, onUnsupported);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices, translateThreshold);
+      return new Options(sandbox, e, seed, notices, translateThreshold, onUnsupported);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p, translateThreshold);
+      return new Options(sandbox, env, seed, p, translateThreshold, onUnsupported);
     }
 
     /** 0 interprets everything; 1 translates every block on its first run. */
     public Options withTranslateThreshold(int t) {
-      return new Options(sandbox, env, seed, notices, t);
+      return new Options(sandbox, env, seed, notices, t, onUnsupported);
+    }
+
+    /** What a system call acf does not implement does to the run (default: stop it). */
+    public Options withOnUnsupported(OnUnsupported u) {
+      return new Options(sandbox, env, seed, notices, translateThreshold, u);
     }
   }
 
@@ -86,6 +102,7 @@ public final class Machine {
             : org.dise.runtime.linux.HostNames.guestString(elf.path().toAbsolutePath());
     this.kernel =
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
+    kernel.setOnUnsupported(options.onUnsupported());
     this.cpu = new Cpu(memory, kernel);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());

@@ -588,10 +588,76 @@ public final class Cpu {
   // ---------------------------------------------------------------- the interpreter
 
   /**
+   * The value of {@link #instret()} at which the kernel wants the hart back between two
+   * instructions (a timer's expiry), or {@link Long#MAX_VALUE}: {@link #run} stops its inner loop
+   * there, exactly, in interpreted and translated code alike (the same budget that ends a step
+   * limit), and calls {@link SyscallHandler#event}.
+   */
+  private long eventAt = Long.MAX_VALUE;
+
+  /** Asks for {@link SyscallHandler#event} when {@link #instret()} reaches {@code at}. */
+  public void setEventAt(long at) {
+    eventAt = at;
+  }
+
+  public long eventAt() {
+    return eventAt;
+  }
+
+  /** The address a memory fault touched (si_addr); the pc for other faults. */
+  private long faultAddress;
+
+  public long faultAddress() {
+    return faultAddress;
+  }
+
+  /** Forgets the last fault (the kernel delivered it to a guest handler). */
+  public void clearFault() {
+    fault = null;
+  }
+
+  /** fcsr: the rounding mode and the accrued exception flags (for a signal frame). */
+  public int fcsr() {
+    return (fpu.frm << 5) | fpu.fflags;
+  }
+
+  public void setFcsr(int v) {
+    fpu.fflags = v & 0x1f;
+    fpu.frm = (v >>> 5) & 7;
+  }
+
+  /**
    * Executes up to {@code maxSteps} instructions; returns why it stopped. State is kept, so a later
-   * call continues where this one ended.
+   * call continues where this one ended. A timer's expiry ({@link #setEventAt}) and a fault are
+   * offered to the kernel, which may deliver a signal to a guest handler and let the run go on.
    */
   public StopReason run(long maxSteps) {
+    if (forced != null) {
+      return runBlocks(maxSteps); // executeOne's instruction: its caller's run handles events
+    }
+    while (true) {
+      long start = instret;
+      long toEvent = eventAt - start;
+      boolean capped = toEvent < maxSteps;
+      StopReason r = runBlocks(capped ? Math.max(0, toEvent) : maxSteps);
+      if (r == StopReason.FAULT && fault != null && syscalls.fault(this, fault)) {
+        maxSteps -= instret - start;
+      } else if (capped && r == StopReason.STEP_LIMIT && instret >= eventAt) {
+        maxSteps -= instret - start;
+        syscalls.event(this);
+      } else {
+        return r;
+      }
+      if (halted) {
+        return StopReason.EXITED;
+      }
+      if (maxSteps <= 0) {
+        return StopReason.STEP_LIMIT;
+      }
+    }
+  }
+
+  private StopReason runBlocks(long maxSteps) {
     if (halted) {
       return StopReason.EXITED;
     }
@@ -629,6 +695,7 @@ public final class Cpu {
           }
         } catch (MemoryFault e) {
           this.pc = pc;
+          faultAddress = e.address();
           return stopOnFault(pc, null, "instruction fetch: " + e.getMessage(), GuestFault.SIGSEGV);
         } catch (IllegalInstructionException e) {
           this.fault =
@@ -840,7 +907,8 @@ public final class Cpu {
               case FSW -> Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);
               case ECALL -> {
                 // The block ends here: count exactly what retired, for the kernel and the limit.
-                this.pc = d.pc;
+                // The kernel may move the pc (a signal delivered on the way out, sigreturn).
+                this.pc = d.npc;
                 instret += steps;
                 maxSteps -= steps;
                 steps = 0;
@@ -851,7 +919,7 @@ public final class Cpu {
                   this.pc = pc;
                   return StopReason.EXITED;
                 }
-                pc = d.npc;
+                pc = this.pc;
                 break block;
               }
               case EBREAK -> {
@@ -887,6 +955,7 @@ public final class Cpu {
       }
     } catch (MemoryFault e) {
       // d (insns[i]) faulted and did not retire; the ones after it never ran.
+      faultAddress = e.address();
       steps -= n - i;
       pc = d.pc;
       return stopOnFault(pc, d, e.getMessage(), GuestFault.SIGSEGV);
@@ -945,16 +1014,23 @@ public final class Cpu {
   }
 
   private StopReason stopOnFault(long pc, DecodedInsn d, String why, int signal) {
+    if (signal != GuestFault.SIGSEGV) {
+      faultAddress = pc;
+    }
     this.fault = new GuestFault(pc, d != null ? d.raw : 0, d != null ? d.size : 0, why, signal);
     this.pc = pc;
     return StopReason.FAULT;
   }
 
-  /** A synchronous exception other than a memory fault (ebreak, misaligned atomic, bad CSR). */
-  static final class TrapException extends RuntimeException {
+  /**
+   * A synchronous exception other than a memory fault (ebreak, misaligned atomic, bad CSR), or a
+   * system call the kernel will not let run on: thrown from {@link SyscallHandler#ecall}, it stops
+   * the guest with a fault at the ecall, which does not retire.
+   */
+  public static final class TrapException extends RuntimeException {
     final int signal;
 
-    TrapException(String why, int signal) {
+    public TrapException(String why, int signal) {
       super(why, null, false, false);
       this.signal = signal;
     }

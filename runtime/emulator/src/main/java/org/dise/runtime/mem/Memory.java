@@ -479,6 +479,29 @@ public final class Memory {
     }
   }
 
+  /**
+   * Copies guest memory ignoring page protection (the kernel writing a shared file mapping back); a
+   * page never touched reads as zeros. Unmapped memory faults.
+   */
+  public void peek(long addr, byte[] dst, int off, int len) {
+    int done = 0;
+    while (done < len) {
+      long a = addr + done;
+      int p = (int) (a >>> PAGE_BITS);
+      if ((flags[p] & MAPPED) == 0) {
+        throw new MemoryFault(a, MemoryFault.Access.READ, false);
+      }
+      int po = (int) (a & PAGE_MASK);
+      int n = Math.min(len - done, PAGE_SIZE - po);
+      if (data[p] == null) {
+        java.util.Arrays.fill(dst, off + done, off + done + n, (byte) 0);
+      } else {
+        System.arraycopy(data[p], po, dst, off + done, n);
+      }
+      done += n;
+    }
+  }
+
   public byte[] read(long addr, int len) {
     byte[] b = new byte[len];
     read(addr, b, 0, len);

@@ -19,6 +19,7 @@ import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.format.Callgrind;
 import org.dise.runtime.format.Pprof;
 import org.dise.runtime.format.StackProfile;
+import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
@@ -35,7 +36,8 @@ public final class RuntimeMain {
       String.join(
           "\n",
           "Usage: acf-runtime run --config FILE [--out DIR] [--max-insns N] [--allow-read DIR]...",
-          "                       [--allow-write DIR]... PROGRAM [ARGS...]",
+          "                       [--allow-write DIR]... [--on-unsupported fail|enosys|warn]",
+          "                       PROGRAM [ARGS...]",
           "       acf-runtime --version | --help",
           "",
           "Runs a RISC-V Linux program under a deployable configuration (acf compile X.acf -o FILE)",
@@ -43,7 +45,9 @@ public final class RuntimeMain {
           "the profiles' top entries and the cost follow on stderr. --out DIR writes each profile as",
           "DIR/NAME.csv, profiles with stacks also as NAME.folded and NAME.pb.gz (pprof), calling",
           "contexts as callgrind.out.NAME, and DIR/summary.json. Exit status: the guest's (128+signal",
-          "when it faults), 1 when the program or configuration cannot be loaded, 2 for a usage error.",
+          "when it faults; 159, SIGSYS, when it makes a system call acf does not implement, unless",
+          "--on-unsupported enosys or warn returns ENOSYS to it), 1 when the program or configuration",
+          "cannot be loaded, 2 for a usage error.",
           "");
 
   public static void main(String[] args) {
@@ -70,6 +74,7 @@ public final class RuntimeMain {
     long maxInsns = -1;
     List<Path> read = new ArrayList<>();
     List<Path> write = new ArrayList<>();
+    OnUnsupported onUnsupported = OnUnsupported.FAIL;
     int i = 1;
     for (; i < args.length && args[i].startsWith("--"); i++) {
       String opt = args[i];
@@ -83,6 +88,14 @@ public final class RuntimeMain {
         case "--out" -> out = hostPath(v);
         case "--allow-read" -> read.add(hostPath(v));
         case "--allow-write" -> write.add(hostPath(v));
+        case "--on-unsupported" -> {
+          try {
+            onUnsupported = OnUnsupported.parse(v);
+          } catch (IllegalArgumentException e) {
+            err.println("acf-runtime: " + e.getMessage());
+            return 2;
+          }
+        }
         case "--max-insns" -> {
           try {
             maxInsns = Long.parseLong(v);
@@ -117,7 +130,10 @@ public final class RuntimeMain {
     try {
       machine =
           Machine.load(
-              program, guestArgs, new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err));
+              program,
+              guestArgs,
+              new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err)
+                  .withOnUnsupported(onUnsupported));
     } catch (ElfException e) {
       err.println("acf-runtime: " + program + ": cannot run: " + e.getMessage());
       return 1;

@@ -1,0 +1,803 @@
+package org.dise.runtime.linux;
+
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.GuestFault;
+import org.dise.runtime.mem.Memory;
+import org.dise.runtime.mem.MemoryFault;
+
+/**
+ * Signals and the real-time interval timer, for the one thread: dispositions, the blocked mask,
+ * pending signals, the alternate stack, and delivery through a signal frame laid out as riscv64
+ * Linux lays it out ({@code struct rt_sigframe}: a {@code siginfo} then a {@code ucontext} whose
+ * {@code sigcontext} holds pc, x1-x31, f0-f31 and fcsr), returning through a two-instruction {@code
+ * rt_sigreturn} trampoline that acf maps above the stack.
+ *
+ * <p>Delivery happens at an instruction boundary: when a system call returns (a signal it raised or
+ * unblocked), when the guest faults (SIGSEGV, SIGBUS, SIGILL, SIGTRAP go to the guest's handler if
+ * it has one and has not blocked the signal, otherwise they end the run as before), and when the
+ * interval timer expires, which the hart reports at an exact retired-instruction count ({@link
+ * Cpu#setEventAt}). The timer runs on the guest's clock: retired instructions at a nominal 1 GHz
+ * (one instruction, one nanosecond), plus the time the guest spends waiting (pause, sigsuspend,
+ * sigtimedwait, ppoll without descriptors, nanosleep), which passes at once: so a program's signals
+ * arrive at the same instruction on every run and every host. See spec/emulator.md, "Signals".
+ */
+final class SignalCalls {
+  static final int SIGILL = 4;
+  static final int SIGTRAP = 5;
+  static final int SIGBUS = 7;
+  static final int SIGKILL = 9;
+  static final int SIGSEGV = 11;
+  static final int SIGPIPE = 13;
+  static final int SIGALRM = 14;
+  static final int SIGCHLD = 17;
+  static final int SIGCONT = 18;
+  static final int SIGSTOP = 19;
+  static final int SIGTTOU = 22;
+  static final int SIGURG = 23;
+  static final int SIGWINCH = 28;
+  static final int NSIG = 64;
+
+  private static final long SIG_DFL = 0;
+  private static final long SIG_IGN = 1;
+
+  private static final long SA_SIGINFO = 4;
+  private static final long SA_ONSTACK = 0x0800_0000L;
+  private static final long SA_NODEFER = 0x4000_0000L;
+  private static final long SA_RESETHAND = 0x8000_0000L;
+
+  private static final int SIG_BLOCK = 0;
+  private static final int SIG_UNBLOCK = 1;
+  private static final int SIG_SETMASK = 2;
+
+  /** si_code values. */
+  private static final int SI_USER = 0;
+
+  private static final int SI_KERNEL = 0x80;
+  private static final int SI_TKILL = -6;
+  private static final int SEGV_MAPERR = 1;
+  private static final int SEGV_ACCERR = 2;
+  private static final int BUS_ADRALN = 1;
+  private static final int ILL_ILLOPC = 1;
+  private static final int TRAP_BRKPT = 1;
+
+  private static final int SS_ONSTACK = 1;
+  private static final int SS_DISABLE = 2;
+  private static final long MINSIGSTKSZ = 2048;
+
+  private static final int ITIMER_REAL = 0;
+
+  /** The kernel's sigset_t: 64 signals in 8 bytes. */
+  private static final int SIGSET_SIZE = 8;
+
+  /** Signals that can be neither caught, blocked nor ignored. */
+  private static final long UNBLOCKABLE = bit(SIGKILL) | bit(SIGSTOP);
+
+  // The layout of struct rt_sigframe on riscv64 (arch/riscv/kernel/signal.c).
+  private static final int SIGINFO_SIZE = 128;
+  private static final int UC = SIGINFO_SIZE; // the ucontext after the siginfo
+  private static final int UC_STACK = 16;
+  private static final int UC_SIGMASK = 40;
+  private static final int UC_MCONTEXT = 176; // 16-aligned after 128 bytes of sigset space
+  private static final int SC_FPREGS = 256; // after pc and x1-x31
+  private static final int SC_FCSR = SC_FPREGS + 32 * 8;
+  private static final int FRAME_SIZE = SIGINFO_SIZE + 960;
+
+  /** The trampoline a handler returns to: {@code li a7, 139; ecall} (rt_sigreturn). */
+  static final long TRAMPOLINE = Loader.STACK_TOP + Memory.PAGE_SIZE;
+
+  private static final int[] TRAMPOLINE_CODE = {0x08b00893, 0x00000073};
+
+  /** Guest nanoseconds per retired instruction: the guest's clock runs at a nominal 1 GHz. */
+  static final long NANOS_PER_INSN = 1;
+
+  private final GuestProcess proc;
+  private final Memory mem;
+
+  private final long[] handler = new long[NSIG + 1];
+  private final long[] flags = new long[NSIG + 1];
+  private final long[] actMask = new long[NSIG + 1];
+
+  private long blocked;
+  private long pending;
+
+  /** What each pending signal's siginfo says: si_code, and the pid or the fault address. */
+  private final int[] pendingCode = new int[NSIG + 1];
+
+  private final long[] pendingValue = new long[NSIG + 1];
+
+  /** The mask to restore after a wait that replaced it (sigsuspend), or -1. */
+  private long savedMask = -1;
+
+  private long altSp;
+  private long altSize;
+  private boolean altEnabled;
+
+  private boolean trampolineMapped;
+
+  /** Guest time spent waiting (added to the retired-instruction clock). */
+  private long waitedNanos;
+
+  /** When ITIMER_REAL expires next, in guest nanoseconds, or -1; and its interval. */
+  private long timerAt = -1;
+
+  private long timerInterval;
+
+  SignalCalls(GuestProcess proc) {
+    this.proc = proc;
+    this.mem = proc.mem;
+  }
+
+  private static long bit(int sig) {
+    return 1L << (sig - 1);
+  }
+
+  void register(SyscallTable t) {
+    t.implement(Syscall.RT_SIGACTION, (cpu, a) -> rtSigaction(a[0], a[1], a[2], a[3]));
+    t.implement(Syscall.RT_SIGPROCMASK, (cpu, a) -> rtSigprocmask((int) a[0], a[1], a[2], a[3]));
+    t.implement(Syscall.RT_SIGRETURN, (cpu, a) -> rtSigreturn(cpu));
+    t.implement(Syscall.SIGALTSTACK, (cpu, a) -> sigaltstack(cpu, a[0], a[1]));
+    t.implement(Syscall.RT_SIGPENDING, (cpu, a) -> rtSigpending(a[0], a[1]));
+    t.partial(
+        Syscall.KILL,
+        "the process itself only (its pid, 0 or -1; another pid is ESRCH); real-time signals do"
+            + " not queue",
+        (cpu, a) -> kill(a[0], (int) a[1]));
+    t.partial(
+        Syscall.TKILL,
+        "the one thread only (another tid is ESRCH); real-time signals do not queue",
+        (cpu, a) -> tkill(a[0], (int) a[1]));
+    t.partial(
+        Syscall.TGKILL,
+        "the one thread only (another tgid or tid is ESRCH); real-time signals do not queue",
+        (cpu, a) -> a[0] != ProcessCalls.PID ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
+    t.implement(Syscall.RT_SIGSUSPEND, (cpu, a) -> rtSigsuspend(cpu, a[0], a[1]));
+    t.implement(Syscall.RT_SIGTIMEDWAIT, (cpu, a) -> rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]));
+    t.partial(
+        Syscall.SETITIMER,
+        "ITIMER_REAL only, on the guest's clock (retired instructions at 1 GHz plus waits);"
+            + " ITIMER_VIRTUAL and ITIMER_PROF are unsupported",
+        (cpu, a) -> setitimer(cpu, (int) a[0], a[1], a[2]));
+    t.partial(Syscall.GETITIMER, "ITIMER_REAL only", (cpu, a) -> getitimer(cpu, (int) a[0], a[1]));
+    t.partial(
+        Syscall.PPOLL,
+        "without descriptors only (pause, a sleep on the guest's clock); polling descriptors is"
+            + " unsupported",
+        (cpu, a) -> ppoll(cpu, a[0], a[1], a[2], a[3], a[4]));
+  }
+
+  // ---------------------------------------------------------------- generation
+
+  /** The guest's clock in nanoseconds. */
+  long now(Cpu cpu) {
+    return cpu.instret() * NANOS_PER_INSN + waitedNanos;
+  }
+
+  /** True if the signal's disposition discards it (SIG_IGN, or a default of ignore). */
+  private boolean ignored(int sig) {
+    long h = handler[sig];
+    return h == SIG_IGN || (h == SIG_DFL && defaultIgnores(sig));
+  }
+
+  private static boolean defaultIgnores(int sig) {
+    return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
+  }
+
+  private static boolean defaultStops(int sig) {
+    return sig >= SIGSTOP && sig <= SIGTTOU;
+  }
+
+  private static boolean defaultDumpsCore(int sig) {
+    return switch (sig) {
+      case 3, 4, 5, 6, 7, 8, 11, 24, 25, 31 -> true;
+      default -> false;
+    };
+  }
+
+  /** Makes {@code sig} pending, unless it would be discarded (ignored and not blocked). */
+  void raise(int sig, int code, long value) {
+    if (ignored(sig) && (blocked & bit(sig)) == 0) {
+      return;
+    }
+    if ((pending & bit(sig)) == 0) { // a standard signal does not queue twice
+      pending |= bit(sig);
+      pendingCode[sig] = code;
+      pendingValue[sig] = value;
+    }
+  }
+
+  /**
+   * A write to a pipe nobody reads: Linux sends SIGPIPE, which kills the process (128+13 in the
+   * shell, as qemu-riscv64 exits) unless the guest ignores or handles it; the call gives EPIPE.
+   */
+  long brokenPipe(long r) {
+    if (r == -Errno.EPIPE) {
+      raise(SIGPIPE, SI_USER, ProcessCalls.PID);
+    }
+    return r;
+  }
+
+  private long kill(long pid, int sig) {
+    if (sig < 0 || sig > NSIG) {
+      return -Errno.EINVAL;
+    }
+    if (pid != ProcessCalls.PID && pid != 0 && pid != -1 && pid != -ProcessCalls.PID) {
+      return -Errno.ESRCH;
+    }
+    if (sig != 0) {
+      raise(sig, SI_USER, ProcessCalls.PID);
+    }
+    return 0;
+  }
+
+  private long tkill(long tid, int sig) {
+    if (sig < 0 || sig > NSIG) {
+      return -Errno.EINVAL;
+    }
+    if (tid != ProcessCalls.PID) {
+      return tid <= 0 ? -Errno.EINVAL : -Errno.ESRCH;
+    }
+    if (sig != 0) {
+      raise(sig, SI_TKILL, ProcessCalls.PID);
+    }
+    return 0;
+  }
+
+  // ---------------------------------------------------------------- dispositions and masks
+
+  private long rtSigaction(long sig, long act, long old, long size) {
+    if (size != SIGSET_SIZE) {
+      return -Errno.EINVAL;
+    }
+    if (sig < 1 || sig > NSIG || ((sig == SIGKILL || sig == SIGSTOP) && act != 0)) {
+      return -Errno.EINVAL;
+    }
+    int s = (int) sig;
+    // struct sigaction on riscv64: handler, flags, mask (no sa_restorer).
+    long h = 0;
+    long fl = 0;
+    long m = 0;
+    if (act != 0) {
+      h = mem.read64(act);
+      fl = mem.read64(act + 8);
+      m = mem.read64(act + 16);
+    }
+    if (old != 0) {
+      mem.write64(old, handler[s]);
+      mem.write64(old + 8, flags[s]);
+      mem.write64(old + 16, actMask[s]);
+    }
+    if (act != 0) {
+      handler[s] = h;
+      flags[s] = fl;
+      actMask[s] = m & ~UNBLOCKABLE;
+      if (ignored(s)) {
+        pending &= ~bit(s); // POSIX: setting a pending signal to ignore discards it
+      }
+    }
+    return 0;
+  }
+
+  private long rtSigprocmask(int how, long set, long old, long size) {
+    if (size != SIGSET_SIZE) {
+      return -Errno.EINVAL;
+    }
+    long m = 0;
+    if (set != 0) {
+      m = mem.read64(set);
+      if (how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK) {
+        return -Errno.EINVAL;
+      }
+    }
+    if (old != 0) {
+      mem.write64(old, blocked);
+    }
+    if (set != 0) {
+      blocked =
+          switch (how) {
+            case SIG_BLOCK -> blocked | m;
+            case SIG_UNBLOCK -> blocked & ~m;
+            default -> m;
+          };
+      blocked &= ~UNBLOCKABLE;
+    }
+    return 0;
+  }
+
+  private long rtSigpending(long set, long size) {
+    if (size > SIGSET_SIZE) {
+      return -Errno.EINVAL;
+    }
+    mem.write64(set, pending & blocked);
+    return 0;
+  }
+
+  private boolean onAltStack(long sp) {
+    return altEnabled && sp - altSp >= 0 && sp - altSp < altSize;
+  }
+
+  private long sigaltstack(Cpu cpu, long ss, long old) {
+    long sp = cpu.x[2];
+    if (old != 0) {
+      mem.write64(old, altSp);
+      mem.write32(old + 8, altEnabled ? (onAltStack(sp) ? SS_ONSTACK : 0) : SS_DISABLE);
+      mem.write64(old + 16, altSize);
+    }
+    if (ss != 0) {
+      long nsp = mem.read64(ss);
+      int nflags = mem.read32(ss + 8);
+      long nsize = mem.read64(ss + 16);
+      if (onAltStack(sp)) {
+        return -Errno.EPERM;
+      }
+      if ((nflags & ~(SS_DISABLE | 0x8000_0000)) != 0) { // SS_AUTODISARM is accepted
+        return -Errno.EINVAL;
+      }
+      if ((nflags & SS_DISABLE) != 0) {
+        altEnabled = false;
+        altSp = 0;
+        altSize = 0;
+      } else {
+        if (nsize < MINSIGSTKSZ) {
+          return -Errno.ENOMEM;
+        }
+        altEnabled = true;
+        altSp = nsp;
+        altSize = nsize;
+      }
+    }
+    return 0;
+  }
+
+  // ---------------------------------------------------------------- delivery
+
+  /**
+   * Delivers the lowest-numbered pending signal that is not blocked, if any: runs its default
+   * action, or builds a frame and points the hart at its handler. One signal at a time: the next
+   * pending one follows when the handler's rt_sigreturn returns.
+   */
+  void deliver(Cpu cpu) {
+    while (true) {
+      long ready = pending & ~blocked;
+      if (ready == 0) {
+        break;
+      }
+      int sig = Long.numberOfTrailingZeros(ready) + 1;
+      pending &= ~bit(sig);
+      long h = handler[sig];
+      if (h == SIG_IGN) {
+        continue;
+      }
+      if (h == SIG_DFL) {
+        if (defaultIgnores(sig)) {
+          continue;
+        }
+        die(cpu, sig);
+        return;
+      }
+      setUpFrame(cpu, sig, pendingCode[sig], pendingValue[sig]);
+      return;
+    }
+    if (savedMask >= 0) { // a wait ended without a handler to restore its mask on return
+      blocked = savedMask;
+      savedMask = -1;
+    }
+  }
+
+  /** The default action of a signal that terminates, dumps core or stops the process. */
+  private void die(Cpu cpu, int sig) {
+    String how;
+    if (defaultStops(sig)) {
+      how = "; a stopped guest has nobody to continue it, so the run ends";
+    } else if (defaultDumpsCore(sig)) {
+      how = " (core dumped, as Linux would; acf writes no core file)";
+    } else {
+      how = "";
+    }
+    proc.say("guest " + (defaultStops(sig) ? "stopped" : "killed") + " by " + name(sig) + how);
+    cpu.halt(128 + sig);
+  }
+
+  private static final String[] NAMES = {
+    null,
+    "SIGHUP",
+    "SIGINT",
+    "SIGQUIT",
+    "SIGILL",
+    "SIGTRAP",
+    "SIGABRT",
+    "SIGBUS",
+    "SIGFPE",
+    "SIGKILL",
+    "SIGUSR1",
+    "SIGSEGV",
+    "SIGUSR2",
+    "SIGPIPE",
+    "SIGALRM",
+    "SIGTERM",
+    "SIGSTKFLT",
+    "SIGCHLD",
+    "SIGCONT",
+    "SIGSTOP",
+    "SIGTSTP",
+    "SIGTTIN",
+    "SIGTTOU",
+    "SIGURG",
+    "SIGXCPU",
+    "SIGXFSZ",
+    "SIGVTALRM",
+    "SIGPROF",
+    "SIGWINCH",
+    "SIGIO",
+    "SIGPWR",
+    "SIGSYS"
+  };
+
+  /** A signal as a report names it: {@code signal 14 (SIGALRM)}. */
+  static String name(int sig) {
+    return "signal "
+        + sig
+        + " ("
+        + (sig < NAMES.length ? NAMES[sig] : "SIGRTMIN+" + (sig - 32))
+        + ")";
+  }
+
+  private long trampoline() {
+    if (!trampolineMapped) {
+      mem.map(TRAMPOLINE, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+      byte[] code = new byte[8];
+      for (int i = 0; i < TRAMPOLINE_CODE.length; i++) {
+        int w = TRAMPOLINE_CODE[i];
+        for (int k = 0; k < 4; k++) {
+          code[4 * i + k] = (byte) (w >>> (8 * k));
+        }
+      }
+      mem.poke(TRAMPOLINE, code, 0, code.length);
+      trampolineMapped = true;
+    }
+    return TRAMPOLINE;
+  }
+
+  /** Builds the signal frame on the stack (or the alternate stack) and enters the handler. */
+  private void setUpFrame(Cpu cpu, int sig, int code, long value) {
+    long[] x = cpu.x;
+    long sp = x[2];
+    long fl = flags[sig];
+    if ((fl & SA_ONSTACK) != 0 && altEnabled && !onAltStack(sp)) {
+      sp = altSp + altSize;
+    }
+    long frame = (sp - FRAME_SIZE) & ~15L;
+    long frameMask = savedMask >= 0 ? savedMask : blocked;
+    try {
+      mem.write(frame, new byte[FRAME_SIZE], 0, FRAME_SIZE);
+      // siginfo: signo, errno, code, then the pid and uid, or the fault address.
+      mem.write32(frame, sig);
+      mem.write32(frame + 8, code);
+      mem.write64(frame + 16, value);
+      long uc = frame + UC;
+      mem.write64(uc + UC_STACK, altSp);
+      mem.write32(uc + UC_STACK + 8, altEnabled ? (onAltStack(x[2]) ? SS_ONSTACK : 0) : SS_DISABLE);
+      mem.write64(uc + UC_STACK + 16, altSize);
+      mem.write64(uc + UC_SIGMASK, frameMask);
+      long sc = uc + UC_MCONTEXT;
+      mem.write64(sc, cpu.pc);
+      for (int i = 1; i < 32; i++) {
+        mem.write64(sc + 8L * i, x[i]);
+      }
+      for (int i = 0; i < 32; i++) {
+        mem.write64(sc + SC_FPREGS + 8L * i, cpu.f[i]);
+      }
+      mem.write32(sc + SC_FCSR, cpu.fcsr());
+    } catch (MemoryFault e) {
+      // Linux: a frame that cannot be written kills the process with SIGSEGV.
+      proc.say(
+          String.format(
+              "guest's signal %d frame at 0x%x could not be written: killed by signal %d",
+              sig, frame, SIGSEGV));
+      cpu.halt(128 + SIGSEGV);
+      return;
+    }
+    savedMask = -1;
+    blocked |= actMask[sig] | ((fl & SA_NODEFER) != 0 ? 0 : bit(sig));
+    blocked &= ~UNBLOCKABLE;
+    long h = handler[sig];
+    if ((fl & SA_RESETHAND) != 0) {
+      handler[sig] = SIG_DFL;
+      flags[sig] &= ~SA_SIGINFO;
+    }
+    x[10] = sig;
+    x[11] = frame;
+    x[12] = frame + UC;
+    x[2] = frame;
+    x[1] = trampoline();
+    cpu.pc = h;
+  }
+
+  /** rt_sigreturn: restores the registers and mask the frame at sp saved. */
+  private long rtSigreturn(Cpu cpu) {
+    long[] x = cpu.x;
+    long frame = x[2];
+    long uc = frame + UC;
+    long sc = uc + UC_MCONTEXT;
+    long[] regs = new long[32];
+    long[] fregs = new long[32];
+    long mask;
+    int fcsr;
+    try {
+      mask = mem.read64(uc + UC_SIGMASK);
+      for (int i = 0; i < 32; i++) {
+        regs[i] = mem.read64(sc + 8L * i);
+        fregs[i] = mem.read64(sc + SC_FPREGS + 8L * i);
+      }
+      fcsr = mem.read32(sc + SC_FCSR);
+    } catch (MemoryFault e) {
+      proc.say("guest's rt_sigreturn found no signal frame at sp: killed by signal " + SIGSEGV);
+      cpu.halt(128 + SIGSEGV);
+      return 0;
+    }
+    blocked = mask & ~UNBLOCKABLE;
+    cpu.pc = regs[0];
+    System.arraycopy(regs, 1, x, 1, 31);
+    System.arraycopy(fregs, 0, cpu.f, 0, 32);
+    cpu.setFcsr(fcsr);
+    return x[10]; // the kernel writes the result to a0: the restored a0
+  }
+
+  /**
+   * A synchronous fault: delivered to the guest's handler if it has one and has not blocked the
+   * signal (Linux then kills the process, as the fault report does here).
+   */
+  boolean fault(Cpu cpu, GuestFault f) {
+    int sig = f.signal();
+    if (sig < 1 || sig > NSIG) {
+      return false;
+    }
+    long h = handler[sig];
+    if (h == SIG_DFL || h == SIG_IGN || (blocked & bit(sig)) != 0) {
+      return false; // force_sig_fault: a blocked or ignored fault signal kills
+    }
+    int code;
+    long addr;
+    switch (sig) {
+      case SIGSEGV -> {
+        addr = cpu.faultAddress();
+        code = mem.isFree(addr & ~Memory.PAGE_MASK, 1) ? SEGV_MAPERR : SEGV_ACCERR;
+      }
+      case SIGBUS -> {
+        addr = cpu.faultAddress();
+        code = BUS_ADRALN;
+      }
+      case SIGILL -> {
+        addr = f.pc();
+        code = ILL_ILLOPC;
+      }
+      case SIGTRAP -> {
+        addr = f.pc();
+        code = TRAP_BRKPT;
+      }
+      default -> {
+        return false;
+      }
+    }
+    cpu.clearFault();
+    cpu.pc = f.pc(); // the faulting instruction: the handler may return to retry it
+    setUpFrame(cpu, sig, code, addr);
+    return !cpu.halted();
+  }
+
+  // ---------------------------------------------------------------- waiting and the timer
+
+  /** The hart reached the timer's instruction count: the timer fires, its signal is delivered. */
+  void timerEvent(Cpu cpu) {
+    cpu.setEventAt(Long.MAX_VALUE);
+    if (timerAt >= 0 && now(cpu) >= timerAt) {
+      fire(cpu);
+    } else {
+      arm(cpu);
+    }
+    deliver(cpu);
+  }
+
+  /** ITIMER_REAL expired: SIGALRM, and the next expiry for an interval timer. */
+  private void fire(Cpu cpu) {
+    raise(SIGALRM, SI_KERNEL, 0);
+    if (timerInterval > 0) {
+      long now = now(cpu);
+      while (timerAt <= now) {
+        timerAt += timerInterval;
+      }
+    } else {
+      timerAt = -1;
+    }
+    arm(cpu);
+  }
+
+  /** Tells the hart the instruction count at which the timer expires. */
+  private void arm(Cpu cpu) {
+    if (timerAt < 0) {
+      cpu.setEventAt(Long.MAX_VALUE);
+    } else {
+      long insns = Math.max(0, timerAt - waitedNanos) / NANOS_PER_INSN;
+      cpu.setEventAt(Math.max(insns, cpu.instret()));
+    }
+  }
+
+  /**
+   * Waits on the guest's clock until a signal in {@code wake} is pending, for at most {@code
+   * timeout} nanoseconds (negative: forever). Returns true if one is, false on the timeout. With
+   * nothing that could ever wake it, the guest would wait forever: the run ends with a report.
+   */
+  private boolean await(Cpu cpu, long wake, long timeout) {
+    long deadline = timeout < 0 ? Long.MAX_VALUE : now(cpu) + timeout;
+    while (true) {
+      if ((pending & wake) != 0) {
+        return true;
+      }
+      long now = now(cpu);
+      boolean timerWakes = timerAt >= 0 && (wake & bit(SIGALRM)) != 0 && !ignored(SIGALRM);
+      if (timerWakes && timerAt <= deadline) {
+        waitedNanos += Math.max(0, timerAt - now);
+        fire(cpu);
+        continue;
+      }
+      if (deadline != Long.MAX_VALUE) {
+        waitedNanos += Math.max(0, deadline - now);
+        arm(cpu);
+        return false;
+      }
+      throw new Cpu.TrapException(
+          "the guest waits for a signal that nothing can send (no timer armed, one process):"
+              + " it would wait forever, so the run stops",
+          SIGKILL);
+    }
+  }
+
+  private long rtSigsuspend(Cpu cpu, long maskAddr, long size) {
+    if (size != SIGSET_SIZE) {
+      return -Errno.EINVAL;
+    }
+    long m = mem.read64(maskAddr) & ~UNBLOCKABLE;
+    savedMask = blocked;
+    blocked = m;
+    await(cpu, ~m, -1);
+    return -Errno.EINTR; // the handler's frame restores the saved mask on return
+  }
+
+  private long ppoll(Cpu cpu, long fds, long nfds, long timeoutAddr, long sigmask, long size) {
+    if (nfds != 0) {
+      throw new Unimplemented("polling descriptors");
+    }
+    long timeout = -1;
+    if (timeoutAddr != 0) {
+      long sec = mem.read64(timeoutAddr);
+      long nsec = mem.read64(timeoutAddr + 8);
+      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
+        return -Errno.EINVAL;
+      }
+      timeout = sec > Long.MAX_VALUE / 2_000_000_000L ? -1 : sec * 1_000_000_000L + nsec;
+    }
+    if (sigmask != 0) {
+      if (size != SIGSET_SIZE) {
+        return -Errno.EINVAL;
+      }
+      savedMask = blocked;
+      blocked = mem.read64(sigmask) & ~UNBLOCKABLE;
+    }
+    if (await(cpu, ~blocked, timeout)) {
+      return -Errno.EINTR;
+    }
+    if (savedMask >= 0) {
+      blocked = savedMask;
+      savedMask = -1;
+    }
+    return 0;
+  }
+
+  private long rtSigtimedwait(Cpu cpu, long setAddr, long info, long timeoutAddr, long size) {
+    if (size != SIGSET_SIZE) {
+      return -Errno.EINVAL;
+    }
+    long set = mem.read64(setAddr) & ~UNBLOCKABLE;
+    long timeout = -1;
+    if (timeoutAddr != 0) {
+      long sec = mem.read64(timeoutAddr);
+      long nsec = mem.read64(timeoutAddr + 8);
+      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
+        return -Errno.EINVAL;
+      }
+      timeout = sec * 1_000_000_000L + nsec;
+    }
+    // Woken by a signal of the set, or interrupted by another one that is not blocked.
+    if (!await(cpu, set | ~blocked, timeout)) {
+      return -Errno.EAGAIN;
+    }
+    long mine = pending & set;
+    if (mine == 0) {
+      return -Errno.EINTR;
+    }
+    int sig = Long.numberOfTrailingZeros(mine) + 1;
+    pending &= ~bit(sig);
+    if (info != 0) {
+      mem.write(info, new byte[SIGINFO_SIZE], 0, SIGINFO_SIZE);
+      mem.write32(info, sig);
+      mem.write32(info + 8, pendingCode[sig]);
+      mem.write64(info + 16, pendingValue[sig]);
+    }
+    return sig;
+  }
+
+  /**
+   * A sleep of {@code nanos} on the guest's clock (nanosleep, clock_nanosleep), which the caller
+   * also sleeps on the host: if the timer expires first, its signal interrupts the sleep. Returns
+   * the nanoseconds left when interrupted, or 0.
+   */
+  long sleep(Cpu cpu, long nanos) {
+    long now = now(cpu);
+    if (timerAt >= 0 && timerAt - now <= nanos && !ignored(SIGALRM)) {
+      long slept = Math.max(0, timerAt - now);
+      waitedNanos += slept;
+      fire(cpu);
+      if ((pending & ~blocked) != 0) {
+        return Math.max(1, nanos - slept);
+      }
+      waitedNanos += nanos - slept;
+      arm(cpu);
+      return 0;
+    }
+    waitedNanos += nanos;
+    arm(cpu);
+    return 0;
+  }
+
+  private long setitimer(Cpu cpu, int which, long value, long old) {
+    if (which != ITIMER_REAL) {
+      if (which == 1 || which == 2) {
+        throw new Unimplemented(which == 1 ? "ITIMER_VIRTUAL" : "ITIMER_PROF");
+      }
+      return -Errno.EINVAL;
+    }
+    long intervalNs = 0;
+    long valueNs = 0;
+    if (value != 0) {
+      long isec = mem.read64(value);
+      long iusec = mem.read64(value + 8);
+      long vsec = mem.read64(value + 16);
+      long vusec = mem.read64(value + 24);
+      if (isec < 0
+          || iusec < 0
+          || iusec >= 1_000_000
+          || vsec < 0
+          || vusec < 0
+          || vusec >= 1_000_000) {
+        return -Errno.EINVAL;
+      }
+      intervalNs = isec * 1_000_000_000L + iusec * 1000;
+      valueNs = vsec * 1_000_000_000L + vusec * 1000;
+    }
+    if (old != 0) {
+      writeItimer(cpu, old);
+    }
+    timerInterval = intervalNs;
+    timerAt = valueNs == 0 ? -1 : now(cpu) + valueNs;
+    arm(cpu);
+    return 0;
+  }
+
+  private long getitimer(Cpu cpu, int which, long value) {
+    if (which != ITIMER_REAL) {
+      if (which == 1 || which == 2) {
+        throw new Unimplemented(which == 1 ? "ITIMER_VIRTUAL" : "ITIMER_PROF");
+      }
+      return -Errno.EINVAL;
+    }
+    writeItimer(cpu, value);
+    return 0;
+  }
+
+  private void writeItimer(Cpu cpu, long addr) {
+    long left = timerAt < 0 ? 0 : Math.max(1000, timerAt - now(cpu));
+    mem.write64(addr, timerInterval / 1_000_000_000L);
+    mem.write64(addr + 8, timerInterval % 1_000_000_000L / 1000);
+    mem.write64(addr + 16, left / 1_000_000_000L);
+    mem.write64(addr + 24, (left % 1_000_000_000L + 999) / 1000);
+  }
+}
