@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report --top 30 --profile CallPair_handler prof",
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
-      "  ./acf report --by function prof   # every address-keyed profile summed per function",
+      "  ./acf report --by function prof   # address-keyed profiles summed per function",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {

@@ -9,6 +9,13 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "timing",
     description = "The cycle-level timing models (spec/timing.md).",
+    footer = {
+      "",
+      "Examples:",
+      "  ./acf timing list",
+      "  ./acf run --timing inorder --timing-config my.timing examples/programs/bin/mcf",
+      "  ./acf experiment overhead --quick --timing inorder",
+    },
     mixinStandardHelpOptions = true)
 final class TimingCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "list", description = "list: the models and parameters")
