@@ -2,20 +2,23 @@ package org.dise.experiments;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.ArrayDeque;
+import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * A pool of worker processes on this machine ({@code --executor local --jobs N}): at most N workers
- * at once, each one run ({@code --run K}), its output in {@code DIR/runs/ID.log}. Processes rather
- * than threads, so that a run is what a cluster node runs, and a fault or a heap filled by one run
- * costs only that run.
+ * A pool of worker processes on this machine ({@code --executor local --jobs N}): N workers, each
+ * given every Nth run of those to do ({@code --run K,K,...}), one after another, its output in
+ * {@code DIR/runs/worker-I.log}. Processes rather than threads, so that a run is what a cluster
+ * node runs and a fault or a heap filled by one run costs only its worker; several runs per worker,
+ * so that a JVM's start-up and warm-up (a second or two, more than a short run) are paid once per
+ * worker, not per run.
  */
 public final class LocalExecutor implements Executor {
   private final int jobs;
@@ -40,68 +43,74 @@ public final class LocalExecutor implements Executor {
       new InProcessExecutor().execute(todo, results, retry);
       return;
     }
+    int n = Math.min(jobs, todo.size());
     Lab progress = todo.get(0).lab();
     progress.plan(todo.size());
-    progress.progress("%d run(s) in up to %d worker process(es)", todo.size(), jobs);
-    Deque<Plans.Planned> waiting = new ArrayDeque<>(todo);
-    Map<Process, Plans.Planned> live = new LinkedHashMap<>();
-    LinkedBlockingQueue<Process> ended = new LinkedBlockingQueue<>();
-    Thread reaper = new Thread(() -> live.keySet().forEach(Process::destroy));
+    progress.progress("%d run(s) in %d worker process(es)", todo.size(), n);
+    Map<String, Path> logs = new HashMap<>();
+    List<Process> workers = new ArrayList<>();
+    Thread reaper = new Thread(() -> workers.forEach(Process::destroy));
     Runtime.getRuntime().addShutdownHook(reaper); // Ctrl-C: stop the workers too
     try {
-      while (!waiting.isEmpty() || !live.isEmpty()) {
-        while (live.size() < jobs && !waiting.isEmpty()) {
-          Plans.Planned p = waiting.poll();
-          Process proc = start(p, results);
-          synchronized (live) {
-            live.put(proc, p);
-          }
-          proc.onExit().thenAccept(ended::add);
+      Files.createDirectories(results.dir());
+      for (int i = 0; i < n; i++) {
+        List<Plans.Planned> batch = new ArrayList<>();
+        for (int j = i; j < todo.size(); j += n) {
+          batch.add(todo.get(j));
         }
-        Process done = ended.poll(1, TimeUnit.HOURS);
-        if (done == null) {
-          continue;
-        }
-        Plans.Planned p;
-        synchronized (live) {
-          p = live.remove(done);
-        }
-        if (results.read(p.spec()).isPresent()) {
-          progress.step("%s", p.spec().label());
-        } else {
-          if (!Files.exists(results.failed(p.spec()))) {
-            results.markFailed(
-                p.spec(),
-                "the worker exited with status " + done.exitValue() + " without a result");
-          }
-          progress.step("%s: FAILED (%s)", p.spec().label(), results.log(p.spec()));
+        Path log = results.dir().resolve("worker-" + i + ".log");
+        batch.forEach(p -> logs.put(p.spec().id(), log));
+        String ks =
+            batch.stream().map(p -> Integer.toString(p.index())).collect(Collectors.joining(","));
+        List<String> cmd = worker.command(ks);
+        try {
+          workers.add(
+              new ProcessBuilder(cmd)
+                  .redirectErrorStream(true)
+                  .redirectOutput(log.toFile())
+                  .start());
+        } catch (IOException e) {
+          throw new ExperimentException(
+              "cannot start a worker (" + cmd.get(0) + "): " + e.getMessage());
         }
       }
+      Set<String> reported = new HashSet<>();
+      boolean alive = true;
+      while (alive) {
+        alive = false;
+        for (Process w : workers) {
+          alive |= !w.waitFor(alive ? 0 : 500, TimeUnit.MILLISECONDS);
+        }
+        for (Plans.Planned p : todo) {
+          if (!reported.contains(p.spec().id()) && Files.exists(results.result(p.spec()))) {
+            reported.add(p.spec().id());
+            progress.step("%s", p.spec().label());
+          } else if (!reported.contains(p.spec().id()) && Files.exists(results.failed(p.spec()))) {
+            reported.add(p.spec().id());
+            progress.step("%s: FAILED (%s)", p.spec().label(), logs.get(p.spec().id()));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new ExperimentException(results.dir() + ": cannot create: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ExperimentException("interrupted");
     } finally {
-      live.keySet().forEach(Process::destroy);
+      workers.forEach(Process::destroy);
       try {
         Runtime.getRuntime().removeShutdownHook(reaper);
       } catch (IllegalStateException e) {
         // shutting down already
       }
     }
-    Executors.checkDone(new ArrayList<>(todo), results, results::log);
-  }
-
-  private Process start(Plans.Planned p, Results results) {
-    List<String> cmd = worker.command(Integer.toString(p.index()));
-    try {
-      Files.createDirectories(results.dir());
-      return new ProcessBuilder(cmd)
-          .redirectErrorStream(true)
-          .redirectOutput(results.log(p.spec()).toFile())
-          .start();
-    } catch (IOException e) {
-      throw new ExperimentException(
-          "cannot start a worker (" + cmd.get(0) + "): " + e.getMessage());
+    // A run its worker started but did not finish (the worker died) failed; one it never
+    // reached stays pending, for the next invocation.
+    for (Plans.Planned p : todo) {
+      if (results.state(p.spec()) == Results.State.RUNNING && !new Liveness(results).live(p)) {
+        results.markFailed(p.spec(), "its worker exited without a result");
+      }
     }
+    Executors.checkDone(todo, results, s -> logs.get(s.id()));
   }
 }

@@ -195,16 +195,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         return RunStatus.print(planned, new Results(exec.status, version), System.out);
       }
       if (exec.run != null) {
-        Plans.Planned p = exec.planned(planned);
-        boolean ran = Plans.runOne(p, new Results(out, version));
-        System.err.println(
-            "run "
-                + p.index()
-                + " ("
-                + p.spec().label()
-                + "): "
-                + (ran ? "done" : "has a result, skipped"));
-        return 0;
+        return exec.runs(planned, new Results(out, version));
       }
       Path into = exec.collect != null ? exec.collect : out;
       if (exec.collect == null) {

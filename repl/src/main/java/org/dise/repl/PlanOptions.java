@@ -7,6 +7,7 @@ import org.dise.experiments.Executor;
 import org.dise.experiments.InProcessExecutor;
 import org.dise.experiments.LocalExecutor;
 import org.dise.experiments.Plans;
+import org.dise.experiments.Results;
 import org.dise.experiments.SlurmExecutor;
 import picocli.CommandLine.Option;
 
@@ -24,8 +25,12 @@ final class PlanOptions {
   @Option(
       names = "--run",
       paramLabel = "K",
-      description = "Run only run K of the plan (from 0), unless it has a result.")
-  Integer run;
+      split = ",",
+      splitSynopsisLabel = ",",
+      description =
+          "Run only run K of the plan (from 0), unless it has a result; several, comma-separated,"
+              + " one after another in this process.")
+  List<Integer> run;
 
   @Option(
       names = "--collect",
@@ -85,13 +90,39 @@ final class PlanOptions {
     return executor.equals("slurm") && noWait;
   }
 
-  /** Run {@code --run K} of {@code plan}; K out of range is a usage error. */
-  Plans.Planned planned(List<Plans.Planned> plan) {
-    if (run < 0 || run >= plan.size()) {
-      throw new UserError(
-          "--run " + run + ": the plan has runs 0 to " + (plan.size() - 1), ExitStatus.USAGE);
+  /**
+   * Runs {@code --run K[,K...]} of {@code plan} here, each unless it has a result. One run's
+   * failure is its error (a usage error, as before); of several, the others still run, and the
+   * status is a failure if any failed.
+   */
+  int runs(List<Plans.Planned> plan, Results results) {
+    int status = 0;
+    for (int k : run) {
+      if (k < 0 || k >= plan.size()) {
+        throw new UserError(
+            "--run " + k + ": the plan has runs 0 to " + (plan.size() - 1), ExitStatus.USAGE);
+      }
     }
-    return plan.get(run);
+    for (int k : run) {
+      Plans.Planned p = plan.get(k);
+      try {
+        boolean ran = Plans.runOne(p, results);
+        System.err.println(
+            "run "
+                + k
+                + " ("
+                + p.spec().label()
+                + "): "
+                + (ran ? "done" : "has a result, skipped"));
+      } catch (RuntimeException e) {
+        if (run.size() == 1) {
+          throw e;
+        }
+        System.err.println("run " + k + " (" + p.spec().label() + "): FAILED: " + e.getMessage());
+        status = ExitStatus.FAILURE;
+      }
+    }
+    return status;
   }
 
   /** The executor the options choose; its workers run {@code worker}'s command for run K. */

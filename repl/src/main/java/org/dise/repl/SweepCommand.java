@@ -304,16 +304,7 @@ public final class SweepCommand implements Callable<Integer> {
         return RunStatus.print(planned, results, System.out);
       }
       if (exec.run != null) {
-        Plans.Planned p = exec.planned(planned);
-        boolean ran = Plans.runOne(p, results);
-        System.err.println(
-            "run "
-                + p.index()
-                + " ("
-                + p.spec().label()
-                + "): "
-                + (ran ? "done" : "has a result, skipped"));
-        return 0;
+        return exec.runs(planned, results);
       }
       if (exec.collect == null) {
         exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-sweep")
