@@ -1,5 +1,7 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,19 +119,59 @@ public final class EnergyExperiment implements Experiment {
     return app == 0 ? 0 : m.fp() * energy.fpJ() / app;
   }
 
+  /** A mix run per program, then {@link OverheadExperiment}'s runs (the same: shared). */
+  @Override
+  public List<RunSpec> plan(Lab lab) {
+    List<RunSpec> out = new ArrayList<>();
+    for (Workload w : lab.workloads()) {
+      out.add(
+          lab.spec(
+              "energy.mix",
+              w,
+              Map.of("acf", InstructionMix.ACF),
+              String.format(Locale.ROOT, "energy: %-10s instruction mix", w.label())));
+    }
+    out.addAll(new OverheadExperiment(cycles).plan(lab));
+    return out;
+  }
+
+  /** A mix run: the application's instruction mix. */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    InstructionMix m = mix(lab, lab.workload(spec), lab.compile("mix.acf", spec.setting("acf")));
+    ObjectNode n = Results.MAPPER.createObjectNode();
+    n.put("total", m.total());
+    n.put("loads", m.loads());
+    n.put("stores", m.stores());
+    n.put("fp", m.fp());
+    n.put("branches", m.branches());
+    return n;
+  }
+
   @Override
   public Outcome run(Lab lab) {
-    ProductionSet mixSet = lab.compile("mix.acf", InstructionMix.ACF);
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
     Map<Workload, InstructionMix> mixes = new LinkedHashMap<>();
-    lab.plan(lab.workloads().size());
-    for (Workload w : lab.workloads()) {
-      InstructionMix m = mix(lab, w, mixSet);
-      mixes.put(w, m);
-      lab.step(
-          "energy: %-10s mix: %,d instructions, %,d loads, %,d stores, %,d fp",
-          w.label(), m.total(), m.loads(), m.stores(), m.fp());
+    int n = lab.workloads().size();
+    for (int i = 0; i < n; i++) {
+      JsonNode m = results.get(i);
+      mixes.put(
+          lab.workloads().get(i),
+          new InstructionMix(
+              m.path("total").asLong(),
+              m.path("loads").asLong(),
+              m.path("stores").asLong(),
+              m.path("fp").asLong(),
+              m.path("branches").asLong()));
     }
-    List<OverheadExperiment.Measured> runs = OverheadExperiment.measure(lab);
+    List<RunSpec> plan = plan(lab);
+    List<OverheadExperiment.Measured> runs =
+        OverheadExperiment.measured(
+            lab, plan.subList(n, plan.size()), results.subList(n, results.size()));
     Table t =
         new Table(
             "program",
@@ -165,8 +207,8 @@ public final class EnergyExperiment implements Experiment {
     for (OverheadExperiment.Measured r : runs) {
       InstructionMix m = mixes.get(r.workload());
       double app = energy.application(m);
-      CycleModel.Cycles c = cycles.cycles(r.run().cost(), r.mispredicts(), r.run().entries());
-      long bytes = r.run().entries() * BYTES_PER_ENTRY;
+      CycleModel.Cycles c = cycles.cycles(r.cost(), r.mispredicts(), r.entries());
+      long bytes = r.entries() * BYTES_PER_ENTRY;
       double prof = energy.profiling(c, bytes, 0);
       t.add(
           r.workload().label(),

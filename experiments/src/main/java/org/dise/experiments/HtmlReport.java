@@ -35,6 +35,7 @@ public final class HtmlReport {
       String version,
       Instant start,
       double seconds,
+      double loadAtStart,
       List<byte[]> pngs) {
     StringBuilder h = new StringBuilder();
     h.append("<section id=\"")
@@ -58,7 +59,7 @@ public final class HtmlReport {
         .append(", ")
         .append(Runtime.getRuntime().availableProcessors())
         .append(" cores, load average ")
-        .append(load(lab.loadAtStart()))
+        .append(load(loadAtStart))
         .append(" at the start, ")
         .append(load(Lab.loadAverage()))
         .append(" at the end</p>\n");

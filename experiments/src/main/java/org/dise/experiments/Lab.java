@@ -61,6 +61,47 @@ public final class Lab {
     return timing;
   }
 
+  /** The setting that names a run's cycle model; its parameters follow as {@code timing.NAME}. */
+  static final String TIMING = "timing";
+
+  /**
+   * The settings that put this lab's cycle model into a run's specification: the model's name
+   * ({@code analytic} without one) and every parameter's value, defaults included, so that a result
+   * measured under another model or configuration is another run.
+   */
+  public Map<String, String> timingSettings() {
+    Map<String, String> s = new java.util.TreeMap<>();
+    s.put(TIMING, timing == null ? "analytic" : timing.model());
+    if (timing != null) {
+      timing.values().forEach((k, v) -> s.put(TIMING + "." + k, v));
+    }
+    return s;
+  }
+
+  /**
+   * The timing model {@code spec} names (null: analytic, or a run without one), rebuilt from its
+   * settings alone: a worker measures what the plan says, whatever its own options.
+   */
+  public static org.dise.runtime.timing.TimingConfig timingConfig(RunSpec spec) {
+    String model = spec.settings().getOrDefault(TIMING, "analytic");
+    if (model.equals("analytic")) {
+      return null;
+    }
+    try {
+      org.dise.runtime.timing.TimingConfig c = org.dise.runtime.timing.TimingConfig.defaults(model);
+      spec.settings()
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith(TIMING + ".")) {
+                  c.set(k.substring(TIMING.length() + 1), v);
+                }
+              });
+      return c;
+    } catch (IllegalArgumentException e) {
+      throw new ExperimentException("run " + spec.kind() + ": " + e.getMessage());
+    }
+  }
+
   /** The {@code --set NAME=VALUE} settings given (the experiment checks the names). */
   private Map<String, String> given = Map.of();
 
@@ -98,6 +139,53 @@ public final class Lab {
 
   public List<Workload> workloads() {
     return workloads;
+  }
+
+  /** The {@code --set} values given (not the defaults). */
+  public Map<String, String> given() {
+    return given;
+  }
+
+  private final Map<Path, String> sha256s = new java.util.HashMap<>();
+
+  private String sha256(Workload w) {
+    return sha256s.computeIfAbsent(w.program(), p -> w.sha256());
+  }
+
+  /**
+   * A run of {@code w}: the specification holds the program's hash, so a rebuilt program is another
+   * run.
+   */
+  public RunSpec spec(String kind, Workload w, Map<String, String> settings, String label) {
+    return new RunSpec(kind, w.invocation(), sha256(w), settings, label);
+  }
+
+  /** The whole of {@code e} as one run: every program, quick or not, and the {@code --set}s. */
+  public RunSpec wholeSpec(Experiment e) {
+    Map<String, String> s = new java.util.TreeMap<>();
+    given.forEach((k, v) -> s.put("set." + k, v));
+    s.put("quick", String.valueOf(quick));
+    return new RunSpec(
+        e.name() + ".whole",
+        String.join(",", workloads.stream().map(Workload::invocation).toList()),
+        String.join(",", workloads.stream().map(this::sha256).toList()),
+        s,
+        e.name() + " (the whole experiment, one run)");
+  }
+
+  /** The workload a run specification names, among this lab's. */
+  public Workload workload(RunSpec spec) {
+    return workloads.stream()
+        .filter(w -> w.invocation().equals(spec.program()))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new ExperimentException(
+                    "run "
+                        + spec.kind()
+                        + ": program "
+                        + spec.program()
+                        + " is not in --programs"));
   }
 
   public boolean quick() {
@@ -152,6 +240,13 @@ public final class Lab {
 
   /** Checks and lowers ACF text; an error in it is ours, not the user's. */
   public ProductionSet compile(String name, String text) {
+    return compiled.computeIfAbsent(name + "\0" + text, k -> compileAgain(name, text));
+  }
+
+  /** Sets compiled so far: a plan's runs share a few ACF texts. */
+  private final Map<String, ProductionSet> compiled = new java.util.HashMap<>();
+
+  private ProductionSet compileAgain(String name, String text) {
     Frontend.Result r = Frontend.standard().check(new SourceFile(name, text), Path.of(name));
     Diagnostics diags = r.diagnostics();
     Optional<ProductionSet> set = r.program().flatMap(p -> Lowering.lower(p, diags));

@@ -1,12 +1,19 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.dise.experiments.model.CycleModel;
+import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.timing.TimingConfig;
+import org.dise.runtime.timing.TimingReport;
+import org.dise.runtime.timing.TimingRun;
 
 /**
  * The first paper's Fig. 9 and Section 5.2: hot code regions, hot methods and hot call pairs
@@ -92,19 +99,22 @@ public final class OverheadExperiment implements Experiment {
         : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
   }
 
-  /** One profiled run's counts. */
+  /** One profiled run's counts: its cost, its profile's entries, the DISE check's mispredicts. */
   public record Measured(
       Workload workload,
       Profile profile,
       Variant variant,
-      Lab.Run run,
+      CostReport cost,
+      long entries,
       long mispredicts,
-      org.dise.runtime.timing.TimingRun timing) {
-    public Measured(
-        Workload workload, Profile profile, Variant variant, Lab.Run run, long mispredicts) {
-      this(workload, profile, variant, run, mispredicts, null);
-    }
-  }
+      Timed timing) {}
+
+  /**
+   * A run's figures under a timing model (spec/timing.md): its configuration, the values of {@link
+   * #TIMING_COLUMNS} and its overhead in percent; null in {@link Measured} under the analytic
+   * model.
+   */
+  public record Timed(TimingConfig config, List<Object> row, double overheadPct) {}
 
   /** The ACF of one profile type and variant. */
   public static String acf(Profile p, Variant v) {
@@ -116,68 +126,136 @@ public final class OverheadExperiment implements Experiment {
         };
   }
 
-  /** The last programs measured and their runs: `acf experiment all` runs energy after overhead. */
-  private static List<Workload> lastWorkloads;
-
-  private static List<Measured> lastRuns;
-
-  /** Every program under every profile type and variant (the same programs: measured once). */
-  public static synchronized List<Measured> measure(Lab lab) {
-    if (lab.workloads().equals(lastWorkloads)) {
-      lab.progress("overhead: reusing the runs of the overhead experiment");
-      return lastRuns;
-    }
-    lastRuns = measureAgain(lab);
-    lastWorkloads = lab.workloads();
-    return lastRuns;
-  }
-
-  private static List<Measured> measureAgain(Lab lab) {
-    Map<String, ProductionSet> sets = new LinkedHashMap<>();
-    for (Profile p : Profile.values()) {
-      for (Variant v : Variant.values()) {
-        sets.put(
-            p + "/" + v,
-            lab.compile(p.block + "_" + v.name().toLowerCase(Locale.ROOT) + ".acf", acf(p, v)));
-      }
-    }
-    List<Measured> out = new ArrayList<>();
-    lab.plan(lab.workloads().size() * Profile.values().length * Variant.values().length);
+  /** Every program under every profile type and variant: one run each, its ACF in the spec. */
+  @Override
+  public List<RunSpec> plan(Lab lab) {
+    List<RunSpec> out = new ArrayList<>();
     for (Workload w : lab.workloads()) {
       for (Profile p : Profile.values()) {
         for (Variant v : Variant.values()) {
-          org.dise.runtime.timing.TimingRun timed =
-              lab.timing() == null ? null : new org.dise.runtime.timing.TimingRun(lab.timing());
-          Lab.Run full = lab.run(w, sets.get(p + "/" + v), timed);
-          // Keep the figures, not the machine: 27 runs' guest memories do not fit a heap.
-          Lab.Run r = new Lab.Run(w, full.cost(), full.tables(), null, null, full.outcome());
-          // The DISE check's branch (bgtz .skip) is taken on all but the sampled event: a
-          // 2-bit predictor mispredicts once per sampled event.
-          long mispredicts = v == Variant.DISE ? r.cost().handlerCalls() : 0;
-          out.add(new Measured(w, p, v, r, mispredicts, timed));
-          lab.step(
-              "overhead: %-10s %-12s %-10s replacements %,d handler calls %,d%s",
-              w.label(),
-              p.label,
-              v.name().toLowerCase(Locale.ROOT),
-              r.cost().replacements(),
-              r.cost().handlerCalls(),
-              timed == null
-                  ? ""
-                  : String.format(
+          Map<String, String> settings = new TreeMap<>(lab.timingSettings());
+          settings.putAll(Map.of("profile", p.name(), "variant", v.name(), "acf", acf(p, v)));
+          out.add(
+              lab.spec(
+                  "overhead.run",
+                  w,
+                  settings,
+                  String.format(
                       Locale.ROOT,
-                      " %s overhead %.2f%%",
-                      lab.timing().model(),
-                      100 * timed.overhead()));
+                      "overhead: %-10s %-12s %s",
+                      w.label(),
+                      p.label,
+                      v.name().toLowerCase(Locale.ROOT))));
         }
       }
     }
     return out;
   }
 
+  /**
+   * One program under one profile type and variant: its cost and its profile's size, and under a
+   * timing model (the specification's, not this process's) the model's figures.
+   */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    Profile p = Profile.valueOf(spec.setting("profile"));
+    Variant v = Variant.valueOf(spec.setting("variant"));
+    ProductionSet set =
+        lab.compile(
+            p.block + "_" + v.name().toLowerCase(Locale.ROOT) + ".acf", spec.setting("acf"));
+    TimingConfig config = Lab.timingConfig(spec);
+    TimingRun timed = config == null ? null : new TimingRun(config);
+    Lab.Run r = lab.run(lab.workload(spec), set, timed);
+    ObjectNode n = Results.MAPPER.createObjectNode();
+    n.set("cost", Results.MAPPER.valueToTree(r.cost()));
+    n.put("entries", r.entries());
+    // The DISE check's branch (bgtz .skip) is taken on all but the sampled event: a 2-bit
+    // predictor mispredicts once per sampled event.
+    n.put("mispredicts", v == Variant.DISE ? r.cost().handlerCalls() : 0);
+    if (timed != null) {
+      ObjectNode tn = n.putObject("timing");
+      List<Object> row = timingRow(timed);
+      for (int i = 0; i < TIMING_COLUMNS.size(); i++) {
+        Object x = row.get(i);
+        if (x instanceof Long l) {
+          tn.put(TIMING_COLUMNS.get(i), l);
+        } else if (x instanceof Double d) {
+          tn.put(TIMING_COLUMNS.get(i), d);
+        } else {
+          tn.put(TIMING_COLUMNS.get(i), String.valueOf(x));
+        }
+      }
+    }
+    return n;
+  }
+
+  /** The runs' results read back, in the plan's order. */
+  static List<Measured> measured(Lab lab, List<RunSpec> plan, List<JsonNode> results) {
+    List<Measured> out = new ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      RunSpec s = plan.get(i);
+      JsonNode n = results.get(i);
+      JsonNode c = n.path("cost");
+      CostReport cost =
+          new CostReport(
+              c.path("applicationInstructions").asLong(),
+              c.path("insertedInstructions").asLong(),
+              c.path("replacements").asLong(),
+              c.path("stallCycles").asLong(),
+              c.path("handlerCalls").asLong(),
+              c.path("handlerCycles").asLong(),
+              c.path("interrupts").asLong(),
+              c.path("interruptCycles").asLong());
+      out.add(
+          new Measured(
+              lab.workload(s),
+              Profile.valueOf(s.setting("profile")),
+              Variant.valueOf(s.setting("variant")),
+              cost,
+              n.path("entries").asLong(),
+              n.path("mispredicts").asLong(),
+              timed(s, n.path("timing"))));
+    }
+    return out;
+  }
+
+  /** A result's timing figures read back (null: the run was not timed). */
+  private static Timed timed(RunSpec s, JsonNode t) {
+    TimingConfig config = Lab.timingConfig(s);
+    if (config == null) {
+      return null;
+    }
+    if (t.isMissingNode()) {
+      throw new ExperimentException(
+          "run " + s.label().strip() + ": its result has no timing figures");
+    }
+    List<Object> row = new ArrayList<>();
+    for (String c : TIMING_COLUMNS) {
+      JsonNode x = t.path(c);
+      // The types timingRow gives, so that a result read from a file prints as one run here.
+      row.add(
+          c.equals("timing_model")
+              ? x.asText()
+              : c.startsWith("cycles_") ? (Object) x.asLong() : (Object) x.asDouble());
+    }
+    return new Timed(config, row, t.path("timing_overhead_pct").asDouble());
+  }
+
+  /** Every program under every profile type and variant, run here (the tests' view of the runs). */
+  public static List<Measured> measure(Lab lab) {
+    OverheadExperiment e = new OverheadExperiment();
+    List<RunSpec> plan = e.plan(lab);
+    return measured(lab, plan, plan.stream().map(s -> e.execute(lab, s)).toList());
+  }
+
   @Override
   public Outcome run(Lab lab) {
-    List<Measured> runs = measure(lab);
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
+    List<Measured> runs = measured(lab, plan(lab), results);
     boolean timed = !runs.isEmpty() && runs.get(0).timing() != null;
     List<String> columns =
         new ArrayList<>(
@@ -208,9 +286,8 @@ public final class OverheadExperiment implements Experiment {
     Map<Profile, List<Double>> density = new LinkedHashMap<>(); // events per instruction
     CycleModel half = model.withBaseCpi(0.5);
     for (Measured m : runs) {
-      CycleModel.Cycles c = model.cycles(m.run().cost(), m.mispredicts(), m.run().entries());
-      double halfOverhead =
-          half.cycles(m.run().cost(), m.mispredicts(), m.run().entries()).overhead();
+      CycleModel.Cycles c = model.cycles(m.cost(), m.mispredicts(), m.entries());
+      double halfOverhead = half.cycles(m.cost(), m.mispredicts(), m.entries()).overhead();
       List<Object> row = new ArrayList<>();
       java.util.Collections.addAll(
           row,
@@ -218,11 +295,11 @@ public final class OverheadExperiment implements Experiment {
           m.profile().label,
           m.variant().name().toLowerCase(Locale.ROOT),
           m.variant() == Variant.EXHAUSTIVE ? 1 : PERIOD,
-          m.run().cost().applicationInstructions(),
-          m.run().cost().replacements(),
-          m.run().cost().insertedInstructions(),
-          m.run().cost().handlerCalls(),
-          m.run().entries(),
+          m.cost().applicationInstructions(),
+          m.cost().replacements(),
+          m.cost().insertedInstructions(),
+          m.cost().handlerCalls(),
+          m.entries(),
           c.stalls(),
           c.inserted(),
           c.flushes(),
@@ -232,8 +309,8 @@ public final class OverheadExperiment implements Experiment {
           100 * halfOverhead);
       double overhead = 100 * c.overhead();
       if (timed) {
-        row.addAll(timingRow(m.timing()));
-        overhead = 100 * m.timing().overhead();
+        row.addAll(m.timing().row());
+        overhead = m.timing().overheadPct();
       }
       t.add(row.toArray());
       analytic
@@ -244,8 +321,7 @@ public final class OverheadExperiment implements Experiment {
         density
             .computeIfAbsent(m.profile(), k -> new ArrayList<>())
             .add(
-                (double) m.run().cost().replacements()
-                    / Math.max(1, m.run().cost().applicationInstructions()));
+                (double) m.cost().replacements() / Math.max(1, m.cost().applicationInstructions()));
       }
       byKeyHalf
           .computeIfAbsent(m.profile() + "/" + m.variant(), k -> new ArrayList<>())
@@ -451,9 +527,9 @@ public final class OverheadExperiment implements Experiment {
           "branch_mpki_alone",
           "timing_overhead_pct");
 
-  private static List<Object> timingRow(org.dise.runtime.timing.TimingRun t) {
-    org.dise.runtime.timing.TimingReport a = t.application();
-    org.dise.runtime.timing.TimingReport p = t.profiled();
+  private static List<Object> timingRow(TimingRun t) {
+    TimingReport a = t.application();
+    TimingReport p = t.profiled();
     return List.of(
         t.config().model(),
         a.cycles(),

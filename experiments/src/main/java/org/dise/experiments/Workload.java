@@ -64,6 +64,14 @@ public record Workload(String label, Path program, List<String> args) {
     }
   }
 
+  /**
+   * The program's path as the guest sees it (its argv[0]: a different spelling of the path changes
+   * the start-up's instruction count) and its arguments: what a run specification names.
+   */
+  public String invocation() {
+    return program + (args.isEmpty() ? "" : ":" + String.join(":", args));
+  }
+
   /** The name as {@code --programs} takes it back. */
   public String spec() {
     return program.getFileName() + (args.isEmpty() ? "" : ":" + String.join(":", args));

@@ -81,8 +81,7 @@ class ExperimentsTest {
     ExperimentException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             ExperimentException.class,
-            () ->
-                ExperimentRunner.run(new IntervalsExperiment(), lab, Path.of("unused"), "t", "t"));
+            () -> ExperimentRunner.run(new IntervalsExperiment(), lab, out, "t", "t"));
     assertThat(e.getMessage()).isEqualTo("--set intervals: intervals must be at least 1, not 0");
   }
 

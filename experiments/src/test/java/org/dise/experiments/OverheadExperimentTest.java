@@ -2,12 +2,14 @@ package org.dise.experiments;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.dise.experiments.OverheadExperiment.Measured;
 import org.dise.experiments.OverheadExperiment.Profile;
 import org.dise.experiments.OverheadExperiment.Variant;
+import org.dise.runtime.timing.TimingConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,18 +29,18 @@ class OverheadExperimentTest {
       Measured ex = find(runs, p, Variant.EXHAUSTIVE);
       Measured dise = find(runs, p, Variant.DISE);
       Measured hps = find(runs, p, Variant.HPS);
-      long events = ex.run().cost().handlerCalls();
+      long events = ex.cost().handlerCalls();
       assertThat(events).isGreaterThan(200L);
       // Pure DISE: every event is replaced; the countdown samples the 1st, 101st, ... event.
-      assertThat(dise.run().cost().replacements()).isEqualTo(events);
-      assertThat(dise.run().cost().handlerCalls())
+      assertThat(dise.cost().replacements()).isEqualTo(events);
+      assertThat(dise.cost().handlerCalls())
           .isEqualTo((events + OverheadExperiment.PERIOD - 1) / OverheadExperiment.PERIOD);
-      assertThat(dise.run().cost().insertedInstructions())
-          .isEqualTo(2 * events + dise.run().cost().handlerCalls());
+      assertThat(dise.cost().insertedInstructions())
+          .isEqualTo(2 * events + dise.cost().handlerCalls());
       // HPS: the counter samples the 100th, 200th, ... event, and nothing else is replaced.
-      assertThat(hps.run().cost().replacements()).isEqualTo(events / OverheadExperiment.PERIOD);
-      assertThat(hps.run().cost().handlerCalls()).isEqualTo(events / OverheadExperiment.PERIOD);
-      assertThat(hps.run().cost().insertedInstructions()).isEqualTo(0L);
+      assertThat(hps.cost().replacements()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.cost().handlerCalls()).isEqualTo(events / OverheadExperiment.PERIOD);
+      assertThat(hps.cost().insertedInstructions()).isEqualTo(0L);
     }
   }
 
@@ -96,6 +98,65 @@ class OverheadExperimentTest {
           assertThat(Double.parseDouble(ratio.replace("x", ""))).isGreaterThan(2.0);
         }
       }
+    }
+  }
+
+  @Test
+  void aTimedRunNamesItsModelInItsSpecificationAndReturnsTheModelsFigures() throws Exception {
+    Lab timed = lab().timing(TimingConfig.defaults("inorder").set("l1d.size", "4096"));
+    OverheadExperiment e = new OverheadExperiment();
+    List<RunSpec> plan = e.plan(timed);
+    RunSpec dise = plan.get(1);
+    assertThat(dise.setting("variant")).isEqualTo("DISE");
+    assertThat(dise.setting("timing")).isEqualTo("inorder");
+    assertThat(dise.setting("timing.l1d.size")).isEqualTo("4096");
+    // The worker rebuilds the model from the specification alone.
+    assertThat(Lab.timingConfig(dise).values()).isEqualTo(timed.timing().values());
+    // Another model, another configuration or none: other runs (their results are not shared).
+    List<RunSpec> analytic = e.plan(lab());
+    List<RunSpec> defaults = e.plan(lab().timing(TimingConfig.defaults("inorder")));
+    assertThat(analytic.get(1).setting("timing")).isEqualTo("analytic");
+    assertThat(Lab.timingConfig(analytic.get(1))).isNull();
+    assertThat(analytic.get(1).id()).isNotEqualTo(dise.id());
+    assertThat(defaults.get(1).id()).isNotEqualTo(dise.id());
+
+    // The run itself is measured by the model, and its result holds the figures of the CSV.
+    JsonNode r = e.execute(timed, dise);
+    JsonNode t = r.path("timing");
+    assertThat(t.path("timing_model").asText()).isEqualTo("inorder");
+    assertThat(t.path("cycles_profiled").asLong()).isGreaterThan(t.path("cycles_alone").asLong());
+    assertThat(t.path("timing_overhead_pct").asDouble()).isGreaterThan(0.0);
+    for (String c : OverheadExperiment.TIMING_COLUMNS) {
+      assertThat(t.has(c)).isTrue();
+    }
+    assertThat(e.execute(lab(), analytic.get(1)).has("timing")).isFalse();
+  }
+
+  @Test
+  void aTimedExperimentsCsvHasTheTimingColumnsAndKeepsTheAnalyticOnes(@TempDir Path out)
+      throws Exception {
+    Path timedOut = out.resolve("timed");
+    Path analyticOut = out.resolve("analytic");
+    ExperimentRunner.run(
+        new OverheadExperiment(),
+        lab().timing(TimingConfig.defaults("inorder")),
+        timedOut,
+        "./acf experiment overhead --quick --timing inorder",
+        "acf test");
+    ExperimentRunner.run(
+        new OverheadExperiment(), lab(), analyticOut, "./acf experiment overhead", "acf test");
+    List<String> timed = Files.readAllLines(timedOut.resolve("overhead.csv"));
+    List<String> analytic = Files.readAllLines(analyticOut.resolve("overhead.csv"));
+    assertThat(timed.get(0)).contains("," + String.join(",", OverheadExperiment.TIMING_COLUMNS));
+    assertThat(analytic.get(0)).doesNotContain("timing_model");
+    assertThat(timed).hasSize(analytic.size());
+    int overhead = List.of(analytic.get(0).split(",")).indexOf("overhead_pct");
+    int model = List.of(timed.get(0).split(",")).indexOf("timing_model");
+    for (int i = 1; i < timed.size(); i++) {
+      String[] tr = timed.get(i).split(",");
+      // --timing analytic keeps the analytic numbers; the timed run has them too, beside its own.
+      assertThat(tr[overhead]).isEqualTo(analytic.get(i).split(",")[overhead]);
+      assertThat(tr[model]).isEqualTo("inorder");
     }
   }
 

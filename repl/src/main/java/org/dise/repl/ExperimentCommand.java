@@ -9,6 +9,9 @@ import org.dise.experiments.ExperimentException;
 import org.dise.experiments.ExperimentRunner;
 import org.dise.experiments.Experiments;
 import org.dise.experiments.Lab;
+import org.dise.experiments.Plans;
+import org.dise.experiments.Results;
+import org.dise.experiments.RunStatus;
 import org.dise.experiments.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,6 +37,17 @@ import picocli.CommandLine.Parameters;
       "  ./acf experiment sampling --programs phases,jpeg:1 --out results",
       "  ./acf experiment rap --set code_range_bits=64,32 --out results",
       "  ./acf experiment all --out results",
+      "  ./acf experiment overhead --quick --executor local --jobs 2 --out results",
+      "  ./acf experiment overhead --executor slurm --slurm-time 60 --out /shared/r",
+      "  ./acf experiment overhead --plan",
+      "  ./acf experiment overhead --run 3 --out results",
+      "  ./acf experiment overhead --status results",
+      "  ./acf experiment overhead --collect results",
+      "",
+      "Each experiment is a plan of runs (--plan prints it, a JSON line each); a run's",
+      "result goes to DIR/runs/ID.json, and a run with a result is not run again. The",
+      "options that choose the runs (--programs, --quick, --set) must be the same for",
+      "--plan, --run, --status and --collect. docs/scaling.md: other schedulers.",
     },
     mixinStandardHelpOptions = true)
 public final class ExperimentCommand implements Callable<Integer> {
@@ -91,6 +105,8 @@ public final class ExperimentCommand implements Callable<Integer> {
       description = "Timing model parameters, `name = value` lines (spec/timing.md).")
   Path timingConfig;
 
+  @picocli.CommandLine.Mixin PlanOptions exec = new PlanOptions();
+
   @Override
   public Integer call() {
     org.dise.runtime.timing.TimingConfig timed =
@@ -141,7 +157,10 @@ public final class ExperimentCommand implements Callable<Integer> {
             ExitStatus.USAGE);
       }
     }
+    String version = "acf " + Version.VERSION;
     try {
+      java.util.Map<Experiment, Lab> labs = new java.util.LinkedHashMap<>();
+      java.util.Map<Experiment, String> commands = new java.util.LinkedHashMap<>();
       for (Experiment e : chosen) {
         String list = programs != null ? programs : e.defaultPrograms(quick);
         List<Workload> ws = Workload.parseList(list, dir);
@@ -153,8 +172,9 @@ public final class ExperimentCommand implements Callable<Integer> {
             sets.append(" --set ").append(o.name()).append('=').append(set.get(o.name()));
           }
         }
-        Lab lab = new Lab(ws, quick, System.err).set(own).timing(timed);
-        String command =
+        labs.put(e, new Lab(ws, quick, System.err).set(own).timing(timed));
+        commands.put(
+            e,
             "./acf experiment "
                 + e.name()
                 + " --programs "
@@ -164,9 +184,36 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + (timing.equals("ooo") ? "" : " --timing " + timing)
                 + (timingConfig == null ? "" : " --timing-config " + timingConfig)
                 + " --out "
-                + out;
+                + out);
+      }
+      List<Plans.Planned> planned = Plans.plan(labs);
+      if (exec.plan) {
+        planned.forEach(p -> System.out.println(p.jsonLine()));
+        return 0;
+      }
+      if (exec.status != null) {
+        return RunStatus.print(planned, new Results(exec.status, version), System.out);
+      }
+      if (exec.run != null) {
+        return exec.runs(planned, new Results(out, version));
+      }
+      Path into = exec.collect != null ? exec.collect : out;
+      if (exec.collect == null) {
+        for (Experiment e : chosen) {
+          Lab lab = labs.get(e);
+          lab.progress(
+              "%s: %s on %d program(s)%s",
+              e.name(), e.reproduces(), lab.workloads().size(), quick ? " (quick)" : "");
+        }
+        exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-" + name.replace(',', '-'))
+            .execute(planned, new Results(into, version), exec.retry);
+        if (exec.submitOnly()) {
+          return 0; // --status and --collect take over
+        }
+      }
+      for (Experiment e : chosen) {
         ExperimentRunner.Written w =
-            ExperimentRunner.run(e, lab, out, command, "acf " + Version.VERSION);
+            ExperimentRunner.collect(e, labs.get(e), into, commands.get(e), version);
         w.outcome()
             .comparisons
             .forEach(
@@ -178,5 +225,34 @@ public final class ExperimentCommand implements Callable<Integer> {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     return 0;
+  }
+
+  /**
+   * This command's arguments for the worker of run {@code k}; the output directory absolute, the
+   * programs as given, since the guest sees their paths (the worker runs in this directory).
+   */
+  private List<String> workerArgs(Path into, String k) {
+    List<String> a = new ArrayList<>(List.of("experiment", name));
+    if (programs != null) {
+      a.add("--programs");
+      a.add(programs); // as given: a program's path is its argv[0] (workers share our cwd)
+    }
+    a.add("--dir");
+    a.add(dir.toString());
+    if (quick) {
+      a.add("--quick");
+    }
+    set.forEach((key, v) -> a.add("--set=" + key + "=" + v));
+    a.add("--timing");
+    a.add(timing);
+    if (timingConfig != null) {
+      a.add("--timing-config");
+      a.add(timingConfig.toAbsolutePath().toString());
+    }
+    a.add("--out");
+    a.add(into.toAbsolutePath().toString());
+    a.add("--run");
+    a.add(k);
+    return a;
   }
 }

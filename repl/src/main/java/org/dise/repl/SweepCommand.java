@@ -13,6 +13,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dise.experiments.ExperimentException;
+import org.dise.experiments.Lab;
+import org.dise.experiments.Plans;
+import org.dise.experiments.Results;
+import org.dise.experiments.RunStatus;
+import org.dise.experiments.Workload;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
@@ -44,6 +50,13 @@ import picocli.CommandLine.Parameters;
       "      --workload 'phases 4' --workload 'jpeg 1' --seeds 1,2,3 --out sweep.csv",
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --allow-read data \\",
       "      --stdin data/input.txt --workload 'prog data/table.csv' --out sweep.csv",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --executor slurm \\",
+      "      --slurm-time 60 --out /shared/sweep.csv",
+      "",
+      "One run per workload (--plan prints them); each writes its result to",
+      "DIR/runs/ID.json under --runs DIR (default: --out with .runs), and a run with a",
+      "result is not run again. --executor local (worker processes, --jobs N) or slurm;",
+      "--run K, --status DIR, --collect DIR as for acf experiment (docs/scaling.md).",
     },
     mixinStandardHelpOptions = true)
 public final class SweepCommand implements Callable<Integer> {
@@ -166,6 +179,16 @@ public final class SweepCommand implements Callable<Integer> {
           "Give every run of every workload this file as its standard input" + " (default: empty).")
   Path stdin;
 
+  @Option(
+      names = "--runs",
+      paramLabel = "DIR",
+      description =
+          "Where each workload's run writes its result (DIR/runs/ID.json; runs with a result"
+              + " are not run again); default: --out's name with .runs, or sweep-runs.")
+  Path runs;
+
+  @picocli.CommandLine.Mixin PlanOptions exec = new PlanOptions();
+
   @Parameters(arity = "0", hidden = true)
   List<String> none = new ArrayList<>();
 
@@ -213,49 +236,99 @@ public final class SweepCommand implements Callable<Integer> {
         Machine.Options.defaults()
             .withSandbox(sandbox)
             .withNotices(new PrintStream(OutputStream.nullOutputStream()));
-    List<Sweep.Point> points = new ArrayList<>();
+    List<Workload> ws = new ArrayList<>();
     for (String w : workloads) {
       List<String> words = new ArrayList<>(Arrays.asList(w.trim().split("\\s+")));
       Path program = words.get(0).contains("/") ? Path.of(words.get(0)) : dir.resolve(words.get(0));
       List<String> args = words.subList(1, words.size());
       String name = program.getFileName() + (args.isEmpty() ? "" : " " + String.join(" ", args));
-      ProductionSet bound = SymbolBinder.bind(set, program, options); // each its own addresses
-      SamplingRun.Setup setup =
-          new SamplingRun.Setup() {
-            @Override
-            public Machine machine() {
-              Machine m = GuestLauncher.load(program, args, options);
-              m.kernel().setStdio(0, firstPassInput(), null);
-              m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-              return m;
-            }
-
-            @Override
-            public java.io.InputStream firstPassInput() {
-              if (stdin == null) {
-                return java.io.InputStream.nullInputStream();
-              }
-              try {
-                return new java.io.BufferedInputStream(Files.newInputStream(stdin));
-              } catch (IOException e) {
-                throw new UserError("--stdin " + stdin + ": cannot read: " + UserError.why(e));
-              }
-            }
-
-            @Override
-            public ProfilingEngine engine() {
-              try {
-                return new DiseEngine(bound);
-              } catch (IllegalArgumentException e) {
-                throw new UserError(acfs.get(0) + ": " + e.getMessage());
-              }
-            }
-          };
-      try {
-        points.addAll(Sweep.run(name, setup, plan, System.err));
-      } catch (IllegalArgumentException e) {
-        throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
+      if (!Files.isRegularFile(program)) {
+        throw new UserError(
+            "--workload " + w + ": " + program + ": no such program", ExitStatus.USAGE);
       }
+      ws.add(new Workload(name, program, args));
+    }
+    SweepRuns sweep =
+        new SweepRuns(
+            specSettings(plan),
+            w -> {
+              Path program = w.program();
+              List<String> args = w.args();
+              String name = w.label();
+              ProductionSet bound =
+                  SymbolBinder.bind(set, program, options); // each its own addresses
+              SamplingRun.Setup setup =
+                  new SamplingRun.Setup() {
+                    @Override
+                    public Machine machine() {
+                      Machine m = GuestLauncher.load(program, args, options);
+                      m.kernel().setStdio(0, firstPassInput(), null);
+                      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+                      return m;
+                    }
+
+                    @Override
+                    public java.io.InputStream firstPassInput() {
+                      if (stdin == null) {
+                        return java.io.InputStream.nullInputStream();
+                      }
+                      try {
+                        return new java.io.BufferedInputStream(Files.newInputStream(stdin));
+                      } catch (IOException e) {
+                        throw new UserError(
+                            "--stdin " + stdin + ": cannot read: " + UserError.why(e));
+                      }
+                    }
+
+                    @Override
+                    public ProfilingEngine engine() {
+                      try {
+                        return new DiseEngine(bound);
+                      } catch (IllegalArgumentException e) {
+                        throw new UserError(acfs.get(0) + ": " + e.getMessage());
+                      }
+                    }
+                  };
+              try {
+                return Sweep.run(name, setup, plan, System.err);
+              } catch (IllegalArgumentException e) {
+                throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
+              }
+            });
+    Lab lab = new Lab(ws, false, System.err);
+    List<Plans.Planned> planned = Plans.plan(Map.of(sweep, lab));
+    String version = "acf " + Version.VERSION;
+    Path into =
+        exec.collect != null
+            ? exec.collect
+            : exec.status != null
+                ? exec.status
+                : runs != null ? runs : Path.of(out == null ? "sweep-runs" : out + ".runs");
+    List<Sweep.Point> points;
+    try {
+      if (exec.plan) {
+        planned.forEach(p -> System.out.println(p.jsonLine()));
+        return 0;
+      }
+      Results results = new Results(into, version);
+      if (exec.status != null) {
+        return RunStatus.print(planned, results, System.out);
+      }
+      if (exec.run != null) {
+        return exec.runs(planned, results);
+      }
+      if (exec.collect == null) {
+        exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-sweep")
+            .execute(planned, results, exec.retry);
+        if (exec.submitOnly()) {
+          return 0; // --status and --collect take over
+        }
+      }
+      points =
+          SweepRuns.points(
+              Plans.results(sweep, lab, results).stream().map(Results.Result::value).toList());
+    } catch (ExperimentException e) {
+      throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (out != null) {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
@@ -266,6 +339,57 @@ public final class SweepCommand implements Callable<Integer> {
     }
     summary(points, iv);
     return 0;
+  }
+
+  /** What every workload's run depends on besides its program: the ACFs, the plan, the input. */
+  private Map<String, String> specSettings(Sweep.Plan plan) {
+    Map<String, String> s = new java.util.TreeMap<>();
+    StringBuilder acf = new StringBuilder();
+    for (Path p : acfs) {
+      try {
+        acf.append("// ").append(p).append('\n').append(Files.readString(p)).append('\n');
+      } catch (IOException e) {
+        throw new UserError("--acf " + p + ": cannot read: " + UserError.why(e));
+      }
+    }
+    s.put("acf", acf.toString());
+    s.put("interval", Long.toString(plan.interval()));
+    s.put("thresholds", plan.thresholds().toString());
+    s.put("periods", plan.periods().toString());
+    s.put("one_in", plan.oneIns().toString());
+    s.put("seeds", plan.seeds().toString());
+    s.put("policy", plan.policy());
+    s.put("predictor", plan.predictor());
+    s.put("allow_read", allowRead.toString());
+    s.put("allow_write", allowWrite.toString());
+    if (stdin != null) {
+      s.put("stdin", stdin + " " + new Workload("stdin", stdin, List.of()).sha256());
+    }
+    return s;
+  }
+
+  /** This command's arguments for the worker of run {@code k} (the same cwd: paths as given). */
+  private List<String> workerArgs(Path into, String k) {
+    List<String> a = new ArrayList<>(List.of("sweep"));
+    acfs.forEach(p -> a.addAll(List.of("--acf", p.toString())));
+    workloads.forEach(w -> a.addAll(List.of("--workload", w)));
+    a.addAll(List.of("--dir", dir.toString(), "--interval", interval));
+    a.add("--thresholds=" + join(thresholds));
+    a.add("--periods=" + join(periods));
+    a.add("--one-in=" + join(oneIns));
+    a.add("--seeds=" + join(seeds));
+    a.addAll(List.of("--policy", policy, "--predictor", predictor));
+    allowRead.forEach(p -> a.addAll(List.of("--allow-read", p.toString())));
+    allowWrite.forEach(p -> a.addAll(List.of("--allow-write", p.toString())));
+    if (stdin != null) {
+      a.addAll(List.of("--stdin", stdin.toString()));
+    }
+    a.addAll(List.of("--runs", into.toAbsolutePath().toString(), "--run", k));
+    return a;
+  }
+
+  private static String join(List<?> xs) {
+    return String.join(",", xs.stream().map(String::valueOf).toList());
   }
 
   private void summary(List<Sweep.Point> points, long iv) {
