@@ -69,6 +69,10 @@ public final class GuestThreads implements Scheduler {
     final int tid;
     final HartContext ctx = new HartContext();
     State state = State.RUNNABLE;
+
+    /** Its signal mask while another thread runs (each thread has its own, as in Linux). */
+    long sigmask;
+
     long clearChildTid;
     long robustList;
     long futexAddr;
@@ -90,6 +94,14 @@ public final class GuestThreads implements Scheduler {
   }
 
   private final Memory mem;
+
+  /**
+   * The process's signals, whose blocked mask is the running thread's: saved and restored at each
+   * switch. Without this, glibc's exiting thread, which blocks every signal before it ends, left
+   * them blocked for the whole process, and a later raise() in main never reached its handler.
+   */
+  private SignalCalls signals;
+
   private final Map<Integer, GuestThread> live = new java.util.TreeMap<>();
   private final ArrayDeque<GuestThread> runQueue = new ArrayDeque<>();
   private final Map<Long, ArrayDeque<GuestThread>> waiters = new HashMap<>();
@@ -131,6 +143,10 @@ public final class GuestThreads implements Scheduler {
 
   Ids ids() {
     return ids;
+  }
+
+  void setSignals(SignalCalls signals) {
+    this.signals = signals;
   }
 
   /** Sets the quantum (instructions; at least 1). */
@@ -188,6 +204,9 @@ public final class GuestThreads implements Scheduler {
     GuestThread cur = current;
     if (cur.state != State.EXITED) {
       cpu.saveContext(cur.ctx);
+      if (signals != null) {
+        cur.sigmask = signals.blockedMask();
+      }
       if (cur.state == State.RUNNABLE) {
         runQueue.addLast(cur);
       } else if (cur.state == State.WAITING && cur.restartPc != -1) {
@@ -208,6 +227,9 @@ public final class GuestThreads implements Scheduler {
         }
         current = next;
         cpu.loadContext(next.ctx);
+        if (signals != null) {
+          signals.setBlockedMask(next.sigmask);
+        }
         return null;
       }
       current = cur;
@@ -348,6 +370,9 @@ public final class GuestThreads implements Scheduler {
     }
     GuestThread t = new GuestThread(ids.next);
     cpu.saveContext(t.ctx);
+    if (signals != null) {
+      t.sigmask = signals.blockedMask(); // a new thread starts with its creator's mask
+    }
     t.ctx.pc = cpu.pc; // after the ecall (the kernel sees the pc after it)
     t.ctx.x[10] = 0;
     if (stack != 0) {

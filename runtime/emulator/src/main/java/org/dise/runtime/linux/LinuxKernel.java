@@ -45,6 +45,7 @@ public final class LinuxKernel implements SyscallHandler {
     this.fds = new Descriptors(proc);
     this.signals = new SignalCalls(proc);
     proc.signals = signals;
+    proc.threads.setSignals(signals);
     this.memory = new MemoryCalls(proc, fds);
     this.files = new FileCalls(proc, sandbox, fds, signals);
     fds.register(table);

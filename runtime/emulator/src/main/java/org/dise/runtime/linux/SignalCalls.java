@@ -122,6 +122,15 @@ final class SignalCalls {
 
   private long timerInterval;
 
+  /** The running thread's blocked mask ({@link GuestThreads} keeps the others'). */
+  long blockedMask() {
+    return blocked;
+  }
+
+  void setBlockedMask(long mask) {
+    blocked = mask & ~UNBLOCKABLE;
+  }
+
   SignalCalls(GuestProcess proc) {
     this.proc = proc;
     this.mem = proc.mem;
