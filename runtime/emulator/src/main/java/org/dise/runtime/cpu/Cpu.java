@@ -204,6 +204,28 @@ public final class Cpu {
     interruptRequested = true;
   }
 
+  /**
+   * The guest thread on the hart (its Linux thread id; the process id until the kernel says
+   * otherwise): what {@code T.TID} passes to a sink.
+   */
+  private int threadId;
+
+  public int threadId() {
+    return threadId;
+  }
+
+  /**
+   * The kernel put thread {@code tid} on the hart: a decode stage is told of a change (its sinks
+   * keep per-thread state, such as calling-context stacks).
+   */
+  public void setThreadId(int tid) {
+    int from = threadId;
+    threadId = tid;
+    if (from != tid && decodeStage != null) {
+      decodeStage.threadSwitched(this, from, tid);
+    }
+  }
+
   /** Saves the running thread's registers, pc and FP state into {@code c}. */
   public void saveContext(HartContext c) {
     System.arraycopy(x, 0, c.x, 0, 32);

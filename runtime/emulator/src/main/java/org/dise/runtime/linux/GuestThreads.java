@@ -181,6 +181,28 @@ public final class GuestThreads implements Scheduler {
     return new ArrayList<>(live.keySet());
   }
 
+  /**
+   * A live thread as a debugger shows it: its id, what it is doing, and its registers while it is
+   * off the hart (null for the thread on the hart, whose registers are the cpu's).
+   */
+  public record ThreadView(int tid, String state, HartContext saved) {}
+
+  /** The live threads, by id. */
+  public List<ThreadView> view() {
+    List<ThreadView> out = new ArrayList<>();
+    for (GuestThread t : live.values()) {
+      String state =
+          switch (t.state) {
+            case RUNNABLE -> t == current ? "running" : "runnable";
+            case FUTEX -> String.format("futex wait on 0x%x", t.futexAddr);
+            case WAITING -> "blocked in a system call";
+            case EXITED -> "exited";
+          };
+      out.add(new ThreadView(t.tid, state, t == current ? null : t.ctx));
+    }
+    return out;
+  }
+
   /** How many times the hart switched from one thread to another. */
   public long switches() {
     return switches;
@@ -227,6 +249,7 @@ public final class GuestThreads implements Scheduler {
         }
         current = next;
         cpu.loadContext(next.ctx);
+        cpu.setThreadId(next.tid);
         if (signals != null) {
           signals.setBlockedMask(next.sigmask);
         }
