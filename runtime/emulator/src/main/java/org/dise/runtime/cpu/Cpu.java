@@ -226,6 +226,15 @@ public final class Cpu {
     }
   }
 
+  /**
+   * The kernel runs a blocked system call again from its ecall once it may go on: that ecall
+   * retired when the call first ran, so this execution is taken back off the count (a call that
+   * blocks counts one instruction, as it would had it not blocked).
+   */
+  public void unretireEcall() {
+    instret--;
+  }
+
   /** Saves the running thread's registers, pc and FP state into {@code c}. */
   public void saveContext(HartContext c) {
     System.arraycopy(x, 0, c.x, 0, 32);

@@ -188,6 +188,8 @@ public final class ProcessTree {
     }
     if (parent == null || parent.exited) {
       m.reaped = true;
+    } else {
+      parent.proc.signals.childEnded(m.pid, wstatus); // SIGCHLD, as Linux sends it
     }
   }
 
