@@ -360,7 +360,7 @@ final class Interpreter {
                 break block;
               }
               case EBREAK -> {
-                throw new Cpu.TrapException("cpu.breakpoint (ebreak)", GuestFault.SIGTRAP);
+                throw new Cpu.TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
               }
               case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
               case FENCE_I -> {
