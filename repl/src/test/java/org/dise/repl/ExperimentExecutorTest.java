@@ -258,8 +258,8 @@ class ExperimentExecutorTest {
 
   /**
    * A CSV's lines without the columns that hold times (bursty's analysis time per reference), the
-   * only ones a run on another process may change. A CSV that has such columns holds no comma in
-   * a cell.
+   * only ones a run on another process may change. A CSV that has such columns holds no comma in a
+   * cell.
    */
   static List<String> withoutTimes(Path csv) throws Exception {
     List<String> lines = Files.readAllLines(csv);
