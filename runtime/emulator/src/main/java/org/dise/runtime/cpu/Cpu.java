@@ -182,6 +182,26 @@ public final class Cpu extends HartState {
     instret--;
   }
 
+  /** The current {@link #run} call's start, budget, and what other harts ran on this core in it. */
+  private long runStart;
+
+  private long runMax;
+  private long coreCharged;
+
+  /**
+   * Other processes ran {@code n} instructions on this core while this hart's {@link #run} call
+   * gave it up (the scheduler ran them): they count against that call's budget, so that one
+   * instruction limit bounds a whole process tree.
+   */
+  public void chargeCore(long n) {
+    coreCharged += n;
+  }
+
+  /** What is left of the current {@link #run} call's budget, the other processes' share taken. */
+  public long budgetLeft() {
+    return runMax - (instret - runStart) - coreCharged;
+  }
+
   /**
    * {@link #run} with guest threads: runs the current thread until its quantum ends or it gives up
    * the hart, then lets the scheduler pick the next. Switches happen only between whole
@@ -191,6 +211,9 @@ public final class Cpu extends HartState {
    */
   private StopReason runThreads(long maxSteps) {
     final long start = instret;
+    runStart = start;
+    runMax = maxSteps;
+    coreCharged = 0;
     while (true) {
       if (switchRequested) {
         switchRequested = false;
@@ -202,7 +225,7 @@ public final class Cpu extends HartState {
           return r;
         }
       }
-      long done = instret - start;
+      long done = instret - start + coreCharged;
       if (done >= maxSteps) {
         return StopReason.STEP_LIMIT;
       }

@@ -256,7 +256,7 @@ public final class GuestThreads implements Scheduler {
     }
     boolean leader = tree != null && !tree.nested();
     if (expired && leader) {
-      tree.runOthers(this); // the other processes' turn, one quantum each
+      tree.runOthers(this, cpu); // the other processes' turn, one quantum each
     }
     while (true) {
       wakeWaiting();
@@ -277,8 +277,11 @@ public final class GuestThreads implements Scheduler {
       if (tree != null && !leader) {
         return StopReason.BLOCKED; // the tree runs the others and comes back
       }
-      if (leader && tree.runOthers(this)) {
+      if (leader && tree.runOthers(this, cpu)) {
         continue; // they did something: look again
+      }
+      if (leader && cpu.budgetLeft() <= 0) {
+        return StopReason.STEP_LIMIT; // the tree's instruction budget is spent
       }
       if (timeOutFirstTimedWaiter() == null) {
         deadlockReport = describeDeadlock();

@@ -123,12 +123,17 @@ public final class LinuxKernel implements SyscallHandler {
    * could not (they were all blocked), else null.
    */
   public String processEnded(int wstatus) {
+    return processEnded(wstatus, Long.MAX_VALUE);
+  }
+
+  /** As {@link #processEnded(int)}, the others running at most {@code budget} more instructions. */
+  public String processEnded(int wstatus, long budget) {
     ProcessTree tree = proc.threads.tree;
     if (tree == null) {
       return null;
     }
     tree.ended(tree.member(proc), wstatus);
-    return tree.runRest();
+    return tree.runRest(budget);
   }
 
   /** The process's threads and their scheduler. */
