@@ -12,6 +12,7 @@ import org.dise.runtime.isa.Disassembler;
 import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
+import org.dise.runtime.session.Programs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -52,7 +53,7 @@ public final class DisasmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Machine m = GuestLauncher.load(program, List.of(), Machine.Options.defaults());
+    Machine m = Programs.load(program, List.of(), Machine.Options.defaults());
     PrintStream out = System.out;
     if (m.isDynamic()) {
       // Only the program and its dynamic linker are mapped before it runs; calls into libraries

@@ -10,7 +10,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(
       Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
-    if (ex instanceof UserError ue) {
+    if (ex instanceof org.dise.runtime.session.SessionError ue) {
       System.err.println("acf: " + ue.getMessage());
       return ue.status();
     }

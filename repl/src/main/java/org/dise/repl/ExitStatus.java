@@ -7,10 +7,10 @@ package org.dise.repl;
  */
 public final class ExitStatus {
   /** Exit status when the guest or a check failed. */
-  public static final int FAILURE = 1;
+  public static final int FAILURE = org.dise.runtime.session.SessionError.FAILURE;
 
   /** Exit status for a usage error. */
-  public static final int USAGE = 2;
+  public static final int USAGE = org.dise.runtime.session.SessionError.USAGE;
 
   private ExitStatus() {}
 }

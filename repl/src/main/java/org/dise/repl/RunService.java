@@ -2,77 +2,30 @@ package org.dise.repl;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dise.runtime.Machine;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
-import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.session.SessionError;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 
 /**
- * The run service that {@code acf run} and the REPL share: loading a program (with the same errors,
- * saying why), its stdin, binding program symbols, choosing the engine and the trigger, and writing
- * profiles and configurations. Every problem is a {@link UserError} naming the file and why; the
- * REPL prints its message as {@code error: ...}, the CLI as {@code acf: ...}. Guest environment,
- * confinement and limits are in {@link GuestSettings}.
+ * What {@code acf run} and the REPL share above the profiling session ({@code
+ * org.dise.runtime.session}: loading the program, binding symbols, building the engine): the
+ * guest's stdin, the trigger's options, and writing profiles and configurations. Every problem is a
+ * {@link UserError} naming the file and why; the REPL prints its message as {@code error: ...}, the
+ * CLI as {@code acf: ...}. Guest environment, confinement and limits are in {@link GuestSettings}.
  */
 public final class RunService {
   private RunService() {}
 
-  /**
-   * Which engine runs the productions ({@code acf run --engine}). One is left: the engine generated
-   * as Java source and compiled with javac at run time was slower on every benchmark and was
-   * retired ({@link #RETIRED_ENGINE}).
-   */
-  public enum EngineKind {
-    interpreted;
-
-    /**
-     * The kind {@code name} names.
-     *
-     * @throws IllegalArgumentException for a retired or unknown kind, saying which kinds there are
-     */
-    public static EngineKind named(String name) {
-      if (name.equals("generated")) {
-        throw new IllegalArgumentException(RETIRED_ENGINE);
-      }
-      for (EngineKind k : values()) {
-        if (k.name().equals(name)) {
-          return k;
-        }
-      }
-      throw new IllegalArgumentException(
-          "'" + name + "' is not an engine; the engine is interpreted");
-    }
-  }
-
-  /** Why {@code --engine generated} is refused. */
-  public static final String RETIRED_ENGINE =
-      "the generated engine was retired: the interpreted engine, whose replacements are emitted"
-          + " into translated code, ran faster on every benchmark (docs/benchmarks.md); use"
-          + " --engine interpreted or leave --engine out";
-
-  // ------------------------------------------------------------------ the program
-
-  /**
-   * Loads {@code program} (argv[0] as given) with {@code args}.
-   *
-   * @throws UserError {@code PROGRAM: no such file}, {@code is a directory}, {@code cannot run:
-   *     WHY} (not a RISC-V ELF), {@code cannot read: WHY}
-   */
-  public static Machine load(Path program, List<String> args, Machine.Options options) {
-    return GuestLauncher.load(program, args, options);
-  }
+  // ------------------------------------------------------------------ stdin
 
   /**
    * Checks that {@code file} can serve as a guest's stdin, before any run.
@@ -101,52 +54,6 @@ public final class RunService {
     } catch (IOException e) {
       throw new UserError(shown + ": cannot read: " + UserError.why(e));
     }
-  }
-
-  // ------------------------------------------------------------------ productions
-
-  /**
-   * {@code set} with its program symbols ({@code symbol(NAME)}) resolved against the loaded
-   * program's; each unresolved symbol is printed on {@code problems} as a diagnostic ({@code
-   * file:line:col: error: ...}), then the error says how many and what happens.
-   */
-  public static ProductionSet bind(
-      ProductionSet set,
-      ProgramSymbols symbols,
-      String program,
-      PrintStream problems,
-      String consequence) {
-    if (set == null || set.symbols().isEmpty()) {
-      return set;
-    }
-    try {
-      return SymbolBinding.bind(set, symbols, program);
-    } catch (SymbolBinding.UnresolvedSymbolsException e) {
-      e.problems().forEach(problems::println);
-      int n = e.problems().size();
-      throw new UserError(
-          n
-              + " program symbol"
-              + (n == 1 ? "" : "s")
-              + " not found in "
-              + program
-              + "; "
-              + consequence);
-    }
-  }
-
-  /** The interpreted engine (the tables) for {@code set}; a refusal names {@code origin}. */
-  public static DiseEngine interpreted(ProductionSet set, String origin) {
-    try {
-      return new DiseEngine(set);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(origin + ": " + e.getMessage());
-    }
-  }
-
-  /** The engine {@code kind} names for {@code set}; a refusal names {@code origin}. */
-  public static ProfilingEngine engine(EngineKind kind, ProductionSet set, String origin) {
-    return interpreted(set, origin);
   }
 
   // ------------------------------------------------------------------ triggers
@@ -209,7 +116,7 @@ public final class RunService {
   public static void prepareOut(Path dir, String option, String consequence) {
     try {
       RunOutput.prepare(dir);
-    } catch (UserError e) {
+    } catch (SessionError e) {
       throw new UserError(
           e.getMessage().replace("--out ", option + " ").replace("nothing was run", consequence),
           e.status());
@@ -230,7 +137,7 @@ public final class RunService {
       String summary) {
     try {
       ProfileReport.write(engine, symbols, dir, exitStatus, summary);
-    } catch (UserError e) {
+    } catch (SessionError e) {
       throw new UserError(e.getMessage().replace("--out ", option + " "), e.status());
     }
   }

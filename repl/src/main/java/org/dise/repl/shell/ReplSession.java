@@ -8,7 +8,6 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Severity;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.parse.AcfParsing;
-import org.dise.repl.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.Symbol;
 
@@ -161,7 +160,7 @@ public final class ReplSession {
     program.clearInterrupt(); // a Ctrl-C typed at the prompt belongs to the prompt
     try {
       dispatch(line);
-    } catch (ReplError | UserError e) {
+    } catch (ReplError | org.dise.runtime.session.SessionError e) {
       // UserError: the run service's errors, worded as acf run words them.
       errors++;
       out.append("error: ").append(e.getMessage()).append('\n');

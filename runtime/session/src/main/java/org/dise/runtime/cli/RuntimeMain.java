@@ -12,15 +12,16 @@ import java.util.List;
 import java.util.Properties;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.dise.config.ConfigException;
-import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
-import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.format.Callgrind;
 import org.dise.runtime.format.Pprof;
 import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Productions;
+import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.SessionError;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
@@ -122,8 +123,8 @@ public final class RuntimeMain {
     List<String> guestArgs = List.of(args).subList(i + 1, args.length);
     DeployableConfig c;
     try {
-      c = ConfigFormat.read(config);
-    } catch (ConfigException e) {
+      c = Productions.config(config);
+    } catch (SessionError e) {
       err.println("acf-runtime: " + e.getMessage());
       return 1;
     }
@@ -140,25 +141,17 @@ public final class RuntimeMain {
       return 2;
     }
     Machine machine;
+    DiseEngine engine;
     try {
       machine =
-          Machine.load(
+          Programs.load(
               program,
               guestArgs,
               new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err)
                   .withOnUnsupported(onUnsupported));
-    } catch (ElfException e) {
-      err.println("acf-runtime: " + program + ": cannot run: " + e.getMessage());
-      return 1;
-    } catch (IOException e) {
-      err.println("acf-runtime: " + program + ": cannot read: " + e.getMessage());
-      return 1;
-    }
-    DiseEngine engine;
-    try {
-      engine = new DiseEngine(c.productions());
-    } catch (IllegalArgumentException e) {
-      err.println("acf-runtime: " + config + ": " + e.getMessage());
+      engine = Engines.build(c.productions(), config.toString());
+    } catch (SessionError e) {
+      err.println("acf-runtime: " + e.getMessage());
       return 1;
     }
     engine.install(machine.cpu());
