@@ -1,5 +1,6 @@
 package org.dise.repl;
 
+import org.dise.experiments.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package org.dise.repl;
 
+import org.dise.experiments.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -169,7 +170,7 @@ final class ColdBench {
       }
       Times a = median(ours);
       StringBuilder line =
-          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.name(), a.wall, a.cpu));
+          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.label(), a.wall, a.cpu));
       if (qemu) {
         Times q = median(theirs);
         double wr = a.wall / q.wall;

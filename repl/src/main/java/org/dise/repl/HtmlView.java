@@ -26,7 +26,7 @@ final class HtmlView {
 
   static String page(RunDirectory run, String title) {
     StringBuilder data = new StringBuilder("{\"title\": ").append(Json.quote(title));
-    data.append(", \"cost\": ").append(list(ReportCommand.costLines(run.summary())));
+    data.append(", \"cost\": ").append(list(CostLines.of(run.summary())));
     data.append(", \"profiles\": [");
     String sep = "";
     for (Map.Entry<String, ProfileTable> e : run.profiles().entrySet()) {
@@ -139,7 +139,7 @@ final class HtmlView {
   }
 
   private static String resource(String name) {
-    try (InputStream in = HtmlView.class.getResourceAsStream("view/" + name)) {
+    try (InputStream in = HtmlView.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("view/" + name + " is missing from the jar");
       }

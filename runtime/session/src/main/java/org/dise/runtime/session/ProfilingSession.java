@@ -177,31 +177,12 @@ public final class ProfilingSession {
     }
   }
 
-  /** One run of the session: the machine, its engine (null: a plain run) and forked processes'. */
-  public static final class Run {
-    private final Machine machine;
-    private final ProfilingEngine engine;
-    private final Map<Machine, ProfilingEngine> children;
-
-    Run(Machine machine, ProfilingEngine engine, Map<Machine, ProfilingEngine> children) {
-      this.machine = machine;
-      this.engine = engine;
-      this.children = children;
-    }
-
-    public Machine machine() {
-      return machine;
-    }
-
-    public ProfilingEngine engine() {
-      return engine;
-    }
-
-    /** Every process the guest forked, in the order they started, with its own engine. */
-    public Map<Machine, ProfilingEngine> children() {
-      return children;
-    }
-
+  /**
+   * One run of the session: the machine, its engine (null: a plain run) and every process the
+   * guest forked, in the order they started, with its own engine.
+   */
+  public record Run(
+      Machine machine, ProfilingEngine engine, Map<Machine, ProfilingEngine> children) {
     /** Runs the program for at most {@code maxInsns} instructions (-1: to the end). */
     public Machine.Outcome run(long maxInsns) {
       return machine.run(maxInsns);

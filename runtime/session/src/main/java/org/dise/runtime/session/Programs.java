@@ -26,13 +26,20 @@ public final class Programs {
     checkFile(program);
     try {
       return Machine.load(program, args, options);
-    } catch (ElfException e) {
-      throw new SessionError(program + ": cannot run: " + e.getMessage());
-    } catch (NoSuchFileException e) {
-      throw new SessionError(program + ": no such file");
-    } catch (IOException e) {
-      throw new SessionError(program + ": cannot read: " + SessionError.why(e));
+    } catch (ElfException | IOException e) {
+      throw refused(program, e);
     }
+  }
+
+  /** Why {@code program} cannot be loaded, in one line. */
+  private static SessionError refused(Path program, Exception e) {
+    if (e instanceof ElfException) {
+      return new SessionError(program + ": cannot run: " + e.getMessage());
+    }
+    if (e instanceof NoSuchFileException) {
+      return new SessionError(program + ": no such file");
+    }
+    return new SessionError(program + ": cannot read: " + SessionError.why((IOException) e));
   }
 
   /** As {@link #load}, with the emulator's notices and the guest's stdout thrown away (benches). */
@@ -68,12 +75,8 @@ public final class Programs {
     ElfFile elf;
     try {
       elf = ElfFile.read(program);
-    } catch (ElfException e) {
-      throw new SessionError(program + ": cannot run: " + e.getMessage());
-    } catch (NoSuchFileException e) {
-      throw new SessionError(program + ": no such file");
-    } catch (IOException e) {
-      throw new SessionError(program + ": cannot read: " + SessionError.why(e));
+    } catch (ElfException | IOException e) {
+      throw refused(program, e);
     }
     ProgramSymbols own = elf.programSymbols().rebased(elf.loadBias());
     if (!elf.isDynamic()) {
