@@ -1,6 +1,5 @@
 package org.dise.repl;
 
-import org.dise.experiments.Workload;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +12,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dise.experiments.Workload;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CostReport;

@@ -1,6 +1,5 @@
 package org.dise.repl;
 
-import org.dise.experiments.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -11,6 +10,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.dise.experiments.Workload;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 
 /**
  * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;

@@ -1,5 +1,7 @@
 package org.dise.repl;
 
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.Settings;
 import picocli.CommandLine;
 
 /**

@@ -20,6 +20,8 @@ import org.dise.center.RemoteSimulation.Row;
 import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.session.Programs;

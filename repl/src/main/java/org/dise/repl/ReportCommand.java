@@ -1,13 +1,16 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.dise.runtime.dise.CostReport;
+import org.dise.repl.common.CostLines;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.FunctionRollUp;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.ProfileReport;
+import org.dise.repl.common.RunDirectory;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.sink.ProfileTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

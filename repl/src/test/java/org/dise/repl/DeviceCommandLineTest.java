@@ -11,6 +11,8 @@ import org.dise.center.CenterServer;
 import org.dise.center.Spool;
 import org.dise.center.Store;
 import org.dise.center.StoreUrl;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

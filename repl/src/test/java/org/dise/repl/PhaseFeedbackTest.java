@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.List;
 import org.dise.center.CenterServer;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

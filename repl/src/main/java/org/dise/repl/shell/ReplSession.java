@@ -103,7 +103,7 @@ public final class ReplSession {
   }
 
   /** How the guest starts (environment, confinement, limits), as acf run's options set it. */
-  public org.dise.repl.GuestSettings guest() {
+  public org.dise.repl.common.GuestSettings guest() {
     return program.guest;
   }
 
@@ -167,7 +167,7 @@ public final class ReplSession {
     } catch (RuntimeException | StackOverflowError e) {
       errors++;
       out.append("internal error: ").append(e).append('\n');
-      if (org.dise.repl.Settings.get("ACF_DEBUG") != null) {
+      if (org.dise.repl.common.Settings.get("ACF_DEBUG") != null) {
         e.printStackTrace();
       }
     } finally {

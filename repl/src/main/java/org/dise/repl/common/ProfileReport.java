@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,17 +25,17 @@ import org.dise.runtime.trigger.TriggerSpec;
  * sink NAME.csv, NAME.json, the stacked profiles' files ({@link StackFiles}) and the sink's own
  * files (NAME.bb), and summary.json. {@code acf report} prints a written run the same way.
  */
-final class ProfileReport {
+public final class ProfileReport {
   private ProfileReport() {}
 
-  static final int TOP = 10;
+  public static final int TOP = 10;
 
-  static void summary(ProfilingEngine engine, SymbolTable symbols, PrintStream out) {
+  public static void summary(ProfilingEngine engine, SymbolTable symbols, PrintStream out) {
     summary(engine.sinks(), engine.cost(), symbols, out);
   }
 
   /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
-  static void summary(
+  public static void summary(
       java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols, PrintStream out) {
     for (Sink s : sinks) {
       for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
@@ -54,18 +54,18 @@ final class ProfileReport {
     }
   }
 
-  static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus) {
+  public static void write(ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus) {
     write(engine, symbols, dir, exitStatus, "");
   }
 
   /** As above; {@code extra} is more JSON members (each starting with a comma), or "". */
-  static void write(
+  public static void write(
       ProfilingEngine engine, SymbolTable symbols, Path dir, int exitStatus, String extra) {
     write(engine.sinks(), engine.cost(), symbols, dir, exitStatus, extra);
   }
 
   /** As above for sinks whose cost is not their engine's whole account (a simulation point). */
-  static void write(
+  public static void write(
       java.util.List<Sink> sinks,
       CostReport c,
       SymbolTable symbols,
@@ -99,7 +99,7 @@ final class ProfileReport {
   }
 
   /** The sampling lines of the terminal summary. */
-  static void sampling(SamplingRun.Result r, TriggerSpec spec, PrintStream out) {
+  public static void sampling(SamplingRun.Result r, TriggerSpec spec, PrintStream out) {
     TriggerDriver d = r.driver();
     out.printf("sampling %s, interval %,d%n", spec.describe(), spec.interval());
     out.printf(
@@ -146,7 +146,7 @@ final class ProfileReport {
    * The strategy's every setting, defaults included (numbers as JSON numbers), so that a sampled
    * result says which estimator produced it (scaling, reach, threshold, ...).
    */
-  static String settingsJson(java.util.Map<String, String> settings) {
+  public static String settingsJson(java.util.Map<String, String> settings) {
     StringBuilder sb = new StringBuilder("{");
     String sep = "";
     for (var e : settings.entrySet()) {
@@ -160,7 +160,7 @@ final class ProfileReport {
     return sb.append("}").toString();
   }
 
-  static String samplingJson(SamplingRun.Result r, TriggerSpec spec) {
+  public static String samplingJson(SamplingRun.Result r, TriggerSpec spec) {
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
@@ -213,7 +213,7 @@ final class ProfileReport {
    * DIR/SINK.estimate.csv for every sink: the whole-program estimate (the sampled profile scaled,
    * spec/sampling.md), with the exact weight beside it after a first pass.
    */
-  static void writeEstimates(SamplingRun.Result r, Path dir) {
+  public static void writeEstimates(SamplingRun.Result r, Path dir) {
     for (var e : r.estimate().entrySet()) {
       java.util.Map<String, Long> exact =
           r.exact() == null ? null : r.exact().getOrDefault(e.getKey(), java.util.Map.of());
@@ -248,7 +248,7 @@ final class ProfileReport {
    * DIR/phases.csv: interval, phase ID, predicted ID, sampled; the phase columns are empty when the
    * trigger tracks no phases (periodic, random), so every sampled run has its intervals.
    */
-  static void writePhases(SamplingRun.Result r, Path dir) {
+  public static void writePhases(SamplingRun.Result r, Path dir) {
     PhaseTrace t = r.trigger().phases();
     long intervals = t != null ? t.intervals() : r.driver().intervals();
     StringBuilder sb = new StringBuilder("interval,phase,predicted,sampled\n");

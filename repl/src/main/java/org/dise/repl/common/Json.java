@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -18,13 +18,13 @@ import java.util.Map;
  * booleans, {@code null} as null and numbers as {@link Num} (their text, so counts keep every
  * digit).
  */
-final class Json {
+public final class Json {
   private static final JsonFactory FACTORY = new JsonFactory();
 
   private Json() {}
 
   /** A JSON number as written. */
-  record Num(String text) {
+  public record Num(String text) {
     @Override
     public String toString() {
       return text;
@@ -35,7 +35,7 @@ final class Json {
    * {@code text} as a JSON string literal, as Jackson's ObjectMapper quotes it, without building
    * one (a run's profile files need only this; {@link SummaryJson}).
    */
-  static String quote(String text) {
+  public static String quote(String text) {
     return SummaryJson.write(text);
   }
 
@@ -44,7 +44,7 @@ final class Json {
    *
    * @throws IllegalArgumentException {@code line:col: message} where the text stops being JSON
    */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     // The streaming parser keeps each number's text as written (0.500000 stays 0.500000).
     try (JsonParser p = FACTORY.createParser(text)) {
       JsonToken t = p.nextToken();

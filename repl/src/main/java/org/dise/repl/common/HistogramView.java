@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,14 +9,14 @@ import java.util.Locale;
  * per key (the {@code top} keys with the most events), one line per bucket with its range, its
  * count and a bar scaled to the key's largest bucket.
  */
-final class HistogramView {
+public final class HistogramView {
   private HistogramView() {}
 
   /** Bar width at the largest bucket, as bpftrace's. */
-  static final int BAR = 52;
+  public static final int BAR = 52;
 
   /** Whether {@code t} is a histogram map's table. */
-  static boolean applies(org.dise.runtime.sink.ProfileTable t) {
+  public static boolean applies(org.dise.runtime.sink.ProfileTable t) {
     List<String> h = t.header();
     return h.size() >= 4
         && h.get(h.size() - 3).equals("bucket_lo")
@@ -24,7 +24,7 @@ final class HistogramView {
         && h.get(h.size() - 1).equals("count");
   }
 
-  static List<String> lines(String name, org.dise.runtime.sink.ProfileTable t, int top) {
+  public static List<String> lines(String name, org.dise.runtime.sink.ProfileTable t, int top) {
     int keyCells = t.header().size() - 3;
     // Rows come grouped by key, the keys with the most events first.
     List<List<List<String>>> groups = new ArrayList<>();
@@ -80,7 +80,7 @@ final class HistogramView {
   }
 
   /** A closed bucket range as text; the open-ended linear buckets as {@code (..., hi]}. */
-  static String range(String lo, String hi) {
+  public static String range(String lo, String hi) {
     boolean openLo = lo.equals(Long.toString(Long.MIN_VALUE)) && !hi.equals(lo);
     boolean openHi = hi.equals(Long.toString(Long.MAX_VALUE)) && !hi.equals(lo);
     if (lo.equals(hi)) {

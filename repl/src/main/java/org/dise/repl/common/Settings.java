@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +42,7 @@ public final class Settings {
   }
 
   /** The config file's path. */
-  static Path path() {
+  public static Path path() {
     String explicit = System.getenv("ACF_CONFIG");
     if (explicit != null && !explicit.isEmpty()) {
       return Path.of(explicit);
@@ -73,7 +73,7 @@ public final class Settings {
   }
 
   /** {@code NAME = "value"} or {@code NAME = word} per line; comments and blank lines skipped. */
-  static Map<String, String> parse(Path p, String text) {
+  public static Map<String, String> parse(Path p, String text) {
     Map<String, String> out = new LinkedHashMap<>();
     String[] lines = text.split("\n", -1);
     for (int i = 0; i < lines.length; i++) {

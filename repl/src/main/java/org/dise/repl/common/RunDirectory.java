@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +15,7 @@ import org.dise.runtime.sink.ProfileTable;
  * (NAME.json) by name, and the cost figures of summary.json. A single profile file stands for a run
  * with that one profile.
  */
-record RunDirectory(
+public record RunDirectory(
     Path path,
     Map<String, ProfileTable> profiles,
     Map<String, Object> summary,
@@ -26,7 +26,7 @@ record RunDirectory(
    *
    * @throws UserError naming the file that is missing or malformed
    */
-  static RunDirectory read(Path path) {
+  public static RunDirectory read(Path path) {
     Map<String, ProfileTable> profiles = new LinkedHashMap<>();
     Map<String, Object> summary = new LinkedHashMap<>();
     Map<String, List<String>> notes = new LinkedHashMap<>();

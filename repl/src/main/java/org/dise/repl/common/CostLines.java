@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,7 +11,7 @@ import org.dise.runtime.dise.CostReport;
  * A run directory's summary.json as lines, in the layout {@code acf run} printed them: {@code acf
  * report} prints them and the HTML view shows them.
  */
-final class CostLines {
+public final class CostLines {
   private CostLines() {}
 
   private static final List<String> COST_KEYS =
@@ -30,7 +30,7 @@ final class CostLines {
    * overhead as 1.2345x), so that a report reads like the run; other members (exit status, the
    * sampling figures) follow in the same columns.
    */
-  static List<String> of(Map<String, Object> summary) {
+  public static List<String> of(Map<String, Object> summary) {
     List<String> lines = new ArrayList<>();
     Set<String> shown = new HashSet<>();
     if (COST_KEYS.stream().allMatch(k -> integer(summary.get(k)))) {

@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.util.Collection;
 import java.util.Map;
@@ -10,13 +10,13 @@ import java.util.Map;
  * the values {@link RunSummary} puts in: maps, lists, strings, whole numbers, doubles, booleans and
  * null; {@code SummaryJsonTest} holds it to Jackson's output.
  */
-final class SummaryJson {
+public final class SummaryJson {
   private SummaryJson() {}
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   /** {@code value} as JSON; an unexpected type is an {@link IllegalArgumentException}. */
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(value, out);
     return out.toString();

@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +17,10 @@ public final class ProfileFormats {
   private ProfileFormats() {}
 
   /** Cells wider than this are cut in the terminal table (a stream's signature is long). */
-  static final int CELL = 60;
+  public static final int CELL = 60;
 
   /** The sum of a profile's weight column. */
-  static long total(ProfileTable t) {
+  public static long total(ProfileTable t) {
     long sum = 0;
     for (long w : t.weights().values()) {
       sum += w;
@@ -80,12 +80,12 @@ public final class ProfileFormats {
   }
 
   /** The profile as one JSON object: name, columns, key, weight, total and rows. */
-  static String json(String name, ProfileTable t) {
+  public static String json(String name, ProfileTable t) {
     return json(name, t, List.of());
   }
 
   /** The same with the sink's notes (a truncated trace), when it has any. */
-  static String json(String name, ProfileTable t, List<String> notes) {
+  public static String json(String name, ProfileTable t, List<String> notes) {
     StringBuilder sb = new StringBuilder("{\"profile\": ").append(Json.quote(name));
     if (!notes.isEmpty()) {
       sb.append(",\n \"notes\": ").append(list(notes));
@@ -115,7 +115,7 @@ public final class ProfileFormats {
   }
 
   /** The notes of a profile written by {@link #json}, if any. */
-  static List<String> notesFromJson(String text) {
+  public static List<String> notesFromJson(String text) {
     if (Json.parse(text) instanceof Map<?, ?> m && m.get("notes") instanceof List<?> l) {
       return l.stream().map(String::valueOf).toList();
     }
@@ -128,7 +128,7 @@ public final class ProfileFormats {
    * @throws IllegalArgumentException saying what is missing or malformed
    */
   @SuppressWarnings("unchecked")
-  static ProfileTable fromJson(String text) {
+  public static ProfileTable fromJson(String text) {
     Object v = Json.parse(text);
     if (!(v instanceof Map<?, ?> m)
         || !(m.get("columns") instanceof List<?> cols)
@@ -197,7 +197,7 @@ public final class ProfileFormats {
    * Folded stacks for flame graph tools: full stacks for calling contexts, {@code caller;callee
    * count} per call pair, {@code method events} per method; empty for other profiles.
    */
-  static Optional<String> folded(ProfileTable t) {
+  public static Optional<String> folded(ProfileTable t) {
     return StackProfile.of(t).map(p -> p.folded(0));
   }
 }

@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +15,10 @@ import org.dise.runtime.sink.ProfileTable;
  * methods): NAME.folded, NAME.pb.gz (pprof), and for calling contexts also NAME.cycles.folded and
  * callgrind.out.NAME.
  */
-final class StackFiles {
+public final class StackFiles {
   private StackFiles() {}
 
-  static void write(String name, ProfileTable t, Path dir) throws IOException {
+  public static void write(String name, ProfileTable t, Path dir) throws IOException {
     Optional<StackProfile> stacks = StackProfile.of(t);
     if (stacks.isEmpty()) {
       return;

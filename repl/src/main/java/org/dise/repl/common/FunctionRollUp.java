@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,10 +14,10 @@ import org.dise.runtime.sink.ProfileTable;
  * pair's addresses), with the offset of {@code walk+0x10} dropped; other key columns stay in the
  * key. A profile without such a column has nothing to roll up.
  */
-final class FunctionRollUp {
+public final class FunctionRollUp {
   private FunctionRollUp() {}
 
-  static Optional<ProfileTable> of(ProfileTable t) {
+  public static Optional<ProfileTable> of(ProfileTable t) {
     List<String> header = t.header();
     int w = header.indexOf(t.weight());
     List<Integer> group = new ArrayList<>();
@@ -81,7 +81,7 @@ final class FunctionRollUp {
   }
 
   /** {@code walk+0x10} -> {@code walk}; an address without a symbol stays as it is. */
-  static String function(String described) {
+  public static String function(String described) {
     int plus = described.lastIndexOf("+0x");
     return plus > 0 ? described.substring(0, plus) : described;
   }

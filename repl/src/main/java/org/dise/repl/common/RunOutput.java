@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,10 +14,10 @@ import java.util.stream.Stream;
  * has summary.json), whose files are then removed so that no stale profile of an earlier run mixes
  * into {@code acf report}. A directory holding anything else is refused.
  */
-final class RunOutput {
+public final class RunOutput {
   private RunOutput() {}
 
-  static void prepare(Path dir) {
+  public static void prepare(Path dir) {
     if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
       throw new UserError(
           "--out " + dir + ": not a directory (profiles go to DIR/NAME.json);" + " nothing was run",

@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.view;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,6 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.CostLines;
+import org.dise.repl.common.Json;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.format.FlameGraph;
 import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.sink.ProfileTable;
@@ -18,13 +23,13 @@ import org.dise.runtime.sink.ProfileTable;
  * profile, the cost report and, for sampled runs, a timeline of intervals and phases. The run's
  * data is embedded as JSON, which view.js lays out in the browser.
  */
-final class HtmlView {
+public final class HtmlView {
   private HtmlView() {}
 
   /** Rows per table embedded in the page; the full profile stays in NAME.csv. */
-  static final int MAX_ROWS = 5000;
+  public static final int MAX_ROWS = 5000;
 
-  static String page(RunDirectory run, String title) {
+  public static String page(RunDirectory run, String title) {
     StringBuilder data = new StringBuilder("{\"title\": ").append(Json.quote(title));
     data.append(", \"cost\": ").append(list(CostLines.of(run.summary())));
     data.append(", \"profiles\": [");

@@ -1,4 +1,4 @@
-package org.dise.repl;
+package org.dise.repl.common;
 
 /**
  * The exit statuses of every {@code acf} command, in one small class so that commands, the REPL and
