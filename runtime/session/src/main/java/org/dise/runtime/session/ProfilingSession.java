@@ -178,8 +178,8 @@ public final class ProfilingSession {
   }
 
   /**
-   * One run of the session: the machine, its engine (null: a plain run) and every process the
-   * guest forked, in the order they started, with its own engine.
+   * One run of the session: the machine, its engine (null: a plain run) and every process the guest
+   * forked, in the order they started, with its own engine.
    */
   public record Run(
       Machine machine, ProfilingEngine engine, Map<Machine, ProfilingEngine> children) {
