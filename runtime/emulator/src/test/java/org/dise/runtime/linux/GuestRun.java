@@ -4,11 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.dise.runtime.Machine;
 import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.QemuRun;
@@ -52,8 +49,7 @@ final class GuestRun {
   }
 
   static Result qemu(Path cwd, String program, String... args) throws Exception {
-    QemuRun.Result q =
-        QemuRun.run(cwd, null, QemuRun.PATH_ONLY, program(program), List.of(args));
+    QemuRun.Result q = QemuRun.run(cwd, null, QemuRun.PATH_ONLY, program(program), List.of(args));
     return new Result(q.stdout(), q.stderr(), q.exit());
   }
 }
