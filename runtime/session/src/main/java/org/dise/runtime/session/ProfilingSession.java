@@ -22,23 +22,11 @@ import org.dise.runtime.trigger.SamplingRun;
  * {@code acf sweep}, the REPL and the experiments all come here, so that loading, binding and
  * building mean the same everywhere (docs/architecture.md).
  */
-public final class ProfilingSession {
-  private final SessionOptions options;
-  private final Machine.Options machine;
-  private final DeployableConfig config;
-  private final ProductionSet productions;
-
-  private ProfilingSession(
-      SessionOptions options,
-      Machine.Options machine,
-      DeployableConfig config,
-      ProductionSet productions) {
-    this.options = options;
-    this.machine = machine;
-    this.config = config;
-    this.productions = productions;
-  }
-
+public record ProfilingSession(
+    SessionOptions options,
+    Machine.Options machineOptions,
+    DeployableConfig config,
+    ProductionSet productions) {
   /**
    * Opens a session: reads the configuration or has {@code compiler} compile the ACFs, then binds
    * their program symbols against the program run with {@code machine}; problems (a symbol not
@@ -67,24 +55,6 @@ public final class ProfilingSession {
     return new ProfilingSession(options, machine, null, productions);
   }
 
-  public SessionOptions options() {
-    return options;
-  }
-
-  public Machine.Options machineOptions() {
-    return machine;
-  }
-
-  /** The productions, bound to the program's symbols; null for a plain run. */
-  public ProductionSet productions() {
-    return productions;
-  }
-
-  /** The configuration {@code --config} named, once read; null otherwise. */
-  public DeployableConfig config() {
-    return config;
-  }
-
   /** What errors about the productions name (the configuration or the first ACF). */
   public Path origin() {
     return options.origin();
@@ -92,7 +62,7 @@ public final class ProfilingSession {
 
   /** The program loaded afresh, nothing run. */
   public Machine load() {
-    return Programs.load(options.program(), options.args(), machine);
+    return Programs.load(options.program(), options.args(), machineOptions);
   }
 
   /** A fresh engine for the productions (each run and each process has its own). */
