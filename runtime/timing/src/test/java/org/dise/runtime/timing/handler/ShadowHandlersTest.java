@@ -173,6 +173,68 @@ class ShadowHandlersTest {
   }
 
   @Test
+  void aPrebuiltHandlerElfIsLoadedAndItsSymbolRun(@TempDir Path dir) throws Exception {
+    String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
+    Assumptions.assumeTrue(gcc == null, gcc);
+    Path c = dir.resolve("elf.c");
+    Files.writeString(
+        c, "typedef unsigned long u64;\nvoid tally(u64 *t) { t[1] += 5; }\n"); // header's `used`
+    Path elf = dir.resolve("tally.elf");
+    Process p =
+        new ProcessBuilder(
+                HandlerImage.CC,
+                "-O2",
+                "-ffreestanding",
+                "-nostdlib",
+                "-static",
+                "-fno-pic",
+                "-mcmodel=medany",
+                "-Wl,-Ttext-segment=0xF1000000",
+                "-Wl,-e,tally",
+                "-o",
+                elf.toString(),
+                c.toString())
+            .redirectErrorStream(true)
+            .start();
+    String log = new String(p.getInputStream().readAllBytes());
+    assertWithMessage(log).that(p.waitFor()).isEqualTo(0);
+    Machine m = machine();
+    ShadowHandlers h =
+        new ShadowHandlers(
+            List.of(new SinkHandler("t", "count_map", Map.of("handler", elf + ":tally"))), 64);
+    h.install(m.cpu().memory(), Core.of(TimingConfig.defaults("ooo")));
+    DecodedInsn d = m.cpu().decodedAt(m.cpu().pc);
+    h.call(0, d, m.cpu(), 0, new long[0]);
+    h.call(0, d, m.cpu(), 0, new long[0]);
+    assertThat(m.cpu().memory().read64(h.table(0) + 8)).isEqualTo(10);
+    // An ELF linked where the guest lives is refused, naming the window.
+    Path low = dir.resolve("low.elf");
+    Process q =
+        new ProcessBuilder(
+                HandlerImage.CC,
+                "-O2",
+                "-ffreestanding",
+                "-nostdlib",
+                "-static",
+                "-Wl,-e,tally",
+                "-o",
+                low.toString(),
+                c.toString())
+            .redirectErrorStream(true)
+            .start();
+    q.getInputStream().readAllBytes();
+    assertThat(q.waitFor()).isEqualTo(0);
+    ShadowHandlers bad =
+        new ShadowHandlers(
+            List.of(new SinkHandler("t", "count_map", Map.of("handler", low + ":tally"))), 64);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> bad.install(machine().cpu().memory(), Core.of(TimingConfig.defaults("ooo"))));
+    assertThat(e).hasMessageThat().contains("outside the handler window");
+  }
+
+  @Test
   void aHandlerThatCallsTheKernelStopsWithAReport(@TempDir Path dir) throws Exception {
     String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
     Assumptions.assumeTrue(gcc == null, gcc);
