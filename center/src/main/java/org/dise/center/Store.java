@@ -38,6 +38,9 @@ public final class Store implements AutoCloseable {
   private final StoreTokens tokens = new StoreTokens(this);
   private final StoreIngest ingest = new StoreIngest(this);
   private final StoreQueries queries = new StoreQueries(this);
+  private final StoreRetention retention = new StoreRetention(this);
+  // The time an ingest stamps on a part; a test or a simulation at a compressed clock sets it.
+  private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
 
   private Store(StoreUrl url, int connections) {
     this.url = url;
@@ -71,6 +74,28 @@ public final class Store implements AutoCloseable {
       s.close();
       throw new StoreException("store " + url.redacted() + ": cannot open: " + e.getMessage(), e);
     }
+  }
+
+  /** Milliseconds since the epoch as this store stamps parts. */
+  long now() {
+    return clock.getAsLong();
+  }
+
+  /** Stamps parts with {@code clock} instead of the system's (tests, simulations). */
+  public void clock(java.util.function.LongSupplier clock) {
+    this.clock = clock;
+  }
+
+  /** What a retention pass dropped: parts and profile rows, and the parts kept. */
+  public record Collected(long parts, long profiles, long kept) {}
+
+  /**
+   * Retention: drops the parts received before {@code beforeMs} and their profiles, in batches that
+   * never hold the store for long; the phase figures and weights and the programs' totals they
+   * added to are kept ({@link StoreRetention}).
+   */
+  public Collected gc(long beforeMs) throws StoreException {
+    return retention.gc(beforeMs);
   }
 
   public StoreUrl url() {

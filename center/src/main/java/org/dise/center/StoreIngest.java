@@ -69,7 +69,7 @@ final class StoreIngest {
         }
       }
     }
-    long now = System.currentTimeMillis();
+    long now = store.now();
     try (PreparedStatement p =
         c.prepareStatement(
             "INSERT INTO programs (sha256, name,"
