@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.dise.runtime.linux.Sandbox;
 
 /**
- * Whether a path of acf's own state (the spool, the ACF cache) lies where the guest may write: the
- * working directory or an {@code --allow-write} directory, judged on real paths as the sandbox
- * judges the guest's (spec/emulator.md, "File sandbox"). A guest that can write the spool can plant
- * a part the device then uploads with its own token (issue 31).
+ * acf's own state and the guest: which paths every guest's sandbox protects (a guest that could
+ * write the spool could plant a part the device then uploads with its own token; one that could
+ * write the ACF cache or acf's jar, compiled productions or code a later run loads: issue 31), and
+ * whether a path lies where the guest may write, judged on real paths as the sandbox judges the
+ * guest's (spec/emulator.md, "File sandbox").
  */
 final class GuestReach {
   private GuestReach() {}
@@ -41,19 +44,37 @@ final class GuestReach {
     }
   }
 
-  /** Refuses (usage error) to keep the spool where the guest may write. */
-  static void checkSpool(Sandbox sandbox, Path spool, boolean defaulted) {
-    if (guestMayWrite(sandbox, spool)) {
-      throw new UserError(
-          (defaulted ? "the default spool " : "--spool ")
-              + spool
-              + " lies in a directory the guest may write (the working directory "
-              + sandbox.cwd()
-              + " or an --allow-write one): a guest could plant a part there that this device then"
-              + " uploads with its token. Run from another directory or pass --spool DIR outside"
-              + " them",
-          ExitStatus.USAGE);
+  /**
+   * acf's own state, which every guest's sandbox keeps out of reach for changes (even inside its
+   * writable directories): the ACF cache (its default folder and {@code $ACF_CACHE}), the state
+   * folder that holds the default spool (and the old {@code ~/.acf}), and the folder acf runs from
+   * (its jar and the class-data archive beside it, or its class folder).
+   */
+  static List<Path> acfState() {
+    List<Path> out = new ArrayList<>();
+    String home = System.getProperty("user.home");
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    out.add(
+        (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
+                ? Path.of(xdg)
+                : Path.of(home, ".cache"))
+            .resolve("acf"));
+    String cache = Settings.get(AcfCache.ENV);
+    if (cache != null && !cache.isBlank() && !"off".equals(cache)) {
+      out.add(Path.of(cache));
     }
+    out.add(org.dise.center.Spool.defaultDir().getParent());
+    out.add(Path.of(home, ".acf"));
+    try {
+      java.security.CodeSource code = GuestReach.class.getProtectionDomain().getCodeSource();
+      if (code != null) {
+        Path where = Path.of(code.getLocation().toURI());
+        out.add(Files.isDirectory(where) ? where : where.getParent());
+      }
+    } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException e) {
+      // no file location (an unusual class loader): nothing of ours to protect there
+    }
+    return out;
   }
 
   /** The identity (device and inode) of a folder, or null when the platform has none. */

@@ -345,10 +345,6 @@ public final class RunCommand implements Callable<Integer> {
     if (out != null && acfs.isEmpty() && config == null) {
       throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
     }
-    if (report.active()) {
-      Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
-      GuestReach.checkSpool(options().sandbox(), spoolDir, report.spool == null);
-    }
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
@@ -361,7 +357,7 @@ public final class RunCommand implements Callable<Integer> {
       productions = loadedConfig.productions();
       origin = config;
     } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs, noCache ? null : guestSafeCache());
+      productions = AcfLoader.load(acfs, noCache ? null : AcfCache.standard());
       origin = acfs.get(0);
     }
     // Program symbols (symbol(NAME)) are resolved now that the program is known.
@@ -489,23 +485,6 @@ public final class RunCommand implements Callable<Integer> {
       clock.printStats(out.instructions());
     }
     return reported(out.exitStatus(), reporter);
-  }
-
-  /**
-   * The ACF cache, unless it lies where the guest may write: then this run neither reads nor writes
-   * it (a planted entry would be run as compiled productions).
-   */
-  private AcfCache guestSafeCache() {
-    AcfCache c = AcfCache.standard();
-    if (c != null && GuestReach.guestMayWrite(options().sandbox(), c.directory())) {
-      System.err.println(
-          "acf: not using the ACF cache "
-              + c.directory()
-              + ": the guest may write there (set ACF_CACHE to a directory outside the working"
-              + " directory)");
-      return null;
-    }
-    return c;
   }
 
   private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
@@ -825,6 +804,14 @@ public final class RunCommand implements Callable<Integer> {
       guest.sysroot(sysroot);
     }
     limits.forEach(l -> guest.limit(l, "--limit"));
+    // acf's own output and spool: the guest may not change them (the rest of acf's state is
+    // protected for every guest, GuestReach.acfState).
+    if (out != null) {
+      guest.protect(out);
+    }
+    if (report.spool != null) {
+      guest.protect(report.spool);
+    }
     // The bytes typed, whatever the locale.
     env.forEach(v -> guest.set(HostArgs.guestText(v), "--env"));
     return guest.options(org.dise.runtime.linux.HostNames.workingDirectory(), System.err);

@@ -399,8 +399,7 @@ final class FileCalls {
 
   /** Changing a directory entry (create, delete, rename, link) writes its directory. */
   private void checkEntry(Path p, String what) throws Refused {
-    Path dir = p.getParent();
-    if (dir == null || !sandbox.mayWrite(dir)) {
+    if (!sandbox.mayChangeEntry(p)) {
       deny(p, what);
     }
   }
@@ -412,7 +411,9 @@ final class FileCalls {
             + what
             + " "
             + p
-            + " (outside the allowed directories; see --allow-read/--allow-write)");
+            + (sandbox.guards(p)
+                ? " (acf's own state: the guest may not change it)"
+                : " (outside the allowed directories; see --allow-read/--allow-write)"));
     throw new Refused(Errno.EACCES);
   }
 
