@@ -94,6 +94,11 @@ final class StoreSchema {
   static void migrate(Connection c) throws SQLException {
     c.setAutoCommit(false);
     try (Statement st = c.createStatement()) {
+      if ("PostgreSQL".equals(c.getMetaData().getDatabaseProductName())) {
+        // Centers starting together on one database: one creates or migrates, the others wait
+        // and then find the schema current (the lock ends with the transaction).
+        st.execute("SELECT pg_advisory_xact_lock(6382446)");
+      }
       st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
       int version = 0;
       try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {

@@ -701,11 +701,36 @@ public final class CenterCommand implements Runnable {
         description = "The store (default: a new SQLite file in a temporary directory).")
     String store;
 
+    @Option(
+        names = "--instances",
+        paramLabel = "N",
+        description =
+            "Centers on the one store, device d sending to center d mod N (default:"
+                + " ${DEFAULT-VALUE}); more than one needs PostgreSQL.")
+    int instances = 1;
+
     @Override
     public Integer call() throws Exception {
-      if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
+      if (devices < 1
+          || devices > 1000
+          || parts < 1
+          || rows < 1
+          || maxSeconds < 1
+          || instances < 1
+          || instances > 16) {
         throw new UserError(
-            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", ExitStatus.USAGE);
+            "--devices 1..1000, --instances 1..16, --parts, --rows and --max-seconds >= 1, please",
+            ExitStatus.USAGE);
+      }
+      if (instances > 1
+          && (store == null
+              || !(store.startsWith("postgresql:") || store.startsWith("postgres:")))) {
+        throw new UserError(
+            "--instances "
+                + instances
+                + " needs a PostgreSQL --store: several centers share a database server, not an"
+                + " SQLite file",
+            ExitStatus.USAGE);
       }
       String url =
           store != null
@@ -715,6 +740,7 @@ public final class CenterCommand implements Runnable {
       org.dise.center.LoadTest.Result r =
           org.dise.center.LoadTest.run(
               openStore(url, 16),
+              instances,
               devices,
               parts,
               rows,
@@ -725,7 +751,9 @@ public final class CenterCommand implements Runnable {
               + storeUrl(url).redacted().replaceFirst(":.*/", ":.../")
               + ", "
               + Runtime.getRuntime().availableProcessors()
-              + " cores");
+              + " cores, "
+              + instances
+              + (instances == 1 ? " center" : " centers"));
       System.out.println("loadtest: " + r.describe());
       return r.failed() == 0 ? 0 : ExitStatus.FAILURE;
     }
