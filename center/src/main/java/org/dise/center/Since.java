@@ -27,7 +27,8 @@ public final class Since {
               case 'h' -> Duration.ofHours(n);
               default -> Duration.ofDays(n);
             };
-        if (!d.isZero()) {
+        // At most a thousand years: the cutoff (now minus the age) stays a representable time.
+        if (!d.isZero() && d.compareTo(Duration.ofDays(365_000)) <= 0) {
           return d;
         }
       }
@@ -35,7 +36,10 @@ public final class Since {
       // past what a duration holds: refused below
     }
     throw new IllegalArgumentException(
-        "age " + text + ": expected a positive number and a unit: 90s, 30m, 2h or 30d");
+        "age "
+            + text
+            + ": expected a positive number and a unit, up to a thousand years: 90s, 30m, 2h or"
+            + " 30d");
   }
 
   /**
