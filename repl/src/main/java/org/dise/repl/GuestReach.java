@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import org.dise.repl.common.AcfState;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.linux.Sandbox;
 
 /**
@@ -44,37 +45,9 @@ final class GuestReach {
     }
   }
 
-  /**
-   * acf's own state, which every guest's sandbox keeps out of reach for changes (even inside its
-   * writable directories): the ACF cache (its default folder and {@code $ACF_CACHE}), the state
-   * folder that holds the default spool (and the old {@code ~/.acf}), and the folder acf runs from
-   * (its jar and the class-data archive beside it, or its class folder).
-   */
+  /** acf's own state that every guest's sandbox protects ({@link AcfState}). */
   static List<Path> acfState() {
-    List<Path> out = new ArrayList<>();
-    String home = System.getProperty("user.home");
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    out.add(
-        (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
-                ? Path.of(xdg)
-                : Path.of(home, ".cache"))
-            .resolve("acf"));
-    String cache = Settings.get(AcfCache.ENV);
-    if (cache != null && !cache.isBlank() && !"off".equals(cache)) {
-      out.add(Path.of(cache));
-    }
-    out.add(org.dise.center.Spool.defaultDir().getParent());
-    out.add(Path.of(home, ".acf"));
-    try {
-      java.security.CodeSource code = GuestReach.class.getProtectionDomain().getCodeSource();
-      if (code != null) {
-        Path where = Path.of(code.getLocation().toURI());
-        out.add(Files.isDirectory(where) ? where : where.getParent());
-      }
-    } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException e) {
-      // no file location (an unusual class loader): nothing of ours to protect there
-    }
-    return out;
+    return AcfState.paths();
   }
 
   /** The identity (device and inode) of a folder, or null when the platform has none. */
