@@ -7,6 +7,7 @@ import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 

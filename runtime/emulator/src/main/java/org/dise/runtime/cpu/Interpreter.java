@@ -6,6 +6,7 @@ import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.SemanticsTable;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
 

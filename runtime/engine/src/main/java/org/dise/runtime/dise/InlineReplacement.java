@@ -4,10 +4,10 @@ import static org.objectweb.asm.Opcodes.*;
 
 import java.util.List;
 import org.dise.runtime.cpu.ReplacementEmitter;
-import org.dise.runtime.cpu.SemanticsTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
 import org.dise.runtime.sink.Sink;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;

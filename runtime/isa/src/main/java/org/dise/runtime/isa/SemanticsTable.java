@@ -1,19 +1,18 @@
-package org.dise.runtime.cpu;
+package org.dise.runtime.isa;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.isa.Op;
-import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.isa.Operand;
 
 /**
  * For every base instruction of the ISA table ({@link Op}), how it executes: its {@link Kind} (what
- * the caller does around the computation), the {@link Semantics} method that computes it, the
+ * the caller does around the computation), the {@code cpu.Semantics} method that computes it, the
  * operands that method takes, in order, and where the result goes. The interpreter and the bytecode
- * translator both read this table, so an instruction's behaviour is described once.
+ * translator both read this table, so an instruction's behaviour is described once. Data only
+ * (method names and descriptors as strings), in the isa module so that the build-time generator
+ * ({@code runtime/codegen}) can read it before the emulator compiles.
  */
 public final class SemanticsTable {
   private SemanticsTable() {}
@@ -44,10 +43,10 @@ public final class SemanticsTable {
   /**
    * One instruction's row.
    *
-   * @param method the {@link Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM}, lr
-   *     and sc)
+   * @param method the {@code cpu.Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM},
+   *     lr and sc)
    * @param descriptor the method's JVM descriptor, derived from the operands
-   * @param fpu whether the method takes the {@link Fpu} first (it rounds or raises flags)
+   * @param fpu whether the method takes the {@code Fpu} first (it rounds or raises flags)
    * @param pc whether the method takes the instruction's address (before its sources)
    * @param sources the register and immediate operands passed, in order
    * @param rm whether a rounding mode follows the sources (the caller resolves DYN)
