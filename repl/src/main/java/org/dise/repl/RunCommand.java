@@ -392,6 +392,20 @@ public final class RunCommand implements Callable<Integer> {
     ProfilingEngine engine = run.engine();
     Map<Machine, ProfilingEngine> children = run.children();
     if (timed != null) {
+      if (productions != null) {
+        // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
+        try {
+          timed.handlers(
+              productions.sinks().stream()
+                  .map(
+                      b ->
+                          new org.dise.runtime.timing.handler.SinkHandler(
+                              b.name(), b.component(), b.params()))
+                  .toList());
+        } catch (IllegalArgumentException e) {
+          throw new UserError(origin + ": " + e.getMessage(), ExitStatus.USAGE);
+        }
+      }
       timed.attach(machine.cpu());
     }
     org.dise.center.DeviceReporter reporter =
