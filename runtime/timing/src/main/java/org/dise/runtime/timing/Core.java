@@ -42,6 +42,18 @@ public abstract class Core {
   protected long mispredictions;
   protected long handlerCalls;
 
+  /**
+   * Instructions (application and inserted) by unit ({@link OpTable}): the energy model's classes.
+   */
+  protected final long[] byUnit = new long[16];
+
+  /**
+   * Cycles in which the core ran no instruction of its own: replacement stalls, modelled handler
+   * calls and the refills after mispredicted or late-known transfers (the energy model prices each
+   * as an integer instruction's cycle, spec/timing.md "Energy").
+   */
+  protected long bubbleCycles;
+
   /** Ready cycle of each register: x0..x40 (DISE registers included) at 0.., f at 64... */
   protected final long[] regReady = new long[128];
 
@@ -179,6 +191,7 @@ public abstract class Core {
   }
 
   protected final void count(Retired r) {
+    byUnit[r.unit]++;
     if (r.inserted) {
       insertedInstructions++;
     } else {
@@ -203,7 +216,16 @@ public abstract class Core {
         l2 == null ? 0 : l2.accesses(),
         l2 == null ? 0 : l2.misses(),
         branches,
-        mispredictions);
+        mispredictions,
+        byUnit[OpTable.LOAD] + byUnit[OpTable.ATOMIC],
+        byUnit[OpTable.STORE],
+        byUnit[OpTable.FP_ADD]
+            + byUnit[OpTable.FP_MUL]
+            + byUnit[OpTable.FP_DIV]
+            + byUnit[OpTable.FP_SQRT],
+        mem.l1dReadMisses(),
+        mem.l1dWriteMisses(),
+        bubbleCycles);
   }
 
   /** The core of {@code config.model()}. */

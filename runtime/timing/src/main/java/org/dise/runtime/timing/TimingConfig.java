@@ -65,7 +65,32 @@ public final class TimingConfig {
               "handler.table_entries",
               "4096",
               "4096",
-              "entries of a modelled handler's hash table (the key's slot is its hash modulo this)"));
+              "entries of a modelled handler's hash table (the key's slot is its hash modulo this)"),
+          new Parameter(
+              "energy.ireg_nj",
+              "4.2238",
+              "4.2238",
+              "nJ per integer instruction and per bubble cycle (Fig. 14(b) IREG)"),
+          new Parameter(
+              "energy.imem_r_nj",
+              "49.995",
+              "49.995",
+              "nJ per load or fetch that misses the L1 (Fig. 14(b) IMEM-R)"),
+          new Parameter(
+              "energy.imem_w_nj",
+              "115.27",
+              "115.27",
+              "nJ per store that misses the L1 D (Fig. 14(b) IMEM-W)"),
+          new Parameter(
+              "energy.fp_nj",
+              "2198.2",
+              "2198.2",
+              "nJ per floating-point instruction (Fig. 14(b) FPREG, emulated in software)"),
+          new Parameter(
+              "energy.byte_nj",
+              "1036.4",
+              "1036.4",
+              "nJ per byte sent over the 11 Mb/s wireless card (5 V x 0.285 A)"));
 
   /** The models, each with its defaults' column. */
   public static final List<String> MODELS = List.of("inorder", "ooo");
@@ -103,6 +128,10 @@ public final class TimingConfig {
     if (isNumber(old) && !isNumber(value)) {
       throw new IllegalArgumentException(
           "timing parameter `" + name + "` takes a whole number, not `" + value + "`");
+    }
+    if (isDecimal(old) && !value.matches("[0-9]+(\\.[0-9]+)?")) {
+      throw new IllegalArgumentException(
+          "timing parameter `" + name + "` takes a number, not `" + value + "`");
     }
     if ((old.equals("true") || old.equals("false"))
         && !(value.equals("true") || value.equals("false"))) {
@@ -142,6 +171,10 @@ public final class TimingConfig {
     return Integer.parseInt(get(name));
   }
 
+  public double decimal(String name) {
+    return Double.parseDouble(get(name));
+  }
+
   public boolean bool(String name) {
     return Boolean.parseBoolean(get(name));
   }
@@ -165,5 +198,9 @@ public final class TimingConfig {
 
   private static boolean isNumber(String s) {
     return s.matches("-?[0-9]+");
+  }
+
+  private static boolean isDecimal(String s) {
+    return s.matches("[0-9]+\\.[0-9]+");
   }
 }

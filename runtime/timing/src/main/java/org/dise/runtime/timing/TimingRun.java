@@ -135,6 +135,9 @@ public final class TimingRun implements RetireObserver {
             a.l2Misses(),
             a.mispredictions(),
             a.branches()));
+    if (config.model().equals("inorder")) {
+      b.append(EventEnergy.of(config).describe(a, p)).append(String.format("%n"));
+    }
     if (handlerFallbacks > 0) {
       b.append(
           String.format(
@@ -148,13 +151,24 @@ public final class TimingRun implements RetireObserver {
 
   /** The figures as a JSON object (summary.json's {@code timing}). */
   public String toJson() {
+    String energy = "";
+    if (config.model().equals("inorder")) {
+      EventEnergy e = EventEnergy.of(config);
+      energy =
+          String.format(
+              Locale.ROOT,
+              ", \"energy_joules_application\": %.6g, \"energy_joules_profiled\": %.6g",
+              e.of(application()).total(),
+              e.of(profiled()).total());
+    }
     return String.format(
         Locale.ROOT,
-        "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
+        "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d%s,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
         handlerFallbacks,
+        energy,
         application().jsonMembers(),
         profiled().jsonMembers());
   }

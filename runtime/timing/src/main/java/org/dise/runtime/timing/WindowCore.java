@@ -136,6 +136,7 @@ public final class WindowCore extends Core {
     // The replaced instruction waits in decode: what follows is delivered that much later.
     fetchReady = Math.max(fetchReady, dispatchCycle) + cycles;
     pendingStall += cycles;
+    bubbleCycles += cycles;
   }
 
   @Override
@@ -147,6 +148,7 @@ public final class WindowCore extends Core {
     long stalled = Math.min(pendingStall, Math.max(0, start - commitCycle));
     attributed[STALL] += stalled;
     attributed[HANDLER] += end - commitCycle - stalled;
+    bubbleCycles += end - start;
     commitCycle = end;
     committedInCycle = width;
     fetchReady = end;
