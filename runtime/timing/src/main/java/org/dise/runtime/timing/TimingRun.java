@@ -90,6 +90,23 @@ public final class TimingRun implements RetireObserver {
     return handlerFallbacks;
   }
 
+  /** One line: the profiled run's cycles, CPI and MPKIs, and the overhead (the REPL's, sweep's). */
+  public String summary() {
+    TimingReport p = profiled();
+    return String.format(
+        Locale.ROOT,
+        "%s: %,d cycles, CPI %.3f; MPKI L1I %.2f, L1D %.2f, L2 %.2f, branch %.2f;"
+            + " overhead %.2f%%",
+        config.model(),
+        p.cycles(),
+        p.cpi(),
+        p.perKilo(p.l1iMisses()),
+        p.perKilo(p.l1dMisses()),
+        p.perKilo(p.l2Misses()),
+        p.perKilo(p.mispredictions()),
+        100 * overhead());
+  }
+
   /** The readable report of {@code acf run --timing}. */
   public String describe() {
     TimingReport p = profiled();
