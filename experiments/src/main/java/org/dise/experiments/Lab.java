@@ -165,6 +165,39 @@ public final class Lab {
     return new RunSpec(kind, w.invocation(), sha256(w), settings, label);
   }
 
+  /**
+   * A run of several workloads (one program's inputs): the specification lists their invocations
+   * and hashes in order.
+   */
+  public RunSpec spec(String kind, List<Workload> ws, Map<String, String> settings, String label) {
+    return new RunSpec(
+        kind,
+        String.join(",", ws.stream().map(Workload::invocation).toList()),
+        String.join(",", ws.stream().map(this::sha256).toList()),
+        settings,
+        label);
+  }
+
+  /** The workloads a run specification of {@link #spec(String, List, Map, String)} names. */
+  public List<Workload> workloads(RunSpec spec) {
+    List<Workload> out = new java.util.ArrayList<>();
+    for (String invocation : spec.program().split(",")) {
+      out.add(
+          workloads.stream()
+              .filter(w -> w.invocation().equals(invocation))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new ExperimentException(
+                          "run "
+                              + spec.kind()
+                              + ": program "
+                              + invocation
+                              + " is not in --programs")));
+    }
+    return out;
+  }
+
   /** The whole of {@code e} as one run: every program, quick or not, and the {@code --set}s. */
   public RunSpec wholeSpec(Experiment e) {
     Map<String, String> s = new java.util.TreeMap<>();
