@@ -177,6 +177,32 @@ class TimingCommandTest {
     assertThat(page).contains("timing energy");
   }
 
+  @Test
+  void coProcessorInterruptsChargeTheMainCore(@TempDir Path dir) throws Exception {
+    String acf = ConfigCommandTest.ROOT.resolve("examples/acf/coproc_vs_sampling.acf").toString();
+    for (String model : List.of("inorder", "ooo")) {
+      Path out = dir.resolve(model);
+      Result r = acf("run", "--timing", model, "--acf", acf, "--out", out.toString(), PROGRAM, "6");
+      assertThat(r.status()).isEqualTo(0);
+      assertThat(r.stderr())
+          .containsMatch("co-processor interrupts +[0-9,]+, charged [0-9,]+ cycles");
+      String s = Files.readString(out.resolve("summary.json"));
+      long interrupts = member(s, "timing", "interrupts");
+      long cycles = member(s, "timing", "interrupt_cycles");
+      assertThat(interrupts).isAtLeast(1L);
+      // Each costs interrupt_cycles (400) plus copy_cycles (20) per slot copied (spec/engine.md).
+      assertThat(cycles).isAtLeast(interrupts * 400);
+      long extra = member(s, "profiled", "cycles") - member(s, "application", "cycles");
+      // Tagging replaces nothing: the interrupts are the whole difference on the in-order core;
+      // on ooo they also drain the window.
+      if (model.equals("inorder")) {
+        assertThat(extra).isEqualTo(cycles);
+      } else {
+        assertThat(extra).isAtLeast(cycles);
+      }
+    }
+  }
+
   private static List<Path> files(Path dir) throws Exception {
     try (Stream<Path> s = Files.list(dir)) {
       return s.sorted().toList();
@@ -186,7 +212,7 @@ class TimingCommandTest {
   /** A number member {@code name} of the object member {@code object} of summary.json's timing. */
   private static long member(String summary, String object, String name) {
     int t = summary.indexOf("\"timing\": ");
-    int o = summary.indexOf("\"" + object + "\": {", t);
+    int o = object.equals("timing") ? t : summary.indexOf("\"" + object + "\": {", t);
     int m = summary.indexOf("\"" + name + "\": ", o) + name.length() + 4;
     int end = m;
     while (Character.isDigit(summary.charAt(end))) {

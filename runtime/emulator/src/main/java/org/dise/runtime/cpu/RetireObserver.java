@@ -23,4 +23,10 @@ public interface RetireObserver {
    * with these argument values: the model charges the core for it.
    */
   default void handler(int sink, String name, long cycles, long[] args) {}
+
+  /**
+   * Sink {@code sink} (a profiling co-processor) interrupted the main processor, which spends
+   * {@code cycles} on it (spec/engine.md, "Interrupts"): the model charges the core.
+   */
+  default void interrupt(int sink, String name, long cycles) {}
 }

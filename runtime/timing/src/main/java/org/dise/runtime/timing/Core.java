@@ -97,6 +97,13 @@ public abstract class Core {
    */
   public abstract void handler(int sink, long cycles, long key);
 
+  /**
+   * A co-processor interrupt that costs the main processor {@code cycles} (its handler and the copy
+   * of the co-processor's slots, spec/engine.md): charged as a serialising block, attributed to
+   * handlers.
+   */
+  public abstract void interrupt(long cycles);
+
   /** The cycles so far (the last instruction committed). */
   public abstract long cycles();
 

@@ -88,6 +88,14 @@ public final class InOrderCore extends Core {
   }
 
   @Override
+  public void interrupt(long cycles) {
+    t += cycles;
+    attributed[HANDLER] += cycles;
+    bubbleCycles += cycles;
+    fetchLine = -1; // the interrupt handler's fetches left the application's line
+  }
+
+  @Override
   public long cycles() {
     return t + DRAIN + 1;
   }

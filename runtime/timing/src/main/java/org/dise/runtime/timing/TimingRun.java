@@ -18,6 +18,8 @@ public final class TimingRun implements RetireObserver {
   private final Core alone;
   private final Retired record = new Retired();
   private long handlerFallbacks;
+  private long interrupts;
+  private long interruptCycles;
 
   public TimingRun(TimingConfig config) {
     this(config, true);
@@ -63,6 +65,22 @@ public final class TimingRun implements RetireObserver {
       key = key * 31 + a;
     }
     profiled.handler(sink, cycles, key);
+  }
+
+  @Override
+  public void interrupt(int sink, String name, long cycles) {
+    interrupts++;
+    interruptCycles += cycles;
+    profiled.interrupt(cycles);
+  }
+
+  /** Co-processor interrupts charged to the profiled core, and their cycles. */
+  public long interrupts() {
+    return interrupts;
+  }
+
+  public long interruptCycles() {
+    return interruptCycles;
   }
 
   public TimingConfig config() {
@@ -155,6 +173,14 @@ public final class TimingRun implements RetireObserver {
     if (config.model().equals("inorder")) {
       b.append(EventEnergy.of(config).describe(a, p)).append(String.format("%n"));
     }
+    if (interrupts > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "co-processor interrupts   %,d, charged %,d cycles, each draining the pipeline%n",
+              interrupts,
+              interruptCycles));
+    }
     if (handlerFallbacks > 0) {
       b.append(
           String.format(
@@ -180,11 +206,14 @@ public final class TimingRun implements RetireObserver {
     }
     return String.format(
         Locale.ROOT,
-        "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d%s,"
+        "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
+            + " \"interrupts\": %d, \"interrupt_cycles\": %d%s,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
         handlerFallbacks,
+        interrupts,
+        interruptCycles,
         energy,
         application().jsonMembers(),
         profiled().jsonMembers());
