@@ -87,6 +87,35 @@ public abstract class Core {
   /** Times one committed instruction. */
   public abstract void step(Retired r);
 
+  /**
+   * Functional warming (SMARTS): {@code r} updates the caches, the predictor, the BTB and the RAS
+   * and is counted, but takes no time; the core's clock stands still.
+   */
+  public final void warm(Retired r) {
+    count(r);
+    if (!r.inserted) {
+      long line = mem.iline(r.pc);
+      if (line != fetchLine) {
+        fetchLine = line;
+        mem.fetch(r.pc);
+      }
+    }
+    switch (r.unit) {
+      case OpTable.LOAD, OpTable.ATOMIC -> mem.data(r.addr, r.width, r.unit == OpTable.ATOMIC);
+      case OpTable.STORE -> mem.data(r.addr, r.width, true);
+      default -> {
+        if (predict(r) != 0) {
+          fetchLine = -1;
+        }
+      }
+    }
+  }
+
+  /** A handler call under functional warming: its modelled memory traffic, no time. */
+  public final void warmHandler(int sink, long key) {
+    handlerMisses(sink, key);
+  }
+
   /** A DISE replacement's decode stall of {@code cycles}. */
   public abstract void stall(long cycles);
 
@@ -237,6 +266,16 @@ public abstract class Core {
 
   /** The core of {@code config.model()}. */
   public static Core of(TimingConfig config) {
+    int period = config.integer("sample.period");
+    if (period < 0
+        || config.integer("sample.unit") < 1
+        || config.integer("sample.warmup") < 0
+        || (period > 0
+            && period < config.integer("sample.unit") + config.integer("sample.warmup"))) {
+      throw new IllegalArgumentException(
+          "sampled timing needs sample.period 0 (off) or at least sample.unit + sample.warmup,"
+              + " sample.unit at least 1 and sample.warmup at least 0");
+    }
     return switch (config.model()) {
       case "inorder" -> new InOrderCore(config);
       case "ooo" -> new WindowCore(config);

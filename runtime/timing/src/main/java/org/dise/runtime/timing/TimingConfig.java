@@ -67,6 +67,19 @@ public final class TimingConfig {
               "4096",
               "entries of a modelled handler's hash table (the key's slot is its hash modulo this)"),
           new Parameter(
+              "sample.period",
+              "0",
+              "0",
+              "sampled timing: one detailed unit every this many application instructions (0: all"
+                  + " detailed); caches and predictors warmed in between"),
+          new Parameter(
+              "sample.unit", "1000", "1000", "sampled timing: application instructions measured"),
+          new Parameter(
+              "sample.warmup",
+              "2000",
+              "2000",
+              "sampled timing: detailed instructions before each unit, not measured"),
+          new Parameter(
               "energy.ireg_nj",
               "4.2238",
               "4.2238",

@@ -33,6 +33,65 @@ public final class TimingRun implements RetireObserver {
     this.config = config;
     this.profiled = Core.of(config);
     this.alone = profiling ? Core.of(config) : profiled;
+    this.period = config.integer("sample.period");
+    this.unit = config.integer("sample.unit");
+    this.warmup = config.integer("sample.warmup");
+  }
+
+  // Sampled timing (SMARTS: Wunderlich et al., ISCA 2003; spec/timing.md "Sampled timing"): in
+  // every period of application instructions, `warmup` run in detail unmeasured, the next `unit`
+  // in detail measured, the rest under functional warming (caches and predictors only).
+  private final long period; // 0: every instruction in detail
+  private final long unit;
+  private final long warmup;
+  private long applicationSeen;
+  private boolean detailed = true;
+  private boolean measuring;
+  private long profiledStart;
+  private long aloneStart;
+  private long unitStart;
+  private long measuredProfiled;
+  private long measuredAlone;
+  private long measuredInstructions;
+  private long units;
+
+  /** Moves the sampling state to the application instruction about to run. */
+  private void advance() {
+    long pos = applicationSeen++ % period;
+    if (pos == 0 && measuring) {
+      closeUnit();
+    }
+    if (pos == warmup) {
+      measuring = true;
+      profiledStart = profiled.cycles();
+      aloneStart = alone.cycles();
+      unitStart = applicationSeen - 1;
+    } else if (pos == warmup + unit) {
+      closeUnit();
+    }
+    detailed = pos < warmup + unit;
+  }
+
+  private void closeUnit() {
+    if (!measuring) {
+      return;
+    }
+    measuring = false;
+    // The cycles up to the unit's last instruction (the one before the current one).
+    measuredProfiled += profiled.cycles() - profiledStart;
+    measuredAlone += alone.cycles() - aloneStart;
+    measuredInstructions += applicationSeen - 1 - unitStart;
+    units++;
+  }
+
+  /** Whether cycles are estimated from sampled units ({@code sample.period} > 0). */
+  public boolean sampled() {
+    return period > 0;
+  }
+
+  /** The units measured so far (a unit still open counts when the figures are read). */
+  public long units() {
+    return units + (measuring ? 1 : 0);
   }
 
   /** Installs this run on {@code cpu} (translation goes off: spec/timing.md, "The hook"). */
@@ -44,6 +103,18 @@ public final class TimingRun implements RetireObserver {
   @Override
   public void retire(DecodedInsn d, Cpu cpu) {
     Retired r = record.fill(d, cpu);
+    if (period > 0) {
+      if (!r.inserted) {
+        advance();
+      }
+      if (!detailed) {
+        profiled.warm(r);
+        if (!r.inserted && alone != profiled) {
+          alone.warm(r);
+        }
+        return;
+      }
+    }
     profiled.step(r);
     if (!r.inserted && alone != profiled) {
       alone.step(r);
@@ -52,7 +123,7 @@ public final class TimingRun implements RetireObserver {
 
   @Override
   public void replaced(DecodedInsn d, long stallCycles) {
-    if (stallCycles > 0) {
+    if (stallCycles > 0 && detailed) {
       profiled.stall(stallCycles);
     }
   }
@@ -64,14 +135,20 @@ public final class TimingRun implements RetireObserver {
     for (long a : args) {
       key = key * 31 + a;
     }
-    profiled.handler(sink, cycles, key);
+    if (detailed) {
+      profiled.handler(sink, cycles, key);
+    } else {
+      profiled.warmHandler(sink, key);
+    }
   }
 
   @Override
   public void interrupt(int sink, String name, long cycles) {
     interrupts++;
     interruptCycles += cycles;
-    profiled.interrupt(cycles);
+    if (detailed) {
+      profiled.interrupt(cycles);
+    }
   }
 
   /** Co-processor interrupts charged to the profiled core, and their cycles. */
@@ -87,20 +164,68 @@ public final class TimingRun implements RetireObserver {
     return config;
   }
 
-  /** The profiled run's figures. */
+  /** The profiled run's figures (under sampled timing its cycles are the estimate). */
   public TimingReport profiled() {
-    return profiled.report();
+    return estimated(profiled.report(), measuredProfiled + open(profiled, profiledStart));
   }
 
   /** The application's own figures (the run without productions). */
   public TimingReport application() {
-    return alone.report();
+    return estimated(alone.report(), measuredAlone + open(alone, aloneStart));
+  }
+
+  /** The cycles of the unit still open on {@code core}, 0 when none. */
+  private long open(Core core, long start) {
+    return measuring ? core.cycles() - start : 0;
+  }
+
+  /**
+   * {@code r} with its cycles (and their attribution, in proportion) scaled from the measured units
+   * to every application instruction: the measured cycles per application instruction times the
+   * application instructions. Unchanged when not sampling, or before a unit began (then every
+   * instruction so far ran in detail).
+   */
+  private TimingReport estimated(TimingReport r, long measured) {
+    long insns = measuredInstructions + (measuring ? applicationSeen - unitStart : 0);
+    if (period == 0 || insns == 0) {
+      return r;
+    }
+    long cycles = Math.round((double) measured / insns * r.applicationInstructions());
+    long total = 0;
+    for (long a : r.attributed()) {
+      total += a;
+    }
+    long[] scaled = new long[r.attributed().length];
+    for (int i = 0; i < scaled.length; i++) {
+      scaled[i] = total == 0 ? 0 : Math.round((double) r.attributed()[i] / total * cycles);
+    }
+    return new TimingReport(
+        r.model(),
+        cycles,
+        scaled,
+        r.applicationInstructions(),
+        r.insertedInstructions(),
+        r.handlerCalls(),
+        r.l1iAccesses(),
+        r.l1iMisses(),
+        r.l1dAccesses(),
+        r.l1dMisses(),
+        r.l2Accesses(),
+        r.l2Misses(),
+        r.branches(),
+        r.mispredictions(),
+        r.loads(),
+        r.stores(),
+        r.fp(),
+        r.l1dReadMisses(),
+        r.l1dWriteMisses(),
+        r.bubbleCycles());
   }
 
   /** Extra cycles of the profiled run over the application's own, as a fraction. */
   public double overhead() {
-    long base = alone.cycles();
-    return base == 0 ? 0 : (double) (profiled.cycles() - base) / base;
+    long base = application().cycles();
+    return base == 0 ? 0 : (double) (profiled().cycles() - base) / base;
   }
 
   /** Handler calls charged from the sink's declared cost (not from running handler code). */
@@ -173,6 +298,18 @@ public final class TimingRun implements RetireObserver {
     if (config.model().equals("inorder")) {
       b.append(EventEnergy.of(config).describe(a, p)).append(String.format("%n"));
     }
+    if (period > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "sampled timing: cycles estimated from %,d units of %,d application instructions,"
+                  + " one every %,d after %,d in detail unmeasured; caches and predictors warmed"
+                  + " in between (MPKIs are of every instruction)%n",
+              units(),
+              unit,
+              period,
+              warmup));
+    }
     if (interrupts > 0) {
       b.append(
           String.format(
@@ -207,13 +344,14 @@ public final class TimingRun implements RetireObserver {
     return String.format(
         Locale.ROOT,
         "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
-            + " \"interrupts\": %d, \"interrupt_cycles\": %d%s,"
+            + " \"interrupts\": %d, \"interrupt_cycles\": %d, \"sample_units\": %d%s,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
         handlerFallbacks,
         interrupts,
         interruptCycles,
+        period > 0 ? units() : 0,
         energy,
         application().jsonMembers(),
         profiled().jsonMembers());
