@@ -78,10 +78,35 @@ public final class TimingRun implements RetireObserver {
     }
     measuring = false;
     // The cycles up to the unit's last instruction (the one before the current one).
-    measuredProfiled += profiled.cycles() - profiledStart;
-    measuredAlone += alone.cycles() - aloneStart;
-    measuredInstructions += applicationSeen - 1 - unitStart;
+    long p = profiled.cycles() - profiledStart;
+    long a = alone.cycles() - aloneStart;
+    long n = applicationSeen - 1 - unitStart;
+    measuredProfiled += p;
+    measuredAlone += a;
+    measuredInstructions += n;
     units++;
+    if (n > 0) {
+      double cpi = (double) p / n; // the profiled core's: the larger variance of the two
+      cpiSum += cpi;
+      cpiSquares += cpi * cpi;
+    }
+  }
+
+  private double cpiSum;
+  private double cpiSquares;
+
+  /**
+   * The half-width of the estimate's 95% confidence interval, relative to it (SMARTS: 1.96 times
+   * the units' CPI standard deviation over the square root of their number, over the mean CPI); NaN
+   * with fewer than two closed units.
+   */
+  public double confidence95() {
+    if (units < 2 || cpiSum == 0) {
+      return Double.NaN;
+    }
+    double mean = cpiSum / units;
+    double var = Math.max(0, (cpiSquares - units * mean * mean) / (units - 1));
+    return 1.96 * Math.sqrt(var / units) / mean;
   }
 
   /** Whether cycles are estimated from sampled units ({@code sample.period} > 0). */
@@ -304,11 +329,16 @@ public final class TimingRun implements RetireObserver {
               Locale.ROOT,
               "sampled timing: cycles estimated from %,d units of %,d application instructions,"
                   + " one every %,d after %,d in detail unmeasured; caches and predictors warmed"
-                  + " in between (MPKIs are of every instruction)%n",
+                  + " in between (MPKIs are of every instruction); 95%% confidence +-%.1f%%%s%n",
               units(),
               unit,
               period,
-              warmup));
+              warmup,
+              100 * confidence95(),
+              units < 30
+                  ? " (fewer than 30 units: not reliable, a shorter --timing-sample period gives"
+                      + " more)"
+                  : ""));
     }
     if (interrupts > 0) {
       b.append(
@@ -344,7 +374,8 @@ public final class TimingRun implements RetireObserver {
     return String.format(
         Locale.ROOT,
         "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
-            + " \"interrupts\": %d, \"interrupt_cycles\": %d, \"sample_units\": %d%s,"
+            + " \"interrupts\": %d, \"interrupt_cycles\": %d, \"sample_units\": %d,"
+            + " \"sample_ci95\": %s%s,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
@@ -352,6 +383,7 @@ public final class TimingRun implements RetireObserver {
         interrupts,
         interruptCycles,
         period > 0 ? units() : 0,
+        Double.isNaN(confidence95()) ? "null" : String.format(Locale.ROOT, "%.6f", confidence95()),
         energy,
         application().jsonMembers(),
         profiled().jsonMembers());
