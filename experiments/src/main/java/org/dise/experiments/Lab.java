@@ -17,9 +17,11 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.CostReport;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.SessionError;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.trigger.SamplingRun;
@@ -303,13 +305,13 @@ public final class Lab {
   /** {@code w} loaded under {@code options}, its input empty and its output discarded. */
   static Machine load(Workload w, Machine.Options options) {
     try {
-      Machine m = Machine.load(w.program(), w.args(), options);
+      Machine m = Programs.load(w.program(), w.args(), options);
       m.kernel().setStdio(0, InputStream.nullInputStream(), null);
       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
       m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
       return m;
-    } catch (Exception e) {
-      throw new ExperimentException(w.program() + ": cannot run: " + e.getMessage());
+    } catch (SessionError e) {
+      throw new ExperimentException(e.getMessage());
     }
   }
 
@@ -340,9 +342,17 @@ public final class Lab {
   /** As {@link #run(Workload, ProductionSet)}, measured by {@code timed} (null: not timed). */
   public Run run(Workload w, ProductionSet set, org.dise.runtime.timing.TimingRun timed) {
     Machine m = machine(w);
-    ProfilingEngine engine = new DiseEngine(set);
+    ProfilingEngine engine = Engines.profiling(set, w.label());
     engine.install(m.cpu());
     if (timed != null) {
+      // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
+      timed.handlers(
+          set.sinks().stream()
+              .map(
+                  b ->
+                      new org.dise.runtime.timing.handler.SinkHandler(
+                          b.name(), b.component(), b.params()))
+              .toList());
       timed.attach(m.cpu());
     }
     Machine.Outcome out = m.run(-1);
@@ -380,7 +390,7 @@ public final class Lab {
 
       @Override
       public ProfilingEngine engine() {
-        return new DiseEngine(set);
+        return Engines.profiling(set, w.label());
       }
     };
   }

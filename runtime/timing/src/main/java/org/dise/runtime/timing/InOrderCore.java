@@ -69,7 +69,7 @@ public final class InOrderCore extends Core {
     }
     ready[0] = 0;
     t = next;
-    attributed[r.inserted ? INSERTED : APPLICATION] += t - before;
+    attributed[category(r)] += t - before;
   }
 
   @Override
@@ -93,6 +93,14 @@ public final class InOrderCore extends Core {
     attributed[HANDLER] += cycles;
     bubbleCycles += cycles;
     fetchLine = -1; // the interrupt handler's fetches left the application's line
+  }
+
+  @Override
+  protected long handlerStart() {
+    // The call redirects fetch once decode has it: the refill of a taken transfer.
+    t += frontend;
+    attributed[HANDLER] += frontend;
+    return t;
   }
 
   @Override

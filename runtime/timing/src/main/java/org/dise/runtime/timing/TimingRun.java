@@ -21,6 +21,11 @@ public final class TimingRun implements RetireObserver {
   private long interrupts;
   private long interruptCycles;
 
+  /** Handlers run as code on a shadow hart; null: every handler is modelled. */
+  private org.dise.runtime.timing.handler.ShadowHandlers shadow;
+
+  private Cpu cpu;
+
   public TimingRun(TimingConfig config) {
     this(config, true);
   }
@@ -121,8 +126,39 @@ public final class TimingRun implements RetireObserver {
 
   /** Installs this run on {@code cpu} (translation goes off: spec/timing.md, "The hook"). */
   public TimingRun attach(Cpu cpu) {
+    this.cpu = cpu;
     cpu.setRetireObserver(this);
+    if (shadow != null) {
+      shadow.install(cpu.memory(), profiled);
+    }
     return this;
+  }
+
+  /**
+   * Runs the handlers of these sinks (sink {@code i} of the production set is element {@code i}) as
+   * RISC-V code where they have one, unless {@code handler.code = false} (spec/timing.md, "Handlers
+   * as real code"); call before or after {@link #attach}.
+   *
+   * @throws IllegalArgumentException naming a sink whose handler cannot be had
+   */
+  public TimingRun handlers(java.util.List<org.dise.runtime.timing.handler.SinkHandler> sinks) {
+    if (!config.bool("handler.code") || sinks.isEmpty()) {
+      return this;
+    }
+    shadow =
+        new org.dise.runtime.timing.handler.ShadowHandlers(
+            sinks, config.integer("handler.table_entries"));
+    if (shadow.handlersRun() == 0) {
+      shadow = null;
+    } else if (cpu != null) {
+      shadow.install(cpu.memory(), profiled);
+    }
+    return this;
+  }
+
+  /** The handlers run as code, or null. */
+  public org.dise.runtime.timing.handler.ShadowHandlers shadow() {
+    return shadow;
   }
 
   @Override
@@ -150,6 +186,22 @@ public final class TimingRun implements RetireObserver {
   public void replaced(DecodedInsn d, long stallCycles) {
     if (stallCycles > 0 && detailed) {
       profiled.stall(stallCycles);
+    }
+  }
+
+  @Override
+  public void handler(
+      int sink,
+      String name,
+      long cycles,
+      long[] args,
+      DecodedInsn original,
+      Cpu cpu,
+      long applicationInstructions) {
+    if (shadow != null && shadow.runs(sink)) {
+      shadow.call(sink, original, cpu, applicationInstructions, args);
+    } else {
+      handler(sink, name, cycles, args);
     }
   }
 
@@ -275,6 +327,11 @@ public final class TimingRun implements RetireObserver {
         100 * overhead());
   }
 
+  /** Handler calls run as RISC-V code (measured, not modelled). */
+  public long measuredHandlerCalls() {
+    return shadow == null ? 0 : shadow.totalCalls();
+  }
+
   /** The readable report of {@code acf run --timing}. */
   public String describe() {
     TimingReport p = profiled();
@@ -348,6 +405,28 @@ public final class TimingRun implements RetireObserver {
               interrupts,
               interruptCycles));
     }
+    if (shadow != null && shadow.totalCalls() > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "handler cycles are measured: %,d calls ran %,d handler instructions (%.1f per"
+                  + " call) as RISC-V code on a shadow hart%n",
+              shadow.totalCalls(),
+              shadow.totalInstructions(),
+              (double) shadow.totalInstructions() / shadow.totalCalls()));
+      for (int i = 0; i < shadow.size(); i++) {
+        if (shadow.calls(i) > 0) {
+          b.append(
+              String.format(
+                  Locale.ROOT,
+                  "  %s: %,d calls, %.1f instructions each (%s)%n",
+                  shadow.name(i),
+                  shadow.calls(i),
+                  (double) shadow.instructions(i) / shadow.calls(i),
+                  shadow.origin(i)));
+        }
+      }
+    }
     if (handlerFallbacks > 0) {
       b.append(
           String.format(
@@ -376,6 +455,7 @@ public final class TimingRun implements RetireObserver {
         "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
             + " \"interrupts\": %d, \"interrupt_cycles\": %d, \"sample_units\": %d,"
             + " \"sample_ci95\": %s%s,"
+            + " \"measured_handler_calls\": %d, \"handler_instructions\": %d,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
@@ -385,6 +465,8 @@ public final class TimingRun implements RetireObserver {
         period > 0 ? units() : 0,
         Double.isNaN(confidence95()) ? "null" : String.format(Locale.ROOT, "%.6f", confidence95()),
         energy,
+        measuredHandlerCalls(),
+        shadow == null ? 0 : shadow.totalInstructions(),
         application().jsonMembers(),
         profiled().jsonMembers());
   }
