@@ -297,7 +297,8 @@ public final class OverheadExperiment implements Experiment {
         n.path("fp").asLong(),
         n.path("l1d_read_misses").asLong(),
         n.path("l1d_write_misses").asLong(),
-        n.path("bubble_cycles").asLong());
+        n.path("bubble_cycles").asLong(),
+        n.path("handler_code_instructions").asLong());
   }
 
   /** Every program under every profile type and variant, run here (the tests' view of the runs). */

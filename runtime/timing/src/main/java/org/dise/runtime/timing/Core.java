@@ -308,7 +308,8 @@ public abstract class Core {
             + byUnit[OpTable.FP_SQRT],
         mem.l1dReadMisses(),
         mem.l1dWriteMisses(),
-        bubbleCycles);
+        bubbleCycles,
+        handlerInstructions);
   }
 
   /** The core of {@code config.model()}. */

@@ -26,11 +26,12 @@ public record TimingReport(
     long fp,
     long l1dReadMisses,
     long l1dWriteMisses,
-    long bubbleCycles) {
+    long bubbleCycles,
+    long handlerInstructions) {
 
-  /** Every instruction the core ran: the application's and the inserted ones. */
+  /** Every instruction the core ran: the application's, the inserted ones and handlers' code. */
   public long instructions() {
-    return applicationInstructions + insertedInstructions;
+    return applicationInstructions + insertedInstructions + handlerInstructions;
   }
 
   /** Cycles per application instruction. */
@@ -71,7 +72,8 @@ public record TimingReport(
             + " \"mispredictions\": %d, \"l1i_mpki\": %.4f, \"l1d_mpki\": %.4f,"
             + " \"l2_mpki\": %.4f, \"branch_mpki\": %.4f, \"l1i_accesses\": %d,"
             + " \"loads\": %d, \"stores\": %d, \"fp\": %d, \"l1d_read_misses\": %d,"
-            + " \"l1d_write_misses\": %d, \"bubble_cycles\": %d",
+            + " \"l1d_write_misses\": %d, \"bubble_cycles\": %d,"
+            + " \"handler_code_instructions\": %d",
         model,
         cycles,
         cpi(),
@@ -99,6 +101,7 @@ public record TimingReport(
         fp,
         l1dReadMisses,
         l1dWriteMisses,
-        bubbleCycles);
+        bubbleCycles,
+        handlerInstructions);
   }
 }

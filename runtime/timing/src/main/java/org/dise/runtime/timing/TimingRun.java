@@ -296,7 +296,8 @@ public final class TimingRun implements RetireObserver {
         r.fp(),
         r.l1dReadMisses(),
         r.l1dWriteMisses(),
-        r.bubbleCycles());
+        r.bubbleCycles(),
+        r.handlerInstructions());
   }
 
   /** Extra cycles of the profiled run over the application's own, as a fraction. */

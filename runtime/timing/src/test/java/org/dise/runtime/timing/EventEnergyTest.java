@@ -36,7 +36,8 @@ class EventEnergyTest {
         fp,
         readMisses,
         writeMisses,
-        bubbles);
+        bubbles,
+        0);
   }
 
   /** The defaults are Fig. 14(b)'s quotients to five digits. */
@@ -56,6 +57,11 @@ class EventEnergyTest {
     near(STRONGARM.of(report(1, 0, 0, 1, 0, 0)).total(), 0.973 / 19.462e6);
     near(STRONGARM.of(report(1, 0, 0, 0, 1, 0)).total(), 1.340 / 11.625e6);
     near(STRONGARM.of(report(0, 0, 0, 0, 0, 7)).total(), 7 * ireg);
+    // A handler's own instructions (run as code) are priced like any other.
+    TimingReport handler =
+        new TimingReport(
+            "inorder", 0, new long[4], 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5);
+    near(STRONGARM.of(handler).total(), 15 * ireg);
     near(STRONGARM.transmit(1000), 1000 * 1.425 / (11e6 / 8));
     // Profiling's energy: the profiled core's over the application's, plus what is sent.
     near(
