@@ -72,6 +72,11 @@ public final class Lab {
    * measured under another model or configuration is another run.
    */
   public Map<String, String> timingSettings() {
+    return timingSettings(timing);
+  }
+
+  /** {@link #timingSettings()} for {@code timing} (null: analytic). */
+  public static Map<String, String> timingSettings(org.dise.runtime.timing.TimingConfig timing) {
     Map<String, String> s = new java.util.TreeMap<>();
     s.put(TIMING, timing == null ? "analytic" : timing.model());
     if (timing != null) {

@@ -365,7 +365,8 @@ public final class RunCommand implements Callable<Integer> {
     if (fastForward != null || simpoints != null || weights != null) {
       if (timing.active()) {
         throw new UserError(
-            "--timing does not combine with simulation points yet (spec/timing.md, \"Not yet\")",
+            "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
+                + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")",
             ExitStatus.USAGE);
       }
       return new PointRuns(this).run(productions, origin);

@@ -167,6 +167,113 @@ class TimingCommandTest {
     assertThat(unknown.stderr()).contains("small.cfg:3:1: unknown timing parameter `memory`");
   }
 
+  @Test
+  void sweepMeasuresEachSampledRunAndKeepsItsAccuracy(@TempDir Path dir) throws Exception {
+    List<String> args =
+        List.of(
+            "sweep",
+            "--acf",
+            ConfigCommandTest.ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--interval",
+            "2K",
+            "--periods",
+            "1,8",
+            "--one-in",
+            "4",
+            "--seeds",
+            "1",
+            "--thresholds",
+            "25",
+            "--workload",
+            PROGRAM + " 6");
+    List<String> plainArgs = new java.util.ArrayList<>(args);
+    plainArgs.addAll(List.of("--out", dir.resolve("plain.csv").toString()));
+    List<String> timedArgs = new java.util.ArrayList<>(args);
+    timedArgs.addAll(List.of("--timing", "ooo", "--out", dir.resolve("timed.csv").toString()));
+    assertThat(acf(plainArgs.toArray(new String[0])).status()).isEqualTo(0);
+    Result timed = acf(timedArgs.toArray(new String[0]));
+    assertThat(timed.status()).isEqualTo(0);
+    assertThat(timed.stdout()).contains("timing: overhead of each sampled run");
+    List<String> plain = Files.readAllLines(dir.resolve("plain.csv"));
+    List<String> rows = Files.readAllLines(dir.resolve("timed.csv"));
+    List<String> header = List.of(rows.get(0).split(","));
+    assertThat(header).containsAtLeast("timing_model", "cycles_profiled", "timing_overhead_pct");
+    assertThat(rows).hasSize(plain.size());
+    int overhead = header.indexOf("timing_overhead_pct");
+    double[] byPeriod = new double[2];
+    for (int i = 1; i < rows.size(); i++) {
+      String[] cells = rows.get(i).split(",");
+      assertThat(cells).hasLength(header.size());
+      assertThat(cells[header.indexOf("timing_model")]).isEqualTo("ooo");
+      // What the sampled run found is the same measured or not: the first nine columns.
+      assertThat(String.join(",", List.of(cells).subList(0, 9)))
+          .isEqualTo(String.join(",", List.of(plain.get(i).split(",")).subList(0, 9)));
+      if (i <= 2) {
+        byPeriod[i - 1] = Double.parseDouble(cells[overhead]);
+      }
+    }
+    // Profiling every interval costs more cycles than profiling one in eight.
+    assertThat(byPeriod[0]).isGreaterThan(byPeriod[1]);
+    assertThat(byPeriod[1]).isGreaterThan(0.0);
+    // A timed sweep's CSV reads back.
+    assertThat(acf("sweep", "--from", dir.resolve("timed.csv").toString()).status()).isEqualTo(0);
+  }
+
+  @Test
+  void compareReportAndViewShowTheTimingFigures(@TempDir Path dir) throws Exception {
+    Path timed = dir.resolve("timed");
+    Path plain = dir.resolve("plain");
+    assertThat(
+            acf("run", "--timing", "inorder", "--acf", ACF, "--out", timed.toString(), PROGRAM, "6")
+                .status())
+        .isEqualTo(0);
+    assertThat(acf("run", "--acf", ACF, "--out", plain.toString(), PROGRAM, "6").status())
+        .isEqualTo(0);
+    // inorder prices its events in joules (spec/timing.md, "Energy").
+    assertThat(Files.readString(timed.resolve("summary.json")))
+        .containsMatch("\"energy_joules_application\": [0-9.e-]+");
+    Result compare = acf("compare", plain.toString(), timed.toString());
+    assertThat(compare.status()).isEqualTo(0);
+    assertThat(compare.stdout()).contains("timing, A (" + plain + "): not measured (analytic)");
+    assertThat(compare.stdout())
+        .containsMatch("timing +inorder: application alone [0-9,]+ cycles \\(CPI [0-9.]+\\)");
+    assertThat(compare.stdout()).contains("timing MPKI");
+    Result json = acf("compare", "--format", "json", plain.toString(), timed.toString());
+    assertThat(json.stdout()).contains("\"timing\":{\"a\":null,\"b\":{\"model\":\"inorder\"");
+    Result both = acf("compare", timed.toString(), timed.toString());
+    assertThat(both.stdout()).contains("overhead B - A +0.00 points");
+    assertThat(acf("view", timed.toString()).status()).isEqualTo(0);
+    String page = Files.readString(timed.resolve("index.html"));
+    assertThat(page).contains("timing MPKI");
+    assertThat(page).contains("timing energy");
+  }
+
+  @Test
+  void coProcessorInterruptsChargeTheMainCore(@TempDir Path dir) throws Exception {
+    String acf = ConfigCommandTest.ROOT.resolve("examples/acf/coproc_vs_sampling.acf").toString();
+    for (String model : List.of("inorder", "ooo")) {
+      Path out = dir.resolve(model);
+      Result r = acf("run", "--timing", model, "--acf", acf, "--out", out.toString(), PROGRAM, "6");
+      assertThat(r.status()).isEqualTo(0);
+      assertThat(r.stderr())
+          .containsMatch("co-processor interrupts +[0-9,]+, charged [0-9,]+ cycles");
+      String s = Files.readString(out.resolve("summary.json"));
+      long interrupts = member(s, "timing", "interrupts");
+      long cycles = member(s, "timing", "interrupt_cycles");
+      assertThat(interrupts).isAtLeast(1L);
+      // Each costs interrupt_cycles (400) plus copy_cycles (20) per slot copied (spec/engine.md).
+      assertThat(cycles).isAtLeast(interrupts * 400);
+      long extra = member(s, "profiled", "cycles") - member(s, "application", "cycles");
+      // Tagging replaces nothing: the interrupts are the whole difference on the in-order core;
+      // on ooo they also drain the window.
+      if (model.equals("inorder")) {
+        assertThat(extra).isEqualTo(cycles);
+      } else {
+        assertThat(extra).isAtLeast(cycles);
+      }
+    }
+  }
+
   private static List<Path> files(Path dir) throws Exception {
     try (Stream<Path> s = Files.list(dir)) {
       return s.sorted().toList();
@@ -176,7 +283,7 @@ class TimingCommandTest {
   /** A number member {@code name} of the object member {@code object} of summary.json's timing. */
   private static long member(String summary, String object, String name) {
     int t = summary.indexOf("\"timing\": ");
-    int o = summary.indexOf("\"" + object + "\": {", t);
+    int o = object.equals("timing") ? t : summary.indexOf("\"" + object + "\": {", t);
     int m = summary.indexOf("\"" + name + "\": ", o) + name.length() + 4;
     int end = m;
     while (Character.isDigit(summary.charAt(end))) {

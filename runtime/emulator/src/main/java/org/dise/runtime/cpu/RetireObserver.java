@@ -40,4 +40,10 @@ public interface RetireObserver {
       long applicationInstructions) {
     handler(sink, name, cycles, args);
   }
+
+  /**
+   * Sink {@code sink} (a profiling co-processor) interrupted the main processor, which spends
+   * {@code cycles} on it (spec/engine.md, "Interrupts"): the model charges the core.
+   */
+  default void interrupt(int sink, String name, long cycles) {}
 }

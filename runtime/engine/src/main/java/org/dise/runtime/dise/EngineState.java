@@ -202,8 +202,16 @@ public abstract class EngineState implements ProfilingEngine {
     }
     long value = Retirement.value(d, cpu, next, stored);
     long now = cpu.instret() - inserted;
+    org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     for (long m = sinkMask; m != 0; m &= m - 1) {
-      tagged[Long.numberOfTrailingZeros(m)].retire(d, value, address, now);
+      int i = Long.numberOfTrailingZeros(m);
+      tagged[i].retire(d, value, address, now);
+      if (o != null) {
+        long c = tagged[i].takeInterruptCycles();
+        if (c > 0) {
+          o.interrupt(i, sinks[i].name(), c); // the co-processor interrupted the core here
+        }
+      }
     }
   }
 

@@ -46,6 +46,18 @@ public abstract class Core {
   /** The application's register ready cycles while a handler runs on its own registers. */
   private final long[] savedReady = new long[128];
 
+  /**
+   * Instructions (application and inserted) by unit ({@link OpTable}): the energy model's classes.
+   */
+  protected final long[] byUnit = new long[16];
+
+  /**
+   * Cycles in which the core ran no instruction of its own: replacement stalls, modelled handler
+   * calls and the refills after mispredicted or late-known transfers (the energy model prices each
+   * as an integer instruction's cycle, spec/timing.md "Energy").
+   */
+  protected long bubbleCycles;
+
   /** Ready cycle of each register: x0..x40 (DISE registers included) at 0.., f at 64... */
   protected final long[] regReady = new long[128];
 
@@ -79,6 +91,35 @@ public abstract class Core {
   /** Times one committed instruction. */
   public abstract void step(Retired r);
 
+  /**
+   * Functional warming (SMARTS): {@code r} updates the caches, the predictor, the BTB and the RAS
+   * and is counted, but takes no time; the core's clock stands still.
+   */
+  public final void warm(Retired r) {
+    count(r);
+    if (!r.inserted) {
+      long line = mem.iline(r.pc);
+      if (line != fetchLine) {
+        fetchLine = line;
+        mem.fetch(r.pc);
+      }
+    }
+    switch (r.unit) {
+      case OpTable.LOAD, OpTable.ATOMIC -> mem.data(r.addr, r.width, r.unit == OpTable.ATOMIC);
+      case OpTable.STORE -> mem.data(r.addr, r.width, true);
+      default -> {
+        if (predict(r) != 0) {
+          fetchLine = -1;
+        }
+      }
+    }
+  }
+
+  /** A handler call under functional warming: its modelled memory traffic, no time. */
+  public final void warmHandler(int sink, long key) {
+    handlerMisses(sink, key);
+  }
+
   /** A DISE replacement's decode stall of {@code cycles}. */
   public abstract void stall(long cycles);
 
@@ -88,6 +129,13 @@ public abstract class Core {
    * written) through the L1 D, at the slot {@code key} hashes to (spec/timing.md, "Handlers").
    */
   public abstract void handler(int sink, long cycles, long key);
+
+  /**
+   * A co-processor interrupt that costs the main processor {@code cycles} (its handler and the copy
+   * of the co-processor's slots, spec/engine.md): charged as a serialising block, attributed to
+   * handlers.
+   */
+  public abstract void interrupt(long cycles);
 
   /** The cycles so far (the last instruction committed). */
   public abstract long cycles();
@@ -224,6 +272,7 @@ public abstract class Core {
   }
 
   protected final void count(Retired r) {
+    byUnit[r.unit]++;
     if (r.handler) {
       handlerInstructions++;
     } else if (r.inserted) {
@@ -250,11 +299,31 @@ public abstract class Core {
         l2 == null ? 0 : l2.accesses(),
         l2 == null ? 0 : l2.misses(),
         branches,
-        mispredictions);
+        mispredictions,
+        byUnit[OpTable.LOAD] + byUnit[OpTable.ATOMIC],
+        byUnit[OpTable.STORE],
+        byUnit[OpTable.FP_ADD]
+            + byUnit[OpTable.FP_MUL]
+            + byUnit[OpTable.FP_DIV]
+            + byUnit[OpTable.FP_SQRT],
+        mem.l1dReadMisses(),
+        mem.l1dWriteMisses(),
+        bubbleCycles,
+        handlerInstructions);
   }
 
   /** The core of {@code config.model()}. */
   public static Core of(TimingConfig config) {
+    int period = config.integer("sample.period");
+    if (period < 0
+        || config.integer("sample.unit") < 1
+        || config.integer("sample.warmup") < 0
+        || (period > 0
+            && period < config.integer("sample.unit") + config.integer("sample.warmup"))) {
+      throw new IllegalArgumentException(
+          "sampled timing needs sample.period 0 (off) or at least sample.unit + sample.warmup,"
+              + " sample.unit at least 1 and sample.warmup at least 0");
+    }
     return switch (config.model()) {
       case "inorder" -> new InOrderCore(config);
       case "ooo" -> new WindowCore(config);

@@ -58,9 +58,11 @@ public final class InOrderCore extends Core {
         int p = predict(r);
         if (p < 0) {
           next += frontend;
+          bubbleCycles += frontend;
           fetchLine = -1;
         } else if (p > 0) {
           next += p;
+          bubbleCycles += p;
           fetchLine = -1;
         }
       }
@@ -74,6 +76,7 @@ public final class InOrderCore extends Core {
   public void stall(long cycles) {
     t += cycles;
     attributed[STALL] += cycles;
+    bubbleCycles += cycles;
   }
 
   @Override
@@ -81,6 +84,15 @@ public final class InOrderCore extends Core {
     long c = cycles + handlerMisses(sink, key);
     t += c;
     attributed[HANDLER] += c;
+    bubbleCycles += c;
+  }
+
+  @Override
+  public void interrupt(long cycles) {
+    t += cycles;
+    attributed[HANDLER] += cycles;
+    bubbleCycles += cycles;
+    fetchLine = -1; // the interrupt handler's fetches left the application's line
   }
 
   @Override
