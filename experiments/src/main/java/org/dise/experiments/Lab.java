@@ -340,6 +340,14 @@ public final class Lab {
     ProfilingEngine engine = Engines.profiling(set, w.label());
     engine.install(m.cpu());
     if (timed != null) {
+      // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
+      timed.handlers(
+          set.sinks().stream()
+              .map(
+                  b ->
+                      new org.dise.runtime.timing.handler.SinkHandler(
+                          b.name(), b.component(), b.params()))
+              .toList());
       timed.attach(m.cpu());
     }
     Machine.Outcome out = m.run(-1);

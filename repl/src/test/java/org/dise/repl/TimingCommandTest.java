@@ -19,6 +19,10 @@ class TimingCommandTest {
   private static final String ACF = ConfigCommandTest.ACF;
   private static final String PROGRAM = ConfigCommandTest.PROGRAM;
 
+  /** Fig. 6's hot call pairs into the sink {@code mine}. */
+  private static final String PAIRS =
+      "P3: T.OPCLASS == proc_call => R3, null\nR3: call(mine, T.INSN); T.INSN;\n";
+
   private static Result acf(String... args) {
     return ConfigCommandTest.acf(args);
   }
@@ -45,7 +49,10 @@ class TimingCommandTest {
     assertThat(b.stderr()).contains("timing model             ooo");
     assertThat(b.stderr()).containsMatch("cycles, application alone [0-9,]+ \\(CPI [0-9.]+\\)");
     assertThat(b.stderr()).containsMatch("MPKI \\(alone / profiled\\)  L1I ");
-    assertThat(b.stderr()).contains("handler cycles are modelled, not measured");
+    // The call pairs' handler ran as RISC-V code (the library's handlers.elf), not a constant.
+    assertThat(b.stderr()).containsMatch("handler cycles are measured: [0-9,]+ calls ran [0-9,]+");
+    assertThat(b.stderr()).contains("handlers.c:call_pair_counter");
+    assertThat(b.stderr()).doesNotContain("modelled, not measured");
     assertThat(a.stderr()).contains("(analytic: one cycle per event");
     for (Path d : List.of(ooo, inorder)) {
       for (Path f : files(plain)) {
@@ -59,6 +66,8 @@ class TimingCommandTest {
     assertThat(summary).contains("\"cost_model\": \"ooo\"");
     assertThat(summary).containsMatch("\"timing\": \\{\"model\": \"ooo\", \"overhead\": [0-9.]+");
     assertThat(summary).contains("\"l1d_mpki\"");
+    assertThat(summary).containsMatch("\"measured_handler_calls\": [1-9][0-9]*");
+    assertThat(summary).contains("\"modelled_handler_calls\": 0");
     assertThat(Files.readString(plain.resolve("summary.json")))
         .contains("\"cost_model\": \"analytic\"");
   }
@@ -75,6 +84,67 @@ class TimingCommandTest {
       assertThat(profiled).isGreaterThan(alone);
       assertThat(member(s, "profiled", "cycles_handler")).isGreaterThan(0L);
     }
+  }
+
+  @Test
+  void withoutHandlerCodeTheSinksCostIsChargedAndSaidToBeModelled(@TempDir Path dir)
+      throws Exception {
+    Path cfg = dir.resolve("modelled.cfg");
+    Files.writeString(cfg, "handler.code = false\n");
+    Path measured = dir.resolve("measured");
+    Path modelled = dir.resolve("modelled");
+    Result a =
+        acf("run", "--timing", "ooo", "--acf", ACF, "--out", measured.toString(), PROGRAM, "6");
+    Result b =
+        acf(
+            "run",
+            "--timing",
+            "ooo",
+            "--timing-config",
+            cfg.toString(),
+            "--acf",
+            ACF,
+            "--out",
+            modelled.toString(),
+            PROGRAM,
+            "6");
+    assertThat(b.status()).isEqualTo(0);
+    assertThat(b.stdout()).isEqualTo(a.stdout());
+    assertThat(b.stderr()).contains("handler cycles are modelled, not measured");
+    String m = Files.readString(measured.resolve("summary.json"));
+    String f = Files.readString(modelled.resolve("summary.json"));
+    assertThat(f).contains("\"measured_handler_calls\": 0");
+    // The same calls either way; only their price differs.
+    assertThat(member(f, "profiled", "handler_calls"))
+        .isEqualTo(member(m, "profiled", "handler_calls"));
+    assertThat(member(f, "profiled", "cycles_handler"))
+        .isNotEqualTo(member(m, "profiled", "cycles_handler"));
+  }
+
+  @Test
+  void aSinkNamesItsOwnHandlerInC(@TempDir Path dir) throws Exception {
+    String gcc = org.dise.testsupport.ExternalTool.missing("riscv64-linux-gnu-gcc", "--version");
+    org.junit.jupiter.api.Assumptions.assumeTrue(gcc == null, gcc);
+    Path c = dir.resolve("pairs.c");
+    Files.writeString(
+        c,
+        "#include \"acf_handler.h\"\n"
+            + "void pairs(struct table *t, u64 pc, u64 target) {\n"
+            + "  struct entry *e = probe(t, pc, target);\n"
+            + "  if (e) e->count++;\n"
+            + "}\n");
+    Path acfFile = dir.resolve("mine.acf");
+    Files.writeString(
+        acfFile, "sink mine = call_pair_counter(handler = \"" + c + ":pairs\");\n" + PAIRS);
+    Result r = acf("run", "--timing", "inorder", "--acf", acfFile.toString(), PROGRAM, "6");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.stderr())
+        .containsMatch("mine: [0-9,]+ calls, [0-9.]+ instructions each \\(.*pairs\\.c:pairs\\)");
+    Files.writeString(
+        acfFile, "sink mine = call_pair_counter(handler = \"" + c + ":triples\");\n" + PAIRS);
+    Result bad = acf("run", "--timing", "inorder", "--acf", acfFile.toString(), PROGRAM, "6");
+    assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(bad.stderr()).contains("sink `mine`: handler `triples` is not a function of");
   }
 
   @Test

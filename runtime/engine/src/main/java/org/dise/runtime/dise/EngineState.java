@@ -389,7 +389,7 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args);
+    timeHandler(cpu, sink, args, d);
     return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
   }
 
@@ -445,14 +445,15 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args);
+    timeHandler(cpu, sink, args, d);
   }
 
   /** Tells a timing model (a retire observer, spec/timing.md) that handler {@code sink} ran. */
-  private void timeHandler(Cpu cpu, int sink, long[] args) {
+  private void timeHandler(Cpu cpu, int sink, long[] args, DecodedInsn d) {
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {
-      o.handler(sink, sinks[sink].name(), handlerCost[sink], args);
+      o.handler(
+          sink, sinks[sink].name(), handlerCost[sink], args, d, cpu, cpu.instret() - inserted);
     }
   }
 

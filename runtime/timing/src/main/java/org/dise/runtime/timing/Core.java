@@ -41,6 +41,10 @@ public abstract class Core {
   protected long branches;
   protected long mispredictions;
   protected long handlerCalls;
+  protected long handlerInstructions;
+
+  /** The application's register ready cycles while a handler runs on its own registers. */
+  private final long[] savedReady = new long[128];
 
   /** Ready cycle of each register: x0..x40 (DISE registers included) at 0.., f at 64... */
   protected final long[] regReady = new long[128];
@@ -178,8 +182,51 @@ public abstract class Core {
     };
   }
 
+  /**
+   * A handler's code starts running (handler.ShadowHandlers): the replacement's call is a control
+   * transfer that the decode stage resolves (no prediction), pushing {@code returnAddress} on the
+   * return-address stack so the handler's return is predicted. The handler runs on a register
+   * context of its own [choice], so its registers' ready cycles are kept apart from the
+   * application's until {@link #leaveHandler}.
+   */
+  public void enterHandler(long returnAddress) {
+    handlerCalls++;
+    if (ras != null) {
+      ras.push(returnAddress);
+    }
+    fetchLine = -1;
+    System.arraycopy(regReady, 0, savedReady, 0, regReady.length);
+    java.util.Arrays.fill(regReady, handlerStart());
+  }
+
+  /** The handler returned: the application's registers are back. */
+  public void leaveHandler() {
+    fetchLine = -1;
+    System.arraycopy(savedReady, 0, regReady, 0, regReady.length);
+  }
+
+  /** The cycle from which a handler's argument registers are ready (its call dispatched). */
+  protected abstract long handlerStart();
+
+  /** Instructions of handlers run as code. */
+  public final long handlerInstructions() {
+    return handlerInstructions;
+  }
+
+  /** Handler calls, modelled or run as code. */
+  public final long handlerCalls() {
+    return handlerCalls;
+  }
+
+  /** The attribution category of {@code r}. */
+  protected static int category(Retired r) {
+    return r.handler ? HANDLER : r.inserted ? INSERTED : APPLICATION;
+  }
+
   protected final void count(Retired r) {
-    if (r.inserted) {
+    if (r.handler) {
+      handlerInstructions++;
+    } else if (r.inserted) {
       insertedInstructions++;
     } else {
       applicationInstructions++;

@@ -67,7 +67,7 @@ public final class InOrderCore extends Core {
     }
     ready[0] = 0;
     t = next;
-    attributed[r.inserted ? INSERTED : APPLICATION] += t - before;
+    attributed[category(r)] += t - before;
   }
 
   @Override
@@ -81,6 +81,14 @@ public final class InOrderCore extends Core {
     long c = cycles + handlerMisses(sink, key);
     t += c;
     attributed[HANDLER] += c;
+  }
+
+  @Override
+  protected long handlerStart() {
+    // The call redirects fetch once decode has it: the refill of a taken transfer.
+    t += frontend;
+    attributed[HANDLER] += frontend;
+    return t;
   }
 
   @Override

@@ -65,7 +65,14 @@ public final class TimingConfig {
               "handler.table_entries",
               "4096",
               "4096",
-              "entries of a modelled handler's hash table (the key's slot is its hash modulo this)"));
+              "slots of a handler's hash table: a modelled handler's, and each real handler's"
+                  + " (a power of two)"),
+          new Parameter(
+              "handler.code",
+              "true",
+              "true",
+              "run each sink's handler as RISC-V code on a shadow hart when it has one (false:"
+                  + " every handler is modelled from its sink's cost)"));
 
   /** The models, each with its defaults' column. */
   public static final List<String> MODELS = List.of("inorder", "ooo");

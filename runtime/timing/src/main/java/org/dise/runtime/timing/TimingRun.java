@@ -19,6 +19,11 @@ public final class TimingRun implements RetireObserver {
   private final Retired record = new Retired();
   private long handlerFallbacks;
 
+  /** Handlers run as code on a shadow hart; null: every handler is modelled. */
+  private org.dise.runtime.timing.handler.ShadowHandlers shadow;
+
+  private Cpu cpu;
+
   public TimingRun(TimingConfig config) {
     this(config, true);
   }
@@ -35,8 +40,39 @@ public final class TimingRun implements RetireObserver {
 
   /** Installs this run on {@code cpu} (translation goes off: spec/timing.md, "The hook"). */
   public TimingRun attach(Cpu cpu) {
+    this.cpu = cpu;
     cpu.setRetireObserver(this);
+    if (shadow != null) {
+      shadow.install(cpu.memory(), profiled);
+    }
     return this;
+  }
+
+  /**
+   * Runs the handlers of these sinks (sink {@code i} of the production set is element {@code i}) as
+   * RISC-V code where they have one, unless {@code handler.code = false} (spec/timing.md, "Handlers
+   * as real code"); call before or after {@link #attach}.
+   *
+   * @throws IllegalArgumentException naming a sink whose handler cannot be had
+   */
+  public TimingRun handlers(java.util.List<org.dise.runtime.timing.handler.SinkHandler> sinks) {
+    if (!config.bool("handler.code") || sinks.isEmpty()) {
+      return this;
+    }
+    shadow =
+        new org.dise.runtime.timing.handler.ShadowHandlers(
+            sinks, config.integer("handler.table_entries"));
+    if (shadow.handlersRun() == 0) {
+      shadow = null;
+    } else if (cpu != null) {
+      shadow.install(cpu.memory(), profiled);
+    }
+    return this;
+  }
+
+  /** The handlers run as code, or null. */
+  public org.dise.runtime.timing.handler.ShadowHandlers shadow() {
+    return shadow;
   }
 
   @Override
@@ -52,6 +88,22 @@ public final class TimingRun implements RetireObserver {
   public void replaced(DecodedInsn d, long stallCycles) {
     if (stallCycles > 0) {
       profiled.stall(stallCycles);
+    }
+  }
+
+  @Override
+  public void handler(
+      int sink,
+      String name,
+      long cycles,
+      long[] args,
+      DecodedInsn original,
+      Cpu cpu,
+      long applicationInstructions) {
+    if (shadow != null && shadow.runs(sink)) {
+      shadow.call(sink, original, cpu, applicationInstructions, args);
+    } else {
+      handler(sink, name, cycles, args);
     }
   }
 
@@ -88,6 +140,11 @@ public final class TimingRun implements RetireObserver {
   /** Handler calls charged from the sink's declared cost (not from running handler code). */
   public long modelledHandlerCalls() {
     return handlerFallbacks;
+  }
+
+  /** Handler calls run as RISC-V code (measured, not modelled). */
+  public long measuredHandlerCalls() {
+    return shadow == null ? 0 : shadow.totalCalls();
   }
 
   /** The readable report of {@code acf run --timing}. */
@@ -135,6 +192,28 @@ public final class TimingRun implements RetireObserver {
             a.l2Misses(),
             a.mispredictions(),
             a.branches()));
+    if (shadow != null && shadow.totalCalls() > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "handler cycles are measured: %,d calls ran %,d handler instructions (%.1f per"
+                  + " call) as RISC-V code on a shadow hart%n",
+              shadow.totalCalls(),
+              shadow.totalInstructions(),
+              (double) shadow.totalInstructions() / shadow.totalCalls()));
+      for (int i = 0; i < shadow.size(); i++) {
+        if (shadow.calls(i) > 0) {
+          b.append(
+              String.format(
+                  Locale.ROOT,
+                  "  %s: %,d calls, %.1f instructions each (%s)%n",
+                  shadow.name(i),
+                  shadow.calls(i),
+                  (double) shadow.instructions(i) / shadow.calls(i),
+                  shadow.origin(i)));
+        }
+      }
+    }
     if (handlerFallbacks > 0) {
       b.append(
           String.format(
@@ -151,10 +230,13 @@ public final class TimingRun implements RetireObserver {
     return String.format(
         Locale.ROOT,
         "{\"model\": \"%s\", \"overhead\": %.6f, \"modelled_handler_calls\": %d,"
+            + " \"measured_handler_calls\": %d, \"handler_instructions\": %d,"
             + " \"application\": {%s}, \"profiled\": {%s}}",
         config.model(),
         overhead(),
         handlerFallbacks,
+        measuredHandlerCalls(),
+        shadow == null ? 0 : shadow.totalInstructions(),
         application().jsonMembers(),
         profiled().jsonMembers());
   }

@@ -128,7 +128,7 @@ public final class WindowCore extends Core {
       delta -= s;
       pendingStall = 0;
     }
-    attributed[r.inserted ? INSERTED : APPLICATION] += delta;
+    attributed[category(r)] += delta;
   }
 
   @Override
@@ -153,6 +153,14 @@ public final class WindowCore extends Core {
     dispatchCycle = end;
     dispatchedInCycle = width;
     pendingStall = 0;
+  }
+
+  @Override
+  protected long handlerStart() {
+    // The call is an inserted transfer whose target the decode stage knows: fetch is redirected
+    // as for a taken transfer that missed the BTB (2 cycles, as predict() charges one) [choice].
+    fetchReady = Math.max(fetchReady, dispatchCycle + 2);
+    return dispatchCycle;
   }
 
   @Override
