@@ -156,6 +156,7 @@ public final class Machine {
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
     kernel.setOnUnsupported(options.onUnsupported());
     this.cpu = new Cpu(memory, kernel);
+    cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
@@ -256,6 +257,7 @@ public final class Machine {
     this.memory = parent.memory.copy();
     this.kernel = parent.kernel.forkChild(memory, pid);
     this.cpu = new Cpu(memory, kernel);
+    cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
