@@ -22,10 +22,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.dise.runtime.Machine;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.metrics.Accuracy;
+import org.dise.runtime.session.Engines;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.ProfileEstimator;
 import org.dise.runtime.trigger.SamplingRun;
@@ -363,7 +363,7 @@ public final class RemoteSimulation {
 
       @Override
       public ProfilingEngine engine() {
-        return engine = new DiseEngine(settings.productions());
+        return engine = Engines.profiling(settings.productions(), "the center's productions");
       }
 
       @Override

@@ -1,5 +1,7 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,8 +160,71 @@ public final class BurstyExperiment implements Experiment {
         c.interruptCycles());
   }
 
+  /**
+   * Per program, the complete trace first (nCheck0 = 0), then every nCheck0:nInstr0 setting: one
+   * run each; a setting's overlap is measured against its program's complete trace when the runs
+   * are collected.
+   */
+  /** A part of a run's result read back as {@code type}. */
+  private static <T> T read(JsonNode n, Class<T> type) {
+    try {
+      return Results.MAPPER
+          .readerFor(type)
+          .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .treeToValue(n, type);
+    } catch (java.io.IOException e) {
+      throw new ExperimentException("a bursty run's result: cannot read it: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public List<RunSpec> plan(Lab lab) {
+    List<RunSpec> out = new ArrayList<>();
+    for (Workload w : lab.workloads()) {
+      List<int[]> all = new ArrayList<>();
+      all.add(new int[] {0, 0});
+      all.addAll(settings(lab.quick()));
+      for (int[] s : all) {
+        out.add(
+            lab.spec(
+                "bursty.run",
+                w,
+                Map.of(
+                    "nCheck0",
+                    Integer.toString(s[0]),
+                    "nInstr0",
+                    Integer.toString(s[1]),
+                    "acf",
+                    acf(s[0], s[1])),
+                s[0] == 0
+                    ? String.format(Locale.ROOT, "bursty: %-10s complete trace", w.label())
+                    : String.format(Locale.ROOT, "bursty: %-10s %d:%d", w.label(), s[0], s[1])));
+      }
+    }
+    return out;
+  }
+
+  /** One run: its cost and the streams its trace holds. */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    int nCheck0 = Integer.parseInt(spec.setting("nCheck0"));
+    Lab.Run r =
+        lab.run(
+            lab.workload(spec),
+            lab.compile(nCheck0 == 0 ? "perfect.acf" : "bursty.acf", spec.setting("acf")));
+    ObjectNode n = Results.MAPPER.createObjectNode();
+    n.set("cost", Results.MAPPER.valueToTree(r.cost()));
+    n.set("streams", Results.MAPPER.valueToTree(streams(r)));
+    return n;
+  }
+
   @Override
   public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
     CycleModel model = CycleModel.paper();
     Table t =
         new Table(
@@ -181,75 +246,66 @@ public final class BurstyExperiment implements Experiment {
     Map<String, List<Double>> overlapBy = new LinkedHashMap<>();
     Map<String, List<Double>> overheadBy = new LinkedHashMap<>();
     List<Double> speeds = new ArrayList<>();
-    lab.plan(lab.workloads().size() * (1 + settings(lab.quick()).size()));
-    for (Workload w : lab.workloads()) {
-      Lab.Run perfect = lab.run(w, lab.compile("perfect.acf", acf(0, 0)));
-      Streams p = streams(perfect);
-      speeds.add(p.cpuUsPerReference());
-      lab.step(
-          "bursty: %-10s complete trace: %,d references, %d hot streams, analysis %.2f"
-              + " us/reference (%.2f us of CPU)",
-          w.label(), p.traced(), p.streams(), p.usPerReference(), p.cpuUsPerReference());
-      if (p.traced() >= CAPACITY) {
-        lab.progress(
-            "bursty: %s: the complete trace filled %,d references; later ones are"
-                + " not in the perfect profile",
-            w.label(), CAPACITY);
-      }
-      t.add(
-          w.label(),
-          0,
-          0,
-          100.0,
-          p.traced(),
-          100.0,
-          p.streams(),
-          100.0,
-          100 * model.cycles(perfect.cost(), 0, 0).overhead(),
-          p.bursts(),
-          (double) p.traced() / Math.max(1, p.bursts()),
-          100.0,
-          p.usPerReference(),
-          p.cpuUsPerReference());
-      for (int[] s : settings(lab.quick())) {
-        Lab.Run r = lab.run(w, lab.compile("bursty.acf", acf(s[0], s[1])));
-        Streams q = streams(r);
-        double overlap = StreamOverlap.overlap(p.shares(), q.shares());
-        double joined = StreamOverlap.overlap(p.shares(), q.joinedShares());
-        double overhead = model.cycles(withoutMarks(r.cost(), q.marks()), 0, 0).overhead();
-        String key = s[0] + ":" + s[1];
-        if (!labels.contains(key)) {
-          labels.add(key);
+    List<RunSpec> plan = plan(lab);
+    Streams p = null; // the current program's complete trace (planned first)
+    for (int i = 0; i < plan.size(); i++) {
+      RunSpec spec = plan.get(i);
+      String program = lab.workload(spec).label();
+      int[] s = {
+        Integer.parseInt(spec.setting("nCheck0")), Integer.parseInt(spec.setting("nInstr0"))
+      };
+      CostReport cost = read(results.get(i).path("cost"), CostReport.class);
+      Streams q = read(results.get(i).path("streams"), Streams.class);
+      if (s[0] == 0) {
+        p = q;
+        speeds.add(p.cpuUsPerReference());
+        if (p.traced() >= CAPACITY) {
+          lab.progress(
+              "bursty: %s: the complete trace filled %,d references; later ones are"
+                  + " not in the perfect profile",
+              program, CAPACITY);
         }
-        overlapBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overlap);
-        overheadBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overhead);
         t.add(
-            w.label(),
-            s[0],
-            s[1],
-            100.0 * s[1] / (s[0] + s[1]),
-            q.traced(),
-            100.0 * q.traced() / Math.max(1, p.traced()),
-            q.streams(),
-            100 * overlap,
-            100 * overhead,
-            q.bursts(),
-            (double) q.traced() / Math.max(1, q.bursts()),
-            100 * joined,
-            q.usPerReference(),
-            q.cpuUsPerReference());
-        lab.step(
-            "bursty: %-10s %s: %,d references traced in %,d bursts, %d streams, overlap %.1f%%"
-                + " (bursts joined: %.1f%%), overhead %.2f%%",
-            w.label(),
-            key,
-            q.traced(),
-            q.bursts(),
-            q.streams(),
-            100 * overlap,
-            100 * joined,
-            100 * overhead);
+            program,
+            0,
+            0,
+            100.0,
+            p.traced(),
+            100.0,
+            p.streams(),
+            100.0,
+            100 * model.cycles(cost, 0, 0).overhead(),
+            p.bursts(),
+            (double) p.traced() / Math.max(1, p.bursts()),
+            100.0,
+            p.usPerReference(),
+            p.cpuUsPerReference());
+        continue;
       }
+      double overlap = StreamOverlap.overlap(p.shares(), q.shares());
+      double joined = StreamOverlap.overlap(p.shares(), q.joinedShares());
+      double overhead = model.cycles(withoutMarks(cost, q.marks()), 0, 0).overhead();
+      String key = s[0] + ":" + s[1];
+      if (!labels.contains(key)) {
+        labels.add(key);
+      }
+      overlapBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overlap);
+      overheadBy.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * overhead);
+      t.add(
+          program,
+          s[0],
+          s[1],
+          100.0 * s[1] / (s[0] + s[1]),
+          q.traced(),
+          100.0 * q.traced() / Math.max(1, p.traced()),
+          q.streams(),
+          100 * overlap,
+          100 * overhead,
+          q.bursts(),
+          (double) q.traced() / Math.max(1, q.bursts()),
+          100 * joined,
+          q.usPerReference(),
+          q.cpuUsPerReference());
     }
     Outcome o = new Outcome(t);
     // The bindings of acf(...), defaults included (the stream search's lengths and coverage);

@@ -1,5 +1,8 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,8 +58,77 @@ public final class CoprocExperiment implements Experiment {
         + "Sampled: T.OPCLASS == load && zero_0 => tag(Sampler)\n";
   }
 
+  /**
+   * One run per program, period and tagging: every period with random tagging, the first also
+   * without (the co-processor is the same in every run, so only the first period's counts it).
+   */
+  @Override
+  public List<RunSpec> plan(Lab lab) {
+    List<RunSpec> out = new ArrayList<>();
+    for (Workload w : lab.workloads()) {
+      boolean first = true;
+      for (long period : periods(lab.quick())) {
+        for (boolean random : first ? List.of(true, false) : List.of(true)) {
+          Map<String, String> settings = new java.util.TreeMap<>();
+          settings.put("period", Long.toString(period));
+          settings.put("random_tagging", Boolean.toString(random));
+          settings.put("first_period", Boolean.toString(first));
+          settings.put("acf", acf(period, random));
+          out.add(
+              lab.spec(
+                  "coproc.run",
+                  w,
+                  settings,
+                  String.format(
+                      Locale.ROOT,
+                      "coproc: %-10s 1/%-6d %s",
+                      w.label(),
+                      period,
+                      random ? "random tagging" : "no random tagging")));
+        }
+        first = false;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One run: the application's instructions and, per profiler in the engine's order, its
+   * interrupts, their cycles and its weighted RMS error.
+   */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    Lab.Run r = lab.run(lab.workload(spec), lab.compile("coproc.acf", spec.setting("acf")));
+    ObjectNode n = Results.MAPPER.createObjectNode();
+    n.put("application_instructions", r.cost().applicationInstructions());
+    ArrayNode profilers = n.putArray("profilers");
+    for (Sink s : r.engine().sinks()) {
+      if (s instanceof ValueProfiler v) {
+        profilers
+            .addObject()
+            .put("kind", "coproc")
+            .put("interrupts", v.interrupts())
+            .put("interrupt_cycles", v.interruptCycles())
+            .put("error", v.weightedRmsError());
+      } else if (s instanceof SampledValueProfiler sv) {
+        profilers
+            .addObject()
+            .put("kind", "sampler")
+            .put("interrupts", sv.interrupts())
+            .put("interrupt_cycles", sv.interruptCycles())
+            .put("error", sv.weightedRmsError());
+      }
+    }
+    return n;
+  }
+
   @Override
   public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
     Table t =
         new Table(
             "program",
@@ -69,69 +141,45 @@ public final class CoprocExperiment implements Experiment {
     Map<String, List<double[]>> series = new LinkedHashMap<>(); // name -> {overhead, error}
     Map<String, double[]> coproc = new LinkedHashMap<>(); // program -> {overhead, error}
     Map<String, List<double[]>> sampling = new LinkedHashMap<>(); // program -> {overhead, error}
-    lab.plan(lab.workloads().size() * (periods(lab.quick()).size() + 1));
-    for (Workload w : lab.workloads()) {
-      boolean first = true;
-      for (long period : periods(lab.quick())) {
-        for (boolean random : first ? List.of(true, false) : List.of(true)) {
-          Lab.Run r = lab.run(w, lab.compile("coproc.acf", acf(period, random)));
-          long app = r.cost().applicationInstructions();
-          boolean counted = false; // one run, one or two profilers: the first line counts it
-          for (Sink s : r.engine().sinks()) {
-            String who;
-            String param;
-            double error;
-            long interrupts;
-            long cycles;
-            if (s instanceof ValueProfiler v) {
-              if (!first) {
-                continue; // the same co-processor in every run
-              }
-              who = random ? "co-processor" : "co-processor, no random tagging";
-              param = "-";
-              error = v.weightedRmsError();
-              interrupts = v.interrupts();
-              cycles = v.interruptCycles();
-            } else if (s instanceof SampledValueProfiler sv) {
-              if (!random) {
-                continue;
-              }
-              who = "interrupt sampling";
-              param = "1/" + period;
-              error = sv.weightedRmsError();
-              interrupts = sv.interrupts();
-              cycles = sv.interruptCycles();
-            } else {
-              continue;
-            }
-            double overhead = 100.0 * cycles / Math.max(1, app);
-            t.add(w.label(), who, param, interrupts, cycles, overhead, error);
-            series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead, error});
-            if (s instanceof ValueProfiler && random) {
-              coproc.put(w.label(), new double[] {overhead, error});
-            } else if (s instanceof SampledValueProfiler) {
-              sampling
-                  .computeIfAbsent(w.label(), k -> new ArrayList<>())
-                  .add(new double[] {overhead, error});
-            }
-            String line =
-                String.format(
-                    Locale.ROOT,
-                    "coproc: %-10s %-32s %-8s overhead %8.4f%% weighted RMS error %.2f%%",
-                    w.label(),
-                    who,
-                    param,
-                    overhead,
-                    error);
-            if (counted) {
-              lab.progress("%s", line);
-            } else {
-              lab.step("%s", line);
-              counted = true;
-            }
+    List<RunSpec> plan = plan(lab);
+    for (int i = 0; i < plan.size(); i++) {
+      RunSpec spec = plan.get(i);
+      String program = lab.workload(spec).label();
+      boolean first = Boolean.parseBoolean(spec.setting("first_period"));
+      boolean random = Boolean.parseBoolean(spec.setting("random_tagging"));
+      long period = Long.parseLong(spec.setting("period"));
+      JsonNode n = results.get(i);
+      long app = n.path("application_instructions").asLong();
+      for (JsonNode p : n.path("profilers")) {
+        boolean isCoproc = p.path("kind").asText().equals("coproc");
+        String who;
+        String param;
+        if (isCoproc) {
+          if (!first) {
+            continue; // the same co-processor in every run
           }
+          who = random ? "co-processor" : "co-processor, no random tagging";
+          param = "-";
+        } else {
+          if (!random) {
+            continue;
+          }
+          who = "interrupt sampling";
+          param = "1/" + period;
         }
-        first = false;
+        double error = p.path("error").asDouble();
+        long interrupts = p.path("interrupts").asLong();
+        long cycles = p.path("interrupt_cycles").asLong();
+        double overhead = 100.0 * cycles / Math.max(1, app);
+        t.add(program, who, param, interrupts, cycles, overhead, error);
+        series.computeIfAbsent(who, k -> new ArrayList<>()).add(new double[] {overhead, error});
+        if (isCoproc && random) {
+          coproc.put(program, new double[] {overhead, error});
+        } else if (!isCoproc) {
+          sampling
+              .computeIfAbsent(program, k -> new ArrayList<>())
+              .add(new double[] {overhead, error});
+        }
       }
     }
     Outcome o = new Outcome(t);

@@ -1,8 +1,10 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.dise.runtime.dise.ProductionSet;
@@ -58,58 +60,54 @@ public final class IntervalsExperiment implements Experiment {
     return quick ? List.of(1L) : List.of(1L, 2L);
   }
 
+  /**
+   * One run per program: its exhaustive pass, then at each interval phase-aware sampling and
+   * periodic and random sampling at the fraction it reached (they depend on it, so they run
+   * together).
+   */
   @Override
-  public Outcome run(Lab lab) {
-    ProductionSet set = lab.compile("sampled_regions.acf", SamplingExperiment.ACF);
-    Table t = SamplingExperiment.table();
+  public List<RunSpec> plan(Lab lab) {
     List<Long> intervals = lab.counts(INTERVALS);
-    Map<String, List<double[]>> points = new LinkedHashMap<>();
-    lab.plan(lab.workloads().size() * (1 + intervals.size() * (2 + seeds(lab.quick()).size())));
+    List<RunSpec> out = new ArrayList<>();
     for (Workload w : lab.workloads()) {
-      SamplingRun.Setup setup = lab.setup(w, set);
-      // The exact profile does not depend on the interval: one exhaustive pass serves all.
-      TriggerSpec exhaustive = new TriggerSpec("exhaustive", Map.of("interval", "1000000"));
-      SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
-      Lab.check(w, first.outcome());
-      lab.step("intervals: %-10s exhaustive pass done", w.label());
-      for (long interval : intervals) {
-        String iv = Long.toString(interval);
-        TriggerSpec phase =
-            new TriggerSpec(
-                "phase_aware",
-                Map.of("interval", iv, "threshold", "25", "policy", "third", "predictor", "last"));
-        double f =
-            SamplingExperiment.point(
-                lab,
-                t,
-                points,
-                w,
-                setup,
-                first,
-                phase,
-                "phase_aware",
-                "phase:third",
-                "last",
-                iv,
-                0,
-                interval);
-        long every = Math.max(2, Math.round(1 / Math.max(f, 1e-9)));
-        TriggerSpec base = new TriggerSpec("exhaustive", Map.of("interval", iv));
-        SamplingExperiment.point(
-            lab,
-            t,
-            points,
-            w,
-            setup,
-            first,
-            base.with("period", Long.toString(every)),
-            "periodic",
-            "periodic",
-            "-",
-            iv,
-            0,
-            interval);
-        for (long seed : seeds(lab.quick())) {
+      out.add(
+          lab.spec(
+              "intervals.run",
+              w,
+              Map.of(
+                  "intervals",
+                  String.join(",", intervals.stream().map(String::valueOf).toList()),
+                  "seeds",
+                  String.join(",", seeds(lab.quick()).stream().map(String::valueOf).toList()),
+                  "acf",
+                  SamplingExperiment.ACF),
+              String.format(Locale.ROOT, "intervals: %-10s %s", w.label(), intervals)));
+    }
+    return out;
+  }
+
+  /** One program at every interval: its rows and points. */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    ProductionSet set = lab.compile("sampled_regions.acf", spec.setting("acf"));
+    Table t = SamplingExperiment.table();
+    Map<String, List<double[]>> points = new LinkedHashMap<>();
+    List<Long> intervals = longs(spec.setting("intervals"));
+    List<Long> seeds = longs(spec.setting("seeds"));
+    Workload w = lab.workload(spec);
+    SamplingRun.Setup setup = lab.setup(w, set);
+    // The exact profile does not depend on the interval: one exhaustive pass serves all.
+    TriggerSpec exhaustive = new TriggerSpec("exhaustive", Map.of("interval", "1000000"));
+    SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
+    Lab.check(w, first.outcome());
+    lab.progress("intervals: %-10s exhaustive pass done", w.label());
+    for (long interval : intervals) {
+      String iv = Long.toString(interval);
+      TriggerSpec phase =
+          new TriggerSpec(
+              "phase_aware",
+              Map.of("interval", iv, "threshold", "25", "policy", "third", "predictor", "last"));
+      double f =
           SamplingExperiment.point(
               lab,
               t,
@@ -117,16 +115,64 @@ public final class IntervalsExperiment implements Experiment {
               w,
               setup,
               first,
-              base.with("one_in", Long.toString(every)).with("seed", Long.toString(seed)),
-              "random",
-              "random",
-              "-",
+              phase,
+              "phase_aware",
+              "phase:third",
+              "last",
               iv,
-              seed,
+              0,
               interval);
-        }
+      long every = Math.max(2, Math.round(1 / Math.max(f, 1e-9)));
+      TriggerSpec base = new TriggerSpec("exhaustive", Map.of("interval", iv));
+      SamplingExperiment.point(
+          lab,
+          t,
+          points,
+          w,
+          setup,
+          first,
+          base.with("period", Long.toString(every)),
+          "periodic",
+          "periodic",
+          "-",
+          iv,
+          0,
+          interval);
+      for (long seed : seeds) {
+        SamplingExperiment.point(
+            lab,
+            t,
+            points,
+            w,
+            setup,
+            first,
+            base.with("one_in", Long.toString(every)).with("seed", Long.toString(seed)),
+            "random",
+            "random",
+            "-",
+            iv,
+            seed,
+            interval);
       }
     }
+    return TableRows.encode(t, points);
+  }
+
+  private static List<Long> longs(String csv) {
+    return java.util.Arrays.stream(csv.split(",")).map(Long::valueOf).toList();
+  }
+
+  @Override
+  public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
+    List<Long> intervals = lab.counts(INTERVALS);
+    Table t = SamplingExperiment.table();
+    Map<String, List<double[]>> points = new LinkedHashMap<>();
+    results.forEach(n -> TableRows.addTo(n, t, points));
     Outcome o = new Outcome(t);
     o.settings(
         new TriggerSpec("phase_aware", Map.of("threshold", "25", "policy", "third")), "interval");

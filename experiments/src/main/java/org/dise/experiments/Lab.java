@@ -17,9 +17,11 @@ import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.lower.Lowering;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.CostReport;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.SessionError;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.trigger.SamplingRun;
@@ -160,6 +162,39 @@ public final class Lab {
     return new RunSpec(kind, w.invocation(), sha256(w), settings, label);
   }
 
+  /**
+   * A run of several workloads (one program's inputs): the specification lists their invocations
+   * and hashes in order.
+   */
+  public RunSpec spec(String kind, List<Workload> ws, Map<String, String> settings, String label) {
+    return new RunSpec(
+        kind,
+        String.join(",", ws.stream().map(Workload::invocation).toList()),
+        String.join(",", ws.stream().map(this::sha256).toList()),
+        settings,
+        label);
+  }
+
+  /** The workloads a run specification of {@link #spec(String, List, Map, String)} names. */
+  public List<Workload> workloads(RunSpec spec) {
+    List<Workload> out = new java.util.ArrayList<>();
+    for (String invocation : spec.program().split(",")) {
+      out.add(
+          workloads.stream()
+              .filter(w -> w.invocation().equals(invocation))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new ExperimentException(
+                          "run "
+                              + spec.kind()
+                              + ": program "
+                              + invocation
+                              + " is not in --programs")));
+    }
+    return out;
+  }
+
   /** The whole of {@code e} as one run: every program, quick or not, and the {@code --set}s. */
   public RunSpec wholeSpec(Experiment e) {
     Map<String, String> s = new java.util.TreeMap<>();
@@ -265,13 +300,13 @@ public final class Lab {
   /** {@code w} loaded under {@code options}, its input empty and its output discarded. */
   static Machine load(Workload w, Machine.Options options) {
     try {
-      Machine m = Machine.load(w.program(), w.args(), options);
+      Machine m = Programs.load(w.program(), w.args(), options);
       m.kernel().setStdio(0, InputStream.nullInputStream(), null);
       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
       m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
       return m;
-    } catch (Exception e) {
-      throw new ExperimentException(w.program() + ": cannot run: " + e.getMessage());
+    } catch (SessionError e) {
+      throw new ExperimentException(e.getMessage());
     }
   }
 
@@ -302,7 +337,7 @@ public final class Lab {
   /** As {@link #run(Workload, ProductionSet)}, measured by {@code timed} (null: not timed). */
   public Run run(Workload w, ProductionSet set, org.dise.runtime.timing.TimingRun timed) {
     Machine m = machine(w);
-    ProfilingEngine engine = new DiseEngine(set);
+    ProfilingEngine engine = Engines.profiling(set, w.label());
     engine.install(m.cpu());
     if (timed != null) {
       timed.attach(m.cpu());
@@ -342,7 +377,7 @@ public final class Lab {
 
       @Override
       public ProfilingEngine engine() {
-        return new DiseEngine(set);
+        return Engines.profiling(set, w.label());
       }
     };
   }

@@ -1,5 +1,8 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,91 +81,129 @@ public final class RapExperiment implements Experiment {
         + "use load_value_ranges(ranges = Values);\n";
   }
 
+  /** The table's columns; a run's result holds its rows in this order. */
+  static final String[] COLUMNS = {
+    "program",
+    "stream",
+    "range_bits",
+    "epsilon_pct",
+    "events",
+    "max_nodes",
+    "average_nodes",
+    "max_bytes",
+    "hot_ranges",
+    "max_error_pct",
+    "average_error_pct",
+    "steady_max_nodes"
+  };
+
+  /** One run per code range, epsilon and program, in that order. */
   @Override
-  public Outcome run(Lab lab) {
-    Table t =
-        new Table(
-            "program",
-            "stream",
-            "range_bits",
-            "epsilon_pct",
-            "events",
-            "max_nodes",
-            "average_nodes",
-            "max_bytes",
-            "hot_ranges",
-            "max_error_pct",
-            "average_error_pct",
-            "steady_max_nodes");
-    Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
+  public List<RunSpec> plan(Lab lab) {
     List<Long> codeBits = lab.counts(CODE_RANGE_BITS);
     for (long b : codeBits) {
       if (b > 64) {
         throw new ExperimentException("--set code_range_bits: at most 64, not " + b);
       }
     }
-    lab.plan(epsilonsPpm(lab.quick()).size() * lab.workloads().size() * codeBits.size());
+    List<RunSpec> out = new ArrayList<>();
     for (long bits : codeBits) {
       for (int ppm : epsilonsPpm(lab.quick())) {
         for (Workload w : lab.workloads()) {
-          Lab.Run r = lab.run(w, lab.compile("rap.acf", acf(ppm, bits)));
-          boolean counted = false; // one run, two streams: the first line counts the run
-          for (Sink s : r.engine().sinks()) {
-            if (!(s instanceof RapSink rap)) {
-              continue;
-            }
-            String stream = s.name().equals("Code") ? "code" : "value";
-            if (stream.equals("value") && bits != codeBits.get(0)) {
-              continue; // the value tree does not change with the code tree's range
-            }
-            // The figures' series: one per code range when several are asked for.
-            String series = stream.equals("code") && bits != 64 ? "code, " + bits + "-bit" : stream;
-            double[] err = rap.report(r.machine().symbols()).errors();
-            int hot = rap.hotRanges().size();
-            t.add(
-                w.label(),
-                stream,
-                (long) rap.tree().config().rangeBits(),
-                ppm / 10_000.0,
-                rap.tree().events(),
-                rap.tree().maxNodes(),
-                rap.tree().averageNodes(),
-                (long) rap.tree().maxNodes() * NODE_BYTES,
-                hot,
-                err[0],
-                err[1],
-                rap.tree().steadyMaxNodes());
-            byStream
-                .computeIfAbsent(series, k -> new ArrayList<>())
-                .add(
-                    new double[] {
-                      ppm / 10_000.0,
-                      rap.tree().maxNodes(),
-                      rap.tree().averageNodes(),
-                      err[0],
-                      err[1]
-                    });
-            String line =
-                String.format(
-                    Locale.ROOT,
-                    "rap: %-10s %-5s epsilon %5.1f%%: %,d events, %d nodes max, %d hot"
-                        + " ranges, error max %.2f%% average %.2f%%",
-                    w.label(),
-                    series,
-                    ppm / 1e4,
-                    rap.tree().events(),
-                    rap.tree().maxNodes(),
-                    hot,
-                    err[0],
-                    err[1]);
-            if (counted) {
-              lab.progress("%s", line);
-            } else {
-              lab.step("%s", line);
-              counted = true;
-            }
-          }
+          Map<String, String> settings = new java.util.TreeMap<>();
+          settings.put("epsilon_ppm", Integer.toString(ppm));
+          settings.put("code_range_bits", Long.toString(bits));
+          // The value tree does not change with the code tree's range: the first range's run
+          // reports it, the others do not.
+          settings.put("values", Boolean.toString(bits == codeBits.get(0)));
+          settings.put("acf", acf(ppm, bits));
+          out.add(
+              lab.spec(
+                  "rap.run",
+                  w,
+                  settings,
+                  String.format(
+                      Locale.ROOT,
+                      "rap: %-10s epsilon %5.1f%% code range %d bits",
+                      w.label(),
+                      ppm / 1e4,
+                      bits)));
         }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One run: a table row per stream reported (code, then values), each with the figures' series it
+   * belongs to.
+   */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    Workload w = lab.workload(spec);
+    int ppm = Integer.parseInt(spec.setting("epsilon_ppm"));
+    long bits = Long.parseLong(spec.setting("code_range_bits"));
+    Lab.Run r = lab.run(w, lab.compile("rap.acf", spec.setting("acf")));
+    ObjectNode n = Results.MAPPER.createObjectNode();
+    ArrayNode rows = n.putArray("rows");
+    for (Sink s : r.engine().sinks()) {
+      if (!(s instanceof RapSink rap)) {
+        continue;
+      }
+      String stream = s.name().equals("Code") ? "code" : "value";
+      if (stream.equals("value") && !Boolean.parseBoolean(spec.setting("values"))) {
+        continue;
+      }
+      // The figures' series: one per code range when several are asked for.
+      String series = stream.equals("code") && bits != 64 ? "code, " + bits + "-bit" : stream;
+      double[] err = rap.report(r.machine().symbols()).errors();
+      ObjectNode row = rows.addObject();
+      row.put("series", series);
+      ArrayNode cells = row.putArray("cells");
+      for (Object c :
+          List.of(
+              w.label(),
+              stream,
+              (long) rap.tree().config().rangeBits(),
+              ppm / 10_000.0,
+              rap.tree().events(),
+              (long) rap.tree().maxNodes(),
+              rap.tree().averageNodes(),
+              (long) rap.tree().maxNodes() * NODE_BYTES,
+              (long) rap.hotRanges().size(),
+              err[0],
+              err[1],
+              (long) rap.tree().steadyMaxNodes())) {
+        cells.add(OutcomeJson.cell(c));
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
+    Table t = new Table(COLUMNS);
+    Map<String, List<double[]>> byStream = new LinkedHashMap<>(); // stream -> {eps, nodes, err}
+    for (JsonNode n : results) {
+      for (JsonNode row : n.path("rows")) {
+        List<Object> cells = new ArrayList<>();
+        row.path("cells").forEach(c -> cells.add(OutcomeJson.uncell(c.asText())));
+        t.add(cells.toArray());
+        byStream
+            .computeIfAbsent(row.path("series").asText(), k -> new ArrayList<>())
+            .add(
+                new double[] {
+                  num(cells, "epsilon_pct"),
+                  num(cells, "max_nodes"),
+                  num(cells, "average_nodes"),
+                  num(cells, "max_error_pct"),
+                  num(cells, "average_error_pct")
+                });
       }
     }
     Outcome o = new Outcome(t);
@@ -247,6 +288,11 @@ public final class RapExperiment implements Experiment {
         "Hot ranges: the tree's ranges holding at least epsilon of the events (spec/"
             + "profiles.md); errors against exact counts of the same stream.");
     return o;
+  }
+
+  /** The cell of {@code column} in a row of {@link #COLUMNS}, as a double. */
+  private static double num(List<Object> cells, String column) {
+    return ((Number) cells.get(List.of(COLUMNS).indexOf(column))).doubleValue();
   }
 
   /** {eps, nodes, avgNodes, maxErr, avgErr} averaged over programs per epsilon. */

@@ -1,5 +1,6 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -76,9 +77,6 @@ public final class RemoteExperiment implements Experiment {
     return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
-  /** The strategy the devices ran (the same for every program). */
-  private TriggerSpec used;
-
   /** The grid: interval, users, users at once. */
   record Grid(long interval, int users, int parallel) {}
 
@@ -87,13 +85,97 @@ public final class RemoteExperiment implements Experiment {
     return quick ? new Grid(250_000, 4, cores) : new Grid(1_000_000, 32, cores);
   }
 
-  @Override
-  public Outcome run(Lab lab) {
-    ProductionSet set = lab.compile("sampled_regions.acf", SamplingExperiment.ACF);
-    Grid g = grid(lab.quick());
+  /** The runs' programs, each with its inputs (the {@code --programs} items), in order. */
+  private static Map<Path, List<Workload>> byProgram(Lab lab) {
     Map<Path, List<Workload>> byProgram = new LinkedHashMap<>();
     lab.workloads()
         .forEach(w -> byProgram.computeIfAbsent(w.program(), k -> new ArrayList<>()).add(w));
+    return byProgram;
+  }
+
+  /** The strategy every device runs. */
+  private static TriggerSpec strategy(Grid g) {
+    return new TriggerSpec(
+        "phase_aware",
+        Map.of("interval", Long.toString(g.interval()), "threshold", "25", "policy", "third"));
+  }
+
+  /**
+   * One run per program and feedback mode: a simulation of every user against a fresh center; the
+   * users at once are part of the specification, since they decide what feedback a user hears.
+   */
+  @Override
+  public List<RunSpec> plan(Lab lab) {
+    Grid g = grid(lab.quick());
+    List<RunSpec> out = new ArrayList<>();
+    for (Map.Entry<Path, List<Workload>> e : byProgram(lab).entrySet()) {
+      for (boolean feedback : List.of(false, true)) {
+        Map<String, String> settings = new java.util.TreeMap<>();
+        settings.put("feedback", Boolean.toString(feedback));
+        settings.put("interval", Long.toString(g.interval()));
+        settings.put("users", Integer.toString(g.users()));
+        settings.put("users_at_once", Integer.toString(g.parallel()));
+        settings.put("acf", SamplingExperiment.ACF);
+        out.add(
+            lab.spec(
+                "remote.run",
+                e.getValue(),
+                settings,
+                String.format(
+                    Locale.ROOT,
+                    "remote: %s, %d inputs, feedback %s",
+                    e.getKey().getFileName(),
+                    e.getValue().size(),
+                    feedback ? "on" : "off")));
+      }
+    }
+    return out;
+  }
+
+  /** One program's simulation in one feedback mode: a row per number of users. */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    ProductionSet set = lab.compile("sampled_regions.acf", spec.setting("acf"));
+    Grid g =
+        new Grid(
+            Long.parseLong(spec.setting("interval")),
+            Integer.parseInt(spec.setting("users")),
+            Integer.parseInt(spec.setting("users_at_once")));
+    List<Workload> inputs = lab.workloads(spec);
+    Path program = inputs.get(0).program();
+    SortedSet<Integer> points = RemoteSimulation.Settings.doubling(g.users());
+    points.add(Math.min(inputs.size(), g.users()));
+    RemoteSimulation.Settings settings =
+        new RemoteSimulation.Settings(
+            program,
+            "experiment:remote",
+            set,
+            strategy(g),
+            inputs.size(),
+            g.users(),
+            g.parallel(),
+            ENOUGH,
+            CENTER_THRESHOLD,
+            null,
+            points);
+    RemoteSimulation sim =
+        new RemoteSimulation(
+            settings,
+            (input, seed) -> machine(inputs.get(input), seed),
+            line -> lab.progress("remote: %s", line));
+    return Results.MAPPER.valueToTree(
+        simulate(sim, Boolean.parseBoolean(spec.setting("feedback"))));
+  }
+
+  @Override
+  public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
+    Grid g = grid(lab.quick());
+    Map<Path, List<Workload>> byProgram = byProgram(lab);
     Table t =
         new Table(
             "program",
@@ -110,58 +192,38 @@ public final class RemoteExperiment implements Experiment {
             "phases_at_center",
             "phases_found_by_devices");
     Map<String, List<Row>> series = new LinkedHashMap<>();
-    List<Row> all = new ArrayList<>();
-    for (Map.Entry<Path, List<Workload>> e : byProgram.entrySet()) {
-      List<Workload> inputs = e.getValue();
-      String program = e.getKey().getFileName().toString();
-      SortedSet<Integer> points = RemoteSimulation.Settings.doubling(g.users());
-      points.add(Math.min(inputs.size(), g.users()));
-      TriggerSpec spec =
-          new TriggerSpec(
-              "phase_aware",
-              Map.of(
-                  "interval", Long.toString(g.interval()), "threshold", "25", "policy", "third"));
-      used = spec;
-      RemoteSimulation.Settings settings =
-          new RemoteSimulation.Settings(
-              e.getKey(),
-              "experiment:remote",
-              set,
-              spec,
-              inputs.size(),
-              g.users(),
-              g.parallel(),
-              ENOUGH,
-              CENTER_THRESHOLD,
-              null,
-              points);
-      RemoteSimulation sim =
-          new RemoteSimulation(
-              settings,
-              (input, seed) -> machine(inputs.get(input), seed),
-              line -> lab.progress("remote: %s", line));
-      for (boolean feedback : List.of(false, true)) {
-        List<Row> rows = simulate(sim, feedback);
-        for (Row r : rows) {
-          t.add(
-              program,
-              inputs.size(),
-              r.users(),
-              r.feedback() ? "on" : "off",
-              r.sampledFraction(),
-              r.countError(),
-              r.hotError(),
-              r.weightedHotError(),
-              r.hotSize(),
-              r.hotUnseen(),
-              r.bytes(),
-              r.phases(),
-              r.devicePhases());
+    List<RunSpec> plan = plan(lab);
+    for (int i = 0; i < plan.size(); i++) {
+      List<Workload> inputs = lab.workloads(plan.get(i));
+      String program = inputs.get(0).program().getFileName().toString();
+      boolean feedback = Boolean.parseBoolean(plan.get(i).setting("feedback"));
+      List<Row> rows = new ArrayList<>();
+      try {
+        for (JsonNode r : results.get(i)) {
+          rows.add(Results.MAPPER.treeToValue(r, Row.class));
         }
-        series.put(program + ", feedback " + (feedback ? "on" : "off"), rows);
-        all.addAll(rows);
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new ExperimentException("remote: a run's result: cannot read it: " + e.getMessage());
       }
+      for (Row r : rows) {
+        t.add(
+            program,
+            inputs.size(),
+            r.users(),
+            r.feedback() ? "on" : "off",
+            r.sampledFraction(),
+            r.countError(),
+            r.hotError(),
+            r.weightedHotError(),
+            r.hotSize(),
+            r.hotUnseen(),
+            r.bytes(),
+            r.phases(),
+            r.devicePhases());
+      }
+      series.put(program + ", feedback " + (feedback ? "on" : "off"), rows);
     }
+    TriggerSpec used = byProgram.isEmpty() ? null : strategy(g);
     Outcome o = new Outcome(t);
     if (used != null) {
       o.settings(used);

@@ -1,5 +1,6 @@
 package org.dise.experiments;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,22 +93,54 @@ public final class SamplingExperiment implements Experiment {
             List.of("last", "markov", "oracle"));
   }
 
+  /** One run per program: its exhaustive pass and every sampled run of the grid on it. */
   @Override
-  public Outcome run(Lab lab) {
-    ProductionSet set = lab.compile("sampled_regions.acf", ACF);
-    Grid g = grid(lab.quick());
+  public List<RunSpec> plan(Lab lab) {
+    List<RunSpec> out = new ArrayList<>();
+    for (Workload w : lab.workloads()) {
+      out.add(
+          lab.spec(
+              "sampling.run",
+              w,
+              Map.of("quick", Boolean.toString(lab.quick()), "acf", ACF),
+              String.format(Locale.ROOT, "sampling: %-10s the grid", w.label())));
+    }
+    return out;
+  }
+
+  /** One program: the grid's rows and points. */
+  @Override
+  public JsonNode execute(Lab lab, RunSpec spec) {
+    ProductionSet set = lab.compile("sampled_regions.acf", spec.setting("acf"));
+    Grid g = grid(Boolean.parseBoolean(spec.setting("quick")));
     Table t = table();
     // strategy -> list of (fraction, count error, hot error) over every program
     Map<String, List<double[]>> points = new LinkedHashMap<>();
-    lab.plan(lab.workloads().size() * runsPerProgram(g));
-    for (Workload w : lab.workloads()) {
-      SamplingRun.Setup setup = lab.setup(w, set);
-      TriggerSpec exhaustive =
-          new TriggerSpec("exhaustive", Map.of("interval", Long.toString(g.interval())));
-      SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
-      Lab.check(w, first.outcome());
-      lab.step("sampling: %-10s exhaustive pass done", w.label());
-      for (long n : g.periods()) {
+    Workload w = lab.workload(spec);
+    SamplingRun.Setup setup = lab.setup(w, set);
+    TriggerSpec exhaustive =
+        new TriggerSpec("exhaustive", Map.of("interval", Long.toString(g.interval())));
+    SamplingRun.FirstPass first = SamplingRun.firstPass(setup, exhaustive, -1);
+    Lab.check(w, first.outcome());
+    lab.progress("sampling: %-10s exhaustive pass done", w.label());
+    for (long n : g.periods()) {
+      point(
+          lab,
+          t,
+          points,
+          w,
+          setup,
+          first,
+          exhaustive.with("period", Long.toString(n)),
+          "periodic",
+          "periodic",
+          "-",
+          Long.toString(n),
+          0,
+          g.interval());
+    }
+    for (long p : g.oneIns()) {
+      for (long seed : g.seeds()) {
         point(
             lab,
             t,
@@ -115,73 +148,69 @@ public final class SamplingExperiment implements Experiment {
             w,
             setup,
             first,
-            exhaustive.with("period", Long.toString(n)),
-            "periodic",
-            "periodic",
+            exhaustive.with("one_in", Long.toString(p)).with("seed", Long.toString(seed)),
+            "random",
+            "random",
             "-",
-            Long.toString(n),
-            0,
+            Long.toString(p),
+            seed,
             g.interval());
       }
-      for (long p : g.oneIns()) {
-        for (long seed : g.seeds()) {
+    }
+    for (String policy : g.policies()) {
+      for (String predictor : g.predictors()) {
+        if (!predictor.equals("last") && !policy.equals("third")) {
+          continue; // the predictors are compared on the papers' policy only
+        }
+        for (double th : g.thresholds()) {
+          TriggerSpec phase =
+              new TriggerSpec(
+                  "phase_aware",
+                  Map.of(
+                      "interval",
+                      Long.toString(g.interval()),
+                      "threshold",
+                      Double.toString(th),
+                      "policy",
+                      policy,
+                      "predictor",
+                      predictor));
+          SamplingRun.FirstPass f = first;
+          if (phase.needsFirstPass()) {
+            SamplingRun.FirstPass own = SamplingRun.firstPass(setup, phase, -1);
+            f = new SamplingRun.FirstPass(first.exact(), own.plan(), own.outcome());
+          }
           point(
               lab,
               t,
               points,
               w,
               setup,
-              first,
-              exhaustive.with("one_in", Long.toString(p)).with("seed", Long.toString(seed)),
-              "random",
-              "random",
-              "-",
-              Long.toString(p),
-              seed,
+              f,
+              phase,
+              "phase_aware",
+              "phase:" + policy + (predictor.equals("last") ? "" : "/" + predictor),
+              predictor,
+              trim(th),
+              0,
               g.interval());
         }
       }
-      for (String policy : g.policies()) {
-        for (String predictor : g.predictors()) {
-          if (!predictor.equals("last") && !policy.equals("third")) {
-            continue; // the predictors are compared on the papers' policy only
-          }
-          for (double th : g.thresholds()) {
-            TriggerSpec phase =
-                new TriggerSpec(
-                    "phase_aware",
-                    Map.of(
-                        "interval",
-                        Long.toString(g.interval()),
-                        "threshold",
-                        Double.toString(th),
-                        "policy",
-                        policy,
-                        "predictor",
-                        predictor));
-            SamplingRun.FirstPass f = first;
-            if (phase.needsFirstPass()) {
-              SamplingRun.FirstPass own = SamplingRun.firstPass(setup, phase, -1);
-              f = new SamplingRun.FirstPass(first.exact(), own.plan(), own.outcome());
-            }
-            point(
-                lab,
-                t,
-                points,
-                w,
-                setup,
-                f,
-                phase,
-                "phase_aware",
-                "phase:" + policy + (predictor.equals("last") ? "" : "/" + predictor),
-                predictor,
-                trim(th),
-                0,
-                g.interval());
-          }
-        }
-      }
     }
+    return TableRows.encode(t, points);
+  }
+
+  @Override
+  public Outcome run(Lab lab) {
+    return Plans.inProcess(this, lab);
+  }
+
+  @Override
+  public Outcome collect(Lab lab, List<JsonNode> results) {
+    Grid g = grid(lab.quick());
+    Table t = table();
+    Map<String, List<double[]>> points = new LinkedHashMap<>();
+    results.forEach(n -> TableRows.addTo(n, t, points));
     Outcome o = new Outcome(t);
     String iv = Long.toString(g.interval());
     o.settings(new TriggerSpec("periodic", Map.of("interval", iv)), "interval", "period");
@@ -355,7 +384,7 @@ public final class SamplingExperiment implements Experiment {
               Double.parseDouble(parameter),
               a.hotWeightError()
             });
-    lab.step(
+    lab.progress(
         "sampling: %-10s %-16s %-7s sampled %6.2f%% count error %7.2f%% hot error"
             + " %6.2f%% (weighted %5.2f%%, 90%% of weight %5.2f%%)%s",
         w.label(),

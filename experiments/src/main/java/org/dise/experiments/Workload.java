@@ -19,6 +19,11 @@ public record Workload(String label, Path program, List<String> args) {
     args = List.copyOf(args);
   }
 
+  /** A program named after its file, with {@code args} (a benchmark's row). */
+  public static Workload of(Path program, List<String> args) {
+    return new Workload(program.getFileName().toString(), program, args);
+  }
+
   /** Parses one {@code --programs} item; {@code dir} holds the named programs. */
   public static Workload parse(String item, Path dir) {
     String[] parts = item.trim().split(":");

@@ -5,12 +5,10 @@ import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dise.runtime.Machine;
@@ -19,6 +17,7 @@ import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.QemuRun;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -149,22 +148,8 @@ class RealProgramsTest {
   }
 
   private static String qemu(List<String> args, Path cwd) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("qemu-riscv64", sqlbench.toString()));
-    cmd.addAll(args);
-    Path out = Files.createTempFile(cwd, "qemu", ".out");
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-    pb.environment().clear();
-    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    pb.redirectOutput(out.toFile());
-    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
-    Process p = pb.start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("qemu-riscv64 sqlbench did not finish in 120 s");
-    }
-    assertWithMessage("qemu-riscv64 sqlbench exit status").that(p.exitValue()).isEqualTo(0);
-    String s = Files.readString(out, StandardCharsets.UTF_8);
-    Files.delete(out);
-    return s;
+    QemuRun.Result q = QemuRun.run(cwd, null, List.of(), sqlbench, args);
+    assertWithMessage("qemu-riscv64 sqlbench exit status").that(q.exit()).isEqualTo(0);
+    return q.stdout();
   }
 }

@@ -8,6 +8,8 @@ import org.dise.compiler.Compiler;
 import org.dise.compiler.Composition;
 import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
+import org.dise.repl.common.Tty;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.dise.ProductionSet;
 
 /** Checks and lowers the ACF files of {@code --acf}, reporting diagnostics as {@code acf check}. */

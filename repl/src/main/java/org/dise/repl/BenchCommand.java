@@ -2,7 +2,6 @@ package org.dise.repl;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -13,12 +12,17 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dise.experiments.Workload;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CostReport;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Programs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -121,7 +125,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** {@code --engine}: {@code both} meant the interpreted and the retired generated engine. */
   static final class EngineChoice extends EngineKindConverter {
     @Override
-    public RunService.EngineKind convert(String value) {
+    public String convert(String value) {
       return super.convert(value.equals("both") ? "generated" : value);
     }
   }
@@ -133,7 +137,7 @@ public final class BenchCommand implements Callable<Integer> {
       description =
           "With --acf: interpreted, the one engine (generated was retired,"
               + " docs/benchmarks.md; default: ${DEFAULT-VALUE}).")
-  RunService.EngineKind engine = RunService.EngineKind.interpreted;
+  String engine = Engines.INTERPRETED;
 
   @Option(
       names = "--rap",
@@ -298,16 +302,13 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> acfNames = new ArrayList<>();
     if (!acfs.isEmpty()) {
       AcfLoader.load(acfs); // a broken ACF is reported once, here, not as failed runs
-      List<String> kinds = List.of(engine.name());
-      for (String kind : kinds) {
-        List<String> o = new ArrayList<>();
-        for (Path a : acfs) {
-          o.addAll(List.of("--acf", a.toString()));
-        }
-        o.addAll(List.of("--engine", kind));
-        acfOptions.add(o);
-        acfNames.add(kind.substring(0, 3));
+      List<String> o = new ArrayList<>();
+      for (Path a : acfs) {
+        o.addAll(List.of("--acf", a.toString()));
       }
+      o.addAll(List.of("--engine", engine));
+      acfOptions.add(o);
+      acfNames.add(engine.substring(0, 3));
     }
     List<String> cmd = launcher.isEmpty() ? ColdBench.defaultLauncher() : launcher;
     return new ColdBench(
@@ -332,10 +333,11 @@ public final class BenchCommand implements Callable<Integer> {
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
   }
 
-  /** Each workload without productions, then under {@code set} with the chosen engines. */
+  /**
+   * Each workload without productions, then under {@code set} (the one engine, from the session).
+   */
   private int withProductions(List<Path> programs, ProductionSet set) {
     PrintStream out = System.out;
-    List<String> kinds = List.of(engine.name());
     out.printf(
         "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
         "workload",
@@ -351,12 +353,10 @@ public final class BenchCommand implements Callable<Integer> {
       // JIT warm-up and changes in the machine's load fall on all of them alike.
       runOurs(p, null);
       Result plain = null;
-      Result[] best = new Result[kinds.size()];
+      Result best = null;
       for (int i = 0; i < repeat; i++) {
         plain = better(plain, runOurs(p, null));
-        for (int k = 0; k < kinds.size(); k++) {
-          best[k] = better(best[k], runOurs(p, new DiseEngine(set)));
-        }
+        best = better(best, runOurs(p, Engines.build(set, String.valueOf(acfs.get(0)))));
       }
       out.printf(
           "%-10s %-11s %,14d %9.2f %9.1f %9s %9s %12s%n",
@@ -368,25 +368,21 @@ public final class BenchCommand implements Callable<Integer> {
           "1.00",
           "1.00",
           "-");
-      for (int k = 0; k < kinds.size(); k++) {
-        Result r = best[k];
-        CostReport c = r.cost;
-        out.printf(
-            "%-10s %-11s %,14d %9.2f %9.1f %9.2f %9.2f %,12d%n",
-            p.getFileName(),
-            kinds.get(k),
-            r.instructions,
-            r.seconds,
-            r.instructions / r.cpuSeconds / 1e6,
-            r.cpuSeconds / plain.cpuSeconds,
-            c.overhead(),
-            c.replacements());
-      }
+      Result r = best;
+      CostReport c = r.cost;
+      out.printf(
+          "%-10s %-11s %,14d %9.2f %9.1f %9.2f %9.2f %,12d%n",
+          p.getFileName(),
+          engine,
+          r.instructions,
+          r.seconds,
+          r.instructions / r.cpuSeconds / 1e6,
+          r.cpuSeconds / plain.cpuSeconds,
+          c.overhead(),
+          c.replacements());
       if (verbose) {
         entries(out, "none", plain);
-        for (int k = 0; k < kinds.size(); k++) {
-          entries(out, kinds.get(k), best[k]);
-        }
+        entries(out, engine, best);
       }
     }
     machine(out);
@@ -503,13 +499,10 @@ public final class BenchCommand implements Callable<Integer> {
 
   private Result runOurs(Path program, ProfilingEngine engine) {
     Machine m =
-        GuestLauncher.load(
+        Programs.loadQuiet(
             program,
             args,
-            withSysroot(Machine.Options.defaults())
-                .withNotices(new PrintStream(OutputStream.nullOutputStream()))
-                .withTranslateThreshold(translateThreshold));
-    m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+            withSysroot(Machine.Options.defaults()).withTranslateThreshold(translateThreshold));
     if (engine != null) {
       engine.install(m.cpu());
     }

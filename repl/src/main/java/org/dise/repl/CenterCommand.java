@@ -17,6 +17,9 @@ import org.dise.center.CenterServer;
 import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.sink.ProfileTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -458,8 +461,7 @@ public final class CenterCommand implements Runnable {
         "      --program jpeg --device phone1 --since 2h --format csv"
       })
   static final class Query implements Callable<Integer> {
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
-    String url;
+    @picocli.CommandLine.Mixin Reader center = new Reader();
 
     @Option(
         names = "--sink",
@@ -484,14 +486,6 @@ public final class CenterCommand implements Runnable {
             "Only uploads received since T: an ISO-8601 time, a date, or an age"
                 + " (30m, 2h, 7d).")
     String since;
-
-    @Option(
-        names = "--token",
-        paramLabel = "T",
-        description =
-            "A read token (acf center token add NAME --read); not needed by a center started"
-                + " with --public-read.")
-    String token;
 
     @Option(
         names = "--format",
@@ -519,12 +513,13 @@ public final class CenterCommand implements Runnable {
       if (since != null) {
         q.append("&since=").append(enc(since));
       }
-      JsonNode n = get(client(url), q.toString(), token);
+      JsonNode n = get(client(center.url), q.toString(), center.token);
       ProfileTable t;
       try {
         t = ProfileFormats.fromJson(n.toString());
       } catch (IllegalArgumentException e) {
-        throw new UserError(url + ": the center's answer is not a profile: " + e.getMessage());
+        throw new UserError(
+            center.url + ": the center's answer is not a profile: " + e.getMessage());
       }
       switch (format) {
         case csv -> {
@@ -626,23 +621,14 @@ public final class CenterCommand implements Runnable {
           "List the center's programs, devices, uploads, phases known and bytes" + " received.",
       footer = {"", "Examples:", "  ./acf center status --url http://127.0.0.1:8470"})
   static final class Status implements Callable<Integer> {
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
-    String url;
+    @picocli.CommandLine.Mixin Reader center = new Reader();
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "table (default) or json.")
     Format format = Format.table;
 
-    @Option(
-        names = "--token",
-        paramLabel = "T",
-        description =
-            "A read token (acf center token add NAME --read); not needed by a center started"
-                + " with --public-read.")
-    String token;
-
     @Override
     public Integer call() {
-      JsonNode n = get(client(url), "/v1/status", token);
+      JsonNode n = get(client(center.url), "/v1/status", center.token);
       if (format == Format.json) {
         System.out.println(n.toPrettyString());
         return 0;
@@ -650,7 +636,7 @@ public final class CenterCommand implements Runnable {
       System.out.printf(
           Locale.ROOT,
           "center %s: %,d uploads (%,d parts), %,d bytes received," + " %,d phases known%n",
-          url,
+          center.url,
           n.path("uploads").asLong(),
           n.path("parts").asLong(),
           n.path("bytes").asLong(),
@@ -710,5 +696,19 @@ public final class CenterCommand implements Runnable {
         System.out.println(sb.toString().stripTrailing());
       }
     }
+  }
+
+  /** {@code --url} and {@code --token}: which center a reading command asks, and with what. */
+  static final class Reader {
+    @Option(names = "--url", required = true, paramLabel = "URL", description = "The center.")
+    String url;
+
+    @Option(
+        names = "--token",
+        paramLabel = "T",
+        description =
+            "A read token (acf center token add NAME --read); not needed by a center started"
+                + " with --public-read.")
+    String token;
   }
 }

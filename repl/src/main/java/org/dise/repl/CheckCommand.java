@@ -16,7 +16,11 @@ import org.dise.compiler.lib.DirectoryLibraryResolver;
 import org.dise.compiler.lib.LibraryResolver;
 import org.dise.compiler.passes.ProgramSymbolCheck;
 import org.dise.compiler.sem.ProgramPrinter;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.Tty;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.elf.ProgramSymbols;
+import org.dise.runtime.session.Programs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,7 +88,7 @@ public final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Frontend frontend = Frontend.standard().withLibrary(resolver(libs)).withStrict(strict);
-    SymbolBinder.Symbols found = program == null ? null : SymbolBinder.symbols(program, null);
+    Programs.Symbols found = program == null ? null : Programs.symbols(program, null);
     ProgramSymbols symbols = found == null ? null : found.symbols();
     if (found != null && found.note() != null) {
       System.err.println("note: " + found.note());

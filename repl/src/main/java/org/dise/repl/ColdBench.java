@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.dise.experiments.Workload;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 
 /**
  * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code
@@ -169,7 +172,7 @@ final class ColdBench {
       }
       Times a = median(ours);
       StringBuilder line =
-          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.name(), a.wall, a.cpu));
+          new StringBuilder(String.format("%-10s %8.2f %8.2f", p.label(), a.wall, a.cpu));
       if (qemu) {
         Times q = median(theirs);
         double wr = a.wall / q.wall;

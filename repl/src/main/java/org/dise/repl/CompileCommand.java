@@ -3,6 +3,8 @@ package org.dise.repl;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.dise.repl.common.RunService;
+import org.dise.repl.common.Version;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.DeployableConfig;
 import picocli.CommandLine.Command;

@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
@@ -12,6 +14,7 @@ import org.dise.runtime.isa.Disassembler;
 import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
+import org.dise.runtime.session.Programs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -52,7 +55,7 @@ public final class DisasmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Machine m = GuestLauncher.load(program, List.of(), Machine.Options.defaults());
+    Machine m = Programs.load(program, List.of(), Machine.Options.defaults());
     PrintStream out = System.out;
     if (m.isDynamic()) {
       // Only the program and its dynamic linker are mapped before it runs; calls into libraries

@@ -6,11 +6,11 @@ import picocli.CommandLine;
  * {@code --engine KIND}: the engines there are, and a usage error that says why {@code generated}
  * is gone (picocli's own enum message would only list the kinds).
  */
-class EngineKindConverter implements CommandLine.ITypeConverter<RunService.EngineKind> {
+class EngineKindConverter implements CommandLine.ITypeConverter<String> {
   @Override
-  public RunService.EngineKind convert(String value) {
+  public String convert(String value) {
     try {
-      return RunService.EngineKind.named(value);
+      return org.dise.runtime.session.Engines.named(value);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.TypeConversionException(e.getMessage());
     }

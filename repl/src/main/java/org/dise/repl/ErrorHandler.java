@@ -1,5 +1,7 @@
 package org.dise.repl;
 
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.Settings;
 import picocli.CommandLine;
 
 /**
@@ -10,7 +12,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(
       Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
-    if (ex instanceof UserError ue) {
+    if (ex instanceof org.dise.runtime.session.SessionError ue) {
       System.err.println("acf: " + ue.getMessage());
       return ue.status();
     }

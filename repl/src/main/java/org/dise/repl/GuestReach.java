@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.linux.Sandbox;
 
 /**

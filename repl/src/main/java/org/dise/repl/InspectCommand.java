@@ -2,7 +2,6 @@ package org.dise.repl;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.dise.runtime.dise.config.ConfigException;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.ConfigPrinter;
 import org.dise.runtime.dise.config.DeployableConfig;
@@ -49,10 +48,6 @@ public final class InspectCommand implements Callable<Integer> {
 
   /** Reads a configuration, turning every refusal into a one-line user error. */
   static DeployableConfig load(Path file) {
-    try {
-      return ConfigFormat.read(file);
-    } catch (ConfigException e) {
-      throw new UserError(e.getMessage());
-    }
+    return org.dise.runtime.session.Productions.config(file);
   }
 }

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.dise.repl.common.ExitStatus;
 import org.dise.repl.lsp.AcfLanguageServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,5 +1,8 @@
 package org.dise.repl;
 
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
+import org.dise.repl.common.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

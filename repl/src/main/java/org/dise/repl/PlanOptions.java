@@ -9,6 +9,8 @@ import org.dise.experiments.LocalExecutor;
 import org.dise.experiments.Plans;
 import org.dise.experiments.Results;
 import org.dise.experiments.SlurmExecutor;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import picocli.CommandLine.Option;
 
 /**

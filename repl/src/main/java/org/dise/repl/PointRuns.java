@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.ProfileReport;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
@@ -45,7 +49,7 @@ final class PointRuns {
     if (run.fastForward != null && run.simpoints != null) {
       throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
     }
-    Machine machine = GuestLauncher.load(run.program, RunCommand.rawArgs(run.args), run.options());
+    Machine machine = run.session.load();
     return run.simpoints != null
         ? simpoints(machine, productions, origin)
         : fastForward(machine, productions, origin);
@@ -60,7 +64,7 @@ final class PointRuns {
   private int fastForward(Machine machine, ProductionSet productions, Path origin) {
     long n = run.fastForward;
     Machine.Outcome o = machine.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
-    ProfilingEngine engine = run.engine(productions, origin);
+    ProfilingEngine engine = run.session.engine();
     CostReport before = null;
     if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT
         && (run.maxInsns < 0 || n < run.maxInsns)) {
@@ -122,10 +126,9 @@ final class PointRuns {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     // Build one engine first, so that a refusal is reported before the run.
-    run.engine(productions, origin);
+    run.session.engine();
     SimulationPoints.Result r =
-        SimulationPoints.run(
-            machine, () -> run.engine(productions, origin), points, interval, run.maxInsns);
+        SimulationPoints.run(machine, () -> run.session.engine(), points, interval, run.maxInsns);
     System.out.flush();
     if (r.outcome().report() != null) {
       System.err.println("acf: " + r.outcome().report());

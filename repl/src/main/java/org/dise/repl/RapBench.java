@@ -1,6 +1,5 @@
 package org.dise.repl;
 
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -11,6 +10,8 @@ import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Programs;
 import org.dise.runtime.sink.rap.ExactCounter;
 import org.dise.runtime.sink.rap.HotRange;
 import org.dise.runtime.sink.rap.HotRanges;
@@ -127,7 +128,7 @@ final class RapBench {
   /** The stream the library block records for the first {@code maxInsns} instructions. */
   private static long[] capture(Path program, List<String> args, String stream, long maxInsns) {
     ProductionSet set = AcfLoader.compile("bench-" + stream + ".acf", STREAMS.get(stream));
-    DiseEngine engine = new DiseEngine(set);
+    DiseEngine engine = Engines.build(set, "bench-" + stream + ".acf");
     long[][] buf = {new long[1 << 16]};
     int[] n = {0};
     ((RapSink) engine.sinks().get(0))
@@ -138,13 +139,7 @@ final class RapBench {
               }
               buf[0][n[0]++] = v;
             });
-    Machine m =
-        GuestLauncher.load(
-            program,
-            args,
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(OutputStream.nullOutputStream())));
-    m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    Machine m = Programs.loadQuiet(program, args, Machine.Options.defaults());
     engine.install(m.cpu());
     m.run(maxInsns);
     return Arrays.copyOf(buf[0], n[0]);

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.dise.center.DeviceReporter;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import picocli.CommandLine.Option;
 
 /**

@@ -6,9 +6,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.ProfileReport;
+import org.dise.repl.common.RunService;
+import org.dise.repl.common.Tty;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
@@ -200,7 +209,7 @@ public final class RunCommand implements Callable<Integer> {
       description =
           "interpreted, the one engine (the tables; replacements emitted into translated code);"
               + " generated was retired (docs/benchmarks.md); default: ${DEFAULT-VALUE}.")
-  RunService.EngineKind engineKind = RunService.EngineKind.interpreted;
+  String engineKind = Engines.INTERPRETED;
 
   @Option(
       names = "--out",
@@ -327,24 +336,17 @@ public final class RunCommand implements Callable<Integer> {
   /** The --out folder's identity when it was prepared: the guest may not swap it for a link. */
   private Object outKey;
 
-  /** The configuration --config named, once read. */
-  private org.dise.runtime.dise.config.DeployableConfig loadedConfig;
+  /** The profiling session this command opened: the productions, and every run's machine. */
+  ProfilingSession session;
 
   @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the program.")
   List<String> args = new ArrayList<>();
 
   @Override
   public Integer call() {
-    if (maxInsns == 0) {
-      throw new UserError(
-          "--max-insns must be at least 1 (leave it out for no limit)", ExitStatus.USAGE);
-    }
-    if (config != null && !acfs.isEmpty()) {
-      throw new UserError("--config and --acf exclude each other", ExitStatus.USAGE);
-    }
-    if (out != null && acfs.isEmpty() && config == null) {
-      throw new UserError("--out needs --acf or --config", ExitStatus.USAGE);
-    }
+    // The one validation of how the options go together is the session's.
+    SessionOptions request =
+        new SessionOptions(program, rawArgs(args), acfs, config, out, maxInsns, followExec);
     if (report.active()) {
       Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
       GuestReach.checkSpool(options().sandbox(), spoolDir, report.spool == null);
@@ -354,18 +356,16 @@ public final class RunCommand implements Callable<Integer> {
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
       outKey = GuestReach.identity(out);
     }
-    ProductionSet productions = null;
-    Path origin = null;
-    if (config != null) {
-      loadedConfig = InspectCommand.load(config);
-      productions = loadedConfig.productions();
-      origin = config;
-    } else if (!acfs.isEmpty()) {
-      productions = AcfLoader.load(acfs, noCache ? null : guestSafeCache());
-      origin = acfs.get(0);
-    }
-    // Program symbols (symbol(NAME)) are resolved now that the program is known.
-    productions = SymbolBinder.bind(productions, program, options());
+    // The productions (the configuration, or the ACFs through the cache), bound to the program's
+    // symbols (symbol(NAME)) now that the program is known.
+    session =
+        ProfilingSession.open(
+            request,
+            options(),
+            files -> AcfLoader.load(files, noCache ? null : guestSafeCache()),
+            System.err);
+    ProductionSet productions = session.productions();
+    Path origin = session.origin();
     if (fastForward != null || simpoints != null || weights != null) {
       if (timing.active()) {
         throw new UserError(
@@ -386,23 +386,11 @@ public final class RunCommand implements Callable<Integer> {
       }
       return sampled(productions, origin, trigger);
     }
-    Machine machine = RunService.load(program, rawArgs(args), options());
-    machine.setFollowExec(followExec);
-    ProfilingEngine engine = null;
     // Every process the guest forks gets an engine of its own (its own counters and profile).
-    Map<Machine, ProfilingEngine> children = new LinkedHashMap<>();
-    if (productions != null) {
-      engine = engine(productions, origin);
-      engine.install(machine.cpu());
-      ProductionSet forChildren = productions;
-      Path from = origin;
-      machine.setForkListener(
-          child -> {
-            ProfilingEngine e = engine(forChildren, from);
-            e.install(child.cpu());
-            children.put(child, e);
-          });
-    }
+    ProfilingSession.Run run = session.start();
+    Machine machine = run.machine();
+    ProfilingEngine engine = run.engine();
+    Map<Machine, ProfilingEngine> children = run.children();
     if (timed != null) {
       timed.attach(machine.cpu());
     }
@@ -420,7 +408,7 @@ public final class RunCommand implements Callable<Integer> {
             machine.cpu()::instret,
             maxInsns > 0 ? maxInsns : -1,
             null)) {
-      out = machine.run(maxInsns);
+      out = run.run(maxInsns);
     }
     clock.stop();
     System.out.flush();
@@ -515,11 +503,6 @@ public final class RunCommand implements Callable<Integer> {
     }
   }
 
-  /** The engine --engine names for {@code productions}; a refusal names {@code origin}. */
-  ProfilingEngine engine(ProductionSet productions, Path origin) {
-    return RunService.engine(engineKind, productions, String.valueOf(origin));
-  }
-
   /** What this run was asked to do, for summary.json. */
   private RunSummary.Request request() {
     List<String> command = new ArrayList<>();
@@ -542,8 +525,8 @@ public final class RunCommand implements Callable<Integer> {
         args,
         acfs,
         config,
-        loadedConfig,
-        engineKind.name(),
+        session.config(),
+        engineKind,
         seed,
         maxInsns,
         source,
@@ -600,8 +583,6 @@ public final class RunCommand implements Callable<Integer> {
 
   /** Runs under a trigger: the sampled pass (after a first pass when one is needed). */
   private int sampled(ProductionSet productions, Path origin, TriggerSpec trigger) {
-    List<String> guestArgs = rawArgs(args);
-    Machine.Options options = options();
     // The pass under way and its driver, for the progress line.
     java.util.concurrent.atomic.AtomicReference<String> pass =
         new java.util.concurrent.atomic.AtomicReference<>("");
@@ -610,34 +591,23 @@ public final class RunCommand implements Callable<Integer> {
     org.dise.center.DeviceReporter reporter =
         report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
     SamplingRun.Setup setup =
-        new SamplingRun.Setup() {
-          private Machine machine;
-          private ProfilingEngine engine;
+        session.sampling(
+            new ProfilingSession.Hooks() {
+              @Override
+              public void started(
+                  String name, TriggerDriver driver, Machine machine, ProfilingEngine engine) {
+                pass.set(name);
+                current.set(driver);
+                if (reporter != null && name.equals("sampled run")) {
+                  reporter.attach(driver, engine.sinks(), machine.symbols());
+                }
+              }
 
-          @Override
-          public Machine machine() {
-            return machine = RunService.load(program, guestArgs, options);
-          }
-
-          @Override
-          public void started(String name, TriggerDriver driver) {
-            pass.set(name);
-            current.set(driver);
-            if (reporter != null && name.equals("sampled run")) {
-              reporter.attach(driver, engine.sinks(), machine.symbols());
-            }
-          }
-
-          @Override
-          public ProfilingEngine engine() {
-            return engine = RunCommand.this.engine(productions, origin);
-          }
-
-          @Override
-          public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
-            return reporter == null ? e : reporter.listener(e);
-          }
-        };
+              @Override
+              public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
+                return reporter == null ? e : reporter.listener(e);
+              }
+            });
     Clock clock = new Clock(stats);
     SamplingRun.Result r;
     try (Progress p =

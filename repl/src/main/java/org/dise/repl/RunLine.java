@@ -172,7 +172,7 @@ final class RunLine {
           if (!value.equals("interpreted")) {
             return false; // picocli says why (a retired or unknown engine)
           }
-          run.engineKind = RunService.EngineKind.interpreted;
+          run.engineKind = org.dise.runtime.session.Engines.INTERPRETED;
         }
         case "--config" -> run.config = path(value);
         case "--out" -> run.out = path(value);

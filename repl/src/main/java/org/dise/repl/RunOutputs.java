@@ -1,6 +1,7 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
+import org.dise.repl.common.ProfileReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.elf.SymbolTable;
 

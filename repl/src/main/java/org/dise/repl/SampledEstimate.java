@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.sink.ProfileTable;
 
 /**

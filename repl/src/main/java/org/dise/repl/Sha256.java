@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.dise.repl.common.UserError;
 
 /** SHA-256 of files, as lower-case hex: how runs and configurations name what they used. */
 final class Sha256 {

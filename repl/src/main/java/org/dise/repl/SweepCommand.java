@@ -19,10 +19,16 @@ import org.dise.experiments.Plans;
 import org.dise.experiments.Results;
 import org.dise.experiments.RunStatus;
 import org.dise.experiments.Workload;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.UserError;
+import org.dise.repl.common.Version;
 import org.dise.runtime.Machine;
-import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Productions;
+import org.dise.runtime.session.Programs;
 import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.Sweep;
 import org.dise.runtime.trigger.Triggers;
@@ -256,12 +262,17 @@ public final class SweepCommand implements Callable<Integer> {
               List<String> args = w.args();
               String name = w.label();
               ProductionSet bound =
-                  SymbolBinder.bind(set, program, options); // each its own addresses
+                  Productions.bind(
+                      set,
+                      program,
+                      options,
+                      System.err,
+                      "nothing was run"); // each its own addresses
               SamplingRun.Setup setup =
                   new SamplingRun.Setup() {
                     @Override
                     public Machine machine() {
-                      Machine m = GuestLauncher.load(program, args, options);
+                      Machine m = Programs.load(program, args, options);
                       m.kernel().setStdio(0, firstPassInput(), null);
                       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
                       return m;
@@ -282,11 +293,7 @@ public final class SweepCommand implements Callable<Integer> {
 
                     @Override
                     public ProfilingEngine engine() {
-                      try {
-                        return new DiseEngine(bound);
-                      } catch (IllegalArgumentException e) {
-                        throw new UserError(acfs.get(0) + ": " + e.getMessage());
-                      }
+                      return Engines.build(bound, String.valueOf(acfs.get(0)));
                     }
                   };
               try {

@@ -1,6 +1,8 @@
 package org.dise.repl;
 
 import java.util.concurrent.Callable;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.timing.TimingConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

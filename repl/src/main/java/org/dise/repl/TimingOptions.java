@@ -2,6 +2,8 @@ package org.dise.repl;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.timing.TimingConfig;
 import org.dise.runtime.timing.TimingRun;
 

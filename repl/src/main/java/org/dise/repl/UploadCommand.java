@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.dise.center.Spool;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import java.util.regex.Pattern;
 import org.dise.repl.DamagedInputTest.Run;
+import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 

@@ -19,6 +19,8 @@ import org.dise.center.CenterServer;
 import org.dise.center.Store;
 import org.dise.center.StoreUrl;
 import org.dise.center.UploadCodec;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.testsupport.RepositoryRoot;
 import org.dise.testsupport.TestStores;

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.ProfileFormats;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

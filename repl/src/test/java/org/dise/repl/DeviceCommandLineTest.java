@@ -11,6 +11,8 @@ import org.dise.center.CenterServer;
 import org.dise.center.Spool;
 import org.dise.center.Store;
 import org.dise.center.StoreUrl;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
 class DeviceCommandLineTest {
   static final String ACF = CenterEndToEndTest.ACF;
   static final String PROGRAM = CenterEndToEndTest.PROGRAM;
+
+  /**
+   * {@code acf run --acf ACF --report-to http://127.0.0.1:1 OPTIONS... PROGRAM}: a center nobody
+   * listens at, for the checks made before anything is sent.
+   */
+  static ConfigCommandTest.Result reportToNowhere(String acf, String program, String... options) {
+    java.util.List<String> line =
+        new java.util.ArrayList<>(
+            java.util.List.of("run", "--acf", acf, "--report-to", "http://127.0.0.1:1"));
+    line.addAll(java.util.List.of(options));
+    line.add(program);
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
 
   @Test
   void negativeAndZeroLimitsAreUsageErrors() {
@@ -74,17 +89,8 @@ class DeviceCommandLineTest {
   @Test
   void aDeviceNameTheCenterWouldRefuseIsRefusedBeforeTheRun(@TempDir Path dir) {
     ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            "http://127.0.0.1:1",
-            "--device",
-            "../x",
-            "--spool",
-            dir.resolve("spool").toString(),
-            PROGRAM);
+        reportToNowhere(
+            ACF, PROGRAM, "--device", "../x", "--spool", dir.resolve("spool").toString());
     assertThat(r.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(r.stderr()).contains("--device ../x: a device name is 1 to 64");
     assertThat(Files.exists(dir.resolve("spool"))).isFalse();
@@ -94,17 +100,7 @@ class DeviceCommandLineTest {
   void aSpoolTheGuestMayWriteIsRefused(@TempDir Path dir) {
     // The working directory (this module's) is the guest's to write; so is an --allow-write one.
     ConfigCommandTest.Result inside =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            "http://127.0.0.1:1",
-            "--device",
-            "d",
-            "--spool",
-            "target/guest-spool",
-            PROGRAM);
+        reportToNowhere(ACF, PROGRAM, "--device", "d", "--spool", "target/guest-spool");
     assertThat(inside.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(inside.stderr()).contains("lies in a directory the guest may write");
     ConfigCommandTest.Result allowed =

@@ -228,6 +228,60 @@ class ExperimentExecutorTest {
   }
 
   /**
+   * The experiments split after overhead: co-processor runs (one per period and tagging), and
+   * bursty tracing, whose overlap is measured against another run's trace when collecting, give the
+   * same CSV from worker processes as from one process.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"coproc, 3", "bursty, 5"})
+  void splitExperimentsGiveTheSameCsvFromWorkers(String name, int runs, @TempDir Path tmp)
+      throws Exception {
+    List<String> base =
+        List.of("experiment", name, "--quick", "--programs", "phases:1:AB", "--dir", BIN);
+    List<String> plan = new ArrayList<>(base);
+    plan.add("--plan");
+    ConfigCommandTest.Result p = acf(plan.toArray(String[]::new));
+    ok(p);
+    assertThat(p.stdout().lines().count()).isEqualTo(runs);
+    List<String> one = new ArrayList<>(base);
+    one.addAll(List.of("--jobs", "1", "--out", tmp.resolve("one").toString()));
+    ok(acf(one.toArray(String[]::new)));
+    List<String> pool = new ArrayList<>(base);
+    pool.addAll(
+        List.of("--executor", "local", "--jobs", "2", "--out", tmp.resolve("pool").toString()));
+    ConfigCommandTest.Result r = acf(pool.toArray(String[]::new));
+    ok(r);
+    assertThat(r.stderr()).contains(runs + " run(s) in 2 worker process(es)");
+    assertThat(withoutTimes(tmp.resolve("pool").resolve(name + ".csv")))
+        .isEqualTo(withoutTimes(tmp.resolve("one").resolve(name + ".csv")));
+  }
+
+  /**
+   * A CSV's lines without the columns that hold times (bursty's analysis time per reference), the
+   * only ones a run on another process may change. A CSV that has such columns holds no comma in a
+   * cell.
+   */
+  static List<String> withoutTimes(Path csv) throws Exception {
+    List<String> lines = Files.readAllLines(csv);
+    List<String> header = List.of(lines.get(0).split(",", -1));
+    if (header.stream().noneMatch(h -> h.contains("_us_per_"))) {
+      return lines;
+    }
+    List<String> out = new ArrayList<>();
+    for (String line : lines) {
+      List<String> cells = List.of(line.split(",", -1));
+      List<String> kept = new ArrayList<>();
+      for (int i = 0; i < cells.size(); i++) {
+        if (!header.get(i).contains("_us_per_")) {
+          kept.add(cells.get(i));
+        }
+      }
+      out.add(String.join(",", kept));
+    }
+    return out;
+  }
+
+  /**
    * The issue's test: {@code overhead --quick} as a SLURM job array on the cluster .ci/run starts
    * ({@code .ci/slurm}: SLURM_CONF), against the same plan run here.
    */

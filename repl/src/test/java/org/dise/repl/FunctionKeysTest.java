@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.FunctionRollUp;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,8 @@ package org.dise.repl;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.util.List;
+import org.dise.repl.common.HistogramView;
+import org.dise.repl.common.ProfileFormats;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertThat;
 
+import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.util.List;
 import org.dise.center.CenterServer;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
@@ -155,36 +157,16 @@ class PhaseFeedbackTest {
 
   @Test
   void reportOptionsThatDoNotFitAreUsageErrors() {
-    ConfigCommandTest.Result noDevice =
-        ConfigCommandTest.acf("run", "--acf", ACF, "--report-to", "http://127.0.0.1:1", PROGRAM);
+    ConfigCommandTest.Result noDevice = DeviceCommandLineTest.reportToNowhere(ACF, PROGRAM);
     assertThat(noDevice.status()).isEqualTo(2);
     assertThat(noDevice.stderr()).contains("--report-to needs --device ID");
     ConfigCommandTest.Result interleaved =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            "http://127.0.0.1:1",
-            "--device",
-            "d",
-            "--send",
-            "interleaved",
-            PROGRAM);
+        DeviceCommandLineTest.reportToNowhere(
+            ACF, PROGRAM, "--device", "d", "--send", "interleaved");
     assertThat(interleaved.status()).isEqualTo(2);
     assertThat(interleaved.stderr()).contains("needs a sampling trigger");
     ConfigCommandTest.Result badSend =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            "http://127.0.0.1:1",
-            "--device",
-            "d",
-            "--send",
-            "sometimes",
-            PROGRAM);
+        DeviceCommandLineTest.reportToNowhere(ACF, PROGRAM, "--device", "d", "--send", "sometimes");
     assertThat(badSend.stderr()).contains("expected at-end or interleaved[:N]");
     ConfigCommandTest.Result noUrl =
         ConfigCommandTest.acf("run", "--acf", ACF, "--device", "d", PROGRAM);

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,25 @@ class PointRunsTest {
   // Every interval a point with weight 1/n: the estimate is then the exhaustive profile itself.
   // n comes from the exhaustive run, not a constant: the program's length moves with its
   // start-up (the empty default environment shortened glibc's by 15K instructions).
+  /**
+   * {@code acf run --acf ACF --simpoints tmp/NAME.pts --weights tmp/NAME.wts OPTIONS... PROGRAM}.
+   */
+  private static Result points(String name, String... options) {
+    List<String> line =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--acf",
+                acf.toString(),
+                "--simpoints",
+                tmp.resolve(name + ".pts").toString(),
+                "--weights",
+                tmp.resolve(name + ".wts").toString()));
+    line.addAll(List.of(options));
+    line.add(PROGRAM);
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
+
   @Test
   void everyIntervalAsAPointWithEqualWeightsEstimatesTheExhaustiveProfileExactly()
       throws Exception {
@@ -65,20 +85,7 @@ class PointRunsTest {
     Files.writeString(tmp.resolve("all.pts"), points);
     Files.writeString(tmp.resolve("all.wts"), weights);
     Path out = tmp.resolve("all");
-    Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            acf.toString(),
-            "--simpoints",
-            tmp.resolve("all.pts").toString(),
-            "--weights",
-            tmp.resolve("all.wts").toString(),
-            "--interval",
-            "40K",
-            "--out",
-            out.toString(),
-            PROGRAM);
+    Result r = points("all", "--interval", "40K", "--out", out.toString());
     assertThat(r.status()).isEqualTo(0);
     // Calls are events: the points' counts add up to the whole run's.
     Map<String, Long> estimate = csv(out.resolve("CallPair_handler.estimate.csv"), 0, 1);
@@ -105,16 +112,7 @@ class PointRunsTest {
   void aMalformedPointsFileIsReportedAtItsLineAndColumn() throws Exception {
     Files.writeString(tmp.resolve("bad.pts"), "1 0\n  x 1\n");
     Files.writeString(tmp.resolve("bad.wts"), "0.5 0\n0.5 1\n");
-    Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            acf.toString(),
-            "--simpoints",
-            tmp.resolve("bad.pts").toString(),
-            "--weights",
-            tmp.resolve("bad.wts").toString(),
-            PROGRAM);
+    Result r = points("bad");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.stderr())
         .contains(tmp.resolve("bad.pts") + ":2:3: expected a whole number," + " got `x`");

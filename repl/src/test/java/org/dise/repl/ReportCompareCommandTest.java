@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dise.repl.ConfigCommandTest.Result;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.Json;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ReportSummaryTest {
   @SuppressWarnings("unchecked")
   private static List<String> lines(String summaryJson) {
-    return ReportCommand.costLines((Map<String, Object>) Json.parse(summaryJson));
+    return org.dise.repl.common.CostLines.of((Map<String, Object>) Json.parse(summaryJson));
   }
 
   @Test

@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunDirectory;
+import org.dise.repl.common.UserError;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -50,7 +53,7 @@ public class RunDirectoryFuzzTarget {
     } catch (UserError e) {
       return;
     }
-    ReportCommand.costLines(run.summary());
+    org.dise.repl.common.CostLines.of(run.summary());
     for (var e : run.profiles().entrySet()) {
       ProfileTable t = e.getValue();
       ProfileFormats.terminal(e.getKey(), t, 10);

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.dise.repl.common.Json;
+import org.dise.repl.common.Version;
 import org.dise.runtime.Machine;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

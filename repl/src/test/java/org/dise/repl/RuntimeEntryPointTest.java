@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code acf-runtime.jar} (runtime/profiles' shaded jar): a configuration from {@code acf compile}
+ * {@code acf-runtime.jar} (runtime/session's shaded jar): a configuration from {@code acf compile}
  * runs in a JVM whose class path is that jar alone, so no compiler, ANTLR, JavaPoet, JLine or
  * picocli class can be there, and none is loaded.
  */
 class RuntimeEntryPointTest {
-  static final Path JAR = ConfigCommandTest.ROOT.resolve("runtime/profiles/target/acf-runtime.jar");
+  static final Path JAR = ConfigCommandTest.ROOT.resolve("runtime/session/target/acf-runtime.jar");
   static final List<String> FORBIDDEN =
       List.of(
           "org/antlr/",

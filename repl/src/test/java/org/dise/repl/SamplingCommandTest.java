@@ -6,6 +6,7 @@ import static org.dise.repl.ConfigCommandTest.acf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

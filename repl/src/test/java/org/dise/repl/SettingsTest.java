@@ -5,6 +5,7 @@ import static com.google.common.truth.Truth.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.dise.repl.common.Settings;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.dise.repl.common.SummaryJson;
 import org.junit.jupiter.api.Test;
 
 /**

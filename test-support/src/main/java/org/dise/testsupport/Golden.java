@@ -48,4 +48,34 @@ public final class Golden {
       throw new UncheckedIOException(expected.toString(), e);
     }
   }
+
+  /**
+   * Fails unless the part of the document {@code doc} between {@code <!-- NAME:begin -->} (and its
+   * newline) and {@code <!-- NAME:end -->} is exactly {@code expected}: a table in a spec that is
+   * generated from the code. In update mode rewrites that part and passes.
+   */
+  public static void assertSection(Path doc, String name, String expected) {
+    String begin = "<!-- " + name + ":begin -->\n";
+    String end = "<!-- " + name + ":end -->";
+    try {
+      String text = Files.readString(doc, StandardCharsets.UTF_8);
+      int b = text.indexOf(begin);
+      int e = text.indexOf(end);
+      assertWithMessage("%s has no %s...%s section", doc, begin.strip(), end)
+          .that(b >= 0 && e > b)
+          .isTrue();
+      if (updating()) {
+        Files.writeString(
+            doc,
+            text.substring(0, b + begin.length()) + expected + text.substring(e),
+            StandardCharsets.UTF_8);
+        return;
+      }
+      assertWithMessage("%s's %s section; rerun with -D%s=true", doc, name, UPDATE_PROPERTY)
+          .that(text.substring(b + begin.length(), e))
+          .isEqualTo(expected);
+    } catch (IOException e) {
+      throw new UncheckedIOException(doc.toString(), e);
+    }
+  }
 }

@@ -92,7 +92,7 @@ public final class AcfLanguageServer implements LanguageServer, LanguageClientAw
     caps.setDocumentSymbolProvider(true);
     caps.setDocumentFormattingProvider(true);
     return CompletableFuture.completedFuture(
-        new InitializeResult(caps, new ServerInfo("acf", org.dise.repl.Version.VERSION)));
+        new InitializeResult(caps, new ServerInfo("acf", org.dise.repl.common.Version.VERSION)));
   }
 
   @Override
@@ -182,7 +182,7 @@ public final class AcfLanguageServer implements LanguageServer, LanguageClientAw
               + program
               + ": "
               + (e instanceof java.io.IOException io
-                  ? org.dise.repl.UserError.why(io)
+                  ? org.dise.repl.common.UserError.why(io)
                   : e.getMessage()));
       return List.of();
     }

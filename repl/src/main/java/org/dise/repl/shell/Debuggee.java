@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.dise.repl.GuestSettings;
-import org.dise.repl.RunService;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.RunService;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.StopReason;
@@ -22,6 +22,9 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.Registers;
+import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.Productions;
+import org.dise.runtime.session.Programs;
 import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
@@ -181,7 +184,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
     Machine.Options options = guest.options(base, notices);
     // argv[0] is the path as typed, as a shell would pass it.
-    Machine m = RunService.load(path(shown), args, options);
+    Machine m = Programs.load(path(shown), args, options);
     m.kernel()
         .setStdio(
             0,
@@ -211,9 +214,10 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private ProductionSet bind(ProductionSet s, Machine m, String consequence) {
     ByteArrayOutputStream problems = new ByteArrayOutputStream();
     try {
-      return RunService.bind(
+      return Productions.bind(
           s,
           m.cpu().instret() == 0 ? m.startupSymbols() : m.programSymbols(),
+          null,
           programName(m),
           new PrintStream(problems, true, StandardCharsets.UTF_8),
           consequence);
@@ -228,9 +232,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     DiseEngine e = null;
     if (s != null && !s.productions().isEmpty()) {
       // symbol(NAME) resolves against the program just loaded.
-      e =
-          RunService.interpreted(
-              bind(s, m, "the program is not loaded"), "the session's productions");
+      e = Engines.build(bind(s, m, "the program is not loaded"), "the session's productions");
       e.install(m.cpu());
     }
     machine = m;
@@ -440,7 +442,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     }
     DiseEngine next = null;
     if (s != null && !s.productions().isEmpty()) {
-      next = RunService.interpreted(bind(s, m, "nothing was applied"), "the session's productions");
+      next = Engines.build(bind(s, m, "nothing was applied"), "the session's productions");
     }
     List<String> reset = new ArrayList<>();
     if (next != null && engine != null) {

@@ -2,8 +2,8 @@ package org.dise.repl.shell;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.dise.repl.ProfileFormats;
-import org.dise.repl.RunService;
+import org.dise.repl.common.ProfileFormats;
+import org.dise.repl.common.RunService;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.dise.DiseEngine;

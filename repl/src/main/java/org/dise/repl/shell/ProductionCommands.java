@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import org.dise.compiler.lib.StandardLibrary;
-import org.dise.repl.RunService;
+import org.dise.repl.common.RunService;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.ConfigPrinter;
 import org.dise.runtime.dise.config.DeployableConfig;

@@ -3,14 +3,14 @@ package org.dise.repl.shell;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dise.repl.RunService;
+import org.dise.repl.common.RunService;
 import org.dise.runtime.Machine;
 
 /**
  * The REPL's program-and-run commands, one group of the session's commands: {@code :program},
  * {@code :env}, {@code :stdin}, {@code :allow}, {@code :limit} (how the guest starts, through the
- * same {@link org.dise.repl.GuestSettings} and {@link RunService} as {@code acf run}), {@code
- * :run}, {@code :continue}, {@code :step}, {@code :until} and {@code :apply}.
+ * same {@link org.dise.repl.common.GuestSettings} and {@link RunService} as {@code acf run}),
+ * {@code :run}, {@code :continue}, {@code :step}, {@code :until} and {@code :apply}.
  */
 final class ProgramCommands {
   private final Debuggee program;

@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.dise.repl.ExitStatus;
-import org.dise.repl.UserError;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.UserError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -121,7 +121,7 @@ public final class ReplCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     ReplSession session = new ReplSession(Path.of(""));
     // The guest's settings as acf run takes them, through the same GuestSettings.
-    org.dise.repl.GuestSettings guest = session.guest();
+    org.dise.repl.common.GuestSettings guest = session.guest();
     allowRead.forEach(d -> guest.allowRead(d.toAbsolutePath()));
     if (sysroot != null) {
       guest.sysroot(sysroot.toAbsolutePath());
@@ -174,7 +174,7 @@ public final class ReplCommand implements Callable<Integer> {
   private int interactive(ReplSession session) throws IOException {
     Path file = history;
     if (file == null) {
-      String env = org.dise.repl.Settings.get("ACF_HISTORY");
+      String env = org.dise.repl.common.Settings.get("ACF_HISTORY");
       file =
           env != null && !env.isEmpty()
               ? Path.of(env)
@@ -195,7 +195,8 @@ public final class ReplCommand implements Callable<Integer> {
               .build();
       // Outside readLine, Ctrl-C reaches this handler: it stops a running guest.
       terminal.handle(Terminal.Signal.INT, signal -> session.interrupt());
-      session.colour(org.dise.repl.Tty.colour(1) && !Terminal.TYPE_DUMB.equals(terminal.getType()));
+      session.colour(
+          org.dise.repl.common.Tty.colour(1) && !Terminal.TYPE_DUMB.equals(terminal.getType()));
       PrintWriter w = terminal.writer();
       w.println(
           "acf REPL: type productions or :help; Ctrl-C stops a running program, Ctrl-D"

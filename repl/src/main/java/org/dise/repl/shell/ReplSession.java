@@ -8,7 +8,6 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Severity;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.parse.AcfParsing;
-import org.dise.repl.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.Symbol;
 
@@ -104,7 +103,7 @@ public final class ReplSession {
   }
 
   /** How the guest starts (environment, confinement, limits), as acf run's options set it. */
-  public org.dise.repl.GuestSettings guest() {
+  public org.dise.repl.common.GuestSettings guest() {
     return program.guest;
   }
 
@@ -161,14 +160,14 @@ public final class ReplSession {
     program.clearInterrupt(); // a Ctrl-C typed at the prompt belongs to the prompt
     try {
       dispatch(line);
-    } catch (ReplError | UserError e) {
+    } catch (ReplError | org.dise.runtime.session.SessionError e) {
       // UserError: the run service's errors, worded as acf run words them.
       errors++;
       out.append("error: ").append(e.getMessage()).append('\n');
     } catch (RuntimeException | StackOverflowError e) {
       errors++;
       out.append("internal error: ").append(e).append('\n');
-      if (org.dise.repl.Settings.get("ACF_DEBUG") != null) {
+      if (org.dise.repl.common.Settings.get("ACF_DEBUG") != null) {
         e.printStackTrace();
       }
     } finally {

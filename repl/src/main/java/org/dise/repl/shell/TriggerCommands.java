@@ -2,7 +2,7 @@ package org.dise.repl.shell;
 
 import java.util.List;
 import java.util.Map;
-import org.dise.repl.RunService;
+import org.dise.repl.common.RunService;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.PhaseTable;
 import org.dise.runtime.trigger.PhaseTracker;

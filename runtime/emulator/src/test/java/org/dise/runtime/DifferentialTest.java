@@ -13,12 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.QemuRun;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -172,28 +172,8 @@ class DifferentialTest {
   }
 
   private static Result qemu(Case c, Path cwd) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("qemu-riscv64");
-    cmd.add(c.program.toString());
-    cmd.addAll(c.args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-    pb.environment().clear();
-    pb.environment().put("PATH", "/usr/bin:/bin");
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Path out = cwd.resolveSibling("qemu.stdout");
-    Path err = cwd.resolveSibling("qemu.stderr");
-    pb.redirectOutput(out.toFile());
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(c + ": qemu did not finish in 120 s");
-    }
-    // Java reports a death by signal S as 128+S, as the shell and record.sh do.
-    return new Result(
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8),
-        p.exitValue());
+    QemuRun.Result q = QemuRun.run(cwd, null, QemuRun.PATH_ONLY, c.program, c.args);
+    return new Result(q.stdout(), q.stderr(), q.exit());
   }
 
   private static List<String> argsOf(String name) throws IOException {

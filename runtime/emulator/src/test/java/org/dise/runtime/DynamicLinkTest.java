@@ -9,9 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dise.runtime.cpu.StopReason;
@@ -20,6 +18,7 @@ import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.linux.Sysroot;
 import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.QemuRun;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -228,28 +227,7 @@ class DynamicLinkTest {
   }
 
   private static Result qemu(Case c, Path cwd) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("qemu-riscv64");
-    cmd.add("-L");
-    cmd.add(ExternalTool.SYSROOT.toString());
-    cmd.add(c.program.toString());
-    cmd.addAll(c.args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-    pb.environment().clear();
-    pb.environment().put("PATH", "/usr/bin:/bin");
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Path out = cwd.resolveSibling("qemu.stdout");
-    Path err = cwd.resolveSibling("qemu.stderr");
-    pb.redirectOutput(out.toFile());
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(c + ": qemu did not finish in 120 s");
-    }
-    return new Result(
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8),
-        p.exitValue());
+    QemuRun.Result q = QemuRun.run(cwd, ExternalTool.SYSROOT, QemuRun.PATH_ONLY, c.program, c.args);
+    return new Result(q.stdout(), q.stderr(), q.exit());
   }
 }

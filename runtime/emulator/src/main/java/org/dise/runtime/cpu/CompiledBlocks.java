@@ -5,8 +5,8 @@ import org.dise.runtime.mem.Memory;
 /**
  * A unit of blocks translated to JVM bytecode by {@link BlockCompiler}. Running it at one of its
  * blocks continues from block to block inside the unit, without returning to the interpreter, while
- * control stays in the unit and the step budget allows. Public because the generated classes are
- * hidden classes of their own.
+ * control stays in the unit and the step budget allows. The generated classes are hidden nestmates
+ * of this package.
  *
  * <p>An abstract class rather than an interface: every unit is a class of its own, so the
  * dispatcher's call of {@link #run} is megamorphic, and HotSpot makes a megamorphic virtual call
@@ -20,10 +20,11 @@ public abstract class CompiledBlocks {
 
   /**
    * Runs from block {@code id} and returns the next pc. Stores the number of instructions that
-   * retired in {@link Cpu#unitSteps}; if an instruction throws, also stores it in {@link
-   * Cpu#faultInsn} (it is not counted as retired).
+   * retired in {@link UnitContext#unitSteps}; if an instruction throws, also stores it in {@link
+   * UnitContext#faultInsn} (it is not counted as retired).
    */
-  public abstract long run(int id, Cpu cpu, long[] x, long[] f, Memory mem, long budget);
+  public abstract long run(
+      int id, UnitContext context, long[] x, long[] f, Memory mem, long budget);
 
   /**
    * Marks the unit out of date (code of one of its blocks changed): from now on it runs only the

@@ -190,7 +190,9 @@ class SemanticsCoverageTest {
     reset(cpu, seed);
     String outcome;
     try {
-      outcome = "next " + Long.toHexString(code.run(0, cpu, cpu.x, cpu.f, cpu.memory(), 1000));
+      outcome =
+          "next "
+              + Long.toHexString(code.run(0, cpu.unitContext(), cpu.x, cpu.f, cpu.memory(), 1000));
     } catch (RuntimeException e) {
       outcome = "fault";
     }

@@ -4,13 +4,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.dise.runtime.Machine;
 import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.QemuRun;
 import org.dise.testsupport.RepositoryRoot;
 
 /** Runs a guest program of the sandbox tests in-process or under qemu-riscv64, capturing all. */
@@ -51,28 +49,7 @@ final class GuestRun {
   }
 
   static Result qemu(Path cwd, String program, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add("qemu-riscv64");
-    cmd.add(program(program).toString());
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
-    pb.environment().clear();
-    pb.environment().put("PATH", "/usr/bin:/bin");
-    pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Path out = Files.createTempFile("qemu", ".out");
-    Path err = Files.createTempFile("qemu", ".err");
-    try {
-      pb.redirectOutput(out.toFile());
-      pb.redirectError(err.toFile());
-      Process p = pb.start();
-      if (!p.waitFor(120, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("qemu did not finish in 120 s");
-      }
-      return new Result(Files.readString(out), Files.readString(err), p.exitValue());
-    } finally {
-      Files.deleteIfExists(out);
-      Files.deleteIfExists(err);
-    }
+    QemuRun.Result q = QemuRun.run(cwd, null, QemuRun.PATH_ONLY, program(program), List.of(args));
+    return new Result(q.stdout(), q.stderr(), q.exit());
   }
 }

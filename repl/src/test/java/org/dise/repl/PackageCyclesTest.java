@@ -1,0 +1,40 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertWithMessage;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.dise.testsupport.RepositoryRoot;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The front ends are packages with no circle between them (issue 26): the command line ({@code
+ * org.dise.repl}) over the REPL shell, the LSP server and the HTML view, all over what they share
+ * ({@code org.dise.repl.common}) and the session; and no file of another package reaches up to
+ * {@code Main}. Read by {@code scripts/package-cycles.py}; skipped, saying why, without python3.
+ */
+class PackageCyclesTest {
+  @Test
+  void theFrontEndsHaveNoCircleAndNothingReachesUpToMain() throws Exception {
+    Path root = RepositoryRoot.path();
+    Process p;
+    try {
+      p =
+          new ProcessBuilder("python3", "scripts/package-cycles.py", "repl", "runtime/session")
+              .directory(root.toFile())
+              .redirectErrorStream(true)
+              .start();
+    } catch (java.io.IOException e) {
+      System.out.println(
+          "PackageCyclesTest: skipped: python3 cannot be started: " + e.getMessage());
+      return;
+    }
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertWithMessage("package-cycles.py did not finish")
+        .that(p.waitFor(60, TimeUnit.SECONDS))
+        .isTrue();
+    assertWithMessage(out).that(p.exitValue()).isEqualTo(0);
+    assertWithMessage(out).that(out).contains(" 0 circles, 0 files naming Main");
+  }
+}

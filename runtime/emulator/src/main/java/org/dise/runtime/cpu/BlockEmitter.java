@@ -1,0 +1,548 @@
+package org.dise.runtime.cpu;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dise.runtime.isa.DecodedInsn;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
+
+/**
+ * The code of a unit's blocks, inline in its dispatch method ({@link BytecodeTranslator}): each
+ * block's instructions ({@link InsnEmitter}) on the registers the unit holds in locals ({@link
+ * UnitRegisters}), and for a tagged instruction a mask test on the flag vector with, out of line,
+ * the decode stage's part: a call into it, or the prologue or whole replacement it emits inline
+ * ({@link PrologueEmitter}, {@link ReplacementEmitter}). A fault leaves the registers as the
+ * instructions before it left them, so the handler's store is the precise state.
+ */
+final class BlockEmitter {
+  private static final String CTX = "org/dise/runtime/cpu/UnitContext";
+  private static final String NAME = BytecodeTranslator.NAME;
+  private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
+
+  // The dispatch method's locals (BytecodeTranslator.R_*), then k, scratch and two slots per
+  // guest register.
+  private static final int THIS = BytecodeTranslator.R_THIS;
+  private static final int CPU_L = BytecodeTranslator.R_CPU;
+  private static final int R_N = BytecodeTranslator.R_N;
+  private static final int R_PC = BytecodeTranslator.R_PC;
+  private static final int R_VECTOR = BytecodeTranslator.R_VECTOR;
+  private static final int R_BUDGET = BytecodeTranslator.R_BUDGET;
+
+  /** Whether the unit reports to the block observer. */
+  private final boolean observed;
+
+  /** The decode stage the unit is translated under (null: none). */
+  private final DecodeStage stage;
+
+  private int id;
+  private Block b;
+
+  /** The class data: what emitted prologues load as constants, by index. */
+  List<Object> constants = new ArrayList<>();
+
+  private final Map<Object, Integer> constantIndex = new IdentityHashMap<>();
+
+  /** Where an early exit goes (the dispatch loop's exit: unit steps, store, return R_PC). */
+  private Label leave;
+
+  /** Per block, per instruction: the try range of a tagged instruction's call, or null. */
+  private final Label[][][] taggedCalls;
+
+  private final int k = BytecodeTranslator.R_K;
+  private final int scratch = k + 1;
+
+  private final MethodVisitor mv;
+  private final List<Block> blocks;
+  private final UnitRegisters regs;
+  private final MemoryAccess memory;
+  private final InsnEmitter insns;
+
+  /**
+   * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals for
+   * the whole unit, loaded at entry ({@link #enter}) and stored at every exit.
+   */
+  BlockEmitter(MethodVisitor mv, List<Block> blocks, boolean observed, DecodeStage stage) {
+    this.observed = observed;
+    this.stage = stage;
+    this.mv = mv;
+    this.blocks = blocks;
+    this.taggedCalls = new Label[blocks.size()][][];
+    int pages = scratch + 6;
+    this.regs =
+        new UnitRegisters(mv, BytecodeTranslator.R_X, BytecodeTranslator.R_F, scratch, scratch + 8);
+    this.memory = new MemoryAccess(mv, regs, BytecodeTranslator.R_MEM, scratch, pages);
+    this.insns = new InsnEmitter(mv, regs, memory, CPU_L, R_PC, k, scratch);
+    for (Block blk : blocks) {
+      for (DecodedInsn d : blk.insns) {
+        regs.scan(d);
+      }
+    }
+    this.replacements = new ReplacementEmitter[blocks.size()][];
+    for (int id = 0; id < blocks.size(); id++) {
+      DecodedInsn[] insns = blocks.get(id).insns;
+      for (int i = 0; stage != null && i < insns.length; i++) {
+        if (insns[i].dise != null && !stage.splitsOriginal(insns[i])) {
+          replacementAt(id, i, insns[i]);
+        }
+      }
+    }
+  }
+
+  /** Per block, per instruction: a tagged instruction's replacement emitted inline, or null. */
+  private final ReplacementEmitter[][] replacements;
+
+  /** Asks the stage for tagged instruction {@code i}'s replacement and holds its registers. */
+  private void replacementAt(int id, int i, DecodedInsn d) {
+    ReplacementEmitter r = stage.replacementEmitter(d);
+    if (r == null) {
+      return;
+    }
+    if (replacements[id] == null) {
+      replacements[id] = new ReplacementEmitter[blocks.get(id).insns.length];
+    }
+    replacements[id][i] = r;
+    for (int reg = 0; reg < regs.used.length; reg++) {
+      if ((r.registersRead() >>> reg & 1) != 0) {
+        regs.use(reg);
+      }
+      if ((r.registersWritten() >>> reg & 1) != 0) {
+        regs.write(reg);
+      }
+    }
+  }
+
+  /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
+  void emitBlock(int id, Block b, Label done) {
+    this.id = id;
+    this.b = b;
+    insns.done = done;
+    boolean returned = false;
+    for (int i = 0; i < b.insns.length; i++) {
+      DecodedInsn d = b.insns[i];
+      if (d.dise == null) {
+        returned = insns.insn(d, i);
+        continue;
+      }
+      // A tagged instruction: under a flag vector that lets one of its productions match, the
+      // decode stage runs it (and its replacement) in one direct call; otherwise it runs as
+      // untagged code. The call is out of line (emitted after the unit's blocks, see
+      // emitOutOfLine), so that while the flags keep it off the block has the shape of an
+      // untagged one plus one mask test.
+      OutOfLine o = new OutOfLine(id, b, done, d, i, new Label(), new Label(), new Label());
+      outOfLine.add(o);
+      BytecodeTranslator.lconst(mv, d.diseMask);
+      mv.visitVarInsn(LLOAD, R_VECTOR);
+      mv.visitInsn(LAND);
+      BytecodeTranslator.lconst(mv, 0);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFNE, o.call);
+      mv.visitLabel(o.plain);
+      returned = insns.insn(d, i);
+      mv.visitLabel(o.after);
+    }
+    if (!returned) {
+      insns.exitConst(b.end);
+    }
+  }
+
+  /** A tagged instruction's call into the decode stage, emitted after the unit's blocks. */
+  private record OutOfLine(
+      int id, Block b, Label done, DecodedInsn d, int i, Label call, Label plain, Label after) {}
+
+  private final List<OutOfLine> outOfLine = new ArrayList<>();
+
+  /**
+   * Emits the tagged instructions' calls into the decode stage (inside the unit's try range): each
+   * returns to its instruction run inline ({@link #prologue}), to the instruction after it, or
+   * leaves the block ({@link #tagged}).
+   */
+  void emitOutOfLine() {
+    for (OutOfLine o : outOfLine) {
+      this.id = o.id;
+      this.b = o.b;
+      insns.done = o.done;
+      mv.visitLabel(o.call);
+      insns.mark(o.i);
+      if (stage != null && stage.splitsOriginal(o.d)) {
+        // The stage's prologue, then the instruction inline as untagged code.
+        prologue(o.i);
+        mv.visitJumpInsn(GOTO, o.plain);
+        continue;
+      }
+      ReplacementEmitter r = replacements[o.id] == null ? null : replacements[o.id][o.i];
+      if (r != null) {
+        replacement(o, r);
+        continue;
+      }
+      tagged(o.d, o.i);
+      if (o.i < o.b.insns.length - 1) {
+        mv.visitJumpInsn(GOTO, o.after);
+      }
+    }
+    outOfLine.clear();
+  }
+
+  /**
+   * Registers the try range of every tagged instruction's call with {@code handler} (before the
+   * unit's own range, so that it takes precedence); {@code leave} is the unit's exit.
+   */
+  void taggedHandler(Label handler, Label leave) {
+    this.leave = leave;
+    for (int id = 0; id < blocks.size(); id++) {
+      DecodedInsn[] insns = blocks.get(id).insns;
+      for (int i = 0; i < insns.length; i++) {
+        if (insns[i].dise != null) {
+          if (taggedCalls[id] == null) {
+            taggedCalls[id] = new Label[insns.length][];
+          }
+          Label[] range = {new Label(), new Label()};
+          taggedCalls[id][i] = range;
+          mv.visitTryCatchBlock(range[0], range[1], handler, "java/lang/RuntimeException");
+        }
+      }
+    }
+  }
+
+  /**
+   * The decode stage's part of tagged instruction {@code i} ({@code k} already holds i): the
+   * registers held in locals go to x[] (the stage, its sinks and the replacement read them), {@link
+   * Cpu#runTagged} runs the stage with the exact instruction count, and the registers the stage may
+   * write come back. The unit goes on after it unless the replacement left for another address, the
+   * guest exited, the unit went out of date or the step budget would be passed; then it leaves with
+   * the instructions so far, for the dispatcher.
+   */
+  private void tagged(DecodedInsn d, int i) {
+    int len = b.insns.length;
+    boolean last = i == len - 1;
+    regs.storeWritten();
+    Label[] range = taggedCalls[id][i];
+    mv.visitLabel(range[0]);
+    mv.visitVarInsn(ALOAD, CPU_L);
+    loadInsn(id, i);
+    loadCount(i);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "runTagged", "(L" + INSN + ";J)J", false);
+    mv.visitLabel(range[1]);
+    mv.visitVarInsn(LSTORE, scratch);
+    // n counts the block's instructions at its end: add what the stage ran beyond this one.
+    mv.visitVarInsn(ALOAD, CPU_L);
+    mv.visitFieldInsn(GETFIELD, CTX, "taggedSteps", "J");
+    mv.visitInsn(LCONST_1);
+    mv.visitInsn(LSUB);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LSTORE, R_N);
+    regs.reload(written(d));
+    // Micro-ops may have changed the flags.
+    BytecodeTranslator.loadVector(mv);
+    Label early = new Label();
+    mv.visitVarInsn(ALOAD, CPU_L);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "halted", "()Z", false);
+    mv.visitJumpInsn(IFNE, early);
+    if (last) {
+      // The block's transfer: the dispatch loop follows it (and checks staleness).
+      mv.visitVarInsn(LLOAD, scratch);
+      mv.visitVarInsn(LSTORE, R_PC);
+      mv.visitJumpInsn(GOTO, insns.done);
+    } else {
+      Label on = new Label();
+      BytecodeTranslator.leaveUnlessAt(mv, scratch, d.npc, early);
+      mv.visitVarInsn(LLOAD, R_N);
+      BytecodeTranslator.lconst(mv, len);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LLOAD, R_BUDGET);
+      mv.visitInsn(LCMP);
+      mv.visitJumpInsn(IFLE, on);
+      mv.visitLabel(early);
+      earlyExit(d, i);
+      mv.visitLabel(on);
+      return;
+    }
+    mv.visitLabel(early);
+    earlyExit(d, i);
+  }
+
+  /**
+   * The prologue of tagged instruction {@code i} ({@code k} already holds i) that the decode stage
+   * splits ({@link DecodeStage#splitsOriginal}): the registers held in locals go to x[] (sinks read
+   * them), {@link Cpu#runBefore} runs the micro-ops and sink calls with the exact instruction
+   * count, and the flag vector is read again. No register comes back (the prologue writes none) and
+   * the unit goes on to the instruction itself.
+   */
+  private void prologue(int i) {
+    DecodedInsn d = b.insns[i];
+    PrologueEmitter emitter = stage.prologueEmitter(d);
+    regs.storeWritten(emitter == null ? -1L : emitter.registersRead());
+    Label[] range = taggedCalls[id][i];
+    mv.visitLabel(range[0]);
+    if (emitter != null) {
+      // The stage's prologue as bytecode, bracketed by the count and pc it reads.
+      mv.visitVarInsn(ALOAD, CPU_L);
+      loadCount(i);
+      BytecodeTranslator.lconst(mv, d.pc);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterPrologue", "(JJ)V", false);
+      emitter.emit(new EmittedUnit(id, i));
+      mv.visitVarInsn(ALOAD, CPU_L);
+      loadCount(i);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+      mv.visitLabel(range[1]);
+      BytecodeTranslator.loadVector(mv);
+      return;
+    }
+    mv.visitVarInsn(ALOAD, CPU_L);
+    loadInsn(id, i);
+    loadCount(i);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "runBefore", "(L" + INSN + ";J)V", false);
+    mv.visitLabel(range[1]);
+    BytecodeTranslator.loadVector(mv);
+  }
+
+  /**
+   * The whole replacement of tagged instruction {@code o.i} ({@code k} already holds i) emitted
+   * inline by the decode stage ({@link ReplacementEmitter}): the cpu's count and pc brought up to
+   * date around the code before and after {@code T.INSN}, which runs as the unit's own code (a copy
+   * of it here, or the plain one when it ends the block and nothing follows it). Inserted
+   * instructions count in n, so after the replacement the unit goes on only while the budget allows
+   * the rest of the block, as after {@link #tagged}.
+   */
+  private void replacement(OutOfLine o, ReplacementEmitter r) {
+    DecodedInsn d = o.d;
+    int i = o.i;
+    boolean last = i == b.insns.length - 1;
+    Label[] range = taggedCalls[id][i];
+    mv.visitLabel(range[0]);
+    mv.visitVarInsn(ALOAD, CPU_L);
+    loadCount(i);
+    BytecodeTranslator.lconst(mv, d.pc);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterReplacement", "(JJ)V", false);
+    mv.visitLabel(range[1]);
+    r.emit(new ReplacementUnit(o, r.runsAfterOriginal()));
+    if (last) {
+      if (r.runsAfterOriginal()) {
+        // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(i + 1);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+        mv.visitJumpInsn(GOTO, o.done);
+      }
+      return; // else every path went to the plain instruction
+    }
+    if (r.runsAfterOriginal()) {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      loadCount(i + 1);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+    }
+    Label on = new Label();
+    mv.visitVarInsn(LLOAD, R_N);
+    BytecodeTranslator.lconst(mv, b.insns.length);
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(IFLE, on);
+    BytecodeTranslator.lconst(mv, d.npc);
+    mv.visitVarInsn(LSTORE, scratch);
+    earlyExit(d, i);
+    mv.visitLabel(on);
+    mv.visitJumpInsn(GOTO, o.after);
+  }
+
+  /** What a {@link ReplacementEmitter} sees of the unit, at its tagged instruction. */
+  private final class ReplacementUnit extends EmittedUnit implements ReplacementEmitter.Unit {
+    private final OutOfLine o;
+    private final boolean resume;
+
+    ReplacementUnit(OutOfLine o, boolean resume) {
+      super(o.id, o.i);
+      this.o = o;
+      this.resume = resume;
+    }
+
+    @Override
+    public void value(DecodedInsn e) {
+      insns.value(e, o.i, SemanticsTable.of(e.exec));
+    }
+
+    @Override
+    public void condition(DecodedInsn e) {
+      insns.compute(e, SemanticsTable.of(e.exec));
+    }
+
+    @Override
+    public void storeX(int reg) {
+      regs.storeX(reg);
+    }
+
+    @Override
+    public void store(long mask) {
+      regs.storeWritten(mask);
+    }
+
+    @Override
+    public void retire() {
+      mv.visitVarInsn(LLOAD, R_N);
+      mv.visitInsn(LCONST_1);
+      mv.visitInsn(LADD);
+      mv.visitVarInsn(LSTORE, R_N);
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "retireInserted", "()V", false);
+    }
+
+    @Override
+    public void original() {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      loadCount(o.i);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+      BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
+      boolean last = o.i == b.insns.length - 1;
+      if (last && !resume) {
+        mv.visitJumpInsn(GOTO, o.plain); // the block's transfer, as untagged code
+        return;
+      }
+      if (last) {
+        // The transfer's exits leave its next pc in R_PC and come here instead of leaving.
+        Label blockDone = insns.done;
+        Label transferred = new Label();
+        insns.done = transferred;
+        if (!insns.insn(o.d, o.i)) { // a block cut short ends in no transfer
+          BytecodeTranslator.lconst(mv, b.end);
+          mv.visitVarInsn(LSTORE, R_PC);
+        }
+        insns.done = blockDone;
+        mv.visitLabel(transferred);
+      } else {
+        insns.insn(o.d, o.i);
+      }
+      if (resume) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(o.i + 1);
+        loadNext();
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "resumeReplacement", "(JJ)V", false);
+      }
+    }
+
+    @Override
+    public void loadNext() {
+      if (o.i == b.insns.length - 1) {
+        mv.visitVarInsn(LLOAD, R_PC);
+      } else {
+        BytecodeTranslator.lconst(mv, o.d.npc);
+      }
+    }
+  }
+
+  /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
+  private void loadInsn(int block, int i) {
+    mv.visitVarInsn(ALOAD, THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    BytecodeTranslator.iconst(mv, block);
+    mv.visitInsn(AALOAD);
+    BytecodeTranslator.iconst(mv, i);
+    mv.visitInsn(AALOAD);
+  }
+
+  /** Pushes the instruction count at instruction {@code i} of the block: n + i. */
+  private void loadCount(int i) {
+    mv.visitVarInsn(LLOAD, R_N);
+    BytecodeTranslator.lconst(mv, i);
+    mv.visitInsn(LADD);
+  }
+
+  /** What a {@link PrologueEmitter} sees of the unit, at instruction {@code i} of block id. */
+  private class EmittedUnit implements PrologueEmitter.Unit {
+    private final int id;
+    private final int i;
+
+    EmittedUnit(int id, int i) {
+      this.id = id;
+      this.i = i;
+    }
+
+    @Override
+    public MethodVisitor mv() {
+      return mv;
+    }
+
+    @Override
+    public void loadCpu() {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitFieldInsn(GETFIELD, CTX, "cpu", "Lorg/dise/runtime/cpu/Cpu;");
+    }
+
+    @Override
+    public void loadInsn() {
+      BlockEmitter.this.loadInsn(id, i);
+    }
+
+    @Override
+    public void loadVector() {
+      mv.visitVarInsn(LLOAD, R_VECTOR);
+    }
+
+    @Override
+    public void loadX(int reg) {
+      regs.loadX(reg);
+    }
+
+    @Override
+    public void loadF(int reg) {
+      regs.fget(reg);
+    }
+
+    @Override
+    public void loadConstant(Object value, String descriptor) {
+      Integer index = constantIndex.get(value);
+      if (index == null) {
+        index = constants.size();
+        constants.add(value);
+        constantIndex.put(value, index);
+      }
+      mv.visitLdcInsn(BytecodeTranslator.classData(index));
+      mv.visitTypeInsn(CHECKCAST, Type.getType(descriptor).getInternalName());
+    }
+  }
+
+  /** Leaves the unit after tagged instruction {@code i}, at the pc in scratch. */
+  private void earlyExit(DecodedInsn d, int i) {
+    mv.visitVarInsn(LLOAD, R_N);
+    BytecodeTranslator.lconst(mv, i + 1);
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LSTORE, R_N);
+    if (observed) {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      BytecodeTranslator.lconst(mv, d.pc);
+      BytecodeTranslator.iconst(mv, i + 1);
+      BytecodeTranslator.iconst(mv, i == b.insns.length - 1 && b.transferEnd ? 1 : 0);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "observe", "(JIZ)V", false);
+    }
+    mv.visitVarInsn(LLOAD, scratch);
+    mv.visitVarInsn(LSTORE, R_PC);
+    mv.visitJumpInsn(GOTO, leave);
+  }
+
+  /** Stores every register the unit's code wrote to {@code x[]} (at an exit). */
+  void storeWritten() {
+    regs.storeWritten();
+  }
+
+  /** The x registers the decode stage may write when it runs {@code d} (bit r: x[r]). */
+  private long written(DecodedInsn d) {
+    return stage == null ? -1L : stage.registersWritten(d);
+  }
+
+  /** Inline: k = 0 and the cached registers loaded (before the dispatch method's try). */
+  void enter() {
+    BytecodeTranslator.iconst(mv, 0);
+    mv.visitVarInsn(ISTORE, k);
+    memory.enter();
+    regs.reloadUsed();
+  }
+
+  /** Inline: k, the index in its block of the instruction that threw. */
+  int kSlot() {
+    return k;
+  }
+}

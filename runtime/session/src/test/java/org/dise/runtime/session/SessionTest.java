@@ -1,0 +1,162 @@
+package org.dise.runtime.session;
+
+import static com.google.common.truth.Truth.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.dise.compiler.Compiler;
+import org.dise.compiler.diag.SourceFile;
+import org.dise.runtime.Machine;
+import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.trigger.TriggerSpec;
+import org.dise.testsupport.RepositoryRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One profiling session: how its options go together, loading, engines, forks, sampled passes. */
+class SessionTest {
+  static final Path ROOT = RepositoryRoot.path();
+  static final Path HELLO = ROOT.resolve("examples/programs/bin/hello");
+  static final Path PROCESSES =
+      ROOT.resolve("runtime/emulator/src/test/resources/isa/processes.elf");
+  static final Path PAIRS = ROOT.resolve("examples/acf/hot_call_pairs.acf");
+
+  /** The compiler's side of a session, as a front end supplies it. */
+  static ProductionSet compile(List<Path> files) {
+    List<Compiler.Input> inputs = new ArrayList<>();
+    for (Path f : files) {
+      try {
+        inputs.add(new Compiler.Input(new SourceFile(f.toString(), Files.readString(f)), f));
+      } catch (java.io.IOException e) {
+        throw new AssertionError(e);
+      }
+    }
+    Compiler.Compilation c = Compiler.standard().compile(inputs);
+    return c.productions()
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    org.dise.compiler.diag.DiagnosticRenderer.renderAll(c.diagnostics().sorted())));
+  }
+
+  static Machine.Options quiet() {
+    return Machine.Options.defaults().withNotices(new PrintStream(OutputStream.nullOutputStream()));
+  }
+
+  @Test
+  void optionsThatDoNotGoTogetherAreUsageErrorsInTheCommandLinesWords() {
+    SessionError zero =
+        assertThrows(
+            SessionError.class,
+            () -> new SessionOptions(HELLO, List.of(), List.of(), null, null, 0, true));
+    assertThat(zero)
+        .hasMessageThat()
+        .isEqualTo("--max-insns must be at least 1 (leave it out for no limit)");
+    assertThat(zero.status()).isEqualTo(SessionError.USAGE);
+    SessionError both =
+        assertThrows(
+            SessionError.class,
+            () ->
+                new SessionOptions(
+                    HELLO, List.of(), List.of(PAIRS), Path.of("x.dcfg"), null, -1, true));
+    assertThat(both).hasMessageThat().isEqualTo("--config and --acf exclude each other");
+    SessionError out =
+        assertThrows(
+            SessionError.class,
+            () -> new SessionOptions(HELLO, List.of(), List.of(), null, Path.of("prof"), -1, true));
+    assertThat(out).hasMessageThat().isEqualTo("--out needs --acf or --config");
+    assertThat(SessionOptions.plain(HELLO, List.of()).profiled()).isFalse();
+  }
+
+  @Test
+  void aProgramThatCannotBeLoadedIsOneLineSayingWhy(@TempDir Path dir) throws Exception {
+    Path missing = dir.resolve("nope");
+    assertThat(assertThrows(SessionError.class, () -> Programs.load(missing, List.of(), quiet())))
+        .hasMessageThat()
+        .isEqualTo(missing + ": no such file");
+    assertThat(assertThrows(SessionError.class, () -> Programs.load(dir, List.of(), quiet())))
+        .hasMessageThat()
+        .isEqualTo(dir + ": is a directory, not a program");
+    Path text = Files.writeString(dir.resolve("text"), "not an ELF file\n");
+    assertThat(assertThrows(SessionError.class, () -> Programs.load(text, List.of(), quiet())))
+        .hasMessageThat()
+        .startsWith(text + ": cannot run: ");
+  }
+
+  @Test
+  void aPlainRunHasNoEngineAndRunsToTheEnd() {
+    ProfilingSession s =
+        ProfilingSession.open(
+            SessionOptions.plain(HELLO, List.of()), quiet(), SessionTest::compile, System.err);
+    assertThat(s.productions()).isNull();
+    ProfilingSession.Run run = s.start();
+    run.machine().kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    assertThat(run.engine()).isNull();
+    assertThat(run.run(-1).exitStatus()).isEqualTo(0);
+  }
+
+  @Test
+  void everyForkedProcessGetsAnEngineOfItsOwn() {
+    SessionOptions o =
+        new SessionOptions(PROCESSES, List.of(), List.of(PAIRS), null, null, -1, true);
+    ProfilingSession s = ProfilingSession.open(o, quiet(), SessionTest::compile, System.err);
+    assertThat(s.origin()).isEqualTo(PAIRS);
+    ProfilingSession.Run run = s.start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    run.machine().kernel().setStdio(1, null, out);
+    Machine.Outcome outcome = run.run(-1);
+    assertThat(outcome.exitStatus()).isEqualTo(0);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("fork: waited=1");
+    assertThat(run.engine()).isNotNull();
+    assertThat(run.children()).isNotEmpty();
+    run.children().values().forEach(e -> assertThat(e).isNotSameInstanceAs(run.engine()));
+    assertThat(run.engine().cost().applicationInstructions()).isGreaterThan(0L);
+  }
+
+  @Test
+  void aSampledRunsPassesEachGetAFreshMachineAndEngine() {
+    SessionOptions o = new SessionOptions(HELLO, List.of(), List.of(PAIRS), null, null, -1, true);
+    ProfilingSession s = ProfilingSession.open(o, quiet(), SessionTest::compile, System.err);
+    List<String> passes = new ArrayList<>();
+    List<Machine> machines = new ArrayList<>();
+    SamplingRun.Setup setup =
+        s.sampling(
+            new ProfilingSession.Hooks() {
+              @Override
+              public void started(
+                  String pass,
+                  org.dise.runtime.trigger.TriggerDriver driver,
+                  Machine machine,
+                  org.dise.runtime.dise.ProfilingEngine engine) {
+                passes.add(pass);
+                machines.add(machine);
+                machine.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+              }
+            });
+    SamplingRun.Result r =
+        SamplingRun.run(
+            setup, TriggerSpec.parse("periodic:2").with("interval", "10000"), true, null, -1);
+    assertThat(passes).containsExactly("first pass", "sampled run").inOrder();
+    assertThat(machines.get(0)).isNotSameInstanceAs(machines.get(1));
+    assertThat(r.outcome().exitStatus()).isEqualTo(0);
+    assertThat(r.accuracy()).isNotNull();
+  }
+
+  @Test
+  void anEngineRefusalNamesTheProductionsOrigin() {
+    ProductionSet set = compile(List.of(PAIRS));
+    assertThat(Engines.build(set, "pairs.acf")).isNotNull();
+    assertThat(assertThrows(IllegalArgumentException.class, () -> Engines.named("generated")))
+        .hasMessageThat()
+        .isEqualTo(Engines.RETIRED_ENGINE);
+    assertThat(Engines.named("interpreted")).isEqualTo("interpreted");
+  }
+}
