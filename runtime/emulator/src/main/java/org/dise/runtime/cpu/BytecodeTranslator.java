@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.SemanticsTable;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
