@@ -1,6 +1,7 @@
 /* MAP_SHARED file mappings write through to the file (issue 31): a store through a shared
  * mapping reaches the file at msync and at munmap (read back with pread), also after the
- * descriptor was closed; a private mapping's stores never do; stores past the file's end are
+ * descriptor was closed; without msync, the process's own pread sees a store and the mapping sees
+ * its pwrite and write (one page cache); a private mapping's stores never do; stores past the file's end are
  * lost; msync's EINVAL and ENOMEM cases; a writable shared mapping of a read-only descriptor is
  * EACCES. The file is created in the working directory and removed at the end. */
 #include <errno.h>
@@ -44,6 +45,18 @@ int main(void) {
   msync(p, 4096, MS_SYNC);
   munmap(p, 4096);
   show(fd, 10, 7);
+
+  /* Coherent with the process's own read and write, as over Linux's one page cache: no msync. */
+  memcpy(m + 20, "cache", 5);
+  show(fd, 20, 5);
+  pwrite(fd, "XYZ", 3, 30);
+  printf("the mapping sees pwrite: \"%.3s\"\n", m + 30);
+  lseek(fd, 40, SEEK_SET);
+  write(fd, "wr", 2);
+  printf("the mapping sees write: \"%.2s\"\n", m + 40);
+  char *later = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+  printf("a later mapping sees the store: \"%.5s\"\n", later + 20);
+  munmap(later, 4096);
 
   close(fd); /* the mapping keeps the file */
   memcpy(m + 4096, "world", 5);

@@ -23,11 +23,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.dise.runtime.sink.ProfileTable;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
@@ -41,6 +44,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.internal.HttpConnection;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -269,7 +273,15 @@ public final class CenterServer implements AutoCloseable {
         SslContextFactory.Server ssl = new SslContextFactory.Server();
         ssl.setKeyStore(PemKeys.keyStore(settings.tls().cert(), settings.tls().key()));
         ssl.setKeyStorePassword(PemKeys.PASSWORD);
-        factories = new ConnectionFactory[] {new SslConnectionFactory(ssl, "http/1.1"), h1};
+        // ALPN picks HTTP/2 for clients that offer it (the JDK's SSLEngine does ALPN itself).
+        HTTP2ServerConnectionFactory h2 = new HTTP2ServerConnectionFactory(http);
+        h2.setMaxConcurrentStreams(settings.threads());
+        ALPNServerConnectionFactory alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        alpn.setDefaultProtocol(h1.getProtocol());
+        factories =
+            new ConnectionFactory[] {
+              new SslConnectionFactory(ssl, alpn.getProtocol()), alpn, h2, h1
+            };
       } else {
         HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
         h2c.setMaxConcurrentStreams(settings.threads());
@@ -934,19 +946,8 @@ public final class CenterServer implements AutoCloseable {
 
     @Override
     public void onOpened(Connection c) {
-      if (c.getClass().getSimpleName().equals("HttpConnection")) {
-        // A header deadline: an HTTP/1 connection whose first request has not arrived whole
-        // within the idle timeout is closed, however slowly it trickles bytes to stay "active".
-        connector
-            .getScheduler()
-            .schedule(
-                () -> {
-                  if (c.getMessagesIn() == 0 && c.getEndPoint().isOpen()) {
-                    c.getEndPoint().close();
-                  }
-                },
-                headerDeadline.toMillis(),
-                TimeUnit.MILLISECONDS);
+      if (c instanceof HttpConnection h) {
+        watchHeaders(h, System.nanoTime());
       }
       if (!(c.getEndPoint() instanceof org.eclipse.jetty.io.SocketChannelEndPoint)) {
         return; // a connection inside TLS: its socket's connection is the one counted
@@ -958,6 +959,39 @@ public final class CenterServer implements AutoCloseable {
         return;
       }
       counted.put(c, a);
+    }
+
+    /**
+     * A header deadline for every request on an HTTP/1 connection, not only the first: headers must
+     * arrive whole within the idle timeout of their first byte (of the connection's opening, for
+     * the first request), however slowly they trickle to stay "active". The connection is looked at
+     * four times per deadline; a request whose headers are complete (its body is bounded by the
+     * minimum data rate) or a connection waiting between requests (bounded by the idle timeout)
+     * restarts the clock.
+     */
+    private void watchHeaders(HttpConnection h, long since) {
+      long tick = Math.max(1, headerDeadline.toMillis() / 4);
+      connector
+          .getScheduler()
+          .schedule(
+              () -> {
+                if (!h.getEndPoint().isOpen() || h.getEndPoint().getConnection() != h) {
+                  return; // closed, or upgraded to HTTP/2 (its own limits apply)
+                }
+                HttpParser p = h.getParser();
+                boolean waitingForHeaders =
+                    h.getMessagesIn() == 0 ? p.inHeaderState() : p.inHeaderState() && !p.isStart();
+                long now = System.nanoTime();
+                if (!waitingForHeaders) {
+                  watchHeaders(h, now);
+                } else if (now - since >= headerDeadline.toNanos()) {
+                  h.getEndPoint().close();
+                } else {
+                  watchHeaders(h, since);
+                }
+              },
+              tick,
+              TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -64,14 +64,60 @@ public final class LoadTest {
   public static Result run(
       Store store, int devices, int parts, int rows, Duration limit, PrintStream log)
       throws Exception {
+    return run(store, 1, devices, parts, rows, limit, log);
+  }
+
+  /**
+   * As {@link #run(Store, int, int, int, Duration, PrintStream)} against {@code instances} centers
+   * on the one database (each with its own store connections, as separate processes would have);
+   * device d sends to center d mod instances.
+   */
+  public static Result run(
+      Store store, int instances, int devices, int parts, int rows, Duration limit, PrintStream log)
+      throws Exception {
     List<String> tokens = new ArrayList<>();
     for (int d = 0; d < devices; d++) {
       tokens.add(store.addToken("load" + d));
     }
     CenterServer.Settings settings = CenterServer.Settings.defaults().withPort(0);
+    List<CenterServer> centers = new ArrayList<>();
+    List<CenterClient> clients = new ArrayList<>();
     try (CenterServer center =
         CenterServer.start(store, settings, new PrintStream(PrintStream.nullOutputStream()))) {
-      CenterClient client = new CenterClient(center.url(), Duration.ofSeconds(60));
+      centers.add(center);
+      for (int k = 1; k < instances; k++) {
+        Store more = Store.open(store.url(), settings.threads());
+        centers.add(
+            CenterServer.start(more, settings, new PrintStream(PrintStream.nullOutputStream())));
+      }
+      for (CenterServer c : centers) {
+        clients.add(new CenterClient(c.url(), Duration.ofSeconds(60)));
+      }
+      try {
+        return drive(store, clients, tokens, devices, parts, rows, limit, log);
+      } finally {
+        for (CenterServer c : centers.subList(1, centers.size())) {
+          c.close();
+        }
+      }
+    }
+  }
+
+  private static Result drive(
+      Store store,
+      List<CenterClient> clients,
+      List<String> tokens,
+      int devices,
+      int parts,
+      int rows,
+      Duration limit,
+      PrintStream log)
+      throws Exception {
+    {
+      CenterClient[] clientOf = new CenterClient[devices];
+      for (int d = 0; d < devices; d++) {
+        clientOf[d] = clients.get(d % clients.size());
+      }
       long deadline = System.nanoTime() + limit.toNanos();
       double[][] latencies = new double[devices][parts];
       int[] done = new int[devices];
@@ -99,7 +145,7 @@ public final class LoadTest {
                   }
                   for (int p = 0; p < parts && System.nanoTime() < deadline; p++) {
                     long t0 = System.nanoTime();
-                    CenterClient.Sent s = client.upload(bodies.get(p), tokens.get(dev));
+                    CenterClient.Sent s = clientOf[dev].upload(bodies.get(p), tokens.get(dev));
                     latencies[dev][p] = (System.nanoTime() - t0) / 1e6;
                     done[dev]++;
                     bytes[dev] += bodies.get(p).length;
@@ -162,7 +208,7 @@ public final class LoadTest {
   }
 
   /** A part shaped like a phase-tracked call-pair profile of one device. */
-  static Upload part(String device, int part, int rows, SplittableRandom r) {
+  public static Upload part(String device, int part, int rows, SplittableRandom r) {
     List<List<String>> table = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
       long caller = 0x10000 + 16L * r.nextInt(4096);

@@ -11,6 +11,38 @@ public final class Since {
   private Since() {}
 
   /**
+   * An age ({@code 90s}, {@code 30m}, {@code 2h}, {@code 7d}) as a duration, for retention.
+   *
+   * @throws IllegalArgumentException naming the accepted form
+   */
+  public static Duration age(String text) {
+    String t = text.trim();
+    try {
+      if (t.matches("[0-9]{1,12}[smhd]")) {
+        long n = Long.parseLong(t.substring(0, t.length() - 1));
+        Duration d =
+            switch (t.charAt(t.length() - 1)) {
+              case 's' -> Duration.ofSeconds(n);
+              case 'm' -> Duration.ofMinutes(n);
+              case 'h' -> Duration.ofHours(n);
+              default -> Duration.ofDays(n);
+            };
+        // At most a thousand years: the cutoff (now minus the age) stays a representable time.
+        if (!d.isZero() && d.compareTo(Duration.ofDays(365_000)) <= 0) {
+          return d;
+        }
+      }
+    } catch (ArithmeticException e) {
+      // past what a duration holds: refused below
+    }
+    throw new IllegalArgumentException(
+        "age "
+            + text
+            + ": expected a positive number and a unit, up to a thousand years: 90s, 30m, 2h or"
+            + " 30d");
+  }
+
+  /**
    * @throws IllegalArgumentException naming the accepted forms
    */
   public static Instant parse(String text, Instant now) {

@@ -295,17 +295,37 @@ final class UploadReader {
     int w = columns.indexOf(weight);
     for (int r = 0; r < rows.size(); r++) {
       List<String> cells = rows.get(r);
-      String at = where + " (" + sink + "): row " + (r + 1);
+      // The row's place is spelled out only for a refusal: this loop sees every cell.
       if (cells.size() != columns.size()) {
-        throw new UploadException(400, at + " does not have " + columns.size() + " cells");
+        throw new UploadException(
+            400,
+            where
+                + " ("
+                + sink
+                + "): row "
+                + (r + 1)
+                + " does not have "
+                + columns.size()
+                + " cells");
       }
-      if (!UploadCodec.INTEGER.matcher(cells.get(w)).matches()) {
-        throw new UploadException(400, at + ": weight `" + cells.get(w) + "` is not an integer");
+      if (!UploadCodec.isInteger(cells.get(w))) {
+        throw new UploadException(
+            400,
+            where
+                + " ("
+                + sink
+                + "): row "
+                + (r + 1)
+                + ": weight `"
+                + cells.get(w)
+                + "` is not an integer");
       }
       for (int c = 0; c < cells.size(); c++) {
         // Every integer cell is a count the center sums (ProfileMerge).
-        if (UploadCodec.INTEGER.matcher(cells.get(c)).matches()) {
-          UploadCodec.count(cells.get(c), at + ", " + columns.get(c));
+        String cell = cells.get(c);
+        if (UploadCodec.isInteger(cell) && !UploadCodec.isCount(cell)) {
+          UploadCodec.count(
+              cell, where + " (" + sink + "): row " + (r + 1) + ", " + columns.get(c));
         }
       }
     }

@@ -222,6 +222,60 @@ class CenterAttackTest {
     }
   }
 
+  @Test
+  void aTrickledLaterKeepAliveRequestIsClosedAtTheHeaderDeadline(@TempDir Path dir)
+      throws Exception {
+    CenterServer.Settings s =
+        CenterServer.Settings.defaults()
+            .withLimits(CenterServer.Limits.defaults().withIdleTimeout(Duration.ofSeconds(2)));
+    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
+      URI u = URI.create(c.url);
+      try (Socket k = new Socket(u.getHost(), u.getPort())) {
+        k.setSoTimeout(30_000);
+        OutputStream o = k.getOutputStream();
+        InputStream in = k.getInputStream();
+        // Two whole requests first, so the connection is a kept-alive one in good standing.
+        for (int i = 0; i < 2; i++) {
+          o.write(
+              "HEAD /v1/health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          o.flush();
+          assertThat(readHead(in)).startsWith("HTTP/1.1 200");
+        }
+        o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+        // Then the third's headers a byte every 300 ms, each within the 2 s idle timeout: only a
+        // deadline on the headers themselves ends it.
+        long t0 = System.nanoTime();
+        boolean closed = false;
+        for (int i = 0; i < 100 && !closed; i++) {
+          try {
+            o.write('X');
+            o.flush();
+            Thread.sleep(300);
+            closed = in.available() == 0 && isClosed(k);
+          } catch (IOException e) {
+            closed = true;
+          }
+        }
+        System.out.printf(
+            "keep-alive trickle: closed after %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        assertThat(closed).isTrue();
+      }
+    }
+  }
+
+  /** An answer's status line and headers, read up to the blank line. */
+  static String readHead(InputStream in) throws IOException {
+    StringBuilder b = new StringBuilder();
+    while (!b.toString().endsWith("\r\n\r\n")) {
+      int ch = in.read();
+      if (ch < 0) {
+        throw new IOException("closed after: " + b);
+      }
+      b.append((char) ch);
+    }
+    return b.toString();
+  }
+
   /** Whether the peer closed {@code k} (a read returns end of stream or fails). */
   static boolean isClosed(Socket k) throws IOException {
     k.setSoTimeout(1);
@@ -629,12 +683,17 @@ class CenterAttackTest {
       tmf.init(trust);
       javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
       ctx.init(null, tmf.getTrustManagers(), null);
-      HttpClient https = HttpClient.newBuilder().sslContext(ctx).build();
-      HttpResponse<String> r =
-          https.send(
-              HttpRequest.newBuilder(URI.create(c.url + "/v1/health")).build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(r.statusCode()).isEqualTo(200);
+      // ALPN: a client offering h2 gets HTTP/2, one offering only http/1.1 gets that.
+      for (HttpClient.Version v : List.of(HttpClient.Version.HTTP_2, HttpClient.Version.HTTP_1_1)) {
+        HttpClient https = HttpClient.newBuilder().version(v).sslContext(ctx).build();
+        HttpResponse<String> r =
+            https.send(
+                HttpRequest.newBuilder(URI.create(c.url + "/v1/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.version()).isEqualTo(v);
+        assertThat(clean(r).path("ok").asBoolean()).isTrue();
+      }
       // Plain HTTP on the TLS port gets no answer a client could mistake for the API's.
       assertThat(raw(c.url, "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")).doesNotContain("\"ok\"");
     }

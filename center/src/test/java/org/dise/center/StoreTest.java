@@ -87,6 +87,50 @@ class StoreTest {
 
   @ParameterizedTest
   @MethodSource("stores")
+  void retentionDropsOldPartsAndKeepsThePhaseSums(String kind, @TempDir Path dir) throws Exception {
+    String url = TestStores.fresh(kind, dir);
+    assumeTrue(url != null, "no PostgreSQL server for this test");
+    try (Store s = Store.open(StoreUrl.parse(url), 2)) {
+      long[] now = {1_000_000_000_000L};
+      s.clock(() -> now[0]);
+      // Day 0: five devices' parts; day 2: one more.
+      for (String d : List.of("a", "b", "c", "d", "e")) {
+        s.ingest(part(d, signature(3), 1, Map.of("0x10", 10L)), 10, 25);
+      }
+      now[0] += Duration.ofDays(2).toMillis();
+      Upload fresh = part("f", signature(3), 1, Map.of("0x10", 10L));
+      s.ingest(fresh, 10, 25);
+      String sink = fresh.profiles().get(0).sink();
+      Map<String, Double> estimate = s.estimate(fresh.programSha256(), "Branch_handler");
+      List<Store.Phase> phases = s.phases(fresh.programSha256());
+      assertThat(s.status().parts()).isEqualTo(6);
+
+      Store.Collected c = s.gc(now[0] - Duration.ofDays(1).toMillis());
+      assertThat(c.parts()).isEqualTo(5);
+      assertThat(c.profiles()).isEqualTo(5L * fresh.profiles().size());
+      assertThat(c.kept()).isEqualTo(1);
+      // Queries now merge the kept part alone: the merged profile is f's.
+      assertThat(s.merged(sink, new Store.Filter(null, null, null)).rows())
+          .containsExactlyElementsIn(fresh.profiles().get(0).table().rows());
+      assertThat(s.status().parts()).isEqualTo(1);
+      assertThat(s.status().devices().stream().filter(d -> d.uploads() > 0).count()).isEqualTo(1);
+      // What the dropped parts added to the program's phases stays: feedback and estimates are
+      // sums over every part ever taken.
+      assertThat(s.phases(fresh.programSha256())).hasSize(phases.size());
+      assertThat(s.phases(fresh.programSha256()).get(0).intervals())
+          .isEqualTo(phases.get(0).intervals());
+      assertThat(s.estimate(fresh.programSha256(), "Branch_handler")).isEqualTo(estimate);
+      // A second pass finds nothing more; a later one drops the rest; the store still ingests.
+      assertThat(s.gc(now[0] - Duration.ofDays(1).toMillis()).parts()).isEqualTo(0);
+      assertThat(s.gc(now[0] + 1).parts()).isEqualTo(1);
+      assertThat(s.merged(sink, new Store.Filter(null, null, null))).isNull();
+      assertThat(s.ingest(part("g", signature(3), 1, Map.of("0x10", 10L)), 10, 25))
+          .isEqualTo(Store.Ingested.STORED);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("stores")
   void aNewerSchemaIsRefusedAndAFailedIngestLeavesNoRow(String kind, @TempDir Path dir)
       throws Exception {
     String url = TestStores.fresh(kind, dir);

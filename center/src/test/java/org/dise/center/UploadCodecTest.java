@@ -11,6 +11,56 @@ import org.junit.jupiter.api.Test;
 class UploadCodecTest {
   static final Upload PART = LoadTest.part("dev1", 0, 5, new SplittableRandom(1));
 
+  @Test
+  void theIntegerAndCountChecksAgreeWithTheFormatsRule() {
+    // The hand-written checks against the regex and Long.parseLong, on edge cases and random text.
+    java.util.List<String> texts =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "",
+                "-",
+                "0",
+                "-0",
+                "00",
+                "01",
+                "1",
+                "-1",
+                "9",
+                "10",
+                "1a",
+                "a1",
+                " 1",
+                "+1",
+                "9223372036854775807",
+                "9223372036854775808",
+                "-9223372036854775808",
+                "99999999999999999999",
+                "1000000000000000000",
+                "0x10"));
+    SplittableRandom r = new SplittableRandom(7);
+    String alphabet = "-0123456789x ";
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int k = r.nextInt(22); k > 0; k--) {
+        b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+      }
+      texts.add(b.toString());
+    }
+    for (String t : texts) {
+      boolean integer = UploadCodec.INTEGER.matcher(t).matches();
+      assertThat(UploadCodec.isInteger(t)).isEqualTo(integer);
+      if (integer) {
+        boolean count;
+        try {
+          count = Long.parseLong(t) >= 0 && !t.startsWith("-");
+        } catch (NumberFormatException e) {
+          count = false;
+        }
+        assertThat(UploadCodec.isCount(t)).isEqualTo(count);
+      }
+    }
+  }
+
   static String json() {
     return new String(UploadCodec.json(PART), StandardCharsets.UTF_8);
   }

@@ -11,6 +11,9 @@ import org.dise.experiments.model.CycleModel;
 import org.dise.experiments.model.EnergyModel;
 import org.dise.experiments.model.InstructionMix;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.timing.EventEnergy;
+import org.dise.runtime.timing.TimingConfig;
+import org.dise.runtime.timing.TimingReport;
 
 /**
  * The first paper's StrongARM energy model (Section 5.4, Fig. 14(b)) applied to the runs of {@link
@@ -119,9 +122,30 @@ public final class EnergyExperiment implements Experiment {
     return app == 0 ? 0 : m.fp() * energy.fpJ() / app;
   }
 
-  /** A mix run per program, then {@link OverheadExperiment}'s runs (the same: shared). */
+  /**
+   * The timing model the energy comes from: the lab's if it is {@code inorder} (the paper's
+   * StrongARM handheld), {@code inorder}'s defaults under any other timing model, null under the
+   * analytic model (then the instruction mix and a fixed miss rate price the runs).
+   */
+  static TimingConfig energyTiming(Lab lab) {
+    TimingConfig t = lab.timing();
+    if (t == null) {
+      return null;
+    }
+    return t.model().equals("inorder") ? t : TimingConfig.defaults("inorder");
+  }
+
+  /**
+   * Under a timing model, {@link OverheadExperiment}'s runs on {@code inorder}, whose application
+   * core counts the instruction mix itself; under the analytic model, a mix run per program, then
+   * {@link OverheadExperiment}'s runs (the same: shared).
+   */
   @Override
   public List<RunSpec> plan(Lab lab) {
+    TimingConfig timed = energyTiming(lab);
+    if (timed != null) {
+      return new OverheadExperiment(cycles).plan(lab, Lab.timingSettings(timed));
+    }
     List<RunSpec> out = new ArrayList<>();
     for (Workload w : lab.workloads()) {
       out.add(
@@ -155,6 +179,10 @@ public final class EnergyExperiment implements Experiment {
 
   @Override
   public Outcome collect(Lab lab, List<JsonNode> results) {
+    TimingConfig timed = energyTiming(lab);
+    if (timed != null) {
+      return collectTimed(lab, timed, results);
+    }
     Map<Workload, InstructionMix> mixes = new LinkedHashMap<>();
     int n = lab.workloads().size();
     for (int i = 0; i < n; i++) {
@@ -271,6 +299,183 @@ public final class EnergyExperiment implements Experiment {
             + OverheadExperiment.pct(OverheadExperiment.mean(byKey.get("REGIONS/HPS"))),
         "Energy follows cycles on a single-issue core, so the DISE:HPS ratio is that of Fig. 9.");
     o.note("Energy model (spec/cost-model.md), per event: " + energy.describe());
+    o.note(
+        "The profile is sent once at the end (the paper's \"At End\"), "
+            + BYTES_PER_ENTRY
+            + " bytes per entry, uncompressed.");
+    return o;
+  }
+
+  /**
+   * Energy from the {@code inorder} model's measured events (spec/timing.md, "Energy"): each run's
+   * application core gives the application's energy, the profiled core's the energy with profiling;
+   * the analytic model's figure (instruction mix from the same counts, 0.2% misses) is kept beside.
+   */
+  private Outcome collectTimed(Lab lab, TimingConfig config, List<JsonNode> results) {
+    EventEnergy e = EventEnergy.of(config);
+    List<OverheadExperiment.Measured> runs = OverheadExperiment.measured(lab, plan(lab), results);
+    Table t =
+        new Table(
+            "program",
+            "profile",
+            "variant",
+            "application_instructions",
+            "loads",
+            "stores",
+            "fp",
+            "l1i_misses",
+            "l1d_read_misses",
+            "l1d_write_misses",
+            "bubble_cycles",
+            "application_joules",
+            "nj_per_instruction",
+            "profiled_instructions",
+            "profiled_l1i_misses",
+            "profiled_l1d_read_misses",
+            "profiled_l1d_write_misses",
+            "profiling_joules",
+            "bytes_sent",
+            "transmit_joules",
+            "energy_overhead_pct",
+            "fp_energy_pct",
+            "analytic_energy_overhead_pct");
+    Map<String, List<Double>> byKey = new LinkedHashMap<>();
+    Map<String, List<Double>> analyticByKey = new LinkedHashMap<>();
+    Map<Workload, TimingReport> alone = new LinkedHashMap<>();
+    for (OverheadExperiment.Measured r : runs) {
+      if (r.timing() == null || r.timing().application() == null) {
+        throw new ExperimentException(
+            "energy: the result of "
+                + r.workload().label()
+                + " has no timing events (a result from before energy was measured; run it"
+                + " again)");
+      }
+      TimingReport a = r.timing().application();
+      TimingReport p = r.timing().profiled();
+      alone.putIfAbsent(r.workload(), a);
+      EventEnergy.Breakdown ab = e.of(a);
+      long bytes = r.entries() * BYTES_PER_ENTRY;
+      double prof = e.profiling(a, p, bytes);
+      InstructionMix mix =
+          new InstructionMix(a.applicationInstructions(), a.loads(), a.stores(), a.fp(), 0);
+      double analytic =
+          100
+              * energy.profiling(cycles.cycles(r.cost(), r.mispredicts(), r.entries()), bytes, 0)
+              / energy.application(mix);
+      t.add(
+          r.workload().label(),
+          r.profile().label,
+          r.variant().name().toLowerCase(Locale.ROOT),
+          a.applicationInstructions(),
+          a.loads(),
+          a.stores(),
+          a.fp(),
+          a.l1iMisses(),
+          a.l1dReadMisses(),
+          a.l1dWriteMisses(),
+          a.bubbleCycles(),
+          ab.total(),
+          ab.total() / Math.max(1, a.applicationInstructions()) * 1e9,
+          p.instructions(),
+          p.l1iMisses(),
+          p.l1dReadMisses(),
+          p.l1dWriteMisses(),
+          prof,
+          bytes,
+          e.transmit(bytes),
+          100 * prof / ab.total(),
+          100 * ab.fpShare(),
+          analytic);
+      String key = r.profile() + "/" + r.variant();
+      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * prof / ab.total());
+      analyticByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(analytic);
+    }
+    Outcome o = new Outcome(t);
+    o.settings("timing", config.values());
+    o.setting("cost_model", config.model());
+    o.setting("bytes_per_entry", BYTES_PER_ENTRY);
+    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
+    programs.add("average");
+    List<Figure.Series> series = new ArrayList<>();
+    for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
+      for (OverheadExperiment.Variant v :
+          List.of(OverheadExperiment.Variant.DISE, OverheadExperiment.Variant.HPS)) {
+        List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
+        ys.add(OverheadExperiment.mean(ys));
+        series.add(new Figure.Series(p.label + ", " + v.name(), List.of(), ys));
+      }
+    }
+    o.figure(
+        Figure.bars(
+            "energy",
+            "Energy added by sampled profiling on the inorder (StrongARM SA-1110) timing model,"
+                + " from its measured events (1/100 events, profile sent once at the end)",
+            "energy overhead, %",
+            programs,
+            series));
+    List<Double> nj = new ArrayList<>();
+    List<String> missRates = new ArrayList<>();
+    List<String> fpHeavy = new ArrayList<>();
+    for (Map.Entry<Workload, TimingReport> w : alone.entrySet()) {
+      TimingReport a = w.getValue();
+      EventEnergy.Breakdown b = e.of(a);
+      nj.add(b.total() / Math.max(1, a.applicationInstructions()) * 1e9);
+      long memOps = Math.max(1, a.loads() + a.stores());
+      missRates.add(
+          String.format(
+              Locale.ROOT,
+              "%s %.2f%%",
+              w.getKey().label(),
+              100.0 * (a.l1dReadMisses() + a.l1dWriteMisses()) / memOps));
+      if (b.fpShare() > 0.5) {
+        fpHeavy.add(
+            String.format(
+                Locale.ROOT, "%s (%.0f%% of its energy)", w.getKey().label(), 100 * b.fpShare()));
+      }
+    }
+    o.compare(
+        "application energy per instruction (average)",
+        paperEnergyPerInstruction(),
+        String.format(Locale.ROOT, "%.2f nJ", OverheadExperiment.mean(nj)),
+        "Fig. 14(a)'s totals include the display, the OS and idle time; the model prices the"
+            + " measured events only. Floating point is emulated in software on the StrongARM:"
+            + " "
+            + (fpHeavy.isEmpty()
+                ? "no program here is dominated by it"
+                : String.join(", ", fpHeavy))
+            + ".");
+    o.compare(
+        "L1 D miss rate of loads and stores (measured, 8 KB 32-way)",
+        "0.2% (the analytic model's fixed rate, Fig. 14(a)'s average)",
+        String.join(", ", missRates),
+        "Measured by the inorder model's L1 D; each miss is priced as IMEM-R or IMEM-W.");
+    for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
+      String d = p + "/" + OverheadExperiment.Variant.DISE;
+      String h = p + "/" + OverheadExperiment.Variant.HPS;
+      o.compare(
+          p.label + ", energy added by DISE / HPS sampling (average)",
+          "not published per profile type",
+          OverheadExperiment.pct(OverheadExperiment.mean(byKey.get(d)))
+              + " / "
+              + OverheadExperiment.pct(OverheadExperiment.mean(byKey.get(h))),
+          "Analytic model: "
+              + OverheadExperiment.pct(OverheadExperiment.mean(analyticByKey.get(d)))
+              + " / "
+              + OverheadExperiment.pct(OverheadExperiment.mean(analyticByKey.get(h)))
+              + " (column analytic_energy_overhead_pct).");
+    }
+    o.note(
+        "Energy from the inorder timing model's events (spec/timing.md, \"Energy\"): IREG "
+            + config.string("energy.ireg_nj")
+            + " nJ per instruction and bubble cycle, IMEM-R "
+            + config.string("energy.imem_r_nj")
+            + " nJ per L1 read miss (loads and fetches), IMEM-W "
+            + config.string("energy.imem_w_nj")
+            + " nJ per L1 D write miss, FPREG "
+            + config.string("energy.fp_nj")
+            + " nJ per FP instruction, "
+            + config.string("energy.byte_nj")
+            + " nJ per byte sent.");
     o.note(
         "The profile is sent once at the end (the paper's \"At End\"), "
             + BYTES_PER_ENTRY

@@ -72,6 +72,11 @@ public final class Lab {
    * measured under another model or configuration is another run.
    */
   public Map<String, String> timingSettings() {
+    return timingSettings(timing);
+  }
+
+  /** {@link #timingSettings()} for {@code timing} (null: analytic). */
+  public static Map<String, String> timingSettings(org.dise.runtime.timing.TimingConfig timing) {
     Map<String, String> s = new java.util.TreeMap<>();
     s.put(TIMING, timing == null ? "analytic" : timing.model());
     if (timing != null) {
@@ -340,6 +345,14 @@ public final class Lab {
     ProfilingEngine engine = Engines.profiling(set, w.label());
     engine.install(m.cpu());
     if (timed != null) {
+      // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
+      timed.handlers(
+          set.sinks().stream()
+              .map(
+                  b ->
+                      new org.dise.runtime.timing.handler.SinkHandler(
+                          b.name(), b.component(), b.params()))
+              .toList());
       timed.attach(m.cpu());
     }
     Machine.Outcome out = m.run(-1);

@@ -114,7 +114,12 @@ public final class OverheadExperiment implements Experiment {
    * #TIMING_COLUMNS} and its overhead in percent; null in {@link Measured} under the analytic
    * model.
    */
-  public record Timed(TimingConfig config, List<Object> row, double overheadPct) {}
+  public record Timed(
+      TimingConfig config,
+      List<Object> row,
+      double overheadPct,
+      TimingReport application,
+      TimingReport profiled) {}
 
   /** The ACF of one profile type and variant. */
   public static String acf(Profile p, Variant v) {
@@ -129,11 +134,16 @@ public final class OverheadExperiment implements Experiment {
   /** Every program under every profile type and variant: one run each, its ACF in the spec. */
   @Override
   public List<RunSpec> plan(Lab lab) {
+    return plan(lab, lab.timingSettings());
+  }
+
+  /** {@link #plan(Lab)} under the cycle model of {@code timing} ({@link Lab#timingSettings}). */
+  public List<RunSpec> plan(Lab lab, Map<String, String> timing) {
     List<RunSpec> out = new ArrayList<>();
     for (Workload w : lab.workloads()) {
       for (Profile p : Profile.values()) {
         for (Variant v : Variant.values()) {
-          Map<String, String> settings = new TreeMap<>(lab.timingSettings());
+          Map<String, String> settings = new TreeMap<>(timing);
           settings.putAll(Map.of("profile", p.name(), "variant", v.name(), "acf", acf(p, v)));
           out.add(
               lab.spec(
@@ -185,6 +195,8 @@ public final class OverheadExperiment implements Experiment {
           tn.put(TIMING_COLUMNS.get(i), String.valueOf(x));
         }
       }
+      tn.set("application", events(timed.application()));
+      tn.set("profiled", events(timed.profiled()));
     }
     return n;
   }
@@ -238,7 +250,55 @@ public final class OverheadExperiment implements Experiment {
               ? x.asText()
               : c.startsWith("cycles_") ? (Object) x.asLong() : (Object) x.asDouble());
     }
-    return new Timed(config, row, t.path("timing_overhead_pct").asDouble());
+    return new Timed(
+        config,
+        row,
+        t.path("timing_overhead_pct").asDouble(),
+        report(config.model(), t.path("application")),
+        report(config.model(), t.path("profiled")));
+  }
+
+  /** A core's counts as a result's JSON (the members of {@link TimingReport#jsonMembers}). */
+  static JsonNode events(TimingReport r) {
+    try {
+      return Results.MAPPER.readTree("{" + r.jsonMembers() + "}");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A core's counts read back from {@link #events} (null: a result from before they were kept). */
+  static TimingReport report(String model, JsonNode n) {
+    if (n.isMissingNode()) {
+      return null;
+    }
+    return new TimingReport(
+        model,
+        n.path("cycles").asLong(),
+        new long[] {
+          n.path("cycles_application").asLong(),
+          n.path("cycles_inserted").asLong(),
+          n.path("cycles_handler").asLong(),
+          n.path("cycles_stall").asLong()
+        },
+        n.path("application_instructions").asLong(),
+        n.path("inserted_instructions").asLong(),
+        n.path("handler_calls").asLong(),
+        n.path("l1i_accesses").asLong(),
+        n.path("l1i_misses").asLong(),
+        n.path("l1d_accesses").asLong(),
+        n.path("l1d_misses").asLong(),
+        n.path("l2_accesses").asLong(),
+        n.path("l2_misses").asLong(),
+        n.path("branches").asLong(),
+        n.path("mispredictions").asLong(),
+        n.path("loads").asLong(),
+        n.path("stores").asLong(),
+        n.path("fp").asLong(),
+        n.path("l1d_read_misses").asLong(),
+        n.path("l1d_write_misses").asLong(),
+        n.path("bubble_cycles").asLong(),
+        n.path("handler_code_instructions").asLong());
   }
 
   /** Every program under every profile type and variant, run here (the tests' view of the runs). */

@@ -259,6 +259,39 @@ class ExperimentsTest {
   }
 
   @Test
+  void energyUnderATimingModelIsPricedFromTheInorderModelsEvents(@TempDir Path out) {
+    // The default --timing is ooo; energy runs on inorder, the paper's StrongARM handheld.
+    Lab lab = lab("phases:1:AB").timing(org.dise.runtime.timing.TimingConfig.defaults("ooo"));
+    ExperimentRunner.Written w = ExperimentRunner.run(new EnergyExperiment(), lab, out, "t", "t");
+    assertThat(w.outcome().settings).containsEntry("cost_model", "inorder");
+    List<List<Object>> dise = rows(w, "variant", "dise");
+    List<List<Object>> hps = rows(w, "variant", "hps");
+    assertThat(dise).hasSize(3);
+    for (int i = 0; i < dise.size(); i++) {
+      assertThat(num(w, dise.get(i), "energy_overhead_pct"))
+          .isGreaterThan(num(w, hps.get(i), "energy_overhead_pct"));
+    }
+    List<Object> r = dise.get(0);
+    // The application's joules are the measured events at their Fig. 14(b) prices: no fixed
+    // miss rate, the misses are counted; a refill's bubble cycles cost an IREG cycle each.
+    double ireg = 0.865 / 204.79e6;
+    double expected =
+        (num(w, r, "application_instructions") - num(w, r, "fp")) * ireg
+            + num(w, r, "fp") * 0.965 / 0.439e6
+            + (num(w, r, "l1d_read_misses") + num(w, r, "l1i_misses")) * (0.973 / 19.462e6 - ireg)
+            + num(w, r, "l1d_write_misses") * (1.340 / 11.625e6 - ireg)
+            + num(w, r, "bubble_cycles") * ireg;
+    assertThat(num(w, r, "application_joules")).isWithin(1e-4 * expected).of(expected);
+    assertThat(num(w, r, "l1d_read_misses")).isGreaterThan(0.0);
+    // The profiled run misses more than the application alone (the handler's lines).
+    assertThat(num(w, r, "profiled_l1d_read_misses") + num(w, r, "profiled_l1i_misses"))
+        .isAtLeast(num(w, r, "l1d_read_misses") + num(w, r, "l1i_misses"));
+    // The analytic model's figure is kept beside the measured one.
+    assertThat(num(w, r, "analytic_energy_overhead_pct")).isGreaterThan(0.0);
+    assertThat(w.outcome().comparisons.get(1).paper()).startsWith("0.2%");
+  }
+
+  @Test
   void badProgramsAreNamed() {
     ExperimentException e =
         org.junit.jupiter.api.Assertions.assertThrows(

@@ -184,8 +184,9 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--timing",
       paramLabel = "MODEL",
       description =
-          "With --cold: every run under this timing model (inorder or ooo, spec/timing.md), so"
-              + " that the table gives the timed speed.")
+          "With --cold: also run every workload under these timing models (inorder, ooo or"
+              + " both: inorder,ooo; spec/timing.md), each a column of time over the plain"
+              + " run's beside it (with --acf: under the productions too).")
   String timing;
 
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
@@ -291,10 +292,6 @@ public final class BenchCommand implements Callable<Integer> {
     if (sysroot != null) {
       runOptions.addAll(List.of("--sysroot", sysroot.toString()));
     }
-    if (timing != null) {
-      TimingOptions.read(timing, null); // an unknown model is refused once, here
-      runOptions.addAll(List.of("--timing", timing));
-    }
     if (translateThreshold != Machine.Options.DEFAULT_TRANSLATE_THRESHOLD) {
       runOptions.addAll(List.of("--translate-threshold", String.valueOf(translateThreshold)));
     }
@@ -309,6 +306,22 @@ public final class BenchCommand implements Callable<Integer> {
       o.addAll(List.of("--engine", engine));
       acfOptions.add(o);
       acfNames.add(engine.substring(0, 3));
+    }
+    if (timing != null) {
+      // Each model a configuration beside the plain run (under the productions, if any).
+      List<List<String>> base = acfOptions.isEmpty() ? List.of(List.of()) : List.copyOf(acfOptions);
+      List<String> baseNames = acfNames.isEmpty() ? List.of("") : List.copyOf(acfNames);
+      acfOptions.clear();
+      acfNames.clear();
+      for (String model : timing.split(",")) {
+        TimingOptions.read(model, null); // an unknown model is refused once, here
+        for (int k = 0; k < base.size(); k++) {
+          List<String> o = new ArrayList<>(List.of("--timing", model));
+          o.addAll(base.get(k));
+          acfOptions.add(o);
+          acfNames.add(baseNames.get(k).isEmpty() ? model : model + "+" + baseNames.get(k));
+        }
+      }
     }
     List<String> cmd = launcher.isEmpty() ? ColdBench.defaultLauncher() : launcher;
     return new ColdBench(

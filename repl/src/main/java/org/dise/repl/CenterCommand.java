@@ -48,6 +48,7 @@ import picocli.CommandLine.Parameters;
       CenterCommand.Query.class,
       CenterCommand.Status.class,
       CenterCommand.Load.class,
+      CenterCommand.Gc.class,
     })
 public final class CenterCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -235,8 +236,18 @@ public final class CenterCommand implements Runnable {
                 + " waiting for their headers hold no thread.")
     int threads = 16;
 
+    @Option(
+        names = "--retain",
+        paramLabel = "AGE",
+        description =
+            "Drop parts received more than AGE ago (90s, 30m, 2h, 30d), checked at start and"
+                + " then every AGE/4 (1 s to 1 h); the phase figures, weights and totals they"
+                + " added to are kept (spec/remote.md, \"Retention\"). Default: keep all.")
+    String retain;
+
     @Override
     public Integer call() throws InterruptedException {
+      java.time.Duration retention = retain == null ? null : age(retain);
       if (port < 0
           || port > 65535
           || threads < 1
@@ -356,10 +367,112 @@ public final class CenterCommand implements Runnable {
                     System.err.println("center: stopped");
                     stopped.countDown();
                   }));
+      if (retention != null) {
+        retainEvery(s, retention);
+      }
       System.out.println("listening on " + server.url());
       System.out.flush();
       stopped.await();
       return 0;
+    }
+  }
+
+  static java.time.Duration age(String text) {
+    try {
+      return org.dise.center.Since.age(text);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--retain " + e.getMessage(), ExitStatus.USAGE);
+    }
+  }
+
+  /**
+   * Runs retention on {@code store} now and every quarter of {@code retention} (1 s to 1 h), on a
+   * daemon thread; each pass that drops something says so on stderr.
+   */
+  static void retainEvery(Store store, java.time.Duration retention) {
+    long every = Math.max(1000, Math.min(3_600_000, retention.toMillis() / 4));
+    java.util.concurrent.ScheduledExecutorService timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "center-retention");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        () -> {
+          long before = System.currentTimeMillis() - retention.toMillis();
+          try {
+            Store.Collected c = store.gc(before);
+            if (c.parts() > 0) {
+              System.err.println(
+                  "center: retention: dropped "
+                      + c.parts()
+                      + " part(s) received before "
+                      + java.time.Instant.ofEpochMilli(before)
+                      + " ("
+                      + c.profiles()
+                      + " profile row(s)); "
+                      + c.kept()
+                      + " kept");
+            }
+          } catch (StoreException | RuntimeException e) {
+            System.err.println("center: retention: " + e.getMessage() + "; tried again later");
+          }
+        },
+        0,
+        every,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** {@code acf center gc}. */
+  @Command(
+      name = "gc",
+      mixinStandardHelpOptions = true,
+      description =
+          "Drop the parts a store received more than AGE ago, as acf center serve --retain"
+              + " does; the phase figures, weights and totals they added to are kept. Safe while"
+              + " centers serve the store: it deletes a batch of parts per transaction.",
+      footer = {
+        "",
+        "Examples:",
+        "  ./acf center gc --retain 30d --store sqlite:center/center.db",
+        "  ./acf center gc --retain 7d --store postgresql://acf:secret@127.0.0.1:5432/acf"
+      })
+  static final class Gc implements Callable<Integer> {
+    @Option(
+        names = "--retain",
+        required = true,
+        paramLabel = "AGE",
+        description = "Keep the parts received within AGE (90s, 30m, 2h, 30d).")
+    String retain;
+
+    @Option(
+        names = "--store",
+        paramLabel = "URL",
+        description = "The center's store (default: ${DEFAULT-VALUE}).")
+    String store = StoreUrl.DEFAULT;
+
+    @Override
+    public Integer call() {
+      java.time.Duration retention = age(retain);
+      try (Store s = openStore(store, 1)) {
+        long before = System.currentTimeMillis() - retention.toMillis();
+        Store.Collected c = s.gc(before);
+        System.out.println(
+            "dropped "
+                + c.parts()
+                + " part(s) received before "
+                + java.time.Instant.ofEpochMilli(before)
+                + " ("
+                + c.profiles()
+                + " profile row(s)); "
+                + c.kept()
+                + " part(s) kept in "
+                + s.url().redacted());
+        return 0;
+      } catch (StoreException e) {
+        throw new UserError(e.getMessage());
+      }
     }
   }
 
@@ -583,11 +696,36 @@ public final class CenterCommand implements Runnable {
         description = "The store (default: a new SQLite file in a temporary directory).")
     String store;
 
+    @Option(
+        names = "--instances",
+        paramLabel = "N",
+        description =
+            "Centers on the one store, device d sending to center d mod N (default:"
+                + " ${DEFAULT-VALUE}); more than one needs PostgreSQL.")
+    int instances = 1;
+
     @Override
     public Integer call() throws Exception {
-      if (devices < 1 || devices > 1000 || parts < 1 || rows < 1 || maxSeconds < 1) {
+      if (devices < 1
+          || devices > 1000
+          || parts < 1
+          || rows < 1
+          || maxSeconds < 1
+          || instances < 1
+          || instances > 16) {
         throw new UserError(
-            "--devices 1..1000, --parts, --rows and --max-seconds >= 1, please", ExitStatus.USAGE);
+            "--devices 1..1000, --instances 1..16, --parts, --rows and --max-seconds >= 1, please",
+            ExitStatus.USAGE);
+      }
+      if (instances > 1
+          && (store == null
+              || !(store.startsWith("postgresql:") || store.startsWith("postgres:")))) {
+        throw new UserError(
+            "--instances "
+                + instances
+                + " needs a PostgreSQL --store: several centers share a database server, not an"
+                + " SQLite file",
+            ExitStatus.USAGE);
       }
       String url =
           store != null
@@ -597,6 +735,7 @@ public final class CenterCommand implements Runnable {
       org.dise.center.LoadTest.Result r =
           org.dise.center.LoadTest.run(
               openStore(url, 16),
+              instances,
               devices,
               parts,
               rows,
@@ -607,7 +746,9 @@ public final class CenterCommand implements Runnable {
               + storeUrl(url).redacted().replaceFirst(":.*/", ":.../")
               + ", "
               + Runtime.getRuntime().availableProcessors()
-              + " cores");
+              + " cores, "
+              + instances
+              + (instances == 1 ? " center" : " centers"));
       System.out.println("loadtest: " + r.describe());
       return r.failed() == 0 ? 0 : ExitStatus.FAILURE;
     }

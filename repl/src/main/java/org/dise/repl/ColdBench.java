@@ -223,7 +223,7 @@ final class ColdBench {
             + " process; wall/q, cpu/q: ratios to qemu-riscv64"
             + (acfNames.isEmpty()
                 ? ""
-                : "; X/plain, X-cpu/plain: wall and CPU time under the productions over the plain"
+                : "; X/plain, X-cpu/plain: wall and CPU time under the productions or timing model over the plain"
                     + " run's")
             + "%n");
     out.printf(

@@ -11,6 +11,7 @@ import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.ProfileFormats;
 import org.dise.repl.common.RunDirectory;
 import org.dise.repl.common.SummaryJson;
+import org.dise.repl.common.TimingFigures;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.metrics.Accuracy;
 import org.dise.runtime.metrics.StreamOverlap;
@@ -240,6 +241,14 @@ public final class CompareCommand implements Callable<Integer> {
         doc.put("skipped", skipped);
         doc.put("profiles_only_in_a", onlyA);
         doc.put("profiles_only_in_b", onlyB);
+        Map<String, Object> ta = TimingFigures.of(ra.summary());
+        Map<String, Object> tb = TimingFigures.of(rb.summary());
+        if (!ta.isEmpty() || !tb.isEmpty()) {
+          Map<String, Object> t = new LinkedHashMap<>();
+          t.put("a", ta.isEmpty() ? null : ta);
+          t.put("b", tb.isEmpty() ? null : tb);
+          doc.put("timing", t);
+        }
         System.out.println(SummaryJson.write(doc));
       }
       case csv -> {
@@ -271,9 +280,33 @@ public final class CompareCommand implements Callable<Integer> {
         if (!onlyB.isEmpty()) {
           System.out.println("profiles only in B (" + b + "): " + String.join(", ", onlyB));
         }
+        printTiming(ra, rb);
       }
     }
     return 0;
+  }
+
+  /** Each run's timing figures (acf run --timing), when either has them. */
+  private void printTiming(RunDirectory ra, RunDirectory rb) {
+    List<String> la = TimingFigures.lines(ra.summary());
+    List<String> lb = TimingFigures.lines(rb.summary());
+    if (la.isEmpty() && lb.isEmpty()) {
+      return;
+    }
+    System.out.println();
+    System.out.println("timing, A (" + a + ")" + (la.isEmpty() ? ": not measured (analytic)" : ""));
+    la.forEach(l -> System.out.println("  " + l));
+    System.out.println("timing, B (" + b + ")" + (lb.isEmpty() ? ": not measured (analytic)" : ""));
+    lb.forEach(l -> System.out.println("  " + l));
+    Map<String, Object> ta = TimingFigures.of(ra.summary());
+    Map<String, Object> tb = TimingFigures.of(rb.summary());
+    if (!ta.isEmpty() && !tb.isEmpty()) {
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "  overhead B - A %+.2f points, cycles with profiling B / A %.4f%n",
+          (double) tb.get("overhead_pct") - (double) ta.get("overhead_pct"),
+          (double) tb.get("cycles_profiled") / (double) ta.get("cycles_profiled"));
+    }
   }
 
   /** The columns of {@code --format csv}, one line per profile compared. */

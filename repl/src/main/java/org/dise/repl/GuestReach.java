@@ -4,15 +4,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import org.dise.repl.common.ExitStatus;
+import java.util.List;
+import org.dise.repl.common.AcfState;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.linux.Sandbox;
 
 /**
- * Whether a path of acf's own state (the spool, the ACF cache) lies where the guest may write: the
- * working directory or an {@code --allow-write} directory, judged on real paths as the sandbox
- * judges the guest's (spec/emulator.md, "File sandbox"). A guest that can write the spool can plant
- * a part the device then uploads with its own token (issue 31).
+ * acf's own state and the guest: which paths every guest's sandbox protects (a guest that could
+ * write the spool could plant a part the device then uploads with its own token; one that could
+ * write the ACF cache or acf's jar, compiled productions or code a later run loads: issue 31), and
+ * whether a path lies where the guest may write, judged on real paths as the sandbox judges the
+ * guest's (spec/emulator.md, "File sandbox").
  */
 final class GuestReach {
   private GuestReach() {}
@@ -43,19 +45,9 @@ final class GuestReach {
     }
   }
 
-  /** Refuses (usage error) to keep the spool where the guest may write. */
-  static void checkSpool(Sandbox sandbox, Path spool, boolean defaulted) {
-    if (guestMayWrite(sandbox, spool)) {
-      throw new UserError(
-          (defaulted ? "the default spool " : "--spool ")
-              + spool
-              + " lies in a directory the guest may write (the working directory "
-              + sandbox.cwd()
-              + " or an --allow-write one): a guest could plant a part there that this device then"
-              + " uploads with its token. Run from another directory or pass --spool DIR outside"
-              + " them",
-          ExitStatus.USAGE);
-    }
+  /** acf's own state that every guest's sandbox protects ({@link AcfState}). */
+  static List<Path> acfState() {
+    return AcfState.paths();
   }
 
   /** The identity (device and inode) of a folder, or null when the platform has none. */

@@ -71,7 +71,7 @@ final class PointRuns {
       engine.install(machine.cpu());
       before = engine.cost();
       long app = before.applicationInstructions();
-      engine.sinks().forEach(s -> s.resume(app)); // sinks that charge time start here
+      engine.sinks().forEach(s -> s.resume(machine.cpu(), app)); // the stack is unwound here
       o = machine.run(run.maxInsns);
     } else if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT) {
       o = machine.run(run.maxInsns);

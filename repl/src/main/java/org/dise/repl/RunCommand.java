@@ -347,10 +347,6 @@ public final class RunCommand implements Callable<Integer> {
     // The one validation of how the options go together is the session's.
     SessionOptions request =
         new SessionOptions(program, rawArgs(args), acfs, config, out, maxInsns, followExec);
-    if (report.active()) {
-      Path spoolDir = report.spool != null ? report.spool : org.dise.center.Spool.defaultDir();
-      GuestReach.checkSpool(options().sandbox(), spoolDir, report.spool == null);
-    }
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
@@ -362,14 +358,15 @@ public final class RunCommand implements Callable<Integer> {
         ProfilingSession.open(
             request,
             options(),
-            files -> AcfLoader.load(files, noCache ? null : guestSafeCache()),
+            files -> AcfLoader.load(files, noCache ? null : AcfCache.standard()),
             System.err);
     ProductionSet productions = session.productions();
     Path origin = session.origin();
     if (fastForward != null || simpoints != null || weights != null) {
       if (timing.active()) {
         throw new UserError(
-            "--timing does not combine with simulation points yet (spec/timing.md, \"Not yet\")",
+            "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
+                + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")",
             ExitStatus.USAGE);
       }
       return new PointRuns(this).run(productions, origin);
@@ -392,6 +389,20 @@ public final class RunCommand implements Callable<Integer> {
     ProfilingEngine engine = run.engine();
     Map<Machine, ProfilingEngine> children = run.children();
     if (timed != null) {
+      if (productions != null) {
+        // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
+        try {
+          timed.handlers(
+              productions.sinks().stream()
+                  .map(
+                      b ->
+                          new org.dise.runtime.timing.handler.SinkHandler(
+                              b.name(), b.component(), b.params()))
+                  .toList());
+        } catch (IllegalArgumentException e) {
+          throw new UserError(origin + ": " + e.getMessage(), ExitStatus.USAGE);
+        }
+      }
       timed.attach(machine.cpu());
     }
     org.dise.center.DeviceReporter reporter =
@@ -477,23 +488,6 @@ public final class RunCommand implements Callable<Integer> {
       clock.printStats(out.instructions());
     }
     return reported(out.exitStatus(), reporter);
-  }
-
-  /**
-   * The ACF cache, unless it lies where the guest may write: then this run neither reads nor writes
-   * it (a planted entry would be run as compiled productions).
-   */
-  private AcfCache guestSafeCache() {
-    AcfCache c = AcfCache.standard();
-    if (c != null && GuestReach.guestMayWrite(options().sandbox(), c.directory())) {
-      System.err.println(
-          "acf: not using the ACF cache "
-              + c.directory()
-              + ": the guest may write there (set ACF_CACHE to a directory outside the working"
-              + " directory)");
-      return null;
-    }
-    return c;
   }
 
   private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
@@ -795,6 +789,14 @@ public final class RunCommand implements Callable<Integer> {
       guest.sysroot(sysroot);
     }
     limits.forEach(l -> guest.limit(l, "--limit"));
+    // acf's own output and spool: the guest may not change them (the rest of acf's state is
+    // protected for every guest, AcfState.paths()).
+    if (out != null) {
+      guest.protect(out);
+    }
+    if (report.spool != null) {
+      guest.protect(report.spool);
+    }
     // The bytes typed, whatever the locale.
     env.forEach(v -> guest.set(HostArgs.guestText(v), "--env"));
     return guest.options(org.dise.runtime.linux.HostNames.workingDirectory(), System.err);

@@ -1,5 +1,6 @@
 package org.dise.repl;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -56,6 +57,7 @@ import picocli.CommandLine.Parameters;
       "      --workload 'phases 4' --workload 'jpeg 1' --seeds 1,2,3 --out sweep.csv",
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --allow-read data \\",
       "      --stdin data/input.txt --workload 'prog data/table.csv' --out sweep.csv",
+      "  ./acf sweep --acf examples/acf/sampled_regions.acf --timing ooo --out sweep.csv",
       "  ./acf sweep --acf examples/acf/sampled_regions.acf --executor slurm \\",
       "      --slurm-time 60 --out /shared/sweep.csv",
       "",
@@ -195,6 +197,12 @@ public final class SweepCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin PlanOptions exec = new PlanOptions();
 
+  /**
+   * --timing MODEL: each sampled run measured by a timing model; the CSV gains its cycles, CPI,
+   * MPKIs and overhead.
+   */
+  @picocli.CommandLine.Mixin TimingOptions timing = new TimingOptions();
+
   @Parameters(arity = "0", hidden = true)
   List<String> none = new ArrayList<>();
 
@@ -219,6 +227,7 @@ public final class SweepCommand implements Callable<Integer> {
       throw new UserError("--out " + out + ": no such directory " + outDir, ExitStatus.USAGE);
     }
     ProductionSet set = AcfLoader.load(acfs);
+    org.dise.runtime.timing.TimingConfig timed = timing.config(); // a bad model fails here
     long iv;
     try {
       iv = Triggers.parseCount("--interval", interval);
@@ -268,14 +277,28 @@ public final class SweepCommand implements Callable<Integer> {
                       options,
                       System.err,
                       "nothing was run"); // each its own addresses
+              List<org.dise.runtime.timing.TimingRun> measured = new ArrayList<>();
               SamplingRun.Setup setup =
                   new SamplingRun.Setup() {
+                    private Machine last;
+
                     @Override
                     public Machine machine() {
                       Machine m = Programs.load(program, args, options);
                       m.kernel().setStdio(0, firstPassInput(), null);
                       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+                      last = m;
                       return m;
+                    }
+
+                    @Override
+                    public void started(
+                        String pass, org.dise.runtime.trigger.TriggerDriver driver) {
+                      // Only the sampled runs are measured; the first pass is the reference.
+                      if (timed != null && pass.equals("sampled run")) {
+                        measured.add(
+                            new org.dise.runtime.timing.TimingRun(timed).attach(last.cpu()));
+                      }
                     }
 
                     @Override
@@ -297,7 +320,8 @@ public final class SweepCommand implements Callable<Integer> {
                     }
                   };
               try {
-                return Sweep.run(name, setup, plan, System.err);
+                List<Sweep.Point> pts = Sweep.run(name, setup, plan, System.err);
+                return new SweepRuns.Swept(pts, measured);
               } catch (IllegalArgumentException e) {
                 throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
               }
@@ -312,6 +336,7 @@ public final class SweepCommand implements Callable<Integer> {
                 ? exec.status
                 : runs != null ? runs : Path.of(out == null ? "sweep-runs" : out + ".runs");
     List<Sweep.Point> points;
+    List<List<String>> timingColumns;
     try {
       if (exec.plan) {
         planned.forEach(p -> System.out.println(p.jsonLine()));
@@ -331,21 +356,79 @@ public final class SweepCommand implements Callable<Integer> {
           return 0; // --status and --collect take over
         }
       }
-      points =
-          SweepRuns.points(
-              Plans.results(sweep, lab, results).stream().map(Results.Result::value).toList());
+      List<JsonNode> values =
+          Plans.results(sweep, lab, results).stream().map(Results.Result::value).toList();
+      points = SweepRuns.points(values);
+      timingColumns = SweepRuns.timing(values);
     } catch (ExperimentException e) {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
     if (out != null) {
       try (Writer wr = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-        Sweep.writeCsv(points, Sweep.settings(plan), wr);
+        Map<String, String> shared = new java.util.LinkedHashMap<>(Sweep.settings(plan));
+        if (timed != null) {
+          timed.values().forEach((k, v) -> shared.put("timing." + k, v));
+        }
+        java.io.StringWriter csv = new java.io.StringWriter();
+        Sweep.writeCsv(points, shared, csv);
+        wr.write(withTiming(csv.toString(), timingColumns));
       } catch (IOException e) {
         throw new UserError("--out " + out + ": cannot write: " + UserError.why(e));
       }
     }
     summary(points, iv);
+    if (timed != null) {
+      timingSummary(points, timingColumns);
+    }
     return 0;
+  }
+
+  /** The CSV with each row's timing columns at its end (unchanged when no point was timed). */
+  static String withTiming(String csv, List<List<String>> timing) {
+    if (timing.stream().allMatch(List::isEmpty)) {
+      return csv;
+    }
+    String[] lines = csv.split("\n", -1);
+    StringBuilder b = new StringBuilder();
+    b.append(lines[0]).append(',').append(String.join(",", SweepRuns.TIMING_COLUMNS)).append('\n');
+    for (int i = 1; i < lines.length; i++) {
+      if (lines[i].isEmpty()) {
+        continue;
+      }
+      List<String> t = i - 1 < timing.size() ? timing.get(i - 1) : List.of();
+      b.append(lines[i]);
+      for (int k = 0; k < SweepRuns.TIMING_COLUMNS.size(); k++) {
+        b.append(',').append(k < t.size() ? t.get(k) : "");
+      }
+      b.append('\n');
+    }
+    return b.toString();
+  }
+
+  /** Each point's measured overhead beside its sampled fraction. */
+  private static void timingSummary(List<Sweep.Point> points, List<List<String>> timing) {
+    System.out.println(
+        "timing: overhead of each sampled run (profiled cycles over the application's)");
+    int overhead = SweepRuns.TIMING_COLUMNS.indexOf("timing_overhead_pct");
+    int cpi = SweepRuns.TIMING_COLUMNS.indexOf("cpi_profiled");
+    for (int i = 0; i < points.size(); i++) {
+      Sweep.Point p = points.get(i);
+      List<String> t = timing.get(i);
+      if (t.isEmpty()) {
+        continue;
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "  %-12s %-14s %-8s seed %-3d sampled %6.2f%%  overhead %s%%  CPI %s  (%s)%n",
+          p.workload(),
+          p.strategy(),
+          p.parameter(),
+          p.seed(),
+          100 * p.sampledFraction(),
+          t.get(overhead),
+          t.get(cpi),
+          t.get(0));
+    }
   }
 
   /** What every workload's run depends on besides its program: the ACFs, the plan, the input. */
@@ -372,6 +455,9 @@ public final class SweepCommand implements Callable<Integer> {
     if (stdin != null) {
       s.put("stdin", stdin + " " + new Workload("stdin", stdin, List.of()).sha256());
     }
+    if (timing.active()) {
+      s.putAll(Lab.timingSettings(timing.config())); // a timed run is another run
+    }
     return s;
   }
 
@@ -390,6 +476,10 @@ public final class SweepCommand implements Callable<Integer> {
     allowWrite.forEach(p -> a.addAll(List.of("--allow-write", p.toString())));
     if (stdin != null) {
       a.addAll(List.of("--stdin", stdin.toString()));
+    }
+    a.addAll(List.of("--timing", timing.model));
+    if (timing.configFile != null) {
+      a.addAll(List.of("--timing-config", timing.configFile.toAbsolutePath().toString()));
     }
     a.addAll(List.of("--runs", into.toAbsolutePath().toString(), "--run", k));
     return a;

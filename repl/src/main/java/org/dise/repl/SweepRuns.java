@@ -24,13 +24,33 @@ import org.dise.runtime.trigger.Sweep;
 final class SweepRuns implements Experiment {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final Map<String, String> settings;
-  private final Function<Workload, List<Sweep.Point>> sweep;
+  private final Function<Workload, Swept> sweep;
+
+  /**
+   * A workload's points, and under {@code --timing} each point's sampled run's timing measurement
+   * (the same order; empty without a model).
+   */
+  record Swept(List<Sweep.Point> points, List<org.dise.runtime.timing.TimingRun> timing) {}
+
+  /** The timing columns a timed sweep's CSV ends in (spec/timing.md, "Reports"). */
+  static final List<String> TIMING_COLUMNS =
+      List.of(
+          "timing_model",
+          "cycles_alone",
+          "cycles_profiled",
+          "cpi_alone",
+          "cpi_profiled",
+          "l1i_mpki",
+          "l1d_mpki",
+          "l2_mpki",
+          "branch_mpki",
+          "timing_overhead_pct");
 
   /**
    * @param settings what every run depends on besides its program (ACF texts, plan, input)
    * @param sweep the sweep of one workload, as {@code acf sweep} runs it
    */
-  SweepRuns(Map<String, String> settings, Function<Workload, List<Sweep.Point>> sweep) {
+  SweepRuns(Map<String, String> settings, Function<Workload, Swept> sweep) {
     this.settings = settings;
     this.sweep = sweep;
   }
@@ -67,8 +87,17 @@ final class SweepRuns implements Experiment {
   @Override
   public JsonNode execute(Lab lab, RunSpec spec) {
     ArrayNode points = JSON.createArrayNode();
-    for (Sweep.Point p : sweep.apply(lab.workload(spec))) {
+    Swept swept = sweep.apply(lab.workload(spec));
+    for (int i = 0; i < swept.points().size(); i++) {
+      Sweep.Point p = swept.points().get(i);
       ObjectNode n = points.addObject();
+      if (!swept.timing().isEmpty()) {
+        ObjectNode t = n.putObject("timing");
+        List<String> values = timingValues(swept.timing().get(i));
+        for (int k = 0; k < TIMING_COLUMNS.size(); k++) {
+          t.put(TIMING_COLUMNS.get(k), values.get(k));
+        }
+      }
       n.put("workload", p.workload());
       n.put("strategy", p.strategy());
       n.put("parameter", p.parameter());
@@ -81,6 +110,41 @@ final class SweepRuns implements Experiment {
       n.put("phases", p.phases());
     }
     return points;
+  }
+
+  /** A timed point's {@link #TIMING_COLUMNS}, as the CSV's text. */
+  static List<String> timingValues(org.dise.runtime.timing.TimingRun t) {
+    org.dise.runtime.timing.TimingReport a = t.application();
+    org.dise.runtime.timing.TimingReport p = t.profiled();
+    return List.of(
+        t.config().model(),
+        Long.toString(a.cycles()),
+        Long.toString(p.cycles()),
+        String.format(java.util.Locale.ROOT, "%.4f", a.cpi()),
+        String.format(java.util.Locale.ROOT, "%.4f", p.cpi()),
+        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l1iMisses())),
+        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l1dMisses())),
+        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l2Misses())),
+        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.mispredictions())),
+        String.format(java.util.Locale.ROOT, "%.4f", 100 * t.overhead()));
+  }
+
+  /** Each point's timing columns (an empty list: the point was not timed), in the plan's order. */
+  static List<List<String>> timing(List<JsonNode> results) {
+    List<List<String>> out = new ArrayList<>();
+    for (JsonNode r : results) {
+      for (JsonNode n : r) {
+        JsonNode t = n.path("timing");
+        List<String> values = new ArrayList<>();
+        if (!t.isMissingNode()) {
+          for (String c : TIMING_COLUMNS) {
+            values.add(t.path(c).asText());
+          }
+        }
+        out.add(values);
+      }
+    }
+    return out;
   }
 
   /** The points of every run's result, in the plan's order. */

@@ -28,6 +28,15 @@ final class TimingOptions {
       description = "Timing model parameters, `name = value` lines (spec/timing.md).")
   Path configFile;
 
+  @picocli.CommandLine.Option(
+      names = "--timing-sample",
+      paramLabel = "PERIOD[:UNIT[:WARMUP]]",
+      description =
+          "Sampled timing (SMARTS): one detailed unit of UNIT application instructions (1000)"
+              + " every PERIOD, after WARMUP (2000) detailed and unmeasured; caches and predictors"
+              + " warmed in between; cycles are estimated (spec/timing.md). K, M suffixes.")
+  String sample;
+
   boolean active() {
     return !model.equals("analytic");
   }
@@ -35,12 +44,35 @@ final class TimingOptions {
   /** The configuration asked for, or null for analytic; a bad model or file is a usage error. */
   TimingConfig config() {
     if (!active()) {
+      if (sample != null) {
+        throw new UserError("--timing-sample needs --timing inorder or ooo", ExitStatus.USAGE);
+      }
       if (configFile != null) {
         throw new UserError("--timing-config needs --timing inorder or ooo", ExitStatus.USAGE);
       }
       return null;
     }
-    return read(model, configFile);
+    TimingConfig c = read(model, configFile);
+    if (sample != null) {
+      String[] parts = sample.split(":");
+      String[] names = {"sample.period", "sample.unit", "sample.warmup"};
+      if (parts.length > 3) {
+        throw new UserError(
+            "--timing-sample takes PERIOD[:UNIT[:WARMUP]], not `" + sample + "`", ExitStatus.USAGE);
+      }
+      try {
+        for (int i = 0; i < parts.length; i++) {
+          c.set(
+              names[i],
+              Long.toString(
+                  org.dise.runtime.trigger.Triggers.parseCount("--timing-sample", parts[i])));
+        }
+        org.dise.runtime.timing.Core.of(c);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--timing-sample: " + e.getMessage(), ExitStatus.USAGE);
+      }
+    }
+    return c;
   }
 
   /** The configuration of {@code model} with {@code file}'s parameters (file may be null). */

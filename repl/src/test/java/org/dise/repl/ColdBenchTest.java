@@ -3,6 +3,7 @@ package org.dise.repl;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.util.List;
+import org.dise.repl.common.ExitStatus;
 import org.junit.jupiter.api.Test;
 
 /** {@code acf bench --cold}: fresh processes, their all-thread CPU time, ratios and medians. */
@@ -61,5 +62,41 @@ class ColdBenchTest {
     if (BenchCommand.onPath("qemu-riscv64")) {
       assertThat(r.stdout()).containsMatch("(?m)^geomean +[0-9.]+x +[0-9.]+x");
     }
+  }
+
+  @Test
+  void timingModelsAreColumnsBesideThePlainRun() {
+    String launcher =
+        "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "bench",
+            "--cold",
+            "--no-qemu",
+            "--timing",
+            "inorder,ooo",
+            "--dir",
+            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            "--launcher",
+            launcher,
+            "hello");
+    assertThat(r.status()).isEqualTo(0);
+    // The plain command line, and a column of time over it per model.
+    assertThat(r.stdout()).contains("run PROGRAM");
+    assertThat(r.stdout()).containsMatch("inorder/plain +inorder-cpu/plain +ooo/plain");
+    assertThat(r.stdout()).containsMatch("(?m)^hello( +[0-9.]+){2}( +[0-9.]+x){4}");
+    ConfigCommandTest.Result bad =
+        ConfigCommandTest.acf(
+            "bench",
+            "--cold",
+            "--timing",
+            "inorder,o3",
+            "--dir",
+            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            "--launcher",
+            launcher,
+            "hello");
+    assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
+    assertThat(bad.stderr()).contains("unknown timing model `o3`");
   }
 }

@@ -97,28 +97,65 @@ class DeviceCommandLineTest {
   }
 
   @Test
-  void aSpoolTheGuestMayWriteIsRefused(@TempDir Path dir) {
-    // The working directory (this module's) is the guest's to write; so is an --allow-write one.
-    ConfigCommandTest.Result inside =
-        reportToNowhere(ACF, PROGRAM, "--device", "d", "--spool", "target/guest-spool");
-    assertThat(inside.status()).isEqualTo(ExitStatus.USAGE);
-    assertThat(inside.stderr()).contains("lies in a directory the guest may write");
-    ConfigCommandTest.Result allowed =
-        ConfigCommandTest.acf(
-            "run",
+  void acfsOwnStateIsOutOfTheGuestsReach(@TempDir Path dir) throws Exception {
+    // A run whose guest may write everywhere (--allow-write /) still may not change acf's state:
+    // --out, --spool, the ACF cache, the state folder of the default spool, acf's own folder
+    // (its jar and class-data archive).
+    Path out = dir.resolve("out");
+    Path spool = dir.resolve("spool");
+    RunCommand run = new RunCommand();
+    new picocli.CommandLine(run)
+        .parseArgs(
             "--acf",
             ACF,
             "--allow-write",
-            dir.toString(),
+            "/",
+            "--out",
+            out.toString(),
             "--report-to",
             "http://127.0.0.1:1",
             "--device",
             "d",
             "--spool",
-            dir.resolve("s").toString(),
+            spool.toString(),
             PROGRAM);
-    assertThat(allowed.status()).isEqualTo(ExitStatus.USAGE);
-    assertThat(allowed.stderr()).contains("lies in a directory the guest may write");
+    org.dise.runtime.linux.Sandbox box = run.options().sandbox();
+    java.util.List<Path> state = new java.util.ArrayList<>(GuestReach.acfState());
+    state.add(out);
+    state.add(spool);
+    state.add(Spool.defaultDir());
+    for (Path p : state) {
+      Path real = GuestReach.realish(p);
+      assertThat(box.mayWrite(real.resolve("planted"))).isFalse();
+      assertThat(box.mayChangeEntry(real)).isFalse();
+      assertThat(box.mayChangeEntry(real.resolve("planted"))).isFalse();
+    }
+    // acf's folder: the jar (or class folder) this test runs from.
+    Path code =
+        Path.of(GuestReach.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    assertThat(box.mayWrite(code.toRealPath().resolve("x"))).isFalse();
+    // The rest stays the guest's.
+    assertThat(box.mayWrite(dir.toRealPath().resolve("own.txt"))).isTrue();
+    assertThat(box.mayChangeEntry(dir.toRealPath().resolve("own.txt"))).isTrue();
+
+    // A spool inside the working directory is no longer refused: the guest cannot touch it.
+    Path inCwd = Path.of("target", "guest-spool-" + System.nanoTime());
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            ACF,
+            "--report-to",
+            "http://127.0.0.1:1",
+            "--device",
+            "d",
+            "--spool",
+            inCwd.toString(),
+            PROGRAM);
+    assertThat(r.status()).isEqualTo(0);
+    try (var parts = Files.list(inCwd)) {
+      assertThat(parts.filter(f -> f.toString().endsWith(".json.gz")).count()).isEqualTo(1);
+    }
   }
 
   @Test

@@ -41,6 +41,7 @@ public final class CostLines {
       shown.addAll(COST_KEYS);
       shown.addAll(List.of("total_cycles", "overhead"));
     }
+    lines.addAll(TimingFigures.lines(summary)); // the nested timing object, flat
     summary.forEach(
         (k, v) -> {
           // Lists of scalars (the command, the environment) read as one line; flat records

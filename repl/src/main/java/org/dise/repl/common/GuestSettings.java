@@ -20,6 +20,7 @@ import org.dise.runtime.linux.Sysroot;
 public final class GuestSettings {
   private final List<Path> allowRead = new ArrayList<>();
   private final List<Path> allowWrite = new ArrayList<>();
+  private final List<Path> protect = new ArrayList<>();
   private final List<String> limits = new ArrayList<>();
   private List<String> env = Machine.defaultEnv();
   private long seed = 0x5eed;
@@ -63,6 +64,15 @@ public final class GuestSettings {
   }
 
   /** Lets the guest read and write files under {@code dir} too. */
+  /**
+   * Keeps {@code p} out of the guest's reach for changes (acf's state: --out, --spool; the rest is
+   * {@link AcfState}).
+   */
+  public GuestSettings protect(Path p) {
+    protect.add(p);
+    return this;
+  }
+
   public GuestSettings allowWrite(Path dir) {
     allowWrite.add(dir);
     return this;
@@ -175,6 +185,8 @@ public final class GuestSettings {
     Sandbox sandbox = new Sandbox(cwd);
     allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
     allowWrite.forEach(d -> sandbox.allowWrite(cwd.resolve(d)));
+    AcfState.paths().forEach(sandbox::protect);
+    protect.forEach(p -> sandbox.protect(cwd.resolve(p)));
     GuestLimits l = sandbox.limits();
     for (String s : limits) {
       l = l.with(s); // checked when set

@@ -64,6 +64,11 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private BreakpointStage stage;
   private int engineVersion;
 
+  /** The timing model :timing set (null: off), and the measurement of the current machine. */
+  private org.dise.runtime.timing.TimingConfig timingConfig;
+
+  private org.dise.runtime.timing.TimingRun timed;
+
   /** Instructions inserted under an engine that :apply removed (still not the application's). */
   private long insertedOffset;
 
@@ -237,6 +242,14 @@ final class Debuggee implements InspectionCommands.ProgramView {
     }
     machine = m;
     engine = e;
+    if (timingConfig != null) {
+      timed = new org.dise.runtime.timing.TimingRun(timingConfig).attach(m.cpu());
+    } else {
+      timed = null;
+      if (m.cpu().retireObserver() instanceof org.dise.runtime.timing.TimingRun) {
+        m.cpu().setRetireObserver(null); // :timing off before the program started
+      }
+    }
     shadow.clear();
     insertedOffset = 0;
     engineVersion = workspace.version();
@@ -253,6 +266,42 @@ final class Debuggee implements InspectionCommands.ProgramView {
         throw new ReplError("trigger " + spec.describe() + ": " + x.getMessage());
       }
     }
+  }
+
+  /**
+   * Sets the timing model (null: off). A program that has not started is measured from its start; a
+   * paused one from here on (the figures count what runs after this), and without a model it runs
+   * on unmeasured.
+   */
+  String timing(org.dise.runtime.timing.TimingConfig config) {
+    timingConfig = config;
+    if (machine == null) {
+      return "";
+    }
+    if (machine.cpu().instret() == 0) {
+      install(machine);
+      return " (now: the program has not started)";
+    }
+    if (machine.cpu().halted() || machine.cpu().fault() != null) {
+      return " (from the next :run)";
+    }
+    if (config == null) {
+      machine.cpu().setRetireObserver(null);
+      timed = null;
+      return " (the paused program runs on unmeasured)";
+    }
+    timed = new org.dise.runtime.timing.TimingRun(config).attach(machine.cpu());
+    return " (the paused program is measured from here on)";
+  }
+
+  /** The timing model set, or null. */
+  org.dise.runtime.timing.TimingConfig timingConfig() {
+    return timingConfig;
+  }
+
+  /** The current machine's timing measurement, or null. */
+  org.dise.runtime.timing.TimingRun timed() {
+    return timed;
   }
 
   /** The trigger the next run uses: :trigger's, else the one the ACF declares, else none. */
@@ -355,6 +404,9 @@ final class Debuggee implements InspectionCommands.ProgramView {
         }
         out.append(shown.pcLine(m)).append('\n');
       }
+    }
+    if (timed != null) {
+      out.append("timing ").append(timed.summary()).append('\n');
     }
   }
 

@@ -154,6 +154,13 @@ final class ReplCompleter implements Completer {
             candidates.add(new Candidate(s));
           }
         }
+        case ":timing" -> {
+          for (String t : List.of("inorder", "ooo", "off")) {
+            candidates.add(new Candidate(t));
+          }
+          org.dise.runtime.timing.TimingConfig.PARAMETERS.forEach(
+              p -> candidates.add(new Candidate(p.name() + "=")));
+        }
         case ":trigger" -> {
           for (String t :
               List.of(

@@ -328,6 +328,7 @@ public final class ReplSession {
     new BreakpointCommands(program, out).register(commands);
     new InspectionCommands(program, out).register(commands);
     new TriggerCommands(program, out).register(commands);
+    new TimingCommands(program, out).register(commands);
     new OutputCommands(program, workspace, out).register(commands);
     commands.add(
         "quit",

@@ -363,4 +363,40 @@ class ReplSessionTest {
     assertThat(s.execute(":counters")).containsMatch("counter 1: [1-9]");
     assertThat(s.execute(":profile")).contains("profile CallPair_handler: ");
   }
+
+  @Test
+  void timingMeasuresWhatRanAndLeavesTheProfileAlone() {
+    ReplSession plain = session();
+    plain.execute(":load examples/acf/hot_call_pairs.acf");
+    plain.execute(":program examples/programs/bin/arrays");
+    assertThat(plain.execute(":timing")).startsWith("timing is off");
+    String plainRun = plain.execute(":run");
+    assertThat(plainRun).doesNotContain("timing ");
+    String plainProfile = plain.execute(":profile");
+
+    ReplSession s = session();
+    s.execute(":load examples/acf/hot_call_pairs.acf");
+    s.execute(":program examples/programs/bin/arrays");
+    assertThat(s.execute(":timing ooo"))
+        .isEqualTo("timing ooo (now: the program has not started)\n");
+    String run = s.execute(":run");
+    assertThat(run).containsMatch("timing ooo: [0-9,]+ cycles, CPI [0-9.]+; MPKI L1I [0-9.]+, L1D");
+    assertThat(run).contains("overhead ");
+    // The figures of what ran; the profile is the same as without a model.
+    String shown = s.execute(":timing");
+    assertThat(shown).contains("cycles, application alone");
+    assertThat(shown).contains("branch");
+    assertThat(s.execute(":profile")).isEqualTo(plainProfile);
+    // inorder with a parameter, from the next :run; the energy line is inorder's.
+    assertThat(s.execute(":timing inorder l1d.size=16384"))
+        .isEqualTo("timing inorder (from the next :run)\n");
+    s.execute(":run");
+    assertThat(s.execute(":timing")).contains("energy (StrongARM");
+    assertThat(s.execute(":timing off")).isEqualTo("timing off (from the next :run)\n");
+    assertThat(s.execute(":run")).doesNotContain("timing ");
+    // Bad models and parameters are refused with the reason.
+    assertThat(s.execute(":timing fast")).contains("error: :timing: unknown timing model `fast`");
+    assertThat(s.execute(":timing ooo l1d.size=3000")).contains("error: :timing: l1d");
+    assertThat(s.execute(":timing ooo bogus=1")).contains("unknown timing parameter `bogus`");
+  }
 }

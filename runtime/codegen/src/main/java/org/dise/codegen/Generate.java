@@ -18,7 +18,7 @@ public final class Generate {
   /** Every generator, by name; a new table's generator is one more entry. */
   static Map<String, Generator> generators() {
     Map<String, Generator> all = new LinkedHashMap<>();
-    for (Generator g : List.<Generator>of(new OpcodesGenerator())) {
+    for (Generator g : List.<Generator>of(new OpcodesGenerator(), new DispatchGenerator())) {
       all.put(g.name(), g);
     }
     return all;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.SemanticsTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,12 +29,36 @@ class GenerateTest {
   }
 
   @Test
+  void theDispatchHasOneCasePerInstructionWithAMethodAndHandsBackTheRest(@TempDir Path dir)
+      throws Exception {
+    Generate.main(new String[] {dir.toString(), "dispatch"});
+    String src = Files.readString(dir.resolve("org/dise/runtime/cpu/Dispatch.java"));
+    assertThat(src).startsWith("package org.dise.runtime.cpu;\n");
+    for (SemanticsTable.Entry e : SemanticsTable.all()) {
+      String label = "case Opcodes." + e.op().name() + ":";
+      switch (e.kind()) {
+        case CSR, SYSTEM -> assertThat(src).doesNotContain(label);
+        case ATOMIC -> assertThat(src).containsMatch(label + "\\s+x\\[d.rd\\] = in.atomic\\(");
+        default -> assertThat(src).contains("Semantics." + e.method() + "(");
+      }
+    }
+    // Operands as the table lists them: a rounding FP operation, a load, a jump.
+    assertThat(src).contains("f[d.rd] = Semantics.fadd_d(u, f[d.rs1], f[d.rs2], in.rm(d));");
+    assertThat(src).contains("x[d.rd] = Semantics.lbu(mem, x[d.rs1] + d.imm);");
+    assertThat(src).contains("Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);");
+    assertThat(src).contains("long t = Semantics.jalr(x[d.rs1], d.imm);");
+    assertThat(src).contains("return Semantics.amoadd_w(old, src);");
+  }
+
+  @Test
   void anUnknownGeneratorIsNamedWithTheOnesThereAre(@TempDir Path dir) {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
             () -> Generate.main(new String[] {dir.toString(), "syscalls"}));
-    assertThat(e).hasMessageThat().isEqualTo("no generator named 'syscalls' (names: opcodes)");
+    assertThat(e)
+        .hasMessageThat()
+        .isEqualTo("no generator named 'syscalls' (names: opcodes, dispatch)");
     assertThat(dir.toFile().list()).isEmpty();
   }
 }

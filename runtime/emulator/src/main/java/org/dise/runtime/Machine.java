@@ -157,6 +157,7 @@ public final class Machine {
     kernel.setOnUnsupported(options.onUnsupported());
     this.cpu = new Cpu(memory, kernel);
     cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
+    cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }
@@ -258,6 +259,7 @@ public final class Machine {
     this.kernel = parent.kernel.forkChild(memory, pid);
     this.cpu = new Cpu(memory, kernel);
     cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
+    cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
     }

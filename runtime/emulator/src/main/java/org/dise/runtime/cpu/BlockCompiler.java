@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.SemanticsTable;
 
 /**
  * Translates hot blocks for the JIT: {@link BytecodeTranslator} writes JVM bytecode with ASM on the

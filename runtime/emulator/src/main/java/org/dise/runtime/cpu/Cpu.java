@@ -142,6 +142,22 @@ public final class Cpu extends HartState {
     return scheduler;
   }
 
+  /** The objects mapped in this hart's address space (the process's link map); null if unknown. */
+  private org.dise.runtime.elf.LinkMap linkMap;
+
+  /**
+   * Tells the hart which ELF objects its address space holds, so that a profile sink can unwind the
+   * guest's stack with their call frame information (spec/profiles.md, "Calling context").
+   */
+  public void setLinkMap(org.dise.runtime.elf.LinkMap linkMap) {
+    this.linkMap = linkMap;
+  }
+
+  /** The objects mapped in this hart's address space, or null when nobody said. */
+  public org.dise.runtime.elf.LinkMap linkMap() {
+    return linkMap;
+  }
+
   /**
    * Asks {@link #run} to switch threads once the system call being handled returns (the thread
    * blocked, yielded or ended). Only the kernel, on the emulating thread, calls this.

@@ -7,6 +7,7 @@ import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
@@ -50,114 +51,94 @@ final class InsnEmitter {
     this.scratch = scratch;
   }
 
-  /** Emits instruction {@code i}; true when it returned (ended the block). */
+  /**
+   * Emits instruction {@code i} as its {@link SemanticsTable} row says (what the interpreter's
+   * generated dispatch runs); true when it returned (ended the block).
+   */
   boolean insn(DecodedInsn d, int i) {
     SemanticsTable.Entry e = SemanticsTable.of(d.exec);
     switch (e.kind()) {
-      case VALUE -> {
-        value(d, i, e);
-        return false;
-      }
+      case VALUE -> value(d, i, e);
       case BRANCH -> {
         branch(d, e);
         return true;
       }
-      case ATOMIC -> {
-        atomic(d, i);
-        return false;
-      }
-      default -> {}
-    }
-    switch (d.exec) {
-      case JAL -> {
-        BytecodeTranslator.lconst(mv, d.npc);
-        regs.put(d);
-        exitConst(d.pc + d.imm);
+      case JUMP -> {
+        jump(d, e);
         return true;
       }
-      case JALR -> {
-        int tmp = scratch;
-        compute(d, e);
-        mv.visitVarInsn(LSTORE, tmp); // before rd is written: rd may be rs1
-        BytecodeTranslator.lconst(mv, d.npc);
-        regs.put(d);
-        mv.visitVarInsn(LLOAD, tmp);
-        exitStack();
-        return true;
-      }
-      case LB, LBU -> {
-        mark(i);
-        memory.load(d, 1, "lb", "(J)I");
-        if (d.exec == Op.LB) {
-          mv.visitInsn(I2B);
-          mv.visitInsn(I2L);
-        } else {
-          mv.visitInsn(I2L);
-          BytecodeTranslator.lconst(mv, 0xffL);
-          mv.visitInsn(LAND);
+      case LOAD -> load(d, i, e);
+      case STORE -> store(d, i, e);
+      case ATOMIC -> atomic(d, i);
+      default -> {
+        // CSR and system instructions are the interpreter's (BlockCompiler.translatable keeps
+        // them out), except those that do nothing on one hart.
+        if (d.exec != Op.FENCE && d.exec != Op.ON_TRIG_INST && d.exec != Op.OFF_TRIG_INST) {
+          throw new IllegalArgumentException("not translatable: " + d.exec.mnemonic());
         }
-        regs.put(d);
       }
-      case LH, LHU -> {
-        mark(i);
-        memory.load(d, 2, "lh", "(J)I");
-        mv.visitInsn(I2L);
-        if (d.exec == Op.LHU) {
-          BytecodeTranslator.lconst(mv, 0xffffL);
-          mv.visitInsn(LAND);
-        }
-        regs.put(d);
-      }
-      case LW, LWU -> {
-        mark(i);
-        memory.load(d, 4, "lw", "(J)I");
-        mv.visitInsn(I2L);
-        if (d.exec == Op.LWU) {
-          BytecodeTranslator.lconst(mv, 0xffffffffL);
-          mv.visitInsn(LAND);
-        }
-        regs.put(d);
-      }
-      case LD -> {
-        mark(i);
-        memory.load(d, 8, "ld", "(J)J");
-        regs.put(d);
-      }
-      case SB, SH, SW, SD -> {
-        mark(i);
-        regs.get(d.rs2);
-        memory.store(
-            d,
-            switch (d.exec) {
-              case SB -> 1;
-              case SH -> 2;
-              case SW -> 4;
-              default -> 8;
-            },
-            d.exec.mnemonic());
-      }
-      case FLD -> {
-        mark(i);
-        memory.load(d, 8, "ld", "(J)J");
-        regs.fput(d.rd);
-      }
-      case FLW -> {
-        mark(i);
-        memory.load(d, 4, "lw", "(J)I");
-        boxS();
-        regs.fput(d.rd);
-      }
-      case FSD, FSW -> {
-        mark(i);
-        regs.fget(d.rs2);
-        memory.store(d, d.exec == Op.FSD ? 8 : 4, d.exec == Op.FSD ? "sd" : "sw");
-      }
-      case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-      default ->
-          throw new IllegalArgumentException(
-              "not translatable: " + d.exec.mnemonic()); // translatable() keeps these out
     }
     return false;
+  }
+
+  /** A jump: rd = the next pc, and the block leaves for the row's target. */
+  private void jump(DecodedInsn d, SemanticsTable.Entry e) {
+    compute(d, e);
+    mv.visitVarInsn(LSTORE, scratch); // before rd is written: rd may be rs1
+    BytecodeTranslator.lconst(mv, d.npc);
+    regs.put(d);
+    mv.visitVarInsn(LLOAD, scratch);
+    exitStack();
+  }
+
+  /** The {@link org.dise.runtime.mem.Memory} method of an access of {@code width} bytes. */
+  private static String access(char kind, int width) {
+    return kind
+        + switch (width) {
+          case 1 -> "b";
+          case 2 -> "h";
+          case 4 -> "w";
+          default -> "d";
+        };
+  }
+
+  /**
+   * A load of the row's width into rd, sign- or zero-extended as the row says, or into frd (a
+   * single NaN-boxed); the memory's methods and the fast path return 1-4 bytes as an int.
+   */
+  private void load(DecodedInsn d, int i, SemanticsTable.Entry e) {
+    int width = e.width();
+    mark(i);
+    memory.load(d, width, access('l', width), width == 8 ? "(J)J" : "(J)I");
+    if (e.dest() == Operand.FRD) {
+      if (width == 4) {
+        boxS();
+      }
+      regs.fput(d.rd);
+      return;
+    }
+    if (width == 1) {
+      mv.visitInsn(I2B); // the fast path's byte and mem.lb's int alike
+    }
+    if (width < 8) {
+      mv.visitInsn(I2L);
+      if (e.unsigned()) {
+        BytecodeTranslator.lconst(mv, (1L << (8 * width)) - 1);
+        mv.visitInsn(LAND);
+      }
+    }
+    regs.put(d);
+  }
+
+  /** A store of the row's width of its data register (x or f). */
+  private void store(DecodedInsn d, int i, SemanticsTable.Entry e) {
+    mark(i);
+    if (e.sources().get(0) == Operand.FRS2) {
+      regs.fget(d.rs2);
+    } else {
+      regs.get(d.rs2);
+    }
+    memory.store(d, e.width(), access('s', e.width()));
   }
 
   /**

@@ -6,6 +6,7 @@ import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.SemanticsTable;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
 
@@ -23,9 +24,6 @@ final class Interpreter {
   private final long[] f;
   private final Fpu fpu;
   private final Memory mem;
-
-  /** A block to run instead of looking one up (executeOne). */
-  private Block forced;
 
   private long translatedInstructions;
   private long unitEntries;
@@ -59,9 +57,6 @@ final class Interpreter {
 
   /** {@link Cpu#run} for the thread on the hart now, without switching threads. */
   StopReason runHart(long maxSteps) {
-    if (forced != null) {
-      return runBlocks(maxSteps); // executeOne's instruction: its caller's run handles events
-    }
     while (true) {
       long start = cpu.instret;
       long toEvent = cpu.eventAt - start;
@@ -104,9 +99,8 @@ final class Interpreter {
           cpu.pc = pc;
           return StopReason.STEP_LIMIT;
         }
-        // A request that arrived before this call counts too; it is consumed by the stop. The
-        // single instruction of executeOne always runs (the decode stage is mid-instruction).
-        if (cpu.interruptRequested && forced == null) {
+        // A request that arrived before this call counts too; it is consumed by the stop.
+        if (cpu.interruptRequested) {
           cpu.pc = pc;
           if (cpu.switchRequested) {
             return StopReason.STEP_LIMIT; // runThreads switches threads
@@ -116,15 +110,8 @@ final class Interpreter {
           return StopReason.INTERRUPTED;
         }
         Block b;
-        // executeOne's single instruction: a fresh block each time, never to be translated.
-        final boolean oneOff = forced != null;
         try {
-          if (oneOff) {
-            b = forced;
-            forced = null;
-          } else {
-            b = cache.blockAt(pc);
-          }
+          b = cache.blockAt(pc);
         } catch (MemoryFault e) {
           cpu.pc = pc;
           cpu.faultAddress = e.address();
@@ -240,7 +227,7 @@ final class Interpreter {
             }
             continue;
           }
-          if (cpu.compiler != null && !oneOff) {
+          if (cpu.compiler != null) {
             if (++b.count == cpu.translateThreshold) {
               cpu.compiler.submit(b);
             }
@@ -252,132 +239,48 @@ final class Interpreter {
           }
           steps += n;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues
-          final RetireObserver retiring = cpu.retireObserver;
-          block:
-          for (i = 0; i < n; i++) {
-            d = insns[i];
-            if (retiring != null) {
-              retiring.retire(d, cpu);
+          // The generated dispatch runs the block's instructions up to a transfer, or up to a
+          // CSR or system instruction, which is the interpreter's own business (below).
+          int from = 0;
+          while (true) {
+            long next;
+            try {
+              next = Dispatch.run(this, cpu, insns, from, n, x, f, mem, fpu, cpu.retireObserver);
+            } catch (RuntimeException e) {
+              i = at; // the handlers below take back what did not retire
+              d = insns[i];
+              throw e;
             }
-            switch (d.opcode) {
-              case LUI -> x[d.rd] = Semantics.lui(d.pc, d.imm);
-              case AUIPC -> x[d.rd] = Semantics.auipc(d.pc, d.imm);
-              case JAL -> {
-                x[d.rd] = d.npc;
-                pc = Semantics.jal(d.pc, d.imm);
-                break block;
+            if (next != Dispatch.SYSTEM) {
+              pc = next;
+              break;
+            }
+            i = at;
+            d = insns[i];
+            if (d.opcode == ECALL) {
+              // The block ends here: count exactly what retired, for the kernel and the limit.
+              // The kernel may move the pc (a signal delivered on the way out, sigreturn).
+              cpu.pc = d.npc;
+              cpu.instret += steps;
+              maxSteps -= steps;
+              steps = 0;
+              cpu.syscalls.ecall(cpu);
+              if (cpu.halted) {
+                pc = d.pc;
+                i = n;
+                cpu.pc = pc;
+                return StopReason.EXITED;
               }
-              case JALR -> {
-                long t = Semantics.jalr(x[d.rs1], d.imm);
-                x[d.rd] = d.npc;
-                pc = t;
-                break block;
-              }
-              case BEQ -> {
-                pc = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BNE -> {
-                pc = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BLT -> {
-                pc = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BGE -> {
-                pc = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BLTU -> {
-                pc = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case BGEU -> {
-                pc = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-                break block;
-              }
-              case LB -> x[d.rd] = Semantics.lb(mem, x[d.rs1] + d.imm);
-              case LH -> x[d.rd] = Semantics.lh(mem, x[d.rs1] + d.imm);
-              case LW -> x[d.rd] = Semantics.lw(mem, x[d.rs1] + d.imm);
-              case LD -> x[d.rd] = Semantics.ld(mem, x[d.rs1] + d.imm);
-              case LBU -> x[d.rd] = Semantics.lbu(mem, x[d.rs1] + d.imm);
-              case LHU -> x[d.rd] = Semantics.lhu(mem, x[d.rs1] + d.imm);
-              case LWU -> x[d.rd] = Semantics.lwu(mem, x[d.rs1] + d.imm);
-              case SB -> Semantics.sb(mem, x[d.rs1] + d.imm, x[d.rs2]);
-              case SH -> Semantics.sh(mem, x[d.rs1] + d.imm, x[d.rs2]);
-              case SW -> Semantics.sw(mem, x[d.rs1] + d.imm, x[d.rs2]);
-              case SD -> Semantics.sd(mem, x[d.rs1] + d.imm, x[d.rs2]);
-              case ADDI -> x[d.rd] = Semantics.addi(x[d.rs1], d.imm);
-              case SLTI -> x[d.rd] = Semantics.slti(x[d.rs1], d.imm);
-              case SLTIU -> x[d.rd] = Semantics.sltiu(x[d.rs1], d.imm);
-              case XORI -> x[d.rd] = Semantics.xori(x[d.rs1], d.imm);
-              case ORI -> x[d.rd] = Semantics.ori(x[d.rs1], d.imm);
-              case ANDI -> x[d.rd] = Semantics.andi(x[d.rs1], d.imm);
-              case SLLI -> x[d.rd] = Semantics.slli(x[d.rs1], d.imm);
-              case SRLI -> x[d.rd] = Semantics.srli(x[d.rs1], d.imm);
-              case SRAI -> x[d.rd] = Semantics.srai(x[d.rs1], d.imm);
-              case ADDIW -> x[d.rd] = Semantics.addiw(x[d.rs1], d.imm);
-              case SLLIW -> x[d.rd] = Semantics.slliw(x[d.rs1], d.imm);
-              case SRLIW -> x[d.rd] = Semantics.srliw(x[d.rs1], d.imm);
-              case SRAIW -> x[d.rd] = Semantics.sraiw(x[d.rs1], d.imm);
-              case ADD -> x[d.rd] = Semantics.add(x[d.rs1], x[d.rs2]);
-              case SUB -> x[d.rd] = Semantics.sub(x[d.rs1], x[d.rs2]);
-              case SLL -> x[d.rd] = Semantics.sll(x[d.rs1], x[d.rs2]);
-              case SLT -> x[d.rd] = Semantics.slt(x[d.rs1], x[d.rs2]);
-              case SLTU -> x[d.rd] = Semantics.sltu(x[d.rs1], x[d.rs2]);
-              case XOR -> x[d.rd] = Semantics.xor(x[d.rs1], x[d.rs2]);
-              case SRL -> x[d.rd] = Semantics.srl(x[d.rs1], x[d.rs2]);
-              case SRA -> x[d.rd] = Semantics.sra(x[d.rs1], x[d.rs2]);
-              case OR -> x[d.rd] = Semantics.or(x[d.rs1], x[d.rs2]);
-              case AND -> x[d.rd] = Semantics.and(x[d.rs1], x[d.rs2]);
-              case ADDW -> x[d.rd] = Semantics.addw(x[d.rs1], x[d.rs2]);
-              case SUBW -> x[d.rd] = Semantics.subw(x[d.rs1], x[d.rs2]);
-              case SLLW -> x[d.rd] = Semantics.sllw(x[d.rs1], x[d.rs2]);
-              case SRLW -> x[d.rd] = Semantics.srlw(x[d.rs1], x[d.rs2]);
-              case SRAW -> x[d.rd] = Semantics.sraw(x[d.rs1], x[d.rs2]);
-              case MUL -> x[d.rd] = Semantics.mul(x[d.rs1], x[d.rs2]);
-              case MULW -> x[d.rd] = Semantics.mulw(x[d.rs1], x[d.rs2]);
-              case FLD -> f[d.rd] = Semantics.fld(mem, x[d.rs1] + d.imm);
-              case FSD -> Semantics.fsd(mem, x[d.rs1] + d.imm, f[d.rs2]);
-              case FLW -> f[d.rd] = Semantics.flw(mem, x[d.rs1] + d.imm);
-              case FSW -> Semantics.fsw(mem, x[d.rs1] + d.imm, f[d.rs2]);
-              case ECALL -> {
-                // The block ends here: count exactly what retired, for the kernel and the limit.
-                // The kernel may move the pc (a signal delivered on the way out, sigreturn).
-                cpu.pc = d.npc;
-                cpu.instret += steps;
-                maxSteps -= steps;
-                steps = 0;
-                cpu.syscalls.ecall(cpu);
-                if (cpu.halted) {
-                  pc = d.pc;
-                  i = n;
-                  cpu.pc = pc;
-                  return StopReason.EXITED;
-                }
-                pc = cpu.pc;
-                break block;
-              }
-              case EBREAK -> {
-                throw new Cpu.TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
-              }
-              case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {}
-              case FENCE_I -> {
-                cpu.flushDecodeCache();
-                pc = d.npc;
-                break block;
-              }
-              case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
-                execCsr(d, steps - (n - 1 - i));
-              }
-              default -> {
-                switch (d.exec.extension()) {
-                  case M -> execMulDiv(d);
-                  case A -> execAtomic(d);
-                  default -> execFp(d);
-                }
-              }
+              pc = cpu.pc;
+              break;
+            }
+            if (system(d, steps - (n - 1 - i))) {
+              pc = d.npc; // fence.i ends its block
+              break;
+            }
+            from = i + 1;
+            if (from == n) {
+              break; // pc: the block's fall-through
             }
           }
           if (cpu.observer != null) {
@@ -445,109 +348,107 @@ final class Interpreter {
     return StopReason.FAULT;
   }
 
+  /** Where {@link Dispatch#run} stopped: the instruction that threw, or the system one. */
+  int at;
+
+  /** executeOne's instruction as a block of one, for {@link Dispatch#run}. */
+  private final DecodedInsn[] one = new DecodedInsn[1];
+
   /**
    * Executes exactly one instruction (for the decode-stage hook: the original instruction or one of
-   * a replacement sequence), with {@code d.pc} as its address; returns the next pc. The instruction
+   * a replacement sequence), with {@code d.pc} as its address; returns the next pc. It runs here,
+   * through the same dispatch as a block, without entering the run loop again. The instruction
    * counts in {@link Cpu#instret()}. If it exits the guest, {@link Cpu#halted()} says so; if it
    * faults, the fault is recorded and {@link Cpu.NestedFault} unwinds to {@link Cpu#run}.
    */
   long executeOne(DecodedInsn d) {
-    // Control transfers are what profiling productions replace most (calls, branches): they
-    // cannot fault or exit, so they skip the interpreter's set-up.
-    long next;
-    if (cpu.retireObserver != null && !cpu.halted) {
-      cpu.retireObserver.retire(d, cpu);
-      return executeOneObserved(d);
+    if (cpu.halted) {
+      cpu.pc = d.pc;
+      return d.pc;
     }
-    switch (d.opcode) {
-      case JAL -> {
-        x[d.rd] = d.npc;
-        next = Semantics.jal(d.pc, d.imm);
+    cpu.pc = d.pc;
+    final boolean outerGuestStores = mem.setGuestStores(true);
+    try {
+      one[0] = d;
+      long next = Dispatch.run(this, cpu, one, 0, 1, x, f, mem, fpu, cpu.retireObserver);
+      if (next == Dispatch.SYSTEM) {
+        return systemOne(d);
       }
-      case JALR -> {
-        next = Semantics.jalr(x[d.rs1], d.imm);
-        x[d.rd] = d.npc;
-      }
-      case BEQ -> next = Semantics.beq(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      case BNE -> next = Semantics.bne(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      case BLT -> next = Semantics.blt(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      case BGE -> next = Semantics.bge(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      case BLTU -> next = Semantics.bltu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      case BGEU -> next = Semantics.bgeu(x[d.rs1], x[d.rs2]) ? d.pc + d.imm : d.npc;
-      default -> next = -1;
-    }
-    if (next != -1 && !cpu.halted) {
       cpu.instret++;
       cpu.pc = next;
       return next;
-    }
-    return executeForced(d);
-  }
-
-  /** executeOne under a retire observer: the interpreter (which reports) must not report again. */
-  private long executeOneObserved(DecodedInsn d) {
-    RetireObserver r = cpu.retireObserver;
-    cpu.retireObserver = null;
-    try {
-      return executeOne(d);
-    } finally {
-      cpu.retireObserver = r;
-    }
-  }
-
-  private long executeForced(DecodedInsn d) {
-    forced = new Block(new DecodedInsn[] {d});
-    cpu.pc = d.pc;
-    // What the decode stage runs (inserted instructions, T.INSN) is not an application block:
-    // the dispatcher reports the matched instruction itself.
-    BlockObserver o = cpu.observer;
-    cpu.observer = null;
-    StopReason r;
-    try {
-      r = runHart(1);
-    } finally {
-      cpu.observer = o;
-    }
-    forced = null;
-    if (r == StopReason.FAULT) {
+    } catch (Memory.CodeModified e) {
+      cpu.instret++; // a store into decoded code retired; the cache already dropped the page
+      cpu.pc = d.npc;
+      return d.npc;
+    } catch (MemoryFault e) {
+      cpu.faultAddress = e.address();
+      stopOnFault(d.pc, d, e.getMessage(), GuestFault.SIGSEGV);
       throw new Cpu.NestedFault();
+    } catch (IllegalInstructionException e) {
+      cpu.fault =
+          new GuestFault(
+              d.pc, e.raw(), e.size(), "illegal instruction: " + e.getMessage(), GuestFault.SIGILL);
+      cpu.pc = d.pc;
+      throw new Cpu.NestedFault();
+    } catch (Cpu.TrapException e) {
+      stopOnFault(d.pc, d, e.getMessage(), e.signal);
+      throw new Cpu.NestedFault();
+    } finally {
+      mem.setGuestStores(outerGuestStores);
     }
-    return cpu.pc;
+  }
+
+  /** executeOne of a CSR or system instruction: counts it and returns the next pc. */
+  private long systemOne(DecodedInsn d) {
+    if (d.opcode == ECALL) {
+      cpu.pc = d.npc;
+      cpu.instret++;
+      try {
+        cpu.syscalls.ecall(cpu);
+      } catch (Cpu.TrapException e) {
+        cpu.instret--; // the kernel refused it: the ecall does not retire
+        throw e;
+      }
+      if (cpu.halted) {
+        cpu.pc = d.pc;
+      }
+      return cpu.pc;
+    }
+    system(d, 1);
+    cpu.instret++;
+    cpu.pc = d.npc;
+    return d.npc;
+  }
+
+  /**
+   * Runs a CSR or system instruction other than ecall, the ones {@link Dispatch} hands back; {@code
+   * stepsInFlight} counts the instructions of the run not yet in {@link Cpu#instret()}, this one
+   * included. Returns true when its block ends with it (fence.i).
+   */
+  private boolean system(DecodedInsn d, long stepsInFlight) {
+    switch (d.opcode) {
+      case EBREAK -> throw new Cpu.TrapException("breakpoint (ebreak)", GuestFault.SIGTRAP);
+      case FENCE_I -> {
+        cpu.flushDecodeCache();
+        return true;
+      }
+      case FENCE, ON_TRIG_INST, OFF_TRIG_INST -> {
+        return false; // one hart: nothing to order; codewords act in the decode stage
+      }
+      case CSRRW, CSRRS, CSRRC, CSRRWI, CSRRSI, CSRRCI -> {
+        execCsr(d, stepsInFlight);
+        return false;
+      }
+      default -> throw illegal(d, "not implemented: " + d.exec.mnemonic());
+    }
   }
 
   private static IllegalInstructionException illegal(DecodedInsn d, String why) {
     return new IllegalInstructionException(d.raw, d.size, why);
   }
 
-  // ---------------------------------------------------------------- M
-
-  private void execMulDiv(DecodedInsn d) {
-    long a = x[d.rs1];
-    long b = x[d.rs2];
-    x[d.rd] =
-        switch (d.exec) {
-          case MUL -> Semantics.mul(a, b);
-          case MULH -> Semantics.mulh(a, b);
-          case MULHSU -> Semantics.mulhsu(a, b);
-          case MULHU -> Semantics.mulhu(a, b);
-          case DIV -> Semantics.div(a, b);
-          case DIVU -> Semantics.divu(a, b);
-          case REM -> Semantics.rem(a, b);
-          case REMU -> Semantics.remu(a, b);
-          case MULW -> Semantics.mulw(a, b);
-          case DIVW -> Semantics.divw(a, b);
-          case DIVUW -> Semantics.divuw(a, b);
-          case REMW -> Semantics.remw(a, b);
-          case REMUW -> Semantics.remuw(a, b);
-          default -> throw illegal(d, "not an M instruction");
-        };
-  }
-
   // ---------------------------------------------------------------- A
-
-  private void execAtomic(DecodedInsn d) {
-    x[d.rd] = atomic(x[d.rs1], x[d.rs2], d.opcode);
-  }
 
   private static final Op[] OPS = Op.values();
 
@@ -583,28 +484,7 @@ final class Interpreter {
       default -> {}
     }
     long old = word ? mem.lw(addr) : mem.ld(addr);
-    long v =
-        switch (op) {
-          case AMOSWAP_W -> Semantics.amoswap_w(old, src);
-          case AMOADD_W -> Semantics.amoadd_w(old, src);
-          case AMOXOR_W -> Semantics.amoxor_w(old, src);
-          case AMOAND_W -> Semantics.amoand_w(old, src);
-          case AMOOR_W -> Semantics.amoor_w(old, src);
-          case AMOMIN_W -> Semantics.amomin_w(old, src);
-          case AMOMAX_W -> Semantics.amomax_w(old, src);
-          case AMOMINU_W -> Semantics.amominu_w(old, src);
-          case AMOMAXU_W -> Semantics.amomaxu_w(old, src);
-          case AMOSWAP_D -> Semantics.amoswap_d(old, src);
-          case AMOADD_D -> Semantics.amoadd_d(old, src);
-          case AMOXOR_D -> Semantics.amoxor_d(old, src);
-          case AMOAND_D -> Semantics.amoand_d(old, src);
-          case AMOOR_D -> Semantics.amoor_d(old, src);
-          case AMOMIN_D -> Semantics.amomin_d(old, src);
-          case AMOMAX_D -> Semantics.amomax_d(old, src);
-          case AMOMINU_D -> Semantics.amominu_d(old, src);
-          case AMOMAXU_D -> Semantics.amomaxu_d(old, src);
-          default -> throw new IllegalStateException("not an atomic: " + op.mnemonic());
-        };
+    long v = Dispatch.amo(opcode, old, src);
     if (word) {
       mem.sw(addr, v);
     } else {
@@ -655,77 +535,12 @@ final class Interpreter {
     x[d.rd] = old;
   }
 
-  private int rm(DecodedInsn d) {
+  /** d's rounding mode, DYN resolved from frm; 5-7 make it illegal (the dispatch calls this). */
+  int rm(DecodedInsn d) {
     int rm = d.rm == 7 ? fpu.frm : d.rm;
     if (rm > 4) {
       throw illegal(d, "invalid rounding mode " + rm);
     }
     return rm;
-  }
-
-  private void execFp(DecodedInsn d) {
-    final Fpu u = fpu;
-    final long[] f = this.f;
-    switch (d.exec) {
-      case FMADD_S -> f[d.rd] = Semantics.fmadd_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FMSUB_S -> f[d.rd] = Semantics.fmsub_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMSUB_S -> f[d.rd] = Semantics.fnmsub_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMADD_S -> f[d.rd] = Semantics.fnmadd_s(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FADD_S -> f[d.rd] = Semantics.fadd_s(u, f[d.rs1], f[d.rs2], rm(d));
-      case FSUB_S -> f[d.rd] = Semantics.fsub_s(u, f[d.rs1], f[d.rs2], rm(d));
-      case FMUL_S -> f[d.rd] = Semantics.fmul_s(u, f[d.rs1], f[d.rs2], rm(d));
-      case FDIV_S -> f[d.rd] = Semantics.fdiv_s(u, f[d.rs1], f[d.rs2], rm(d));
-      case FSQRT_S -> f[d.rd] = Semantics.fsqrt_s(u, f[d.rs1], rm(d));
-      case FSGNJ_S -> f[d.rd] = Semantics.fsgnj_s(f[d.rs1], f[d.rs2]);
-      case FSGNJN_S -> f[d.rd] = Semantics.fsgnjn_s(f[d.rs1], f[d.rs2]);
-      case FSGNJX_S -> f[d.rd] = Semantics.fsgnjx_s(f[d.rs1], f[d.rs2]);
-      case FMIN_S -> f[d.rd] = Semantics.fmin_s(u, f[d.rs1], f[d.rs2]);
-      case FMAX_S -> f[d.rd] = Semantics.fmax_s(u, f[d.rs1], f[d.rs2]);
-      case FCVT_W_S -> x[d.rd] = Semantics.fcvt_w_s(u, f[d.rs1], rm(d));
-      case FCVT_WU_S -> x[d.rd] = Semantics.fcvt_wu_s(u, f[d.rs1], rm(d));
-      case FCVT_L_S -> x[d.rd] = Semantics.fcvt_l_s(u, f[d.rs1], rm(d));
-      case FCVT_LU_S -> x[d.rd] = Semantics.fcvt_lu_s(u, f[d.rs1], rm(d));
-      case FMV_X_W -> x[d.rd] = Semantics.fmv_x_w(f[d.rs1]);
-      case FCLASS_S -> x[d.rd] = Semantics.fclass_s(f[d.rs1]);
-      case FEQ_S -> x[d.rd] = Semantics.feq_s(u, f[d.rs1], f[d.rs2]);
-      case FLT_S -> x[d.rd] = Semantics.flt_s(u, f[d.rs1], f[d.rs2]);
-      case FLE_S -> x[d.rd] = Semantics.fle_s(u, f[d.rs1], f[d.rs2]);
-      case FCVT_S_W -> f[d.rd] = Semantics.fcvt_s_w(u, x[d.rs1], rm(d));
-      case FCVT_S_WU -> f[d.rd] = Semantics.fcvt_s_wu(u, x[d.rs1], rm(d));
-      case FCVT_S_L -> f[d.rd] = Semantics.fcvt_s_l(u, x[d.rs1], rm(d));
-      case FCVT_S_LU -> f[d.rd] = Semantics.fcvt_s_lu(u, x[d.rs1], rm(d));
-      case FMV_W_X -> f[d.rd] = Semantics.fmv_w_x(x[d.rs1]);
-      case FMADD_D -> f[d.rd] = Semantics.fmadd_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FMSUB_D -> f[d.rd] = Semantics.fmsub_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMSUB_D -> f[d.rd] = Semantics.fnmsub_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FNMADD_D -> f[d.rd] = Semantics.fnmadd_d(u, f[d.rs1], f[d.rs2], f[d.rs3], rm(d));
-      case FADD_D -> f[d.rd] = Semantics.fadd_d(u, f[d.rs1], f[d.rs2], rm(d));
-      case FSUB_D -> f[d.rd] = Semantics.fsub_d(u, f[d.rs1], f[d.rs2], rm(d));
-      case FMUL_D -> f[d.rd] = Semantics.fmul_d(u, f[d.rs1], f[d.rs2], rm(d));
-      case FDIV_D -> f[d.rd] = Semantics.fdiv_d(u, f[d.rs1], f[d.rs2], rm(d));
-      case FSQRT_D -> f[d.rd] = Semantics.fsqrt_d(u, f[d.rs1], rm(d));
-      case FSGNJ_D -> f[d.rd] = Semantics.fsgnj_d(f[d.rs1], f[d.rs2]);
-      case FSGNJN_D -> f[d.rd] = Semantics.fsgnjn_d(f[d.rs1], f[d.rs2]);
-      case FSGNJX_D -> f[d.rd] = Semantics.fsgnjx_d(f[d.rs1], f[d.rs2]);
-      case FMIN_D -> f[d.rd] = Semantics.fmin_d(u, f[d.rs1], f[d.rs2]);
-      case FMAX_D -> f[d.rd] = Semantics.fmax_d(u, f[d.rs1], f[d.rs2]);
-      case FCVT_S_D -> f[d.rd] = Semantics.fcvt_s_d(u, f[d.rs1], rm(d));
-      case FCVT_D_S -> f[d.rd] = Semantics.fcvt_d_s(u, f[d.rs1], rm(d));
-      case FEQ_D -> x[d.rd] = Semantics.feq_d(u, f[d.rs1], f[d.rs2]);
-      case FLT_D -> x[d.rd] = Semantics.flt_d(u, f[d.rs1], f[d.rs2]);
-      case FLE_D -> x[d.rd] = Semantics.fle_d(u, f[d.rs1], f[d.rs2]);
-      case FCLASS_D -> x[d.rd] = Semantics.fclass_d(f[d.rs1]);
-      case FCVT_W_D -> x[d.rd] = Semantics.fcvt_w_d(u, f[d.rs1], rm(d));
-      case FCVT_WU_D -> x[d.rd] = Semantics.fcvt_wu_d(u, f[d.rs1], rm(d));
-      case FCVT_L_D -> x[d.rd] = Semantics.fcvt_l_d(u, f[d.rs1], rm(d));
-      case FCVT_LU_D -> x[d.rd] = Semantics.fcvt_lu_d(u, f[d.rs1], rm(d));
-      case FCVT_D_W -> f[d.rd] = Semantics.fcvt_d_w(u, x[d.rs1], rm(d));
-      case FCVT_D_WU -> f[d.rd] = Semantics.fcvt_d_wu(u, x[d.rs1], rm(d));
-      case FCVT_D_L -> f[d.rd] = Semantics.fcvt_d_l(u, x[d.rs1], rm(d));
-      case FCVT_D_LU -> f[d.rd] = Semantics.fcvt_d_lu(u, x[d.rs1], rm(d));
-      case FMV_X_D -> x[d.rd] = Semantics.fmv_x_d(f[d.rs1]);
-      case FMV_D_X -> f[d.rd] = Semantics.fmv_d_x(x[d.rs1]);
-      default -> throw illegal(d, "not implemented: " + d.exec.mnemonic());
-    }
   }
 }

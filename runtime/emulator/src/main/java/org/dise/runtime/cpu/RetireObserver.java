@@ -23,4 +23,27 @@ public interface RetireObserver {
    * with these argument values: the model charges the core for it.
    */
   default void handler(int sink, String name, long cycles, long[] args) {}
+
+  /**
+   * {@link #handler(int, String, long, long[])} with the event it was called for: the replaced
+   * instruction {@code original}, about to execute on {@code cpu} (its source registers still
+   * there), after {@code applicationInstructions} application instructions. A model that runs the
+   * handler's code passes it the event from these; the default forgets them.
+   */
+  default void handler(
+      int sink,
+      String name,
+      long cycles,
+      long[] args,
+      DecodedInsn original,
+      Cpu cpu,
+      long applicationInstructions) {
+    handler(sink, name, cycles, args);
+  }
+
+  /**
+   * Sink {@code sink} (a profiling co-processor) interrupted the main processor, which spends
+   * {@code cycles} on it (spec/engine.md, "Interrupts"): the model charges the core.
+   */
+  default void interrupt(int sink, String name, long cycles) {}
 }

@@ -1,5 +1,6 @@
 package org.dise.runtime.cpu;
 
+import org.dise.runtime.isa.SemanticsTable;
 import org.dise.runtime.mem.Memory;
 
 /**

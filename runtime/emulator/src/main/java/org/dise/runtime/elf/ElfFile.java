@@ -426,6 +426,57 @@ public final class ElfFile {
     return out;
   }
 
+  /**
+   * A section by name: its link-time address, file offset and size, or null when the object has no
+   * such section (or no section headers: they are optional for running).
+   */
+  public Section section(String name) {
+    java.util.Map<String, Section> m = sections();
+    return m.get(name);
+  }
+
+  /** A section header's figures (ELF64 {@code sh_addr}, {@code sh_offset}, {@code sh_size}). */
+  public record Section(String name, long address, long offset, long size) {
+    /** The section's bytes in the file (empty for SHT_NOBITS or when out of the file). */
+    public byte[] bytes(byte[] file) {
+      if (offset < 0 || size <= 0 || offset + size > file.length) {
+        return new byte[0];
+      }
+      return java.util.Arrays.copyOfRange(file, (int) offset, (int) (offset + size));
+    }
+  }
+
+  private java.util.Map<String, Section> sections;
+
+  private synchronized java.util.Map<String, Section> sections() {
+    if (sections != null) {
+      return sections;
+    }
+    java.util.Map<String, Section> m = new java.util.LinkedHashMap<>();
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int shstrndx = bytes.length >= 64 ? b.getShort(62) & 0xffff : 0;
+    if (shoff > 0
+        && shnum > 0
+        && shentsize >= 64
+        && shstrndx < shnum
+        && shoff + (long) shnum * shentsize <= bytes.length) {
+      long names = b.getLong((int) (shoff + (long) shstrndx * shentsize) + 24);
+      for (int i = 0; i < shnum; i++) {
+        int o = (int) (shoff + (long) i * shentsize);
+        long nameAt = names + (b.getInt(o) & 0xffffffffL);
+        if (nameAt >= bytes.length) {
+          continue;
+        }
+        int type = b.getInt(o + 4);
+        long size = type == 8 ? 0 : b.getLong(o + 32); // SHT_NOBITS has no file bytes
+        String n = cstring((int) nameAt);
+        m.putIfAbsent(n, new Section(n, b.getLong(o + 16), b.getLong(o + 24), size));
+      }
+    }
+    sections = m;
+    return m;
+  }
+
   /** The file offset of link-time address {@code vaddr}, or -1 when no segment holds it. */
   public long fileOffset(long vaddr) {
     for (Segment s : segments) {

@@ -34,6 +34,27 @@ final class FileCalls {
   /** The guest's working directory (a real path); chdir moves it within the sandbox. */
   private Path cwd;
 
+  /** The process's shared file mappings, kept coherent with its reads and writes. */
+  private MemoryCalls mappings;
+
+  void setMappings(MemoryCalls m) {
+    this.mappings = m;
+  }
+
+  /** Before a read or write of {@code f}: shared mappings' stores reach the file. */
+  private void beforeAccess(GuestFd f) throws IOException {
+    if (mappings != null && f instanceof GuestFd.HostFile) {
+      mappings.beforeFileAccess(f.path());
+    }
+  }
+
+  /** After a write to {@code f}: shared mappings of it see the new bytes. */
+  private void afterWrite(GuestFd f) throws IOException {
+    if (mappings != null && f instanceof GuestFd.HostFile) {
+      mappings.afterFileWrite(f.path());
+    }
+  }
+
   FileCalls(GuestProcess proc, Sandbox sandbox, Descriptors fds, SignalCalls signals) {
     this.proc = proc;
     this.mem = proc.mem;
@@ -179,6 +200,7 @@ final class FileCalls {
       return -Errno.EFAULT;
     }
     byte[] b = new byte[(int) Math.min(len, CHUNK)];
+    beforeAccess(f);
     int n = f.read(b, b.length);
     if (n > 0) {
       mem.write(buf, b, 0, n);
@@ -195,6 +217,15 @@ final class FileCalls {
       return -Errno.EFAULT;
     }
     len = Math.min(len, MAX_RW_COUNT);
+    beforeAccess(f);
+    try {
+      return writeSteps(f, buf, len);
+    } finally {
+      afterWrite(f);
+    }
+  }
+
+  private long writeSteps(GuestFd f, long buf, long len) throws IOException {
     long done = 0;
     while (done < len) {
       int step = (int) Math.min(len - done, CHUNK);
@@ -286,7 +317,15 @@ final class FileCalls {
         all.write(mem.read(e[0], (int) e[1]));
       }
       byte[] b = all.toByteArray();
-      return b.length == 0 ? 0 : signals.brokenPipe(f.write(b, b.length));
+      if (b.length == 0) {
+        return 0;
+      }
+      beforeAccess(f);
+      try {
+        return signals.brokenPipe(f.write(b, b.length));
+      } finally {
+        afterWrite(f);
+      }
     }
     long total = 0;
     for (long[] e : v) {
@@ -399,8 +438,7 @@ final class FileCalls {
 
   /** Changing a directory entry (create, delete, rename, link) writes its directory. */
   private void checkEntry(Path p, String what) throws Refused {
-    Path dir = p.getParent();
-    if (dir == null || !sandbox.mayWrite(dir)) {
+    if (!sandbox.mayChangeEntry(p)) {
       deny(p, what);
     }
   }
@@ -412,7 +450,9 @@ final class FileCalls {
             + what
             + " "
             + p
-            + " (outside the allowed directories; see --allow-read/--allow-write)");
+            + (sandbox.guards(p)
+                ? " (acf's own state: the guest may not change it)"
+                : " (outside the allowed directories; see --allow-read/--allow-write)"));
     throw new Refused(Errno.EACCES);
   }
 
@@ -520,7 +560,15 @@ final class FileCalls {
     if (length < 0) {
       return -Errno.EINVAL;
     }
-    return f instanceof GuestFd.HostFile h ? h.truncate(length) : -Errno.EINVAL;
+    if (!(f instanceof GuestFd.HostFile h)) {
+      return -Errno.EINVAL;
+    }
+    beforeAccess(f);
+    try {
+      return h.truncate(length);
+    } finally {
+      afterWrite(f);
+    }
   }
 
   private long getcwd(long buf, long size) {

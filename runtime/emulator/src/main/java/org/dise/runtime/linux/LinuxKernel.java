@@ -48,6 +48,7 @@ public final class LinuxKernel implements SyscallHandler {
     proc.threads.setSignals(signals);
     this.memory = new MemoryCalls(proc, fds);
     this.files = new FileCalls(proc, sandbox, fds, signals);
+    files.setMappings(memory);
     fds.register(table);
     files.register(table);
     memory.register(table);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,11 +35,13 @@ final class MemoryCalls {
 
   /**
    * A MAP_SHARED mapping of a file opened for writing: the guest's stores reach the file when it
-   * calls msync or munmap and when the process ends (not at once, as Linux's shared page cache
-   * would: a read() of the file in between sees the old bytes). It holds its own channel, since the
-   * guest may close its descriptor and keep the mapping, as Linux allows.
+   * calls msync or munmap, when the process ends, and before the process reads or writes the file
+   * through a descriptor; what it writes so is copied back into the mapping ({@link
+   * #beforeFileAccess}, {@link #afterFileWrite}), so read/write and the mapping agree as they do
+   * over Linux's one page cache. It holds its own channel, since the guest may close its descriptor
+   * and keep the mapping, as Linux allows.
    */
-  private record Shared(long addr, long len, FileChannel file, long offset) {
+  private record Shared(long addr, long len, FileChannel file, long offset, Path path) {
     long end() {
       return addr + len;
     }
@@ -56,9 +59,10 @@ final class MemoryCalls {
     t.implement(Syscall.BRK, (cpu, a) -> brk(a[0]));
     t.partial(
         Syscall.MMAP,
-        "MAP_SHARED file mappings reach the file at msync, munmap and exit, not at each store"
-            + " (a read() of the file in between sees the old bytes); several mappings of one"
-            + " file do not see each other's stores",
+        "MAP_SHARED file mappings reach the file at msync, munmap, exit and the process's"
+            + " own read/write of the file (which they then see), not at each store; another"
+            + " process, and several mappings of one file, do not see each other's stores until"
+            + " then",
         (cpu, a) -> mmap(a[0], a[1], (int) a[2], (int) a[3], (int) a[4], a[5]));
     t.implement(Syscall.MUNMAP, (cpu, a) -> munmap(a[0], a[1]));
     t.partial(
@@ -175,6 +179,7 @@ final class MemoryCalls {
       mem.share(at, size); // forked children share these pages (spec/emulator.md, "Processes")
     }
     if (f != null) {
+      beforeFileAccess(f.path()); // another shared mapping's stores first
       // Copy the file in steps: a mapping may be far larger than any host array.
       long saved = f.seek(0, 1);
       f.seek(off, 0);
@@ -198,14 +203,58 @@ final class MemoryCalls {
     if (f != null && (flags & MAP_SHARED) != 0 && f.accessMode() != 0) {
       FileChannel ch =
           FileChannel.open(f.path(), StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
-      shared.add(new Shared(at, size, ch, off));
+      shared.add(new Shared(at, size, ch, off, f.path()));
     }
     return at;
   }
 
+  /**
+   * The guest reads, writes or maps {@code file} through a descriptor: its shared mappings' stores
+   * reach it first, so that what is read is what the mappings hold.
+   */
+  void beforeFileAccess(Path file) throws IOException {
+    if (!shared.isEmpty() && file != null) {
+      writeBack(0, Memory.LIMIT, file);
+    }
+  }
+
+  /** The guest wrote {@code file} through a descriptor: its shared mappings see the new bytes. */
+  void afterFileWrite(Path file) throws IOException {
+    if (shared.isEmpty() || file == null) {
+      return;
+    }
+    for (Shared m : shared) {
+      if (!file.equals(m.path())) {
+        continue;
+      }
+      long inFile = Math.min(m.len(), Math.max(0, m.file().size() - m.offset()));
+      try (FileChannel in = FileChannel.open(m.path(), LinkOption.NOFOLLOW_LINKS)) {
+        for (long a = 0; a < inFile; ) {
+          ByteBuffer buf = ByteBuffer.allocate((int) Math.min(inFile - a, FileCalls.CHUNK));
+          while (buf.hasRemaining() && in.read(buf, m.offset() + a + buf.position()) > 0) {
+            // fill
+          }
+          if (buf.position() == 0) {
+            break; // the file shrank meanwhile
+          }
+          mem.poke(m.addr() + a, buf.array(), 0, buf.position());
+          a += buf.position();
+        }
+      }
+    }
+  }
+
   /** Writes the part of each shared file mapping inside [from, to) back to its file. */
   private void writeBack(long from, long to) throws IOException {
+    writeBack(from, to, null);
+  }
+
+  /** As {@link #writeBack(long, long)}, for the mappings of {@code only} (null: all). */
+  private void writeBack(long from, long to, Path only) throws IOException {
     for (Shared m : shared) {
+      if (only != null && !only.equals(m.path())) {
+        continue;
+      }
       long lo = Math.max(from, m.addr());
       long hi = Math.min(to, m.end());
       // Only the bytes within the file: stores past its end are lost, as on Linux.
@@ -234,10 +283,10 @@ final class MemoryCalls {
         continue;
       }
       if (m.addr() < from) {
-        kept.add(new Shared(m.addr(), from - m.addr(), m.file(), m.offset()));
+        kept.add(new Shared(m.addr(), from - m.addr(), m.file(), m.offset(), m.path()));
       }
       if (m.end() > to) {
-        kept.add(new Shared(to, m.end() - to, m.file(), m.offset() + (to - m.addr())));
+        kept.add(new Shared(to, m.end() - to, m.file(), m.offset() + (to - m.addr()), m.path()));
       }
       dropped.add(m.file());
     }

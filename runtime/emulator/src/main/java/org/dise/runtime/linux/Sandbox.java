@@ -16,6 +16,9 @@ public final class Sandbox {
   private final Path cwd;
   private final List<Path> readable = new ArrayList<>();
   private final List<Path> writable = new ArrayList<>();
+  // acf's own state (caches, spool, its jar and class-data archive, --out): never the guest's to
+  // change, also where it lies inside a writable directory.
+  private final List<Path> protectedPaths = new ArrayList<>();
   private GuestLimits limits = GuestLimits.defaults();
   private Sysroot sysroot = standardSysroot();
 
@@ -118,9 +121,74 @@ public final class Sandbox {
     return within(p, readable) || (sysroot != null && sysroot.contains(p));
   }
 
+  /**
+   * Keeps {@code p} (a file or a folder and all below it) out of the guest's reach for changes even
+   * inside a writable directory: acf's own state. It stays readable where the rest is.
+   */
+  public void protect(Path p) {
+    Path abs = p.toAbsolutePath().normalize();
+    protectedPaths.add(abs);
+    Path r = realPrefix(abs);
+    if (!r.equals(abs)) {
+      protectedPaths.add(r);
+    }
+  }
+
   /** Whether the guest may change {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayWrite(Path p) {
-    return within(p, writable);
+    return within(p, writable) && !within(p, protectedPaths);
+  }
+
+  /**
+   * Whether the guest may create, delete or rename the directory entry {@code p}: its directory
+   * must be writable, and {@code p} must be neither protected nor a folder above a protected path
+   * (renaming or deleting that would move acf's state aside for a planted one).
+   */
+  public boolean mayChangeEntry(Path p) {
+    Path dir = p.getParent();
+    if (dir == null || !mayWrite(dir)) {
+      return false;
+    }
+    Path n = p.toAbsolutePath().normalize();
+    for (Path q : protectedPaths) {
+      if (q.startsWith(n)) {
+        return false;
+      }
+    }
+    return !within(n, protectedPaths);
+  }
+
+  /**
+   * Whether a refusal of {@code p} is the protection's: {@code p} lies in a writable directory and
+   * is acf's protected state, inside it, or a folder above it.
+   */
+  public boolean guards(Path p) {
+    Path n = p.toAbsolutePath().normalize();
+    if (!within(n, writable) && (n.getParent() == null || !within(n.getParent(), writable))) {
+      return false;
+    }
+    for (Path q : protectedPaths) {
+      if (q.startsWith(n) || n.startsWith(q)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code abs} with its longest existing prefix resolved to a real path. */
+  private static Path realPrefix(Path abs) {
+    Path existing = abs;
+    Path rest = null;
+    while (existing != null && !java.nio.file.Files.exists(existing)) {
+      Path name = existing.getFileName();
+      rest = rest == null ? name : name.resolve(rest);
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return abs;
+    }
+    Path real = real(existing);
+    return rest == null ? real : real.resolve(rest);
   }
 
   private static boolean within(Path p, List<Path> roots) {

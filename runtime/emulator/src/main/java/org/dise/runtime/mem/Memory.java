@@ -112,6 +112,14 @@ public final class Memory {
     this.codeWriteListener = listener;
   }
 
+  /**
+   * The listener now installed: a second hart over this memory (a timing model's shadow handler
+   * context) puts the guest's back after its constructor installed its own.
+   */
+  public IntConsumer codeWriteListener() {
+    return codeWriteListener;
+  }
+
   // ---------------------------------------------------------------- mapping
 
   /** Maps [start, start+length) with the given protection; both must be page aligned. */

@@ -14,6 +14,7 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Format;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.Type;

@@ -148,6 +148,52 @@ class ConfinementTest {
   }
 
   @Test
+  void acfsProtectedStateInsideTheWritableDirectoryStaysUnchanged() throws Exception {
+    // acf's state (a cache, a spool, --out) inside the guest's own directory: the same attacks,
+    // aimed at it, change nothing there; it stays readable; the rest of the box stays writable.
+    Path state = Files.createDirectories(box.resolve("state/dir")).getParent();
+    Files.writeString(state.resolve("secret.txt"), SECRET);
+    Files.delete(box.resolve("hard"));
+    Files.createLink(box.resolve("hard"), state.resolve("secret.txt"));
+    Sandbox s = new Sandbox(box);
+    s.protect(state);
+    Map<String, String> before = snapshot(state);
+    GuestRun.Result r = GuestRun.ours(s, "confine", "attack", state.toString(), "state");
+    Map<String, String> probes = probes(r.stdout());
+    assertWithMessage("%s", r).that(r.exit()).isEqualTo(0);
+    assertWithMessage("acf's state").that(snapshot(state)).isEqualTo(before);
+    for (String p :
+        new String[] {
+          "abs-write",
+          "abs-creat",
+          "mkdir-abs",
+          "unlink-abs",
+          "rmdir-abs",
+          "rename-out",
+          "rename-in",
+          "rename-over-out",
+          "link-out",
+          "hardlink-write"
+        }) {
+      assertWithMessage("probe %s", p).that(probes.get(p)).isEqualTo("EACCES");
+    }
+    // Readable as the rest of the box (the guest's read probe meets the second hard link instead).
+    assertThat(s.mayRead(state.resolve("secret.txt"))).isTrue();
+    assertThat(r.stderr()).contains("acf's own state: the guest may not change it");
+    // Neither the state nor a folder above it may be renamed or removed (acf's state moved aside
+    // for a planted one); entries beside them may.
+    assertThat(s.mayChangeEntry(state)).isFalse();
+    assertThat(s.mayChangeEntry(state.resolve("x"))).isFalse();
+    Path nested = box.resolve("a/b/c");
+    s.protect(nested);
+    assertThat(s.mayChangeEntry(box.resolve("a"))).isFalse();
+    assertThat(s.mayChangeEntry(box.resolve("a/b"))).isFalse();
+    assertThat(s.mayChangeEntry(box.resolve("a/other"))).isTrue();
+    assertThat(s.mayChangeEntry(box.resolve("own.txt"))).isTrue();
+    assertThat(s.mayWrite(box.resolve("own.txt"))).isTrue();
+  }
+
+  @Test
   void allowingTheOutsideDirectoryForReadingLetsTheGuestReadButNotWrite() throws Exception {
     Files.delete(box.resolve("hard")); // else secret.txt has two links and is refused anyway
     Sandbox s = new Sandbox(box);

@@ -202,8 +202,16 @@ public abstract class EngineState implements ProfilingEngine {
     }
     long value = Retirement.value(d, cpu, next, stored);
     long now = cpu.instret() - inserted;
+    org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     for (long m = sinkMask; m != 0; m &= m - 1) {
-      tagged[Long.numberOfTrailingZeros(m)].retire(d, value, address, now);
+      int i = Long.numberOfTrailingZeros(m);
+      tagged[i].retire(d, value, address, now);
+      if (o != null) {
+        long c = tagged[i].takeInterruptCycles();
+        if (c > 0) {
+          o.interrupt(i, sinks[i].name(), c); // the co-processor interrupted the core here
+        }
+      }
     }
   }
 
@@ -398,7 +406,7 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args);
+    timeHandler(cpu, sink, args, d);
     return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
   }
 
@@ -454,14 +462,15 @@ public abstract class EngineState implements ProfilingEngine {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args);
+    timeHandler(cpu, sink, args, d);
   }
 
   /** Tells a timing model (a retire observer, spec/timing.md) that handler {@code sink} ran. */
-  private void timeHandler(Cpu cpu, int sink, long[] args) {
+  private void timeHandler(Cpu cpu, int sink, long[] args, DecodedInsn d) {
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {
-      o.handler(sink, sinks[sink].name(), handlerCost[sink], args);
+      o.handler(
+          sink, sinks[sink].name(), handlerCost[sink], args, d, cpu, cpu.instret() - inserted);
     }
   }
 

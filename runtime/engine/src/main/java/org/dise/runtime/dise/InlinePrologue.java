@@ -15,6 +15,7 @@ import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.SiteCounter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * A tagged instruction's prologue ({@link DiseEngine#before}) as bytecode inside the translated
@@ -25,14 +26,22 @@ import org.objectweb.asm.MethodVisitor;
  * bytecode").
  */
 final class InlinePrologue implements PrologueEmitter {
-  // Internal names and Sink.record's descriptor, shared with InlineReplacement and SiteCall.
-  static final String CPU = "org/dise/runtime/cpu/Cpu";
-  private static final String STAGE = "org/dise/runtime/cpu/DecodeStage";
-  static final String ENGINE = "org/dise/runtime/dise/DiseEngine";
-  private static final String HPS = "org/dise/runtime/dise/HpsCounters";
-  static final String SINK = "org/dise/runtime/sink/Sink";
-  static final String INSN = "org/dise/runtime/isa/DecodedInsn";
-  static final String RECORD = "(L" + CPU + ";L" + INSN + ";[JJ)V";
+  // Internal names and Sink.record's descriptor, shared with InlineReplacement and SiteCall: taken
+  // from the classes, so that a rename is a compile error, and naming no emulator method.
+  static final String ENGINE = Type.getInternalName(DiseEngine.class);
+  private static final String HPS = Type.getInternalName(HpsCounters.class);
+  static final String SINK = Type.getInternalName(Sink.class);
+  static final String RECORD = descriptor(Sink.class, "record");
+
+  /** The JVM descriptor of the one method {@code name} of {@code owner}. */
+  static String descriptor(Class<?> owner, String name) {
+    for (java.lang.reflect.Method m : owner.getMethods()) {
+      if (m.getName().equals(name)) {
+        return Type.getMethodDescriptor(m);
+      }
+    }
+    throw new IllegalStateException(owner.getName() + " has no method " + name);
+  }
 
   /** At most this many distinct plans per instruction are emitted; more call the engine. */
   static final int MAX_GROUPS = 4;
@@ -119,10 +128,10 @@ final class InlinePrologue implements PrologueEmitter {
         mv.visitJumpInsn(IFEQ, next);
       }
       for (MicroOp op : g.plan.ops) {
-        microOp(u, op);
+        microOp(u, engine, op);
       }
       if (g.plan.sequences.length > 0) {
-        engine(u);
+        engine(u, engine);
         mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "replaced", "()V", false);
         for (Step[] s : g.plan.sequences) {
           for (int i = 0; i < s.length - 1; i++) { // the last step is T.INSN, the unit's part
@@ -136,16 +145,17 @@ final class InlinePrologue implements PrologueEmitter {
     mv.visitLabel(end);
   }
 
-  /** Pushes the engine (the cpu's decode stage: a unit is dropped when the stage changes). */
-  static void engine(Unit u) {
-    u.loadCpu();
-    u.mv().visitMethodInsn(INVOKEVIRTUAL, CPU, "decodeStage", "()L" + STAGE + ";", false);
-    u.mv().visitTypeInsn(CHECKCAST, ENGINE);
+  /**
+   * Pushes the engine, a constant of the unit (units are translated under one decode stage and
+   * dropped when another is installed).
+   */
+  static void engine(Unit u, DiseEngine engine) {
+    u.loadConstant(engine, "L" + ENGINE + ";");
   }
 
-  static void microOp(Unit u, MicroOp op) {
+  static void microOp(Unit u, DiseEngine engine, MicroOp op) {
     MethodVisitor mv = u.mv();
-    engine(u);
+    engine(u, engine);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "hps", "()L" + HPS + ";", false);
     u.pushInt(op.counter());
     switch (op.kind()) {
@@ -153,7 +163,7 @@ final class InlinePrologue implements PrologueEmitter {
       case DEC -> mv.visitMethodInsn(INVOKEVIRTUAL, HPS, "dec", "(I)V", false);
       case SET -> {
         if (op.fromRegister()) {
-          engine(u);
+          engine(u, engine);
           mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "hps", "()L" + HPS + ";", false);
           u.pushInt((int) op.source());
           mv.visitMethodInsn(INVOKEVIRTUAL, HPS, "register", "(I)J", false);
@@ -179,7 +189,7 @@ final class InlinePrologue implements PrologueEmitter {
     MethodVisitor mv = u.mv();
     Sink sink = engine.sinkAt(c.sink);
     String owner = directOwner(sink);
-    engine(u);
+    engine(u, engine);
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "sinkAt", "(I)L" + SINK + ";", false);
     if (owner != null) {
@@ -187,7 +197,7 @@ final class InlinePrologue implements PrologueEmitter {
     }
     u.loadCpu();
     u.loadInsn();
-    engine(u);
+    engine(u, engine);
     u.pushInt(engine.argsIndex(c));
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callArgs", "(I)[J", false);
     for (int a = 0; a < c.reg.length; a++) {
@@ -207,14 +217,14 @@ final class InlinePrologue implements PrologueEmitter {
       }
       mv.visitInsn(LASTORE);
     }
-    engine(u);
+    engine(u, engine);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callStart", "()J", false);
     if (owner != null) {
       mv.visitMethodInsn(INVOKEVIRTUAL, owner, "record", RECORD, false);
     } else {
       mv.visitMethodInsn(INVOKEINTERFACE, SINK, "record", RECORD, true);
     }
-    engine(u);
+    engine(u, engine);
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "called", "(I)V", false);
   }

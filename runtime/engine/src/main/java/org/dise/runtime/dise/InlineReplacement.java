@@ -4,13 +4,15 @@ import static org.objectweb.asm.Opcodes.*;
 
 import java.util.List;
 import org.dise.runtime.cpu.ReplacementEmitter;
-import org.dise.runtime.cpu.SemanticsTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
+import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * A tagged instruction's whole replacement ({@link DiseEngine#execute}) as bytecode inside the
@@ -23,11 +25,10 @@ import org.objectweb.asm.MethodVisitor;
  */
 final class InlineReplacement implements ReplacementEmitter {
   private static final String ENGINE = InlinePrologue.ENGINE;
-  private static final String CPU = InlinePrologue.CPU;
   private static final String SINK = InlinePrologue.SINK;
-  private static final String RETURNING = "org/dise/runtime/sink/ReturningSink";
+  private static final String RETURNING = Type.getInternalName(ReturningSink.class);
   private static final String RECORD =
-      "(L" + CPU + ";L" + InlinePrologue.INSN + ";[JJ)J"; // ReturningSink.record
+      InlinePrologue.descriptor(ReturningSink.class, "recordReturning");
   private static final String RECORD_VOID = InlinePrologue.RECORD;
 
   private final DiseEngine engine;
@@ -175,11 +176,11 @@ final class InlineReplacement implements ReplacementEmitter {
         mv.visitJumpInsn(IFEQ, next);
       }
       for (MicroOp op : g.plan().ops) {
-        InlinePrologue.microOp(u, op);
+        InlinePrologue.microOp(u, engine, op);
       }
       Step[][] seqs = g.plan().sequences;
       if (seqs.length > 0) {
-        InlinePrologue.engine(u);
+        InlinePrologue.engine(u, engine);
         mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "replaced", "()V", false);
       }
       // Several ACFs' sequences: the parts before T.INSN in ACF order, T.INSN once, the parts
@@ -236,9 +237,9 @@ final class InlineReplacement implements ReplacementEmitter {
   }
 
   /** An inserted instruction retired: the unit's count, the cpu's and the engine's. */
-  private static void retire(Unit u) {
+  private void retire(Unit u) {
     u.retire();
-    InlinePrologue.engine(u);
+    InlinePrologue.engine(u, engine);
     u.mv().visitMethodInsn(INVOKEVIRTUAL, ENGINE, "insertedOne", "()V", false);
   }
 
@@ -262,13 +263,13 @@ final class InlineReplacement implements ReplacementEmitter {
     MethodVisitor mv = u.mv();
     boolean returns = c.result >= 0;
     String owner = InlinePrologue.directOwner(engine.sinkAt(c.sink));
-    InlinePrologue.engine(u);
+    InlinePrologue.engine(u, engine);
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "sinkAt", "(I)L" + SINK + ";", false);
     mv.visitTypeInsn(CHECKCAST, owner != null ? owner : returns ? RETURNING : SINK);
     u.loadCpu();
     u.loadInsn();
-    InlinePrologue.engine(u);
+    InlinePrologue.engine(u, engine);
     u.pushInt(engine.argsIndex(c));
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callArgs", "(I)[J", false);
     for (int a = 0; a < c.reg.length; a++) {
@@ -290,7 +291,7 @@ final class InlineReplacement implements ReplacementEmitter {
       }
       mv.visitInsn(LASTORE);
     }
-    InlinePrologue.engine(u);
+    InlinePrologue.engine(u, engine);
     if (!returns) {
       mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "callStart", "()J", false);
       if (owner != null) {
@@ -298,7 +299,7 @@ final class InlineReplacement implements ReplacementEmitter {
       } else {
         mv.visitMethodInsn(INVOKEINTERFACE, SINK, "record", RECORD_VOID, true);
       }
-      InlinePrologue.engine(u);
+      InlinePrologue.engine(u, engine);
       u.pushInt(c.sink);
       mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "called", "(I)V", false);
       return;

@@ -7,6 +7,7 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.SiteCounter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * A prologue's {@code call(sink, ...)} as bytecode when the sink counts the instruction's events in
@@ -18,8 +19,8 @@ final class SiteCall {
   private SiteCall() {}
 
   private static final String ENGINE = InlinePrologue.ENGINE;
-  private static final String SITE = "org/dise/runtime/sink/SiteCounter";
-  private static final String MARK = "org/dise/runtime/sink/SiteCounter$Mark";
+  private static final String SITE = Type.getInternalName(SiteCounter.class);
+  private static final String MARK = Type.getInternalName(SiteCounter.Mark.class);
 
   /**
    * Emits call {@code sink} of {@code d}'s prologue, whose events go to {@code site}: what {@link

@@ -78,8 +78,28 @@ public record ComponentSpec(
 
   /** The parameter {@code name}, if the component has it. */
   public Optional<ParamSpec> param(String name) {
-    return params.stream().filter(p -> p.name().equals(name)).findFirst();
+    Optional<ParamSpec> p = params.stream().filter(q -> q.name().equals(name)).findFirst();
+    return p.isEmpty() && isSink() && name.equals(HANDLER.name()) ? Optional.of(HANDLER) : p;
   }
+
+  /**
+   * Every sink's {@code handler}: the RISC-V code a timing model runs for each call
+   * (spec/timing.md, "Handlers as real code"): {@code "FILE.c"} (function {@code handler}), {@code
+   * "FILE.c:FUNCTION"} or {@code "FILE.elf:SYMBOL"}. Without it the library's handler for the
+   * component runs, or the sink's {@code cost} is charged where there is none. Not listed among the
+   * parameters: it is every sink's, as {@code cost} is.
+   */
+  public static final ParamSpec HANDLER =
+      new ParamSpec(
+          "handler",
+          ParamSpec.Type.NAME,
+          0,
+          0,
+          false,
+          List.of(),
+          "",
+          "the handler code a timing model runs per call: \"FILE.c\", \"FILE.c:FUNCTION\" or"
+              + " \"FILE.elf:SYMBOL\"");
 
   /** Parameter names, in documentation order. */
   public List<String> paramNames() {

@@ -49,6 +49,15 @@ public interface Sink {
   default void resume(long applicationInstructions) {}
 
   /**
+   * {@link #resume(long)} where the hart's state is at hand: {@code cpu} is about to run the
+   * interval's first instruction (at {@code cpu.pc}), so a sink can read what it missed while
+   * sampling was off from the guest itself (a calling context unwinds the stack).
+   */
+  default void resume(Cpu cpu, long applicationInstructions) {
+    resume(applicationInstructions);
+  }
+
+  /**
    * An external trigger turns sampling off after {@code applicationInstructions}: a sink that
    * charges the time between events stops charging here, as nothing it sees until {@link #resume}
    * belongs to the profile.

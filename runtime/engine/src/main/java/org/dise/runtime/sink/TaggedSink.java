@@ -24,4 +24,13 @@ public interface TaggedSink extends Sink {
 
   /** Main-processor cycles those interrupts cost. */
   long interruptCycles();
+
+  /**
+   * The main-processor cycles of the interrupts raised since the last call (0: none), for a timing
+   * model that charges each where it happens (spec/timing.md); unlike {@link #interruptCycles} it
+   * does not end the run's buffering.
+   */
+  default long takeInterruptCycles() {
+    return 0;
+  }
 }

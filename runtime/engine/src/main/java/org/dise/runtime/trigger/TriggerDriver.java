@@ -260,7 +260,8 @@ public final class TriggerDriver {
     Op codeword = on ? Op.ON_TRIG_INST : Op.OFF_TRIG_INST;
     long app = applicationInstructions();
     if (on) {
-      engine.sinks().forEach(s -> s.resume(app));
+      Cpu cpu = machine.cpu();
+      engine.sinks().forEach(s -> s.resume(cpu, app));
     } else {
       engine.sinks().forEach(s -> s.pause(app));
     }

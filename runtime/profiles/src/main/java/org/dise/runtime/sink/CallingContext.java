@@ -39,7 +39,9 @@ public final class CallingContext implements ClockedSink {
                   1,
                   Integer.MAX_VALUE,
                   String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
-                  "frames kept apart; deeper ones share a context")),
+                  "frames kept apart; deeper ones share a context"),
+              ParamSpec.bool(
+                  "unwind", "true", "recover the stack from the guest when sampling turns on")),
           ComponentSpec.Arity.ANY,
           "",
           false,
@@ -114,9 +116,20 @@ public final class CallingContext implements ClockedSink {
   private long deepest;
 
   public CallingContext(String name, int maxDepth) {
+    this(name, maxDepth, true);
+  }
+
+  /**
+   * {@code unwind} false keeps the shadow stack as it was when sampling turned off (the stale stack
+   * of issue 32, for measuring what the unwinding buys).
+   */
+  public CallingContext(String name, int maxDepth, boolean unwind) {
     this.name = name;
     this.maxDepth = maxDepth;
+    this.unwind = unwind;
   }
+
+  private final boolean unwind;
 
   @Override
   public String name() {
@@ -130,9 +143,15 @@ public final class CallingContext implements ClockedSink {
 
   @Override
   public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+    if (resync) {
+      // The first event since sampling turned on: the stack the shadow stack missed is read
+      // from the guest's own registers and memory, as a sampling profiler's interrupt does.
+      resync = false;
+      recover(cpu, d.pc);
+    }
     if (stack.isEmpty()) {
-      // The first event (program entry, or sampling just turned on): its function is the root,
-      // and what ran before it in that function is charged to it.
+      // The first event (program entry, or a stack that could not be recovered): its function
+      // is the root, and what ran before it in that function is charged to it.
       stack.push(new Frame(root.child(d.pc), -1, Long.MAX_VALUE));
     }
     charge(applicationInstructions);
@@ -179,6 +198,43 @@ public final class CallingContext implements ClockedSink {
     }
   }
 
+  /**
+   * Replaces the shadow stack by the guest's stack unwound at {@code pc} ({@link GuestUnwinder}):
+   * its frames become the path from the root, without counting calls (they happened while sampling
+   * was off). An unwinder that knows no objects leaves the stack empty, rooted at the next event.
+   */
+  private void recover(Cpu cpu, long pc) {
+    stack.clear();
+    GuestUnwinder.Stack s = unwinder.unwind(cpu, pc);
+    if (s == null || s.frames().isEmpty()) {
+      unrecovered++;
+      return;
+    }
+    recovered[s.method().ordinal()]++;
+    Node n = root;
+    int depth = 0;
+    for (GuestUnwinder.Frame f : s.frames()) {
+      n = n.depth >= maxDepth ? n : n.child(f.function());
+      depth++;
+      stack.push(new Frame(n, f.returnAddress(), depth == 1 ? Long.MAX_VALUE : f.sp()));
+    }
+    deepest = Math.max(deepest, depth);
+  }
+
+  private final GuestUnwinder unwinder = new GuestUnwinder();
+
+  /** Whether sampling ever turned the profile on after it was off. */
+  private boolean sampled;
+
+  /** Set when sampling turns on: the next event recovers the stack first. */
+  private boolean resync;
+
+  /** Stacks recovered at intervals' starts, by {@link GuestUnwinder.Method}. */
+  private final long[] recovered = new long[GuestUnwinder.Method.values().length];
+
+  /** Intervals whose stack could not be read at all (no objects known). */
+  private long unrecovered;
+
   /** Charges what ran since the previous event to the top frame's context. */
   private void charge(long applicationInstructions) {
     long i = clock == null ? applicationInstructions : clock.applicationInstructions();
@@ -205,36 +261,66 @@ public final class CallingContext implements ClockedSink {
     stack = next == null ? new ArrayDeque<>() : next;
   }
 
-  /** Whether sampling ever turned the profile off: its stacks may then be stale (notes). */
-  private boolean sampled;
-
   @Override
   public void pause(long applicationInstructions) {
     charge(applicationInstructions);
     paused = true;
-    sampled = true;
   }
 
   /** The note of a sampled run, whose shadow stack missed the calls made while it was off. */
   public static final String STALE_STACKS =
-      "WARNING: sampled run: the shadow stack sees only the calls and returns made while"
-          + " sampling is on, so a stack may lack the frames entered while it was off (even"
-          + " `main`) and its weights may sit under the wrong context; compare with an"
-          + " exhaustive run before trusting these stacks (spec/profiles.md)";
+      "WARNING: sampled run: some intervals' stacks could not be unwound completely, so a"
+          + " stack may lack the frames entered while sampling was off (even `main`) and its"
+          + " weights may sit under the wrong context; compare with an exhaustive run before"
+          + " trusting these stacks (spec/profiles.md)";
 
   @Override
   public void resume(long applicationInstructions) {
-    // Nothing that ran while sampling was off is charged.
+    // Nothing that ran while sampling was off is charged; the stack is recovered at the next
+    // event, where the guest's registers are at hand.
     paused = false;
+    resync = unwind;
+    sampled = true;
     lastInstructions = clock == null ? applicationInstructions : clock.applicationInstructions();
     lastCycles = clock == null ? lastInstructions : clock.cycles();
+  }
+
+  /** Sampling turned on with the hart at hand: the stack is recovered now, at {@code cpu.pc}. */
+  @Override
+  public void resume(Cpu cpu, long applicationInstructions) {
+    resume(applicationInstructions);
+    if (unwind && cpu != null && cpu.linkMap() != null) {
+      resync = false;
+      recover(cpu, cpu.pc);
+    }
   }
 
   @Override
   public List<String> notes() {
     List<String> notes = new ArrayList<>();
-    if (sampled) {
-      // Issue 32: a sampled run put 56% of the instructions under a stack without `main`.
+    long intervals = unrecovered;
+    for (long r : recovered) {
+      intervals += r;
+    }
+    if (intervals > 0) {
+      // Issue 32: a sampled run put 56% of the instructions under a stack without `main` when
+      // the shadow stack started stale at every interval; now each interval's stack is unwound.
+      notes.add(
+          "sampled run: the stack at each of "
+              + intervals
+              + " sampled intervals' first event was unwound from the guest's registers and"
+              + " memory: "
+              + recovered[GuestUnwinder.Method.CFI.ordinal()]
+              + " by call frame information alone, "
+              + recovered[GuestUnwinder.Method.MIXED.ordinal()]
+              + " also by prologue analysis or the frame pointer (code without CFI), "
+              + recovered[GuestUnwinder.Method.INCOMPLETE.ordinal()]
+              + " incomplete (rooted at the outermost frame found)"
+              + (unrecovered > 0 ? ", " + unrecovered + " not unwound (stale stack)" : ""));
+    }
+    if (unrecovered > 0
+        || recovered[GuestUnwinder.Method.INCOMPLETE.ordinal()] > 0
+        || (sampled && !unwind)) {
       notes.add(STALE_STACKS);
     }
     if (unwound > 0) {

@@ -70,7 +70,9 @@ public final class Sinks {
       case "path_counter" -> new PathCounter(name);
       case "calling_context" ->
           new CallingContext(
-              name, (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1));
+              name,
+              (int) param(b, "max_depth", CallingContext.DEFAULT_MAX_DEPTH, 1),
+              !"false".equals(p.getOrDefault("unwind", "true")));
       case "watchpoint" ->
           new Watchpoint(name, param(b, "address", 0, Long.MIN_VALUE), param(b, "length", 1, 1));
       case "bbv" ->

@@ -180,7 +180,7 @@ public final class SimulationPoints {
       e.install(cpu);
       long app0 = e.cost().applicationInstructions();
       // As for an external trigger: sinks that charge time start here and stop at the end.
-      e.sinks().forEach(s -> s.resume(app0));
+      e.sinks().forEach(s -> s.resume(cpu, app0));
       while (e.cost().applicationInstructions() - app0 < interval) {
         long rest = interval - (e.cost().applicationInstructions() - app0);
         o = machine.run(limit(cpu.instret() + rest, maxInsns));

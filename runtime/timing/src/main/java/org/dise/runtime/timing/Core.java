@@ -41,6 +41,22 @@ public abstract class Core {
   protected long branches;
   protected long mispredictions;
   protected long handlerCalls;
+  protected long handlerInstructions;
+
+  /** The application's register ready cycles while a handler runs on its own registers. */
+  private final long[] savedReady = new long[128];
+
+  /**
+   * Instructions (application and inserted) by unit ({@link OpTable}): the energy model's classes.
+   */
+  protected final long[] byUnit = new long[16];
+
+  /**
+   * Cycles in which the core ran no instruction of its own: replacement stalls, modelled handler
+   * calls and the refills after mispredicted or late-known transfers (the energy model prices each
+   * as an integer instruction's cycle, spec/timing.md "Energy").
+   */
+  protected long bubbleCycles;
 
   /** Ready cycle of each register: x0..x40 (DISE registers included) at 0.., f at 64... */
   protected final long[] regReady = new long[128];
@@ -75,6 +91,35 @@ public abstract class Core {
   /** Times one committed instruction. */
   public abstract void step(Retired r);
 
+  /**
+   * Functional warming (SMARTS): {@code r} updates the caches, the predictor, the BTB and the RAS
+   * and is counted, but takes no time; the core's clock stands still.
+   */
+  public final void warm(Retired r) {
+    count(r);
+    if (!r.inserted) {
+      long line = mem.iline(r.pc);
+      if (line != fetchLine) {
+        fetchLine = line;
+        mem.fetch(r.pc);
+      }
+    }
+    switch (r.unit) {
+      case OpTable.LOAD, OpTable.ATOMIC -> mem.data(r.addr, r.width, r.unit == OpTable.ATOMIC);
+      case OpTable.STORE -> mem.data(r.addr, r.width, true);
+      default -> {
+        if (predict(r) != 0) {
+          fetchLine = -1;
+        }
+      }
+    }
+  }
+
+  /** A handler call under functional warming: its modelled memory traffic, no time. */
+  public final void warmHandler(int sink, long key) {
+    handlerMisses(sink, key);
+  }
+
   /** A DISE replacement's decode stall of {@code cycles}. */
   public abstract void stall(long cycles);
 
@@ -84,6 +129,13 @@ public abstract class Core {
    * written) through the L1 D, at the slot {@code key} hashes to (spec/timing.md, "Handlers").
    */
   public abstract void handler(int sink, long cycles, long key);
+
+  /**
+   * A co-processor interrupt that costs the main processor {@code cycles} (its handler and the copy
+   * of the co-processor's slots, spec/engine.md): charged as a serialising block, attributed to
+   * handlers.
+   */
+  public abstract void interrupt(long cycles);
 
   /** The cycles so far (the last instruction committed). */
   public abstract long cycles();
@@ -178,8 +230,52 @@ public abstract class Core {
     };
   }
 
+  /**
+   * A handler's code starts running (handler.ShadowHandlers): the replacement's call is a control
+   * transfer that the decode stage resolves (no prediction), pushing {@code returnAddress} on the
+   * return-address stack so the handler's return is predicted. The handler runs on a register
+   * context of its own [choice], so its registers' ready cycles are kept apart from the
+   * application's until {@link #leaveHandler}.
+   */
+  public void enterHandler(long returnAddress) {
+    handlerCalls++;
+    if (ras != null) {
+      ras.push(returnAddress);
+    }
+    fetchLine = -1;
+    System.arraycopy(regReady, 0, savedReady, 0, regReady.length);
+    java.util.Arrays.fill(regReady, handlerStart());
+  }
+
+  /** The handler returned: the application's registers are back. */
+  public void leaveHandler() {
+    fetchLine = -1;
+    System.arraycopy(savedReady, 0, regReady, 0, regReady.length);
+  }
+
+  /** The cycle from which a handler's argument registers are ready (its call dispatched). */
+  protected abstract long handlerStart();
+
+  /** Instructions of handlers run as code. */
+  public final long handlerInstructions() {
+    return handlerInstructions;
+  }
+
+  /** Handler calls, modelled or run as code. */
+  public final long handlerCalls() {
+    return handlerCalls;
+  }
+
+  /** The attribution category of {@code r}. */
+  protected static int category(Retired r) {
+    return r.handler ? HANDLER : r.inserted ? INSERTED : APPLICATION;
+  }
+
   protected final void count(Retired r) {
-    if (r.inserted) {
+    byUnit[r.unit]++;
+    if (r.handler) {
+      handlerInstructions++;
+    } else if (r.inserted) {
       insertedInstructions++;
     } else {
       applicationInstructions++;
@@ -203,11 +299,31 @@ public abstract class Core {
         l2 == null ? 0 : l2.accesses(),
         l2 == null ? 0 : l2.misses(),
         branches,
-        mispredictions);
+        mispredictions,
+        byUnit[OpTable.LOAD] + byUnit[OpTable.ATOMIC],
+        byUnit[OpTable.STORE],
+        byUnit[OpTable.FP_ADD]
+            + byUnit[OpTable.FP_MUL]
+            + byUnit[OpTable.FP_DIV]
+            + byUnit[OpTable.FP_SQRT],
+        mem.l1dReadMisses(),
+        mem.l1dWriteMisses(),
+        bubbleCycles,
+        handlerInstructions);
   }
 
   /** The core of {@code config.model()}. */
   public static Core of(TimingConfig config) {
+    int period = config.integer("sample.period");
+    if (period < 0
+        || config.integer("sample.unit") < 1
+        || config.integer("sample.warmup") < 0
+        || (period > 0
+            && period < config.integer("sample.unit") + config.integer("sample.warmup"))) {
+      throw new IllegalArgumentException(
+          "sampled timing needs sample.period 0 (off) or at least sample.unit + sample.warmup,"
+              + " sample.unit at least 1 and sample.warmup at least 0");
+    }
     return switch (config.model()) {
       case "inorder" -> new InOrderCore(config);
       case "ooo" -> new WindowCore(config);

@@ -58,22 +58,25 @@ public final class InOrderCore extends Core {
         int p = predict(r);
         if (p < 0) {
           next += frontend;
+          bubbleCycles += frontend;
           fetchLine = -1;
         } else if (p > 0) {
           next += p;
+          bubbleCycles += p;
           fetchLine = -1;
         }
       }
     }
     ready[0] = 0;
     t = next;
-    attributed[r.inserted ? INSERTED : APPLICATION] += t - before;
+    attributed[category(r)] += t - before;
   }
 
   @Override
   public void stall(long cycles) {
     t += cycles;
     attributed[STALL] += cycles;
+    bubbleCycles += cycles;
   }
 
   @Override
@@ -81,6 +84,23 @@ public final class InOrderCore extends Core {
     long c = cycles + handlerMisses(sink, key);
     t += c;
     attributed[HANDLER] += c;
+    bubbleCycles += c;
+  }
+
+  @Override
+  public void interrupt(long cycles) {
+    t += cycles;
+    attributed[HANDLER] += cycles;
+    bubbleCycles += cycles;
+    fetchLine = -1; // the interrupt handler's fetches left the application's line
+  }
+
+  @Override
+  protected long handlerStart() {
+    // The call redirects fetch once decode has it: the refill of a taken transfer.
+    t += frontend;
+    attributed[HANDLER] += frontend;
+    return t;
   }
 
   @Override

@@ -15,6 +15,11 @@ public final class MemoryHierarchy {
   private final int l1dLineBits;
   private final boolean writeAllocate;
 
+  /** L1 D misses by kind: the energy model prices a read miss as IMEM-R, a write miss as IMEM-W. */
+  long l1dReadMisses;
+
+  long l1dWriteMisses;
+
   public MemoryHierarchy(TimingConfig c) {
     l1i =
         new Cache("l1i", c.integer("l1i.size"), c.integer("l1i.ways"), c.integer("l1i.line"), true);
@@ -63,6 +68,11 @@ public final class MemoryHierarchy {
     if (l1d.access(addr, write)) {
       return 0;
     }
+    if (write) {
+      l1dWriteMisses++;
+    } else {
+      l1dReadMisses++;
+    }
     if (write && !writeAllocate) {
       return 0; // the write buffer takes it to memory; the store does not wait [choice]
     }
@@ -79,6 +89,16 @@ public final class MemoryHierarchy {
       return memoryLatency;
     }
     return l2.access(addr, write) ? l2Latency : l2Latency + memoryLatency;
+  }
+
+  /** L1 D misses of loads (line fills that read memory: IMEM-R). */
+  public long l1dReadMisses() {
+    return l1dReadMisses;
+  }
+
+  /** L1 D misses of stores and atomics (IMEM-W). */
+  public long l1dWriteMisses() {
+    return l1dWriteMisses;
   }
 
   public Cache l1i() {

@@ -16,6 +16,13 @@ public final class Retired {
   public int size;
   public byte unit;
   public boolean inserted;
+
+  /**
+   * A profile handler's instruction, run on the shadow hart (handler.ShadowHandlers): fetched
+   * through the I-cache like the application's, its cycles attributed to the handler.
+   */
+  public boolean handler;
+
   public int src1;
   public int src2;
   public int src3;
@@ -40,6 +47,7 @@ public final class Retired {
     imm = d.imm;
     size = d.size;
     inserted = d.inserted;
+    handler = false;
     byte u = OpTable.UNIT[op];
     unit = u;
     src1 = reg(OpTable.RS1[op], d.rs1);

@@ -65,7 +65,52 @@ public final class TimingConfig {
               "handler.table_entries",
               "4096",
               "4096",
-              "entries of a modelled handler's hash table (the key's slot is its hash modulo this)"));
+              "slots of a handler's hash table: a modelled handler's, and each real handler's"
+                  + " (a power of two)"),
+          new Parameter(
+              "handler.code",
+              "true",
+              "true",
+              "run each sink's handler as RISC-V code on a shadow hart when it has one (false:"
+                  + " every handler is modelled from its sink's cost)"),
+          new Parameter(
+              "sample.period",
+              "0",
+              "0",
+              "sampled timing: one detailed unit every this many application instructions (0: all"
+                  + " detailed); caches and predictors warmed in between"),
+          new Parameter(
+              "sample.unit", "1000", "1000", "sampled timing: application instructions measured"),
+          new Parameter(
+              "sample.warmup",
+              "2000",
+              "2000",
+              "sampled timing: detailed instructions before each unit, not measured"),
+          new Parameter(
+              "energy.ireg_nj",
+              "4.2238",
+              "4.2238",
+              "nJ per integer instruction and per bubble cycle (Fig. 14(b) IREG)"),
+          new Parameter(
+              "energy.imem_r_nj",
+              "49.995",
+              "49.995",
+              "nJ per load or fetch that misses the L1 (Fig. 14(b) IMEM-R)"),
+          new Parameter(
+              "energy.imem_w_nj",
+              "115.27",
+              "115.27",
+              "nJ per store that misses the L1 D (Fig. 14(b) IMEM-W)"),
+          new Parameter(
+              "energy.fp_nj",
+              "2198.2",
+              "2198.2",
+              "nJ per floating-point instruction (Fig. 14(b) FPREG, emulated in software)"),
+          new Parameter(
+              "energy.byte_nj",
+              "1036.4",
+              "1036.4",
+              "nJ per byte sent over the 11 Mb/s wireless card (5 V x 0.285 A)"));
 
   /** The models, each with its defaults' column. */
   public static final List<String> MODELS = List.of("inorder", "ooo");
@@ -103,6 +148,10 @@ public final class TimingConfig {
     if (isNumber(old) && !isNumber(value)) {
       throw new IllegalArgumentException(
           "timing parameter `" + name + "` takes a whole number, not `" + value + "`");
+    }
+    if (isDecimal(old) && !value.matches("[0-9]+(\\.[0-9]+)?")) {
+      throw new IllegalArgumentException(
+          "timing parameter `" + name + "` takes a number, not `" + value + "`");
     }
     if ((old.equals("true") || old.equals("false"))
         && !(value.equals("true") || value.equals("false"))) {
@@ -142,6 +191,10 @@ public final class TimingConfig {
     return Integer.parseInt(get(name));
   }
 
+  public double decimal(String name) {
+    return Double.parseDouble(get(name));
+  }
+
   public boolean bool(String name) {
     return Boolean.parseBoolean(get(name));
   }
@@ -165,5 +218,9 @@ public final class TimingConfig {
 
   private static boolean isNumber(String s) {
     return s.matches("-?[0-9]+");
+  }
+
+  private static boolean isDecimal(String s) {
+    return s.matches("[0-9]+\\.[0-9]+");
   }
 }

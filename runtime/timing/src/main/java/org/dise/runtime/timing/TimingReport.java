@@ -20,7 +20,19 @@ public record TimingReport(
     long l2Accesses,
     long l2Misses,
     long branches,
-    long mispredictions) {
+    long mispredictions,
+    long loads,
+    long stores,
+    long fp,
+    long l1dReadMisses,
+    long l1dWriteMisses,
+    long bubbleCycles,
+    long handlerInstructions) {
+
+  /** Every instruction the core ran: the application's, the inserted ones and handlers' code. */
+  public long instructions() {
+    return applicationInstructions + insertedInstructions + handlerInstructions;
+  }
 
   /** Cycles per application instruction. */
   public double cpi() {
@@ -58,7 +70,10 @@ public record TimingReport(
             + " \"handler_calls\": %d, \"l1i_misses\": %d, \"l1d_accesses\": %d,"
             + " \"l1d_misses\": %d, \"l2_accesses\": %d, \"l2_misses\": %d, \"branches\": %d,"
             + " \"mispredictions\": %d, \"l1i_mpki\": %.4f, \"l1d_mpki\": %.4f,"
-            + " \"l2_mpki\": %.4f, \"branch_mpki\": %.4f",
+            + " \"l2_mpki\": %.4f, \"branch_mpki\": %.4f, \"l1i_accesses\": %d,"
+            + " \"loads\": %d, \"stores\": %d, \"fp\": %d, \"l1d_read_misses\": %d,"
+            + " \"l1d_write_misses\": %d, \"bubble_cycles\": %d,"
+            + " \"handler_code_instructions\": %d",
         model,
         cycles,
         cpi(),
@@ -79,6 +94,14 @@ public record TimingReport(
         perKilo(l1iMisses),
         perKilo(l1dMisses),
         perKilo(l2Misses),
-        perKilo(mispredictions));
+        perKilo(mispredictions),
+        l1iAccesses,
+        loads,
+        stores,
+        fp,
+        l1dReadMisses,
+        l1dWriteMisses,
+        bubbleCycles,
+        handlerInstructions);
   }
 }

@@ -128,7 +128,7 @@ public final class WindowCore extends Core {
       delta -= s;
       pendingStall = 0;
     }
-    attributed[r.inserted ? INSERTED : APPLICATION] += delta;
+    attributed[category(r)] += delta;
   }
 
   @Override
@@ -136,23 +136,45 @@ public final class WindowCore extends Core {
     // The replaced instruction waits in decode: what follows is delivered that much later.
     fetchReady = Math.max(fetchReady, dispatchCycle) + cycles;
     pendingStall += cycles;
+    bubbleCycles += cycles;
   }
 
   @Override
   public void handler(int sink, long cycles, long key) {
     // A modelled handler serialises: it starts when everything before it has committed and the
     // front end goes on after it (spec/timing.md, "Handlers").
+    serialise(cycles + handlerMisses(sink, key));
+  }
+
+  @Override
+  public void interrupt(long cycles) {
+    // An interrupt drains the window like a handler call and refills it after (spec/timing.md).
+    serialise(cycles);
+    fetchLine = -1;
+  }
+
+  /** A block of {@code cycles} that starts when everything before it committed. */
+  private void serialise(long cycles) {
     long start = Math.max(commitCycle, Math.max(fetchReady, dispatchCycle));
-    long end = start + cycles + handlerMisses(sink, key);
+    long end = start + cycles;
     long stalled = Math.min(pendingStall, Math.max(0, start - commitCycle));
     attributed[STALL] += stalled;
     attributed[HANDLER] += end - commitCycle - stalled;
+    bubbleCycles += end - start;
     commitCycle = end;
     committedInCycle = width;
     fetchReady = end;
     dispatchCycle = end;
     dispatchedInCycle = width;
     pendingStall = 0;
+  }
+
+  @Override
+  protected long handlerStart() {
+    // The call is an inserted transfer whose target the decode stage knows: fetch is redirected
+    // as for a taken transfer that missed the BTB (2 cycles, as predict() charges one) [choice].
+    fetchReady = Math.max(fetchReady, dispatchCycle + 2);
+    return dispatchCycle;
   }
 
   @Override

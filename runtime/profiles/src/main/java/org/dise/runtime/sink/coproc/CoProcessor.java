@@ -205,7 +205,19 @@ public abstract class CoProcessor implements TaggedSink {
   protected final void interrupt(int slots) {
     interrupts++;
     slotsCopied += slots;
-    interruptCycles += config.interruptCycles() + (long) config.copyCycles() * slots;
+    long c = config.interruptCycles() + (long) config.copyCycles() * slots;
+    interruptCycles += c;
+    untaken += c;
+  }
+
+  /** Interrupt cycles not yet handed to a timing model ({@link #takeInterruptCycles}). */
+  private long untaken;
+
+  @Override
+  public long takeInterruptCycles() {
+    long c = untaken;
+    untaken = 0;
+    return c;
   }
 
   /** A pseudo-random number in [0, bound] (a 64-bit xorshift, as a hardware LFSR would be). */

@@ -100,6 +100,7 @@ public final class SampledValueProfiler implements TaggedSink {
     if (--countdown == 0) {
       countdown = next();
       samples++;
+      untaken += interruptCycles;
       sampled.computeIfAbsent(insn.pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
     }
   }
@@ -112,6 +113,16 @@ public final class SampledValueProfiler implements TaggedSink {
       long applicationInstructions) {
     // Reached only through call(...): treat it as a retirement of the matched instruction.
     retire(original, args.length > 0 ? args[0] : 0, 0, applicationInstructions);
+  }
+
+  /** Interrupt cycles not yet handed to a timing model. */
+  private long untaken;
+
+  @Override
+  public long takeInterruptCycles() {
+    long c = untaken;
+    untaken = 0;
+    return c;
   }
 
   @Override

@@ -1,19 +1,18 @@
-package org.dise.runtime.cpu;
+package org.dise.runtime.isa;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.isa.Op;
-import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.isa.Operand;
 
 /**
  * For every base instruction of the ISA table ({@link Op}), how it executes: its {@link Kind} (what
- * the caller does around the computation), the {@link Semantics} method that computes it, the
- * operands that method takes, in order, and where the result goes. The interpreter and the bytecode
- * translator both read this table, so an instruction's behaviour is described once.
+ * the caller does around the computation), the {@code cpu.Semantics} method that computes it, the
+ * operands that method takes, in order, and where the result goes. The interpreter's dispatch
+ * (generated from this table at build time by {@code runtime/codegen}) and the bytecode translator
+ * both read it, so an instruction's behaviour is described once. Data only (method names and
+ * descriptors as strings), so that the build-time generator reads it before the emulator compiles.
  */
 public final class SemanticsTable {
   private SemanticsTable() {}
@@ -44,15 +43,17 @@ public final class SemanticsTable {
   /**
    * One instruction's row.
    *
-   * @param method the {@link Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM}, lr
-   *     and sc)
+   * @param method the {@code cpu.Semantics} method (null for {@link Kind#CSR}, {@link Kind#SYSTEM},
+   *     lr and sc)
    * @param descriptor the method's JVM descriptor, derived from the operands
-   * @param fpu whether the method takes the {@link Fpu} first (it rounds or raises flags)
+   * @param fpu whether the method takes the {@code Fpu} first (it rounds or raises flags)
    * @param pc whether the method takes the instruction's address (before its sources)
-   * @param sources the register and immediate operands passed, in order
+   * @param sources the register and immediate operands passed, in order (a load or store passes the
+   *     memory and the address {@code x[rs1] + imm} first, then these: a store's data)
    * @param rm whether a rounding mode follows the sources (the caller resolves DYN)
    * @param dest where the result goes ({@link Operand#RD}, {@link Operand#FRD}) or null
    * @param width the access width in bytes of loads, stores and atomics (0 otherwise)
+   * @param unsigned whether a load narrower than 8 bytes zero-extends (lbu, lhu, lwu)
    */
   public record Entry(
       Op op,
@@ -64,7 +65,8 @@ public final class SemanticsTable {
       List<Operand> sources,
       boolean rm,
       Operand dest,
-      int width) {}
+      int width,
+      boolean unsigned) {}
 
   private static final Map<Op, Entry> TABLE = build();
 
@@ -139,6 +141,7 @@ public final class SemanticsTable {
       case LOAD -> desc.append("Lorg/dise/runtime/mem/Memory;J");
       case STORE -> {
         desc.append("Lorg/dise/runtime/mem/Memory;JJ");
+        sources.add(ops.contains(Operand.FRS2) ? Operand.FRS2 : Operand.RS2);
         ret = "V";
       }
       case ATOMIC -> {
@@ -177,7 +180,8 @@ public final class SemanticsTable {
         Collections.unmodifiableList(sources),
         rm && kind == Kind.VALUE,
         kind == Kind.STORE || kind == Kind.BRANCH ? null : dest,
-        width(op, kind));
+        width(op, kind),
+        kind == Kind.LOAD && op.mnemonic().endsWith("u"));
   }
 
   private static Kind kind(Op op) {
