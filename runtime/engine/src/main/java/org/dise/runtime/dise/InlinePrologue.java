@@ -232,7 +232,7 @@ final class InlinePrologue implements PrologueEmitter {
   /** Pushes {@code T.TID}, the running guest thread's id, as a long (read when the call runs). */
   static void threadId(PrologueEmitter.Unit u) {
     u.loadCpu();
-    u.mv().visitMethodInsn(INVOKEVIRTUAL, CPU, "threadId", "()I", false);
+    u.mv().visitMethodInsn(INVOKEVIRTUAL, "org/dise/runtime/cpu/Cpu", "threadId", "()I", false);
     u.mv().visitInsn(I2L);
   }
 
