@@ -71,6 +71,10 @@ class SinkUseDiagnosticsTest {
                 + "R: call(m, T.PC, T.NEXT_PC); T.INSN",
             "t.acf:3:18: error: `T.NEXT_PC` is known only after `T.INSN` has run"),
         Arguments.of(
+            "sink m = count_map();\nP: T.TID == 1000 => R, null\nR: call(m, T.PC); T.INSN",
+            "t.acf:2:4: error: a pattern cannot test `T.TID`: it exists only when the instruction"
+                + " executes"),
+        Arguments.of(
             "sink m = state_map();\nP: T.OPCLASS == load => R, null\n"
                 + "R: $dr12 = call(m, T.PC, 1); T.INSN",
             "t.acf:3:4: error: DISE register `$dr12` is beyond the hardware's 8 DISE registers"
@@ -106,7 +110,10 @@ class SinkUseDiagnosticsTest {
             + "R: addi $dr0, T.RS1, T.IMM; $dr1 = call(m, T.PC, $dr0); sub $dr1, $dr0, $dr1;"
             + " call(h, T.PC, $dr1); T.INSN",
         "sink m = count_map();\nP: T.OPCLASS == branch => R, null\n"
-            + "R: T.INSN; call(m, T.PC, T.NEXT_PC)");
+            + "R: T.INSN; call(m, T.PC, T.NEXT_PC)",
+        // T.TID, the running thread, is a call argument before or after T.INSN
+        "sink m = count_map();\nP: T.OPCLASS == proc_call => R, null\n"
+            + "R: call(m, T.TID, T.TARGET); T.INSN; call(m, T.TID, T.NEXT_PC)");
   }
 
   @ParameterizedTest

@@ -49,6 +49,69 @@ class ThreadProfilesTest {
   }
 
   @Test
+  void eachThreadHasItsOwnCallingContextStack(@TempDir Path tmp) throws Exception {
+    Path acf = tmp.resolve("p.acf");
+    Files.writeString(acf, "import profiles;\nuse calling_context;\n");
+    Path out = tmp.resolve("out");
+    Result r =
+        ConfigCommandTest.acf(
+            "run",
+            "--acf",
+            acf.toString(),
+            "--out",
+            out.toString(),
+            ISA.resolve("threads.elf").toString());
+    assertThat(r.status()).isEqualTo(0);
+    List<String> rows = Files.readAllLines(out.resolve("CallingContext.csv"));
+    long workerInstructions = 0;
+    for (String row : rows.subList(1, rows.size())) {
+      String[] c = row.split(",");
+      String stack = c[5];
+      // A worker's calls are on its own stack, rooted where the thread started; a switch in the
+      // middle of a call chain never grafts one thread's frames onto another's.
+      if (stack.contains("add_atomic") || stack.contains("add_locked")) {
+        assertThat(stack).startsWith("__thread_start;start_thread;add_");
+        workerInstructions += Long.parseLong(c[1]);
+      }
+      if (stack.contains("start_thread")) {
+        assertThat(stack).doesNotContain("main");
+      }
+    }
+    // add_atomic's loops: 4 threads x 20,000 iterations of a dozen instructions and more.
+    assertThat(workerInstructions).isGreaterThan(1_000_000L);
+  }
+
+  @Test
+  void mapsKeyedByTheThreadIdTellThreadsApart(@TempDir Path tmp) throws Exception {
+    Path acf = tmp.resolve("t.acf");
+    Files.writeString(
+        acf,
+        "sink per_thread = count_map();\n"
+            + "Call: T.OPCLASS == proc_call => C, null\n"
+            + "C: call(per_thread, T.TID, T.TARGET); T.INSN\n");
+    for (String threshold : List.of("0", "1")) {
+      Path out = tmp.resolve("out" + threshold);
+      Result r =
+          ConfigCommandTest.acf(
+              "run",
+              "--translate-threshold",
+              threshold,
+              "--acf",
+              acf.toString(),
+              "--out",
+              out.toString(),
+              ISA.resolve("threads.elf").toString());
+      assertThat(r.status()).isEqualTo(0);
+      List<String> rows = Files.readAllLines(out.resolve("per_thread.csv"));
+      // The four workers of the locked counter (threads 1001-1004) lock 1,000 times each.
+      for (int tid = 1001; tid <= 1004; tid++) {
+        assertThat(rows).contains(tid + ",0x22abc,pthread_mutex_lock,1000");
+      }
+      assertThat(rows.stream().filter(l -> l.startsWith("1000,")).count()).isGreaterThan(10L);
+    }
+  }
+
+  @Test
   void eachForkedProcessHasItsProfileAndCommandLine(@TempDir Path tmp) throws Exception {
     Path acf = tmp.resolve("p.acf");
     Files.writeString(acf, "import profiles;\nuse hot_call_pairs;\n");

@@ -218,7 +218,7 @@ public final class Lowering {
   }
 
   private InsnField field(InstructionField f, Span span) {
-    if (!f.isStatic() && f != InstructionField.NEXT_PC) {
+    if (!f.isStatic() && f != InstructionField.NEXT_PC && f != InstructionField.TID) {
       diags.error(span, f.spelling() + " exists only when the instruction executes");
       return InsnField.PC;
     }

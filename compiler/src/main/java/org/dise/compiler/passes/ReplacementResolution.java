@@ -89,9 +89,12 @@ final class ReplacementResolution {
     String sink = sinkName(c.sink(), scope);
     List<CheckedReplacement.Arg> args = new ArrayList<>();
     for (Operand o : c.args()) {
-      // T.NEXT_PC is read when the call runs (after T.INSN: sink-uses checks where it is).
+      // T.NEXT_PC is read when the call runs (after T.INSN: sink-uses checks where it is), and
+      // so is T.TID (the thread running it).
       if (o instanceof Operand.Field f && "NEXT_PC".equalsIgnoreCase(f.name())) {
         args.add(new CheckedReplacement.Arg.Directive(InstructionField.NEXT_PC, o.span()));
+      } else if (o instanceof Operand.Field f && "TID".equalsIgnoreCase(f.name())) {
+        args.add(new CheckedReplacement.Arg.Directive(InstructionField.TID, o.span()));
       } else {
         args.add(operand(o, scope));
       }

@@ -24,7 +24,12 @@ public enum InstructionField {
   VALUE(false, Kind.INT),
   RS1_VALUE(false, Kind.INT),
   RS2_VALUE(false, Kind.INT),
-  NEXT_PC(false, Kind.INT);
+  NEXT_PC(false, Kind.INT),
+  /**
+   * The id of the guest thread that runs the instruction (its Linux tid; the pid for the first
+   * thread): a call argument, so that map keys and sinks tell threads apart.
+   */
+  TID(false, Kind.INT);
 
   /** What a field's value is: compared to names (OP, OPCLASS), a register number, an integer. */
   public enum Kind {

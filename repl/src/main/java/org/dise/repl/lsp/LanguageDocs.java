@@ -44,6 +44,10 @@ final class LanguageDocs {
     FIELDS.put("RS2_VALUE", "the contents of the second source register");
     FIELDS.put("NEXT_PC", "the actual next pc (a `jalr`'s target, a taken branch's target)");
     FIELDS.put(
+        "TID",
+        "the id of the guest thread running the instruction (its Linux tid; the pid for the"
+            + " first thread): a `call` argument, so that maps keyed by it keep threads apart");
+    FIELDS.put(
         "INSN",
         "the original, matched instruction: in a replacement sequence it runs"
             + " the instruction itself (§3.4, \"R0 is simply a call to the profile handler and the"

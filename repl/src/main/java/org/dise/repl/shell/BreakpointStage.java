@@ -90,6 +90,15 @@ final class BreakpointStage implements DecodeStage {
     return breakpoints.contains(d.pc) ? BREAK : transfers(d) ? TRACK : null;
   }
 
+  /** Each guest thread has its own call stack; the engine's sinks follow the switch too. */
+  @Override
+  public void threadSwitched(Cpu cpu, int from, int to) {
+    stack.switchThread(from, to);
+    if (engine != null) {
+      engine.threadSwitched(cpu, from, to);
+    }
+  }
+
   @Override
   public long vectorBit() {
     return engine == null ? -1L : engine.vectorBit();

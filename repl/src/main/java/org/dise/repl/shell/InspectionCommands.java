@@ -22,9 +22,9 @@ import org.dise.runtime.mem.MemoryFault;
 
 /**
  * The REPL's inspection commands, one group of the session's commands: {@code :regs}, {@code :mem}
- * (bytes and gdb-style typed views), {@code :disasm}, {@code :bt}, {@code :counters}, {@code :set}.
- * They see the session only through {@link ProgramView}, so they run (and test) against any paused
- * machine.
+ * (bytes and gdb-style typed views), {@code :disasm}, {@code :bt}, {@code :threads}, {@code
+ * :thread}, {@code :counters}, {@code :set}. They see the session only through {@link ProgramView},
+ * so they run (and test) against any paused machine.
  */
 final class InspectionCommands {
   /** What inspection needs of a session: the paused program and its engine. */
@@ -56,6 +56,14 @@ final class InspectionCommands {
   private final ProgramView view;
   private final StringBuilder out;
 
+  /**
+   * The thread {@code :thread N} selected for {@code :bt} and {@code :regs}, or -1 for the one on
+   * the hart; the selection lapses once the program runs again ({@link #selectedAt}).
+   */
+  private int selected = -1;
+
+  private long selectedAt;
+
   /** Commands that print into {@code out} (the session's output of the current line). */
   InspectionCommands(ProgramView view, StringBuilder out) {
     this.view = view;
@@ -75,6 +83,25 @@ final class InspectionCommands {
           Args.none(a, "bt");
           backtrace();
         });
+    t.add(
+        "threads",
+        "",
+        "the guest's threads",
+        "The live threads of the guest process: id, state (running, runnable, futex wait,"
+            + " blocked in a system call) and pc; '*' marks the thread :bt and :regs show.",
+        List.of(":threads"),
+        a -> {
+          Args.none(a, "threads");
+          threads();
+        });
+    t.add(
+        "thread",
+        "N",
+        "show thread N in :bt and :regs",
+        "Select thread N (an id :threads lists) for :bt and :regs until the program runs"
+            + " again; the thread on the hart is not changed, so the run goes on as it would.",
+        List.of(":thread 1001"),
+        this::thread);
     t.add(
         "regs",
         "",
@@ -152,10 +179,66 @@ final class InspectionCommands {
         });
   }
 
+  /** The selected thread's saved state, or null when the thread on the hart is shown. */
+  private org.dise.runtime.linux.GuestThreads.ThreadView selectedThread(Machine m) {
+    if (selected < 0 || selectedAt != m.cpu().instret()) {
+      selected = -1;
+      return null;
+    }
+    for (org.dise.runtime.linux.GuestThreads.ThreadView t : m.kernel().threads().view()) {
+      if (t.tid() == selected && t.saved() != null) {
+        return t;
+      }
+    }
+    selected = -1;
+    return null;
+  }
+
+  void threads() {
+    Machine m = view.requireProgram();
+    org.dise.runtime.linux.GuestThreads.ThreadView shown = selectedThread(m);
+    for (org.dise.runtime.linux.GuestThreads.ThreadView t : m.kernel().threads().view()) {
+      long pc = t.saved() == null ? m.cpu().pc : t.saved().pc;
+      boolean mark = shown == null ? t.saved() == null : t.tid() == shown.tid();
+      out.append(
+          String.format(
+              "%s %-6d %-28s %016x  %s%n",
+              mark ? "*" : " ", t.tid(), t.state(), pc, m.symbols().describe(pc)));
+    }
+  }
+
+  private void thread(List<String> a) {
+    if (a.size() != 1) {
+      throw new ReplError("usage: :thread N (an id :threads lists)");
+    }
+    Machine m = view.requireProgram();
+    int tid;
+    try {
+      tid = Integer.parseInt(a.get(0));
+    } catch (NumberFormatException e) {
+      throw new ReplError("not a thread id: " + a.get(0) + " (:threads lists them)");
+    }
+    for (org.dise.runtime.linux.GuestThreads.ThreadView t : m.kernel().threads().view()) {
+      if (t.tid() == tid) {
+        selected = t.saved() == null ? -1 : tid;
+        selectedAt = m.cpu().instret();
+        long pc = t.saved() == null ? m.cpu().pc : t.saved().pc;
+        out.append(
+            String.format(
+                "thread %d (%s) at %016x  %s%n", tid, t.state(), pc, m.symbols().describe(pc)));
+        return;
+      }
+    }
+    throw new ReplError("no live thread " + tid + " (:threads lists them)");
+  }
+
   void backtrace() {
     Machine m = view.requireProgram();
-    List<ShadowStack.Frame> frames = view.shadow().frames();
-    out.append(String.format("#0  %016x  %s%n", m.cpu().pc, m.symbols().describe(m.cpu().pc)));
+    org.dise.runtime.linux.GuestThreads.ThreadView t = selectedThread(m);
+    List<ShadowStack.Frame> frames =
+        t == null ? view.shadow().frames() : view.shadow().framesOf(t.tid());
+    long pc = t == null ? m.cpu().pc : t.saved().pc;
+    out.append(String.format("#0  %016x  %s%n", pc, m.symbols().describe(pc)));
     int i = 1;
     for (ShadowStack.Frame f : frames) {
       out.append(
@@ -171,12 +254,17 @@ final class InspectionCommands {
   void regs() {
     Machine m = view.requireProgram();
     Cpu cpu = m.cpu();
+    org.dise.runtime.linux.GuestThreads.ThreadView t = selectedThread(m);
+    long pc = t == null ? cpu.pc : t.saved().pc;
+    long[] x = t == null ? cpu.x : t.saved().x;
+    if (t != null) {
+      out.append(String.format("thread %d (%s)%n", t.tid(), t.state()));
+    }
     out.append(
         String.format(
-            "pc   %016x  %s   %s%n",
-            cpu.pc, m.symbols().describe(cpu.pc), view.instructionCount()));
+            "pc   %016x  %s   %s%n", pc, m.symbols().describe(pc), view.instructionCount()));
     for (int i = 0; i < 32; i++) {
-      out.append(String.format("%-4s %016x", Registers.x(i), cpu.x[i]))
+      out.append(String.format("%-4s %016x", Registers.x(i), x[i]))
           .append(i % 4 == 3 ? "\n" : "  ");
     }
     if (view.engine() != null) {

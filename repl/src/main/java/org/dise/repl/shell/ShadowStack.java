@@ -10,7 +10,8 @@ import java.util.List;
  * every return pops to the frame it returns to. Unlike a frame-pointer walk this needs nothing of
  * the program (statically linked libc is built without frame pointers) and is exact for calls made
  * since the program started; a return to no recorded frame (longjmp-like) leaves the stack as it
- * is.
+ * is. Each guest thread has its own stack: the one shown is the thread's on the hart, the others
+ * are parked by thread id while it runs.
  */
 final class ShadowStack {
   /** One active call: where it was made, where it returns, the function it entered. */
@@ -19,7 +20,8 @@ final class ShadowStack {
   /** Deeper than this, the oldest frames are dropped (runaway recursion stays cheap). */
   static final int MAX_DEPTH = 100_000;
 
-  private final ArrayDeque<Frame> frames = new ArrayDeque<>();
+  private ArrayDeque<Frame> frames = new ArrayDeque<>();
+  private final java.util.Map<Integer, ArrayDeque<Frame>> parked = new java.util.HashMap<>();
   private long dropped;
 
   void call(long callSite, long returnAddress, long entry) {
@@ -43,6 +45,19 @@ final class ShadowStack {
     }
   }
 
+  /** The hart switched threads: the stack of {@code to} (empty for a new thread) is current. */
+  void switchThread(int from, int to) {
+    parked.put(from, frames);
+    ArrayDeque<Frame> next = parked.remove(to);
+    frames = next == null ? new ArrayDeque<>() : next;
+  }
+
+  /** The active frames of thread {@code tid} while another runs (empty if it made no call). */
+  List<Frame> framesOf(int tid) {
+    ArrayDeque<Frame> f = parked.get(tid);
+    return f == null ? List.of() : new ArrayList<>(f);
+  }
+
   /** The active frames, innermost first. */
   List<Frame> frames() {
     return new ArrayList<>(frames);
@@ -54,6 +69,7 @@ final class ShadowStack {
 
   void clear() {
     frames.clear();
+    parked.clear();
     dropped = 0;
   }
 }

@@ -156,6 +156,7 @@ public final class Machine {
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
     kernel.setOnUnsupported(options.onUnsupported());
     this.cpu = new Cpu(memory, kernel);
+    cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
     cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
@@ -257,6 +258,7 @@ public final class Machine {
     this.memory = parent.memory.copy();
     this.kernel = parent.kernel.forkChild(memory, pid);
     this.cpu = new Cpu(memory, kernel);
+    cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
     cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
       cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
@@ -519,22 +521,36 @@ public final class Machine {
     StopReason r;
     do {
       // In slices, so that instret() (what a progress line shows) advances in a loop that
-      // makes no system call; the hart keeps its state between slices.
-      long left = Math.max(0, limit - cpu.instret());
+      // makes no system call; the hart keeps its state between slices. The limit is the whole
+      // process tree's: forked processes run inside the first one's run and count against it.
+      long left = Math.max(0, limit - treeInstructions());
       r = cpu.run(Math.min(left, SLICE));
-    } while (r == StopReason.STEP_LIMIT && cpu.instret() < limit);
+    } while (r == StopReason.STEP_LIMIT && treeInstructions() < limit);
     if (r == StopReason.EXITED || r == StopReason.FAULT || r == StopReason.DEADLOCK) {
       kernel.releaseFiles(); // the guest cannot go on: its host files are the tool's again
       int wstatus =
           r == StopReason.EXITED
               ? (cpu.exitCode() & 0xff) << 8
               : r == StopReason.FAULT ? cpu.fault().signal() & 0x7f : 9;
-      String rest = kernel.processEnded(wstatus); // the other processes run to their end
+      // the other processes run to their end, within what is left of the limit
+      String rest = kernel.processEnded(wstatus, Math.max(0, limit - treeInstructions()));
       if (rest != null) {
         options.notices().println("acf: " + rest);
       }
     }
     return outcome(r, maxInsns);
+  }
+
+  /**
+   * Instructions the process tree ran: this process's and every process forked from it (each forked
+   * process counts from its fork). {@code --max-insns} bounds this sum.
+   */
+  public long treeInstructions() {
+    long n = cpu.instret();
+    for (Machine d : descendants) {
+      n += d.cpu.instret();
+    }
+    return n;
   }
 
   /** Instructions between two updates of {@link Cpu#instret()} in {@link #run}. */
@@ -551,9 +567,19 @@ public final class Machine {
               r,
               1,
               cpu.instret(),
-              String.format(
-                  "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
-                  cpu.instret(), maxInsns, cpu.pc, symbols().describe(cpu.pc)));
+              descendants.isEmpty()
+                  ? String.format(
+                      "guest stopped after %,d instructions (--max-insns %d) at pc 0x%x in %s",
+                      cpu.instret(), maxInsns, cpu.pc, symbols().describe(cpu.pc))
+                  : String.format(
+                      "guest stopped after %,d instructions of the process tree (--max-insns %d;"
+                          + " %,d of them in process %d) at pc 0x%x in %s",
+                      treeInstructions(),
+                      maxInsns,
+                      cpu.instret(),
+                      pid(),
+                      cpu.pc,
+                      symbols().describe(cpu.pc)));
       case DEADLOCK -> new Outcome(r, 1, cpu.instret(), kernel.threads().deadlockReport());
       default -> new Outcome(r, 1, cpu.instret(), "guest stopped: " + r);
     };

@@ -168,6 +168,57 @@ public final class Cpu extends HartState {
   }
 
   /**
+   * The guest thread on the hart (its Linux thread id; the process id until the kernel says
+   * otherwise): what {@code T.TID} passes to a sink.
+   */
+  private int threadId;
+
+  public int threadId() {
+    return threadId;
+  }
+
+  /**
+   * The kernel put thread {@code tid} on the hart: a decode stage is told of a change (its sinks
+   * keep per-thread state, such as calling-context stacks).
+   */
+  public void setThreadId(int tid) {
+    int from = threadId;
+    threadId = tid;
+    if (from != tid && decodeStage != null) {
+      decodeStage.threadSwitched(this, from, tid);
+    }
+  }
+
+  /**
+   * The kernel runs a blocked system call again from its ecall once it may go on: that ecall
+   * retired when the call first ran, so this execution is taken back off the count (a call that
+   * blocks counts one instruction, as it would had it not blocked).
+   */
+  public void unretireEcall() {
+    instret--;
+  }
+
+  /** The current {@link #run} call's start, budget, and what other harts ran on this core in it. */
+  private long runStart;
+
+  private long runMax;
+  private long coreCharged;
+
+  /**
+   * Other processes ran {@code n} instructions on this core while this hart's {@link #run} call
+   * gave it up (the scheduler ran them): they count against that call's budget, so that one
+   * instruction limit bounds a whole process tree.
+   */
+  public void chargeCore(long n) {
+    coreCharged += n;
+  }
+
+  /** What is left of the current {@link #run} call's budget, the other processes' share taken. */
+  public long budgetLeft() {
+    return runMax - (instret - runStart) - coreCharged;
+  }
+
+  /**
    * {@link #run} with guest threads: runs the current thread until its quantum ends or it gives up
    * the hart, then lets the scheduler pick the next. Switches happen only between whole
    * instructions counted exactly (a quantum is a number of retired instructions, and translated
@@ -176,6 +227,9 @@ public final class Cpu extends HartState {
    */
   private StopReason runThreads(long maxSteps) {
     final long start = instret;
+    runStart = start;
+    runMax = maxSteps;
+    coreCharged = 0;
     while (true) {
       if (switchRequested) {
         switchRequested = false;
@@ -187,7 +241,7 @@ public final class Cpu extends HartState {
           return r;
         }
       }
-      long done = instret - start;
+      long done = instret - start + coreCharged;
       if (done >= maxSteps) {
         return StopReason.STEP_LIMIT;
       }

@@ -22,6 +22,13 @@ public interface DecodeStage {
   long execute(DecodedInsn d, Cpu cpu);
 
   /**
+   * The hart switched from guest thread {@code from} to thread {@code to} ({@link
+   * Cpu#setThreadId}), between two instructions. The engine is the core's and stays; what it keeps
+   * per thread follows.
+   */
+  default void threadSwitched(Cpu cpu, int from, int to) {}
+
+  /**
    * The current flag vector as a one-bit mask ({@code 1L << vector}): a tagged instruction whose
    * {@link DecodedInsn#diseMask} lacks the bit does nothing now and runs without the hook. The cpu
    * asks once, when the stage is installed, and keeps a copy that the dispatcher and translated

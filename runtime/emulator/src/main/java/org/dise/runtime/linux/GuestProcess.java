@@ -56,6 +56,21 @@ final class GuestProcess {
     return -Errno.ESRCH;
   }
 
+  /** rt_sigqueueinfo to another process of the tree. */
+  long queueOther(int pid, int sig, int code, long w16, long w24) {
+    ProcessTree tree = threads.tree;
+    if (tree != null) {
+      for (ProcessTree.Member m : tree.members()) {
+        if (m.pid == pid && !m.reaped) {
+          return sig == 0 || m.exited
+              ? 0
+              : m.proc.signals.queuedFromOutside(m.cpu, sig, code, w16, w24);
+        }
+      }
+    }
+    return -Errno.ESRCH;
+  }
+
   /** Makes forked children (null: fork is unsupported where nothing can run a second process). */
   Spawner spawner;
 

@@ -55,6 +55,18 @@ public final class GuestThreads implements Scheduler {
   private static final int FUTEX_CLOCK_REALTIME = 256;
   private static final int ETIMEDOUT = 110;
 
+  /** The condition a blocked call waited for holds: it runs again, its ecall not counted twice. */
+  static final int RESUMED = 1;
+
+  /**
+   * A signal interrupted the call: it returns EINTR, or restarts after the handler if the handler
+   * has SA_RESTART (Linux's ERESTARTSYS: read and write on a pipe, wait4, an untimed futex wait).
+   */
+  static final int INTERRUPTED = 2;
+
+  /** A signal interrupted a call Linux never restarts (a timed futex wait): EINTR. */
+  static final int INTERRUPTED_NO_RESTART = 3;
+
   /** Why a thread is off the hart. */
   enum State {
     RUNNABLE,
@@ -87,6 +99,12 @@ public final class GuestThreads implements Scheduler {
 
     long restartPc;
     long restartA0;
+
+    /**
+     * How its blocking call goes on when it is back on the hart, at the call's ecall, which runs
+     * again: {@link #RESUMED}, {@link #INTERRUPTED}, {@link #INTERRUPTED_NO_RESTART}, or 0.
+     */
+    int resume;
 
     GuestThread(int tid) {
       this.tid = tid;
@@ -181,6 +199,28 @@ public final class GuestThreads implements Scheduler {
     return new ArrayList<>(live.keySet());
   }
 
+  /**
+   * A live thread as a debugger shows it: its id, what it is doing, and its registers while it is
+   * off the hart (null for the thread on the hart, whose registers are the cpu's).
+   */
+  public record ThreadView(int tid, String state, HartContext saved) {}
+
+  /** The live threads, by id. */
+  public List<ThreadView> view() {
+    List<ThreadView> out = new ArrayList<>();
+    for (GuestThread t : live.values()) {
+      String state =
+          switch (t.state) {
+            case RUNNABLE -> t == current ? "running" : "runnable";
+            case FUTEX -> String.format("futex wait on 0x%x", t.futexAddr);
+            case WAITING -> "blocked in a system call";
+            case EXITED -> "exited";
+          };
+      out.add(new ThreadView(t.tid, state, t == current ? null : t.ctx));
+    }
+    return out;
+  }
+
   /** How many times the hart switched from one thread to another. */
   public long switches() {
     return switches;
@@ -216,7 +256,7 @@ public final class GuestThreads implements Scheduler {
     }
     boolean leader = tree != null && !tree.nested();
     if (expired && leader) {
-      tree.runOthers(this); // the other processes' turn, one quantum each
+      tree.runOthers(this, cpu); // the other processes' turn, one quantum each
     }
     while (true) {
       wakeWaiting();
@@ -227,6 +267,7 @@ public final class GuestThreads implements Scheduler {
         }
         current = next;
         cpu.loadContext(next.ctx);
+        cpu.setThreadId(next.tid);
         if (signals != null) {
           signals.setBlockedMask(next.sigmask);
         }
@@ -236,8 +277,11 @@ public final class GuestThreads implements Scheduler {
       if (tree != null && !leader) {
         return StopReason.BLOCKED; // the tree runs the others and comes back
       }
-      if (leader && tree.runOthers(this)) {
+      if (leader && tree.runOthers(this, cpu)) {
         continue; // they did something: look again
+      }
+      if (leader && cpu.budgetLeft() <= 0) {
+        return StopReason.STEP_LIMIT; // the tree's instruction budget is spent
       }
       if (timeOutFirstTimedWaiter() == null) {
         deadlockReport = describeDeadlock();
@@ -257,19 +301,112 @@ public final class GuestThreads implements Scheduler {
     current.robustList = 0;
   }
 
-  /** Threads whose condition now holds become runnable, in thread id order. */
+  /**
+   * Threads whose condition now holds become runnable, in thread id order; then, if a signal is
+   * pending that no running thread took, the first blocked thread that would act on it is
+   * interrupted (Linux wakes a thread in an interruptible wait for it).
+   */
   private void wakeWaiting() {
-    if (waiting == 0) {
-      return;
-    }
-    for (GuestThread t : live.values()) {
-      if (t.state == State.WAITING && t.until.getAsBoolean()) {
-        t.state = State.RUNNABLE;
-        t.until = null;
-        waiting--;
-        runQueue.addLast(t);
+    if (waiting > 0) {
+      for (GuestThread t : live.values()) {
+        if (t.state == State.WAITING && t.until.getAsBoolean()) {
+          t.state = State.RUNNABLE;
+          t.until = null;
+          t.resume = t.restartPc != -1 ? RESUMED : 0;
+          waiting--;
+          runQueue.addLast(t);
+        }
       }
     }
+    if (signals != null && signals.anyPending() && runQueue.isEmpty()) {
+      for (GuestThread t : live.values()) {
+        if (interruptible(t) && signals.interrupts(t.tid, t.sigmask)) {
+          interrupt(t);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Blocked in a call a signal can interrupt (not vfork's parent, which only a kill ends). */
+  private boolean interruptible(GuestThread t) {
+    return (t.state == State.WAITING && t.restartPc != -1) || t.state == State.FUTEX;
+  }
+
+  /**
+   * The blocked thread {@code t} is woken by a signal: its call runs again from its ecall, where
+   * the kernel returns EINTR or restarts it ({@link #takeResume}).
+   */
+  private void interrupt(GuestThread t) {
+    if (t.state == State.FUTEX) {
+      unqueue(t);
+      t.resume = t.timed ? INTERRUPTED_NO_RESTART : INTERRUPTED;
+    } else {
+      waiting--;
+      t.resume = INTERRUPTED;
+    }
+    t.ctx.pc = t.restartPc;
+    t.ctx.x[10] = t.restartA0;
+    t.state = State.RUNNABLE;
+    runQueue.addLast(t);
+  }
+
+  /**
+   * Signal {@code sig} was raised for the process (for thread {@code tid}, or -1): as Linux picks a
+   * thread for it — the one named, else the first, in id order, that does not block it — and wakes
+   * that thread if it is blocked in a call, so that the call is interrupted now rather than after
+   * whatever else happens first. A running thread takes it when it next returns from a call.
+   */
+  void interruptFor(int sig, int tid) {
+    long bit = 1L << (sig - 1);
+    GuestThread chosen = tid > 0 ? live.get(tid) : null;
+    if (tid > 0 && (chosen == null || (maskOf(chosen) & bit) != 0)) {
+      return; // the named thread's own: it takes it when it unblocks it
+    }
+    if (chosen == null) {
+      for (GuestThread t : live.values()) {
+        if ((maskOf(t) & bit) == 0) {
+          chosen = t;
+          break;
+        }
+      }
+    }
+    // The thread that was last on the hart is left to the scheduler's pass (wakeWaiting), which
+    // runs once its context is saved.
+    if (chosen != null
+        && chosen != current
+        && interruptible(chosen)
+        && signals.interrupts(chosen.tid, maskOf(chosen))) {
+      interrupt(chosen);
+    }
+  }
+
+  private long maskOf(GuestThread t) {
+    return t == current && signals != null ? signals.blockedMask() : t.sigmask;
+  }
+
+  /**
+   * The running thread's blocking call is back at its ecall: how it goes on ({@link #RESUMED},
+   * {@link #INTERRUPTED}, {@link #INTERRUPTED_NO_RESTART}), or 0 for a fresh call. An interrupted
+   * call whose condition holds by now goes on as resumed (Linux checks the condition first).
+   */
+  int takeResume() {
+    GuestThread t = current;
+    int r = t.resume;
+    if (r == 0) {
+      return 0;
+    }
+    t.resume = 0;
+    if (r != RESUMED && t.until != null && t.until.getAsBoolean()) {
+      r = RESUMED;
+    }
+    t.until = null;
+    return r;
+  }
+
+  /** True when the running thread gave up the hart in the call being handled (it blocked). */
+  boolean currentBlocked() {
+    return current.state != State.RUNNABLE;
   }
 
   /** True when a thread of this process can run (or will once the others ran). */
@@ -337,6 +474,9 @@ public final class GuestThreads implements Scheduler {
 
   private void block(Cpu cpu, long addr, int bitset, boolean timed) {
     ensureScheduling(cpu);
+    current.restartPc = cpu.pc - 4; // a signal makes the wait run again from its ecall
+    current.restartA0 = addr;
+    current.until = null;
     current.state = State.FUTEX;
     current.futexAddr = addr;
     current.futexBitset = bitset;

@@ -124,12 +124,17 @@ public final class LinuxKernel implements SyscallHandler {
    * could not (they were all blocked), else null.
    */
   public String processEnded(int wstatus) {
+    return processEnded(wstatus, Long.MAX_VALUE);
+  }
+
+  /** As {@link #processEnded(int)}, the others running at most {@code budget} more instructions. */
+  public String processEnded(int wstatus, long budget) {
     ProcessTree tree = proc.threads.tree;
     if (tree == null) {
       return null;
     }
     tree.ended(tree.member(proc), wstatus);
-    return tree.runRest();
+    return tree.runRest(budget);
   }
 
   /** The process's threads and their scheduler. */
@@ -195,6 +200,14 @@ public final class LinuxKernel implements SyscallHandler {
     a[3] = x[13];
     a[4] = x[14];
     a[5] = x[15];
+    int resumed = proc.threads.takeResume();
+    if (resumed != 0) {
+      // A call that blocked runs again from its ecall, which retired when it first ran.
+      cpu.unretireEcall();
+      if (resumed != GuestThreads.RESUMED && interrupted(cpu, resumed)) {
+        return;
+      }
+    }
     SyscallTable.Entry e = table.lookup(nr);
     long r;
     if (e == null) {
@@ -213,12 +226,35 @@ public final class LinuxKernel implements SyscallHandler {
       }
     }
     x[10] = r;
-    if (!cpu.halted()) {
+    if (!cpu.halted() && !proc.threads.currentBlocked()) {
       signals.deliver(cpu); // a signal raised or unblocked by the call runs its handler now
     }
     if (cpu.halted()) {
       memory.releaseShared(); // exit, or a signal's default action: shared mappings reach files
     }
+  }
+
+  /**
+   * A signal woke the thread out of its blocked call, which is back at its ecall: with a signal to
+   * act on, the call returns EINTR, or (SA_RESTART, for the calls Linux restarts) its ecall runs
+   * again after the handler, and the signal is delivered; returns false when the signal went
+   * elsewhere meanwhile (the call simply runs again).
+   */
+  private boolean interrupted(Cpu cpu, int how) {
+    int sig = signals.deliverable();
+    if (sig == 0) {
+      return false;
+    }
+    if (how == GuestThreads.INTERRUPTED && signals.restarts(sig)) {
+      cpu.pc -= 4; // back to the ecall, a0 still its first argument: the handler returns to it
+    } else {
+      cpu.x[10] = -Errno.EINTR;
+    }
+    signals.deliver(cpu);
+    if (cpu.halted()) {
+      memory.releaseShared();
+    }
+    return true;
   }
 
   @Override

@@ -175,6 +175,9 @@ final class MemoryCalls {
       dropShared(at, at + size);
     }
     mem.map(at, size, prot & 7);
+    if (anonymous && (flags & MAP_SHARED) != 0) {
+      mem.share(at, size); // forked children share these pages (spec/emulator.md, "Processes")
+    }
     if (f != null) {
       beforeFileAccess(f.path()); // another shared mapping's stores first
       // Copy the file in steps: a mapping may be far larger than any host array.

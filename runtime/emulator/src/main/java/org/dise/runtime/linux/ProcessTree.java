@@ -106,7 +106,7 @@ public final class ProcessTree {
    * any of them did something (ran an instruction or ended), so that a caller waiting for them can
    * tell progress from deadlock.
    */
-  boolean runOthers(GuestThreads caller) {
+  boolean runOthers(GuestThreads caller, Cpu leader) {
     boolean progress = false;
     nested = true;
     try {
@@ -114,9 +114,20 @@ public final class ProcessTree {
         if (m.exited || m.proc.threads == caller) {
           continue;
         }
+        // One instruction budget for the tree (--max-insns): the first process's run call's.
+        long cap = leader == null ? restBudget : leader.budgetLeft();
+        if (cap <= 0) {
+          break;
+        }
         long before = m.cpu.instret();
-        StopReason r = m.cpu.run(m.proc.threads.quantum());
-        if (m.cpu.instret() != before) {
+        StopReason r = m.cpu.run(Math.min(m.proc.threads.quantum(), cap));
+        long ran = m.cpu.instret() - before;
+        if (leader != null) {
+          leader.chargeCore(ran);
+        } else {
+          restBudget -= ran;
+        }
+        if (ran != 0) {
           progress = true;
         }
         switch (r) {
@@ -139,8 +150,15 @@ public final class ProcessTree {
     return progress;
   }
 
-  /** The first process ended: the rest run to their end (or until none of them can go on). */
-  public String runRest() {
+  /** What the others may still run once the first process ended (--max-insns's rest). */
+  private long restBudget = Long.MAX_VALUE;
+
+  /**
+   * The first process ended: the rest run to their end, or until none of them can go on, or until
+   * they ran {@code budget} more instructions (the tree's instruction limit).
+   */
+  public String runRest(long budget) {
+    restBudget = budget;
     while (true) {
       boolean any = false;
       for (Member m : members) {
@@ -149,9 +167,13 @@ public final class ProcessTree {
       if (!any) {
         return null;
       }
-      if (!runOthers(null)) {
+      if (!runOthers(null, null)) {
         StringBuilder sb =
-            new StringBuilder("deadlock: the first process ended and every other one is blocked");
+            new StringBuilder(
+                restBudget <= 0
+                    ? "the instruction limit (--max-insns, which bounds the whole process tree)"
+                        + " stopped the processes still running"
+                    : "deadlock: the first process ended and every other one is blocked");
         for (Member m : members) {
           if (!m.exited) {
             sb.append("\n  process ").append(m.pid);
@@ -188,6 +210,8 @@ public final class ProcessTree {
     }
     if (parent == null || parent.exited) {
       m.reaped = true;
+    } else {
+      parent.proc.signals.childEnded(m.pid, wstatus); // SIGCHLD, as Linux sends it
     }
   }
 

@@ -42,6 +42,7 @@ final class SignalCalls {
 
   private static final long SA_SIGINFO = 4;
   private static final long SA_ONSTACK = 0x0800_0000L;
+  private static final long SA_RESTART = 0x1000_0000L;
   private static final long SA_NODEFER = 0x4000_0000L;
   private static final long SA_RESETHAND = 0x8000_0000L;
 
@@ -54,6 +55,17 @@ final class SignalCalls {
 
   private static final int SI_KERNEL = 0x80;
   private static final int SI_TKILL = -6;
+
+  /** The first real-time signal (the kernel's SIGRTMIN; glibc keeps 32 and 33 for itself). */
+  static final int SIGRTMIN = 32;
+
+  /**
+   * Real-time signals queued at once per process, as Linux's RLIMIT_SIGPENDING bounds them (its
+   * default is the number of tasks a user may have; a fixed bound here keeps the tool's memory
+   * safe): beyond it sigqueue fails with EAGAIN.
+   */
+  static final int MAX_QUEUED = 1024;
+
   private static final int SEGV_MAPERR = 1;
   private static final int SEGV_ACCERR = 2;
   private static final int BUS_ADRALN = 1;
@@ -100,10 +112,16 @@ final class SignalCalls {
   private long blocked;
   private long pending;
 
-  /** What each pending signal's siginfo says: si_code, and the pid or the fault address. */
-  private final int[] pendingCode = new int[NSIG + 1];
+  /**
+   * What each pending signal's siginfo says, oldest first: {si_code, the word at offset 16 (pid and
+   * uid, or the fault address), the word at offset 24 (si_value, or a child's status)}. A standard
+   * signal has at most one entry (a second one raised while it is pending is merged); a real-time
+   * signal queues one per sending, delivered in order (Linux's sigqueue semantics).
+   */
+  @SuppressWarnings("unchecked")
+  private final java.util.ArrayDeque<long[]>[] queued = new java.util.ArrayDeque[NSIG + 1];
 
-  private final long[] pendingValue = new long[NSIG + 1];
+  private int queuedRealtime;
 
   /** The mask to restore after a wait that replaced it (sigsuspend), or -1. */
   private long savedMask = -1;
@@ -181,7 +199,17 @@ final class SignalCalls {
       return true;
     }
     raise(sig, SI_USER, senderPid);
+    proc.threads.interruptFor(sig, -1); // a thread blocked in a call is woken at once, as on Linux
     return false;
+  }
+
+  /** rt_sigqueueinfo from another process of the tree: queued with the sender's siginfo. */
+  long queuedFromOutside(Cpu target, int sig, int code, long w16, long w24) {
+    if (!raise(sig, code, w16, w24)) {
+      return -Errno.EAGAIN;
+    }
+    proc.threads.interruptFor(sig, -1);
+    return 0;
   }
 
   private static long bit(int sig) {
@@ -198,18 +226,26 @@ final class SignalCalls {
         Syscall.KILL,
         "the process itself (its pid, 0 or -1) and the other processes of its tree; a signal to"
             + " another process that neither catches nor blocks it ends that process at once,"
-            + " else it is delivered when that process next returns from a system call; real-time"
-            + " signals do not queue",
+            + " else it is delivered when that process next returns from a system call",
         (cpu, a) -> kill(a[0], (int) a[1]));
     t.partial(
         Syscall.TKILL,
         "any thread of the process; the signal is the process's (delivered to the thread running"
-            + " when it is next checked); real-time signals do not queue",
+            + " when it is next checked, or to the thread named when it is blocked in a call)",
         (cpu, a) -> tkill(a[0], (int) a[1]));
     t.partial(
         Syscall.TGKILL,
         "threads of this process only (as tkill); another tgid is ESRCH",
         (cpu, a) -> a[0] != proc.pid ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
+    t.partial(
+        Syscall.RT_SIGQUEUEINFO,
+        "this process and the other processes of its tree; the signal is the process's",
+        (cpu, a) -> sigqueue(a[0], -1, (int) a[1], a[2]));
+    t.partial(
+        Syscall.RT_TGSIGQUEUEINFO,
+        "threads of this process only; the signal is the process's (delivered to the thread"
+            + " running when it is next checked, or to the thread named when it is blocked in a call)",
+        (cpu, a) -> sigqueue(a[0], a[1], (int) a[2], a[3]));
     t.implement(Syscall.RT_SIGSUSPEND, (cpu, a) -> rtSigsuspend(cpu, a[0], a[1]));
     t.implement(Syscall.RT_SIGTIMEDWAIT, (cpu, a) -> rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]));
     t.partial(
@@ -255,14 +291,148 @@ final class SignalCalls {
 
   /** Makes {@code sig} pending, unless it would be discarded (ignored and not blocked). */
   void raise(int sig, int code, long value) {
+    raise(sig, code, value, 0);
+  }
+
+  /**
+   * Makes {@code sig} pending with its siginfo ({@code si_code}, the words at offsets 16 and 24),
+   * unless it would be discarded. Returns false when a real-time signal could not be queued (the
+   * queue is full: sigqueue's EAGAIN).
+   */
+  boolean raise(int sig, int code, long w16, long w24) {
+    return raise(sig, code, w16, w24, 0);
+  }
+
+  /**
+   * As {@link #raise(int, int, long, long)}, for thread {@code tid} alone (tkill, tgkill,
+   * rt_tgsigqueueinfo), or for the process ({@code tid} 0), as Linux keeps a pending set per thread
+   * beside the process's.
+   */
+  boolean raise(int sig, int code, long w16, long w24, int tid) {
     if (ignored(sig) && (blocked & bit(sig)) == 0) {
-      return;
+      return true;
     }
-    if ((pending & bit(sig)) == 0) { // a standard signal does not queue twice
-      pending |= bit(sig);
-      pendingCode[sig] = code;
-      pendingValue[sig] = value;
+    boolean realtime = sig >= SIGRTMIN;
+    if (!realtime && queued[sig] != null) {
+      for (long[] e : queued[sig]) {
+        if (e[3] == tid) {
+          return true; // a standard signal does not queue twice
+        }
+      }
     }
+    if (realtime && queuedRealtime >= MAX_QUEUED) {
+      return false;
+    }
+    if (queued[sig] == null) {
+      queued[sig] = new java.util.ArrayDeque<>();
+    }
+    queued[sig].addLast(new long[] {code, w16, w24, tid});
+    queuedRealtime += realtime ? 1 : 0;
+    pending |= bit(sig);
+    return true;
+  }
+
+  /** The running thread's id (thread-directed signals are its alone). */
+  private int tid() {
+    return proc.threads.currentTid();
+  }
+
+  /** The signals pending for thread {@code tid}: the process's and its own. */
+  long pendingFor(int tid) {
+    long out = 0;
+    for (long p = pending; p != 0; p &= p - 1) {
+      int sig = Long.numberOfTrailingZeros(p) + 1;
+      for (long[] e : queued[sig]) {
+        if (e[3] == 0 || e[3] == tid) {
+          out |= bit(sig);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The oldest siginfo of {@code sig} pending for the running thread, taken off its queue (the
+   * process's pending bit clears when no thread has one left).
+   */
+  private long[] take(int sig) {
+    java.util.ArrayDeque<long[]> q = queued[sig];
+    long[] info = new long[4];
+    int tid = tid();
+    if (q != null) {
+      for (java.util.Iterator<long[]> it = q.iterator(); it.hasNext(); ) {
+        long[] e = it.next();
+        if (e[3] == 0 || e[3] == tid) {
+          it.remove();
+          info = e;
+          queuedRealtime -= sig >= SIGRTMIN ? 1 : 0;
+          break;
+        }
+      }
+    }
+    if (q == null || q.isEmpty()) {
+      pending &= ~bit(sig);
+    }
+    return info;
+  }
+
+  /** Drops every pending instance of {@code sig} (set to be ignored), every thread's. */
+  private void discard(int sig) {
+    if (queued[sig] != null) {
+      queuedRealtime -= sig >= SIGRTMIN ? queued[sig].size() : 0;
+      queued[sig].clear();
+    }
+    pending &= ~bit(sig);
+  }
+
+  // ---------------------------------------------------------------- interrupted calls
+
+  /** True when a signal is pending that thread {@code tid} with mask {@code mask} would act on. */
+  boolean interrupts(int tid, long mask) {
+    long ready = pendingFor(tid) & ~mask;
+    while (ready != 0) {
+      int sig = Long.numberOfTrailingZeros(ready) + 1;
+      if (!ignored(sig)) {
+        return true;
+      }
+      ready &= ready - 1;
+    }
+    return false;
+  }
+
+  boolean anyPending() {
+    return pending != 0;
+  }
+
+  /** Whether {@code sig}'s handler asked for interrupted calls to restart ({@code SA_RESTART}). */
+  boolean restarts(int sig) {
+    return handler[sig] != SIG_DFL && handler[sig] != SIG_IGN && (flags[sig] & SA_RESTART) != 0;
+  }
+
+  /** The signal {@link #deliver} would act on now for the running thread, or 0. */
+  int deliverable() {
+    long ready = pendingFor(tid()) & ~blocked;
+    while (ready != 0) {
+      int sig = Long.numberOfTrailingZeros(ready) + 1;
+      if (!ignored(sig)) {
+        return sig;
+      }
+      ready &= ready - 1;
+    }
+    return 0;
+  }
+
+  /**
+   * A child of this process ended: SIGCHLD (discarded unless caught or blocked, as its default is
+   * to ignore it) with CLD_EXITED, CLD_KILLED or CLD_DUMPED, the child's pid and its status.
+   */
+  void childEnded(int pid, int wstatus) {
+    int termsig = wstatus & 0x7f;
+    int code = termsig == 0 ? 1 : defaultDumpsCore(termsig) ? 3 : 2;
+    long status = termsig == 0 ? (wstatus >> 8) & 0xff : termsig;
+    raise(SIGCHLD, code, pid & 0xffffffffL, status);
+    proc.threads.interruptFor(SIGCHLD, -1);
   }
 
   /**
@@ -285,6 +455,7 @@ final class SignalCalls {
     }
     if (sig != 0) {
       raise(sig, SI_USER, proc.pid);
+      proc.threads.interruptFor(sig, -1);
     }
     return 0;
   }
@@ -297,8 +468,43 @@ final class SignalCalls {
       return tid <= 0 ? -Errno.EINVAL : -Errno.ESRCH;
     }
     if (sig != 0) {
-      raise(sig, SI_TKILL, proc.pid);
+      raise(sig, SI_TKILL, proc.pid, 0, (int) tid);
+      proc.threads.interruptFor(sig, (int) tid);
     }
+    return 0;
+  }
+
+  /**
+   * rt_sigqueueinfo and rt_tgsigqueueinfo (sigqueue, pthread_sigqueue): the caller's siginfo
+   * (si_code, si_pid/si_uid, si_value) travels with the signal; a real-time signal queues. As
+   * Linux, only a negative si_code other than SI_TKILL may be sent to another process.
+   */
+  private long sigqueue(long tgid, long tid, int sig, long uinfo) {
+    if (sig < 0 || sig > NSIG) {
+      return -Errno.EINVAL;
+    }
+    int code = mem.read32(uinfo + 8);
+    long w16 = mem.read64(uinfo + 16);
+    long w24 = mem.read64(uinfo + 24);
+    if (tgid != proc.pid) {
+      if (tgid <= 0) {
+        return -Errno.EINVAL;
+      }
+      if (code >= 0 || code == SI_TKILL) {
+        return -Errno.EPERM;
+      }
+      return tid >= 0 ? -Errno.ESRCH : proc.queueOther((int) tgid, sig, code, w16, w24);
+    }
+    if (tid >= 0 && tid != proc.pid && !proc.threads.isLive((int) tid)) {
+      return -Errno.ESRCH;
+    }
+    if (sig == 0) {
+      return 0;
+    }
+    if (!raise(sig, code, w16, w24, tid > 0 ? (int) tid : 0)) {
+      return -Errno.EAGAIN;
+    }
+    proc.threads.interruptFor(sig, (int) tid);
     return 0;
   }
 
@@ -331,7 +537,7 @@ final class SignalCalls {
       flags[s] = fl;
       actMask[s] = m & ~UNBLOCKABLE;
       if (ignored(s)) {
-        pending &= ~bit(s); // POSIX: setting a pending signal to ignore discards it
+        discard(s); // POSIX: setting a pending signal to ignore discards it
       }
     }
     return 0;
@@ -367,7 +573,7 @@ final class SignalCalls {
     if (size > SIGSET_SIZE) {
       return -Errno.EINVAL;
     }
-    mem.write64(set, pending & blocked);
+    mem.write64(set, pendingFor(tid()) & blocked);
     return 0;
   }
 
@@ -417,12 +623,12 @@ final class SignalCalls {
    */
   void deliver(Cpu cpu) {
     while (true) {
-      long ready = pending & ~blocked;
+      long ready = pendingFor(tid()) & ~blocked;
       if (ready == 0) {
         break;
       }
       int sig = Long.numberOfTrailingZeros(ready) + 1;
-      pending &= ~bit(sig);
+      long[] info = take(sig);
       long h = handler[sig];
       if (h == SIG_IGN) {
         continue;
@@ -434,7 +640,7 @@ final class SignalCalls {
         die(cpu, sig);
         return;
       }
-      setUpFrame(cpu, sig, pendingCode[sig], pendingValue[sig]);
+      setUpFrame(cpu, sig, (int) info[0], info[1], info[2]);
       return;
     }
     if (savedMask >= 0) { // a wait ended without a handler to restore its mask on return
@@ -520,6 +726,10 @@ final class SignalCalls {
 
   /** Builds the signal frame on the stack (or the alternate stack) and enters the handler. */
   private void setUpFrame(Cpu cpu, int sig, int code, long value) {
+    setUpFrame(cpu, sig, code, value, 0);
+  }
+
+  private void setUpFrame(Cpu cpu, int sig, int code, long value, long value24) {
     long[] x = cpu.x;
     long sp = x[2];
     long fl = flags[sig];
@@ -534,6 +744,7 @@ final class SignalCalls {
       mem.write32(frame, sig);
       mem.write32(frame + 8, code);
       mem.write64(frame + 16, value);
+      mem.write64(frame + 24, value24);
       long uc = frame + UC;
       mem.write64(uc + UC_STACK, altSp);
       mem.write32(uc + UC_STACK + 8, altEnabled ? (onAltStack(x[2]) ? SS_ONSTACK : 0) : SS_DISABLE);
@@ -692,7 +903,7 @@ final class SignalCalls {
   private boolean await(Cpu cpu, long wake, long timeout) {
     long deadline = timeout < 0 ? Long.MAX_VALUE : now(cpu) + timeout;
     while (true) {
-      if ((pending & wake) != 0) {
+      if ((pendingFor(tid()) & wake) != 0) {
         return true;
       }
       long now = now(cpu);
@@ -714,11 +925,35 @@ final class SignalCalls {
     }
   }
 
+  /**
+   * Whether a wait for a signal in {@code wake} with none pending blocks the thread until another
+   * thread or process sends one: when there are others and the interval timer cannot end it.
+   * (Alone, the wait either passes guest time up to the timer or can never end: {@link #await}.)
+   */
+  private boolean blocksFor(long wake) {
+    boolean timerWakes = timerAt >= 0 && (wake & bit(SIGALRM)) != 0 && !ignored(SIGALRM);
+    return (pendingFor(tid()) & wake) == 0
+        && !timerWakes
+        && (proc.threads.liveCount() > 1 || proc.threads.tree != null);
+  }
+
+  /**
+   * Blocks the running thread until a signal in {@code wake} is pending for it; the call reruns.
+   */
+  private long blockFor(Cpu cpu, long wake, long a0) {
+    int me = tid();
+    proc.threads.blockUntil(cpu, () -> (pendingFor(me) & wake) != 0, a0);
+    return a0;
+  }
+
   private long rtSigsuspend(Cpu cpu, long maskAddr, long size) {
     if (size != SIGSET_SIZE) {
       return -Errno.EINVAL;
     }
     long m = mem.read64(maskAddr) & ~UNBLOCKABLE;
+    if (blocksFor(~m)) {
+      return blockFor(cpu, ~m, maskAddr); // the mask is set again when the call reruns
+    }
     savedMask = blocked;
     blocked = m;
     await(cpu, ~m, -1);
@@ -742,8 +977,14 @@ final class SignalCalls {
       if (size != SIGSET_SIZE) {
         return -Errno.EINVAL;
       }
+      long m = mem.read64(sigmask) & ~UNBLOCKABLE;
+      if (timeout < 0 && blocksFor(~m)) {
+        return blockFor(cpu, ~m, fds);
+      }
       savedMask = blocked;
-      blocked = mem.read64(sigmask) & ~UNBLOCKABLE;
+      blocked = m;
+    } else if (timeout < 0 && blocksFor(~blocked)) {
+      return blockFor(cpu, ~blocked, fds);
     }
     if (await(cpu, ~blocked, timeout)) {
       return -Errno.EINTR;
@@ -770,20 +1011,24 @@ final class SignalCalls {
       timeout = sec * 1_000_000_000L + nsec;
     }
     // Woken by a signal of the set, or interrupted by another one that is not blocked.
+    if (timeout < 0 && blocksFor(set | ~blocked)) {
+      return blockFor(cpu, set | ~blocked, setAddr);
+    }
     if (!await(cpu, set | ~blocked, timeout)) {
       return -Errno.EAGAIN;
     }
-    long mine = pending & set;
+    long mine = pendingFor(tid()) & set;
     if (mine == 0) {
       return -Errno.EINTR;
     }
     int sig = Long.numberOfTrailingZeros(mine) + 1;
-    pending &= ~bit(sig);
+    long[] si = take(sig);
     if (info != 0) {
       mem.write(info, new byte[SIGINFO_SIZE], 0, SIGINFO_SIZE);
       mem.write32(info, sig);
-      mem.write32(info + 8, pendingCode[sig]);
-      mem.write64(info + 16, pendingValue[sig]);
+      mem.write32(info + 8, (int) si[0]);
+      mem.write64(info + 16, si[1]);
+      mem.write64(info + 24, si[2]);
     }
     return sig;
   }
@@ -799,7 +1044,7 @@ final class SignalCalls {
       long slept = Math.max(0, timerAt - now);
       waitedNanos += slept;
       fire(cpu);
-      if ((pending & ~blocked) != 0) {
+      if ((pendingFor(tid()) & ~blocked) != 0) {
         return Math.max(1, nanos - slept);
       }
       waitedNanos += nanos - slept;

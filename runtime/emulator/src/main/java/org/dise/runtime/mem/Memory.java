@@ -29,6 +29,12 @@ public final class Memory {
   private static final int MAPPED = 8;
   private static final int CODE = 16;
 
+  /**
+   * MAP_SHARED anonymous memory: a forked copy shares the page's bytes with this address space
+   * instead of copying them, so parent and child see each other's stores.
+   */
+  private static final int SHARED = 32;
+
   private static final VarHandle SHORT =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT =
@@ -60,12 +66,36 @@ public final class Memory {
         continue;
       }
       m.flags[p] = (byte) (flags[p] & ~CODE);
-      m.data[p] = data[p] == null ? null : data[p].clone();
+      if ((flags[p] & SHARED) != 0) {
+        if (data[p] == null) { // materialised now, so that both hold the one page
+          data[p] = new byte[PAGE_SIZE];
+          residentPages++;
+          refresh(p);
+        }
+        m.data[p] = data[p];
+      } else {
+        m.data[p] = data[p] == null ? null : data[p].clone();
+      }
       m.refresh(p);
     }
     m.residentPages = residentPages;
     m.mappedPages = mappedPages;
     return m;
+  }
+
+  /**
+   * Marks the mapped pages of [start, start+length) as shared anonymous memory (MAP_SHARED |
+   * MAP_ANONYMOUS): processes forked from now on share their bytes with this one. A mapping placed
+   * over them, munmap and execve end the sharing for this address space only.
+   */
+  public void share(long start, long length) {
+    checkRange(start, length);
+    for (long a = start; a < start + length; a += PAGE_SIZE) {
+      int p = (int) (a >>> PAGE_BITS);
+      if ((flags[p] & MAPPED) != 0) {
+        flags[p] |= SHARED;
+      }
+    }
   }
 
   /** Unmaps everything (execve: the new program starts in an empty address space). */
@@ -97,7 +127,10 @@ public final class Memory {
     checkRange(start, length);
     for (long a = start; a < start + length; a += PAGE_SIZE) {
       int p = (int) (a >>> PAGE_BITS);
-      if (data[p] != null) {
+      if (data[p] != null && (flags[p] & SHARED) != 0) {
+        data[p] = null; // another process may hold this page: this one starts a fresh one
+        residentPages--;
+      } else if (data[p] != null) {
         java.util.Arrays.fill(data[p], (byte) 0);
       }
       boolean code = (flags[p] & CODE) != 0;

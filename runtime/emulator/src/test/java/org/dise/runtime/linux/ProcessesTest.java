@@ -28,6 +28,10 @@ class ProcessesTest {
   record Run(String stdout, String notices, Machine.Outcome outcome, Machine m) {}
 
   private Run run(Path program, Sandbox sandbox) throws Exception {
+    return run(program, sandbox, 500_000_000L);
+  }
+
+  private Run run(Path program, Sandbox sandbox, long maxInsns) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
@@ -35,7 +39,7 @@ class ProcessesTest {
     Machine m = Machine.load(program, List.of(), options);
     m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
     m.kernel().setStdio(1, null, out);
-    Machine.Outcome o = m.run(500_000_000L);
+    Machine.Outcome o = m.run(maxInsns);
     return new Run(
         out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), o, m);
   }
@@ -59,6 +63,39 @@ class ProcessesTest {
     assertThat(r.outcome().exitStatus()).isEqualTo(7);
     assertThat(r.notices()).contains("acf: execve of ./not_a_program: not a program acf can run");
     assertThat(r.m().argv()).containsExactly(GuestRun.program("exec").toString(), "child");
+  }
+
+  @Test
+  void theInstructionLimitBoundsTheWholeProcessTree() throws Exception {
+    Run full = run(PROCESSES, sandbox());
+    assertThat(full.outcome().reason()).isEqualTo(StopReason.EXITED);
+    long first = full.m().cpu().instret();
+    long tree = full.m().treeInstructions();
+    assertThat(tree).isGreaterThan(first + 1000);
+    // A limit the first process alone stays under, which the tree passes: the run stops there.
+    long limit = first + (tree - first) / 2;
+    Run cut = run(PROCESSES, sandbox(), limit);
+    assertThat(cut.m().treeInstructions()).isAtMost(limit);
+    assertThat(cut.m().treeInstructions()).isGreaterThan(limit - 100_000);
+    boolean stopped = cut.outcome().reason() == StopReason.STEP_LIMIT;
+    assertThat(stopped || cut.notices().contains("the instruction limit (--max-insns")).isTrue();
+    if (stopped) {
+      assertThat(cut.outcome().report()).contains("instructions of the process tree");
+    }
+    // The same limit stops at the same place every time.
+    Run again = run(PROCESSES, sandbox(), limit);
+    assertThat(again.m().treeInstructions()).isEqualTo(cut.m().treeInstructions());
+    assertThat(again.stdout()).isEqualTo(cut.stdout());
+  }
+
+  @Test
+  void aBlockedCallsEcallCountsOnce() throws Exception {
+    // rdinstret around a read() of a pipe: the same count whether the data was there or the read
+    // blocked until a child wrote it (the ecall runs again when the read may go on).
+    Run r = run(GuestRun.program("blockcount"), sandbox());
+    assertThat(r.stdout())
+        .matches("read with data ready: (\\d+) instructions, read that blocked: \\1\n");
+    assertThat(r.outcome().exitStatus()).isEqualTo(0);
   }
 
   @Test

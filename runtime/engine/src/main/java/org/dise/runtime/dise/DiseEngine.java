@@ -427,7 +427,11 @@ public final class DiseEngine extends EngineState {
                   ? call.constants[a]
                   : reg == Step.Call.NEXT
                       ? next
-                      : reg >= Step.Call.FREG_BASE ? cpu.f[reg - Step.Call.FREG_BASE] : cpu.x[reg];
+                      : reg == Step.Call.TID
+                          ? cpu.threadId()
+                          : reg >= Step.Call.FREG_BASE
+                              ? cpu.f[reg - Step.Call.FREG_BASE]
+                              : cpu.x[reg];
         }
         if (call.result >= 0) {
           cpu.x[call.result] = callReturning(call.sink, cpu, d, call.args);

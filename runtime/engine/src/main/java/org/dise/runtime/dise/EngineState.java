@@ -309,6 +309,15 @@ public abstract class EngineState implements ProfilingEngine {
     return List.of(sinks);
   }
 
+  /** Tells every sink that the core changed threads (per-thread state such as shadow stacks). */
+  @Override
+  public void threadSwitched(Cpu cpu, int from, int to) {
+    long app = cpu.instret() - inserted;
+    for (Sink s : sinks) {
+      s.threadSwitched(from, to, app);
+    }
+  }
+
   /** The events sink {@code i} has recorded through {@code call} (kept across a hot reload). */
   public final long calls(int i) {
     return sinkCalls[i];

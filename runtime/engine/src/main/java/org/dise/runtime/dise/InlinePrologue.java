@@ -208,6 +208,8 @@ final class InlinePrologue implements PrologueEmitter {
         mv.visitLdcInsn(c.constants[a]);
       } else if (reg == Step.Call.NEXT) {
         mv.visitLdcInsn(d.npc); // the prologue runs before T.INSN: next is the fall-through
+      } else if (reg == Step.Call.TID) {
+        threadId(u);
       } else if (reg >= Step.Call.FREG_BASE) {
         u.loadF(reg - Step.Call.FREG_BASE);
       } else {
@@ -225,6 +227,13 @@ final class InlinePrologue implements PrologueEmitter {
     engine(u, engine);
     u.pushInt(c.sink);
     mv.visitMethodInsn(INVOKEVIRTUAL, ENGINE, "called", "(I)V", false);
+  }
+
+  /** Pushes {@code T.TID}, the running guest thread's id, as a long (read when the call runs). */
+  static void threadId(PrologueEmitter.Unit u) {
+    u.loadCpu();
+    u.mv().visitMethodInsn(INVOKEVIRTUAL, "org/dise/runtime/cpu/Cpu", "threadId", "()I", false);
+    u.mv().visitInsn(I2L);
   }
 
   /**

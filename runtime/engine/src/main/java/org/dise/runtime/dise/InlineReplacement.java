@@ -282,6 +282,8 @@ final class InlineReplacement implements ReplacementEmitter {
         u.loadNext();
       } else if (reg == Step.Call.NEXT) {
         mv.visitLdcInsn(d.npc); // before T.INSN: the fall-through
+      } else if (reg == Step.Call.TID) {
+        InlinePrologue.threadId(u);
       } else if (reg >= Step.Call.FREG_BASE) {
         u.loadF(reg - Step.Call.FREG_BASE);
       } else {

@@ -24,7 +24,12 @@ public enum InsnField {
    * The pc the application goes on at: only a call argument after {@code T.INSN} (configuration
    * version 3), where it tells a taken branch from one that fell through.
    */
-  NEXT_PC;
+  NEXT_PC,
+  /**
+   * The guest thread running the instruction ({@code Cpu.threadId}): only a call argument, read
+   * when the call runs (configuration version 4 onwards, as the last field).
+   */
+  TID;
 
   /**
    * Whether the field names a register (RS1, RS2, RS3, RD): as a call argument it passes the
@@ -49,6 +54,7 @@ public enum InsnField {
       case OP -> d.op.ordinal();
       case OPCLASS -> d.opClass().ordinal();
       case NEXT_PC -> d.npc; // the fall-through; a call reads the dynamic one (Step.Call.NEXT)
+      case TID -> 0; // dynamic: a call reads the running thread's (Step.Call.TID)
     };
   }
 

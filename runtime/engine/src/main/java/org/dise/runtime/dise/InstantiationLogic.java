@@ -66,6 +66,8 @@ public final class InstantiationLogic {
               InsnField f = InsnField.values()[(int) a.slot().value()];
               if (f == InsnField.NEXT_PC) {
                 reg[i] = Step.Call.NEXT;
+              } else if (f == InsnField.TID) {
+                reg[i] = Step.Call.TID;
               } else if (f.isRegister()) {
                 reg[i] = (int) f.value(d); // a register directive passes the register's value
               } else {

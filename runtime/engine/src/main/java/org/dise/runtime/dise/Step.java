@@ -31,6 +31,9 @@ abstract sealed class Step {
     /** {@code T.NEXT_PC}: where the application goes on, as the sequence knows it. */
     static final int NEXT = 2000;
 
+    /** {@code T.TID}: the id of the guest thread on the core when the call runs. */
+    static final int TID = 2001;
+
     final int sink;
     final long[] constants;
     final int[] reg;

@@ -64,6 +64,14 @@ public interface Sink {
    */
   default void pause(long applicationInstructions) {}
 
+  /**
+   * The core switched from guest thread {@code from} to thread {@code to} after {@code
+   * applicationInstructions}: a sink that keeps state per thread (a shadow call stack) charges what
+   * ran so far to the thread that ran it and takes up the other thread's state. The core's engine
+   * and its sinks are shared by the threads, as on one hardware core (spec/emulator.md, "Threads").
+   */
+  default void threadSwitched(int from, int to, long applicationInstructions) {}
+
   /** The profile, hottest first, with addresses named from the program's symbols. */
   ProfileTable table(SymbolTable symbols);
 

@@ -20,7 +20,8 @@ import org.dise.runtime.isa.OpClass;
  * charged the application instructions and modelled cycles that ran between two events
  * (spec/profiles.md, "Calling context"). Calls push, returns pop (unwinding past frames left by a
  * {@code longjmp}), and a jump retargets the top frame, which makes a tail call replace its
- * caller's frame.
+ * caller's frame. Each guest thread has its own shadow stack ({@link #threadSwitched}); their
+ * contexts share one tree, as they share the functions.
  */
 public final class CallingContext implements ClockedSink {
   /**
@@ -100,7 +101,13 @@ public final class CallingContext implements ClockedSink {
   private final String name;
   private final int maxDepth;
   private final Node root = new Node(null, 0);
-  private final Deque<Frame> stack = new ArrayDeque<>();
+
+  /** The running thread's shadow stack: one per guest thread, as each has its own calls. */
+  private Deque<Frame> stack = new ArrayDeque<>();
+
+  /** The other threads' stacks, by thread id, while another thread runs. */
+  private final Map<Integer, Deque<Frame>> parked = new HashMap<>();
+
   private Clock clock;
   private long lastInstructions;
   private long lastCycles;
@@ -239,6 +246,19 @@ public final class CallingContext implements ClockedSink {
     }
     lastInstructions = i;
     lastCycles = c;
+  }
+
+  /**
+   * The core changed threads: what ran since the last event was the old thread's and is charged to
+   * its stack; the new thread's own stack (empty for a new thread, whose first event makes its
+   * function a root) is where calls and returns go from now on.
+   */
+  @Override
+  public void threadSwitched(int from, int to, long applicationInstructions) {
+    charge(applicationInstructions);
+    parked.put(from, stack);
+    Deque<Frame> next = parked.remove(to);
+    stack = next == null ? new ArrayDeque<>() : next;
   }
 
   @Override
