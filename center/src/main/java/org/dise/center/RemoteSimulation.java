@@ -110,6 +110,12 @@ public final class RemoteSimulation {
   private final Machines machines;
   private final Consumer<String> progress;
 
+  // The compressed clock (0 days: the real clock) and the retention it runs, and the store's
+  // size per simulated day of the last run.
+  private int simulatedDays;
+  private Duration retain;
+  private final List<RetentionSimulation.Day> days = new ArrayList<>();
+
   /** The exhaustive profile of each input (every sink), made once. */
   private final Map<Integer, Map<String, Map<String, Long>>> exact = new HashMap<>();
 
@@ -118,6 +124,26 @@ public final class RemoteSimulation {
     this.settings = settings;
     this.machines = machines;
     this.progress = progress;
+  }
+
+  /**
+   * Runs the uploads at a compressed clock: the store's clock advances by an equal step before each
+   * upload so that {@code days} simulated days pass over a run, and with {@code retain} (or null) a
+   * retention pass after each upload drops the parts older than it, as {@code acf center serve
+   * --retain} would. The store's size after each simulated day is then in {@link #days()}.
+   */
+  public RemoteSimulation compressedClock(int days, Duration retain) {
+    if (days < 1) {
+      throw new IllegalArgumentException("--simulated-days must be at least 1");
+    }
+    this.simulatedDays = days;
+    this.retain = retain;
+    return this;
+  }
+
+  /** The store's size after each simulated day of the last run (empty at the real clock). */
+  public List<RetentionSimulation.Day> days() {
+    return List.copyOf(days);
   }
 
   /** The seed of user {@code u} (0-based): every user its own. */
@@ -179,6 +205,16 @@ public final class RemoteSimulation {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     long start = System.nanoTime();
     String mode = feedback ? "feedback on" : "feedback off";
+    days.clear();
+    long dayMs = Duration.ofDays(1).toMillis();
+    // Rounded up, so that the last upload ends the last day.
+    long step =
+        simulatedDays == 0 ? 0 : (simulatedDays * dayMs + settings.users() - 1) / settings.users();
+    long[] now = {RetentionSimulation.START_MS};
+    long[] dropped = {0};
+    if (simulatedDays > 0) {
+      store.clock(() -> now[0]);
+    }
     try (CenterServer center =
         CenterServer.start(
             store,
@@ -224,8 +260,12 @@ public final class RemoteSimulation {
             // One upload and its point at a time, so that the k-th point is the center's state
             // after exactly k uploads.
             synchronized (tally) {
+              now[0] += step;
               reporter.finish(
                   r.engine().cost().applicationInstructions(), r.outcome().exitStatus());
+              if (simulatedDays > 0) {
+                compressed(store, now[0], dropped, mode);
+              }
               if (reporter.spooledParts() > 0) {
                 throw new IllegalStateException(
                     "the center on loopback did not take user " + (u + 1) + "'s profile");
@@ -270,6 +310,30 @@ public final class RemoteSimulation {
             return null;
           });
       return tally.rows;
+    }
+  }
+
+  /**
+   * After an upload at the compressed clock: the retention pass, and the store's size for every
+   * simulated day that ended.
+   */
+  private void compressed(Store store, long now, long[] dropped, String mode) {
+    try {
+      if (retain != null) {
+        dropped[0] += store.gc(now - retain.toMillis()).parts();
+      }
+      long dayMs = Duration.ofDays(1).toMillis();
+      while (days.size() < simulatedDays
+          && now >= RetentionSimulation.START_MS + (days.size() + 1) * dayMs) {
+        RetentionSimulation.Day d = RetentionSimulation.size(store, days.size() + 1, dropped[0]);
+        dropped[0] = 0;
+        days.add(d);
+        say(
+            "%s, simulated day %d: %d part(s), %d profile row(s), %d bytes held; %d dropped",
+            mode, d.day(), d.parts(), d.profileRows(), d.bytes(), d.dropped());
+      }
+    } catch (StoreException e) {
+      throw new IllegalStateException("the center's store: " + e.getMessage());
     }
   }
 

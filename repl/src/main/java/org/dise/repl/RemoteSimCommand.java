@@ -11,12 +11,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.dise.center.DeviceReporter;
 import org.dise.center.RemoteSimulation;
 import org.dise.center.RemoteSimulation.Row;
+import org.dise.center.RetentionSimulation;
 import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
@@ -149,6 +151,22 @@ public final class RemoteSimCommand implements Callable<Integer> {
               + " cores, ${DEFAULT-VALUE} here).")
   int parallel = Runtime.getRuntime().availableProcessors();
 
+  @Option(
+      names = "--simulated-days",
+      paramLabel = "D",
+      description =
+          "Run the uploads at a compressed clock: D simulated days pass over the run, and the"
+              + " center's store size is printed per day.")
+  Integer simulatedDays;
+
+  @Option(
+      names = "--retain",
+      paramLabel = "AGE",
+      description =
+          "With --simulated-days: after each upload drop the parts older than AGE (90s, 2h,"
+              + " 1d), as acf center serve --retain does.")
+  String retain;
+
   @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows as CSV.")
   Path csv;
 
@@ -220,7 +238,23 @@ public final class RemoteSimCommand implements Callable<Integer> {
               System.err.println("remote-sim: " + line);
               System.err.flush();
             });
+    if (retain != null && simulatedDays == null) {
+      throw new UserError("--retain needs --simulated-days D", ExitStatus.USAGE);
+    }
+    if (simulatedDays != null) {
+      if (simulatedDays < 1 || simulatedDays > 3650) {
+        throw new UserError("--simulated-days must be 1 to 3650", ExitStatus.USAGE);
+      }
+      java.time.Duration age;
+      try {
+        age = retain == null ? null : org.dise.center.Since.age(retain);
+      } catch (IllegalArgumentException e) {
+        throw new UserError("--retain: " + e.getMessage(), ExitStatus.USAGE);
+      }
+      sim.compressedClock(simulatedDays, age);
+    }
     Path work = Files.createTempDirectory("acf-remote-sim");
+    Map<Boolean, List<RetentionSimulation.Day>> days = new java.util.LinkedHashMap<>();
     System.err.printf(
         "remote-sim: %d users, %d at once, %s, %d input(s), sampling %s%n",
         users, Math.min(parallel, users), program.getFileName(), lines.size(), spec.describe());
@@ -235,7 +269,10 @@ public final class RemoteSimCommand implements Callable<Integer> {
         } catch (StoreException e) {
           throw new UserError(e.getMessage());
         }
-        rows.addAll(sim.run(feedback, store, dir));
+        try (store) {
+          rows.addAll(sim.run(feedback, store, dir));
+        }
+        days.put(feedback, sim.days());
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new UserError("remote-sim: " + e.getMessage());
@@ -243,6 +280,12 @@ public final class RemoteSimCommand implements Callable<Integer> {
       delete(work); // the centers' stores and the devices' spools
     }
     print(rows, System.out);
+    days.forEach(
+        (feedback, d) -> {
+          if (!d.isEmpty()) {
+            printDays(feedback, d, System.out);
+          }
+        });
     if (csv != null) {
       Files.writeString(csv, csv(rows));
     }
@@ -312,6 +355,22 @@ public final class RemoteSimCommand implements Callable<Integer> {
               r.seconds()));
     }
     return sb.toString();
+  }
+
+  /** The center store's size per simulated day, so that a plateau under --retain shows. */
+  static void printDays(boolean feedback, List<RetentionSimulation.Day> days, PrintStream out) {
+    out.printf("%nfeedback %s: the center's store per simulated day%n", feedback ? "on" : "off");
+    out.println("  day  parts  profile_rows     bytes  dropped");
+    for (RetentionSimulation.Day d : days) {
+      out.printf(
+          Locale.ROOT,
+          "%5d  %5d  %12d  %8d  %7d%n",
+          d.day(),
+          d.parts(),
+          d.profileRows(),
+          d.bytes(),
+          d.dropped());
+    }
   }
 
   static void print(List<Row> rows, PrintStream out) {

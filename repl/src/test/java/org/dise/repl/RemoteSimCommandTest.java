@@ -81,4 +81,58 @@ class RemoteSimCommandTest {
     assertThat(r.status()).isNotEqualTo(0);
     assertThat(r.stderr()).contains("--parallel must be 1 to 256");
   }
+
+  @Test
+  void aCompressedClockShowsTheStoreBoundedUnderRetention() {
+    // 8 users over 4 simulated days, 2 a day; retention keeps a day: the store never holds more
+    // than the last day's uploads, and its size per day is printed.
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "remote-sim",
+            "--users",
+            "8",
+            "--parallel",
+            "2",
+            "--mode",
+            "feedback",
+            "--program",
+            ROOT.resolve("examples/programs/bin/phases").toString(),
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--interval",
+            "250K",
+            "--simulated-days",
+            "4",
+            "--retain",
+            "1d");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.stderr()).contains("feedback on, simulated day 4:");
+    List<String> lines = r.stdout().lines().toList();
+    int head = lines.indexOf("  day  parts  profile_rows     bytes  dropped");
+    assertThat(head).isAtLeast(0);
+    List<long[]> days = new java.util.ArrayList<>();
+    for (String l : lines.subList(head + 1, lines.size())) {
+      days.add(
+          java.util.Arrays.stream(l.trim().split("\\s+")).mapToLong(Long::parseLong).toArray());
+    }
+    assertThat(days).hasSize(4);
+    // Day 1 holds its two uploads' parts; later days no more than day 2, having dropped some.
+    assertThat(days.get(0)[1]).isGreaterThan(0);
+    assertThat(days.get(3)[1]).isAtMost(days.get(1)[1]);
+    assertThat(days.get(3)[4]).isGreaterThan(0);
+
+    ConfigCommandTest.Result bad =
+        ConfigCommandTest.acf(
+            "remote-sim",
+            "--users",
+            "2",
+            "--program",
+            ROOT.resolve("examples/programs/bin/phases").toString(),
+            "--acf",
+            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
+            "--retain",
+            "1d");
+    assertThat(bad.status()).isNotEqualTo(0);
+    assertThat(bad.stderr()).contains("--retain needs --simulated-days D");
+  }
 }
