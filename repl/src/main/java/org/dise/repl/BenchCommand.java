@@ -112,11 +112,6 @@ public final class BenchCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
-      names = {"-v", "--verbose"},
-      description = "Also print translation statistics.")
-  boolean verbose;
-
-  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description = "Also run every workload under these productions (repeat to compose).")
@@ -252,7 +247,7 @@ public final class BenchCommand implements Callable<Integer> {
           100.0 * best.translated / Math.max(1, best.instructions),
           qemu ? String.format("%.2f", q) : "-",
           qemu ? String.format("%.1fx", best.seconds / q) : "-");
-      if (verbose) {
+      if (org.dise.repl.common.Verbosity.verbose()) {
         out.printf(
             "  translated blocks %d, entries into translated code %,d (%.1f instructions"
                 + " each), %,d of them chained from the previous unit%n",
@@ -393,7 +388,7 @@ public final class BenchCommand implements Callable<Integer> {
           r.cpuSeconds / plain.cpuSeconds,
           c.overhead(),
           c.replacements());
-      if (verbose) {
+      if (org.dise.repl.common.Verbosity.verbose()) {
         entries(out, "none", plain);
         entries(out, engine, best);
       }
@@ -402,7 +397,10 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** --verbose: how often the run entered translated code (it leaves on every exit). */
+  /**
+   * --verbose (the common option): how often the run entered translated code (it leaves on every
+   * exit).
+   */
   private static void entries(PrintStream out, String engine, Result r) {
     out.printf(
         "  %-11s translated %.1f%% of instructions, %,d entries into translated code"

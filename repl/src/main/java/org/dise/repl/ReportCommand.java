@@ -143,7 +143,7 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
           throw new UserError(file + ": cannot write: " + UserError.why(e));
         }
-        System.err.println("acf: wrote " + file);
+        org.dise.repl.common.Verbosity.notice(System.err, "acf: wrote " + file);
       }
     }
   }
