@@ -62,7 +62,8 @@ public final class CompileCommand implements Callable<Integer> {
     int p = set.productions().size();
     int r = set.replacements().size();
     Verbosity.debug(
-        System.err, "ACF sources: " + String.join(", ", acfs.stream().map(Path::toString).toList()));
+        System.err,
+        "ACF sources: " + String.join(", ", acfs.stream().map(Path::toString).toList()));
     Verbosity.notice(
         System.err,
         String.format(

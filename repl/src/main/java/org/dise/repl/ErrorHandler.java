@@ -20,7 +20,8 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
     if (Verbosity.verbose()) {
       ex.printStackTrace();
     } else {
-      System.err.println("acf: (run with --verbose or ACF_DEBUG=1 for the stack trace, and please report it)");
+      System.err.println(
+          "acf: (run with --verbose or ACF_DEBUG=1 for the stack trace, and please report it)");
     }
     return ExitStatus.FAILURE;
   }

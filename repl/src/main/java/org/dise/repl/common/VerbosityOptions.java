@@ -43,7 +43,8 @@ public final class VerbosityOptions {
     boolean q = false;
     for (CommandLine cl : parsed.asCommandLineList()) {
       Object m = cl.getCommandSpec().mixins().get(NAME);
-      if (m != null && ((CommandLine.Model.CommandSpec) m).userObject() instanceof VerbosityOptions o) {
+      if (m != null
+          && ((CommandLine.Model.CommandSpec) m).userObject() instanceof VerbosityOptions o) {
         v |= o.verbose;
         q |= o.quiet;
       }

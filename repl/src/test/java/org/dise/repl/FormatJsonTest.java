@@ -1,0 +1,55 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.dise.repl.ConfigCommandTest.Result;
+import org.dise.repl.common.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --format json} on report, inspect and bench: one JSON document, the text's figures. */
+class FormatJsonTest {
+  static Result acf(String... args) {
+    return ConfigCommandTest.acf(args);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> parse(String text) {
+    return (Map<String, Object>) Json.parse(text);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void reportAsJsonCarriesTheTextsFigures(@TempDir Path tmp) throws Exception {
+    Path d =
+        ReportCompareCommandTest.dir(
+            tmp,
+            "run",
+            Map.of(
+                "Methods",
+                ReportCompareCommandTest.counts(Map.of("main", 30L, "fib", 60L, "put", 10L))));
+    Result text = acf("report", d.toString());
+    assertThat(text.status()).isEqualTo(0);
+    assertThat(text.stdout()).contains("profile Methods: 3 entries, count 100");
+    assertThat(text.stdout()).containsMatch("fib +60 +60.0");
+
+    Result json = acf("report", "--format", "json", "--top", "2", d.toString());
+    assertThat(json.status()).isEqualTo(0);
+    Map<String, Object> doc = parse(json.stdout());
+    List<Map<String, Object>> profiles = (List<Map<String, Object>>) doc.get("profiles");
+    assertThat(profiles).hasSize(1);
+    Map<String, Object> p = profiles.get(0);
+    assertThat(p.get("profile")).isEqualTo("Methods");
+    assertThat(p.get("total").toString()).isEqualTo("100");
+    assertThat(p.get("entries").toString()).isEqualTo("3");
+    List<Map<String, Object>> top = (List<Map<String, Object>>) p.get("top");
+    assertThat(top).hasSize(2);
+    assertThat(top.get(0).get("method")).isEqualTo("fib");
+    assertThat(top.get(0).get("count").toString()).isEqualTo("60");
+    assertThat(Double.parseDouble(top.get(0).get("share_percent").toString())).isEqualTo(60.0);
+    assertThat(json.stdout()).doesNotContain("profile Methods:");
+  }
+}
