@@ -52,4 +52,34 @@ class FormatJsonTest {
     assertThat(Double.parseDouble(top.get(0).get("share_percent").toString())).isEqualTo(60.0);
     assertThat(json.stdout()).doesNotContain("profile Methods:");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void inspectAsJsonCarriesTheTextsFigures(@TempDir Path tmp) {
+    Path cfg = tmp.resolve("pairs.dcfg");
+    assertThat(acf("compile", ConfigCommandTest.ACF, "-o", cfg.toString()).status()).isEqualTo(0);
+    Result text = acf("inspect", cfg.toString());
+    assertThat(text.status()).isEqualTo(0);
+    Result json = acf("inspect", "--format", "json", cfg.toString());
+    assertThat(json.status()).isEqualTo(0);
+    Map<String, Object> doc = parse(json.stdout());
+    List<Map<String, Object>> patterns = (List<Map<String, Object>>) doc.get("patterns");
+    assertThat(patterns).isNotEmpty();
+    // The same production, pattern and budget figures as the text.
+    Map<String, Object> first = patterns.get(0);
+    assertThat(text.stdout()).contains(first.get("name") + ": " + first.get("pattern"));
+    Map<String, Object> budget = (Map<String, Object>) doc.get("budget");
+    assertThat(text.stdout())
+        .contains(
+            "budget: PT "
+                + budget.get("pattern_entries")
+                + "/"
+                + budget.get("pattern_capacity")
+                + ", RT "
+                + budget.get("replacement_entries")
+                + "/");
+    assertThat(doc.get("bytes").toString()).isEqualTo(Long.toString(cfg.toFile().length()));
+    List<Map<String, Object>> sinks = (List<Map<String, Object>>) doc.get("sinks");
+    assertThat(text.stdout()).contains("  " + sinks.get(0).get("name") + " -> ");
+  }
 }
