@@ -82,4 +82,33 @@ class FormatJsonTest {
     List<Map<String, Object>> sinks = (List<Map<String, Object>>) doc.get("sinks");
     assertThat(text.stdout()).contains("  " + sinks.get(0).get("name") + " -> ");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void benchAsJsonCarriesTheTablesFigures() {
+    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
+    Result json = acf("bench", "--format", "json", "--dir", bin, "--no-qemu", "hello");
+    assertThat(json.status()).isEqualTo(0);
+    Map<String, Object> doc = parse(json.stdout());
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
+    assertThat(rows).hasSize(1);
+    Map<String, Object> hello = rows.get(0);
+    assertThat(hello.get("workload")).isEqualTo("hello");
+    assertThat(hello.get("exit_status").toString()).isEqualTo("0");
+    long insns = Long.parseLong(hello.get("instructions").toString());
+    assertThat(insns).isGreaterThan(0L);
+    // hello's instruction count is deterministic: the text table shows the same figure.
+    Result text = acf("bench", "--dir", bin, "--no-qemu", "hello");
+    assertThat(text.stdout()).containsMatch("hello +" + String.format("%,d", insns) + " ");
+    Map<String, Object> total = (Map<String, Object>) doc.get("total");
+    assertThat(total.get("instructions").toString()).isEqualTo(Long.toString(insns));
+    assertThat(doc.get("machine")).isInstanceOf(Map.class);
+  }
+
+  @Test
+  void benchRefusesJsonWhereItHasNone() {
+    Result r = acf("bench", "--format", "json", "--cold", "hello");
+    assertThat(r.status()).isEqualTo(org.dise.repl.common.ExitStatus.USAGE);
+    assertThat(r.stderr()).contains("--format json covers the in-process workload table only");
+  }
 }
