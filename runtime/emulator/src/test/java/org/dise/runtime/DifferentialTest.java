@@ -100,7 +100,8 @@ class DifferentialTest {
         new Case("mcf", BIN.resolve("mcf"), List.of("1")),
         new Case("interp", BIN.resolve("interp"), List.of("1")),
         new Case("chess", BIN.resolve("chess"), List.of("1")),
-        new Case("fpmath", BIN.resolve("fpmath"), List.of("1")));
+        new Case("fpmath", BIN.resolve("fpmath"), List.of("1")),
+        new Case("lists", BIN.resolve("lists"), List.of("1")));
   }
 
   static Stream<Case> allCases() throws IOException {

@@ -3,22 +3,32 @@ package org.dise.runtime.cpu;
 import org.dise.runtime.mem.Memory;
 
 /**
- * A unit of blocks translated to Java by {@link BlockCompiler}. Running it at one of its blocks
- * continues from block to block inside the unit, without returning to the interpreter, while
+ * A unit of blocks translated to JVM bytecode by {@link BlockCompiler}. Running it at one of its
+ * blocks continues from block to block inside the unit, without returning to the interpreter, while
  * control stays in the unit and the step budget allows. The generated classes are hidden nestmates
  * of this package.
+ *
+ * <p>An abstract class rather than an interface: every unit is a class of its own, so the
+ * dispatcher's call of {@link #run} is megamorphic, and HotSpot makes a megamorphic virtual call
+ * through the vtable (one indexed load), where an interface call goes through an itable stub that
+ * searches the receiver's interfaces on every call (6.5% of a chess run's samples in `perf`,
+ * "vtable chunks"; docs/benchmarks.md, issue 29).
  */
-public interface CompiledBlocks {
+public abstract class CompiledBlocks {
+  /** For the translated units (hidden classes in this package). */
+  protected CompiledBlocks() {}
+
   /**
    * Runs from block {@code id} and returns the next pc. Stores the number of instructions that
    * retired in {@link UnitContext#unitSteps}; if an instruction throws, also stores it in {@link
    * UnitContext#faultInsn} (it is not counted as retired).
    */
-  long run(int id, UnitContext context, long[] x, long[] f, Memory mem, long budget);
+  public abstract long run(
+      int id, UnitContext context, long[] x, long[] f, Memory mem, long budget);
 
   /**
    * Marks the unit out of date (code of one of its blocks changed): from now on it runs only the
    * block it is entered at and returns, so stale translations are never reached.
    */
-  void invalidate();
+  public abstract void invalidate();
 }
