@@ -8,7 +8,9 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -112,11 +114,6 @@ public final class BenchCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
-      names = {"-v", "--verbose"},
-      description = "Also print translation statistics.")
-  boolean verbose;
-
-  @Option(
       names = "--acf",
       paramLabel = "FILE",
       description = "Also run every workload under these productions (repeat to compose).")
@@ -189,6 +186,20 @@ public final class BenchCommand implements Callable<Integer> {
               + " run's beside it (with --acf: under the productions too).")
   String timing;
 
+  /** What the table is printed as. */
+  enum Format {
+    text,
+    json
+  }
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description =
+          "text (default) or json: the in-process workload table as one document with the same"
+              + " figures (not yet with --cold, --rap, --acf or micro-benchmarks).")
+  Format format = Format.text;
+
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
 
@@ -201,6 +212,17 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (format == Format.json
+        && (cold
+            || rap
+            || !acfs.isEmpty()
+            || (!names.isEmpty()
+                && names.stream().allMatch(n -> Benchmarks.find(n).isPresent())))) {
+      throw new UserError(
+          "--format json covers the in-process workload table only, not --cold, --rap, --acf or"
+              + " micro-benchmarks (yet)",
+          ExitStatus.USAGE);
+    }
     if (list) {
       return list(System.out);
     }
@@ -225,7 +247,10 @@ public final class BenchCommand implements Callable<Integer> {
       return withProductions(programs, AcfLoader.load(acfs));
     }
     boolean qemu = !noQemu && onPath("qemu-riscv64");
-    PrintStream out = System.out;
+    boolean json = format == Format.json;
+    // JSON: the table's figures collected, the text going nowhere.
+    PrintStream out = json ? new PrintStream(java.io.OutputStream.nullOutputStream()) : System.out;
+    List<Object> rows = new ArrayList<>();
     out.printf(
         "%-10s %14s %9s %9s %9s %6s %9s %8s%n",
         "workload", "instructions", "seconds", "MIPS", "cpu-MIPS", "trans", "qemu-s", "ratio");
@@ -252,7 +277,7 @@ public final class BenchCommand implements Callable<Integer> {
           100.0 * best.translated / Math.max(1, best.instructions),
           qemu ? String.format("%.2f", q) : "-",
           qemu ? String.format("%.1fx", best.seconds / q) : "-");
-      if (verbose) {
+      if (org.dise.repl.common.Verbosity.verbose()) {
         out.printf(
             "  translated blocks %d, entries into translated code %,d (%.1f instructions"
                 + " each), %,d of them chained from the previous unit%n",
@@ -264,11 +289,36 @@ public final class BenchCommand implements Callable<Integer> {
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
       }
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("workload", p.getFileName().toString());
+      row.put("instructions", best.instructions);
+      row.put("seconds", best.seconds);
+      row.put("mips", finite(best.instructions / best.seconds / 1e6));
+      row.put("cpu_mips", finite(best.instructions / best.cpuSeconds / 1e6));
+      row.put("translated_percent", 100.0 * best.translated / Math.max(1, best.instructions));
+      row.put("qemu_seconds", qemu ? finite(q) : null);
+      row.put("ratio", qemu ? finite(best.seconds / q) : null);
+      row.put("translated_blocks", best.translatedBlocks);
+      row.put("entries", best.entries);
+      row.put("chained", best.chained);
+      row.put("exit_status", best.status);
+      rows.add(row);
     }
     out.printf(
         "%-10s %,14d %9.2f %9.1f%n",
         "total", (long) totalInsns, totalSeconds, totalInsns / totalSeconds / 1e6);
     machine(out);
+    if (json) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("workloads", rows);
+      Map<String, Object> total = new LinkedHashMap<>();
+      total.put("instructions", (long) totalInsns);
+      total.put("seconds", totalSeconds);
+      total.put("mips", finite(totalInsns / totalSeconds / 1e6));
+      doc.put("total", total);
+      doc.put("machine", machineFigures());
+      System.out.println(org.dise.repl.common.SummaryJson.write(doc));
+    }
     return 0;
   }
 
@@ -336,6 +386,22 @@ public final class BenchCommand implements Callable<Integer> {
         .run(programs);
   }
 
+  /** JSON has no NaN or infinity: a rate over a zero time is null there ("-" in the text). */
+  private static Double finite(double x) {
+    return Double.isFinite(x) ? x : null;
+  }
+
+  /** The machine line's figures, for --format json. */
+  private Map<String, Object> machineFigures() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("cores", Runtime.getRuntime().availableProcessors());
+    m.put("arch", System.getProperty("os.arch"));
+    m.put("java", System.getProperty("java.version"));
+    m.put("translate_threshold", translateThreshold);
+    m.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    return m;
+  }
+
   private void machine(PrintStream out) {
     out.printf(
         "machine: %d cores, %s, Java %s, translate-threshold %d, load average %.2f%n",
@@ -393,7 +459,7 @@ public final class BenchCommand implements Callable<Integer> {
           r.cpuSeconds / plain.cpuSeconds,
           c.overhead(),
           c.replacements());
-      if (verbose) {
+      if (org.dise.repl.common.Verbosity.verbose()) {
         entries(out, "none", plain);
         entries(out, engine, best);
       }
@@ -402,7 +468,10 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** --verbose: how often the run entered translated code (it leaves on every exit). */
+  /**
+   * --verbose (the common option): how often the run entered translated code (it leaves on every
+   * exit).
+   */
   private static void entries(PrintStream out, String engine, Result r) {
     out.printf(
         "  %-11s translated %.1f%% of instructions, %,d entries into translated code"

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.dise.repl.common.RunService;
+import org.dise.repl.common.Verbosity;
 import org.dise.repl.common.Version;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.config.DeployableConfig;
@@ -60,9 +61,14 @@ public final class CompileCommand implements Callable<Integer> {
     RunService.writeConfig(config, output, output.toString());
     int p = set.productions().size();
     int r = set.replacements().size();
-    System.err.printf(
-        "acf: wrote %s (%d production%s, %d replacement sequence%s)%n",
-        output, p, p == 1 ? "" : "s", r, r == 1 ? "" : "s");
+    Verbosity.debug(
+        System.err,
+        "ACF sources: " + String.join(", ", acfs.stream().map(Path::toString).toList()));
+    Verbosity.notice(
+        System.err,
+        String.format(
+            "acf: wrote %s (%d production%s, %d replacement sequence%s)",
+            output, p, p == 1 ? "" : "s", r, r == 1 ? "" : "s"));
     return 0;
   }
 }

@@ -1,12 +1,12 @@
 package org.dise.repl;
 
 import org.dise.repl.common.ExitStatus;
-import org.dise.repl.common.Settings;
+import org.dise.repl.common.Verbosity;
 import picocli.CommandLine;
 
 /**
  * Turns an unexpected exception into a one-paragraph message: a user never sees a Java stack trace
- * (set ACF_DEBUG=1 to get one).
+ * (--verbose or ACF_DEBUG=1 gives one).
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
   @Override
@@ -17,10 +17,11 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
       return ue.status();
     }
     System.err.println("acf: internal error: " + ex);
-    if (Settings.get("ACF_DEBUG") != null) {
+    if (Verbosity.verbose()) {
       ex.printStackTrace();
     } else {
-      System.err.println("acf: (set ACF_DEBUG=1 for the stack trace, and please report it)");
+      System.err.println(
+          "acf: (run with --verbose or ACF_DEBUG=1 for the stack trace, and please report it)");
     }
     return ExitStatus.FAILURE;
   }

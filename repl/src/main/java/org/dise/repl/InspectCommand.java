@@ -2,10 +2,12 @@ package org.dise.repl;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.dise.repl.common.SummaryJson;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.ConfigPrinter;
 import org.dise.runtime.dise.config.DeployableConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code acf inspect}: prints a deployable configuration readably. */
@@ -20,6 +22,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf compile examples/acf/hot_call_pairs.acf -o pairs.dcfg",
       "  ./acf inspect pairs.dcfg",
       "  ./acf run --config pairs.dcfg examples/programs/bin/jpeg",
+      "  ./acf inspect --format json pairs.dcfg | jq .budget",
       "",
       "The layout of the file is in spec/config-format.md.",
     },
@@ -28,10 +31,27 @@ public final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The configuration file.")
   Path file;
 
+  /** What the configuration is printed as. */
+  enum Format {
+    text,
+    json
+  }
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = "text (default) or json: one document with the same figures.")
+  Format format = Format.text;
+
   @Override
   public Integer call() {
     DeployableConfig c = load(file);
-    System.out.print(ConfigPrinter.describe(c, (int) file.toFile().length(), version(file)));
+    int bytes = (int) file.toFile().length();
+    if (format == Format.json) {
+      System.out.println(SummaryJson.write(ConfigPrinter.figures(c, bytes, version(file))));
+    } else {
+      System.out.print(ConfigPrinter.describe(c, bytes, version(file)));
+    }
     return 0;
   }
 

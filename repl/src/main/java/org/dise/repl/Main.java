@@ -62,6 +62,13 @@ public final class Main implements Runnable {
     cl.setExitCodeExceptionMapper(t -> ExitStatus.USAGE);
     cl.setExecutionExceptionHandler(new ErrorHandler());
     cl.setParameterExceptionHandler(Main::usageError);
+    // -v/-q on every command, read before the command runs (issue 32).
+    org.dise.repl.common.VerbosityOptions.addTo(cl);
+    cl.setExecutionStrategy(
+        parsed -> {
+          org.dise.repl.common.VerbosityOptions.apply(parsed);
+          return new CommandLine.RunLast().execute(parsed);
+        });
     // File names as the bytes typed, whatever the locale (HostArgs).
     cl.registerConverter(java.nio.file.Path.class, HostArgs::path);
     // Everything after the program name belongs to the guest.

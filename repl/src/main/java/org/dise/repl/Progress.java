@@ -57,7 +57,7 @@ public final class Progress implements AutoCloseable {
       long total,
       Supplier<String> detail) {
     Progress p = new Progress(err, instructions, total, detail);
-    if (enabled) {
+    if (enabled && !org.dise.repl.common.Verbosity.quiet()) {
       GuestFd.beforeHostWrite = p::erase;
       p.thread.start();
     }

@@ -35,6 +35,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
       "  ./acf report --by function prof  # address-keyed profiles per function",
+      "  ./acf report --format json prof | jq '.profiles[0].total'",
     },
     mixinStandardHelpOptions = true)
 public final class ReportCommand implements Callable<Integer> {
@@ -76,6 +77,20 @@ public final class ReportCommand implements Callable<Integer> {
               + " function (per pair of functions for two addresses).")
   By by = By.entry;
 
+  /** What the report is printed as. */
+  enum Format {
+    text,
+    json
+  }
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description =
+          "text (default) or json: one document with the same figures (each profile's top"
+              + " entries with their shares, total and notes; the cost from summary.json).")
+  Format format = Format.text;
+
   @Override
   public Integer call() {
     if (top < 1) {
@@ -91,34 +106,81 @@ public final class ReportCommand implements Callable<Integer> {
               + String.join(", ", run.profiles().keySet())
               + ")");
     }
+    boolean json = format == Format.json;
+    List<Map<String, Object>> profiles = new java.util.ArrayList<>();
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {
         ProfileTable t = p.getValue();
+        String byEntry = null;
         if (by == By.function) {
           java.util.Optional<ProfileTable> rolled = FunctionRollUp.of(t);
           if (rolled.isEmpty()) {
-            System.out.println(
-                "profile "
-                    + p.getKey()
-                    + ": its keys are not code addresses, so it is printed by entry");
+            byEntry = "its keys are not code addresses, so it is printed by entry";
+            if (!json) {
+              System.out.println("profile " + p.getKey() + ": " + byEntry);
+            }
           } else {
             t = rolled.get();
           }
         }
+        List<String> notes = run.notes().getOrDefault(p.getKey(), List.of());
+        if (json) {
+          profiles.add(jsonProfile(p.getKey(), t, notes, byEntry));
+          continue;
+        }
         ProfileFormats.terminal(p.getKey(), t, top).forEach(System.out::println);
-        run.notes()
-            .getOrDefault(p.getKey(), List.of())
-            .forEach(n -> System.out.println("  note: " + n));
+        notes.forEach(n -> System.out.println("  note: " + n));
       }
     }
     if (svg) {
       writeSvgs(run);
+    }
+    if (json) {
+      Map<String, Object> doc = new java.util.LinkedHashMap<>();
+      doc.put("run", dir.toString());
+      doc.put("profiles", profiles);
+      doc.put("cost", only == null && !run.summary().isEmpty() ? run.summary() : null);
+      System.out.println(org.dise.repl.common.SummaryJson.write(doc));
+      return 0;
     }
     if (only == null && !run.summary().isEmpty()) {
       System.out.println("cost");
       CostLines.of(run.summary()).forEach(l -> System.out.println("  " + l));
     }
     return 0;
+  }
+
+  /**
+   * One profile as the text shows it: entries, total weight, the top {@code --top} rows (cells by
+   * column; whole numbers as numbers) each with its share of the total in percent.
+   */
+  private Map<String, Object> jsonProfile(
+      String name, ProfileTable t, List<String> notes, String byEntry) {
+    long total = ProfileFormats.total(t);
+    int w = t.header().indexOf(t.weight());
+    List<Map<String, Object>> rows = new java.util.ArrayList<>();
+    for (List<String> r : t.rows().subList(0, Math.min(top, t.rows().size()))) {
+      Map<String, Object> row = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < r.size(); i++) {
+        String cell = r.get(i);
+        boolean whole = cell.matches("-?(0|[1-9][0-9]{0,17})");
+        row.put(t.header().get(i), whole ? (Object) Long.parseLong(cell) : cell);
+      }
+      row.put("share_percent", total == 0 ? 0.0 : 100.0 * Long.parseLong(r.get(w)) / total);
+      rows.add(row);
+    }
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("profile", name);
+    m.put("entries", (long) t.rows().size());
+    m.put("key", t.key());
+    m.put("weight", t.weight());
+    m.put("total", total);
+    m.put("top", rows);
+    m.put("notes", notes);
+    if (byEntry != null) {
+      m.put("by_entry", byEntry);
+    }
+    return m;
   }
 
   /** DIR/NAME.svg (and NAME.TYPE.svg for further value types) per profile with stacks. */
@@ -143,7 +205,7 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
           throw new UserError(file + ": cannot write: " + UserError.why(e));
         }
-        System.err.println("acf: wrote " + file);
+        org.dise.repl.common.Verbosity.notice(System.err, "acf: wrote " + file);
       }
     }
   }

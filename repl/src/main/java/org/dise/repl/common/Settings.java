@@ -22,7 +22,7 @@ public final class Settings {
   /** Every setting the tool reads, with what it does (docs/configuration.md has the same list). */
   public static final Map<String, String> KNOWN =
       Map.of(
-          "ACF_DEBUG", "any value: stack traces for internal errors",
+          "ACF_DEBUG", "any value: as --verbose (debug detail, stack traces for internal errors)",
           "ACF_COLOR",
               "always or never: colour diagnostics and reports (NO_COLOR also turns it off)",
           "ACF_CACHE", "the folder of compiled ACFs, or off",

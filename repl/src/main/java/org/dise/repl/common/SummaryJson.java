@@ -36,6 +36,8 @@ public final class SummaryJson {
       out.append(Double.toString(d));
     } else if (v instanceof Boolean b) {
       out.append(b.booleanValue());
+    } else if (v instanceof Json.Num n) {
+      out.append(n.text()); // as read (acf report --format json passes summary.json through)
     } else if (v instanceof Map<?, ?> m) {
       out.append('{');
       boolean first = true;

@@ -122,6 +122,106 @@ public final class ConfigPrinter {
     return b.toString();
   }
 
+  /**
+   * The same figures as {@link #describe(DeployableConfig, int, int)} as data (maps, lists,
+   * strings, numbers) for {@code acf inspect --format json}: one place decides what a configuration
+   * shows, whatever the format.
+   */
+  public static java.util.Map<String, Object> figures(
+      DeployableConfig c, int fileBytes, int version) {
+    ProductionSet s = c.productions();
+    java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("format_version", version);
+    m.put("bytes", fileBytes);
+    m.put("source", c.source());
+    DeployableConfig.Provenance prov = c.provenance();
+    m.put("compiler", prov.compilerVersion().isEmpty() ? null : prov.compilerVersion());
+    m.put(
+        "sources",
+        prov.sources().stream()
+            .map(h -> (Object) java.util.Map.of("path", h.path(), "sha256", h.sha256()))
+            .toList());
+    m.put(
+        "program_symbols",
+        s.symbols().stream().map(SymbolRef::spelling).distinct().map(x -> (Object) x).toList());
+    HardwareBudget h = s.budget();
+    java.util.Map<String, Object> budget = new java.util.LinkedHashMap<>();
+    budget.put("pattern_entries", s.productions().size());
+    budget.put("pattern_capacity", h.patternEntries());
+    budget.put(
+        "replacement_entries", s.replacements().stream().mapToInt(HardwareBudget::entries).sum());
+    budget.put("replacement_capacity", h.replacementEntries());
+    budget.put("replacement_entry_bytes", h.replacementEntryBytes());
+    budget.put("conditional_flags", s.flagInputs().size());
+    budget.put("conditional_capacity", h.conditionalEntries());
+    budget.put("counters", h.counters());
+    budget.put("max_counter_bits", h.maxCounterWidth());
+    budget.put("hps_registers", s.hpsRegisters().size());
+    budget.put("hps_register_capacity", h.hpsRegisters());
+    budget.put("dise_registers", s.diseRegistersUsed());
+    budget.put("dise_register_capacity", h.diseRegisters());
+    m.put("budget", budget);
+    m.put("stall_cycles", s.stallCycles());
+    List<Object> patterns = new ArrayList<>();
+    for (int i = 0; i < s.productions().size(); i++) {
+      Production p = s.productions().get(i);
+      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("index", i);
+      row.put("acf", p.acf());
+      row.put("name", p.name());
+      row.put("pattern", expr(p.pattern()));
+      row.put("control", p.control().stream().map(x -> (Object) x.toString()).toList());
+      row.put(
+          "replacement", p.replacement() < 0 ? null : s.replacements().get(p.replacement()).name());
+      row.put("tag", p.tag() < 0 ? null : s.sinks().get(p.tag()).name());
+      patterns.add(row);
+    }
+    m.put("patterns", patterns);
+    m.put("conditional_inputs", s.flagInputs().stream().map(x -> (Object) x.toString()).toList());
+    List<Object> reps = new ArrayList<>();
+    for (ReplacementSequence r : s.replacements()) {
+      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("name", r.name());
+      row.put("entries", HardwareBudget.entries(r));
+      row.put("body", r.body().stream().map(x -> (Object) insn(x, s)).toList());
+      reps.add(row);
+    }
+    m.put("replacements", reps);
+    List<Object> counters = new ArrayList<>();
+    for (CounterSpec k : s.counters()) {
+      counters.add(
+          java.util.Map.of("index", k.index(), "bits", k.width(), "init", (Object) k.init()));
+    }
+    m.put("counters", counters);
+    m.put("hps_registers", s.hpsRegisters().stream().map(x -> (Object) x.toString()).toList());
+    List<Object> sinks = new ArrayList<>();
+    for (SinkBinding k : s.sinks()) {
+      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("name", k.name());
+      row.put("component", k.component());
+      row.put("cycles_per_call", k.cost());
+      row.put("params", strings(k.params()));
+      sinks.add(row);
+    }
+    m.put("sinks", sinks);
+    List<Object> triggers = new ArrayList<>();
+    for (TriggerBinding t : s.triggers()) {
+      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      row.put("name", t.name());
+      row.put("component", t.component());
+      row.put("params", strings(t.params()));
+      triggers.add(row);
+    }
+    m.put("triggers", triggers);
+    return m;
+  }
+
+  private static java.util.Map<String, Object> strings(java.util.Map<?, ?> params) {
+    java.util.Map<String, Object> out = new java.util.TreeMap<>();
+    params.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+    return out;
+  }
+
   /** A pattern in the language's notation, fully parenthesised below the top. */
   static String expr(PatternExpr e) {
     if (e instanceof PatternExpr.Const c) {
