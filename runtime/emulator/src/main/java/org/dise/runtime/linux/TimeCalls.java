@@ -14,10 +14,12 @@ final class TimeCalls {
   private static final int CLOCK_SGI_CYCLE = 10;
   private static final int CLOCK_TAI = 11;
 
+  private final GuestProcess proc;
   private final Memory mem;
   private final SignalCalls signals;
 
   TimeCalls(GuestProcess proc, SignalCalls signals) {
+    this.proc = proc;
     this.mem = proc.mem;
     this.signals = signals;
   }
@@ -69,6 +71,12 @@ final class TimeCalls {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return -Errno.EINTR;
+    }
+    // A sleeping thread is off the core, as on Linux: another runnable thread of the process gets
+    // it now, not at the end of the sleeper's quantum (a loop of short sleeps waiting for another
+    // thread would otherwise hold the core for a whole quantum of sleeps).
+    if (proc.threads.othersRunnable()) {
+      cpu.requestSwitch();
     }
     if (left > 0) {
       if (rem != 0) {
