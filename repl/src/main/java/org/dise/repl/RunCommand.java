@@ -77,9 +77,9 @@ public final class RunCommand implements Callable<Integer> {
       paramLabel = "N",
       converter = CountConverter.class,
       description =
-          "Stop the guest after N instructions (default: no limit; K, M, G"
-              + " suffixes); under a sampling trigger, N application instructions (inserted ones"
-              + " not counted).")
+          "Stop the guest after N instructions, counted over its whole process tree (forked"
+              + " children included; default: no limit; K, M, G suffixes); under a sampling"
+              + " trigger, N application instructions (inserted ones not counted).")
   long maxInsns = -1;
 
   @Option(
