@@ -40,23 +40,11 @@ final class StoreIngest {
   }
 
   private boolean held(Upload u) throws StoreException {
-    return store.read(
-        c -> {
-          try (PreparedStatement q =
-              c.prepareStatement(
-                  "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?")) {
-            q.setString(1, u.device());
-            q.setString(2, u.uploadId());
-            q.setInt(3, u.part());
-            try (ResultSet rs = q.executeQuery()) {
-              return rs.next();
-            }
-          }
-        });
+    return store.read(c -> held(c, u));
   }
 
-  private Store.Ingested ingestIn(Connection c, Upload u, long bytes, double threshold)
-      throws SQLException, UploadException {
+  /** Whether the store already holds this part of this device's upload (idempotence key). */
+  private static boolean held(Connection c, Upload u) throws SQLException {
     try (PreparedStatement q =
         c.prepareStatement(
             "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?")) {
@@ -64,10 +52,15 @@ final class StoreIngest {
       q.setString(2, u.uploadId());
       q.setInt(3, u.part());
       try (ResultSet rs = q.executeQuery()) {
-        if (rs.next()) {
-          return Store.Ingested.DUPLICATE;
-        }
+        return rs.next();
       }
+    }
+  }
+
+  private Store.Ingested ingestIn(Connection c, Upload u, long bytes, double threshold)
+      throws SQLException, UploadException {
+    if (held(c, u)) {
+      return Store.Ingested.DUPLICATE;
     }
     long now = store.now();
     try (PreparedStatement p =
