@@ -261,17 +261,8 @@ public final class EnergyExperiment implements Experiment {
     o.model("cycle_model", cycles);
     o.model("energy_model", energy);
     o.setting("bytes_per_entry", BYTES_PER_ENTRY);
-    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
-    programs.add("average");
-    List<Figure.Series> series = new ArrayList<>();
-    for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
-      for (OverheadExperiment.Variant v :
-          List.of(OverheadExperiment.Variant.DISE, OverheadExperiment.Variant.HPS)) {
-        List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
-        ys.add(OverheadExperiment.mean(ys));
-        series.add(new Figure.Series(p.label + ", " + v.name(), List.of(), ys));
-      }
-    }
+    List<String> programs = programsAndAverage(lab);
+    List<Figure.Series> series = sampledSeries(byKey);
     o.figure(
         Figure.bars(
             "energy",
@@ -394,17 +385,8 @@ public final class EnergyExperiment implements Experiment {
     o.settings("timing", config.values());
     o.setting("cost_model", config.model());
     o.setting("bytes_per_entry", BYTES_PER_ENTRY);
-    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
-    programs.add("average");
-    List<Figure.Series> series = new ArrayList<>();
-    for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
-      for (OverheadExperiment.Variant v :
-          List.of(OverheadExperiment.Variant.DISE, OverheadExperiment.Variant.HPS)) {
-        List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
-        ys.add(OverheadExperiment.mean(ys));
-        series.add(new Figure.Series(p.label + ", " + v.name(), List.of(), ys));
-      }
-    }
+    List<String> programs = programsAndAverage(lab);
+    List<Figure.Series> series = sampledSeries(byKey);
     o.figure(
         Figure.bars(
             "energy",
@@ -481,5 +463,29 @@ public final class EnergyExperiment implements Experiment {
             + BYTES_PER_ENTRY
             + " bytes per entry, uncompressed.");
     return o;
+  }
+
+  /** The figure's categories: every program, then their average. */
+  private static List<String> programsAndAverage(Lab lab) {
+    List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
+    programs.add("average");
+    return programs;
+  }
+
+  /**
+   * One bar series per profile type and sampled variant (DISE, HPS): each program's energy overhead
+   * from {@code byKey} ("PROFILE/VARIANT"), then their mean.
+   */
+  private static List<Figure.Series> sampledSeries(Map<String, List<Double>> byKey) {
+    List<Figure.Series> series = new ArrayList<>();
+    for (OverheadExperiment.Profile p : OverheadExperiment.Profile.values()) {
+      for (OverheadExperiment.Variant v :
+          List.of(OverheadExperiment.Variant.DISE, OverheadExperiment.Variant.HPS)) {
+        List<Double> ys = new ArrayList<>(byKey.get(p + "/" + v));
+        ys.add(OverheadExperiment.mean(ys));
+        series.add(new Figure.Series(p.label + ", " + v.name(), List.of(), ys));
+      }
+    }
+    return series;
   }
 }
