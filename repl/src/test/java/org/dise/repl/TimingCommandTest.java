@@ -264,10 +264,14 @@ class TimingCommandTest {
       // Each costs interrupt_cycles (400) plus copy_cycles (20) per slot copied (spec/engine.md).
       assertThat(cycles).isAtLeast(interrupts * 400);
       long extra = member(s, "profiled", "cycles") - member(s, "application", "cycles");
-      // Tagging replaces nothing: the interrupts are the whole difference on the in-order core;
-      // on ooo they also drain the window.
+      // Tagging replaces nothing: the interrupts are the whole difference on the in-order core,
+      // less what each one hides of a result still in flight when it starts (at most lat.mul - 1
+      // = 2 cycles: the interrupted program no longer waits for it). The exact figure moves with
+      // the checkout path, which shifts the guest's instruction stream. On ooo they also drain
+      // the window.
       if (model.equals("inorder")) {
-        assertThat(extra).isEqualTo(cycles);
+        assertThat(extra).isAtMost(cycles);
+        assertThat(extra).isAtLeast(cycles - 2 * interrupts);
       } else {
         assertThat(extra).isAtLeast(cycles);
       }
