@@ -754,7 +754,7 @@ public final class RunCommand implements Callable<Integer> {
    * charset, which mangles UTF-8 under the C locale, so take them from /proc/self/cmdline.
    */
   static List<String> rawArgs(List<String> decoded) {
-    List<String> all = Machine.procStrings("/proc/self/cmdline");
+    List<String> all = org.dise.runtime.linux.HostCommandLine.procStrings("/proc/self/cmdline");
     if (all == null || all.size() < decoded.size()) {
       return decoded;
     }

@@ -16,6 +16,7 @@ import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
 import org.dise.runtime.isa.Disassembler;
+import org.dise.runtime.linux.HostCommandLine;
 import org.dise.runtime.linux.LinuxKernel;
 import org.dise.runtime.linux.Loader;
 import org.dise.runtime.linux.OnUnsupported;
@@ -353,7 +354,7 @@ public final class Machine {
    * where possible, because the JVM decodes System.getenv() with the locale's charset.
    */
   public static List<String> hostEnv() {
-    List<String> raw = procStrings("/proc/self/environ");
+    List<String> raw = HostCommandLine.procStrings("/proc/self/environ");
     if (raw != null) {
       return raw;
     }
@@ -361,27 +362,6 @@ public final class Machine {
     System.getenv().forEach((k, v) -> env.add(k + "=" + v));
     env.sort(null);
     return env;
-  }
-
-  /**
-   * NUL-separated strings of a /proc file, their bytes kept exactly (see {@link
-   * org.dise.runtime.linux.SurrogateEscape}), or null where there is none.
-   */
-  public static List<String> procStrings(String file) {
-    try {
-      byte[] b = java.nio.file.Files.readAllBytes(Path.of(file));
-      List<String> out = new ArrayList<>();
-      int start = 0;
-      for (int i = 0; i < b.length; i++) {
-        if (b[i] == 0) {
-          out.add(org.dise.runtime.linux.SurrogateEscape.decode(b, start, i - start));
-          start = i + 1;
-        }
-      }
-      return out;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
   }
 
   public Cpu cpu() {

@@ -1,8 +1,9 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import java.nio.charset.Charset;
+import java.util.ArrayList;
 import java.util.List;
-import org.dise.runtime.Machine;
 
 /**
  * The JVM's {@code main} arguments as the bytes the user typed. The JVM decodes them with the
@@ -17,7 +18,7 @@ public final class HostCommandLine {
    * the tail of /proc/self/cmdline is not these arguments (a call from a test, no /proc).
    */
   public static String[] exact(String[] decoded) {
-    List<String> all = Machine.procStrings("/proc/self/cmdline");
+    List<String> all = procStrings("/proc/self/cmdline");
     if (all == null || all.size() < decoded.length) {
       return decoded;
     }
@@ -29,6 +30,27 @@ public final class HostCommandLine {
       }
     }
     return tail.toArray(new String[0]);
+  }
+
+  /**
+   * NUL-separated strings of a /proc file, their bytes kept exactly (see {@link SurrogateEscape}),
+   * or null where there is none.
+   */
+  public static List<String> procStrings(String file) {
+    try {
+      byte[] b = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(file));
+      List<String> out = new ArrayList<>();
+      int start = 0;
+      for (int i = 0; i < b.length; i++) {
+        if (b[i] == 0) {
+          out.add(SurrogateEscape.decode(b, start, i - start));
+          start = i + 1;
+        }
+      }
+      return out;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static Charset jnu() {
