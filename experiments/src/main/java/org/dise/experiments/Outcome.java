@@ -61,7 +61,7 @@ public final class Outcome {
       String prefix, String component, Map<String, String> given, String... varied) {
     return settings(
         prefix,
-        org.dise.runtime.sink.Catalogue.find(component)
+        org.dise.runtime.dise.Catalogue.find(component)
             .map(c -> c.withDefaults(given))
             .orElse(given),
         varied);

@@ -18,6 +18,7 @@ import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.trigger.ExhaustiveTrigger;
 import org.dise.runtime.trigger.PeriodicTrigger;
@@ -25,7 +26,6 @@ import org.dise.runtime.trigger.PhasePredictor;
 import org.dise.runtime.trigger.PhaseTracker;
 import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.Sweep;
-import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.junit.jupiter.api.Test;
 

@@ -293,8 +293,7 @@ public final class SweepCommand implements Callable<Integer> {
                     }
 
                     @Override
-                    public void started(
-                        String pass, org.dise.runtime.trigger.TriggerDriver driver) {
+                    public void started(String pass, org.dise.runtime.dise.TriggerDriver driver) {
                       // Only the sampled runs are measured; the first pass is the reference.
                       if (timed != null && pass.equals("sampled run")) {
                         measured.add(

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.dise.repl.ConfigCommandTest.Result;
-import org.dise.runtime.sink.Catalogue;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
 import org.junit.jupiter.api.Test;

@@ -32,10 +32,8 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
-import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
 import org.dise.runtime.dise.SymbolRef;
-import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.Isa;
 import org.dise.runtime.isa.Op;
@@ -43,6 +41,8 @@ import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.isa.Operand;
 import org.dise.runtime.isa.PseudoInstruction;
 import org.dise.runtime.isa.RoundingMode;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 
 /**
  * Lowers a checked program to the runtime's tables: the pattern table in composition order, the
@@ -82,7 +82,7 @@ public final class Lowering {
               c.component(),
               cost instanceof Value.Int i
                   ? i.value()
-                  : org.dise.runtime.sink.Catalogue.find(c.component())
+                  : org.dise.runtime.dise.Catalogue.find(c.component())
                       .map(s -> s.defaultCost())
                       .orElse(0L),
               strings(c.params())));

@@ -17,7 +17,7 @@ import org.dise.compiler.diag.Suggest;
 import org.dise.compiler.passes.Scope.Entity;
 import org.dise.compiler.sem.Component;
 import org.dise.compiler.sem.Value;
-import org.dise.runtime.sink.Catalogue;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
 

@@ -15,9 +15,9 @@ import org.dise.compiler.sem.CheckedReplacement.Stmt;
 import org.dise.compiler.sem.Component;
 import org.dise.compiler.sem.InstructionField;
 import org.dise.compiler.sem.Pattern;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
-import org.dise.runtime.sink.Catalogue;
 import org.dise.runtime.sink.ComponentSpec;
 
 /**

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
@@ -17,7 +18,6 @@ import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.PhaseTrace;
 import org.dise.runtime.trigger.PhaseTracker;
 import org.dise.runtime.trigger.SamplingRun;
-import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.session.SessionError;
+import org.dise.runtime.trigger.TriggerBinding;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 

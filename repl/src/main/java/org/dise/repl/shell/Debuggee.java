@@ -20,12 +20,12 @@ import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.Registers;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.Productions;
 import org.dise.runtime.session.Programs;
-import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 

@@ -68,7 +68,7 @@ final class ReplCompleter implements Completer {
       }
     }
     // Components and their parameters, from the one catalogue the compiler checks against.
-    for (org.dise.runtime.sink.ComponentSpec c : org.dise.runtime.sink.Catalogue.all()) {
+    for (org.dise.runtime.sink.ComponentSpec c : org.dise.runtime.dise.Catalogue.all()) {
       w.add(c.name());
       w.addAll(c.paramNames());
       c.params().forEach(p -> w.addAll(p.choices()));

@@ -3,10 +3,10 @@ package org.dise.repl.shell;
 import java.util.List;
 import java.util.Map;
 import org.dise.repl.common.RunService;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.PhaseTable;
 import org.dise.runtime.trigger.PhaseTracker;
-import org.dise.runtime.trigger.TriggerDriver;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

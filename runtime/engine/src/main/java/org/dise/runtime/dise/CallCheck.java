@@ -2,10 +2,10 @@ package org.dise.runtime.dise;
 
 import java.util.Arrays;
 import org.dise.runtime.sink.CallSites;
-import org.dise.runtime.sink.Catalogue;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.SinkBinding;
 
 /**
  * Checks a production set's calls against the catalogue before it runs (what the compiler checks at

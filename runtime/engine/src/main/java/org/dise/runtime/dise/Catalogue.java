@@ -1,4 +1,4 @@
-package org.dise.runtime.sink;
+package org.dise.runtime.dise;
 
 import static org.dise.runtime.sink.ParamSpec.atLeast;
 import static org.dise.runtime.sink.ParamSpec.choice;
@@ -12,8 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ComponentSpec.Kind;
 import org.dise.runtime.sink.ComponentSpec.Problem;
+import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.SinkProvider;
 import org.dise.runtime.trigger.Triggers;
 
 /**

@@ -5,6 +5,7 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
+import org.dise.runtime.sink.SinkBinding;
 import org.dise.runtime.sink.SinkProvider;
 import org.dise.runtime.sink.TaggedSink;
 

@@ -3,6 +3,8 @@ package org.dise.runtime.dise;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 
 /**
  * A lowered production set: the pattern table (productions in composition order), the replacement

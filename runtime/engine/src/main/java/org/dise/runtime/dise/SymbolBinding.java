@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.dise.runtime.elf.ProgramSymbols;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 
 /**
  * Resolves the program symbols a production set names ({@code symbol(NAME)}, {@code

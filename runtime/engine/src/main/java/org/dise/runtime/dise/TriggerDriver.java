@@ -1,11 +1,13 @@
-package org.dise.runtime.trigger;
+package org.dise.runtime.dise;
 
 import java.util.BitSet;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.isa.Op;
+import org.dise.runtime.trigger.PhaseTrace;
+import org.dise.runtime.trigger.PhaseTracker;
+import org.dise.runtime.trigger.Trigger;
 
 /**
  * Runs a machine under an external trigger (first paper, Section 3.4): the guest runs in slices

@@ -1,4 +1,4 @@
-package org.dise.runtime.dise;
+package org.dise.runtime.sink;
 
 import java.util.Map;
 

@@ -3,7 +3,6 @@ package org.dise.runtime.sink;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import org.dise.runtime.dise.SinkBinding;
 
 /**
  * Where an engine gets its sink implementations. The engine knows only the {@link Sink} interface;

@@ -171,25 +171,25 @@ public final class PhaseTracker implements BlockObserver, PhaseTrace {
   }
 
   /** A growable list of longs (no boxing on the tracker's path). */
-  static final class LongList {
+  public static final class LongList {
     private long[] a = new long[64];
     private int n;
 
-    void add(long v) {
+    public void add(long v) {
       if (n == a.length) {
         a = java.util.Arrays.copyOf(a, n * 2);
       }
       a[n++] = v;
     }
 
-    long get(int i) {
+    public long get(int i) {
       if (i < 0 || i >= n) {
         throw new IndexOutOfBoundsException(i);
       }
       return a[i];
     }
 
-    int size() {
+    public int size() {
       return n;
     }
   }

@@ -2,7 +2,6 @@ package org.dise.runtime.trigger;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.dise.runtime.dise.TriggerBinding;
 
 /**
  * A sampling strategy to run: a trigger component of the catalog (spec/acf-language.md, Section 7)
@@ -128,7 +127,7 @@ public record TriggerSpec(String component, Map<String, String> params) {
    * which settings produced it even after a default changes.
    */
   public Map<String, String> settings() {
-    return org.dise.runtime.sink.Catalogue.find(component)
+    return org.dise.runtime.dise.Catalogue.find(component)
         .map(c -> c.withDefaults(params))
         .orElse(params);
   }

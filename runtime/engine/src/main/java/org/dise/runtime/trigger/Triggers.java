@@ -143,7 +143,7 @@ public final class Triggers {
     }
     // The catalogue's ranges (what acf check reports at line and column for an ACF's
     // trigger); counts such as 10M are read as the numbers they stand for.
-    org.dise.runtime.sink.Catalogue.find(spec.component())
+    org.dise.runtime.dise.Catalogue.find(spec.component())
         .ifPresent(
             c -> {
               java.util.Map<String, String> text = new java.util.LinkedHashMap<>();

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 
 /**

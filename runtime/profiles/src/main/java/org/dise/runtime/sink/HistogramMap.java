@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 
 /**

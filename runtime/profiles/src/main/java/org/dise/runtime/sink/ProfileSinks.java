@@ -2,7 +2,6 @@ package org.dise.runtime.sink;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.sink.coproc.EdgeProfiler;
 import org.dise.runtime.sink.coproc.SampledValueProfiler;
 import org.dise.runtime.sink.coproc.ValueProfiler;

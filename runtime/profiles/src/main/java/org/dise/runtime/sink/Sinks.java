@@ -2,7 +2,7 @@ package org.dise.runtime.sink;
 
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.dise.SinkBinding;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.sink.coproc.EdgeProfiler;
 import org.dise.runtime.sink.coproc.SampledValueProfiler;
 import org.dise.runtime.sink.coproc.ValueProfiler;

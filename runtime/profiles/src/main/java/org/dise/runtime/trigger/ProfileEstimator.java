@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.Sink;
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.metrics.Accuracy;
 
 /**

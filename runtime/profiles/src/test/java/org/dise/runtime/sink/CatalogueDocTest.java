@@ -1,6 +1,7 @@
 package org.dise.runtime.sink;
 
 import java.nio.file.Path;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.testsupport.Golden;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
+import org.dise.runtime.dise.Catalogue;
 import org.junit.jupiter.api.Test;
 
 /** The catalogue's checks of a binding as a configuration carries it (text parameters). */

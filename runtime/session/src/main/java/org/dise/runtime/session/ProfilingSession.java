@@ -112,12 +112,12 @@ public record ProfilingSession(
       }
 
       @Override
-      public void started(String pass, org.dise.runtime.trigger.TriggerDriver driver) {
+      public void started(String pass, org.dise.runtime.dise.TriggerDriver driver) {
         hooks.started(pass, driver, m, e);
       }
 
       @Override
-      public org.dise.runtime.trigger.TriggerDriver.Listener listener(
+      public org.dise.runtime.dise.TriggerDriver.Listener listener(
           org.dise.runtime.trigger.ProfileEstimator estimator) {
         return hooks.listener(estimator);
       }
@@ -133,11 +133,11 @@ public record ProfilingSession(
   public interface Hooks {
     default void started(
         String pass,
-        org.dise.runtime.trigger.TriggerDriver driver,
+        org.dise.runtime.dise.TriggerDriver driver,
         Machine machine,
         ProfilingEngine engine) {}
 
-    default org.dise.runtime.trigger.TriggerDriver.Listener listener(
+    default org.dise.runtime.dise.TriggerDriver.Listener listener(
         org.dise.runtime.trigger.ProfileEstimator estimator) {
       return estimator;
     }

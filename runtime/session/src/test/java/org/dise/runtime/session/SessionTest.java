@@ -133,7 +133,7 @@ class SessionTest {
               @Override
               public void started(
                   String pass,
-                  org.dise.runtime.trigger.TriggerDriver driver,
+                  org.dise.runtime.dise.TriggerDriver driver,
                   Machine machine,
                   org.dise.runtime.dise.ProfilingEngine engine) {
                 passes.add(pass);

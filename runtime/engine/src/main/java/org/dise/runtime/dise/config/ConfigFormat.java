@@ -25,12 +25,12 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
-import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
 import org.dise.runtime.dise.SymbolRef;
-import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 
 /**
  * Writes and reads deployable configurations: magic, version, payload length, payload, CRC-32 of

@@ -10,9 +10,9 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
-import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.SymbolRef;
-import org.dise.runtime.dise.TriggerBinding;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 
 /** What {@code acf inspect} prints: a deployable configuration's tables, readably. */
 public final class ConfigPrinter {

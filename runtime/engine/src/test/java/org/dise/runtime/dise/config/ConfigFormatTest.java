@@ -19,12 +19,12 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ReplacementInsn;
 import org.dise.runtime.dise.ReplacementSequence;
-import org.dise.runtime.dise.SinkBinding;
 import org.dise.runtime.dise.Slot;
 import org.dise.runtime.dise.SymbolRef;
-import org.dise.runtime.dise.TriggerBinding;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
+import org.dise.runtime.sink.SinkBinding;
+import org.dise.runtime.trigger.TriggerBinding;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
