@@ -1,19 +1,12 @@
 package org.dise.runtime.dise;
 
-import static org.dise.runtime.sink.ParamSpec.atLeast;
-import static org.dise.runtime.sink.ParamSpec.choice;
-import static org.dise.runtime.sink.ParamSpec.decimal;
-import static org.dise.runtime.sink.ParamSpec.integer;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ComponentSpec.Kind;
 import org.dise.runtime.sink.ComponentSpec.Problem;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.SinkProvider;
@@ -23,11 +16,11 @@ import org.dise.runtime.trigger.Triggers;
  * The one catalogue of sink and trigger components: every component's parameters (name, type,
  * range, default) and what it accepts, described once. Each sink declares its own {@link
  * ComponentSpec} beside its code (in the profiles module, which registers them through {@link
- * SinkProvider#components()}); the triggers' are here, beside the trigger driver. The catalogue
- * collects both, so no default is written twice. The compiler checks declarations and calls against
- * it, the runtime checks a configuration's bindings against it before creating a sink or trigger,
- * the REPL completes from it, and a test keeps the table of spec/acf-language.md equal to {@link
- * #markdownTable()}.
+ * SinkProvider#components()}); the triggers declare theirs in {@link Triggers#components()}. The
+ * catalogue collects both, so no default is written twice. The compiler checks declarations and
+ * calls against it, the runtime checks a configuration's bindings against it before creating a sink
+ * or trigger, the REPL completes from it, and a test keeps the table of spec/acf-language.md equal
+ * to {@link #markdownTable()}.
  */
 public final class Catalogue {
   private Catalogue() {}
@@ -37,8 +30,6 @@ public final class Catalogue {
 
   /** The most key parts a map takes. */
   public static final int MAX_KEY_PARTS = 4;
-
-  private static final int INT_MAX = Integer.MAX_VALUE;
 
   /** Collected on first use: the installed sinks' specs, then the triggers'. */
   private static final class Components {
@@ -113,18 +104,6 @@ public final class Catalogue {
     return spec;
   }
 
-  /** A trigger default as the catalogue prints it ({@code 25}, not {@code 25.0}). */
-  private static String text(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-  }
-
-  private static void add(
-      Map<String, ComponentSpec> m, String name, List<ParamSpec> params, String doc) {
-    m.put(
-        name,
-        new ComponentSpec(name, Kind.TRIGGER, params, null, "", false, Set.of(), 0, doc, null));
-  }
-
   private static Map<String, ComponentSpec> build() {
     Map<String, ComponentSpec> m = new LinkedHashMap<>();
     for (SinkProvider provider : SinkProvider.all()) {
@@ -138,73 +117,9 @@ public final class Catalogue {
         }
       }
     }
-    ParamSpec interval =
-        atLeast(
-            "interval",
-            1,
-            text(Triggers.DEFAULT_INTERVAL),
-            "application instructions per interval");
-    ParamSpec counter = integer("counter", 0, INT_MAX, "0", "the HPS counter the trigger drives");
-    add(m, "exhaustive", List.of(interval, counter), "every interval sampled");
-    add(
-        m,
-        "periodic",
-        List.of(
-            interval,
-            counter,
-            atLeast("period", 1, text(Triggers.DEFAULT_PERIOD), "sample one interval in this many"),
-            atLeast("length", 1, "1", "intervals per sample")),
-        "every Nth interval");
-    add(
-        m,
-        "random",
-        List.of(
-            interval,
-            counter,
-            atLeast("one_in", 1, text(Triggers.DEFAULT_ONE_IN), "sample with probability 1/one_in"),
-            atLeast("length", 1, "1", "intervals per sample"),
-            integer(
-                "seed",
-                Long.MIN_VALUE,
-                Long.MAX_VALUE,
-                text(Triggers.DEFAULT_SEED),
-                "random seed")),
-        "random intervals, seeded");
-    add(
-        m,
-        "phase_aware",
-        List.of(
-            interval,
-            counter,
-            integer("buckets", 1, INT_MAX, text(Triggers.DEFAULT_BUCKETS), "footprint buckets"),
-            decimal(
-                "threshold",
-                0,
-                100,
-                text(Triggers.DEFAULT_THRESHOLD),
-                "similarity threshold, percent"),
-            integer("table", 1, INT_MAX, text(Triggers.DEFAULT_TABLE), "phase table entries"),
-            choice(
-                "policy",
-                List.of("first", "third", "centroid", "random"),
-                Triggers.DEFAULT_POLICY,
-                "representative interval policy"),
-            integer(
-                "seed", Long.MIN_VALUE, Long.MAX_VALUE, text(Triggers.DEFAULT_SEED), "random seed"),
-            choice(
-                "predictor", List.of("last", "markov", "oracle"), "last", "next-phase predictor"),
-            choice(
-                "scaling",
-                List.of("nearest", "phase"),
-                Triggers.DEFAULT_SCALING,
-                "what a sampled interval stands for in estimates"),
-            decimal(
-                "reach",
-                0,
-                100,
-                text(Triggers.DEFAULT_REACH),
-                "nearest scaling: farthest footprint distance, percent, across phases")),
-        "phase-aware sampling (the profiling daemon)");
+    for (ComponentSpec c : Triggers.components()) {
+      m.put(c.name(), c);
+    }
     return m;
   }
 

@@ -127,9 +127,7 @@ public record TriggerSpec(String component, Map<String, String> params) {
    * which settings produced it even after a default changes.
    */
   public Map<String, String> settings() {
-    return org.dise.runtime.dise.Catalogue.find(component)
-        .map(c -> c.withDefaults(params))
-        .orElse(params);
+    return Triggers.component(component).map(c -> c.withDefaults(params)).orElse(params);
   }
 
   /** How the strategy reads on a command line ({@code periodic:10}, {@code phase:third}). */

@@ -1,6 +1,17 @@
 package org.dise.runtime.trigger;
 
+import static org.dise.runtime.sink.ParamSpec.atLeast;
+import static org.dise.runtime.sink.ParamSpec.choice;
+import static org.dise.runtime.sink.ParamSpec.decimal;
+import static org.dise.runtime.sink.ParamSpec.integer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ComponentSpec.Kind;
+import org.dise.runtime.sink.ParamSpec;
 
 /**
  * Creates the trigger a {@link TriggerSpec} names, with the defaults the papers give or that
@@ -44,6 +55,95 @@ public final class Triggers {
   public static final long DEFAULT_ONE_IN = 10;
 
   public static final long DEFAULT_SEED = 1;
+
+  /**
+   * The trigger components with their parameters and defaults, declared here beside the triggers
+   * (the catalogue collects them after the sinks'), in documentation order.
+   */
+  public static List<ComponentSpec> components() {
+    return Specs.ALL;
+  }
+
+  /** The trigger component named {@code name}, if there is one. */
+  public static Optional<ComponentSpec> component(String name) {
+    return Specs.ALL.stream().filter(c -> c.name().equals(name)).findFirst();
+  }
+
+  /** Built on first use. */
+  private static final class Specs {
+    static final List<ComponentSpec> ALL = build();
+
+    private Specs() {}
+
+    private static List<ComponentSpec> build() {
+      List<ComponentSpec> m = new ArrayList<>();
+      ParamSpec interval =
+          atLeast("interval", 1, text(DEFAULT_INTERVAL), "application instructions per interval");
+      ParamSpec counter =
+          integer("counter", 0, Integer.MAX_VALUE, "0", "the HPS counter the trigger drives");
+      add(m, "exhaustive", List.of(interval, counter), "every interval sampled");
+      add(
+          m,
+          "periodic",
+          List.of(
+              interval,
+              counter,
+              atLeast("period", 1, text(DEFAULT_PERIOD), "sample one interval in this many"),
+              atLeast("length", 1, "1", "intervals per sample")),
+          "every Nth interval");
+      add(
+          m,
+          "random",
+          List.of(
+              interval,
+              counter,
+              atLeast("one_in", 1, text(DEFAULT_ONE_IN), "sample with probability 1/one_in"),
+              atLeast("length", 1, "1", "intervals per sample"),
+              integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, text(DEFAULT_SEED), "random seed")),
+          "random intervals, seeded");
+      add(
+          m,
+          "phase_aware",
+          List.of(
+              interval,
+              counter,
+              integer("buckets", 1, Integer.MAX_VALUE, text(DEFAULT_BUCKETS), "footprint buckets"),
+              decimal(
+                  "threshold", 0, 100, text(DEFAULT_THRESHOLD), "similarity threshold, percent"),
+              integer("table", 1, Integer.MAX_VALUE, text(DEFAULT_TABLE), "phase table entries"),
+              choice(
+                  "policy",
+                  List.of("first", "third", "centroid", "random"),
+                  DEFAULT_POLICY,
+                  "representative interval policy"),
+              integer("seed", Long.MIN_VALUE, Long.MAX_VALUE, text(DEFAULT_SEED), "random seed"),
+              choice(
+                  "predictor", List.of("last", "markov", "oracle"), "last", "next-phase predictor"),
+              choice(
+                  "scaling",
+                  List.of("nearest", "phase"),
+                  DEFAULT_SCALING,
+                  "what a sampled interval stands for in estimates"),
+              decimal(
+                  "reach",
+                  0,
+                  100,
+                  text(DEFAULT_REACH),
+                  "nearest scaling: farthest footprint distance, percent, across phases")),
+          "phase-aware sampling (the profiling daemon)");
+      return List.copyOf(m);
+    }
+
+    /** A trigger default as the catalogue prints it ({@code 25}, not {@code 25.0}). */
+    private static String text(double v) {
+      return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static void add(
+        List<ComponentSpec> m, String name, List<ParamSpec> params, String doc) {
+      m.add(new ComponentSpec(name, Kind.TRIGGER, params, null, "", false, Set.of(), 0, doc, null));
+    }
+  }
 
   /**
    * The trigger of {@code spec}; {@code plan} is the first pass's phase plan, needed when {@link
@@ -143,7 +243,7 @@ public final class Triggers {
     }
     // The catalogue's ranges (what acf check reports at line and column for an ACF's
     // trigger); counts such as 10M are read as the numbers they stand for.
-    org.dise.runtime.dise.Catalogue.find(spec.component())
+    component(spec.component())
         .ifPresent(
             c -> {
               java.util.Map<String, String> text = new java.util.LinkedHashMap<>();
