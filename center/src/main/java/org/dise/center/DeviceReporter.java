@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.UUID;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.profiles.sampling.ProfileEstimator;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.PhaseTracker;
-import org.dise.runtime.trigger.ProfileEstimator;
 
 /**
  * The device side of remote profiling (first paper, Section 4; phase-based remote profiling paper,

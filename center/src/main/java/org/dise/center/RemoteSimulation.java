@@ -26,10 +26,10 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.metrics.Accuracy;
+import org.dise.runtime.profiles.sampling.ProfileEstimator;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
-import org.dise.runtime.trigger.ProfileEstimator;
-import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

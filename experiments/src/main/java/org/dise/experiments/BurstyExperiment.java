@@ -10,9 +10,9 @@ import java.util.Map;
 import org.dise.experiments.model.CycleModel;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.metrics.StreamOverlap;
-import org.dise.runtime.sink.BurstTrace;
+import org.dise.runtime.profiles.sink.BurstTrace;
+import org.dise.runtime.profiles.sink.StreamFinder;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.StreamFinder;
 
 /**
  * The bursty tracing paper's Fig. 7 (Hirzel and Chilimbi, Section 5.2): hot data streams from

@@ -8,9 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.runtime.profiles.sink.coproc.SampledValueProfiler;
+import org.dise.runtime.profiles.sink.coproc.ValueProfiler;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.coproc.SampledValueProfiler;
-import org.dise.runtime.sink.coproc.ValueProfiler;
 
 /**
  * The profiling co-processor's load value profile against interrupt-driven sampling (Zilles and

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

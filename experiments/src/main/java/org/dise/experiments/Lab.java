@@ -19,12 +19,12 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.Programs;
 import org.dise.runtime.session.SessionError;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.trigger.SamplingRun;
 
 /**
  * What an experiment runs with: its programs, quick or full, where progress goes, and the plumbing

@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.runtime.profiles.sink.rap.RapSink;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.rap.RapSink;
 
 /**
  * Range Adaptive Profiling (Mysore et al., Figs. 7 and 8): the RAP tree's node count (memory, 128

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.metrics.Accuracy;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
-import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

@@ -171,9 +171,12 @@ class CompositionTest {
         .inOrder();
     Run r = run(Engine.INTERPRETED, set, "3");
     // Both co-processors saw every load (each keeps the exact profile of what it was tagged).
-    assertThat(((org.dise.runtime.sink.coproc.ValueProfiler) r.engine().sinks().get(0)).exact())
+    assertThat(
+            ((org.dise.runtime.profiles.sink.coproc.ValueProfiler) r.engine().sinks().get(0))
+                .exact())
         .isEqualTo(
-            ((org.dise.runtime.sink.coproc.ValueProfiler) r.engine().sinks().get(1)).exact());
+            ((org.dise.runtime.profiles.sink.coproc.ValueProfiler) r.engine().sinks().get(1))
+                .exact());
   }
 
   @Test

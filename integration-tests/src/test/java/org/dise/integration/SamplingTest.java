@@ -20,12 +20,12 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.profiles.sampling.SamplingRun;
+import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.runtime.trigger.ExhaustiveTrigger;
 import org.dise.runtime.trigger.PeriodicTrigger;
 import org.dise.runtime.trigger.PhasePredictor;
 import org.dise.runtime.trigger.PhaseTracker;
-import org.dise.runtime.trigger.SamplingRun;
-import org.dise.runtime.trigger.Sweep;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.junit.jupiter.api.Test;
 

@@ -260,8 +260,8 @@ final class AcfCache {
       "org/dise/runtime/dise/config/ConfigFormat.class",
       "org/dise/runtime/isa/Op.class", // runtime/isa
       "org/dise/runtime/isa/PseudoInstruction.class", // runtime/emulator
-      "org/dise/runtime/sink/Catalogue.class",
-      "org/dise/runtime/sink/LongCounters.class",
+      "org/dise/runtime/dise/Catalogue.class",
+      "org/dise/runtime/profiles/sink/LongCounters.class",
       "org/dise/grammar/AcfParser.class",
       "acf/prelude.acf",
     };

@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.dise.compiler.FrontendBenchmark;
 import org.dise.runtime.cpu.FpuBenchmark;
-import org.dise.runtime.sink.StreamFinderBenchmark;
+import org.dise.runtime.profiles.sink.StreamFinderBenchmark;
 
 /**
  * The micro-benchmarks that {@code acf bench NAME} runs: programs that print figures (never timed

@@ -16,9 +16,9 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.sink.BasicBlockVectors;
+import org.dise.runtime.profiles.sampling.SimulationPoints;
+import org.dise.runtime.profiles.sink.BasicBlockVectors;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.trigger.SimulationPoints;
 import org.dise.runtime.trigger.Triggers;
 
 /**

@@ -10,14 +10,14 @@ import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.profiles.sink.rap.ExactCounter;
+import org.dise.runtime.profiles.sink.rap.HotRange;
+import org.dise.runtime.profiles.sink.rap.HotRanges;
+import org.dise.runtime.profiles.sink.rap.RapConfig;
+import org.dise.runtime.profiles.sink.rap.RapSink;
+import org.dise.runtime.profiles.sink.rap.RapTree;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.Programs;
-import org.dise.runtime.sink.rap.ExactCounter;
-import org.dise.runtime.sink.rap.HotRange;
-import org.dise.runtime.sink.rap.HotRanges;
-import org.dise.runtime.sink.rap.RapConfig;
-import org.dise.runtime.sink.rap.RapSink;
-import org.dise.runtime.sink.rap.RapTree;
 
 /**
  * {@code acf bench --rap}: RAP tree updates per second on the pc and load-value streams of the

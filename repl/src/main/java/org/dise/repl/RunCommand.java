@@ -16,10 +16,10 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
-import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -598,7 +598,8 @@ public final class RunCommand implements Callable<Integer> {
               }
 
               @Override
-              public TriggerDriver.Listener listener(org.dise.runtime.trigger.ProfileEstimator e) {
+              public TriggerDriver.Listener listener(
+                  org.dise.runtime.profiles.sampling.ProfileEstimator e) {
                 return reporter == null ? e : reporter.listener(e);
               }
             });

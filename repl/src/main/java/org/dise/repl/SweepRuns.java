@@ -13,7 +13,7 @@ import org.dise.experiments.Lab;
 import org.dise.experiments.Outcome;
 import org.dise.experiments.RunSpec;
 import org.dise.experiments.Workload;
-import org.dise.runtime.trigger.Sweep;
+import org.dise.runtime.profiles.sampling.Sweep;
 
 /**
  * {@code acf sweep} as a plan of runs: one run per workload (its exhaustive first pass and every

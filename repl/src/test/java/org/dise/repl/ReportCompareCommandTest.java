@@ -231,7 +231,7 @@ class ReportCompareCommandTest {
             "2");
     assertThat(run.status()).isEqualTo(0);
     List<Map<Integer, Long>> vectors =
-        org.dise.runtime.sink.SimPointBb.parse(
+        org.dise.runtime.profiles.sink.SimPointBb.parse(
             Files.readString(out.resolve("BasicBlockVectors.bb")));
     assertThat(vectors).hasSize(1); // one 10M-instruction interval
     long sum = vectors.get(0).values().stream().mapToLong(Long::longValue).sum();

@@ -6,7 +6,7 @@ import static org.dise.repl.ConfigCommandTest.acf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dise.runtime.trigger.Sweep;
+import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -12,12 +12,12 @@ import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.PhaseTrace;
 import org.dise.runtime.trigger.PhaseTracker;
-import org.dise.runtime.trigger.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 
 /**

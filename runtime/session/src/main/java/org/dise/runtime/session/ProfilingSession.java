@@ -8,7 +8,7 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.config.DeployableConfig;
-import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 
 /**
  * One profiling session: the productions (a configuration read, or ACF text compiled by the front
@@ -118,7 +118,7 @@ public record ProfilingSession(
 
       @Override
       public org.dise.runtime.dise.TriggerDriver.Listener listener(
-          org.dise.runtime.trigger.ProfileEstimator estimator) {
+          org.dise.runtime.profiles.sampling.ProfileEstimator estimator) {
         return hooks.listener(estimator);
       }
 
@@ -138,7 +138,7 @@ public record ProfilingSession(
         ProfilingEngine engine) {}
 
     default org.dise.runtime.dise.TriggerDriver.Listener listener(
-        org.dise.runtime.trigger.ProfileEstimator estimator) {
+        org.dise.runtime.profiles.sampling.ProfileEstimator estimator) {
       return estimator;
     }
 

@@ -15,7 +15,7 @@ import org.dise.compiler.Compiler;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.trigger.SamplingRun;
+import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,168 @@
+package org.dise.runtime.profiles.sink;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.dise.runtime.dise.Catalogue;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.ProfileTable;
+
+/**
+ * An aggregation map: per key tuple, a count and one aggregate of the values ({@code count_map},
+ * {@code sum_map}, {@code min_map}, {@code max_map}, {@code avg_map}), or the last value stored
+ * ({@code state_map}, whose call returns the value stored before it: per-key state that replacement
+ * code reads back). Each call returns the entry's aggregate after it (spec/profiles.md).
+ */
+public final class AggregationMap extends KeyedMap<long[]> {
+  /** {@code count_map}'s entry in the catalogue. */
+  public static final ComponentSpec COUNT_SPEC =
+      new ComponentSpec(
+          "count_map",
+          ComponentSpec.Kind.SINK,
+          List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
+          new ComponentSpec.Arity(1, Catalogue.MAX_KEY_PARTS, true, false),
+          "the key's count after the call",
+          false,
+          Set.of(),
+          Catalogue.MAP_HANDLER_CYCLES,
+          "count per key tuple",
+          null);
+
+  /** {@code sum_map}, {@code min_map}, {@code max_map} and {@code avg_map}, in that order. */
+  public static final List<ComponentSpec> VALUE_SPECS =
+      List.of("sum", "min", "max", "avg").stream()
+          .map(
+              op ->
+                  new ComponentSpec(
+                      op + "_map",
+                      ComponentSpec.Kind.SINK,
+                      List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
+                      new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+                      "the key's " + op + " after the call",
+                      false,
+                      Set.of(),
+                      Catalogue.MAP_HANDLER_CYCLES,
+                      op + " of the value per key tuple",
+                      null))
+          .toList();
+
+  /** {@code state_map}'s entry in the catalogue. */
+  public static final ComponentSpec STATE_SPEC =
+      new ComponentSpec(
+          "state_map",
+          ComponentSpec.Kind.SINK,
+          List.of(
+              ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES),
+              ParamSpec.integer(
+                  "missing",
+                  Long.MIN_VALUE,
+                  Long.MAX_VALUE,
+                  "0",
+                  "what a call returns for a key never stored")),
+          new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+          "the value stored for the key before the call (`missing` the first time)",
+          false,
+          Set.of(),
+          Catalogue.MAP_HANDLER_CYCLES,
+          "per-key state: stores the value, returns the previous",
+          null);
+
+  /** What a map keeps per key beside its count. */
+  public enum Aggregate {
+    COUNT,
+    SUM,
+    MIN,
+    MAX,
+    AVG,
+    STATE;
+
+    /** The component that declares it: {@code count_map}... */
+    public String component() {
+      return name().toLowerCase(java.util.Locale.ROOT) + "_map";
+    }
+  }
+
+  private final Aggregate aggregate;
+  private final long missing;
+
+  /** A map of {@code aggregate}; {@code missing} is what a state map returns for a new key. */
+  public AggregationMap(String name, Aggregate aggregate, long missing) {
+    super(name, aggregate != Aggregate.COUNT);
+    this.aggregate = aggregate;
+    this.missing = missing;
+  }
+
+  /** Entry: {count, value} (value: the sum for SUM and AVG, the extreme, or the last value). */
+  @Override
+  protected long update(KeyTuple key, long v) {
+    long[] e = entries.get(key);
+    if (e == null) {
+      e =
+          new long[] {
+            0,
+            aggregate == Aggregate.MIN
+                ? Long.MAX_VALUE
+                : aggregate == Aggregate.MAX ? Long.MIN_VALUE : 0
+          };
+      entries.put(key, e);
+    }
+    long before = e[0] == 0 ? missing : e[1];
+    e[0]++;
+    switch (aggregate) {
+      case COUNT -> {
+        return e[0];
+      }
+      case SUM -> e[1] += v; // wraps as the device's 64-bit adder would
+      case MIN -> e[1] = Math.min(e[1], v);
+      case MAX -> e[1] = Math.max(e[1], v);
+      case AVG -> {
+        e[1] += v;
+        return e[1] / e[0];
+      }
+      case STATE -> {
+        e[1] = v;
+        return before;
+      }
+      default -> throw new AssertionError(aggregate);
+    }
+    return e[1];
+  }
+
+  /** The value column of an entry: avg is the sum over the count, truncated as bpftrace's avg. */
+  private long value(long[] e) {
+    return aggregate == Aggregate.AVG ? e[1] / e[0] : e[1];
+  }
+
+  @Override
+  public ProfileTable table(SymbolTable symbols) {
+    List<Map.Entry<KeyTuple, long[]>> list = new ArrayList<>(entries.entrySet());
+    Comparator<Map.Entry<KeyTuple, long[]>> order =
+        switch (aggregate) {
+          case COUNT, STATE -> (a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]);
+          case MIN -> (a, b) -> Long.compare(value(a.getValue()), value(b.getValue()));
+          default -> (a, b) -> Long.compare(value(b.getValue()), value(a.getValue()));
+        };
+    list.sort(order.thenComparing(Map.Entry::getKey));
+    List<String> header = new ArrayList<>(keyHeader());
+    header.add("count");
+    if (aggregate != Aggregate.COUNT) {
+      header.add("value");
+    }
+    List<List<String>> rows = new ArrayList<>();
+    for (Map.Entry<KeyTuple, long[]> e : list) {
+      List<String> r = new ArrayList<>(keyCells(e.getKey(), symbols));
+      r.add(Long.toString(e.getValue()[0]));
+      if (aggregate != Aggregate.COUNT) {
+        r.add(Long.toString(value(e.getValue())));
+      }
+      rows.add(r);
+    }
+    // A sum is additive, so two runs compare on it; the other aggregates compare on counts.
+    return new ProfileTable(
+        header, rows, keyColumns(), aggregate == Aggregate.SUM ? "value" : "count");
+  }
+}

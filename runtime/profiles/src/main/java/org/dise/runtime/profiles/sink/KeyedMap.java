@@ -1,0 +1,105 @@
+package org.dise.runtime.profiles.sink;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.CallSites;
+import org.dise.runtime.sink.ReturningSink;
+
+/**
+ * What every aggregation map shares (bpftrace's {@code @[k1, k2] = f(v)}, as a DISE sink): the key
+ * tuple of a call's first arguments, the value in its last when the map takes one, the entries by
+ * key, and the key columns of its table ({@code key}, or {@code key1..keyN}; a key part that every
+ * call site passes as {@code T.PC} or {@code T.TARGET} is printed in hex with a {@code function}
+ * column beside it). spec/profiles.md, "Aggregation maps".
+ */
+abstract class KeyedMap<E> implements ReturningSink, CallSites {
+  private final String name;
+  private final boolean takesValue;
+
+  /** Key parts per call, known from the call sites (every call passes the same number). */
+  private int keyParts = -1;
+
+  private boolean[] codeKey = new boolean[0];
+  protected final Map<KeyTuple, E> entries = new HashMap<>();
+
+  KeyedMap(String name, boolean takesValue) {
+    this.name = name;
+    this.takesValue = takesValue;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void callSites(int arguments, boolean[] codeAddress) {
+    keyParts = takesValue ? arguments - 1 : arguments;
+    codeKey = java.util.Arrays.copyOf(codeAddress, Math.max(0, keyParts));
+  }
+
+  @Override
+  public final long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long now) {
+    int k = takesValue ? args.length - 1 : args.length;
+    KeyTuple key = new KeyTuple(args, k);
+    return update(key, takesValue ? args[args.length - 1] : 0);
+  }
+
+  /** Applies one event to the key's entry; returns what the call returns. */
+  protected abstract long update(KeyTuple key, long value);
+
+  /** The key's columns: {@code key} or {@code key1..keyN}, each code key with a function. */
+  protected final List<String> keyHeader() {
+    int n = keyParts();
+    List<String> h = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String suffix = n == 1 ? "" : Integer.toString(i + 1);
+      h.add("key" + suffix);
+      if (code(i)) {
+        h.add("function" + suffix);
+      }
+    }
+    return h;
+  }
+
+  /** The key column names only, for {@link ProfileTable#key()}. */
+  protected final List<String> keyColumns() {
+    int n = keyParts();
+    List<String> h = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      h.add(n == 1 ? "key" : "key" + (i + 1));
+    }
+    return h;
+  }
+
+  /** A key's cells: decimal (signed), or hex and {@code name+0xoff} for a code address. */
+  protected final List<String> keyCells(KeyTuple key, SymbolTable symbols) {
+    List<String> c = new ArrayList<>();
+    for (int i = 0; i < key.parts.length; i++) {
+      if (code(i)) {
+        c.add(Branches.hex(key.parts[i]));
+        c.add(symbols.describe(key.parts[i]));
+      } else {
+        c.add(Long.toString(key.parts[i]));
+      }
+    }
+    return c;
+  }
+
+  private int keyParts() {
+    if (keyParts >= 0) {
+      return keyParts;
+    }
+    // No call sites were announced (a map built directly): the keys say how many parts.
+    return entries.keySet().stream().findAny().map(k -> k.parts.length).orElse(1);
+  }
+
+  private boolean code(int i) {
+    return i < codeKey.length && codeKey[i];
+  }
+}

@@ -1,0 +1,120 @@
+package org.dise.runtime.profiles.sink;
+
+import static com.google.common.truth.Truth.assertThat;
+
+import java.util.List;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.profiles.sink.AggregationMap.Aggregate;
+import org.dise.runtime.sink.ProfileTable;
+import org.junit.jupiter.api.Test;
+
+/** The aggregation maps' updates, results and tables (spec/profiles.md, "Aggregation maps"). */
+class AggregationMapTest {
+  static final SymbolTable SYMBOLS = new SymbolTable(List.of(new Symbol("loop", 0x1000, 0x40)));
+
+  static long call(KeyedMap<?> m, long... args) {
+    return m.recordReturning(null, null, args, 0);
+  }
+
+  @Test
+  void eachAggregateReturnsItsValueAfterTheCall() {
+    AggregationMap count = new AggregationMap("c", Aggregate.COUNT, 0);
+    assertThat(call(count, 7)).isEqualTo(1);
+    assertThat(call(count, 7)).isEqualTo(2);
+    AggregationMap sum = new AggregationMap("s", Aggregate.SUM, 0);
+    call(sum, 1, 5);
+    assertThat(call(sum, 1, -8)).isEqualTo(-3);
+    AggregationMap min = new AggregationMap("m", Aggregate.MIN, 0);
+    call(min, 1, 5);
+    assertThat(call(min, 1, -8)).isEqualTo(-8);
+    AggregationMap max = new AggregationMap("x", Aggregate.MAX, 0);
+    call(max, 1, -5);
+    assertThat(call(max, 1, -8)).isEqualTo(-5);
+    AggregationMap avg = new AggregationMap("a", Aggregate.AVG, 0);
+    call(avg, 1, 4);
+    assertThat(call(avg, 1, 7)).isEqualTo(5); // 11 / 2, truncated as bpftrace's avg
+  }
+
+  @Test
+  void stateMapReturnsThePreviousValueOrMissing() {
+    AggregationMap state = new AggregationMap("last", Aggregate.STATE, -1);
+    assertThat(call(state, 0x1010, 100)).isEqualTo(-1);
+    assertThat(call(state, 0x1010, 124)).isEqualTo(100);
+    assertThat(call(state, 0x1020, 5)).isEqualTo(-1); // keys are independent
+    assertThat(call(state, 0x1010, 0)).isEqualTo(124);
+  }
+
+  @Test
+  void codeAddressKeysGetAFunctionColumn() {
+    AggregationMap m = new AggregationMap("m", Aggregate.SUM, 0);
+    m.callSites(3, new boolean[] {true, false, false});
+    call(m, 0x1010, -2, 10);
+    call(m, 0x1010, -2, 5);
+    call(m, 0x1000, 3, 40);
+    ProfileTable t = m.table(SYMBOLS);
+    assertThat(t.header()).containsExactly("key1", "function1", "key2", "count", "value").inOrder();
+    assertThat(t.key()).containsExactly("key1", "key2").inOrder();
+    assertThat(t.weight()).isEqualTo("value");
+    assertThat(t.rows())
+        .containsExactly(
+            List.of("0x1000", "loop", "3", "1", "40"),
+            List.of("0x1010", "loop+0x10", "-2", "2", "15"))
+        .inOrder();
+  }
+
+  @Test
+  void minMapListsTheLeastFirst() {
+    AggregationMap m = new AggregationMap("m", Aggregate.MIN, 0);
+    call(m, 1, 9);
+    call(m, 2, -9);
+    call(m, 3, 0);
+    assertThat(m.table(SYMBOLS).rows())
+        .containsExactly(List.of("2", "1", "-9"), List.of("3", "1", "0"), List.of("1", "1", "9"))
+        .inOrder();
+  }
+
+  @Test
+  void log2BucketsAreSignedAndMirrored() {
+    assertThat(HistogramMap.log2Bucket(0)).asList().containsExactly(0L, 0L).inOrder();
+    assertThat(HistogramMap.log2Bucket(1)).asList().containsExactly(1L, 1L).inOrder();
+    assertThat(HistogramMap.log2Bucket(5)).asList().containsExactly(4L, 7L).inOrder();
+    assertThat(HistogramMap.log2Bucket(-1)).asList().containsExactly(-1L, -1L).inOrder();
+    assertThat(HistogramMap.log2Bucket(-16)).asList().containsExactly(-31L, -16L).inOrder();
+    assertThat(HistogramMap.log2Bucket(Long.MAX_VALUE))
+        .asList()
+        .containsExactly(1L << 62, Long.MAX_VALUE)
+        .inOrder();
+    assertThat(HistogramMap.log2Bucket(Long.MIN_VALUE))
+        .asList()
+        .containsExactly(Long.MIN_VALUE, Long.MIN_VALUE)
+        .inOrder();
+  }
+
+  @Test
+  void linearBucketsHaveOpenEndsAndAClippedLastBucket() {
+    HistogramMap h = HistogramMap.linear("h", -10, 15, 10);
+    assertThat(h.linearBucket(-11)).asList().containsExactly(Long.MIN_VALUE, -11L).inOrder();
+    assertThat(h.linearBucket(-10)).asList().containsExactly(-10L, -1L).inOrder();
+    assertThat(h.linearBucket(-1)).asList().containsExactly(-10L, -1L).inOrder();
+    assertThat(h.linearBucket(0)).asList().containsExactly(0L, 9L).inOrder();
+    assertThat(h.linearBucket(14)).asList().containsExactly(10L, 14L).inOrder();
+    assertThat(h.linearBucket(15)).asList().containsExactly(15L, Long.MAX_VALUE).inOrder();
+  }
+
+  @Test
+  void histogramTableListsBucketsPerKeyInValueOrder() {
+    HistogramMap h = HistogramMap.log2("h");
+    h.callSites(2, new boolean[] {false, false});
+    assertThat(call(h, 1, 3)).isEqualTo(1);
+    assertThat(call(h, 1, 2)).isEqualTo(2); // same bucket [2, 3]
+    call(h, 1, -3);
+    call(h, 2, 0);
+    ProfileTable t = h.table(SYMBOLS);
+    assertThat(t.header()).containsExactly("key", "bucket_lo", "bucket_hi", "count").inOrder();
+    assertThat(t.rows())
+        .containsExactly(
+            List.of("1", "-3", "-2", "1"), List.of("1", "2", "3", "2"), List.of("2", "0", "0", "1"))
+        .inOrder();
+  }
+}
