@@ -1,14 +1,23 @@
 package org.dise.runtime.session;
 
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.profiles.sampling.SamplingRun;
+import org.dise.runtime.trigger.Trigger;
 
 /**
  * One profiling session: the productions (a configuration read, or ACF text compiled by the front
@@ -26,7 +35,18 @@ public record ProfilingSession(
     SessionOptions options,
     Machine.Options machineOptions,
     DeployableConfig config,
-    ProductionSet productions) {
+    ProductionSet productions,
+    String name,
+    Consumer<Machine> prepare) {
+  /**
+   * @param name what errors about the productions name (null: {@link SessionOptions#origin()})
+   * @param prepare what a front end does to each machine as it is loaded, before an engine is
+   *     installed (its stdio: the REPL's buffers, a bench's discarded output)
+   */
+  public ProfilingSession {
+    prepare = prepare == null ? m -> {} : prepare;
+  }
+
   /**
    * Opens a session: reads the configuration or has {@code compiler} compile the ACFs, then binds
    * their program symbols against the program run with {@code machine}; problems (a symbol not
@@ -46,13 +66,63 @@ public record ProfilingSession(
       set = compiler.compile(options.acfs());
     }
     set = Productions.bind(set, options.program(), machine, problems, "nothing was run");
-    return new ProfilingSession(options, machine, config, set);
+    return new ProfilingSession(options, machine, config, set, null, null);
   }
 
-  /** A session over productions a front end already has (the REPL's workspace, a bench's ACF). */
+  /**
+   * A session over productions a front end already has (the REPL's workspace, a bench's or an
+   * experiment's ACF), bound already; null or an empty set: plain runs.
+   */
   public static ProfilingSession of(
       SessionOptions options, Machine.Options machine, ProductionSet productions) {
-    return new ProfilingSession(options, machine, null, productions);
+    boolean none = productions == null || productions.productions().isEmpty();
+    return new ProfilingSession(options, machine, null, none ? null : productions, null, null);
+  }
+
+  /** This session with its engines' errors naming {@code name} (a workload, the REPL's set). */
+  public ProfilingSession named(String name) {
+    return new ProfilingSession(options, machineOptions, config, productions, name, prepare);
+  }
+
+  /** This session with {@code prepare} done to each machine it loads (stdio, before the engine). */
+  public ProfilingSession preparing(Consumer<Machine> prepare) {
+    return new ProfilingSession(options, machineOptions, config, productions, name, prepare);
+  }
+
+  /**
+   * This session for a benchmark: the emulator's notices and the guest's stdout thrown away, so
+   * that what is timed is the run, not the terminal.
+   */
+  public ProfilingSession quiet() {
+    return new ProfilingSession(
+            options,
+            machineOptions.withNotices(new PrintStream(OutputStream.nullOutputStream())),
+            config,
+            productions,
+            name,
+            prepare)
+        .preparing(
+            prepare.andThen(m -> m.kernel().setStdio(1, null, OutputStream.nullOutputStream())));
+  }
+
+  /**
+   * This session with its productions bound against the symbols of {@code m}, a machine already
+   * loaded (the REPL binds against the program it shows: the libraries mapped at start-up before it
+   * starts, its own symbols after); problems as for {@link #open}, ending with {@code consequence}.
+   */
+  public ProfilingSession boundTo(Machine m, PrintStream problems, String consequence) {
+    if (productions == null) {
+      return this;
+    }
+    ProductionSet bound =
+        Productions.bind(
+            productions,
+            m.cpu().instret() == 0 ? m.startupSymbols() : m.programSymbols(),
+            null,
+            m.elf().path() == null ? "the program" : m.elf().path().toString(),
+            problems,
+            consequence);
+    return new ProfilingSession(options, machineOptions, config, bound, name, prepare);
   }
 
   /** What errors about the productions name (the configuration or the first ACF). */
@@ -60,14 +130,16 @@ public record ProfilingSession(
     return options.origin();
   }
 
-  /** The program loaded afresh, nothing run. */
+  /** The program loaded afresh (and prepared), nothing run. */
   public Machine load() {
-    return Programs.load(options.program(), options.args(), machineOptions);
+    Machine m = Programs.load(options.program(), options.args(), machineOptions);
+    prepare.accept(m);
+    return m;
   }
 
   /** A fresh engine for the productions (each run and each process has its own). */
-  public ProfilingEngine engine() {
-    return Engines.profiling(productions, String.valueOf(origin()));
+  public DiseEngine engine() {
+    return Engines.build(productions, name != null ? name : String.valueOf(origin()));
   }
 
   /**
@@ -75,9 +147,16 @@ public record ProfilingSession(
    * an engine of its own for each process the guest forks.
    */
   public Run start() {
-    Machine m = load();
+    return start(load());
+  }
+
+  /**
+   * A run of {@code m}, a machine this session loaded (the REPL restarts one it has prepared): the
+   * engine installed when there are productions, one for each process the guest forks.
+   */
+  public Run start(Machine m) {
     m.setFollowExec(options.followExec());
-    ProfilingEngine engine = null;
+    DiseEngine engine = null;
     Map<Machine, ProfilingEngine> children = new LinkedHashMap<>();
     if (productions != null) {
       engine = engine();
@@ -149,13 +228,135 @@ public record ProfilingSession(
 
   /**
    * One run of the session: the machine, its engine (null: a plain run) and every process the guest
-   * forked, in the order they started, with its own engine.
+   * forked, in the order they started, with its own engine; a trigger driving it, when a front end
+   * sets one; and what a debugger needs to step it, stop it and change its productions mid-run.
    */
-  public record Run(
-      Machine machine, ProfilingEngine engine, Map<Machine, ProfilingEngine> children) {
+  public static final class Run {
+    private final Machine machine;
+    private final Map<Machine, ProfilingEngine> children;
+    private DiseEngine engine;
+    private TriggerDriver driver;
+
+    /** Instructions inserted under engines that {@link #replace} removed (not the program's). */
+    private long insertedBefore;
+
+    Run(Machine machine, DiseEngine engine, Map<Machine, ProfilingEngine> children) {
+      this.machine = machine;
+      this.engine = engine;
+      this.children = children;
+    }
+
+    public Machine machine() {
+      return machine;
+    }
+
+    /** The engine running the productions now (null: none). */
+    public DiseEngine engine() {
+      return engine;
+    }
+
+    /** Every process the guest forked, in the order they started, with its engine. */
+    public Map<Machine, ProfilingEngine> children() {
+      return children;
+    }
+
+    /** The trigger driving the run, or null. */
+    public TriggerDriver driver() {
+      return driver;
+    }
+
     /** Runs the program for at most {@code maxInsns} instructions (-1: to the end). */
     public Machine.Outcome run(long maxInsns) {
       return machine.run(maxInsns);
+    }
+
+    /**
+     * Has {@code trigger} drive the run (through the engine, which turns its codewords into the
+     * sampling flag).
+     *
+     * @throws IllegalStateException when the run has no productions
+     */
+    public TriggerDriver drive(Trigger trigger) {
+      if (engine == null) {
+        throw new IllegalStateException("a trigger needs productions");
+      }
+      driver = new TriggerDriver(machine, engine, trigger, null);
+      return driver;
+    }
+
+    /**
+     * One step of at most {@code max} retired instructions, through the trigger when one drives the
+     * run; when the program ends, so does the trigger's last interval.
+     */
+    public StopReason step(long max) {
+      StopReason r = driver != null ? driver.advance(max) : machine.cpu().run(max);
+      if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
+        driver.finish();
+      }
+      return r;
+    }
+
+    /**
+     * Runs at most {@code steps} application instructions in slices of at most {@code slice}
+     * retired ones, asking {@code stop} before each slice (a debugger's Ctrl-C that lands between
+     * slices): {@link StopReason#INTERRUPTED} when it says so, {@link StopReason#STEP_LIMIT} when
+     * the steps are done, else why the program stopped (a breakpoint, an exit, a fault).
+     */
+    public StopReason runFor(long steps, long slice, BooleanSupplier stop) {
+      long start = applicationInstructions();
+      while (true) {
+        if (stop.getAsBoolean()) {
+          return StopReason.INTERRUPTED;
+        }
+        // A step limit counts application instructions: inserted ones retire too, so a slice
+        // of `left` retired instructions can never pass the limit, and may fall short of it.
+        long left = steps - (applicationInstructions() - start);
+        StopReason r = step(Math.min(left, slice));
+        if (r != StopReason.STEP_LIMIT || applicationInstructions() - start >= steps) {
+          return r;
+        }
+      }
+    }
+
+    /** Instructions the productions inserted so far, under this engine and those it replaced. */
+    public long insertedInstructions() {
+      return engine == null ? insertedBefore : engine.cost().insertedInstructions();
+    }
+
+    /**
+     * The program's own instructions: what the cost report counts, without the ones replacement
+     * sequences inserted (spec/engine.md).
+     */
+    public long applicationInstructions() {
+      return machine.cpu().instret() - insertedInstructions();
+    }
+
+    /**
+     * Hot reload: {@code next} (null: no productions) runs the paused program from here on, taking
+     * over the engine's accounts, and the trigger (if any) goes on with it (spec/engine.md,
+     * "Changing the productions of a paused program"). Says what did not carry over.
+     *
+     * @throws IllegalStateException when a trigger drives the run and {@code next} is null
+     */
+    public List<String> replace(DiseEngine next) {
+      if (driver != null && next == null) {
+        throw new IllegalStateException("a trigger drives this run and needs productions");
+      }
+      List<String> reset = new ArrayList<>();
+      if (next != null && engine != null) {
+        reset.addAll(next.carryOver(engine));
+      } else if (engine != null) {
+        insertedBefore = engine.cost().insertedInstructions();
+        reset.add("no productions: every counter and sink is gone");
+      }
+      if (next != null) {
+        next.install(machine.cpu());
+      }
+      engine = next;
+      if (driver != null) {
+        driver.rebind(next);
+      }
+      return reset;
     }
   }
 }
