@@ -23,9 +23,8 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.Registers;
-import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Productions;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 
@@ -59,8 +58,10 @@ final class Debuggee implements InspectionCommands.ProgramView {
   boolean triggerOff;
 
   private Machine machine;
-  private DiseEngine engine;
-  private TriggerDriver driver;
+
+  /** The program's run through the profiling session: its engine, trigger and inserted counts. */
+  private ProfilingSession.Run run;
+
   private BreakpointStage stage;
   private int engineVersion;
 
@@ -68,9 +69,6 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private org.dise.runtime.timing.TimingConfig timingConfig;
 
   private org.dise.runtime.timing.TimingRun timed;
-
-  /** Instructions inserted under an engine that :apply removed (still not the application's). */
-  private long insertedOffset;
 
   /** The session's ACF text when the current program got its productions, for :diff. */
   private String runSource;
@@ -105,11 +103,11 @@ final class Debuggee implements InspectionCommands.ProgramView {
 
   @Override
   public DiseEngine engine() {
-    return engine;
+    return run == null ? null : run.engine();
   }
 
   TriggerDriver driver() {
-    return driver;
+    return run == null ? null : run.driver();
   }
 
   @Override
@@ -186,18 +184,30 @@ final class Debuggee implements InspectionCommands.ProgramView {
   }
 
   private Machine loadMachine(String shown, Path path, List<String> args) {
-    PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
-    Machine.Options options = guest.options(base, notices);
     // argv[0] is the path as typed, as a shell would pass it.
-    Machine m = Programs.load(path(shown), args, options);
-    m.kernel()
-        .setStdio(
-            0,
-            RunService.openStdin(stdinShown == null ? null : path(stdinShown), stdinShown),
-            null);
-    m.kernel().setStdio(1, null, guestOut);
-    m.kernel().setStdio(2, null, guestOut);
-    return m;
+    return session(path(shown), args).load();
+  }
+
+  /**
+   * The profiling session of {@code program}: the session's guest settings, the guest's stdio in
+   * the REPL's buffers (stdin from :stdin's file), and the workspace's productions.
+   */
+  private ProfilingSession session(Path program, List<String> args) {
+    PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
+    return ProfilingSession.of(
+            SessionOptions.plain(program, args), guest.options(base, notices), workspace.set())
+        .named(PRODUCTIONS)
+        .preparing(
+            m -> {
+              m.kernel()
+                  .setStdio(
+                      0,
+                      RunService.openStdin(
+                          stdinShown == null ? null : path(stdinShown), stdinShown),
+                      null);
+              m.kernel().setStdio(1, null, guestOut);
+              m.kernel().setStdio(2, null, guestOut);
+            });
   }
 
   /**
@@ -208,24 +218,24 @@ final class Debuggee implements InspectionCommands.ProgramView {
     return base.equals(Path.of("").toAbsolutePath()) ? Path.of(shown) : base.resolve(shown);
   }
 
-  private static String programName(Machine m) {
-    return m.elf().path() == null ? "the program" : m.elf().path().toString();
+  /** How errors about the workspace's productions name them. */
+  private static final String PRODUCTIONS = "the session's productions";
+
+  /** The workspace's productions as a session over a machine already loaded (it loads none). */
+  private ProfilingSession productions() {
+    return ProfilingSession.of(SessionOptions.plain(null, List.of()), null, workspace.set())
+        .named(PRODUCTIONS);
   }
 
   /**
-   * {@code s} with its program symbols resolved against {@code m}'s; each one not found is shown as
-   * a diagnostic before the error, as {@code acf run} shows them.
+   * The session with its productions bound against {@code m}'s symbols; each one not found is shown
+   * as a diagnostic before the error, as {@code acf run} shows them.
    */
-  private ProductionSet bind(ProductionSet s, Machine m, String consequence) {
+  private ProfilingSession bound(ProfilingSession session, Machine m, String consequence) {
     ByteArrayOutputStream problems = new ByteArrayOutputStream();
     try {
-      return Productions.bind(
-          s,
-          m.cpu().instret() == 0 ? m.startupSymbols() : m.programSymbols(),
-          null,
-          programName(m),
-          new PrintStream(problems, true, StandardCharsets.UTF_8),
-          consequence);
+      return session.boundTo(
+          m, new PrintStream(problems, true, StandardCharsets.UTF_8), consequence);
     } finally {
       out.append(problems.toString(StandardCharsets.UTF_8));
     }
@@ -233,15 +243,11 @@ final class Debuggee implements InspectionCommands.ProgramView {
 
   /** Makes {@code m} the current machine, with the current productions and breakpoints. */
   void install(Machine m) {
-    ProductionSet s = workspace.set();
-    DiseEngine e = null;
-    if (s != null && !s.productions().isEmpty()) {
-      // symbol(NAME) resolves against the program just loaded.
-      e = Engines.build(bind(s, m, "the program is not loaded"), "the session's productions");
-      e.install(m.cpu());
-    }
+    // symbol(NAME) resolves against the program just loaded.
+    ProfilingSession.Run r = bound(productions(), m, "the program is not loaded").start(m);
+    DiseEngine e = r.engine();
     machine = m;
-    engine = e;
+    run = r;
     if (timingConfig != null) {
       timed = new org.dise.runtime.timing.TimingRun(timingConfig).attach(m.cpu());
     } else {
@@ -251,17 +257,15 @@ final class Debuggee implements InspectionCommands.ProgramView {
       }
     }
     shadow.clear();
-    insertedOffset = 0;
     engineVersion = workspace.version();
     runSource = workspace.source();
     stage = null;
     refreshStage();
     m.cpu().setBlockObserver(null);
-    driver = null;
     TriggerSpec spec = effectiveTrigger();
     if (spec != null && e != null) {
       try {
-        driver = new TriggerDriver(m, e, Triggers.create(spec, null), null);
+        r.drive(Triggers.create(spec, null));
       } catch (IllegalArgumentException x) {
         throw new ReplError("trigger " + spec.describe() + ": " + x.getMessage());
       }
@@ -356,7 +360,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
     BreakCondition fired;
     running = cpu;
     try {
-      r = runSliced(cpu, steps);
+      r = runSliced(steps);
       hit = stage != null && stage.hit() == cpu.pc ? stage.hit() : -1;
       fired = stage == null ? null : stage.fired();
     } finally {
@@ -415,8 +419,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
    * that replacement sequences inserted (spec/engine.md).
    */
   private long applicationInstructions() {
-    long all = machine.cpu().instret();
-    return all - (engine == null ? insertedOffset : engine.cost().insertedInstructions());
+    return run.applicationInstructions();
   }
 
   /**
@@ -424,7 +427,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
    */
   @Override
   public String instructionCount() {
-    long inserted = engine == null ? insertedOffset : engine.cost().insertedInstructions();
+    long inserted = run.insertedInstructions();
     return String.format("%,d instructions", applicationInstructions())
         + (inserted > 0 ? String.format(" (+%,d inserted)", inserted) : "");
   }
@@ -433,24 +436,8 @@ final class Debuggee implements InspectionCommands.ProgramView {
    * Runs in slices and checks for Ctrl-C between them, so that a request that lands while no slice
    * runs stops the run before the next slice starts.
    */
-  private StopReason runSliced(Cpu cpu, long steps) {
-    long start = applicationInstructions();
-    while (true) {
-      if (interruptRequested) {
-        return StopReason.INTERRUPTED;
-      }
-      // A step limit counts application instructions: inserted ones retire too, so a slice
-      // of `left` retired instructions can never pass the limit, and may fall short of it.
-      long left = steps - (applicationInstructions() - start);
-      StopReason r =
-          driver != null ? driver.advance(Math.min(left, SLICE)) : cpu.run(Math.min(left, SLICE));
-      if (driver != null && (r == StopReason.EXITED || r == StopReason.FAULT)) {
-        driver.finish(); // the last interval ends with the program
-      }
-      if (r != StopReason.STEP_LIMIT || applicationInstructions() - start >= steps) {
-        return r;
-      }
-    }
+  private StopReason runSliced(long steps) {
+    return run.runFor(steps, SLICE, () -> interruptRequested);
   }
 
   /** Moves what the guest wrote (and the emulator's notices) into the session's output. */
@@ -487,34 +474,20 @@ final class Debuggee implements InspectionCommands.ProgramView {
       return;
     }
     ProductionSet s = workspace.set();
-    if (driver != null && (s == null || s.productions().isEmpty())) {
+    if (driver() != null && (s == null || s.productions().isEmpty())) {
       throw new ReplError(
           "a trigger drives this run and needs productions to turn its"
               + " codewords into the sampling flag; :trigger none and :run run without them");
     }
-    DiseEngine next = null;
-    if (s != null && !s.productions().isEmpty()) {
-      next = Engines.build(bind(s, m, "nothing was applied"), "the session's productions");
-    }
-    List<String> reset = new ArrayList<>();
-    if (next != null && engine != null) {
-      reset.addAll(next.carryOver(engine));
-    } else if (engine != null) {
-      insertedOffset = engine.cost().insertedInstructions();
-      reset.add("no productions: every counter and sink is gone");
-    }
-    if (next != null) {
-      next.install(cpu);
-    }
-    engine = next;
+    ProfilingSession next = bound(productions(), m, "nothing was applied");
+    // The trigger keeps its intervals and decisions; the interval's codeword goes in again
+    // before the next instruction, so the new set's productions set the sampling flag.
+    List<String> reset = run.replace(next.productions() == null ? null : next.engine());
+    DiseEngine e = run.engine();
+    TriggerDriver driver = run.driver();
     engineVersion = workspace.version();
     runSource = workspace.source();
     refreshStage(); // a new decode stage: every instruction is decoded and folded again
-    if (driver != null) {
-      // The trigger keeps its intervals and decisions; the interval's codeword goes in again
-      // before the next instruction, so the new set's productions set the sampling flag.
-      driver.rebind(next);
-    }
     out.append("applied at ")
         .append(m.symbols().describe(cpu.pc))
         .append(": ")
@@ -527,7 +500,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
                   + " injected again before the next instruction%n",
               driver.intervals(), driver.sampling() ? "sampled" : "not sampled"));
     }
-    if (reset.isEmpty() && next != null) {
+    if (reset.isEmpty() && e != null) {
       out.append("kept every counter and sink profile; :continue goes on under them\n");
     } else {
       reset.forEach(r -> out.append("  ").append(r).append('\n'));
@@ -560,12 +533,13 @@ final class Debuggee implements InspectionCommands.ProgramView {
             .append(")\n");
       }
     }
-    stage = new BreakpointStage(engine, breakpoints, conditions, shadow);
+    stage = new BreakpointStage(engine(), breakpoints, conditions, shadow);
     machine.cpu().setDecodeStage(stage);
   }
 
   /** A condition parsed against the running production set. */
   BreakCondition condition(String text) {
+    DiseEngine engine = engine();
     if (engine == null) {
       throw new ReplError(
           "a condition on productions and counters needs a program running" + " under productions");
@@ -587,7 +561,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
 
   /** Whether the condition stops when it becomes true (else: before each match). */
   boolean edgeTriggered(BreakCondition c) {
-    return c.state(engine) != null;
+    return c.state(engine()) != null;
   }
 
   void addCondition(String text, BreakCondition c) {
