@@ -20,9 +20,9 @@ import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.profiles.sampling.SamplingRun;
-import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionError;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
@@ -305,14 +305,25 @@ public final class Lab {
   /** {@code w} loaded under {@code options}, its input empty and its output discarded. */
   static Machine load(Workload w, Machine.Options options) {
     try {
-      Machine m = Programs.load(w.program(), w.args(), options);
-      m.kernel().setStdio(0, InputStream.nullInputStream(), null);
-      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-      m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
-      return m;
+      return session(w, options, null).load();
     } catch (SessionError e) {
       throw new ExperimentException(e.getMessage());
     }
+  }
+
+  /**
+   * The profiling session of {@code w} under {@code set} (null: plain runs): its input empty, its
+   * output discarded, an engine's refusal naming the workload.
+   */
+  static ProfilingSession session(Workload w, Machine.Options options, ProductionSet set) {
+    return ProfilingSession.of(SessionOptions.plain(w.program(), w.args()), options, set)
+        .named(w.label())
+        .preparing(
+            m -> {
+              m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+              m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+              m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+            });
   }
 
   /** One finished run: its cost, its sinks' tables, the engine and the machine. */
@@ -342,8 +353,7 @@ public final class Lab {
   /** As {@link #run(Workload, ProductionSet)}, measured by {@code timed} (null: not timed). */
   public Run run(Workload w, ProductionSet set, org.dise.runtime.timing.TimingRun timed) {
     Machine m = machine(w);
-    ProfilingEngine engine = Engines.profiling(set, w.label());
-    engine.install(m.cpu());
+    ProfilingEngine engine = session(w, options, set).start(m).engine();
     if (timed != null) {
       // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
       timed.handlers(
@@ -390,7 +400,7 @@ public final class Lab {
 
       @Override
       public ProfilingEngine engine() {
-        return Engines.profiling(set, w.label());
+        return session(w, options, set).engine();
       }
     };
   }

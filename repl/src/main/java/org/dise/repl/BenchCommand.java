@@ -24,7 +24,8 @@ import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -435,7 +436,7 @@ public final class BenchCommand implements Callable<Integer> {
       Result best = null;
       for (int i = 0; i < repeat; i++) {
         plain = better(plain, runOurs(p, null));
-        best = better(best, runOurs(p, Engines.build(set, String.valueOf(acfs.get(0)))));
+        best = better(best, runOurs(p, set));
       }
       out.printf(
           "%-10s %-11s %,14d %9.2f %9.1f %9s %9s %12s%n",
@@ -579,15 +580,18 @@ public final class BenchCommand implements Callable<Integer> {
     return o;
   }
 
-  private Result runOurs(Path program, ProfilingEngine engine) {
-    Machine m =
-        Programs.loadQuiet(
-            program,
-            args,
-            withSysroot(Machine.Options.defaults()).withTranslateThreshold(translateThreshold));
-    if (engine != null) {
-      engine.install(m.cpu());
-    }
+  /** One quiet run of {@code program} through the profiling session, under {@code set} or none. */
+  private Result runOurs(Path program, ProductionSet set) {
+    ProfilingSession.Run run =
+        ProfilingSession.of(
+                new SessionOptions(
+                    program, args, set == null ? List.of() : acfs, null, null, -1, true),
+                withSysroot(Machine.Options.defaults()).withTranslateThreshold(translateThreshold),
+                set)
+            .quiet()
+            .start();
+    Machine m = run.machine();
+    ProfilingEngine engine = run.engine();
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();

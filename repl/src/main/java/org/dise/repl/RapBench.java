@@ -16,8 +16,8 @@ import org.dise.runtime.profiles.sink.rap.HotRanges;
 import org.dise.runtime.profiles.sink.rap.RapConfig;
 import org.dise.runtime.profiles.sink.rap.RapSink;
 import org.dise.runtime.profiles.sink.rap.RapTree;
-import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 
 /**
  * {@code acf bench --rap}: RAP tree updates per second on the pc and load-value streams of the
@@ -127,8 +127,16 @@ final class RapBench {
 
   /** The stream the library block records for the first {@code maxInsns} instructions. */
   private static long[] capture(Path program, List<String> args, String stream, long maxInsns) {
-    ProductionSet set = AcfLoader.compile("bench-" + stream + ".acf", STREAMS.get(stream));
-    DiseEngine engine = Engines.build(set, "bench-" + stream + ".acf");
+    String name = "bench-" + stream + ".acf";
+    ProductionSet set = AcfLoader.compile(name, STREAMS.get(stream));
+    ProfilingSession.Run run =
+        ProfilingSession.of(
+                new SessionOptions(program, args, List.of(Path.of(name)), null, null, -1, true),
+                Machine.Options.defaults(),
+                set)
+            .quiet()
+            .start();
+    DiseEngine engine = run.engine();
     long[][] buf = {new long[1 << 16]};
     int[] n = {0};
     ((RapSink) engine.sinks().get(0))
@@ -139,9 +147,7 @@ final class RapBench {
               }
               buf[0][n[0]++] = v;
             });
-    Machine m = Programs.loadQuiet(program, args, Machine.Options.defaults());
-    engine.install(m.cpu());
-    m.run(maxInsns);
+    run.run(maxInsns);
     return Arrays.copyOf(buf[0], n[0]);
   }
 

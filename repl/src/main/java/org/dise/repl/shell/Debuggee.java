@@ -195,7 +195,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
   private ProfilingSession session(Path program, List<String> args) {
     PrintStream notices = new PrintStream(guestOut, true, StandardCharsets.UTF_8);
     return ProfilingSession.of(
-            SessionOptions.plain(program, args), guest.options(base, notices), workspace.set())
+            SessionOptions.plain(program, args), guest.options(base, notices), productionSet())
         .named(PRODUCTIONS)
         .preparing(
             m -> {
@@ -218,12 +218,18 @@ final class Debuggee implements InspectionCommands.ProgramView {
     return base.equals(Path.of("").toAbsolutePath()) ? Path.of(shown) : base.resolve(shown);
   }
 
+  /** The workspace's productions, or null when there are none (a plain run). */
+  private ProductionSet productionSet() {
+    ProductionSet s = workspace.set();
+    return s == null || s.productions().isEmpty() ? null : s;
+  }
+
   /** How errors about the workspace's productions name them. */
   private static final String PRODUCTIONS = "the session's productions";
 
   /** The workspace's productions as a session over a machine already loaded (it loads none). */
   private ProfilingSession productions() {
-    return ProfilingSession.of(SessionOptions.plain(null, List.of()), null, workspace.set())
+    return ProfilingSession.of(SessionOptions.plain(null, List.of()), null, productionSet())
         .named(PRODUCTIONS);
   }
 

@@ -71,12 +71,11 @@ public record ProfilingSession(
 
   /**
    * A session over productions a front end already has (the REPL's workspace, a bench's or an
-   * experiment's ACF), bound already; null or an empty set: plain runs.
+   * experiment's ACF), bound already; null: plain runs.
    */
   public static ProfilingSession of(
       SessionOptions options, Machine.Options machine, ProductionSet productions) {
-    boolean none = productions == null || productions.productions().isEmpty();
-    return new ProfilingSession(options, machine, null, none ? null : productions, null, null);
+    return new ProfilingSession(options, machine, null, productions, null, null);
   }
 
   /** This session with its engines' errors naming {@code name} (a workload, the REPL's set). */

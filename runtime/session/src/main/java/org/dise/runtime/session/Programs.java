@@ -42,14 +42,6 @@ public final class Programs {
     return new SessionError(program + ": cannot read: " + SessionError.why((IOException) e));
   }
 
-  /** As {@link #load}, with the emulator's notices and the guest's stdout thrown away (benches). */
-  public static Machine loadQuiet(Path program, List<String> args, Machine.Options options) {
-    Machine m =
-        load(program, args, options.withNotices(new PrintStream(OutputStream.nullOutputStream())));
-    m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-    return m;
-  }
-
   private static void checkFile(Path program) {
     if (!Files.exists(program)) {
       throw new SessionError(program + ": no such file");
