@@ -359,9 +359,7 @@ public final class Lab {
       timed.handlers(
           set.sinks().stream()
               .map(
-                  b ->
-                      new org.dise.runtime.timing.handler.SinkHandler(
-                          b.name(), b.component(), b.params()))
+                  b -> new org.dise.runtime.timing.SinkHandler(b.name(), b.component(), b.params()))
               .toList());
       timed.attach(m.cpu());
     }

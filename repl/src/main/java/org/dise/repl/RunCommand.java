@@ -396,7 +396,7 @@ public final class RunCommand implements Callable<Integer> {
               productions.sinks().stream()
                   .map(
                       b ->
-                          new org.dise.runtime.timing.handler.SinkHandler(
+                          new org.dise.runtime.timing.SinkHandler(
                               b.name(), b.component(), b.params()))
                   .toList());
         } catch (IllegalArgumentException e) {

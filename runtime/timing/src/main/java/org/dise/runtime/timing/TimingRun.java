@@ -22,7 +22,7 @@ public final class TimingRun implements RetireObserver {
   private long interruptCycles;
 
   /** Handlers run as code on a shadow hart; null: every handler is modelled. */
-  private org.dise.runtime.timing.handler.ShadowHandlers shadow;
+  private org.dise.runtime.timing.ShadowHandlers shadow;
 
   private Cpu cpu;
 
@@ -141,13 +141,12 @@ public final class TimingRun implements RetireObserver {
    *
    * @throws IllegalArgumentException naming a sink whose handler cannot be had
    */
-  public TimingRun handlers(java.util.List<org.dise.runtime.timing.handler.SinkHandler> sinks) {
+  public TimingRun handlers(java.util.List<org.dise.runtime.timing.SinkHandler> sinks) {
     if (!config.bool("handler.code") || sinks.isEmpty()) {
       return this;
     }
     shadow =
-        new org.dise.runtime.timing.handler.ShadowHandlers(
-            sinks, config.integer("handler.table_entries"));
+        new org.dise.runtime.timing.ShadowHandlers(sinks, config.integer("handler.table_entries"));
     if (shadow.handlersRun() == 0) {
       shadow = null;
     } else if (cpu != null) {
@@ -157,7 +156,7 @@ public final class TimingRun implements RetireObserver {
   }
 
   /** The handlers run as code, or null. */
-  public org.dise.runtime.timing.handler.ShadowHandlers shadow() {
+  public org.dise.runtime.timing.ShadowHandlers shadow() {
     return shadow;
   }
 

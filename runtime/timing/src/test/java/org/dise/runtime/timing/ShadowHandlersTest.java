@@ -1,4 +1,4 @@
-package org.dise.runtime.timing.handler;
+package org.dise.runtime.timing;
 
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
@@ -14,9 +14,6 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.mem.Memory;
-import org.dise.runtime.timing.Core;
-import org.dise.runtime.timing.TimingConfig;
-import org.dise.runtime.timing.TimingReport;
 import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;

@@ -1,4 +1,4 @@
-package org.dise.runtime.timing.handler;
+package org.dise.runtime.timing;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +16,6 @@ import org.dise.runtime.cpu.SyscallHandler;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.mem.Memory;
-import org.dise.runtime.timing.Core;
-import org.dise.runtime.timing.Retired;
 
 /**
  * Profile handlers run as RISC-V code (spec/timing.md, "Handlers as real code"). Each sink that has

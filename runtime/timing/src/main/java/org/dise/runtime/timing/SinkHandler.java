@@ -1,4 +1,4 @@
-package org.dise.runtime.timing.handler;
+package org.dise.runtime.timing;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package org.dise.runtime.timing.handler;
+package org.dise.runtime.timing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +21,15 @@ import org.dise.runtime.mem.Memory;
  * user's ELF, or a user's C file compiled on the fly.
  */
 public final class HandlerImage {
-  /** The library's image, a resource beside this class (built by src/main/handlers/Makefile). */
+  /**
+   * The library's image, a resource under {@link #RESOURCES} (built by src/main/handlers/Makefile).
+   */
+  /**
+   * Where the library and its header are in the resources (beside src/main/handlers' Makefile's
+   * OUT).
+   */
+  private static final String RESOURCES = "/org/dise/runtime/timing/handler/";
+
   public static final String LIBRARY = "handlers.elf";
 
   /** The header a handler written in C includes (shipped beside the image). */
@@ -40,7 +48,7 @@ public final class HandlerImage {
 
   /** The library's prebuilt handlers. */
   public static HandlerImage library() {
-    try (InputStream in = HandlerImage.class.getResourceAsStream(LIBRARY)) {
+    try (InputStream in = HandlerImage.class.getResourceAsStream(RESOURCES + LIBRARY)) {
       if (in == null) {
         throw new IllegalStateException(
             "the handler image " + LIBRARY + " is missing from the jar");
@@ -73,7 +81,7 @@ public final class HandlerImage {
     Path dir;
     try {
       dir = Files.createTempDirectory("acf-handler");
-      try (InputStream in = HandlerImage.class.getResourceAsStream(HEADER)) {
+      try (InputStream in = HandlerImage.class.getResourceAsStream(RESOURCES + HEADER)) {
         Files.write(dir.resolve(HEADER), in.readAllBytes());
       }
       Files.writeString(
