@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestFileOptions;
 import org.dise.repl.common.GuestSettings;
 import org.dise.repl.common.ProfileReport;
 import org.dise.repl.common.RunService;
@@ -89,26 +90,10 @@ public final class RunCommand implements Callable<Integer> {
               + " stderr at the end (cpu: the guest thread's CPU time).")
   boolean stats;
 
-  @Option(
-      names = "--sysroot",
-      paramLabel = "DIR",
-      description =
-          "Where a dynamically linked program's dynamic linker and libraries come from, as"
-              + " qemu-riscv64 -L (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
-              + " exists). The guest reads it without --allow-read and cannot write it.")
-  Path sysroot;
-
-  @Option(
-      names = "--allow-read",
-      paramLabel = "DIR",
-      description = "Also let the guest read files under DIR (repeatable).")
-  List<Path> allowRead = new ArrayList<>();
-
-  @Option(
-      names = "--allow-write",
-      paramLabel = "DIR",
-      description = "Also let the guest read and write files under DIR (repeatable).")
-  List<Path> allowWrite = new ArrayList<>();
+  /**
+   * --sysroot, --allow-read, --allow-write: the guest's files, as acf sweep and acf repl take them.
+   */
+  @picocli.CommandLine.Mixin GuestFileOptions files = new GuestFileOptions();
 
   @Option(
       names = "--limit",
@@ -784,11 +769,7 @@ public final class RunCommand implements Callable<Integer> {
             .quantum(quantum)
             .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
-    allowRead.forEach(guest::allowRead);
-    allowWrite.forEach(guest::allowWrite);
-    if (sysroot != null) {
-      guest.sysroot(sysroot);
-    }
+    files.applyTo(guest, d -> d);
     limits.forEach(l -> guest.limit(l, "--limit"));
     // acf's own output and spool: the guest may not change them (the rest of acf's state is
     // protected for every guest, AcfState.paths()).

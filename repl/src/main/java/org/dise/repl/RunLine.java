@@ -179,8 +179,8 @@ final class RunLine {
         case "--simpoints" -> run.simpoints = path(value);
         case "--weights" -> run.weights = path(value);
         case "--acf" -> run.acfs.add(path(value));
-        case "--allow-read" -> run.allowRead.add(path(value));
-        case "--allow-write" -> run.allowWrite.add(path(value));
+        case "--allow-read" -> run.files.allowRead.add(path(value));
+        case "--allow-write" -> run.files.allowWrite.add(path(value));
         case "--limit" -> run.limits.add(value);
         case "--env" -> run.env.add(value);
         case "--sampling" -> run.sampling = value;

@@ -21,7 +21,7 @@ import org.dise.experiments.Results;
 import org.dise.experiments.RunStatus;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
-import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.GuestFileOptions;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Version;
 import org.dise.runtime.Machine;
@@ -160,26 +160,8 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Write the points as CSV here.")
   Path out;
 
-  @Option(
-      names = "--sysroot",
-      paramLabel = "DIR",
-      description =
-          "Where a dynamically linked program's dynamic linker and libraries come from, as"
-              + " qemu-riscv64 -L (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
-              + " exists). The guest reads it without --allow-read and cannot write it.")
-  Path sysroot;
-
-  @Option(
-      names = "--allow-read",
-      paramLabel = "DIR",
-      description = "Also let the workloads read files under DIR (repeatable).")
-  List<Path> allowRead = new ArrayList<>();
-
-  @Option(
-      names = "--allow-write",
-      paramLabel = "DIR",
-      description = "Also let the workloads read and write files under DIR (repeatable).")
-  List<Path> allowWrite = new ArrayList<>();
+  /** --sysroot, --allow-read, --allow-write: the workloads' files, as acf run takes them. */
+  @picocli.CommandLine.Mixin GuestFileOptions files = new GuestFileOptions();
 
   @Option(
       names = "--stdin",
@@ -243,14 +225,9 @@ public final class SweepCommand implements Callable<Integer> {
       throw new UserError(
           "--stdin " + stdin + ": cannot read: no such file or not readable", ExitStatus.USAGE);
     }
-    org.dise.runtime.linux.Sandbox sandbox =
-        new org.dise.runtime.linux.Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
-    allowRead.forEach(sandbox::allowRead);
-    allowWrite.forEach(sandbox::allowWrite);
-    sandbox.setSysroot(GuestSettings.chooseSysroot(sysroot));
     Machine.Options options =
         Machine.Options.defaults()
-            .withSandbox(sandbox)
+            .withSandbox(files.sandbox())
             .withNotices(new PrintStream(OutputStream.nullOutputStream()));
     List<Workload> ws = new ArrayList<>();
     for (String w : workloads) {
@@ -450,8 +427,8 @@ public final class SweepCommand implements Callable<Integer> {
     s.put("seeds", plan.seeds().toString());
     s.put("policy", plan.policy());
     s.put("predictor", plan.predictor());
-    s.put("allow_read", allowRead.toString());
-    s.put("allow_write", allowWrite.toString());
+    s.put("allow_read", files.allowRead.toString());
+    s.put("allow_write", files.allowWrite.toString());
     if (stdin != null) {
       s.put("stdin", stdin + " " + new Workload("stdin", stdin, List.of()).sha256());
     }
@@ -472,8 +449,7 @@ public final class SweepCommand implements Callable<Integer> {
     a.add("--one-in=" + join(oneIns));
     a.add("--seeds=" + join(seeds));
     a.addAll(List.of("--policy", policy, "--predictor", predictor));
-    allowRead.forEach(p -> a.addAll(List.of("--allow-read", p.toString())));
-    allowWrite.forEach(p -> a.addAll(List.of("--allow-write", p.toString())));
+    a.addAll(files.arguments());
     if (stdin != null) {
       a.addAll(List.of("--stdin", stdin.toString()));
     }

@@ -71,29 +71,11 @@ public final class ReplCommand implements Callable<Integer> {
       description = "The history file (default: $ACF_HISTORY, else ~/.acf_history).")
   Path history;
 
-  @Option(
-      names = "--sysroot",
-      paramLabel = "DIR",
-      description =
-          "Where a dynamically linked program's dynamic linker and libraries come from, as"
-              + " qemu-riscv64 -L, for :load (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
-              + " exists). The guest reads it without --allow-read and cannot write it.")
-  Path sysroot;
-
-  @Option(
-      names = "--allow-read",
-      paramLabel = "DIR",
-      description =
-          "Also let the guest read files under DIR (repeatable; as acf run, and"
-              + " :allow read DIR in the session).")
-  java.util.List<Path> allowRead = new java.util.ArrayList<>();
-
-  @Option(
-      names = "--allow-write",
-      paramLabel = "DIR",
-      description =
-          "Also let the guest read and write files under DIR (repeatable; :allow" + " write DIR).")
-  java.util.List<Path> allowWrite = new java.util.ArrayList<>();
+  /**
+   * --sysroot, --allow-read, --allow-write, as acf run takes them (:allow read|write DIR later).
+   */
+  @picocli.CommandLine.Mixin
+  org.dise.repl.common.GuestFileOptions files = new org.dise.repl.common.GuestFileOptions();
 
   @Option(
       names = "--limit",
@@ -122,11 +104,7 @@ public final class ReplCommand implements Callable<Integer> {
     ReplSession session = new ReplSession(Path.of(""));
     // The guest's settings as acf run takes them, through the same GuestSettings.
     org.dise.repl.common.GuestSettings guest = session.guest();
-    allowRead.forEach(d -> guest.allowRead(d.toAbsolutePath()));
-    if (sysroot != null) {
-      guest.sysroot(sysroot.toAbsolutePath());
-    }
-    allowWrite.forEach(d -> guest.allowWrite(d.toAbsolutePath()));
+    files.applyTo(guest, Path::toAbsolutePath);
     limits.forEach(l -> guest.limit(l, "--limit"));
     env.forEach(v -> guest.set(v, "--env"));
     guest.onUnsupported(onUnsupported, "--on-unsupported");

@@ -1,0 +1,66 @@
+package org.dise.repl.common;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.dise.runtime.linux.HostNames;
+import org.dise.runtime.linux.Sandbox;
+import picocli.CommandLine.Option;
+
+/**
+ * The guest's files, as every command that runs a guest takes them (a picocli mixin of {@code acf
+ * run}, {@code acf sweep} and {@code acf repl}): where a dynamically linked program's dynamic
+ * linker and libraries come from, and which folders it may read or write besides its own.
+ */
+public final class GuestFileOptions {
+  @Option(
+      names = "--sysroot",
+      paramLabel = "DIR",
+      description =
+          "Where a dynamically linked program's dynamic linker and libraries come from, as"
+              + " qemu-riscv64 -L (default: $ACF_SYSROOT, else /usr/riscv64-linux-gnu when it"
+              + " exists). The guest reads it without --allow-read and cannot write it.")
+  public Path sysroot;
+
+  @Option(
+      names = "--allow-read",
+      paramLabel = "DIR",
+      description = "Also let the guest read files under DIR (repeatable).")
+  public List<Path> allowRead = new ArrayList<>();
+
+  @Option(
+      names = "--allow-write",
+      paramLabel = "DIR",
+      description = "Also let the guest read and write files under DIR (repeatable).")
+  public List<Path> allowWrite = new ArrayList<>();
+
+  /** Into {@code guest}, each folder as {@code as} gives it (the REPL: absolute, as it may cd). */
+  public void applyTo(GuestSettings guest, UnaryOperator<Path> as) {
+    allowRead.forEach(d -> guest.allowRead(as.apply(d)));
+    allowWrite.forEach(d -> guest.allowWrite(as.apply(d)));
+    if (sysroot != null) {
+      guest.sysroot(as.apply(sysroot));
+    }
+  }
+
+  /** A sandbox of the working folder with these folders and the sysroot chosen. */
+  public Sandbox sandbox() {
+    Sandbox sandbox = new Sandbox(HostNames.workingDirectory());
+    allowRead.forEach(sandbox::allowRead);
+    allowWrite.forEach(sandbox::allowWrite);
+    sandbox.setSysroot(GuestSettings.chooseSysroot(sysroot));
+    return sandbox;
+  }
+
+  /** These options as a command line gives them again (a worker's arguments). */
+  public List<String> arguments() {
+    List<String> a = new ArrayList<>();
+    if (sysroot != null) {
+      a.addAll(List.of("--sysroot", sysroot.toString()));
+    }
+    allowRead.forEach(p -> a.addAll(List.of("--allow-read", p.toString())));
+    allowWrite.forEach(p -> a.addAll(List.of("--allow-write", p.toString())));
+    return a;
+  }
+}
