@@ -159,4 +159,40 @@ class SessionTest {
         .isEqualTo(Engines.RETIRED_ENGINE);
     assertThat(Engines.named("interpreted")).isEqualTo("interpreted");
   }
+
+  @Test
+  void aDebuggerStepsTheSessionsRunInSlicesAndReloadsItsProductions() {
+    ByteArrayOutputStream guestOut = new ByteArrayOutputStream();
+    ProfilingSession.Run run =
+        ProfilingSession.of(
+                SessionOptions.plain(HELLO, List.of()), quiet(), compile(List.of(PAIRS)))
+            .named("the workspace")
+            .preparing(m -> m.kernel().setStdio(1, null, guestOut))
+            .start();
+    assertThat(run.engine()).isNotNull();
+    // A stop asked for before the first slice: nothing runs.
+    assertThat(run.runFor(1_000, 300, () -> true))
+        .isEqualTo(org.dise.runtime.cpu.StopReason.INTERRUPTED);
+    assertThat(run.machine().cpu().instret()).isEqualTo(0);
+    // Steps count the program's own instructions, in slices that never pass the limit.
+    assertThat(run.runFor(1_000, 300, () -> false))
+        .isEqualTo(org.dise.runtime.cpu.StopReason.STEP_LIMIT);
+    assertThat(run.applicationInstructions()).isEqualTo(1_000);
+    assertThat(run.applicationInstructions() + run.insertedInstructions())
+        .isEqualTo(run.machine().cpu().instret());
+    // Hot reload to no productions: what was inserted stays inserted, and nothing more is.
+    long inserted = run.insertedInstructions();
+    assertThat(run.replace(null)).containsExactly("no productions: every counter and sink is gone");
+    assertThat(run.engine()).isNull();
+    assertThat(run.runFor(Long.MAX_VALUE, 1 << 20, () -> false))
+        .isEqualTo(org.dise.runtime.cpu.StopReason.EXITED);
+    assertThat(run.insertedInstructions()).isEqualTo(inserted);
+    assertThat(guestOut.toString(StandardCharsets.UTF_8)).startsWith("hello from RISC-V\n");
+    // A trigger needs productions to turn its codewords into the sampling flag.
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            run.drive(
+                org.dise.runtime.trigger.Triggers.create(TriggerSpec.parse("periodic:10"), null)));
+  }
 }
