@@ -29,9 +29,8 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.profiles.sampling.Sweep;
-import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Productions;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -245,57 +244,41 @@ public final class SweepCommand implements Callable<Integer> {
         new SweepRuns(
             specSettings(plan),
             w -> {
-              Path program = w.program();
-              List<String> args = w.args();
               String name = w.label();
-              ProductionSet bound =
-                  Productions.bind(
-                      set,
-                      program,
-                      options,
-                      System.err,
-                      "nothing was run"); // each its own addresses
               List<org.dise.runtime.timing.TimingRun> measured = new ArrayList<>();
               SamplingRun.Setup setup =
-                  new SamplingRun.Setup() {
-                    private Machine last;
+                  ProfilingSession.of(
+                          new SessionOptions(w.program(), w.args(), acfs, null, null, -1, true),
+                          options,
+                          set)
+                      .bound(System.err, "nothing was run") // each its own addresses
+                      .preparing(
+                          m -> {
+                            m.kernel().setStdio(0, input(), null);
+                            m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+                          })
+                      .sampling(
+                          new ProfilingSession.Hooks() {
+                            @Override
+                            public void started(
+                                String pass,
+                                org.dise.runtime.dise.TriggerDriver driver,
+                                Machine machine,
+                                ProfilingEngine engine) {
+                              // Only the sampled runs are measured; the first pass is the
+                              // reference.
+                              if (timed != null && pass.equals("sampled run")) {
+                                measured.add(
+                                    new org.dise.runtime.timing.TimingRun(timed)
+                                        .attach(machine.cpu()));
+                              }
+                            }
 
-                    @Override
-                    public Machine machine() {
-                      Machine m = Programs.load(program, args, options);
-                      m.kernel().setStdio(0, firstPassInput(), null);
-                      m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-                      last = m;
-                      return m;
-                    }
-
-                    @Override
-                    public void started(String pass, org.dise.runtime.dise.TriggerDriver driver) {
-                      // Only the sampled runs are measured; the first pass is the reference.
-                      if (timed != null && pass.equals("sampled run")) {
-                        measured.add(
-                            new org.dise.runtime.timing.TimingRun(timed).attach(last.cpu()));
-                      }
-                    }
-
-                    @Override
-                    public java.io.InputStream firstPassInput() {
-                      if (stdin == null) {
-                        return java.io.InputStream.nullInputStream();
-                      }
-                      try {
-                        return new java.io.BufferedInputStream(Files.newInputStream(stdin));
-                      } catch (IOException e) {
-                        throw new UserError(
-                            "--stdin " + stdin + ": cannot read: " + UserError.why(e));
-                      }
-                    }
-
-                    @Override
-                    public ProfilingEngine engine() {
-                      return Engines.build(bound, String.valueOf(acfs.get(0)));
-                    }
-                  };
+                            @Override
+                            public java.io.InputStream firstPassInput() {
+                              return input();
+                            }
+                          });
               try {
                 List<Sweep.Point> pts = Sweep.run(name, setup, plan, System.err);
                 return new SweepRuns.Swept(pts, measured);
@@ -436,6 +419,18 @@ public final class SweepCommand implements Callable<Integer> {
       s.putAll(Lab.timingSettings(timing.config())); // a timed run is another run
     }
     return s;
+  }
+
+  /** --stdin's file, opened afresh for each run (empty without --stdin). */
+  private java.io.InputStream input() {
+    if (stdin == null) {
+      return java.io.InputStream.nullInputStream();
+    }
+    try {
+      return new java.io.BufferedInputStream(Files.newInputStream(stdin));
+    } catch (IOException e) {
+      throw new UserError("--stdin " + stdin + ": cannot read: " + UserError.why(e));
+    }
   }
 
   /** This command's arguments for the worker of run {@code k} (the same cwd: paths as given). */

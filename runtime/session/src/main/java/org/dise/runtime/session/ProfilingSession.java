@@ -65,8 +65,18 @@ public record ProfilingSession(
     } else if (!options.acfs().isEmpty()) {
       set = compiler.compile(options.acfs());
     }
-    set = Productions.bind(set, options.program(), machine, problems, "nothing was run");
-    return new ProfilingSession(options, machine, config, set, null, null);
+    return new ProfilingSession(options, machine, config, set, null, null)
+        .bound(problems, "nothing was run");
+  }
+
+  /**
+   * This session with its productions' program symbols bound against the program it runs, at the
+   * addresses a run of it gets; problems as for {@link #open}, ending with {@code consequence}.
+   */
+  public ProfilingSession bound(PrintStream problems, String consequence) {
+    ProductionSet set =
+        Productions.bind(productions, options.program(), machineOptions, problems, consequence);
+    return new ProfilingSession(options, machineOptions, config, set, name, prepare);
   }
 
   /**
