@@ -174,21 +174,13 @@ public final class SampledValueProfiler implements TaggedSink {
                                   ? "?"
                                   : symbols.lookup(pc).map(Symbol::name).orElse("?"),
                               Long.toString(e.getKey()),
-                              pct((double) e.getValue() / n),
+                              ValueProfiler.pct((double) e.getValue() / n),
                               Long.toString(e.getValue()),
-                              pct(all == 0 ? 0 : (double) exact.count(pc, e.getKey()) / all),
+                              ValueProfiler.pct(
+                                  all == 0 ? 0 : (double) exact.count(pc, e.getKey()) / all),
                               Long.toString(all))));
         });
-    return new ProfileTable(
-        List.of(
-            "pc", "function", "value", "invariance", "samples", "exact_invariance", "executions"),
-        rows,
-        List.of("pc", "value"),
-        "samples");
-  }
-
-  private static String pct(double f) {
-    return String.format(Locale.ROOT, "%.2f", 100 * f);
+    return ValueProfiler.valueTable(rows);
   }
 
   @Override

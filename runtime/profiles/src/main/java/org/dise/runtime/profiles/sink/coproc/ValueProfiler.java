@@ -463,6 +463,14 @@ public final class ValueProfiler extends CoProcessor {
               keepExact ? pct(n == 0 ? 0 : (double) exact.count(k[0], k[1]) / n) : "",
               keepExact ? Long.toString(n) : ""));
     }
+    return valueTable(rows);
+  }
+
+  /**
+   * A value profile's table, as the co-processor's and the sampler's both write it: per load and
+   * value, its invariance among the samples and, where the exact count was kept, among all runs.
+   */
+  static ProfileTable valueTable(List<List<String>> rows) {
     return new ProfileTable(
         List.of(
             "pc", "function", "value", "invariance", "samples", "exact_invariance", "executions"),
@@ -471,7 +479,8 @@ public final class ValueProfiler extends CoProcessor {
         "samples");
   }
 
-  private static String pct(double f) {
+  /** A fraction as the tables print it: percent, two decimals. */
+  static String pct(double f) {
     return String.format(Locale.ROOT, "%.2f", 100 * f);
   }
 
