@@ -4,8 +4,6 @@ import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.plan.Accounts;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.Test;
  * side of the plan interface on its own.
  */
 class PlanEmitterTest {
-  private static final Path WORKLOAD = Path.of("../../examples/programs/bin/phases");
   private static final int DR0 = HartState.DISE_REG_BASE;
   private static final int DR1 = DR0 + 1;
 
@@ -185,22 +182,10 @@ class PlanEmitterTest {
     }
   }
 
-  private static Machine load(ByteArrayOutputStream out, int threshold) throws Exception {
-    Machine m =
-        Machine.load(
-            WORKLOAD,
-            List.of("1"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(threshold));
-    m.kernel().setStdio(1, null, out);
-    return m;
-  }
-
   /** Runs the stage interpreted-only, or translated at threshold 1 with or without plans. */
   private static Stage run(boolean whole, boolean plans, int threshold, ByteArrayOutputStream out)
       throws Exception {
-    Machine m = load(out, threshold);
+    Machine m = DecodeStageTest.load("1", out, threshold);
     Stage s = new Stage(whole, plans);
     s.cpu = m.cpu();
     m.cpu().setDecodeStage(s);
@@ -223,26 +208,25 @@ class PlanEmitterTest {
     assertThat(b.hash).isEqualTo(a.hash);
   }
 
-  @Test
-  void prologuePlanDoesWhatTheStageDoes() throws Exception {
+  /** The stage's plans run translated against the stage itself, on the same program. */
+  private static void assertPlanDoesWhatTheStageDoes(boolean whole) throws Exception {
     ByteArrayOutputStream o1 = new ByteArrayOutputStream();
     ByteArrayOutputStream o2 = new ByteArrayOutputStream();
-    Stage reference = run(false, false, 0, o1);
-    Stage planned = run(false, true, 1, o2);
-    assertThat(reference.replaced).isGreaterThan(100L);
+    Stage reference = run(whole, false, 0, o1);
+    Stage planned = run(whole, true, 1, o2);
+    assertThat(whole ? reference.inserted : reference.replaced).isGreaterThan(100L);
     assertSame(reference, planned);
     assertThat(o2.toString()).isEqualTo(o1.toString());
   }
 
   @Test
+  void prologuePlanDoesWhatTheStageDoes() throws Exception {
+    assertPlanDoesWhatTheStageDoes(false);
+  }
+
+  @Test
   void wholeReplacementPlanDoesWhatTheStageDoes() throws Exception {
-    ByteArrayOutputStream o1 = new ByteArrayOutputStream();
-    ByteArrayOutputStream o2 = new ByteArrayOutputStream();
-    Stage reference = run(true, false, 0, o1);
-    Stage planned = run(true, true, 1, o2);
-    assertThat(reference.inserted).isGreaterThan(100L);
-    assertSame(reference, planned);
-    assertThat(o2.toString()).isEqualTo(o1.toString());
+    assertPlanDoesWhatTheStageDoes(true);
   }
 
   @Test
