@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -16,7 +17,6 @@ import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.SiteCounter;
 
 /**
  * The hot method profile (first paper, Section 3.5): per method, the number of invocations (a

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -13,7 +14,6 @@ import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.SiteCounter;
 
 /**
  * The hot code region profile (first paper, Section 3.5): each event is a dynamic branch, and its
