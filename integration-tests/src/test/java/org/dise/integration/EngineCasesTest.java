@@ -43,6 +43,7 @@ class EngineCasesTest {
 
   /** One way to run productions: an engine, and when blocks are translated to bytecode. */
   record Mode(String name, Engine engine, int translateThreshold, boolean plans) {
+    /** As a user's run: interpreted code runs the engine's own steps. */
     Mode(String name, Engine engine, int translateThreshold) {
       this(name, engine, translateThreshold, false);
     }
@@ -50,8 +51,9 @@ class EngineCasesTest {
 
   static final List<Mode> MODES =
       List.of(
-          // The reference: the interpreted engine on the plain interpreter, no translated code.
-          new Mode("interpreted", Engine.INTERPRETED, 0),
+          // The reference: the engine's own steps (DiseEngine.execute) on the plain interpreter,
+          // no plans, no translated code.
+          new Mode("interpreted", Engine.INTERPRETED, 0, false),
           // Blocks translated once hot, as a user's run translates them.
           new Mode(
               "default-threshold", Engine.INTERPRETED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
@@ -117,8 +119,8 @@ class EngineCasesTest {
       set = SymbolBinding.bind(set, m.programSymbols(), cmd.get(0));
     }
     ProfilingEngine engine = mode.engine().create(set);
-    if (mode.plans()) {
-      ((org.dise.runtime.dise.DiseEngine) engine).setInterpretPlans(true);
+    if (engine instanceof org.dise.runtime.dise.DiseEngine d) {
+      d.setInterpretPlans(mode.plans()); // the reference: the engine's own steps
     }
     engine.install(m.cpu());
     Machine.Outcome o = m.run(-1);
