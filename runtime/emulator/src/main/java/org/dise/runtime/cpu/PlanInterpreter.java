@@ -110,24 +110,9 @@ public final class PlanInterpreter {
       site.instructions += now - site.since.at;
       site.since.at = now;
       site.events++;
-    } else if (!site.whenTaken || taken(d, cpu)) {
+    } else if (!site.whenTaken || d.taken(cpu.x)) {
       site.events++;
     }
     accounts.called(s.sink());
-  }
-
-  /** Whether conditional branch {@code d} is taken, on the registers before it executes. */
-  private static boolean taken(DecodedInsn d, Cpu cpu) {
-    long a = cpu.x[d.rs1];
-    long b = cpu.x[d.rs2];
-    return switch (d.exec) {
-      case BEQ -> a == b;
-      case BNE -> a != b;
-      case BLT -> a < b;
-      case BGE -> a >= b;
-      case BLTU -> Long.compareUnsigned(a, b) < 0;
-      case BGEU -> Long.compareUnsigned(a, b) >= 0;
-      default -> throw new IllegalArgumentException("not a conditional branch: " + d);
-    };
   }
 }
