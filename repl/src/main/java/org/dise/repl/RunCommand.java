@@ -426,6 +426,7 @@ public final class RunCommand implements Callable<Integer> {
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
     }
+    run.neverBound().forEach(System.err::println);
     if (engine != null) {
       org.dise.center.DeviceReporter.Summary sent =
           reporter == null
