@@ -89,6 +89,63 @@ class RuntimeEntryPointTest {
   }
 
   @Test
+  void aConfigurationNamingProgramSymbolsIsBoundToTheProgramItRuns(@TempDir Path dir)
+      throws Exception {
+    Path acf = dir.resolve("in_fn.acf");
+    Files.writeString(
+        acf,
+        "sink sum_hot_loads = region_counter(cost = 40);\n"
+            + "P1: T.OPCLASS == load && T.PC >= symbol(sum_hot) && T.PC < symbol_end(sum_hot)"
+            + " => R1, null\n"
+            + "R1: call(sum_hot_loads, T.PC); T.INSN;\n"
+            + "P2: T.PC == symbol(no_such_fn) => R1, null\n");
+    Path cfg = dir.resolve("in_fn.dcfg");
+    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
+        .isEqualTo(0);
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-jar",
+                JAR.toString(),
+                "run",
+                "--config",
+                cfg.toString(),
+                ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays").toString())
+            .redirectError(dir.resolve("stderr").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    String stderr = Files.readString(dir.resolve("stderr"));
+    // A static program has every symbol it will ever have: a missing one is refused, named.
+    assertThat(p.exitValue()).isEqualTo(1);
+    assertThat(stderr).contains("has no symbol `no_such_fn`");
+    assertThat(stderr).contains("nothing was run");
+
+    Files.writeString(
+        acf, Files.readString(acf).replace("P2: T.PC == symbol(no_such_fn) => R1, null\n", ""));
+    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
+        .isEqualTo(0);
+    Process q =
+        new ProcessBuilder(
+                java.toString(),
+                "-jar",
+                JAR.toString(),
+                "run",
+                "--config",
+                cfg.toString(),
+                ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays").toString())
+            .redirectError(dir.resolve("stderr").toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    stderr = Files.readString(dir.resolve("stderr"));
+    assertThat(q.exitValue()).isEqualTo(0);
+    // sum_hot reads hot_table 512 times per call, 40 calls (docs/custom-profiles.md section 7).
+    assertThat(stderr).containsMatch("0x[0-9a-f]+\\s+sum_hot\\s+20480\\s");
+  }
+
+  @Test
   void usageErrorsExitTwoWithTheUsage() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p =
