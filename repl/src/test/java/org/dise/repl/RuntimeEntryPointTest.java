@@ -102,6 +102,24 @@ class RuntimeEntryPointTest {
     Path cfg = dir.resolve("in_fn.dcfg");
     assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
         .isEqualTo(0);
+    Path arrays = ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays");
+    Path stderr = dir.resolve("stderr");
+    // A static program has every symbol it will ever have: a missing one is refused, named.
+    assertThat(runtime(cfg, arrays, stderr)).isEqualTo(1);
+    assertThat(Files.readString(stderr)).contains("has no symbol `no_such_fn`");
+    assertThat(Files.readString(stderr)).contains("nothing was run");
+
+    Files.writeString(
+        acf, Files.readString(acf).replace("P2: T.PC == symbol(no_such_fn) => R1, null\n", ""));
+    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
+        .isEqualTo(0);
+    assertThat(runtime(cfg, arrays, stderr)).isEqualTo(0);
+    // sum_hot reads hot_table 512 times per call, 40 calls (docs/custom-profiles.md section 7).
+    assertThat(Files.readString(stderr)).containsMatch("0x[0-9a-f]+\\s+sum_hot\\s+20480\\s");
+  }
+
+  /** {@code java -jar acf-runtime.jar run --config cfg program}: its status, stderr to a file. */
+  private static int runtime(Path cfg, Path program, Path stderr) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p =
         new ProcessBuilder(
@@ -111,38 +129,12 @@ class RuntimeEntryPointTest {
                 "run",
                 "--config",
                 cfg.toString(),
-                ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays").toString())
-            .redirectError(dir.resolve("stderr").toFile())
+                program.toString())
+            .redirectError(stderr.toFile())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    String stderr = Files.readString(dir.resolve("stderr"));
-    // A static program has every symbol it will ever have: a missing one is refused, named.
-    assertThat(p.exitValue()).isEqualTo(1);
-    assertThat(stderr).contains("has no symbol `no_such_fn`");
-    assertThat(stderr).contains("nothing was run");
-
-    Files.writeString(
-        acf, Files.readString(acf).replace("P2: T.PC == symbol(no_such_fn) => R1, null\n", ""));
-    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
-        .isEqualTo(0);
-    Process q =
-        new ProcessBuilder(
-                java.toString(),
-                "-jar",
-                JAR.toString(),
-                "run",
-                "--config",
-                cfg.toString(),
-                ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays").toString())
-            .redirectError(dir.resolve("stderr").toFile())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    stderr = Files.readString(dir.resolve("stderr"));
-    assertThat(q.exitValue()).isEqualTo(0);
-    // sum_hot reads hot_table 512 times per call, 40 calls (docs/custom-profiles.md section 7).
-    assertThat(stderr).containsMatch("0x[0-9a-f]+\\s+sum_hot\\s+20480\\s");
+    return p.exitValue();
   }
 
   @Test
