@@ -367,5 +367,18 @@ public record ProfilingSession(
       }
       return reset;
     }
+
+    /**
+     * After the run: a warning for each {@code symbol(NAME)} a pattern named that no library of the
+     * process (or of a process it forked) ever defined, so its productions matched nothing.
+     */
+    public List<String> neverBound() {
+      java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+      if (engine != null) {
+        out.addAll(Productions.neverBound(engine));
+      }
+      children.values().forEach(e -> out.addAll(Productions.neverBound(e)));
+      return List.copyOf(out);
+    }
   }
 }
