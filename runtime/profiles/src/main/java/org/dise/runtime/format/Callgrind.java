@@ -6,7 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.dise.runtime.elf.LineTable;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
 
 /**
  * Writes a {@link StackProfile} in callgrind's format (valgrind.org, "Callgrind Format
@@ -20,6 +24,16 @@ public final class Callgrind {
 
   /** The callgrind file; {@code command} names the profiled program ({@code cmd:}). */
   public static String write(StackProfile p, String command) {
+    return write(p, command, SymbolTable.empty());
+  }
+
+  /**
+   * As above, with each function in its source file ({@code fl=}) and its costs at the line of its
+   * entry, from {@code symbols}' line tables (a program built with {@code -g}); the calling-context
+   * profiles know functions, not the pcs in them. Without line tables every function is in
+   * callgrind's unknown file {@code ???} at line 0.
+   */
+  public static String write(StackProfile p, String command, SymbolTable symbols) {
     int n = p.types().size();
     Map<StackProfile.Frame, long[]> self = new LinkedHashMap<>();
     Map<StackProfile.Frame, Map<StackProfile.Frame, long[]>> edges = new LinkedHashMap<>();
@@ -47,22 +61,23 @@ public final class Callgrind {
       }
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("# callgrind format\nversion: 1\ncreator: acf\n");
-    sb.append("cmd: ").append(command).append('\n');
-    sb.append("positions: line\n");
-    List<String> events = new ArrayList<>();
-    for (StackProfile.ValueType t : p.types()) {
-      String e = event(t.type());
-      events.add(e);
-      sb.append("event: ").append(e).append(" : ").append(t.type()).append('\n');
-    }
-    sb.append("events: ").append(String.join(" ", events)).append('\n');
+    header(sb, command, p.types());
     sb.append("summary:");
     for (int i = 0; i < n; i++) {
       sb.append(' ').append(p.total(i));
     }
-    // No source files are known: every function is in callgrind's unknown file.
-    sb.append("\n\nfl=(1) ???\n");
+    sb.append("\n\n");
+    Map<StackProfile.Frame, Optional<LineTable.SourceLine>> lines = new LinkedHashMap<>();
+    for (StackProfile.Frame f : self.keySet()) {
+      lines.put(f, f.address() == 0 ? Optional.empty() : symbols.line(f.address()));
+    }
+    boolean anyLine = lines.values().stream().anyMatch(Optional::isPresent);
+    if (!anyLine) {
+      // No source files are known: every function is in callgrind's unknown file.
+      sb.append("fl=(1) ???\n");
+    }
+    Map<String, Integer> files = new LinkedHashMap<>();
+    String currentFile = null;
     Map<StackProfile.Frame, Integer> ids = new LinkedHashMap<>();
     Map<String, Set<Long>> addresses = new LinkedHashMap<>();
     self.keySet()
@@ -76,17 +91,110 @@ public final class Callgrind {
           }
         });
     for (Map.Entry<StackProfile.Frame, long[]> f : self.entrySet()) {
+      String file = anyLine ? fileOf(lines.get(f.getKey())) : null;
+      if (anyLine && !file.equals(currentFile)) {
+        sb.append("fl=").append(compressed(file, files)).append('\n');
+        currentFile = file;
+      }
+      int line = lineOf(lines.get(f.getKey()));
       sb.append("fn=").append(name(f.getKey(), ids, ambiguous)).append('\n');
-      sb.append(costs(f.getValue(), n));
+      sb.append(costs(line, f.getValue(), n));
       for (Map.Entry<StackProfile.Frame, long[]> e :
           edges.getOrDefault(f.getKey(), Map.of()).entrySet()) {
+        if (anyLine) {
+          String calleeFile = fileOf(lines.get(e.getKey()));
+          if (!calleeFile.equals(file)) {
+            sb.append("cfi=").append(compressed(calleeFile, files)).append('\n');
+          }
+        }
         sb.append("cfn=").append(name(e.getKey(), ids, ambiguous)).append('\n');
-        sb.append("calls=").append(e.getValue()[n]).append(" 0\n");
-        sb.append(costs(e.getValue(), n));
+        sb.append("calls=")
+            .append(e.getValue()[n])
+            .append(' ')
+            .append(lineOf(lines.get(e.getKey())))
+            .append('\n');
+        // The call site's pc is not in the profile: the cost is at the caller's first line.
+        sb.append(costs(line, e.getValue(), n));
       }
       sb.append('\n');
     }
     return sb.toString();
+  }
+
+  /**
+   * A profile keyed by single code addresses (a pc per entry, {@code T.PC} keys) as callgrind
+   * lines: each entry's weight at its pc's source line, in its function and file, so that
+   * callgrind_annotate and KCachegrind show the weight beside the source. Empty when no address of
+   * the profile has a source line. {@code pcs} maps each address to its weight.
+   */
+  public static Optional<String> ofLines(
+      Map<Long, Long> pcs, String weight, String command, SymbolTable symbols) {
+    // file -> function -> line -> weight
+    Map<String, Map<String, Map<Integer, Long>>> byFile = new LinkedHashMap<>();
+    long total = 0;
+    boolean anyLine = false;
+    for (Map.Entry<Long, Long> e : pcs.entrySet()) {
+      Optional<LineTable.SourceLine> l = symbols.line(e.getKey());
+      anyLine |= l.isPresent();
+      String fn =
+          symbols.lookup(e.getKey()).map(Symbol::name).orElse(String.format("0x%x", e.getKey()));
+      byFile
+          .computeIfAbsent(fileOf(l), k -> new LinkedHashMap<>())
+          .computeIfAbsent(fn, k -> new java.util.TreeMap<>())
+          .merge(lineOf(l), e.getValue(), Long::sum);
+      total += e.getValue();
+    }
+    if (!anyLine) {
+      return Optional.empty();
+    }
+    StringBuilder sb = new StringBuilder();
+    header(sb, command, List.of(new StackProfile.ValueType(weight, "count")));
+    sb.append("summary: ").append(total).append("\n\n");
+    Map<String, Integer> files = new LinkedHashMap<>();
+    Map<String, Integer> names = new LinkedHashMap<>();
+    byFile.forEach(
+        (file, functions) -> {
+          sb.append("fl=").append(compressed(file, files)).append('\n');
+          functions.forEach(
+              (fn, lines) -> {
+                sb.append("fn=").append(compressed(fn, names)).append('\n');
+                lines.forEach((line, w) -> sb.append(line).append(' ').append(w).append('\n'));
+              });
+          sb.append('\n');
+        });
+    return Optional.of(sb.toString());
+  }
+
+  private static void header(StringBuilder sb, String command, List<StackProfile.ValueType> types) {
+    sb.append("# callgrind format\nversion: 1\ncreator: acf\n");
+    sb.append("cmd: ").append(command).append('\n');
+    sb.append("positions: line\n");
+    List<String> events = new ArrayList<>();
+    for (StackProfile.ValueType t : types) {
+      String e = event(t.type());
+      events.add(e);
+      sb.append("event: ").append(e).append(" : ").append(t.type()).append('\n');
+    }
+    sb.append("events: ").append(String.join(" ", events)).append('\n');
+  }
+
+  /** A source file's path, or callgrind's unknown file. */
+  private static String fileOf(Optional<LineTable.SourceLine> l) {
+    return l.map(LineTable.SourceLine::path).orElse("???");
+  }
+
+  private static int lineOf(Optional<LineTable.SourceLine> l) {
+    return l.map(LineTable.SourceLine::line).orElse(0);
+  }
+
+  /** {@code (id) text} the first time, {@code (id)} after (file and function name compression). */
+  private static String compressed(String text, Map<String, Integer> ids) {
+    Integer id = ids.get(text);
+    if (id != null) {
+      return "(" + id + ")";
+    }
+    ids.put(text, ids.size() + 1);
+    return "(" + ids.size() + ") " + text;
   }
 
   private static void add(long[] into, long[] values) {
@@ -95,8 +203,8 @@ public final class Callgrind {
     }
   }
 
-  private static String costs(long[] v, int n) {
-    StringBuilder sb = new StringBuilder("0");
+  private static String costs(int line, long[] v, int n) {
+    StringBuilder sb = new StringBuilder(Integer.toString(line));
     for (int i = 0; i < n; i++) {
       sb.append(' ').append(v[i]);
     }
