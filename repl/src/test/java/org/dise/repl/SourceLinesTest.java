@@ -152,6 +152,16 @@ class SourceLinesTest {
   }
 
   @Test
+  void viewTablesHaveTheLineColumn() throws Exception {
+    Path page = tmp.resolve("view.html");
+    Result r = ConfigCommandTest.acf("view", "-o", page.toString(), out.toString());
+    assertWithMessage(r.stderr()).that(r.status()).isEqualTo(0);
+    String html = Files.readString(page);
+    assertThat(html).contains("\"columns\": [\"key\",\"function\",\"line\",\"count\"]");
+    assertThat(html).containsMatch("\"main\\+0x[0-9a-f]+\",\"lines\\.c:13\"");
+  }
+
+  @Test
   void programWithoutDebugInfoKeepsItsOutput() throws Exception {
     Result r =
         ConfigCommandTest.acf("report", "--by", "line", "--profile", "pcs", plain.toString());
