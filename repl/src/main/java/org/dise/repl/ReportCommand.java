@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
       "  ./acf report --by function prof  # address-keyed profiles per function",
-      "  ./acf report --by line prof      # ... per source line (a program built with -g)",
+      "  ./acf report --by line prof      # per source line (a program built with -g)",
       "  ./acf report --format json prof | jq '.profiles[0].total'",
     },
     mixinStandardHelpOptions = true)
