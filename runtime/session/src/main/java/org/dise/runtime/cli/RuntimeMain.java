@@ -162,7 +162,7 @@ public final class RuntimeMain {
       err.println("acf-runtime: " + o.report());
     }
     for (Sink s : engine.sinks()) {
-      ProfileTable t = s.table(machine.symbols());
+      ProfileTable t = SourceColumns.of(s.table(machine.symbols()), machine.symbols());
       err.printf("profile %s: %,d entries%n", s.name(), t.rows().size());
       t.top(10).forEach(l -> err.println("  " + l));
     }
