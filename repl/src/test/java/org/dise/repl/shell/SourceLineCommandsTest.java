@@ -13,12 +13,18 @@ import org.junit.jupiter.api.Test;
 class SourceLineCommandsTest {
   private static final Path ROOT = ReplTranscriptTest.ROOT;
 
-  @Test
-  void btAndDisasmShowFileAndLine() {
+  /** A session stopped at {@code function} of {@code program}. */
+  private static ReplSession stoppedAt(String program, String function) {
     ReplSession s = new ReplSession(ROOT);
     s.execute(":env clear");
-    s.execute(":program integration-tests/src/test/c/bin/lines");
-    assertThat(s.execute(":until mix")).startsWith("reached mix after ");
+    s.execute(":program " + program);
+    assertThat(s.execute(":until " + function)).startsWith("reached " + function + " after ");
+    return s;
+  }
+
+  @Test
+  void btAndDisasmShowFileAndLine() {
+    ReplSession s = stoppedAt("integration-tests/src/test/c/bin/lines", "mix");
     String bt = s.execute(":bt");
     // mix's first line is lines_util.c:2; main calls it at lines.c:15.
     assertThat(bt).containsMatch("#0 .* mix \\(lines_util\\.c:2\\)");
@@ -30,10 +36,7 @@ class SourceLineCommandsTest {
 
   @Test
   void programWithoutDebugInfoShowsNoLines() {
-    ReplSession s = new ReplSession(ROOT);
-    s.execute(":env clear");
-    s.execute(":program examples/programs/bin/hello");
-    assertThat(s.execute(":until main")).startsWith("reached main after ");
+    ReplSession s = stoppedAt("examples/programs/bin/hello", "main");
     assertThat(s.execute(":bt")).doesNotContainMatch("\\(\\S+:\\d+\\)");
     assertThat(s.execute(":disasm main 8")).doesNotContainMatch("(?m)^\\S+\\.c:\\d+$");
   }

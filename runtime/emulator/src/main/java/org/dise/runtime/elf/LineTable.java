@@ -1,6 +1,5 @@
 package org.dise.runtime.elf;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -475,77 +474,17 @@ public final class LineTable {
     }
   }
 
-  /** Little-endian reads and LEB128s over a section (DWARF 5 section 7.6). */
-  private static final class Reader {
-    final byte[] data;
-    int pos;
-
+  /** {@link DwarfBytes} with strings read from another section by offset. */
+  private static final class Reader extends DwarfBytes {
     Reader(byte[] data, int pos) {
-      this.data = data;
-      this.pos = pos;
-    }
-
-    int u8() {
-      return data[pos++] & 0xff;
-    }
-
-    int u16() {
-      return u8() | u8() << 8;
-    }
-
-    long u32() {
-      return (u16() | (long) u16() << 16) & 0xffff_ffffL;
-    }
-
-    long u64() {
-      return u32() | u32() << 32;
-    }
-
-    long uleb() {
-      long v = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = u8();
-        if (shift < 64) {
-          v |= (long) (b & 0x7f) << shift;
-        }
-        shift += 7;
-      } while ((b & 0x80) != 0);
-      return v;
-    }
-
-    long sleb() {
-      long v = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = u8();
-        if (shift < 64) {
-          v |= (long) (b & 0x7f) << shift;
-        }
-        shift += 7;
-      } while ((b & 0x80) != 0);
-      if (shift < 64 && (b & 0x40) != 0) {
-        v |= -1L << shift;
-      }
-      return v;
-    }
-
-    String cstring() {
-      int start = pos;
-      while (data[pos] != 0) {
-        pos++;
-      }
-      return new String(data, start, pos++ - start, StandardCharsets.UTF_8);
+      super(data, pos);
     }
 
     static String cstring(byte[] in, long offset, String section) throws Malformed {
       if (offset < 0 || offset >= in.length) {
         throw new Malformed(String.format("offset 0x%x is outside %s", offset, section));
       }
-      Reader s = new Reader(in, (int) offset);
-      return s.cstring();
+      return new Reader(in, (int) offset).cstring();
     }
   }
 }
