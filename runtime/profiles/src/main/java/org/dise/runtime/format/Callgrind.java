@@ -124,23 +124,27 @@ public final class Callgrind {
   /**
    * A profile keyed by single code addresses (a pc per entry, {@code T.PC} keys) as callgrind
    * lines: each entry's weight at its pc's source line, in its function and file, so that
-   * callgrind_annotate and KCachegrind show the weight beside the source. Empty when no address of
-   * the profile has a source line. {@code pcs} maps each address to its weight.
+   * callgrind_annotate and KCachegrind show the weight beside the source. A function is in the file
+   * of its entry ({@code fl=}); its lines in another file (inlined from a header) follow {@code
+   * fi=}. Empty when no address of the profile has a source line. {@code pcs} maps each address to
+   * its weight.
    */
   public static Optional<String> ofLines(
       Map<Long, Long> pcs, String weight, String command, SymbolTable symbols) {
-    // file -> function -> line -> weight
-    Map<String, Map<String, Map<Integer, Long>>> byFile = new LinkedHashMap<>();
+    // function -> file -> line -> weight, and each function's own file (that of its entry).
+    Map<String, Map<String, Map<Integer, Long>>> byFunction = new LinkedHashMap<>();
+    Map<String, String> home = new LinkedHashMap<>();
     long total = 0;
     boolean anyLine = false;
     for (Map.Entry<Long, Long> e : pcs.entrySet()) {
       Optional<LineTable.SourceLine> l = symbols.line(e.getKey());
       anyLine |= l.isPresent();
-      String fn =
-          symbols.lookup(e.getKey()).map(Symbol::name).orElse(String.format("0x%x", e.getKey()));
-      byFile
-          .computeIfAbsent(fileOf(l), k -> new LinkedHashMap<>())
-          .computeIfAbsent(fn, k -> new java.util.TreeMap<>())
+      Optional<Symbol> s = symbols.lookup(e.getKey());
+      String fn = s.map(Symbol::name).orElse(String.format("0x%x", e.getKey()));
+      home.computeIfAbsent(fn, k -> fileOf(s.flatMap(x -> symbols.line(x.address())).or(() -> l)));
+      byFunction
+          .computeIfAbsent(fn, k -> new LinkedHashMap<>())
+          .computeIfAbsent(fileOf(l), k -> new java.util.TreeMap<>())
           .merge(lineOf(l), e.getValue(), Long::sum);
       total += e.getValue();
     }
@@ -152,17 +156,33 @@ public final class Callgrind {
     sb.append("summary: ").append(total).append("\n\n");
     Map<String, Integer> files = new LinkedHashMap<>();
     Map<String, Integer> names = new LinkedHashMap<>();
-    byFile.forEach(
-        (file, functions) -> {
-          sb.append("fl=").append(compressed(file, files)).append('\n');
-          functions.forEach(
-              (fn, lines) -> {
-                sb.append("fn=").append(compressed(fn, names)).append('\n');
-                lines.forEach((line, w) -> sb.append(line).append(' ').append(w).append('\n'));
-              });
-          sb.append('\n');
-        });
-    return Optional.of(sb.toString());
+    List<String> functions = new ArrayList<>(byFunction.keySet());
+    functions.sort(java.util.Comparator.comparing(home::get)); // one fl= per file
+    String current = null;
+    for (String fn : functions) {
+      String file = home.get(fn);
+      if (!file.equals(current)) {
+        sb.append(current == null ? "" : "\n").append("fl=").append(compressed(file, files));
+        sb.append('\n');
+        current = file;
+      }
+      sb.append("fn=").append(compressed(fn, names)).append('\n');
+      Map<String, Map<Integer, Long>> byFile = byFunction.get(fn);
+      byFile.getOrDefault(file, Map.of()).forEach((line, w) -> costLine(sb, line, w));
+      for (Map.Entry<String, Map<Integer, Long>> f : byFile.entrySet()) {
+        if (!f.getKey().equals(file)) {
+          // Lines of another file inside this function (inlined from a header).
+          sb.append("fi=").append(compressed(f.getKey(), files)).append('\n');
+          f.getValue().forEach((line, w) -> costLine(sb, line, w));
+          current = null; // the next function names its file again
+        }
+      }
+    }
+    return Optional.of(sb.append('\n').toString());
+  }
+
+  private static void costLine(StringBuilder sb, int line, long weight) {
+    sb.append(line).append(' ').append(weight).append('\n');
   }
 
   private static void header(StringBuilder sb, String command, List<StackProfile.ValueType> types) {
