@@ -74,13 +74,22 @@ class LauncherJdkTest {
   }
 
   @Test
-  void withoutAcfJavaTheNewestJdkWithAnAheadOfTimeCacheIsChosen() throws Exception {
+  void withoutAcfJavaJavaHomesJvmRuns() throws Exception {
+    String home = System.getProperty("java.home");
+    String[] chosen = whichJava(Map.of("JAVA_HOME", home));
+    assertThat(chosen[0]).isEqualTo(Path.of(home, "bin", "java").toString());
+    assertThat(Integer.parseInt(chosen[1])).isEqualTo(Runtime.version().feature());
+  }
+
+  @Test
+  void acfJavaAutoChoosesTheNewestJdkWithAnAheadOfTimeCache() throws Exception {
     int newest = newestAotJdk();
     assumeTrue(
         newest > 0,
-        "no JDK 24 or later under /usr/lib/jvm: the launcher uses JAVA_HOME's or PATH's java"
-            + " with the class-data archive");
-    String[] chosen = whichJava(Map.of("JAVA_HOME", System.getProperty("java.home")));
+        "no JDK 24 or later under /usr/lib/jvm: ACF_JAVA=auto falls back to JAVA_HOME's or"
+            + " PATH's java with the class-data archive");
+    String[] chosen =
+        whichJava(Map.of("ACF_JAVA", "auto", "JAVA_HOME", System.getProperty("java.home")));
     assertThat(Integer.parseInt(chosen[1])).isEqualTo(newest);
     Path jdk = Path.of(chosen[0]).getParent().getParent();
     assertThat(jdk.getParent()).isEqualTo(JVMS);
