@@ -266,6 +266,41 @@ class TranslationTest {
     assertThat(cpu.instret()).isEqualTo(steps);
   }
 
+  @Test
+  void aTooLargeUnitIsCutByItsBlocksSizesIntoPiecesThatEachFitFirstTime() throws Exception {
+    Cpu probe = ringOfLargeBlocks();
+    probe.run(48 * 64);
+    List<Block> blocks = new java.util.ArrayList<>();
+    for (int blk = 0; blk < 48; blk++) {
+      blocks.add(probe.blockAt(0x10000 + 256L * blk));
+    }
+    BytecodeTranslator.TooLarge tooLarge =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
+    int sum = java.util.Arrays.stream(tooLarge.blockBytes).sum();
+    assertThat(sum).isAtLeast(BytecodeTranslator.HUGE_METHOD);
+
+    List<List<Block>> pieces = BlockCompiler.pieces(blocks, tooLarge.blockBytes);
+    assertThat(pieces.size()).isGreaterThan(1);
+    List<Block> again = new java.util.ArrayList<>();
+    for (List<Block> piece : pieces) {
+      BytecodeTranslator.classBytes(piece, false); // no TooLarge: one generation per piece
+      again.addAll(piece);
+    }
+    assertThat(again).containsExactlyElementsIn(blocks).inOrder();
+  }
+
+  @Test
+  void aPieceEstimatedToFitThatDidNotIsHalved() {
+    Cpu probe = ringOfLargeBlocks();
+    probe.run(48 * 64);
+    List<Block> blocks = List.of(probe.blockAt(0x10000), probe.blockAt(0x10100));
+    assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}))
+        .containsExactly(List.of(blocks.get(0)), List.of(blocks.get(1)))
+        .inOrder();
+    assertThat(BlockCompiler.pieces(List.of(blocks.get(0)), new int[] {10_000})).isEmpty();
+  }
+
   private static byte[] words(int... code) {
     byte[] b = new byte[code.length * 4];
     for (int i = 0; i < code.length; i++) {
