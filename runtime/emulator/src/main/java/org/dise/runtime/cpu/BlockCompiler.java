@@ -160,8 +160,8 @@ public final class BlockCompiler {
   }
 
   /**
-   * Translates blocks to bytecode and installs them, in halves when the unit's dispatch method
-   * would be too large for HotSpot to compile (a lone block that large stays interpreted).
+   * Translates blocks to bytecode and installs them, in {@link #pieces} when the unit's dispatch
+   * method would be too large for HotSpot to compile (a lone block that large stays interpreted).
    */
   private void compileSplitting(List<Block> blocks, Cpu cpu) {
     if (failed) {
