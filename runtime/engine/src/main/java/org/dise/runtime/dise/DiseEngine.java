@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.PlanInterpreter;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.isa.DecodedInsn;
@@ -88,6 +89,16 @@ public final class DiseEngine extends EngineState {
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;
+    if (interpretPlans && !m.tags && cpu.retireObserver() == null) {
+      if (!m.planned) {
+        m.planned = true;
+        m.plan = PlanBuilder.build(this, d, m);
+      }
+      if (m.plan != null) {
+        plansInterpreted++;
+        return PlanInterpreter.run(m.plan, d, cpu);
+      }
+    }
     int n = matchAndApply(m);
     if (!m.tags) {
       return replace(m, n, d, cpu);
@@ -190,6 +201,25 @@ public final class DiseEngine extends EngineState {
   }
 
   private boolean inlinePrologues = true;
+
+  private boolean interpretPlans;
+
+  /**
+   * Whether {@link #execute} runs an instruction's plan ({@link PlanBuilder}) on the emulator's
+   * {@link PlanInterpreter} instead of the engine's own steps, where a plan says it all and no
+   * timing model listens (off by default: the engine's steps are the reference, and EngineCasesTest
+   * runs every case both ways).
+   */
+  public void setInterpretPlans(boolean on) {
+    this.interpretPlans = on;
+  }
+
+  private long plansInterpreted;
+
+  /** How many times {@link #execute} ran a plan on the {@link PlanInterpreter}. */
+  public long plansInterpreted() {
+    return plansInterpreted;
+  }
 
   /**
    * Whether translated code gets prologues and replacements as bytecode (the default) or calls
