@@ -245,14 +245,20 @@ class TranslationTest {
     return cpu;
   }
 
-  @Test
-  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+  /** The 48 blocks of {@link #ringOfLargeBlocks}, decoded by one run around the ring. */
+  private static List<Block> ringBlocks() {
     Cpu probe = ringOfLargeBlocks();
     probe.run(48 * 64);
     List<Block> blocks = new java.util.ArrayList<>();
     for (int blk = 0; blk < 48; blk++) {
       blocks.add(probe.blockAt(0x10000 + 256L * blk));
     }
+    return blocks;
+  }
+
+  @Test
+  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+    List<Block> blocks = ringBlocks();
     org.junit.jupiter.api.Assertions.assertThrows(
         BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
 
@@ -268,12 +274,7 @@ class TranslationTest {
 
   @Test
   void aTooLargeUnitIsCutByItsBlocksSizesIntoPiecesThatEachFitFirstTime() throws Exception {
-    Cpu probe = ringOfLargeBlocks();
-    probe.run(48 * 64);
-    List<Block> blocks = new java.util.ArrayList<>();
-    for (int blk = 0; blk < 48; blk++) {
-      blocks.add(probe.blockAt(0x10000 + 256L * blk));
-    }
+    List<Block> blocks = ringBlocks();
     BytecodeTranslator.TooLarge tooLarge =
         org.junit.jupiter.api.Assertions.assertThrows(
             BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
@@ -292,9 +293,7 @@ class TranslationTest {
 
   @Test
   void aPieceEstimatedToFitThatDidNotIsHalved() {
-    Cpu probe = ringOfLargeBlocks();
-    probe.run(48 * 64);
-    List<Block> blocks = List.of(probe.blockAt(0x10000), probe.blockAt(0x10100));
+    List<Block> blocks = ringBlocks().subList(0, 2);
     assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}))
         .containsExactly(List.of(blocks.get(0)), List.of(blocks.get(1)))
         .inOrder();
