@@ -207,6 +207,9 @@ public final class CenterServer implements AutoCloseable {
   private final Semaphore decoding;
   private final int decodingPermits;
 
+  /** Whether accepted uploads are logged; refusals and failures always are. */
+  private volatile boolean logAccepted = true;
+
   private CenterServer(Store store, Settings settings, PrintStream log, Bound b) {
     this.store = store;
     this.settings = settings;
@@ -222,6 +225,15 @@ public final class CenterServer implements AutoCloseable {
                 1, Math.min(settings.threads(), Runtime.getRuntime().maxMemory() / 2 / perUpload));
     this.decoding = new Semaphore(decodingPermits, true);
     jetty.setHandler(new Api());
+  }
+
+  /**
+   * Stops (false) or resumes logging a line per accepted upload ({@code acf center serve --quiet});
+   * refused requests and store failures are logged whatever this says.
+   */
+  public CenterServer logAccepted(boolean on) {
+    logAccepted = on;
+    return this;
   }
 
   /**
@@ -541,20 +553,22 @@ public final class CenterServer implements AutoCloseable {
         return;
       }
       Store.Ingested r = store.ingest(u, bytes, settings.threshold());
-      log(
-          (r == Store.Ingested.STORED ? "201" : "200")
-              + " upload "
-              + u.uploadId()
-              + " part "
-              + u.part()
-              + " from "
-              + u.device()
-              + " ("
-              + u.programName()
-              + ", "
-              + bytes
-              + " bytes)"
-              + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+      if (logAccepted) {
+        log(
+            (r == Store.Ingested.STORED ? "201" : "200")
+                + " upload "
+                + u.uploadId()
+                + " part "
+                + u.part()
+                + " from "
+                + u.device()
+                + " ("
+                + u.programName()
+                + ", "
+                + bytes
+                + " bytes)"
+                + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+      }
       ObjectNode o = UploadCodec.JSON.createObjectNode();
       o.put("upload_id", u.uploadId());
       o.put("part", u.part());

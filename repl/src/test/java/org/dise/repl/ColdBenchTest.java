@@ -99,4 +99,44 @@ class ColdBenchTest {
     assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).contains("unknown timing model `o3`");
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void coldBenchAsJsonCarriesEachRowsFigures() throws Exception {
+    String launcher =
+        "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "bench",
+            "--cold",
+            "--format",
+            "json",
+            "--no-qemu",
+            "--timing",
+            "inorder",
+            "--dir",
+            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            "--launcher",
+            launcher,
+            "hello");
+    assertThat(r.status()).isEqualTo(0);
+    java.util.Map<String, Object> doc =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readValue(r.stdout(), java.util.Map.class);
+    assertThat((List<String>) doc.get("command")).contains("run");
+    List<java.util.Map<String, Object>> rows =
+        (List<java.util.Map<String, Object>>) doc.get("workloads");
+    assertThat(rows).hasSize(1);
+    java.util.Map<String, Object> hello = rows.get(0);
+    assertThat(hello.get("workload")).isEqualTo("hello");
+    assertThat(hello.get("exit_status")).isEqualTo(0);
+    assertThat(((Number) hello.get("seconds")).doubleValue()).isGreaterThan(0.0);
+    assertThat(hello.get("qemu")).isNull();
+    List<java.util.Map<String, Object>> confs =
+        (List<java.util.Map<String, Object>>) hello.get("configurations");
+    assertThat(confs).hasSize(1);
+    assertThat(confs.get(0).get("name")).isEqualTo("inorder");
+    assertThat(((Number) confs.get(0).get("over_plain")).doubleValue()).isGreaterThan(0.0);
+    assertThat(doc).containsKey("machine");
+  }
 }
