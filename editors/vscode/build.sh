@@ -13,6 +13,10 @@ cd "$(dirname "$0")"
 missing=""
 command -v node >/dev/null 2>&1 || missing="node"
 command -v npm >/dev/null 2>&1 || missing="${missing:+$missing and }npm"
+# @vscode/vsce 3 and its libraries need Node.js 20 or later (Debian 12's own nodejs is 18).
+if [ -z "$missing" ] && ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
+  missing="Node.js 20 or later (found $(node --version))"
+fi
 if [ -n "$missing" ]; then
   why="the VS Code extension (.vsix) needs $missing (Debian: apt-get install nodejs npm)"
   if [ -n "${CI:-}" ] || [ "${ACF_VSIX:-}" = required ]; then
@@ -37,4 +41,10 @@ if [ -f "$vsix" ] && [ -z "$(find package.json package-lock.json extension.js \
   echo "editors/vscode/build.sh: $vsix is up to date"
   exit 0
 fi
-npx --no-install vsce package --allow-missing-repository --out "$vsix"
+# vsce lists every packaged file on stdout: kept out of the build's log unless it fails.
+log=node_modules/.acf-vsce.log
+if ! npx --no-install vsce package --allow-missing-repository --out "$vsix" >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 1
+fi
+echo "editors/vscode/build.sh: packaged $(pwd)/$vsix"
