@@ -26,10 +26,11 @@ import org.junit.jupiter.api.TestFactory;
  * elisions where they still fit. The convention is in docs/README.md.
  *
  * <p>Commands run from a copy of the repository under a path of fixed length ({@link
- * FixedLengthRoot}, of the same length as TutorialFigures' once was), since a guest's start-up
- * reads its own path and instruction totals move with it: relative paths in a command name files
- * there, files a command writes land there, and that root prints as nothing (so {@code acf: wrote
- * out/x.csv} reads as in the doc). Each file's commands share one such root, in order.
+ * FixedLengthRoot}, whose prefix is as long as the one the tutorial's figures were first taken
+ * with), since a guest's start-up reads its own path and instruction totals move with it: relative
+ * paths in a command name files there, files a command writes land there, and that root prints as
+ * nothing (so {@code acf: wrote out/x.csv} reads as in the doc). Each file's commands share one
+ * such root, in order.
  */
 class DocsTest {
   /** Same length as "acf-tutorial", the prefix the tutorial's figures were first taken with. */
