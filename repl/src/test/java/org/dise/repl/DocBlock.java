@@ -31,7 +31,8 @@ record DocBlock(int marker, int open, int close, Options options, List<Command> 
   static List<DocBlock> parse(String file, List<String> lines) {
     List<DocBlock> blocks = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
+      // At the start of its line: an indented one is an example in a code block, not a marker.
+      String line = lines.get(i).stripTrailing();
       if (!line.startsWith(MARKER)) {
         continue;
       }
@@ -40,12 +41,12 @@ record DocBlock(int marker, int open, int close, Options options, List<Command> 
       }
       Options options = options(file, i, line.substring(MARKER.length(), line.length() - 3));
       int open = i + 1;
-      if (open >= lines.size() || !lines.get(open).strip().equals("```console")) {
+      if (open >= lines.size() || !lines.get(open).stripTrailing().equals("```console")) {
         throw new IllegalArgumentException(
             file + ":" + (open + 1) + ": a doctest marker must be followed by ```console");
       }
       int close = open + 1;
-      while (close < lines.size() && !lines.get(close).strip().equals("```")) {
+      while (close < lines.size() && !lines.get(close).stripTrailing().equals("```")) {
         close++;
       }
       if (close == lines.size()) {

@@ -84,7 +84,10 @@ class DocOutputTest {
                 "out 1",
                 "$ acf check a.acf",
                 "```",
-                "    $ not a block"));
+                "    <!-- doctest -->",
+                "    ```console",
+                "    $ an example in a code block, not a block",
+                "    ```"));
     assertThat(blocks).hasSize(1);
     DocBlock b = blocks.get(0);
     assertThat(b.options().streams()).containsExactly("stderr");
