@@ -18,9 +18,11 @@ record DocBlock(int marker, int open, int close, Options options, List<Command> 
   /**
    * The marker's options. {@code streams}: "stdout", "stderr" or both, in that order; {@code
    * process}: run each command as a fresh {@code java} process whose working directory is the root,
-   * for commands that read paths relative to it (a handler's source file), instead of in-process.
+   * for commands that read paths relative to it (a handler's source file), instead of in-process;
+   * {@code needs}: tools ({@code needs=riscv64-linux-gnu-gcc}) without which the block is skipped,
+   * saying why.
    */
-  record Options(List<String> streams, int status, boolean process) {}
+  record Options(List<String> streams, int status, boolean process, List<String> needs) {}
 
   /** One command: its text without {@code $ }, and the output lines the doc shows under it. */
   record Command(String text, List<String> commandLines, List<String> output) {}
@@ -68,11 +70,14 @@ record DocBlock(int marker, int open, int close, Options options, List<Command> 
     List<String> streams = new ArrayList<>();
     int status = 0;
     boolean process = false;
+    List<String> needs = new ArrayList<>();
     for (String o : t.isEmpty() ? new String[0] : t.split("\\s+")) {
       if (o.equals("stdout") || o.equals("stderr")) {
         streams.add(o);
       } else if (o.equals("process")) {
         process = true;
+      } else if (o.startsWith("needs=")) {
+        needs.addAll(List.of(o.substring("needs=".length()).split(",")));
       } else if (o.startsWith("status=")) {
         status = Integer.parseInt(o.substring("status=".length()));
       } else {
@@ -83,7 +88,7 @@ record DocBlock(int marker, int open, int close, Options options, List<Command> 
     if (streams.isEmpty()) {
       streams = List.of("stdout", "stderr");
     }
-    return new Options(List.copyOf(streams), status, process);
+    return new Options(List.copyOf(streams), status, process, List.copyOf(needs));
   }
 
   private static List<Command> commands(String file, List<String> body, int open) {

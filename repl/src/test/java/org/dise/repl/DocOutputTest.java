@@ -77,7 +77,7 @@ class DocOutputTest {
             "x.md",
             List.of(
                 "text",
-                "<!-- doctest: stderr status=1 -->",
+                "<!-- doctest: stderr status=1 needs=gcc,qemu -->",
                 "```console",
                 "$ ./acf run \\",
                 "    prog",
@@ -92,6 +92,7 @@ class DocOutputTest {
     DocBlock b = blocks.get(0);
     assertThat(b.options().streams()).containsExactly("stderr");
     assertThat(b.options().status()).isEqualTo(1);
+    assertThat(b.options().needs()).containsExactly("gcc", "qemu").inOrder();
     assertThat(b.commands()).hasSize(2);
     assertThat(DocBlock.words(b.commands().get(0).text())).containsExactly("./acf", "run", "prog");
     assertThat(b.commands().get(0).output()).containsExactly("out 1");

@@ -79,6 +79,14 @@ class DocsTest {
           DynamicTest.dynamicTest(
               name + ":" + (b.open() + 1),
               () -> {
+                for (String tool : b.options().needs()) {
+                  String why = org.dise.testsupport.ExternalTool.missing(tool, "--version");
+                  if (why != null) {
+                    System.out.println(
+                        "DocsTest: skipped " + name + ":" + (b.open() + 1) + ": " + why);
+                  }
+                  org.junit.jupiter.api.Assumptions.assumeTrue(why == null, why);
+                }
                 if (root[0] == null) {
                   root[0] =
                       FixedLengthRoot.create(
