@@ -181,25 +181,7 @@ class DocsTest {
     cmd.add(Main.class.getName());
     cmd.addAll(args);
     try {
-      Path out = Files.createTempFile("doctest", ".out");
-      Path err = Files.createTempFile("doctest", ".err");
-      try {
-        Process p =
-            new ProcessBuilder(cmd)
-                .directory(root.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        int status = p.waitFor();
-        return new Captured(
-            status,
-            Files.readString(out, StandardCharsets.UTF_8),
-            Files.readString(err, StandardCharsets.UTF_8));
-      } finally {
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-      }
+      return Captured.process(cmd, root, 300);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } catch (InterruptedException e) {
