@@ -210,6 +210,9 @@ public final class CenterServer implements AutoCloseable {
   /** Whether accepted uploads are logged; refusals and failures always are. */
   private volatile boolean logAccepted = true;
 
+  /** Whether every other answered request (queries, status, tokens) is logged too. */
+  private volatile boolean logReads;
+
   private CenterServer(Store store, Settings settings, PrintStream log, Bound b) {
     this.store = store;
     this.settings = settings;
@@ -233,6 +236,15 @@ public final class CenterServer implements AutoCloseable {
    */
   public CenterServer logAccepted(boolean on) {
     logAccepted = on;
+    return this;
+  }
+
+  /**
+   * Also logs a line per answered request that is not an upload ({@code acf center serve
+   * --verbose}): method, path, status and client, as the log's other lines.
+   */
+  public CenterServer logReads(boolean on) {
+    logReads = on;
     return this;
   }
 
@@ -409,6 +421,9 @@ public final class CenterServer implements AutoCloseable {
       }
       if (!x.answered) {
         x.error(500, "internal error (see the center's log)");
+      }
+      if (logReads && x.status < 400 && !x.method.equals("POST")) {
+        log(x.status + " " + x.method + " " + x.path + " from " + Request.getRemoteAddr(x.request));
       }
       return true;
     }
@@ -823,6 +838,7 @@ public final class CenterServer implements AutoCloseable {
     final String method;
     final String path;
     boolean answered;
+    int status;
 
     Exchange(Request request, Response response, Callback callback) {
       this.request = request;
@@ -880,6 +896,7 @@ public final class CenterServer implements AutoCloseable {
         b = "{\"error\": \"internal error\"}".getBytes(StandardCharsets.UTF_8);
         status = 500;
       }
+      this.status = status;
       response.setStatus(status);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");

@@ -13,11 +13,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code acf center serve --quiet}: the log drops the line per accepted upload and keeps every
- * refusal, which an operator must see whatever the verbosity.
+ * refusal, which an operator must see whatever the verbosity; {@code --verbose} adds a line per
+ * read.
  */
 class AcceptedUploadLogTest {
   @Test
-  void quietLogKeepsRefusalsAndDropsAcceptedUploads(@TempDir Path dir) throws Exception {
+  void quietLogKeepsRefusalsAndDropsAcceptedUploadsAndVerboseAddsReads(@TempDir Path dir)
+      throws Exception {
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     PrintStream logs = new PrintStream(log, true, StandardCharsets.UTF_8);
     try (CenterServer center =
@@ -46,6 +48,15 @@ class AcceptedUploadLogTest {
         // the client may report the refusal as an exception; the log is what is tested
       }
       assertThat(log.toString(StandardCharsets.UTF_8)).containsMatch("center: \\S+ 4\\d\\d POST");
+
+      // Reads are not logged unless asked for (acf center serve --verbose).
+      log.reset();
+      client.get("/v1/status");
+      assertThat(log.toString(StandardCharsets.UTF_8)).isEmpty();
+      center.logReads(true);
+      client.get("/v1/status");
+      assertThat(log.toString(StandardCharsets.UTF_8))
+          .containsMatch("center: \\S+ 200 GET /v1/status from ");
     }
   }
 }

@@ -320,6 +320,8 @@ public final class CenterCommand implements Runnable {
         server = socket.start(s, System.err);
         // --quiet: the log keeps refusals and failures, not every accepted upload.
         server.logAccepted(!org.dise.repl.common.Verbosity.quiet());
+        // --verbose: every query and status request as well.
+        server.logReads(org.dise.repl.common.Verbosity.verbose());
       } catch (IOException e) {
         s.close();
         throw new UserError("cannot start the center: " + UserError.why(e));
