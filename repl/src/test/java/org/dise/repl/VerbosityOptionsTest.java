@@ -108,34 +108,48 @@ class VerbosityOptionsTest {
     assertThat(r.err()).contains(plain.err().substring(plain.err().indexOf("profile ")));
   }
 
+  /** A small sweep of maps (a few sampled configurations, well under a second). */
+  private static List<String> sweep(Path dir, String... more) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "sweep",
+                "--verbose",
+                "--acf",
+                "../examples/acf/sampled_regions.acf",
+                "--interval",
+                "2K",
+                "--periods",
+                "2",
+                "--one-in",
+                "2",
+                "--seeds",
+                "1",
+                "--thresholds",
+                "25",
+                "--jobs",
+                "1",
+                "--workload",
+                "../examples/programs/bin/maps"));
+    a.addAll(List.of(more));
+    return a;
+  }
+
   @Test
   void verboseSweepSaysThePlanAndEachWorkloadsTime(@TempDir Path dir) {
-    Run r =
-        run(
-            "sweep",
-            "--verbose",
-            "--acf",
-            "../examples/acf/sampled_regions.acf",
-            "--interval",
-            "2K",
-            "--periods",
-            "2",
-            "--one-in",
-            "2",
-            "--seeds",
-            "1",
-            "--thresholds",
-            "25",
-            "--jobs",
-            "1",
-            "--workload",
-            "../examples/programs/bin/maps",
-            "--out",
-            dir.resolve("s.csv").toString());
+    Run r = run(sweep(dir, "--out", dir.resolve("s.csv").toString()).toArray(String[]::new));
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.err()).containsMatch("acf: debug: plan: 1 run\\(s\\), 0 with a result already");
     assertThat(r.err()).contains("acf: debug: executor local: every run in this process");
     assertThat(r.err()).containsMatch("acf: debug: maps: \\d+ sampled configuration\\(s\\) in");
+    // One run of the plan alone (as an array job runs it): its time.
+    Run one =
+        run(
+            sweep(dir, "--run", "0", "--runs", dir.resolve("runs").toString())
+                .toArray(String[]::new));
+    assertThat(one.status()).isEqualTo(0);
+    assertThat(one.err())
+        .containsMatch("acf: debug: run 0 \\(sweep: maps, id [0-9a-f]+\\): [0-9.]+ s");
   }
 
   @Test
