@@ -6,19 +6,19 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.SemanticsTable;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Type;
 
 /**
  * The code of a unit's blocks, inline in its dispatch method ({@link BytecodeTranslator}): each
  * block's instructions ({@link InsnEmitter}) on the registers the unit holds in locals ({@link
  * UnitRegisters}), and for a tagged instruction a mask test on the flag vector with, out of line,
- * the decode stage's part: a call into it, or the prologue or whole replacement it emits inline
- * ({@link PrologueEmitter}, {@link ReplacementEmitter}). A fault leaves the registers as the
- * instructions before it left them, so the handler's store is the precise state.
+ * the decode stage's part: a call into it, or its {@link Plan} emitted inline as a prologue or a
+ * whole replacement ({@link PlanEmitter}). A fault leaves the registers as the instructions before
+ * it left them, so the handler's store is the precise state.
  */
 final class BlockEmitter {
   private static final String CTX = "org/dise/runtime/cpu/UnitContext";
@@ -83,7 +83,8 @@ final class BlockEmitter {
         regs.scan(d);
       }
     }
-    this.replacements = new ReplacementEmitter[blocks.size()][];
+    this.plans = new PlanEmitter(mv);
+    this.replacements = new Plan[blocks.size()][];
     for (int id = 0; id < blocks.size(); id++) {
       DecodedInsn[] insns = blocks.get(id).insns;
       for (int i = 0; stage != null && i < insns.length; i++) {
@@ -94,24 +95,28 @@ final class BlockEmitter {
     }
   }
 
-  /** Per block, per instruction: a tagged instruction's replacement emitted inline, or null. */
-  private final ReplacementEmitter[][] replacements;
+  private final PlanEmitter plans;
 
-  /** Asks the stage for tagged instruction {@code i}'s replacement and holds its registers. */
+  /** Per block, per instruction: a tagged instruction's plan emitted inline, or null. */
+  private final Plan[][] replacements;
+
+  /** Asks the stage for tagged instruction {@code i}'s plan and holds its registers. */
   private void replacementAt(int id, int i, DecodedInsn d) {
-    ReplacementEmitter r = stage.replacementEmitter(d);
-    if (r == null) {
+    Plan r = stage.plan(d);
+    if (r == null || !PlanEmitter.emittable(r)) {
       return;
     }
     if (replacements[id] == null) {
-      replacements[id] = new ReplacementEmitter[blocks.get(id).insns.length];
+      replacements[id] = new Plan[blocks.get(id).insns.length];
     }
     replacements[id][i] = r;
+    long read = PlanEmitter.reads(r);
+    long written = PlanEmitter.writes(r);
     for (int reg = 0; reg < regs.used.length; reg++) {
-      if ((r.registersRead() >>> reg & 1) != 0) {
+      if ((read >>> reg & 1) != 0) {
         regs.use(reg);
       }
-      if ((r.registersWritten() >>> reg & 1) != 0) {
+      if ((written >>> reg & 1) != 0) {
         regs.write(reg);
       }
     }
@@ -175,7 +180,7 @@ final class BlockEmitter {
         mv.visitJumpInsn(GOTO, o.plain);
         continue;
       }
-      ReplacementEmitter r = replacements[o.id] == null ? null : replacements[o.id][o.i];
+      Plan r = replacements[o.id] == null ? null : replacements[o.id][o.i];
       if (r != null) {
         replacement(o, r);
         continue;
@@ -276,8 +281,11 @@ final class BlockEmitter {
    */
   private void prologue(int i) {
     DecodedInsn d = b.insns[i];
-    PrologueEmitter emitter = stage.prologueEmitter(d);
-    regs.storeWritten(emitter == null ? -1L : emitter.registersRead());
+    Plan emitter = stage.plan(d);
+    if (emitter != null && !emitter.isPrologue()) {
+      emitter = null; // the stage splits what its plan does not: call it
+    }
+    regs.storeWritten(emitter == null ? -1L : PlanEmitter.handlerReads(emitter));
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
     if (emitter != null) {
@@ -286,7 +294,7 @@ final class BlockEmitter {
       loadCount(i);
       BytecodeTranslator.lconst(mv, d.pc);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterPrologue", "(JJ)V", false);
-      emitter.emit(new EmittedUnit(id, i));
+      plans.emit(emitter, d, new EmittedUnit(id, i, null, false), true);
       mv.visitVarInsn(ALOAD, CPU_L);
       loadCount(i);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
@@ -303,14 +311,14 @@ final class BlockEmitter {
   }
 
   /**
-   * The whole replacement of tagged instruction {@code o.i} ({@code k} already holds i) emitted
-   * inline by the decode stage ({@link ReplacementEmitter}): the cpu's count and pc brought up to
-   * date around the code before and after {@code T.INSN}, which runs as the unit's own code (a copy
-   * of it here, or the plain one when it ends the block and nothing follows it). Inserted
-   * instructions count in n, so after the replacement the unit goes on only while the budget allows
-   * the rest of the block, as after {@link #tagged}.
+   * The whole replacement of tagged instruction {@code o.i} ({@code k} already holds i), the decode
+   * stage's plan emitted inline ({@link PlanEmitter}): the cpu's count and pc brought up to date
+   * around the code before and after {@code T.INSN}, which runs as the unit's own code (a copy of
+   * it here, or the plain one when it ends the block and nothing follows it). Inserted instructions
+   * count in n, so after the replacement the unit goes on only while the budget allows the rest of
+   * the block, as after {@link #tagged}.
    */
-  private void replacement(OutOfLine o, ReplacementEmitter r) {
+  private void replacement(OutOfLine o, Plan r) {
     DecodedInsn d = o.d;
     int i = o.i;
     boolean last = i == b.insns.length - 1;
@@ -321,7 +329,7 @@ final class BlockEmitter {
     BytecodeTranslator.lconst(mv, d.pc);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterReplacement", "(JJ)V", false);
     mv.visitLabel(range[1]);
-    r.emit(new ReplacementUnit(o, r.runsAfterOriginal()));
+    plans.emit(r, d, new EmittedUnit(o.id, o.i, o, r.runsAfterOriginal()), false);
     if (last) {
       if (r.runsAfterOriginal()) {
         // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
@@ -351,15 +359,79 @@ final class BlockEmitter {
     mv.visitJumpInsn(GOTO, o.after);
   }
 
-  /** What a {@link ReplacementEmitter} sees of the unit, at its tagged instruction. */
-  private final class ReplacementUnit extends EmittedUnit implements ReplacementEmitter.Unit {
+  /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
+  private void loadInsn(int block, int i) {
+    mv.visitVarInsn(ALOAD, THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    BytecodeTranslator.iconst(mv, block);
+    mv.visitInsn(AALOAD);
+    BytecodeTranslator.iconst(mv, i);
+    mv.visitInsn(AALOAD);
+  }
+
+  /** Pushes the instruction count at instruction {@code i} of the block: n + i. */
+  private void loadCount(int i) {
+    mv.visitVarInsn(LLOAD, R_N);
+    BytecodeTranslator.lconst(mv, i);
+    mv.visitInsn(LADD);
+  }
+
+  /**
+   * What an emitted {@link Plan} sees of the unit, at instruction {@code i} of block {@code id}:
+   * for a whole replacement ({@code o} not null) also the inserted instructions, register writes
+   * and {@code T.INSN} run as the unit's own code.
+   */
+  private final class EmittedUnit implements PlanEmitter.Unit {
+    private final int id;
+    private final int i;
     private final OutOfLine o;
+
+    /** Whether the replacement's code goes on after T.INSN. */
     private final boolean resume;
 
-    ReplacementUnit(OutOfLine o, boolean resume) {
-      super(o.id, o.i);
+    EmittedUnit(int id, int i, OutOfLine o, boolean resume) {
+      this.id = id;
+      this.i = i;
       this.o = o;
       this.resume = resume;
+    }
+
+    @Override
+    public void loadCpu() {
+      mv.visitVarInsn(ALOAD, CPU_L);
+      mv.visitFieldInsn(GETFIELD, CTX, "cpu", "Lorg/dise/runtime/cpu/Cpu;");
+    }
+
+    @Override
+    public void loadInsn() {
+      BlockEmitter.this.loadInsn(id, i);
+    }
+
+    @Override
+    public void loadVector() {
+      mv.visitVarInsn(LLOAD, R_VECTOR);
+    }
+
+    @Override
+    public void loadX(int reg) {
+      regs.loadX(reg);
+    }
+
+    @Override
+    public void loadF(int reg) {
+      regs.fget(reg);
+    }
+
+    @Override
+    public void loadConstant(Object value, String internalName) {
+      Integer index = constantIndex.get(value);
+      if (index == null) {
+        index = constants.size();
+        constants.add(value);
+        constantIndex.put(value, index);
+      }
+      mv.visitLdcInsn(BytecodeTranslator.classData(index));
+      mv.visitTypeInsn(CHECKCAST, internalName);
     }
 
     @Override
@@ -432,77 +504,6 @@ final class BlockEmitter {
       } else {
         BytecodeTranslator.lconst(mv, o.d.npc);
       }
-    }
-  }
-
-  /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
-  private void loadInsn(int block, int i) {
-    mv.visitVarInsn(ALOAD, THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-    BytecodeTranslator.iconst(mv, block);
-    mv.visitInsn(AALOAD);
-    BytecodeTranslator.iconst(mv, i);
-    mv.visitInsn(AALOAD);
-  }
-
-  /** Pushes the instruction count at instruction {@code i} of the block: n + i. */
-  private void loadCount(int i) {
-    mv.visitVarInsn(LLOAD, R_N);
-    BytecodeTranslator.lconst(mv, i);
-    mv.visitInsn(LADD);
-  }
-
-  /** What a {@link PrologueEmitter} sees of the unit, at instruction {@code i} of block id. */
-  private class EmittedUnit implements PrologueEmitter.Unit {
-    private final int id;
-    private final int i;
-
-    EmittedUnit(int id, int i) {
-      this.id = id;
-      this.i = i;
-    }
-
-    @Override
-    public MethodVisitor mv() {
-      return mv;
-    }
-
-    @Override
-    public void loadCpu() {
-      mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitFieldInsn(GETFIELD, CTX, "cpu", "Lorg/dise/runtime/cpu/Cpu;");
-    }
-
-    @Override
-    public void loadInsn() {
-      BlockEmitter.this.loadInsn(id, i);
-    }
-
-    @Override
-    public void loadVector() {
-      mv.visitVarInsn(LLOAD, R_VECTOR);
-    }
-
-    @Override
-    public void loadX(int reg) {
-      regs.loadX(reg);
-    }
-
-    @Override
-    public void loadF(int reg) {
-      regs.fget(reg);
-    }
-
-    @Override
-    public void loadConstant(Object value, String descriptor) {
-      Integer index = constantIndex.get(value);
-      if (index == null) {
-        index = constants.size();
-        constants.add(value);
-        constantIndex.put(value, index);
-      }
-      mv.visitLdcInsn(BytecodeTranslator.classData(index));
-      mv.visitTypeInsn(CHECKCAST, Type.getType(descriptor).getInternalName());
     }
   }
 

@@ -88,7 +88,7 @@ final class BytecodeTranslator {
 
   /**
    * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
-   * emitted prologues load ({@link PrologueEmitter.Unit#loadConstant}): the class's data.
+   * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data.
    */
   private static byte[] classBytes(
       List<Block> blocks, boolean observed, DecodeStage stage, List<Object> constants)

@@ -360,14 +360,12 @@ public final class Cpu extends HartState {
     return unit;
   }
 
-  /** How many times translated code ran a prologue emitted inline ({@link PrologueEmitter}). */
+  /** How many times translated code ran a prologue emitted inline ({@link PlanEmitter}). */
   public long emittedPrologueRuns() {
     return unit.emittedPrologueRuns();
   }
 
-  /**
-   * How many times translated code ran a replacement emitted inline ({@link ReplacementEmitter}).
-   */
+  /** How many times translated code ran a replacement emitted inline ({@link PlanEmitter}). */
   public long emittedReplacementRuns() {
     return unit.emittedReplacementRuns();
   }

@@ -1,5 +1,6 @@
 package org.dise.runtime.cpu;
 
+import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -69,23 +70,15 @@ public interface DecodeStage {
   }
 
   /**
-   * The prologue of {@code d} ({@link #splitsOriginal} holds) as bytecode for translated code to
-   * run inline instead of calling {@link #before}, or null to have it call {@link #before}. Asked
-   * once per tagged instruction when a unit is translated; the emitted code must do exactly what
-   * {@link #before} would (spec/emulator.md, "Prologues emitted as bytecode").
+   * What the stage does at tagged instruction {@code d}, as data ({@link Plan}): micro-ops, sink
+   * calls, inserted instructions and {@code T.INSN}, under each flag vector, for translated code to
+   * run inline instead of calling {@link #execute} (or, when {@link #splitsOriginal} holds and the
+   * plan is a prologue, {@link #before}); null to have it call them. Asked once per tagged
+   * instruction when a unit is translated; running the plan must do exactly what the stage would
+   * (spec/emulator.md, "Plans"). The translator may still call the stage for a plan it cannot run
+   * inline (an inserted instruction that touches memory, say).
    */
-  default PrologueEmitter prologueEmitter(DecodedInsn d) {
-    return null;
-  }
-
-  /**
-   * The whole replacement of tagged instruction {@code d} as bytecode for translated code to run
-   * inline instead of calling {@link #execute}, or null to have it call {@link #execute}. Asked
-   * once per tagged instruction when a unit is translated, when {@link #splitsOriginal} does not
-   * hold; the emitted code must do exactly what {@link #execute} would (spec/emulator.md,
-   * "Replacements emitted as bytecode").
-   */
-  default ReplacementEmitter replacementEmitter(DecodedInsn d) {
+  default Plan plan(DecodedInsn d) {
     return null;
   }
 }

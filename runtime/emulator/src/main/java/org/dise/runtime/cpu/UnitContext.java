@@ -111,7 +111,7 @@ final class UnitContext {
   }
 
   /**
-   * Before a prologue emitted inline ({@link PrologueEmitter}) by translated code that reached its
+   * Before a prologue emitted inline ({@link PlanEmitter}) by translated code that reached its
    * instruction at {@code pc} with {@code retired} instructions of its unit run so far: the stage's
    * code and its sinks see the exact count and pc, as in {@link #runBefore}.
    */
@@ -127,9 +127,9 @@ final class UnitContext {
   }
 
   /**
-   * Before a whole replacement emitted inline ({@link ReplacementEmitter}) by translated code that
-   * reached its instruction at {@code pc} with {@code retired} instructions of its unit run so far,
-   * as {@link #enterPrologue}; {@link #resumeReplacement} after its {@code T.INSN}, {@link
+   * Before a whole replacement emitted inline ({@link PlanEmitter}) by translated code that reached
+   * its instruction at {@code pc} with {@code retired} instructions of its unit run so far, as
+   * {@link #enterPrologue}; {@link #resumeReplacement} after its {@code T.INSN}, {@link
    * #leavePrologue} before and after that.
    */
   void enterReplacement(long retired, long pc) {

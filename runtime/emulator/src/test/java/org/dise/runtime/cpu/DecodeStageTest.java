@@ -50,8 +50,8 @@ class DecodeStageTest {
     return calls;
   }
 
-  private static Machine load(String arg, ByteArrayOutputStream out, int threshold)
-      throws Exception {
+  /** The phases example with argument {@code arg}, its stdout into {@code out}. */
+  static Machine load(String arg, ByteArrayOutputStream out, int threshold) throws Exception {
     Machine m =
         Machine.load(
             WORKLOAD,

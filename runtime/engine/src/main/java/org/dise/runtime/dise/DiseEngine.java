@@ -2,15 +2,12 @@ package org.dise.runtime.dise;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.cpu.PrologueEmitter;
-import org.dise.runtime.cpu.ReplacementEmitter;
+import org.dise.runtime.cpu.plan.Plan;
+import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
-import org.dise.runtime.sink.SiteCounter;
 
 /**
  * The DISE/HPS engine in the decode stage, interpreting the tables (first paper, Sections 3.1-3.3).
@@ -151,7 +148,7 @@ public final class DiseEngine extends EngineState {
    */
   @Override
   public void before(DecodedInsn d, Cpu cpu) {
-    Plan p = plan((StaticMatch) d.dise, vector());
+    Chosen p = chosen((StaticMatch) d.dise, vector());
     for (MicroOp op : p.ops) {
       hps.apply(op);
     }
@@ -169,39 +166,27 @@ public final class DiseEngine extends EngineState {
    * in production order, and each ACF's chosen sequence in ACF order. Matching reads nothing but
    * the vector, so the plan is made once per instruction and vector instead of per instance.
    */
-  static final class Plan {
+  static final class Chosen {
     final MicroOp[] ops;
     final Step[][] sequences;
 
-    Plan(MicroOp[] ops, Step[][] sequences) {
+    Chosen(MicroOp[] ops, Step[][] sequences) {
       this.ops = ops;
       this.sequences = sequences;
     }
   }
 
   /**
-   * The prologue of {@code d} as bytecode for translated code, when {@link #splitsOriginal} holds
-   * and its plans are few enough ({@link InlinePrologue}).
+   * What {@link #execute} (or {@link #before}) does for {@code d}, as a plan of micro-ops for
+   * translated code to run inline ({@link PlanBuilder}), or null when a plan cannot say it (a tag,
+   * a sequence that leaves, too many groups of flag vectors).
    */
   @Override
-  public PrologueEmitter prologueEmitter(DecodedInsn d) {
-    if (!inlinePrologues || !splitsOriginal(d)) {
-      return null;
-    }
-    return InlinePrologue.of(this, d, (StaticMatch) d.dise);
-  }
-
-  /**
-   * The whole replacement of {@code d} as bytecode for translated code, when it is not a prologue
-   * ({@link #prologueEmitter}) but runs inline all the same ({@link InlineReplacement}): inserted
-   * instructions, {@code $drN = call}, calls after {@code T.INSN}.
-   */
-  @Override
-  public ReplacementEmitter replacementEmitter(DecodedInsn d) {
+  public Plan plan(DecodedInsn d) {
     if (!inlinePrologues || !(d.dise instanceof StaticMatch m)) {
       return null;
     }
-    return InlineReplacement.of(this, d, m);
+    return PlanBuilder.build(this, d, m);
   }
 
   private boolean inlinePrologues = true;
@@ -230,7 +215,8 @@ public final class DiseEngine extends EngineState {
   }
 
   /**
-   * How many sink calls were emitted into translated code as per-site counters ({@link SiteCall}).
+   * How many sink calls were emitted into translated code as per-site counters ({@link
+   * org.dise.runtime.cpu.plan.PlanOp.Site}).
    */
   public long siteCallsEmitted() {
     return siteCalls;
@@ -245,36 +231,12 @@ public final class DiseEngine extends EngineState {
     return perSiteCounters ? sinkAt(sink).site(d) : null;
   }
 
-  /** The argument arrays of the calls emitted inline, by index (filled anew at every call). */
-  private long[][] callArgs = new long[8][];
-
-  private final Map<Step.Call, Integer> callIndex = new IdentityHashMap<>();
-
-  /** The index of {@code c}'s argument array for {@link #callArgs(int)}. */
-  int argsIndex(Step.Call c) {
-    return callIndex.computeIfAbsent(
-        c,
-        k -> {
-          int i = callIndex.size();
-          if (i == callArgs.length) {
-            callArgs = Arrays.copyOf(callArgs, 2 * i);
-          }
-          callArgs[i] = k.args;
-          return i;
-        });
-  }
-
-  /** For emitted prologues: the argument array of call {@code i} ({@link #argsIndex}). */
-  public long[] callArgs(int i) {
-    return callArgs[i];
-  }
-
-  Plan plan(StaticMatch m, int vector) {
-    Plan[] plans = m.plans;
+  Chosen chosen(StaticMatch m, int vector) {
+    Chosen[] plans = m.plans;
     if (plans == null) {
-      plans = m.plans = new Plan[64]; // one per flag vector: at most 6 flags (ConditionalsTable)
+      plans = m.plans = new Chosen[64]; // one per flag vector: at most 6 flags (ConditionalsTable)
     }
-    Plan p = plans[vector];
+    Chosen p = plans[vector];
     if (p == null) {
       int n = match(m, vector);
       List<MicroOp> ops = new ArrayList<>();
@@ -282,7 +244,7 @@ public final class DiseEngine extends EngineState {
         ops.addAll(List.of(control[m.productions[matched[j]]]));
       }
       int c = choose(m, n);
-      p = new Plan(ops.toArray(new MicroOp[0]), Arrays.copyOf(chosen, c));
+      p = new Chosen(ops.toArray(new MicroOp[0]), Arrays.copyOf(chosen, c));
       plans[vector] = p;
     }
     return p;

@@ -2,6 +2,7 @@ package org.dise.runtime.dise;
 
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.Accounts;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
@@ -13,7 +14,7 @@ import org.dise.runtime.sink.TaggedSink;
  * check, the HPS counters, the sinks with their handler costs, and the cost accounts (first paper,
  * Sections 3.3 and 4). {@link DiseEngine} extends it.
  */
-public abstract class EngineState implements ProfilingEngine {
+public abstract class EngineState implements ProfilingEngine, Accounts {
   protected final ProductionSet set;
   protected final HpsCounters hps;
   private final Sink[] sinks;
@@ -420,15 +421,17 @@ public abstract class EngineState implements ProfilingEngine {
    * as the sink's {@code record} is told them (for calls emitted inline; {@link #called} follows
    * the record). Split so that each half stays small enough for C1 to inline.
    */
+  @Override
   public final long callStart() {
     handlerCalls++;
     return cpu.instret() - inserted;
   }
 
   /**
-   * Counts an inserted instruction that translated code ran inline ({@link InlineReplacement}): the
+   * Counts an inserted instruction that translated code ran inline (a plan's {@code Insert}): the
    * cpu counts it too, so that the application count sinks are told stays the same.
    */
+  @Override
   public final void insertedOne() {
     inserted++;
   }
@@ -438,6 +441,7 @@ public abstract class EngineState implements ProfilingEngine {
    * does before it records, and returns the application instructions retired so far (for calls
    * emitted inline).
    */
+  @Override
   public final long callReturningStart(int sink) {
     handlerCalls++;
     sinkCalls[sink]++;
@@ -446,11 +450,13 @@ public abstract class EngineState implements ProfilingEngine {
   }
 
   /** Counts a replacement (for prologues emitted inline into translated code). */
+  @Override
   public final void replaced() {
     replacements++;
   }
 
   /** Charges a call of sink {@code sink}, after it recorded (as {@link #call} does). */
+  @Override
   public final void called(int sink) {
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];

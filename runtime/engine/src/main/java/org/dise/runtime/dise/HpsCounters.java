@@ -1,13 +1,14 @@
 package org.dise.runtime.dise;
 
 import java.util.List;
+import org.dise.runtime.cpu.plan.Counters;
 
 /**
  * The HPS counters and registers (first paper, Section 3.3): each counter has a configurable width,
  * a {@code zero} flag (value == 0) and a sticky {@code overflow} flag, set when {@code inc} wraps
  * from the maximum or {@code dec} from zero, cleared by {@code set}.
  */
-public final class HpsCounters {
+public final class HpsCounters implements Counters {
   private final long[] value;
   private final long[] max;
   private final boolean[] overflow;
@@ -63,6 +64,7 @@ public final class HpsCounters {
   }
 
   /** {@code inc_c}: wraps from the maximum to 0 and sets the sticky overflow flag. */
+  @Override
   public void inc(int c) {
     changes++;
     if (value[c] == max[c]) {
@@ -75,6 +77,7 @@ public final class HpsCounters {
   }
 
   /** {@code dec_c}: wraps from 0 to the maximum and sets the sticky overflow flag. */
+  @Override
   public void dec(int c) {
     changes++;
     if (value[c] == 0) {
@@ -87,6 +90,7 @@ public final class HpsCounters {
   }
 
   /** {@code set_c(v)}: the value masked to the counter's width; clears overflow. */
+  @Override
   public void set(int c, long v) {
     changes++;
     value[c] = v & max[c];
@@ -140,6 +144,7 @@ public final class HpsCounters {
   }
 
   /** HPS register {@code HPS_Ri}. */
+  @Override
   public long register(int i) {
     return registers[i];
   }

@@ -19,9 +19,9 @@ final class StaticMatch {
 
   /**
    * Per flag vector, what happens when the instruction is decoded under it ({@link
-   * DiseEngine.Plan}), made on first use: it depends on the vector alone.
+   * DiseEngine.Chosen}), made on first use: it depends on the vector alone.
    */
-  DiseEngine.Plan[] plans;
+  DiseEngine.Chosen[] plans;
 
   StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {
     this.productions = productions;

@@ -1,6 +1,7 @@
 package org.dise.runtime.sink;
 
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.ReturningHandler;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -8,8 +9,9 @@ import org.dise.runtime.isa.DecodedInsn;
  * writes it into a register, so replacement code can keep per-key state on the device and read it
  * back (a map is a handler; spec/engine.md, "Calls that return a value").
  */
-public interface ReturningSink extends Sink {
+public interface ReturningSink extends Sink, ReturningHandler {
   /** Records one event, as {@link #record}, and returns the handler's result. */
+  @Override
   long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
 
   @Override

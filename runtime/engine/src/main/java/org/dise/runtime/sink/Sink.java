@@ -3,6 +3,8 @@ package org.dise.runtime.sink;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.Handler;
+import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 
@@ -10,7 +12,7 @@ import org.dise.runtime.isa.DecodedInsn;
  * A profile sink: the runtime side of {@code call(handler, args...)} (first paper, Section 3.5).
  * Called while the replacement sequence executes, so registers hold their dynamic values.
  */
-public interface Sink {
+public interface Sink extends Handler {
   /** The name the productions bind ({@code CallPair_handler}). */
   String name();
 
@@ -18,6 +20,7 @@ public interface Sink {
    * Records one event. {@code original} is the matched instruction, {@code args} the call's
    * arguments, {@code applicationInstructions} the application instructions retired so far.
    */
+  @Override
   void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
 
   /**

@@ -1,4 +1,4 @@
-package org.dise.runtime.sink;
+package org.dise.runtime.cpu.plan;
 
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
@@ -7,9 +7,10 @@ import org.dise.runtime.isa.OpClass;
  * One static instruction's counter in a sink whose key is fixed for that instruction (a branch's
  * own pc, a direct call's target or its caller-callee pair), as QEMU's TCG plugins keep a counter
  * per instruction: translated code adds to it directly, with no call into the sink and no hash
- * lookup, where {@link Sink#record} would find the key's entry every time (issue 14;
- * spec/emulator.md, "Per-site counters"). The sink hands it out from {@link Sink#site} and adds its
- * figures to its profile; what one event adds is one of three fixed forms.
+ * lookup, where {@link Handler#record} would find the key's entry every time (issue 14;
+ * spec/emulator.md, "Per-site counters"). The sink hands it out (its {@code site}), a plan adds to
+ * it ({@link PlanOp.Site}) and adds its figures to its profile; what one event adds is one of three
+ * fixed forms.
  */
 public final class SiteCounter {
   /** Events counted here. */
@@ -62,7 +63,7 @@ public final class SiteCounter {
 
   /**
    * Where a sink's previous event ended, in application instructions retired (the event's own
-   * instruction included); shared by the sink's {@link Sink#record} and its sites.
+   * instruction included); shared by the sink's {@link Handler#record} and its sites.
    */
   public static final class Mark {
     /** The application instructions retired at the end of the previous event. */

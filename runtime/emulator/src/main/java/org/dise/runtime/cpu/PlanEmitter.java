@@ -1,0 +1,475 @@
+package org.dise.runtime.cpu;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import org.dise.runtime.cpu.plan.Accounts;
+import org.dise.runtime.cpu.plan.Counters;
+import org.dise.runtime.cpu.plan.Handler;
+import org.dise.runtime.cpu.plan.Plan;
+import org.dise.runtime.cpu.plan.PlanOp;
+import org.dise.runtime.cpu.plan.ReturningHandler;
+import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
+
+/**
+ * A decode stage's {@link Plan} for one tagged instruction as bytecode inside the translated unit
+ * that holds it (issue 14: counter micro-ops and sink calls inlined in the translation, as QEMU's
+ * TCG plugins inline theirs): per case a mask test on the unit's flag vector, counter ops and
+ * accounts as direct calls on the plan's handles, sink calls with their arguments read from the
+ * unit's registers, per-site counters added to in place, inserted instructions as the unit's own
+ * code and {@code T.INSN} where the plan puts it. The handles are constants of the unit; each is
+ * called on its own class where the unit can name it (so that C1 binds the call statically), else
+ * through its interface. The stage writes no bytecode (spec/emulator.md, "Plans").
+ */
+final class PlanEmitter {
+  private static final String ACCOUNTS = Type.getInternalName(Accounts.class);
+  private static final String COUNTERS = Type.getInternalName(Counters.class);
+  private static final String HANDLER = Type.getInternalName(Handler.class);
+  private static final String RETURNING = Type.getInternalName(ReturningHandler.class);
+  private static final String SITE = Type.getInternalName(SiteCounter.class);
+  private static final String MARK = Type.getInternalName(SiteCounter.Mark.class);
+  private static final String CPU = Type.getInternalName(Cpu.class);
+
+  /** The unit as the emitted plan sees it, at its tagged instruction. */
+  interface Unit {
+    /** Pushes the {@link Cpu}. */
+    void loadCpu();
+
+    /** Pushes the tagged instruction's {@link DecodedInsn}. */
+    void loadInsn();
+
+    /** Pushes the flag vector as a one-bit mask (a long), as it was before the plan. */
+    void loadVector();
+
+    /** Pushes integer register {@code reg} ({@code x[reg]}, DISE registers included). */
+    void loadX(int reg);
+
+    /** Pushes the raw bits of floating-point register {@code reg}. */
+    void loadF(int reg);
+
+    /**
+     * Pushes {@code value}, held by the unit for as long as it lives, as a constant cast to {@code
+     * internalName} (resolved once, then as cheap as a literal).
+     */
+    void loadConstant(Object value, String internalName);
+
+    /** Runs inserted integer computation {@code e} on the unit's registers. */
+    void value(DecodedInsn e);
+
+    /** Pushes whether conditional branch {@code e} is taken (an int), on the unit's registers. */
+    void condition(DecodedInsn e);
+
+    /** Pops a long into integer register {@code reg}. */
+    void storeX(int reg);
+
+    /** Stores to {@code x[]} the registers of {@code mask} the unit holds (for a handler). */
+    void store(long mask);
+
+    /** Counts one inserted instruction as retired, in the unit's count and the cpu's. */
+    void retire();
+
+    /** {@code T.INSN} as the unit's own code, the count and pc brought up to date around it. */
+    void original();
+
+    /** After {@link #original}: pushes where the application goes on ({@code T.NEXT_PC}). */
+    void loadNext();
+  }
+
+  private final MethodVisitor mv;
+
+  PlanEmitter(MethodVisitor mv) {
+    this.mv = mv;
+  }
+
+  /**
+   * Emits plan {@code p} of tagged instruction {@code d}. As a prologue ({@link Plan#isPrologue}):
+   * each case's ops up to {@code T.INSN}, which the caller runs next as untagged code; otherwise
+   * the whole replacement, {@code T.INSN} included (alone under a vector no case names). The code
+   * leaves the operand stack as it found it.
+   */
+  void emit(Plan p, DecodedInsn d, Unit u, boolean prologue) {
+    Label end = new Label();
+    for (Plan.Case c : p.cases()) {
+      Label next = new Label();
+      if (p.cases().size() > 1 || c.vectors() != d.diseMask) {
+        u.loadVector();
+        mv.visitLdcInsn(c.vectors());
+        mv.visitInsn(LAND);
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFEQ, next);
+      }
+      ops(p, c.ops(), d, u, prologue);
+      mv.visitJumpInsn(GOTO, end);
+      mv.visitLabel(next);
+    }
+    if (!prologue) {
+      u.original(); // a flag vector under which nothing matches with an effect
+    }
+    mv.visitLabel(end);
+  }
+
+  /** One case's ops; an inserted branch's target is a label at an op index. */
+  private void ops(Plan p, List<PlanOp> ops, DecodedInsn d, Unit u, boolean prologue) {
+    boolean branches = ops.stream().anyMatch(o -> o instanceof PlanOp.Insert);
+    Label[] at = new Label[branches ? ops.size() + 1 : 0];
+    for (int i = 0; i < at.length; i++) {
+      at[i] = new Label();
+    }
+    boolean after = false;
+    for (int i = 0; i < ops.size(); i++) {
+      if (branches) {
+        mv.visitLabel(at[i]);
+      }
+      PlanOp op = ops.get(i);
+      if (op instanceof PlanOp.Original) {
+        if (prologue) {
+          return; // the last op: the caller runs the instruction
+        }
+        u.original();
+        after = true;
+      } else if (op instanceof PlanOp.Count k) {
+        count(u, k);
+      } else if (op instanceof PlanOp.Replaced) {
+        accounts(u, p, "replaced");
+      } else if (op instanceof PlanOp.Site s) {
+        site(u, p.accounts(), d, s);
+      } else if (op instanceof PlanOp.Call k) {
+        if (!prologue) {
+          u.store(k.reads()); // what the handler reads of x[] itself
+        }
+        call(u, p.accounts(), d, k, after);
+      } else if (op instanceof PlanOp.Insert e) {
+        insert(u, p, e, at);
+      }
+    }
+    if (branches) {
+      mv.visitLabel(at[ops.size()]);
+    }
+  }
+
+  /** An inserted instruction: run, retired (the unit's count, the cpu's and the accounts'). */
+  private void insert(Unit u, Plan p, PlanOp.Insert e, Label[] at) {
+    if (e.target() < 0) {
+      u.value(e.insn());
+      retire(u, p);
+    } else if (SemanticsTable.of(e.insn().exec).kind() == SemanticsTable.Kind.BRANCH) {
+      u.condition(e.insn());
+      retire(u, p); // taken or not, it retired
+      mv.visitJumpInsn(IFNE, at[e.target()]);
+    } else {
+      retire(u, p);
+      mv.visitJumpInsn(GOTO, at[e.target()]);
+    }
+  }
+
+  private void retire(Unit u, Plan p) {
+    u.retire();
+    accounts(u, p, "insertedOne");
+  }
+
+  /** Calls no-argument method {@code name} of the plan's accounts. */
+  private void accounts(Unit u, Plan p, String name) {
+    load(u, p.accounts(), ACCOUNTS);
+    invoke(p.accounts(), ACCOUNTS, method(Accounts.class, name));
+  }
+
+  /** An HPS counter micro-op on the plan's counters. */
+  private void count(Unit u, PlanOp.Count k) {
+    Counters counters = k.counters();
+    load(u, counters, COUNTERS);
+    iconst(k.counter());
+    switch (k.kind()) {
+      case INC -> invoke(counters, COUNTERS, method(Counters.class, "inc"));
+      case DEC -> invoke(counters, COUNTERS, method(Counters.class, "dec"));
+      case SET -> {
+        if (k.register() >= 0) {
+          load(u, counters, COUNTERS);
+          iconst(k.register());
+          invoke(counters, COUNTERS, method(Counters.class, "register"));
+        } else {
+          mv.visitLdcInsn(k.constant());
+        }
+        invoke(counters, COUNTERS, method(Counters.class, "set"));
+      }
+    }
+  }
+
+  /**
+   * {@code call(sink, args...)}: the arguments into the call's own array, then the accounts and the
+   * handler's {@code record} in the order the stage keeps them (or, with a result, its {@code
+   * recordReturning} into the register). {@code T.NEXT_PC} before {@code T.INSN} is the
+   * fall-through; after it, where the instruction went.
+   */
+  private void call(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Call c, boolean after) {
+    boolean returns = c.result() >= 0;
+    String iface = returns ? RETURNING : HANDLER;
+    load(u, c.handler(), iface);
+    u.loadCpu();
+    u.loadInsn();
+    u.loadConstant(c.argArray(), "[J");
+    for (int a = 0; a < c.args().size(); a++) {
+      mv.visitInsn(DUP);
+      iconst(a);
+      PlanOp.Arg arg = c.args().get(a);
+      if (arg instanceof PlanOp.Arg.Const k) {
+        mv.visitLdcInsn(k.value());
+      } else if (arg instanceof PlanOp.Arg.Next) {
+        if (after) {
+          u.loadNext();
+        } else {
+          mv.visitLdcInsn(d.npc);
+        }
+      } else if (arg instanceof PlanOp.Arg.ThreadId) {
+        u.loadCpu();
+        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "threadId", "()I", false);
+        mv.visitInsn(I2L);
+      } else if (arg instanceof PlanOp.Arg.F f) {
+        u.loadF(f.reg());
+      } else {
+        u.loadX(((PlanOp.Arg.X) arg).reg());
+      }
+      mv.visitInsn(LASTORE);
+    }
+    load(u, accounts, ACCOUNTS);
+    if (!returns) {
+      invoke(accounts, ACCOUNTS, method(Accounts.class, "callStart"));
+      invoke(c.handler(), iface, method(Handler.class, "record"));
+      called(u, accounts, c.sink());
+      return;
+    }
+    iconst(c.sink());
+    invoke(accounts, ACCOUNTS, method(Accounts.class, "callReturningStart"));
+    invoke(c.handler(), iface, method(ReturningHandler.class, "recordReturning"));
+    u.storeX(c.result());
+  }
+
+  private void called(Unit u, Accounts accounts, int sink) {
+    load(u, accounts, ACCOUNTS);
+    iconst(sink);
+    invoke(accounts, ACCOUNTS, method(Accounts.class, "called"));
+  }
+
+  /**
+   * A call whose events go to a per-site counter: accounted as a call, with the counter's addition
+   * in place of the record (spec/emulator.md, "Per-site counters").
+   */
+  private void site(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Site s) {
+    SiteCounter site = s.counter();
+    if (site.since != null) {
+      // instructions += now - since.at; since.at = now (now: retired so far, this one included).
+      u.loadConstant(site.since, MARK);
+      callStart(u, accounts);
+      mv.visitInsn(LCONST_1);
+      mv.visitInsn(LADD);
+      mv.visitInsn(DUP2);
+      u.loadConstant(site.since, MARK);
+      mv.visitFieldInsn(GETFIELD, MARK, "at", "J");
+      mv.visitInsn(LSUB);
+      u.loadConstant(site, SITE);
+      mv.visitInsn(DUP_X2);
+      mv.visitFieldInsn(GETFIELD, SITE, "instructions", "J");
+      mv.visitInsn(LADD);
+      mv.visitFieldInsn(PUTFIELD, SITE, "instructions", "J");
+      mv.visitFieldInsn(PUTFIELD, MARK, "at", "J");
+      increment(u, site);
+    } else {
+      callStart(u, accounts);
+      mv.visitInsn(POP2); // the instruction count: only intervals read it
+      Label skip = new Label();
+      if (site.whenTaken) {
+        notTaken(u, d, skip);
+      }
+      increment(u, site);
+      mv.visitLabel(skip);
+    }
+    called(u, accounts, s.sink());
+  }
+
+  /** Counts a handler call; pushes the application instructions retired so far. */
+  private void callStart(Unit u, Accounts accounts) {
+    load(u, accounts, ACCOUNTS);
+    invoke(accounts, ACCOUNTS, method(Accounts.class, "callStart"));
+  }
+
+  /** {@code site.events++}. */
+  private void increment(Unit u, SiteCounter site) {
+    u.loadConstant(site, SITE);
+    mv.visitInsn(DUP);
+    mv.visitFieldInsn(GETFIELD, SITE, "events", "J");
+    mv.visitInsn(LCONST_1);
+    mv.visitInsn(LADD);
+    mv.visitFieldInsn(PUTFIELD, SITE, "events", "J");
+  }
+
+  /**
+   * Jumps to {@code skip} unless conditional branch {@code d} is taken, comparing its operands as
+   * the unit holds them before it executes.
+   */
+  private void notTaken(Unit u, DecodedInsn d, Label skip) {
+    u.loadX(d.rs1);
+    u.loadX(d.rs2);
+    switch (d.exec) {
+      case BEQ, BNE, BLT, BGE -> mv.visitInsn(LCMP);
+      case BLTU, BGEU ->
+          mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+      default -> throw new IllegalArgumentException("not a conditional branch: " + d);
+    }
+    int jump =
+        switch (d.exec) {
+          case BEQ -> IFNE;
+          case BLT, BLTU -> IFGE;
+          case BNE -> IFEQ;
+          default -> IFLT; // BGE, BGEU
+        };
+    mv.visitJumpInsn(jump, skip);
+  }
+
+  /** Pushes handle {@code value} as a constant of the unit, cast to its own class if nameable. */
+  private static void load(Unit u, Object value, String iface) {
+    String owner = directOwner(value);
+    u.loadConstant(value, owner != null ? owner : iface);
+  }
+
+  /** Invokes interface method {@code m} on handle {@code value}, on its own class if nameable. */
+  private void invoke(Object value, String iface, Method m) {
+    String owner = directOwner(value);
+    String desc = Type.getMethodDescriptor(m);
+    if (owner != null) {
+      mv.visitMethodInsn(INVOKEVIRTUAL, owner, m.getName(), desc, false);
+    } else {
+      mv.visitMethodInsn(INVOKEINTERFACE, iface, m.getName(), desc, true);
+    }
+  }
+
+  /** The one method {@code name} of plan interface {@code owner}. */
+  private static Method method(Class<?> owner, String name) {
+    for (Method m : owner.getMethods()) {
+      if (m.getName().equals(name)) {
+        return m;
+      }
+    }
+    throw new IllegalStateException(owner.getName() + " has no method " + name);
+  }
+
+  /**
+   * The internal name of {@code value}'s class when translated code can invoke it directly (a
+   * public class the emulator's class loader resolves to the same class), else null.
+   */
+  static String directOwner(Object value) {
+    Class<?> c = value.getClass();
+    for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
+      if (!Modifier.isPublic(k.getModifiers()) || k.isHidden() || k.isAnonymousClass()) {
+        return null;
+      }
+    }
+    try {
+      if (Class.forName(c.getName(), false, Cpu.class.getClassLoader()) != c) {
+        return null;
+      }
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null;
+    }
+    return Type.getInternalName(c);
+  }
+
+  private void iconst(int v) {
+    BytecodeTranslator.iconst(mv, v);
+  }
+
+  /**
+   * Whether the translator can run every op of {@code p} inline: each inserted instruction an
+   * integer computation that cannot fault, or a branch or plain jump within its part.
+   */
+  static boolean emittable(Plan p) {
+    for (Plan.Case c : p.cases()) {
+      for (PlanOp op : c.ops()) {
+        if (op instanceof PlanOp.Insert e && !inline(e)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean inline(PlanOp.Insert e) {
+    SemanticsTable.Entry t;
+    try {
+      t = SemanticsTable.of(e.insn().exec);
+    } catch (IllegalArgumentException x) {
+      return false;
+    }
+    if (e.target() < 0) {
+      return t.kind() == SemanticsTable.Kind.VALUE
+          && t.dest() == Operand.RD
+          && !t.fpu()
+          && !t.rm()
+          && t.sources().stream()
+              .noneMatch(s -> s == Operand.FRS1 || s == Operand.FRS2 || s == Operand.FRS3);
+    }
+    int rd = e.insn().rd;
+    boolean jump = e.insn().exec.base() == Op.JAL && (rd == 0 || rd == DecodedInsn.X0_SINK);
+    return t.kind() == SemanticsTable.Kind.BRANCH || jump;
+  }
+
+  /** The integer registers the plan's code reads from the unit (bit r: x[r]). */
+  static long reads(Plan p) {
+    long read = 0;
+    for (Plan.Case c : p.cases()) {
+      for (PlanOp op : c.ops()) {
+        if (op instanceof PlanOp.Insert e) {
+          for (Operand src : SemanticsTable.of(e.insn().exec).sources()) {
+            read |=
+                src == Operand.RS1 ? bit(e.insn().rs1) : src == Operand.RS2 ? bit(e.insn().rs2) : 0;
+          }
+        } else if (op instanceof PlanOp.Call k) {
+          for (PlanOp.Arg a : k.args()) {
+            read |= a instanceof PlanOp.Arg.X x ? bit(x.reg()) : 0;
+          }
+        }
+      }
+    }
+    return read;
+  }
+
+  /** The integer registers the plan's code writes (never the original instruction's). */
+  static long writes(Plan p) {
+    long written = 0;
+    for (Plan.Case c : p.cases()) {
+      for (PlanOp op : c.ops()) {
+        if (op instanceof PlanOp.Insert e && e.target() < 0) {
+          written |= bit(e.insn().rd);
+        } else if (op instanceof PlanOp.Call k) {
+          written |= bit(k.result());
+        }
+      }
+    }
+    return written;
+  }
+
+  /**
+   * What a prologue's handlers read of {@code x[]} themselves (their arguments come from locals).
+   */
+  static long handlerReads(Plan p) {
+    long r = 0;
+    for (Plan.Case c : p.cases()) {
+      for (PlanOp op : c.ops()) {
+        r |= op instanceof PlanOp.Call k ? k.reads() : 0;
+      }
+    }
+    return r;
+  }
+
+  private static long bit(int reg) {
+    return reg > 0 && reg != DecodedInsn.X0_SINK && reg < 64 ? 1L << reg : 0;
+  }
+}

@@ -1,0 +1,16 @@
+package org.dise.runtime.cpu.plan;
+
+import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.isa.DecodedInsn;
+
+/**
+ * The target of a plan's {@code call(sink, args...)} ({@link PlanOp.Call}): the stage's sink. The
+ * emulator calls it directly on its class where translated code can name that class.
+ */
+public interface Handler {
+  /**
+   * Records one event. {@code original} is the matched instruction, {@code args} the call's
+   * arguments, {@code applicationInstructions} the application instructions retired so far.
+   */
+  void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
+}
