@@ -29,7 +29,7 @@ fi
 
 # npm ci again only when the lock file changed since the last one (it empties node_modules).
 if ! cmp -s package-lock.json node_modules/.acf-package-lock.json 2>/dev/null; then
-  npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+  npm ci --prefer-offline --no-audit --no-fund --silent
   cp package-lock.json node_modules/.acf-package-lock.json
 fi
 cmp -s ../../LICENSE LICENSE || cp ../../LICENSE LICENSE
@@ -38,8 +38,7 @@ cmp -s ../../LICENSE LICENSE || cp ../../LICENSE LICENSE
 vsix=acf-productions.vsix
 if [ -f "$vsix" ] && [ -z "$(find package.json package-lock.json extension.js \
     language-configuration.json LICENSE syntaxes README.md -newer "$vsix" 2>/dev/null)" ]; then
-  echo "editors/vscode/build.sh: $vsix is up to date"
-  exit 0
+  exit 0 # up to date: nothing to say (./mvnw -q stays one line per module)
 fi
 # vsce lists every packaged file on stdout: kept out of the build's log unless it fails.
 log=node_modules/.acf-vsce.log
