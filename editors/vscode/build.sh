@@ -29,7 +29,7 @@ fi
 
 # npm ci again only when the lock file changed since the last one (it empties node_modules).
 if ! cmp -s package-lock.json node_modules/.acf-package-lock.json 2>/dev/null; then
-  npm ci --prefer-offline --no-audit --no-fund --silent
+  npm ci --prefer-offline --no-audit --no-fund --loglevel=error >/dev/null # errors: stderr
   cp package-lock.json node_modules/.acf-package-lock.json
 fi
 cmp -s ../../LICENSE LICENSE || cp ../../LICENSE LICENSE
