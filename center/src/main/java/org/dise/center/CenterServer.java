@@ -403,6 +403,20 @@ public final class CenterServer implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
       Exchange x = new Exchange(request, response, callback);
+      // Logged before the answer is written, so that the line is there once the client has it.
+      x.beforeAnswer =
+          status -> {
+            if (logReads && status < 400 && !x.method.equals("POST")) {
+              log(
+                  status
+                      + " "
+                      + x.method
+                      + " "
+                      + x.path
+                      + " from "
+                      + Request.getRemoteAddr(request));
+            }
+          };
       try {
         route(x);
       } catch (UploadException e) {
@@ -421,9 +435,6 @@ public final class CenterServer implements AutoCloseable {
       }
       if (!x.answered) {
         x.error(500, "internal error (see the center's log)");
-      }
-      if (logReads && x.status < 400 && !x.method.equals("POST")) {
-        log(x.status + " " + x.method + " " + x.path + " from " + Request.getRemoteAddr(x.request));
       }
       return true;
     }
@@ -838,7 +849,7 @@ public final class CenterServer implements AutoCloseable {
     final String method;
     final String path;
     boolean answered;
-    int status;
+    java.util.function.IntConsumer beforeAnswer = status -> {};
 
     Exchange(Request request, Response response, Callback callback) {
       this.request = request;
@@ -896,7 +907,7 @@ public final class CenterServer implements AutoCloseable {
         b = "{\"error\": \"internal error\"}".getBytes(StandardCharsets.UTF_8);
         status = 500;
       }
-      this.status = status;
+      beforeAnswer.accept(status);
       response.setStatus(status);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
