@@ -205,10 +205,20 @@ class ProgramSymbolsTest {
                 + "  hint: did you mean `sum_hot`?",
             "test.acf:3:13: error: bin/arrays has no symbol `no_such_thing`")
         .inOrder();
-    // An engine refuses a set whose symbols are not resolved rather than guess.
+    // An engine refuses a set whose replacement code names a symbol not resolved rather than
+    // guess; a pattern's symbol may wait for a library that defines it (bindDeferring), and until
+    // one does, its production matches nothing and the engine says the symbol is unbound.
     IllegalArgumentException unbound =
         assertThrows(IllegalArgumentException.class, () -> new DiseEngine(set));
-    assertThat(unbound).hasMessageThat().contains("symbol(sum_hto)");
+    assertThat(unbound).hasMessageThat().contains("symbol_end(no_such_thing)");
+    ProductionSet patternOnly =
+        EngineEndToEndTest.lower(
+            "sink s = region_counter();\n"
+                + "P: T.OPCLASS == load && T.PC >= symbol(sum_hto) => R, null\n"
+                + "R: call(s, T.PC); T.INSN;\n");
+    DiseEngine waiting = new DiseEngine(patternOnly);
+    waiting.install(m.cpu());
+    assertThat(waiting.unbound()).containsExactly(new SymbolRef("sum_hto", false, "test.acf:2:33"));
   }
 
   @Test

@@ -100,7 +100,8 @@ public final class CheckCommand implements Callable<Integer> {
     for (Path file : files) {
       Frontend.Result r = frontend.check(read(file), file);
       if (symbols != null && r.program().isPresent()) {
-        ProgramSymbolCheck.run(r.program().get(), symbols, program.toString(), r.diagnostics());
+        ProgramSymbolCheck.run(
+            r.program().get(), symbols, program.toString(), found.note() != null, r.diagnostics());
       }
       errors += r.diagnostics().errorCount();
       warnings += r.diagnostics().warningCount();

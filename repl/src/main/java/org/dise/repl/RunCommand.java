@@ -60,7 +60,8 @@ import picocli.CommandLine.Parameters;
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
       "",
-      "Program symbols (symbol(NAME), resolved when the program is loaded):",
+      "Program symbols (symbol(NAME), resolved when the program is loaded; in a pattern, a",
+      "function of a library the program dlopens binds when it loads):",
       "  ./acf run --acf examples/acf/array_loads.acf examples/programs/bin/arrays",
       "Reporting to an optimization center (acf center serve; spec/remote.md):",
       "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
@@ -439,6 +440,7 @@ public final class RunCommand implements Callable<Integer> {
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
     }
+    run.neverBound().forEach(System.err::println);
     if (engine != null) {
       org.dise.center.DeviceReporter.Summary sent =
           reporter == null

@@ -139,12 +139,15 @@ class DynamicProgramsCommandTest {
         bad,
         Files.readString(acf, StandardCharsets.UTF_8).replace("symbol(printf)", "symbol(prinft)"),
         StandardCharsets.UTF_8);
-    ConfigCommandTest.Result refused = acf("run", "--acf", bad.toString(), hello);
-    assertThat(refused.status()).isEqualTo(1);
-    assertThat(refused.stdout()).isEmpty();
-    assertThat(refused.stderr()).contains("has no symbol `prinft`");
-    assertThat(refused.stderr()).contains("did you mean `printf`?");
-    assertThat(refused.stderr()).contains("(dlopen) is not searched");
+    // Not in the program or its start-up libraries: it may come with a library the program opens
+    // later (LateSymbolsCommandTest), so the run goes on, warned at the start and at exit.
+    ConfigCommandTest.Result waited = acf("run", "--acf", bad.toString(), hello);
+    assertThat(waited.status()).isEqualTo(0);
+    assertThat(waited.stderr()).contains("have no symbol `prinft`");
+    assertThat(waited.stderr()).contains("did you mean `printf`?");
+    assertThat(waited.stderr())
+        .contains("warning: no library the program loaded defines `prinft`, so the productions");
+    assertThat(waited.stderr()).contains("profile in_printf: 0 entries");
   }
 
   @Test

@@ -89,6 +89,55 @@ class RuntimeEntryPointTest {
   }
 
   @Test
+  void aConfigurationNamingProgramSymbolsIsBoundToTheProgramItRuns(@TempDir Path dir)
+      throws Exception {
+    Path acf = dir.resolve("in_fn.acf");
+    Files.writeString(
+        acf,
+        "sink sum_hot_loads = region_counter(cost = 40);\n"
+            + "P1: T.OPCLASS == load && T.PC >= symbol(sum_hot) && T.PC < symbol_end(sum_hot)"
+            + " => R1, null\n"
+            + "R1: call(sum_hot_loads, T.PC); T.INSN;\n"
+            + "P2: T.PC == symbol(no_such_fn) => R1, null\n");
+    Path cfg = dir.resolve("in_fn.dcfg");
+    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
+        .isEqualTo(0);
+    Path arrays = ConfigCommandTest.ROOT.resolve("examples/programs/bin/arrays");
+    Path stderr = dir.resolve("stderr");
+    // A static program has every symbol it will ever have: a missing one is refused, named.
+    assertThat(runtime(cfg, arrays, stderr)).isEqualTo(1);
+    assertThat(Files.readString(stderr)).contains("has no symbol `no_such_fn`");
+    assertThat(Files.readString(stderr)).contains("nothing was run");
+
+    Files.writeString(
+        acf, Files.readString(acf).replace("P2: T.PC == symbol(no_such_fn) => R1, null\n", ""));
+    assertThat(ConfigCommandTest.acf("compile", acf.toString(), "-o", cfg.toString()).status())
+        .isEqualTo(0);
+    assertThat(runtime(cfg, arrays, stderr)).isEqualTo(0);
+    // sum_hot reads hot_table 512 times per call, 40 calls (docs/custom-profiles.md section 7).
+    assertThat(Files.readString(stderr)).containsMatch("0x[0-9a-f]+\\s+sum_hot\\s+20480\\s");
+  }
+
+  /** {@code java -jar acf-runtime.jar run --config cfg program}: its status, stderr to a file. */
+  private static int runtime(Path cfg, Path program, Path stderr) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-jar",
+                JAR.toString(),
+                "run",
+                "--config",
+                cfg.toString(),
+                program.toString())
+            .redirectError(stderr.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    return p.exitValue();
+  }
+
+  @Test
   void usageErrorsExitTwoWithTheUsage() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p =

@@ -23,20 +23,30 @@ public final class ProgramSymbolCheck {
   private final ProgramSymbols symbols;
   private final String programName;
   private final Diagnostics diags;
+  private final boolean dynamic;
   private int references;
 
-  private ProgramSymbolCheck(ProgramSymbols symbols, String programName, Diagnostics diags) {
+  private ProgramSymbolCheck(
+      ProgramSymbols symbols, String programName, boolean dynamic, Diagnostics diags) {
     this.symbols = symbols;
     this.programName = programName;
+    this.dynamic = dynamic;
     this.diags = diags;
   }
 
   /**
    * Reports every symbol reference {@code symbols} does not resolve; returns how many there are.
+   * For a {@code dynamic} program (whose {@code symbols} are those of the objects mapped at
+   * start-up), a pattern's symbol that no object has is a warning: a library the program opens
+   * later may define it, and acf run binds it then ({@link SymbolBinding#bindDeferring}).
    */
   public static int run(
-      CheckedProgram program, ProgramSymbols symbols, String programName, Diagnostics diags) {
-    ProgramSymbolCheck c = new ProgramSymbolCheck(symbols, programName, diags);
+      CheckedProgram program,
+      ProgramSymbols symbols,
+      String programName,
+      boolean dynamic,
+      Diagnostics diags) {
+    ProgramSymbolCheck c = new ProgramSymbolCheck(symbols, programName, dynamic, diags);
     for (org.dise.compiler.sem.Component k : program.sinks()) {
       k.params().values().forEach(c::value);
     }
@@ -59,6 +69,20 @@ public final class ProgramSymbolCheck {
 
   private void pattern(Pattern p) {
     if (p instanceof Pattern.SymbolAddr y) {
+      SymbolRef ref = new SymbolRef(y.symbol(), y.end(), "");
+      if (dynamic && SymbolBinding.absent(ref, symbols)) {
+        references++;
+        SymbolBinding.explain(ref, symbols, programName)
+            .ifPresent(
+                u ->
+                    diags.warning(
+                        y.span(),
+                        u.message()
+                            + " at start-up: it binds if a library the program opens later"
+                            + " (dlopen) defines it",
+                        u.hint()));
+        return;
+      }
       check(y.symbol(), y.end(), y.span());
     } else if (p instanceof Pattern.Unary u) {
       pattern(u.operand());

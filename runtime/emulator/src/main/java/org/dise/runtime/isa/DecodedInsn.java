@@ -77,6 +77,24 @@ public final class DecodedInsn {
     return rd == X0_SINK ? 0 : rd;
   }
 
+  /**
+   * Whether this conditional branch is taken with integer registers {@code x} as they are before it
+   * executes; false for any other instruction.
+   */
+  public boolean taken(long[] x) {
+    long a = x[rs1];
+    long b = x[rs2];
+    return switch (exec) {
+      case BEQ -> a == b;
+      case BNE -> a != b;
+      case BLT -> a < b;
+      case BGE -> a >= b;
+      case BLTU -> Long.compareUnsigned(a, b) < 0;
+      case BGEU -> Long.compareUnsigned(a, b) >= 0;
+      default -> false;
+    };
+  }
+
   /** Static target of a direct branch or jal, or -1 when the target is not static. */
   public long target() {
     return switch (exec) {

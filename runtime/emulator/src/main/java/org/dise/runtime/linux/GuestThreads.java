@@ -258,6 +258,7 @@ public final class GuestThreads implements Scheduler {
     if (expired && leader) {
       tree.runOthers(this, cpu); // the other processes' turn, one quantum each
     }
+    boolean idleTimer = false;
     while (true) {
       wakeWaiting();
       GuestThread next = runQueue.pollFirst();
@@ -284,6 +285,12 @@ public final class GuestThreads implements Scheduler {
         return StopReason.STEP_LIMIT; // the tree's instruction budget is spent
       }
       if (timeOutFirstTimedWaiter() == null) {
+        // Idle until the interval timer expires: its signal may wake a blocked thread (once; if it
+        // woke none, the process is stuck for good).
+        if (!idleTimer && signals != null && signals.expireWhileIdle(cpu)) {
+          idleTimer = true;
+          continue;
+        }
         deadlockReport = describeDeadlock();
         return StopReason.DEADLOCK;
       }

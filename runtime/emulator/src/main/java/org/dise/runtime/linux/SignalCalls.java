@@ -871,6 +871,21 @@ final class SignalCalls {
     deliver(cpu);
   }
 
+  /**
+   * Every thread of the process is blocked and nothing else can run: the guest's clock passes to
+   * the timer's expiry at once (idle time, as in {@code pause}) and the timer fires, so that its
+   * SIGALRM can interrupt a blocking call as on Linux. Returns false when no timer is armed or
+   * SIGALRM is ignored (then nothing would ever wake the process).
+   */
+  boolean expireWhileIdle(Cpu cpu) {
+    if (timerAt < 0 || ignored(SIGALRM)) {
+      return false;
+    }
+    waitedNanos += Math.max(0, timerAt - now(cpu));
+    fire(cpu);
+    return true;
+  }
+
   /** ITIMER_REAL expired: SIGALRM, and the next expiry for an interval timer. */
   private void fire(Cpu cpu) {
     raise(SIGALRM, SI_KERNEL, 0);

@@ -3,9 +3,13 @@ package org.dise.runtime.dise;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.PlanInterpreter;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.elf.LinkMap;
+import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
 
@@ -17,7 +21,15 @@ import org.dise.runtime.sink.Sink;
  * {@code T.INSN} in ACF order, {@code T.INSN} once, then the parts after). See spec/engine.md.
  */
 public final class DiseEngine extends EngineState {
-  private final PatternTable pt;
+  /**
+   * The pattern table, rebuilt (at decode time only, never per instance) when a library that
+   * defines a symbol a pattern waits for loads ({@link #rebind}).
+   */
+  private PatternTable pt;
+
+  /** The productions as bound so far: a pattern may still name a symbol no object defines yet. */
+  private List<Production> bound;
+
   private final ReplacementTable rt;
 
   // Scratch for one dynamic instance (the engine is single-threaded, like the hart).
@@ -34,7 +46,8 @@ public final class DiseEngine extends EngineState {
    */
   public DiseEngine(ProductionSet set) {
     super(set);
-    this.pt = new PatternTable(set.productions());
+    this.bound = set.productions();
+    this.pt = table(bound);
     this.rt = new ReplacementTable(set.replacements());
     this.matched = new int[set.productions().size()];
     this.chosen = new Step[set.productions().size()][];
@@ -42,6 +55,108 @@ public final class DiseEngine extends EngineState {
         set.productions().stream()
             .map(p -> p.control().toArray(new MicroOp[0]))
             .toArray(MicroOp[][]::new);
+  }
+
+  /** The table of {@code productions}; a pattern that still names a symbol matches nothing. */
+  private static PatternTable table(List<Production> productions) {
+    List<Production> out = new ArrayList<>();
+    for (Production p : productions) {
+      out.add(
+          waitsFor(p).isEmpty()
+              ? p
+              : new Production(
+                  p.name(),
+                  p.acf(),
+                  new PatternExpr.Const(0),
+                  p.control(),
+                  p.replacement(),
+                  p.tag()));
+    }
+    return new PatternTable(out);
+  }
+
+  private static List<SymbolRef> waitsFor(Production p) {
+    List<SymbolRef> refs = new ArrayList<>();
+    ProductionSet.symbolsOf(p.pattern(), refs);
+    return refs;
+  }
+
+  /**
+   * The symbols the patterns name that no object of the process has defined yet, once per name in
+   * production order: empty unless the productions were bound with {@link
+   * SymbolBinding#bindDeferring} and a library that defines one has not loaded (yet). Those
+   * productions match nothing until it does.
+   */
+  public List<SymbolRef> unbound() {
+    java.util.LinkedHashMap<String, SymbolRef> out = new java.util.LinkedHashMap<>();
+    for (Production p : bound) {
+      waitsFor(p).forEach(r -> out.putIfAbsent(r.name(), r));
+    }
+    return List.copyOf(out.values());
+  }
+
+  /**
+   * Binds each symbol a pattern waits for that {@code symbols} (every object the process has
+   * mapped) defines now, in place: the holders of this engine keep it, its counters and sinks go
+   * on. The instructions decoded and translated so far are dropped, so that they are matched again
+   * under the new patterns. Returns whether any symbol bound.
+   */
+  public boolean rebind(ProgramSymbols symbols) {
+    boolean changed = false;
+    List<Production> next = new ArrayList<>(bound.size());
+    for (Production p : bound) {
+      if (waitsFor(p).isEmpty()) {
+        next.add(p);
+        continue;
+      }
+      PatternExpr e = SymbolBinding.bind(p.pattern(), symbols);
+      changed |= !e.equals(p.pattern());
+      next.add(new Production(p.name(), p.acf(), e, p.control(), p.replacement(), p.tag()));
+    }
+    if (!changed) {
+      return false;
+    }
+    bound = List.copyOf(next);
+    pt = table(bound);
+    if (cpu != null) {
+      cpu.flushDecodeCache();
+    }
+    return true;
+  }
+
+  /** Listens for the libraries the process maps while symbols are waiting (null: none). */
+  private Consumer<LinkMap.LoadedObject> loads;
+
+  private LinkMap listened;
+
+  /**
+   * Binds the waiting symbols against the objects {@code cpu}'s process has already mapped (a
+   * forked child's, or a process's the engine is installed in late) and listens for the libraries
+   * it maps from now on: the dynamic linker maps a library's code before running any of it.
+   */
+  @Override
+  protected void installing(Cpu cpu) {
+    if (listened != null) {
+      listened.removeListener(loads);
+      listened = null;
+    }
+    LinkMap map = cpu.linkMap();
+    if (map == null || unbound().isEmpty()) {
+      return;
+    }
+    rebind(map.programSymbols());
+    if (unbound().isEmpty()) {
+      return;
+    }
+    listened = map;
+    loads =
+        o -> {
+          rebind(map.programSymbols());
+          if (unbound().isEmpty()) {
+            map.removeListener(loads);
+          }
+        };
+    map.onLoad(loads);
   }
 
   @Override
@@ -88,6 +203,16 @@ public final class DiseEngine extends EngineState {
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;
+    if (interpretPlans && !m.tags && cpu.retireObserver() == null) {
+      if (!m.planned) {
+        m.planned = true;
+        m.plan = PlanBuilder.build(this, d, m);
+      }
+      if (m.plan != null) {
+        plansInterpreted++;
+        return PlanInterpreter.run(m.plan, d, cpu);
+      }
+    }
     int n = matchAndApply(m);
     if (!m.tags) {
       return replace(m, n, d, cpu);
@@ -190,6 +315,25 @@ public final class DiseEngine extends EngineState {
   }
 
   private boolean inlinePrologues = true;
+
+  private boolean interpretPlans;
+
+  /**
+   * Whether {@link #execute} runs an instruction's plan ({@link PlanBuilder}) on the emulator's
+   * {@link PlanInterpreter} instead of the engine's own steps, where a plan says it all and no
+   * timing model listens (off by default: the engine's steps are the reference, and EngineCasesTest
+   * runs every case both ways).
+   */
+  public void setInterpretPlans(boolean on) {
+    this.interpretPlans = on;
+  }
+
+  private long plansInterpreted;
+
+  /** How many times {@link #execute} ran a plan on the {@link PlanInterpreter}. */
+  public long plansInterpreted() {
+    return plansInterpreted;
+  }
 
   /**
    * Whether translated code gets prologues and replacements as bytecode (the default) or calls

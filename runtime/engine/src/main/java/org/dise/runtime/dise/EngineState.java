@@ -47,11 +47,15 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
    * @throws IllegalArgumentException naming what does not fit the budget or is not implemented
    */
   protected EngineState(ProductionSet set) {
-    if (!set.symbols().isEmpty()) {
+    // A pattern may still name a symbol of a library not loaded yet (DiseEngine binds it when the
+    // library loads); the replacement code's and the sinks' symbols are fixed here.
+    List<SymbolRef> fixed = new java.util.ArrayList<>(set.symbols());
+    set.patternSymbols().forEach(fixed::remove);
+    if (!fixed.isEmpty()) {
       throw new IllegalArgumentException(
           "the productions name program symbols ("
-              + set.symbols().get(0)
-              + (set.symbols().size() > 1 ? ", ..." : "")
+              + fixed.get(0)
+              + (fixed.size() > 1 ? ", ..." : "")
               + "), which are resolved when the program is loaded: bind them first"
               + " (SymbolBinding.bind)");
     }
@@ -292,8 +296,12 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   @Override
   public final void install(Cpu cpu) {
     this.cpu = cpu;
+    installing(cpu);
     cpu.setDecodeStage(this);
   }
+
+  /** Called by {@link #install} before the engine enters {@code cpu}'s decode stage. */
+  protected void installing(Cpu cpu) {}
 
   @Override
   public final ProductionSet productionSet() {

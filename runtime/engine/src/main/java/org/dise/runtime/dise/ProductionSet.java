@@ -81,7 +81,20 @@ public record ProductionSet(
     return out;
   }
 
-  private static void symbolsOf(PatternExpr e, List<SymbolRef> out) {
+  /**
+   * The program symbols the patterns name, each once per place it is written: after {@link
+   * SymbolBinding#bindDeferring}, those of libraries not loaded yet, which an engine binds when
+   * they load.
+   */
+  public List<SymbolRef> patternSymbols() {
+    List<SymbolRef> out = new ArrayList<>();
+    for (Production p : productions) {
+      symbolsOf(p.pattern(), out);
+    }
+    return out;
+  }
+
+  static void symbolsOf(PatternExpr e, java.util.Collection<SymbolRef> out) {
     if (e instanceof PatternExpr.SymbolAddr s) {
       out.add(s.ref());
     } else if (e instanceof PatternExpr.Unary u) {

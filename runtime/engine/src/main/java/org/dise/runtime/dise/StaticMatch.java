@@ -21,6 +21,11 @@ final class StaticMatch {
    * Per flag vector, what happens when the instruction is decoded under it ({@link
    * DiseEngine.Chosen}), made on first use: it depends on the vector alone.
    */
+  /** The instruction's plan for the plan interpreter, once {@link #planned} (null: none). */
+  org.dise.runtime.cpu.plan.Plan plan;
+
+  boolean planned;
+
   DiseEngine.Chosen[] plans;
 
   StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {

@@ -51,6 +51,90 @@ public final class SymbolBinding {
     if (!problems.isEmpty()) {
       throw new UnresolvedSymbolsException(problems);
     }
+    return resolve(set, symbols);
+  }
+
+  /**
+   * A binding that left some symbols for later ({@link #bindDeferring}): {@code set} with every
+   * symbol the program has bound, and the pattern symbols it does not have yet, still symbolic in
+   * {@code set}'s patterns ({@code late}, once per name, in the order first written).
+   */
+  public record Binding(ProductionSet set, List<SymbolRef> late) {
+    public Binding {
+      late = List.copyOf(late);
+    }
+  }
+
+  /**
+   * As {@link #bind}, for a dynamically linked program whose libraries may come later (dlopen): a
+   * symbol that {@code symbols} does not have at all and that only patterns name stays symbolic, to
+   * be bound when a library that defines it loads ({@link #resolveAvailable}); until then the
+   * productions whose patterns name it match nothing (spec/emulator.md, "Symbols of libraries
+   * opened later"). Everything else that does not resolve is refused as by {@link #bind}: an
+   * ambiguous name, a {@code symbol_end} without a size, and a missing symbol in a replacement
+   * sequence or a sink or trigger parameter (those are fixed when the engine is built).
+   *
+   * @throws UnresolvedSymbolsException listing every reference that cannot be resolved or deferred
+   */
+  public static Binding bindDeferring(ProductionSet set, ProgramSymbols symbols, String program) {
+    List<SymbolRef> refs = set.symbols();
+    if (refs.isEmpty()) {
+      return new Binding(set, List.of());
+    }
+    java.util.Set<SymbolRef> inPatterns = new java.util.HashSet<>();
+    for (Production p : set.productions()) {
+      ProductionSet.symbolsOf(p.pattern(), inPatterns);
+    }
+    java.util.Set<SymbolRef> outside = new java.util.HashSet<>(refs);
+    outside.removeAll(inPatterns);
+    List<String> problems = new ArrayList<>();
+    java.util.LinkedHashMap<String, SymbolRef> late = new java.util.LinkedHashMap<>();
+    for (SymbolRef r : refs) {
+      Optional<Unresolved> why = explain(r, symbols, program);
+      if (why.isEmpty()) {
+        continue;
+      }
+      if (absent(r, symbols) && !outside.contains(r)) {
+        late.putIfAbsent(r.name(), r);
+        continue;
+      }
+      String p = why.get().render();
+      if (absent(r, symbols)) {
+        p +=
+            "\n  note: a symbol of a library the program opens later (dlopen) may be named in a"
+                + " pattern only: it binds when the library loads";
+      }
+      if (!problems.contains(p)) {
+        problems.add(p);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new UnresolvedSymbolsException(problems);
+    }
+    return new Binding(resolveAvailable(set, symbols), List.copyOf(late.values()));
+  }
+
+  /**
+   * Whether {@code symbols} has nothing at all of {@code ref}'s name (neither one nor several),
+   * though it has symbols: what a library loaded later may still define.
+   */
+  public static boolean absent(SymbolRef ref, ProgramSymbols symbols) {
+    return symbols.size() > 0
+        && symbols.lookup(ref.name()).isEmpty()
+        && symbols.candidates(ref.name()).isEmpty();
+  }
+
+  /**
+   * {@code set} with every pattern symbol that {@code symbols} resolves now bound and the others
+   * left symbolic: how an engine binds its late symbols when a library loads. Symbols outside the
+   * patterns must be bound already ({@link #bindDeferring} refuses them otherwise).
+   */
+  public static ProductionSet resolveAvailable(ProductionSet set, ProgramSymbols symbols) {
+    return set.symbols().isEmpty() ? set : resolve(set, symbols);
+  }
+
+  /** {@code set} with each symbol that resolves in {@code symbols} replaced by its address. */
+  private static ProductionSet resolve(ProductionSet set, ProgramSymbols symbols) {
     List<Production> productions = new ArrayList<>();
     for (Production p : set.productions()) {
       productions.add(
@@ -172,9 +256,10 @@ public final class SymbolBinding {
             near == null ? null : "did you mean `" + near + "`?"));
   }
 
-  private static PatternExpr bind(PatternExpr e, ProgramSymbols symbols) {
+  static PatternExpr bind(PatternExpr e, ProgramSymbols symbols) {
     if (e instanceof PatternExpr.SymbolAddr s) {
-      return new PatternExpr.Const(address(s.ref(), symbols).orElseThrow());
+      // Left symbolic when absent: only bindDeferring lets one through (bind checked them all).
+      return address(s.ref(), symbols).<PatternExpr>map(PatternExpr.Const::new).orElse(e);
     }
     if (e instanceof PatternExpr.Unary u) {
       return new PatternExpr.Unary(u.op(), bind(u.operand(), symbols));

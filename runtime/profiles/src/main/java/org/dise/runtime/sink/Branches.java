@@ -8,17 +8,7 @@ final class Branches {
 
   /** Whether a conditional branch will be taken with the current register values. */
   static boolean taken(DecodedInsn d, long[] x) {
-    long a = x[d.rs1];
-    long b = x[d.rs2];
-    return switch (d.exec) {
-      case BEQ -> a == b;
-      case BNE -> a != b;
-      case BLT -> a < b;
-      case BGE -> a >= b;
-      case BLTU -> Long.compareUnsigned(a, b) < 0;
-      case BGEU -> Long.compareUnsigned(a, b) >= 0;
-      default -> false;
-    };
+    return d.taken(x);
   }
 
   /** Where a jal or jalr goes with the current register values (the callee of a call). */

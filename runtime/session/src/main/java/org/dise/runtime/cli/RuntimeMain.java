@@ -143,13 +143,14 @@ public final class RuntimeMain {
     Machine machine;
     DiseEngine engine;
     try {
-      machine =
-          Programs.load(
-              program,
-              guestArgs,
-              new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err)
-                  .withOnUnsupported(onUnsupported));
-      engine = Engines.build(c.productions(), config.toString());
+      Machine.Options options =
+          new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err)
+              .withOnUnsupported(onUnsupported);
+      // symbol(NAME) bound to this build of the program, as acf run binds it.
+      org.dise.runtime.dise.ProductionSet set =
+          Productions.bind(c.productions(), program, options, err, "nothing was run");
+      machine = Programs.load(program, guestArgs, options);
+      engine = Engines.build(set, config.toString());
     } catch (SessionError e) {
       err.println("acf-runtime: " + e.getMessage());
       return 1;
@@ -160,6 +161,7 @@ public final class RuntimeMain {
     if (o.report() != null) {
       err.println("acf-runtime: " + o.report());
     }
+    Productions.neverBound(engine).forEach(err::println);
     for (Sink s : engine.sinks()) {
       ProfileTable t = s.table(machine.symbols());
       err.printf("profile %s: %,d entries%n", s.name(), t.rows().size());

@@ -6,6 +6,7 @@ import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.SymbolBinding;
+import org.dise.runtime.dise.SymbolRef;
 import org.dise.runtime.dise.config.ConfigException;
 import org.dise.runtime.dise.config.ConfigFormat;
 import org.dise.runtime.dise.config.DeployableConfig;
@@ -69,7 +70,16 @@ public final class Productions {
       return set;
     }
     try {
-      return SymbolBinding.bind(set, symbols, program);
+      if (note == null) {
+        return SymbolBinding.bind(set, symbols, program);
+      }
+      // Dynamically linked: a symbol no object has at start-up may come with a library the
+      // program opens later; the engine binds it then (spec/emulator.md).
+      SymbolBinding.Binding b = SymbolBinding.bindDeferring(set, symbols, program);
+      for (SymbolRef r : b.late()) {
+        problems.println(waiting(r, symbols, program));
+      }
+      return b.set();
     } catch (SymbolBinding.UnresolvedSymbolsException e) {
       // Each problem as the compiler prints a diagnostic (file:line:col: error: ...), then one
       // summary line, as for any ACF that does not check.
@@ -87,5 +97,43 @@ public final class Productions {
               + "; "
               + consequence);
     }
+  }
+
+  /** The warning that {@code ref} waits for a library to load, with a spelling hint when near. */
+  static String waiting(SymbolRef ref, ProgramSymbols symbols, String program) {
+    String hint =
+        SymbolBinding.explain(ref, symbols, program)
+            .map(SymbolBinding.Unresolved::hint)
+            .orElse(null);
+    return (ref.origin().isEmpty() ? "" : ref.origin() + ": ")
+        + "warning: "
+        + program
+        + " and the libraries it maps at start-up have no symbol `"
+        + ref.name()
+        + "`: "
+        + ref.spelling()
+        + " binds when a library the program opens later (dlopen) defines it, and until then"
+        + " the productions naming it match nothing"
+        + (hint == null ? "" : "\n  hint: " + hint);
+  }
+
+  /**
+   * One warning per symbol that was still waiting for its library when {@code engine}'s process
+   * ended (none for an engine that waits for nothing): its productions never matched.
+   */
+  public static List<String> neverBound(org.dise.runtime.dise.ProfilingEngine engine) {
+    if (!(engine instanceof org.dise.runtime.dise.DiseEngine d)) {
+      return List.of();
+    }
+    return d.unbound().stream()
+        .map(
+            r ->
+                (r.origin().isEmpty() ? "" : r.origin() + ": ")
+                    + "warning: no library the program loaded defines `"
+                    + r.name()
+                    + "`, so the productions naming "
+                    + r.spelling()
+                    + " matched nothing")
+        .toList();
   }
 }

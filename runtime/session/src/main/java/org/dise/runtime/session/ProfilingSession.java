@@ -3,6 +3,7 @@ package org.dise.runtime.session;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
@@ -156,6 +157,19 @@ public record ProfilingSession(
     /** Runs the program for at most {@code maxInsns} instructions (-1: to the end). */
     public Machine.Outcome run(long maxInsns) {
       return machine.run(maxInsns);
+    }
+
+    /**
+     * After the run: a warning for each {@code symbol(NAME)} a pattern named that no library of the
+     * process (or of a process it forked) ever defined, so its productions matched nothing.
+     */
+    public List<String> neverBound() {
+      java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+      if (engine != null) {
+        out.addAll(Productions.neverBound(engine));
+      }
+      children.values().forEach(e -> out.addAll(Productions.neverBound(e)));
+      return List.copyOf(out);
     }
   }
 }

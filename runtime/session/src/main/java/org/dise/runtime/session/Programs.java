@@ -116,6 +116,7 @@ public final class Programs {
             + " is dynamically linked: symbols were looked up in it and in the libraries its"
             + " dynamic linker maps at start-up ("
             + String.join(", ", loaded)
-            + ", as NAME or NAME@LIBRARY); a library it opens later (dlopen) is not searched");
+            + ", as NAME or NAME@LIBRARY); a symbol of a library it opens later (dlopen) binds"
+            + " when that library loads, in patterns only");
   }
 }

@@ -394,17 +394,7 @@ public final class ShadowHandlers {
   }
 
   private static boolean taken(DecodedInsn d, long[] x) {
-    long a = x[d.rs1];
-    long b = x[d.rs2];
-    return switch (d.exec) {
-      case BEQ -> a == b;
-      case BNE -> a != b;
-      case BLT -> a < b;
-      case BGE -> a >= b;
-      case BLTU -> Long.compareUnsigned(a, b) < 0;
-      case BGEU -> Long.compareUnsigned(a, b) >= 0;
-      default -> false;
-    };
+    return d.taken(x);
   }
 
   private static long align(long bytes) {
