@@ -19,7 +19,7 @@ class VerbosityOptionsTest {
   record Run(int status, String out, String err) {}
 
   static Run run(String... args) {
-    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    Captured c = Captured.run(() -> Cli.commandLine().execute(args));
     return new Run(c.status(), c.stdout(), c.stderr());
   }
 
@@ -31,8 +31,8 @@ class VerbosityOptionsTest {
   @Test
   void everyCommandTakesBothOptions() {
     List<CommandLine> all = new ArrayList<>();
-    walk(Main.commandLine(), all);
-    walk(Main.runCommandLine(), all);
+    walk(Cli.commandLine(), all);
+    walk(Cli.runCommandLine(), all);
     assertThat(all.size()).isGreaterThan(20);
     for (CommandLine cl : all) {
       String name = cl.getCommandSpec().qualifiedName();
