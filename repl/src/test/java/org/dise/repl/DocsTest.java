@@ -150,7 +150,7 @@ class DocsTest {
     Captured r =
         options.process()
             ? process(root, words.subList(1, words.size()))
-            : Captured.run(() -> Main.commandLine().execute(args.toArray(String[]::new)));
+            : Captured.run(() -> Cli.commandLine().execute(args.toArray(String[]::new)));
     assertWithMessage(file + ":" + (at + 2) + ": exit status of $ " + c.text() + "\n" + r.stderr())
         .that(r.status())
         .isEqualTo(options.status());
