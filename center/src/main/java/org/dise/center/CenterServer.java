@@ -207,6 +207,12 @@ public final class CenterServer implements AutoCloseable {
   private final Semaphore decoding;
   private final int decodingPermits;
 
+  /** Whether accepted uploads are logged; refusals and failures always are. */
+  private volatile boolean logAccepted = true;
+
+  /** Whether every other answered request (queries, status, tokens) is logged too. */
+  private volatile boolean logReads;
+
   private CenterServer(Store store, Settings settings, PrintStream log, Bound b) {
     this.store = store;
     this.settings = settings;
@@ -222,6 +228,24 @@ public final class CenterServer implements AutoCloseable {
                 1, Math.min(settings.threads(), Runtime.getRuntime().maxMemory() / 2 / perUpload));
     this.decoding = new Semaphore(decodingPermits, true);
     jetty.setHandler(new Api());
+  }
+
+  /**
+   * Stops (false) or resumes logging a line per accepted upload ({@code acf center serve --quiet});
+   * refused requests and store failures are logged whatever this says.
+   */
+  public CenterServer logAccepted(boolean on) {
+    logAccepted = on;
+    return this;
+  }
+
+  /**
+   * Also logs a line per answered request that is not an upload ({@code acf center serve
+   * --verbose}): method, path, status and client, as the log's other lines.
+   */
+  public CenterServer logReads(boolean on) {
+    logReads = on;
+    return this;
   }
 
   /**
@@ -379,6 +403,20 @@ public final class CenterServer implements AutoCloseable {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
       Exchange x = new Exchange(request, response, callback);
+      // Logged before the answer is written, so that the line is there once the client has it.
+      x.beforeAnswer =
+          status -> {
+            if (logReads && status < 400 && !x.method.equals("POST")) {
+              log(
+                  status
+                      + " "
+                      + x.method
+                      + " "
+                      + x.path
+                      + " from "
+                      + Request.getRemoteAddr(request));
+            }
+          };
       try {
         route(x);
       } catch (UploadException e) {
@@ -541,20 +579,22 @@ public final class CenterServer implements AutoCloseable {
         return;
       }
       Store.Ingested r = store.ingest(u, bytes, settings.threshold());
-      log(
-          (r == Store.Ingested.STORED ? "201" : "200")
-              + " upload "
-              + u.uploadId()
-              + " part "
-              + u.part()
-              + " from "
-              + u.device()
-              + " ("
-              + u.programName()
-              + ", "
-              + bytes
-              + " bytes)"
-              + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+      if (logAccepted) {
+        log(
+            (r == Store.Ingested.STORED ? "201" : "200")
+                + " upload "
+                + u.uploadId()
+                + " part "
+                + u.part()
+                + " from "
+                + u.device()
+                + " ("
+                + u.programName()
+                + ", "
+                + bytes
+                + " bytes)"
+                + (r == Store.Ingested.DUPLICATE ? ": already held, not stored again" : ""));
+      }
       ObjectNode o = UploadCodec.JSON.createObjectNode();
       o.put("upload_id", u.uploadId());
       o.put("part", u.part());
@@ -809,6 +849,7 @@ public final class CenterServer implements AutoCloseable {
     final String method;
     final String path;
     boolean answered;
+    java.util.function.IntConsumer beforeAnswer = status -> {};
 
     Exchange(Request request, Response response, Callback callback) {
       this.request = request;
@@ -866,6 +907,7 @@ public final class CenterServer implements AutoCloseable {
         b = "{\"error\": \"internal error\"}".getBytes(StandardCharsets.UTF_8);
         status = 500;
       }
+      beforeAnswer.accept(status);
       response.setStatus(status);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");

@@ -10,6 +10,7 @@ import org.dise.compiler.diag.DiagnosticRenderer;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.repl.common.Tty;
 import org.dise.repl.common.UserError;
+import org.dise.repl.common.Verbosity;
 import org.dise.runtime.dise.ProductionSet;
 
 /** Checks and lowers the ACF files of {@code --acf}, reporting diagnostics as {@code acf check}. */
@@ -29,7 +30,16 @@ final class AcfLoader {
     for (Path file : files) {
       inputs.add(new Compiler.Input(CheckCommand.read(file), file));
     }
-    return result(files, Compiler.standard().compile(inputs), consequence);
+    long t0 = System.nanoTime();
+    ProductionSet set = result(files, Compiler.standard().compile(inputs), consequence);
+    Verbosity.debug(
+        System.err,
+        String.format(
+            java.util.Locale.ROOT,
+            "compiled %s in %.0f ms",
+            files,
+            (System.nanoTime() - t0) / 1e6));
+    return set;
   }
 
   /** The set {@code c} produced, after printing its diagnostics; a user error if it has none. */
@@ -65,9 +75,17 @@ final class AcfLoader {
     if (lookup != null) {
       ProductionSet cached = cache.get(lookup);
       if (cached != null) {
+        Verbosity.debug(System.err, "ACF cache: hit for " + files + ", the compiler not loaded");
         return cached;
       }
     }
+    Verbosity.debug(
+        System.err,
+        cache == null
+            ? "ACF cache: off (--no-cache, ACF_CACHE=off, or outside the launcher); compiling "
+                + files
+            : "ACF cache: miss for " + files + "; compiling");
+    long t0 = System.nanoTime();
     List<Compiler.Input> inputs = new ArrayList<>();
     boolean same = lookup != null;
     for (int i = 0; i < files.size(); i++) {
@@ -83,9 +101,20 @@ final class AcfLoader {
     }
     Compiler.Compilation c = Compiler.standard().compile(inputs);
     ProductionSet set = result(files, c, "nothing was run");
-    if (same && c.diagnostics().all().isEmpty()) {
+    boolean keep = same && c.diagnostics().all().isEmpty();
+    if (keep) {
       cache.put(lookup, set, c.importedFiles());
     }
+    Verbosity.debug(
+        System.err,
+        String.format(
+            java.util.Locale.ROOT,
+            "compiled %s in %.0f ms%s",
+            files,
+            (System.nanoTime() - t0) / 1e6,
+            keep
+                ? "; kept in the ACF cache"
+                : cache == null ? "" : "; not cached (it has diagnostics, or changed while read)"));
     return set;
   }
 

@@ -198,7 +198,7 @@ public final class BenchCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description =
           "text (default) or json: the in-process workload table as one document with the same"
-              + " figures (not yet with --cold, --rap, --acf or micro-benchmarks).")
+              + " figures (also with --cold, --rap and --acf; not for micro-benchmarks).")
   Format format = Format.text;
 
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
@@ -214,16 +214,16 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (format == Format.json
-        && (cold
-            || rap
-            || !acfs.isEmpty()
-            || (!names.isEmpty()
-                && names.stream().allMatch(n -> Benchmarks.find(n).isPresent())))) {
+        && !names.isEmpty()
+        && names.stream().allMatch(n -> Benchmarks.find(n).isPresent())) {
       throw new UserError(
-          "--format json covers the in-process workload table only, not --cold, --rap, --acf or"
-              + " micro-benchmarks (yet)",
+          "--format json covers the workload tables (in-process, --cold, --rap, --acf), not"
+              + " micro-benchmarks, which print their own text",
           ExitStatus.USAGE);
     }
+    boolean json = format == Format.json;
+    // JSON: the tables' figures collected, the text going nowhere.
+    PrintStream out = json ? new PrintStream(java.io.OutputStream.nullOutputStream()) : System.out;
     if (list) {
       return list(System.out);
     }
@@ -240,17 +240,16 @@ public final class BenchCommand implements Callable<Integer> {
     }
     List<Path> programs = workloads();
     if (rap) {
-      RapBench.run(programs, args, maxInsns, repeat, System.out);
-      machine(System.out);
+      List<Object> rows = new ArrayList<>();
+      RapBench.run(programs, args, maxInsns, repeat, out, rows);
+      machine(out);
+      printJson(json, rows, null);
       return 0;
     }
     if (!acfs.isEmpty()) {
-      return withProductions(programs, AcfLoader.load(acfs));
+      return withProductions(programs, AcfLoader.load(acfs), out, json);
     }
     boolean qemu = !noQemu && onPath("qemu-riscv64");
-    boolean json = format == Format.json;
-    // JSON: the table's figures collected, the text going nowhere.
-    PrintStream out = json ? new PrintStream(java.io.OutputStream.nullOutputStream()) : System.out;
     List<Object> rows = new ArrayList<>();
     out.printf(
         "%-10s %14s %9s %9s %9s %6s %9s %8s%n",
@@ -309,18 +308,25 @@ public final class BenchCommand implements Callable<Integer> {
         "%-10s %,14d %9.2f %9.1f%n",
         "total", (long) totalInsns, totalSeconds, totalInsns / totalSeconds / 1e6);
     machine(out);
+    Map<String, Object> total = new LinkedHashMap<>();
+    total.put("instructions", (long) totalInsns);
+    total.put("seconds", totalSeconds);
+    total.put("mips", finite(totalInsns / totalSeconds / 1e6));
+    printJson(json, rows, total);
+    return 0;
+  }
+
+  /** --format json: the table's rows, its total (if any) and the machine, as one document. */
+  private void printJson(boolean json, List<Object> rows, Map<String, Object> total) {
     if (json) {
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("workloads", rows);
-      Map<String, Object> total = new LinkedHashMap<>();
-      total.put("instructions", (long) totalInsns);
-      total.put("seconds", totalSeconds);
-      total.put("mips", finite(totalInsns / totalSeconds / 1e6));
-      doc.put("total", total);
+      if (total != null) {
+        doc.put("total", total);
+      }
       doc.put("machine", machineFigures());
       System.out.println(org.dise.repl.common.SummaryJson.write(doc));
     }
-    return 0;
   }
 
   /** {@code --cold}: fresh processes, hello included unless workloads are named. */
@@ -384,6 +390,7 @@ public final class BenchCommand implements Callable<Integer> {
             !noQemu && onPath("qemu-riscv64"),
             System.out)
         .qemuSysroot(qemuSysroot())
+        .json(format == Format.json)
         .run(programs);
   }
 
@@ -416,8 +423,9 @@ public final class BenchCommand implements Callable<Integer> {
   /**
    * Each workload without productions, then under {@code set} (the one engine, from the session).
    */
-  private int withProductions(List<Path> programs, ProductionSet set) {
-    PrintStream out = System.out;
+  private int withProductions(
+      List<Path> programs, ProductionSet set, PrintStream out, boolean json) {
+    List<Object> rows = new ArrayList<>();
     out.printf(
         "%-10s %-11s %14s %9s %9s %9s %9s %12s%n",
         "workload",
@@ -460,12 +468,26 @@ public final class BenchCommand implements Callable<Integer> {
           r.cpuSeconds / plain.cpuSeconds,
           c.overhead(),
           c.replacements());
+      for (Result x : List.of(plain, r)) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("workload", p.getFileName().toString());
+        row.put("engine", x == plain ? "none" : engine);
+        row.put("instructions", x.instructions);
+        row.put("seconds", x.seconds);
+        row.put("cpu_mips", finite(x.instructions / x.cpuSeconds / 1e6));
+        row.put("slowdown", x == plain ? 1.0 : finite(x.cpuSeconds / plain.cpuSeconds));
+        row.put("model", x == plain ? 1.0 : finite(x.cost.overhead()));
+        row.put("replacements", x == plain ? null : x.cost.replacements());
+        row.put("exit_status", x.status);
+        rows.add(row);
+      }
       if (org.dise.repl.common.Verbosity.verbose()) {
         entries(out, "none", plain);
         entries(out, engine, best);
       }
     }
     machine(out);
+    printJson(json, rows, null);
     return 0;
   }
 

@@ -318,6 +318,10 @@ public final class CenterCommand implements Runnable {
       CenterServer server;
       try {
         server = socket.start(s, System.err);
+        // --quiet: the log keeps refusals and failures, not every accepted upload.
+        server.logAccepted(!org.dise.repl.common.Verbosity.quiet());
+        // --verbose: every query and status request as well.
+        server.logReads(org.dise.repl.common.Verbosity.verbose());
       } catch (IOException e) {
         s.close();
         throw new UserError("cannot start the center: " + UserError.why(e));
@@ -337,18 +341,21 @@ public final class CenterCommand implements Runnable {
                 + ", without a token, and reads need none either. Use it for local experiments"
                 + " only.");
       }
-      System.err.printf(
-          Locale.ROOT,
-          "center: limits: %d connections (%d per client), %ds idle, upload %d bytes"
-              + " compressed / %d uncompressed / %d decoded, %d upload(s) decoded at once%n",
-          maxConnections,
-          maxPerClient,
-          idleTimeout,
-          maxUpload,
-          maxUncompressed,
-          maxPartMemory,
-          server.decodingPermits());
-      System.err.println(
+      org.dise.repl.common.Verbosity.notice(
+          System.err,
+          String.format(
+              Locale.ROOT,
+              "center: limits: %d connections (%d per client), %ds idle, upload %d bytes"
+                  + " compressed / %d uncompressed / %d decoded, %d upload(s) decoded at once",
+              maxConnections,
+              maxPerClient,
+              idleTimeout,
+              maxUpload,
+              maxUncompressed,
+              maxPartMemory,
+              server.decodingPermits()));
+      org.dise.repl.common.Verbosity.notice(
+          System.err,
           "center: store "
               + s.url().redacted()
               + " (schema version "
@@ -364,7 +371,7 @@ public final class CenterCommand implements Runnable {
               new Thread(
                   () -> {
                     server.close();
-                    System.err.println("center: stopped");
+                    org.dise.repl.common.Verbosity.notice(System.err, "center: stopped");
                     stopped.countDown();
                   }));
       if (retention != null) {

@@ -19,6 +19,7 @@ import org.dise.compiler.sem.ProgramPrinter;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.Tty;
 import org.dise.repl.common.UserError;
+import org.dise.repl.common.Verbosity;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.session.Programs;
 import picocli.CommandLine.Command;
@@ -91,7 +92,7 @@ public final class CheckCommand implements Callable<Integer> {
     Programs.Symbols found = program == null ? null : Programs.symbols(program, null);
     ProgramSymbols symbols = found == null ? null : found.symbols();
     if (found != null && found.note() != null) {
-      System.err.println("note: " + found.note());
+      Verbosity.notice(System.err, "note: " + found.note());
     }
     List<Diagnostic> all = new ArrayList<>();
     int errors = 0;
@@ -106,8 +107,13 @@ public final class CheckCommand implements Callable<Integer> {
       warnings += r.diagnostics().warningCount();
       all.addAll(r.diagnostics().sorted());
       if (format == Format.text) {
-        System.err.print(
-            DiagnosticRenderer.renderAll(r.diagnostics().sorted(), Tty.colourStderr()));
+        // --quiet keeps errors and warnings, and drops notes.
+        List<Diagnostic> shown =
+            r.diagnostics().sorted().stream()
+                .filter(
+                    d -> !Verbosity.quiet() || d.severity() != org.dise.compiler.diag.Severity.NOTE)
+                .toList();
+        System.err.print(DiagnosticRenderer.renderAll(shown, Tty.colourStderr()));
       }
       if (print && r.program().isPresent()) {
         System.out.print(ProgramPrinter.print(r.program().get()));

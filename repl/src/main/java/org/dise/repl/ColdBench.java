@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
@@ -59,6 +61,14 @@ final class ColdBench {
 
   ColdBench qemuSysroot(String dir) {
     this.qemuSysroot = dir;
+    return this;
+  }
+
+  /** --format json: the table's figures as one document on {@code out}, instead of the text. */
+  private boolean json;
+
+  ColdBench json(boolean json) {
+    this.json = json;
     return this;
   }
 
@@ -123,6 +133,9 @@ final class ColdBench {
   }
 
   int run(List<Workload> programs) throws IOException, InterruptedException {
+    // JSON: the same figures collected, the text going nowhere.
+    PrintStream out = json ? new PrintStream(java.io.OutputStream.nullOutputStream()) : this.out;
+    List<Object> rows = new ArrayList<>();
     out.println(
         "cold runs: "
             + String.join(" ", launcher)
@@ -173,12 +186,24 @@ final class ColdBench {
       Times a = median(ours);
       StringBuilder line =
           new StringBuilder(String.format("%-10s %8.2f %8.2f", p.label(), a.wall, a.cpu));
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("workload", p.label());
+      row.put("seconds", a.wall);
+      row.put("cpu_seconds", finite(a.cpu));
+      row.put("exit_status", a.status);
+      Map<String, Object> qemuRow = null;
       if (qemu) {
         Times q = median(theirs);
         double wr = a.wall / q.wall;
         double cr = a.cpu / Math.max(q.cpu, 0.005);
         wallRatios.add(wr);
         cpuRatios.add(cr);
+        qemuRow = new LinkedHashMap<>();
+        qemuRow.put("seconds", q.wall);
+        qemuRow.put("cpu_seconds", finite(q.cpu));
+        qemuRow.put("exit_status", q.status);
+        qemuRow.put("wall_ratio", finite(wr));
+        qemuRow.put("cpu_ratio", finite(cr));
         line.append(String.format(" %8.2f %8.2f %7.1fx %7.1fx", q.wall, q.cpu, wr, cr));
         if (q.status != a.status) {
           line.append(String.format("  (exit status %d, qemu's %d)", a.status, q.status));
@@ -186,6 +211,8 @@ final class ColdBench {
       } else if (a.status != 0) {
         line.append(String.format("  (exit status %d)", a.status));
       }
+      row.put("qemu", qemuRow);
+      List<Object> configurations = new ArrayList<>();
       for (int k = 0; k < acfOptions.size(); k++) {
         Times t = median(withAcf.get(k));
         double r = t.wall / a.wall;
@@ -194,7 +221,18 @@ final class ColdBench {
         acfRatios.get(k).add(r);
         acfCpuRatios.get(k).add(c);
         line.append(String.format(" %13.2fx %13.2fx", r, c));
+        Map<String, Object> conf = new LinkedHashMap<>();
+        conf.put("name", acfNames.get(k));
+        conf.put("options", acfOptions.get(k));
+        conf.put("seconds", t.wall);
+        conf.put("cpu_seconds", finite(t.cpu));
+        conf.put("exit_status", t.status);
+        conf.put("over_plain", finite(r));
+        conf.put("cpu_over_plain", finite(c));
+        configurations.add(conf);
       }
+      row.put("configurations", configurations);
+      rows.add(row);
       out.println(line);
     }
     if (qemu && !wallRatios.isEmpty()) {
@@ -232,7 +270,40 @@ final class ColdBench {
         System.getProperty("os.arch"),
         System.getProperty("java.version"),
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    if (json) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      List<String> command = new ArrayList<>(launcher);
+      command.add("run");
+      command.addAll(runOptions);
+      doc.put("command", command);
+      doc.put("repeat", repeat);
+      doc.put("workloads", rows);
+      Map<String, Object> geo = new LinkedHashMap<>();
+      geo.put("qemu_wall_ratio", wallRatios.isEmpty() ? null : finite(geomean(wallRatios)));
+      geo.put("qemu_cpu_ratio", cpuRatios.isEmpty() ? null : finite(geomean(cpuRatios)));
+      Map<String, Object> perConf = new LinkedHashMap<>();
+      for (int k = 0; k < acfRatios.size(); k++) {
+        Map<String, Object> g = new LinkedHashMap<>();
+        g.put("over_plain", finite(geomean(acfRatios.get(k))));
+        g.put("cpu_over_plain", finite(geomean(acfCpuRatios.get(k))));
+        perConf.put(acfNames.get(k), g);
+      }
+      geo.put("configurations", perConf);
+      doc.put("geomean", geo);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("cores", Runtime.getRuntime().availableProcessors());
+      m.put("arch", System.getProperty("os.arch"));
+      m.put("java", System.getProperty("java.version"));
+      m.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+      doc.put("machine", m);
+      this.out.println(org.dise.repl.common.SummaryJson.write(doc));
+    }
     return 0;
+  }
+
+  /** JSON has no NaN or infinity: a figure that is not finite is null there. */
+  private static Double finite(double x) {
+    return Double.isFinite(x) ? x : null;
   }
 
   private List<String> acfCommand(Workload w, List<String> extra) {

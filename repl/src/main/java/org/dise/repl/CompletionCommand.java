@@ -41,6 +41,6 @@ public final class CompletionCommand implements Callable<Integer> {
 
   /** The script for the whole {@code acf} command line. */
   static String script() {
-    return AutoComplete.bash("acf", Main.commandLine());
+    return AutoComplete.bash("acf", Cli.commandLine());
   }
 }

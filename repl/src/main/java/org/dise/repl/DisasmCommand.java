@@ -71,8 +71,9 @@ public final class DisasmCommand implements Callable<Integer> {
     }
     if (address != null) {
       long a = parseAddress(address);
+      String[] shown = {null};
       for (int i = 0; i < count; i++) {
-        a = line(m, a, out);
+        a = line(m, a, out, shown);
         if (a < 0) {
           break;
         }
@@ -90,8 +91,9 @@ public final class DisasmCommand implements Callable<Integer> {
       }
       any = true;
       out.printf("%n%016x <%s>:%n", s.address(), s.name());
+      String[] shown = {null};
       for (long a = s.address(); a >= 0 && a < s.address() + s.size(); ) {
-        a = line(m, a, out);
+        a = line(m, a, out, shown);
       }
     }
     if (!any && !functions.isEmpty()) {
@@ -110,8 +112,17 @@ public final class DisasmCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints one instruction; returns the next address, or -1 when memory ends. */
-  private static long line(Machine m, long a, PrintStream out) {
+  /**
+   * Prints one instruction, after its source line ({@code lines.c:12}, as {@code objdump -l} does)
+   * when that differs from {@code shown[0]}, the last one printed; returns the next address, or -1
+   * when memory ends.
+   */
+  private static long line(Machine m, long a, PrintStream out, String[] shown) {
+    String source = m.symbols().line(a).map(Object::toString).orElse(null);
+    if (source != null && !source.equals(shown[0])) {
+      out.println(source);
+    }
+    shown[0] = source;
     int lo;
     try {
       lo = m.memory().fetch16(a);

@@ -208,8 +208,10 @@ public final class ExperimentCommand implements Callable<Integer> {
               "%s: %s on %d program(s)%s",
               e.name(), e.reproduces(), lab.workloads().size(), quick ? " (quick)" : "");
         }
+        Results results = new Results(into, version);
+        PlanOptions.debugPlan(planned, results);
         exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-" + name.replace(',', '-'))
-            .execute(planned, new Results(into, version), exec.retry);
+            .execute(planned, results, exec.retry);
         if (exec.submitOnly()) {
           return 0; // --status and --collect take over
         }

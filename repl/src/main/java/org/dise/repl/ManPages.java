@@ -29,7 +29,7 @@ public final class ManPages {
   public static void main(String[] args) throws IOException {
     Path dir = Path.of(args[0]);
     Path man = Files.createDirectories(dir.resolve("man/man1"));
-    CommandLine root = Main.commandLine();
+    CommandLine root = Cli.commandLine();
     write(man, "acf", root);
     for (var e : root.getSubcommands().entrySet()) {
       if (!e.getKey().equals("help")) {

@@ -97,6 +97,26 @@ final class PlanOptions {
    * failure is its error (a usage error, as before); of several, the others still run, and the
    * status is a failure if any failed.
    */
+  /**
+   * --verbose: how many runs the plan has, how many already have a result, and where the results
+   * go.
+   */
+  static void debugPlan(List<Plans.Planned> plan, Results results) {
+    if (!org.dise.repl.common.Verbosity.verbose()) {
+      return;
+    }
+    long held =
+        plan.stream().filter(p -> java.nio.file.Files.exists(results.result(p.spec()))).count();
+    org.dise.repl.common.Verbosity.debug(
+        System.err,
+        "plan: "
+            + plan.size()
+            + " run(s), "
+            + held
+            + " with a result already; results in "
+            + results.dir());
+  }
+
   int runs(List<Plans.Planned> plan, Results results) {
     int status = 0;
     for (int k : run) {
@@ -108,7 +128,17 @@ final class PlanOptions {
     for (int k : run) {
       Plans.Planned p = plan.get(k);
       try {
+        long t0 = System.nanoTime();
         boolean ran = Plans.runOne(p, results);
+        org.dise.repl.common.Verbosity.debug(
+            System.err,
+            String.format(
+                java.util.Locale.ROOT,
+                "run %d (%s, id %s): %.1f s",
+                k,
+                p.spec().label(),
+                p.spec().id(),
+                (System.nanoTime() - t0) / 1e9));
         System.err.println(
             "run "
                 + k
@@ -132,9 +162,20 @@ final class PlanOptions {
     switch (executor) {
       case "local" -> {
         int n = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        org.dise.repl.common.Verbosity.debug(
+            System.err,
+            "executor local: "
+                + (n == 1 ? "every run in this process" : n + " worker processes")
+                + (jobs != null ? " (--jobs)" : " (one per core)"));
         return n == 1 ? new InProcessExecutor() : new LocalExecutor(n, worker);
       }
       case "slurm" -> {
+        org.dise.repl.common.Verbosity.debug(
+            System.err,
+            "executor slurm: job "
+                + jobName
+                + (slurmPartition == null ? "" : ", partition " + slurmPartition)
+                + (noWait ? ", returning once submitted" : ", waiting for the array"));
         return new SlurmExecutor(
             new SlurmExecutor.Options(
                 slurmPartition, slurmTime, slurmMem, new ArrayList<>(sbatch), jobName, !noWait),

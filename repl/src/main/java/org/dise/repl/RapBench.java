@@ -36,6 +36,20 @@ final class RapBench {
 
   static void run(
       List<Path> programs, List<String> args, long maxInsns, int repeat, PrintStream out) {
+    run(programs, args, maxInsns, repeat, out, null);
+  }
+
+  /**
+   * As {@link #run(List, List, long, int, PrintStream)}, also adding each table line's figures to
+   * {@code rows} (when not null) for {@code --format json}.
+   */
+  static void run(
+      List<Path> programs,
+      List<String> args,
+      long maxInsns,
+      int repeat,
+      PrintStream out,
+      List<Object> rows) {
     out.printf(
         "%-8s %-6s %11s %9s %9s %9s | %-5s %6s %8s %5s %8s %8s%n",
         "workload",
@@ -114,6 +128,22 @@ final class RapBench {
               hot.size(),
               max,
               hot.isEmpty() ? 0 : sum / hot.size());
+          if (rows != null) {
+            Map<String, Object> row = new java.util.LinkedHashMap<>();
+            row.put("workload", p.getFileName().toString());
+            row.put("stream", stream);
+            row.put("events", events.length);
+            row.put("rap_million_per_second", rap);
+            row.put("exact_million_per_second", exact);
+            row.put("hashmap_million_per_second", hash);
+            row.put("epsilon", eps);
+            row.put("max_nodes", t.maxNodes());
+            row.put("average_nodes", t.averageNodes());
+            row.put("hot_ranges", hot.size());
+            row.put("max_error_percent", max);
+            row.put("average_error_percent", hot.isEmpty() ? 0.0 : sum / hot.size());
+            rows.add(row);
+          }
           first = false;
         }
       }

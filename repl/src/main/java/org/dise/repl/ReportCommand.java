@@ -35,6 +35,7 @@ import picocli.CommandLine.Parameters;
       "  ./acf report prof/CallPair_handler.json",
       "  ./acf report --svg prof     # prof/NAME.svg: flame graphs",
       "  ./acf report --by function prof  # address-keyed profiles per function",
+      "  ./acf report --by line prof      # per source line (a program built with -g)",
       "  ./acf report --format json prof | jq '.profiles[0].total'",
     },
     mixinStandardHelpOptions = true)
@@ -65,7 +66,8 @@ public final class ReportCommand implements Callable<Integer> {
   /** How entries are grouped. */
   enum By {
     entry,
-    function
+    function,
+    line
   }
 
   @Option(
@@ -74,7 +76,8 @@ public final class ReportCommand implements Callable<Integer> {
       description =
           "entry (default: each profile's own keys) or function: the weights of a profile keyed"
               + " by code addresses (T.PC, T.TARGET, symbol(NAME), call pairs) summed per"
-              + " function (per pair of functions for two addresses).")
+              + " function (per pair of functions for two addresses); or line: summed per source"
+              + " line (lines.c:12) for a program built with -g.")
   By by = By.entry;
 
   /** What the report is printed as. */
@@ -112,10 +115,15 @@ public final class ReportCommand implements Callable<Integer> {
       if (only == null || only.equals(p.getKey())) {
         ProfileTable t = p.getValue();
         String byEntry = null;
-        if (by == By.function) {
-          java.util.Optional<ProfileTable> rolled = FunctionRollUp.of(t);
+        if (by != By.entry) {
+          java.util.Optional<ProfileTable> rolled =
+              by == By.function ? FunctionRollUp.of(t) : FunctionRollUp.byLine(t);
           if (rolled.isEmpty()) {
-            byEntry = "its keys are not code addresses, so it is printed by entry";
+            byEntry =
+                by == By.line && FunctionRollUp.of(t).isPresent()
+                    ? "its addresses have no source lines (build the program with -g), so it is"
+                        + " printed by entry"
+                    : "its keys are not code addresses, so it is printed by entry";
             if (!json) {
               System.out.println("profile " + p.getKey() + ": " + byEntry);
             }

@@ -1,5 +1,6 @@
 package org.dise.repl;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import org.dise.repl.common.ProfileReport;
 import org.dise.repl.common.RunService;
 import org.dise.repl.common.Tty;
 import org.dise.repl.common.UserError;
+import org.dise.repl.common.Verbosity;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
@@ -59,8 +61,8 @@ import picocli.CommandLine.Parameters;
       "      examples/programs/bin/mcf",
       "  ./acf run --acf examples/acf/coproc_vs_sampling.acf examples/programs/bin/jpeg",
       "",
-      "Program symbols (symbol(NAME), resolved when the program is loaded; in a pattern, a",
-      "function of a library the program dlopens binds when it loads):",
+      "Program symbols (symbol(NAME), resolved when the program is loaded; in a",
+      "pattern, a function of a library the program dlopens binds when it loads):",
       "  ./acf run --acf examples/acf/array_loads.acf examples/programs/bin/arrays",
       "Reporting to an optimization center (acf center serve; spec/remote.md):",
       "  ./acf run --config pairs.dcfg --report-to http://127.0.0.1:8470 --device d1 \\",
@@ -340,6 +342,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     // The productions (the configuration, or the ACFs through the cache), bound to the program's
     // symbols (symbol(NAME)) now that the program is known.
+    long opened = System.nanoTime();
     session =
         ProfilingSession.open(
             request,
@@ -348,6 +351,7 @@ public final class RunCommand implements Callable<Integer> {
             System.err);
     ProductionSet productions = session.productions();
     Path origin = session.origin();
+    debugSession(productions, opened);
     if (fastForward != null || simpoints != null || weights != null) {
       if (timing.active()) {
         throw new UserError(
@@ -396,7 +400,7 @@ public final class RunCommand implements Callable<Integer> {
     if (reporter != null) {
       reporter.attach(engine.sinks(), machine.symbols());
     }
-    Clock clock = new Clock(stats);
+    Clock clock = new Clock(stats || Verbosity.verbose());
     Machine.Outcome out;
     try (Progress p =
         Progress.start(
@@ -409,6 +413,15 @@ public final class RunCommand implements Callable<Integer> {
     }
     clock.stop();
     System.out.flush();
+    Verbosity.debug(
+        System.err,
+        String.format(
+            java.util.Locale.ROOT,
+            "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
+            out.instructions(),
+            clock.seconds,
+            clock.cpuSeconds,
+            out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6));
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
     }
@@ -475,6 +488,47 @@ public final class RunCommand implements Callable<Integer> {
       clock.printStats(out.instructions());
     }
     return reported(out.exitStatus(), reporter);
+  }
+
+  /**
+   * --verbose: what the session loaded and how long it took, which engine and cost model run it.
+   */
+  private void debugSession(ProductionSet productions, long openedNanos) {
+    if (!Verbosity.verbose()) {
+      return;
+    }
+    PrintStream err = System.err;
+    Verbosity.debug(
+        err,
+        "program "
+            + program
+            + (args.isEmpty() ? "" : " with " + args.size() + " argument(s)")
+            + "; productions from "
+            + (config != null
+                ? "the configuration " + config
+                : acfs.isEmpty() ? "nowhere (a plain run)" : "the ACF " + acfs));
+    if (productions != null) {
+      Verbosity.debug(
+          err,
+          String.format(
+              java.util.Locale.ROOT,
+              "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
+                  + " read and bound in %.0f ms",
+              productions.productions().size(),
+              productions.replacements().size(),
+              productions.sinks().size(),
+              productions.triggers().size(),
+              (System.nanoTime() - openedNanos) / 1e6));
+    }
+    Verbosity.debug(
+        err,
+        "engine "
+            + (productions == null ? "none" : engineKind)
+            + ", translation after "
+            + translateThreshold
+            + " executions of a block, cost model "
+            + timing.model
+            + (sampling != null ? ", sampling " + sampling : ""));
   }
 
   private static void printTiming(org.dise.runtime.timing.TimingRun timed) {

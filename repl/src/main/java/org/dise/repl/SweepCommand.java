@@ -23,6 +23,7 @@ import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestFileOptions;
 import org.dise.repl.common.UserError;
+import org.dise.repl.common.Verbosity;
 import org.dise.repl.common.Version;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
@@ -280,7 +281,16 @@ public final class SweepCommand implements Callable<Integer> {
                             }
                           });
               try {
+                long t0 = System.nanoTime();
                 List<Sweep.Point> pts = Sweep.run(name, setup, plan, System.err);
+                Verbosity.debug(
+                    System.err,
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%s: %d sampled configuration(s) in %.1f s",
+                        name,
+                        pts.size(),
+                        (System.nanoTime() - t0) / 1e9));
                 return new SweepRuns.Swept(pts, measured);
               } catch (IllegalArgumentException e) {
                 throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
@@ -310,6 +320,7 @@ public final class SweepCommand implements Callable<Integer> {
         return exec.runs(planned, results);
       }
       if (exec.collect == null) {
+        PlanOptions.debugPlan(planned, results);
         exec.executor(k -> Workers.command(workerArgs(into, k)), "acf-sweep")
             .execute(planned, results, exec.retry);
         if (exec.submitOnly()) {

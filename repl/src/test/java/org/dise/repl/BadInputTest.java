@@ -128,7 +128,7 @@ class BadInputTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void shortMessageAndStatus(Case c) {
-    Captured r = Captured.run(() -> Main.commandLine().execute(c.args.toArray(new String[0])));
+    Captured r = Captured.run(() -> Cli.commandLine().execute(c.args.toArray(new String[0])));
     int status = r.status();
     String stderr = r.stderr();
     System.out.printf("BadInputTest %s: status %d, stderr:%n%s", c, status, stderr);

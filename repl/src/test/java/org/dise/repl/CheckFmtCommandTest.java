@@ -16,7 +16,7 @@ class CheckFmtCommandTest {
   record Run(int status, String out, String err) {}
 
   static Run run(String... args) {
-    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    Captured c = Captured.run(() -> Cli.commandLine().execute(args));
     return new Run(c.status(), c.stdout(), c.stderr());
   }
 

@@ -8,6 +8,12 @@ import org.junit.jupiter.api.Test;
 
 /** {@code acf bench --cold}: fresh processes, their all-thread CPU time, ratios and medians. */
 class ColdBenchTest {
+  /** The launcher: this test's own class path, so the fresh JVM runs the code under test. */
+  static final String LAUNCHER =
+      "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
+
+  static final String BIN = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
+
   @Test
   void childCpuTimeIsReadFromTheShellsTimesReport() {
     assertThat(ColdBench.childCpu("0m0.010000s 0m0.002000s\n1m2.500000s 0m0.250000s\n"))
@@ -42,18 +48,8 @@ class ColdBenchTest {
 
   @Test
   void coldBenchRunsHelloAsAFreshProcessAndPrintsItsRow() {
-    // The launcher: this test's own class path, so the fresh JVM runs the code under test.
-    String launcher =
-        "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
     ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "bench",
-            "--cold",
-            "--dir",
-            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
-            "--launcher",
-            launcher,
-            "hello");
+        ConfigCommandTest.acf("bench", "--cold", "--dir", BIN, "--launcher", LAUNCHER, "hello");
     assertThat(r.stderr()).isEmpty();
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout()).contains("cold runs: java");
@@ -66,8 +62,6 @@ class ColdBenchTest {
 
   @Test
   void timingModelsAreColumnsBesideThePlainRun() {
-    String launcher =
-        "java -Xss16m -cp " + System.getProperty("java.class.path") + " org.dise.repl.Main";
     ConfigCommandTest.Result r =
         ConfigCommandTest.acf(
             "bench",
@@ -76,9 +70,9 @@ class ColdBenchTest {
             "--timing",
             "inorder,ooo",
             "--dir",
-            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            BIN,
             "--launcher",
-            launcher,
+            LAUNCHER,
             "hello");
     assertThat(r.status()).isEqualTo(0);
     // The plain command line, and a column of time over it per model.
@@ -92,11 +86,49 @@ class ColdBenchTest {
             "--timing",
             "inorder,o3",
             "--dir",
-            ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString(),
+            BIN,
             "--launcher",
-            launcher,
+            LAUNCHER,
             "hello");
     assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).contains("unknown timing model `o3`");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void coldBenchAsJsonCarriesEachRowsFigures() throws Exception {
+    ConfigCommandTest.Result r =
+        ConfigCommandTest.acf(
+            "bench",
+            "--cold",
+            "--format",
+            "json",
+            "--no-qemu",
+            "--timing",
+            "inorder",
+            "--dir",
+            BIN,
+            "--launcher",
+            LAUNCHER,
+            "hello");
+    assertThat(r.status()).isEqualTo(0);
+    java.util.Map<String, Object> doc =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readValue(r.stdout(), java.util.Map.class);
+    assertThat((List<String>) doc.get("command")).contains("run");
+    List<java.util.Map<String, Object>> rows =
+        (List<java.util.Map<String, Object>>) doc.get("workloads");
+    assertThat(rows).hasSize(1);
+    java.util.Map<String, Object> hello = rows.get(0);
+    assertThat(hello.get("workload")).isEqualTo("hello");
+    assertThat(hello.get("exit_status")).isEqualTo(0);
+    assertThat(((Number) hello.get("seconds")).doubleValue()).isGreaterThan(0.0);
+    assertThat(hello.get("qemu")).isNull();
+    List<java.util.Map<String, Object>> confs =
+        (List<java.util.Map<String, Object>>) hello.get("configurations");
+    assertThat(confs).hasSize(1);
+    assertThat(confs.get(0).get("name")).isEqualTo("inorder");
+    assertThat(((Number) confs.get(0).get("over_plain")).doubleValue()).isGreaterThan(0.0);
+    assertThat(doc).containsKey("machine");
   }
 }

@@ -26,8 +26,8 @@ class CommandLineTest {
    */
   @Test
   void runAloneHasTheSameHelpAndUsageErrorsAsRunUnderAcf() {
-    CommandLine full = Main.commandLine().getSubcommands().get("run");
-    CommandLine alone = Main.runCommandLine();
+    CommandLine full = Cli.commandLine().getSubcommands().get("run");
+    CommandLine alone = Cli.runCommandLine();
     assertThat(alone.getUsageMessage(CommandLine.Help.Ansi.OFF))
         .isEqualTo(full.getUsageMessage(CommandLine.Help.Ansi.OFF));
     java.io.StringWriter a = new java.io.StringWriter();
@@ -36,7 +36,7 @@ class CommandLineTest {
     full.setErr(new java.io.PrintWriter(b));
     int sa = alone.execute("--no-such-option", "x");
     int sb =
-        Main.commandLine()
+        Cli.commandLine()
             .getSubcommands()
             .get("run")
             .setErr(new java.io.PrintWriter(b))
@@ -50,7 +50,7 @@ class CommandLineTest {
 
   @Test
   void everySubcommandHasHelpWithExamplesThatFitsEightyColumns() {
-    for (Map.Entry<String, CommandLine> e : Main.commandLine().getSubcommands().entrySet()) {
+    for (Map.Entry<String, CommandLine> e : Cli.commandLine().getSubcommands().entrySet()) {
       if (e.getKey().equals("help")) {
         continue;
       }
@@ -119,7 +119,7 @@ class CommandLineTest {
   @Test
   void disasmHelpExamplesShowCode() {
     String[] footer =
-        Main.commandLine().getSubcommands().get("disasm").getCommandSpec().usageMessage().footer();
+        Cli.commandLine().getSubcommands().get("disasm").getCommandSpec().usageMessage().footer();
     int run = 0;
     for (String line : footer) {
       if (!line.startsWith("  ./acf disasm ")) {

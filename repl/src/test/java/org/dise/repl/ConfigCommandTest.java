@@ -24,7 +24,7 @@ class ConfigCommandTest {
   record Result(int status, String stdout, String stderr) {}
 
   static Result acf(String... args) {
-    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    Captured c = Captured.run(() -> Cli.commandLine().execute(args));
     return new Result(c.status(), c.stdout(), c.stderr());
   }
 

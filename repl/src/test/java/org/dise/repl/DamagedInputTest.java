@@ -36,7 +36,7 @@ class DamagedInputTest {
   record Run(int status, String stdout, String stderr) {}
 
   static Run acf(String... args) {
-    Captured c = Captured.run(() -> Main.commandLine().execute(args));
+    Captured c = Captured.run(() -> Cli.commandLine().execute(args));
     Run r = new Run(c.status(), c.stdout(), c.stderr());
     for (String line : r.stderr.split("\n")) {
       assertWithMessage("Java internals in: %s", r.stderr)

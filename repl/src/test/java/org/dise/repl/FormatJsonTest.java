@@ -106,9 +106,48 @@ class FormatJsonTest {
   }
 
   @Test
-  void benchRefusesJsonWhereItHasNone() {
-    Result r = acf("bench", "--format", "json", "--cold", "hello");
+  void benchRefusesJsonForMicroBenchmarks() {
+    Result r = acf("bench", "--format", "json", "fpu");
     assertThat(r.status()).isEqualTo(org.dise.repl.common.ExitStatus.USAGE);
-    assertThat(r.stderr()).contains("--format json covers the in-process workload table only");
+    assertThat(r.stderr()).contains("not micro-benchmarks");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void benchWithProductionsAsJsonHasARowPerEngine() {
+    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
+    Result json =
+        acf(
+            "bench",
+            "--format",
+            "json",
+            "--dir",
+            bin,
+            "--acf",
+            ConfigCommandTest.ROOT.resolve("examples/acf/hot_call_pairs.acf").toString(),
+            "hello");
+    assertThat(json.status()).isEqualTo(0);
+    Map<String, Object> doc = parse(json.stdout());
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0).get("engine")).isEqualTo("none");
+    assertThat(rows.get(1).get("engine")).isNotEqualTo("none");
+    assertThat(rows.get(0).get("instructions")).isEqualTo(rows.get(1).get("instructions"));
+    assertThat(Long.parseLong(rows.get(1).get("replacements").toString())).isGreaterThan(0L);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void benchRapAsJsonHasTheTablesRows() {
+    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
+    Result json =
+        acf("bench", "--format", "json", "--rap", "--dir", bin, "--max-insns", "20000", "hello");
+    assertThat(json.status()).isEqualTo(0);
+    Map<String, Object> doc = parse(json.stdout());
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
+    // Two streams (pc, value), two epsilons each.
+    assertThat(rows).hasSize(4);
+    assertThat(rows.get(0).get("stream")).isEqualTo("pc");
+    assertThat(Long.parseLong(rows.get(0).get("events").toString())).isGreaterThan(0L);
   }
 }

@@ -12,7 +12,7 @@ class ManPagesTest {
   @Test
   void everyCommandGetsAPageAndTheCompletionsAreWritten(@TempDir Path dir) throws Exception {
     ManPages.main(new String[] {dir.toString()});
-    for (String c : Main.commandLine().getSubcommands().keySet()) {
+    for (String c : Cli.commandLine().getSubcommands().keySet()) {
       if (!c.equals("help")) {
         assertThat(Files.exists(dir.resolve("man/man1/acf-" + c + ".1"))).isTrue();
       }

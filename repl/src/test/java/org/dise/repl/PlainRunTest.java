@@ -46,7 +46,7 @@ class PlainRunTest {
 
   private static Captured assertSame(String... args) {
     Captured plain = Captured.run(() -> Main.execute(args));
-    Captured parsed = Captured.run(() -> Main.commandLine().execute(args));
+    Captured parsed = Captured.run(() -> Cli.commandLine().execute(args));
     assertThat(plain).isEqualTo(parsed);
     return plain;
   }

@@ -93,7 +93,7 @@ class RunLineTest {
       String[] args = args(line);
       RunCommand fast = RunLine.parse(args);
       assertWithMessage(line).that(fast).isNotNull();
-      CommandLine cl = Main.runCommandLine();
+      CommandLine cl = Cli.runCommandLine();
       cl.parseArgs(Arrays.copyOfRange(args, 1, args.length));
       RunCommand picocli = cl.getCommand();
       assertWithMessage(line).that(fields(fast)).isEqualTo(fields(picocli));
@@ -126,7 +126,7 @@ class RunLineTest {
 
   private static void assertSame(String... args) {
     Captured fast = Captured.run(() -> Main.execute(args));
-    Captured parsed = Captured.run(() -> Main.commandLine().execute(args));
+    Captured parsed = Captured.run(() -> Cli.commandLine().execute(args));
     assertThat(fast).isEqualTo(parsed);
   }
 

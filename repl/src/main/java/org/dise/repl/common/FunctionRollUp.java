@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.dise.runtime.format.SourceColumns;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -18,25 +19,47 @@ public final class FunctionRollUp {
   private FunctionRollUp() {}
 
   public static Optional<ProfileTable> of(ProfileTable t) {
+    return of(t, false);
+  }
+
+  /**
+   * {@code acf report --by line}: the same sums per source line ({@code lines.c:12}, the {@code
+   * line} column a run of a {@code -g} program writes beside {@code function}); an address without
+   * a line (a library built without {@code -g}) is summed under its function. Empty when the
+   * profile has no line column.
+   */
+  public static Optional<ProfileTable> byLine(ProfileTable t) {
+    return of(t, true);
+  }
+
+  private static Optional<ProfileTable> of(ProfileTable t, boolean lines) {
     List<String> header = t.header();
     int w = header.indexOf(t.weight());
     List<Integer> group = new ArrayList<>();
+    List<Integer> lineOf = new ArrayList<>();
     List<String> names = new ArrayList<>();
     boolean anyFunction = false;
+    boolean anyLine = false;
     for (String k : t.key()) {
       int name = nameOf(t, k);
       anyFunction |= name >= 0;
+      String lineColumn = name >= 0 && lines ? SourceColumns.lineColumn(header.get(name)) : null;
+      int line = lineColumn == null ? -1 : header.indexOf(lineColumn);
+      anyLine |= line >= 0;
       group.add(name >= 0 ? name : header.indexOf(k));
-      names.add(name >= 0 ? header.get(name) : k);
+      lineOf.add(line);
+      names.add(line >= 0 ? lineColumn : name >= 0 ? header.get(name) : k);
     }
-    if (!anyFunction || w < 0) {
+    if (!anyFunction || w < 0 || (lines && !anyLine)) {
       return Optional.empty();
     }
     Map<List<String>, Long> sums = new LinkedHashMap<>();
     for (List<String> r : t.rows()) {
       List<String> key = new ArrayList<>();
-      for (int i : group) {
-        key.add(function(r.get(i)));
+      for (int j = 0; j < group.size(); j++) {
+        int line = lineOf.get(j);
+        String f = function(r.get(group.get(j)));
+        key.add(line >= 0 && !r.get(line).isEmpty() ? r.get(line) : f);
       }
       long v;
       try {

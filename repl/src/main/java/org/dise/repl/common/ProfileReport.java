@@ -12,6 +12,7 @@ import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.format.SourceColumns;
 import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
@@ -38,7 +39,8 @@ public final class ProfileReport {
   public static void summary(
       java.util.List<Sink> sinks, CostReport cost, SymbolTable symbols, PrintStream out) {
     for (Sink s : sinks) {
-      for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), TOP)) {
+      ProfileTable t = SourceColumns.of(s.table(symbols), symbols);
+      for (String line : ProfileFormats.terminal(s.name(), t, TOP)) {
         out.println(line);
       }
       for (String note : s.notes()) {
@@ -75,12 +77,12 @@ public final class ProfileReport {
     try {
       Files.createDirectories(dir);
       for (Sink s : sinks) {
-        ProfileTable t = s.table(symbols);
+        ProfileTable t = SourceColumns.of(s.table(symbols), symbols);
         StringWriter csv = new StringWriter();
         t.writeCsv(csv);
         write(dir.resolve(s.name() + ".csv"), csv.toString());
         write(dir.resolve(s.name() + ".json"), ProfileFormats.json(s.name(), t, s.notes()));
-        StackFiles.write(s.name(), t, dir);
+        StackFiles.write(s.name(), t, dir, symbols);
         for (Map.Entry<String, String> f : s.files(symbols).entrySet()) {
           write(dir.resolve(s.name() + "." + f.getKey()), f.getValue());
         }

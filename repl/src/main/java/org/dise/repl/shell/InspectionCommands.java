@@ -238,13 +238,13 @@ final class InspectionCommands {
     List<ShadowStack.Frame> frames =
         t == null ? view.shadow().frames() : view.shadow().framesOf(t.tid());
     long pc = t == null ? m.cpu().pc : t.saved().pc;
-    out.append(String.format("#0  %016x  %s%n", pc, m.symbols().describe(pc)));
+    out.append(String.format("#0  %016x  %s%n", pc, m.symbols().describeWithLine(pc)));
     int i = 1;
     for (ShadowStack.Frame f : frames) {
-      out.append(
-          String.format(
-              "#%-2d %016x  %s%n",
-              i++, f.returnAddress(), m.symbols().describe(f.returnAddress())));
+      long ra = f.returnAddress();
+      // The caller's line is the call's, the instruction before the return address (as gdb says).
+      String line = m.symbols().line(ra - 1).map(l -> " (" + l + ")").orElse("");
+      out.append(String.format("#%-2d %016x  %s%s%n", i++, ra, m.symbols().describe(ra), line));
     }
     if (view.shadow().dropped() > 0) {
       out.append(String.format("(%,d outer frames not kept)%n", view.shadow().dropped()));
@@ -411,11 +411,18 @@ final class InspectionCommands {
     if (n <= 0 || n > 10_000) {
       throw new ReplError(":disasm shows 1 to 10000 instructions");
     }
+    String shown = null;
     for (int i = 0; i < n && a >= 0; i++) {
       Optional<Symbol> s = m.symbols().lookup(a);
       if (s.isPresent() && s.get().address() == a) {
         out.append(String.format("%016x <%s>:%n", a, s.get().name()));
       }
+      // The source line above its instructions (objdump -l), for a program built with -g.
+      String source = m.symbols().line(a).map(Object::toString).orElse(null);
+      if (source != null && !source.equals(shown)) {
+        out.append(source).append('\n');
+      }
+      shown = source;
       a = line(m, a);
     }
   }
@@ -424,7 +431,7 @@ final class InspectionCommands {
   String pcLine(Machine m) {
     int mark = out.length();
     long pc = m.cpu().pc;
-    out.append("at ").append(m.symbols().describe(pc)).append('\n');
+    out.append("at ").append(m.symbols().describeWithLine(pc)).append('\n');
     line(m, pc);
     String s = out.substring(mark);
     out.setLength(mark);

@@ -8,6 +8,7 @@ import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.elf.SymbolTable;
+import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
 /**
@@ -75,7 +76,8 @@ final class OutputCommands {
     }
     for (Sink s : engine.sinks()) {
       // The same table as acf run and acf report print: heading, shares, symbol names.
-      for (String line : ProfileFormats.terminal(s.name(), s.table(symbols), PROFILE_TOP)) {
+      ProfileTable t = org.dise.runtime.format.SourceColumns.of(s.table(symbols), symbols);
+      for (String line : ProfileFormats.terminal(s.name(), t, PROFILE_TOP)) {
         out.append(line).append('\n');
       }
       for (String note : s.notes()) {

@@ -2,14 +2,12 @@ package org.dise.repl.shell;
 
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.dise.testsupport.Captured;
 import org.dise.testsupport.FixedLengthRoot;
 import org.dise.testsupport.Golden;
 import org.dise.testsupport.RepositoryRoot;
@@ -70,27 +68,10 @@ class ReplTranscriptTest {
                 System.getProperty("java.class.path"),
                 "org.dise.repl.Main"));
     cmd.addAll(args);
-    Path out = Files.createTempFile("acf-repl", ".out");
-    Path err = Files.createTempFile("acf-repl", ".err");
     try {
-      Process p =
-          new ProcessBuilder(cmd)
-              .directory(ROOT.toFile())
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-              .redirectOutput(out.toFile())
-              .redirectError(err.toFile())
-              .start();
-      if (!p.waitFor(300, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("acf " + args + " did not finish");
-      }
-      return new Result(
-          p.exitValue(),
-          Files.readString(out, StandardCharsets.UTF_8),
-          Files.readString(err, StandardCharsets.UTF_8));
+      Captured c = Captured.process(cmd, ROOT, 300);
+      return new Result(c.status(), c.stdout(), c.stderr());
     } finally {
-      Files.deleteIfExists(out);
-      Files.deleteIfExists(err);
       FixedLengthRoot.remove(link);
     }
   }

@@ -160,8 +160,8 @@ public final class BlockCompiler {
   }
 
   /**
-   * Translates blocks to bytecode and installs them, in halves when the unit's dispatch method
-   * would be too large for HotSpot to compile (a lone block that large stays interpreted).
+   * Translates blocks to bytecode and installs them, in {@link #pieces} when the unit's dispatch
+   * method would be too large for HotSpot to compile (a lone block that large stays interpreted).
    */
   private void compileSplitting(List<Block> blocks, Cpu cpu) {
     if (failed) {
@@ -172,14 +172,49 @@ public final class BlockCompiler {
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, code), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
-      if (blocks.size() > 1) {
-        int half = blocks.size() / 2;
-        compileSplitting(blocks.subList(0, half), cpu);
-        compileSplitting(blocks.subList(half, blocks.size()), cpu);
+      for (List<Block> piece : pieces(blocks, e.blockBytes)) {
+        compileSplitting(piece, cpu);
       }
     } catch (Exception | LinkageError e) {
       disable(e);
     }
+  }
+
+  /**
+   * The bytes of method a piece cut from a too-large unit aims at: below HotSpot's limit by the
+   * margin that a piece's own entry, exits and handler (shared among all the blocks in the measure
+   * of the whole unit) may add.
+   */
+  static final int PIECE_BYTES = BytecodeTranslator.HUGE_METHOD * 3 / 4;
+
+  /**
+   * Cuts a unit that came out too large into consecutive pieces of at most {@link #PIECE_BYTES}
+   * bytes by what each block took of it ({@code blockBytes}), so that each piece is generated once
+   * more: halving a unit three times the limit generated it, its halves and its quarters (sqlite
+   * threw away 0.16 s of such units, docs/benchmarks.md). Halves when that gives one piece (the
+   * estimate was off); a lone block is dropped (it stays interpreted).
+   */
+  static List<List<Block>> pieces(List<Block> blocks, int[] blockBytes) {
+    List<List<Block>> pieces = new ArrayList<>();
+    if (blocks.size() < 2) {
+      return pieces;
+    }
+    int from = 0;
+    long bytes = 0;
+    for (int i = 0; i < blocks.size(); i++) {
+      if (i > from && bytes + blockBytes[i] > PIECE_BYTES) {
+        pieces.add(blocks.subList(from, i));
+        from = i;
+        bytes = 0;
+      }
+      bytes += blockBytes[i];
+    }
+    pieces.add(blocks.subList(from, blocks.size()));
+    if (pieces.size() == 1) {
+      int half = blocks.size() / 2;
+      return List.of(blocks.subList(0, half), blocks.subList(half, blocks.size()));
+    }
+    return pieces;
   }
 
   /** Translates blocks on the caller's thread; null when translation failed. */

@@ -124,8 +124,9 @@ final class BytecodeTranslator {
     inv.visitMaxs(0, 0);
     inv.visitEnd();
 
-    if (runMethod(cw, blocks, observed, stage, constants) >= HUGE_METHOD) {
-      throw new TooLarge();
+    int[] blockBytes = new int[blocks.size()];
+    if (runMethod(cw, blocks, observed, stage, constants, blockBytes) >= HUGE_METHOD) {
+      throw new TooLarge(blockBytes);
     }
     if (!constants.isEmpty()) {
       // C1 will not compile a method with an unresolved dynamic constant (it waits for C2): the
@@ -173,10 +174,18 @@ final class BytecodeTranslator {
   /** HotSpot compiles no method of more than 8000 bytes of bytecode (DontCompileHugeMethods). */
   static final int HUGE_METHOD = 8000;
 
-  /** A unit whose dispatch method would be too large for HotSpot to compile: split it. */
+  /**
+   * A unit whose dispatch method would be too large for HotSpot to compile: split it. Carries what
+   * each block took of the method (its own code plus its share of the code out of line and of the
+   * entry, exit and fault handling), so that the caller can cut the unit into pieces that fit in
+   * one more generation each rather than halving it until they do.
+   */
   static final class TooLarge extends Exception {
-    TooLarge() {
+    final int[] blockBytes;
+
+    TooLarge(int[] blockBytes) {
       super(null, null, false, false);
+      this.blockBytes = blockBytes;
     }
   }
 
@@ -191,7 +200,8 @@ final class BytecodeTranslator {
       List<Block> blocks,
       boolean observed,
       DecodeStage stage,
-      List<Object> constants) {
+      List<Object> constants,
+      int[] blockBytes) {
     MethodVisitor mv =
         cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -306,6 +316,8 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ISTORE, R_ID);
       mv.visitJumpInsn(GOTO, check);
     }
+    Label blocksEnd = new Label();
+    mv.visitLabel(blocksEnd);
     code.emitOutOfLine();
     mv.visitLabel(dflt);
     setUnitSteps(mv);
@@ -366,7 +378,22 @@ final class BytecodeTranslator {
     mv.visitLabel(end);
     mv.visitMaxs(0, 0);
     mv.visitEnd();
+    blockShares(cases, blocksEnd.getOffset(), end.getOffset(), blockBytes);
     return end.getOffset();
+  }
+
+  /**
+   * Each block's bytes of a dispatch method of {@code total} bytes whose blocks start at {@code
+   * cases} (in order) and end at {@code blocksEnd}: its own code, scaled up so that the rest of the
+   * method (entry, out-of-line code, exits, handler) is shared among the blocks in proportion.
+   */
+  private static void blockShares(Label[] cases, int blocksEnd, int total, int[] blockBytes) {
+    int inline = Math.max(1, blocksEnd - cases[0].getOffset());
+    for (int i = 0; i < cases.length; i++) {
+      int next = i + 1 < cases.length ? cases[i + 1].getOffset() : blocksEnd;
+      long own = next - cases[i].getOffset();
+      blockBytes[i] = (int) Math.max(1, own * total / inline);
+    }
   }
 
   /**

@@ -386,62 +386,13 @@ public final class CallFrameInfo {
     }
   }
 
-  /** Little-endian reads, LEB128 and the {@code DW_EH_PE_*} pointer encodings. */
-  private static final class Reader {
-    final byte[] b;
+  /** {@link DwarfBytes} with the {@code DW_EH_PE_*} pointer encodings. */
+  private static final class Reader extends DwarfBytes {
     final long base;
-    int pos;
 
     Reader(byte[] b, long base) {
-      this.b = b;
+      super(b, 0);
       this.base = base;
-    }
-
-    int u8() {
-      return b[pos++] & 0xff;
-    }
-
-    int u16() {
-      return u8() | u8() << 8;
-    }
-
-    long u32() {
-      return (u16() | (long) u16() << 16) & 0xffffffffL;
-    }
-
-    long u64() {
-      return u32() | u32() << 32;
-    }
-
-    long uleb() {
-      long v = 0;
-      int shift = 0;
-      int x;
-      do {
-        x = u8();
-        if (shift < 64) {
-          v |= (long) (x & 0x7f) << shift;
-        }
-        shift += 7;
-      } while ((x & 0x80) != 0);
-      return v;
-    }
-
-    long sleb() {
-      long v = 0;
-      int shift = 0;
-      int x;
-      do {
-        x = u8();
-        if (shift < 64) {
-          v |= (long) (x & 0x7f) << shift;
-        }
-        shift += 7;
-      } while ((x & 0x80) != 0);
-      if (shift < 64 && (x & 0x40) != 0) {
-        v |= -1L << shift;
-      }
-      return v;
     }
 
     /** A pointer in encoding {@code enc}: its format (low nibble) and application (high). */

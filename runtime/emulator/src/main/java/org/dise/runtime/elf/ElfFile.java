@@ -144,6 +144,7 @@ public final class ElfFile {
       ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
       SymbolTable table = readSymbols(b, shoff, shentsize, shnum);
       programSymbols = new ProgramSymbols(named);
+      table.addLines(this, 0);
       symbols = table;
     }
   }
@@ -362,6 +363,19 @@ public final class ElfFile {
   public SymbolTable symbols() {
     loadSymbols();
     return symbols;
+  }
+
+  private LineTable lines;
+
+  /**
+   * The {@code .debug_line} table at link-time addresses, read the first time a caller asks (a
+   * report naming source lines); {@link LineTable#EMPTY} for a program built without {@code -g}.
+   */
+  public synchronized LineTable lineTable() {
+    if (lines == null) {
+      lines = LineTable.of(this);
+    }
+    return lines;
   }
 
   /** Every named function, object and marker, at link-time addresses (see {@link #loadBias}). */

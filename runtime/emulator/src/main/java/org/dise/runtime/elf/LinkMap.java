@@ -63,6 +63,7 @@ public final class LinkMap {
       objects.add(o);
       if (table != null) {
         table.add(functions(o));
+        table.addLines(o.elf(), o.bias());
       }
     }
     for (Consumer<LoadedObject> l : listeners) {
@@ -117,6 +118,9 @@ public final class LinkMap {
       table = objects.isEmpty() ? SymbolTable.empty() : new SymbolTable(functions(objects.get(0)));
       for (int i = 1; i < objects.size(); i++) {
         table.add(functions(objects.get(i)));
+      }
+      for (LoadedObject o : objects) {
+        table.addLines(o.elf(), o.bias());
       }
     }
     return table;

@@ -29,6 +29,12 @@ public final class SymbolTable {
 
   private volatile Sorted sorted;
 
+  /** An object's line table and where it was loaded: its pcs are link-time pc + bias. */
+  private record Lines(ElfFile elf, long bias) {}
+
+  /** The objects whose source lines {@link #line} looks up, read only when a line is asked for. */
+  private final java.util.List<Lines> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   public SymbolTable(List<Symbol> symbols) {
     this.sorted = Sorted.of(prepare(symbols));
   }
@@ -88,7 +94,55 @@ public final class SymbolTable {
     if (bias == 0) {
       return this;
     }
-    return new SymbolTable(moved(List.of(sorted.byAddress()), bias, ""));
+    SymbolTable t = new SymbolTable(moved(List.of(sorted.byAddress()), bias, ""));
+    for (Lines l : lines) {
+      t.addLines(l.elf(), l.bias() + bias);
+    }
+    return t;
+  }
+
+  /** Names the source lines of {@code elf}'s pcs, loaded at {@code bias}, from its .debug_line. */
+  public void addLines(ElfFile elf, long bias) {
+    for (Lines l : lines) {
+      if (l.elf() == elf && l.bias() == bias) {
+        return;
+      }
+    }
+    lines.add(new Lines(elf, bias));
+  }
+
+  /**
+   * The source line of {@code addr} ({@code lines.c:12}) from the line table of the object that
+   * holds it; empty when that object was built without {@code -g} (libraries often are).
+   */
+  public Optional<LineTable.SourceLine> line(long addr) {
+    for (Lines l : lines) {
+      long linkTime = addr - l.bias();
+      // Only the object whose segments hold the pc: another's table could cover the same offset.
+      if (l.elf().fileOffset(linkTime) >= 0) {
+        return l.elf().lineTable().lookup(linkTime);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether any object of this table has a line table (was built with {@code -g}). */
+  public boolean hasLines() {
+    for (Lines l : lines) {
+      if (!l.elf().lineTable().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@link #describe} with the source line after it when there is one: {@code main+0x8
+   * (lines.c:12)}.
+   */
+  public String describeWithLine(long addr) {
+    String d = describe(addr);
+    return line(addr).map(l -> d + " (" + l + ")").orElse(d);
   }
 
   /** {@code symbols} moved by {@code bias}, each name followed by {@code suffix}. */

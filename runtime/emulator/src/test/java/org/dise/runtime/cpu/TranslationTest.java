@@ -245,14 +245,20 @@ class TranslationTest {
     return cpu;
   }
 
-  @Test
-  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+  /** The 48 blocks of {@link #ringOfLargeBlocks}, decoded by one run around the ring. */
+  private static List<Block> ringBlocks() {
     Cpu probe = ringOfLargeBlocks();
     probe.run(48 * 64);
     List<Block> blocks = new java.util.ArrayList<>();
     for (int blk = 0; blk < 48; blk++) {
       blocks.add(probe.blockAt(0x10000 + 256L * blk));
     }
+    return blocks;
+  }
+
+  @Test
+  void aUnitTooLargeForHotSpotIsSplitAndEveryBlockStillTranslated() throws Exception {
+    List<Block> blocks = ringBlocks();
     org.junit.jupiter.api.Assertions.assertThrows(
         BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
 
@@ -264,6 +270,34 @@ class TranslationTest {
     assertThat(cpu.translatedInstructions()).isGreaterThan(steps / 2);
     assertThat(cpu.x[10]).isEqualTo(63L * 48 * 40);
     assertThat(cpu.instret()).isEqualTo(steps);
+  }
+
+  @Test
+  void aTooLargeUnitIsCutByItsBlocksSizesIntoPiecesThatEachFitFirstTime() throws Exception {
+    List<Block> blocks = ringBlocks();
+    BytecodeTranslator.TooLarge tooLarge =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            BytecodeTranslator.TooLarge.class, () -> BytecodeTranslator.classBytes(blocks, false));
+    int sum = java.util.Arrays.stream(tooLarge.blockBytes).sum();
+    assertThat(sum).isAtLeast(BytecodeTranslator.HUGE_METHOD);
+
+    List<List<Block>> pieces = BlockCompiler.pieces(blocks, tooLarge.blockBytes);
+    assertThat(pieces.size()).isGreaterThan(1);
+    List<Block> again = new java.util.ArrayList<>();
+    for (List<Block> piece : pieces) {
+      BytecodeTranslator.classBytes(piece, false); // no TooLarge: one generation per piece
+      again.addAll(piece);
+    }
+    assertThat(again).containsExactlyElementsIn(blocks).inOrder();
+  }
+
+  @Test
+  void aPieceEstimatedToFitThatDidNotIsHalved() {
+    List<Block> blocks = ringBlocks().subList(0, 2);
+    assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}))
+        .containsExactly(List.of(blocks.get(0)), List.of(blocks.get(1)))
+        .inOrder();
+    assertThat(BlockCompiler.pieces(List.of(blocks.get(0)), new int[] {10_000})).isEmpty();
   }
 
   private static byte[] words(int... code) {

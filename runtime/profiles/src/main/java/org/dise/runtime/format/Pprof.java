@@ -6,7 +6,10 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
+import org.dise.runtime.elf.LineTable;
+import org.dise.runtime.elf.SymbolTable;
 
 /**
  * Writes a {@link StackProfile} as a gzipped pprof profile ({@code profile.proto} of
@@ -36,17 +39,28 @@ public final class Pprof {
   private static final int LOCATION_ADDRESS = 3;
   private static final int LOCATION_LINE = 4;
   private static final int LINE_FUNCTION_ID = 1;
+  private static final int LINE_LINE = 2;
   private static final int FUNCTION_ID = 1;
   private static final int FUNCTION_NAME = 2;
   private static final int FUNCTION_SYSTEM_NAME = 3;
+  private static final int FUNCTION_FILENAME = 4;
+  private static final int FUNCTION_START_LINE = 5;
 
   /**
    * The profile, gzipped as pprof expects; {@code comment} goes into its comments ("" for none).
    */
   public static byte[] gzipped(StackProfile p, String comment) {
+    return gzipped(p, comment, SymbolTable.empty());
+  }
+
+  /**
+   * As above, with each function's source file and first line and each location's line from {@code
+   * symbols}' line tables (a program built with {@code -g}).
+   */
+  public static byte[] gzipped(StackProfile p, String comment, SymbolTable symbols) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {
-      gz.write(encode(p, comment));
+      gz.write(encode(p, comment, symbols));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -55,6 +69,11 @@ public final class Pprof {
 
   /** The profile message, not compressed. */
   public static byte[] encode(StackProfile p, String comment) {
+    return encode(p, comment, SymbolTable.empty());
+  }
+
+  /** The profile message with source lines from {@code symbols}, not compressed. */
+  public static byte[] encode(StackProfile p, String comment, SymbolTable symbols) {
     Map<String, Integer> strings = new LinkedHashMap<>();
     strings.put("", 0); // string_table[0] must be the empty string
     Map<StackProfile.Frame, Integer> functions = new LinkedHashMap<>();
@@ -75,10 +94,18 @@ public final class Pprof {
       sample.packed(SAMPLE_VALUE, s.values());
       out.message(PROFILE_SAMPLE, sample);
     }
-    // One location per function, at its entry: the profiles know functions, not lines.
+    // One location per function, at its entry: the profiles know functions, not the pcs in them.
+    Map<StackProfile.Frame, Optional<LineTable.SourceLine>> lines = new LinkedHashMap<>();
+    for (StackProfile.Frame f : functions.keySet()) {
+      lines.put(f, f.address() == 0 ? Optional.empty() : symbols.line(f.address()));
+    }
     for (Map.Entry<StackProfile.Frame, Integer> e : functions.entrySet()) {
       ProtoWriter line = new ProtoWriter();
       line.varint(LINE_FUNCTION_ID, e.getValue());
+      Optional<LineTable.SourceLine> source = lines.get(e.getKey());
+      if (source.isPresent()) {
+        line.varint(LINE_LINE, source.get().line());
+      }
       ProtoWriter loc = new ProtoWriter();
       loc.varint(LOCATION_ID, e.getValue());
       loc.varint(LOCATION_ADDRESS, e.getKey().address());
@@ -91,6 +118,11 @@ public final class Pprof {
       long name = string(e.getKey().name(), strings);
       fn.varint(FUNCTION_NAME, name);
       fn.varint(FUNCTION_SYSTEM_NAME, name);
+      Optional<LineTable.SourceLine> source = lines.get(e.getKey());
+      if (source.isPresent()) {
+        fn.varint(FUNCTION_FILENAME, string(source.get().path(), strings));
+        fn.varint(FUNCTION_START_LINE, source.get().line());
+      }
       out.message(PROFILE_FUNCTION, fn);
     }
     if (!p.types().isEmpty()) {

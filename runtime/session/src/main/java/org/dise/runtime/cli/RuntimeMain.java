@@ -15,6 +15,7 @@ import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.format.Callgrind;
 import org.dise.runtime.format.Pprof;
+import org.dise.runtime.format.SourceColumns;
 import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
@@ -163,7 +164,7 @@ public final class RuntimeMain {
     }
     Productions.neverBound(engine).forEach(err::println);
     for (Sink s : engine.sinks()) {
-      ProfileTable t = s.table(machine.symbols());
+      ProfileTable t = SourceColumns.of(s.table(machine.symbols()), machine.symbols());
       err.printf("profile %s: %,d entries%n", s.name(), t.rows().size());
       t.top(10).forEach(l -> err.println("  " + l));
     }
@@ -186,18 +187,20 @@ public final class RuntimeMain {
       throws IOException {
     Files.createDirectories(dir);
     for (Sink s : engine.sinks()) {
-      ProfileTable t = s.table(machine.symbols());
+      ProfileTable t = SourceColumns.of(s.table(machine.symbols()), machine.symbols());
       StringWriter csv = new StringWriter();
       t.writeCsv(csv);
       Files.writeString(dir.resolve(s.name() + ".csv"), csv.toString(), StandardCharsets.UTF_8);
       StackProfile p = StackProfile.of(t).orElse(null);
       if (p != null) {
         Files.writeString(dir.resolve(s.name() + ".folded"), p.folded(0), StandardCharsets.UTF_8);
-        Files.write(dir.resolve(s.name() + ".pb.gz"), Pprof.gzipped(p, "acf " + s.name()));
+        Files.write(
+            dir.resolve(s.name() + ".pb.gz"),
+            Pprof.gzipped(p, "acf " + s.name(), machine.symbols()));
         if (p.types().size() > 1) {
           Files.writeString(
               dir.resolve("callgrind.out." + s.name()),
-              Callgrind.write(p, s.name()),
+              Callgrind.write(p, s.name(), machine.symbols()),
               StandardCharsets.UTF_8);
         }
       }
