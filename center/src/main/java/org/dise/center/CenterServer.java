@@ -407,14 +407,7 @@ public final class CenterServer implements AutoCloseable {
       x.beforeAnswer =
           status -> {
             if (logReads && status < 400 && !x.method.equals("POST")) {
-              log(
-                  status
-                      + " "
-                      + x.method
-                      + " "
-                      + x.path
-                      + " from "
-                      + Request.getRemoteAddr(request));
+              log(answered(x, status));
             }
           };
       try {
@@ -820,18 +813,13 @@ public final class CenterServer implements AutoCloseable {
   }
 
   private void refuse(Exchange x, int status, String message, String device) {
-    log(
-        status
-            + " "
-            + x.method
-            + " "
-            + x.path
-            + " from "
-            + Request.getRemoteAddr(x.request)
-            + (device != null ? " (device " + device + ")" : "")
-            + ": "
-            + message);
+    log(answered(x, status) + (device != null ? " (device " + device + ")" : "") + ": " + message);
     x.error(status, message);
+  }
+
+  /** The start of a request's log line: its status, method, path and client. */
+  private static String answered(Exchange x, int status) {
+    return status + " " + x.method + " " + x.path + " from " + Request.getRemoteAddr(x.request);
   }
 
   /** One line in the log, every value from the network escaped. */
