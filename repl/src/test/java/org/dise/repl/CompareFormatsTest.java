@@ -30,8 +30,8 @@ class CompareFormatsTest {
   }
 
   private static Path exhaustiveAndSampled(Path dir) throws Exception {
-    CompareEntriesTest.run(dir, "full", Map.of("pairs", pairs(4000, 1000)));
-    Path sampled = CompareEntriesTest.run(dir, "sampled", Map.of("pairs", pairs(1000, 240)));
+    ReportCompareCommandTest.dir(dir, "full", Map.of("pairs", pairs(4000, 1000)));
+    Path sampled = ReportCompareCommandTest.dir(dir, "sampled", Map.of("pairs", pairs(1000, 240)));
     // The sampled run's estimate: the counts scaled by 4 (one interval in four sampled).
     Files.writeString(
         sampled.resolve("pairs.estimate.csv"),
@@ -41,8 +41,8 @@ class CompareFormatsTest {
 
   @Test
   void everyAddressHasItsName(@TempDir Path dir) throws Exception {
-    Path a = CompareEntriesTest.run(dir, "a", Map.of("pairs", pairs(4000, 1000)));
-    Path b = CompareEntriesTest.run(dir, "b", Map.of("pairs", pairs(3000, 1000)));
+    Path a = ReportCompareCommandTest.dir(dir, "a", Map.of("pairs", pairs(4000, 1000)));
+    Path b = ReportCompareCommandTest.dir(dir, "b", Map.of("pairs", pairs(3000, 1000)));
     ConfigCommandTest.Result r = acf("compare", a.toString(), b.toString());
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout()).contains("    0x10566 main, 0x1070a hot  4,000  3,000  -1,000");

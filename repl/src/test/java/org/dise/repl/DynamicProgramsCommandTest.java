@@ -35,10 +35,19 @@ class DynamicProgramsCommandTest {
 
   @BeforeAll
   static void findSysroot() {
-    sysrootMissing = ExternalTool.sysrootMissing();
-    if (sysrootMissing != null) {
-      System.out.println("DynamicProgramsCommandTest: skipped: " + sysrootMissing);
+    sysrootMissing = sysrootMissing(DynamicProgramsCommandTest.class);
+  }
+
+  /**
+   * Why dynamically linked programs cannot run here, printed as the skip reason of {@code test}'s
+   * tests, or null when they can.
+   */
+  static String sysrootMissing(Class<?> test) {
+    String missing = ExternalTool.sysrootMissing();
+    if (missing != null) {
+      System.out.println(test.getSimpleName() + ": skipped: " + missing);
     }
+    return missing;
   }
 
   /** Each example at its smallest size, with the arguments DifferentialTest gives it. */

@@ -54,7 +54,7 @@ class FunctionKeysTest {
             List.of("key"),
             "count");
     ProfileTable pairs = CompareFormatsTest.pairs(4000, 1000);
-    Path run = CompareEntriesTest.run(dir, "run", Map.of("loads", loads, "pairs", pairs));
+    Path run = ReportCompareCommandTest.dir(dir, "run", Map.of("loads", loads, "pairs", pairs));
     ConfigCommandTest.Result r = acf("report", "--by", "function", run.toString());
     assertThat(r.status()).isEqualTo(0);
     String text = r.stdout();

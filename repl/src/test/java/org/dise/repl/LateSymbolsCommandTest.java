@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.linux.Sandbox;
-import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,10 +41,7 @@ class LateSymbolsCommandTest {
 
   @BeforeAll
   static void findSysroot() {
-    sysrootMissing = ExternalTool.sysrootMissing();
-    if (sysrootMissing != null) {
-      System.out.println("LateSymbolsCommandTest: skipped: " + sysrootMissing);
-    }
+    sysrootMissing = DynamicProgramsCommandTest.sysrootMissing(LateSymbolsCommandTest.class);
   }
 
   private static ConfigCommandTest.Result run(String... more) {
