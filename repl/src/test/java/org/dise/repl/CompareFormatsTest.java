@@ -39,6 +39,16 @@ class CompareFormatsTest {
     return dir;
   }
 
+  /** {@code acf compare OPTIONS... full sampled} over {@link #exhaustiveAndSampled}'s runs. */
+  private static ConfigCommandTest.Result compareSampled(Path dir, String... options)
+      throws Exception {
+    exhaustiveAndSampled(dir);
+    List<String> line = new java.util.ArrayList<>(List.of("compare"));
+    line.addAll(List.of(options));
+    line.addAll(List.of(dir.resolve("full").toString(), dir.resolve("sampled").toString()));
+    return acf(line.toArray(String[]::new));
+  }
+
   @Test
   void everyAddressHasItsName(@TempDir Path dir) throws Exception {
     Path a = ReportCompareCommandTest.dir(dir, "a", Map.of("pairs", pairs(4000, 1000)));
@@ -68,14 +78,7 @@ class CompareFormatsTest {
 
   @Test
   void csvHasOneLinePerProfile(@TempDir Path dir) throws Exception {
-    exhaustiveAndSampled(dir);
-    ConfigCommandTest.Result r =
-        acf(
-            "compare",
-            "--format",
-            "csv",
-            dir.resolve("full").toString(),
-            dir.resolve("sampled").toString());
+    ConfigCommandTest.Result r = compareSampled(dir, "--format", "csv");
     assertThat(r.status()).isEqualTo(0);
     List<String> lines = r.stdout().lines().toList();
     assertThat(lines.get(0))
@@ -91,14 +94,7 @@ class CompareFormatsTest {
 
   @Test
   void jsonHasTheMetricsAndTheNamedEntries(@TempDir Path dir) throws Exception {
-    exhaustiveAndSampled(dir);
-    ConfigCommandTest.Result r =
-        acf(
-            "compare",
-            "--format",
-            "json",
-            dir.resolve("full").toString(),
-            dir.resolve("sampled").toString());
+    ConfigCommandTest.Result r = compareSampled(dir, "--format", "json");
     assertThat(r.status()).isEqualTo(0);
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = (Map<String, Object>) Json.parse(r.stdout());

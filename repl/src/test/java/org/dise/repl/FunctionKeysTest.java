@@ -29,12 +29,9 @@ class FunctionKeysTest {
             + "R: call(byfn, symbol(sum_hot)); T.INSN;\n");
     Path out = dir.resolve("out");
     ConfigCommandTest.Result r =
-        acf(
-            "run",
-            "--acf",
+        ConfigCommandTest.runInto(
             acfFile.toString(),
-            "--out",
-            out.toString(),
+            out,
             RepositoryRoot.resolve("examples/programs/bin/arrays").toString());
     assertThat(r.status()).isEqualTo(0);
     String csv = Files.readString(out.resolve("byfn.csv"));
