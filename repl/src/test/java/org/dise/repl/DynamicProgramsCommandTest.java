@@ -89,19 +89,14 @@ class DynamicProgramsCommandTest {
     Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
     String hello = DYN.resolve("hello").toString();
     // A process of its own, as ./acf runs it: the guest writes to the real standard output.
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process a =
         new ProcessBuilder(
-                java.toString(),
-                "--add-opens",
-                "java.base/sun.nio.fs=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.dise.repl.Main",
-                "run",
-                hello,
-                "one",
-                "two three")
+                AcfJvm.command(
+                    List.of("--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED"),
+                    "run",
+                    hello,
+                    "one",
+                    "two three"))
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     a.getOutputStream().close();

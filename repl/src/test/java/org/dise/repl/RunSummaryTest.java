@@ -201,15 +201,7 @@ class RunSummaryTest {
 
   /** {@code acf ARGS} in a fresh JVM whose environment has {@code extra} added. */
   static void acfProcess(Map<String, String> extra, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xss16m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(List.of(args));
+    List<String> cmd = AcfJvm.command(List.of("-Xss16m"), args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
