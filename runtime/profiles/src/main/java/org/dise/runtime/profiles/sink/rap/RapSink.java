@@ -12,6 +12,7 @@ import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
@@ -24,7 +25,7 @@ import org.dise.runtime.sink.TaggedSink;
  * {@code pc}) with no replacement cost. With {@code exact} it also keeps the perfect profiler's
  * counts of the same stream, for the percent error of Section 4.3.
  */
-public final class RapSink implements TaggedSink {
+public final class RapSink extends NamedSink implements TaggedSink {
   /** The catalogue's entry for this sink ({@code rap_tree}): its parameters and what it accepts. */
   public static final ComponentSpec SPEC =
       new ComponentSpec(
@@ -106,7 +107,6 @@ public final class RapSink implements TaggedSink {
     return Optional.empty();
   }
 
-  private final String name;
   private final RapTree tree;
   private final ExactCounter exact;
   private final boolean code;
@@ -121,7 +121,7 @@ public final class RapSink implements TaggedSink {
    * default true) and {@code code} (bool: name ranges by the functions at their ends).
    */
   public RapSink(String name, Map<String, String> params) {
-    this.name = name;
+    super(name);
     this.tree = new RapTree(RapConfig.of(params));
     this.exact = bool(params, "exact", true) ? new ExactCounter() : null;
     this.code = bool(params, "code", false);
@@ -157,11 +157,6 @@ public final class RapSink implements TaggedSink {
   private static boolean bool(Map<String, String> params, String key, boolean dflt) {
     String v = params.get(key);
     return v == null ? dflt : !(v.equals("0") || v.equalsIgnoreCase("false"));
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   public RapTree tree() {
