@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.TaggedSink;
 
@@ -15,7 +18,7 @@ import org.dise.runtime.sink.TaggedSink;
  * main processor to copy results to memory, and each interrupt costs the main processor cycles.
  * Tagging itself costs the main pipeline nothing.
  */
-public abstract class CoProcessor implements TaggedSink {
+public abstract class CoProcessor extends NamedSink implements TaggedSink {
   /**
    * The co-processor's parameters, which every application of it takes (Zilles and Sohi;
    * spec/engine.md): defaults from {@link CoprocConfig#DEFAULT} and this class.
@@ -74,15 +77,21 @@ public abstract class CoProcessor implements TaggedSink {
     return out;
   }
 
-  protected final String name;
   protected final CoprocConfig config;
   protected final PcFilter filter;
   protected final SampleBuffer buffer;
+
+  /**
+   * Whether the application keeps the exact profile of every tagged retirement, for the error (its
+   * {@code exact} parameter), and that profile: pc -> value (or target) -> count.
+   */
+  protected final boolean keepExact;
+
+  protected final ExactProfile exact = new ExactProfile();
   private final SampleBuffer.Consumer consumer = this::process;
   private long lfsr;
   private long filtered;
-  private long interrupts;
-  private long interruptCycles;
+  private final Interrupts interrupts = new Interrupts();
   private long slotsCopied;
   private final long timerCycles;
   private long nextTimer;
@@ -100,8 +109,9 @@ public abstract class CoProcessor implements TaggedSink {
    * ComponentSpec.withDefaults}).
    */
   protected CoProcessor(String name, Map<String, String> params) {
-    this.name = name;
+    super(name);
     this.config = CoprocConfig.of(params);
+    this.keepExact = CoprocConfig.bool(params, "exact");
     this.filter = new PcFilter(config.hashBits());
     this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
     this.lfsr = config.seed() == 0 ? 1 : config.seed();
@@ -118,11 +128,6 @@ public abstract class CoProcessor implements TaggedSink {
    * has stopped receiving samples (its region of the program fully masked) still moves on.
    */
   protected void timer() {}
-
-  @Override
-  public String name() {
-    return name;
-  }
 
   public CoprocConfig config() {
     return config;
@@ -195,29 +200,35 @@ public abstract class CoProcessor implements TaggedSink {
         applicationInstructions);
   }
 
-  /** Every tagged retirement, before the PC filter: where an exact profile is kept. */
-  protected void observe(long pc, long value, long address) {}
+  /** Every tagged retirement, before the PC filter: where the exact profile is kept. */
+  private void observe(long pc, long value, long address) {
+    if (keepExact) {
+      exact.add(pc, value);
+    }
+  }
+
+  /** The exact profile of every tagged retirement: pc -> value (or target) -> count. */
+  public Map<Long, Map<Long, Long>> exact() {
+    return exact.asMap();
+  }
+
+  /** The function holding {@code pc}, or {@code ?} (also without symbols), for a table's rows. */
+  static String functionAt(SymbolTable symbols, long pc) {
+    return symbols == null ? "?" : symbols.lookup(pc).map(Symbol::name).orElse("?");
+  }
 
   /** The application's routine for one sample. */
   protected abstract void process(long pc, long value, long address);
 
   /** Interrupts the main processor to copy {@code slots} slots to memory. */
   protected final void interrupt(int slots) {
-    interrupts++;
     slotsCopied += slots;
-    long c = config.interruptCycles() + (long) config.copyCycles() * slots;
-    interruptCycles += c;
-    untaken += c;
+    interrupts.charge(config.interruptCycles() + (long) config.copyCycles() * slots);
   }
-
-  /** Interrupt cycles not yet handed to a timing model ({@link #takeInterruptCycles}). */
-  private long untaken;
 
   @Override
   public long takeInterruptCycles() {
-    long c = untaken;
-    untaken = 0;
-    return c;
+    return interrupts.take();
   }
 
   /** A pseudo-random number in [0, bound] (a 64-bit xorshift, as a hardware LFSR would be). */
@@ -246,18 +257,18 @@ public abstract class CoProcessor implements TaggedSink {
   @Override
   public long interrupts() {
     finish();
-    return interrupts;
+    return interrupts.count();
   }
 
   @Override
   public long interruptCycles() {
     finish();
-    return interruptCycles;
+    return interrupts.cycles();
   }
 
   /** Interrupts so far, without finishing the run. */
   protected final long interruptCount() {
-    return interrupts;
+    return interrupts.count();
   }
 
   /** Tagged retirements the PC filter turned away. */
@@ -288,9 +299,9 @@ public abstract class CoProcessor implements TaggedSink {
             buffer.maxOccupancy(),
             buffer.dropped(),
             buffer.processed(),
-            interrupts,
+            interrupts.count(),
             slotsCopied,
-            interruptCycles));
+            interrupts.cycles()));
     return out;
   }
 }

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.Accuracy;
 import org.dise.runtime.sink.ComponentSpec;
@@ -59,7 +58,6 @@ public final class EdgeProfiler extends CoProcessor {
   private final int targetsPerSlot;
   private final int replaceMax;
   private final int failThreshold;
-  private final boolean keepExact;
   private final long interval;
   private long processedSinceInterrupt;
   private final Map<Long, Slot> associative = new HashMap<>();
@@ -68,7 +66,6 @@ public final class EdgeProfiler extends CoProcessor {
   private int failed;
   private long lostSamples;
   private final Map<Long, Map<Long, Long>> memory = new TreeMap<>();
-  private final ExactProfile exact = new ExactProfile();
 
   public EdgeProfiler(String name, Map<String, String> given) {
     this(name, SPEC.withDefaults(given), 0);
@@ -79,20 +76,12 @@ public final class EdgeProfiler extends CoProcessor {
     this.targetsPerSlot = (int) CoprocConfig.num(p, "values");
     this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
     this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", config.slots());
-    this.keepExact = CoprocConfig.bool(p, "exact");
     this.interval = CoprocConfig.num(p, "interval", 16L * config.slots());
     CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(
         targetsPerSlot >= 1 && targetsPerSlot <= 64, "values", targetsPerSlot, "1..64");
     CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     this.slots = new Slot[config.slots()];
-  }
-
-  @Override
-  protected void observe(long pc, long next, long address) {
-    if (keepExact) {
-      exact.add(pc, next);
-    }
   }
 
   @Override
@@ -171,11 +160,6 @@ public final class EdgeProfiler extends CoProcessor {
     return memory;
   }
 
-  /** The exact edges of every tagged retirement. */
-  public Map<Long, Map<Long, Long>> exact() {
-    return exact.asMap();
-  }
-
   private static Map<String, Long> flat(Map<Long, Map<Long, Long>> m) {
     Map<String, Long> out = new HashMap<>();
     m.forEach((pc, t) -> t.forEach((to, n) -> out.put(pc + ">" + to, n)));
@@ -193,9 +177,7 @@ public final class EdgeProfiler extends CoProcessor {
                         rows.add(
                             List.of(
                                 "0x" + Long.toHexString(pc),
-                                symbols == null
-                                    ? "?"
-                                    : symbols.lookup(pc).map(Symbol::name).orElse("?"),
+                                functionAt(symbols, pc),
                                 "0x" + Long.toHexString(to),
                                 Long.toString(n),
                                 keepExact ? Long.toString(exact.count(pc, to)) : ""))));

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.WeightedRms;
 import org.dise.runtime.sink.ComponentSpec;
@@ -99,7 +98,6 @@ public final class ValueProfiler extends CoProcessor {
   private final int lowPct;
   private final int maxCopies;
   private final int minInvariancePct;
-  private final boolean keepExact;
   private final long interval;
   private final int resampleTimers;
 
@@ -125,7 +123,6 @@ public final class ValueProfiler extends CoProcessor {
   private long thrashInterrupts;
   private int maxSlotsInUse;
   private final Map<Long, Record> memory = new TreeMap<>();
-  private final ExactProfile exact = new ExactProfile();
 
   /**
    * A profiler with the binding's parameters (spec/engine.md lists them and their defaults).
@@ -149,7 +146,6 @@ public final class ValueProfiler extends CoProcessor {
     this.lowPct = (int) CoprocConfig.num(p, "low_pct");
     this.maxCopies = (int) CoprocConfig.num(p, "max_copies");
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
-    this.keepExact = CoprocConfig.bool(p, "exact");
     this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
     this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers");
     int bits = (int) CoprocConfig.num(p, "counter_bits");
@@ -166,13 +162,6 @@ public final class ValueProfiler extends CoProcessor {
     CoprocConfig.check(confidence >= 1, "confidence", confidence, "at least 1");
     this.slots = new Slot[config.slots()];
     this.slotPcs = new long[config.slots()];
-  }
-
-  @Override
-  protected void observe(long pc, long value, long address) {
-    if (keepExact) {
-      exact.add(pc, value);
-    }
   }
 
   @Override
@@ -279,6 +268,18 @@ public final class ValueProfiler extends CoProcessor {
 
   /** An interrupt: copies the slots to memory, masks confident loads, clears the arrays. */
   private void copyOut(boolean advanceRegion) {
+    int copied = copySlots();
+    failed = 0;
+    replacementsSinceInterrupt = 0;
+    processedSinceInterrupt = 0;
+    if (advanceRegion && filter.regions() > 1) {
+      filter.region(filter.mask(), filter.match() + 1); // the next part of the program
+    }
+    interrupt(copied);
+  }
+
+  /** Copies every slot in use to memory and frees it; returns how many were copied. */
+  private int copySlots() {
     int copied = 0;
     for (int i = 0; i < slots.length; i++) {
       if (slots[i] != null) {
@@ -288,13 +289,7 @@ public final class ValueProfiler extends CoProcessor {
       }
     }
     slotsInUse = 0;
-    failed = 0;
-    replacementsSinceInterrupt = 0;
-    processedSinceInterrupt = 0;
-    if (advanceRegion && filter.regions() > 1) {
-      filter.region(filter.mask(), filter.match() + 1); // the next part of the program
-    }
-    interrupt(copied);
+    return copied;
   }
 
   private void copy(Slot s) {
@@ -351,15 +346,7 @@ public final class ValueProfiler extends CoProcessor {
 
   @Override
   protected int finalCopy() {
-    int copied = 0;
-    for (int i = 0; i < slots.length; i++) {
-      if (slots[i] != null) {
-        copy(slots[i]);
-        copied++;
-        slots[i] = null;
-      }
-    }
-    slotsInUse = 0;
+    int copied = copySlots();
     return copied;
   }
 
@@ -429,11 +416,6 @@ public final class ValueProfiler extends CoProcessor {
     return maxSlotsInUse;
   }
 
-  /** The exact value profile of every tagged retirement: pc -> value -> count. */
-  public Map<Long, Map<Long, Long>> exact() {
-    return exact.asMap();
-  }
-
   /** The weighted RMS error of the estimates against the exact profile, in percent points. */
   public double weightedRmsError() {
     return WeightedRms.error(estimates(), exact, minInvariancePct / 100.0);
@@ -456,7 +438,7 @@ public final class ValueProfiler extends CoProcessor {
       rows.add(
           List.of(
               "0x" + Long.toHexString(k[0]),
-              symbols == null ? "?" : symbols.lookup(k[0]).map(Symbol::name).orElse("?"),
+              functionAt(symbols, k[0]),
               Long.toString(k[1]),
               pct(est.get(k[0]).get(k[1])),
               Long.toString(r.total),
