@@ -70,12 +70,43 @@ public abstract class CoProcessor extends NamedSink implements TaggedSink {
         ParamSpec.atLeast("tag_adapt", 1, "64", "admissions before random tagging's rate doubles"));
   }
 
-  /** {@link #params()} followed by {@code more}. */
-  static List<ParamSpec> params(ParamSpec... more) {
+  /** {@link #params()} followed by an application's {@code groups} of parameters, in order. */
+  @SafeVarargs
+  static List<ParamSpec> params(List<ParamSpec>... groups) {
     List<ParamSpec> out = new java.util.ArrayList<>(params());
-    out.addAll(List.of(more));
+    for (List<ParamSpec> g : groups) {
+      out.addAll(g);
+    }
     return out;
   }
+
+  /**
+   * The parameters of an application's slots, each holding up to {@code values} of {@code holds}
+   * (targets, values) per static instruction: how many, the replacement randomisation bound, and
+   * the failed inserts before thrashing (by default {@code failDefault}).
+   */
+  static List<ParamSpec> slotParams(String holds, String failDefault) {
+    return List.of(
+        ParamSpec.integer("values", 1, 64, "4", holds + " per slot"),
+        ParamSpec.integer(
+            "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
+        ParamSpec.integer(
+            "fail_threshold",
+            1,
+            Integer.MAX_VALUE,
+            "",
+            "failed inserts before thrashing (" + failDefault + ")"));
+  }
+
+  /** Samples between an application's copy-outs (by default {@code dflt}). */
+  static ParamSpec interval(String dflt) {
+    return ParamSpec.integer(
+        "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (" + dflt + ")");
+  }
+
+  /** Whether to keep the exact profile ({@link #keepExact}); every application takes it. */
+  static final ParamSpec EXACT =
+      ParamSpec.bool("exact", "true", "keep an exact profile for the error");
 
   protected final CoprocConfig config;
   protected final PcFilter filter;

@@ -11,7 +11,6 @@ import java.util.TreeMap;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.Accuracy;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -25,29 +24,14 @@ import org.dise.runtime.sink.ProfileTable;
 public final class EdgeProfiler extends CoProcessor {
   /** The catalogue's entry for this sink ({@code edge_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "edge_profile",
-          ComponentSpec.Kind.SINK,
-          CoProcessor.params(
-              ParamSpec.integer("values", 1, 64, "4", "targets per slot"),
-              ParamSpec.integer(
-                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
-              ParamSpec.integer(
-                  "fail_threshold",
-                  1,
-                  Integer.MAX_VALUE,
-                  "",
-                  "failed inserts before thrashing (slots)"),
-              ParamSpec.integer(
-                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (16 x slots)"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
           null,
-          "",
-          true,
           Set.of("branch", "jump", "proc_call", "return"),
-          0,
           "co-processor edge profile of branches (tag only)",
-          null);
+          CoProcessor.params(
+              CoProcessor.slotParams("targets", "slots"),
+              List.of(CoProcessor.interval("16 x slots"), CoProcessor.EXACT)));
 
   private static final class Slot {
     long pc;

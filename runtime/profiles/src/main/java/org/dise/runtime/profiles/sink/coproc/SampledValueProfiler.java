@@ -26,9 +26,11 @@ import org.dise.runtime.sink.TaggedSink;
 public final class SampledValueProfiler extends NamedSink implements TaggedSink {
   /** The catalogue's entry for this sink ({@code sampled_value_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "sampled_value_profile",
-          ComponentSpec.Kind.SINK,
+          new ComponentSpec.Arity(0, 1, false, false),
+          Set.of(),
+          "interrupt-driven sampled value profile",
           List.of(
               ParamSpec.cost(0),
               ParamSpec.atLeast("period", 1, "100", "one sample per this many tagged instructions"),
@@ -42,14 +44,7 @@ public final class SampledValueProfiler extends NamedSink implements TaggedSink 
                   "cycles per sample's interrupt"),
               ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
               ParamSpec.bool(
-                  "jitter", "true", "randomise the distance between samples (mean: period)")),
-          new ComponentSpec.Arity(0, 1, false, false),
-          "",
-          true,
-          Set.of(),
-          0,
-          "interrupt-driven sampled value profile",
-          null);
+                  "jitter", "true", "randomise the distance between samples (mean: period)")));
 
   private final long period;
   private final long interruptCycles;

@@ -27,47 +27,38 @@ import org.dise.runtime.sink.ProfileTable;
 public final class ValueProfiler extends CoProcessor {
   /** The catalogue's entry for this sink ({@code value_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "value_profile",
-          ComponentSpec.Kind.SINK,
-          CoProcessor.params(
-              ParamSpec.atLeast(
-                  "confidence", 1, "64", "samples before a slot's values are trusted"),
-              ParamSpec.atLeast("reselect_every", 1, "16", "samples between re-selections"),
-              ParamSpec.integer("reselect_pct", 0, 100, "60", "share that triggers re-selection"),
-              ParamSpec.integer("values", 1, 64, "4", "values per slot"),
-              ParamSpec.integer(
-                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
-              ParamSpec.integer(
-                  "fail_threshold",
-                  1,
-                  Integer.MAX_VALUE,
-                  "",
-                  "failed inserts before thrashing (2 x slots)"),
-              ParamSpec.atLeast("thrash_factor", 1, "4", "thrashing factor"),
-              ParamSpec.integer("high_pct", 0, 100, "90", "invariance above which a value is kept"),
-              ParamSpec.integer(
-                  "low_pct", 0, 100, "10", "invariance below which a value is dropped"),
-              ParamSpec.integer(
-                  "max_copies", 0, Integer.MAX_VALUE, "3", "copies of a pc's record kept"),
-              ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
-              ParamSpec.integer(
-                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (32 x slots)"),
-              ParamSpec.integer(
-                  "resample_timers",
-                  1,
-                  Integer.MAX_VALUE,
-                  "16",
-                  "timer ticks between re-samplings"),
-              ParamSpec.integer("counter_bits", 4, 32, "16", "width of the value counters"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
           null,
-          "",
-          true,
           Set.of(),
-          0,
           "co-processor load value profile (tag only)",
-          null);
+          CoProcessor.params(
+              List.of(
+                  ParamSpec.atLeast(
+                      "confidence", 1, "64", "samples before a slot's values are trusted"),
+                  ParamSpec.atLeast("reselect_every", 1, "16", "samples between re-selections"),
+                  ParamSpec.integer(
+                      "reselect_pct", 0, 100, "60", "share that triggers re-selection")),
+              CoProcessor.slotParams("values", "2 x slots"),
+              List.of(
+                  ParamSpec.atLeast("thrash_factor", 1, "4", "thrashing factor"),
+                  ParamSpec.integer(
+                      "high_pct", 0, 100, "90", "invariance above which a value is kept"),
+                  ParamSpec.integer(
+                      "low_pct", 0, 100, "10", "invariance below which a value is dropped"),
+                  ParamSpec.integer(
+                      "max_copies", 0, Integer.MAX_VALUE, "3", "copies of a pc's record kept"),
+                  ParamSpec.integer(
+                      "min_invariance_pct", 0, 100, "10", "least invariance reported"),
+                  CoProcessor.interval("32 x slots"),
+                  ParamSpec.integer(
+                      "resample_timers",
+                      1,
+                      Integer.MAX_VALUE,
+                      "16",
+                      "timer ticks between re-samplings"),
+                  ParamSpec.integer("counter_bits", 4, 32, "16", "width of the value counters"),
+                  CoProcessor.EXACT)));
 
   /** One slot: a static load being characterised. */
   private static final class Slot {

@@ -28,66 +28,62 @@ import org.dise.runtime.sink.TaggedSink;
 public final class RapSink extends NamedSink implements TaggedSink {
   /** The catalogue's entry for this sink ({@code rap_tree}): its parameters and what it accepts. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
-          "rap_tree",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "capacity",
-                  0,
-                  Integer.MAX_VALUE,
-                  String.valueOf(RapConfig.DEFAULT.maxNodes()),
-                  "node capacity (0: unbounded)"),
-              ParamSpec.integer(
-                  "epsilon_ppm",
-                  1,
-                  1_000_000,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.epsilon() * 1e6)),
-                  "RAP's epsilon, parts per million"),
-              ParamSpec.powerOfTwo(
-                  "branching",
-                  2,
-                  256,
-                  String.valueOf(RapConfig.DEFAULT.branching()),
-                  "branching factor"),
-              ParamSpec.integer(
-                  "range_bits",
-                  1,
-                  64,
-                  String.valueOf(RapConfig.DEFAULT.rangeBits()),
-                  "width of the profiled values"),
-              ParamSpec.integer(
-                  "hot_ppm",
-                  1,
-                  1_000_000,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.hotFraction() * 1e6)),
-                  "hot range threshold, parts per million"),
-              ParamSpec.integer(
-                  "merge_ratio_pct",
-                  100,
-                  Integer.MAX_VALUE,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.mergeRatio() * 100)),
-                  "merge interval ratio q, percent"),
-              ParamSpec.atLeast(
-                  "first_merge",
-                  1,
-                  String.valueOf(RapConfig.DEFAULT.firstMerge()),
-                  "events before the first merge batch"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the percent error"),
-              ParamSpec.bool("code", "false", "name ranges by the functions at their ends"),
-              ParamSpec.choice(
-                  "stream",
-                  List.of("value", "address", "pc"),
-                  "value",
-                  "what a tagged instruction contributes")),
-          new ComponentSpec.Arity(1, 1, false, false),
-          "",
-          true,
-          Set.of(),
-          0,
-          "Range Adaptive Profiling tree of values, addresses or pcs",
-          RapSink::capacityFitsBranching);
+      ComponentSpec.taggedSink(
+              "rap_tree",
+              new ComponentSpec.Arity(1, 1, false, false),
+              Set.of(),
+              "Range Adaptive Profiling tree of values, addresses or pcs",
+              List.of(
+                  ParamSpec.cost(0),
+                  ParamSpec.integer(
+                      "capacity",
+                      0,
+                      Integer.MAX_VALUE,
+                      String.valueOf(RapConfig.DEFAULT.maxNodes()),
+                      "node capacity (0: unbounded)"),
+                  ParamSpec.integer(
+                      "epsilon_ppm",
+                      1,
+                      1_000_000,
+                      String.valueOf(Math.round(RapConfig.DEFAULT.epsilon() * 1e6)),
+                      "RAP's epsilon, parts per million"),
+                  ParamSpec.powerOfTwo(
+                      "branching",
+                      2,
+                      256,
+                      String.valueOf(RapConfig.DEFAULT.branching()),
+                      "branching factor"),
+                  ParamSpec.integer(
+                      "range_bits",
+                      1,
+                      64,
+                      String.valueOf(RapConfig.DEFAULT.rangeBits()),
+                      "width of the profiled values"),
+                  ParamSpec.integer(
+                      "hot_ppm",
+                      1,
+                      1_000_000,
+                      String.valueOf(Math.round(RapConfig.DEFAULT.hotFraction() * 1e6)),
+                      "hot range threshold, parts per million"),
+                  ParamSpec.integer(
+                      "merge_ratio_pct",
+                      100,
+                      Integer.MAX_VALUE,
+                      String.valueOf(Math.round(RapConfig.DEFAULT.mergeRatio() * 100)),
+                      "merge interval ratio q, percent"),
+                  ParamSpec.atLeast(
+                      "first_merge",
+                      1,
+                      String.valueOf(RapConfig.DEFAULT.firstMerge()),
+                      "events before the first merge batch"),
+                  ParamSpec.bool("exact", "true", "keep an exact profile for the percent error"),
+                  ParamSpec.bool("code", "false", "name ranges by the functions at their ends"),
+                  ParamSpec.choice(
+                      "stream",
+                      List.of("value", "address", "pc"),
+                      "value",
+                      "what a tagged instruction contributes")))
+          .withCheck(RapSink::capacityFitsBranching);
 
   private static Optional<ComponentSpec.Problem> capacityFitsBranching(Map<String, String> p) {
     long branching =
