@@ -38,6 +38,20 @@ class ShadowHandlersTest {
     Assumptions.assumeTrue(gcc == null, gcc);
   }
 
+  /**
+   * Links {@code c}'s {@code tally} as a freestanding static RISC-V ELF {@code elf}, with {@code
+   * flags} besides; fails the test with the compiler's output when it does not link.
+   */
+  private static void link(Path c, Path elf, String... flags) throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of(HandlerImage.CC, "-O2", "-ffreestanding", "-nostdlib", "-static"));
+    command.addAll(List.of(flags));
+    command.addAll(List.of("-Wl,-e,tally", "-o", elf.toString(), c.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String log = new String(p.getInputStream().readAllBytes());
+    assertWithMessage(log).that(p.waitFor()).isEqualTo(0);
+  }
+
   /** The shadow handlers of one {@code count_map} sink whose handler is {@code handler}. */
   private static ShadowHandlers countMap(String sink, String handler) {
     return new ShadowHandlers(
@@ -170,24 +184,8 @@ class ShadowHandlersTest {
     Files.writeString(
         c, "typedef unsigned long u64;\nvoid tally(u64 *t) { t[1] += 5; }\n"); // header's `used`
     Path elf = dir.resolve("tally.elf");
-    Process p =
-        new ProcessBuilder(
-                HandlerImage.CC,
-                "-O2",
-                "-ffreestanding",
-                "-nostdlib",
-                "-static",
-                "-fno-pic",
-                "-mcmodel=medany",
-                "-Wl,-Ttext-segment=0xF1000000",
-                "-Wl,-e,tally",
-                "-o",
-                elf.toString(),
-                c.toString())
-            .redirectErrorStream(true)
-            .start();
-    String log = new String(p.getInputStream().readAllBytes());
-    assertWithMessage(log).that(p.waitFor()).isEqualTo(0);
+    // Linked inside the handler window.
+    link(c, elf, "-fno-pic", "-mcmodel=medany", "-Wl,-Ttext-segment=0xF1000000");
     Machine m = machine();
     ShadowHandlers h = countMap("t", elf + ":tally");
     h.install(m.cpu().memory(), Core.of(TimingConfig.defaults("ooo")));
@@ -197,21 +195,7 @@ class ShadowHandlersTest {
     assertThat(m.cpu().memory().read64(h.table(0) + 8)).isEqualTo(10);
     // An ELF linked where the guest lives is refused, naming the window.
     Path low = dir.resolve("low.elf");
-    Process q =
-        new ProcessBuilder(
-                HandlerImage.CC,
-                "-O2",
-                "-ffreestanding",
-                "-nostdlib",
-                "-static",
-                "-Wl,-e,tally",
-                "-o",
-                low.toString(),
-                c.toString())
-            .redirectErrorStream(true)
-            .start();
-    q.getInputStream().readAllBytes();
-    assertThat(q.waitFor()).isEqualTo(0);
+    link(c, low);
     ShadowHandlers bad = countMap("t", low + ":tally");
     IllegalArgumentException e =
         assertThrows(
