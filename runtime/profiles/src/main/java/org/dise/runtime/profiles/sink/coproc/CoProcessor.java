@@ -119,6 +119,16 @@ public abstract class CoProcessor extends NamedSink implements TaggedSink {
   protected final boolean keepExact;
 
   protected final ExactProfile exact = new ExactProfile();
+
+  /**
+   * The slot parameters ({@link #slotParams}): values (or targets) a slot holds, the replacement
+   * randomisation bound, the failed inserts before thrashing; and the samples between copy-outs.
+   */
+  protected final int valuesPerSlot;
+
+  protected final int replaceMax;
+  protected final int failThreshold;
+  protected final long interval;
   private final SampleBuffer.Consumer consumer = this::process;
   private long lfsr;
   private long filtered;
@@ -137,12 +147,21 @@ public abstract class CoProcessor extends NamedSink implements TaggedSink {
 
   /**
    * A co-processor with {@code params} filled with its application's defaults ({@code
-   * ComponentSpec.withDefaults}).
+   * ComponentSpec.withDefaults}); {@code fail_threshold} and {@code interval} left empty default to
+   * {@code failSlots} and {@code intervalSlots} times the slots.
    */
-  protected CoProcessor(String name, Map<String, String> params) {
+  protected CoProcessor(String name, Map<String, String> params, int failSlots, int intervalSlots) {
     super(name);
     this.config = CoprocConfig.of(params);
     this.keepExact = CoprocConfig.bool(params, "exact");
+    this.valuesPerSlot = (int) CoprocConfig.num(params, "values");
+    this.replaceMax = (int) CoprocConfig.num(params, "replace_max");
+    this.failThreshold =
+        (int) CoprocConfig.num(params, "fail_threshold", (long) failSlots * config.slots());
+    this.interval = CoprocConfig.num(params, "interval", (long) intervalSlots * config.slots());
+    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
+    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot, "1..64");
+    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     this.filter = new PcFilter(config.hashBits());
     this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
     this.lfsr = config.seed() == 0 ? 1 : config.seed();

@@ -39,10 +39,6 @@ public final class EdgeProfiler extends CoProcessor {
     final Map<Long, Long> targets = new LinkedHashMap<>();
   }
 
-  private final int targetsPerSlot;
-  private final int replaceMax;
-  private final int failThreshold;
-  private final long interval;
   private long processedSinceInterrupt;
   private final Map<Long, Slot> associative = new HashMap<>();
   private final Slot[] slots;
@@ -56,15 +52,7 @@ public final class EdgeProfiler extends CoProcessor {
   }
 
   private EdgeProfiler(String name, Map<String, String> p, int filled) {
-    super(name, p);
-    this.targetsPerSlot = (int) CoprocConfig.num(p, "values");
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
-    this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", config.slots());
-    this.interval = CoprocConfig.num(p, "interval", 16L * config.slots());
-    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
-    CoprocConfig.check(
-        targetsPerSlot >= 1 && targetsPerSlot <= 64, "values", targetsPerSlot, "1..64");
-    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
+    super(name, p, 1, 16);
     this.slots = new Slot[config.slots()];
   }
 
@@ -103,7 +91,7 @@ public final class EdgeProfiler extends CoProcessor {
       associative.put(pc, s);
       failed = Math.max(0, failed - 1);
     }
-    if (s.targets.containsKey(next) || s.targets.size() < targetsPerSlot) {
+    if (s.targets.containsKey(next) || s.targets.size() < valuesPerSlot) {
       s.targets.merge(next, 1L, Long::sum);
       s.total++;
     } else {

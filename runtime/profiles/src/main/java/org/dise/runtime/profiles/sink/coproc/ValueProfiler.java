@@ -80,16 +80,12 @@ public final class ValueProfiler extends CoProcessor {
 
   private final int reselectEvery;
   private final int reselectPct;
-  private final int valuesPerSlot;
-  private final int replaceMax;
-  private final int failThreshold;
   private final int thrashFactor;
   private final int confidence;
   private final int highPct;
   private final int lowPct;
   private final int maxCopies;
   private final int minInvariancePct;
-  private final long interval;
   private final int resampleTimers;
 
   /** The largest value a slot's counters hold ({@code counter_bits} wide). */
@@ -125,30 +121,23 @@ public final class ValueProfiler extends CoProcessor {
   }
 
   private ValueProfiler(String name, Map<String, String> p, int filled) {
-    super(name, p);
+    super(name, p, 2, 32);
     this.reselectEvery = (int) CoprocConfig.num(p, "reselect_every");
     this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct");
-    this.valuesPerSlot = (int) CoprocConfig.num(p, "values");
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
-    this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", 2 * config.slots());
     this.thrashFactor = (int) CoprocConfig.num(p, "thrash_factor");
     this.confidence = (int) CoprocConfig.num(p, "confidence");
     this.highPct = (int) CoprocConfig.num(p, "high_pct");
     this.lowPct = (int) CoprocConfig.num(p, "low_pct");
     this.maxCopies = (int) CoprocConfig.num(p, "max_copies");
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
-    this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
     this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers");
     int bits = (int) CoprocConfig.num(p, "counter_bits");
     CoprocConfig.check(bits >= 4 && bits <= 32, "counter_bits", bits, "4..32");
     this.counterMax = (1L << bits) - 1;
     CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");
-    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(reselectEvery >= 1, "reselect_every", reselectEvery, "at least 1");
     CoprocConfig.check(
         reselectPct >= 0 && reselectPct <= 100, "reselect_pct", reselectPct, "0..100");
-    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot, "1..64");
-    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     CoprocConfig.check(thrashFactor >= 1, "thrash_factor", thrashFactor, "at least 1");
     CoprocConfig.check(confidence >= 1, "confidence", confidence, "at least 1");
     this.slots = new Slot[config.slots()];
