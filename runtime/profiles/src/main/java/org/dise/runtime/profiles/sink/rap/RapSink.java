@@ -41,11 +41,9 @@ public final class RapSink extends NamedSink implements TaggedSink {
                       Integer.MAX_VALUE,
                       String.valueOf(RapConfig.DEFAULT.maxNodes()),
                       "node capacity (0: unbounded)"),
-                  ParamSpec.integer(
+                  ppm(
                       "epsilon_ppm",
-                      1,
-                      1_000_000,
-                      String.valueOf(Math.round(RapConfig.DEFAULT.epsilon() * 1e6)),
+                      RapConfig.DEFAULT.epsilon(),
                       "RAP's epsilon, parts per million"),
                   ParamSpec.powerOfTwo(
                       "branching",
@@ -59,11 +57,9 @@ public final class RapSink extends NamedSink implements TaggedSink {
                       64,
                       String.valueOf(RapConfig.DEFAULT.rangeBits()),
                       "width of the profiled values"),
-                  ParamSpec.integer(
+                  ppm(
                       "hot_ppm",
-                      1,
-                      1_000_000,
-                      String.valueOf(Math.round(RapConfig.DEFAULT.hotFraction() * 1e6)),
+                      RapConfig.DEFAULT.hotFraction(),
                       "hot range threshold, parts per million"),
                   ParamSpec.integer(
                       "merge_ratio_pct",
@@ -84,6 +80,11 @@ public final class RapSink extends NamedSink implements TaggedSink {
                       "value",
                       "what a tagged instruction contributes")))
           .withCheck(RapSink::capacityFitsBranching);
+
+  /** A fraction given in parts per million (1 to 1,000,000), by default {@code dflt}. */
+  private static ParamSpec ppm(String name, double dflt, String doc) {
+    return ParamSpec.integer(name, 1, 1_000_000, String.valueOf(Math.round(dflt * 1e6)), doc);
+  }
 
   private static Optional<ComponentSpec.Problem> capacityFitsBranching(Map<String, String> p) {
     long branching =
