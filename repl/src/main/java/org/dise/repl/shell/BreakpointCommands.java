@@ -8,18 +8,15 @@ import java.util.regex.Pattern;
  * The REPL's breakpoint commands, one group of the session's commands: {@code :break} (an address,
  * or {@code when EXPR}: a condition, {@link BreakCondition}) and {@code :delete}.
  */
-final class BreakpointCommands {
+final class BreakpointCommands extends CommandGroup {
   private static final Pattern PC_IS =
       Pattern.compile("pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
 
-  private final Debuggee program;
-  private final StringBuilder out;
-
   BreakpointCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
     t.add("break", this::breakCommand);
     t.add("delete", this::delete);

@@ -16,19 +16,17 @@ import org.dise.runtime.sink.Sink;
  * tables as {@code acf run} prints) and {@code :out DIR} (what {@code acf run --out} writes,
  * through the same {@link RunService}).
  */
-final class OutputCommands {
+final class OutputCommands extends CommandGroup {
   static final int PROFILE_TOP = 10;
 
-  private final Debuggee program;
   private final Workspace workspace;
-  private final StringBuilder out;
 
   OutputCommands(Debuggee program, Workspace workspace, StringBuilder out) {
-    this.program = program;
+    super(program, out);
     this.workspace = workspace;
-    this.out = out;
   }
 
+  @Override
   void register(CommandTable t) {
     t.addNoArgs("profile", this::profile);
     t.add("out", this::write);

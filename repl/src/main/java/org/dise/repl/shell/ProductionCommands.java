@@ -18,10 +18,8 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * {@code :tables} and {@code :save} over the session's {@link Workspace}, and the typed entries
  * ({@link #submit}).
  */
-final class ProductionCommands {
+final class ProductionCommands extends CommandGroup {
   private final Workspace workspace;
-  private final Debuggee program;
-  private final StringBuilder out;
 
   /** Counts a refused change as a command's error (the diagnostics are already printed). */
   private final Runnable failed;
@@ -30,12 +28,12 @@ final class ProductionCommands {
   private String editBuffer;
 
   ProductionCommands(Workspace workspace, Debuggee program, StringBuilder out, Runnable failed) {
+    super(program, out);
     this.workspace = workspace;
-    this.program = program;
-    this.out = out;
     this.failed = failed;
   }
 
+  @Override
   void register(CommandTable t) {
     t.add("load", this::load);
     t.add("lib", this::lib);

@@ -12,18 +12,16 @@ import org.dise.runtime.Machine;
  * same {@link org.dise.repl.common.GuestSettings} and {@link RunService} as {@code acf run}),
  * {@code :run}, {@code :continue}, {@code :step}, {@code :until} and {@code :apply}.
  */
-final class ProgramCommands {
-  private final Debuggee program;
-  private final StringBuilder out;
+final class ProgramCommands extends CommandGroup {
 
   /** Whether :env changed the environment (else it is the default, the same on every host). */
   private boolean envSet;
 
   ProgramCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
     t.add("program", this::load);
     t.add("env", this::env);

@@ -9,15 +9,13 @@ import org.dise.runtime.timing.TimingRun;
  * The REPL's {@code :timing}: measures what runs with a cycle-level timing model, as {@code acf run
  * --timing} (spec/timing.md), and shows its cycles, CPI and MPKIs.
  */
-final class TimingCommands {
-  private final Debuggee program;
-  private final StringBuilder out;
+final class TimingCommands extends CommandGroup {
 
   TimingCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
     t.add("timing", this::timing);
   }

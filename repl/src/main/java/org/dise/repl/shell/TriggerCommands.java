@@ -14,17 +14,14 @@ import org.dise.runtime.trigger.TriggerSpec;
  * strategies and parameters of {@code acf run --sampling}, checked by the same {@link RunService})
  * and {@code :phases} (the running trigger's intervals and phase tracker).
  */
-final class TriggerCommands {
+final class TriggerCommands extends CommandGroup {
   private static final int PHASE_TRACE_SHOWN = 10;
 
-  private final Debuggee program;
-  private final StringBuilder out;
-
   TriggerCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
     t.add("trigger", this::trigger);
     t.addNoArgs("phases", this::phases);
