@@ -5,15 +5,7 @@
 #include "common.h"
 #include <string.h>
 
-#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
-
 /* ---- register-register ops ---- */
-#define RR(name)                                                              \
-    static u64 rr_##name(u64 a, u64 b) {                                      \
-        u64 r;                                                                \
-        __asm__ volatile(NORVC(#name " %0, %1, %2") : "=r"(r) : "r"(a), "r"(b)); \
-        return r;                                                             \
-    }
 RR(add) RR(sub) RR(sll) RR(srl) RR(sra) RR(slt) RR(sltu) RR(xor) RR(or) RR(and)
 RR(addw) RR(subw) RR(sllw) RR(srlw) RR(sraw)
 
@@ -163,6 +155,11 @@ static void pj(const char *n, u64 r) {
     printf("%s %016llx\n", n, (unsigned long long)r);
     mix(r);
 }
+/* A jump that `jump` computes from the address of label 1 (in %1) and must land there:
+ * %0 = 0x600d when it does, 0xbad when it falls through. */
+#define LANDS_AT_1(jump) \
+    NORVC("lla %1, 1f\n\t" jump "\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
+
 static void test_jumps(void) {
     u64 r, t;
     /* jal link register = address of next instruction */
@@ -174,15 +171,13 @@ static void test_jumps(void) {
                      : "=&r"(r));
     pj("jal backward", r);
     /* jalr to an odd address: bit 0 is cleared */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, 1\n\tjalr %1, 0(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
-                     : "=&r"(r), "=&r"(t));
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, 1\n\tjalr %1, 0(%1)") : "=&r"(r), "=&r"(t));
     pj("jalr odd-reg", r);
     /* odd sum of even register and odd immediate, base - 3 + 4 = target + 1 */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, -3\n\tjalr ra, 4(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
-                     : "=&r"(r), "=&r"(t) : : "ra");
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, -3\n\tjalr ra, 4(%1)") : "=&r"(r), "=&r"(t) : : "ra");
     pj("jalr odd-sum", r);
     /* negative immediate */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, 2047\n\tjalr zero, -2047(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, 2047\n\tjalr zero, -2047(%1)")
                      : "=&r"(r), "=&r"(t));
     pj("jalr neg-imm", r);
     /* rd == rs1: target uses the old value, rd gets the link */
