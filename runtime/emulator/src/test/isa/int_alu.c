@@ -10,12 +10,13 @@ RR(add) RR(sub) RR(sll) RR(srl) RR(sra) RR(slt) RR(sltu) RR(xor) RR(or) RR(and)
 RR(addw) RR(subw) RR(sllw) RR(srlw) RR(sraw)
 
 typedef u64 (*rrfn)(u64, u64);
-static const struct { const char *name; rrfn f; } RROPS[] = {
+typedef struct { const char *name; rrfn f; } rrop;
+static const rrop RROPS[] = {
     {"add", rr_add},   {"sub", rr_sub},   {"slt", rr_slt},   {"sltu", rr_sltu},
     {"xor", rr_xor},   {"or", rr_or},     {"and", rr_and},   {"addw", rr_addw},
     {"subw", rr_subw},
 };
-static const struct { const char *name; rrfn f; } SHOPS[] = {
+static const rrop SHOPS[] = {
     {"sll", rr_sll},   {"srl", rr_srl},   {"sra", rr_sra},
     {"sllw", rr_sllw}, {"srlw", rr_srlw}, {"sraw", rr_sraw},
 };
@@ -24,25 +25,23 @@ static const u64 SHAMT[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 127,
                             0xffffffffffffffffull, 0xffffffffffffffe0ull,
                             0x8000000000000020ull};
 
+/* Each of the n ops over every EDGE row and every one of the ncol column operands (printed first
+ * as what), with a checksum line per op. */
+static void cross(const char *what, const rrop *ops, unsigned n, const u64 *col, unsigned ncol) {
+    header(what, col, ncol);
+    for (unsigned k = 0; k < n; k++) {
+        for (unsigned i = 0; i < NELEM(EDGE); i++) {
+            row_begin(ops[k].name, EDGE[i]);
+            for (unsigned j = 0; j < ncol; j++) row_item(ops[k].f(EDGE[i], col[j]));
+            row_end();
+        }
+        psum(ops[k].name);
+    }
+}
+
 static void test_rr(void) {
-    header("rs2", EDGE, NELEM(EDGE));
-    for (unsigned k = 0; k < NELEM(RROPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++) {
-            row_begin(RROPS[k].name, EDGE[i]);
-            for (unsigned j = 0; j < NELEM(EDGE); j++) row_item(RROPS[k].f(EDGE[i], EDGE[j]));
-            row_end();
-        }
-        psum(RROPS[k].name);
-    }
-    header("shamt", SHAMT, NELEM(SHAMT));
-    for (unsigned k = 0; k < NELEM(SHOPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++) {
-            row_begin(SHOPS[k].name, EDGE[i]);
-            for (unsigned j = 0; j < NELEM(SHAMT); j++) row_item(SHOPS[k].f(EDGE[i], SHAMT[j]));
-            row_end();
-        }
-        psum(SHOPS[k].name);
-    }
+    cross("rs2", RROPS, NELEM(RROPS), EDGE, NELEM(EDGE));
+    cross("shamt", SHOPS, NELEM(SHOPS), SHAMT, NELEM(SHAMT));
 }
 
 /* ---- register-immediate ops ---- */

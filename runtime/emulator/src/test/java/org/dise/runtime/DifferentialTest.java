@@ -17,7 +17,6 @@ import org.dise.runtime.GuestComparison.Case;
 import org.dise.runtime.GuestComparison.Result;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.testsupport.ExternalTool;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,10 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * part of the comparison: qemu prints none.
  */
 class DifferentialTest {
-  private static final Path ROOT = RepositoryRoot.path();
-  private static final Path ISA = ROOT.resolve("runtime/emulator/src/test/resources/isa");
-  private static final Path BIN = ROOT.resolve("examples/programs/bin");
-  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  private static final Path ISA =
+      GuestComparison.ROOT.resolve("runtime/emulator/src/test/resources/isa");
+  private static final Path BIN = GuestComparison.ROOT.resolve("examples/programs/bin");
 
   /** A guard against a runaway guest; the largest case here runs about 0.3 billion. */
   private static final long MAX_INSNS = 3_000_000_000L;
@@ -112,7 +110,8 @@ class DifferentialTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options = new Machine.Options(new Sandbox(cwd), ENV, 0x5eed, notices);
+    Machine.Options options =
+        new Machine.Options(new Sandbox(cwd), GuestComparison.ENV, 0x5eed, notices);
     Machine m = Machine.load(c.program(), c.args(), options);
     GuestComparison.captureStdio(m, out, err);
     Result r = GuestComparison.run("DifferentialTest", c, m, MAX_INSNS, false, out, err);

@@ -18,7 +18,6 @@ import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.linux.Sysroot;
 import org.dise.testsupport.ExternalTool;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,10 +33,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and the example workloads built dynamically ({@code examples/programs/bin-dynamic}).
  */
 class DynamicLinkTest {
-  private static final Path ROOT = RepositoryRoot.path();
-  private static final Path DYN = ROOT.resolve("runtime/emulator/src/test/resources/dynamic");
-  private static final Path BIN = ROOT.resolve("examples/programs/bin-dynamic");
-  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  private static final Path DYN =
+      GuestComparison.ROOT.resolve("runtime/emulator/src/test/resources/dynamic");
+  private static final Path BIN = GuestComparison.ROOT.resolve("examples/programs/bin-dynamic");
   private static final long MAX_INSNS = 2_000_000_000L;
 
   private static String sysrootMissing;
@@ -152,7 +150,7 @@ class DynamicLinkTest {
             Machine.load(
                 DYN.resolve("dyn_libc.elf"),
                 List.of(),
-                new Machine.Options(s, ENV, 1, System.err)));
+                new Machine.Options(s, GuestComparison.ENV, 1, System.err)));
   }
 
   private static List<String> names(Machine m) {
@@ -169,7 +167,10 @@ class DynamicLinkTest {
     Sandbox sandbox = new Sandbox(cwd);
     sandbox.allowRead(DYN); // dyn_dlopen's libplug.so, beside it
     Machine m =
-        Machine.load(c.program(), c.args(), new Machine.Options(sandbox, ENV, 0x5eed, notices));
+        Machine.load(
+            c.program(),
+            c.args(),
+            new Machine.Options(sandbox, GuestComparison.ENV, 0x5eed, notices));
     GuestComparison.captureStdio(m, out, err);
     return m;
   }

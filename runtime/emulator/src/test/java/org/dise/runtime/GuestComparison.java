@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.testsupport.QemuRun;
+import org.dise.testsupport.RepositoryRoot;
 
 /**
  * What {@link DifferentialTest} and {@link DynamicLinkTest} share: a case (a program and its
@@ -21,6 +22,11 @@ import org.dise.testsupport.QemuRun;
  */
 final class GuestComparison {
   private GuestComparison() {}
+
+  static final Path ROOT = RepositoryRoot.path();
+
+  /** The environment record.sh runs the programs with. */
+  static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
 
   /** What a run produced: the three streams the comparison looks at. */
   record Result(String stdout, String stderr, int exit) {
