@@ -19,28 +19,18 @@ import org.dise.runtime.trigger.TriggerSpec;
  * periodic and random sampling at the fraction phase-aware sampling reached, on the same interval:
  * matched fractions, as the paper compares them.
  */
-public final class IntervalsExperiment implements Experiment {
-  @Override
-  public String name() {
-    return "intervals";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar et al., Efficient Remote Profiling, Fig. 15(a): error at matched sampled"
-        + " fractions as the interval shortens";
-  }
-
-  @Override
-  public String summary() {
-    return "Count error and hot-set errors versus sampled fraction for phase-aware sampling at"
-        + " shorter and shorter intervals, with periodic and random sampling at the fraction"
-        + " phase-aware sampling reached.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:AABB" : "phases:2,jpeg:1,lz77:1,adpcm:1";
+public final class IntervalsExperiment extends SplitExperiment {
+  public IntervalsExperiment() {
+    super(
+        new About(
+            "intervals",
+            "Nagpurkar et al., Efficient Remote Profiling, Fig. 15(a): error at matched sampled"
+                + " fractions as the interval shortens",
+            "Count error and hot-set errors versus sampled fraction for phase-aware sampling at"
+                + " shorter and shorter intervals, with periodic and random sampling at the fraction"
+                + " phase-aware sampling reached.",
+            "phases:1:AABB",
+            "phases:2,jpeg:1,lz77:1,adpcm:1"));
   }
 
   /** The interval lengths, longest first by default; 62.5K is the first paper's shortest. */
@@ -160,11 +150,6 @@ public final class IntervalsExperiment implements Experiment {
 
   private static List<Long> longs(String csv) {
     return java.util.Arrays.stream(csv.split(",")).map(Long::valueOf).toList();
-  }
-
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
   }
 
   @Override
