@@ -183,7 +183,7 @@ public final class UploadCodec {
   }
 
   /** An uncompressed stream refused (413) past {@code max} bytes, checked while reading. */
-  private static final class Capped extends java.io.FilterInputStream {
+  private static final class Capped extends MeteredInputStream {
     private final long max;
     private long total;
 
@@ -193,24 +193,7 @@ public final class UploadCodec {
     }
 
     @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count(1);
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count(n);
-      }
-      return n;
-    }
-
-    private void count(long n) throws IOException {
+    protected void counted(int n) throws IOException {
       total += n;
       if (total > max) {
         // Checked while reading: a small body that inflates without end is refused early.

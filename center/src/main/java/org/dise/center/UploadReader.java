@@ -298,38 +298,26 @@ final class UploadReader {
       // The row's place is spelled out only for a refusal: this loop sees every cell.
       if (cells.size() != columns.size()) {
         throw new UploadException(
-            400,
-            where
-                + " ("
-                + sink
-                + "): row "
-                + (r + 1)
-                + " does not have "
-                + columns.size()
-                + " cells");
+            400, row(where, sink, r) + " does not have " + columns.size() + " cells");
       }
       if (!UploadCodec.isInteger(cells.get(w))) {
         throw new UploadException(
-            400,
-            where
-                + " ("
-                + sink
-                + "): row "
-                + (r + 1)
-                + ": weight `"
-                + cells.get(w)
-                + "` is not an integer");
+            400, row(where, sink, r) + ": weight `" + cells.get(w) + "` is not an integer");
       }
       for (int c = 0; c < cells.size(); c++) {
         // Every integer cell is a count the center sums (ProfileMerge).
         String cell = cells.get(c);
         if (UploadCodec.isInteger(cell) && !UploadCodec.isCount(cell)) {
-          UploadCodec.count(
-              cell, where + " (" + sink + "): row " + (r + 1) + ", " + columns.get(c));
+          UploadCodec.count(cell, row(where, sink, r) + ", " + columns.get(c));
         }
       }
     }
     return new Upload.SinkProfile(sink, new ProfileTable(columns, rows, key, weight));
+  }
+
+  /** Where row {@code r} (from 0) of {@code sink}'s profile is, for a refusal. */
+  private static String row(String where, String sink, int r) {
+    return where + " (" + sink + "): row " + (r + 1);
   }
 
   private Upload.PhaseReport phase(int index) throws UploadException, IOException {
