@@ -743,16 +743,15 @@ public final class CenterServer implements AutoCloseable {
     o.put("enough", settings.enough());
     ArrayNode a = o.putArray("phases");
     for (Store.Phase p : store.phases(sha)) {
-      ObjectNode n = a.addObject();
-      n.put("phase", p.phase());
-      ArrayNode sig = n.putArray("signature");
-      for (double d : p.signature()) {
-        sig.add(d);
-      }
-      n.put("intervals", p.intervals());
-      n.put("instructions", p.instructions());
-      n.put("sampled_intervals", p.sampledIntervals());
-      n.put("sampled_instructions", p.sampledInstructions());
+      ObjectNode n =
+          UploadCodec.phase(
+              a.addObject(),
+              p.phase(),
+              p.signature(),
+              p.intervals(),
+              p.instructions(),
+              p.sampledIntervals(),
+              p.sampledInstructions());
       n.put("enough", p.sampledIntervals() >= settings.enough());
     }
     return o;

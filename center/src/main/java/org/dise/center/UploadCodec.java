@@ -96,16 +96,15 @@ public final class UploadCodec {
     }
     ArrayNode phases = o.putArray("phases");
     for (Upload.PhaseReport ph : u.phases()) {
-      ObjectNode n = phases.addObject();
-      n.put("phase", ph.localPhase());
-      ArrayNode sig = n.putArray("signature");
-      for (double d : ph.signature()) {
-        sig.add(d);
-      }
-      n.put("intervals", ph.intervals());
-      n.put("instructions", ph.instructions());
-      n.put("sampled_intervals", ph.sampledIntervals());
-      n.put("sampled_instructions", ph.sampledInstructions());
+      ObjectNode n =
+          phase(
+              phases.addObject(),
+              ph.localPhase(),
+              ph.signature(),
+              ph.intervals(),
+              ph.instructions(),
+              ph.sampledIntervals(),
+              ph.sampledInstructions());
       ObjectNode w = n.putObject("weights");
       ph.weights()
           .forEach(
@@ -180,6 +179,27 @@ public final class UploadCodec {
       }
       throw new UploadException(400, "cannot read the body: " + e.getMessage());
     }
+  }
+
+  /** {@code n} with a phase's number, signature and counts, as uploads and the center write it. */
+  static ObjectNode phase(
+      ObjectNode n,
+      int phase,
+      double[] signature,
+      long intervals,
+      long instructions,
+      long sampledIntervals,
+      long sampledInstructions) {
+    n.put("phase", phase);
+    ArrayNode sig = n.putArray("signature");
+    for (double d : signature) {
+      sig.add(d);
+    }
+    n.put("intervals", intervals);
+    n.put("instructions", instructions);
+    n.put("sampled_intervals", sampledIntervals);
+    n.put("sampled_instructions", sampledInstructions);
+    return n;
   }
 
   /** An uncompressed stream refused (413) past {@code max} bytes, checked while reading. */

@@ -176,29 +176,29 @@ final class UploadReader {
     return new Upload(id, part, last, device, name, sha, config, figures, profiles, phases, trace);
   }
 
+  /** 415 for the version at the parser, {@code why} said after the version this center reads. */
+  private UploadException unsupportedVersion(String why) throws IOException {
+    return new UploadException(
+        415,
+        "upload format version "
+            + p.getText()
+            + " is not supported (this center reads version "
+            + Upload.VERSION
+            + why
+            + ")");
+  }
+
   private int version() throws UploadException, IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_NUMBER_FLOAT) {
-      throw new UploadException(
-          415,
-          "upload format version "
-              + p.getText()
-              + " is not supported (this center reads version "
-              + Upload.VERSION
-              + ", an integer)");
+      throw unsupportedVersion(", an integer");
     }
     if (t != JsonToken.VALUE_NUMBER_INT) {
       throw new UploadException(
           400, "`version` is missing (this center reads version " + Upload.VERSION + ")");
     }
     if (p.getNumberType() != JsonParser.NumberType.INT || p.getIntValue() != Upload.VERSION) {
-      throw new UploadException(
-          415,
-          "upload format version "
-              + p.getText()
-              + " is not supported (this center reads version "
-              + Upload.VERSION
-              + ")");
+      throw unsupportedVersion("");
     }
     return p.getIntValue();
   }
