@@ -180,13 +180,8 @@ public final class IntervalsExperiment extends SplitExperiment {
       at5.put(e.getKey(), SamplingExperiment.frac(new double[] {best}));
     }
     o.figure(
-        Figure.points(
-                "count",
-                "Count error vs sampled fraction as the interval shortens",
-                "sampled fraction, %",
-                "count error, %",
-                count)
-            .withLogY());
+        SamplingExperiment.countFigure(
+            "Count error vs sampled fraction as the interval shortens", count));
     o.figure(
         Figure.points(
             "hot-weight",

@@ -190,6 +190,12 @@ public final class SamplingExperiment extends SplitExperiment {
     return TableRows.encode(t, points);
   }
 
+  /** The "count" figure: count error (log scale) against the fraction of intervals sampled. */
+  static Figure countFigure(String title, List<Figure.Series> series) {
+    return Figure.points("count", title, "sampled fraction, %", "count error, %", series)
+        .withLogY();
+  }
+
   @Override
   public Outcome collect(Lab lab, List<JsonNode> results) {
     Grid g = grid(lab.quick());
@@ -225,14 +231,7 @@ public final class SamplingExperiment extends SplitExperiment {
       at5.put(e.getKey(), new double[] {best});
     }
     count.add(PAPER_POINTS);
-    o.figure(
-        Figure.points(
-                "count",
-                "Hot code regions: count error vs sampled fraction",
-                "sampled fraction, %",
-                "count error, %",
-                count)
-            .withLogY());
+    o.figure(countFigure("Hot code regions: count error vs sampled fraction", count));
     o.figure(
         Figure.points(
             "hot",
