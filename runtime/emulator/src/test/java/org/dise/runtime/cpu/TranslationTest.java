@@ -116,29 +116,29 @@ class TranslationTest {
     assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
   }
 
-  @Test
-  void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
+  /** The phases example (size 1) with this threshold and warm-up, its stdout into {@code out}. */
+  private static Machine phases(int threshold, long warmup, ByteArrayOutputStream out)
+      throws Exception {
+    Machine.Options quiet =
+        Machine.Options.defaults().withNotices(new PrintStream(new ByteArrayOutputStream()));
     Path phases = Path.of("../../examples/programs/bin/phases");
-    ByteArrayOutputStream plainOut = new ByteArrayOutputStream();
-    Machine plain =
-        Machine.load(
-            phases,
-            List.of("1"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(0));
-    plain.kernel().setStdio(1, null, plainOut);
-    Machine.Outcome p = plain.run(-1);
-
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
     Machine m =
         Machine.load(
             phases,
             List.of("1"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(100));
+            quiet.withTranslateThreshold(threshold).withTranslateWarmup(warmup));
     m.kernel().setStdio(1, null, out);
+    return m;
+  }
+
+  @Test
+  void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
+    ByteArrayOutputStream plainOut = new ByteArrayOutputStream();
+    Machine plain = phases(0, 0, plainOut);
+    Machine.Outcome p = plain.run(-1);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Machine m = phases(100, 0, out);
     // Let the hot blocks of the first kernels be translated before running the rest.
     assertThat(m.run(2_000_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(m.cpu().blockCompiler().awaitIdle(60_000)).isTrue();
@@ -147,6 +147,41 @@ class TranslationTest {
     assertThat(out.toString()).isEqualTo(plainOut.toString());
     assertThat(o.instructions()).isEqualTo(p.instructions());
     assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+  }
+
+  /**
+   * A young process translates only its hottest blocks (spec/emulator.md, "Translation warm-up"):
+   * fewer blocks than without a warm-up before it ends, the blocks already hot at its end at once
+   * after it, and the run's output and instruction count are the interpreter's.
+   */
+  @Test
+  void aYoungProcessTranslatesOnlyItsHottestBlocks() throws Exception {
+    Machine.Outcome p = null;
+    String plainOut = null;
+    int[] young = new int[2];
+    for (long warmup : new long[] {0, 1_000_000}) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Machine m = phases(50, warmup, out);
+      assertThat(m.run(900_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      int before = m.cpu().blockCompiler().compiledBlocks();
+      young[warmup == 0 ? 0 : 1] = before;
+      // Just past the warm-up: the blocks that ran 50 times by then are translated at once (the
+      // interpreter looks every 64 blocks), not only those reaching 50 runs later.
+      assertThat(m.run(1_050_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      if (warmup > 0) {
+        assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(before);
+      }
+      Machine.Outcome o = m.run(-1);
+      assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+      if (p == null) {
+        p = o;
+        plainOut = out.toString();
+      } else {
+        assertThat(out.toString()).isEqualTo(plainOut);
+        assertThat(o.instructions()).isEqualTo(p.instructions());
+      }
+    }
+    assertThat(young[1]).isLessThan(young[0]);
   }
 
   /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
