@@ -140,6 +140,18 @@ public final class RunCommand implements Callable<Integer> {
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
 
   @Option(
+      names = "--translate-warmup",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Until the process has retired N instructions (K, M suffixes) translate only blocks"
+              + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
+              + " more than a short program's whole run; 0 translates at the threshold from the"
+              + " start (default: 1M with the default threshold, 0 with an explicit"
+              + " --translate-threshold).")
+  long translateWarmup = -1;
+
+  @Option(
       names = "--quantum",
       paramLabel = "N",
       converter = CountConverter.class,
@@ -556,6 +568,19 @@ public final class RunCommand implements Callable<Integer> {
     return s.chars().allMatch(c -> c < 128);
   }
 
+  /**
+   * The warm-up a run gets: the one given, else the default with the default threshold, and none
+   * with a threshold given (a user asking for threshold 1 means every block from the start).
+   */
+  static long translateWarmup(int threshold, long given) {
+    if (given >= 0) {
+      return given;
+    }
+    return threshold == Machine.Options.DEFAULT_TRANSLATE_THRESHOLD
+        ? Machine.Options.DEFAULT_TRANSLATE_WARMUP
+        : 0;
+  }
+
   /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
     if (clearEnv && envFromHost) {
@@ -565,6 +590,7 @@ public final class RunCommand implements Callable<Integer> {
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .translateWarmup(translateWarmup(translateThreshold, translateWarmup))
             .quantum(quantum)
             .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());

@@ -35,6 +35,8 @@ class RunLineTest {
           "--no-cache --acf a.acf prog",
           "--seed 7 --translate-threshold 0 prog",
           "--seed 0 --translate-threshold 123456789 prog",
+          "--translate-warmup 0 prog",
+          "--translate-warmup 5M --translate-threshold 1 prog",
           "--seed 123456789012345678 --no-progress prog",
           "--engine interpreted prog",
           "--on-unsupported enosys prog",
@@ -66,6 +68,8 @@ class RunLineTest {
           "--seed 1234567890123456789 prog",
           "--seed 1x prog",
           "--translate-threshold 9999999999 prog",
+          "--translate-warmup prog",
+          "--translate-warmup 2X prog",
           "--engine GENERATED prog",
           "--engine generated prog",
           "--engine fast prog",
@@ -99,6 +103,17 @@ class RunLineTest {
       assertWithMessage(line).that(fields(fast)).isEqualTo(fields(picocli));
       assertWithMessage(line).that(fast.typed).isEqualTo(List.of(args));
     }
+  }
+
+  @Test
+  void aRunWarmsUpOnlyWithTheDefaultThresholdUnlessTold() {
+    long dflt = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_WARMUP;
+    int threshold = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+    assertThat(RunCommand.translateWarmup(threshold, -1)).isEqualTo(dflt);
+    // threshold 1 asks for every block from the start
+    assertThat(RunCommand.translateWarmup(1, -1)).isEqualTo(0L);
+    assertThat(RunCommand.translateWarmup(1, 7)).isEqualTo(7L);
+    assertThat(RunCommand.translateWarmup(threshold, 0)).isEqualTo(0L);
   }
 
   @Test

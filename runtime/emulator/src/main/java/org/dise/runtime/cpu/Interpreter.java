@@ -232,9 +232,14 @@ final class Interpreter {
               cpu.compiler.submit(b);
             }
             // Finished translations are installed between blocks; looking every 64 interpreted
-            // blocks keeps a volatile read off the interpreter's path.
-            if ((++interpretedBlocks & 63) == 0 && cpu.compiler.hasReady()) {
-              cpu.compiler.installReady(cpu);
+            // blocks keeps a volatile read off the interpreter's path, and so does the age check.
+            if ((++interpretedBlocks & 63) == 0) {
+              if (cpu.translateFrom != 0 && cpu.instret + steps >= cpu.translateFrom) {
+                cpu.endWarmup();
+              }
+              if (cpu.compiler.hasReady()) {
+                cpu.compiler.installReady(cpu);
+              }
             }
           }
           steps += n;

@@ -1,8 +1,8 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.mem.Memory;
 
 /**
  * Child processes: fork (clone without {@code CLONE_THREAD}, vfork's {@code CLONE_VM|CLONE_VFORK}
@@ -10,7 +10,7 @@ import org.dise.runtime.mem.Memory;
  * by the {@link Spawner}; the process limit (--limit nproc) makes a fork beyond it fail with
  * EAGAIN, as RLIMIT_NPROC does.
  */
-final class ChildCalls {
+final class ChildCalls extends SyscallGroup {
   private static final int CLONE_VM = 0x100;
   private static final int CLONE_VFORK = 0x4000;
   private static final int CLONE_SETTLS = 0x80000;
@@ -37,32 +37,46 @@ final class ChildCalls {
 
   private static final int ENOEXEC = 8;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final FileCalls files;
 
   ChildCalls(GuestProcess proc, FileCalls files) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.files = files;
   }
 
+  @Override
   void register(SyscallTable t) {
     t.partial(
         Syscall.EXECVE,
         "a RISC-V ELF program runs under acf, with the same confinement, limits and productions"
             + " (acf run --follow-exec); any other file is ENOEXEC (no host program ever runs, no"
             + " #! script is interpreted)",
-        (cpu, a) -> execve(cpu, a[0], a[1], a[2]));
+        this);
     t.partial(
         Syscall.WAIT4,
         "process groups are not kept (0 and -pgid wait for any child); rusage reads as zeros;"
             + " stopped and continued children are never reported",
-        (cpu, a) -> wait4(cpu, (int) a[0], a[1], (int) a[2], a[3], a[0]));
+        this);
     t.partial(
         Syscall.WAITID,
         "as wait4: P_ALL and P_PID (P_PGID waits for any child); WEXITED only",
-        (cpu, a) -> waitid(cpu, (int) a[0], (int) a[1], a[2], (int) a[3], a[0]));
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case EXECVE -> {
+        return execve(cpu, a[0], a[1], a[2]);
+      }
+      case WAIT4 -> {
+        return wait4(cpu, (int) a[0], a[1], (int) a[2], a[3], a[0]);
+      }
+      case WAITID -> {
+        return waitid(cpu, (int) a[0], (int) a[1], a[2], (int) a[3], a[0]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   private ProcessTree tree(Cpu cpu) {

@@ -132,6 +132,41 @@ class TranslationTest {
     assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
   }
 
+  /**
+   * A young process translates only its hottest blocks (spec/emulator.md, "Translation warm-up"):
+   * fewer blocks than without a warm-up before it ends, the blocks already hot at its end at once
+   * after it, and the run's output and instruction count are the interpreter's.
+   */
+  @Test
+  void aYoungProcessTranslatesOnlyItsHottestBlocks() throws Exception {
+    Machine.Outcome p = null;
+    String plainOut = null;
+    int[] young = new int[2];
+    for (long warmup : new long[] {0, 1_000_000}) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Machine m = DecodeStageTest.load("1", out, 50, warmup);
+      assertThat(m.run(900_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      int before = m.cpu().blockCompiler().compiledBlocks();
+      young[warmup == 0 ? 0 : 1] = before;
+      // Just past the warm-up: the blocks that ran 50 times by then are translated at once (the
+      // interpreter looks every 64 blocks), not only those reaching 50 runs later.
+      assertThat(m.run(1_050_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      if (warmup > 0) {
+        assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(before);
+      }
+      Machine.Outcome o = m.run(-1);
+      assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+      if (p == null) {
+        p = o;
+        plainOut = out.toString();
+      } else {
+        assertThat(out.toString()).isEqualTo(plainOut);
+        assertThat(o.instructions()).isEqualTo(p.instructions());
+      }
+    }
+    assertThat(young[1]).isLessThan(young[0]);
+  }
+
   /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
   private static Cpu loopThatFaults() {
     Memory mem = new Memory();
