@@ -1,4 +1,4 @@
-package org.dise.runtime.dise;
+package org.dise.runtime.cpu.plan;
 
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
@@ -8,13 +8,14 @@ import org.dise.runtime.isa.Operand;
 
 /**
  * The retired record of a tagged instruction (Zilles and Sohi, Section 3.1: "PC, register values,
- * memory address"): what both engines read around its execution for a {@code tag(sink)}.
+ * memory address"): what the plan interpreter reads around its execution for a {@link PlanOp.Tag}
+ * and the engine hands the co-processor sinks.
  */
-final class Retirement {
+public final class Retirement {
   private Retirement() {}
 
   /** The effective address of a memory access, read before it executes (0 otherwise). */
-  static long address(DecodedInsn d, Cpu cpu) {
+  public static long address(DecodedInsn d, Cpu cpu) {
     return switch (d.exec.opClass()) {
       case LOAD, STORE -> cpu.x[d.rs1] + d.imm;
       case ATOMIC -> cpu.x[d.rs1];
@@ -27,7 +28,7 @@ final class Retirement {
    * zero-extended, so that {@code sb} of 0x101 and of 0x201 record the same value, as memory sees
    * them, and {@code fsw} records its single, not the NaN-boxed register.
    */
-  static long stored(DecodedInsn d, Cpu cpu) {
+  public static long stored(DecodedInsn d, Cpu cpu) {
     if (d.exec.opClass() != OpClass.STORE) {
       return 0;
     }
@@ -44,7 +45,7 @@ final class Retirement {
    * The result after it executed: a control transfer's next pc, a store's data ({@code stored}),
    * the register it wrote, or 0.
    */
-  static long value(DecodedInsn d, Cpu cpu, long next, long stored) {
+  public static long value(DecodedInsn d, Cpu cpu, long next, long stored) {
     OpClass c = d.opClass();
     if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.PROC_CALL || c == OpClass.RETURN) {
       return next;
