@@ -161,7 +161,7 @@ public final class RemoteExperiment implements Experiment {
     RemoteSimulation sim =
         new RemoteSimulation(
             settings,
-            (input, seed) -> machine(inputs.get(input), seed),
+            (input, seed) -> Lab.session(inputs.get(input), options(seed), set),
             line -> lab.progress("remote: %s", line));
     return Results.MAPPER.valueToTree(
         simulate(sim, Boolean.parseBoolean(spec.setting("feedback"))));
@@ -327,16 +327,15 @@ public final class RemoteExperiment implements Experiment {
   }
 
   /** A fresh machine of one input with its own seed (and its own sandbox and limits). */
-  private static Machine machine(Workload w, long seed) {
+  /** A device's machine options: its own seed, the emulator's notices discarded. */
+  private static Machine.Options options(long seed) {
     Machine.Options d = Machine.Options.defaults();
-    Machine.Options options =
-        new Machine.Options(
-            d.sandbox(),
-            d.env(),
-            seed,
-            new PrintStream(OutputStream.nullOutputStream()),
-            d.translateThreshold());
-    return Lab.load(w, options);
+    return new Machine.Options(
+        d.sandbox(),
+        d.env(),
+        seed,
+        new PrintStream(OutputStream.nullOutputStream()),
+        d.translateThreshold());
   }
 
   private static List<Figure.Series> lines(

@@ -114,20 +114,14 @@ class RunLineTest {
   @Test
   void aRunUnderAnAcfPrintsWhatPicocliParsedPrints() {
     // Output, messages and status, whether the line goes the fast way or through picocli.
-    assertSame("run", "--acf", ACF, "--max-insns", "20K", HELLO, "a");
-    assertSame("run", "--acf", ACF, "--no-progress", "/no/such/program");
-    assertSame("run", "--out", "/tmp/x", HELLO);
-    assertSame("run", "--config", "/no/such.dcfg", HELLO);
-    assertSame("run", "--acf", "/no/such.acf", HELLO);
+    PlainRunTest.assertSame("run", "--acf", ACF, "--max-insns", "20K", HELLO, "a");
+    PlainRunTest.assertSame("run", "--acf", ACF, "--no-progress", "/no/such/program");
+    PlainRunTest.assertSame("run", "--out", "/tmp/x", HELLO);
+    PlainRunTest.assertSame("run", "--config", "/no/such.dcfg", HELLO);
+    PlainRunTest.assertSame("run", "--acf", "/no/such.acf", HELLO);
     Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
     assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
-  }
-
-  private static void assertSame(String... args) {
-    Captured fast = Captured.run(() -> Main.execute(args));
-    Captured parsed = Captured.run(() -> Cli.commandLine().execute(args));
-    assertThat(fast).isEqualTo(parsed);
   }
 
   private static String[] args(String line) {

@@ -572,15 +572,7 @@ final class InspectionCommands {
       out.append(String.format("$dr%d = 0x%x%n", i, v));
       return;
     }
-    int r;
-    try {
-      r = Registers.xByName(name);
-    } catch (RuntimeException e) {
-      r = -1;
-    }
-    if (r < 0 || r >= 32) {
-      throw new ReplError("no register named " + name + " (use ABI names such as a0, or x10)");
-    }
+    int r = Args.register(name, "use ABI names such as a0, or x10");
     if (r == 0) {
       throw new ReplError("zero is always 0");
     }

@@ -1,5 +1,6 @@
 package org.dise.runtime.cpu;
 
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.mem.Memory;
 
@@ -10,7 +11,7 @@ import org.dise.runtime.mem.Memory;
  * decode and block caches ({@link DecodeCache}), the interpreter ({@link Interpreter}) and what
  * translated code may call and write ({@link UnitContext}).
  */
-public final class Cpu extends HartState {
+public final class Cpu extends HartState implements GuestState {
   // The interpreter and translated code read and write these fields of the run directly.
   final Memory mem;
   SyscallHandler syscalls;
@@ -47,8 +48,19 @@ public final class Cpu extends HartState {
     mem.setCodeWriteListener(cache::invalidatePage);
   }
 
+  @Override
   public Memory memory() {
     return mem;
+  }
+
+  @Override
+  public long[] x() {
+    return x;
+  }
+
+  @Override
+  public long[] f() {
+    return f;
   }
 
   public void setSyscallHandler(SyscallHandler handler) {
@@ -154,6 +166,7 @@ public final class Cpu extends HartState {
   }
 
   /** The objects mapped in this hart's address space, or null when nobody said. */
+  @Override
   public org.dise.runtime.elf.LinkMap linkMap() {
     return linkMap;
   }

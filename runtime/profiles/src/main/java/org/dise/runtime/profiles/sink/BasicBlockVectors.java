@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
@@ -98,7 +98,8 @@ public final class BasicBlockVectors implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     long now = applicationInstructions + 1;
     if (now > intervalEnd) {
       // Intervals with no recorded block are left out, as SimPoint has no use for empty lines.
@@ -119,7 +120,7 @@ public final class BasicBlockVectors implements Sink {
       if (start != UNKNOWN) {
         gaps++;
       }
-      start = next(original, cpu.x);
+      start = next(original, guest.x());
       return;
     }
     Block b = new Block(start, original.pc);
@@ -133,7 +134,7 @@ public final class BasicBlockVectors implements Sink {
     t[0]++;
     t[1] += n;
     current.merge(vectorId(b), n, Long::sum);
-    start = next(original, cpu.x);
+    start = next(original, guest.x());
   }
 
   /**

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
@@ -113,7 +113,8 @@ public final class BurstTrace implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     OpClass k = original.opClass();
     if (k != OpClass.LOAD && k != OpClass.STORE) {
       // on_trig_inst, or a check that ends a burst: no stream may span the gap.
@@ -131,7 +132,7 @@ public final class BurstTrace implements Sink {
     }
     bursts[n] = burst;
     pcs[n] = original.pc;
-    addresses[n] = cpu.x[original.rs1] + original.imm;
+    addresses[n] = guest.x()[original.rs1] + original.imm;
     n++;
   }
 

@@ -5,7 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -63,8 +63,9 @@ public final class CallPairCounter implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
-    counts.add(original.pc, Branches.jumpTarget(original, cpu.x), 0, 1);
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
+    counts.add(original.pc, Branches.jumpTarget(original, guest.x()), 0, 1);
   }
 
   @Override

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -146,12 +147,12 @@ public final class CallingContext implements ClockedSink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     if (resync) {
       // The first event since sampling turned on: the stack the shadow stack missed is read
       // from the guest's own registers and memory, as a sampling profiler's interrupt does.
       resync = false;
-      recover(cpu, d.pc);
+      recover(guest, d.pc);
     }
     if (stack.isEmpty()) {
       // The first event (program entry, or a stack that could not be recovered): its function
@@ -160,8 +161,8 @@ public final class CallingContext implements ClockedSink {
     }
     charge(applicationInstructions);
     OpClass c = d.opClass();
-    long to = Branches.jumpTarget(d, cpu.x);
-    long sp = cpu.x[2];
+    long to = Branches.jumpTarget(d, guest.x());
+    long sp = guest.x()[2];
     Frame top = stack.peek();
     switch (c) {
       case PROC_CALL -> {
@@ -207,9 +208,9 @@ public final class CallingContext implements ClockedSink {
    * its frames become the path from the root, without counting calls (they happened while sampling
    * was off). An unwinder that knows no objects leaves the stack empty, rooted at the next event.
    */
-  private void recover(Cpu cpu, long pc) {
+  private void recover(GuestState guest, long pc) {
     stack.clear();
-    GuestUnwinder.Stack s = unwinder.unwind(cpu, pc);
+    GuestUnwinder.Stack s = unwinder.unwind(guest, pc);
     if (s == null || s.frames().isEmpty()) {
       unrecovered++;
       return;

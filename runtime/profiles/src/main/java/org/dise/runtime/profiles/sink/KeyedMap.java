@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.CallSites;
@@ -44,7 +44,7 @@ abstract class KeyedMap<E> implements ReturningSink, CallSites {
   }
 
   @Override
-  public final long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long now) {
+  public final long recordReturning(GuestState guest, DecodedInsn original, long[] args, long now) {
     int k = takesValue ? args.length - 1 : args.length;
     KeyTuple key = new KeyTuple(args, k);
     return update(key, takesValue ? args[args.length - 1] : 0);

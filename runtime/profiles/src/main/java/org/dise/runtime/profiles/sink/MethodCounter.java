@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -65,11 +65,12 @@ public final class MethodCounter implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     OpClass c = original.opClass();
     if (c == OpClass.PROC_CALL) {
-      invocations.add(Branches.jumpTarget(original, cpu.x), 0, 1);
-    } else if (c == OpClass.BRANCH && Branches.taken(original, cpu.x)) {
+      invocations.add(Branches.jumpTarget(original, guest.x()), 0, 1);
+    } else if (c == OpClass.BRANCH && Branches.taken(original, guest.x())) {
       branches.add(original.pc, 0, 1);
     }
   }

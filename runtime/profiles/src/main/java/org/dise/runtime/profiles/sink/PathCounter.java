@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
@@ -104,14 +104,14 @@ public final class PathCounter implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     OpClass c = d.opClass();
     if (c == OpClass.PROC_CALL) {
-      long callee = Branches.jumpTarget(d, cpu.x);
+      long callee = Branches.jumpTarget(d, guest.x());
       if (stack.size() == MAX_DEPTH) {
         stack.removeLast();
       }
-      stack.push(new Frame(graph(cpu, callee), callee));
+      stack.push(new Frame(graph(guest, callee), callee));
       return;
     }
     Frame f = stack.peek();
@@ -122,18 +122,18 @@ public final class PathCounter implements Sink {
       }
       if (stack.isEmpty()) {
         // Returned past the first activation seen: the caller's path starts here.
-        long to = Branches.jumpTarget(d, cpu.x);
-        stack.push(new Frame(graph(cpu, to), to));
+        long to = Branches.jumpTarget(d, guest.x());
+        stack.push(new Frame(graph(guest, to), to));
       }
       return;
     }
     long to =
         c == OpClass.BRANCH
-            ? (Branches.taken(d, cpu.x) ? d.target() : d.npc)
-            : Branches.jumpTarget(d, cpu.x);
+            ? (Branches.taken(d, guest.x()) ? d.target() : d.npc)
+            : Branches.jumpTarget(d, guest.x());
     if (f == null) {
       // The first transfer seen (program entry, or sampling just turned on).
-      f = new Frame(graph(cpu, d.pc), d.pc);
+      f = new Frame(graph(guest, d.pc), d.pc);
       stack.push(f);
     }
     boolean indirect = c == OpClass.JUMP && d.target() == -1L;
@@ -146,8 +146,8 @@ public final class PathCounter implements Sink {
     f.add(to);
   }
 
-  private ControlFlowGraph graph(Cpu cpu, long entry) {
-    return graphs.computeIfAbsent(entry, e -> new ControlFlowGraph(cpu.memory(), e));
+  private ControlFlowGraph graph(GuestState guest, long entry) {
+    return graphs.computeIfAbsent(entry, e -> new ControlFlowGraph(guest.memory(), e));
   }
 
   private void end(Frame f) {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
@@ -59,7 +59,7 @@ public final class Watchpoint implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     int size =
         switch (d.exec) {
           case SB -> 1;
@@ -68,7 +68,7 @@ public final class Watchpoint implements Sink {
           case SD, FSD -> 8;
           default -> 0;
         };
-    long a = cpu.x[d.rs1] + d.imm;
+    long a = guest.x()[d.rs1] + d.imm;
     // Overlap of [a, a + size) with the watched range, unsigned.
     if (size == 0
         || Long.compareUnsigned(a + size, address) <= 0
@@ -77,8 +77,8 @@ public final class Watchpoint implements Sink {
     }
     long value =
         switch (d.exec) {
-          case FSW, FSD -> cpu.f[d.rs2];
-          default -> cpu.x[d.rs2];
+          case FSW, FSD -> guest.f()[d.rs2];
+          default -> guest.x()[d.rs2];
         };
     long[] e = byPc.computeIfAbsent(d.pc, k -> new long[3]);
     e[0]++;

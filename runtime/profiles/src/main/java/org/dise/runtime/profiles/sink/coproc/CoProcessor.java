@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.TaggedSink;
@@ -184,10 +185,7 @@ public abstract class CoProcessor implements TaggedSink {
    */
   @Override
   public final void record(
-      org.dise.runtime.cpu.Cpu cpu,
-      DecodedInsn original,
-      long[] args,
-      long applicationInstructions) {
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     retire(
         original,
         args.length > 0 ? args[0] : 0,

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -107,10 +108,7 @@ public final class SampledValueProfiler implements TaggedSink {
 
   @Override
   public void record(
-      org.dise.runtime.cpu.Cpu cpu,
-      DecodedInsn original,
-      long[] args,
-      long applicationInstructions) {
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     // Reached only through call(...): treat it as a retirement of the matched instruction.
     retire(original, args.length > 0 ? args[0] : 0, 0, applicationInstructions);
   }
