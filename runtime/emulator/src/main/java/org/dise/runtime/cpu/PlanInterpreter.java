@@ -229,7 +229,7 @@ public final class PlanInterpreter {
           if (timing == null) {
             accounts.replaced();
           } else {
-            accounts.replacing(d, cpu);
+            accounts.replacing(d);
           }
         }
         case CALL -> {
@@ -238,7 +238,7 @@ public final class PlanInterpreter {
           k.handler.record(cpu, d, args, accounts.callStart());
           accounts.called(operand[i]);
           if (timing != null) {
-            accounts.timeHandler(operand[i], args, d, cpu);
+            accounts.timeHandler(operand[i], args, d);
           }
         }
         case CALL_RETURNING -> {
@@ -246,7 +246,7 @@ public final class PlanInterpreter {
           long[] args = k.read(cpu, next);
           long now = accounts.callReturningStart(operand[i]);
           if (timing != null) {
-            accounts.timeHandler(operand[i], args, d, cpu);
+            accounts.timeHandler(operand[i], args, d);
           }
           cpu.x[k.result] = k.returning.recordReturning(cpu, d, args, now);
         }
@@ -261,7 +261,7 @@ public final class PlanInterpreter {
           if (r != e.npc) {
             if (operand[i] < 0) { // a jump out of the sequence: the application continues there
               if (tag != 0) {
-                accounts.retireTagged(tag, d, cpu, r, address, stored);
+                accounts.retireTagged(tag, d, r, address, stored);
               }
               return r;
             }
@@ -283,7 +283,7 @@ public final class PlanInterpreter {
       i++;
     }
     if (tag != 0) {
-      accounts.retireTagged(tag, d, cpu, next, address, stored);
+      accounts.retireTagged(tag, d, next, address, stored);
     }
     return next;
   }

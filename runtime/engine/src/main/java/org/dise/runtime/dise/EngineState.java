@@ -193,7 +193,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
    */
   @Override
   public final void retireTagged(
-      long sinkMask, DecodedInsn d, Cpu cpu, long next, long address, long stored) {
+      long sinkMask, DecodedInsn d, long next, long address, long stored) {
     if (cpu.halted()) {
       return;
     }
@@ -451,7 +451,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
 
   /** Tells a timing model (a retire observer, spec/timing.md) that handler {@code sink} ran. */
   @Override
-  public final void timeHandler(int sink, long[] args, DecodedInsn d, Cpu cpu) {
+  public final void timeHandler(int sink, long[] args, DecodedInsn d) {
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {
       o.handler(
@@ -465,7 +465,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
    * interpreter without one count through {@link #replaced()}).
    */
   @Override
-  public final void replacing(DecodedInsn d, Cpu cpu) {
+  public final void replacing(DecodedInsn d) {
     replacements++;
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {

@@ -1,6 +1,5 @@
 package org.dise.runtime.cpu.plan;
 
-import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -32,28 +31,27 @@ public interface Accounts {
   long callReturningStart(int sink);
 
   /**
-   * Counts one replacement of {@code d}, as {@link #replaced}, and tells a timing model on {@code
-   * cpu} of its decode stall (the interpreter's {@link PlanOp.Replaced}; translated code never runs
-   * under a timing model).
+   * Counts one replacement of {@code d}, as {@link #replaced}, and tells a timing model of its
+   * decode stall (the interpreter's {@link PlanOp.Replaced} while one listens; translated code
+   * never runs under a timing model).
    */
-  default void replacing(DecodedInsn d, Cpu cpu) {
+  default void replacing(DecodedInsn d) {
     replaced();
   }
 
   /**
-   * Tells a timing model on {@code cpu} that sink {@code sink}'s handler ran for {@code d} with
-   * {@code args} (the interpreter calls it after a {@link PlanOp.Call}'s accounts, only while a
-   * timing model listens).
+   * Tells a timing model that sink {@code sink}'s handler ran for {@code d} with {@code args} (the
+   * interpreter calls it after a {@link PlanOp.Call}'s accounts, only while a timing model
+   * listens).
    */
-  default void timeHandler(int sink, long[] args, DecodedInsn d, Cpu cpu) {}
+  default void timeHandler(int sink, long[] args, DecodedInsn d) {}
 
   /**
    * {@link PlanOp.Tag}: hands the retired record of {@code d} to the sinks of {@code sinks} (bit i:
    * sink i), after it ran; {@code next} is where the application goes on, {@code address} and
    * {@code stored} were read before it ran.
    */
-  default void retireTagged(
-      long sinks, DecodedInsn d, Cpu cpu, long next, long address, long stored) {
+  default void retireTagged(long sinks, DecodedInsn d, long next, long address, long stored) {
     throw new UnsupportedOperationException("these accounts take no tagged instructions");
   }
 }
