@@ -25,16 +25,9 @@ import org.dise.runtime.isa.DecodedInsn;
  * type tests per op cost the interpreter a third more on a call at every load (docs/benchmarks.md).
  */
 public final class PlanInterpreter {
-  private static final int INC = 0;
-  private static final int DEC = 1;
-  private static final int SET = 2;
-  private static final int SET_REGISTER = 3;
-  private static final int REPLACED = 4;
-  private static final int CALL = 5;
-  private static final int CALL_RETURNING = 6;
-  private static final int SITE = 7;
-  private static final int INSERT = 8;
-  private static final int ORIGINAL = 9;
+  // The op codes, one switch case each.
+  private static final int INC = 0, DEC = 1, SET = 2, SET_REGISTER = 3, REPLACED = 4, CALL = 5;
+  private static final int CALL_RETURNING = 6, SITE = 7, INSERT = 8, ORIGINAL = 9;
 
   private final Accounts accounts;
 
