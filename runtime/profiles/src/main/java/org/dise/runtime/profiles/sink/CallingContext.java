@@ -16,6 +16,7 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ClockedSink;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
@@ -28,32 +29,24 @@ import org.dise.runtime.sink.ProfileTable;
  * caller's frame. Each guest thread has its own shadow stack ({@link #threadSwitched}); their
  * contexts share one tree, as they share the functions.
  */
-public final class CallingContext implements ClockedSink {
+public final class CallingContext extends NamedSink implements ClockedSink {
   /**
    * The catalogue's entry for this sink ({@code calling_context}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "calling_context",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "max_depth",
-                  1,
-                  Integer.MAX_VALUE,
-                  String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
-                  "frames kept apart; deeper ones share a context"),
-              ParamSpec.bool(
-                  "unwind", "true", "recover the stack from the guest when sampling turns on")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call", "return", "jump"),
-          0,
           "calling contexts: full stacks with their instructions and cycles",
-          null);
+          ParamSpec.integer(
+              "max_depth",
+              1,
+              Integer.MAX_VALUE,
+              String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
+              "frames kept apart; deeper ones share a context"),
+          ParamSpec.bool(
+              "unwind", "true", "recover the stack from the guest when sampling turns on"));
 
   /** Frames deeper than this share the deepest context (deep recursion). */
   public static final int DEFAULT_MAX_DEPTH = 1024;
@@ -103,7 +96,6 @@ public final class CallingContext implements ClockedSink {
     }
   }
 
-  private final String name;
   private final int maxDepth;
   private final Node root = new Node(null, 0);
 
@@ -129,17 +121,12 @@ public final class CallingContext implements ClockedSink {
    * of issue 32, for measuring what the unwinding buys).
    */
   public CallingContext(String name, int maxDepth, boolean unwind) {
-    this.name = name;
+    super(name);
     this.maxDepth = maxDepth;
     this.unwind = unwind;
   }
 
   private final boolean unwind;
-
-  @Override
-  public String name() {
-    return name;
-  }
 
   @Override
   public void clock(Clock clock) {

@@ -13,9 +13,8 @@ import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot path profile (Ball-Larus acyclic intraprocedural paths, which the phase-based remote
@@ -25,22 +24,15 @@ import org.dise.runtime.sink.Sink;
  * suspends the caller's path. Back edges come from a depth-first search of the function's {@link
  * ControlFlowGraph}; a transfer through an indirect jump also ends a path.
  */
-public final class PathCounter implements Sink {
+public final class PathCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code path_counter}): its parameters and what it accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "path_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call", "return", "branch", "jump"),
-          0,
-          "Ball-Larus hot paths per function",
-          null);
+          "Ball-Larus hot paths per function");
 
   /** A path longer than this many blocks is ended (a guard against unmatched returns). */
   static final int MAX_BLOCKS = 4096;
@@ -89,18 +81,12 @@ public final class PathCounter implements Sink {
     }
   }
 
-  private final String name;
   private final Map<Long, ControlFlowGraph> graphs = new HashMap<>();
   private final Deque<Frame> stack = new ArrayDeque<>();
   private final Map<Path, Long> counts = new HashMap<>();
 
   public PathCounter(String name) {
-    this.name = name;
-  }
-
-  @Override
-  public String name() {
-    return name;
+    super(name);
   }
 
   @Override

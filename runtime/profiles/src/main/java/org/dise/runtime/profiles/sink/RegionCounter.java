@@ -11,34 +11,24 @@ import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot code region profile (first paper, Section 3.5): each event is a dynamic branch, and its
  * value the number of application instructions since the previous recorded branch, including the
  * branch itself.
  */
-public final class RegionCounter implements Sink {
+public final class RegionCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code region_counter}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "region_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of(),
-          0,
-          "hot code regions: per branch pc, count and instructions since the previous one",
-          null);
-
-  private final String name;
+          "hot code regions: per branch pc, count and instructions since the previous one");
 
   /** Per branch pc: {count, instructions}, as {@link #record} counts them. */
   private final LongCounters byPc = new LongCounters(1, 2);
@@ -50,12 +40,7 @@ public final class RegionCounter implements Sink {
   private final SiteCounter.Mark mark = new SiteCounter.Mark();
 
   public RegionCounter(String name) {
-    this.name = name;
-  }
-
-  @Override
-  public String name() {
-    return name;
+    super(name);
   }
 
   @Override

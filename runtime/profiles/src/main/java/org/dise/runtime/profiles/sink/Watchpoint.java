@@ -9,9 +9,9 @@ import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * A logging watchpoint, the classic DISE utility as a profile (first paper, Section 3.1: DISE
@@ -19,28 +19,18 @@ import org.dise.runtime.sink.Sink;
  * writes any byte of [{@code address}, {@code address + length}) is counted per store pc with the
  * last address and value it wrote. The store still happens.
  */
-public final class Watchpoint implements Sink {
+public final class Watchpoint extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code watchpoint}): its parameters and what it accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "watchpoint",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "address", Long.MIN_VALUE, Long.MAX_VALUE, "0", "first watched byte"),
-              ParamSpec.atLeast("length", 1, "1", "watched bytes")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("store"),
-          0,
           "logging store watchpoint",
-          null);
+          ParamSpec.integer("address", Long.MIN_VALUE, Long.MAX_VALUE, "0", "first watched byte"),
+          ParamSpec.atLeast("length", 1, "1", "watched bytes"));
 
-  private final String name;
   private final long address;
   private final long length;
 
@@ -48,14 +38,9 @@ public final class Watchpoint implements Sink {
   private final Map<Long, long[]> byPc = new TreeMap<>();
 
   public Watchpoint(String name, long address, long length) {
-    this.name = name;
+    super(name);
     this.address = address;
     this.length = length;
-  }
-
-  @Override
-  public String name() {
-    return name;
   }
 
   @Override
