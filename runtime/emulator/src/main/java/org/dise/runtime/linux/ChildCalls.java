@@ -128,30 +128,44 @@ final class ChildCalls {
     return pid;
   }
 
+  /** The children of this process that pid selects (-1: all). */
+  private List<ProcessTree.Member> children(int pid) {
+    ProcessTree tree = proc.threads.tree;
+    return tree == null ? List.of() : tree.children(proc.pid, pid);
+  }
+
+  private static ProcessTree.Member firstExited(List<ProcessTree.Member> kids) {
+    for (ProcessTree.Member m : kids) {
+      if (m.exited) {
+        return m;
+      }
+    }
+    return null;
+  }
+
   private long wait4(Cpu cpu, int pid, long status, int options, long rusage, long a0) {
     if ((options & ~(WNOHANG | 0x2 | 0x8 | 0x40000000 | 0x80000000)) != 0) {
       return -Errno.EINVAL;
     }
-    ProcessTree tree = proc.threads.tree;
-    List<ProcessTree.Member> kids = tree == null ? List.of() : tree.children(proc.pid, pid);
+    List<ProcessTree.Member> kids = children(pid);
     if (kids.isEmpty()) {
       return -Errno.ECHILD;
     }
-    for (ProcessTree.Member m : kids) {
-      if (m.exited) {
-        if (status != 0) {
-          mem.write32(status, m.wstatus);
-        }
-        if (rusage != 0) {
-          mem.write(rusage, new byte[144], 0, 144);
-        }
-        m.reaped = true;
-        return m.pid;
+    ProcessTree.Member m = firstExited(kids);
+    if (m != null) {
+      if (status != 0) {
+        mem.write32(status, m.wstatus);
       }
+      if (rusage != 0) {
+        mem.write(rusage, new byte[144], 0, 144);
+      }
+      m.reaped = true;
+      return m.pid;
     }
     if ((options & WNOHANG) != 0) {
       return 0;
     }
+    ProcessTree tree = proc.threads.tree;
     proc.threads.blockUntil(cpu, () -> anyExited(tree, pid), a0);
     return a0;
   }
@@ -161,29 +175,27 @@ final class ChildCalls {
       return -Errno.EINVAL;
     }
     int pid = idtype == 1 ? id : -1; // P_PID, else P_ALL (P_PGID as any child)
-    ProcessTree tree = proc.threads.tree;
-    List<ProcessTree.Member> kids = tree == null ? List.of() : tree.children(proc.pid, pid);
+    List<ProcessTree.Member> kids = children(pid);
     if (kids.isEmpty()) {
       return -Errno.ECHILD;
     }
-    for (ProcessTree.Member m : kids) {
-      if (m.exited) {
-        if (info != 0) {
-          byte[] si = new byte[128];
-          java.nio.ByteBuffer b =
-              java.nio.ByteBuffer.wrap(si).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-          boolean killed = (m.wstatus & 0x7f) != 0;
-          b.putInt(0, SIGCHLD);
-          b.putInt(8, killed ? 2 : 1); // CLD_KILLED, CLD_EXITED
-          b.putInt(16, m.pid);
-          b.putInt(24, killed ? m.wstatus & 0x7f : (m.wstatus >> 8) & 0xff);
-          mem.write(info, si, 0, si.length);
-        }
-        if ((options & WNOWAIT) == 0) {
-          m.reaped = true;
-        }
-        return 0;
+    ProcessTree.Member m = firstExited(kids);
+    if (m != null) {
+      if (info != 0) {
+        byte[] si = new byte[128];
+        java.nio.ByteBuffer b =
+            java.nio.ByteBuffer.wrap(si).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        boolean killed = (m.wstatus & 0x7f) != 0;
+        b.putInt(0, SIGCHLD);
+        b.putInt(8, killed ? 2 : 1); // CLD_KILLED, CLD_EXITED
+        b.putInt(16, m.pid);
+        b.putInt(24, killed ? m.wstatus & 0x7f : (m.wstatus >> 8) & 0xff);
+        mem.write(info, si, 0, si.length);
       }
+      if ((options & WNOWAIT) == 0) {
+        m.reaped = true;
+      }
+      return 0;
     }
     if ((options & WNOHANG) != 0) {
       if (info != 0) {
@@ -191,6 +203,7 @@ final class ChildCalls {
       }
       return 0;
     }
+    ProcessTree tree = proc.threads.tree;
     proc.threads.blockUntil(cpu, () -> anyExited(tree, pid), a0);
     return a0;
   }

@@ -975,18 +975,32 @@ final class SignalCalls {
     return -Errno.EINTR; // the handler's frame restores the saved mask on return
   }
 
+  /** What {@link #timeoutNanos} returns for a timespec Linux refuses (EINVAL). */
+  private static final long BAD_TIMESPEC = Long.MIN_VALUE;
+
+  /**
+   * The timeout in the struct timespec at addr, in nanoseconds: -1 (none) for a null pointer or one
+   * too long to count, or BAD_TIMESPEC for a negative or unnormalised one.
+   */
+  private long timeoutNanos(long addr) {
+    if (addr == 0) {
+      return -1;
+    }
+    long sec = mem.read64(addr);
+    long nsec = mem.read64(addr + 8);
+    if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
+      return BAD_TIMESPEC;
+    }
+    return sec > Long.MAX_VALUE / 2_000_000_000L ? -1 : sec * 1_000_000_000L + nsec;
+  }
+
   private long ppoll(Cpu cpu, long fds, long nfds, long timeoutAddr, long sigmask, long size) {
     if (nfds != 0) {
       throw new Unimplemented("polling descriptors");
     }
-    long timeout = -1;
-    if (timeoutAddr != 0) {
-      long sec = mem.read64(timeoutAddr);
-      long nsec = mem.read64(timeoutAddr + 8);
-      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
-        return -Errno.EINVAL;
-      }
-      timeout = sec > Long.MAX_VALUE / 2_000_000_000L ? -1 : sec * 1_000_000_000L + nsec;
+    long timeout = timeoutNanos(timeoutAddr);
+    if (timeout == BAD_TIMESPEC) {
+      return -Errno.EINVAL;
     }
     if (sigmask != 0) {
       if (size != SIGSET_SIZE) {
@@ -1016,14 +1030,9 @@ final class SignalCalls {
       return -Errno.EINVAL;
     }
     long set = mem.read64(setAddr) & ~UNBLOCKABLE;
-    long timeout = -1;
-    if (timeoutAddr != 0) {
-      long sec = mem.read64(timeoutAddr);
-      long nsec = mem.read64(timeoutAddr + 8);
-      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
-        return -Errno.EINVAL;
-      }
-      timeout = sec * 1_000_000_000L + nsec;
+    long timeout = timeoutNanos(timeoutAddr);
+    if (timeout == BAD_TIMESPEC) {
+      return -Errno.EINVAL;
     }
     // Woken by a signal of the set, or interrupted by another one that is not blocked.
     if (timeout < 0 && blocksFor(set | ~blocked)) {
