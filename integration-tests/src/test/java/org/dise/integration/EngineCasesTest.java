@@ -41,28 +41,30 @@ class EngineCasesTest {
   static final Path CASES = Path.of("src/test/cases");
   static final String PROGRAM_LINE = "// program:";
 
-  /** One way to run productions: an engine, and when blocks are translated to bytecode. */
-  record Mode(String name, Engine engine, int translateThreshold, boolean plans) {
-    /** As a user's run: interpreted code runs the engine's own steps. */
+  /**
+   * One way to run productions: an engine, when blocks are translated to bytecode, and whether sink
+   * calls may go to per-site counters.
+   */
+  record Mode(String name, Engine engine, int translateThreshold, boolean sites) {
+    /** As a user's run: per-site counters where a sink offers them. */
     Mode(String name, Engine engine, int translateThreshold) {
-      this(name, engine, translateThreshold, false);
+      this(name, engine, translateThreshold, true);
     }
   }
 
   static final List<Mode> MODES =
       List.of(
-          // The reference: the engine's own steps (DiseEngine.execute) on the plain interpreter,
-          // no plans, no translated code.
-          new Mode("interpreted", Engine.INTERPRETED, 0, false),
+          // The reference: the engine's plans on the plain interpreter (DiseEngine.execute, the
+          // PlanInterpreter), no translated code.
+          new Mode("interpreted", Engine.INTERPRETED, 0),
           // Blocks translated once hot, as a user's run translates them.
           new Mode(
               "default-threshold", Engine.INTERPRETED, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           new Mode("configuration", Engine.CONFIG, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD),
           // Every block translated on its first run, so productions meet translated code at once.
           new Mode("translated", Engine.INTERPRETED, 1),
-          // The interpreter running the engine's plans (DiseEngine.setInterpretPlans), no
-          // translated code: the plans translated code runs, interpreted.
-          new Mode("plans-interpreted", Engine.INTERPRETED, 0, true));
+          // Interpreted, every sink call through the sink's record (no per-site counters).
+          new Mode("interpreted-records", Engine.INTERPRETED, 0, false));
 
   /** The program and its arguments, from the case's {@code // program:} line. */
   static List<String> command(Path acf, String text) {
@@ -94,10 +96,6 @@ class EngineCasesTest {
         name.contains("/") ? name : "integration-tests/src/test/c/bin/" + name);
   }
 
-  /** Plans the plan interpreter ran, over the cases run so far under a {@link Mode#plans} mode. */
-  static final java.util.concurrent.atomic.AtomicLong PLAN_RUNS =
-      new java.util.concurrent.atomic.AtomicLong();
-
   /** Runs the case under {@code mode} and renders what it observed. */
   static String run(Path acf, Mode mode) throws Exception {
     String text = Files.readString(acf, StandardCharsets.UTF_8);
@@ -120,13 +118,10 @@ class EngineCasesTest {
     }
     ProfilingEngine engine = mode.engine().create(set);
     if (engine instanceof org.dise.runtime.dise.DiseEngine d) {
-      d.setInterpretPlans(mode.plans()); // the reference: the engine's own steps
+      d.setPerSiteCounters(mode.sites());
     }
     engine.install(m.cpu());
     Machine.Outcome o = m.run(-1);
-    if (mode.plans()) {
-      PLAN_RUNS.addAndGet(((org.dise.runtime.dise.DiseEngine) engine).plansInterpreted());
-    }
     return render(cmd, engine, m, out.toString(StandardCharsets.UTF_8), o);
   }
 
@@ -183,37 +178,29 @@ class EngineCasesTest {
   Stream<DynamicNode> everyCaseOnEveryEngine() throws IOException {
     List<Path> all = cases();
     assertWithMessage("engine cases in " + CASES.toAbsolutePath()).that(all).isNotEmpty();
-    Stream<DynamicNode> cases =
-        all.stream()
-            .map(
-                acf -> {
-                  String name = acf.getFileName().toString().replaceFirst("\\.acf$", "");
-                  Path expected = acf.resolveSibling(name + ".expected");
-                  List<DynamicNode> tests = new ArrayList<>();
-                  for (Mode mode : MODES) {
-                    tests.add(
-                        DynamicTest.dynamicTest(
-                            mode.name(),
-                            () -> {
-                              String actual = run(acf, mode);
-                              if (mode == MODES.get(0) || !Golden.updating()) {
-                                Golden.assertMatches(expected, actual);
-                              } else {
-                                assertWithMessage("%s on the %s engine", name, mode.name())
-                                    .that(actual)
-                                    .isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
-                              }
-                            }));
-                  }
-                  return DynamicContainer.dynamicContainer(name, tests);
-                });
-    // After every case (dynamic tests run in order): the plans mode did run plans.
-    return Stream.concat(
-        cases,
-        Stream.of(
-            DynamicTest.dynamicTest(
-                "the plan interpreter ran plans",
-                () -> assertThat(PLAN_RUNS.get()).isGreaterThan(0L))));
+    return all.stream()
+        .map(
+            acf -> {
+              String name = acf.getFileName().toString().replaceFirst("\\.acf$", "");
+              Path expected = acf.resolveSibling(name + ".expected");
+              List<DynamicNode> tests = new ArrayList<>();
+              for (Mode mode : MODES) {
+                tests.add(
+                    DynamicTest.dynamicTest(
+                        mode.name(),
+                        () -> {
+                          String actual = run(acf, mode);
+                          if (mode == MODES.get(0) || !Golden.updating()) {
+                            Golden.assertMatches(expected, actual);
+                          } else {
+                            assertWithMessage("%s on the %s engine", name, mode.name())
+                                .that(actual)
+                                .isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
+                          }
+                        }));
+              }
+              return DynamicContainer.dynamicContainer(name, tests);
+            });
   }
 
   @org.junit.jupiter.api.Test

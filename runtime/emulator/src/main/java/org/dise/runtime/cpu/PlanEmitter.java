@@ -387,10 +387,14 @@ final class PlanEmitter {
   }
 
   /**
-   * Whether the translator can run every op of {@code p} inline: each inserted instruction an
-   * integer computation that cannot fault, or a branch or plain jump within its part.
+   * Whether the translator can run every op of {@code p} inline: the plan {@link Plan#splits}, and
+   * each inserted instruction is an integer computation that cannot fault, or a branch or plain
+   * jump within its part.
    */
   static boolean emittable(Plan p) {
+    if (!p.splits()) {
+      return false; // T.INSN not exactly once, a branch across it, or a tag: the interpreter's
+    }
     for (Plan.Case c : p.cases()) {
       for (PlanOp op : c.ops()) {
         if (op instanceof PlanOp.Insert e && !inline(e)) {

@@ -232,21 +232,35 @@ class PlanEmitterTest {
   }
 
   @Test
-  void aPlanCaseRunsTheInstructionExactlyOnceAndBranchesWithinItsPart() {
+  void onlyAPlanThatRunsTheInstructionOnceAndBranchesWithinItsPartSplits() {
     Accounts none = new Stage(false, false);
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> new Plan(none, List.of(new Plan.Case(1, List.of(new PlanOp.Replaced())))));
     DecodedInsn beq = new DecodedInsn(0, Op.BEQ, Op.BEQ.match(), 0, DR0, 0, 0, 0, 0);
     assertThrows(
         IllegalArgumentException.class,
-        () ->
-            new Plan.Case(
-                1,
-                List.of(new PlanOp.Insert(beq, 3), new PlanOp.Original(), new PlanOp.Replaced())));
+        () -> new Plan.Case(1, List.of(new PlanOp.Insert(beq, 3), new PlanOp.Original())));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Plan.Case(1, List.of(new PlanOp.Original(), new PlanOp.Tag(1))));
+    Plan noInsn = new Plan(none, List.of(new Plan.Case(1, List.of(new PlanOp.Replaced()))));
+    assertThat(noInsn.splits()).isFalse();
+    assertThat(noInsn.isPrologue()).isFalse();
+    Plan across =
+        new Plan(
+            none,
+            List.of(
+                new Plan.Case(
+                    1,
+                    List.of(
+                        new PlanOp.Insert(beq, 3), new PlanOp.Original(), new PlanOp.Replaced()))));
+    assertThat(across.splits()).isFalse();
+    Plan tagged =
+        new Plan(
+            none, List.of(new Plan.Case(1, List.of(new PlanOp.Tag(1), new PlanOp.Original()))));
+    assertThat(tagged.splits()).isFalse();
     Plan prologue =
         new Plan(
             none, List.of(new Plan.Case(1, List.of(new PlanOp.Replaced(), new PlanOp.Original()))));
+    assertThat(prologue.splits()).isTrue();
     assertThat(prologue.isPrologue()).isTrue();
     assertThat(prologue.runsAfterOriginal()).isFalse();
     Plan after =

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.PlanInterpreter;
 import org.dise.runtime.cpu.plan.Plan;
+import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.elf.ProgramSymbols;
@@ -200,39 +201,33 @@ public final class DiseEngine extends EngineState {
     return false;
   }
 
+  /**
+   * Runs tagged instruction {@code d}: its plan ({@link PlanBuilder}, made on first use) on the
+   * emulator's {@link PlanInterpreter}, under the flags as they are now. The interpreter, the
+   * REPL's debugger, a timing model's runs and translated code that calls the stage all come here.
+   */
   @Override
   public long execute(DecodedInsn d, Cpu cpu) {
+    return interpreter(d, cpu).run(d, cpu, vectorBit());
+  }
+
+  /**
+   * The plan interpreter of {@code d}'s plan, made on first use and kept with the instruction. Its
+   * sink calls go to per-site counters where they can, unless a timing model listens (it is told
+   * each handler call with its arguments) or {@code d} is an injected codeword (it has no address
+   * of its own for a site).
+   */
+  private PlanInterpreter interpreter(DecodedInsn d, Cpu cpu) {
     StaticMatch m = (StaticMatch) d.dise;
-    if (interpretPlans && !m.tags && cpu.retireObserver() == null) {
-      if (!m.planned) {
-        m.planned = true;
-        m.plan = PlanBuilder.build(this, d, m);
-      }
-      if (m.plan != null) {
-        plansInterpreted++;
-        return PlanInterpreter.run(m.plan, d, cpu);
+    PlanInterpreter p = m.interpreter;
+    if (p == null) {
+      boolean sites = !d.inserted && cpu.retireObserver() == null;
+      p = new PlanInterpreter(PlanBuilder.build(this, d, m, sites));
+      if (!d.inserted) {
+        m.interpreter = p;
       }
     }
-    int n = matchAndApply(m);
-    if (!m.tags) {
-      return replace(m, n, d, cpu);
-    }
-    long sinkMask = 0;
-    for (int j = 0; j < n; j++) {
-      int t = m.tag[matched[j]];
-      if (t >= 0) {
-        sinkMask |= 1L << t;
-      }
-    }
-    if (sinkMask == 0) {
-      return replace(m, n, d, cpu);
-    }
-    // Tagged: the record's address and store data are read before the instruction runs.
-    long address = tagAddress(d, cpu);
-    long stored = tagStored(d, cpu);
-    long next = replace(m, n, d, cpu);
-    retireTagged(sinkMask, d, cpu, next, address, stored);
-    return next;
+    return p;
   }
 
   /**
@@ -268,22 +263,12 @@ public final class DiseEngine extends EngineState {
 
   /**
    * What {@link #execute} does for an instruction {@link #splitsOriginal} accepts, up to running
-   * the instruction itself (the caller's part): matching under the current flags, the micro-ops,
-   * the replacement count and the sink calls, in the same order.
+   * the instruction itself (the caller's part): the plan's micro-ops, the replacement count and the
+   * sink calls, in the same order.
    */
   @Override
   public void before(DecodedInsn d, Cpu cpu) {
-    Chosen p = chosen((StaticMatch) d.dise, vector());
-    for (MicroOp op : p.ops) {
-      hps.apply(op);
-    }
-    if (p.sequences.length == 0) {
-      return; // a null match: no stall, nothing inserted
-    }
-    replacing(d, cpu);
-    for (Step[] s : p.sequences) {
-      run(s, 0, s.length - 1, d, cpu, d.npc);
-    }
+    interpreter(d, cpu).runPrologue(d, cpu, vectorBit());
   }
 
   /**
@@ -295,45 +280,38 @@ public final class DiseEngine extends EngineState {
     final MicroOp[] ops;
     final Step[][] sequences;
 
-    Chosen(MicroOp[] ops, Step[][] sequences) {
+    /** The co-processor sinks the matching productions tag for (bit i: sink i). */
+    final long tags;
+
+    Chosen(MicroOp[] ops, Step[][] sequences, long tags) {
       this.ops = ops;
       this.sequences = sequences;
+      this.tags = tags;
     }
   }
 
   /**
    * What {@link #execute} (or {@link #before}) does for {@code d}, as a plan of micro-ops for
-   * translated code to run inline ({@link PlanBuilder}), or null when a plan cannot say it (a tag,
-   * a sequence that leaves, too many groups of flag vectors).
+   * translated code to run inline ({@link PlanBuilder}), or null when translated code should call
+   * the stage instead: a tag, {@code T.INSN} not exactly once or a branch across it ({@link
+   * Plan#splits}), or more than {@link PlanBuilder#MAX_GROUPS} groups of flag vectors.
    */
   @Override
   public Plan plan(DecodedInsn d) {
-    if (!inlinePrologues || !(d.dise instanceof StaticMatch m)) {
+    if (!inlinePrologues || !(d.dise instanceof StaticMatch m) || m.tags) {
       return null;
     }
-    return PlanBuilder.build(this, d, m);
+    Plan p = PlanBuilder.build(this, d, m, true);
+    if (!p.splits() || p.cases().size() > PlanBuilder.MAX_GROUPS) {
+      return null;
+    }
+    for (Plan.Case c : p.cases()) {
+      siteCalls += c.ops().stream().filter(o -> o instanceof PlanOp.Site).count();
+    }
+    return p;
   }
 
   private boolean inlinePrologues = true;
-
-  private boolean interpretPlans;
-
-  /**
-   * Whether {@link #execute} runs an instruction's plan ({@link PlanBuilder}) on the emulator's
-   * {@link PlanInterpreter} instead of the engine's own steps, where a plan says it all and no
-   * timing model listens (off by default: the engine's steps are the reference, and EngineCasesTest
-   * runs every case both ways).
-   */
-  public void setInterpretPlans(boolean on) {
-    this.interpretPlans = on;
-  }
-
-  private long plansInterpreted;
-
-  /** How many times {@link #execute} ran a plan on the {@link PlanInterpreter}. */
-  public long plansInterpreted() {
-    return plansInterpreted;
-  }
 
   /**
    * Whether translated code gets prologues and replacements as bytecode (the default) or calls
@@ -350,9 +328,10 @@ public final class DiseEngine extends EngineState {
   private long siteCalls;
 
   /**
-   * Whether emitted prologues add to a sink's per-site counter ({@link Sink#site}) instead of
-   * calling its {@code record} (the default); both must give the same run. Takes effect for units
-   * translated afterwards.
+   * Whether plans add to a sink's per-site counter ({@link Sink#site}) instead of calling its
+   * {@code record} (the default), in translated code and in the interpreter; both must give the
+   * same run. Takes effect for instructions decoded afterwards: set it before installing the
+   * engine.
    */
   public void setPerSiteCounters(boolean on) {
     this.perSiteCounters = on;
@@ -364,10 +343,6 @@ public final class DiseEngine extends EngineState {
    */
   public long siteCallsEmitted() {
     return siteCalls;
-  }
-
-  void siteCallEmitted() {
-    siteCalls++;
   }
 
   /** The counter that call {@code sink} of {@code d} is emitted as, or null for a call. */
@@ -384,28 +359,17 @@ public final class DiseEngine extends EngineState {
     if (p == null) {
       int n = match(m, vector);
       List<MicroOp> ops = new ArrayList<>();
+      long tags = 0;
       for (int j = 0; j < n; j++) {
         ops.addAll(List.of(control[m.productions[matched[j]]]));
+        int t = m.tag[matched[j]];
+        tags |= t >= 0 ? 1L << t : 0;
       }
       int c = choose(m, n);
-      p = new Chosen(ops.toArray(new MicroOp[0]), Arrays.copyOf(chosen, c));
+      p = new Chosen(ops.toArray(new MicroOp[0]), Arrays.copyOf(chosen, c), tags);
       plans[vector] = p;
     }
     return p;
-  }
-
-  /**
-   * Fills {@code matched} with the productions that match under the flags as they are, then runs
-   * their micro-ops (after every condition has read the old flags); returns how many matched.
-   */
-  private int matchAndApply(StaticMatch m) {
-    int n = match(m, ct.vector(hps));
-    for (int j = 0; j < n; j++) {
-      for (MicroOp op : control[m.productions[matched[j]]]) {
-        hps.apply(op);
-      }
-    }
-    return n;
   }
 
   /**
@@ -436,117 +400,5 @@ public final class DiseEngine extends EngineState {
       }
     }
     return c;
-  }
-
-  /** Runs the matched productions' replacement (or the instruction); returns the next pc. */
-  private long replace(StaticMatch m, int n, DecodedInsn d, Cpu cpu) {
-    int c = choose(m, n);
-    if (c == 0) {
-      return cpu.executeOne(d); // a null match: no stall, nothing inserted
-    }
-    replacing(d, cpu);
-    if (c == 1) {
-      Step[] s = chosen[0];
-      return run(s, 0, s.length, d, cpu, d.npc);
-    }
-    return runMerged(c, d, cpu);
-  }
-
-  /** Several ACFs' sequences: parts before T.INSN in ACF order, T.INSN once, parts after. */
-  private long runMerged(int c, DecodedInsn d, Cpu cpu) {
-    long next = d.npc;
-    boolean original = false;
-    for (int i = 0; i < c; i++) {
-      int o = originalIndex(chosen[i]);
-      original |= o >= 0;
-      next = run(chosen[i], 0, o < 0 ? chosen[i].length : o, d, cpu, next);
-      if (cpu.halted() || left) {
-        return next;
-      }
-    }
-    if (original) {
-      next = cpu.executeOne(d);
-      if (cpu.halted()) {
-        return next;
-      }
-    }
-    for (int i = 0; i < c; i++) {
-      int o = originalIndex(chosen[i]);
-      if (o >= 0) {
-        next = run(chosen[i], o + 1, chosen[i].length, d, cpu, next);
-        if (cpu.halted() || left) {
-          return next;
-        }
-      }
-    }
-    return next;
-  }
-
-  private static int originalIndex(Step[] s) {
-    for (int i = 0; i < s.length; i++) {
-      if (s[i] instanceof Step.Original) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** Set when the last run left its sequence through a jump (or the guest exited). */
-  private boolean left;
-
-  /**
-   * Runs steps {@code [from, to)}; returns the application's next pc ({@code next} unless T.INSN
-   * runs), or the target of a jump that leaves the sequence.
-   */
-  private long run(Step[] steps, int from, int to, DecodedInsn d, Cpu cpu, long next) {
-    left = false;
-    int i = from;
-    while (i < to) {
-      Step s = steps[i];
-      if (s instanceof Step.Exec e) {
-        long r = cpu.executeOne(e.insn);
-        inserted++;
-        if (cpu.halted()) {
-          left = true;
-          return r;
-        }
-        if (r != e.insn.npc) {
-          if (e.target >= 0) {
-            i = e.target;
-            continue;
-          }
-          left = true; // a jump out of the sequence: the application continues there
-          return r;
-        }
-      } else if (s instanceof Step.Original) {
-        next = cpu.executeOne(d);
-        if (cpu.halted()) {
-          left = true;
-          return next;
-        }
-      } else {
-        Step.Call call = (Step.Call) s;
-        for (int a = 0; a < call.args.length; a++) {
-          int reg = call.reg[a];
-          call.args[a] =
-              reg < 0
-                  ? call.constants[a]
-                  : reg == Step.Call.NEXT
-                      ? next
-                      : reg == Step.Call.TID
-                          ? cpu.threadId()
-                          : reg >= Step.Call.FREG_BASE
-                              ? cpu.f[reg - Step.Call.FREG_BASE]
-                              : cpu.x[reg];
-        }
-        if (call.result >= 0) {
-          cpu.x[call.result] = callReturning(call.sink, cpu, d, call.args);
-        } else {
-          call(call.sink, cpu, d, call.args);
-        }
-      }
-      i++;
-    }
-    return next;
   }
 }

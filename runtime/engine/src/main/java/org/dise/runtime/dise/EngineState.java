@@ -3,8 +3,8 @@ package org.dise.runtime.dise;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.plan.Accounts;
+import org.dise.runtime.cpu.plan.Retirement;
 import org.dise.runtime.isa.DecodedInsn;
-import org.dise.runtime.sink.ReturningSink;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.SinkBinding;
 import org.dise.runtime.sink.SinkProvider;
@@ -186,23 +186,14 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     return reset;
   }
 
-  /** The effective address of a tagged memory access, read before it executes. */
-  protected static long tagAddress(DecodedInsn d, Cpu cpu) {
-    return Retirement.address(d, cpu);
-  }
-
-  /** A tagged store's data, read before it executes. */
-  protected static long tagStored(DecodedInsn d, Cpu cpu) {
-    return Retirement.stored(d, cpu);
-  }
-
   /**
    * Hands the retired record of {@code d} to every sink of {@code sinkMask} (bit i: sink i), after
    * the instruction (or its replacement sequence) ran; {@code next} is where the application goes
    * on. Tagging costs the main pipeline nothing here; the sinks account their interrupts.
    */
-  protected final void retireTagged(
-      long sinkMask, DecodedInsn d, Cpu cpu, long next, long address, long stored) {
+  @Override
+  public final void retireTagged(
+      long sinkMask, DecodedInsn d, long next, long address, long stored) {
     if (cpu.halted()) {
       return;
     }
@@ -408,18 +399,6 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     return codewords;
   }
 
-  /**
-   * {@code $drN = call(sink, args...)} from replacement code: records it, charges the handler and
-   * returns its result (the constructor made sure the sink returns one).
-   */
-  protected final long callReturning(int sink, Cpu cpu, DecodedInsn d, long[] args) {
-    handlerCalls++;
-    sinkCalls[sink]++;
-    handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args, d);
-    return ((ReturningSink) sinks[sink]).recordReturning(cpu, d, args, cpu.instret() - inserted);
-  }
-
   /** Sink {@code i} of the set (for calls emitted inline into translated code). */
   public final Sink sinkAt(int i) {
     return sinks[i];
@@ -446,9 +425,8 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   }
 
   /**
-   * Charges a {@code $drN = call} of sink {@code sink} about to record, as {@link #callReturning}
-   * does before it records, and returns the application instructions retired so far (for calls
-   * emitted inline).
+   * Charges a {@code $drN = call} of sink {@code sink} about to record, and returns the application
+   * instructions retired so far.
    */
   @Override
   public final long callReturningStart(int sink) {
@@ -464,24 +442,16 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     replacements++;
   }
 
-  /** Charges a call of sink {@code sink}, after it recorded (as {@link #call} does). */
+  /** Charges a call of sink {@code sink}, after it recorded. */
   @Override
   public final void called(int sink) {
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
   }
 
-  /** {@code call(sink, args...)} from replacement code: records it and charges the handler. */
-  protected final void call(int sink, Cpu cpu, DecodedInsn d, long[] args) {
-    sinks[sink].record(cpu, d, args, cpu.instret() - inserted);
-    handlerCalls++;
-    sinkCalls[sink]++;
-    handlerCycles += handlerCost[sink];
-    timeHandler(cpu, sink, args, d);
-  }
-
   /** Tells a timing model (a retire observer, spec/timing.md) that handler {@code sink} ran. */
-  private void timeHandler(Cpu cpu, int sink, long[] args, DecodedInsn d) {
+  @Override
+  public final void timeHandler(int sink, long[] args, DecodedInsn d) {
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {
       o.handler(
@@ -490,11 +460,12 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   }
 
   /**
-   * Counts a replacement of {@code d} and tells a timing model of its decode stall (both engines
-   * call it; translated code, which never runs under a timing model, counts through {@link
-   * #replaced()}).
+   * Counts a replacement of {@code d} and tells a timing model of its decode stall (the plan
+   * interpreter calls it under one; translated code, which never runs under a timing model, and the
+   * interpreter without one count through {@link #replaced()}).
    */
-  protected final void replacing(DecodedInsn d, Cpu cpu) {
+  @Override
+  public final void replacing(DecodedInsn d) {
     replacements++;
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {

@@ -21,12 +21,10 @@ final class StaticMatch {
    * Per flag vector, what happens when the instruction is decoded under it ({@link
    * DiseEngine.Chosen}), made on first use: it depends on the vector alone.
    */
-  /** The instruction's plan for the plan interpreter, once {@link #planned} (null: none). */
-  org.dise.runtime.cpu.plan.Plan plan;
-
-  boolean planned;
-
   DiseEngine.Chosen[] plans;
+
+  /** The instruction's plan, ready for the interpreter, made on first use (null: not yet). */
+  org.dise.runtime.cpu.PlanInterpreter interpreter;
 
   StaticMatch(int[] productions, long[] truth, int[] acf, Step[][] sequences, int[] tag) {
     this.productions = productions;

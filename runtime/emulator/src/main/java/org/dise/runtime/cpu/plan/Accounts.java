@@ -1,5 +1,7 @@
 package org.dise.runtime.cpu.plan;
 
+import org.dise.runtime.isa.DecodedInsn;
+
 /**
  * The decode stage's cost accounts, which code run from a plan keeps as the stage itself would
  * (replacements, inserted instructions, handler calls and their cycles; spec/cost-model.md). Each
@@ -27,4 +29,29 @@ public interface Accounts {
    * returns the application instructions retired so far.
    */
   long callReturningStart(int sink);
+
+  /**
+   * Counts one replacement of {@code d}, as {@link #replaced}, and tells a timing model of its
+   * decode stall (the interpreter's {@link PlanOp.Replaced} while one listens; translated code
+   * never runs under a timing model).
+   */
+  default void replacing(DecodedInsn d) {
+    replaced();
+  }
+
+  /**
+   * Tells a timing model that sink {@code sink}'s handler ran for {@code d} with {@code args} (the
+   * interpreter calls it after a {@link PlanOp.Call}'s accounts, only while a timing model
+   * listens).
+   */
+  default void timeHandler(int sink, long[] args, DecodedInsn d) {}
+
+  /**
+   * {@link PlanOp.Tag}: hands the retired record of {@code d} to the sinks of {@code sinks} (bit i:
+   * sink i), after it ran; {@code next} is where the application goes on, {@code address} and
+   * {@code stored} were read before it ran.
+   */
+  default void retireTagged(long sinks, DecodedInsn d, long next, long address, long stored) {
+    throw new UnsupportedOperationException("these accounts take no tagged instructions");
+  }
 }

@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * What a decode stage does at one tagged instruction, as data the emulator runs: per group of flag
- * vectors that share one behaviour (a {@link Case}), its micro-ops in order, {@code T.INSN} ({@link
- * PlanOp.Original}) among them exactly once. Under a vector no case names, the instruction runs
- * alone. The handles the ops name ({@link Counters}, {@link Handler}, {@link SiteCounter}, the
- * {@link #accounts}) live as long as the translated unit that holds them (spec/emulator.md,
+ * vectors that share one behaviour (a {@link Case}), its micro-ops in order. Under a vector no case
+ * names, the instruction runs alone. The interpreter runs every plan ({@code cpu.PlanInterpreter});
+ * translated code runs inline the plans that {@link #splits} ({@code cpu.PlanEmitter}). The handles
+ * the ops name ({@link Counters}, {@link Handler}, {@link SiteCounter}, the {@link #accounts}) live
+ * as long as the decoded instruction or translated unit that holds them (spec/emulator.md,
  * "Plans").
  *
  * @param accounts the stage's cost accounts, which the ops keep as the stage would
@@ -16,54 +17,83 @@ import java.util.List;
 public record Plan(Accounts accounts, List<Case> cases) {
   public Plan {
     cases = List.copyOf(cases);
-    for (Case c : cases) {
-      if (c.ops.stream().filter(o -> o instanceof PlanOp.Original).count() != 1) {
-        throw new IllegalArgumentException("a plan case runs T.INSN exactly once: " + c.ops);
-      }
-    }
   }
 
   /**
    * Under the flag vectors of {@code vectors} (bit v: vector v), {@code ops} run in order. An
-   * {@link PlanOp.Insert}'s target is an index into {@code ops}, in the same part (before or after
-   * {@code T.INSN}), or the index of the part's end.
+   * {@link PlanOp.Insert}'s target is an index into {@code ops}, or {@code ops.size()} (the end).
    */
   public record Case(long vectors, List<PlanOp> ops) {
     public Case {
       ops = List.copyOf(ops);
-      int o = ops.indexOf(new PlanOp.Original());
       for (int i = 0; i < ops.size(); i++) {
-        if (ops.get(i) instanceof PlanOp.Insert e && e.target() >= 0) {
-          boolean inPart = i < o ? e.target() <= o : e.target() > o && e.target() <= ops.size();
-          if (!inPart) {
-            throw new IllegalArgumentException(
-                "op " + i + " branches out of its part, to op " + e.target());
-          }
+        if (ops.get(i) instanceof PlanOp.Insert e && e.target() > ops.size()) {
+          throw new IllegalArgumentException(
+              "op " + i + " branches past the end, to " + e.target());
+        }
+        if (ops.get(i) instanceof PlanOp.Tag && i > 0) {
+          throw new IllegalArgumentException("a tag is its case's first op, not op " + i);
         }
       }
     }
 
-    /** The index of {@code T.INSN} in {@link #ops}. */
+    /** The index of the first {@code T.INSN} in {@link #ops}, or -1. */
     public int original() {
       for (int i = 0; i < ops.size(); i++) {
         if (ops.get(i) instanceof PlanOp.Original) {
           return i;
         }
       }
-      throw new IllegalStateException("no T.INSN");
+      return -1;
+    }
+
+    /**
+     * Whether the case runs {@code T.INSN} exactly once, tags nothing, and every inserted branch
+     * stays in its part (before or after {@code T.INSN}; the part's end included).
+     */
+    boolean splits() {
+      int o = original();
+      if (o < 0 || ops.stream().filter(op -> op instanceof PlanOp.Original).count() != 1) {
+        return false;
+      }
+      for (int i = 0; i < ops.size(); i++) {
+        PlanOp op = ops.get(i);
+        if (op instanceof PlanOp.Tag) {
+          return false;
+        }
+        if (op instanceof PlanOp.Insert e && e.target() >= 0) {
+          boolean inPart = i < o ? e.target() <= o : e.target() > o;
+          if (!inPart) {
+            return false;
+          }
+        }
+      }
+      return true;
     }
   }
 
-  /** Whether some case runs ops after {@code T.INSN}. */
+  /**
+   * Whether every case has the shape translated code runs inline: {@code T.INSN} exactly once,
+   * inserted branches within their part, no tag.
+   */
+  public boolean splits() {
+    return cases.stream().allMatch(Case::splits);
+  }
+
+  /** Whether some case runs ops after {@code T.INSN} (only for a plan that {@link #splits}). */
   public boolean runsAfterOriginal() {
     return cases.stream().anyMatch(c -> c.original() < c.ops.size() - 1);
   }
 
   /**
-   * Whether the plan is a prologue: in every case only counter ops, accounts and calls without a
-   * result before {@code T.INSN}, which comes last (the instruction then runs as untagged code).
+   * Whether the plan is a prologue: it {@link #splits}, and in every case only counter ops,
+   * accounts and calls without a result come before {@code T.INSN}, which comes last (the
+   * instruction then runs as untagged code).
    */
   public boolean isPrologue() {
+    if (!splits()) {
+      return false;
+    }
     for (Case c : cases) {
       int o = c.original();
       if (o != c.ops.size() - 1) {

@@ -5,7 +5,8 @@ import org.dise.runtime.isa.DecodedInsn;
 
 /**
  * One micro-op of a {@link Plan}: a counter operation, an account, a sink call with its argument
- * sources, a per-site counter's addition, an inserted instruction, or {@code T.INSN} itself.
+ * sources, a per-site counter's addition, an inserted instruction, {@code T.INSN} itself, or a tag
+ * for co-processor sinks.
  */
 public sealed interface PlanOp {
   /** What a {@link Count} does to its counter. */
@@ -61,6 +62,13 @@ public sealed interface PlanOp {
 
   /** {@code T.INSN}: the tagged instruction itself. */
   record Original() implements PlanOp {}
+
+  /**
+   * {@code tag(sink)}: the instruction's retired record goes to the co-processor sinks of {@code
+   * sinks} (bit i: sink i) once the case has run, through {@link Accounts#retireTagged}; its
+   * address and store data are read before the case's first op. The first op of its case.
+   */
+  record Tag(long sinks) implements PlanOp {}
 
   /** Where a call's argument comes from when the call runs. */
   sealed interface Arg {

@@ -1,6 +1,5 @@
-package org.dise.runtime.dise;
+package org.dise.runtime.cpu.plan;
 
-import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -8,16 +7,17 @@ import org.dise.runtime.isa.Operand;
 
 /**
  * The retired record of a tagged instruction (Zilles and Sohi, Section 3.1: "PC, register values,
- * memory address"): what both engines read around its execution for a {@code tag(sink)}.
+ * memory address"): what the plan interpreter reads around its execution for a {@link PlanOp.Tag}
+ * and the engine hands the co-processor sinks.
  */
-final class Retirement {
+public final class Retirement {
   private Retirement() {}
 
   /** The effective address of a memory access, read before it executes (0 otherwise). */
-  static long address(DecodedInsn d, Cpu cpu) {
+  public static long address(DecodedInsn d, GuestState cpu) {
     return switch (d.exec.opClass()) {
-      case LOAD, STORE -> cpu.x[d.rs1] + d.imm;
-      case ATOMIC -> cpu.x[d.rs1];
+      case LOAD, STORE -> cpu.x()[d.rs1] + d.imm;
+      case ATOMIC -> cpu.x()[d.rs1];
       default -> 0;
     };
   }
@@ -27,11 +27,11 @@ final class Retirement {
    * zero-extended, so that {@code sb} of 0x101 and of 0x201 record the same value, as memory sees
    * them, and {@code fsw} records its single, not the NaN-boxed register.
    */
-  static long stored(DecodedInsn d, Cpu cpu) {
+  public static long stored(DecodedInsn d, GuestState cpu) {
     if (d.exec.opClass() != OpClass.STORE) {
       return 0;
     }
-    long v = d.exec.operands().contains(Operand.FRS2) ? cpu.f[d.rs2] : cpu.x[d.rs2];
+    long v = d.exec.operands().contains(Operand.FRS2) ? cpu.f()[d.rs2] : cpu.x()[d.rs2];
     return switch (d.exec) {
       case SB -> v & 0xffL;
       case SH -> v & 0xffffL;
@@ -44,7 +44,7 @@ final class Retirement {
    * The result after it executed: a control transfer's next pc, a store's data ({@code stored}),
    * the register it wrote, or 0.
    */
-  static long value(DecodedInsn d, Cpu cpu, long next, long stored) {
+  public static long value(DecodedInsn d, GuestState cpu, long next, long stored) {
     OpClass c = d.opClass();
     if (c == OpClass.BRANCH || c == OpClass.JUMP || c == OpClass.PROC_CALL || c == OpClass.RETURN) {
       return next;
@@ -54,10 +54,10 @@ final class Retirement {
     }
     Op e = d.exec;
     if (e.operands().contains(Operand.FRD)) {
-      return cpu.f[d.rd];
+      return cpu.f()[d.rd];
     }
     if (e.operands().contains(Operand.RD)) {
-      return d.rd == DecodedInsn.X0_SINK ? 0 : cpu.x[d.rd];
+      return d.rd == DecodedInsn.X0_SINK ? 0 : cpu.x()[d.rd];
     }
     return 0;
   }

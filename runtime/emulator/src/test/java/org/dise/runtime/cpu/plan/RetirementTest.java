@@ -1,4 +1,4 @@
-package org.dise.runtime.dise;
+package org.dise.runtime.cpu.plan;
 
 import static com.google.common.truth.Truth.assertThat;
 
