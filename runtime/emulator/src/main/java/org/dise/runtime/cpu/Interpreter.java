@@ -30,6 +30,20 @@ final class Interpreter {
   private long chainedEntries;
   private long interpretedBlocks;
 
+  /**
+   * One more interpreted run of {@code b}: submitted for translation when it gets hot; finished
+   * translations are installed between blocks, looking every 64 interpreted blocks to keep a
+   * volatile read off the interpreter's path.
+   */
+  private void countTowardsTranslation(Block b) {
+    if (++b.count == cpu.translateThreshold) {
+      cpu.compiler.submit(b);
+    }
+    if ((++interpretedBlocks & 63) == 0 && cpu.compiler.hasReady()) {
+      cpu.compiler.installReady(cpu);
+    }
+  }
+
   Interpreter(Cpu cpu, DecodeCache cache, UnitContext unit) {
     this.cpu = cpu;
     this.cache = cache;
@@ -146,6 +160,12 @@ final class Interpreter {
             cpu.pc = pc;
             return StopReason.BREAKPOINT;
           }
+          // A block that starts with a firing instruction counts towards its translation too:
+          // else a loop whose head is, say, a profiled load never leaves the decode stage's
+          // reference path (load_strides ran 17x a plain run, docs/benchmarks.md).
+          if (cpu.compiler != null) {
+            countTowardsTranslation(b);
+          }
           // The decode stage runs this instruction (and its replacement) via executeOne.
           cpu.pc = pc;
           cpu.instret += steps;
@@ -228,14 +248,7 @@ final class Interpreter {
             continue;
           }
           if (cpu.compiler != null) {
-            if (++b.count == cpu.translateThreshold) {
-              cpu.compiler.submit(b);
-            }
-            // Finished translations are installed between blocks; looking every 64 interpreted
-            // blocks keeps a volatile read off the interpreter's path.
-            if ((++interpretedBlocks & 63) == 0 && cpu.compiler.hasReady()) {
-              cpu.compiler.installReady(cpu);
-            }
+            countTowardsTranslation(b);
           }
           steps += n;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues
