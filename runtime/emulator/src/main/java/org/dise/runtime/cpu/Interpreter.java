@@ -107,6 +107,9 @@ final class Interpreter {
     // Position inside the current block: i is the instruction executing, n how many will run.
     int i = 0;
     int n = 0;
+    // Whether pc is inside a block the last step left early, before a firing instruction: a
+    // fragment, which must not count towards a translation of its own (its block does).
+    boolean fragment = false;
     try {
       while (true) {
         if (steps >= maxSteps) {
@@ -163,7 +166,7 @@ final class Interpreter {
           // A block that starts with a firing instruction counts towards its translation too:
           // else a loop whose head is, say, a profiled load never leaves the decode stage's
           // reference path (load_strides ran 17x a plain run, docs/benchmarks.md).
-          if (cpu.compiler != null) {
+          if (cpu.compiler != null && !fragment) {
             countTowardsTranslation(b);
           }
           // The decode stage runs this instruction (and its replacement) via executeOne.
@@ -173,6 +176,7 @@ final class Interpreter {
           steps = 0;
           long before = cpu.instret;
           pc = cpu.decodeStage.execute(insns[0], cpu);
+          fragment = insns.length > 1 && pc == insns[0].npc;
           maxSteps -= cpu.instret - before;
           if (cpu.observer != null) {
             cpu.observe(insns[0].pc, 1, insns.length == 1 && b.transferEnd);
@@ -245,12 +249,14 @@ final class Interpreter {
               n = 0; // nothing more to take back in the handlers below
               throw e;
             }
+            fragment = false;
             continue;
           }
           if (cpu.compiler != null) {
             countTowardsTranslation(b);
           }
           steps += n;
+          fragment = n < insns.length;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues
           // The generated dispatch runs the block's instructions up to a transfer, or up to a
           // CSR or system instruction, which is the interpreter's own business (below).
