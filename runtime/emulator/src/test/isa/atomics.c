@@ -8,7 +8,6 @@
  * Exit status 0. */
 #include "common.h"
 
-#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
 
 typedef u64 (*amofn)(void *, u64);
 #define AMO(id, insn)                                                          \

@@ -13,6 +13,17 @@ typedef int32_t  s32;
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Inline asm assembled with its 32-bit encodings (compressed.c covers RVC). */
+#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
+
+/* rr_NAME(a, b): the register-register instruction NAME on a and b. */
+#define RR(name)                                                              \
+    static u64 rr_##name(u64 a, u64 b) {                                      \
+        u64 r;                                                                \
+        __asm__ volatile(NORVC(#name " %0, %1, %2") : "=r"(r) : "r"(a), "r"(b)); \
+        return r;                                                             \
+    }
+
 /* Edge operands shared by the integer tests. */
 static const u64 EDGE[] = {
     0x0000000000000000ull, 0x0000000000000001ull, 0xffffffffffffffffull,

@@ -54,41 +54,42 @@ static void show_fp_csrs(const char *what) {
     mix(fcsr);
 }
 
+/* One Zicsr instruction (or F pseudo-instruction) on the FP CSRs, with the register source v or
+ * without one, its old value in old; then the FP CSRs as it left them, labelled after. */
+#define FP_CSR_R(insn, v, after)                                  \
+    do {                                                          \
+        __asm__ volatile(insn : "=r"(old) : "r"(v));              \
+        show_fp_csrs(after);                                      \
+    } while (0)
+#define FP_CSR_I(insn, after)                                     \
+    do {                                                          \
+        __asm__ volatile(insn : "=r"(old));                       \
+        show_fp_csrs(after);                                      \
+    } while (0)
+
 static void test_fcsr(void) {
     u64 old;
     show_fp_csrs("initial");
     __asm__ volatile("csrrw %0, fcsr, %1" : "=r"(old) : "r"(0xffull));
     printf("csrrw fcsr 0xff old=%llx\n", (unsigned long long)old);
     show_fp_csrs("after fcsr=0xff");
-    __asm__ volatile("csrrw %0, fcsr, %1" : "=r"(old) : "r"(0xffffffffffffffffull));
-    show_fp_csrs("after fcsr=~0 (upper bits dropped)");
-    __asm__ volatile("csrrw %0, fcsr, %1" : "=r"(old) : "r"(0x1234ull));
-    show_fp_csrs("after fcsr=0x1234");
-    __asm__ volatile("csrrwi %0, fcsr, 0" : "=r"(old));
-    show_fp_csrs("after csrrwi fcsr 0");
-    __asm__ volatile("csrrwi %0, frm, 3" : "=r"(old));
-    show_fp_csrs("after csrrwi frm 3");
-    __asm__ volatile("csrrw %0, frm, %1" : "=r"(old) : "r"(0xfdull));
-    show_fp_csrs("after csrrw frm 0xfd");
+    FP_CSR_R("csrrw %0, fcsr, %1", 0xffffffffffffffffull, "after fcsr=~0 (upper bits dropped)");
+    FP_CSR_R("csrrw %0, fcsr, %1", 0x1234ull, "after fcsr=0x1234");
+    FP_CSR_I("csrrwi %0, fcsr, 0", "after csrrwi fcsr 0");
+    FP_CSR_I("csrrwi %0, frm, 3", "after csrrwi frm 3");
+    FP_CSR_R("csrrw %0, frm, %1", 0xfdull, "after csrrw frm 0xfd");
     __asm__ volatile("csrrw %0, fflags, %1" : "=r"(old) : "r"(0xeaull));
     printf("csrrw fflags 0xea old=%llx\n", (unsigned long long)old);
     show_fp_csrs("after fflags=0xea");
-    __asm__ volatile("csrrsi %0, fflags, 0x15" : "=r"(old));
-    show_fp_csrs("after csrrsi fflags 0x15");
-    __asm__ volatile("csrrci %0, fflags, 0x3" : "=r"(old));
-    show_fp_csrs("after csrrci fflags 0x3");
-    __asm__ volatile("csrrs %0, fcsr, %1" : "=r"(old) : "r"(0x20ull));
-    show_fp_csrs("after csrrs fcsr 0x20");
-    __asm__ volatile("csrrc %0, fcsr, %1" : "=r"(old) : "r"(0xe1ull));
-    show_fp_csrs("after csrrc fcsr 0xe1");
+    FP_CSR_I("csrrsi %0, fflags, 0x15", "after csrrsi fflags 0x15");
+    FP_CSR_I("csrrci %0, fflags, 0x3", "after csrrci fflags 0x3");
+    FP_CSR_R("csrrs %0, fcsr, %1", 0x20ull, "after csrrs fcsr 0x20");
+    FP_CSR_R("csrrc %0, fcsr, %1", 0xe1ull, "after csrrc fcsr 0xe1");
     __asm__ volatile("csrrs %0, frm, zero" : "=r"(old));
     printf("csrrs frm zero -> %llx\n", (unsigned long long)old);
-    __asm__ volatile("fsrm %0, %1" : "=r"(old) : "r"(1ull));
-    show_fp_csrs("after fsrm 1");
-    __asm__ volatile("fsflags %0, %1" : "=r"(old) : "r"(0ull));
-    show_fp_csrs("after fsflags 0");
-    __asm__ volatile("fscsr %0, %1" : "=r"(old) : "r"(0ull));
-    show_fp_csrs("after fscsr 0");
+    FP_CSR_R("fsrm %0, %1", 1ull, "after fsrm 1");
+    FP_CSR_R("fsflags %0, %1", 0ull, "after fsflags 0");
+    FP_CSR_R("fscsr %0, %1", 0ull, "after fscsr 0");
     /* rd == x0 with csrrw: write without read */
     __asm__ volatile("csrw fflags, %0" : : "r"(0x11ull));
     show_fp_csrs("after csrw fflags 0x11");

@@ -127,31 +127,29 @@ static void test_libm(void) {
     psum("libm");
 }
 
+/* x through fcvt.{w,wu,l,lu}.d with static RTZ (what C casts use; defined for any input),
+ * printed with fmt (x, then the four results). */
+static void cvt_rtz(double v, const char *fmt) {
+    volatile double x = v;
+    long w = 0, wu = 0, l = 0, lu = 0;
+    __asm__ volatile("fcvt.w.d %0, %1, rtz" : "=r"(w) : "f"(x));
+    __asm__ volatile("fcvt.wu.d %0, %1, rtz" : "=r"(wu) : "f"(x));
+    __asm__ volatile("fcvt.l.d %0, %1, rtz" : "=r"(l) : "f"(x));
+    __asm__ volatile("fcvt.lu.d %0, %1, rtz" : "=r"(lu) : "f"(x));
+    printf(fmt, (double)x, w, wu, l, lu);
+    mix(w); mix(wu); mix(l); mix(lu);
+}
+
 static void test_conversions(void) {
     static const double CV[] = {3.9, -3.9, 0.5, -0.5, 2147483647.5, -2147483648.9, 1e10, -1e10,
                                 9.2e18, 1.8e19, -1.0};
     for (unsigned i = 0; i < NELEM(CV); i++) {
-        volatile double x = CV[i];
-        long w = 0, wu = 0, l = 0, lu = 0;
-        /* fcvt with static RTZ (what C casts use) -- defined for any input */
-        __asm__ volatile("fcvt.w.d %0, %1, rtz" : "=r"(w) : "f"(x));
-        __asm__ volatile("fcvt.wu.d %0, %1, rtz" : "=r"(wu) : "f"(x));
-        __asm__ volatile("fcvt.l.d %0, %1, rtz" : "=r"(l) : "f"(x));
-        __asm__ volatile("fcvt.lu.d %0, %1, rtz" : "=r"(lu) : "f"(x));
-        printf("cvt %-22.17g w=%016lx wu=%016lx l=%016lx lu=%016lx\n", x, w, wu, l, lu);
-        mix(w); mix(wu); mix(l); mix(lu);
+        cvt_rtz(CV[i], "cvt %-22.17g w=%016lx wu=%016lx l=%016lx lu=%016lx\n");
     }
     volatile double nn = NAN, pinf = INFINITY;
     double specials[3] = {nn, pinf, -pinf};
     for (int i = 0; i < 3; i++) {
-        long w, wu, l, lu;
-        volatile double x = specials[i];
-        __asm__ volatile("fcvt.w.d %0, %1, rtz" : "=r"(w) : "f"(x));
-        __asm__ volatile("fcvt.wu.d %0, %1, rtz" : "=r"(wu) : "f"(x));
-        __asm__ volatile("fcvt.l.d %0, %1, rtz" : "=r"(l) : "f"(x));
-        __asm__ volatile("fcvt.lu.d %0, %1, rtz" : "=r"(lu) : "f"(x));
-        printf("cvt %-22f w=%016lx wu=%016lx l=%016lx lu=%016lx\n", x, w, wu, l, lu);
-        mix(w); mix(wu); mix(l); mix(lu);
+        cvt_rtz(specials[i], "cvt %-22f w=%016lx wu=%016lx l=%016lx lu=%016lx\n");
     }
     volatile float fx = -1.5f, fbig = 3e9f;
     long a, b;

@@ -5,25 +5,18 @@
 #include "common.h"
 #include <string.h>
 
-#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
-
 /* ---- register-register ops ---- */
-#define RR(name)                                                              \
-    static u64 rr_##name(u64 a, u64 b) {                                      \
-        u64 r;                                                                \
-        __asm__ volatile(NORVC(#name " %0, %1, %2") : "=r"(r) : "r"(a), "r"(b)); \
-        return r;                                                             \
-    }
 RR(add) RR(sub) RR(sll) RR(srl) RR(sra) RR(slt) RR(sltu) RR(xor) RR(or) RR(and)
 RR(addw) RR(subw) RR(sllw) RR(srlw) RR(sraw)
 
 typedef u64 (*rrfn)(u64, u64);
-static const struct { const char *name; rrfn f; } RROPS[] = {
+typedef struct { const char *name; rrfn f; } rrop;
+static const rrop RROPS[] = {
     {"add", rr_add},   {"sub", rr_sub},   {"slt", rr_slt},   {"sltu", rr_sltu},
     {"xor", rr_xor},   {"or", rr_or},     {"and", rr_and},   {"addw", rr_addw},
     {"subw", rr_subw},
 };
-static const struct { const char *name; rrfn f; } SHOPS[] = {
+static const rrop SHOPS[] = {
     {"sll", rr_sll},   {"srl", rr_srl},   {"sra", rr_sra},
     {"sllw", rr_sllw}, {"srlw", rr_srlw}, {"sraw", rr_sraw},
 };
@@ -32,25 +25,23 @@ static const u64 SHAMT[] = {0, 1, 2, 31, 32, 33, 63, 64, 65, 127,
                             0xffffffffffffffffull, 0xffffffffffffffe0ull,
                             0x8000000000000020ull};
 
+/* Each of the n ops over every EDGE row and every one of the ncol column operands (printed first
+ * as what), with a checksum line per op. */
+static void cross(const char *what, const rrop *ops, unsigned n, const u64 *col, unsigned ncol) {
+    header(what, col, ncol);
+    for (unsigned k = 0; k < n; k++) {
+        for (unsigned i = 0; i < NELEM(EDGE); i++) {
+            row_begin(ops[k].name, EDGE[i]);
+            for (unsigned j = 0; j < ncol; j++) row_item(ops[k].f(EDGE[i], col[j]));
+            row_end();
+        }
+        psum(ops[k].name);
+    }
+}
+
 static void test_rr(void) {
-    header("rs2", EDGE, NELEM(EDGE));
-    for (unsigned k = 0; k < NELEM(RROPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++) {
-            row_begin(RROPS[k].name, EDGE[i]);
-            for (unsigned j = 0; j < NELEM(EDGE); j++) row_item(RROPS[k].f(EDGE[i], EDGE[j]));
-            row_end();
-        }
-        psum(RROPS[k].name);
-    }
-    header("shamt", SHAMT, NELEM(SHAMT));
-    for (unsigned k = 0; k < NELEM(SHOPS); k++) {
-        for (unsigned i = 0; i < NELEM(EDGE); i++) {
-            row_begin(SHOPS[k].name, EDGE[i]);
-            for (unsigned j = 0; j < NELEM(SHAMT); j++) row_item(SHOPS[k].f(EDGE[i], SHAMT[j]));
-            row_end();
-        }
-        psum(SHOPS[k].name);
-    }
+    cross("rs2", RROPS, NELEM(RROPS), EDGE, NELEM(EDGE));
+    cross("shamt", SHOPS, NELEM(SHOPS), SHAMT, NELEM(SHAMT));
 }
 
 /* ---- register-immediate ops ---- */
@@ -163,6 +154,11 @@ static void pj(const char *n, u64 r) {
     printf("%s %016llx\n", n, (unsigned long long)r);
     mix(r);
 }
+/* A jump that `jump` computes from the address of label 1 (in %1) and must land there:
+ * %0 = 0x600d when it does, 0xbad when it falls through. */
+#define LANDS_AT_1(jump) \
+    NORVC("lla %1, 1f\n\t" jump "\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
+
 static void test_jumps(void) {
     u64 r, t;
     /* jal link register = address of next instruction */
@@ -174,15 +170,13 @@ static void test_jumps(void) {
                      : "=&r"(r));
     pj("jal backward", r);
     /* jalr to an odd address: bit 0 is cleared */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, 1\n\tjalr %1, 0(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
-                     : "=&r"(r), "=&r"(t));
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, 1\n\tjalr %1, 0(%1)") : "=&r"(r), "=&r"(t));
     pj("jalr odd-reg", r);
     /* odd sum of even register and odd immediate, base - 3 + 4 = target + 1 */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, -3\n\tjalr ra, 4(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
-                     : "=&r"(r), "=&r"(t) : : "ra");
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, -3\n\tjalr ra, 4(%1)") : "=&r"(r), "=&r"(t) : : "ra");
     pj("jalr odd-sum", r);
     /* negative immediate */
-    __asm__ volatile(NORVC("lla %1, 1f\n\taddi %1, %1, 2047\n\tjalr zero, -2047(%1)\n\tli %0, 0xbad\n\tj 2f\n1:\tli %0, 0x600d\n2:")
+    __asm__ volatile(LANDS_AT_1("addi %1, %1, 2047\n\tjalr zero, -2047(%1)")
                      : "=&r"(r), "=&r"(t));
     pj("jalr neg-imm", r);
     /* rd == rs1: target uses the old value, rd gets the link */

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
 #define LOADFN(insn)                                                          \
     static u64 ld_##insn(const unsigned char *p) {                            \
         u64 r;                                                                \

@@ -5,13 +5,6 @@
  * remainder 0).  32-bit encodings only (.option norvc).  Exit status 0. */
 #include "common.h"
 
-#define NORVC(s) ".option push\n\t.option norvc\n\t" s "\n\t.option pop\n"
-#define RR(name)                                                              \
-    static u64 rr_##name(u64 a, u64 b) {                                      \
-        u64 r;                                                                \
-        __asm__ volatile(NORVC(#name " %0, %1, %2") : "=r"(r) : "r"(a), "r"(b)); \
-        return r;                                                             \
-    }
 RR(mul) RR(mulh) RR(mulhsu) RR(mulhu) RR(mulw)
 RR(div) RR(divu) RR(rem) RR(remu) RR(divw) RR(divuw) RR(remw) RR(remuw)
 

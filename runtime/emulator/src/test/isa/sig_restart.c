@@ -50,19 +50,29 @@ static char get1(int fd) {
     return c;
 }
 
+/* Installs the SIGUSR1 handler (restart: SA_RESTART) and forks a child that, once told on
+ * ready_fd, signals its parent and waits for the handler's acknowledgement; returns 0 in the child,
+ * which then does its own part, and the child's pid in the parent. */
+static pid_t signaller(int ready_fd, int restart) {
+    set_handler(SIGUSR1, on_usr1, restart);
+    handled = 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        get1(ready_fd);
+        nap();
+        kill(getppid(), SIGUSR1);
+        get1(ack[0]);
+    }
+    return pid;
+}
+
 /* A child signals its parent, blocked in read() on a pipe, then writes the data once the handler
  * acknowledged. */
 static void pipe_read(int restart) {
     int data[2], ready[2];
     if (pipe(data) || pipe(ready) || pipe(ack)) exit(2);
-    set_handler(SIGUSR1, on_usr1, restart);
-    handled = 0;
-    pid_t pid = fork();
+    pid_t pid = signaller(ready[0], restart);
     if (pid == 0) {
-        get1(ready[0]);
-        nap();
-        kill(getppid(), SIGUSR1);
-        get1(ack[0]);
         if (write(data[1], "D", 1) != 1) _exit(3);
         _exit(0);
     }
@@ -86,14 +96,8 @@ static void pipe_read(int restart) {
 static void wait_child(int restart) {
     int ready[2];
     if (pipe(ready) || pipe(ack)) exit(2);
-    set_handler(SIGUSR1, on_usr1, restart);
-    handled = 0;
-    pid_t pid = fork();
+    pid_t pid = signaller(ready[0], restart);
     if (pid == 0) {
-        get1(ready[0]);
-        nap();
-        kill(getppid(), SIGUSR1);
-        get1(ack[0]);
         _exit(7);
     }
     if (write(ready[1], "r", 1) != 1) exit(4);

@@ -133,8 +133,8 @@ void bbv(struct table *t, u64 pc, u64 target, u64 insns) {
   t->cursor = target;
 }
 
-/* Bursty tracing: append (pc, address) to the trace buffer; streams are found at the end. */
-void burst_trace(struct table *t, u64 pc, u64 target, u64 insns) {
+/* Appends (pc, address, instructions) to the table used as a ring buffer of log entries. */
+static inline void log_entry(struct table *t, u64 pc, u64 target, u64 insns) {
   struct entry *e = &t->e[t->cursor & t->mask];
   t->cursor++;
   e->k0 = pc;
@@ -143,15 +143,15 @@ void burst_trace(struct table *t, u64 pc, u64 target, u64 insns) {
   e->value = insns;
 }
 
+/* Bursty tracing: append (pc, address) to the trace buffer; streams are found at the end. */
+void burst_trace(struct table *t, u64 pc, u64 target, u64 insns) {
+  log_entry(t, pc, target, insns);
+}
+
 /* A logging store watchpoint: a store into [param0, param0 + param1) is logged. */
 void watchpoint(struct table *t, u64 pc, u64 target, u64 insns) {
   if (target - t->param[0] < t->param[1]) {
-    struct entry *e = &t->e[t->cursor & t->mask];
-    t->cursor++;
-    e->k0 = pc;
-    e->k1 = target;
-    e->count = 1;
-    e->value = insns;
+    log_entry(t, pc, target, insns);
   }
 }
 

@@ -2,7 +2,6 @@ package org.dise.center;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -603,7 +602,7 @@ public final class CenterServer implements AutoCloseable {
    * when, after a grace of {@link #GRACE_NANOS}, it arrives slower than the minimum rate, so that a
    * body dripped byte by byte holds a worker for seconds, not hours.
    */
-  private static final class CountingBody extends FilterInputStream {
+  private static final class CountingBody extends MeteredInputStream {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     private final long max;
     private final long minRate;
@@ -621,24 +620,7 @@ public final class CenterServer implements AutoCloseable {
     }
 
     @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        add(1);
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        add(n);
-      }
-      return n;
-    }
-
-    private void add(int n) throws IOException {
+    protected void counted(int n) throws IOException {
       count += n;
       if (count > max) {
         throw new IOException(
@@ -761,16 +743,15 @@ public final class CenterServer implements AutoCloseable {
     o.put("enough", settings.enough());
     ArrayNode a = o.putArray("phases");
     for (Store.Phase p : store.phases(sha)) {
-      ObjectNode n = a.addObject();
-      n.put("phase", p.phase());
-      ArrayNode sig = n.putArray("signature");
-      for (double d : p.signature()) {
-        sig.add(d);
-      }
-      n.put("intervals", p.intervals());
-      n.put("instructions", p.instructions());
-      n.put("sampled_intervals", p.sampledIntervals());
-      n.put("sampled_instructions", p.sampledInstructions());
+      ObjectNode n =
+          UploadCodec.phase(
+              a.addObject(),
+              p.phase(),
+              p.signature(),
+              p.intervals(),
+              p.instructions(),
+              p.sampledIntervals(),
+              p.sampledInstructions());
       n.put("enough", p.sampledIntervals() >= settings.enough());
     }
     return o;

@@ -28,7 +28,7 @@ import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.metrics.Accuracy;
 import org.dise.runtime.profiles.sampling.ProfileEstimator;
 import org.dise.runtime.profiles.sampling.SamplingRun;
-import org.dise.runtime.session.Engines;
+import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.trigger.PhaseAwareTrigger;
 import org.dise.runtime.trigger.TriggerSpec;
 
@@ -43,9 +43,13 @@ import org.dise.runtime.trigger.TriggerSpec;
  * remote-sim} and {@code acf experiment remote} use it.
  */
 public final class RemoteSimulation {
-  /** Fresh machines: the program loaded with input {@code input}'s arguments and a seed. */
-  public interface Machines {
-    Machine machine(int input, long seed);
+  /**
+   * The devices: the profiling session of a device that runs the program with input {@code input}'s
+   * arguments and seed {@code seed} under the settings' productions; each pass of a run takes a
+   * fresh machine and engine from it.
+   */
+  public interface Devices {
+    ProfilingSession session(int input, long seed);
   }
 
   /** What a simulation runs: the productions, the devices' trigger, the center's settings. */
@@ -107,7 +111,7 @@ public final class RemoteSimulation {
       double seconds) {}
 
   private final Settings settings;
-  private final Machines machines;
+  private final Devices devices;
   private final Consumer<String> progress;
 
   // The compressed clock (0 days: the real clock) and the retention it runs, and the store's
@@ -120,9 +124,9 @@ public final class RemoteSimulation {
   private final Map<Integer, Map<String, Map<String, Long>>> exact = new HashMap<>();
 
   /** {@code progress} hears one line per finished pass, user and point (or is null). */
-  public RemoteSimulation(Settings settings, Machines machines, Consumer<String> progress) {
+  public RemoteSimulation(Settings settings, Devices devices, Consumer<String> progress) {
     this.settings = settings;
-    this.machines = machines;
+    this.devices = devices;
     this.progress = progress;
   }
 
@@ -414,34 +418,26 @@ public final class RemoteSimulation {
     }
   }
 
-  /** One user's machine and engine; with a reporter, its profile buffer hears the run. */
+  /** One user's machines and engines; with a reporter, its profile buffer hears the run. */
   private SamplingRun.Setup setup(int input, long seed, DeviceReporter reporter) {
-    return new SamplingRun.Setup() {
-      private Machine machine;
-      private ProfilingEngine engine;
+    return devices
+        .session(input, seed)
+        .named("the center's productions")
+        .sampling(
+            new ProfilingSession.Hooks() {
+              @Override
+              public void started(
+                  String pass, TriggerDriver driver, Machine machine, ProfilingEngine engine) {
+                if (reporter != null && pass.equals("sampled run")) {
+                  reporter.attach(driver, engine.sinks(), machine.symbols());
+                }
+              }
 
-      @Override
-      public Machine machine() {
-        return machine = machines.machine(input, seed);
-      }
-
-      @Override
-      public ProfilingEngine engine() {
-        return engine = Engines.profiling(settings.productions(), "the center's productions");
-      }
-
-      @Override
-      public void started(String pass, TriggerDriver driver) {
-        if (reporter != null && pass.equals("sampled run")) {
-          reporter.attach(driver, engine.sinks(), machine.symbols());
-        }
-      }
-
-      @Override
-      public TriggerDriver.Listener listener(ProfileEstimator estimator) {
-        return reporter == null ? estimator : reporter.listener(estimator);
-      }
-    };
+              @Override
+              public TriggerDriver.Listener listener(ProfileEstimator estimator) {
+                return reporter == null ? estimator : reporter.listener(estimator);
+              }
+            });
   }
 
   /** A task that may fail. */

@@ -19,14 +19,7 @@ public final class Since {
     String t = text.trim();
     try {
       if (t.matches("[0-9]{1,12}[smhd]")) {
-        long n = Long.parseLong(t.substring(0, t.length() - 1));
-        Duration d =
-            switch (t.charAt(t.length() - 1)) {
-              case 's' -> Duration.ofSeconds(n);
-              case 'm' -> Duration.ofMinutes(n);
-              case 'h' -> Duration.ofHours(n);
-              default -> Duration.ofDays(n);
-            };
+        Duration d = duration(t);
         // At most a thousand years: the cutoff (now minus the age) stays a representable time.
         if (!d.isZero() && d.compareTo(Duration.ofDays(365_000)) <= 0) {
           return d;
@@ -48,15 +41,7 @@ public final class Since {
   public static Instant parse(String text, Instant now) {
     String t = text.trim();
     if (t.matches("[0-9]+[smhd]")) {
-      long n = Long.parseLong(t.substring(0, t.length() - 1));
-      Duration d =
-          switch (t.charAt(t.length() - 1)) {
-            case 's' -> Duration.ofSeconds(n);
-            case 'm' -> Duration.ofMinutes(n);
-            case 'h' -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-          };
-      return now.minus(d);
+      return now.minus(duration(t));
     }
     try {
       if (t.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}")) {
@@ -70,5 +55,16 @@ public final class Since {
               + ": expected an ISO-8601 time"
               + " (2026-11-24T08:00:00Z), a date (2026-11-24) or an age (30m, 2h, 7d)");
     }
+  }
+
+  /** {@code t}, digits and a unit (s, m, h or d; checked by the caller), as a duration. */
+  private static Duration duration(String t) {
+    long n = Long.parseLong(t.substring(0, t.length() - 1));
+    return switch (t.charAt(t.length() - 1)) {
+      case 's' -> Duration.ofSeconds(n);
+      case 'm' -> Duration.ofMinutes(n);
+      case 'h' -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
   }
 }

@@ -15,30 +15,7 @@ final class StoreTokens {
 
   /** Creates (or replaces) the token of {@code device} and returns it; only its hash is kept. */
   public String addToken(String device) throws StoreException {
-    if (!device.matches("[A-Za-z0-9._-]{1,64}")) {
-      throw new StoreException(
-          "device name " + device + ": use 1 to 64 letters, digits, '.'," + " '_' or '-'", null);
-    }
-    byte[] raw = new byte[24];
-    new SecureRandom().nextBytes(raw);
-    String token = "acf_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
-    store.read(
-        c -> {
-          try (PreparedStatement d = c.prepareStatement("DELETE FROM devices WHERE device = ?")) {
-            d.setString(1, device);
-            d.executeUpdate();
-          }
-          try (PreparedStatement i =
-              c.prepareStatement(
-                  "INSERT INTO devices (device, token_sha256, created_ms) VALUES (?, ?, ?)")) {
-            i.setString(1, device);
-            i.setString(2, Store.sha256(token));
-            i.setLong(3, System.currentTimeMillis());
-            i.executeUpdate();
-          }
-          return null;
-        });
-    return token;
+    return newToken("device", "devices", "device", "acf_", device);
   }
 
   /**
@@ -46,22 +23,36 @@ final class StoreTokens {
    * status and estimates but not upload. Only its hash is kept.
    */
   public String addReadToken(String name) throws StoreException {
+    return newToken("reader", "readers", "name", "acfr_", name);
+  }
+
+  /**
+   * Creates (or replaces) the token of the {@code kind} called {@code name}, a row of {@code table}
+   * keyed by {@code column}: {@code prefix} and 24 random bytes, of which only the hash is kept.
+   */
+  private String newToken(String kind, String table, String column, String prefix, String name)
+      throws StoreException {
     if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
       throw new StoreException(
-          "reader name " + name + ": use 1 to 64 letters, digits, '.', '_' or '-'", null);
+          kind + " name " + name + ": use 1 to 64 letters, digits, '.', '_' or '-'", null);
     }
     byte[] raw = new byte[24];
     new SecureRandom().nextBytes(raw);
-    String token = "acfr_" + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    String token = prefix + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
     store.read(
         c -> {
-          try (PreparedStatement d = c.prepareStatement("DELETE FROM readers WHERE name = ?")) {
+          try (PreparedStatement d =
+              c.prepareStatement("DELETE FROM " + table + " WHERE " + column + " = ?")) {
             d.setString(1, name);
             d.executeUpdate();
           }
           try (PreparedStatement i =
               c.prepareStatement(
-                  "INSERT INTO readers (name, token_sha256, created_ms) VALUES (?, ?, ?)")) {
+                  "INSERT INTO "
+                      + table
+                      + " ("
+                      + column
+                      + ", token_sha256, created_ms) VALUES (?, ?, ?)")) {
             i.setString(1, name);
             i.setString(2, Store.sha256(token));
             i.setLong(3, System.currentTimeMillis());
@@ -74,26 +65,20 @@ final class StoreTokens {
 
   /** The reader a read token belongs to, or null. */
   public String readerOf(String token) throws StoreException {
-    String hash = Store.sha256(token);
-    return store.read(
-        c -> {
-          try (PreparedStatement q =
-              c.prepareStatement("SELECT name FROM readers WHERE token_sha256 = ?")) {
-            q.setString(1, hash);
-            try (ResultSet rs = q.executeQuery()) {
-              return rs.next() ? rs.getString(1) : null;
-            }
-          }
-        });
+    return ownerOf("SELECT name FROM readers WHERE token_sha256 = ?", token);
   }
 
   /** The device a token belongs to, or null for an unknown token. */
   public String deviceOf(String token) throws StoreException {
+    return ownerOf("SELECT device FROM devices WHERE token_sha256 = ?", token);
+  }
+
+  /** The name {@code query} finds for {@code token}'s hash, or null. */
+  private String ownerOf(String query, String token) throws StoreException {
     String hash = Store.sha256(token);
     return store.read(
         c -> {
-          try (PreparedStatement q =
-              c.prepareStatement("SELECT device FROM devices WHERE token_sha256 = ?")) {
+          try (PreparedStatement q = c.prepareStatement(query)) {
             q.setString(1, hash);
             try (ResultSet rs = q.executeQuery()) {
               return rs.next() ? rs.getString(1) : null;

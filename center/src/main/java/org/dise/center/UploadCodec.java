@@ -96,16 +96,15 @@ public final class UploadCodec {
     }
     ArrayNode phases = o.putArray("phases");
     for (Upload.PhaseReport ph : u.phases()) {
-      ObjectNode n = phases.addObject();
-      n.put("phase", ph.localPhase());
-      ArrayNode sig = n.putArray("signature");
-      for (double d : ph.signature()) {
-        sig.add(d);
-      }
-      n.put("intervals", ph.intervals());
-      n.put("instructions", ph.instructions());
-      n.put("sampled_intervals", ph.sampledIntervals());
-      n.put("sampled_instructions", ph.sampledInstructions());
+      ObjectNode n =
+          phase(
+              phases.addObject(),
+              ph.localPhase(),
+              ph.signature(),
+              ph.intervals(),
+              ph.instructions(),
+              ph.sampledIntervals(),
+              ph.sampledInstructions());
       ObjectNode w = n.putObject("weights");
       ph.weights()
           .forEach(
@@ -182,8 +181,29 @@ public final class UploadCodec {
     }
   }
 
+  /** {@code n} with a phase's number, signature and counts, as uploads and the center write it. */
+  static ObjectNode phase(
+      ObjectNode n,
+      int phase,
+      double[] signature,
+      long intervals,
+      long instructions,
+      long sampledIntervals,
+      long sampledInstructions) {
+    n.put("phase", phase);
+    ArrayNode sig = n.putArray("signature");
+    for (double d : signature) {
+      sig.add(d);
+    }
+    n.put("intervals", intervals);
+    n.put("instructions", instructions);
+    n.put("sampled_intervals", sampledIntervals);
+    n.put("sampled_instructions", sampledInstructions);
+    return n;
+  }
+
   /** An uncompressed stream refused (413) past {@code max} bytes, checked while reading. */
-  private static final class Capped extends java.io.FilterInputStream {
+  private static final class Capped extends MeteredInputStream {
     private final long max;
     private long total;
 
@@ -193,24 +213,7 @@ public final class UploadCodec {
     }
 
     @Override
-    public int read() throws IOException {
-      int b = super.read();
-      if (b >= 0) {
-        count(1);
-      }
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      if (n > 0) {
-        count(n);
-      }
-      return n;
-    }
-
-    private void count(long n) throws IOException {
+    protected void counted(int n) throws IOException {
       total += n;
       if (total > max) {
         // Checked while reading: a small body that inflates without end is refused early.

@@ -176,29 +176,29 @@ final class UploadReader {
     return new Upload(id, part, last, device, name, sha, config, figures, profiles, phases, trace);
   }
 
+  /** 415 for the version at the parser, {@code why} said after the version this center reads. */
+  private UploadException unsupportedVersion(String why) throws IOException {
+    return new UploadException(
+        415,
+        "upload format version "
+            + p.getText()
+            + " is not supported (this center reads version "
+            + Upload.VERSION
+            + why
+            + ")");
+  }
+
   private int version() throws UploadException, IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_NUMBER_FLOAT) {
-      throw new UploadException(
-          415,
-          "upload format version "
-              + p.getText()
-              + " is not supported (this center reads version "
-              + Upload.VERSION
-              + ", an integer)");
+      throw unsupportedVersion(", an integer");
     }
     if (t != JsonToken.VALUE_NUMBER_INT) {
       throw new UploadException(
           400, "`version` is missing (this center reads version " + Upload.VERSION + ")");
     }
     if (p.getNumberType() != JsonParser.NumberType.INT || p.getIntValue() != Upload.VERSION) {
-      throw new UploadException(
-          415,
-          "upload format version "
-              + p.getText()
-              + " is not supported (this center reads version "
-              + Upload.VERSION
-              + ")");
+      throw unsupportedVersion("");
     }
     return p.getIntValue();
   }
@@ -298,38 +298,26 @@ final class UploadReader {
       // The row's place is spelled out only for a refusal: this loop sees every cell.
       if (cells.size() != columns.size()) {
         throw new UploadException(
-            400,
-            where
-                + " ("
-                + sink
-                + "): row "
-                + (r + 1)
-                + " does not have "
-                + columns.size()
-                + " cells");
+            400, row(where, sink, r) + " does not have " + columns.size() + " cells");
       }
       if (!UploadCodec.isInteger(cells.get(w))) {
         throw new UploadException(
-            400,
-            where
-                + " ("
-                + sink
-                + "): row "
-                + (r + 1)
-                + ": weight `"
-                + cells.get(w)
-                + "` is not an integer");
+            400, row(where, sink, r) + ": weight `" + cells.get(w) + "` is not an integer");
       }
       for (int c = 0; c < cells.size(); c++) {
         // Every integer cell is a count the center sums (ProfileMerge).
         String cell = cells.get(c);
         if (UploadCodec.isInteger(cell) && !UploadCodec.isCount(cell)) {
-          UploadCodec.count(
-              cell, where + " (" + sink + "): row " + (r + 1) + ", " + columns.get(c));
+          UploadCodec.count(cell, row(where, sink, r) + ", " + columns.get(c));
         }
       }
     }
     return new Upload.SinkProfile(sink, new ProfileTable(columns, rows, key, weight));
+  }
+
+  /** Where row {@code r} (from 0) of {@code sink}'s profile is, for a refusal. */
+  private static String row(String where, String sink, int r) {
+    return where + " (" + sink + "): row " + (r + 1);
   }
 
   private Upload.PhaseReport phase(int index) throws UploadException, IOException {

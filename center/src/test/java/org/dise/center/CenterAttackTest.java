@@ -26,11 +26,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.sink.ProfileTable;
+import org.dise.testsupport.OnEveryStore;
 import org.dise.testsupport.TestStores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The center probed as an attacker would (issue 31), each probe a test: slowloris, odd methods, the
@@ -46,10 +45,6 @@ class CenterAttackTest {
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(10))
           .build();
-
-  static List<String> stores() {
-    return TestStores.kinds();
-  }
 
   /** A center on a fresh store with one device token ({@code dev}) and one read token. */
   static final class Running implements AutoCloseable {
@@ -87,7 +82,12 @@ class CenterAttackTest {
   }
 
   static Running center(Path dir) throws Exception {
-    return new Running("sqlite:" + dir.resolve("center.db"), CenterServer.Settings.defaults());
+    return center(dir, CenterServer.Settings.defaults());
+  }
+
+  /** A center on a fresh SQLite store in {@code dir}. */
+  static Running center(Path dir, CenterServer.Settings settings) throws Exception {
+    return new Running("sqlite:" + dir.resolve("center.db"), settings);
   }
 
   /** One part of {@code device}: a two-row call-pair profile, one phase with one weight. */
@@ -149,11 +149,17 @@ class CenterAttackTest {
     return UploadCodec.JSON.readTree(r.body());
   }
 
+  /** A connection to the center at {@code url} whose reads wait at most 30 s. */
+  static Socket connect(String url) throws IOException {
+    URI u = URI.create(url);
+    Socket s = new Socket(u.getHost(), u.getPort());
+    s.setSoTimeout(30_000);
+    return s;
+  }
+
   /** Raw bytes on a socket and the answer's first bytes (up to the header end or close). */
   static String raw(String url, String request) throws IOException {
-    URI u = URI.create(url);
-    try (Socket s = new Socket(u.getHost(), u.getPort())) {
-      s.setSoTimeout(30_000);
+    try (Socket s = connect(url)) {
       s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
       s.getOutputStream().flush();
       return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -194,72 +200,43 @@ class CenterAttackTest {
     }
   }
 
+  /** A 2 s idle timeout, which a header byte every 300 ms never reaches. */
+  static final CenterServer.Settings IDLE_2S =
+      CenterServer.Settings.defaults()
+          .withLimits(CenterServer.Limits.defaults().withIdleTimeout(Duration.ofSeconds(2)));
+
   @Test
   void aTrickledRequestIsClosedAtTheHeaderDeadline(@TempDir Path dir) throws Exception {
-    CenterServer.Settings s =
-        CenterServer.Settings.defaults()
-            .withLimits(CenterServer.Limits.defaults().withIdleTimeout(Duration.ofSeconds(2)));
-    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
-      URI u = URI.create(c.url);
-      try (Socket k = new Socket(u.getHost(), u.getPort())) {
-        k.setSoTimeout(30_000);
-        OutputStream o = k.getOutputStream();
-        o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-        // A header byte every 300 ms: never idle, never done. The center closes it.
-        boolean closed = false;
-        for (int i = 0; i < 100 && !closed; i++) {
-          try {
-            o.write('X');
-            o.flush();
-            Thread.sleep(300);
-            closed = k.getInputStream().available() == 0 && isClosed(k);
-          } catch (IOException e) {
-            closed = true;
-          }
-        }
-        assertThat(closed).isTrue();
-      }
+    try (Running c = center(dir, IDLE_2S);
+        Socket k = connect(c.url)) {
+      OutputStream o = k.getOutputStream();
+      o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+      // A header byte every 300 ms: never idle, never done. The center closes it.
+      assertThat(closedWhileTrickling(k)).isTrue();
     }
   }
 
   @Test
   void aTrickledLaterKeepAliveRequestIsClosedAtTheHeaderDeadline(@TempDir Path dir)
       throws Exception {
-    CenterServer.Settings s =
-        CenterServer.Settings.defaults()
-            .withLimits(CenterServer.Limits.defaults().withIdleTimeout(Duration.ofSeconds(2)));
-    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
-      URI u = URI.create(c.url);
-      try (Socket k = new Socket(u.getHost(), u.getPort())) {
-        k.setSoTimeout(30_000);
-        OutputStream o = k.getOutputStream();
-        InputStream in = k.getInputStream();
-        // Two whole requests first, so the connection is a kept-alive one in good standing.
-        for (int i = 0; i < 2; i++) {
-          o.write(
-              "HEAD /v1/health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-          o.flush();
-          assertThat(readHead(in)).startsWith("HTTP/1.1 200");
-        }
-        o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-        // Then the third's headers a byte every 300 ms, each within the 2 s idle timeout: only a
-        // deadline on the headers themselves ends it.
-        long t0 = System.nanoTime();
-        boolean closed = false;
-        for (int i = 0; i < 100 && !closed; i++) {
-          try {
-            o.write('X');
-            o.flush();
-            Thread.sleep(300);
-            closed = in.available() == 0 && isClosed(k);
-          } catch (IOException e) {
-            closed = true;
-          }
-        }
-        System.out.printf(
-            "keep-alive trickle: closed after %.1f s%n", (System.nanoTime() - t0) / 1e9);
-        assertThat(closed).isTrue();
+    try (Running c = center(dir, IDLE_2S);
+        Socket k = connect(c.url)) {
+      OutputStream o = k.getOutputStream();
+      InputStream in = k.getInputStream();
+      // Two whole requests first, so the connection is a kept-alive one in good standing.
+      for (int i = 0; i < 2; i++) {
+        o.write("HEAD /v1/health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        o.flush();
+        assertThat(readHead(in)).startsWith("HTTP/1.1 200");
       }
+      o.write("GET /v1/health HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+      // Then the third's headers a byte every 300 ms, each within the 2 s idle timeout: only a
+      // deadline on the headers themselves ends it.
+      long t0 = System.nanoTime();
+      boolean closed = closedWhileTrickling(k);
+      System.out.printf(
+          "keep-alive trickle: closed after %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      assertThat(closed).isTrue();
     }
   }
 
@@ -274,6 +251,27 @@ class CenterAttackTest {
       b.append((char) ch);
     }
     return b.toString();
+  }
+
+  /**
+   * Whether the center closes {@code k} while a header byte comes every 300 ms (never idle, never
+   * done), within 30 s.
+   */
+  static boolean closedWhileTrickling(Socket k) throws IOException, InterruptedException {
+    OutputStream o = k.getOutputStream();
+    for (int i = 0; i < 100; i++) {
+      try {
+        o.write('X');
+        o.flush();
+        Thread.sleep(300);
+        if (k.getInputStream().available() == 0 && isClosed(k)) {
+          return true;
+        }
+      } catch (IOException e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the peer closed {@code k} (a read returns end of stream or fails). */
@@ -352,9 +350,7 @@ class CenterAttackTest {
   void aDrippedBodyIsCutOff(@TempDir Path dir) throws Exception {
     try (Running c = center(dir)) {
       byte[] body = gz(part("dev", "drip-0001", "7", 10, 3));
-      URI u = URI.create(c.url);
-      try (Socket s = new Socket(u.getHost(), u.getPort())) {
-        s.setSoTimeout(30_000);
+      try (Socket s = connect(c.url)) {
         OutputStream o = s.getOutputStream();
         o.write(
             ("POST /v1/uploads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
@@ -380,12 +376,10 @@ class CenterAttackTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void poisonedNumbersAre422AndLeaveEveryQueryWorking(String kind, @TempDir Path dir)
       throws Exception {
-    String store = TestStores.fresh(kind, dir);
-    assumeTrue(store != null, "no PostgreSQL server for this test");
+    String store = TestStores.freshOrSkip(kind, dir);
     try (Running c = new Running(store, CenterServer.Settings.defaults())) {
       assertThat(c.client.upload(gz(part("dev", "good-0001", "7", 10, 3)), c.device).status())
           .isEqualTo(201);
@@ -444,12 +438,10 @@ class CenterAttackTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void anotherDevicesUploadIdIsANewUploadAndRevealsNothing(String kind, @TempDir Path dir)
       throws Exception {
-    String store = TestStores.fresh(kind, dir);
-    assumeTrue(store != null, "no PostgreSQL server for this test");
+    String store = TestStores.freshOrSkip(kind, dir);
     try (Running c = new Running(store, CenterServer.Settings.defaults())) {
       String other = c.token("other");
       assertThat(c.client.upload(gz(part("dev", "shared-id-1", "7", 10, 3)), c.device).status())
@@ -580,14 +572,12 @@ class CenterAttackTest {
     CenterServer.Settings s =
         CenterServer.Settings.defaults()
             .withLimits(CenterServer.Limits.defaults().withConnections(1024, 4));
-    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
-      URI u = URI.create(c.url);
+    try (Running c = center(dir, s)) {
       List<Socket> held = new ArrayList<>();
       try {
         for (int i = 0; i < 4; i++) {
           // Four kept-alive connections, each answered once: the center has counted them.
-          Socket k = new Socket(u.getHost(), u.getPort());
-          k.setSoTimeout(30_000);
+          Socket k = connect(c.url);
           k.getOutputStream()
               .write(
                   "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -668,7 +658,7 @@ class CenterAttackTest {
     }
     CenterServer.Settings s =
         CenterServer.Settings.defaults().withTls(new CenterServer.Tls(cert, key));
-    try (Running c = new Running("sqlite:" + dir.resolve("center.db"), s)) {
+    try (Running c = center(dir, s)) {
       assertThat(c.url).startsWith("https://");
       java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
       trust.load(null, null);

@@ -1,16 +1,14 @@
 package org.dise.center;
 
 import static com.google.common.truth.Truth.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.dise.testsupport.OnEveryStore;
 import org.dise.testsupport.TestStores;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A week of uploads at a compressed clock (issue 30): with {@code --retain 1d} the store's size
@@ -18,22 +16,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * estimates are the same either way, and the merged profile is the kept day's.
  */
 class RetentionSimulationTest {
-  static List<String> stores() {
-    return TestStores.kinds();
-  }
-
   static final int PER_DAY = 24;
 
   static RetentionSimulation.Settings week(Duration retain) {
     return new RetentionSimulation.Settings(7, 10, PER_DAY, 20, retain, Duration.ofHours(1));
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void aWeekWithRetentionStaysBoundedAndKeepsThePhaseSums(String kind, @TempDir Path dir)
       throws Exception {
-    String kept = TestStores.fresh(kind, dir.resolve("kept"));
-    assumeTrue(kept != null, "no PostgreSQL server for this test");
+    String kept = TestStores.freshOrSkip(kind, dir.resolve("kept"));
     String all = TestStores.fresh(kind, dir.resolve("all"));
     try (Store retained = Store.open(StoreUrl.parse(kept), 2);
         Store unbounded = Store.open(StoreUrl.parse(all), 2)) {

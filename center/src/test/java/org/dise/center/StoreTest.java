@@ -2,7 +2,6 @@ package org.dise.center;
 
 import static com.google.common.truth.Truth.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,17 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.dise.testsupport.OnEveryStore;
 import org.dise.testsupport.TestStores;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** The store on SQLite and PostgreSQL: phases, estimates, idempotence, schema versions, load. */
 class StoreTest {
-  static List<String> stores() {
-    return TestStores.kinds();
-  }
-
   static Upload part(String device, double[] sig, long sampled, Map<String, Long> weights) {
     Upload base = LoadTest.part(device, 0, 3, new SplittableRandom(device.hashCode()));
     return new Upload(
@@ -54,12 +48,10 @@ class StoreTest {
     return s;
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void phasesMatchAcrossDevicesAndScaleTheEstimate(String kind, @TempDir Path dir)
       throws Exception {
-    String url = TestStores.fresh(kind, dir);
-    assumeTrue(url != null, "no PostgreSQL server for this test");
+    String url = TestStores.freshOrSkip(kind, dir);
     try (Store s = Store.open(StoreUrl.parse(url), 2)) {
       Upload a = part("a", signature(3), 1, Map.of("0x10", 100L));
       assertThat(s.ingest(a, 10, 25)).isEqualTo(Store.Ingested.STORED);
@@ -85,11 +77,9 @@ class StoreTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void retentionDropsOldPartsAndKeepsThePhaseSums(String kind, @TempDir Path dir) throws Exception {
-    String url = TestStores.fresh(kind, dir);
-    assumeTrue(url != null, "no PostgreSQL server for this test");
+    String url = TestStores.freshOrSkip(kind, dir);
     try (Store s = Store.open(StoreUrl.parse(url), 2)) {
       long[] now = {1_000_000_000_000L};
       s.clock(() -> now[0]);
@@ -129,12 +119,10 @@ class StoreTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void aNewerSchemaIsRefusedAndAFailedIngestLeavesNoRow(String kind, @TempDir Path dir)
       throws Exception {
-    String url = TestStores.fresh(kind, dir);
-    assumeTrue(url != null, "no PostgreSQL server for this test");
+    String url = TestStores.freshOrSkip(kind, dir);
     StoreUrl u = StoreUrl.parse(url);
     try (Store s = Store.open(u, 1)) {
       // A part whose profile row cannot be stored (two profiles of one sink) is rolled back
@@ -167,12 +155,10 @@ class StoreTest {
         .contains("schema is version 99, newer than this acf's (" + Store.SCHEMA_VERSION + ")");
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void aVersionOneStoreWithDataIsMigratedToVersionTwo(String kind, @TempDir Path dir)
       throws Exception {
-    String url = TestStores.fresh(kind, dir);
-    assumeTrue(url != null, "no PostgreSQL server for this test");
+    String url = TestStores.freshOrSkip(kind, dir);
     StoreUrl u = StoreUrl.parse(url);
     String sha = "ab".repeat(32);
     // A store as version 1 wrote it: one device, one program, one part with one profile row.
@@ -240,12 +226,10 @@ class StoreTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("stores")
+  @OnEveryStore
   void fiftyDevicesUploadAtOnceAndEveryPartIsStoredOnce(String kind, @TempDir Path dir)
       throws Exception {
-    String url = TestStores.fresh(kind, dir);
-    assumeTrue(url != null, "no PostgreSQL server for this test");
+    String url = TestStores.freshOrSkip(kind, dir);
     LoadTest.Result r =
         LoadTest.run(
             Store.open(StoreUrl.parse(url), 16), 50, 2, 50, Duration.ofMinutes(5), System.err);

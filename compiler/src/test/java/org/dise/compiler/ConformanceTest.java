@@ -21,6 +21,7 @@ import org.dise.compiler.sem.ProgramPrinter;
 import org.dise.testsupport.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.function.ThrowingConsumer;
 
 /**
  * Runs the golden files of spec/conformance: each {@code valid/X.acf} must check without errors and
@@ -46,9 +47,12 @@ class ConformanceTest {
     return frontend().check(new SourceFile(display(file), text), file);
   }
 
-  static List<Path> files(String dir) throws IOException {
+  /** One test a {@code .acf} file of {@code dir}, in name order, named by its path. */
+  static Stream<DynamicTest> forEachFile(String dir, ThrowingConsumer<Path> test)
+      throws IOException {
     try (Stream<Path> s = Files.list(ROOT.resolve(dir))) {
-      return s.filter(p -> p.toString().endsWith(".acf")).sorted().toList();
+      List<Path> files = s.filter(p -> p.toString().endsWith(".acf")).sorted().toList();
+      return DynamicTest.stream(files.stream(), ConformanceTest::display, test);
     }
   }
 
@@ -59,57 +63,43 @@ class ConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> valid() throws IOException {
-    return files("valid").stream()
-        .map(
-            acf ->
-                DynamicTest.dynamicTest(
-                    display(acf),
-                    () -> {
-                      Frontend.Result r = check(acf);
-                      String diags = DiagnosticRenderer.renderAll(r.diagnostics().sorted());
-                      assertWithMessage(diags).that(r.ok()).isTrue();
-                      String out =
-                          (diags.isEmpty() ? "" : diags + "\n")
-                              + ProgramPrinter.print(r.program().get());
-                      compare(acf, out);
-                      roundTrip(r.ast().get());
-                    }));
+    return forEachFile(
+        "valid",
+        acf -> {
+          Frontend.Result r = check(acf);
+          String diags = DiagnosticRenderer.renderAll(r.diagnostics().sorted());
+          assertWithMessage(diags).that(r.ok()).isTrue();
+          String out =
+              (diags.isEmpty() ? "" : diags + "\n") + ProgramPrinter.print(r.program().get());
+          compare(acf, out);
+          roundTrip(r.ast().get());
+        });
   }
 
   @TestFactory
   Stream<DynamicTest> invalid() throws IOException {
-    return files("invalid").stream()
-        .map(
-            acf ->
-                DynamicTest.dynamicTest(
-                    display(acf),
-                    () -> {
-                      Frontend.Result r = check(acf);
-                      assertWithMessage("expected errors").that(r.ok()).isFalse();
-                      compare(acf, DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
-                    }));
+    return forEachFile(
+        "invalid",
+        acf -> {
+          Frontend.Result r = check(acf);
+          assertWithMessage("expected errors").that(r.ok()).isFalse();
+          compare(acf, DiagnosticRenderer.renderAll(r.diagnostics().sorted()));
+        });
   }
 
   /** The formatter's contract on every valid file, library fixtures included. */
   @TestFactory
   Stream<DynamicTest> formatterRoundTrip() throws IOException {
-    return files("lib").stream()
-        .map(
-            acf ->
-                DynamicTest.dynamicTest(
-                    display(acf),
-                    () -> {
-                      Diagnostics d = new Diagnostics();
-                      Optional<AcfFile> ast =
-                          AcfParsing.parse(
-                              new SourceFile(
-                                  display(acf), Files.readString(acf, StandardCharsets.UTF_8)),
-                              d);
-                      assertWithMessage(DiagnosticRenderer.renderAll(d.all()))
-                          .that(ast.isPresent())
-                          .isTrue();
-                      roundTrip(ast.get());
-                    }));
+    return forEachFile(
+        "lib",
+        acf -> {
+          Diagnostics d = new Diagnostics();
+          Optional<AcfFile> ast =
+              AcfParsing.parse(
+                  new SourceFile(display(acf), Files.readString(acf, StandardCharsets.UTF_8)), d);
+          assertWithMessage(DiagnosticRenderer.renderAll(d.all())).that(ast.isPresent()).isTrue();
+          roundTrip(ast.get());
+        });
   }
 
   static void roundTrip(AcfFile ast) {

@@ -20,33 +20,23 @@ import org.dise.runtime.sink.Sink;
  * with the hot data streams of the complete reference trace, and the overhead, here with the checks
  * in HPS counters (the library's {@code bursty_tracing} and {@code arnold_ryder}).
  */
-public final class BurstyExperiment implements Experiment {
+public final class BurstyExperiment extends SplitExperiment {
   /**
    * References kept per trace: enough for the whole trace of the quick and default runs (lz77 1
    * makes 29.4 M); the sink's arrays grow with the trace, so an unused capacity costs nothing.
    */
   static final int CAPACITY = 64 << 20;
 
-  @Override
-  public String name() {
-    return "bursty";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Hirzel and Chilimbi, Bursty Tracing, Figs. 6 and 7 (overhead, hot data stream"
-        + " overlap vs nCheck0:nInstr0)";
-  }
-
-  @Override
-  public String summary() {
-    return "Hot data stream overlap with the complete trace's profile, and the overhead, for"
-        + " bursty tracing at the paper's nCheck0:nInstr0 settings (5%, 1% and 0.5% sampling).";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:ABCD" : "phases:2,mcf:1,lz77:1";
+  public BurstyExperiment() {
+    super(
+        new About(
+            "bursty",
+            "Hirzel and Chilimbi, Bursty Tracing, Figs. 6 and 7 (overhead, hot data stream"
+                + " overlap vs nCheck0:nInstr0)",
+            "Hot data stream overlap with the complete trace's profile, and the overhead, for"
+                + " bursty tracing at the paper's nCheck0:nInstr0 settings (5%, 1% and 0.5% sampling).",
+            "phases:1:ABCD",
+            "phases:2,mcf:1,lz77:1"));
   }
 
   /** The paper's Fig. 7 settings, {nCheck0, nInstr0}. */
@@ -216,11 +206,6 @@ public final class BurstyExperiment implements Experiment {
     n.set("cost", Results.MAPPER.valueToTree(r.cost()));
     n.set("streams", Results.MAPPER.valueToTree(streams(r)));
     return n;
-  }
-
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
   }
 
   @Override

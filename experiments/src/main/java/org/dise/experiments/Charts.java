@@ -7,10 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
@@ -24,15 +22,7 @@ public final class Charts {
 
   public static Chart<?, ?> chart(Figure f) {
     if (f.kind() == Figure.Kind.BARS) {
-      CategoryChart c =
-          new CategoryChartBuilder()
-              .width(WIDTH)
-              .height(HEIGHT)
-              .title(f.title())
-              .xAxisTitle(f.xLabel())
-              .yAxisTitle(f.yLabel())
-              .build();
-      style(c.getStyler(), f);
+      CategoryChart c = labelled(new CategoryChart(WIDTH, HEIGHT), f);
       c.getStyler().setXAxisLabelRotation(f.categories().size() > 6 ? 45 : 0);
       // Bars stand on zero, which a logarithmic axis cannot show (XChart refuses it), so bar
       // charts keep a linear axis; the data's table gives the small values.
@@ -45,15 +35,7 @@ public final class Charts {
       }
       return c;
     }
-    XYChart c =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(f.title())
-            .xAxisTitle(f.xLabel())
-            .yAxisTitle(f.yLabel())
-            .build();
-    style(c.getStyler(), f);
+    XYChart c = labelled(new XYChart(WIDTH, HEIGHT), f);
     c.getStyler().setYAxisLogarithmic(f.logY());
     c.getStyler().setXAxisLogarithmic(f.logX());
     c.getStyler()
@@ -93,6 +75,15 @@ public final class Charts {
    */
   static boolean legendFitsOneRow(Figure f) {
     return f.series().stream().mapToInt(s -> s.name().length() + 6).sum() <= LEGEND_ROW_CHARS;
+  }
+
+  /** {@code c} with the figure's title and axis titles, in the house style. */
+  private static <C extends Chart<?, ?>> C labelled(C c, Figure f) {
+    c.setTitle(f.title());
+    c.setXAxisTitle(f.xLabel());
+    c.setYAxisTitle(f.yLabel());
+    style(c.getStyler(), f);
+    return c;
   }
 
   private static void style(Styler s, Figure f) {

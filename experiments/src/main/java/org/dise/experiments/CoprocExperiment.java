@@ -18,28 +18,18 @@ import org.dise.runtime.sink.Sink;
  * (interrupt cycles over application instructions), on the same loads of one run; the co-processor
  * with and without random tagging, the sampler at several periods.
  */
-public final class CoprocExperiment implements Experiment {
-  @Override
-  public String name() {
-    return "coproc";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Zilles and Sohi, A Programmable Co-processor for Profiling, Section 5.3 (accuracy"
-        + " and overhead vs simple sampling)";
-  }
-
-  @Override
-  public String summary() {
-    return "Weighted RMS error of the load value profile versus main-processor overhead, for"
-        + " the profiling co-processor (with and without random tagging) and interrupt-driven"
-        + " sampling at several periods.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:ABCD" : "jpeg:1,lz77:1,mcf:1,interp:1,chess:1,adpcm:1";
+public final class CoprocExperiment extends SplitExperiment {
+  public CoprocExperiment() {
+    super(
+        new About(
+            "coproc",
+            "Zilles and Sohi, A Programmable Co-processor for Profiling, Section 5.3 (accuracy"
+                + " and overhead vs simple sampling)",
+            "Weighted RMS error of the load value profile versus main-processor overhead, for"
+                + " the profiling co-processor (with and without random tagging) and interrupt-driven"
+                + " sampling at several periods.",
+            "phases:1:ABCD",
+            "jpeg:1,lz77:1,mcf:1,interp:1,chess:1,adpcm:1"));
   }
 
   static List<Long> periods(boolean quick) {
@@ -104,27 +94,24 @@ public final class CoprocExperiment implements Experiment {
     ArrayNode profilers = n.putArray("profilers");
     for (Sink s : r.engine().sinks()) {
       if (s instanceof ValueProfiler v) {
-        profilers
-            .addObject()
-            .put("kind", "coproc")
-            .put("interrupts", v.interrupts())
-            .put("interrupt_cycles", v.interruptCycles())
-            .put("error", v.weightedRmsError());
+        profiler(profilers, "coproc", v.interrupts(), v.interruptCycles(), v.weightedRmsError());
       } else if (s instanceof SampledValueProfiler sv) {
-        profilers
-            .addObject()
-            .put("kind", "sampler")
-            .put("interrupts", sv.interrupts())
-            .put("interrupt_cycles", sv.interruptCycles())
-            .put("error", sv.weightedRmsError());
+        profiler(
+            profilers, "sampler", sv.interrupts(), sv.interruptCycles(), sv.weightedRmsError());
       }
     }
     return n;
   }
 
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
+  /** One profiler's entry in a run's result: its kind, the interrupts it took, its error. */
+  private static void profiler(
+      ArrayNode profilers, String kind, long interrupts, long interruptCycles, double error) {
+    profilers
+        .addObject()
+        .put("kind", kind)
+        .put("interrupts", interrupts)
+        .put("interrupt_cycles", interruptCycles)
+        .put("error", error);
   }
 
   @Override

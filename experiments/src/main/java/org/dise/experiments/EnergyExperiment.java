@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.dise.experiments.model.CycleModel;
 import org.dise.experiments.model.EnergyModel;
 import org.dise.experiments.model.InstructionMix;
@@ -21,32 +22,22 @@ import org.dise.runtime.timing.TimingReport;
  * adds (stalls, inserted instructions, handler cycles and misses, and sending the profile once at
  * the end).
  */
-public final class EnergyExperiment implements Experiment {
+public final class EnergyExperiment extends SplitExperiment {
   /** Bytes per profile entry sent at the end: an 8-byte key and an 8-byte count, uncompressed. */
   public static final int BYTES_PER_ENTRY = 16;
 
   private final EnergyModel energy = EnergyModel.strongArm();
   private final CycleModel cycles = CycleModel.paper();
 
-  @Override
-  public String name() {
-    return "energy";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar et al., Efficient Remote Profiling, Fig. 14 (StrongARM energy model)";
-  }
-
-  @Override
-  public String summary() {
-    return "Energy of each workload on the paper's StrongARM handheld, and the energy that"
-        + " sampled (DISE and HPS) and exhaustive profiling add, per profile type.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return new OverheadExperiment().defaultPrograms(quick);
+  public EnergyExperiment() {
+    super(
+        new About(
+            "energy",
+            "Nagpurkar et al., Efficient Remote Profiling, Fig. 14 (StrongARM energy model)",
+            "Energy of each workload on the paper's StrongARM handheld, and the energy that"
+                + " sampled (DISE and HPS) and exhaustive profiling add, per profile type.",
+            OverheadExperiment.QUICK_PROGRAMS,
+            OverheadExperiment.PROGRAMS));
   }
 
   /** The application's instruction mix, from a run that counts classes in HPS counters. */
@@ -173,11 +164,6 @@ public final class EnergyExperiment implements Experiment {
   }
 
   @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
-  }
-
-  @Override
   public Outcome collect(Lab lab, List<JsonNode> results) {
     TimingConfig timed = energyTiming(lab);
     if (timed != null) {
@@ -201,14 +187,7 @@ public final class EnergyExperiment implements Experiment {
         OverheadExperiment.measured(
             lab, plan.subList(n, plan.size()), results.subList(n, results.size()));
     Table t =
-        new Table(
-            "program",
-            "profile",
-            "variant",
-            "application_instructions",
-            "loads",
-            "stores",
-            "fp",
+        table(
             "application_joules",
             "nj_per_instruction",
             "profiling_joules",
@@ -239,20 +218,19 @@ public final class EnergyExperiment implements Experiment {
       long bytes = r.entries() * BYTES_PER_ENTRY;
       double prof = energy.profiling(c, bytes, 0);
       t.add(
-          r.workload().label(),
-          r.profile().label,
-          r.variant().name().toLowerCase(Locale.ROOT),
-          m.total(),
-          m.loads(),
-          m.stores(),
-          m.fp(),
-          app,
-          app / m.total() * 1e9,
-          prof,
-          bytes,
-          bytes * energy.byteJ(),
-          100 * prof / app,
-          100 * fpShare(m));
+          row(
+              r,
+              m.total(),
+              m.loads(),
+              m.stores(),
+              m.fp(),
+              app,
+              app / m.total() * 1e9,
+              prof,
+              bytes,
+              bytes * energy.byteJ(),
+              100 * prof / app,
+              100 * fpShare(m)));
       byKey
           .computeIfAbsent(r.profile() + "/" + r.variant(), k -> new ArrayList<>())
           .add(100 * prof / app);
@@ -261,16 +239,7 @@ public final class EnergyExperiment implements Experiment {
     o.model("cycle_model", cycles);
     o.model("energy_model", energy);
     o.setting("bytes_per_entry", BYTES_PER_ENTRY);
-    List<String> programs = programsAndAverage(lab);
-    List<Figure.Series> series = sampledSeries(byKey);
-    o.figure(
-        Figure.bars(
-            "energy",
-            "Energy added by sampled profiling on the StrongARM"
-                + " model (1/100 events, profile sent once at the end)",
-            "energy overhead, %",
-            programs,
-            series));
+    o.figure(overheadFigure(lab, "StrongARM model", byKey));
     double nj = OverheadExperiment.mean(njPerInsn);
     o.compare(
         "application energy per instruction (average)",
@@ -306,14 +275,7 @@ public final class EnergyExperiment implements Experiment {
     EventEnergy e = EventEnergy.of(config);
     List<OverheadExperiment.Measured> runs = OverheadExperiment.measured(lab, plan(lab), results);
     Table t =
-        new Table(
-            "program",
-            "profile",
-            "variant",
-            "application_instructions",
-            "loads",
-            "stores",
-            "fp",
+        table(
             "l1i_misses",
             "l1d_read_misses",
             "l1d_write_misses",
@@ -354,29 +316,28 @@ public final class EnergyExperiment implements Experiment {
               * energy.profiling(cycles.cycles(r.cost(), r.mispredicts(), r.entries()), bytes, 0)
               / energy.application(mix);
       t.add(
-          r.workload().label(),
-          r.profile().label,
-          r.variant().name().toLowerCase(Locale.ROOT),
-          a.applicationInstructions(),
-          a.loads(),
-          a.stores(),
-          a.fp(),
-          a.l1iMisses(),
-          a.l1dReadMisses(),
-          a.l1dWriteMisses(),
-          a.bubbleCycles(),
-          ab.total(),
-          ab.total() / Math.max(1, a.applicationInstructions()) * 1e9,
-          p.instructions(),
-          p.l1iMisses(),
-          p.l1dReadMisses(),
-          p.l1dWriteMisses(),
-          prof,
-          bytes,
-          e.transmit(bytes),
-          100 * prof / ab.total(),
-          100 * ab.fpShare(),
-          analytic);
+          row(
+              r,
+              a.applicationInstructions(),
+              a.loads(),
+              a.stores(),
+              a.fp(),
+              a.l1iMisses(),
+              a.l1dReadMisses(),
+              a.l1dWriteMisses(),
+              a.bubbleCycles(),
+              ab.total(),
+              ab.total() / Math.max(1, a.applicationInstructions()) * 1e9,
+              p.instructions(),
+              p.l1iMisses(),
+              p.l1dReadMisses(),
+              p.l1dWriteMisses(),
+              prof,
+              bytes,
+              e.transmit(bytes),
+              100 * prof / ab.total(),
+              100 * ab.fpShare(),
+              analytic));
       String key = r.profile() + "/" + r.variant();
       byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(100 * prof / ab.total());
       analyticByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(analytic);
@@ -385,16 +346,9 @@ public final class EnergyExperiment implements Experiment {
     o.settings("timing", config.values());
     o.setting("cost_model", config.model());
     o.setting("bytes_per_entry", BYTES_PER_ENTRY);
-    List<String> programs = programsAndAverage(lab);
-    List<Figure.Series> series = sampledSeries(byKey);
     o.figure(
-        Figure.bars(
-            "energy",
-            "Energy added by sampled profiling on the inorder (StrongARM SA-1110) timing model,"
-                + " from its measured events (1/100 events, profile sent once at the end)",
-            "energy overhead, %",
-            programs,
-            series));
+        overheadFigure(
+            lab, "inorder (StrongARM SA-1110) timing model, from its measured events", byKey));
     List<Double> nj = new ArrayList<>();
     List<String> missRates = new ArrayList<>();
     List<String> fpHeavy = new ArrayList<>();
@@ -465,11 +419,50 @@ public final class EnergyExperiment implements Experiment {
     return o;
   }
 
-  /** The figure's categories: every program, then their average. */
-  private static List<String> programsAndAverage(Lab lab) {
+  /** The columns both tables begin with: the run, then its application's instruction mix. */
+  private static final List<String> RUN_COLUMNS =
+      List.of("program", "profile", "variant", "application_instructions", "loads", "stores", "fp");
+
+  /** A table of runs: {@link #RUN_COLUMNS}, then {@code more}. */
+  private static Table table(String... more) {
+    return new Table(Stream.concat(RUN_COLUMNS.stream(), Stream.of(more)).toArray(String[]::new));
+  }
+
+  /** A row of {@link #table}: the run {@code r} and its mix, then {@code more} values. */
+  private static Object[] row(
+      OverheadExperiment.Measured r,
+      long instructions,
+      long loads,
+      long stores,
+      long fp,
+      Object... more) {
+    Stream<Object> run =
+        Stream.of(
+            r.workload().label(),
+            r.profile().label,
+            r.variant().name().toLowerCase(Locale.ROOT),
+            instructions,
+            loads,
+            stores,
+            fp);
+    return Stream.concat(run, Stream.of(more)).toArray();
+  }
+
+  /**
+   * The energy sampled profiling adds on {@code model}, per program (then their average) and
+   * sampled variant, from {@code byKey} ("PROFILE/VARIANT").
+   */
+  private static Figure overheadFigure(Lab lab, String model, Map<String, List<Double>> byKey) {
     List<String> programs = new ArrayList<>(lab.workloads().stream().map(Workload::label).toList());
     programs.add("average");
-    return programs;
+    return Figure.bars(
+        "energy",
+        "Energy added by sampled profiling on the "
+            + model
+            + " (1/100 events, profile sent once at the end)",
+        "energy overhead, %",
+        programs,
+        sampledSeries(byKey));
   }
 
   /**

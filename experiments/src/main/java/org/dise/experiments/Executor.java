@@ -15,7 +15,15 @@ public interface Executor {
    *
    * @throws ExperimentException naming the runs that failed, with their logs
    */
-  void execute(List<Plans.Planned> plan, Results results, boolean retry);
+  default void execute(List<Plans.Planned> plan, Results results, boolean retry) {
+    List<Plans.Planned> todo = Executors.todo(plan, results, retry);
+    if (!todo.isEmpty()) {
+      run(todo, results, retry);
+    }
+  }
+
+  /** Runs {@code todo}, the runs {@link #execute} chose (at least one), as this executor does. */
+  void run(List<Plans.Planned> todo, Results results, boolean retry);
 
   /** The command line of the worker that runs plan index {@code k} (a number, or a shell word). */
   @FunctionalInterface

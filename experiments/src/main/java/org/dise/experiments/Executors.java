@@ -8,8 +8,18 @@ import java.util.Locale;
 final class Executors {
   private Executors() {}
 
+  /**
+   * The runs of {@code plan} to run now ({@link Plans#todo}: no result, not under way elsewhere;
+   * {@code retry}: failed ones too), having said which are not run now.
+   */
+  static List<Plans.Planned> todo(List<Plans.Planned> plan, Results results, boolean retry) {
+    List<Plans.Planned> todo = Plans.todo(plan, results, new Liveness(results)::live, retry);
+    skipped(plan, todo, results);
+    return todo;
+  }
+
   /** Says which runs are not run now: those with a result, failed ones, those under way. */
-  static void skipped(List<Plans.Planned> plan, List<Plans.Planned> todo, Results results) {
+  private static void skipped(List<Plans.Planned> plan, List<Plans.Planned> todo, Results results) {
     if (todo.size() == plan.size() || plan.isEmpty()) {
       return;
     }

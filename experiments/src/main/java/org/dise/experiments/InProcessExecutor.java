@@ -5,12 +5,7 @@ import java.util.List;
 /** Runs the plan in this process, one run after another: {@code --jobs 1}, and the tests. */
 public final class InProcessExecutor implements Executor {
   @Override
-  public void execute(List<Plans.Planned> plan, Results results, boolean retry) {
-    List<Plans.Planned> todo = Plans.todo(plan, results, new Liveness(results)::live, retry);
-    Executors.skipped(plan, todo, results);
-    if (todo.isEmpty()) {
-      return;
-    }
+  public void run(List<Plans.Planned> todo, Results results, boolean retry) {
     Lab progress = todo.get(0).lab();
     // A whole experiment (one run) plans and reports its own steps.
     progress.plan((int) todo.stream().filter(p -> !whole(p)).count());

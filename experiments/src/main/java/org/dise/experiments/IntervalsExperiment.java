@@ -19,28 +19,18 @@ import org.dise.runtime.trigger.TriggerSpec;
  * periodic and random sampling at the fraction phase-aware sampling reached, on the same interval:
  * matched fractions, as the paper compares them.
  */
-public final class IntervalsExperiment implements Experiment {
-  @Override
-  public String name() {
-    return "intervals";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar et al., Efficient Remote Profiling, Fig. 15(a): error at matched sampled"
-        + " fractions as the interval shortens";
-  }
-
-  @Override
-  public String summary() {
-    return "Count error and hot-set errors versus sampled fraction for phase-aware sampling at"
-        + " shorter and shorter intervals, with periodic and random sampling at the fraction"
-        + " phase-aware sampling reached.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:AABB" : "phases:2,jpeg:1,lz77:1,adpcm:1";
+public final class IntervalsExperiment extends SplitExperiment {
+  public IntervalsExperiment() {
+    super(
+        new About(
+            "intervals",
+            "Nagpurkar et al., Efficient Remote Profiling, Fig. 15(a): error at matched sampled"
+                + " fractions as the interval shortens",
+            "Count error and hot-set errors versus sampled fraction for phase-aware sampling at"
+                + " shorter and shorter intervals, with periodic and random sampling at the fraction"
+                + " phase-aware sampling reached.",
+            "phases:1:AABB",
+            "phases:2,jpeg:1,lz77:1,adpcm:1"));
   }
 
   /** The interval lengths, longest first by default; 62.5K is the first paper's shortest. */
@@ -163,11 +153,6 @@ public final class IntervalsExperiment implements Experiment {
   }
 
   @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
-  }
-
-  @Override
   public Outcome collect(Lab lab, List<JsonNode> results) {
     List<Long> intervals = lab.counts(INTERVALS);
     Table t = SamplingExperiment.table();
@@ -195,13 +180,8 @@ public final class IntervalsExperiment implements Experiment {
       at5.put(e.getKey(), SamplingExperiment.frac(new double[] {best}));
     }
     o.figure(
-        Figure.points(
-                "count",
-                "Count error vs sampled fraction as the interval shortens",
-                "sampled fraction, %",
-                "count error, %",
-                count)
-            .withLogY());
+        SamplingExperiment.countFigure(
+            "Count error vs sampled fraction as the interval shortens", count));
     o.figure(
         Figure.points(
             "hot-weight",

@@ -184,18 +184,7 @@ public final class Lab {
   public List<Workload> workloads(RunSpec spec) {
     List<Workload> out = new java.util.ArrayList<>();
     for (String invocation : spec.program().split(",")) {
-      out.add(
-          workloads.stream()
-              .filter(w -> w.invocation().equals(invocation))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new ExperimentException(
-                          "run "
-                              + spec.kind()
-                              + ": program "
-                              + invocation
-                              + " is not in --programs")));
+      out.add(workload(spec, invocation));
     }
     return out;
   }
@@ -215,17 +204,17 @@ public final class Lab {
 
   /** The workload a run specification names, among this lab's. */
   public Workload workload(RunSpec spec) {
+    return workload(spec, spec.program());
+  }
+
+  private Workload workload(RunSpec spec, String invocation) {
     return workloads.stream()
-        .filter(w -> w.invocation().equals(spec.program()))
+        .filter(w -> w.invocation().equals(invocation))
         .findFirst()
         .orElseThrow(
             () ->
                 new ExperimentException(
-                    "run "
-                        + spec.kind()
-                        + ": program "
-                        + spec.program()
-                        + " is not in --programs"));
+                    "run " + spec.kind() + ": program " + invocation + " is not in --programs"));
   }
 
   public boolean quick() {

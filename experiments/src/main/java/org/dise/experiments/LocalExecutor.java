@@ -33,14 +33,9 @@ public final class LocalExecutor implements Executor {
   }
 
   @Override
-  public void execute(List<Plans.Planned> plan, Results results, boolean retry) {
-    List<Plans.Planned> todo = Plans.todo(plan, results, new Liveness(results)::live, retry);
-    Executors.skipped(plan, todo, results);
-    if (todo.isEmpty()) {
-      return;
-    }
+  public void run(List<Plans.Planned> todo, Results results, boolean retry) {
     if (todo.size() == 1) { // a worker would only add its start-up
-      new InProcessExecutor().execute(todo, results, retry);
+      new InProcessExecutor().run(todo, results, retry);
       return;
     }
     int n = Math.min(jobs, todo.size());

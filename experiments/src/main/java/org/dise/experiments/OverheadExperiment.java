@@ -21,7 +21,7 @@ import org.dise.runtime.timing.TimingRun;
  * library's {@code dise_*} blocks) and as HPS (the check in the decode stage: the {@code sampled_*}
  * blocks), beside exhaustive profiling, per workload; cycles from {@link CycleModel}.
  */
-public final class OverheadExperiment implements Experiment {
+public final class OverheadExperiment extends SplitExperiment {
   /** The three profile types: the library's block names and the paper's labels. */
   public enum Profile {
     REGIONS("hot_code_regions", "code regions"),
@@ -65,6 +65,11 @@ public final class OverheadExperiment implements Experiment {
   /** Fig. 9: "we use periodic sampling at a frequency of 1/100 events". */
   public static final int PERIOD = 100;
 
+  /** The programs it runs under {@code --quick} and without (energy runs the same). */
+  static final String QUICK_PROGRAMS = "phases:1:ABCD,callstack,arrays";
+
+  static final String PROGRAMS = "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
+
   private final CycleModel model;
 
   public OverheadExperiment() {
@@ -72,31 +77,16 @@ public final class OverheadExperiment implements Experiment {
   }
 
   public OverheadExperiment(CycleModel model) {
+    super(
+        new About(
+            "overhead",
+            "Nagpurkar et al., Efficient Remote Profiling, Fig. 9 and Section 5.2 (DISE vs HPS)",
+            "Overhead of hot code region, hot method and hot call pair profiling sampled at"
+                + " 1/100 events, with the sampling check in inserted instructions on a DISE register"
+                + " (pure DISE) and in the decode stage (HPS), beside exhaustive profiling.",
+            QUICK_PROGRAMS,
+            PROGRAMS));
     this.model = model;
-  }
-
-  @Override
-  public String name() {
-    return "overhead";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar et al., Efficient Remote Profiling, Fig. 9 and Section 5.2 (DISE vs HPS)";
-  }
-
-  @Override
-  public String summary() {
-    return "Overhead of hot code region, hot method and hot call pair profiling sampled at"
-        + " 1/100 events, with the sampling check in inserted instructions on a DISE register"
-        + " (pure DISE) and in the decode stage (HPS), beside exhaustive profiling.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick
-        ? "phases:1:ABCD,callstack,arrays"
-        : "jpeg,adpcm,motion,lz77,mcf,interp,chess,phases";
   }
 
   /** One profiled run's counts: its cost, its profile's entries, the DISE check's mispredicts. */
@@ -306,11 +296,6 @@ public final class OverheadExperiment implements Experiment {
     OverheadExperiment e = new OverheadExperiment();
     List<RunSpec> plan = e.plan(lab);
     return measured(lab, plan, plan.stream().map(s -> e.execute(lab, s)).toList());
-  }
-
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
   }
 
   @Override

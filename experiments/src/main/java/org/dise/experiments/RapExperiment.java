@@ -16,30 +16,20 @@ import org.dise.runtime.sink.Sink;
  * bits a node) and the percent error of its hot ranges against exact counts, for code (the pcs of
  * control transfers) and load value streams, over epsilon.
  */
-public final class RapExperiment implements Experiment {
+public final class RapExperiment extends SplitExperiment {
   /** "each node requiring about 128 bits of memory" (Section 4.2). */
   static final int NODE_BYTES = 16;
 
-  @Override
-  public String name() {
-    return "rap";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Mysore et al., Profiling over Adaptive Ranges, Figs. 7 and 8 (nodes and error vs"
-        + " epsilon)";
-  }
-
-  @Override
-  public String summary() {
-    return "RAP tree size (maximum and average nodes, bytes) and the maximum and average"
-        + " percent error of the hot ranges, for code and load value streams, versus epsilon.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1:ABCD" : "jpeg:1,lz77:1,mcf:1,interp:1,chess:1";
+  public RapExperiment() {
+    super(
+        new About(
+            "rap",
+            "Mysore et al., Profiling over Adaptive Ranges, Figs. 7 and 8 (nodes and error vs"
+                + " epsilon)",
+            "RAP tree size (maximum and average nodes, bytes) and the maximum and average"
+                + " percent error of the hot ranges, for code and load value streams, versus epsilon.",
+            "phases:1:ABCD",
+            "jpeg:1,lz77:1,mcf:1,interp:1,chess:1"));
   }
 
   static List<Integer> epsilonsPpm(boolean quick) {
@@ -178,11 +168,6 @@ public final class RapExperiment implements Experiment {
       }
     }
     return n;
-  }
-
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.function.ToDoubleFunction;
 import org.dise.center.RemoteSimulation;
 import org.dise.center.RemoteSimulation.Row;
 import org.dise.center.Store;
@@ -29,7 +30,7 @@ import org.dise.runtime.trigger.TriggerSpec;
  * found, versus the number of users. Each {@code --programs} item is one input; items of one
  * program are that program's inputs, which the users take in turn.
  */
-public final class RemoteExperiment implements Experiment {
+public final class RemoteExperiment extends SplitExperiment {
   /** Users running at once; 0 for the machine's cores. */
   private final int parallel;
 
@@ -39,32 +40,17 @@ public final class RemoteExperiment implements Experiment {
 
   /** With {@code parallel} users at once (tests fix it, so that feedback reaches later users). */
   public RemoteExperiment(int parallel) {
+    super(
+        new About(
+            "remote",
+            "Nagpurkar, Krintz, Sherwood, Phase-Based Remote Profiling, Section 3.2.5 and Fig. 10",
+            "Total sampled fraction, count error and top-15% hot-set error of the center's"
+                + " merged estimate versus the number of users (1 to 32), with and without phase-ID"
+                + " feedback from the optimization center.",
+            "phases:1:AABB,phases:1:BBCC,phases:1:CCAA",
+            "phases:2:AABBCCDD,phases:2:ABAB,phases:2:CCDDA,phases:2:DDCCBB,phases:2:AACCAA,"
+                + "phases:2:BDBD"));
     this.parallel = parallel;
-  }
-
-  @Override
-  public String name() {
-    return "remote";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar, Krintz, Sherwood, Phase-Based Remote Profiling, Section 3.2.5 and Fig. 10";
-  }
-
-  @Override
-  public String summary() {
-    return "Total sampled fraction, count error and top-15% hot-set error of the center's"
-        + " merged estimate versus the number of users (1 to 32), with and without phase-ID"
-        + " feedback from the optimization center.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick
-        ? "phases:1:AABB,phases:1:BBCC,phases:1:CCAA"
-        : "phases:2:AABBCCDD,phases:2:ABAB,phases:2:CCDDA,phases:2:DDCCBB,phases:2:AACCAA,"
-            + "phases:2:BDBD";
   }
 
   /** The center's 'enough': sampled intervals per phase before feedback says skip it. */
@@ -161,15 +147,10 @@ public final class RemoteExperiment implements Experiment {
     RemoteSimulation sim =
         new RemoteSimulation(
             settings,
-            (input, seed) -> machine(inputs.get(input), seed),
+            (input, seed) -> Lab.session(inputs.get(input), options(seed), set),
             line -> lab.progress("remote: %s", line));
     return Results.MAPPER.valueToTree(
         simulate(sim, Boolean.parseBoolean(spec.setting("feedback"))));
-  }
-
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
   }
 
   @Override
@@ -258,18 +239,8 @@ public final class RemoteExperiment implements Experiment {
             "users",
             "hot-set error, %",
             lines(series, Row::hotError)));
-    List<Figure.Series> tradeoff = new ArrayList<>();
-    series.forEach(
-        (name, rows) -> {
-          List<Double> xs = new ArrayList<>();
-          List<Double> ys = new ArrayList<>();
-          rows.forEach(
-              r -> {
-                xs.add(100 * r.sampledFraction());
-                ys.add(100 * r.countError());
-              });
-          tradeoff.add(new Figure.Series(name, xs, ys));
-        });
+    List<Figure.Series> tradeoff =
+        series(series, r -> 100 * r.sampledFraction(), r -> 100 * r.countError());
     o.figure(
         Figure.points(
             "tradeoff",
@@ -327,20 +298,24 @@ public final class RemoteExperiment implements Experiment {
   }
 
   /** A fresh machine of one input with its own seed (and its own sandbox and limits). */
-  private static Machine machine(Workload w, long seed) {
+  /** A device's machine options: its own seed, the emulator's notices discarded. */
+  private static Machine.Options options(long seed) {
     Machine.Options d = Machine.Options.defaults();
-    Machine.Options options =
-        new Machine.Options(
-            d.sandbox(),
-            d.env(),
-            seed,
-            new PrintStream(OutputStream.nullOutputStream()),
-            d.translateThreshold());
-    return Lab.load(w, options);
+    return new Machine.Options(
+        d.sandbox(),
+        d.env(),
+        seed,
+        new PrintStream(OutputStream.nullOutputStream()),
+        d.translateThreshold());
   }
 
-  private static List<Figure.Series> lines(
-      Map<String, List<Row>> series, java.util.function.ToDoubleFunction<Row> y) {
+  /** One line a series: {@code y} (a fraction, drawn in percent) against users. */
+  private static List<Figure.Series> lines(Map<String, List<Row>> series, ToDoubleFunction<Row> y) {
+    return series(series, Row::users, r -> 100 * y.applyAsDouble(r));
+  }
+
+  private static List<Figure.Series> series(
+      Map<String, List<Row>> series, ToDoubleFunction<Row> x, ToDoubleFunction<Row> y) {
     List<Figure.Series> out = new ArrayList<>();
     series.forEach(
         (name, rows) -> {
@@ -348,8 +323,8 @@ public final class RemoteExperiment implements Experiment {
           List<Double> ys = new ArrayList<>();
           rows.forEach(
               r -> {
-                xs.add((double) r.users());
-                ys.add(100 * y.applyAsDouble(r));
+                xs.add(x.applyAsDouble(r));
+                ys.add(y.applyAsDouble(r));
               });
           out.add(new Figure.Series(name, xs, ys));
         });

@@ -9,13 +9,12 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
+import org.dise.runtime.io.AtomicFiles;
 
 /**
  * The results of a plan's runs, one file each under {@code DIR/runs}: {@code ID.json} (the result,
@@ -221,19 +220,10 @@ public final class Results {
     }
   }
 
+  /** Writes {@code p} whole or not at all (a reader never sees half a result). */
   static void atomically(Path p, String text) throws IOException {
     Files.createDirectories(p.getParent());
-    Path tmp = Files.createTempFile(p.getParent(), "." + p.getFileName(), ".tmp");
-    try {
-      Files.writeString(tmp, text, StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    AtomicFiles.writeString(p, text);
   }
 
   static String host() {

@@ -19,7 +19,7 @@ import org.dise.runtime.trigger.TriggerSpec;
  * with every representative policy, each estimate scaled to the whole program and compared with the
  * exhaustive profile of the same run; with the phase predictor's accuracy.
  */
-public final class SamplingExperiment implements Experiment {
+public final class SamplingExperiment extends SplitExperiment {
   static final String ACF =
       """
       import sampling;
@@ -37,27 +37,17 @@ public final class SamplingExperiment implements Experiment {
           "paper: 5% error at 4 / 11 / 20% (phase, periodic, random)",
           List.of(4.0, 11.0, 20.0), List.of(5.0, 5.0, 5.0));
 
-  @Override
-  public String name() {
-    return "sampling";
-  }
-
-  @Override
-  public String reproduces() {
-    return "Nagpurkar et al., Efficient Remote Profiling, Figs. 10, 11, 15(a); Phase-Based"
-        + " Remote Profiling, Figs. 5 and 7";
-  }
-
-  @Override
-  public String summary() {
-    return "Count error and top-15% hot-set error of the hot code region profile versus the"
-        + " fraction of intervals sampled, for periodic, random and phase-aware sampling (every"
-        + " representative policy), with the phase predictor's accuracy.";
-  }
-
-  @Override
-  public String defaultPrograms(boolean quick) {
-    return quick ? "phases:1" : "phases:4,jpeg:1,lz77:1,adpcm:1";
+  public SamplingExperiment() {
+    super(
+        new About(
+            "sampling",
+            "Nagpurkar et al., Efficient Remote Profiling, Figs. 10, 11, 15(a); Phase-Based"
+                + " Remote Profiling, Figs. 5 and 7",
+            "Count error and top-15% hot-set error of the hot code region profile versus the"
+                + " fraction of intervals sampled, for periodic, random and phase-aware sampling (every"
+                + " representative policy), with the phase predictor's accuracy.",
+            "phases:1",
+            "phases:4,jpeg:1,lz77:1,adpcm:1"));
   }
 
   /** Settings: interval, periods, 1/P, seeds, thresholds, policies. */
@@ -200,9 +190,10 @@ public final class SamplingExperiment implements Experiment {
     return TableRows.encode(t, points);
   }
 
-  @Override
-  public Outcome run(Lab lab) {
-    return Plans.inProcess(this, lab);
+  /** The "count" figure: count error (log scale) against the fraction of intervals sampled. */
+  static Figure countFigure(String title, List<Figure.Series> series) {
+    return Figure.points("count", title, "sampled fraction, %", "count error, %", series)
+        .withLogY();
   }
 
   @Override
@@ -240,14 +231,7 @@ public final class SamplingExperiment implements Experiment {
       at5.put(e.getKey(), new double[] {best});
     }
     count.add(PAPER_POINTS);
-    o.figure(
-        Figure.points(
-                "count",
-                "Hot code regions: count error vs sampled fraction",
-                "sampled fraction, %",
-                "count error, %",
-                count)
-            .withLogY());
+    o.figure(countFigure("Hot code regions: count error vs sampled fraction", count));
     o.figure(
         Figure.points(
             "hot",

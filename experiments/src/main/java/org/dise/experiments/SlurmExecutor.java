@@ -68,12 +68,7 @@ public final class SlurmExecutor implements Executor {
   }
 
   @Override
-  public void execute(List<Plans.Planned> plan, Results results, boolean retry) {
-    List<Plans.Planned> todo = Plans.todo(plan, results, new Liveness(results)::live, retry);
-    Executors.skipped(plan, todo, results);
-    if (todo.isEmpty()) {
-      return;
-    }
+  public void run(List<Plans.Planned> todo, Results results, boolean retry) {
     Lab progress = todo.get(0).lab();
     Map<Integer, List<Plans.Planned>> chunks = new LinkedHashMap<>();
     for (Plans.Planned p : todo) {

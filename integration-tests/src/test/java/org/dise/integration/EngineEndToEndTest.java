@@ -85,6 +85,14 @@ class EngineEndToEndTest {
     ProfileTable profile() {
       return engine.sinks().get(0).table(machine.symbols());
     }
+
+    ProfileTable profile(String sink) {
+      return engine.sinks().stream()
+          .filter(s -> s.name().equals(sink))
+          .findFirst()
+          .orElseThrow()
+          .table(machine.symbols());
+    }
   }
 
   static ProductionSet lower(String acf) {
@@ -200,21 +208,32 @@ class EngineEndToEndTest {
     assertThat(r.engine().cost().applicationInstructions()).isEqualTo(x.instructions());
   }
 
+  /** How often each of our functions was called, from the program's own call-pair output. */
+  static Map<String, Long> ownInvocations(Run r) {
+    Map<String, Long> own = new HashMap<>();
+    ownPairs(r.stdout()).forEach((pair, n) -> own.merge(pair.split(" ")[1], n, Long::sum));
+    return own;
+  }
+
+  /** The backward branches {@code x} saw taken, summed by the function they are in. */
+  static Map<String, Long> backwardTakenByFunction(Run r, Exhaustive x) {
+    Map<String, Long> out = new HashMap<>();
+    x.backwardTaken()
+        .forEach(
+            (pc, n) ->
+                out.merge(
+                    r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
+    return out;
+  }
+
   @ParameterizedTest
   @EnumSource(Engine.class)
   void methodProfileEqualsTheProgramsCallsAndAnIndependentBranchCounter(Engine kind)
       throws Exception {
     Run r = run(kind, METHODS, "3");
     Exhaustive x = stepThrough("3");
-    Map<String, Long> ownInvocations = new HashMap<>();
-    ownPairs(r.stdout())
-        .forEach((pair, n) -> ownInvocations.merge(pair.split(" ")[1], n, Long::sum));
-    Map<String, Long> expectedBranches = new HashMap<>();
-    x.backwardTaken()
-        .forEach(
-            (pc, n) ->
-                expectedBranches.merge(
-                    r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
+    Map<String, Long> ownInvocations = ownInvocations(r);
+    Map<String, Long> expectedBranches = backwardTakenByFunction(r, x);
     Map<String, Long> invocations = new HashMap<>();
     Map<String, Long> branches = new HashMap<>();
     for (List<String> row : r.profile().rows()) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.integration.EngineEndToEndTest.Engine;
+import org.dise.integration.EngineEndToEndTest.Run;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.GuestFault;
@@ -37,16 +38,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ProfilesLibraryTest {
   static final Path CALLS = EngineEndToEndTest.CALLS;
   static final Path MEMORY = Path.of("src/test/c/bin/memory");
-
-  record Run(String stdout, Machine.Outcome outcome, Machine machine, ProfilingEngine engine) {
-    ProfileTable profile(String sink) {
-      return engine.sinks().stream()
-          .filter(s -> s.name().equals(sink))
-          .findFirst()
-          .orElseThrow()
-          .table(machine.symbols());
-    }
-  }
 
   static Machine load(Path program, List<String> args) throws Exception {
     return TranslatedProductionsTest.quietMachine(program, args);
@@ -97,15 +88,8 @@ class ProfilesLibraryTest {
   void hotMethodsEqualTheProgramsCallsAndTheBackwardBranchesTaken() throws Exception {
     Run r = run(Engine.INTERPRETED, use("hot_methods"), CALLS, "3");
     EngineEndToEndTest.Exhaustive x = EngineEndToEndTest.stepThrough("3");
-    Map<String, Long> own = new HashMap<>();
-    EngineEndToEndTest.ownPairs(r.stdout())
-        .forEach((pair, n) -> own.merge(pair.split(" ")[1], n, Long::sum));
-    Map<String, Long> backward = new HashMap<>();
-    x.backwardTaken()
-        .forEach(
-            (pc, n) ->
-                backward.merge(
-                    r.machine().symbols().lookup(pc).map(Symbol::name).orElse("?"), n, Long::sum));
+    Map<String, Long> own = EngineEndToEndTest.ownInvocations(r);
+    Map<String, Long> backward = EngineEndToEndTest.backwardTakenByFunction(r, x);
     Map<String, Long> invocations = new HashMap<>();
     Map<String, Long> branches = new HashMap<>();
     for (List<String> row : r.profile("HotMethod_handler").rows()) {
@@ -175,6 +159,26 @@ class ProfilesLibraryTest {
     return new ArrayList<>(byInterval.values());
   }
 
+  /** {@code vectors} keyed by each block's address range ("start-end", hex) instead of its id. */
+  static List<Map<String, Long>> byBlockRange(
+      BasicBlockVectors sink, Run r, List<Map<Integer, Long>> vectors) {
+    Map<Integer, String> blockOf = new HashMap<>();
+    for (List<String> row : sink.table(r.machine().symbols()).rows()) {
+      blockOf.put(
+          Integer.parseInt(row.get(0)),
+          Long.toHexString(Long.decode(row.get(1)))
+              + "-"
+              + Long.toHexString(Long.decode(row.get(2))));
+    }
+    List<Map<String, Long>> profiled = new ArrayList<>();
+    for (Map<Integer, Long> v : vectors) {
+      Map<String, Long> m = new LinkedHashMap<>();
+      v.forEach((id, n) -> m.put(blockOf.get(id), n));
+      profiled.add(m);
+    }
+    return profiled;
+  }
+
   @ParameterizedTest
   @EnumSource(Engine.class)
   void basicBlockVectorsEqualSteppedCountsAndTheBbFileReadsBack(Engine kind) throws Exception {
@@ -186,20 +190,7 @@ class ProfilesLibraryTest {
     String bb = sink.files(r.machine().symbols()).get("bb");
     assertThat(SimPointBb.parse(bb)).isEqualTo(sink.vectors());
 
-    Map<Integer, String> blockOf = new HashMap<>();
-    for (List<String> row : sink.table(r.machine().symbols()).rows()) {
-      blockOf.put(
-          Integer.parseInt(row.get(0)),
-          Long.toHexString(Long.decode(row.get(1)))
-              + "-"
-              + Long.toHexString(Long.decode(row.get(2))));
-    }
-    List<Map<String, Long>> profiled = new ArrayList<>();
-    for (Map<Integer, Long> v : SimPointBb.parse(bb)) {
-      Map<String, Long> m = new LinkedHashMap<>();
-      v.forEach((id, n) -> m.put(blockOf.get(id), n));
-      profiled.add(m);
-    }
+    List<Map<String, Long>> profiled = byBlockRange(sink, r, SimPointBb.parse(bb));
     List<Map<String, Long>> expected = steppedVectors(5000, false, "2");
     assertThat(profiled.size()).isGreaterThan(3);
     assertThat(profiled).isEqualTo(expected);
@@ -214,20 +205,7 @@ class ProfilesLibraryTest {
             + "use basic_block_vectors(handler = bbv2k);\n";
     Run r = run(Engine.INTERPRETED, acf, CALLS, "codewords", "40");
     BasicBlockVectors sink = (BasicBlockVectors) r.engine().sinks().get(0);
-    Map<Integer, String> blockOf = new HashMap<>();
-    for (List<String> row : sink.table(r.machine().symbols()).rows()) {
-      blockOf.put(
-          Integer.parseInt(row.get(0)),
-          Long.toHexString(Long.decode(row.get(1)))
-              + "-"
-              + Long.toHexString(Long.decode(row.get(2))));
-    }
-    List<Map<String, Long>> profiled = new ArrayList<>();
-    for (Map<Integer, Long> v : sink.vectors()) {
-      Map<String, Long> m = new LinkedHashMap<>();
-      v.forEach((id, n) -> m.put(blockOf.get(id), n));
-      profiled.add(m);
-    }
+    List<Map<String, Long>> profiled = byBlockRange(sink, r, sink.vectors());
     assertThat(profiled).isEqualTo(steppedVectors(2000, true, "codewords", "40"));
     assertThat(sink.gaps()).isEqualTo(1); // phase2 follows phase1, which was not sampled
     // The side file names each .bb line's interval: increasing, and the sampled intervals'.

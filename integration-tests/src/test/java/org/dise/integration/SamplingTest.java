@@ -2,9 +2,7 @@ package org.dise.integration;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +17,6 @@ import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
-import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.runtime.trigger.ExhaustiveTrigger;
@@ -53,15 +50,7 @@ class SamplingTest {
   static Machine machine(Path program, int translateThreshold, String... args) {
     try {
       Machine m =
-          Machine.load(
-              program,
-              List.of(args),
-              new Machine.Options(
-                  new Sandbox(Path.of("").toAbsolutePath()),
-                  List.of(),
-                  0x5eed,
-                  new PrintStream(new ByteArrayOutputStream()),
-                  translateThreshold));
+          TranslatedProductionsTest.quietMachine(program, List.of(args), translateThreshold);
       m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
       return m;
     } catch (Exception e) {

@@ -78,12 +78,7 @@ final class AcfCache {
     if (!build.startsWith("jar ")) {
       return null;
     }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base =
-        xdg != null && !xdg.isBlank()
-            ? Path.of(xdg)
-            : Path.of(System.getProperty("user.home"), ".cache");
-    return new AcfCache(base.resolve("acf").resolve("compiled"), build);
+    return new AcfCache(Settings.xdgFolder("XDG_CACHE_HOME", ".cache").resolve("compiled"), build);
   }
 
   Path directory() {

@@ -187,19 +187,13 @@ public final class BenchCommand implements Callable<Integer> {
               + " run's beside it (with --acf: under the productions too).")
   String timing;
 
-  /** What the table is printed as. */
-  enum Format {
-    text,
-    json
-  }
-
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
       description =
           "text (default) or json: the in-process workload table as one document with the same"
               + " figures (also with --cold, --rap and --acf; not for micro-benchmarks).")
-  Format format = Format.text;
+  OutputFormat format = OutputFormat.text;
 
   @Option(names = "--list", description = "List the micro-benchmarks and the workloads, then stop.")
   boolean list;
@@ -213,7 +207,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (format == Format.json
+    if (format == OutputFormat.json
         && !names.isEmpty()
         && names.stream().allMatch(n -> Benchmarks.find(n).isPresent())) {
       throw new UserError(
@@ -221,7 +215,7 @@ public final class BenchCommand implements Callable<Integer> {
               + " micro-benchmarks, which print their own text",
           ExitStatus.USAGE);
     }
-    boolean json = format == Format.json;
+    boolean json = format == OutputFormat.json;
     // JSON: the tables' figures collected, the text going nowhere.
     PrintStream out = json ? new PrintStream(java.io.OutputStream.nullOutputStream()) : System.out;
     if (list) {
@@ -390,7 +384,7 @@ public final class BenchCommand implements Callable<Integer> {
             !noQemu && onPath("qemu-riscv64"),
             System.out)
         .qemuSysroot(qemuSysroot())
-        .json(format == Format.json)
+        .json(format == OutputFormat.json)
         .run(programs);
   }
 

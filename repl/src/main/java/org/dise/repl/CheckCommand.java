@@ -47,11 +47,6 @@ import picocli.CommandLine.Parameters;
       "      examples/acf/array_loads.acf           # symbol(NAME) against a build",
     })
 public final class CheckCommand implements Callable<Integer> {
-  /** How diagnostics are printed. */
-  enum Format {
-    text,
-    json
-  }
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "ACF files to check.")
   List<Path> files = new ArrayList<>();
@@ -60,7 +55,7 @@ public final class CheckCommand implements Callable<Integer> {
       names = "--diagnostics",
       paramLabel = "FORMAT",
       description = "text (default: file:line:col, source line, underline) or json.")
-  Format format = Format.text;
+  OutputFormat format = OutputFormat.text;
 
   @Option(
       names = "--lib",
@@ -106,7 +101,7 @@ public final class CheckCommand implements Callable<Integer> {
       errors += r.diagnostics().errorCount();
       warnings += r.diagnostics().warningCount();
       all.addAll(r.diagnostics().sorted());
-      if (format == Format.text) {
+      if (format == OutputFormat.text) {
         // --quiet keeps errors and warnings, and drops notes.
         List<Diagnostic> shown =
             r.diagnostics().sorted().stream()
@@ -119,7 +114,7 @@ public final class CheckCommand implements Callable<Integer> {
         System.out.print(ProgramPrinter.print(r.program().get()));
       }
     }
-    if (format == Format.json) {
+    if (format == OutputFormat.json) {
       System.out.println(DiagnosticRenderer.json(all));
     } else if (errors + warnings > 0) {
       System.err.println(

@@ -14,7 +14,8 @@ import org.dise.runtime.isa.Disassembler;
 import org.dise.runtime.isa.IllegalInstructionException;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,7 +56,10 @@ public final class DisasmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Machine m = Programs.load(program, List.of(), Machine.Options.defaults());
+    Machine m =
+        ProfilingSession.of(
+                SessionOptions.plain(program, List.of()), Machine.Options.defaults(), null)
+            .load();
     PrintStream out = System.out;
     if (m.isDynamic()) {
       // Only the program and its dynamic linker are mapped before it runs; calls into libraries

@@ -31,23 +31,17 @@ public final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The configuration file.")
   Path file;
 
-  /** What the configuration is printed as. */
-  enum Format {
-    text,
-    json
-  }
-
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
       description = "text (default) or json: one document with the same figures.")
-  Format format = Format.text;
+  OutputFormat format = OutputFormat.text;
 
   @Override
   public Integer call() {
     DeployableConfig c = load(file);
     int bytes = (int) file.toFile().length();
-    if (format == Format.json) {
+    if (format == OutputFormat.json) {
       System.out.println(SummaryJson.write(ConfigPrinter.figures(c, bytes, version(file))));
     } else {
       System.out.print(ConfigPrinter.describe(c, bytes, version(file)));

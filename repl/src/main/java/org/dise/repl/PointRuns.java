@@ -18,6 +18,7 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.profiles.sampling.SimulationPoints;
 import org.dise.runtime.profiles.sink.BasicBlockVectors;
+import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.trigger.Triggers;
 
@@ -49,10 +50,9 @@ final class PointRuns {
     if (run.fastForward != null && run.simpoints != null) {
       throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
     }
-    Machine machine = run.session.load();
     return run.simpoints != null
-        ? simpoints(machine, productions, origin)
-        : fastForward(machine, productions, origin);
+        ? simpoints(productions, origin)
+        : fastForward(productions, origin);
   }
 
   private String given() {
@@ -61,20 +61,23 @@ final class PointRuns {
         : run.fastForward != null ? "--fast-forward needs" : "--weights needs";
   }
 
-  private int fastForward(Machine machine, ProductionSet productions, Path origin) {
+  private int fastForward(ProductionSet productions, Path origin) {
     long n = run.fastForward;
-    Machine.Outcome o = machine.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
-    ProfilingEngine engine = run.session.engine();
+    ProfilingSession.Run r = run.session.startOff();
+    Machine machine = r.machine();
+    Machine.Outcome o = r.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
+    ProfilingEngine engine;
     CostReport before = null;
     if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT
         && (run.maxInsns < 0 || n < run.maxInsns)) {
-      engine.install(machine.cpu());
+      engine = r.profileFromHere(); // the stack is unwound here
       before = engine.cost();
-      long app = before.applicationInstructions();
-      engine.sinks().forEach(s -> s.resume(machine.cpu(), app)); // the stack is unwound here
-      o = machine.run(run.maxInsns);
-    } else if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT) {
-      o = machine.run(run.maxInsns);
+      o = r.run(run.maxInsns);
+    } else {
+      engine = run.session.engine(); // its empty profiles, for the summary
+      if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT) {
+        o = r.run(run.maxInsns);
+      }
     }
     System.out.flush();
     if (o.report() != null) {
@@ -113,7 +116,7 @@ final class PointRuns {
         c.interruptCycles());
   }
 
-  private int simpoints(Machine machine, ProductionSet productions, Path origin) {
+  private int simpoints(ProductionSet productions, Path origin) {
     List<SimulationPoints.Point> points;
     long interval;
     try {
@@ -125,10 +128,11 @@ final class PointRuns {
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
+    Machine machine = run.session.load();
     // Build one engine first, so that a refusal is reported before the run.
     run.session.engine();
     SimulationPoints.Result r =
-        SimulationPoints.run(machine, () -> run.session.engine(), points, interval, run.maxInsns);
+        run.session.simulationPoints(machine, points, interval, run.maxInsns);
     System.out.flush();
     if (r.outcome().report() != null) {
       System.err.println("acf: " + r.outcome().report());

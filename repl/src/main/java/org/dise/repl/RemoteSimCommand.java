@@ -24,9 +24,9 @@ import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.UserError;
-import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.TriggerSpec;
 import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
@@ -228,11 +228,16 @@ public final class RemoteSimCommand implements Callable<Integer> {
             (input, seed) -> {
               RunCommand options = new RunCommand(); // each machine its own sandbox and limits
               options.seed = seed;
-              Machine m = Programs.load(program, lines.get(input), options.options());
-              m.kernel().setStdio(0, InputStream.nullInputStream(), null);
-              m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
-              m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
-              return m;
+              return ProfilingSession.of(
+                      SessionOptions.plain(program, lines.get(input)),
+                      options.options(),
+                      productions)
+                  .preparing(
+                      m -> {
+                        m.kernel().setStdio(0, InputStream.nullInputStream(), null);
+                        m.kernel().setStdio(1, null, OutputStream.nullOutputStream());
+                        m.kernel().setStdio(2, null, OutputStream.nullOutputStream());
+                      });
             },
             line -> {
               System.err.println("remote-sim: " + line);

@@ -80,19 +80,13 @@ public final class ReportCommand implements Callable<Integer> {
               + " line (lines.c:12) for a program built with -g.")
   By by = By.entry;
 
-  /** What the report is printed as. */
-  enum Format {
-    text,
-    json
-  }
-
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
       description =
           "text (default) or json: one document with the same figures (each profile's top"
               + " entries with their shares, total and notes; the cost from summary.json).")
-  Format format = Format.text;
+  OutputFormat format = OutputFormat.text;
 
   @Override
   public Integer call() {
@@ -109,7 +103,7 @@ public final class ReportCommand implements Callable<Integer> {
               + String.join(", ", run.profiles().keySet())
               + ")");
     }
-    boolean json = format == Format.json;
+    boolean json = format == OutputFormat.json;
     List<Map<String, Object>> profiles = new java.util.ArrayList<>();
     for (Map.Entry<String, ProfileTable> p : run.profiles().entrySet()) {
       if (only == null || only.equals(p.getKey())) {

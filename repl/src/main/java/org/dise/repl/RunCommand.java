@@ -10,16 +10,11 @@ import java.util.concurrent.Callable;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestFileOptions;
 import org.dise.repl.common.GuestSettings;
-import org.dise.repl.common.ProfileReport;
 import org.dise.repl.common.RunService;
-import org.dise.repl.common.Tty;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Verbosity;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
-import org.dise.runtime.dise.ProfilingEngine;
-import org.dise.runtime.dise.TriggerDriver;
-import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
@@ -143,6 +138,18 @@ public final class RunCommand implements Callable<Integer> {
           "Translate a code block to JVM bytecode after it ran N times; 0 interprets"
               + " everything (default: ${DEFAULT-VALUE}).")
   int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+
+  @Option(
+      names = "--translate-warmup",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Until the process has retired N instructions (K, M suffixes) translate only blocks"
+              + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
+              + " more than a short program's whole run; 0 translates at the threshold from the"
+              + " start (default: 1M with the default threshold, 0 with an explicit"
+              + " --translate-threshold).")
+  long translateWarmup = -1;
 
   @Option(
       names = "--quantum",
@@ -322,7 +329,7 @@ public final class RunCommand implements Callable<Integer> {
   List<String> typed;
 
   /** The --out folder's identity when it was prepared: the guest may not swap it for a link. */
-  private Object outKey;
+  Object outKey;
 
   /** The profiling session this command opened: the productions, and every run's machine. */
   ProfilingSession session;
@@ -371,128 +378,9 @@ public final class RunCommand implements Callable<Integer> {
                 + " set without a trigger",
             ExitStatus.USAGE);
       }
-      return sampled(productions, origin, trigger);
+      return new SampledRuns(this).run(productions, origin, trigger);
     }
-    // Every process the guest forks gets an engine of its own (its own counters and profile).
-    ProfilingSession.Run run = session.start();
-    if (run.dormant() != null) {
-      Verbosity.debug(
-          System.err,
-          run.dormant() + "; the engine is not installed: a plain run, reports of zero");
-    }
-    Machine machine = run.machine();
-    ProfilingEngine engine = run.engine();
-    Map<Machine, ProfilingEngine> children = run.children();
-    if (timed != null) {
-      if (productions != null) {
-        // Each sink's handler runs as RISC-V code where it has one (spec/timing.md).
-        try {
-          timed.handlers(
-              productions.sinks().stream()
-                  .map(
-                      b ->
-                          new org.dise.runtime.timing.SinkHandler(
-                              b.name(), b.component(), b.params()))
-                  .toList());
-        } catch (IllegalArgumentException e) {
-          throw new UserError(origin + ": " + e.getMessage(), ExitStatus.USAGE);
-        }
-      }
-      timed.attach(machine.cpu());
-    }
-    org.dise.center.DeviceReporter reporter =
-        report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
-    if (reporter != null) {
-      reporter.attach(engine.sinks(), machine.symbols());
-    }
-    Clock clock = new Clock(stats || Verbosity.verbose());
-    Machine.Outcome out;
-    try (Progress p =
-        Progress.start(
-            progress && Tty.isTerminal(2),
-            System.err,
-            machine.cpu()::instret,
-            maxInsns > 0 ? maxInsns : -1,
-            null)) {
-      out = run.run(maxInsns);
-    }
-    clock.stop();
-    System.out.flush();
-    Verbosity.debug(
-        System.err,
-        String.format(
-            java.util.Locale.ROOT,
-            "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
-            out.instructions(),
-            clock.seconds,
-            clock.cpuSeconds,
-            out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6));
-    if (out.report() != null) {
-      System.err.println("acf: " + out.report());
-    }
-    run.neverBound().forEach(System.err::println);
-    if (engine != null) {
-      org.dise.center.DeviceReporter.Summary sent =
-          reporter == null
-              ? null
-              : reporter.finish(engine.cost().applicationInstructions(), out.exitStatus());
-      ProfileReport.summary(engine, machine.symbols(), System.err);
-      if (timed == null) {
-        System.err.println(
-            "  (analytic: one cycle per event, spec/cost-model.md; --timing ooo or inorder"
-                + " measures cycles)");
-      }
-      RunSummary.print(engine, machine, System.err);
-      if (sent != null) {
-        sent.lines().forEach(System.err::println);
-      }
-      if (timed != null) {
-        printTiming(timed);
-      }
-      if (this.out != null) {
-        GuestReach.checkUnchanged(this.out, outKey);
-        RunService.writeOut(
-            engine,
-            machine.symbols(),
-            this.out,
-            out.exitStatus(),
-            "--out",
-            RunSummary.members(request(), engine, machine)
-                + RunSummary.process(machine)
-                + (sent == null ? "" : sent.json())
-                + ", \"cost_model\": \""
-                + (timed == null ? "analytic" : timed.config().model())
-                + "\""
-                + (timed == null ? "" : ", \"timing\": " + timed.toJson()));
-        // The other processes of the tree: one folder each, pid-N, beside the first one's.
-        for (Map.Entry<Machine, ProfilingEngine> c : children.entrySet()) {
-          Machine child = c.getKey();
-          Path dir = this.out.resolve("pid-" + child.pid());
-          RunService.writeOut(
-              c.getValue(),
-              child.symbols(),
-              dir,
-              child.shellStatus(),
-              "--out",
-              RunSummary.members(request(), c.getValue(), child) + RunSummary.process(child));
-        }
-      }
-      if (!children.isEmpty()) {
-        System.err.printf(
-            "acf: %d more process%s profiled%s%n",
-            children.size(),
-            children.size() == 1 ? "" : "es",
-            this.out != null
-                ? " (in " + this.out + "/pid-N)"
-                : " (--out DIR writes their profiles)");
-      }
-    } else if (timed != null) {
-      printTiming(timed);
-    }
-    if (stats) {
-      clock.printStats(out.instructions());
-    }
-    return reported(out.exitStatus(), reporter);
+    return new WholeRuns(this).run(productions, origin, timed);
   }
 
   /**
@@ -536,15 +424,8 @@ public final class RunCommand implements Callable<Integer> {
             + (sampling != null ? ", sampling " + sampling : ""));
   }
 
-  private static void printTiming(org.dise.runtime.timing.TimingRun timed) {
-    System.err.println("timing");
-    for (String line : timed.describe().split("\n")) {
-      System.err.println("  " + line);
-    }
-  }
-
   /** What this run was asked to do, for summary.json. */
-  private RunSummary.Request request() {
+  RunSummary.Request request() {
     List<String> command = new ArrayList<>();
     command.add("acf");
     command.addAll(typed != null ? typed : spec.commandLine().getParseResult().originalArgs());
@@ -575,141 +456,10 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /**
-   * Wall and guest-thread CPU time of a run, for --stats. The JDK's management classes are loaded
-   * only then: they cost a plain run's start-up about 20 ms (docs/benchmarks.md).
-   */
-  private static final class Clock {
-    private final java.lang.management.ThreadMXBean threads;
-    private final long wall0;
-    private final long cpu0;
-
-    Clock(boolean cpu) {
-      threads = cpu ? threadBean() : null;
-      wall0 = System.nanoTime();
-      cpu0 = cpuNow();
-    }
-
-    private double seconds;
-    private double cpuSeconds;
-
-    void stop() {
-      // The guest thread's own CPU time: less sensitive to other load than wall time.
-      cpuSeconds = (cpuNow() - cpu0) / 1e9;
-      seconds = (System.nanoTime() - wall0) / 1e9;
-    }
-
-    private long cpuNow() {
-      return threads == null ? 0 : threads.getCurrentThreadCpuTime();
-    }
-
-    /**
-     * The JDK's management classes fail to initialise (InvalidPathException) when the working
-     * directory's name is not in the locale's charset; the run goes on without CPU time.
-     */
-    private static java.lang.management.ThreadMXBean threadBean() {
-      try {
-        return java.lang.management.ManagementFactory.getThreadMXBean();
-      } catch (RuntimeException | Error e) {
-        return null;
-      }
-    }
-
-    void printStats(long instructions) {
-      System.err.printf(
-          "stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
-          instructions, seconds, instructions / seconds / 1e6, cpuSeconds);
-    }
-  }
-
-  /** Runs under a trigger: the sampled pass (after a first pass when one is needed). */
-  private int sampled(ProductionSet productions, Path origin, TriggerSpec trigger) {
-    // The pass under way and its driver, for the progress line.
-    java.util.concurrent.atomic.AtomicReference<String> pass =
-        new java.util.concurrent.atomic.AtomicReference<>("");
-    java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    org.dise.center.DeviceReporter reporter =
-        report.active() ? report.open(program, config != null ? List.of(config) : acfs) : null;
-    SamplingRun.Setup setup =
-        session.sampling(
-            new ProfilingSession.Hooks() {
-              @Override
-              public void started(
-                  String name, TriggerDriver driver, Machine machine, ProfilingEngine engine) {
-                pass.set(name);
-                current.set(driver);
-                if (reporter != null && name.equals("sampled run")) {
-                  reporter.attach(driver, engine.sinks(), machine.symbols());
-                }
-              }
-
-              @Override
-              public TriggerDriver.Listener listener(
-                  org.dise.runtime.profiles.sampling.ProfileEstimator e) {
-                return reporter == null ? e : reporter.listener(e);
-              }
-            });
-    Clock clock = new Clock(stats);
-    SamplingRun.Result r;
-    try (Progress p =
-        Progress.start(
-            progress && Tty.isTerminal(2),
-            System.err,
-            () -> current.get() == null ? 0 : current.get().applicationInstructions(),
-            maxInsns > 0 ? maxInsns : -1,
-            () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
-      r = SamplingRun.run(setup, trigger, shadowExhaustive, null, maxInsns);
-    } catch (IllegalArgumentException e) {
-      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
-    }
-    clock.stop();
-    System.out.flush();
-    Machine.Outcome outcome = r.outcome();
-    if (outcome.report() != null) {
-      System.err.println("acf: " + outcome.report());
-    }
-    if (r.driver().codewordUnmatched() != null) {
-      System.err.println(
-          "acf: warning: the trigger's "
-              + r.driver().codewordUnmatched()
-              + " matched no production, so it could not set the sampling flag; add the"
-              + " productions of equations (1) and (2) (import sampling; use external_trigger;)");
-    }
-    org.dise.center.DeviceReporter.Summary sent =
-        reporter == null
-            ? null
-            : reporter.finish(r.engine().cost().applicationInstructions(), outcome.exitStatus());
-    ProfileReport.summary(r.engine(), r.machine().symbols(), System.err);
-    RunSummary.print(r.engine(), r.machine(), System.err);
-    ProfileReport.sampling(r, trigger, System.err);
-    if (sent != null) {
-      sent.lines().forEach(System.err::println);
-    }
-    if (this.out != null) {
-      GuestReach.checkUnchanged(this.out, outKey);
-      RunService.writeOut(
-          r.engine(),
-          r.machine().symbols(),
-          this.out,
-          outcome.exitStatus(),
-          "--out",
-          ProfileReport.samplingJson(r, trigger)
-              + RunSummary.members(request(), r.engine(), r.machine())
-              + (sent == null ? "" : sent.json()));
-      ProfileReport.writePhases(r, this.out);
-      ProfileReport.writeEstimates(r, this.out);
-    }
-    if (stats) {
-      clock.printStats(outcome.instructions());
-    }
-    return reported(outcome.exitStatus(), reporter);
-  }
-
-  /**
    * The run's exit status with its report: a part the center refused for good or a refused token
    * fails a run the guest ended well (the profile was asked for and did not arrive).
    */
-  private int reported(int guest, org.dise.center.DeviceReporter reporter) {
+  int reported(int guest, org.dise.center.DeviceReporter reporter) {
     String failure = reporter == null ? null : reporter.failure();
     if (failure == null) {
       return guest;
@@ -818,6 +568,19 @@ public final class RunCommand implements Callable<Integer> {
     return s.chars().allMatch(c -> c < 128);
   }
 
+  /**
+   * The warm-up a run gets: the one given, else the default with the default threshold, and none
+   * with a threshold given (a user asking for threshold 1 means every block from the start).
+   */
+  static long translateWarmup(int threshold, long given) {
+    if (given >= 0) {
+      return given;
+    }
+    return threshold == Machine.Options.DEFAULT_TRANSLATE_THRESHOLD
+        ? Machine.Options.DEFAULT_TRANSLATE_WARMUP
+        : 0;
+  }
+
   /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
   Machine.Options options() {
     if (clearEnv && envFromHost) {
@@ -827,6 +590,7 @@ public final class RunCommand implements Callable<Integer> {
         new GuestSettings()
             .seed(seed)
             .translateThreshold(translateThreshold)
+            .translateWarmup(translateWarmup(translateThreshold, translateWarmup))
             .quantum(quantum)
             .onUnsupported(onUnsupported, "--on-unsupported")
             .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());

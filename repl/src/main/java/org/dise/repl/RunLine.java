@@ -40,6 +40,7 @@ final class RunLine {
           "--max-insns",
           "--seed",
           "--translate-threshold",
+          "--translate-warmup",
           "--on-unsupported",
           "--config",
           "--engine",
@@ -149,6 +150,7 @@ final class RunLine {
     try {
       switch (name) {
         case "--max-insns" -> run.maxInsns = count(value);
+        case "--translate-warmup" -> run.translateWarmup = count(value);
         case "--fast-forward" -> run.fastForward = count(value);
         case "--seed" -> {
           if (!decimal(value, 18)) {

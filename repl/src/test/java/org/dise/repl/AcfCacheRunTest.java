@@ -73,14 +73,8 @@ class AcfCacheRunTest {
   private static Run run(Path dir, String cache, String name, Path acf, String... extra)
       throws IOException, InterruptedException {
     Path log = dir.resolve(name + ".classes");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xshare:off");
-    cmd.add("-Xlog:class+load=info:file=" + log);
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add("org.dise.repl.Main");
-    cmd.add("run");
+    List<String> cmd =
+        AcfJvm.command(List.of("-Xshare:off", "-Xlog:class+load=info:file=" + log), "run");
     cmd.addAll(List.of(extra));
     cmd.addAll(
         List.of(

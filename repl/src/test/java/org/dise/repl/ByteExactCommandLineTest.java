@@ -26,7 +26,7 @@ class ByteExactCommandLineTest {
   /** A shell line that starts acf in a fresh JVM; {@code opens} adds the launchers' option. */
   private static String acf(boolean opens) {
     return "'"
-        + Path.of(System.getProperty("java.home"), "bin", "java")
+        + AcfJvm.java()
         + "' -Xss16m"
         + (opens ? " --add-opens java.base/sun.nio.fs=ALL-UNNAMED" : "")
         + " -cp '"

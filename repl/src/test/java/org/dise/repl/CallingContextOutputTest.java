@@ -35,9 +35,7 @@ class CallingContextOutputTest {
     Path acf = tmp.resolve("cc.acf");
     Files.writeString(acf, "import profiles;\nuse calling_context;\nuse hot_call_pairs;\n");
     out = tmp.resolve("out");
-    run =
-        ConfigCommandTest.acf(
-            "run", "--acf", acf.toString(), "--out", out.toString(), PROGRAM.toString());
+    run = ConfigCommandTest.runInto(acf.toString(), out, PROGRAM.toString());
   }
 
   /** Folded stacks (instructions) by stack. */

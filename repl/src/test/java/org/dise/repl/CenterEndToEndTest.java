@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,9 +55,23 @@ class CenterEndToEndTest {
         new PrintStream(log, true, StandardCharsets.UTF_8));
   }
 
+  /** {@code acf center query --url URL --sink SINK MORE...}. */
+  static ConfigCommandTest.Result query(String url, String sink, String... more) {
+    List<String> line = new ArrayList<>(List.of("center", "query", "--url", url, "--sink", sink));
+    line.addAll(List.of(more));
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
+
+  /** {@code acf run --acf ACF --report-to URL --device DEVICE MORE...}: one device's run. */
+  static ConfigCommandTest.Result runReporting(String url, String device, String... more) {
+    List<String> line =
+        new ArrayList<>(List.of("run", "--acf", ACF, "--report-to", url, "--device", device));
+    line.addAll(List.of(more));
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
+
   static Map<String, Long> merged(String url) {
-    ConfigCommandTest.Result q =
-        ConfigCommandTest.acf("center", "query", "--url", url, "--sink", SINK, "--format", "json");
+    ConfigCommandTest.Result q = query(url, SINK, "--format", "json");
     assertThat(q.status()).isEqualTo(0);
     return ProfileFormats.fromJson(q.stdout()).weights();
   }
@@ -100,13 +115,8 @@ class CenterEndToEndTest {
     try {
       for (String d : List.of("d1", "d2", "d3")) {
         ConfigCommandTest.Result r =
-            ConfigCommandTest.acf(
-                "run",
-                "--acf",
-                ACF,
-                "--report-to",
+            runReporting(
                 url,
-                "--device",
                 d,
                 "--token",
                 tokens.get(d),
@@ -125,19 +135,7 @@ class CenterEndToEndTest {
       assertThat(merged(url)).isEqualTo(times(one.weights(), 3));
       // The CSV has the columns acf run --out writes.
       ConfigCommandTest.Result csv =
-          ConfigCommandTest.acf(
-              "center",
-              "query",
-              "--url",
-              url,
-              "--sink",
-              SINK,
-              "--format",
-              "csv",
-              "--device",
-              "d2",
-              "--program",
-              "calls");
+          query(url, SINK, "--format", "csv", "--device", "d2", "--program", "calls");
       assertThat(csv.stdout()).isEqualTo(Files.readString(dir.resolve("d2/" + SINK + ".csv")));
       // summary.json carries what was transmitted.
       JsonNode summary = new ObjectMapper().readTree(dir.resolve("d1/summary.json").toFile());
@@ -151,20 +149,8 @@ class CenterEndToEndTest {
     // its profile waits in the spool.
     Path spool4 = dir.resolve("spool-d4");
     ConfigCommandTest.Result down =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            url,
-            "--device",
-            "d4",
-            "--token",
-            tokens.get("d4"),
-            "--spool",
-            spool4.toString(),
-            PROGRAM,
-            "4");
+        runReporting(
+            url, "d4", "--token", tokens.get("d4"), "--spool", spool4.toString(), PROGRAM, "4");
     assertThat(down.status()).isEqualTo(0);
     assertThat(down.stderr()).contains("cannot be reached");
     assertThat(down.stderr()).contains("1 part(s) of this run's profile spooled in " + spool4);

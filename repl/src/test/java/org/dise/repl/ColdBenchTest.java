@@ -14,6 +14,14 @@ class ColdBenchTest {
 
   static final String BIN = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
 
+  /** {@code acf bench --cold OPTIONS... --dir BIN --launcher LAUNCHER hello}. */
+  private static ConfigCommandTest.Result coldHello(String... options) {
+    List<String> line = new java.util.ArrayList<>(List.of("bench", "--cold"));
+    line.addAll(List.of(options));
+    line.addAll(List.of("--dir", BIN, "--launcher", LAUNCHER, "hello"));
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
+
   @Test
   void childCpuTimeIsReadFromTheShellsTimesReport() {
     assertThat(ColdBench.childCpu("0m0.010000s 0m0.002000s\n1m2.500000s 0m0.250000s\n"))
@@ -48,8 +56,7 @@ class ColdBenchTest {
 
   @Test
   void coldBenchRunsHelloAsAFreshProcessAndPrintsItsRow() {
-    ConfigCommandTest.Result r =
-        ConfigCommandTest.acf("bench", "--cold", "--dir", BIN, "--launcher", LAUNCHER, "hello");
+    ConfigCommandTest.Result r = coldHello();
     assertThat(r.stderr()).isEmpty();
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout()).contains("cold runs: java");
@@ -62,34 +69,13 @@ class ColdBenchTest {
 
   @Test
   void timingModelsAreColumnsBesideThePlainRun() {
-    ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "bench",
-            "--cold",
-            "--no-qemu",
-            "--timing",
-            "inorder,ooo",
-            "--dir",
-            BIN,
-            "--launcher",
-            LAUNCHER,
-            "hello");
+    ConfigCommandTest.Result r = coldHello("--no-qemu", "--timing", "inorder,ooo");
     assertThat(r.status()).isEqualTo(0);
     // The plain command line, and a column of time over it per model.
     assertThat(r.stdout()).contains("run PROGRAM");
     assertThat(r.stdout()).containsMatch("inorder/plain +inorder-cpu/plain +ooo/plain");
     assertThat(r.stdout()).containsMatch("(?m)^hello( +[0-9.]+){2}( +[0-9.]+x){4}");
-    ConfigCommandTest.Result bad =
-        ConfigCommandTest.acf(
-            "bench",
-            "--cold",
-            "--timing",
-            "inorder,o3",
-            "--dir",
-            BIN,
-            "--launcher",
-            LAUNCHER,
-            "hello");
+    ConfigCommandTest.Result bad = coldHello("--timing", "inorder,o3");
     assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).contains("unknown timing model `o3`");
   }
@@ -97,20 +83,7 @@ class ColdBenchTest {
   @Test
   @SuppressWarnings("unchecked")
   void coldBenchAsJsonCarriesEachRowsFigures() throws Exception {
-    ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "bench",
-            "--cold",
-            "--format",
-            "json",
-            "--no-qemu",
-            "--timing",
-            "inorder",
-            "--dir",
-            BIN,
-            "--launcher",
-            LAUNCHER,
-            "hello");
+    ConfigCommandTest.Result r = coldHello("--format", "json", "--no-qemu", "--timing", "inorder");
     assertThat(r.status()).isEqualTo(0);
     java.util.Map<String, Object> doc =
         new com.fasterxml.jackson.databind.ObjectMapper()

@@ -3,11 +3,9 @@ package org.dise.repl;
 import static com.google.common.truth.Truth.assertThat;
 import static org.dise.repl.ConfigCommandTest.acf;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.dise.repl.common.ProfileFormats;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +32,6 @@ class CompareEntriesTest {
         List.of("pc", "function", "count", "instructions"), rows, List.of("pc"), "count");
   }
 
-  static Path run(Path parent, String name, Map<String, ProfileTable> profiles) throws Exception {
-    Path d = Files.createDirectories(parent.resolve(name));
-    for (Map.Entry<String, ProfileTable> p : profiles.entrySet()) {
-      Files.writeString(
-          d.resolve(p.getKey() + ".json"), ProfileFormats.json(p.getKey(), p.getValue()));
-    }
-    return d;
-  }
-
   static final Map<String, Long> A = new java.util.LinkedHashMap<>(Map.of());
   static final Map<String, Long> B = new java.util.LinkedHashMap<>(Map.of());
 
@@ -59,8 +48,12 @@ class CompareEntriesTest {
 
   @Test
   void theEntriesThatMovedMostAndThoseOnOneSideAreListed(@TempDir Path dir) throws Exception {
-    Path a = run(dir, "a", Map.of("loads", loads(A), "gone", loads(Map.of("0x1", 1L))));
-    Path b = run(dir, "b", Map.of("loads", loads(B), "added", loads(Map.of("0x1", 1L))));
+    Path a =
+        ReportCompareCommandTest.dir(
+            dir, "a", Map.of("loads", loads(A), "gone", loads(Map.of("0x1", 1L))));
+    Path b =
+        ReportCompareCommandTest.dir(
+            dir, "b", Map.of("loads", loads(B), "added", loads(Map.of("0x1", 1L))));
     ConfigCommandTest.Result r = acf("compare", a.toString(), b.toString());
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout())
@@ -86,8 +79,8 @@ class CompareEntriesTest {
 
   @Test
   void weightChoosesTheColumnAndTopTheLength(@TempDir Path dir) throws Exception {
-    Path a = run(dir, "a", Map.of("loads", loads(A)));
-    Path b = run(dir, "b", Map.of("loads", loads(B)));
+    Path a = ReportCompareCommandTest.dir(dir, "a", Map.of("loads", loads(A)));
+    Path b = ReportCompareCommandTest.dir(dir, "b", Map.of("loads", loads(B)));
     ConfigCommandTest.Result r =
         acf("compare", "--weight", "instructions", "--top", "1", a.toString(), b.toString());
     assertThat(r.status()).isEqualTo(0);
@@ -116,8 +109,8 @@ class CompareEntriesTest {
 
   @Test
   void identicalRunsSaySoInOneLine(@TempDir Path dir) throws Exception {
-    Path a = run(dir, "a", Map.of("loads", loads(A)));
-    Path b = run(dir, "b", Map.of("loads", loads(A)));
+    Path a = ReportCompareCommandTest.dir(dir, "a", Map.of("loads", loads(A)));
+    Path b = ReportCompareCommandTest.dir(dir, "b", Map.of("loads", loads(A)));
     ConfigCommandTest.Result r = acf("compare", a.toString(), b.toString());
     assertThat(r.stdout()).contains("  count error      0.00%");
     assertThat(r.stdout()).endsWith("  no entry moved\n");

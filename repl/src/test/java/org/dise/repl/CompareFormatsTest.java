@@ -30,8 +30,8 @@ class CompareFormatsTest {
   }
 
   private static Path exhaustiveAndSampled(Path dir) throws Exception {
-    CompareEntriesTest.run(dir, "full", Map.of("pairs", pairs(4000, 1000)));
-    Path sampled = CompareEntriesTest.run(dir, "sampled", Map.of("pairs", pairs(1000, 240)));
+    ReportCompareCommandTest.dir(dir, "full", Map.of("pairs", pairs(4000, 1000)));
+    Path sampled = ReportCompareCommandTest.dir(dir, "sampled", Map.of("pairs", pairs(1000, 240)));
     // The sampled run's estimate: the counts scaled by 4 (one interval in four sampled).
     Files.writeString(
         sampled.resolve("pairs.estimate.csv"),
@@ -39,10 +39,20 @@ class CompareFormatsTest {
     return dir;
   }
 
+  /** {@code acf compare OPTIONS... full sampled} over {@link #exhaustiveAndSampled}'s runs. */
+  private static ConfigCommandTest.Result compareSampled(Path dir, String... options)
+      throws Exception {
+    exhaustiveAndSampled(dir);
+    List<String> line = new java.util.ArrayList<>(List.of("compare"));
+    line.addAll(List.of(options));
+    line.addAll(List.of(dir.resolve("full").toString(), dir.resolve("sampled").toString()));
+    return acf(line.toArray(String[]::new));
+  }
+
   @Test
   void everyAddressHasItsName(@TempDir Path dir) throws Exception {
-    Path a = CompareEntriesTest.run(dir, "a", Map.of("pairs", pairs(4000, 1000)));
-    Path b = CompareEntriesTest.run(dir, "b", Map.of("pairs", pairs(3000, 1000)));
+    Path a = ReportCompareCommandTest.dir(dir, "a", Map.of("pairs", pairs(4000, 1000)));
+    Path b = ReportCompareCommandTest.dir(dir, "b", Map.of("pairs", pairs(3000, 1000)));
     ConfigCommandTest.Result r = acf("compare", a.toString(), b.toString());
     assertThat(r.status()).isEqualTo(0);
     assertThat(r.stdout()).contains("    0x10566 main, 0x1070a hot  4,000  3,000  -1,000");
@@ -68,14 +78,7 @@ class CompareFormatsTest {
 
   @Test
   void csvHasOneLinePerProfile(@TempDir Path dir) throws Exception {
-    exhaustiveAndSampled(dir);
-    ConfigCommandTest.Result r =
-        acf(
-            "compare",
-            "--format",
-            "csv",
-            dir.resolve("full").toString(),
-            dir.resolve("sampled").toString());
+    ConfigCommandTest.Result r = compareSampled(dir, "--format", "csv");
     assertThat(r.status()).isEqualTo(0);
     List<String> lines = r.stdout().lines().toList();
     assertThat(lines.get(0))
@@ -91,14 +94,7 @@ class CompareFormatsTest {
 
   @Test
   void jsonHasTheMetricsAndTheNamedEntries(@TempDir Path dir) throws Exception {
-    exhaustiveAndSampled(dir);
-    ConfigCommandTest.Result r =
-        acf(
-            "compare",
-            "--format",
-            "json",
-            dir.resolve("full").toString(),
-            dir.resolve("sampled").toString());
+    ConfigCommandTest.Result r = compareSampled(dir, "--format", "json");
     assertThat(r.status()).isEqualTo(0);
     @SuppressWarnings("unchecked")
     Map<String, Object> doc = (Map<String, Object>) Json.parse(r.stdout());

@@ -4,7 +4,9 @@ import static com.google.common.truth.Truth.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.dise.repl.common.ExitStatus;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
@@ -26,6 +28,16 @@ class ConfigCommandTest {
   static Result acf(String... args) {
     Captured c = Captured.run(() -> Cli.commandLine().execute(args));
     return new Result(c.status(), c.stdout(), c.stderr());
+  }
+
+  /**
+   * {@code acf run --acf ACF --out OUT MORE...}: a run under productions that keeps its run
+   * directory (MORE: further options, then the program and its arguments).
+   */
+  static Result runInto(String acf, Path out, String... more) {
+    List<String> line = new ArrayList<>(List.of("run", "--acf", acf, "--out", out.toString()));
+    line.addAll(List.of(more));
+    return acf(line.toArray(String[]::new));
   }
 
   /** What follows the compiler's warnings: the profile and cost lines. */

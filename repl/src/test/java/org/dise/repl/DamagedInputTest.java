@@ -46,6 +46,21 @@ class DamagedInputTest {
     return r;
   }
 
+  /** {@code acf run --acf examples/acf/ACF --out OUT hello ARGS...}. */
+  static Run helloInto(String acf, Path out, String... args) {
+    List<String> line =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--acf",
+                ROOT.resolve("examples/acf/" + acf).toString(),
+                "--out",
+                out.toString(),
+                HELLO.toString()));
+    line.addAll(List.of(args));
+    return acf(line.toArray(String[]::new));
+  }
+
   private Path compiled(String acf) throws Exception {
     Path out = dir.resolve(acf.replace(".acf", ".dcfg"));
     Run r = acf("compile", ROOT.resolve("examples/acf/" + acf).toString(), "-o", out.toString());
@@ -143,15 +158,7 @@ class DamagedInputTest {
   @Test
   void reportAndCompareReadTheRunDirectoriesOfRap() throws Exception {
     Path out = dir.resolve("rap");
-    Run run =
-        acf(
-            "run",
-            "--acf",
-            ROOT.resolve("examples/acf/rap_ranges.acf").toString(),
-            "--out",
-            out.toString(),
-            HELLO.toString(),
-            "a");
+    Run run = helloInto("rap_ranges.acf", out, "a");
     assertWithMessage(run.stderr).that(run.status).isEqualTo(0);
     assertThat(Files.exists(out.resolve("code_ranges.tree.json"))).isTrue();
     Run report = acf("report", out.toString());
@@ -189,15 +196,7 @@ class DamagedInputTest {
   @Test
   void outNamingAFileIsRefusedBeforeTheGuestRuns() throws Exception {
     Path file = Files.writeString(dir.resolve("taken"), "mine");
-    Run r =
-        acf(
-            "run",
-            "--acf",
-            ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-            "--out",
-            file.toString(),
-            HELLO.toString(),
-            "GUEST-RAN");
+    Run r = helloInto("hot_methods.acf", file, "GUEST-RAN");
     assertThat(r.status).isEqualTo(2);
     assertThat(r.stderr).contains("not a directory");
     assertThat(r.stdout).doesNotContain("GUEST-RAN");
@@ -207,41 +206,16 @@ class DamagedInputTest {
   @Test
   void outIntoAReusedRunDirectoryKeepsNoStaleProfile() throws Exception {
     Path out = dir.resolve("run");
-    assertThat(
-            acf(
-                    "run",
-                    "--acf",
-                    ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-                    "--out",
-                    out.toString(),
-                    HELLO.toString())
-                .status)
-        .isEqualTo(0);
+    assertThat(helloInto("hot_methods.acf", out).status).isEqualTo(0);
     assertThat(Files.exists(out.resolve("HotMethod_handler.json"))).isTrue();
-    assertThat(
-            acf(
-                    "run",
-                    "--acf",
-                    ROOT.resolve("examples/acf/hot_call_pairs.acf").toString(),
-                    "--out",
-                    out.toString(),
-                    HELLO.toString())
-                .status)
-        .isEqualTo(0);
+    assertThat(helloInto("hot_call_pairs.acf", out).status).isEqualTo(0);
     assertThat(Files.exists(out.resolve("HotMethod_handler.json"))).isFalse();
     assertThat(Files.exists(out.resolve("CallPair_handler.json"))).isTrue();
     assertThat(acf("report", out.toString()).stdout).doesNotContain("HotMethod");
     // A directory holding other files is not acf's to clear.
     Path mine = Files.createDirectories(dir.resolve("mine"));
     Files.writeString(mine.resolve("notes.txt"), "keep");
-    Run r =
-        acf(
-            "run",
-            "--acf",
-            ROOT.resolve("examples/acf/hot_methods.acf").toString(),
-            "--out",
-            mine.toString(),
-            HELLO.toString());
+    Run r = helloInto("hot_methods.acf", mine);
     assertThat(r.status).isEqualTo(2);
     assertThat(r.stderr).contains("not an earlier acf run's");
     assertThat(Files.readString(mine.resolve("notes.txt"))).isEqualTo("keep");

@@ -141,17 +141,8 @@ class DeviceCommandLineTest {
     // A spool inside the working directory is no longer refused: the guest cannot touch it.
     Path inCwd = Path.of("target", "guest-spool-" + System.nanoTime());
     ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            ACF,
-            "--report-to",
-            "http://127.0.0.1:1",
-            "--device",
-            "d",
-            "--spool",
-            inCwd.toString(),
-            PROGRAM);
+        CenterEndToEndTest.runReporting(
+            "http://127.0.0.1:1", "d", "--spool", inCwd.toString(), PROGRAM);
     assertThat(r.status()).isEqualTo(0);
     try (var parts = Files.list(inCwd)) {
       assertThat(parts.filter(f -> f.toString().endsWith(".json.gz")).count()).isEqualTo(1);
@@ -185,13 +176,8 @@ class DeviceCommandLineTest {
             new PrintStream(log, true, StandardCharsets.UTF_8))) {
       Path spool = dir.resolve("spool");
       ConfigCommandTest.Result r =
-          ConfigCommandTest.acf(
-              "run",
-              "--acf",
-              ACF,
-              "--report-to",
+          CenterEndToEndTest.runReporting(
               center.url(),
-              "--device",
               "d1",
               "--token",
               "acf_wrong",

@@ -174,11 +174,7 @@ class DocsTest {
    * relative paths then mean what they mean to a user at the repository's top.
    */
   private static Captured process(Path root, List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xss16m", "-XX:TieredStopAtLevel=1", "-cp"));
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
+    List<String> cmd = AcfJvm.command(List.of("-Xss16m", "-XX:TieredStopAtLevel=1"));
     cmd.addAll(args);
     try {
       return Captured.process(cmd, root, 300);

@@ -35,10 +35,19 @@ class DynamicProgramsCommandTest {
 
   @BeforeAll
   static void findSysroot() {
-    sysrootMissing = ExternalTool.sysrootMissing();
-    if (sysrootMissing != null) {
-      System.out.println("DynamicProgramsCommandTest: skipped: " + sysrootMissing);
+    sysrootMissing = sysrootMissing(DynamicProgramsCommandTest.class);
+  }
+
+  /**
+   * Why dynamically linked programs cannot run here, printed as the skip reason of {@code test}'s
+   * tests, or null when they can.
+   */
+  static String sysrootMissing(Class<?> test) {
+    String missing = ExternalTool.sysrootMissing();
+    if (missing != null) {
+      System.out.println(test.getSimpleName() + ": skipped: " + missing);
     }
+    return missing;
   }
 
   /** Each example at its smallest size, with the arguments DifferentialTest gives it. */
@@ -80,19 +89,14 @@ class DynamicProgramsCommandTest {
     Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
     String hello = DYN.resolve("hello").toString();
     // A process of its own, as ./acf runs it: the guest writes to the real standard output.
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process a =
         new ProcessBuilder(
-                java.toString(),
-                "--add-opens",
-                "java.base/sun.nio.fs=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.dise.repl.Main",
-                "run",
-                hello,
-                "one",
-                "two three")
+                AcfJvm.command(
+                    List.of("--add-opens", "java.base/sun.nio.fs=ALL-UNNAMED"),
+                    "run",
+                    hello,
+                    "one",
+                    "two three"))
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
     a.getOutputStream().close();

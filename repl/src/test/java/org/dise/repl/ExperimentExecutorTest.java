@@ -353,21 +353,12 @@ class ExperimentExecutorTest {
   void aSweepIsAPlanOfOneRunPerWorkload(@TempDir Path tmp) throws Exception {
     List<String> sweep =
         List.of(
-            "sweep",
-            "--acf",
-            SamplingCommandTest.ACF,
-            "--workload",
-            SamplingCommandTest.PHASES + " 1",
-            "--workload",
-            SamplingCommandTest.PHASES + " 1 AB",
-            "--periods",
-            "4",
-            "--one-in",
-            "4",
-            "--seeds",
-            "1",
-            "--thresholds",
-            "25");
+            SweepInputTest.smallSweep(
+                "4",
+                "--workload",
+                SamplingCommandTest.PHASES + " 1",
+                "--workload",
+                SamplingCommandTest.PHASES + " 1 AB"));
     List<String> planArgs = new ArrayList<>(sweep);
     planArgs.add("--plan");
     ConfigCommandTest.Result plan = acf(planArgs.toArray(String[]::new));

@@ -29,12 +29,9 @@ class FunctionKeysTest {
             + "R: call(byfn, symbol(sum_hot)); T.INSN;\n");
     Path out = dir.resolve("out");
     ConfigCommandTest.Result r =
-        acf(
-            "run",
-            "--acf",
+        ConfigCommandTest.runInto(
             acfFile.toString(),
-            "--out",
-            out.toString(),
+            out,
             RepositoryRoot.resolve("examples/programs/bin/arrays").toString());
     assertThat(r.status()).isEqualTo(0);
     String csv = Files.readString(out.resolve("byfn.csv"));
@@ -54,7 +51,7 @@ class FunctionKeysTest {
             List.of("key"),
             "count");
     ProfileTable pairs = CompareFormatsTest.pairs(4000, 1000);
-    Path run = CompareEntriesTest.run(dir, "run", Map.of("loads", loads, "pairs", pairs));
+    Path run = ReportCompareCommandTest.dir(dir, "run", Map.of("loads", loads, "pairs", pairs));
     ConfigCommandTest.Result r = acf("report", "--by", "function", run.toString());
     assertThat(r.status()).isEqualTo(0);
     String text = r.stdout();

@@ -15,7 +15,6 @@ import java.util.regex.Pattern;
 import org.dise.runtime.Machine;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.linux.Sandbox;
-import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,14 +37,11 @@ class LateSymbolsCommandTest {
   /** dyn_dlopen's exit status: its sum modulo 100. */
   static final int EXIT = 50;
 
-  private static String sysrootMissing;
-
+  /** Every test here runs dynamically linked programs. */
   @BeforeAll
-  static void findSysroot() {
-    sysrootMissing = ExternalTool.sysrootMissing();
-    if (sysrootMissing != null) {
-      System.out.println("LateSymbolsCommandTest: skipped: " + sysrootMissing);
-    }
+  static void needsSysroot() {
+    String missing = DynamicProgramsCommandTest.sysrootMissing(LateSymbolsCommandTest.class);
+    Assumptions.assumeTrue(missing == null, missing);
   }
 
   private static ConfigCommandTest.Result run(String... more) {
@@ -81,7 +77,6 @@ class LateSymbolsCommandTest {
 
   @Test
   void aDlopenedFunctionCountsAsItsConstantAddressDoes(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
     ProgramSymbols.Entry plugSum = plugSumAfterARun(dir);
     String body = "R1: call(in_plug, T.PC); T.INSN;";
     Path bySymbol =
@@ -120,7 +115,6 @@ class LateSymbolsCommandTest {
 
   @Test
   void codeDecodedAndTranslatedBeforeTheLoadIsMatchedAgain(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
     // printf runs once before libplug.so is mapped and 4 times after: its entry was decoded (and,
     // at threshold 1, translated) while the second ACF's production could not match yet.
     Path all =
@@ -166,7 +160,6 @@ class LateSymbolsCommandTest {
 
   @Test
   void aNameNoLibraryDefinesIsWarnedAboutAtStartAndAtExit(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
     Path typo =
         write(
             dir,
@@ -191,7 +184,6 @@ class LateSymbolsCommandTest {
 
   @Test
   void aWaitingSymbolOutsideAPatternIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
-    Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
     Path acf =
         write(
             dir,

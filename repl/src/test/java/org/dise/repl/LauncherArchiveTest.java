@@ -22,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on every run.
  */
 class LauncherArchiveTest {
-  private static final String JAVA =
-      Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private static final String JAVA = AcfJvm.java();
 
   @TempDir Path home;
 

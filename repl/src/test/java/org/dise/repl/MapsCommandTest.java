@@ -22,7 +22,7 @@ class MapsCommandTest {
   void strideHistogramFromAcfAndConfigurationAgreeAndReportPrintsBars(@TempDir Path dir)
       throws Exception {
     Path out = dir.resolve("acf");
-    Result run = ConfigCommandTest.acf("run", "--acf", STRIDES, "--out", out.toString(), PROGRAM);
+    Result run = ConfigCommandTest.runInto(STRIDES, out, PROGRAM);
     assertThat(run.status()).isEqualTo(0);
     String csv = Files.readString(out.resolve("strides.csv"), StandardCharsets.UTF_8);
     assertThat(csv).startsWith("key,function,bucket_lo,bucket_hi,count\n");

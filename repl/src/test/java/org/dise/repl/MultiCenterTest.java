@@ -45,19 +45,8 @@ class MultiCenterTest {
 
   static Center serve(String store, Path log) throws IOException {
     List<String> cmd =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
-            "center",
-            "serve",
-            "--port",
-            "0",
-            "--threads",
-            "4",
-            "--store",
-            store);
+        AcfJvm.command(
+            List.of(), "center", "serve", "--port", "0", "--threads", "4", "--store", store);
     Process p =
         new ProcessBuilder(cmd)
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -77,39 +77,23 @@ class PhaseFeedbackTest {
       assertThat(s1.path("sampled_fraction").asDouble()).isGreaterThan(0.0);
       // The parts, each what the profile gained since the one before, add up to the profile.
       ProfileTable own = RunDirectory.read(u1).profiles().get(SINK);
-      ConfigCommandTest.Result q =
-          ConfigCommandTest.acf(
-              "center", "query", "--url", url, "--sink", SINK, "--format", "json");
+      ConfigCommandTest.Result q = CenterEndToEndTest.query(url, SINK, "--format", "json");
       assertThat(ProfileFormats.fromJson(q.stdout()).weights()).isEqualTo(own.weights());
       assertThat(first.stderr()).contains("(interleaved:2)");
       // Selections: by age, by a date to come (nothing), by an unknown sink (names the held).
       ConfigCommandTest.Result recent =
-          ConfigCommandTest.acf(
-              "center",
-              "query",
-              "--url",
-              url,
-              "--sink",
-              SINK,
-              "--since",
-              "1h",
-              "--program",
-              "phases",
-              "--format",
-              "json");
+          CenterEndToEndTest.query(
+              url, SINK, "--since", "1h", "--program", "phases", "--format", "json");
       assertThat(recent.stdout()).isEqualTo(q.stdout());
       ConfigCommandTest.Result future =
-          ConfigCommandTest.acf(
-              "center", "query", "--url", url, "--sink", SINK, "--since", "2099-01-01");
+          CenterEndToEndTest.query(url, SINK, "--since", "2099-01-01");
       assertThat(future.status()).isEqualTo(1);
       assertThat(future.stderr()).contains("404: no uploads hold sink Branch_handler");
-      ConfigCommandTest.Result unknown =
-          ConfigCommandTest.acf("center", "query", "--url", url, "--sink", "Nope");
+      ConfigCommandTest.Result unknown = CenterEndToEndTest.query(url, "Nope");
       assertThat(unknown.stderr())
           .contains("no uploads hold sink Nope for this selection;" + " held: Branch_handler");
       ConfigCommandTest.Result badSince =
-          ConfigCommandTest.acf(
-              "center", "query", "--url", url, "--sink", SINK, "--since", "yesterday");
+          CenterEndToEndTest.query(url, SINK, "--since", "yesterday");
       assertThat(badSince.stderr()).contains("400: since yesterday: expected an ISO-8601 time");
 
       JsonNode phases = CenterCommand.get(CenterCommand.client(url), "/v1/status");

@@ -44,7 +44,8 @@ class PlainRunTest {
     assertThat(directory.stderr()).contains("is a directory, not a program");
   }
 
-  private static Captured assertSame(String... args) {
+  /** Runs a command line through Main's fast paths and through picocli: both must agree. */
+  static Captured assertSame(String... args) {
     Captured plain = Captured.run(() -> Main.execute(args));
     Captured parsed = Captured.run(() -> Cli.commandLine().execute(args));
     assertThat(plain).isEqualTo(parsed);

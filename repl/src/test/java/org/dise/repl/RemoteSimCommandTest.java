@@ -4,6 +4,7 @@ import static com.google.common.truth.Truth.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
@@ -16,24 +17,29 @@ import org.junit.jupiter.api.io.TempDir;
 class RemoteSimCommandTest {
   static final Path ROOT = RepositoryRoot.path();
 
+  /**
+   * {@code acf remote-sim --users USERS OPTIONS... --program phases --acf sampled_regions.acf
+   * MORE...}.
+   */
+  private static ConfigCommandTest.Result remoteSim(String users, String... more) {
+    List<String> line = new ArrayList<>(List.of("remote-sim", "--users", users));
+    line.addAll(List.of(more));
+    line.addAll(List.of("--program", SamplingCommandTest.PHASES, "--acf", SamplingCommandTest.ACF));
+    return ConfigCommandTest.acf(line.toArray(String[]::new));
+  }
+
   @Test
   void usersRunConcurrentlyAndFeedbackCutsWhatLaterUsersSample(@TempDir Path dir) throws Exception {
     Path inputs = dir.resolve("inputs.txt");
     Files.writeString(inputs, "# size and schedule\n1 AABB\n\n1 BBAA\n");
     Path csv = dir.resolve("rows.csv");
     ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "remote-sim",
-            "--users",
+        remoteSim(
             "4",
             "--parallel",
             "2",
-            "--program",
-            ROOT.resolve("examples/programs/bin/phases").toString(),
             "--inputs",
             inputs.toString(),
-            "--acf",
-            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
             "--interval",
             "250K",
             "--csv",
@@ -67,17 +73,7 @@ class RemoteSimCommandTest {
 
   @Test
   void badSettingsAreRefusedWithTheirName() {
-    ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "remote-sim",
-            "--users",
-            "2",
-            "--parallel",
-            "0",
-            "--program",
-            ROOT.resolve("examples/programs/bin/phases").toString(),
-            "--acf",
-            ROOT.resolve("examples/acf/sampled_regions.acf").toString());
+    ConfigCommandTest.Result r = remoteSim("2", "--parallel", "0");
     assertThat(r.status()).isNotEqualTo(0);
     assertThat(r.stderr()).contains("--parallel must be 1 to 256");
   }
@@ -87,18 +83,12 @@ class RemoteSimCommandTest {
     // 8 users over 4 simulated days, 2 a day; retention keeps a day: the store never holds more
     // than the last day's uploads, and its size per day is printed.
     ConfigCommandTest.Result r =
-        ConfigCommandTest.acf(
-            "remote-sim",
-            "--users",
+        remoteSim(
             "8",
             "--parallel",
             "2",
             "--mode",
             "feedback",
-            "--program",
-            ROOT.resolve("examples/programs/bin/phases").toString(),
-            "--acf",
-            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
             "--interval",
             "250K",
             "--simulated-days",
@@ -121,17 +111,7 @@ class RemoteSimCommandTest {
     assertThat(days.get(3)[1]).isAtMost(days.get(1)[1]);
     assertThat(days.get(3)[4]).isGreaterThan(0);
 
-    ConfigCommandTest.Result bad =
-        ConfigCommandTest.acf(
-            "remote-sim",
-            "--users",
-            "2",
-            "--program",
-            ROOT.resolve("examples/programs/bin/phases").toString(),
-            "--acf",
-            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
-            "--retain",
-            "1d");
+    ConfigCommandTest.Result bad = remoteSim("2", "--retain", "1d");
     assertThat(bad.status()).isNotEqualTo(0);
     assertThat(bad.stderr()).contains("--retain needs --simulated-days D");
   }

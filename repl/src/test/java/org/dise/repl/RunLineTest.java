@@ -35,6 +35,8 @@ class RunLineTest {
           "--no-cache --acf a.acf prog",
           "--seed 7 --translate-threshold 0 prog",
           "--seed 0 --translate-threshold 123456789 prog",
+          "--translate-warmup 0 prog",
+          "--translate-warmup 5M --translate-threshold 1 prog",
           "--seed 123456789012345678 --no-progress prog",
           "--engine interpreted prog",
           "--on-unsupported enosys prog",
@@ -66,6 +68,8 @@ class RunLineTest {
           "--seed 1234567890123456789 prog",
           "--seed 1x prog",
           "--translate-threshold 9999999999 prog",
+          "--translate-warmup prog",
+          "--translate-warmup 2X prog",
           "--engine GENERATED prog",
           "--engine generated prog",
           "--engine fast prog",
@@ -102,6 +106,17 @@ class RunLineTest {
   }
 
   @Test
+  void aRunWarmsUpOnlyWithTheDefaultThresholdUnlessTold() {
+    long dflt = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_WARMUP;
+    int threshold = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+    assertThat(RunCommand.translateWarmup(threshold, -1)).isEqualTo(dflt);
+    // threshold 1 asks for every block from the start
+    assertThat(RunCommand.translateWarmup(1, -1)).isEqualTo(0L);
+    assertThat(RunCommand.translateWarmup(1, 7)).isEqualTo(7L);
+    assertThat(RunCommand.translateWarmup(threshold, 0)).isEqualTo(0L);
+  }
+
+  @Test
   void everythingElseIsLeftToPicocli() {
     for (String line : LEFT) {
       assertWithMessage(line).that(RunLine.parse(args(line))).isNull();
@@ -114,20 +129,14 @@ class RunLineTest {
   @Test
   void aRunUnderAnAcfPrintsWhatPicocliParsedPrints() {
     // Output, messages and status, whether the line goes the fast way or through picocli.
-    assertSame("run", "--acf", ACF, "--max-insns", "20K", HELLO, "a");
-    assertSame("run", "--acf", ACF, "--no-progress", "/no/such/program");
-    assertSame("run", "--out", "/tmp/x", HELLO);
-    assertSame("run", "--config", "/no/such.dcfg", HELLO);
-    assertSame("run", "--acf", "/no/such.acf", HELLO);
+    PlainRunTest.assertSame("run", "--acf", ACF, "--max-insns", "20K", HELLO, "a");
+    PlainRunTest.assertSame("run", "--acf", ACF, "--no-progress", "/no/such/program");
+    PlainRunTest.assertSame("run", "--out", "/tmp/x", HELLO);
+    PlainRunTest.assertSame("run", "--config", "/no/such.dcfg", HELLO);
+    PlainRunTest.assertSame("run", "--acf", "/no/such.acf", HELLO);
     Captured bad = Captured.run(() -> Main.execute(new String[] {"run", "--seed", "x", HELLO}));
     assertThat(bad.status()).isEqualTo(ExitStatus.USAGE);
     assertThat(bad.stderr()).startsWith("acf: Invalid value for option '--seed': 'x'");
-  }
-
-  private static void assertSame(String... args) {
-    Captured fast = Captured.run(() -> Main.execute(args));
-    Captured parsed = Captured.run(() -> Cli.commandLine().execute(args));
-    assertThat(fast).isEqualTo(parsed);
   }
 
   private static String[] args(String line) {

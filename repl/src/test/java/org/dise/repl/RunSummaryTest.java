@@ -169,7 +169,7 @@ class RunSummaryTest {
   void runsWithAndWithoutClearEnvGiveTheSameProfile(@TempDir Path dir) throws Exception {
     Path a = dir.resolve("a");
     Path b = dir.resolve("b");
-    assertThat(acf("run", "--acf", REGIONS, "--out", a.toString(), HELLO).status()).isEqualTo(0);
+    assertThat(ConfigCommandTest.runInto(REGIONS, a, HELLO).status()).isEqualTo(0);
     assertThat(acf("run", "--acf", REGIONS, "--clear-env", "--out", b.toString(), HELLO).status())
         .isEqualTo(0);
     assertThat(Files.readString(b.resolve("Branch_handler.csv")))
@@ -201,15 +201,7 @@ class RunSummaryTest {
 
   /** {@code acf ARGS} in a fresh JVM whose environment has {@code extra} added. */
   static void acfProcess(Map<String, String> extra, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xss16m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName()));
-    cmd.addAll(List.of(args));
+    List<String> cmd = AcfJvm.command(List.of("-Xss16m"), args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -238,7 +230,7 @@ class RunSummaryTest {
     // What the issue saw, on request: the guest's start-up code scans the host's variables.
     Path c = dir.resolve("c");
     Path d = dir.resolve("d");
-    assertThat(acf("run", "--acf", REGIONS, "--out", c.toString(), HELLO).status()).isEqualTo(0);
+    assertThat(ConfigCommandTest.runInto(REGIONS, c, HELLO).status()).isEqualTo(0);
     assertThat(
             acf("run", "--acf", REGIONS, "--env-from-host", "--out", d.toString(), HELLO).status())
         .isEqualTo(0);

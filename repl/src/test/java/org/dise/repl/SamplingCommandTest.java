@@ -24,17 +24,14 @@ class SamplingCommandTest {
   @Test
   void shadowExhaustiveReportsAccuracyAndWritesThePhaseTrace(@TempDir Path dir) throws Exception {
     ConfigCommandTest.Result r =
-        acf(
-            "run",
-            "--acf",
+        ConfigCommandTest.runInto(
             ACF,
+            dir,
             "--sampling",
             "phase:third",
             "--interval",
             "1M",
             "--shadow-exhaustive",
-            "--out",
-            dir.toString(),
             PHASES,
             "2");
     assertThat(r.status()).isEqualTo(0);
@@ -87,18 +84,15 @@ class SamplingCommandTest {
     assertThat(over.stderr()).contains("sampling random:5:3, interval 1,000,000");
     Path out = dir.resolve("scaled");
     ConfigCommandTest.Result scaled =
-        acf(
-            "run",
-            "--acf",
+        ConfigCommandTest.runInto(
             ACF,
+            out,
             "--sampling",
             "phase:third",
             "--interval",
             "500K",
             "--scaling",
             "phase",
-            "--out",
-            out.toString(),
             PHASES,
             "1");
     assertThat(scaled.status()).isEqualTo(0);

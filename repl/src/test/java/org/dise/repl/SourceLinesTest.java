@@ -45,9 +45,7 @@ class SourceLinesTest {
     out = tmp.resolve("out");
     plain = tmp.resolve("plain");
     for (Object[] run : new Object[][] {{out, LINES}, {plain, HELLO}}) {
-      Result r =
-          ConfigCommandTest.acf(
-              "run", "--acf", acf.toString(), "--out", run[0].toString(), run[1].toString());
+      Result r = ConfigCommandTest.runInto(acf.toString(), (Path) run[0], run[1].toString());
       assertWithMessage(r.stderr()).that(r.status()).isEqualTo(0);
     }
   }

@@ -5,6 +5,7 @@ import static org.dise.repl.ConfigCommandTest.acf;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.testsupport.RepositoryRoot;
@@ -19,6 +20,29 @@ class SweepInputTest {
   static final Path ROOT = RepositoryRoot.path();
   static final String PROGRAM = ROOT.resolve("repl/src/test/c/bin/filework").toString();
 
+  /**
+   * {@code acf sweep --acf sampled_regions.acf --periods PERIODS --one-in 4 --seeds 1 --thresholds
+   * 25 MORE...}: a small grid, one run each for random and phase sampling.
+   */
+  static String[] smallSweep(String periods, String... more) {
+    List<String> line =
+        new ArrayList<>(
+            List.of(
+                "sweep",
+                "--acf",
+                SamplingCommandTest.ACF,
+                "--periods",
+                periods,
+                "--one-in",
+                "4",
+                "--seeds",
+                "1",
+                "--thresholds",
+                "25"));
+    line.addAll(List.of(more));
+    return line.toArray(String[]::new);
+  }
+
   @Test
   void everyRunReadsTheSameInput(@TempDir Path dir) throws Exception {
     Path data = Files.createDirectories(dir.resolve("data"));
@@ -28,29 +52,20 @@ class SweepInputTest {
     Path csv = dir.resolve("sweep.csv");
     ConfigCommandTest.Result r =
         acf(
-            "sweep",
-            "--acf",
-            ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
-            "--interval",
-            "20K",
-            "--periods",
-            "1,4",
-            "--one-in",
-            "4",
-            "--seeds",
-            "1",
-            "--thresholds",
-            "25",
-            "--allow-read",
-            data.toString(),
-            "--allow-write",
-            outDir.toString(),
-            "--stdin",
-            data.resolve("input.txt").toString(),
-            "--workload",
-            PROGRAM + " " + data.resolve("table.txt") + " " + outDir.resolve("result.txt"),
-            "--out",
-            csv.toString());
+            smallSweep(
+                "1,4",
+                "--interval",
+                "20K",
+                "--allow-read",
+                data.toString(),
+                "--allow-write",
+                outDir.toString(),
+                "--stdin",
+                data.resolve("input.txt").toString(),
+                "--workload",
+                PROGRAM + " " + data.resolve("table.txt") + " " + outDir.resolve("result.txt"),
+                "--out",
+                csv.toString()));
     assertThat(r.stderr()).doesNotContain("Permission");
     assertThat(r.status()).isEqualTo(0);
     List<Sweep.Point> points = Sweep.readCsv(Files.readAllLines(csv));

@@ -29,17 +29,11 @@ class ThreadProfilesTest {
 
   @Test
   void twoRunsOfAMultithreadedProgramWriteTheSameProfiles(@TempDir Path tmp) throws Exception {
-    Path acf = tmp.resolve("p.acf");
-    Files.writeString(acf, "import profiles;\nuse hot_call_pairs;\nuse calling_context;\n");
-    String program = ISA.resolve("threads.elf").toString();
+    String acf = "import profiles;\nuse hot_call_pairs;\nuse calling_context;\n";
     Path a = tmp.resolve("a");
     Path b = tmp.resolve("b");
-    Result ra =
-        ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", a.toString(), program);
-    Result rb =
-        ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", b.toString(), program);
-    assertThat(ra.status()).isEqualTo(0);
-    assertThat(rb.status()).isEqualTo(0);
+    profiled(tmp, acf, a, "threads.elf");
+    profiled(tmp, acf, b, "threads.elf");
     List<Path> fa = profileFiles(a);
     assertThat(fa).isNotEmpty();
     for (Path f : fa) {
@@ -48,20 +42,24 @@ class ThreadProfilesTest {
     }
   }
 
+  /**
+   * Runs the test program NAME (the last of {@code more}, after options) from the ISA tests under
+   * the ACF text, written to DIR/p.acf, with its run directory in OUT; the run must succeed.
+   */
+  private static Result profiled(Path dir, String acfText, Path out, String... more)
+      throws Exception {
+    Path acf = Files.writeString(dir.resolve("p.acf"), acfText);
+    String[] line = more.clone();
+    line[line.length - 1] = ISA.resolve(line[line.length - 1]).toString();
+    Result r = ConfigCommandTest.runInto(acf.toString(), out, line);
+    assertThat(r.status()).isEqualTo(0);
+    return r;
+  }
+
   @Test
   void eachThreadHasItsOwnCallingContextStack(@TempDir Path tmp) throws Exception {
-    Path acf = tmp.resolve("p.acf");
-    Files.writeString(acf, "import profiles;\nuse calling_context;\n");
     Path out = tmp.resolve("out");
-    Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            acf.toString(),
-            "--out",
-            out.toString(),
-            ISA.resolve("threads.elf").toString());
-    assertThat(r.status()).isEqualTo(0);
+    profiled(tmp, "import profiles;\nuse calling_context;\n", out, "threads.elf");
     List<String> rows = Files.readAllLines(out.resolve("CallingContext.csv"));
     long workerInstructions = 0;
     for (String row : rows.subList(1, rows.size())) {
@@ -83,25 +81,13 @@ class ThreadProfilesTest {
 
   @Test
   void mapsKeyedByTheThreadIdTellThreadsApart(@TempDir Path tmp) throws Exception {
-    Path acf = tmp.resolve("t.acf");
-    Files.writeString(
-        acf,
+    String acf =
         "sink per_thread = count_map();\n"
             + "Call: T.OPCLASS == proc_call => C, null\n"
-            + "C: call(per_thread, T.TID, T.TARGET); T.INSN\n");
+            + "C: call(per_thread, T.TID, T.TARGET); T.INSN\n";
     for (String threshold : List.of("0", "1")) {
       Path out = tmp.resolve("out" + threshold);
-      Result r =
-          ConfigCommandTest.acf(
-              "run",
-              "--translate-threshold",
-              threshold,
-              "--acf",
-              acf.toString(),
-              "--out",
-              out.toString(),
-              ISA.resolve("threads.elf").toString());
-      assertThat(r.status()).isEqualTo(0);
+      profiled(tmp, acf, out, "--translate-threshold", threshold, "threads.elf");
       List<String> rows = Files.readAllLines(out.resolve("per_thread.csv"));
       // The four workers of the locked counter (threads 1001-1004) lock 1,000 times each.
       for (int tid = 1001; tid <= 1004; tid++) {
@@ -113,18 +99,8 @@ class ThreadProfilesTest {
 
   @Test
   void eachForkedProcessHasItsProfileAndCommandLine(@TempDir Path tmp) throws Exception {
-    Path acf = tmp.resolve("p.acf");
-    Files.writeString(acf, "import profiles;\nuse hot_call_pairs;\n");
     Path out = tmp.resolve("out");
-    Result r =
-        ConfigCommandTest.acf(
-            "run",
-            "--acf",
-            acf.toString(),
-            "--out",
-            out.toString(),
-            ISA.resolve("processes.elf").toString());
-    assertThat(r.status()).isEqualTo(0);
+    Result r = profiled(tmp, "import profiles;\nuse hot_call_pairs;\n", out, "processes.elf");
     assertThat(r.stderr()).contains("acf: 12 more processes profiled");
     String child = Files.readString(out.resolve("pid-1001/summary.json"));
     assertThat(child).contains("\"process\":{\"pid\":1001,\"argv\":[");

@@ -170,22 +170,7 @@ class TimingCommandTest {
   @Test
   void sweepMeasuresEachSampledRunAndKeepsItsAccuracy(@TempDir Path dir) throws Exception {
     List<String> args =
-        List.of(
-            "sweep",
-            "--acf",
-            ConfigCommandTest.ROOT.resolve("examples/acf/sampled_regions.acf").toString(),
-            "--interval",
-            "2K",
-            "--periods",
-            "1,8",
-            "--one-in",
-            "4",
-            "--seeds",
-            "1",
-            "--thresholds",
-            "25",
-            "--workload",
-            PROGRAM + " 6");
+        List.of(SweepInputTest.smallSweep("1,8", "--interval", "2K", "--workload", PROGRAM + " 6"));
     List<String> plainArgs = new java.util.ArrayList<>(args);
     plainArgs.addAll(List.of("--out", dir.resolve("plain.csv").toString()));
     List<String> timedArgs = new java.util.ArrayList<>(args);

@@ -32,10 +32,7 @@ class ViewCommandTest {
   static void runs() throws Exception {
     Path acf = ConfigCommandTest.ROOT.resolve("examples/acf/calling_context.acf");
     run = tmp.resolve("run");
-    assertThat(
-            ConfigCommandTest.acf("run", "--acf", acf.toString(), "--out", run.toString(), PROGRAM)
-                .status())
-        .isEqualTo(0);
+    assertThat(ConfigCommandTest.runInto(acf.toString(), run, PROGRAM).status()).isEqualTo(0);
     sampled = tmp.resolve("sampled");
     assertThat(
             ConfigCommandTest.acf(

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The stores the center's tests run on: a fresh SQLite file, and a fresh database on the PostgreSQL
@@ -24,6 +25,16 @@ public final class TestStores {
 
   public static List<String> kinds() {
     return List.of("sqlite", "postgresql");
+  }
+
+  /**
+   * A store URL of {@code kind} with nothing in it; without a PostgreSQL server, the test is
+   * skipped (the reason printed).
+   */
+  public static String freshOrSkip(String kind, Path dir) throws Exception {
+    String url = fresh(kind, dir);
+    Assumptions.assumeTrue(url != null, "no PostgreSQL server for this test");
+    return url;
   }
 
   /** A store URL of {@code kind} with nothing in it, or null (and the reason printed). */

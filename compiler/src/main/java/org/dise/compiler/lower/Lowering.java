@@ -130,23 +130,7 @@ public final class Lowering {
 
   private static Map<String, String> strings(Map<String, Value> params) {
     Map<String, String> out = new LinkedHashMap<>();
-    params.forEach(
-        (k, v) ->
-            out.put(
-                k,
-                v instanceof Value.Int i
-                    ? Long.toString(i.value())
-                    : v instanceof Value.Str s
-                        ? s.value()
-                        : v instanceof Value.Bool bo
-                            ? Boolean.toString(bo.value())
-                            : v instanceof Value.Address a
-                                ? new SymbolRef(
-                                        a.symbol(),
-                                        a.end(),
-                                        a.span().isNone() ? "" : a.span().toString())
-                                    .asParam()
-                                : ((Value.Symbol) v).value()));
+    params.forEach((k, v) -> out.put(k, Value.text(v)));
     return out;
   }
 

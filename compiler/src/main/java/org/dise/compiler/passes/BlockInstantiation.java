@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import org.dise.compiler.ast.Arg;
 import org.dise.compiler.ast.Expr;
 import org.dise.compiler.ast.Item;
@@ -258,45 +259,54 @@ final class BlockInstantiation {
         return entityOf(e, caller, Scope.TriggerE.class, expected);
       }
       case "opclass" -> {
-        if (e instanceof Expr.NameRef n) {
-          Entity ent = caller.lookup(n.name().key());
-          if (ent instanceof Scope.OpClassE) {
-            return ent;
-          }
-          if (nr.opClasses().contains(n.name().key())) {
-            return new Scope.OpClassE(n.name().key(), s);
-          }
-          diags.error(
-              s,
-              "unknown opcode class `" + n.name().text() + "`",
-              Suggest.didYouMean(n.name().text(), nr.opClasses()));
-          return null;
-        }
-        diags.error(s, expected);
-        return null;
+        return isaName(
+            e,
+            caller,
+            expected,
+            Scope.OpClassE.class,
+            nr.opClasses(),
+            "opcode class",
+            Scope.OpClassE::new);
       }
       case "op" -> {
-        if (e instanceof Expr.NameRef n) {
-          Entity ent = caller.lookup(n.name().key());
-          if (ent instanceof Scope.OpE) {
-            return ent;
-          }
-          if (nr.mnemonics().contains(n.name().key())) {
-            return new Scope.OpE(n.name().key(), s);
-          }
-          diags.error(
-              s,
-              "unknown instruction `" + n.name().text() + "`",
-              Suggest.didYouMean(n.name().text(), nr.mnemonics()));
-          return null;
-        }
-        diags.error(s, expected);
-        return null;
+        return isaName(
+            e, caller, expected, Scope.OpE.class, nr.mnemonics(), "instruction", Scope.OpE::new);
       }
       default -> {
         return null; // the unknown type was reported at the parameter
       }
     }
+  }
+
+  /**
+   * An argument naming one of the ISA's {@code names} (an opcode class, an instruction): a
+   * parameter of that {@code kind} in {@code caller}, or the name itself ({@code make} from the
+   * name and where it is written); otherwise an error saying it is an unknown {@code what}.
+   */
+  private Entity isaName(
+      Expr e,
+      Scope caller,
+      String expected,
+      Class<? extends Entity> kind,
+      Set<String> names,
+      String what,
+      BiFunction<String, Span, Entity> make) {
+    if (e instanceof Expr.NameRef n) {
+      Entity ent = caller.lookup(n.name().key());
+      if (kind.isInstance(ent)) {
+        return ent;
+      }
+      if (names.contains(n.name().key())) {
+        return make.apply(n.name().key(), e.span());
+      }
+      diags.error(
+          e.span(),
+          "unknown " + what + " `" + n.name().text() + "`",
+          Suggest.didYouMean(n.name().text(), names));
+      return null;
+    }
+    diags.error(e.span(), expected);
+    return null;
   }
 
   private Entity entityOf(Expr e, Scope scope, Class<? extends Entity> kind, String expected) {

@@ -24,33 +24,38 @@ public final class BudgetCheck {
 
   private BudgetCheck() {}
 
+  /**
+   * An error at {@code span} when {@code what} {@code index} is past the hardware's {@code limit}
+   * of them (named {@code prefix}0 and up).
+   */
+  private static void within(
+      Diagnostics diags, Span span, String what, long index, int limit, String prefix) {
+    if (index >= limit) {
+      diags.error(
+          span,
+          what
+              + " "
+              + index
+              + " is beyond the hardware's "
+              + limit
+              + " "
+              + what
+              + "s ("
+              + prefix
+              + "0.."
+              + prefix
+              + (limit - 1)
+              + ")");
+    }
+  }
+
   public static void run(CheckedProgram program, Diagnostics diags) {
     HardwareBudget b = program.budget();
     for (Counter c : program.counters()) {
-      if (c.index() >= b.counters()) {
-        diags.error(
-            c.span(),
-            "counter "
-                + c.index()
-                + " is beyond the hardware's "
-                + b.counters()
-                + " counters (0.."
-                + (b.counters() - 1)
-                + ")");
-      }
+      within(diags, c.span(), "counter", c.index(), b.counters(), "");
     }
     for (HpsRegister r : program.registers()) {
-      if (r.index() >= b.hpsRegisters()) {
-        diags.error(
-            r.span(),
-            "HPS register "
-                + r.index()
-                + " is beyond the hardware's "
-                + b.hpsRegisters()
-                + " HPS registers (HPS_R0..HPS_R"
-                + (b.hpsRegisters() - 1)
-                + ")");
-      }
+      within(diags, r.span(), "HPS register", r.index(), b.hpsRegisters(), "HPS_R");
     }
     Set<String> flags = new LinkedHashSet<>();
     Span firstOver = null;
@@ -59,17 +64,7 @@ public final class BudgetCheck {
         java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (CheckedProduction p : program.productions()) {
       for (CheckedMicroOp m : p.control()) {
-        if (m.counter() >= b.counters()) {
-          diags.error(
-              m.span(),
-              "counter "
-                  + m.counter()
-                  + " is beyond the hardware's "
-                  + b.counters()
-                  + " counters (0.."
-                  + (b.counters() - 1)
-                  + ")");
-        }
+        within(diags, m.span(), "counter", m.counter(), b.counters(), "");
       }
       Span over = flags(p.pattern(), flags, b.conditionalInputs());
       if (over != null && firstOver == null) {

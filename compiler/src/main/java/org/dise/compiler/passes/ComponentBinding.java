@@ -86,7 +86,7 @@ final class ComponentBinding {
         if (v == null) {
           continue;
         }
-        String t = text(v);
+        String t = Value.text(v);
         // A program symbol's address is known only at load, where the runtime checks the
         // number against the same catalogue.
         Optional<String> problem =
@@ -125,21 +125,6 @@ final class ComponentBinding {
   private static String hintFor(String param, ComponentSpec spec) {
     String dym = Suggest.didYouMean(param, spec.paramNames());
     return dym != null ? dym : "its parameters are " + String.join(", ", spec.paramNames());
-  }
-
-  /** A parameter value as the configuration carries it (what the runtime checks). */
-  static String text(Value v) {
-    return v instanceof Value.Int i
-        ? Long.toString(i.value())
-        : v instanceof Value.Str s
-            ? s.value()
-            : v instanceof Value.Bool b
-                ? Boolean.toString(b.value())
-                : v instanceof Value.Address a
-                    ? new org.dise.runtime.dise.SymbolRef(
-                            a.symbol(), a.end(), a.span().isNone() ? "" : a.span().toString())
-                        .asParam()
-                    : ((Value.Symbol) v).value();
   }
 
   private Value componentValue(Expr e, ParamSpec spec, Scope scope) {

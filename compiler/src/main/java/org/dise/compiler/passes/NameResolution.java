@@ -383,6 +383,26 @@ public final class NameResolution {
     }
   }
 
+  /**
+   * Records that the declaration at {@code span} takes {@code what} {@code index}; an error at
+   * {@code name} if another declaration took it first.
+   */
+  private void claim(Map<Integer, Span> declared, int index, Span span, String what, Name name) {
+    Span prior = declared.putIfAbsent(index, span);
+    if (prior != null && prior != span) {
+      diags.error(
+          name.span(),
+          what
+              + " "
+              + index
+              + " is declared twice (first at "
+              + prior.file().name()
+              + ":"
+              + prior.line()
+              + ")");
+    }
+  }
+
   private void declareRegister(Item.RegisterDecl r, Scope scope, boolean active) {
     Long init = r.init().map(e -> constant(e, scope)).orElse(0L);
     Matcher m = HPS_REGISTER.matcher(r.name().text());
@@ -392,18 +412,7 @@ public final class NameResolution {
     } else {
       index = allocate(reservedRegisters, declaredRegisters);
     }
-    Span prior = declaredRegisters.putIfAbsent(index, r.span());
-    if (prior != null && prior != r.span()) {
-      diags.error(
-          r.name().span(),
-          "HPS register "
-              + index
-              + " is declared twice (first at "
-              + prior.file().name()
-              + ":"
-              + prior.line()
-              + ")");
-    }
+    claim(declaredRegisters, index, r.span(), "HPS register", r.name());
     HpsRegister reg = new HpsRegister(index, r.name().text(), init == null ? 0 : init, r.span());
     declare(scope, r.name(), new Scope.RegisterE(reg, r.span()));
     if (active) {
@@ -466,18 +475,7 @@ public final class NameResolution {
     } else {
       idx = (int) Math.min(Integer.MAX_VALUE, index);
     }
-    Span prior = declaredCounters.putIfAbsent(idx, c.span());
-    if (prior != null && prior != c.span()) {
-      diags.error(
-          c.name().span(),
-          "counter "
-              + idx
-              + " is declared twice (first at "
-              + prior.file().name()
-              + ":"
-              + prior.line()
-              + ")");
-    }
+    claim(declaredCounters, idx, c.span(), "counter", c.name());
     Counter counter = new Counter(idx, c.name().text(), (int) width, init, c.span());
     declare(scope, c.name(), new Scope.CounterE(counter, c.span()));
     if (active) {

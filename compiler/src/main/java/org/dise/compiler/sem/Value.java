@@ -16,4 +16,19 @@ public sealed interface Value {
 
   /** A symbolic name: an opcode class, a mnemonic or codeword, a sink or trigger name. */
   record Symbol(String value) implements Value {}
+
+  /** {@code v} as the configuration carries it (what the runtime checks). */
+  static String text(Value v) {
+    return v instanceof Int i
+        ? Long.toString(i.value())
+        : v instanceof Str s
+            ? s.value()
+            : v instanceof Bool b
+                ? Boolean.toString(b.value())
+                : v instanceof Address a
+                    ? new org.dise.runtime.dise.SymbolRef(
+                            a.symbol(), a.end(), a.span().isNone() ? "" : a.span().toString())
+                        .asParam()
+                    : ((Symbol) v).value();
+  }
 }

@@ -25,7 +25,17 @@ public final class GuestSettings {
   private List<String> env = Machine.defaultEnv();
   private long seed = 0x5eed;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
+  private long translateWarmup;
   private Path sysroot;
+
+  /** Instructions retired before the first translation (0, the default here: none). */
+  public GuestSettings translateWarmup(long w) {
+    if (w < 0) {
+      throw new UserError("--translate-warmup must be 0 or more", ExitStatus.USAGE);
+    }
+    translateWarmup = w;
+    return this;
+  }
 
   /**
    * The directory dynamically linked programs take their dynamic linker and libraries from ({@code
@@ -185,15 +195,27 @@ public final class GuestSettings {
     Sandbox sandbox = new Sandbox(cwd);
     allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
     allowWrite.forEach(d -> sandbox.allowWrite(cwd.resolve(d)));
-    AcfState.paths().forEach(sandbox::protect);
+    sandbox.protectLater(AcfState::paths); // read when a check needs them (the config file)
     protect.forEach(p -> sandbox.protect(cwd.resolve(p)));
     GuestLimits l = sandbox.limits();
     for (String s : limits) {
       l = l.with(s); // checked when set
     }
     sandbox.setLimits(l);
-    sandbox.setSysroot(chooseSysroot(sysroot == null ? null : cwd.resolve(sysroot)));
+    // A sysroot named is checked now (a usage error); the default one is probed when the guest
+    // first needs it (a statically linked program never does).
+    String named = System.getenv(Sysroot.ENV);
+    if (sysroot != null || (named != null && !named.isEmpty())) {
+      sandbox.setSysroot(chooseSysroot(sysroot == null ? null : cwd.resolve(sysroot)));
+    }
     return new Machine.Options(
-        sandbox, new ArrayList<>(env), seed, notices, translateThreshold, onUnsupported, quantum);
+        sandbox,
+        new ArrayList<>(env),
+        seed,
+        notices,
+        translateThreshold,
+        onUnsupported,
+        quantum,
+        translateWarmup);
   }
 }

@@ -47,12 +47,20 @@ public final class Settings {
     if (explicit != null && !explicit.isEmpty()) {
       return Path.of(explicit);
     }
-    String xdg = System.getenv("XDG_CONFIG_HOME");
+    return xdgFolder("XDG_CONFIG_HOME", ".config").resolve("config.toml");
+  }
+
+  /**
+   * acf's folder in an XDG base directory: {@code $VARIABLE/acf} (for example XDG_CACHE_HOME), else
+   * {@code ~/HOME_FOLDER/acf} when the variable is unset or blank.
+   */
+  public static Path xdgFolder(String variable, String homeFolder) {
+    String xdg = System.getenv(variable);
     Path base =
-        xdg != null && !xdg.isEmpty()
+        xdg != null && !xdg.isBlank()
             ? Path.of(xdg)
-            : Path.of(System.getProperty("user.home"), ".config");
-    return base.resolve("acf").resolve("config.toml");
+            : Path.of(System.getProperty("user.home"), homeFolder);
+    return base.resolve("acf");
   }
 
   private static synchronized Map<String, String> fromFile() {

@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.ast.Param;
 import org.dise.compiler.lib.StandardLibrary;
-import org.dise.compiler.sem.InstructionField;
 import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -159,15 +158,12 @@ final class AcfCompletion {
   static List<CompletionItem> fields() {
     List<CompletionItem> out = new ArrayList<>();
     for (String f : LanguageDocs.fields().keySet()) {
-      InstructionField field = InstructionField.byName(f);
-      String detail =
-          f.equals("INSN")
-              ? "the original instruction"
-              : field != null && field.isStatic()
-                  ? "static field (patterns, directives)"
-                  : "dynamic field (replacement code only)";
       CompletionItem c =
-          item(f, CompletionItemKind.Field, detail, LanguageDocs.field(f).orElse(""));
+          item(
+              f,
+              CompletionItemKind.Field,
+              LanguageDocs.FieldTime.of(f).brief,
+              LanguageDocs.field(f).orElse(""));
       out.add(c);
     }
     return out;

@@ -197,54 +197,38 @@ final class AcfTextDocumentService implements TextDocumentService {
   }
 
   private static DocumentSymbol symbol(Item item) {
-    org.dise.compiler.ast.Name name;
-    SymbolKind kind;
-    String detail;
-    if (item instanceof Item.Production p) {
-      name = p.name();
-      kind = SymbolKind.Event;
-      detail = "production";
-    } else if (item instanceof Item.Replacement r) {
-      name = r.name();
-      kind = SymbolKind.Function;
-      detail = "replacement";
-    } else if (item instanceof Item.AcfBlock b) {
-      name = b.name();
-      kind = SymbolKind.Module;
-      detail = "acf";
-    } else if (item instanceof Item.SinkDecl s) {
-      name = s.name();
-      kind = SymbolKind.Object;
-      detail = "sink " + s.component().text();
-    } else if (item instanceof Item.TriggerDecl t) {
-      name = t.name();
-      kind = SymbolKind.Object;
-      detail = "trigger " + t.component().text();
-    } else if (item instanceof Item.CounterDecl c) {
-      name = c.name();
-      kind = SymbolKind.Variable;
-      detail = "counter";
-    } else if (item instanceof Item.RegisterDecl r) {
-      name = r.name();
-      kind = SymbolKind.Variable;
-      detail = "register";
-    } else if (item instanceof Item.ConstDecl c) {
-      name = c.name();
-      kind = SymbolKind.Constant;
-      detail = "const";
-    } else if (item instanceof Item.Import i) {
-      name = i.target();
-      kind = SymbolKind.Package;
-      detail = "import";
-    } else if (item instanceof Item.Use u) {
-      name = u.target();
-      kind = SymbolKind.Namespace;
-      detail = "use";
-    } else {
+    Optional<Declarations.Kind> kind = Declarations.Kind.of(item);
+    if (kind.isEmpty()) {
       return null;
     }
+    org.dise.compiler.ast.Name name = kind.get().item.nameOf(item);
+    // A sink or trigger shows its component too.
+    String detail =
+        item instanceof Item.SinkDecl s
+            ? "sink " + s.component().text()
+            : item instanceof Item.TriggerDecl t
+                ? "trigger " + t.component().text()
+                : kind.get().item.word;
     return new DocumentSymbol(
-        name.text(), kind, Positions.range(item.span()), Positions.range(name.span()), detail);
+        name.text(),
+        symbolKind(kind.get()),
+        Positions.range(item.span()),
+        Positions.range(name.span()),
+        detail);
+  }
+
+  /** How the outline draws a kind of declaration. */
+  private static SymbolKind symbolKind(Declarations.Kind kind) {
+    return switch (kind) {
+      case PRODUCTION -> SymbolKind.Event;
+      case REPLACEMENT -> SymbolKind.Function;
+      case BLOCK -> SymbolKind.Module;
+      case SINK, TRIGGER -> SymbolKind.Object;
+      case COUNTER, REGISTER, PARAM -> SymbolKind.Variable;
+      case CONST -> SymbolKind.Constant;
+      case IMPORT -> SymbolKind.Package;
+      case USE -> SymbolKind.Namespace;
+    };
   }
 
   /** Formatting through {@code acf fmt}'s formatter: one edit, or none for unparsable text. */

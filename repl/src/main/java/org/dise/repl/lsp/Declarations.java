@@ -1,6 +1,7 @@
 package org.dise.repl.lsp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.dise.compiler.ast.AcfFile;
@@ -10,6 +11,7 @@ import org.dise.compiler.ast.Name;
 import org.dise.compiler.ast.Param;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.diag.Span;
+import org.dise.repl.common.ItemName;
 
 /**
  * The names one parsed file declares, with where, what kind, a one-line signature and the comment
@@ -18,22 +20,32 @@ import org.dise.compiler.diag.Span;
 final class Declarations {
   /** What a declaration is; {@code label} is how hovers and completions name it. */
   enum Kind {
-    PRODUCTION("production"),
-    REPLACEMENT("replacement sequence"),
-    BLOCK("acf block"),
-    SINK("sink"),
-    TRIGGER("trigger"),
-    COUNTER("counter"),
-    REGISTER("HPS register"),
-    CONST("constant"),
-    PARAM("parameter"),
-    IMPORT("import"),
-    USE("use");
+    PRODUCTION("production", ItemName.PRODUCTION),
+    REPLACEMENT("replacement sequence", ItemName.REPLACEMENT),
+    BLOCK("acf block", ItemName.BLOCK),
+    SINK("sink", ItemName.SINK),
+    TRIGGER("trigger", ItemName.TRIGGER),
+    COUNTER("counter", ItemName.COUNTER),
+    REGISTER("HPS register", ItemName.REGISTER),
+    CONST("constant", ItemName.CONST),
+    PARAM("parameter", null),
+    IMPORT("import", ItemName.IMPORT),
+    USE("use", ItemName.USE);
 
     final String label;
 
-    Kind(String label) {
+    /** The items that declare it (none for a block's parameter). */
+    final ItemName item;
+
+    Kind(String label, ItemName item) {
       this.label = label;
+      this.item = item;
+    }
+
+    /** The kind of what the item declares, or empty for an item that declares nothing. */
+    static Optional<Kind> of(Item item) {
+      return ItemName.of(item)
+          .flatMap(n -> Arrays.stream(values()).filter(k -> k.item == n).findFirst());
     }
   }
 
@@ -59,8 +71,6 @@ final class Declarations {
   private static void collect(
       AcfFile file, List<Item> items, Optional<Item.AcfBlock> block, List<Decl> out) {
     for (Item item : items) {
-      Optional<Name> name = Optional.empty();
-      Kind kind = null;
       if (item instanceof Item.AcfBlock b) {
         out.add(
             new Decl(
@@ -83,44 +93,19 @@ final class Declarations {
                   ""));
         }
         collect(file, b.body(), Optional.of(b), out);
-      } else if (item instanceof Item.Production p) {
-        name = Optional.of(p.name());
-        kind = Kind.PRODUCTION;
-      } else if (item instanceof Item.Replacement r) {
-        name = Optional.of(r.name());
-        kind = Kind.REPLACEMENT;
-      } else if (item instanceof Item.SinkDecl d) {
-        name = Optional.of(d.name());
-        kind = Kind.SINK;
-      } else if (item instanceof Item.TriggerDecl d) {
-        name = Optional.of(d.name());
-        kind = Kind.TRIGGER;
-      } else if (item instanceof Item.CounterDecl d) {
-        name = Optional.of(d.name());
-        kind = Kind.COUNTER;
-      } else if (item instanceof Item.RegisterDecl d) {
-        name = Optional.of(d.name());
-        kind = Kind.REGISTER;
-      } else if (item instanceof Item.ConstDecl d) {
-        name = Optional.of(d.name());
-        kind = Kind.CONST;
-      } else if (item instanceof Item.Import i) {
-        name = Optional.of(i.target());
-        kind = Kind.IMPORT;
-      } else if (item instanceof Item.Use u) {
-        name = Optional.of(u.target());
-        kind = Kind.USE;
-      }
-      if (name.isPresent()) {
-        out.add(
-            new Decl(
-                name.get(),
-                kind,
-                item,
-                item.span(),
-                block,
-                signature(file, item),
-                docAbove(file, item.span())));
+      } else {
+        Kind.of(item)
+            .ifPresent(
+                kind ->
+                    out.add(
+                        new Decl(
+                            kind.item.nameOf(item),
+                            kind,
+                            item,
+                            item.span(),
+                            block,
+                            signature(file, item),
+                            docAbove(file, item.span()))));
       }
     }
   }

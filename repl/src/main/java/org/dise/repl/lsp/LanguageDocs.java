@@ -198,16 +198,40 @@ final class LanguageDocs {
     if (doc == null) {
       return Optional.empty();
     }
-    InstructionField f = InstructionField.byName(key);
-    String when =
-        key.equals("INSN")
-            ? "the original instruction"
-            : f != null && f.isStatic()
-                ? "static: known at decode, usable in patterns and as an"
-                    + " instantiation directive (§3.1, §3.5)"
-                : "dynamic: exists only while the instruction executes, so only replacement code may"
-                    + " read it (spec/acf-language.md section 4.2)";
-    return Optional.of("**T." + key + "**: " + doc + ".\n\n" + when + ".");
+    return Optional.of("**T." + key + "**: " + doc + ".\n\n" + FieldTime.of(key).hover + ".");
+  }
+
+  /**
+   * When a {@code T.} field is known, which decides where it may be read: {@code brief} is what a
+   * completion says, {@code hover} what a hover says.
+   */
+  enum FieldTime {
+    INSN("the original instruction", "the original instruction"),
+    STATIC(
+        "static field (patterns, directives)",
+        "static: known at decode, usable in patterns and as an instantiation directive (§3.1,"
+            + " §3.5)"),
+    DYNAMIC(
+        "dynamic field (replacement code only)",
+        "dynamic: exists only while the instruction executes, so only replacement code may read"
+            + " it (spec/acf-language.md section 4.2)");
+
+    final String brief;
+    final String hover;
+
+    FieldTime(String brief, String hover) {
+      this.brief = brief;
+      this.hover = hover;
+    }
+
+    /** The time of the field {@code key} (upper case, without {@code T.}). */
+    static FieldTime of(String key) {
+      if (key.equals("INSN")) {
+        return INSN;
+      }
+      InstructionField f = InstructionField.byName(key);
+      return f != null && f.isStatic() ? STATIC : DYNAMIC;
+    }
   }
 
   static Map<String, String> fields() {

@@ -13,6 +13,7 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.lib.LibraryResolver;
 import org.dise.compiler.parse.AcfParsing;
+import org.dise.repl.common.Settings;
 
 /**
  * The sources an open document refers to: library modules (through the same resolver as {@code acf
@@ -35,12 +36,7 @@ final class LibrarySources {
   }
 
   static Path defaultCache() {
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base =
-        xdg != null && !xdg.isBlank()
-            ? Path.of(xdg)
-            : Path.of(System.getProperty("user.home"), ".cache");
-    return base.resolve("acf").resolve("stdlib");
+    return Settings.xdgFolder("XDG_CACHE_HOME", ".cache").resolve("stdlib");
   }
 
   LibraryResolver resolver() {

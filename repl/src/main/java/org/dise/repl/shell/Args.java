@@ -2,6 +2,7 @@ package org.dise.repl.shell;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.dise.runtime.isa.Registers;
 
 /** The REPL's argument syntax: words with quotes, numbers, and commands without arguments. */
 final class Args {
@@ -24,6 +25,23 @@ final class Args {
     } catch (NumberFormatException e) {
       throw new ReplError("not a number: " + s);
     }
+  }
+
+  /**
+   * An integer register's number by its ABI or x name; {@code hint} follows an unknown one in the
+   * error, telling how the command writes registers.
+   */
+  static int register(String name, String hint) {
+    int r;
+    try {
+      r = Registers.xByName(name);
+    } catch (RuntimeException e) {
+      r = -1;
+    }
+    if (r < 0 || r >= 32) {
+      throw new ReplError("no register named " + name + " (" + hint + ")");
+    }
+    return r;
   }
 
   /** Words separated by spaces; double or single quotes group words. */

@@ -8,50 +8,18 @@ import java.util.regex.Pattern;
  * The REPL's breakpoint commands, one group of the session's commands: {@code :break} (an address,
  * or {@code when EXPR}: a condition, {@link BreakCondition}) and {@code :delete}.
  */
-final class BreakpointCommands {
+final class BreakpointCommands extends CommandGroup {
   private static final Pattern PC_IS =
       Pattern.compile("pc\\s*==\\s*(?:symbol\\(\\s*([^)\\s]+)\\s*\\)|(\\S+))");
 
-  private final Debuggee program;
-  private final StringBuilder out;
-
   BreakpointCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "break",
-        "[SYMBOL|ADDR | when EXPR]",
-        "set a breakpoint or condition, or list them",
-        "Stop before the instruction at a function or address; without an argument, list the"
-            + " breakpoints. `when EXPR` stops on a condition: a production label (before each"
-            + " instruction it matches), counter N == V (also != < <= > >=), zero_N, overflow_N or"
-            + " !zero_N, sink NAME count >= V (the events the sink recorded; also == != < <= >),"
-            + " sink NAME[KEY] >= V (the weight of one entry of its profile: its key as acf compare"
-            + " writes it, or a function name or address in its row; the profile is read at each"
-            + " event, so this one is slower), all after the instruction that makes them true, or"
-            + " pc == symbol(f) (an address).",
-        List.of(
-            ":break main",
-            ":break 0x10430",
-            ":break when P3",
-            ":break when counter 1 == 3",
-            ":break when overflow_1",
-            ":break when sink calls count >= 100",
-            ":break when sink calls[puts] >= 2",
-            ":break when pc == symbol(printf)",
-            ":break"),
-        this::breakCommand);
-    t.add(
-        "delete",
-        "WHERE|all|when N",
-        "remove a breakpoint or condition",
-        "Remove a"
-            + " breakpoint (SYMBOL or ADDR), condition N (as :break lists them), or all of them.",
-        List.of(":delete main", ":delete when 1", ":delete all"),
-        this::delete);
+    t.add("break", this::breakCommand);
+    t.add("delete", this::delete);
   }
 
   void breakCommand(List<String> args) {

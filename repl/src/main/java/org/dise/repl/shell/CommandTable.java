@@ -7,19 +7,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The REPL's commands by name: what each command group registers (name, argument synopsis, a brief
- * line for {@code :help}, the summary and examples of {@code :help NAME}, and the action), and the
- * dispatch of a {@code :NAME ARGS...} line to one of them.
+ * The REPL's commands by name: what each command group registers (name and action, with the help
+ * that {@link CommandHelp} reads for the name), and the dispatch of a {@code :NAME ARGS...} line to
+ * one of them.
  */
 final class CommandTable {
   /** One REPL command. */
-  record Command(
-      String name,
-      String synopsis,
-      String brief,
-      String summary,
-      List<String> examples,
-      Action action) {}
+  record Command(String name, CommandHelp help, Action action) {}
 
   /** What a command does with its arguments (words, quotes removed). */
   @FunctionalInterface
@@ -29,16 +23,25 @@ final class CommandTable {
 
   private final Map<String, Command> commands = new LinkedHashMap<>();
 
-  void add(
-      String name,
-      String synopsis,
-      String brief,
-      String summary,
-      List<String> examples,
-      Action action) {
-    if (commands.put(name, new Command(name, synopsis, brief, summary, examples, action)) != null) {
+  /** Registers command {@code :name}, whose help {@code commands.md} must have. */
+  void add(String name, Action action) {
+    CommandHelp help = CommandHelp.all().get(name);
+    if (help == null) {
+      throw new IllegalStateException("command :" + name + " has no help in commands.md");
+    }
+    if (commands.put(name, new Command(name, help, action)) != null) {
       throw new IllegalStateException("command :" + name + " registered twice");
     }
+  }
+
+  /** Registers command {@code :name}, which takes no arguments. */
+  void addNoArgs(String name, Runnable action) {
+    add(
+        name,
+        a -> {
+          Args.none(a, name);
+          action.run();
+        });
   }
 
   /** The commands in registration order. */

@@ -22,7 +22,6 @@ import org.dise.runtime.dise.Production;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.elf.Symbol;
-import org.dise.runtime.isa.Registers;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.TriggerSpec;
@@ -595,16 +594,7 @@ final class Debuggee implements InspectionCommands.ProgramView {
       if (reg.toLowerCase(Locale.ROOT).matches("dr[0-7]")) {
         return m.cpu().x[Cpu.DISE_REG_BASE + (reg.charAt(2) - '0')] + off;
       }
-      int r;
-      try {
-        r = Registers.xByName(reg);
-      } catch (RuntimeException e) {
-        r = -1;
-      }
-      if (r < 0 || r >= 32) {
-        throw new ReplError("no register named " + reg + " (write $sp, $a0, $pc, $dr0...)");
-      }
-      return m.cpu().x[r] + off;
+      return m.cpu().x[Args.register(reg, "write $sp, $a0, $pc, $dr0...")] + off;
     }
     String name = s;
     long offset = 0;

@@ -71,112 +71,22 @@ final class InspectionCommands {
   }
 
   void register(CommandTable t) {
-    t.add(
-        "bt",
-        "",
-        "the guest's call stack",
-        "The guest's call stack, innermost first: the pc,"
-            + " then each active call's return address, from the shadow stack that the decode stage"
-            + " keeps of every call and return since the program started.",
-        List.of(":bt"),
-        a -> {
-          Args.none(a, "bt");
-          backtrace();
-        });
-    t.add(
-        "threads",
-        "",
-        "the guest's threads",
-        "The live threads of the guest process: id, state (running, runnable, futex wait,"
-            + " blocked in a system call) and pc; '*' marks the thread :bt and :regs show.",
-        List.of(":threads"),
-        a -> {
-          Args.none(a, "threads");
-          threads();
-        });
-    t.add(
-        "thread",
-        "N",
-        "show thread N in :bt and :regs",
-        "Select thread N (an id :threads lists) for :bt and :regs until the program runs"
-            + " again; the thread on the hart is not changed, so the run goes on as it would.",
-        List.of(":thread 1001"),
-        this::thread);
-    t.add(
-        "regs",
-        "",
-        "application and DISE registers",
-        "The application registers (pc,"
-            + " x0-x31 by ABI name), and the DISE registers $dr0-$dr7 when productions are"
-            + " active.",
-        List.of(":regs"),
-        a -> {
-          Args.none(a, "regs");
-          regs();
-        });
-    t.add(
-        "mem",
-        "ADDR [N] | x/NFS ADDR",
-        "dump memory, or typed views",
-        "N bytes of memory"
-            + " (default 64) from an address, function or register ($sp); or, as gdb's x, N units"
-            + " of size S (b h w g: 1 2 4 8 bytes) in format F (x hex, d signed, u unsigned, a"
-            + " address with its symbol, c character, s C string).",
-        List.of(
-            ":mem 0x10000 32",
-            ":mem main",
-            ":mem x/8xg $sp",
-            ":mem x/4a $sp",
-            ":mem x/s $a0",
-            ":mem x/4dw main"),
-        this::mem);
-    t.add(
-        "disasm",
-        "[ADDR] [N]",
-        "disassemble around the pc or from an address",
-        "N"
-            + " instructions (default 10) from an address or function, or from the pc; '=>' marks"
-            + " the pc.",
-        List.of(":disasm", ":disasm main 20"),
-        this::disasm);
-    t.add(
-        "counters",
-        "",
-        "HPS counters, flags and registers",
-        "The HPS counters with their" + " zero and overflow flags, and the HPS registers.",
-        List.of(":counters"),
-        a -> {
-          Args.none(a, "counters");
-          counters();
-        });
-    t.add(
-        "set",
-        "counter|overflow|reg X V",
-        "set a counter, flag or register",
-        "Set an HPS counter (:set counter N V, as set_N does: masked to its width, overflow"
-            + " cleared), a counter's sticky overflow flag (:set overflow N 0|1), an application"
-            + " register or pc, or a DISE register (:set reg NAME V, NAME as :regs shows it).",
-        List.of(
-            ":set counter 0 1",
-            ":set overflow 1 0",
-            ":set reg a0 42",
-            ":set reg pc main",
-            ":set reg $dr2 5"),
-        this::set);
-    t.add(
-        "sample",
-        "on|off",
-        "turn the sampling flag (counter 0) on or off",
-        "Turn the"
-            + " sampling flag on or off: counter 0 set to 0 (zero_0 true) or 1, as the trigger"
-            + " productions of equations (1) and (2) do.",
-        List.of(":sample off", ":sample on"),
-        a -> {
-          if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
-            throw new ReplError("usage: :sample on|off");
-          }
-          setCounter(0, a.get(0).equals("on") ? 0 : 1);
-        });
+    t.addNoArgs("bt", this::backtrace);
+    t.addNoArgs("threads", this::threads);
+    t.add("thread", this::thread);
+    t.addNoArgs("regs", this::regs);
+    t.add("mem", this::mem);
+    t.add("disasm", this::disasm);
+    t.addNoArgs("counters", this::counters);
+    t.add("set", this::set);
+    t.add("sample", this::sample);
+  }
+
+  private void sample(List<String> a) {
+    if (a.size() != 1 || !(a.get(0).equals("on") || a.get(0).equals("off"))) {
+      throw new ReplError("usage: :sample on|off");
+    }
+    setCounter(0, a.get(0).equals("on") ? 0 : 1);
   }
 
   /** The selected thread's saved state, or null when the thread on the hart is shown. */
@@ -572,15 +482,7 @@ final class InspectionCommands {
       out.append(String.format("$dr%d = 0x%x%n", i, v));
       return;
     }
-    int r;
-    try {
-      r = Registers.xByName(name);
-    } catch (RuntimeException e) {
-      r = -1;
-    }
-    if (r < 0 || r >= 32) {
-      throw new ReplError("no register named " + name + " (use ABI names such as a0, or x10)");
-    }
+    int r = Args.register(name, "use ABI names such as a0, or x10");
     if (r == 0) {
       throw new ReplError("zero is always 0");
     }

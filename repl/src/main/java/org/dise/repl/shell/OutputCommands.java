@@ -16,45 +16,20 @@ import org.dise.runtime.sink.Sink;
  * tables as {@code acf run} prints) and {@code :out DIR} (what {@code acf run --out} writes,
  * through the same {@link RunService}).
  */
-final class OutputCommands {
+final class OutputCommands extends CommandGroup {
   static final int PROFILE_TOP = 10;
 
-  private final Debuggee program;
   private final Workspace workspace;
-  private final StringBuilder out;
 
   OutputCommands(Debuggee program, Workspace workspace, StringBuilder out) {
-    this.program = program;
+    super(program, out);
     this.workspace = workspace;
-    this.out = out;
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "profile",
-        "",
-        "every sink's profile so far, and the costs",
-        "Every sink's profile"
-            + " so far (top "
-            + PROFILE_TOP
-            + " entries) and the cost figures. acf run --out DIR"
-            + " writes them for acf report and acf compare.",
-        List.of(":profile"),
-        a -> {
-          Args.none(a, "profile");
-          profile();
-        });
-    t.add(
-        "out",
-        "DIR",
-        "write the profiles as acf run --out does",
-        "Write every sink's"
-            + " profile so far and the costs into DIR, as acf run --out writes them (NAME.csv,"
-            + " NAME.json, NAME.folded, the sink's own files, summary.json; exit_status is -1 while"
-            + " the program has not exited): acf report DIR prints them, acf compare compares two."
-            + " DIR must be new, empty, or a run directory written before (its files are replaced).",
-        List.of(":out runs/pairs", ":out /tmp/before"),
-        this::write);
+    t.addNoArgs("profile", this::profile);
+    t.add("out", this::write);
   }
 
   private DiseEngine requireEngine() {

@@ -18,10 +18,8 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * {@code :tables} and {@code :save} over the session's {@link Workspace}, and the typed entries
  * ({@link #submit}).
  */
-final class ProductionCommands {
+final class ProductionCommands extends CommandGroup {
   private final Workspace workspace;
-  private final Debuggee program;
-  private final StringBuilder out;
 
   /** Counts a refused change as a command's error (the diagnostics are already printed). */
   private final Runnable failed;
@@ -30,141 +28,49 @@ final class ProductionCommands {
   private String editBuffer;
 
   ProductionCommands(Workspace workspace, Debuggee program, StringBuilder out, Runnable failed) {
+    super(program, out);
     this.workspace = workspace;
-    this.program = program;
-    this.out = out;
     this.failed = failed;
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "load",
-        "FILE|MODULE",
-        "load an ACF file or library module (its productions join)",
-        "Load an ACF file; its productions join the session's (checked as by acf check; on an"
-            + " error the session keeps its previous productions). A name that is not a file but a"
-            + " standard library module (:lib lists them) imports that module, as `import MODULE;`"
-            + " does: its names and blocks become available.",
-        List.of(":load examples/acf/hot_call_pairs.acf", ":load sampling"),
-        this::load);
-    t.add(
-        "lib",
-        "[MODULE]",
-        "list the standard library, or one module's blocks",
-        "List the"
-            + " standard library's modules with their summaries, or one module's parameterised"
-            + " blocks and names. Use a block by typing `import MODULE;` and `use BLOCK(args);`.",
-        List.of(":lib", ":lib prelude"),
-        this::lib);
-    t.add(
-        "reload",
-        "",
-        "read the loaded files again and recompile",
-        "Read every loaded file"
-            + " again (after editing it) and recompile; a paused program gets the new set as"
-            + " :apply installs it.",
-        List.of(":reload"),
-        a -> {
-          Args.none(a, "reload");
-          Workspace.Outcome o = workspace.reload();
-          report(o);
-          if (o.ok() && program.pausedMidRun() && program.behind()) {
-            program.apply(); // :reload of files is a hot reload too
-          }
-        });
-    t.add(
-        "undo",
-        "",
-        "go back to the productions before the last change",
-        "Restore the"
-            + " production set as it was before the last accepted change (a typed entry, a"
-            + " replacement, :load, :reload, :reset); repeat to go further back.",
-        List.of(":undo"),
-        a -> {
-          Args.none(a, "undo");
-          report(workspace.undo());
-        });
-    t.add(
-        "diff",
-        "",
-        "the productions against the last run's",
-        "Show what changed since the"
-            + " program was last started (or since :apply installed a set): '-' lines are items"
-            + " gone or changed, '+' lines items new or changed, by label.",
-        List.of(":diff"),
-        a -> {
-          Args.none(a, "diff");
-          diff();
-        });
-    t.add(
-        "edit",
-        "LABEL",
-        "edit a production (or any named item) in $EDITOR or in place",
-        "Edit the item named LABEL (a production, replacement, sink, counter, block...): in"
-            + " $VISUAL or $EDITOR when one is set, else as the next input line, pre-filled; the"
-            + " edited text replaces the item as a retyped label does (:undo goes back).",
-        List.of(":edit P3", ":edit R3"),
-        this::edit);
-    t.add(
-        "show",
-        "",
-        "print the session's ACF text",
-        "Print the session's ACF: the loaded" + " files, then the typed entries.",
-        List.of(":show"),
-        a -> {
-          Args.none(a, "show");
-          out.append(workspace.isEmpty() ? "(no productions)\n" : workspace.source());
-        });
-    t.add(
-        "reset",
-        "",
-        "forget every production",
-        "Forget every loaded file and typed" + " production.",
-        List.of(":reset"),
-        a -> {
-          Args.none(a, "reset");
-          workspace.reset();
-          out.append("productions cleared\n");
-        });
-    t.add(
-        "check",
-        "",
-        "every diagnostic of the session's ACF, as acf check prints it",
-        "Check the"
-            + " session's ACF (loaded files and typed entries, pending ones too) and print every"
-            + " diagnostic acf check prints for the same text: names still undeclared, and the"
-            + " warnings about the whole set (a replacement no production uses) that typing"
-            + " leaves for later.",
-        List.of(":check"),
-        a -> {
-          Args.none(a, "check");
-          Workspace.Outcome o = workspace.check();
-          out.append(o.text());
-          if (!o.ok()) {
-            failed.run();
-          }
-        });
-    t.add(
-        "tables",
-        "",
-        "the PT, CT inputs and RT as lowered, counters, sinks",
-        "The"
-            + " production set as lowered: budget use, pattern table (PT), conditionals table (CT)"
-            + " inputs, replacement table (RT), counters, sinks.",
-        List.of(":tables"),
-        a -> {
-          Args.none(a, "tables");
-          tables();
-        });
-    t.add(
-        "save",
-        "FILE",
-        "save the productions as a deployable configuration",
-        "Save the"
-            + " production set as a deployable configuration (acf run --config FILE runs it"
-            + " without the compiler); refused when it does not fit the hardware budget.",
-        List.of(":save pairs.dcfg"),
-        this::save);
+    t.add("load", this::load);
+    t.add("lib", this::lib);
+    t.addNoArgs("reload", this::reload);
+    t.addNoArgs("undo", () -> report(workspace.undo()));
+    t.addNoArgs("diff", this::diff);
+    t.add("edit", this::edit);
+    t.addNoArgs("show", this::show);
+    t.addNoArgs("reset", this::reset);
+    t.addNoArgs("check", this::check);
+    t.addNoArgs("tables", this::tables);
+    t.add("save", this::save);
+  }
+
+  private void reload() {
+    Workspace.Outcome o = workspace.reload();
+    report(o);
+    if (o.ok() && program.pausedMidRun() && program.behind()) {
+      program.apply(); // :reload of files is a hot reload too
+    }
+  }
+
+  private void show() {
+    out.append(workspace.isEmpty() ? "(no productions)\n" : workspace.source());
+  }
+
+  private void reset() {
+    workspace.reset();
+    out.append("productions cleared\n");
+  }
+
+  private void check() {
+    Workspace.Outcome o = workspace.check();
+    out.append(o.text());
+    if (!o.ok()) {
+      failed.run();
+    }
   }
 
   /** A typed entry: compiled with the session's productions, replacing an item of its label. */

@@ -12,6 +12,7 @@ import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.SourceFile;
 import org.dise.compiler.diag.Span;
 import org.dise.compiler.parse.AcfParsing;
+import org.dise.repl.common.ItemName;
 
 /**
  * Edits of the session's ACF text by item: which top-level items a text has (by label or declared
@@ -73,25 +74,9 @@ final class ProductionEdits {
             : item instanceof Item.Use u ? "use " + u.target().text() : "";
   }
 
+  /** The name the item declares, or null (an import or use declares none). */
   private static Name name(Item item) {
-    if (item instanceof Item.Production p) {
-      return p.name();
-    } else if (item instanceof Item.Replacement r) {
-      return r.name();
-    } else if (item instanceof Item.AcfBlock b) {
-      return b.name();
-    } else if (item instanceof Item.SinkDecl s) {
-      return s.name();
-    } else if (item instanceof Item.TriggerDecl t) {
-      return t.name();
-    } else if (item instanceof Item.CounterDecl c) {
-      return c.name();
-    } else if (item instanceof Item.RegisterDecl r) {
-      return r.name();
-    } else if (item instanceof Item.ConstDecl c) {
-      return c.name();
-    }
-    return null;
+    return ItemName.of(item).filter(ItemName::declares).map(k -> k.nameOf(item)).orElse(null);
   }
 
   /** Widens [start, end) to whole lines when nothing else shares them (comments after it do). */

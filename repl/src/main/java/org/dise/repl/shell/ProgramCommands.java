@@ -12,137 +12,51 @@ import org.dise.runtime.Machine;
  * same {@link org.dise.repl.common.GuestSettings} and {@link RunService} as {@code acf run}),
  * {@code :run}, {@code :continue}, {@code :step}, {@code :until} and {@code :apply}.
  */
-final class ProgramCommands {
-  private final Debuggee program;
-  private final StringBuilder out;
+final class ProgramCommands extends CommandGroup {
 
   /** Whether :env changed the environment (else it is the default, the same on every host). */
   private boolean envSet;
 
   ProgramCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "program",
-        "PATH [ARGS...]",
-        "load a RISC-V program with arguments",
-        "Load a RISC-V"
-            + " program with its arguments (it starts at its entry point; the guest's stdin is"
-            + " empty unless :stdin names a file).",
-        List.of(
-            ":program examples/programs/bin/hello a b", ":program examples/programs/bin/chess 2"),
-        this::load);
-    t.add(
-        "env",
-        "[clear | host | NAME=VALUE...]",
-        "the guest's environment",
-        "Without"
-            + " arguments, show the guest's environment; 'clear' empties it, 'host' replaces it by"
-            + " the host's, NAME=VALUE adds to it. It starts empty, the same on every host, as for"
-            + " acf run. Takes effect at the next :program or :run.",
-        List.of(":env", ":env clear", ":env host", ":env LANG=C HOME=/tmp"),
-        this::env);
-    t.add(
-        "stdin",
-        "[FILE | none]",
-        "the file the guest reads as stdin",
-        "Without arguments,"
-            + " show what the guest reads as standard input; FILE makes it read that file (from its"
-            + " start at every :program and :run), 'none' gives it an empty stdin (the default).",
-        List.of(":stdin input.txt", ":stdin none"),
-        this::stdin);
-    t.add(
-        "allow",
-        "[read|write DIR]",
-        "let the guest read or write a folder",
-        "Confinement,"
-            + " as acf run --allow-read and --allow-write: the guest may read and write the"
-            + " working folder only; 'read DIR' lets it read files under DIR too, 'write DIR' read"
-            + " and write them. Without arguments, list the folders allowed. Takes effect at the"
-            + " next :program or :run.",
-        List.of(":allow read /usr/share/dict", ":allow write /tmp/out", ":allow"),
-        this::allow);
-    t.add(
-        "limit",
-        "[NAME=VALUE]",
-        "a guest resource limit",
-        "As acf run --limit: nofile=N"
-            + " open descriptors, as=SIZE bytes of address space (K, M, G); the guest gets"
-            + " EMFILE/ENOMEM at the limit. Without arguments, list the limits set. Takes effect at"
-            + " the next :program or :run.",
-        List.of(":limit nofile=16", ":limit as=64M", ":limit"),
-        this::limit);
-    t.add(
-        "run",
-        "",
-        "run the program from its start",
-        "Start the program from the beginning"
-            + " under the current productions and run it until it exits, faults, reaches a"
-            + " breakpoint or Ctrl-C.",
-        List.of(":run"),
-        a -> {
-          Args.none(a, "run");
-          program.restart();
-          program.resume(Long.MAX_VALUE, -1);
-        });
-    t.add(
-        "apply",
-        "",
-        "install the changed productions into the paused program",
-        "Hot"
-            + " reload: install the session's current productions into the paused program, which"
-            + " :continue runs on under them. Counters keep their values by index unless their"
-            + " declaration changed; a sink keeps its profile when it is bound as before; what was"
-            + " reset is listed. Every instruction is decoded again, so the new patterns apply from"
-            + " the next instruction. Under a trigger, the trigger keeps its intervals and"
-            + " decisions and injects the interval's codeword again (spec/engine.md).",
-        List.of(":apply", ":reload   (then :apply)"),
-        a -> {
-          Args.none(a, "apply");
-          program.apply();
-        });
-    t.add(
-        "continue",
-        "",
-        "continue from where it stopped",
-        "Continue the program from where it" + " stopped.",
-        List.of(":continue"),
-        a -> {
-          Args.none(a, "continue");
-          program.resume(Long.MAX_VALUE, -1);
-        });
-    t.add(
-        "step",
-        "[N]",
-        "execute N instructions (default 1)",
-        "Execute N application" + " instructions (default 1), then show where the program is.",
-        List.of(":step", ":step 1000"),
-        a -> {
-          if (a.size() > 1) {
-            throw new ReplError("usage: :step [N]");
-          }
-          long n = a.isEmpty() ? 1 : Args.number(a.get(0));
-          if (n <= 0) {
-            throw new ReplError(":step needs a positive count");
-          }
-          program.resume(n, -1);
-        });
-    t.add(
-        "until",
-        "SYMBOL|ADDR",
-        "continue until a function or address",
-        "Continue until the" + " program reaches a function or address.",
-        List.of(":until main", ":until 0x10430"),
-        a -> {
-          if (a.size() != 1) {
-            throw new ReplError("usage: :until SYMBOL|ADDR");
-          }
-          program.requireProgram();
-          program.resume(Long.MAX_VALUE, program.address(a.get(0)));
-        });
+    t.add("program", this::load);
+    t.add("env", this::env);
+    t.add("stdin", this::stdin);
+    t.add("allow", this::allow);
+    t.add("limit", this::limit);
+    t.addNoArgs("run", this::run);
+    t.addNoArgs("apply", program::apply);
+    t.addNoArgs("continue", () -> program.resume(Long.MAX_VALUE, -1));
+    t.add("step", this::step);
+    t.add("until", this::until);
+  }
+
+  private void run() {
+    program.restart();
+    program.resume(Long.MAX_VALUE, -1);
+  }
+
+  private void step(List<String> a) {
+    if (a.size() > 1) {
+      throw new ReplError("usage: :step [N]");
+    }
+    long n = a.isEmpty() ? 1 : Args.number(a.get(0));
+    if (n <= 0) {
+      throw new ReplError(":step needs a positive count");
+    }
+    program.resume(n, -1);
+  }
+
+  private void until(List<String> a) {
+    if (a.size() != 1) {
+      throw new ReplError("usage: :until SYMBOL|ADDR");
+    }
+    program.requireProgram();
+    program.resume(Long.MAX_VALUE, program.address(a.get(0)));
   }
 
   void load(List<String> args) {

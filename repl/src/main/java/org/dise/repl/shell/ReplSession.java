@@ -306,22 +306,11 @@ public final class ReplSession {
   // ------------------------------------------------------------------ commands
 
   private void register() {
-    commands.add(
-        "help",
-        "[COMMAND]",
-        "list the commands, or one command with examples",
-        "List the commands, or show one command with examples.",
-        List.of(":help", ":help break"),
-        this::help);
+    commands.add("help", this::help);
     productions.register(commands);
-    commands.add(
+    commands.addNoArgs(
         "{",
-        "",
-        "start a multi-line entry (:} ends it)",
-        "Start an entry of several" + " lines; :} ends it and compiles it.",
-        List.of(":{", "R3: call(CallPair_handler, T.INSN);", "    T.INSN;", ":}"),
-        a -> {
-          Args.none(a, "{");
+        () -> {
           block = true;
         });
     new ProgramCommands(program, out).register(commands);
@@ -330,13 +319,7 @@ public final class ReplSession {
     new TriggerCommands(program, out).register(commands);
     new TimingCommands(program, out).register(commands);
     new OutputCommands(program, workspace, out).register(commands);
-    commands.add(
-        "quit",
-        "",
-        "leave the REPL",
-        "Leave the REPL (Ctrl-D does too).",
-        List.of(":quit"),
-        a -> quit = true);
+    commands.add("quit", a -> quit = true);
   }
 
   private void help(List<String> args) {
@@ -345,8 +328,9 @@ public final class ReplSession {
           "Type productions and declarations as in an ACF file; an entry may span"
               + " lines\n(it ends when complete, or at an empty line). Commands:\n");
       for (CommandTable.Command c : commands.all()) {
-        String head = ":" + c.name() + (c.synopsis().isEmpty() ? "" : " " + c.synopsis());
-        out.append(String.format("  %-32s %s%n", head, c.brief()));
+        String head =
+            ":" + c.name() + (c.help().synopsis().isEmpty() ? "" : " " + c.help().synopsis());
+        out.append(String.format("  %-32s %s%n", head, c.help().brief()));
       }
       // Entries may come in any order, as in a file: a production may name a later replacement.
       out.append("Example (a production may name a replacement typed before or after it):\n")
@@ -365,15 +349,16 @@ public final class ReplSession {
     if (c == null) {
       throw new ReplError("no command :" + name + "; :help lists them");
     }
+    CommandHelp h = c.help();
     out.append(":")
         .append(c.name())
-        .append(c.synopsis().isEmpty() ? "" : " " + c.synopsis())
+        .append(h.synopsis().isEmpty() ? "" : " " + h.synopsis())
         .append('\n')
         .append("  ")
-        .append(c.summary())
+        .append(h.summary())
         .append('\n')
         .append("Examples:\n");
-    for (String e : c.examples()) {
+    for (String e : h.examples()) {
       out.append("  ").append(e).append('\n');
     }
   }

@@ -9,29 +9,15 @@ import org.dise.runtime.timing.TimingRun;
  * The REPL's {@code :timing}: measures what runs with a cycle-level timing model, as {@code acf run
  * --timing} (spec/timing.md), and shows its cycles, CPI and MPKIs.
  */
-final class TimingCommands {
-  private final Debuggee program;
-  private final StringBuilder out;
+final class TimingCommands extends CommandGroup {
 
   TimingCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "timing",
-        "[inorder | ooo | off] [NAME=VALUE...]",
-        "measure cycles with a timing model",
-        "Without arguments, show the timing measurement of what ran: cycles of the application"
-            + " alone and with profiling, CPI, L1 I, L1 D, L2 and branch MPKI, the overhead (and"
-            + " energy on inorder). 'inorder' (StrongARM SA-1110-like) or 'ooo' (the first"
-            + " paper's 4-wide out-of-order core) turns it on, with parameters as in"
-            + " --timing-config (acf timing list names them); 'off' turns it off. After each run"
-            + " or step a line gives the figures so far. Takes effect at once if the program has"
-            + " not started; a paused program is measured from that point on.",
-        List.of(":timing ooo", ":timing inorder l1d.size=16384", ":timing", ":timing off"),
-        this::timing);
+    t.add("timing", this::timing);
   }
 
   private void timing(List<String> a) {

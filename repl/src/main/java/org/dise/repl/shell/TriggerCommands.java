@@ -14,50 +14,17 @@ import org.dise.runtime.trigger.TriggerSpec;
  * strategies and parameters of {@code acf run --sampling}, checked by the same {@link RunService})
  * and {@code :phases} (the running trigger's intervals and phase tracker).
  */
-final class TriggerCommands {
+final class TriggerCommands extends CommandGroup {
   private static final int PHASE_TRACE_SHOWN = 10;
 
-  private final Debuggee program;
-  private final StringBuilder out;
-
   TriggerCommands(Debuggee program, StringBuilder out) {
-    this.program = program;
-    this.out = out;
+    super(program, out);
   }
 
+  @Override
   void register(CommandTable t) {
-    t.add(
-        "trigger",
-        "[STRATEGY [NAME=VALUE...] | set NAME=VALUE... | none]",
-        "the sampling trigger and its parameters",
-        "Without arguments, show the trigger that"
-            + " runs the program: one set here, else the one the ACF declares. STRATEGY is"
-            + " exhaustive, periodic:N, random:P[:SEED] or phase[:POLICY] (as acf run --sampling),"
-            + " with parameters such as interval=1M, threshold=15, buckets=32, table=20,"
-            + " predictor=markov; 'set' changes parameters of the current trigger; 'none' runs"
-            + " without one. The trigger injects on_trig_inst/off_trig_inst at interval boundaries"
-            + " (import sampling; use external_trigger; turns them into the sampling flag). Takes"
-            + " effect at the next :run, or at once if the program has not started.",
-        List.of(
-            ":trigger phase interval=1M threshold=15",
-            ":trigger periodic:4",
-            ":trigger set interval=2M",
-            ":trigger none"),
-        this::trigger);
-    t.add(
-        "phases",
-        "",
-        "the trigger's intervals, phase tracker and phase table",
-        "Show the"
-            + " running trigger's state: intervals so far, the current interval and whether it is"
-            + " sampled; with phase-aware sampling also the phase tracker (phases, the prediction"
-            + " for the next interval, prediction accuracy), the phase table (phase, sampled bit,"
-            + " count) and the last intervals' phases.",
-        List.of(":phases"),
-        a -> {
-          Args.none(a, "phases");
-          phases();
-        });
+    t.add("trigger", this::trigger);
+    t.addNoArgs("phases", this::phases);
   }
 
   void trigger(List<String> args) {

@@ -202,12 +202,7 @@ final class Workspace {
     }
     State s = history.pop();
     if (s.files().isEmpty() && s.typed().isEmpty()) {
-      files = new ArrayList<>();
-      typed = "";
-      set = null;
-      undeclared = List.of();
-      pendingFrom = -1;
-      version++;
+      clear();
       return new Outcome(true, "undone: no productions\n");
     }
     Outcome o = attempt(s.files(), s.typed(), null, 0, false);
@@ -263,6 +258,11 @@ final class Workspace {
   /** Forgets every file and typed entry. */
   void reset() {
     history.push(new State(files, typed));
+    clear();
+  }
+
+  /** No file, no typed entry, no production set: a new version. */
+  private void clear() {
     files = new ArrayList<>();
     typed = "";
     set = null;

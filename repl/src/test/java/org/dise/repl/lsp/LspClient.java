@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.dise.repl.AcfJvm;
 
 /**
  * A test client that starts {@code acf lsp} in a JVM of its own and speaks JSON-RPC to it over its
@@ -30,14 +31,7 @@ final class LspClient implements AutoCloseable {
   private int nextId = 1;
 
   LspClient(Path root, Path cache) throws IOException {
-    List<String> cmd =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "org.dise.repl.Main",
-            "lsp",
-            "--stdio");
+    List<String> cmd = AcfJvm.command(List.of(), "lsp", "--stdio");
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .directory(root.toFile())

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.dise.repl.AcfJvm;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.FixedLengthRoot;
 import org.dise.testsupport.Golden;
@@ -58,15 +59,7 @@ class ReplTranscriptTest {
     // from a path of the same length everywhere, its programs as hard links there, so
     // transcripts do not.
     Path link = FixedLengthRoot.create("acf-golden", "examples/programs/bin");
-    List<String> cmd =
-        new java.util.ArrayList<>(
-            List.of(
-                javaBin(),
-                "-Xss16m",
-                "-Duser.dir=" + link,
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.dise.repl.Main"));
+    List<String> cmd = AcfJvm.command(List.of("-Xss16m", "-Duser.dir=" + link));
     cmd.addAll(args);
     try {
       Captured c = Captured.process(cmd, ROOT, 300);
@@ -74,9 +67,5 @@ class ReplTranscriptTest {
     } finally {
       FixedLengthRoot.remove(link);
     }
-  }
-
-  static String javaBin() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

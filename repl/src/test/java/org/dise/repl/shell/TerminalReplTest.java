@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.dise.repl.AcfJvm;
 import org.dise.testsupport.ExternalTool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -95,7 +96,7 @@ class TerminalReplTest {
         String.join(
                 " ",
                 List.of(
-                    quote(ReplTranscriptTest.javaBin()),
+                    quote(AcfJvm.java()),
                     "-Xss16m",
                     "-cp",
                     quote(System.getProperty("java.class.path")),

@@ -21,6 +21,7 @@ import org.dise.runtime.linux.LinuxKernel;
 import org.dise.runtime.linux.Loader;
 import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
+import org.dise.runtime.linux.Sysroot;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
 
@@ -37,7 +38,8 @@ public final class Machine {
       PrintStream notices,
       int translateThreshold,
       OnUnsupported onUnsupported,
-      long quantum) {
+      long quantum,
+      long translateWarmup) {
     /**
      * Block executions before the block is translated to JVM bytecode (see spec/emulator.md): low,
      * because translation costs microseconds per block.
@@ -47,9 +49,20 @@ public final class Machine {
     /** Instructions a guest thread runs before the next one gets the hart (spec/emulator.md). */
     public static final long DEFAULT_QUANTUM = org.dise.runtime.linux.GuestThreads.DEFAULT_QUANTUM;
 
+    /**
+     * Instructions a process retires before its translation threshold falls from 20 times its value
+     * to its value, for {@code acf run} (spec/emulator.md, "Translation warm-up"): the translator's
+     * first use costs a fresh JVM tens of milliseconds, which a short program never earns back. The
+     * options made here start with none (the threshold alone decides).
+     */
+    public static final long DEFAULT_TRANSLATE_WARMUP = 1_000_000;
+
     public Options {
       if (quantum < 1) {
         throw new IllegalArgumentException("the quantum must be at least 1 instruction");
+      }
+      if (translateWarmup < 0) {
+        throw new IllegalArgumentException("the translation warm-up cannot be negative");
       }
     }
 
@@ -65,7 +78,7 @@ public final class Machine {
         PrintStream notices,
         int translateThreshold,
         OnUnsupported onUnsupported) {
-      this(sandbox, env, seed, notices, translateThreshold, onUnsupported, DEFAULT_QUANTUM);
+      this(sandbox, env, seed, notices, translateThreshold, onUnsupported, DEFAULT_QUANTUM, 0);
     }
 
     public Options(Sandbox sandbox, List<String> env, long seed, PrintStream notices) {
@@ -81,30 +94,41 @@ public final class Machine {
     }
 
     public Options withSandbox(Sandbox s) {
-      return new Options(s, env, seed, notices, translateThreshold, onUnsupported, quantum);
+      return new Options(
+          s, env, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
     }
 
     public Options withEnv(List<String> e) {
-      return new Options(sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum);
+      return new Options(
+          sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
     }
 
     public Options withNotices(PrintStream p) {
-      return new Options(sandbox, env, seed, p, translateThreshold, onUnsupported, quantum);
+      return new Options(
+          sandbox, env, seed, p, translateThreshold, onUnsupported, quantum, translateWarmup);
     }
 
     /** 0 interprets everything; 1 translates every block on its first run. */
     public Options withTranslateThreshold(int t) {
-      return new Options(sandbox, env, seed, notices, t, onUnsupported, quantum);
+      return new Options(sandbox, env, seed, notices, t, onUnsupported, quantum, translateWarmup);
+    }
+
+    /** Instructions retired while the threshold is 20 times higher (0: none; see the constant). */
+    public Options withTranslateWarmup(long w) {
+      return new Options(
+          sandbox, env, seed, notices, translateThreshold, onUnsupported, quantum, w);
     }
 
     /** What a system call acf does not implement does to the run (default: stop it). */
     public Options withOnUnsupported(OnUnsupported u) {
-      return new Options(sandbox, env, seed, notices, translateThreshold, u, quantum);
+      return new Options(
+          sandbox, env, seed, notices, translateThreshold, u, quantum, translateWarmup);
     }
 
     /** Instructions per thread quantum (guest threads share one hart; spec/emulator.md). */
     public Options withQuantum(long q) {
-      return new Options(sandbox, env, seed, notices, translateThreshold, onUnsupported, q);
+      return new Options(
+          sandbox, env, seed, notices, translateThreshold, onUnsupported, q, translateWarmup);
     }
   }
 
@@ -143,6 +167,11 @@ public final class Machine {
   /** The symbols of every object mapped when the program's own code starts (computed once). */
   private org.dise.runtime.elf.ProgramSymbols startupSymbols;
 
+  /** The sysroot a program's dynamic linker comes from; a static program never asks for it. */
+  private Sysroot sysrootFor(ElfFile program) {
+    return program.isDynamic() ? options.sandbox().sysroot() : null;
+  }
+
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
     this.memory = new Memory();
@@ -160,11 +189,13 @@ public final class Machine {
     cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
     cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
-      cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
+      cpu.setBlockCompiler(
+          new BlockCompiler(options.notices()),
+          options.translateThreshold(),
+          options.translateWarmup());
     }
     kernel.threads().setQuantum(options.quantum());
-    this.image =
-        Loader.load(elf, memory, argv, options.env(), options.seed(), options.sandbox().sysroot());
+    this.image = Loader.load(elf, memory, argv, options.env(), options.seed(), sysrootFor(elf));
     kernel.setBrkStart(image.brkStart());
     kernel.setMmapTop(image.mmapTop());
     recordLoaded(elf, image);
@@ -213,8 +244,7 @@ public final class Machine {
       throws ElfException, IOException {
     ElfFile next = ElfFile.read(program);
     memory.unmapAll();
-    Loader.Image img =
-        Loader.load(next, memory, newArgv, env, options.seed(), options.sandbox().sysroot());
+    Loader.Image img = Loader.load(next, memory, newArgv, env, options.seed(), sysrootFor(next));
     synchronized (this) {
       this.elf = next;
       this.image = img;
@@ -262,7 +292,10 @@ public final class Machine {
     cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
     cpu.setLinkMap(linkMap);
     if (options.translateThreshold() > 0) {
-      cpu.setBlockCompiler(new BlockCompiler(options.notices()), options.translateThreshold());
+      cpu.setBlockCompiler(
+          new BlockCompiler(options.notices()),
+          options.translateThreshold(),
+          options.translateWarmup());
     }
     org.dise.runtime.cpu.HartContext regs = new org.dise.runtime.cpu.HartContext();
     parentCpu.saveContext(regs);

@@ -2,7 +2,6 @@ package org.dise.runtime;
 
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,13 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.dise.runtime.cpu.StopReason;
+import org.dise.runtime.GuestComparison.Case;
+import org.dise.runtime.GuestComparison.Result;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.testsupport.ExternalTool;
-import org.dise.testsupport.QemuRun;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,10 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * part of the comparison: qemu prints none.
  */
 class DifferentialTest {
-  private static final Path ROOT = RepositoryRoot.path();
-  private static final Path ISA = ROOT.resolve("runtime/emulator/src/test/resources/isa");
-  private static final Path BIN = ROOT.resolve("examples/programs/bin");
-  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  private static final Path ISA =
+      GuestComparison.ROOT.resolve("runtime/emulator/src/test/resources/isa");
+  private static final Path BIN = GuestComparison.ROOT.resolve("examples/programs/bin");
 
   /** A guard against a runaway guest; the largest case here runs about 0.3 billion. */
   private static final long MAX_INSNS = 3_000_000_000L;
@@ -50,21 +46,6 @@ class DifferentialTest {
 
   /** Our results per case, shared by the recorded and the live comparison. */
   private static final Map<String, Result> OURS = new ConcurrentHashMap<>();
-
-  /** What a run produced: the three streams the comparison looks at. */
-  record Result(String stdout, String stderr, int exit) {
-    String render() {
-      return stdout + "--- stderr\n" + stderr + "--- exit " + exit + "\n";
-    }
-  }
-
-  /** A program and its arguments (argv[1..]). */
-  record Case(String name, Path program, List<String> args) {
-    @Override
-    public String toString() {
-      return args.isEmpty() ? name : name + " " + String.join(" ", args);
-    }
-  }
 
   @BeforeAll
   static void findQemu() {
@@ -85,21 +66,10 @@ class DifferentialTest {
     return cases.stream();
   }
 
-  /**
-   * The example workloads at small sizes (argv[1] scales each; the defaults run 0.2-2.6 billion
-   * instructions, minutes in the emulator), so that the whole class stays within a few minutes.
-   */
+  /** The example workloads at small sizes, so that the whole class stays within a few minutes. */
   static Stream<Case> workloads() {
-    return Stream.of(
-        new Case("hello", BIN.resolve("hello"), List.of("a", "", "b c", "ünï")),
-        new Case("phases", BIN.resolve("phases"), List.of("1", "ABCD")),
-        new Case("jpeg", BIN.resolve("jpeg"), List.of("1")),
-        new Case("adpcm", BIN.resolve("adpcm"), List.of("1")),
-        new Case("motion", BIN.resolve("motion"), List.of("1")),
-        new Case("lz77", BIN.resolve("lz77"), List.of("1")),
-        new Case("mcf", BIN.resolve("mcf"), List.of("1")),
-        new Case("interp", BIN.resolve("interp"), List.of("1")),
-        new Case("chess", BIN.resolve("chess"), List.of("1")),
+    return GuestComparison.workloads(
+        BIN,
         new Case("fpmath", BIN.resolve("fpmath"), List.of("1")),
         new Case("lists", BIN.resolve("lists"), List.of("1")));
   }
@@ -111,9 +81,9 @@ class DifferentialTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("isaPrograms")
   void matchesRecordedQemuOutput(Case c, @TempDir Path cwd) throws Exception {
-    String expected = Files.readString(ISA.resolve(c.name + ".expected"), StandardCharsets.UTF_8);
+    String expected = Files.readString(ISA.resolve(c.name() + ".expected"), StandardCharsets.UTF_8);
     Result ours = ours(c, cwd);
-    assertWithMessage("%s: stdout, stderr and exit status against %s.expected", c, c.name)
+    assertWithMessage("%s: stdout, stderr and exit status against %s.expected", c, c.name())
         .that(ours.render())
         .isEqualTo(expected);
     assertWithMessage("%s left files in its working directory", c).that(listing(cwd)).isEmpty();
@@ -125,11 +95,7 @@ class DifferentialTest {
     Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
     Path ourCwd = Files.createDirectory(cwd.resolve("ours"));
     Path qemuCwd = Files.createDirectory(cwd.resolve("qemu"));
-    Result qemu = qemu(c, qemuCwd);
-    Result ours = ours(c, ourCwd);
-    assertWithMessage("%s: stdout", c).that(ours.stdout).isEqualTo(qemu.stdout);
-    assertWithMessage("%s: stderr", c).that(ours.stderr).isEqualTo(qemu.stderr);
-    assertWithMessage("%s: exit status", c).that(ours.exit).isEqualTo(qemu.exit);
+    ours(c, ourCwd).assertSameAs(GuestComparison.qemu(c, qemuCwd, null), c);
     assertWithMessage("%s: files left in the working directory", c)
         .that(listing(ourCwd))
         .isEqualTo(listing(qemuCwd));
@@ -144,36 +110,13 @@ class DifferentialTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options = new Machine.Options(new Sandbox(cwd), ENV, 0x5eed, notices);
-    Machine m = Machine.load(c.program, c.args, options);
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    m.kernel().setStdio(2, null, err);
-    long t0 = System.nanoTime();
-    Machine.Outcome o = m.run(MAX_INSNS);
-    double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(
-        "DifferentialTest ours %s: %,d instructions in %.1f s (%.0f MIPS), %s%n",
-        c, o.instructions(), s, o.instructions() / s / 1e6, o.reason());
-    assertWithMessage("%s: %s", c, o.report()).that(o.reason()).isNotEqualTo(StopReason.STEP_LIMIT);
-    String stderr =
-        err.toString(StandardCharsets.UTF_8)
-            .lines()
-            .filter(l -> !l.startsWith("acf: "))
-            .map(l -> l + "\n")
-            .collect(Collectors.joining());
-    String rawErr = err.toString(StandardCharsets.UTF_8);
-    if (!rawErr.endsWith("\n") && !rawErr.isEmpty() && !stderr.isEmpty()) {
-      stderr = stderr.substring(0, stderr.length() - 1); // keep a missing final newline missing
-    }
-    Result r = new Result(out.toString(StandardCharsets.UTF_8), stderr, o.exitStatus());
+    Machine.Options options =
+        new Machine.Options(new Sandbox(cwd), GuestComparison.ENV, 0x5eed, notices);
+    Machine m = Machine.load(c.program(), c.args(), options);
+    GuestComparison.captureStdio(m, out, err);
+    Result r = GuestComparison.run("DifferentialTest", c, m, MAX_INSNS, false, out, err);
     OURS.put(c.toString(), r);
     return r;
-  }
-
-  private static Result qemu(Case c, Path cwd) throws Exception {
-    QemuRun.Result q = QemuRun.run(cwd, null, QemuRun.PATH_ONLY, c.program, c.args);
-    return new Result(q.stdout(), q.stderr(), q.exit());
   }
 
   private static List<String> argsOf(String name) throws IOException {

@@ -3,23 +3,21 @@ package org.dise.runtime;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.dise.runtime.GuestComparison.Case;
+import org.dise.runtime.GuestComparison.Result;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.elf.ElfException;
 import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.linux.Sysroot;
 import org.dise.testsupport.ExternalTool;
-import org.dise.testsupport.QemuRun;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,27 +33,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and the example workloads built dynamically ({@code examples/programs/bin-dynamic}).
  */
 class DynamicLinkTest {
-  private static final Path ROOT = RepositoryRoot.path();
-  private static final Path DYN = ROOT.resolve("runtime/emulator/src/test/resources/dynamic");
-  private static final Path BIN = ROOT.resolve("examples/programs/bin-dynamic");
-  private static final List<String> ENV = List.of("PATH=/usr/bin:/bin");
+  private static final Path DYN =
+      GuestComparison.ROOT.resolve("runtime/emulator/src/test/resources/dynamic");
+  private static final Path BIN = GuestComparison.ROOT.resolve("examples/programs/bin-dynamic");
   private static final long MAX_INSNS = 2_000_000_000L;
 
   private static String sysrootMissing;
   private static String qemuMissing;
-
-  record Result(String stdout, String stderr, int exit) {
-    String render() {
-      return stdout + "--- stderr\n" + stderr + "--- exit " + exit + "\n";
-    }
-  }
-
-  record Case(String name, Path program, List<String> args) {
-    @Override
-    public String toString() {
-      return args.isEmpty() ? name : name + " " + String.join(" ", args);
-    }
-  }
 
   @BeforeAll
   static void findTools() {
@@ -77,16 +61,8 @@ class DynamicLinkTest {
 
   /** Each example workload, dynamically linked, at a small size (as DifferentialTest's). */
   static Stream<Case> workloads() {
-    return Stream.of(
-        new Case("hello", BIN.resolve("hello"), List.of("a", "", "b c", "ünï")),
-        new Case("phases", BIN.resolve("phases"), List.of("1", "ABCD")),
-        new Case("jpeg", BIN.resolve("jpeg"), List.of("1")),
-        new Case("adpcm", BIN.resolve("adpcm"), List.of("1")),
-        new Case("motion", BIN.resolve("motion"), List.of("1")),
-        new Case("lz77", BIN.resolve("lz77"), List.of("1")),
-        new Case("mcf", BIN.resolve("mcf"), List.of("1")),
-        new Case("interp", BIN.resolve("interp"), List.of("1")),
-        new Case("chess", BIN.resolve("chess"), List.of("1")),
+    return GuestComparison.workloads(
+        BIN,
         new Case("arrays", BIN.resolve("arrays"), List.of()),
         new Case("maps", BIN.resolve("maps"), List.of()),
         new Case("callstack", BIN.resolve("callstack"), List.of()));
@@ -100,8 +76,8 @@ class DynamicLinkTest {
   @MethodSource("testPrograms")
   void matchesRecordedQemuOutput(Case c, @TempDir Path cwd) throws Exception {
     Assumptions.assumeTrue(sysrootMissing == null, sysrootMissing);
-    String expected = Files.readString(DYN.resolve(c.name + ".expected"), StandardCharsets.UTF_8);
-    assertWithMessage("%s against %s.expected (qemu-riscv64 -L)", c, c.name)
+    String expected = Files.readString(DYN.resolve(c.name() + ".expected"), StandardCharsets.UTF_8);
+    assertWithMessage("%s against %s.expected (qemu-riscv64 -L)", c, c.name())
         .that(ours(c, cwd).render())
         .isEqualTo(expected);
   }
@@ -113,11 +89,7 @@ class DynamicLinkTest {
     Assumptions.assumeTrue(qemuMissing == null, qemuMissing);
     Path ourCwd = Files.createDirectory(cwd.resolve("ours"));
     Path qemuCwd = Files.createDirectory(cwd.resolve("qemu"));
-    Result qemu = qemu(c, qemuCwd);
-    Result ours = ours(c, ourCwd);
-    assertWithMessage("%s: stdout", c).that(ours.stdout).isEqualTo(qemu.stdout);
-    assertWithMessage("%s: stderr", c).that(ours.stderr).isEqualTo(qemu.stderr);
-    assertWithMessage("%s: exit status", c).that(ours.exit).isEqualTo(qemu.exit);
+    ours(c, ourCwd).assertSameAs(GuestComparison.qemu(c, qemuCwd, ExternalTool.SYSROOT), c);
   }
 
   @Test
@@ -157,33 +129,28 @@ class DynamicLinkTest {
 
   @Test
   void withoutASysrootADynamicProgramIsRefusedWithAReason(@TempDir Path cwd) throws Exception {
-    Sandbox s = new Sandbox(cwd);
-    s.setSysroot(null);
-    ElfException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            ElfException.class,
-            () ->
-                Machine.load(
-                    DYN.resolve("dyn_libc.elf"),
-                    List.of(),
-                    new Machine.Options(s, ENV, 1, System.err)));
+    ElfException e = refusedWithSysroot(cwd, null);
     assertThat(e).hasMessageThat().contains("ld-linux-riscv64-lp64d.so.1");
     assertThat(e).hasMessageThat().contains("--sysroot");
   }
 
   @Test
   void aSysrootWithoutTheDynamicLinkerIsNamed(@TempDir Path cwd) throws Exception {
-    Sandbox s = new Sandbox(cwd);
-    s.setSysroot(Sysroot.at(cwd));
-    ElfException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            ElfException.class,
-            () ->
-                Machine.load(
-                    DYN.resolve("dyn_libc.elf"),
-                    List.of(),
-                    new Machine.Options(s, ENV, 1, System.err)));
+    ElfException e = refusedWithSysroot(cwd, Sysroot.at(cwd));
     assertThat(e).hasMessageThat().contains("not in the sysroot " + cwd.toRealPath());
+  }
+
+  /** Why loading dyn_libc with {@code sysroot} (null: none) fails. */
+  private static ElfException refusedWithSysroot(Path cwd, Sysroot sysroot) {
+    Sandbox s = new Sandbox(cwd);
+    s.setSysroot(sysroot);
+    return org.junit.jupiter.api.Assertions.assertThrows(
+        ElfException.class,
+        () ->
+            Machine.load(
+                DYN.resolve("dyn_libc.elf"),
+                List.of(),
+                new Machine.Options(s, GuestComparison.ENV, 1, System.err)));
   }
 
   private static List<String> names(Machine m) {
@@ -199,10 +166,12 @@ class DynamicLinkTest {
     PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
     Sandbox sandbox = new Sandbox(cwd);
     sandbox.allowRead(DYN); // dyn_dlopen's libplug.so, beside it
-    Machine m = Machine.load(c.program, c.args, new Machine.Options(sandbox, ENV, 0x5eed, notices));
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    m.kernel().setStdio(2, null, err);
+    Machine m =
+        Machine.load(
+            c.program(),
+            c.args(),
+            new Machine.Options(sandbox, GuestComparison.ENV, 0x5eed, notices));
+    GuestComparison.captureStdio(m, out, err);
     return m;
   }
 
@@ -210,24 +179,6 @@ class DynamicLinkTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Machine m = machine(c, cwd, out, err);
-    long t0 = System.nanoTime();
-    Machine.Outcome o = m.run(MAX_INSNS);
-    double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(
-        "DynamicLinkTest ours %s: %,d instructions in %.1f s, %s%n",
-        c, o.instructions(), s, o.reason());
-    assertWithMessage("%s: %s", c, o.report()).that(o.reason()).isEqualTo(StopReason.EXITED);
-    String stderr =
-        err.toString(StandardCharsets.UTF_8)
-            .lines()
-            .filter(l -> !l.startsWith("acf: "))
-            .map(l -> l + "\n")
-            .collect(Collectors.joining());
-    return new Result(out.toString(StandardCharsets.UTF_8), stderr, o.exitStatus());
-  }
-
-  private static Result qemu(Case c, Path cwd) throws Exception {
-    QemuRun.Result q = QemuRun.run(cwd, ExternalTool.SYSROOT, QemuRun.PATH_ONLY, c.program, c.args);
-    return new Result(q.stdout(), q.stderr(), q.exit());
+    return GuestComparison.run("DynamicLinkTest", c, m, MAX_INSNS, true, out, err);
   }
 }

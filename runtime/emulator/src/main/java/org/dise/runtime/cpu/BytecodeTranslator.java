@@ -328,11 +328,7 @@ final class BytecodeTranslator {
     mv.visitLabel(check);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitJumpInsn(IFLT, leave);
-    mv.visitVarInsn(ALOAD, R_THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
-    mv.visitJumpInsn(IFNE, leave);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "interruptPending", "()Z", false);
+    staleOrPending(mv, leave);
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
     setUnitSteps(mv);
@@ -409,14 +405,22 @@ final class BytecodeTranslator {
     iconst(mv, to);
     mv.visitVarInsn(ISTORE, R_ID);
     if (to <= from) {
-      mv.visitVarInsn(ALOAD, R_THIS);
-      mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
-      mv.visitJumpInsn(IFNE, leave);
-      mv.visitVarInsn(ALOAD, R_CPU);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "interruptPending", "()Z", false);
+      staleOrPending(mv, leave);
       mv.visitJumpInsn(IFNE, leave);
     }
     mv.visitJumpInsn(GOTO, target);
+  }
+
+  /**
+   * Emits: to {@code leave} when the unit went out of date; then pushes whether an interrupt is
+   * pending.
+   */
+  private static void staleOrPending(MethodVisitor mv, Label leave) {
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
+    mv.visitJumpInsn(IFNE, leave);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "interruptPending", "()Z", false);
   }
 
   /** Pushes the id of the unit's block at {@code pc} (argument 0 of lookup), or -1. */

@@ -1,5 +1,6 @@
 package org.dise.runtime.cpu;
 
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.mem.Memory;
 
@@ -10,7 +11,7 @@ import org.dise.runtime.mem.Memory;
  * decode and block caches ({@link DecodeCache}), the interpreter ({@link Interpreter}) and what
  * translated code may call and write ({@link UnitContext}).
  */
-public final class Cpu extends HartState {
+public final class Cpu extends HartState implements GuestState {
   // The interpreter and translated code read and write these fields of the run directly.
   final Memory mem;
   SyscallHandler syscalls;
@@ -38,6 +39,23 @@ public final class Cpu extends HartState {
 
   int translateThreshold;
 
+  /**
+   * The instruction count at which the threshold falls to its own value (0: it has): a young
+   * process translates only its hottest blocks, since the translator's first use costs a fresh JVM
+   * tens of milliseconds (spec/emulator.md, "Translation warm-up").
+   */
+  long translateFrom;
+
+  /**
+   * How many times the threshold a block must run to be translated while the process is young: a
+   * loop that hot pays for the translator at once (chess ran 40% longer when nothing was translated
+   * before the warm-up's end), while a short program's blocks never get there.
+   */
+  static final int YOUNG_FACTOR = 20;
+
+  /** The threshold that applies once the warm-up is over. */
+  private int agedThreshold;
+
   public Cpu(Memory mem, SyscallHandler syscalls) {
     this.mem = mem;
     this.syscalls = syscalls;
@@ -47,8 +65,19 @@ public final class Cpu extends HartState {
     mem.setCodeWriteListener(cache::invalidatePage);
   }
 
+  @Override
   public Memory memory() {
     return mem;
+  }
+
+  @Override
+  public long[] x() {
+    return x;
+  }
+
+  @Override
+  public long[] f() {
+    return f;
   }
 
   public void setSyscallHandler(SyscallHandler handler) {
@@ -154,6 +183,7 @@ public final class Cpu extends HartState {
   }
 
   /** The objects mapped in this hart's address space, or null when nobody said. */
+  @Override
   public org.dise.runtime.elf.LinkMap linkMap() {
     return linkMap;
   }
@@ -314,6 +344,7 @@ public final class Cpu extends HartState {
     if (o != null) {
       this.compiler = null;
       this.translateThreshold = 0;
+      this.translateFrom = 0;
     }
     flushDecodeCache();
   }
@@ -389,8 +420,41 @@ public final class Cpu extends HartState {
 
   /** Translates blocks that run {@code threshold} times to Java (null or 0 to interpret only). */
   public void setBlockCompiler(BlockCompiler compiler, int threshold) {
+    setBlockCompiler(compiler, threshold, 0);
+  }
+
+  /**
+   * As {@link #setBlockCompiler(BlockCompiler, int)}, but until the process has retired {@code
+   * warmup} instructions only a block that runs {@link #YOUNG_FACTOR} times the threshold is
+   * translated; then every block that has run {@code threshold} times by then is translated at
+   * once, and later ones as they reach it.
+   */
+  public void setBlockCompiler(BlockCompiler compiler, int threshold, long warmup) {
     this.compiler = threshold > 0 ? compiler : null;
-    this.translateThreshold = threshold;
+    this.agedThreshold = threshold;
+    boolean young = this.compiler != null && warmup > instret;
+    this.translateThreshold =
+        young ? (int) Math.min(Integer.MAX_VALUE, (long) threshold * YOUNG_FACTOR) : threshold;
+    this.translateFrom = young ? warmup : 0;
+  }
+
+  /**
+   * Ends the warm-up (the interpreter calls this once the process has retired {@link
+   * #translateFrom} instructions): the blocks already past the threshold are queued for
+   * translation, which the interpreter's next look installs.
+   */
+  void endWarmup() {
+    translateFrom = 0;
+    translateThreshold = agedThreshold;
+    if (compiler == null) {
+      return;
+    }
+    cache.forEachBlock(
+        b -> {
+          if (b.code == null && b.count >= agedThreshold) {
+            compiler.submit(b);
+          }
+        });
   }
 
   /** Makes {@link #run} stop before executing the instruction at {@code addr} (-1: none). */

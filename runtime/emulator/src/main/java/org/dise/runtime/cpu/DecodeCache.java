@@ -206,6 +206,20 @@ final class DecodeCache {
     }
   }
 
+  /** Every block the cache holds. */
+  void forEachBlock(Consumer<Block> action) {
+    for (int p : cachedPages) {
+      Block[] blocks = blockPages[p];
+      if (blocks != null) {
+        for (Block b : blocks) {
+          if (b != null) {
+            action.accept(b);
+          }
+        }
+      }
+    }
+  }
+
   /** Every cached page's decoded instructions (for the DISE engine to attach its data). */
   void forEachDecoded(Consumer<DecodedInsn> action) {
     for (int p : cachedPages) {

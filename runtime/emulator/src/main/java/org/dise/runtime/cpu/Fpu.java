@@ -60,29 +60,14 @@ public final class Fpu {
   // Double precision arithmetic
   // ==================================================================================================
 
+  // Subtraction and the negated fused forms are these with an operand's sign flipped (Semantics).
+
   public long addD(long a, long b, int rm) {
-    return addD0(a, b, rm);
-  }
-
-  public long subD(long a, long b, int rm) {
-    return addD0(a, b ^ SIGN_D, rm);
-  }
-
-  private long addD0(long a, long b, int rm) {
     double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
     double r = x + y;
     double ar = Math.abs(r);
     if (ar > MIN_N && ar <= MAX_D) {
-      double bv = r - x;
-      double err = (x - (r - bv)) + (y - bv);
-      if (err == 0) {
-        return Double.doubleToRawLongBits(r);
-      }
-      fflags |= NX;
-      if (rm == RNE) {
-        return Double.doubleToRawLongBits(r);
-      }
-      long res = adjustD(r, err, rm);
+      long res = roundD(r, sumError(x, y, r), rm);
       if (res != FAIL) {
         return res;
       }
@@ -101,15 +86,7 @@ public final class Fpu {
     double r = x * y;
     double ar = Math.abs(r);
     if (ar >= SAFE_LO && ar <= MAX_D) {
-      double err = Math.fma(x, y, -r);
-      if (err == 0) {
-        return Double.doubleToRawLongBits(r);
-      }
-      fflags |= NX;
-      if (rm == RNE) {
-        return Double.doubleToRawLongBits(r);
-      }
-      long res = adjustD(r, err, rm);
+      long res = roundD(r, Math.fma(x, y, -r), rm);
       if (res != FAIL) {
         return res;
       }
@@ -123,15 +100,9 @@ public final class Fpu {
     double ar = Math.abs(r);
     if (ar > MIN_N && ar <= MAX_D && Math.abs(x) >= SAFE_LO) {
       double rem = Math.fma(-r, y, x); // exact: x - r*y
-      if (rem == 0) {
-        return Double.doubleToRawLongBits(r);
-      }
-      fflags |= NX;
+      double err = rem == 0 ? 0 : ((rem > 0) == (y > 0)) ? Double.MIN_VALUE : -Double.MIN_VALUE;
       // A normal quotient is never exactly halfway between two doubles, so RMM == RNE here.
-      if (rm == RNE || rm == RMM) {
-        return Double.doubleToRawLongBits(r);
-      }
-      long res = adjustD(r, ((rem > 0) == (y > 0)) ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
+      long res = roundD(r, err, rm == RMM ? RNE : rm);
       if (res != FAIL) {
         return res;
       }
@@ -144,14 +115,8 @@ public final class Fpu {
     if (x >= SAFE_LO && x <= MAX_D) {
       double r = Math.sqrt(x);
       double rem = Math.fma(-r, r, x); // exact: x - r*r
-      if (rem == 0) {
-        return Double.doubleToRawLongBits(r);
-      }
-      fflags |= NX;
-      if (rm == RNE || rm == RMM) { // square roots are never ties
-        return Double.doubleToRawLongBits(r);
-      }
-      long res = adjustD(r, rem > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
+      double err = rem == 0 ? 0 : rem > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE;
+      long res = roundD(r, err, rm == RMM ? RNE : rm); // square roots are never ties
       if (res != FAIL) {
         return res;
       }
@@ -159,23 +124,8 @@ public final class Fpu {
     return slowSqrt(a, D, rm);
   }
 
+  /** a * b + c, rounded once. */
   public long fmaddD(long a, long b, long c, int rm) {
-    return fmaD0(a, b, c, rm);
-  }
-
-  public long fmsubD(long a, long b, long c, int rm) {
-    return fmaD0(a, b, c ^ SIGN_D, rm);
-  }
-
-  public long fnmsubD(long a, long b, long c, int rm) {
-    return fmaD0(a ^ SIGN_D, b, c, rm);
-  }
-
-  public long fnmaddD(long a, long b, long c, int rm) {
-    return fmaD0(a ^ SIGN_D, b, c ^ SIGN_D, rm);
-  }
-
-  private long fmaD0(long a, long b, long c, int rm) {
     double x = Double.longBitsToDouble(a),
         y = Double.longBitsToDouble(b),
         z = Double.longBitsToDouble(c);
@@ -187,9 +137,7 @@ public final class Fpu {
         // With d = z - r exact, x*y + d (the exact error of r) has granularity >= 2^-1074, so
         // fma(x, y, d) is zero iff the error is zero and otherwise carries the error's sign.
         double d = z - r;
-        double bv = d - z;
-        double de = (z - (d - bv)) + (-r - bv);
-        if (de == 0) {
+        if (sumError(z, -r, d) == 0) {
           double e = Math.fma(x, y, d);
           if (e == 0) {
             return Double.doubleToRawLongBits(r);
@@ -209,6 +157,28 @@ public final class Fpu {
       }
     }
     return slowFma(a, b, c, D, rm);
+  }
+
+  /** The exact error of the double sum s = x + y (TwoSum; exact unless it overflows). */
+  private static double sumError(double x, double y, double s) {
+    double bv = s - x;
+    return (x - (s - bv)) + (y - bv);
+  }
+
+  /**
+   * The rounding in mode rm of a value v whose round-to-nearest-even is the normal double r, where
+   * err has the sign of v - r (and is v - r exactly where RMM must recognise a tie): r itself when
+   * exact or in RNE, otherwise by {@link #adjustD}; FAIL when that leaves the safe normal range.
+   * Sets NX when inexact.
+   */
+  private long roundD(double r, double err, int rm) {
+    if (err != 0) {
+      fflags |= NX;
+      if (rm != RNE) {
+        return adjustD(r, err, rm);
+      }
+    }
+    return Double.doubleToRawLongBits(r);
   }
 
   /**
@@ -258,19 +228,9 @@ public final class Fpu {
   // ==================================================================================================
 
   public int addS(int a, int b, int rm) {
-    return addS0(a, b, rm);
-  }
-
-  public int subS(int a, int b, int rm) {
-    return addS0(a, b ^ SIGN_S, rm);
-  }
-
-  private int addS0(int a, int b, int rm) {
     double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
     double d = x + y;
-    double bv = d - x;
-    double err = (x - (d - bv)) + (y - bv);
-    long res = roundToS(d, err, rm);
+    long res = roundToS(d, sumError(x, y, d), rm);
     if (res != FAIL) {
       return (int) res;
     }
@@ -311,29 +271,12 @@ public final class Fpu {
     return (int) slowSqrt(a & 0xffffffffL, S, rm);
   }
 
+  /** a * b + c, rounded once. */
   public int fmaddS(int a, int b, int c, int rm) {
-    return fmaS0(a, b, c, rm);
-  }
-
-  public int fmsubS(int a, int b, int c, int rm) {
-    return fmaS0(a, b, c ^ SIGN_S, rm);
-  }
-
-  public int fnmsubS(int a, int b, int c, int rm) {
-    return fmaS0(a ^ SIGN_S, b, c, rm);
-  }
-
-  public int fnmaddS(int a, int b, int c, int rm) {
-    return fmaS0(a ^ SIGN_S, b, c ^ SIGN_S, rm);
-  }
-
-  private int fmaS0(int a, int b, int c, int rm) {
     double x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b), z = Float.intBitsToFloat(c);
     double p = x * y; // exact
     double d = p + z;
-    double bv = d - p;
-    double err = (p - (d - bv)) + (z - bv);
-    long res = roundToS(d, err, rm);
+    long res = roundToS(d, sumError(p, z, d), rm);
     if (res != FAIL) {
       return (int) res;
     }
@@ -380,25 +323,9 @@ public final class Fpu {
         rem = 0x1fffffffL;
       }
     }
-    boolean inc;
-    switch (rm) {
-      case RNE:
-        inc = rem > half || (rem == half && (errMag > 0 || (errMag == 0 && (mag & 1) != 0)));
-        break;
-      case RTZ:
-        inc = false;
-        break;
-      case RDN:
-        inc = neg;
-        break;
-      case RUP:
-        inc = !neg;
-        break;
-      default:
-        inc = rem > half || (rem == half && errMag >= 0);
-    }
+    int cmp = rem != half ? Long.compare(rem, half) : (int) Math.signum(errMag);
     fflags |= NX;
-    long q = inc ? mag + 1 : mag;
+    long q = roundsUp(rm, cmp, (mag & 1) != 0, neg) ? mag + 1 : mag;
     return neg ? q | 0x80000000L : q;
   }
 
@@ -406,23 +333,33 @@ public final class Fpu {
   // min / max / compare / classify
   // ==================================================================================================
 
+  // Each is written once over raw bits, binary32 zero-extended ({@link #value} widens it exactly).
+
   public long minD(long a, long b) {
-    return minMaxD(a, b, true);
+    return minMax(a, b, D, true);
   }
 
   public long maxD(long a, long b) {
-    return minMaxD(a, b, false);
+    return minMax(a, b, D, false);
   }
 
-  private long minMaxD(long a, long b, boolean min) {
-    boolean an = isNaN(a, D), bn = isNaN(b, D);
+  public int minS(int a, int b) {
+    return (int) minMax(a & 0xffffffffL, b & 0xffffffffL, S, true);
+  }
+
+  public int maxS(int a, int b) {
+    return (int) minMax(a & 0xffffffffL, b & 0xffffffffL, S, false);
+  }
+
+  private long minMax(long a, long b, boolean dbl, boolean min) {
+    boolean an = isNaN(a, dbl), bn = isNaN(b, dbl);
     if (an || bn) {
-      if (isSNaN(a, D) || isSNaN(b, D)) {
+      if (isSNaN(a, dbl) || isSNaN(b, dbl)) {
         fflags |= NV;
       }
-      return an && bn ? CANON_D : an ? b : a;
+      return an && bn ? canon(dbl) : an ? b : a;
     }
-    double x = Double.longBitsToDouble(a), y = Double.longBitsToDouble(b);
+    double x = value(a, dbl), y = value(b, dbl);
     if (x < y) {
       return min ? a : b;
     }
@@ -432,84 +369,54 @@ public final class Fpu {
     return min ? (a | b) : (a & b); // equal: only +-0 differ in bits
   }
 
-  public int minS(int a, int b) {
-    return minMaxS(a, b, true);
-  }
-
-  public int maxS(int a, int b) {
-    return minMaxS(a, b, false);
-  }
-
-  private int minMaxS(int a, int b, boolean min) {
-    long la = a & 0xffffffffL, lb = b & 0xffffffffL;
-    boolean an = isNaN(la, S), bn = isNaN(lb, S);
-    if (an || bn) {
-      if (isSNaN(la, S) || isSNaN(lb, S)) {
-        fflags |= NV;
-      }
-      return an && bn ? CANON_S : an ? b : a;
-    }
-    float x = Float.intBitsToFloat(a), y = Float.intBitsToFloat(b);
-    if (x < y) {
-      return min ? a : b;
-    }
-    if (y < x) {
-      return min ? b : a;
-    }
-    return min ? (a | b) : (a & b);
-  }
-
   public long eqD(long a, long b) {
-    if (isNaN(a, D) || isNaN(b, D)) {
-      if (isSNaN(a, D) || isSNaN(b, D)) {
-        fflags |= NV;
-      }
-      return 0;
-    }
-    return Double.longBitsToDouble(a) == Double.longBitsToDouble(b) ? 1 : 0;
+    return equal(a, b, D);
   }
 
   public long ltD(long a, long b) {
-    if (isNaN(a, D) || isNaN(b, D)) {
-      fflags |= NV;
-      return 0;
-    }
-    return Double.longBitsToDouble(a) < Double.longBitsToDouble(b) ? 1 : 0;
+    return less(a, b, D, false);
   }
 
   public long leD(long a, long b) {
-    if (isNaN(a, D) || isNaN(b, D)) {
-      fflags |= NV;
-      return 0;
-    }
-    return Double.longBitsToDouble(a) <= Double.longBitsToDouble(b) ? 1 : 0;
+    return less(a, b, D, true);
   }
 
   public long eqS(int a, int b) {
-    long la = a & 0xffffffffL, lb = b & 0xffffffffL;
-    if (isNaN(la, S) || isNaN(lb, S)) {
-      if (isSNaN(la, S) || isSNaN(lb, S)) {
+    return equal(a & 0xffffffffL, b & 0xffffffffL, S);
+  }
+
+  public long ltS(int a, int b) {
+    return less(a & 0xffffffffL, b & 0xffffffffL, S, false);
+  }
+
+  public long leS(int a, int b) {
+    return less(a & 0xffffffffL, b & 0xffffffffL, S, true);
+  }
+
+  /** feq: a quiet comparison (only a signaling NaN raises NV). */
+  private long equal(long a, long b, boolean dbl) {
+    if (isNaN(a, dbl) || isNaN(b, dbl)) {
+      if (isSNaN(a, dbl) || isSNaN(b, dbl)) {
         fflags |= NV;
       }
       return 0;
     }
-    return Float.intBitsToFloat(a) == Float.intBitsToFloat(b) ? 1 : 0;
+    return value(a, dbl) == value(b, dbl) ? 1 : 0;
   }
 
-  public long ltS(int a, int b) {
-    if (isNaN(a & 0xffffffffL, S) || isNaN(b & 0xffffffffL, S)) {
+  /** flt and fle (orEqual): signaling comparisons (any NaN raises NV). */
+  private long less(long a, long b, boolean dbl, boolean orEqual) {
+    if (isNaN(a, dbl) || isNaN(b, dbl)) {
       fflags |= NV;
       return 0;
     }
-    return Float.intBitsToFloat(a) < Float.intBitsToFloat(b) ? 1 : 0;
+    double x = value(a, dbl), y = value(b, dbl);
+    return x < y || (orEqual && x == y) ? 1 : 0;
   }
 
-  public long leS(int a, int b) {
-    if (isNaN(a & 0xffffffffL, S) || isNaN(b & 0xffffffffL, S)) {
-      fflags |= NV;
-      return 0;
-    }
-    return Float.intBitsToFloat(a) <= Float.intBitsToFloat(b) ? 1 : 0;
+  /** The value of raw bits (binary32 ones widened, which is exact). */
+  private static double value(long bits, boolean dbl) {
+    return dbl ? Double.longBitsToDouble(bits) : Float.intBitsToFloat((int) bits);
   }
 
   public static long classD(long a) {
@@ -555,6 +462,7 @@ public final class Fpu {
     return toInt(d, D, rm, K_W);
   }
 
+  /** The unsigned 32-bit result, zero-extended (fcvt.wu.d sign-extends it: Semantics). */
   public long cvtWUD(long d, int rm) {
     return toInt(d, D, rm, K_WU);
   }
@@ -571,6 +479,7 @@ public final class Fpu {
     return toInt(s & 0xffffffffL, S, rm, K_W);
   }
 
+  /** The unsigned 32-bit result, zero-extended (fcvt.wu.s sign-extends it: Semantics). */
   public long cvtWUS(int s, int rm) {
     return toInt(s & 0xffffffffL, S, rm, K_WU);
   }
@@ -637,8 +546,7 @@ public final class Fpu {
     if (inexact) {
       fflags |= NX;
     }
-    long v = neg ? -mag : mag;
-    return (kind == K_W || kind == K_WU) ? (long) (int) v : v;
+    return neg ? -mag : mag;
   }
 
   private static long saturate(boolean neg, int kind) {
@@ -646,7 +554,7 @@ public final class Fpu {
       case K_W:
         return neg ? Integer.MIN_VALUE : Integer.MAX_VALUE;
       case K_WU:
-        return neg ? 0 : -1L; // 0xffffffff sign-extended
+        return neg ? 0 : 0xffffffffL;
       case K_L:
         return neg ? Long.MIN_VALUE : Long.MAX_VALUE;
       default:
@@ -654,13 +562,7 @@ public final class Fpu {
     }
   }
 
-  public long cvtDW(long x, int rm) {
-    return Double.doubleToRawLongBits((double) (int) x); // exact
-  }
-
-  public long cvtDWU(long x, int rm) {
-    return Double.doubleToRawLongBits((double) (x & 0xffffffffL)); // exact
-  }
+  // From integers: a 32-bit source is extended to 64 bits by the instruction (Semantics).
 
   public long cvtDL(long x, int rm) {
     if (x > -(1L << 53) && x < (1L << 53)) {
@@ -674,15 +576,6 @@ public final class Fpu {
       return Double.doubleToRawLongBits((double) x);
     }
     return fromInt(false, x, D, rm);
-  }
-
-  public int cvtSW(long x, int rm) {
-    int i = (int) x;
-    return (int) fromInt(i < 0, Math.abs((long) i), S, rm);
-  }
-
-  public int cvtSWU(long x, int rm) {
-    return (int) fromInt(false, x & 0xffffffffL, S, rm);
   }
 
   public int cvtSL(long x, int rm) {
@@ -1072,52 +965,29 @@ public final class Fpu {
       shl(0, sc, scs);
       long cHi = tHi, cLo = tLo;
       ec -= scs;
-      long bHi, bLo, sHi, sLo;
-      boolean bNeg, sNeg;
-      int diff;
-      if (ep >= ec) {
-        bHi = pHi;
-        bLo = pLo;
-        bNeg = np;
-        sHi = cHi;
-        sLo = cLo;
-        sNeg = nc;
-        diff = ep - ec;
-        e = ep;
+      // Align both at the larger exponent, jamming what the other loses into its sticky bit.
+      e = Math.max(ep, ec);
+      shrJam(pHi, pLo, e - ep);
+      pHi = tHi;
+      pLo = tLo;
+      shrJam(cHi, cLo, e - ec);
+      cHi = tHi;
+      cLo = tLo;
+      if (np == nc) {
+        rLo = pLo + cLo;
+        rHi = pHi + cHi + (Long.compareUnsigned(rLo, pLo) < 0 ? 1 : 0);
+        neg = np;
       } else {
-        bHi = cHi;
-        bLo = cLo;
-        bNeg = nc;
-        sHi = pHi;
-        sLo = pLo;
-        sNeg = np;
-        diff = ec - ep;
-        e = ec;
-      }
-      shrJam(sHi, sLo, diff);
-      sHi = tHi;
-      sLo = tLo;
-      if (bNeg == sNeg) {
-        rLo = bLo + sLo;
-        rHi = bHi + sHi + (Long.compareUnsigned(rLo, bLo) < 0 ? 1 : 0);
-        neg = bNeg;
-      } else {
-        int cmp = bHi != sHi ? Long.compareUnsigned(bHi, sHi) : Long.compareUnsigned(bLo, sLo);
+        int cmp = pHi != cHi ? Long.compareUnsigned(pHi, cHi) : Long.compareUnsigned(pLo, cLo);
         if (cmp == 0) {
           return exactZero(rm, D);
         }
-        if (cmp < 0) { // only possible when diff == 0
-          long t = bHi;
-          bHi = sHi;
-          sHi = t;
-          t = bLo;
-          bLo = sLo;
-          sLo = t;
-          bNeg = sNeg;
-        }
+        // The larger magnitude minus the smaller, with the larger's sign.
+        neg = cmp > 0 ? np : nc;
+        long bHi = cmp > 0 ? pHi : cHi, bLo = cmp > 0 ? pLo : cLo;
+        long sHi = cmp > 0 ? cHi : pHi, sLo = cmp > 0 ? cLo : pLo;
         rLo = bLo - sLo;
         rHi = bHi - sHi - (Long.compareUnsigned(bLo, sLo) < 0 ? 1 : 0);
-        neg = bNeg;
       }
     }
     int lr = bitLen128(rHi, rLo);
@@ -1161,24 +1031,21 @@ public final class Fpu {
       return q;
     }
     rInexact = true;
-    boolean inc;
-    switch (rm) {
-      case RNE:
-        inc = cmp > 0 || (cmp == 0 && (q & 1) != 0);
-        break;
-      case RTZ:
-        inc = false;
-        break;
-      case RDN:
-        inc = neg;
-        break;
-      case RUP:
-        inc = !neg;
-        break;
-      default: // RMM
-        inc = cmp >= 0;
-    }
-    return inc ? q + 1 : q;
+    return roundsUp(rm, cmp, (q & 1) != 0, neg) ? q + 1 : q;
+  }
+
+  /**
+   * Whether an inexact magnitude truncated to q rounds up to q + 1 in mode rm: cmp compares the
+   * discarded part with half a unit (-1, 0, 1), odd is q's low bit, neg the value's sign.
+   */
+  private static boolean roundsUp(int rm, int cmp, boolean odd, boolean neg) {
+    return switch (rm) {
+      case RNE -> cmp > 0 || (cmp == 0 && odd);
+      case RTZ -> false;
+      case RDN -> neg;
+      case RUP -> !neg;
+      default -> cmp >= 0; // RMM
+    };
   }
 
   private long roundBig(boolean neg, BigInteger mag, int exp, boolean dbl, int rm) {

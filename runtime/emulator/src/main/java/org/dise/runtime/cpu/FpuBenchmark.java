@@ -24,54 +24,48 @@ public final class FpuBenchmark {
 
   private static long sink;
 
+  /** One timed pass over the operands; returns what it accumulated (kept, so it is computed). */
+  private interface Pass {
+    long run();
+  }
+
+  /** The best of five passes, in ns per operation. */
+  private static double best(Pass pass) {
+    long best = Long.MAX_VALUE;
+    for (int round = 0; round < 5; round++) {
+      long t0 = System.nanoTime();
+      sink += pass.run();
+      best = Math.min(best, System.nanoTime() - t0);
+    }
+    return (double) best / ((long) N * REPS);
+  }
+
   private static double nsPerOp(Fpu f, long[] a, long[] b, BinOp op) {
-    long best = Long.MAX_VALUE;
-    for (int round = 0; round < 5; round++) {
-      long t0 = System.nanoTime();
-      long acc = 0;
-      for (int r = 0; r < REPS; r++) {
-        for (int i = 0; i < N; i++) {
-          acc += op.apply(f, a[i], b[i]);
-        }
-      }
-      long t = System.nanoTime() - t0;
-      sink += acc;
-      best = Math.min(best, t);
-    }
-    return (double) best / ((long) N * REPS);
+    return best(
+        () -> {
+          long acc = 0;
+          for (int r = 0; r < REPS; r++) {
+            for (int i = 0; i < N; i++) {
+              acc += op.apply(f, a[i], b[i]);
+            }
+          }
+          return acc;
+        });
   }
 
-  /** Dedicated (monomorphic) loops for the two headline numbers. */
-  private static double addDLoop(Fpu f, long[] a, long[] b) {
-    long best = Long.MAX_VALUE;
-    for (int round = 0; round < 5; round++) {
-      long t0 = System.nanoTime();
-      long acc = 0;
-      for (int r = 0; r < REPS; r++) {
-        for (int i = 0; i < N; i++) {
-          acc += f.addD(a[i], b[i], Fpu.RNE);
-        }
-      }
-      best = Math.min(best, System.nanoTime() - t0);
-      sink += acc;
-    }
-    return (double) best / ((long) N * REPS);
-  }
-
-  private static double mulDLoop(Fpu f, long[] a, long[] b) {
-    long best = Long.MAX_VALUE;
-    for (int round = 0; round < 5; round++) {
-      long t0 = System.nanoTime();
-      long acc = 0;
-      for (int r = 0; r < REPS; r++) {
-        for (int i = 0; i < N; i++) {
-          acc += f.mulD(a[i], b[i], Fpu.RNE);
-        }
-      }
-      best = Math.min(best, System.nanoTime() - t0);
-      sink += acc;
-    }
-    return (double) best / ((long) N * REPS);
+  /** A dedicated loop (its call site monomorphic) for the two headline numbers: mulD, or addD. */
+  private static double dedicatedLoop(Fpu f, long[] a, long[] b, boolean mul) {
+    Pass pass =
+        () -> {
+          long acc = 0;
+          for (int r = 0; r < REPS; r++) {
+            for (int i = 0; i < N; i++) {
+              acc += mul ? f.mulD(a[i], b[i], Fpu.RNE) : f.addD(a[i], b[i], Fpu.RNE);
+            }
+          }
+          return acc;
+        };
+    return best(pass);
   }
 
   static void printFastPathSpeed() {
@@ -89,8 +83,8 @@ public final class FpuBenchmark {
     }
     Fpu f = new Fpu();
     StringBuilder sb = new StringBuilder("Fpu micro-benchmark (ns/op, best of 5):");
-    sb.append(String.format("%n  addD  RNE (dedicated loop) %.2f", addDLoop(f, a, b)));
-    sb.append(String.format("%n  mulD  RNE (dedicated loop) %.2f", mulDLoop(f, a, b)));
+    sb.append(String.format("%n  addD  RNE (dedicated loop) %.2f", dedicatedLoop(f, a, b, false)));
+    sb.append(String.format("%n  mulD  RNE (dedicated loop) %.2f", dedicatedLoop(f, a, b, true)));
     sb.append("\n  -- via one shared (megamorphic) call site:");
     sb.append(
         String.format("%n  addD  RNE %.2f", nsPerOp(f, a, b, (p, x, y) -> p.addD(x, y, Fpu.RNE))));

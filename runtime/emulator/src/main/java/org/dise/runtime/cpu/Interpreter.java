@@ -33,14 +33,20 @@ final class Interpreter {
   /**
    * One more interpreted run of {@code b}: submitted for translation when it gets hot; finished
    * translations are installed between blocks, looking every 64 interpreted blocks to keep a
-   * volatile read off the interpreter's path.
+   * volatile read off the interpreter's path, and so does the age check ({@code steps}: retired but
+   * not yet counted in instret).
    */
-  private void countTowardsTranslation(Block b) {
+  private void countTowardsTranslation(Block b, long steps) {
     if (++b.count == cpu.translateThreshold) {
       cpu.compiler.submit(b);
     }
-    if ((++interpretedBlocks & 63) == 0 && cpu.compiler.hasReady()) {
-      cpu.compiler.installReady(cpu);
+    if ((++interpretedBlocks & 63) == 0) {
+      if (cpu.translateFrom != 0 && cpu.instret + steps >= cpu.translateFrom) {
+        cpu.endWarmup();
+      }
+      if (cpu.compiler.hasReady()) {
+        cpu.compiler.installReady(cpu);
+      }
     }
   }
 
@@ -167,7 +173,7 @@ final class Interpreter {
           // else a loop whose head is, say, a profiled load never leaves the decode stage's
           // reference path (load_strides ran 17x a plain run, docs/benchmarks.md).
           if (cpu.compiler != null && !fragment) {
-            countTowardsTranslation(b);
+            countTowardsTranslation(b, steps);
           }
           // The decode stage runs this instruction (and its replacement) via executeOne.
           cpu.pc = pc;
@@ -253,7 +259,7 @@ final class Interpreter {
             continue;
           }
           if (cpu.compiler != null) {
-            countTowardsTranslation(b);
+            countTowardsTranslation(b, steps);
           }
           steps += n;
           fragment = n < insns.length;

@@ -14,35 +14,19 @@ import org.objectweb.asm.MethodVisitor;
  * accessible, an access across the page end, a store into decoded code) calls the {@link Memory}
  * method the interpreter uses, which faults or completes exactly as it does.
  */
-final class MemoryAccess {
+record MemoryAccess(MethodVisitor mv, UnitRegisters regs, int memory, int scratch, int pages) {
   private static final String MEM = "org/dise/runtime/mem/Memory";
 
-  private final MethodVisitor mv;
-  private final UnitRegisters regs;
-
-  /** The local holding the {@link Memory}. */
-  private final int MEMORY;
-
-  /** Locals holding the memory's readable and (at +1) writable page arrays. */
-  private final int pages;
-
-  /** Six slots of scratch: the address (2), a stored value (2), the page and the offset. */
-  private final int scratch;
-
-  MemoryAccess(MethodVisitor mv, UnitRegisters regs, int memory, int scratch, int pages) {
-    this.mv = mv;
-    this.regs = regs;
-    this.MEMORY = memory;
-    this.scratch = scratch;
-    this.pages = pages;
-  }
+  // memory: the local holding the Memory; pages: the locals holding its readable and (at +1)
+  // writable page arrays; scratch: six slots, the address (2), a stored value (2), the page and
+  // the offset.
 
   /** At unit entry: the page arrays into their locals. */
   void enter() {
-    mv.visitVarInsn(ALOAD, MEMORY);
+    mv.visitVarInsn(ALOAD, memory);
     mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "readPages", "()[[B", false);
     mv.visitVarInsn(ASTORE, pages);
-    mv.visitVarInsn(ALOAD, MEMORY);
+    mv.visitVarInsn(ALOAD, memory);
     mv.visitMethodInsn(INVOKEVIRTUAL, MEM, "writePages", "()[[B", false);
     mv.visitVarInsn(ASTORE, pages + 1);
   }
@@ -55,24 +39,20 @@ final class MemoryAccess {
    * or completes exactly as the interpreter's access.
    */
   void load(DecodedInsn d, int size, String slow, String slowDesc) {
-    int a = scratch;
-    Label slowPath = new Label();
-    Label done = new Label();
-    pageOf(d, a, pages, size, slowPath);
-    mv.visitVarInsn(ALOAD, scratch + 4);
-    mv.visitVarInsn(ILOAD, scratch + 5);
-    switch (size) {
-      case 1 -> mv.visitInsn(BALOAD);
-      case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get16", "([BI)I", false);
-      case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get32", "([BI)I", false);
-      default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get64", "([BI)J", false);
-    }
-    mv.visitJumpInsn(GOTO, done);
-    mv.visitLabel(slowPath);
-    mv.visitVarInsn(ALOAD, MEMORY);
-    mv.visitVarInsn(LLOAD, a);
-    memCall(slow, slowDesc);
-    mv.visitLabel(done);
+    access(
+        d,
+        size,
+        false,
+        () -> {
+          switch (size) {
+            case 1 -> mv.visitInsn(BALOAD);
+            case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get16", "([BI)I", false);
+            case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get32", "([BI)I", false);
+            default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "get64", "([BI)J", false);
+          }
+        },
+        slow,
+        slowDesc);
   }
 
   /**
@@ -81,30 +61,48 @@ final class MemoryAccess {
    * {@link Memory.CodeModified}), as do faults.
    */
   void store(DecodedInsn d, int size, String slow) {
-    int a = scratch;
-    int v = scratch + 2;
-    mv.visitVarInsn(LSTORE, v);
+    mv.visitVarInsn(LSTORE, scratch + 2);
+    access(
+        d,
+        size,
+        true,
+        () -> {
+          mv.visitVarInsn(LLOAD, scratch + 2);
+          switch (size) {
+            case 1 -> {
+              mv.visitInsn(L2I);
+              mv.visitInsn(BASTORE);
+            }
+            case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put16", "([BIJ)V", false);
+            case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put32", "([BIJ)V", false);
+            default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put64", "([BIJ)V", false);
+          }
+        },
+        slow,
+        "(JJ)V");
+  }
+
+  /**
+   * A load or store (the value in scratch+2): the page and offset on the stack for {@code fast},
+   * which completes the access; or the {@link Memory} method {@code slow} on the address (and the
+   * value).
+   */
+  private void access(
+      DecodedInsn d, int size, boolean store, Runnable fast, String slow, String slowDesc) {
     Label slowPath = new Label();
     Label done = new Label();
-    pageOf(d, a, pages + 1, size, slowPath);
+    pageOf(d, scratch, store ? pages + 1 : pages, size, slowPath);
     mv.visitVarInsn(ALOAD, scratch + 4);
     mv.visitVarInsn(ILOAD, scratch + 5);
-    mv.visitVarInsn(LLOAD, v);
-    switch (size) {
-      case 1 -> {
-        mv.visitInsn(L2I);
-        mv.visitInsn(BASTORE);
-      }
-      case 2 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put16", "([BIJ)V", false);
-      case 4 -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put32", "([BIJ)V", false);
-      default -> mv.visitMethodInsn(INVOKESTATIC, MEM, "put64", "([BIJ)V", false);
-    }
+    fast.run();
     mv.visitJumpInsn(GOTO, done);
     mv.visitLabel(slowPath);
-    mv.visitVarInsn(ALOAD, MEMORY);
-    mv.visitVarInsn(LLOAD, a);
-    mv.visitVarInsn(LLOAD, v);
-    memCall(slow, "(JJ)V");
+    mv.visitVarInsn(ALOAD, memory);
+    mv.visitVarInsn(LLOAD, scratch);
+    if (store) {
+      mv.visitVarInsn(LLOAD, scratch + 2);
+    }
+    mv.visitMethodInsn(INVOKEVIRTUAL, MEM, slow, slowDesc, false);
     mv.visitLabel(done);
   }
 
@@ -145,9 +143,5 @@ final class MemoryAccess {
       BytecodeTranslator.iconst(mv, Memory.PAGE_SIZE - size);
       mv.visitJumpInsn(IF_ICMPGT, slow);
     }
-  }
-
-  private void memCall(String m, String desc) {
-    mv.visitMethodInsn(INVOKEVIRTUAL, MEM, m, desc, false);
   }
 }

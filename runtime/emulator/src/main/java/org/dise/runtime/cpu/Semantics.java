@@ -5,10 +5,12 @@ import org.dise.runtime.mem.Memory;
 
 /**
  * What each RV64GC instruction does, written once: one short static method per instruction, named
- * after its mnemonic ({@code fadd.s} is {@code fadd_s}), after Spike's {@code insns/*.h}. The
- * interpreter ({@link Cpu}) calls these methods and the bytecode translator emits an {@code
- * invokestatic} of the same method, which HotSpot inlines; {@link SemanticsTable} says for every
- * instruction how its operands reach the method and where the result goes.
+ * after its mnemonic ({@code fadd.s} is {@code fadd_s}), after Spike's {@code insns/*.h} (an
+ * instruction that computes exactly what another does shares its method: {@code addi} runs {@code
+ * add}, {@code fld} runs {@code ld}; {@link SemanticsTable}). The interpreter ({@link Cpu}) calls
+ * these methods and the bytecode translator emits an {@code invokestatic} of the same method, which
+ * HotSpot inlines; {@link SemanticsTable} says for every instruction how its operands reach the
+ * method and where the result goes.
  *
  * <p>Operands are register contents as the register files hold them: {@code long} for x registers
  * and raw {@code long} bit patterns for f registers (binary32 values NaN-boxed), so a
@@ -113,43 +115,9 @@ public final class Semantics {
 
   // ---------------------------------------------------------------- RV64I: computation
 
-  public static long addi(long a, long imm) {
-    return a + imm;
-  }
-
-  public static long slti(long a, long imm) {
-    return a < imm ? 1 : 0;
-  }
-
-  public static long sltiu(long a, long imm) {
-    return Long.compareUnsigned(a, imm) < 0 ? 1 : 0;
-  }
-
-  public static long xori(long a, long imm) {
-    return a ^ imm;
-  }
-
-  public static long ori(long a, long imm) {
-    return a | imm;
-  }
-
-  public static long andi(long a, long imm) {
-    return a & imm;
-  }
-
-  // Java masks a long shift's count to 6 bits and an int shift's to 5, as RISC-V does.
-
-  public static long slli(long a, long shamt) {
-    return a << shamt;
-  }
-
-  public static long srli(long a, long shamt) {
-    return a >>> shamt;
-  }
-
-  public static long srai(long a, long shamt) {
-    return a >> shamt;
-  }
+  // The immediate forms (addi, slli, addiw, ...) run these methods with the immediate as b
+  // (SemanticsTable.sameAs). Java masks a long shift's count to 6 bits and an int shift's to 5,
+  // as RISC-V does.
 
   public static long add(long a, long b) {
     return a + b;
@@ -189,22 +157,6 @@ public final class Semantics {
 
   public static long and(long a, long b) {
     return a & b;
-  }
-
-  public static long addiw(long a, long imm) {
-    return (int) (a + imm);
-  }
-
-  public static long slliw(long a, long shamt) {
-    return (int) a << shamt;
-  }
-
-  public static long srliw(long a, long shamt) {
-    return (int) a >>> shamt;
-  }
-
-  public static long sraiw(long a, long shamt) {
-    return (int) a >> shamt;
   }
 
   public static long addw(long a, long b) {
@@ -290,26 +242,7 @@ public final class Semantics {
   }
 
   // ---------------------------------------------------------------- A: the value each AMO stores
-
-  public static long amoswap_w(long old, long src) {
-    return src;
-  }
-
-  public static long amoadd_w(long old, long src) {
-    return old + src;
-  }
-
-  public static long amoxor_w(long old, long src) {
-    return old ^ src;
-  }
-
-  public static long amoand_w(long old, long src) {
-    return old & src;
-  }
-
-  public static long amoor_w(long old, long src) {
-    return old | src;
-  }
+  // (swap, add, xor, and and or: the doubleword methods, of which a word AMO stores the low half)
 
   public static long amomin_w(long old, long src) {
     return Math.min((int) old, (int) src);
@@ -363,30 +296,29 @@ public final class Semantics {
     return Long.compareUnsigned(old, src) >= 0 ? old : src;
   }
 
-  // ---------------------------------------------------------------- F
+  // ---------------------------------------------------------------- F (fsw: sw)
 
   public static long flw(Memory m, long addr) {
     return Fpu.boxS(m.lw(addr));
-  }
-
-  public static void fsw(Memory m, long addr, long v) {
-    m.sw(addr, v);
   }
 
   public static long fmadd_s(Fpu u, long a, long b, long c, int rm) {
     return Fpu.boxS(u.fmaddS(Fpu.unboxS(a), Fpu.unboxS(b), Fpu.unboxS(c), rm));
   }
 
+  // The subtracting and negated forms flip the sign bit of an operand; the result is rounded once.
+
   public static long fmsub_s(Fpu u, long a, long b, long c, int rm) {
-    return Fpu.boxS(u.fmsubS(Fpu.unboxS(a), Fpu.unboxS(b), Fpu.unboxS(c), rm));
+    return Fpu.boxS(u.fmaddS(Fpu.unboxS(a), Fpu.unboxS(b), Fpu.unboxS(c) ^ Integer.MIN_VALUE, rm));
   }
 
   public static long fnmsub_s(Fpu u, long a, long b, long c, int rm) {
-    return Fpu.boxS(u.fnmsubS(Fpu.unboxS(a), Fpu.unboxS(b), Fpu.unboxS(c), rm));
+    return Fpu.boxS(u.fmaddS(Fpu.unboxS(a) ^ Integer.MIN_VALUE, Fpu.unboxS(b), Fpu.unboxS(c), rm));
   }
 
   public static long fnmadd_s(Fpu u, long a, long b, long c, int rm) {
-    return Fpu.boxS(u.fnmaddS(Fpu.unboxS(a), Fpu.unboxS(b), Fpu.unboxS(c), rm));
+    int na = Fpu.unboxS(a) ^ Integer.MIN_VALUE;
+    return Fpu.boxS(u.fmaddS(na, Fpu.unboxS(b), Fpu.unboxS(c) ^ Integer.MIN_VALUE, rm));
   }
 
   public static long fadd_s(Fpu u, long a, long b, int rm) {
@@ -394,7 +326,7 @@ public final class Semantics {
   }
 
   public static long fsub_s(Fpu u, long a, long b, int rm) {
-    return Fpu.boxS(u.subS(Fpu.unboxS(a), Fpu.unboxS(b), rm));
+    return Fpu.boxS(u.addS(Fpu.unboxS(a), Fpu.unboxS(b) ^ Integer.MIN_VALUE, rm));
   }
 
   public static long fmul_s(Fpu u, long a, long b, int rm) {
@@ -434,7 +366,7 @@ public final class Semantics {
   }
 
   public static long fcvt_wu_s(Fpu u, long a, int rm) {
-    return u.cvtWUS(Fpu.unboxS(a), rm);
+    return (int) u.cvtWUS(Fpu.unboxS(a), rm); // the 32-bit result sign-extended, as RV64 writes it
   }
 
   public static long fcvt_l_s(Fpu u, long a, int rm) {
@@ -467,11 +399,11 @@ public final class Semantics {
   }
 
   public static long fcvt_s_w(Fpu u, long a, int rm) {
-    return Fpu.boxS(u.cvtSW(a, rm));
+    return Fpu.boxS(u.cvtSL((int) a, rm));
   }
 
   public static long fcvt_s_wu(Fpu u, long a, int rm) {
-    return Fpu.boxS(u.cvtSWU(a, rm));
+    return Fpu.boxS(u.cvtSL(a & 0xffffffffL, rm));
   }
 
   public static long fcvt_s_l(Fpu u, long a, int rm) {
@@ -486,30 +418,22 @@ public final class Semantics {
     return Fpu.boxS((int) a);
   }
 
-  // ---------------------------------------------------------------- D
-
-  public static long fld(Memory m, long addr) {
-    return m.ld(addr);
-  }
-
-  public static void fsd(Memory m, long addr, long v) {
-    m.sd(addr, v);
-  }
+  // ---------------------------------------------------------------- D (fld, fsd: ld, sd)
 
   public static long fmadd_d(Fpu u, long a, long b, long c, int rm) {
     return u.fmaddD(a, b, c, rm);
   }
 
   public static long fmsub_d(Fpu u, long a, long b, long c, int rm) {
-    return u.fmsubD(a, b, c, rm);
+    return u.fmaddD(a, b, c ^ Long.MIN_VALUE, rm);
   }
 
   public static long fnmsub_d(Fpu u, long a, long b, long c, int rm) {
-    return u.fnmsubD(a, b, c, rm);
+    return u.fmaddD(a ^ Long.MIN_VALUE, b, c, rm);
   }
 
   public static long fnmadd_d(Fpu u, long a, long b, long c, int rm) {
-    return u.fnmaddD(a, b, c, rm);
+    return u.fmaddD(a ^ Long.MIN_VALUE, b, c ^ Long.MIN_VALUE, rm);
   }
 
   public static long fadd_d(Fpu u, long a, long b, int rm) {
@@ -517,7 +441,7 @@ public final class Semantics {
   }
 
   public static long fsub_d(Fpu u, long a, long b, int rm) {
-    return u.subD(a, b, rm);
+    return u.addD(a, b ^ Long.MIN_VALUE, rm);
   }
 
   public static long fmul_d(Fpu u, long a, long b, int rm) {
@@ -582,7 +506,7 @@ public final class Semantics {
   }
 
   public static long fcvt_wu_d(Fpu u, long a, int rm) {
-    return u.cvtWUD(a, rm);
+    return (int) u.cvtWUD(a, rm); // the 32-bit result sign-extended, as RV64 writes it
   }
 
   public static long fcvt_l_d(Fpu u, long a, int rm) {
@@ -594,11 +518,11 @@ public final class Semantics {
   }
 
   public static long fcvt_d_w(Fpu u, long a, int rm) {
-    return u.cvtDW(a, rm);
+    return u.cvtDL((int) a, rm);
   }
 
   public static long fcvt_d_wu(Fpu u, long a, int rm) {
-    return u.cvtDWU(a, rm);
+    return u.cvtDL(a & 0xffffffffL, rm);
   }
 
   public static long fcvt_d_l(Fpu u, long a, int rm) {

@@ -1,8 +1,8 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.mem.Memory;
 
 /**
  * Child processes: fork (clone without {@code CLONE_THREAD}, vfork's {@code CLONE_VM|CLONE_VFORK}
@@ -10,7 +10,7 @@ import org.dise.runtime.mem.Memory;
  * by the {@link Spawner}; the process limit (--limit nproc) makes a fork beyond it fail with
  * EAGAIN, as RLIMIT_NPROC does.
  */
-final class ChildCalls {
+final class ChildCalls extends SyscallGroup {
   private static final int CLONE_VM = 0x100;
   private static final int CLONE_VFORK = 0x4000;
   private static final int CLONE_SETTLS = 0x80000;
@@ -37,32 +37,46 @@ final class ChildCalls {
 
   private static final int ENOEXEC = 8;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final FileCalls files;
 
   ChildCalls(GuestProcess proc, FileCalls files) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.files = files;
   }
 
+  @Override
   void register(SyscallTable t) {
     t.partial(
         Syscall.EXECVE,
         "a RISC-V ELF program runs under acf, with the same confinement, limits and productions"
             + " (acf run --follow-exec); any other file is ENOEXEC (no host program ever runs, no"
             + " #! script is interpreted)",
-        (cpu, a) -> execve(cpu, a[0], a[1], a[2]));
+        this);
     t.partial(
         Syscall.WAIT4,
         "process groups are not kept (0 and -pgid wait for any child); rusage reads as zeros;"
             + " stopped and continued children are never reported",
-        (cpu, a) -> wait4(cpu, (int) a[0], a[1], (int) a[2], a[3], a[0]));
+        this);
     t.partial(
         Syscall.WAITID,
         "as wait4: P_ALL and P_PID (P_PGID waits for any child); WEXITED only",
-        (cpu, a) -> waitid(cpu, (int) a[0], (int) a[1], a[2], (int) a[3], a[0]));
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case EXECVE -> {
+        return execve(cpu, a[0], a[1], a[2]);
+      }
+      case WAIT4 -> {
+        return wait4(cpu, (int) a[0], a[1], (int) a[2], a[3], a[0]);
+      }
+      case WAITID -> {
+        return waitid(cpu, (int) a[0], (int) a[1], a[2], (int) a[3], a[0]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   private ProcessTree tree(Cpu cpu) {
@@ -128,30 +142,44 @@ final class ChildCalls {
     return pid;
   }
 
+  /** The children of this process that pid selects (-1: all). */
+  private List<ProcessTree.Member> children(int pid) {
+    ProcessTree tree = proc.threads.tree;
+    return tree == null ? List.of() : tree.children(proc.pid, pid);
+  }
+
+  private static ProcessTree.Member firstExited(List<ProcessTree.Member> kids) {
+    for (ProcessTree.Member m : kids) {
+      if (m.exited) {
+        return m;
+      }
+    }
+    return null;
+  }
+
   private long wait4(Cpu cpu, int pid, long status, int options, long rusage, long a0) {
     if ((options & ~(WNOHANG | 0x2 | 0x8 | 0x40000000 | 0x80000000)) != 0) {
       return -Errno.EINVAL;
     }
-    ProcessTree tree = proc.threads.tree;
-    List<ProcessTree.Member> kids = tree == null ? List.of() : tree.children(proc.pid, pid);
+    List<ProcessTree.Member> kids = children(pid);
     if (kids.isEmpty()) {
       return -Errno.ECHILD;
     }
-    for (ProcessTree.Member m : kids) {
-      if (m.exited) {
-        if (status != 0) {
-          mem.write32(status, m.wstatus);
-        }
-        if (rusage != 0) {
-          mem.write(rusage, new byte[144], 0, 144);
-        }
-        m.reaped = true;
-        return m.pid;
+    ProcessTree.Member m = firstExited(kids);
+    if (m != null) {
+      if (status != 0) {
+        mem.write32(status, m.wstatus);
       }
+      if (rusage != 0) {
+        mem.write(rusage, new byte[144], 0, 144);
+      }
+      m.reaped = true;
+      return m.pid;
     }
     if ((options & WNOHANG) != 0) {
       return 0;
     }
+    ProcessTree tree = proc.threads.tree;
     proc.threads.blockUntil(cpu, () -> anyExited(tree, pid), a0);
     return a0;
   }
@@ -161,29 +189,27 @@ final class ChildCalls {
       return -Errno.EINVAL;
     }
     int pid = idtype == 1 ? id : -1; // P_PID, else P_ALL (P_PGID as any child)
-    ProcessTree tree = proc.threads.tree;
-    List<ProcessTree.Member> kids = tree == null ? List.of() : tree.children(proc.pid, pid);
+    List<ProcessTree.Member> kids = children(pid);
     if (kids.isEmpty()) {
       return -Errno.ECHILD;
     }
-    for (ProcessTree.Member m : kids) {
-      if (m.exited) {
-        if (info != 0) {
-          byte[] si = new byte[128];
-          java.nio.ByteBuffer b =
-              java.nio.ByteBuffer.wrap(si).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-          boolean killed = (m.wstatus & 0x7f) != 0;
-          b.putInt(0, SIGCHLD);
-          b.putInt(8, killed ? 2 : 1); // CLD_KILLED, CLD_EXITED
-          b.putInt(16, m.pid);
-          b.putInt(24, killed ? m.wstatus & 0x7f : (m.wstatus >> 8) & 0xff);
-          mem.write(info, si, 0, si.length);
-        }
-        if ((options & WNOWAIT) == 0) {
-          m.reaped = true;
-        }
-        return 0;
+    ProcessTree.Member m = firstExited(kids);
+    if (m != null) {
+      if (info != 0) {
+        byte[] si = new byte[128];
+        java.nio.ByteBuffer b =
+            java.nio.ByteBuffer.wrap(si).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        boolean killed = (m.wstatus & 0x7f) != 0;
+        b.putInt(0, SIGCHLD);
+        b.putInt(8, killed ? 2 : 1); // CLD_KILLED, CLD_EXITED
+        b.putInt(16, m.pid);
+        b.putInt(24, killed ? m.wstatus & 0x7f : (m.wstatus >> 8) & 0xff);
+        mem.write(info, si, 0, si.length);
       }
+      if ((options & WNOWAIT) == 0) {
+        m.reaped = true;
+      }
+      return 0;
     }
     if ((options & WNOHANG) != 0) {
       if (info != 0) {
@@ -191,6 +217,7 @@ final class ChildCalls {
       }
       return 0;
     }
+    ProcessTree tree = proc.threads.tree;
     proc.threads.blockUntil(cpu, () -> anyExited(tree, pid), a0);
     return a0;
   }

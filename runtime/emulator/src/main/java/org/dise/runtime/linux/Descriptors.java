@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.mem.MemoryFault;
 
 /**
@@ -15,7 +16,7 @@ import org.dise.runtime.mem.MemoryFault;
  * work on descriptors alone (dup, dup3, close, fcntl). Numbers are allocated lowest-first as Linux
  * does, up to the guest's RLIMIT_NOFILE.
  */
-final class Descriptors {
+final class Descriptors extends SyscallGroup {
   static final int O_CLOEXEC = 0x80000;
 
   private static final int F_DUPFD = 0;
@@ -35,33 +36,46 @@ final class Descriptors {
   private static final int F_WRLCK = 1;
   private static final int F_UNLCK = 2;
 
-  private final GuestProcess proc;
   private final Map<Integer, GuestFd> fds = new TreeMap<>();
   private final Set<Integer> cloexec = new HashSet<>();
 
   Descriptors(GuestProcess proc) {
-    this.proc = proc;
+    super(proc);
     fds.put(0, GuestFd.Stdio.of(0));
     fds.put(1, GuestFd.Stdio.of(1));
     fds.put(2, GuestFd.Stdio.of(2));
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(
-        Syscall.DUP,
-        (cpu, a) -> {
-          GuestFd f = get((int) a[0]);
-          return f == null ? -Errno.EBADF : install(f);
-        });
-    t.implement(Syscall.DUP3, (cpu, a) -> dup3((int) a[0], a[1], (int) a[2]));
-    t.implement(Syscall.CLOSE, (cpu, a) -> close((int) a[0]));
+    t.implement(this, Syscall.DUP, Syscall.DUP3, Syscall.CLOSE);
     t.partial(
         Syscall.FCNTL,
         "F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL; record and OFD locks (F_GETLK,"
             + " F_SETLK, F_SETLKW, F_OFD_*) are always granted, as to a lone process, and not"
             + " checked between guest processes; F_SETFL is accepted and ignored; the other"
             + " commands are EINVAL",
-        (cpu, a) -> fcntl((int) a[0], (int) a[1], a[2]));
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case DUP -> {
+        GuestFd f = get((int) a[0]);
+        return f == null ? -Errno.EBADF : install(f);
+      }
+      case DUP3 -> {
+        return dup3((int) a[0], a[1], (int) a[2]);
+      }
+      case CLOSE -> {
+        return close((int) a[0]);
+      }
+      case FCNTL -> {
+        return fcntl((int) a[0], (int) a[1], a[2]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   GuestFd get(int fd) {

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.dise.runtime.mem.Memory;
+import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.mem.MemoryFault;
 
 /**
@@ -22,11 +22,9 @@ import org.dise.runtime.mem.MemoryFault;
  * and the working directory. Every path is walked as the kernel would and judged by the {@link
  * Sandbox}; a refusal outside the allowed directories is EACCES with a notice.
  */
-final class FileCalls {
+final class FileCalls extends SyscallGroup {
   static final int AT_FDCWD = -100;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final Sandbox sandbox;
   private final Descriptors fds;
   private final SignalCalls signals;
@@ -56,83 +54,148 @@ final class FileCalls {
   }
 
   FileCalls(GuestProcess proc, Sandbox sandbox, Descriptors fds, SignalCalls signals) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.sandbox = sandbox;
     this.fds = fds;
     this.signals = signals;
     this.cwd = sandbox.cwd();
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(Syscall.READ, (cpu, a) -> orBlock(cpu, a, read((int) a[0], a[1], a[2])));
     t.implement(
+        this,
+        Syscall.READ,
         Syscall.WRITE,
-        (cpu, a) -> {
-          // A blocking write to a pipe waits until all of it fits (Linux writes it whole),
-          // so that the guest never sees a short count it did not ask for.
-          if (fds.get((int) a[0]) instanceof GuestFd.PipeEnd p && !p.nonBlocking && !p.fits(a[2])) {
-            proc.threads.blockUntil(cpu, () -> p.fits(a[2]), a[0]);
-            return a[0];
-          }
-          return orBlock(cpu, a, write((int) a[0], a[1], a[2]));
-        });
-    t.implement(Syscall.READV, (cpu, a) -> readv((int) a[0], a[1], (int) a[2]));
-    t.implement(Syscall.WRITEV, (cpu, a) -> writev((int) a[0], a[1], (int) a[2]));
-    t.implement(Syscall.PREAD64, (cpu, a) -> pio(false, (int) a[0], a[1], a[2], a[3]));
-    t.implement(Syscall.PWRITE64, (cpu, a) -> pio(true, (int) a[0], a[1], a[2], a[3]));
+        Syscall.READV,
+        Syscall.WRITEV,
+        Syscall.PREAD64,
+        Syscall.PWRITE64);
     t.partial(
         Syscall.OPENAT,
         "the mode is not applied to created files (they get the host's default)",
-        (cpu, a) -> openat((int) a[0], a[1], (int) a[2], (int) a[3]));
-    t.implement(
-        Syscall.LSEEK,
-        (cpu, a) -> {
-          GuestFd f = fds.get((int) a[0]);
-          return f == null ? -Errno.EBADF : f.seek(a[1], (int) a[2]);
-        });
-    t.implement(Syscall.FSTAT, (cpu, a) -> fstat((int) a[0], a[1]));
-    t.implement(Syscall.NEWFSTATAT, (cpu, a) -> newfstatat((int) a[0], a[1], a[2], (int) a[3]));
-    t.implement(Syscall.READLINKAT, (cpu, a) -> readlinkat((int) a[0], a[1], a[2], a[3]));
+        this);
+    t.implement(this, Syscall.LSEEK, Syscall.FSTAT, Syscall.NEWFSTATAT, Syscall.READLINKAT);
     t.partial(
         Syscall.IOCTL,
         "TCGETS and TIOCGWINSZ (a terminal of 80x24); every other request is ENOTTY",
-        (cpu, a) -> ioctl((int) a[0], a[1], a[2]));
-    t.implement(Syscall.FTRUNCATE, (cpu, a) -> ftruncate((int) a[0], a[1]));
-    t.implement(Syscall.FSYNC, (cpu, a) -> sync((int) a[0], true));
-    t.implement(Syscall.FDATASYNC, (cpu, a) -> sync((int) a[0], false));
+        this);
+    t.implement(this, Syscall.FTRUNCATE, Syscall.FSYNC, Syscall.FDATASYNC);
     t.partial(
         Syscall.FCHOWN,
         "a call that leaves the owner and group as they are succeeds; a change is EPERM (acf does"
             + " not change the owners of host files)",
-        (cpu, a) -> fchown((int) a[0], (int) a[1], (int) a[2]));
-    t.implement(Syscall.PIPE2, (cpu, a) -> pipe2(a[0], (int) a[1]));
-    t.implement(Syscall.CHDIR, (cpu, a) -> chdir(a[0]));
-    t.implement(Syscall.FCHDIR, (cpu, a) -> fchdir((int) a[0]));
-    t.implement(Syscall.GETCWD, (cpu, a) -> getcwd(a[0], a[1]));
-    t.implement(Syscall.UNLINKAT, (cpu, a) -> unlinkat((int) a[0], a[1], (int) a[2]));
-    t.partial(
-        Syscall.MKDIRAT,
-        "the mode is not applied (the host's default)",
-        (cpu, a) -> mkdirat((int) a[0], a[1]));
+        this);
+    t.implement(
+        this, Syscall.PIPE2, Syscall.CHDIR, Syscall.FCHDIR, Syscall.GETCWD, Syscall.UNLINKAT);
+    t.partial(Syscall.MKDIRAT, "the mode is not applied (the host's default)", this);
     t.partial(
         Syscall.FACCESSAT,
         "answers from the sandbox: writable where --allow-write allows, not from the file's mode",
-        (cpu, a) -> faccessat((int) a[0], a[1], (int) a[2], 0));
+        this);
+    t.partial(Syscall.FACCESSAT2, "as faccessat", this);
     t.partial(
-        Syscall.FACCESSAT2,
-        "as faccessat",
-        (cpu, a) -> faccessat((int) a[0], a[1], (int) a[2], (int) a[3]));
-    t.partial(
-        Syscall.RENAMEAT2,
-        "RENAME_NOREPLACE only; other flags are EINVAL with a notice",
-        (cpu, a) -> renameat2((int) a[0], a[1], (int) a[2], a[3], (int) a[4]));
-    t.implement(Syscall.LINKAT, (cpu, a) -> linkat((int) a[0], a[1], (int) a[2], a[3], (int) a[4]));
-    t.implement(Syscall.SYMLINKAT, (cpu, a) -> symlinkat(a[0], (int) a[1], a[2]));
-    t.partial(
-        Syscall.GETDENTS64,
-        "d_type is DT_UNKNOWN and d_ino a position, not the inode",
-        (cpu, a) -> getdents64((int) a[0], a[1], a[2]));
+        Syscall.RENAMEAT2, "RENAME_NOREPLACE only; other flags are EINVAL with a notice", this);
+    t.implement(this, Syscall.LINKAT, Syscall.SYMLINKAT);
+    t.partial(Syscall.GETDENTS64, "d_type is DT_UNKNOWN and d_ino a position, not the inode", this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case READ -> {
+        return orBlock(cpu, a, read((int) a[0], a[1], a[2]));
+      }
+      case WRITE -> {
+        // A blocking write to a pipe waits until all of it fits (Linux writes it whole),
+        // so that the guest never sees a short count it did not ask for.
+        if (fds.get((int) a[0]) instanceof GuestFd.PipeEnd p && !p.nonBlocking && !p.fits(a[2])) {
+          proc.threads.blockUntil(cpu, () -> p.fits(a[2]), a[0]);
+          return a[0];
+        }
+        return orBlock(cpu, a, write((int) a[0], a[1], a[2]));
+      }
+      case READV -> {
+        return readv((int) a[0], a[1], (int) a[2]);
+      }
+      case WRITEV -> {
+        return writev((int) a[0], a[1], (int) a[2]);
+      }
+      case PREAD64 -> {
+        return pio(false, (int) a[0], a[1], a[2], a[3]);
+      }
+      case PWRITE64 -> {
+        return pio(true, (int) a[0], a[1], a[2], a[3]);
+      }
+      case OPENAT -> {
+        return openat((int) a[0], a[1], (int) a[2], (int) a[3]);
+      }
+      case LSEEK -> {
+        GuestFd f = fds.get((int) a[0]);
+        return f == null ? -Errno.EBADF : f.seek(a[1], (int) a[2]);
+      }
+      case FSTAT -> {
+        return fstat((int) a[0], a[1]);
+      }
+      case NEWFSTATAT -> {
+        return newfstatat((int) a[0], a[1], a[2], (int) a[3]);
+      }
+      case READLINKAT -> {
+        return readlinkat((int) a[0], a[1], a[2], a[3]);
+      }
+      case IOCTL -> {
+        return ioctl((int) a[0], a[1], a[2]);
+      }
+      case FTRUNCATE -> {
+        return ftruncate((int) a[0], a[1]);
+      }
+      case FSYNC -> {
+        return sync((int) a[0], true);
+      }
+      case FDATASYNC -> {
+        return sync((int) a[0], false);
+      }
+      case FCHOWN -> {
+        return fchown((int) a[0], (int) a[1], (int) a[2]);
+      }
+      case PIPE2 -> {
+        return pipe2(a[0], (int) a[1]);
+      }
+      case CHDIR -> {
+        return chdir(a[0]);
+      }
+      case FCHDIR -> {
+        return fchdir((int) a[0]);
+      }
+      case GETCWD -> {
+        return getcwd(a[0], a[1]);
+      }
+      case UNLINKAT -> {
+        return unlinkat((int) a[0], a[1], (int) a[2]);
+      }
+      case MKDIRAT -> {
+        return mkdirat((int) a[0], a[1]);
+      }
+      case FACCESSAT -> {
+        return faccessat((int) a[0], a[1], (int) a[2], 0);
+      }
+      case FACCESSAT2 -> {
+        return faccessat((int) a[0], a[1], (int) a[2], (int) a[3]);
+      }
+      case RENAMEAT2 -> {
+        return renameat2((int) a[0], a[1], (int) a[2], a[3], (int) a[4]);
+      }
+      case LINKAT -> {
+        return linkat((int) a[0], a[1], (int) a[2], a[3], (int) a[4]);
+      }
+      case SYMLINKAT -> {
+        return symlinkat(a[0], (int) a[1], a[2]);
+      }
+      case GETDENTS64 -> {
+        return getdents64((int) a[0], a[1], a[2]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   /**

@@ -140,18 +140,7 @@ public abstract class GuestFd {
         return "/dev/null".equals(String.valueOf(statAs)) ? 0 : -Errno.ESPIPE;
       }
       try {
-        long base =
-            switch (whence) {
-              case 0 -> 0;
-              case 1 -> ch.position();
-              case 2 -> ch.size();
-              default -> -1;
-            };
-        if (base < 0 || base + offset < 0) {
-          return -Errno.EINVAL;
-        }
-        ch.position(base + offset);
-        return ch.position();
+        return seek(ch, offset, whence);
       } catch (IOException e) {
         return -Errno.ESPIPE;
       }
@@ -167,6 +156,25 @@ public abstract class GuestFd {
     int accessMode() {
       return in != null ? 0 : 1;
     }
+  }
+
+  /**
+   * lseek on a channel: the new position from SEEK_SET (0), SEEK_CUR (1) or SEEK_END (2), or
+   * -EINVAL for another whence or a negative result.
+   */
+  static long seek(FileChannel ch, long offset, int whence) throws IOException {
+    long base =
+        switch (whence) {
+          case 0 -> 0;
+          case 1 -> ch.position();
+          case 2 -> ch.size();
+          default -> -1;
+        };
+    if (base < 0 || base + offset < 0) {
+      return -Errno.EINVAL;
+    }
+    ch.position(base + offset);
+    return base + offset;
   }
 
   /** A regular host file. */
@@ -231,18 +239,7 @@ public abstract class GuestFd {
 
     @Override
     long seek(long offset, int whence) throws IOException {
-      long base =
-          switch (whence) {
-            case 0 -> 0;
-            case 1 -> ch.position();
-            case 2 -> ch.size();
-            default -> -1;
-          };
-      if (base < 0 || base + offset < 0) {
-        return -Errno.EINVAL;
-      }
-      ch.position(base + offset);
-      return base + offset;
+      return seek(ch, offset, whence);
     }
 
     @Override

@@ -214,7 +214,7 @@ public final class LinuxKernel implements SyscallHandler {
       r = unsupported(cpu, nr, a);
     } else {
       try {
-        r = e.handler().call(cpu, a);
+        r = e.handler().call(e.call(), cpu, a);
       } catch (MemoryFault ex) {
         r = -Errno.EFAULT;
       } catch (Refused ex) {

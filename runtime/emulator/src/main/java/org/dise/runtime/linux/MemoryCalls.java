@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.mem.Memory;
 import org.dise.runtime.mem.MemoryFault;
 
@@ -16,7 +17,7 @@ import org.dise.runtime.mem.MemoryFault;
  * the low 4 GiB {@link Memory} emulates. Mappings are placed top-down below {@link
  * Loader#MMAP_TOP}, deterministically, and count against the guest's RLIMIT_AS.
  */
-final class MemoryCalls {
+final class MemoryCalls extends SyscallGroup {
   private static final int MAP_SHARED = 0x01;
   private static final int MAP_FIXED = 0x10;
   private static final int MS_ASYNC = 1;
@@ -24,8 +25,6 @@ final class MemoryCalls {
   private static final int MS_SYNC = 4;
   private static final int MAP_ANONYMOUS = 0x20;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final Descriptors fds;
 
   private long brkStart;
@@ -50,26 +49,26 @@ final class MemoryCalls {
   private final List<Shared> shared = new ArrayList<>();
 
   MemoryCalls(GuestProcess proc, Descriptors fds) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.fds = fds;
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(Syscall.BRK, (cpu, a) -> brk(a[0]));
+    t.implement(this, Syscall.BRK);
     t.partial(
         Syscall.MMAP,
         "MAP_SHARED file mappings reach the file at msync, munmap, exit and the process's"
             + " own read/write of the file (which they then see), not at each store; another"
             + " process, and several mappings of one file, do not see each other's stores until"
             + " then",
-        (cpu, a) -> mmap(a[0], a[1], (int) a[2], (int) a[3], (int) a[4], a[5]));
-    t.implement(Syscall.MUNMAP, (cpu, a) -> munmap(a[0], a[1]));
+        this);
+    t.implement(this, Syscall.MUNMAP);
     t.partial(
         Syscall.MSYNC,
         "writes MAP_SHARED file mappings back; MS_INVALIDATE has nothing to invalidate",
-        (cpu, a) -> msync(a[0], a[1], (int) a[2]));
-    t.implement(Syscall.MPROTECT, (cpu, a) -> mprotect(a[0], a[1], (int) a[2]));
+        this);
+    t.implement(this, Syscall.MPROTECT);
     t.refuse(
         Syscall.MREMAP,
         Errno.ENOMEM,
@@ -77,7 +76,32 @@ final class MemoryCalls {
     t.partial(
         Syscall.MADVISE,
         "advice is accepted and ignored (MADV_DONTNEED does not zero the pages)",
-        (cpu, a) -> 0);
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case BRK -> {
+        return brk(a[0]);
+      }
+      case MMAP -> {
+        return mmap(a[0], a[1], (int) a[2], (int) a[3], (int) a[4], a[5]);
+      }
+      case MUNMAP -> {
+        return munmap(a[0], a[1]);
+      }
+      case MSYNC -> {
+        return msync(a[0], a[1], (int) a[2]);
+      }
+      case MPROTECT -> {
+        return mprotect(a[0], a[1], (int) a[2]);
+      }
+      case MADVISE -> {
+        return 0;
+      }
+      default -> throw notMine(which);
+    }
   }
 
   void setMmapTop(long top) {

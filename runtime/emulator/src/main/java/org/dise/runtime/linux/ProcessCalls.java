@@ -1,15 +1,16 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import org.dise.runtime.mem.Memory;
+import org.dise.runtime.cpu.Cpu;
 
 /**
  * The process and its identity: exit_group, ids, limits, randomness, and what the system says about
  * itself (uname, sysinfo). Its threads are {@link ThreadCalls}'. The first process is pid 1000, its
  * parent 999, uid and gid 0.
  */
-final class ProcessCalls {
+final class ProcessCalls extends SyscallGroup {
   static final int PID = 1000;
   static final int PPID = 999;
 
@@ -18,56 +19,92 @@ final class ProcessCalls {
   private static final int RLIMIT_AS = 9;
   private static final int RLIM_NLIMITS = 16;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final Random random;
 
   ProcessCalls(GuestProcess proc, long seed) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.random = new Random(seed);
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(
-        Syscall.EXIT_GROUP,
-        (cpu, a) -> {
-          cpu.halt((int) a[0] & 0xff);
-          return 0;
-        });
+    t.implement(this, Syscall.EXIT_GROUP);
     t.partial(
         Syscall.PRLIMIT64,
         "of the calling process only; RLIMIT_NOFILE and RLIMIT_AS are enforced, RLIMIT_STACK"
             + " reads as the loader's stack, the others as unlimited",
-        (cpu, a) -> prlimit64((int) a[1], a[2], a[3]));
-    t.partial(Syscall.GETRLIMIT, "as prlimit64", (cpu, a) -> prlimit64((int) a[0], 0, a[1]));
-    t.implement(Syscall.GETRANDOM, (cpu, a) -> getrandom(a[0], a[1], a[2]));
-    t.implement(Syscall.UNAME, (cpu, a) -> uname(a[0]));
-    t.partial(
-        Syscall.SYSINFO,
-        "fixed figures: 4 GiB of RAM, 2 free, one process",
-        (cpu, a) -> sysinfo(a[0]));
-    t.partial(
-        Syscall.GETRUSAGE,
-        "every field reads 0",
-        (cpu, a) -> {
-          if (a[1] != 0) {
-            mem.write(a[1], new byte[144], 0, 144);
-          }
-          return 0;
-        });
-    t.partial(Syscall.UMASK, "reports 022 and keeps nothing", (cpu, a) -> 022);
-    t.implement(Syscall.GETPID, (cpu, a) -> proc.pid);
-    t.implement(Syscall.GETPPID, (cpu, a) -> proc.ppid);
-    t.implement(Syscall.GETUID, (cpu, a) -> 0);
-    t.implement(Syscall.GETEUID, (cpu, a) -> 0);
-    t.implement(Syscall.GETGID, (cpu, a) -> 0);
-    t.implement(Syscall.GETEGID, (cpu, a) -> 0);
+        this);
+    t.partial(Syscall.GETRLIMIT, "as prlimit64", this);
+    t.implement(this, Syscall.GETRANDOM, Syscall.UNAME);
+    t.partial(Syscall.SYSINFO, "fixed figures: 4 GiB of RAM, 2 free, one process", this);
+    t.partial(Syscall.GETRUSAGE, "every field reads 0", this);
+    t.partial(Syscall.UMASK, "reports 022 and keeps nothing", this);
+    t.implement(
+        this,
+        Syscall.GETPID,
+        Syscall.GETPPID,
+        Syscall.GETUID,
+        Syscall.GETEUID,
+        Syscall.GETGID,
+        Syscall.GETEGID);
     t.refuse(Syscall.RSEQ, Errno.ENOSYS, "ENOSYS: glibc then runs without restartable sequences");
     t.refuse(
         Syscall.RISCV_HWPROBE,
         Errno.ENOSYS,
         "ENOSYS: glibc then assumes the base ISA and picks generic string functions");
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case EXIT_GROUP -> {
+        cpu.halt((int) a[0] & 0xff);
+        return 0;
+      }
+      case PRLIMIT64 -> {
+        return prlimit64((int) a[1], a[2], a[3]);
+      }
+      case GETRLIMIT -> {
+        return prlimit64((int) a[0], 0, a[1]);
+      }
+      case GETRANDOM -> {
+        return getrandom(a[0], a[1], a[2]);
+      }
+      case UNAME -> {
+        return uname(a[0]);
+      }
+      case SYSINFO -> {
+        return sysinfo(a[0]);
+      }
+      case GETRUSAGE -> {
+        if (a[1] != 0) {
+          mem.write(a[1], new byte[144], 0, 144);
+        }
+        return 0;
+      }
+      case UMASK -> {
+        return 022;
+      }
+      case GETPID -> {
+        return proc.pid;
+      }
+      case GETPPID -> {
+        return proc.ppid;
+      }
+      case GETUID -> {
+        return 0;
+      }
+      case GETEUID -> {
+        return 0;
+      }
+      case GETGID -> {
+        return 0;
+      }
+      case GETEGID -> {
+        return 0;
+      }
+      default -> throw notMine(which);
+    }
   }
 
   private long prlimit64(int resource, long newAddr, long oldAddr) {

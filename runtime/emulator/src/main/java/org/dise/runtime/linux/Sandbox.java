@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Confines the guest's file access: by default it may read and write only under the working
@@ -19,8 +20,13 @@ public final class Sandbox {
   // acf's own state (caches, spool, its jar and class-data archive, --out): never the guest's to
   // change, also where it lies inside a writable directory.
   private final List<Path> protectedPaths = new ArrayList<>();
+  // Protected paths not yet resolved (acf's state, read from its config file): resolved on the
+  // first check that needs them, so that a run whose guest changes no file never reads the file.
+  private final List<Supplier<List<Path>>> protectLater = new ArrayList<>();
   private GuestLimits limits = GuestLimits.defaults();
-  private Sysroot sysroot = standardSysroot();
+  // The default sysroot is probed on first use (a static program never needs it).
+  private Sysroot sysroot;
+  private boolean sysrootChosen;
 
   /** System files glibc may look at; readable everywhere. */
   private static final List<Path> SYSTEM_READ =
@@ -73,12 +79,17 @@ public final class Sandbox {
    * The guest's own system files (dynamic linker, libraries), readable and never writable; null for
    * none. By default {@code $ACF_SYSROOT} or {@link Sysroot#DEFAULT} when it exists.
    */
-  public Sysroot sysroot() {
+  public synchronized Sysroot sysroot() {
+    if (!sysrootChosen) {
+      sysroot = standardSysroot();
+      sysrootChosen = true;
+    }
     return sysroot;
   }
 
-  public void setSysroot(Sysroot sysroot) {
+  public synchronized void setSysroot(Sysroot sysroot) {
     this.sysroot = sysroot;
+    this.sysrootChosen = true;
   }
 
   /** The default sysroot, or none when the environment names no usable one. */
@@ -118,7 +129,8 @@ public final class Sandbox {
 
   /** Whether the guest may read {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayRead(Path p) {
-    return within(p, readable) || (sysroot != null && sysroot.contains(p));
+    Sysroot root = sysroot();
+    return within(p, readable) || (root != null && root.contains(p));
   }
 
   /**
@@ -134,9 +146,28 @@ public final class Sandbox {
     }
   }
 
+  /**
+   * As {@link #protect} for each path {@code paths} gives, computed when a check first needs them
+   * (they may cost a file read that most runs never need).
+   */
+  public void protectLater(Supplier<List<Path>> paths) {
+    protectLater.add(paths);
+  }
+
+  /** The protected paths, with those given to {@link #protectLater} resolved. */
+  private synchronized List<Path> protectedPaths() {
+    while (!protectLater.isEmpty()) {
+      List<Path> later = protectLater.remove(0).get();
+      for (Path p : later) {
+        protect(p);
+      }
+    }
+    return protectedPaths;
+  }
+
   /** Whether the guest may change {@code p}, a path resolved by {@link PathWalk}. */
   public boolean mayWrite(Path p) {
-    return within(p, writable) && !within(p, protectedPaths);
+    return within(p, writable) && !within(p, protectedPaths());
   }
 
   /**
@@ -150,12 +181,12 @@ public final class Sandbox {
       return false;
     }
     Path n = p.toAbsolutePath().normalize();
-    for (Path q : protectedPaths) {
+    for (Path q : protectedPaths()) {
       if (q.startsWith(n)) {
         return false;
       }
     }
-    return !within(n, protectedPaths);
+    return !within(n, protectedPaths());
   }
 
   /**
@@ -167,7 +198,7 @@ public final class Sandbox {
     if (!within(n, writable) && (n.getParent() == null || !within(n.getParent(), writable))) {
       return false;
     }
-    for (Path q : protectedPaths) {
+    for (Path q : protectedPaths()) {
       if (q.startsWith(n) || n.startsWith(q)) {
         return true;
       }

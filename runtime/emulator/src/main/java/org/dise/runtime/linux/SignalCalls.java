@@ -1,5 +1,6 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.GuestFault;
 import org.dise.runtime.mem.Memory;
@@ -21,7 +22,7 @@ import org.dise.runtime.mem.MemoryFault;
  * sigtimedwait, ppoll without descriptors, nanosleep), which passes at once: so a program's signals
  * arrive at the same instruction on every run and every host. See spec/emulator.md, "Signals".
  */
-final class SignalCalls {
+final class SignalCalls extends SyscallGroup {
   static final int SIGILL = 4;
   static final int SIGTRAP = 5;
   static final int SIGBUS = 7;
@@ -102,9 +103,6 @@ final class SignalCalls {
   /** Guest nanoseconds per retired instruction: the guest's clock runs at a nominal 1 GHz. */
   static final long NANOS_PER_INSN = 1;
 
-  private final GuestProcess proc;
-  private final Memory mem;
-
   private final long[] handler = new long[NSIG + 1];
   private final long[] flags = new long[NSIG + 1];
   private final long[] actMask = new long[NSIG + 1];
@@ -150,8 +148,7 @@ final class SignalCalls {
   }
 
   SignalCalls(GuestProcess proc) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
   }
 
   /**
@@ -216,49 +213,101 @@ final class SignalCalls {
     return 1L << (sig - 1);
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(Syscall.RT_SIGACTION, (cpu, a) -> rtSigaction(a[0], a[1], a[2], a[3]));
-    t.implement(Syscall.RT_SIGPROCMASK, (cpu, a) -> rtSigprocmask((int) a[0], a[1], a[2], a[3]));
-    t.implement(Syscall.RT_SIGRETURN, (cpu, a) -> rtSigreturn(cpu));
-    t.implement(Syscall.SIGALTSTACK, (cpu, a) -> sigaltstack(cpu, a[0], a[1]));
-    t.implement(Syscall.RT_SIGPENDING, (cpu, a) -> rtSigpending(a[0], a[1]));
+    t.implement(
+        this,
+        Syscall.RT_SIGACTION,
+        Syscall.RT_SIGPROCMASK,
+        Syscall.RT_SIGRETURN,
+        Syscall.SIGALTSTACK,
+        Syscall.RT_SIGPENDING);
     t.partial(
         Syscall.KILL,
         "the process itself (its pid, 0 or -1) and the other processes of its tree; a signal to"
             + " another process that neither catches nor blocks it ends that process at once,"
             + " else it is delivered when that process next returns from a system call",
-        (cpu, a) -> kill(a[0], (int) a[1]));
+        this);
     t.partial(
         Syscall.TKILL,
         "any thread of the process; the signal is the process's (delivered to the thread running"
             + " when it is next checked, or to the thread named when it is blocked in a call)",
-        (cpu, a) -> tkill(a[0], (int) a[1]));
+        this);
     t.partial(
-        Syscall.TGKILL,
-        "threads of this process only (as tkill); another tgid is ESRCH",
-        (cpu, a) -> a[0] != proc.pid ? -Errno.ESRCH : tkill(a[1], (int) a[2]));
+        Syscall.TGKILL, "threads of this process only (as tkill); another tgid is ESRCH", this);
     t.partial(
         Syscall.RT_SIGQUEUEINFO,
         "this process and the other processes of its tree; the signal is the process's",
-        (cpu, a) -> sigqueue(a[0], -1, (int) a[1], a[2]));
+        this);
     t.partial(
         Syscall.RT_TGSIGQUEUEINFO,
         "threads of this process only; the signal is the process's (delivered to the thread"
             + " running when it is next checked, or to the thread named when it is blocked in a call)",
-        (cpu, a) -> sigqueue(a[0], a[1], (int) a[2], a[3]));
-    t.implement(Syscall.RT_SIGSUSPEND, (cpu, a) -> rtSigsuspend(cpu, a[0], a[1]));
-    t.implement(Syscall.RT_SIGTIMEDWAIT, (cpu, a) -> rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]));
+        this);
+    t.implement(this, Syscall.RT_SIGSUSPEND, Syscall.RT_SIGTIMEDWAIT);
     t.partial(
         Syscall.SETITIMER,
         "ITIMER_REAL only, on the guest's clock (retired instructions at 1 GHz plus waits);"
             + " ITIMER_VIRTUAL and ITIMER_PROF are unsupported",
-        (cpu, a) -> setitimer(cpu, (int) a[0], a[1], a[2]));
-    t.partial(Syscall.GETITIMER, "ITIMER_REAL only", (cpu, a) -> getitimer(cpu, (int) a[0], a[1]));
+        this);
+    t.partial(Syscall.GETITIMER, "ITIMER_REAL only", this);
     t.partial(
         Syscall.PPOLL,
         "without descriptors only (pause, a sleep on the guest's clock); polling descriptors is"
             + " unsupported",
-        (cpu, a) -> ppoll(cpu, a[0], a[1], a[2], a[3], a[4]));
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case RT_SIGACTION -> {
+        return rtSigaction(a[0], a[1], a[2], a[3]);
+      }
+      case RT_SIGPROCMASK -> {
+        return rtSigprocmask((int) a[0], a[1], a[2], a[3]);
+      }
+      case RT_SIGRETURN -> {
+        return rtSigreturn(cpu);
+      }
+      case SIGALTSTACK -> {
+        return sigaltstack(cpu, a[0], a[1]);
+      }
+      case RT_SIGPENDING -> {
+        return rtSigpending(a[0], a[1]);
+      }
+      case KILL -> {
+        return kill(a[0], (int) a[1]);
+      }
+      case TKILL -> {
+        return tkill(a[0], (int) a[1]);
+      }
+      case TGKILL -> {
+        return a[0] != proc.pid ? -Errno.ESRCH : tkill(a[1], (int) a[2]);
+      }
+      case RT_SIGQUEUEINFO -> {
+        return sigqueue(a[0], -1, (int) a[1], a[2]);
+      }
+      case RT_TGSIGQUEUEINFO -> {
+        return sigqueue(a[0], a[1], (int) a[2], a[3]);
+      }
+      case RT_SIGSUSPEND -> {
+        return rtSigsuspend(cpu, a[0], a[1]);
+      }
+      case RT_SIGTIMEDWAIT -> {
+        return rtSigtimedwait(cpu, a[0], a[1], a[2], a[3]);
+      }
+      case SETITIMER -> {
+        return setitimer(cpu, (int) a[0], a[1], a[2]);
+      }
+      case GETITIMER -> {
+        return getitimer(cpu, (int) a[0], a[1]);
+      }
+      case PPOLL -> {
+        return ppoll(cpu, a[0], a[1], a[2], a[3], a[4]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   // ---------------------------------------------------------------- generation
@@ -975,18 +1024,32 @@ final class SignalCalls {
     return -Errno.EINTR; // the handler's frame restores the saved mask on return
   }
 
+  /** What {@link #timeoutNanos} returns for a timespec Linux refuses (EINVAL). */
+  private static final long BAD_TIMESPEC = Long.MIN_VALUE;
+
+  /**
+   * The timeout in the struct timespec at addr, in nanoseconds: -1 (none) for a null pointer or one
+   * too long to count, or BAD_TIMESPEC for a negative or unnormalised one.
+   */
+  private long timeoutNanos(long addr) {
+    if (addr == 0) {
+      return -1;
+    }
+    long sec = mem.read64(addr);
+    long nsec = mem.read64(addr + 8);
+    if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
+      return BAD_TIMESPEC;
+    }
+    return sec > Long.MAX_VALUE / 2_000_000_000L ? -1 : sec * 1_000_000_000L + nsec;
+  }
+
   private long ppoll(Cpu cpu, long fds, long nfds, long timeoutAddr, long sigmask, long size) {
     if (nfds != 0) {
       throw new Unimplemented("polling descriptors");
     }
-    long timeout = -1;
-    if (timeoutAddr != 0) {
-      long sec = mem.read64(timeoutAddr);
-      long nsec = mem.read64(timeoutAddr + 8);
-      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
-        return -Errno.EINVAL;
-      }
-      timeout = sec > Long.MAX_VALUE / 2_000_000_000L ? -1 : sec * 1_000_000_000L + nsec;
+    long timeout = timeoutNanos(timeoutAddr);
+    if (timeout == BAD_TIMESPEC) {
+      return -Errno.EINVAL;
     }
     if (sigmask != 0) {
       if (size != SIGSET_SIZE) {
@@ -1016,14 +1079,9 @@ final class SignalCalls {
       return -Errno.EINVAL;
     }
     long set = mem.read64(setAddr) & ~UNBLOCKABLE;
-    long timeout = -1;
-    if (timeoutAddr != 0) {
-      long sec = mem.read64(timeoutAddr);
-      long nsec = mem.read64(timeoutAddr + 8);
-      if (sec < 0 || nsec < 0 || nsec >= 1_000_000_000L) {
-        return -Errno.EINVAL;
-      }
-      timeout = sec * 1_000_000_000L + nsec;
+    long timeout = timeoutNanos(timeoutAddr);
+    if (timeout == BAD_TIMESPEC) {
+      return -Errno.EINVAL;
     }
     // Woken by a signal of the set, or interrupted by another one that is not blocked.
     if (timeout < 0 && blocksFor(set | ~blocked)) {

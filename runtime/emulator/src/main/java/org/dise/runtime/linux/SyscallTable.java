@@ -28,10 +28,20 @@ public final class SyscallTable {
     }
   }
 
-  /** Performs one call; {@code a} holds its arguments a0-a5. Returns the value for a0. */
-  @FunctionalInterface
+  /**
+   * Performs the calls registered to it (one subsystem's, {@link SyscallGroup}); {@code a} holds
+   * the call's arguments a0-a5. Returns the value for a0.
+   */
   interface Handler {
-    long call(Cpu cpu, long[] a) throws IOException, Refused;
+    long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused;
+  }
+
+  /** A refused call's handler: the errno, whatever the arguments. */
+  private record Refusal(long result) implements Handler {
+    @Override
+    public long call(Syscall which, Cpu cpu, long[] a) {
+      return result;
+    }
   }
 
   /** One call's entry: its status, what is missing or why it is refused, and its handler. */
@@ -39,9 +49,11 @@ public final class SyscallTable {
 
   private final Entry[] entries = new Entry[Syscall.limit()];
 
-  /** Registers a call acf implements as Linux does. */
-  void implement(Syscall s, Handler h) {
-    put(new Entry(s, Status.IMPLEMENTED, "", h));
+  /** Registers calls acf implements as Linux does, all performed by {@code h}. */
+  void implement(Handler h, Syscall... calls) {
+    for (Syscall s : calls) {
+      put(new Entry(s, Status.IMPLEMENTED, "", h));
+    }
   }
 
   /** Registers a call acf implements in part; {@code missing} says what it does not do. */
@@ -51,8 +63,7 @@ public final class SyscallTable {
 
   /** Registers a call refused on purpose with {@code errno}; {@code why} says why that is safe. */
   void refuse(Syscall s, int errno, String why) {
-    long r = -errno;
-    put(new Entry(s, Status.REFUSED, why, (cpu, a) -> r));
+    put(new Entry(s, Status.REFUSED, why, new Refusal(-errno)));
   }
 
   private void put(Entry e) {

@@ -1,63 +1,91 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.mem.Memory;
 
 /**
  * Threads: clone and clone3 with {@code CLONE_THREAD}, exit of one thread, futex, the thread id
  * calls and the scheduler's calls. The threads themselves and their deterministic scheduling are
  * {@link GuestThreads}.
  */
-final class ThreadCalls {
-  private final GuestProcess proc;
-  private final Memory mem;
+final class ThreadCalls extends SyscallGroup {
   private final GuestThreads threads;
   private final ChildCalls children;
 
   ThreadCalls(GuestProcess proc, ChildCalls children) {
-    this.proc = proc;
+    super(proc);
     this.children = children;
-    this.mem = proc.mem;
     this.threads = proc.threads;
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(
-        Syscall.EXIT,
-        (cpu, a) -> {
-          threads.exitThread(cpu, (int) a[0] & 0xff);
-          return 0;
-        });
+    t.implement(this, Syscall.EXIT);
     t.partial(
         Syscall.CLONE,
         "threads (CLONE_THREAD with CLONE_VM and CLONE_SIGHAND) and new processes (fork, vfork as"
             + " a fork whose parent waits); namespaces, CLONE_PIDFD and shared file tables are"
             + " unsupported",
-        (cpu, a) -> clone(cpu, a[0], a[1], a[2], a[3], a[4]));
-    t.partial(
-        Syscall.CLONE3,
-        "as clone; set_tid and CLONE_PIDFD are unsupported",
-        (cpu, a) -> clone3(cpu, a[0], a[1]));
+        this);
+    t.partial(Syscall.CLONE3, "as clone; set_tid and CLONE_PIDFD are unsupported", this);
     t.partial(
         Syscall.FUTEX,
         "wait, wake, their bitset forms, requeue, cmp_requeue and wake_op, private or not; the"
             + " priority-inheritance operations are unsupported; a timeout expires only when"
             + " every thread is blocked (guest time is instructions)",
-        (cpu, a) -> futex(cpu, a));
-    t.implement(Syscall.SET_TID_ADDRESS, (cpu, a) -> threads.setTidAddress(a[0]));
+        this);
+    t.implement(this, Syscall.SET_TID_ADDRESS);
     t.partial(
         Syscall.SET_ROBUST_LIST,
         "the list is kept but not walked when a thread dies holding a robust mutex",
-        (cpu, a) -> threads.setRobustList(a[0], a[1]));
-    t.implement(Syscall.GETTID, (cpu, a) -> threads.currentTid());
-    t.implement(Syscall.SCHED_YIELD, (cpu, a) -> threads.yield(cpu));
-    t.partial(
-        Syscall.SCHED_SETAFFINITY,
-        "one core: accepted and ignored",
-        (cpu, a) -> a[1] < 8 ? -Errno.EINVAL : 0);
-    t.implement(Syscall.SCHED_GETAFFINITY, (cpu, a) -> schedGetaffinity(a[1], a[2]));
-    t.implement(Syscall.GETCPU, (cpu, a) -> getcpu(a[0], a[1]));
-    t.implement(Syscall.MEMBARRIER, (cpu, a) -> membarrier((int) a[0]));
+        this);
+    t.implement(this, Syscall.GETTID, Syscall.SCHED_YIELD);
+    t.partial(Syscall.SCHED_SETAFFINITY, "one core: accepted and ignored", this);
+    t.implement(this, Syscall.SCHED_GETAFFINITY, Syscall.GETCPU, Syscall.MEMBARRIER);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case EXIT -> {
+        threads.exitThread(cpu, (int) a[0] & 0xff);
+        return 0;
+      }
+      case CLONE -> {
+        return clone(cpu, a[0], a[1], a[2], a[3], a[4]);
+      }
+      case CLONE3 -> {
+        return clone3(cpu, a[0], a[1]);
+      }
+      case FUTEX -> {
+        return futex(cpu, a);
+      }
+      case SET_TID_ADDRESS -> {
+        return threads.setTidAddress(a[0]);
+      }
+      case SET_ROBUST_LIST -> {
+        return threads.setRobustList(a[0], a[1]);
+      }
+      case GETTID -> {
+        return threads.currentTid();
+      }
+      case SCHED_YIELD -> {
+        return threads.yield(cpu);
+      }
+      case SCHED_SETAFFINITY -> {
+        return a[1] < 8 ? -Errno.EINVAL : 0;
+      }
+      case SCHED_GETAFFINITY -> {
+        return schedGetaffinity(a[1], a[2]);
+      }
+      case GETCPU -> {
+        return getcpu(a[0], a[1]);
+      }
+      case MEMBARRIER -> {
+        return membarrier((int) a[0]);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   private long clone(Cpu cpu, long flags, long stack, long ptid, long tls, long ctid) {

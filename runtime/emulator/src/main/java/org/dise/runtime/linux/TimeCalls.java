@@ -1,56 +1,74 @@
 package org.dise.runtime.linux;
 
+import java.io.IOException;
 import org.dise.runtime.cpu.Cpu;
-import org.dise.runtime.mem.Memory;
 
 /**
  * The clocks and sleeps. The wall clocks read the host's; {@code times} counts the guest's retired
  * instructions at a nominal 1 GHz.
  */
-final class TimeCalls {
+final class TimeCalls extends SyscallGroup {
   private static final int CLOCK_REALTIME = 0;
   private static final int CLOCK_REALTIME_COARSE = 5;
   private static final int CLOCK_REALTIME_ALARM = 8;
   private static final int CLOCK_SGI_CYCLE = 10;
   private static final int CLOCK_TAI = 11;
 
-  private final GuestProcess proc;
-  private final Memory mem;
   private final SignalCalls signals;
 
   TimeCalls(GuestProcess proc, SignalCalls signals) {
-    this.proc = proc;
-    this.mem = proc.mem;
+    super(proc);
     this.signals = signals;
   }
 
+  @Override
   void register(SyscallTable t) {
-    t.implement(Syscall.CLOCK_GETTIME, (cpu, a) -> clockGettime((int) a[0], a[1]));
-    t.partial(
-        Syscall.CLOCK_GETRES,
-        "every clock reports 1 ns; the clock id is not checked",
-        (cpu, a) -> {
-          if (a[1] != 0) {
-            mem.write64(a[1], 0);
-            mem.write64(a[1] + 8, 1);
-          }
-          return 0;
-        });
-    t.implement(Syscall.GETTIMEOFDAY, (cpu, a) -> gettimeofday(a[0]));
+    t.implement(this, Syscall.CLOCK_GETTIME);
+    t.partial(Syscall.CLOCK_GETRES, "every clock reports 1 ns; the clock id is not checked", this);
+    t.implement(this, Syscall.GETTIMEOFDAY);
     t.partial(
         Syscall.NANOSLEEP,
         "sleeps on the host (at most an hour) and on the guest's clock, where the interval"
             + " timer can interrupt it (EINTR with the time left)",
-        (cpu, a) -> nanosleep(cpu, a[0], a[1]));
+        this);
     t.partial(
         Syscall.CLOCK_NANOSLEEP,
         "as nanosleep: a relative sleep whatever the clock and flags (TIMER_ABSTIME is not"
             + " honoured)",
-        (cpu, a) -> nanosleep(cpu, a[2], a[3]));
+        this);
     t.partial(
         Syscall.TIMES,
         "elapsed ticks count retired instructions at 1 GHz; the CPU times are 0",
-        (cpu, a) -> times(a[0], cpu));
+        this);
+  }
+
+  @Override
+  public long call(Syscall which, Cpu cpu, long[] a) throws IOException, Refused {
+    switch (which) {
+      case CLOCK_GETTIME -> {
+        return clockGettime((int) a[0], a[1]);
+      }
+      case CLOCK_GETRES -> {
+        if (a[1] != 0) {
+          mem.write64(a[1], 0);
+          mem.write64(a[1] + 8, 1);
+        }
+        return 0;
+      }
+      case GETTIMEOFDAY -> {
+        return gettimeofday(a[0]);
+      }
+      case NANOSLEEP -> {
+        return nanosleep(cpu, a[0], a[1]);
+      }
+      case CLOCK_NANOSLEEP -> {
+        return nanosleep(cpu, a[2], a[3]);
+      }
+      case TIMES -> {
+        return times(a[0], cpu);
+      }
+      default -> throw notMine(which);
+    }
   }
 
   private long nanosleep(Cpu cpu, long ts, long rem) {

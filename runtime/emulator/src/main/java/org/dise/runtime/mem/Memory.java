@@ -67,12 +67,7 @@ public final class Memory {
       }
       m.flags[p] = (byte) (flags[p] & ~CODE);
       if ((flags[p] & SHARED) != 0) {
-        if (data[p] == null) { // materialised now, so that both hold the one page
-          data[p] = new byte[PAGE_SIZE];
-          residentPages++;
-          refresh(p);
-        }
-        m.data[p] = data[p];
+        m.data[p] = materialise(p); // now, so that both hold the one page
       } else {
         m.data[p] = data[p] == null ? null : data[p].clone();
       }
@@ -252,6 +247,18 @@ public final class Memory {
   }
 
   /** The page's bytes for an access, materialising it; throws a fault if not permitted. */
+  /** Page p's bytes, allocated (zeros) when first touched. */
+  private byte[] materialise(int p) {
+    byte[] d = data[p];
+    if (d == null) {
+      d = new byte[PAGE_SIZE];
+      data[p] = d;
+      residentPages++;
+      refresh(p);
+    }
+    return d;
+  }
+
   private byte[] page(long addr, MemoryFault.Access access) {
     if (addr < 0 || addr >= LIMIT) {
       throw new MemoryFault(addr, access, false);
@@ -270,13 +277,7 @@ public final class Memory {
     if ((f & need) == 0) {
       throw new MemoryFault(addr, access, true);
     }
-    byte[] d = data[p];
-    if (d == null) {
-      d = new byte[PAGE_SIZE];
-      data[p] = d;
-      residentPages++;
-      refresh(p);
-    }
+    byte[] d = materialise(p);
     if (access == MemoryFault.Access.WRITE && (f & CODE) != 0) {
       flags[p] &= ~CODE;
       refresh(p);
@@ -339,94 +340,82 @@ public final class Memory {
     }
   }
 
+  // The guest's loads and stores (the interpreter's, and translated code's slow path): each is a
+  // guestLoad or guestStore of its width, whose fast path indexes the page arrays as translated
+  // code does.
+
   public int lb(long a) {
-    if ((a >>> 32) == 0) {
-      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
-      if (p != null) {
-        return p[(int) a & (int) PAGE_MASK];
-      }
-    }
-    return (int) slowRead(a, 1);
+    return (int) guestLoad(a, 1); // a page's byte sign-extended, slowRead's zero-extended
   }
 
   public int lh(long a) {
-    if ((a >>> 32) == 0) {
-      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 2) {
-        return (short) SHORT.get(p, off);
-      }
-    }
-    return (short) slowRead(a, 2);
+    return (short) guestLoad(a, 2);
   }
 
   public int lw(long a) {
-    if ((a >>> 32) == 0) {
-      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 4) {
-        return (int) INT.get(p, off);
-      }
-    }
-    return (int) slowRead(a, 4);
+    return (int) guestLoad(a, 4);
   }
 
   public long ld(long a) {
-    if ((a >>> 32) == 0) {
-      byte[] p = rpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 8) {
-        return (long) LONG.get(p, off);
-      }
-    }
-    return slowRead(a, 8);
+    return guestLoad(a, 8);
   }
 
   public void sb(long a, long v) {
-    if ((a >>> 32) == 0) {
-      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
-      if (p != null) {
-        p[(int) a & (int) PAGE_MASK] = (byte) v;
-        return;
-      }
-    }
-    slowWrite(a, v, 1);
+    guestStore(a, v, 1);
   }
 
   public void sh(long a, long v) {
-    if ((a >>> 32) == 0) {
-      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 2) {
-        SHORT.set(p, off, (short) v);
-        return;
-      }
-    }
-    slowWrite(a, v, 2);
+    guestStore(a, v, 2);
   }
 
   public void sw(long a, long v) {
-    if ((a >>> 32) == 0) {
-      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 4) {
-        INT.set(p, off, (int) v);
-        return;
-      }
-    }
-    slowWrite(a, v, 4);
+    guestStore(a, v, 4);
   }
 
   public void sd(long a, long v) {
-    if ((a >>> 32) == 0) {
-      byte[] p = wpages[(int) (a >>> PAGE_BITS)];
-      int off = (int) a & (int) PAGE_MASK;
-      if (p != null && off <= PAGE_SIZE - 8) {
-        LONG.set(p, off, v);
-        return;
-      }
+    guestStore(a, v, 8);
+  }
+
+  /**
+   * The page of the {@code n} bytes at {@code a} in {@code pages} when the fast path applies (an
+   * address below 4 GiB whose bytes do not cross the page end), else null; small enough for C1 to
+   * inline.
+   */
+  private static byte[] fastPage(byte[][] pages, long a, int n) {
+    if ((a >>> 32) != 0 || ((int) a & (int) PAGE_MASK) > PAGE_SIZE - n) {
+      return null;
     }
-    slowWrite(a, v, 8);
+    return pages[(int) (a >>> PAGE_BITS)];
+  }
+
+  /** The n (1, 2, 4 or 8) bytes at a: from the page sign-extended, from slowRead zero-extended. */
+  private long guestLoad(long a, int n) {
+    byte[] p = fastPage(rpages, a, n);
+    if (p == null) {
+      return slowRead(a, n);
+    }
+    int off = (int) a & (int) PAGE_MASK;
+    return switch (n) {
+      case 1 -> p[off];
+      case 2 -> get16(p, off);
+      case 4 -> get32(p, off);
+      default -> get64(p, off);
+    };
+  }
+
+  private void guestStore(long a, long v, int n) {
+    byte[] p = fastPage(wpages, a, n);
+    if (p == null) {
+      slowWrite(a, v, n);
+      return;
+    }
+    int off = (int) a & (int) PAGE_MASK;
+    switch (n) {
+      case 1 -> p[off] = (byte) v;
+      case 2 -> put16(p, off, v);
+      case 4 -> put32(p, off, v);
+      default -> put64(p, off, v);
+    }
   }
 
   // ---------------------------------------------------------------- slow paths
@@ -502,51 +491,69 @@ public final class Memory {
 
   // ---------------------------------------------------------------- bulk access for the kernel
 
-  /** Copies guest memory into {@code dst}, checking read permission. */
-  public void read(long addr, byte[] dst, int off, int len) {
+  /** One page's piece of a bulk copy: its guest address, the bytes done before it, their count. */
+  private interface Piece {
+    void copy(long a, int done, int n);
+  }
+
+  /** Splits [addr, addr + len) at page ends and copies the pieces in order. */
+  private static void pieces(long addr, int len, Piece piece) {
     int done = 0;
     while (done < len) {
       long a = addr + done;
-      byte[] d = page(a, MemoryFault.Access.READ);
-      int po = (int) (a & PAGE_MASK);
-      int n = Math.min(len - done, PAGE_SIZE - po);
-      System.arraycopy(d, po, dst, off + done, n);
+      int n = Math.min(len - done, PAGE_SIZE - (int) (a & PAGE_MASK));
+      piece.copy(a, done, n);
       done += n;
     }
+  }
+
+  /** Copies guest memory into {@code dst}, checking read permission. */
+  public void read(long addr, byte[] dst, int off, int len) {
+    copy(addr, dst, off, len, MemoryFault.Access.READ);
   }
 
   /** Copies {@code src} into guest memory, checking write permission. */
   public void write(long addr, byte[] src, int off, int len) {
-    int done = 0;
-    while (done < len) {
-      long a = addr + done;
-      byte[] d = page(a, MemoryFault.Access.WRITE);
-      int po = (int) (a & PAGE_MASK);
-      int n = Math.min(len - done, PAGE_SIZE - po);
-      System.arraycopy(src, off + done, d, po, n);
-      done += n;
+    copy(addr, src, off, len, MemoryFault.Access.WRITE);
+  }
+
+  /** Copies between guest memory and {@code host}: into it for READ, out of it for WRITE. */
+  private void copy(long addr, byte[] host, int off, int len, MemoryFault.Access access) {
+    pieces(
+        addr,
+        len,
+        (a, done, n) -> {
+          byte[] d = page(a, access);
+          int po = (int) (a & PAGE_MASK);
+          if (access == MemoryFault.Access.READ) {
+            System.arraycopy(d, po, host, off + done, n);
+          } else {
+            System.arraycopy(host, off + done, d, po, n);
+          }
+        });
+  }
+
+  /** The page number of a, which must be mapped (else the kernel's access faults). */
+  private int mapped(long a, MemoryFault.Access access) {
+    int p = (int) (a >>> PAGE_BITS);
+    if ((flags[p] & MAPPED) == 0) {
+      throw new MemoryFault(a, access, false);
     }
+    return p;
   }
 
   /** Writes bytes ignoring page protection (the loader filling read-only segments). */
   public void poke(long addr, byte[] src, int off, int len) {
-    int done = 0;
-    while (done < len) {
-      long a = addr + done;
-      int p = (int) (a >>> PAGE_BITS);
-      if ((flags[p] & MAPPED) == 0) {
-        throw new MemoryFault(a, MemoryFault.Access.WRITE, false);
-      }
-      if (data[p] == null) {
-        data[p] = new byte[PAGE_SIZE];
-        residentPages++;
-        refresh(p);
-      }
-      int po = (int) (a & PAGE_MASK);
-      int n = Math.min(len - done, PAGE_SIZE - po);
-      System.arraycopy(src, off + done, data[p], po, n);
-      done += n;
-    }
+    pieces(
+        addr,
+        len,
+        (a, done, n) ->
+            System.arraycopy(
+                src,
+                off + done,
+                materialise(mapped(a, MemoryFault.Access.WRITE)),
+                (int) (a & PAGE_MASK),
+                n));
   }
 
   /**
@@ -554,22 +561,17 @@ public final class Memory {
    * page never touched reads as zeros. Unmapped memory faults.
    */
   public void peek(long addr, byte[] dst, int off, int len) {
-    int done = 0;
-    while (done < len) {
-      long a = addr + done;
-      int p = (int) (a >>> PAGE_BITS);
-      if ((flags[p] & MAPPED) == 0) {
-        throw new MemoryFault(a, MemoryFault.Access.READ, false);
-      }
-      int po = (int) (a & PAGE_MASK);
-      int n = Math.min(len - done, PAGE_SIZE - po);
-      if (data[p] == null) {
-        java.util.Arrays.fill(dst, off + done, off + done + n, (byte) 0);
-      } else {
-        System.arraycopy(data[p], po, dst, off + done, n);
-      }
-      done += n;
-    }
+    pieces(
+        addr,
+        len,
+        (a, done, n) -> {
+          int p = mapped(a, MemoryFault.Access.READ);
+          if (data[p] == null) {
+            java.util.Arrays.fill(dst, off + done, off + done + n, (byte) 0);
+          } else {
+            System.arraycopy(data[p], (int) (a & PAGE_MASK), dst, off + done, n);
+          }
+        });
   }
 
   public byte[] read(long addr, int len) {

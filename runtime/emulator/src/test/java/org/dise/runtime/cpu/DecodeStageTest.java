@@ -52,13 +52,20 @@ class DecodeStageTest {
 
   /** The phases example with argument {@code arg}, its stdout into {@code out}. */
   static Machine load(String arg, ByteArrayOutputStream out, int threshold) throws Exception {
+    return load(arg, out, threshold, 0);
+  }
+
+  /** As above, with a translation warm-up of {@code warmup} instructions. */
+  static Machine load(String arg, ByteArrayOutputStream out, int threshold, long warmup)
+      throws Exception {
     Machine m =
         Machine.load(
             WORKLOAD,
             List.of(arg),
             Machine.Options.defaults()
                 .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(threshold));
+                .withTranslateThreshold(threshold)
+                .withTranslateWarmup(warmup));
     m.kernel().setStdio(1, null, out);
     return m;
   }

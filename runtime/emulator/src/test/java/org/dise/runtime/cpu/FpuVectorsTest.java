@@ -5,125 +5,69 @@ import static com.google.common.truth.Truth.assertWithMessage;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.dise.runtime.isa.Op;
+import org.dise.runtime.isa.Operand;
+import org.dise.runtime.isa.SemanticsTable;
 import org.junit.jupiter.api.Test;
 
 /**
- * Checks {@link Fpu} against reference vectors recorded from qemu-riscv64 running
- * src/test/isa/fp_vectors.c (see that file for the line format).
+ * Checks the F and D instructions ({@link Semantics} over {@link Fpu}) against reference vectors
+ * recorded from qemu-riscv64 running src/test/isa/fp_vectors.c (see that file for the line format).
  */
 class FpuVectorsTest {
   static final String RESOURCE = "/isa/fp_vectors.expected";
 
-  /** Runs one vector line's operation; returns the result (binary32 results zero-extended). */
-  static long run(Fpu f, String op, int rm, long a, long b, long c) {
-    int sa = (int) a, sb = (int) b, sc = (int) c;
-    switch (op) {
-      case "fadd.d":
-        return f.addD(a, b, rm);
-      case "fsub.d":
-        return f.subD(a, b, rm);
-      case "fmul.d":
-        return f.mulD(a, b, rm);
-      case "fdiv.d":
-        return f.divD(a, b, rm);
-      case "fsqrt.d":
-        return f.sqrtD(a, rm);
-      case "fmadd.d":
-        return f.fmaddD(a, b, c, rm);
-      case "fmsub.d":
-        return f.fmsubD(a, b, c, rm);
-      case "fnmsub.d":
-        return f.fnmsubD(a, b, c, rm);
-      case "fnmadd.d":
-        return f.fnmaddD(a, b, c, rm);
-      case "fmin.d":
-        return f.minD(a, b);
-      case "fmax.d":
-        return f.maxD(a, b);
-      case "feq.d":
-        return f.eqD(a, b);
-      case "flt.d":
-        return f.ltD(a, b);
-      case "fle.d":
-        return f.leD(a, b);
-      case "fclass.d":
-        return Fpu.classD(a);
-      case "fadd.s":
-        return u(f.addS(sa, sb, rm));
-      case "fsub.s":
-        return u(f.subS(sa, sb, rm));
-      case "fmul.s":
-        return u(f.mulS(sa, sb, rm));
-      case "fdiv.s":
-        return u(f.divS(sa, sb, rm));
-      case "fsqrt.s":
-        return u(f.sqrtS(sa, rm));
-      case "fmadd.s":
-        return u(f.fmaddS(sa, sb, sc, rm));
-      case "fmsub.s":
-        return u(f.fmsubS(sa, sb, sc, rm));
-      case "fnmsub.s":
-        return u(f.fnmsubS(sa, sb, sc, rm));
-      case "fnmadd.s":
-        return u(f.fnmaddS(sa, sb, sc, rm));
-      case "fmin.s":
-        return u(f.minS(sa, sb));
-      case "fmax.s":
-        return u(f.maxS(sa, sb));
-      case "feq.s":
-        return f.eqS(sa, sb);
-      case "flt.s":
-        return f.ltS(sa, sb);
-      case "fle.s":
-        return f.leS(sa, sb);
-      case "fclass.s":
-        return Fpu.classS(sa);
-      case "fcvt.w.d":
-        return f.cvtWD(a, rm);
-      case "fcvt.wu.d":
-        return f.cvtWUD(a, rm);
-      case "fcvt.l.d":
-        return f.cvtLD(a, rm);
-      case "fcvt.lu.d":
-        return f.cvtLUD(a, rm);
-      case "fcvt.w.s":
-        return f.cvtWS(sa, rm);
-      case "fcvt.wu.s":
-        return f.cvtWUS(sa, rm);
-      case "fcvt.l.s":
-        return f.cvtLS(sa, rm);
-      case "fcvt.lu.s":
-        return f.cvtLUS(sa, rm);
-      case "fcvt.d.w":
-        return f.cvtDW(a, rm);
-      case "fcvt.d.wu":
-        return f.cvtDWU(a, rm);
-      case "fcvt.d.l":
-        return f.cvtDL(a, rm);
-      case "fcvt.d.lu":
-        return f.cvtDLU(a, rm);
-      case "fcvt.s.w":
-        return u(f.cvtSW(a, rm));
-      case "fcvt.s.wu":
-        return u(f.cvtSWU(a, rm));
-      case "fcvt.s.l":
-        return u(f.cvtSL(a, rm));
-      case "fcvt.s.lu":
-        return u(f.cvtSLU(a, rm));
-      case "fcvt.s.d":
-        return u(f.cvtSD(a, rm));
-      case "fcvt.d.s":
-        return f.cvtDS(sa);
-      default:
-        throw new IllegalArgumentException("unknown op " + op);
+  /** The Semantics methods, by name. */
+  private static final Map<String, Method> METHODS = new HashMap<>();
+
+  static {
+    for (Method m : Semantics.class.getMethods()) {
+      METHODS.put(m.getName(), m);
     }
   }
 
-  private static long u(int v) {
-    return v & 0xffffffffL;
+  /**
+   * Runs one vector line's instruction through its {@link Semantics} method, as the interpreter
+   * does (operands and rounding mode as {@link SemanticsTable} lists them, binary32 operands
+   * NaN-boxed); returns the result, a binary32 one zero-extended as the vectors write it.
+   */
+  static long run(Fpu f, String mnemonic, int rm, long a, long b, long c) {
+    Op op =
+        Arrays.stream(Op.values())
+            .filter(o -> o.mnemonic().equals(mnemonic))
+            .findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("unknown op " + mnemonic));
+    SemanticsTable.Entry e = SemanticsTable.of(op);
+    // fcvt.X.Y converts from format Y to X; the others have one format, their suffix.
+    String[] parts = mnemonic.split("\\.");
+    boolean singleIn = parts[parts.length - 1].equals("s");
+    boolean singleOut = parts[0].equals("fcvt") ? parts[1].equals("s") : singleIn;
+    List<Object> args = new ArrayList<>();
+    if (e.fpu()) {
+      args.add(f);
+    }
+    long[] values = {a, b, c};
+    for (int i = 0; i < e.sources().size(); i++) {
+      boolean fpReg = e.sources().get(i) != Operand.RS1;
+      args.add(fpReg && singleIn ? Fpu.boxS((int) values[i]) : values[i]);
+    }
+    if (e.rm()) {
+      args.add(rm);
+    }
+    long r;
+    try {
+      r = (long) METHODS.get(e.method()).invoke(null, args.toArray());
+    } catch (ReflectiveOperationException x) {
+      throw new IllegalStateException(mnemonic + ": " + x.getCause(), x);
+    }
+    return e.dest() == Operand.FRD && singleOut ? r & 0xffffffffL : r;
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.plan.Accounts;
 import org.dise.runtime.cpu.plan.Counters;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.ReturningHandler;
@@ -119,7 +120,8 @@ class PlanEmitterTest {
     }
 
     @Override
-    public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+    public void record(
+        GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
       hash = hash * 31 + args[0];
       hash = hash * 31 + args[1];
       hash = hash * 31 + args[2];
@@ -128,7 +130,7 @@ class PlanEmitterTest {
 
     @Override
     public long recordReturning(
-        Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+        GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
       hash = hash * 17 + args[0] + applicationInstructions;
       return args[0] ^ hash;
     }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.Memory;
@@ -46,29 +47,27 @@ class TranslationTest {
     Path args = ISA.resolve(name + ".args");
     List<String> argv =
         Files.exists(args) ? Files.readAllLines(args, StandardCharsets.UTF_8) : List.of();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Machine m =
-        Machine.load(
+    Sandbox sandbox = new Sandbox(Files.createDirectories(dir));
+    CapturedRun r =
+        CapturedRun.run(
             ISA.resolve(name + ".elf"),
             argv,
+            notices -> // discarded: stderr is the guest's alone, compared across thresholds
             new Machine.Options(
-                new Sandbox(Files.createDirectories(dir)),
-                List.of("PATH=/usr/bin:/bin"),
-                0x5eed,
-                new PrintStream(new ByteArrayOutputStream()),
-                threshold));
-    m.kernel().setStdio(0, new java.io.ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    m.kernel().setStdio(2, null, err);
-    Machine.Outcome o = m.run(3_000_000_000L);
+                    sandbox,
+                    List.of("PATH=/usr/bin:/bin"),
+                    0x5eed,
+                    new PrintStream(new ByteArrayOutputStream()),
+                    threshold),
+            3_000_000_000L);
+    Machine.Outcome o = r.outcome();
     return new Run(
-        out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8),
+        r.stdout(),
+        r.stderr(),
         o.exitStatus(),
         o.reason(),
         o.instructions(),
-        m.cpu().translatedInstructions());
+        r.machine().cpu().translatedInstructions());
   }
 
   /**
@@ -118,27 +117,11 @@ class TranslationTest {
 
   @Test
   void phasesWorkloadRunsMostlyTranslatedWithIdenticalOutputAndCount() throws Exception {
-    Path phases = Path.of("../../examples/programs/bin/phases");
     ByteArrayOutputStream plainOut = new ByteArrayOutputStream();
-    Machine plain =
-        Machine.load(
-            phases,
-            List.of("1"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(0));
-    plain.kernel().setStdio(1, null, plainOut);
-    Machine.Outcome p = plain.run(-1);
+    Machine.Outcome p = DecodeStageTest.load("1", plainOut, 0).run(-1);
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Machine m =
-        Machine.load(
-            phases,
-            List.of("1"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(new ByteArrayOutputStream()))
-                .withTranslateThreshold(100));
-    m.kernel().setStdio(1, null, out);
+    Machine m = DecodeStageTest.load("1", out, 100);
     // Let the hot blocks of the first kernels be translated before running the rest.
     assertThat(m.run(2_000_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(m.cpu().blockCompiler().awaitIdle(60_000)).isTrue();
@@ -147,6 +130,41 @@ class TranslationTest {
     assertThat(out.toString()).isEqualTo(plainOut.toString());
     assertThat(o.instructions()).isEqualTo(p.instructions());
     assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+  }
+
+  /**
+   * A young process translates only its hottest blocks (spec/emulator.md, "Translation warm-up"):
+   * fewer blocks than without a warm-up before it ends, the blocks already hot at its end at once
+   * after it, and the run's output and instruction count are the interpreter's.
+   */
+  @Test
+  void aYoungProcessTranslatesOnlyItsHottestBlocks() throws Exception {
+    Machine.Outcome p = null;
+    String plainOut = null;
+    int[] young = new int[2];
+    for (long warmup : new long[] {0, 1_000_000}) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Machine m = DecodeStageTest.load("1", out, 50, warmup);
+      assertThat(m.run(900_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      int before = m.cpu().blockCompiler().compiledBlocks();
+      young[warmup == 0 ? 0 : 1] = before;
+      // Just past the warm-up: the blocks that ran 50 times by then are translated at once (the
+      // interpreter looks every 64 blocks), not only those reaching 50 runs later.
+      assertThat(m.run(1_050_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      if (warmup > 0) {
+        assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(before);
+      }
+      Machine.Outcome o = m.run(-1);
+      assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+      if (p == null) {
+        p = o;
+        plainOut = out.toString();
+      } else {
+        assertThat(out.toString()).isEqualTo(plainOut);
+        assertThat(o.instructions()).isEqualTo(p.instructions());
+      }
+    }
+    assertThat(young[1]).isLessThan(young[0]);
   }
 
   /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
@@ -187,23 +205,14 @@ class TranslationTest {
     assertThat(translated.x[10]).isEqualTo(interpreted.x[10]);
   }
 
-  private static int jal(int rd, int off) {
-    return (((off >>> 20) & 1) << 31)
-        | (((off >>> 1) & 0x3ff) << 21)
-        | (((off >>> 11) & 1) << 20)
-        | (((off >>> 12) & 0xff) << 12)
-        | (rd << 7)
-        | 0x6f;
-  }
-
   @Test
   void unitNeverRunsABlockWhoseCodeChanged() {
     // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000, not adjacent, so
     // dropping its page leaves A's alone): a1 += 1, jump to A.
     Memory mem = new Memory();
     mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    byte[] a = words(0x00150513, jal(0, 0x12000 - 0x10004));
-    byte[] b = words(0x00158593, jal(0, 0x10000 - 0x12004));
+    byte[] a = words(0x00150513, UnitChainTest.jal(0, 0x12000 - 0x10004));
+    byte[] b = words(0x00158593, UnitChainTest.jal(0, 0x10000 - 0x12004));
     mem.poke(0x10000, a, 0, a.length);
     mem.poke(0x12000, b, 0, b.length);
     Cpu cpu = new Cpu(mem, c -> {});
@@ -236,7 +245,7 @@ class TranslationTest {
         code[blk * 64 + i] = 0x00150513; // addi a0, a0, 1
       }
       int next = (blk + 1) % 48;
-      code[blk * 64 + 63] = jal(0, (next - blk) * 256 - 252);
+      code[blk * 64 + 63] = UnitChainTest.jal(0, (next - blk) * 256 - 252);
     }
     byte[] b = words(code);
     mem.poke(0x10000, b, 0, b.length);

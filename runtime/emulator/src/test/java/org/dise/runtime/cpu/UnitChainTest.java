@@ -30,7 +30,8 @@ class UnitChainTest {
     return (imm << 20) | (rs1 << 15) | (rd << 7) | 0x13;
   }
 
-  private static int jal(int rd, long off) {
+  /** jal rd, off (TranslationTest's too). */
+  static int jal(int rd, long off) {
     int o = (int) off;
     return (((o >>> 20) & 1) << 31)
         | (((o >>> 1) & 0x3ff) << 21)
@@ -109,13 +110,24 @@ class UnitChainTest {
         .isEqualTo(java.util.Arrays.copyOf(interpreted.x, 32));
   }
 
-  @Test
-  void unitsChainAndCountExactly() {
+  /**
+   * The ring interpreted, and the ring whose blocks A and B are units of their own, both run until
+   * {@code n} instructions after the units' set-up (4 instructions).
+   */
+  private static Cpu[] ringsRun(long n) {
     Cpu interpreted = ring();
     Cpu chained = ring();
     unitEach(chained, 4, A, B);
-    assertThat(interpreted.run(4 + 1000)).isEqualTo(StopReason.STEP_LIMIT);
-    assertThat(chained.run(1000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(interpreted.run(4 + n)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.run(n)).isEqualTo(StopReason.STEP_LIMIT);
+    return new Cpu[] {interpreted, chained};
+  }
+
+  @Test
+  void unitsChainAndCountExactly() {
+    Cpu[] rings = ringsRun(1000);
+    Cpu interpreted = rings[0];
+    Cpu chained = rings[1];
     assertSameState(chained, interpreted);
     // Every transfer but the first went from one unit straight into the other.
     assertThat(chained.translatedInstructions()).isEqualTo(1000L);
@@ -139,21 +151,31 @@ class UnitChainTest {
     }
   }
 
-  @Test
-  void guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce() {
-    // A: a0 += 1; if (a0 == 20) *B = "addi a1, a1, 100"; then to B. B: a1 += 1, back to A.
-    // Each block is a unit of its own, so A's unit reaches B's through a chain when B changes.
-    long toB = A + 12;
+  /**
+   * Two identical rings (the interpreted and the translated run): A adds 1 to a0 and, when a0
+   * reaches {@code at}, stores the word {@code value} at {@code where}; then to B through {@code
+   * toB}; B adds 1 to a1 and goes back to A.
+   */
+  private static Cpu[] storingRings(long toB, long at, long value, long where) {
     Cpu[] cpus = new Cpu[2];
     for (int k = 0; k < 2; k++) {
       Cpu cpu = ring();
       put(cpu.memory(), A, addi(A0, A0, 1), bne(A0, A2, toB - (A + 4)), sw(A3, A4));
       put(cpu.memory(), toB, jal(0, B - toB));
-      cpu.x[A2] = 20;
-      cpu.x[A3] = addi(A1, A1, 100);
-      cpu.x[A4] = B;
+      cpu.x[A2] = at;
+      cpu.x[A3] = value;
+      cpu.x[A4] = where;
       cpus[k] = cpu;
     }
+    return cpus;
+  }
+
+  @Test
+  void guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce() {
+    // A: a0 += 1; if (a0 == 20) *B = "addi a1, a1, 100"; then to B. B: a1 += 1, back to A.
+    // Each block is a unit of its own, so A's unit reaches B's through a chain when B changes.
+    long toB = A + 12;
+    Cpu[] cpus = storingRings(toB, 20, addi(A1, A1, 100), B);
     Cpu interpreted = cpus[0];
     Cpu chained = cpus[1];
     // One round through A, toB and B (the store's block is left to the interpreter: it runs once).
@@ -169,11 +191,9 @@ class UnitChainTest {
 
   @Test
   void unmappingAChainedTargetFaultsThereWithTheExactCount() {
-    Cpu interpreted = ring();
-    Cpu chained = ring();
-    unitEach(chained, 4, A, B);
-    assertThat(interpreted.run(4 + 101)).isEqualTo(StopReason.STEP_LIMIT);
-    assertThat(chained.run(101)).isEqualTo(StopReason.STEP_LIMIT);
+    Cpu[] rings = ringsRun(101);
+    Cpu interpreted = rings[0];
+    Cpu chained = rings[1];
     assertThat(chained.chainedEntries()).isGreaterThan(0L);
     // munmap of B's page: A's unit, which chained into B's, must now fault on the fetch at B.
     for (Cpu cpu : new Cpu[] {interpreted, chained}) {
@@ -270,16 +290,7 @@ class UnitChainTest {
     // (on A's page) are still current and must be translated again with the new B, not left
     // running the out-of-date unit one block per entry.
     long toB = A + 12;
-    Cpu[] cpus = new Cpu[2];
-    for (int k = 0; k < 2; k++) {
-      Cpu cpu = ring();
-      put(cpu.memory(), A, addi(A0, A0, 1), bne(A0, A2, toB - (A + 4)), sw(A3, A4));
-      put(cpu.memory(), toB, jal(0, B - toB));
-      cpu.x[A2] = 1000;
-      cpu.x[A3] = 12345;
-      cpu.x[A4] = B + 0x800;
-      cpus[k] = cpu;
-    }
+    Cpu[] cpus = storingRings(toB, 1000, 12345, B + 0x800);
     Cpu interpreted = cpus[0];
     Cpu cpu = cpus[1];
     cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 50);

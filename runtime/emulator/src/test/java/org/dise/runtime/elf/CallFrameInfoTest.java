@@ -8,9 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,11 +39,7 @@ class CallFrameInfoTest {
 
   @Test
   void rowsAgreeWithReadelf() throws Exception {
-    String why = ExternalTool.missing(READELF, "--version");
-    if (why != null) {
-      System.out.println("CallFrameInfoTest skipped: " + why);
-    }
-    Assumptions.assumeTrue(why == null, why);
+    Binutils.assume("CallFrameInfoTest", READELF);
     Path root = RepositoryRoot.path();
     for (Path program :
         List.of(
@@ -53,12 +47,8 @@ class CallFrameInfoTest {
             root.resolve("integration-tests/src/test/c/bin/recurse"))) {
       CallFrameInfo cfi = CallFrameInfo.of(ElfFile.read(program));
       assertThat(cfi.size()).isGreaterThan(100);
-      Process p =
-          new ProcessBuilder(READELF, "--debug-dump=frames-interp", program.toString())
-              .redirectErrorStream(true)
-              .start();
-      List<String> lines = new String(p.getInputStream().readAllBytes()).lines().toList();
-      p.waitFor();
+      List<String> lines =
+          Binutils.lines(READELF, "--debug-dump=frames-interp", program.toString());
       Pattern fde = Pattern.compile(".* FDE cie=\\S+ pc=([0-9a-f]+)\\.\\.([0-9a-f]+)");
       List<String> columns = List.of();
       long fdeStart = -1;

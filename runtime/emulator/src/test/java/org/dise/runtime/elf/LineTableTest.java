@@ -8,9 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,21 +26,13 @@ class LineTableTest {
 
   @Test
   void rowsAgreeWithObjdump() throws Exception {
-    String why = ExternalTool.missing(OBJDUMP, "--version");
-    if (why != null) {
-      System.out.println("LineTableTest skipped: " + why);
-    }
-    Assumptions.assumeTrue(why == null, why);
+    Binutils.assume("LineTableTest", OBJDUMP);
     for (String name : List.of("lines", "lines4", "recurse")) {
       Path program = RepositoryRoot.path().resolve(C).resolve(name);
       LineTable t = LineTable.of(ElfFile.read(program));
       assertThat(t.problems()).isEmpty();
-      Process p =
-          new ProcessBuilder(OBJDUMP, "--dwarf=decodedline", program.toString())
-              .redirectErrorStream(true)
-              .start();
       List<String> expected = new ArrayList<>();
-      for (String line : new String(p.getInputStream().readAllBytes()).lines().toList()) {
+      for (String line : Binutils.lines(OBJDUMP, "--dwarf=decodedline", program.toString())) {
         Matcher m = ROW.matcher(line);
         if (m.matches() && !line.startsWith("File name")) {
           boolean end = m.group(2).equals("-");
@@ -55,7 +45,6 @@ class LineTableTest {
                   end ? "" : m.group(5) != null ? " x" : ""));
         }
       }
-      assertThat(p.waitFor()).isEqualTo(0);
       List<String> actual = new ArrayList<>();
       for (LineTable.Row r : t.rows()) {
         actual.add(

@@ -1,11 +1,8 @@
 package org.dise.runtime.linux;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.QemuRun;
@@ -26,21 +23,14 @@ final class GuestRun {
   }
 
   static Result ours(Sandbox sandbox, String program, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options =
-        new Machine.Options(sandbox, List.of("PATH=/usr/bin:/bin"), 0x5eed, notices);
-    Machine m = Machine.load(program(program), List.of(args), options);
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    m.kernel().setStdio(2, null, err);
-    Machine.Outcome o = m.run(2_000_000_000L);
-    String report = o.report() == null ? "" : o.report();
-    return new Result(
-        out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8) + report,
-        o.exitStatus());
+    CapturedRun r =
+        CapturedRun.run(
+            program(program),
+            List.of(args),
+            notices -> new Machine.Options(sandbox, List.of("PATH=/usr/bin:/bin"), 0x5eed, notices),
+            2_000_000_000L);
+    String report = r.outcome().report() == null ? "" : r.outcome().report();
+    return new Result(r.stdout(), r.stderr() + report, r.outcome().exitStatus());
   }
 
   /** The reason qemu-riscv64 cannot be used, or null when it can. */

@@ -59,19 +59,20 @@ class HostileProgramsTest {
   @Test
   void stdioOnAPipeWorks() throws Exception {
     // fstat of a pipe ended in an internal NullPointerException.
-    GuestRun.Result r = run("pipe-stdio");
-    assertThat(r.stdout()).isEqualTo("through a pipe 42\nfifo: 1\n");
-    assertThat(r.exit()).isEqualTo(0);
+    assertRuns("pipe-stdio", "through a pipe 42\nfifo: 1\n", 0);
   }
 
   @Test
   void writingToAPipeNobodyReadsKillsWithSigpipeUnlessIgnored() throws Exception {
-    GuestRun.Result killed = run("sigpipe");
-    assertThat(killed.stdout()).isEqualTo("before\n");
-    assertThat(killed.exit()).isEqualTo(141);
-    GuestRun.Result ignored = run("sigpipe-ign");
-    assertThat(ignored.stdout()).isEqualTo("before\nwrite returned -1 errno 32\n");
-    assertThat(ignored.exit()).isEqualTo(0);
+    assertRuns("sigpipe", "before\n", 141);
+    assertRuns("sigpipe-ign", "before\nwrite returned -1 errno 32\n", 0);
+  }
+
+  /** The hostile program run in {@code mode} prints {@code stdout} and ends with {@code exit}. */
+  private void assertRuns(String mode, String stdout, int exit) throws Exception {
+    GuestRun.Result r = run(mode);
+    assertWithMessage("%s: stdout", mode).that(r.stdout()).isEqualTo(stdout);
+    assertWithMessage("%s: exit status", mode).that(r.exit()).isEqualTo(exit);
   }
 
   @Test

@@ -2,12 +2,9 @@ package org.dise.runtime.linux;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
@@ -25,21 +22,16 @@ class SignalsTest {
   private record Run(String stdout, String notices, int exit, long instructions, String report) {}
 
   private Run run(Path program, int translateThreshold, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options =
-        new Machine.Options(new Sandbox(cwd), List.of(), 0x5eed, notices, translateThreshold);
-    Machine m = Machine.load(program, List.of(args), options);
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    Machine.Outcome o = m.run(500_000_000L);
-    return new Run(
-        out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8),
-        o.exitStatus(),
-        o.instructions(),
-        o.report());
+    CapturedRun r =
+        CapturedRun.run(
+            program,
+            List.of(args),
+            notices ->
+                new Machine.Options(
+                    new Sandbox(cwd), List.of(), 0x5eed, notices, translateThreshold),
+            500_000_000L);
+    Machine.Outcome o = r.outcome();
+    return new Run(r.stdout(), r.stderr(), o.exitStatus(), o.instructions(), o.report());
   }
 
   private Run run(String... args) throws Exception {

@@ -2,13 +2,10 @@ package org.dise.runtime.linux;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.junit.jupiter.api.Test;
@@ -29,23 +26,21 @@ class ThreadsTest {
   record Run(String stdout, String notices, Machine.Outcome outcome, long switches, Machine m) {}
 
   private Run run(Path program, long quantum, int translateThreshold) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options =
-        new Machine.Options(new Sandbox(cwd), List.of(), 0x5eed, notices)
-            .withQuantum(quantum)
-            .withTranslateThreshold(translateThreshold);
-    Machine m = Machine.load(program, List.of(), options);
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    Machine.Outcome o = m.run(500_000_000L);
+    CapturedRun r =
+        CapturedRun.run(
+            program,
+            List.of(),
+            notices ->
+                new Machine.Options(new Sandbox(cwd), List.of(), 0x5eed, notices)
+                    .withQuantum(quantum)
+                    .withTranslateThreshold(translateThreshold),
+            500_000_000L);
     return new Run(
-        out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8),
-        o,
-        m.kernel().threads().switches(),
-        m);
+        r.stdout(),
+        r.stderr(),
+        r.outcome(),
+        r.machine().kernel().threads().switches(),
+        r.machine());
   }
 
   private static String expectedStdout() throws Exception {

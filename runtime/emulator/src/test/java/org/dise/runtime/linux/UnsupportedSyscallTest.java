@@ -2,12 +2,9 @@ package org.dise.runtime.linux;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.mem.Memory;
@@ -26,21 +23,16 @@ class UnsupportedSyscallTest {
   private record Run(String stdout, String notices, int exit, StopReason reason, String report) {}
 
   private Run run(OnUnsupported policy) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
-    Machine.Options options =
-        new Machine.Options(new Sandbox(cwd), List.of(), 0x5eed, notices).withOnUnsupported(policy);
-    Machine m = Machine.load(GuestRun.program("unsupported"), List.of(), options);
-    m.kernel().setStdio(0, new ByteArrayInputStream(new byte[0]), null);
-    m.kernel().setStdio(1, null, out);
-    Machine.Outcome o = m.run(100_000_000L);
-    return new Run(
-        out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8),
-        o.exitStatus(),
-        o.reason(),
-        o.report());
+    CapturedRun r =
+        CapturedRun.run(
+            GuestRun.program("unsupported"),
+            List.of(),
+            notices ->
+                new Machine.Options(new Sandbox(cwd), List.of(), 0x5eed, notices)
+                    .withOnUnsupported(policy),
+            100_000_000L);
+    Machine.Outcome o = r.outcome();
+    return new Run(r.stdout(), r.stderr(), o.exitStatus(), o.reason(), o.report());
   }
 
   @Test

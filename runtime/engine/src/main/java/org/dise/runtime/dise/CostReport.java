@@ -49,44 +49,43 @@ public record CostReport(
     return applicationInstructions == 0 ? 1.0 : (double) totalCycles() / applicationInstructions;
   }
 
+  /** One counted figure: its label in {@link #describe}, its key in {@link #toJson}. */
+  private record Figure(String label, String key, long value) {}
+
+  /** The counted figures in report order; interrupts only where a co-processor has any. */
+  private java.util.List<Figure> figures(boolean withInterrupts) {
+    java.util.List<Figure> f = new java.util.ArrayList<>();
+    f.add(
+        new Figure(
+            "application instructions", "application_instructions", applicationInstructions));
+    f.add(new Figure("inserted instructions", "inserted_instructions", insertedInstructions));
+    f.add(new Figure("replacements", "replacements", replacements));
+    f.add(new Figure("stall cycles", "stall_cycles", stallCycles));
+    f.add(new Figure("handler calls", "handler_calls", handlerCalls));
+    f.add(new Figure("handler cycles", "handler_cycles", handlerCycles));
+    if (withInterrupts) {
+      f.add(new Figure("interrupts", "interrupts", interrupts));
+      f.add(new Figure("interrupt cycles", "interrupt_cycles", interruptCycles));
+    }
+    f.add(new Figure("total cycles", "total_cycles", totalCycles()));
+    return f;
+  }
+
   /** A few readable lines. */
   public String describe() {
-    return String.format(
-        "application instructions %,d%ninserted instructions    %,d%nreplacements             %,d"
-            + "%nstall cycles             %,d%nhandler calls            %,d%nhandler cycles"
-            + "           %,d%n%stotal cycles             %,d%noverhead                 %.4fx%n",
-        applicationInstructions,
-        insertedInstructions,
-        replacements,
-        stallCycles,
-        handlerCalls,
-        handlerCycles,
-        interrupts == 0
-            ? ""
-            : String.format(
-                "interrupts               %,d%n" + "interrupt cycles         %,d%n",
-                interrupts, interruptCycles),
-        totalCycles(),
-        overhead());
+    StringBuilder b = new StringBuilder();
+    for (Figure f : figures(interrupts != 0)) {
+      b.append(String.format("%-25s%,d%n", f.label(), f.value()));
+    }
+    return b.append(String.format("%-25s%.4fx%n", "overhead", overhead())).toString();
   }
 
   /** The figures as a JSON object. */
   public String toJson() {
-    return String.format(
-        java.util.Locale.ROOT,
-        "{\"application_instructions\": %d, \"inserted_instructions\": %d, \"replacements\": %d,"
-            + " \"stall_cycles\": %d, \"handler_calls\": %d, \"handler_cycles\": %d,"
-            + " \"interrupts\": %d, \"interrupt_cycles\": %d,"
-            + " \"total_cycles\": %d, \"overhead\": %.6f}",
-        applicationInstructions,
-        insertedInstructions,
-        replacements,
-        stallCycles,
-        handlerCalls,
-        handlerCycles,
-        interrupts,
-        interruptCycles,
-        totalCycles(),
-        overhead());
+    java.util.StringJoiner j = new java.util.StringJoiner(", ", "{", "}");
+    for (Figure f : figures(true)) {
+      j.add("\"" + f.key() + "\": " + f.value());
+    }
+    return j.add(String.format(java.util.Locale.ROOT, "\"overhead\": %.6f", overhead())).toString();
   }
 }

@@ -9,11 +9,9 @@ import org.dise.runtime.isa.DecodedInsn;
  * split as the decode stage allows: {@link #match} folds the static part of every pattern for one
  * static instruction; the conditionals table decides the rest per dynamic instance.
  */
-public final class PatternTable {
-  private final List<Production> productions;
-
-  public PatternTable(List<Production> productions) {
-    this.productions = List.copyOf(productions);
+public record PatternTable(List<Production> productions) {
+  public PatternTable {
+    productions = List.copyOf(productions);
   }
 
   public Production get(int index) {

@@ -4,11 +4,9 @@ import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 
 /** The replacement table (first paper, Section 3.1): the sequences productions name. */
-public final class ReplacementTable {
-  private final List<ReplacementSequence> sequences;
-
-  public ReplacementTable(List<ReplacementSequence> sequences) {
-    this.sequences = List.copyOf(sequences);
+public record ReplacementTable(List<ReplacementSequence> sequences) {
+  public ReplacementTable {
+    sequences = List.copyOf(sequences);
   }
 
   public ReplacementSequence get(int index) {

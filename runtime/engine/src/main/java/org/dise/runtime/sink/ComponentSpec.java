@@ -72,6 +72,35 @@ public record ComponentSpec(
     classes = Set.copyOf(classes);
   }
 
+  /**
+   * A sink that reads the matched instruction, as most profile sinks do: any arguments, a call
+   * returns nothing, no tagging, and no handler cycles unless the binding gives a {@code cost}. Its
+   * parameters are {@code cost}, then {@code params}.
+   */
+  public static ComponentSpec instructionSink(
+      String name, Set<String> classes, String doc, ParamSpec... params) {
+    List<ParamSpec> all = new java.util.ArrayList<>();
+    all.add(ParamSpec.cost(0));
+    all.addAll(List.of(params));
+    return new ComponentSpec(name, Kind.SINK, all, Arity.ANY, "", false, classes, 0, doc, null);
+  }
+
+  /**
+   * A sink that productions may {@code tag(sink)} (a co-processor, a sampler, a RAP tree): its
+   * {@code calls}, or null when it takes only tags; a call returns nothing, and no handler cycles
+   * are charged unless the binding gives a {@code cost}, which is among its {@code params}.
+   */
+  public static ComponentSpec taggedSink(
+      String name, Arity calls, Set<String> classes, String doc, List<ParamSpec> params) {
+    return new ComponentSpec(name, Kind.SINK, params, calls, "", true, classes, 0, doc, null);
+  }
+
+  /** This component with {@code check} as its cross-parameter check. */
+  public ComponentSpec withCheck(Function<Map<String, String>, Optional<Problem>> check) {
+    return new ComponentSpec(
+        name, kind, params, calls, returns, tagged, classes, defaultCost, doc, check);
+  }
+
   public boolean isSink() {
     return kind == Kind.SINK;
   }

@@ -100,25 +100,19 @@ public record ParamSpec(
   public Optional<String> requirement(String value) {
     switch (type) {
       case INT -> {
-        long v;
-        try {
-          v = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-          return Optional.of("takes a whole number, not `" + value + "`");
-        }
-        return numberRequirement(v);
+        Long v = SinkParams.parsed(value, Long::valueOf);
+        return v == null
+            ? Optional.of("takes a whole number, not `" + value + "`")
+            : numberRequirement(v);
       }
       case DECIMAL -> {
-        double v;
-        try {
-          v = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
+        Double v = SinkParams.parsed(value, Double::valueOf);
+        if (v == null) {
           return Optional.of("takes a number, not `" + value + "`");
         }
-        if (!(v >= min && v <= max)) {
-          return Optional.of("must be " + range() + ", got " + value);
-        }
-        return Optional.empty();
+        return v >= min && v <= max
+            ? Optional.empty()
+            : Optional.of("must be " + range() + ", got " + value);
       }
       case BOOL -> {
         return value.equals("true") || value.equals("false")

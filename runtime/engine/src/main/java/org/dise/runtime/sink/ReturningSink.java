@@ -1,6 +1,6 @@
 package org.dise.runtime.sink;
 
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.ReturningHandler;
 import org.dise.runtime.isa.DecodedInsn;
 
@@ -12,10 +12,12 @@ import org.dise.runtime.isa.DecodedInsn;
 public interface ReturningSink extends Sink, ReturningHandler {
   /** Records one event, as {@link #record}, and returns the handler's result. */
   @Override
-  long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
+  long recordReturning(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions);
 
   @Override
-  default void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
-    recordReturning(cpu, original, args, applicationInstructions);
+  default void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
+    recordReturning(guest, original, args, applicationInstructions);
   }
 }

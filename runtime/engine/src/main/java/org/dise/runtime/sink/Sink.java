@@ -3,6 +3,7 @@ package org.dise.runtime.sink;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.Handler;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.SymbolTable;
@@ -21,10 +22,10 @@ public interface Sink extends Handler {
    * arguments, {@code applicationInstructions} the application instructions retired so far.
    */
   @Override
-  void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
+  void record(GuestState guest, DecodedInsn original, long[] args, long applicationInstructions);
 
   /**
-   * The integer registers {@link #record} reads from {@code cpu.x} for {@code original} (bit r:
+   * The integer registers {@link #record} reads from {@code guest.x()} for {@code original} (bit r:
    * {@code x[r]}); all unless the sink knows better. Translated code that calls the sink inline
    * stores only these from its locals first (spec/emulator.md, "Prologues emitted as bytecode").
    */

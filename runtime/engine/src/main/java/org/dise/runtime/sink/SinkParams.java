@@ -1,6 +1,7 @@
 package org.dise.runtime.sink;
 
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reads a sink binding's parameters (text, as the configuration carries them) as numbers and flags.
@@ -18,10 +19,19 @@ public final class SinkParams {
     if (v == null) {
       return dflt;
     }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
+    Long n = parsed(v, Long::valueOf);
+    if (n == null) {
       throw new IllegalArgumentException(key + " must be a number, not `" + v + "`");
+    }
+    return n;
+  }
+
+  /** {@code value} read by {@code parse}, or null when it is not such a number. */
+  public static <T> T parsed(String value, Function<String, T> parse) {
+    try {
+      return parse.apply(value);
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 

@@ -4,21 +4,10 @@ package org.dise.runtime.trigger;
  * Samples every interval (phase-based remote profiling paper, Section 3.2: the "exhaustive" policy,
  * the exact profile the other policies are measured against).
  */
-public final class ExhaustiveTrigger implements Trigger {
-  private final long interval;
+public final class ExhaustiveTrigger extends IntervalTrigger {
 
   public ExhaustiveTrigger(long interval) {
-    this.interval = Triggers.positive("interval", interval);
-  }
-
-  @Override
-  public String component() {
-    return "exhaustive";
-  }
-
-  @Override
-  public long interval() {
-    return interval;
+    super("exhaustive", interval);
   }
 
   @Override

@@ -5,25 +5,14 @@ package org.dise.runtime.trigger;
  * interval"): intervals are taken in groups of {@code length}, and the first group of every {@code
  * period} groups is sampled, so a sample stands for {@code period} times its counts.
  */
-public final class PeriodicTrigger implements Trigger {
-  private final long interval;
+public final class PeriodicTrigger extends IntervalTrigger {
   private final long period;
   private final long length;
 
   public PeriodicTrigger(long interval, long period, long length) {
-    this.interval = Triggers.positive("interval", interval);
+    super("periodic", interval);
     this.period = Triggers.positive("period", period);
     this.length = Triggers.positive("length", length);
-  }
-
-  @Override
-  public String component() {
-    return "periodic";
-  }
-
-  @Override
-  public long interval() {
-    return interval;
   }
 
   @Override

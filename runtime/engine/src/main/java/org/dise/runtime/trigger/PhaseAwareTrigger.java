@@ -19,7 +19,7 @@ import org.dise.runtime.cpu.BlockObserver;
  * prediction, and the oracle policies {@code centroid} and {@code random}). What a sample stands
  * for in a whole-program estimate is the {@link Scaling}.
  */
-public final class PhaseAwareTrigger implements Trigger {
+public final class PhaseAwareTrigger extends IntervalTrigger {
   /**
    * What a sampled interval stands for in a whole-program estimate; the papers say only that a
    * phase's representative approximates the phase (spec/sampling.md, "Whole-program estimates").
@@ -49,7 +49,6 @@ public final class PhaseAwareTrigger implements Trigger {
     }
   }
 
-  private final long interval;
   private final PhaseTracker tracker;
   private final PhaseTable table;
   private final int warmup;
@@ -64,17 +63,6 @@ public final class PhaseAwareTrigger implements Trigger {
   /** Per interval, what it stands for (NEAREST), computed when first asked after a boundary. */
   private double[] nearestScale;
 
-  /** A trigger with the default {@link Scaling}. */
-  public PhaseAwareTrigger(
-      long interval,
-      PhaseTracker tracker,
-      PhaseTable table,
-      String policy,
-      PhasePlan plan,
-      long seed) {
-    this(interval, tracker, table, policy, plan, seed, Scaling.NEAREST, Triggers.DEFAULT_REACH);
-  }
-
   /**
    * @param policy first or third (online), or with a plan also centroid or random
    * @param plan the first pass's plan, or null to run online on the tracker's predictions
@@ -88,7 +76,7 @@ public final class PhaseAwareTrigger implements Trigger {
       long seed,
       Scaling scaling,
       double reach) {
-    this.interval = Triggers.positive("interval", interval);
+    super("phase_aware", interval);
     this.scaling = scaling;
     if (!(reach >= 0 && reach <= 100)) {
       throw new IllegalArgumentException("reach must be a percentage from 0 to 100, not " + reach);
@@ -115,16 +103,6 @@ public final class PhaseAwareTrigger implements Trigger {
                         + "' (first, third, centroid or random)");
           };
     }
-  }
-
-  @Override
-  public String component() {
-    return "phase_aware";
-  }
-
-  @Override
-  public long interval() {
-    return interval;
   }
 
   @Override

@@ -8,8 +8,7 @@ import java.util.SplittableRandom;
  * 1/{@code oneIn}, drawn from a generator seeded with {@code seed}, so the same seed samples the
  * same intervals. A sample stands for {@code oneIn} times its counts.
  */
-public final class RandomTrigger implements Trigger {
-  private final long interval;
+public final class RandomTrigger extends IntervalTrigger {
   private final long oneIn;
   private final long length;
   private final SplittableRandom random;
@@ -17,20 +16,10 @@ public final class RandomTrigger implements Trigger {
   private boolean groupSampled;
 
   public RandomTrigger(long interval, long oneIn, long length, long seed) {
-    this.interval = Triggers.positive("interval", interval);
+    super("random", interval);
     this.oneIn = Triggers.positive("one_in", oneIn);
     this.length = Triggers.positive("length", length);
     this.random = new SplittableRandom(seed);
-  }
-
-  @Override
-  public String component() {
-    return "random";
-  }
-
-  @Override
-  public long interval() {
-    return interval;
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.dise.runtime.trigger;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.dise.runtime.sink.SinkParams;
 
 /**
  * A sampling strategy to run: a trigger component of the catalog (spec/acf-language.md, Section 7)
@@ -92,11 +93,11 @@ public record TriggerSpec(String component, Map<String, String> params) {
     if (v == null) {
       return fallback;
     }
-    try {
-      return Double.parseDouble(v);
-    } catch (NumberFormatException e) {
+    Double d = SinkParams.parsed(v, Double::valueOf);
+    if (d == null) {
       throw new IllegalArgumentException(name + " must be a number, not '" + v + "'");
     }
+    return d;
   }
 
   public String text(String name, String fallback) {

@@ -15,6 +15,16 @@ class PhaseTrackerTest {
     }
   }
 
+  /** Runs each tracker over the same intervals: one kernel at each base in turn. */
+  static void intervals(long[] bases, int branches, PhaseTracker... trackers) {
+    for (long base : bases) {
+      for (PhaseTracker t : trackers) {
+        kernel(t, base, branches, 1);
+        t.endInterval();
+      }
+    }
+  }
+
   @Test
   void sameKernelSamePhaseOtherKernelNewPhase() {
     PhaseTracker t = new PhaseTracker(32, 25, PhasePredictor.named("last"));
@@ -35,12 +45,7 @@ class PhaseTrackerTest {
   void aZeroThresholdSplitsAndAFullOneMerges() {
     PhaseTracker strict = new PhaseTracker(32, 0, PhasePredictor.named("last"));
     PhaseTracker loose = new PhaseTracker(32, 100, PhasePredictor.named("last"));
-    for (long base : new long[] {0x1000, 0x8000}) {
-      kernel(strict, base, 100, 1);
-      kernel(loose, base, 100, 1);
-      strict.endInterval();
-      loose.endInterval();
-    }
+    intervals(new long[] {0x1000, 0x8000}, 100, strict, loose);
     assertThat(strict.phaseCount()).isEqualTo(2);
     assertThat(loose.phaseCount()).isEqualTo(1);
   }
@@ -56,13 +61,11 @@ class PhaseTrackerTest {
   void markovLearnsAnAlternationThatLastCannot() {
     PhaseTracker last = new PhaseTracker(32, 25, PhasePredictor.named("last"));
     PhaseTracker markov = new PhaseTracker(32, 25, PhasePredictor.named("markov"));
-    for (int i = 0; i < 40; i++) {
-      long base = i % 2 == 0 ? 0x1000 : 0x8000;
-      kernel(last, base, 200, 1);
-      kernel(markov, base, 200, 1);
-      last.endInterval();
-      markov.endInterval();
+    long[] alternating = new long[40];
+    for (int i = 0; i < alternating.length; i++) {
+      alternating[i] = i % 2 == 0 ? 0x1000 : 0x8000;
     }
+    intervals(alternating, 200, last, markov);
     assertThat(last.predictionAccuracy()).isEqualTo(0.0);
     assertThat(markov.predictionAccuracy()).isGreaterThan(0.9);
   }
@@ -81,10 +84,22 @@ class PhaseTrackerTest {
     assertThat(table.misses()).isAtLeast(4);
   }
 
+  /** A phase-aware trigger over 100-instruction intervals with the default scaling and reach. */
+  static PhaseAwareTrigger online(PhaseTracker t, String policy, PhasePlan plan) {
+    return new PhaseAwareTrigger(
+        100,
+        t,
+        new PhaseTable(20, 1),
+        policy,
+        plan,
+        1,
+        PhaseAwareTrigger.Scaling.NEAREST,
+        Triggers.DEFAULT_REACH);
+  }
+
   /** Drives a phase-aware trigger over a schedule of kernels; returns the sampled intervals. */
   static List<Long> daemon(String policy, PhasePlan plan, long[] schedule, PhaseTracker t) {
-    PhaseAwareTrigger trigger =
-        new PhaseAwareTrigger(100, t, new PhaseTable(20, 1), policy, plan, 1);
+    PhaseAwareTrigger trigger = online(t, policy, plan);
     List<Long> out = new ArrayList<>();
     for (int i = 0; i < schedule.length; i++) {
       if (trigger.sample(i)) {
@@ -124,11 +139,9 @@ class PhaseTrackerTest {
     PhaseTracker first = new PhaseTracker(32, 25, PhasePredictor.named("last"));
     daemon("first", null, s, first);
     PhaseTracker second = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    PhaseAwareTrigger oracle =
-        new PhaseAwareTrigger(100, second, new PhaseTable(20, 1), "third", new PhasePlan(first), 1);
+    PhaseAwareTrigger oracle = online(second, "third", new PhasePlan(first));
     PhaseTracker third = new PhaseTracker(32, 25, PhasePredictor.named("last"));
-    PhaseAwareTrigger online =
-        new PhaseAwareTrigger(100, third, new PhaseTable(20, 1), "third", null, 1);
+    PhaseAwareTrigger online = online(third, "third", null);
     for (int i = 0; i < s.length; i++) {
       oracle.sample(i);
       online.sample(i);

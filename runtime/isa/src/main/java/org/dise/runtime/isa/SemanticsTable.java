@@ -68,6 +68,42 @@ public final class SemanticsTable {
       int width,
       boolean unsigned) {}
 
+  /**
+   * Instructions that compute exactly what another does, with the same operand types, and so share
+   * its method (besides the immediate forms, {@link #sameAs}): a word AMO that does not look at the
+   * sign stores the low half of what the doubleword one computes; fld, fsd and fsw move bits as ld,
+   * sd and sw do.
+   */
+  private static final Map<Op, Op> SAME_AS =
+      Map.of(
+          Op.AMOSWAP_W, Op.AMOSWAP_D,
+          Op.AMOADD_W, Op.AMOADD_D,
+          Op.AMOXOR_W, Op.AMOXOR_D,
+          Op.AMOAND_W, Op.AMOAND_D,
+          Op.AMOOR_W, Op.AMOOR_D,
+          Op.FLD, Op.LD,
+          Op.FSD, Op.SD,
+          Op.FSW, Op.SW);
+
+  /**
+   * The instruction whose method {@code op} runs: an immediate ALU form ({@code addi}, {@code
+   * sltiu}, {@code slliw}) runs its register form (the mnemonic without its i) with the immediate
+   * as the second operand, Java masking shift counts as RISC-V does; see also {@link #SAME_AS}.
+   */
+  private static Op sameAs(Op op) {
+    boolean immediate =
+        op.operands().contains(Operand.IMM) || op.operands().contains(Operand.SHAMT);
+    if (op.opClass() == OpClass.ALU && immediate) {
+      String register = op.mnemonic().replaceFirst("i(u?w?)$", "$1");
+      for (Op o : Op.values()) {
+        if (o != op && o.mnemonic().equals(register)) {
+          return o;
+        }
+      }
+    }
+    return SAME_AS.getOrDefault(op, op);
+  }
+
   private static final Map<Op, Entry> TABLE = build();
 
   /** The row of a base instruction (a compressed one executes as its {@link Op#base()}). */
@@ -84,9 +120,12 @@ public final class SemanticsTable {
     return List.copyOf(TABLE.values());
   }
 
-  /** The Java name of an instruction's method: its mnemonic with dots as underscores. */
+  /**
+   * The Java name of an instruction's method: its mnemonic with dots as underscores, or that of the
+   * instruction it computes the same as ({@link #sameAs}).
+   */
   public static String methodName(Op op) {
-    return op.mnemonic().replace('.', '_');
+    return sameAs(op).mnemonic().replace('.', '_');
   }
 
   private static Map<Op, Entry> build() {

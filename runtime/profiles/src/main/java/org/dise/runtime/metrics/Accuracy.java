@@ -69,13 +69,18 @@ public final class Accuracy {
     if (fraction <= 0 || fraction > 1) {
       throw new IllegalArgumentException("hot fraction must be in (0, 1], got " + fraction);
     }
-    long positive = exact.values().stream().filter(v -> v.doubleValue() > 0).count();
-    if (positive == 0) {
-      return 0;
-    }
-    int cut = (int) Math.max(1, Math.ceil(fraction * positive));
-    Set<String> hotExact = hotSet(exact, cut);
-    Set<String> hotEstimate = hotSet(estimate, cut);
+    int cut = hotCount(exact, fraction);
+    return cut == 0 ? 0 : missingShare(hotSet(exact, cut), hotSet(estimate, cut));
+  }
+
+  /** The top {@code fraction} of the profile's positive entries, as a count: 0 when none. */
+  private static int hotCount(Map<String, ? extends Number> profile, double fraction) {
+    long positive = profile.values().stream().filter(v -> v.doubleValue() > 0).count();
+    return positive == 0 ? 0 : (int) Math.max(1, Math.ceil(fraction * positive));
+  }
+
+  /** The share of the exact hot set that the estimate's hot set misses. */
+  private static double missingShare(Set<String> hotExact, Set<String> hotEstimate) {
     int missing = 0;
     for (String k : hotExact) {
       if (!hotEstimate.contains(k)) {
@@ -94,11 +99,10 @@ public final class Accuracy {
    */
   public static double weightedHotSetError(
       Map<String, ? extends Number> exact, Map<String, ? extends Number> estimate) {
-    long positive = exact.values().stream().filter(v -> v.doubleValue() > 0).count();
-    if (positive == 0) {
+    int cut = hotCount(exact, HOT_FRACTION);
+    if (cut == 0) {
       return 0;
     }
-    int cut = (int) Math.max(1, Math.ceil(HOT_FRACTION * positive));
     Set<String> hotExact = hotSet(exact, cut);
     Set<String> hotEstimate = hotSet(estimate, cut);
     double all = 0;
@@ -140,14 +144,7 @@ public final class Accuracy {
     if (hotExact.isEmpty()) {
       return 0;
     }
-    Set<String> hotEstimate = hotSet(estimate, hotExact.size());
-    int missing = 0;
-    for (String k : hotExact) {
-      if (!hotEstimate.contains(k)) {
-        missing++;
-      }
-    }
-    return (double) missing / hotExact.size();
+    return missingShare(hotExact, hotSet(estimate, hotExact.size()));
   }
 
   /**
@@ -155,26 +152,17 @@ public final class Accuracy {
    * profile's positive total, plus every entry tied with the last of them.
    */
   public static Set<String> hotWeightSet(Map<String, ? extends Number> profile, double coverage) {
+    List<Double> weights = new ArrayList<>();
     double total = 0;
-    int positive = 0;
     for (Number v : profile.values()) {
       if (v.doubleValue() > 0) {
+        weights.add(v.doubleValue());
         total += v.doubleValue();
-        positive++;
       }
     }
-    if (positive == 0) {
+    if (weights.isEmpty()) {
       return new HashSet<>();
     }
-    List<Double> weights = new ArrayList<>();
-    profile
-        .values()
-        .forEach(
-            v -> {
-              if (v.doubleValue() > 0) {
-                weights.add(v.doubleValue());
-              }
-            });
     weights.sort(Comparator.reverseOrder());
     double sum = 0;
     int n = 0;

@@ -12,17 +12,15 @@ import java.util.List;
 import java.util.Properties;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.DiseEngine;
-import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.format.Callgrind;
 import org.dise.runtime.format.Pprof;
 import org.dise.runtime.format.SourceColumns;
 import org.dise.runtime.format.StackProfile;
 import org.dise.runtime.linux.OnUnsupported;
 import org.dise.runtime.linux.Sandbox;
-import org.dise.runtime.session.Engines;
-import org.dise.runtime.session.Productions;
-import org.dise.runtime.session.Programs;
+import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionError;
+import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.Sink;
 
@@ -122,13 +120,6 @@ public final class RuntimeMain {
     }
     Path program = hostPath(args[i]);
     List<String> guestArgs = List.of(args).subList(i + 1, args.length);
-    DeployableConfig c;
-    try {
-      c = Productions.config(config);
-    } catch (SessionError e) {
-      err.println("acf-runtime: " + e.getMessage());
-      return 1;
-    }
     Sandbox sandbox = new Sandbox(org.dise.runtime.linux.HostNames.workingDirectory());
     read.forEach(sandbox::allowRead);
     write.forEach(sandbox::allowWrite);
@@ -141,28 +132,32 @@ public final class RuntimeMain {
               + e.getMessage());
       return 2;
     }
-    Machine machine;
-    DiseEngine engine;
+    ProfilingSession.Run run;
     try {
       Machine.Options options =
           new Machine.Options(sandbox, Machine.hostEnv(), 0x5eed, err)
               .withOnUnsupported(onUnsupported);
-      // symbol(NAME) bound to this build of the program, as acf run binds it.
-      org.dise.runtime.dise.ProductionSet set =
-          Productions.bind(c.productions(), program, options, err, "nothing was run");
-      machine = Programs.load(program, guestArgs, options);
-      engine = Engines.build(set, config.toString());
+      // The configuration read, its symbol(NAME) bound to this build of the program as acf run
+      // binds it, the program loaded and the engine installed, by the session acf run uses.
+      run =
+          ProfilingSession.open(
+                  new SessionOptions(program, guestArgs, List.of(), config, out, maxInsns, true),
+                  options,
+                  null,
+                  err)
+              .start();
     } catch (SessionError e) {
       err.println("acf-runtime: " + e.getMessage());
-      return 1;
+      return e.status();
     }
-    engine.install(machine.cpu());
-    Machine.Outcome o = machine.run(maxInsns);
+    Machine machine = run.machine();
+    DiseEngine engine = run.engine();
+    Machine.Outcome o = run.run(maxInsns);
     System.out.flush();
     if (o.report() != null) {
       err.println("acf-runtime: " + o.report());
     }
-    Productions.neverBound(engine).forEach(err::println);
+    run.neverBound().forEach(err::println);
     for (Sink s : engine.sinks()) {
       ProfileTable t = SourceColumns.of(s.table(machine.symbols()), machine.symbols());
       err.printf("profile %s: %,d entries%n", s.name(), t.rows().size());

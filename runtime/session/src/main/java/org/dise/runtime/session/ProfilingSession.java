@@ -18,6 +18,7 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
 import org.dise.runtime.dise.config.DeployableConfig;
 import org.dise.runtime.profiles.sampling.SamplingRun;
+import org.dise.runtime.profiles.sampling.SimulationPoints;
 import org.dise.runtime.trigger.Trigger;
 
 /**
@@ -186,7 +187,7 @@ public record ProfilingSession(
             children.put(child, e);
           });
     }
-    return new Run(m, engine, children, dormant);
+    return new Run(this, m, engine, children, dormant);
   }
 
   /** Installs {@code e} in {@code m}'s decode stage, or only ties it to the run when dormant. */
@@ -196,6 +197,26 @@ public record ProfilingSession(
     } else {
       e.watch(m.cpu());
     }
+  }
+
+  /**
+   * A run of the program loaded afresh with the productions off at first ({@code acf run
+   * --fast-forward N}): it runs at full speed until {@link Run#profileFromHere} turns them on.
+   */
+  public Run startOff() {
+    Machine m = load();
+    m.setFollowExec(options.followExec());
+    return new Run(this, m, null, new LinkedHashMap<>(), null);
+  }
+
+  /**
+   * The simulation points of a run of {@code machine}, which this session loaded ({@code acf run
+   * --simpoints}): it runs at full speed, with a fresh engine of this session's on for {@code
+   * interval} application instructions at each point ({@link SimulationPoints}).
+   */
+  public SimulationPoints.Result simulationPoints(
+      Machine machine, List<SimulationPoints.Point> points, long interval, long maxInsns) {
+    return SimulationPoints.run(machine, this::engine, points, interval, maxInsns);
   }
 
   /**
@@ -259,6 +280,7 @@ public record ProfilingSession(
    * sets one; and what a debugger needs to step it, stop it and change its productions mid-run.
    */
   public static final class Run {
+    private final ProfilingSession session;
     private final Machine machine;
     private final Map<Machine, ProfilingEngine> children;
     private DiseEngine engine;
@@ -270,10 +292,12 @@ public record ProfilingSession(
     private final String dormant;
 
     Run(
+        ProfilingSession session,
         Machine machine,
         DiseEngine engine,
         Map<Machine, ProfilingEngine> children,
         String dormant) {
+      this.session = session;
       this.machine = machine;
       this.engine = engine;
       this.children = children;
@@ -305,6 +329,25 @@ public record ProfilingSession(
     /** The trigger driving the run, or null. */
     public TriggerDriver driver() {
       return driver;
+    }
+
+    /**
+     * Turns the session's productions on from here, in a run {@link ProfilingSession#startOff
+     * started} with them off: a fresh engine installed, and its sinks told that profiling starts
+     * here, as a trigger's resume tells them (a calling context unwinds the guest's stack now).
+     *
+     * @throws IllegalStateException when the run has an engine already or the session no
+     *     productions
+     */
+    public DiseEngine profileFromHere() {
+      if (engine != null || session.productions() == null) {
+        throw new IllegalStateException("the run is profiled already, or has no productions");
+      }
+      engine = session.engine();
+      engine.install(machine.cpu());
+      long app = engine.cost().applicationInstructions();
+      engine.sinks().forEach(s -> s.resume(machine.cpu(), app));
+      return engine;
     }
 
     /** Runs the program for at most {@code maxInsns} instructions (-1: to the end). */

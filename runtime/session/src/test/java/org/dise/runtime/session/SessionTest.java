@@ -198,6 +198,30 @@ class SessionTest {
   }
 
   @Test
+  void aRunStartedOffIsProfiledOnlyFromWhereItsProductionsAreTurnedOn() {
+    ProfilingSession s =
+        ProfilingSession.of(
+                SessionOptions.plain(HELLO, List.of()), quiet(), compile(List.of(PAIRS)))
+            .quiet();
+    ProfilingSession.Run whole = s.start();
+    whole.run(-1);
+    long everyCall = whole.engine().cost().handlerCalls();
+    long half = whole.applicationInstructions() / 2;
+    ProfilingSession.Run run = s.startOff();
+    assertThat(run.engine()).isNull();
+    assertThat(run.run(half).reason()).isEqualTo(org.dise.runtime.cpu.StopReason.STEP_LIMIT);
+    assertThat(run.machine().cpu().instret()).isEqualTo(half);
+    org.dise.runtime.dise.DiseEngine engine = run.profileFromHere();
+    assertThat(run.engine()).isSameInstanceAs(engine);
+    assertThat(engine.cost().handlerCalls()).isEqualTo(0L);
+    assertThat(run.run(-1).exitStatus()).isEqualTo(0);
+    // The calls of the first half of the run are not counted.
+    assertThat(engine.cost().handlerCalls()).isGreaterThan(0L);
+    assertThat(engine.cost().handlerCalls()).isLessThan(everyCall);
+    assertThrows(IllegalStateException.class, run::profileFromHere);
+  }
+
+  @Test
   void anEngineRefusalNamesTheProductionsOrigin() {
     ProductionSet set = compile(List.of(PAIRS));
     assertThat(Engines.build(set, "pairs.acf")).isNotNull();

@@ -84,15 +84,7 @@ public final class Cache {
     long[] t = tags;
     for (int w = 0; w < ways; w++) {
       if (t[base + w] == line) {
-        // Move to the front (most recently used).
-        boolean d = dirty[base + w] | write;
-        for (int k = w; k > 0; k--) {
-          t[base + k] = t[base + k - 1];
-          dirty[base + k] = dirty[base + k - 1];
-        }
-        t[base] = line;
-        dirty[base] = d;
-        lastLine = line;
+        moveToFront(t, base, w, line, dirty[base + w] | write);
         return true;
       }
     }
@@ -105,14 +97,22 @@ public final class Cache {
       writebacks++;
       evictedDirty = t[last] << lineBits;
     }
-    for (int k = ways - 1; k > 0; k--) {
+    moveToFront(t, base, ways - 1, line, write); // the least recently used way is replaced
+    return false;
+  }
+
+  /**
+   * Puts {@code line} in way 0 of the set at {@code base} (most recently used), shifting ways 0 to
+   * {@code w - 1} down one; way {@code w} is the one it hit or the one a miss replaces.
+   */
+  private void moveToFront(long[] t, int base, int w, long line, boolean d) {
+    for (int k = w; k > 0; k--) {
       t[base + k] = t[base + k - 1];
       dirty[base + k] = dirty[base + k - 1];
     }
     t[base] = line;
-    dirty[base] = write;
+    dirty[base] = d;
     lastLine = line;
-    return false;
   }
 
   /** True when the line holding {@code addr} is present (no state changes). */

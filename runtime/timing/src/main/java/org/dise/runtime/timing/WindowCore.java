@@ -14,25 +14,54 @@ package org.dise.runtime.timing;
  * the dividers, one integer and one floating-point, which are not.
  */
 public final class WindowCore extends Core {
-  private final int width;
   private final int rob;
   private final long[] robCommit;
   private int robSlot;
 
   private long fetchReady;
-  private long dispatchCycle;
-  private int dispatchedInCycle;
-  private long commitCycle;
-  private int committedInCycle;
+  private final InOrder dispatchStage;
+  private final InOrder commitStage;
   private long intDivFree;
   private long fpDivFree;
   private long pendingStall;
 
   public WindowCore(TimingConfig c) {
     super(c);
-    width = Math.max(1, c.integer("width"));
+    int width = Math.max(1, c.integer("width"));
     rob = Math.max(1, c.integer("rob"));
     robCommit = new long[rob];
+    dispatchStage = new InOrder(width);
+    commitStage = new InOrder(width);
+  }
+
+  /** An in-order stage that takes {@code width} instructions a cycle (dispatch, commit). */
+  private static final class InOrder {
+    final int width;
+    long cycle;
+    int inCycle;
+
+    InOrder(int width) {
+      this.width = width;
+    }
+
+    /** Takes one instruction ready at {@code ready}; returns the cycle it passes in. */
+    long enter(long ready) {
+      if (ready > cycle) {
+        cycle = ready;
+        inCycle = 0;
+      } else if (inCycle == width) {
+        cycle++;
+        inCycle = 0;
+      }
+      inCycle++;
+      return cycle;
+    }
+
+    /** Cycle {@code c} is taken in full: the next instruction passes after it. */
+    void closeAt(long c) {
+      cycle = c;
+      inCycle = width;
+    }
   }
 
   @Override
@@ -46,7 +75,7 @@ public final class WindowCore extends Core {
         fetchLine = line;
         int extra = mem.fetch(r.pc);
         if (extra > 0) {
-          f = Math.max(f, dispatchCycle) + extra;
+          f = Math.max(f, dispatchStage.cycle) + extra;
           fetchReady = f;
         }
       }
@@ -54,16 +83,7 @@ public final class WindowCore extends Core {
     // Dispatch: in order, width per cycle, into a free reorder-buffer entry.
     int slot = robSlot;
     robSlot = robSlot + 1 == rob ? 0 : robSlot + 1;
-    long d = Math.max(f, robCommit[slot]);
-    if (d > dispatchCycle) {
-      dispatchCycle = d;
-      dispatchedInCycle = 0;
-    } else if (dispatchedInCycle == width) {
-      dispatchCycle++;
-      dispatchedInCycle = 0;
-    }
-    long dispatch = dispatchCycle;
-    dispatchedInCycle++;
+    long dispatch = dispatchStage.enter(Math.max(f, robCommit[slot]));
     // Issue and execute.
     long[] ready = regReady;
     long issue =
@@ -88,7 +108,7 @@ public final class WindowCore extends Core {
         fpDivFree = done;
       }
       case OpTable.SERIAL -> {
-        issue = Math.max(issue, commitCycle); // waits for everything before it
+        issue = Math.max(issue, commitStage.cycle); // waits for everything before it
         done = issue + latAlu;
         fetchReady = Math.max(fetchReady, done);
       }
@@ -110,18 +130,10 @@ public final class WindowCore extends Core {
       fetchReady = Math.max(fetchReady, dispatch + 1); // a taken transfer ends the fetch group
     }
     // Commit: in order, width per cycle.
-    long before = commitCycle;
-    long c = Math.max(done, commitCycle);
-    if (c > commitCycle) {
-      commitCycle = c;
-      committedInCycle = 0;
-    } else if (committedInCycle == width) {
-      commitCycle++;
-      committedInCycle = 0;
-    }
-    committedInCycle++;
-    robCommit[slot] = commitCycle;
-    long delta = commitCycle - before;
+    long before = commitStage.cycle;
+    long committed = commitStage.enter(done);
+    robCommit[slot] = committed;
+    long delta = committed - before;
     if (pendingStall > 0) {
       long s = Math.min(delta, pendingStall);
       attributed[STALL] += s;
@@ -134,7 +146,7 @@ public final class WindowCore extends Core {
   @Override
   public void stall(long cycles) {
     // The replaced instruction waits in decode: what follows is delivered that much later.
-    fetchReady = Math.max(fetchReady, dispatchCycle) + cycles;
+    fetchReady = Math.max(fetchReady, dispatchStage.cycle) + cycles;
     pendingStall += cycles;
     bubbleCycles += cycles;
   }
@@ -155,17 +167,15 @@ public final class WindowCore extends Core {
 
   /** A block of {@code cycles} that starts when everything before it committed. */
   private void serialise(long cycles) {
-    long start = Math.max(commitCycle, Math.max(fetchReady, dispatchCycle));
+    long start = Math.max(commitStage.cycle, Math.max(fetchReady, dispatchStage.cycle));
     long end = start + cycles;
-    long stalled = Math.min(pendingStall, Math.max(0, start - commitCycle));
+    long stalled = Math.min(pendingStall, Math.max(0, start - commitStage.cycle));
     attributed[STALL] += stalled;
-    attributed[HANDLER] += end - commitCycle - stalled;
+    attributed[HANDLER] += end - commitStage.cycle - stalled;
     bubbleCycles += end - start;
-    commitCycle = end;
-    committedInCycle = width;
+    commitStage.closeAt(end);
     fetchReady = end;
-    dispatchCycle = end;
-    dispatchedInCycle = width;
+    dispatchStage.closeAt(end);
     pendingStall = 0;
   }
 
@@ -173,12 +183,12 @@ public final class WindowCore extends Core {
   protected long handlerStart() {
     // The call is an inserted transfer whose target the decode stage knows: fetch is redirected
     // as for a taken transfer that missed the BTB (2 cycles, as predict() charges one) [choice].
-    fetchReady = Math.max(fetchReady, dispatchCycle + 2);
-    return dispatchCycle;
+    fetchReady = Math.max(fetchReady, dispatchStage.cycle + 2);
+    return dispatchStage.cycle;
   }
 
   @Override
   public long cycles() {
-    return commitCycle;
+    return commitStage.cycle;
   }
 }

@@ -3,11 +3,8 @@ package org.dise.runtime.timing;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.PrintStream;
-import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 /** Energy priced from the inorder model's measured events (spec/timing.md, "Energy"). */
@@ -78,12 +75,7 @@ class EventEnergyTest {
   }
 
   private static TimingReport chase(String bytes, long steps) throws Exception {
-    Machine m =
-        Machine.load(
-            RepositoryRoot.resolve("runtime/timing/src/test/resources/micro/chase.elf"),
-            List.of(bytes, Long.toString(steps)),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(PrintStream.nullOutputStream())));
+    Machine m = MicroPrograms.load("chase", bytes, Long.toString(steps));
     TimingRun t = new TimingRun(TimingConfig.defaults("inorder")).attach(m.cpu());
     assertThat(m.run(-1).reason()).isEqualTo(StopReason.EXITED);
     return t.application();

@@ -3,12 +3,9 @@ package org.dise.runtime.timing;
 import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 
-import java.io.PrintStream;
-import java.util.List;
 import java.util.function.ToLongFunction;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,12 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class MicrobenchmarksTest {
   private static TimingReport run(String model, String program, String... args) throws Exception {
-    Machine m =
-        Machine.load(
-            RepositoryRoot.resolve("runtime/timing/src/test/resources/micro/" + program + ".elf"),
-            List.of(args),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(PrintStream.nullOutputStream())));
+    Machine m = MicroPrograms.load(program, args);
     TimingRun t = new TimingRun(TimingConfig.defaults(model)).attach(m.cpu());
     Machine.Outcome out = m.run(-1);
     assertThat(out.reason()).isEqualTo(StopReason.EXITED);

@@ -4,11 +4,8 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.PrintStream;
-import java.util.List;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,12 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class SampledTimingTest {
   private static TimingReport run(TimingConfig c, String program, String... args) throws Exception {
-    Machine m =
-        Machine.load(
-            RepositoryRoot.resolve("runtime/timing/src/test/resources/micro/" + program + ".elf"),
-            List.of(args),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(PrintStream.nullOutputStream())));
+    Machine m = MicroPrograms.load(program, args);
     TimingRun t = new TimingRun(c, false).attach(m.cpu());
     assertThat(m.run(-1).reason()).isEqualTo(StopReason.EXITED);
     assertThat(t.sampled()).isEqualTo(c.integer("sample.period") > 0);

@@ -4,7 +4,6 @@ import static com.google.common.truth.Truth.assertThat;
 import static com.google.common.truth.Truth.assertWithMessage;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.mem.Memory;
 import org.dise.testsupport.ExternalTool;
-import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,14 +25,37 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShadowHandlersTest {
   private static Machine machine() throws Exception {
-    Machine m =
-        Machine.load(
-            RepositoryRoot.resolve("runtime/timing/src/test/resources/micro/mul.elf"),
-            List.of("dep", "100"),
-            Machine.Options.defaults()
-                .withNotices(new PrintStream(PrintStream.nullOutputStream())));
+    Machine m = MicroPrograms.load("mul", "dep", "100");
     m.run(500); // past start-up: registers and stack in use
     return m;
+  }
+
+  /**
+   * Skips a test that compiles handlers, saying why, where the RISC-V cross compiler is missing.
+   */
+  private static void assumeCrossCompiler() {
+    String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
+    Assumptions.assumeTrue(gcc == null, gcc);
+  }
+
+  /**
+   * Links {@code c}'s {@code tally} as a freestanding static RISC-V ELF {@code elf}, with {@code
+   * flags} besides; fails the test with the compiler's output when it does not link.
+   */
+  private static void link(Path c, Path elf, String... flags) throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of(HandlerImage.CC, "-O2", "-ffreestanding", "-nostdlib", "-static"));
+    command.addAll(List.of(flags));
+    command.addAll(List.of("-Wl,-e,tally", "-o", elf.toString(), c.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String log = new String(p.getInputStream().readAllBytes());
+    assertWithMessage(log).that(p.waitFor()).isEqualTo(0);
+  }
+
+  /** The shadow handlers of one {@code count_map} sink whose handler is {@code handler}. */
+  private static ShadowHandlers countMap(String sink, String handler) {
+    return new ShadowHandlers(
+        List.of(new SinkHandler(sink, "count_map", Map.of("handler", handler))), 64);
   }
 
   /** Every readable guest page outside the shadow window, copied. */
@@ -118,8 +139,7 @@ class ShadowHandlersTest {
 
   @Test
   void aCustomHandlerInCIsCompiledAndRun(@TempDir Path dir) throws Exception {
-    String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
-    Assumptions.assumeTrue(gcc == null, gcc);
+    assumeCrossCompiler();
     Path c = dir.resolve("mine.c");
     Files.writeString(
         c,
@@ -137,9 +157,7 @@ class ShadowHandlersTest {
     Machine m = machine();
     Cpu guest = m.cpu();
     Core core = Core.of(TimingConfig.defaults("inorder"));
-    ShadowHandlers h =
-        new ShadowHandlers(
-            List.of(new SinkHandler("sq", "count_map", Map.of("handler", c + ":squares"))), 64);
+    ShadowHandlers h = countMap("sq", c + ":squares");
     h.install(guest.memory(), core);
     DecodedInsn d = guest.decodedAt(guest.pc);
     h.call(0, d, guest, 0, new long[] {7});
@@ -149,56 +167,27 @@ class ShadowHandlersTest {
 
     // A function the file does not define, and a file that does not compile, name the sink.
     IllegalArgumentException missing =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                new ShadowHandlers(
-                    List.of(new SinkHandler("sq", "count_map", Map.of("handler", c + ":cubes"))),
-                    64));
+        assertThrows(IllegalArgumentException.class, () -> countMap("sq", c + ":cubes"));
     assertThat(missing).hasMessageThat().contains("sink `sq`: handler `cubes` is not a function");
     Path bad = dir.resolve("bad.c");
     Files.writeString(bad, "void handler(void) { return 1 }\n");
     IllegalArgumentException broken =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                new ShadowHandlers(
-                    List.of(new SinkHandler("b", "count_map", Map.of("handler", bad.toString()))),
-                    64));
+        assertThrows(IllegalArgumentException.class, () -> countMap("b", bad.toString()));
     assertThat(broken).hasMessageThat().contains("does not compile");
     assertThat(broken).hasMessageThat().contains("bad.c:1");
   }
 
   @Test
   void aPrebuiltHandlerElfIsLoadedAndItsSymbolRun(@TempDir Path dir) throws Exception {
-    String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
-    Assumptions.assumeTrue(gcc == null, gcc);
+    assumeCrossCompiler();
     Path c = dir.resolve("elf.c");
     Files.writeString(
         c, "typedef unsigned long u64;\nvoid tally(u64 *t) { t[1] += 5; }\n"); // header's `used`
     Path elf = dir.resolve("tally.elf");
-    Process p =
-        new ProcessBuilder(
-                HandlerImage.CC,
-                "-O2",
-                "-ffreestanding",
-                "-nostdlib",
-                "-static",
-                "-fno-pic",
-                "-mcmodel=medany",
-                "-Wl,-Ttext-segment=0xF1000000",
-                "-Wl,-e,tally",
-                "-o",
-                elf.toString(),
-                c.toString())
-            .redirectErrorStream(true)
-            .start();
-    String log = new String(p.getInputStream().readAllBytes());
-    assertWithMessage(log).that(p.waitFor()).isEqualTo(0);
+    // Linked inside the handler window.
+    link(c, elf, "-fno-pic", "-mcmodel=medany", "-Wl,-Ttext-segment=0xF1000000");
     Machine m = machine();
-    ShadowHandlers h =
-        new ShadowHandlers(
-            List.of(new SinkHandler("t", "count_map", Map.of("handler", elf + ":tally"))), 64);
+    ShadowHandlers h = countMap("t", elf + ":tally");
     h.install(m.cpu().memory(), Core.of(TimingConfig.defaults("ooo")));
     DecodedInsn d = m.cpu().decodedAt(m.cpu().pc);
     h.call(0, d, m.cpu(), 0, new long[0]);
@@ -206,24 +195,8 @@ class ShadowHandlersTest {
     assertThat(m.cpu().memory().read64(h.table(0) + 8)).isEqualTo(10);
     // An ELF linked where the guest lives is refused, naming the window.
     Path low = dir.resolve("low.elf");
-    Process q =
-        new ProcessBuilder(
-                HandlerImage.CC,
-                "-O2",
-                "-ffreestanding",
-                "-nostdlib",
-                "-static",
-                "-Wl,-e,tally",
-                "-o",
-                low.toString(),
-                c.toString())
-            .redirectErrorStream(true)
-            .start();
-    q.getInputStream().readAllBytes();
-    assertThat(q.waitFor()).isEqualTo(0);
-    ShadowHandlers bad =
-        new ShadowHandlers(
-            List.of(new SinkHandler("t", "count_map", Map.of("handler", low + ":tally"))), 64);
+    link(c, low);
+    ShadowHandlers bad = countMap("t", low + ":tally");
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -233,14 +206,11 @@ class ShadowHandlersTest {
 
   @Test
   void aHandlerThatCallsTheKernelStopsWithAReport(@TempDir Path dir) throws Exception {
-    String gcc = ExternalTool.missing(HandlerImage.CC, "--version");
-    Assumptions.assumeTrue(gcc == null, gcc);
+    assumeCrossCompiler();
     Path c = dir.resolve("sys.c");
     Files.writeString(c, "void handler(void) { __asm__ volatile(\"ecall\"); }\n");
     Machine m = machine();
-    ShadowHandlers h =
-        new ShadowHandlers(
-            List.of(new SinkHandler("s", "count_map", Map.of("handler", c.toString()))), 64);
+    ShadowHandlers h = countMap("s", c.toString());
     h.install(m.cpu().memory(), Core.of(TimingConfig.defaults("ooo")));
     DecodedInsn d = m.cpu().decodedAt(m.cpu().pc);
     ShadowHandlers.HandlerFault e =

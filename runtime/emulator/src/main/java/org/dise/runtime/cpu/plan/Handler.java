@@ -1,6 +1,5 @@
 package org.dise.runtime.cpu.plan;
 
-import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -9,8 +8,9 @@ import org.dise.runtime.isa.DecodedInsn;
  */
 public interface Handler {
   /**
-   * Records one event. {@code original} is the matched instruction, {@code args} the call's
-   * arguments, {@code applicationInstructions} the application instructions retired so far.
+   * Records one event. {@code guest} is the hart, its registers holding their dynamic values,
+   * {@code original} the matched instruction, {@code args} the call's arguments, {@code
+   * applicationInstructions} the application instructions retired so far.
    */
-  void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
+  void record(GuestState guest, DecodedInsn original, long[] args, long applicationInstructions);
 }

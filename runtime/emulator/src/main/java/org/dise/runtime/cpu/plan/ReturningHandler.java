@@ -1,10 +1,10 @@
 package org.dise.runtime.cpu.plan;
 
-import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.isa.DecodedInsn;
 
 /** The target of {@code $drN = call(sink, args...)}: a handler whose result goes to a register. */
 public interface ReturningHandler extends Handler {
   /** Records one event, as {@link #record}, and returns the handler's result. */
-  long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions);
+  long recordReturning(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions);
 }

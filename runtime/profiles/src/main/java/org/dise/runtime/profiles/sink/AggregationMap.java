@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
@@ -20,56 +18,33 @@ import org.dise.runtime.sink.ProfileTable;
 public final class AggregationMap extends KeyedMap<long[]> {
   /** {@code count_map}'s entry in the catalogue. */
   public static final ComponentSpec COUNT_SPEC =
-      new ComponentSpec(
-          "count_map",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
-          new ComponentSpec.Arity(1, Catalogue.MAX_KEY_PARTS, true, false),
-          "the key's count after the call",
-          false,
-          Set.of(),
-          Catalogue.MAP_HANDLER_CYCLES,
-          "count per key tuple",
-          null);
+      KeyedMap.mapSpec("count_map", false, "the key's count after the call", "count per key tuple");
 
   /** {@code sum_map}, {@code min_map}, {@code max_map} and {@code avg_map}, in that order. */
   public static final List<ComponentSpec> VALUE_SPECS =
       List.of("sum", "min", "max", "avg").stream()
           .map(
               op ->
-                  new ComponentSpec(
+                  KeyedMap.mapSpec(
                       op + "_map",
-                      ComponentSpec.Kind.SINK,
-                      List.of(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES)),
-                      new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+                      true,
                       "the key's " + op + " after the call",
-                      false,
-                      Set.of(),
-                      Catalogue.MAP_HANDLER_CYCLES,
-                      op + " of the value per key tuple",
-                      null))
+                      op + " of the value per key tuple"))
           .toList();
 
   /** {@code state_map}'s entry in the catalogue. */
   public static final ComponentSpec STATE_SPEC =
-      new ComponentSpec(
+      KeyedMap.mapSpec(
           "state_map",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES),
-              ParamSpec.integer(
-                  "missing",
-                  Long.MIN_VALUE,
-                  Long.MAX_VALUE,
-                  "0",
-                  "what a call returns for a key never stored")),
-          new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
+          true,
           "the value stored for the key before the call (`missing` the first time)",
-          false,
-          Set.of(),
-          Catalogue.MAP_HANDLER_CYCLES,
           "per-key state: stores the value, returns the previous",
-          null);
+          ParamSpec.integer(
+              "missing",
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              "0",
+              "what a call returns for a key never stored"));
 
   /** What a map keeps per key beside its count. */
   public enum Aggregate {

@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * Basic block vectors per interval, as SimPoint reads them (the phase-based remote profiling paper,
@@ -26,32 +26,24 @@ import org.dise.runtime.sink.Sink;
  * block's id is derived from its start address, so it is the same in every run of the program
  * (SimPoint compares vectors of one run, but tools that compare runs need it).
  */
-public final class BasicBlockVectors implements Sink {
+public final class BasicBlockVectors extends NamedSink {
   /** The catalogue's entry for this sink ({@code bbv}): its parameters and what it accepts. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "bbv",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.atLeast(
-                  "interval",
-                  1,
-                  String.valueOf(BasicBlockVectors.DEFAULT_INTERVAL),
-                  "application instructions per interval"),
-              ParamSpec.integer(
-                  "buckets",
-                  0,
-                  Integer.MAX_VALUE,
-                  "0",
-                  "hash blocks into this many buckets (0: none)")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of(),
-          0,
           "SimPoint basic block vectors per interval",
-          null);
+          ParamSpec.atLeast(
+              "interval",
+              1,
+              String.valueOf(BasicBlockVectors.DEFAULT_INTERVAL),
+              "application instructions per interval"),
+          ParamSpec.integer(
+              "buckets",
+              0,
+              Integer.MAX_VALUE,
+              "0",
+              "hash blocks into this many buckets (0: none)"));
 
   /** The papers' interval: 10 million instructions. */
   public static final long DEFAULT_INTERVAL = 10_000_000;
@@ -59,7 +51,6 @@ public final class BasicBlockVectors implements Sink {
   /** A dynamic basic block: its first instruction and the control transfer that ends it. */
   private record Block(long start, long end) {}
 
-  private final String name;
   private final long interval;
   private final int buckets;
 
@@ -86,19 +77,15 @@ public final class BasicBlockVectors implements Sink {
   private long gaps;
 
   public BasicBlockVectors(String name, long interval, int buckets) {
-    this.name = name;
+    super(name);
     this.interval = interval;
     this.buckets = buckets;
     this.intervalEnd = interval;
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     long now = applicationInstructions + 1;
     if (now > intervalEnd) {
       // Intervals with no recorded block are left out, as SimPoint has no use for empty lines.
@@ -119,7 +106,7 @@ public final class BasicBlockVectors implements Sink {
       if (start != UNKNOWN) {
         gaps++;
       }
-      start = next(original, cpu.x);
+      start = next(original, guest.x());
       return;
     }
     Block b = new Block(start, original.pc);
@@ -133,7 +120,7 @@ public final class BasicBlockVectors implements Sink {
     t[0]++;
     t[1] += n;
     current.merge(vectorId(b), n, Long::sum);
-    start = next(original, cpu.x);
+    start = next(original, guest.x());
   }
 
   /**

@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The data reference trace of bursty tracing and its hot data streams (bursty tracing paper,
@@ -27,16 +27,15 @@ import org.dise.runtime.sink.Sink;
  * bursty_tracing trigger, which turns sampling off with micro-ops and injects no codeword), starts
  * a new burst: no stream spans two.
  */
-public final class BurstTrace implements Sink {
+public final class BurstTrace extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code burst_trace}): its parameters and what it accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
-          "burst_trace",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
+      ComponentSpec.instructionSink(
+              "burst_trace",
+              Set.of(),
+              "bursty trace of data references; hot data streams",
               ParamSpec.integer(
                   "capacity",
                   1,
@@ -61,14 +60,8 @@ public final class BurstTrace implements Sink {
                   1,
                   100,
                   String.valueOf(StreamFinder.COVERAGE_PCT),
-                  "share of the trace the streams cover")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
-          Set.of(),
-          0,
-          "bursty trace of data references; hot data streams",
-          BurstTrace::lengthsInOrder);
+                  "share of the trace the streams cover"))
+          .withCheck(BurstTrace::lengthsInOrder);
 
   private static Optional<ComponentSpec.Problem> lengthsInOrder(Map<String, String> p) {
     long min =
@@ -85,7 +78,6 @@ public final class BurstTrace implements Sink {
 
   public static final int DEFAULT_CAPACITY = 256 * 1024;
 
-  private final String name;
   private final boolean streams;
   private final int capacity;
   private final StreamFinder finder;
@@ -101,19 +93,15 @@ public final class BurstTrace implements Sink {
   private long searchCpuNanos;
 
   public BurstTrace(String name, boolean streams, int capacity, StreamFinder finder) {
-    this.name = name;
+    super(name);
     this.streams = streams;
     this.capacity = capacity;
     this.finder = finder;
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     OpClass k = original.opClass();
     if (k != OpClass.LOAD && k != OpClass.STORE) {
       // on_trig_inst, or a check that ends a burst: no stream may span the gap.
@@ -131,7 +119,7 @@ public final class BurstTrace implements Sink {
     }
     bursts[n] = burst;
     pcs[n] = original.pc;
-    addresses[n] = cpu.x[original.rs1] + original.imm;
+    addresses[n] = guest.x()[original.rs1] + original.imm;
     n++;
   }
 

@@ -5,42 +5,32 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot call pair profile (first paper, Section 3.5): invocation counts per caller-callee pair.
  * The callee of an indirect call is read from its register before the call executes.
  */
-public final class CallPairCounter implements Sink {
+public final class CallPairCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code call_pair_counter}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "call_pair_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call"),
-          0,
-          "hot call pairs: per (caller function, callee)",
-          null);
+          "hot call pairs: per (caller function, callee)");
 
   private record Site(long pc, long callee) {}
-
-  private final String name;
 
   /** Per (call site pc, callee): invocations. */
   private final LongCounters counts = new LongCounters(2, 1);
@@ -49,12 +39,7 @@ public final class CallPairCounter implements Sink {
   private final Map<Site, SiteCounter> sites = new HashMap<>();
 
   public CallPairCounter(String name) {
-    this.name = name;
-  }
-
-  @Override
-  public String name() {
-    return name;
+    super(name);
   }
 
   @Override
@@ -63,8 +48,9 @@ public final class CallPairCounter implements Sink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
-    counts.add(original.pc, Branches.jumpTarget(original, cpu.x), 0, 1);
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
+    counts.add(original.pc, Branches.jumpTarget(original, guest.x()), 0, 1);
   }
 
   @Override

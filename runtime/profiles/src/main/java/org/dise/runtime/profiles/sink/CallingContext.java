@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ClockedSink;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
@@ -27,32 +29,24 @@ import org.dise.runtime.sink.ProfileTable;
  * caller's frame. Each guest thread has its own shadow stack ({@link #threadSwitched}); their
  * contexts share one tree, as they share the functions.
  */
-public final class CallingContext implements ClockedSink {
+public final class CallingContext extends NamedSink implements ClockedSink {
   /**
    * The catalogue's entry for this sink ({@code calling_context}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "calling_context",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "max_depth",
-                  1,
-                  Integer.MAX_VALUE,
-                  String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
-                  "frames kept apart; deeper ones share a context"),
-              ParamSpec.bool(
-                  "unwind", "true", "recover the stack from the guest when sampling turns on")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call", "return", "jump"),
-          0,
           "calling contexts: full stacks with their instructions and cycles",
-          null);
+          ParamSpec.integer(
+              "max_depth",
+              1,
+              Integer.MAX_VALUE,
+              String.valueOf(CallingContext.DEFAULT_MAX_DEPTH),
+              "frames kept apart; deeper ones share a context"),
+          ParamSpec.bool(
+              "unwind", "true", "recover the stack from the guest when sampling turns on"));
 
   /** Frames deeper than this share the deepest context (deep recursion). */
   public static final int DEFAULT_MAX_DEPTH = 1024;
@@ -102,7 +96,6 @@ public final class CallingContext implements ClockedSink {
     }
   }
 
-  private final String name;
   private final int maxDepth;
   private final Node root = new Node(null, 0);
 
@@ -128,7 +121,7 @@ public final class CallingContext implements ClockedSink {
    * of issue 32, for measuring what the unwinding buys).
    */
   public CallingContext(String name, int maxDepth, boolean unwind) {
-    this.name = name;
+    super(name);
     this.maxDepth = maxDepth;
     this.unwind = unwind;
   }
@@ -136,22 +129,17 @@ public final class CallingContext implements ClockedSink {
   private final boolean unwind;
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public void clock(Clock clock) {
     this.clock = clock;
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     if (resync) {
       // The first event since sampling turned on: the stack the shadow stack missed is read
       // from the guest's own registers and memory, as a sampling profiler's interrupt does.
       resync = false;
-      recover(cpu, d.pc);
+      recover(guest, d.pc);
     }
     if (stack.isEmpty()) {
       // The first event (program entry, or a stack that could not be recovered): its function
@@ -160,8 +148,8 @@ public final class CallingContext implements ClockedSink {
     }
     charge(applicationInstructions);
     OpClass c = d.opClass();
-    long to = Branches.jumpTarget(d, cpu.x);
-    long sp = cpu.x[2];
+    long to = Branches.jumpTarget(d, guest.x());
+    long sp = guest.x()[2];
     Frame top = stack.peek();
     switch (c) {
       case PROC_CALL -> {
@@ -207,9 +195,9 @@ public final class CallingContext implements ClockedSink {
    * its frames become the path from the root, without counting calls (they happened while sampling
    * was off). An unwinder that knows no objects leaves the stack empty, rooted at the next event.
    */
-  private void recover(Cpu cpu, long pc) {
+  private void recover(GuestState guest, long pc) {
     stack.clear();
-    GuestUnwinder.Stack s = unwinder.unwind(cpu, pc);
+    GuestUnwinder.Stack s = unwinder.unwind(guest, pc);
     if (s == null || s.frames().isEmpty()) {
       unrecovered++;
       return;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.CallFrameInfo;
 import org.dise.runtime.elf.ElfFile;
 import org.dise.runtime.elf.LinkMap;
@@ -54,17 +54,17 @@ public final class GuestUnwinder {
   private static final int FP = 8;
 
   /**
-   * The stack at {@code cpu}'s state just before the instruction at {@code pc} executes; null when
-   * the hart does not know its objects (a machine built without a link map).
+   * The stack at {@code guest}'s state just before the instruction at {@code pc} executes; null
+   * when the hart does not know its objects (a machine built without a link map).
    */
-  public Stack unwind(Cpu cpu, long pc) {
-    LinkMap objects = cpu.linkMap();
+  public Stack unwind(GuestState guest, long pc) {
+    LinkMap objects = guest.linkMap();
     if (objects == null) {
       return null;
     }
-    Memory mem = cpu.memory();
+    Memory mem = guest.memory();
     long[] regs = new long[32];
-    System.arraycopy(cpu.x, 0, regs, 0, 32);
+    System.arraycopy(guest.x(), 0, regs, 0, 32);
     regs[0] = 0;
     boolean[] known = new boolean[32];
     java.util.Arrays.fill(known, true);

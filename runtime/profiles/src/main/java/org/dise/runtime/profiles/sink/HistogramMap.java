@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
@@ -24,11 +22,11 @@ import org.dise.runtime.sink.ProfileTable;
 public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
   /** The catalogue's entry for this sink ({@code hist_map}): its parameters and what it accepts. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
-          "hist_map",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES),
+      KeyedMap.mapSpec(
+              "hist_map",
+              true,
+              "the bucket's count after the call",
+              "histogram of the value (signed) per key tuple",
               ParamSpec.choice(
                   "kind", List.of("log2", "linear"), "log2", "power-of-two or equal-width buckets"),
               ParamSpec.integer(
@@ -43,14 +41,8 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
                   Long.MAX_VALUE,
                   "",
                   "linear: values from hi up share the last bucket"),
-              ParamSpec.atLeast("step", 1, "", "linear: bucket width")),
-          new ComponentSpec.Arity(2, Catalogue.MAX_KEY_PARTS + 1, true, true),
-          "the bucket's count after the call",
-          false,
-          Set.of(),
-          Catalogue.MAP_HANDLER_CYCLES,
-          "histogram of the value (signed) per key tuple",
-          HistogramMap::bucketsCheck);
+              ParamSpec.atLeast("step", 1, "", "linear: bucket width"))
+          .withCheck(HistogramMap::bucketsCheck);
 
   private static Optional<ComponentSpec.Problem> bucketsCheck(Map<String, String> p) {
     String kind = p.getOrDefault("kind", "log2");

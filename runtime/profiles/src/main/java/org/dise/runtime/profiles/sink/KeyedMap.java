@@ -4,10 +4,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.dise.runtime.cpu.Cpu;
+import java.util.Set;
+import org.dise.runtime.cpu.plan.GuestState;
+import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.CallSites;
+import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
+import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ReturningSink;
 
 /**
@@ -17,8 +22,7 @@ import org.dise.runtime.sink.ReturningSink;
  * call site passes as {@code T.PC} or {@code T.TARGET} is printed in hex with a {@code function}
  * column beside it). spec/profiles.md, "Aggregation maps".
  */
-abstract class KeyedMap<E> implements ReturningSink, CallSites {
-  private final String name;
+abstract class KeyedMap<E> extends NamedSink implements ReturningSink, CallSites {
   private final boolean takesValue;
 
   /** Key parts per call, known from the call sites (every call passes the same number). */
@@ -29,14 +33,33 @@ abstract class KeyedMap<E> implements ReturningSink, CallSites {
   /** The entries of keys of two or more parts (one-part keys are the subclass's, primitive). */
   protected final Map<KeyTuple, E> tuples = new HashMap<>();
 
-  KeyedMap(String name, boolean takesValue) {
-    this.name = name;
-    this.takesValue = takesValue;
+  /**
+   * An aggregation map's catalogue entry: a call's arguments are the key parts (and the value last,
+   * when {@code takesValue}), a call returns {@code returns}, and the map's cost is the catalogue's
+   * map handler cycles; its parameters are {@code cost}, then {@code params}.
+   */
+  static ComponentSpec mapSpec(
+      String name, boolean takesValue, String returns, String doc, ParamSpec... params) {
+    List<ParamSpec> all = new ArrayList<>();
+    all.add(ParamSpec.cost(Catalogue.MAP_HANDLER_CYCLES));
+    all.addAll(List.of(params));
+    int min = takesValue ? 2 : 1;
+    return new ComponentSpec(
+        name,
+        ComponentSpec.Kind.SINK,
+        all,
+        new ComponentSpec.Arity(min, Catalogue.MAX_KEY_PARTS + min - 1, true, takesValue),
+        returns,
+        false,
+        Set.of(),
+        Catalogue.MAP_HANDLER_CYCLES,
+        doc,
+        null);
   }
 
-  @Override
-  public String name() {
-    return name;
+  KeyedMap(String name, boolean takesValue) {
+    super(name);
+    this.takesValue = takesValue;
   }
 
   @Override
@@ -46,7 +69,7 @@ abstract class KeyedMap<E> implements ReturningSink, CallSites {
   }
 
   @Override
-  public final long recordReturning(Cpu cpu, DecodedInsn original, long[] args, long now) {
+  public final long recordReturning(GuestState guest, DecodedInsn original, long[] args, long now) {
     int k = takesValue ? args.length - 1 : args.length;
     long value = takesValue ? args[args.length - 1] : 0;
     if (k == 1) {

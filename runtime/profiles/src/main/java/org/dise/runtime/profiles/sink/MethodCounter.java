@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
@@ -14,34 +14,24 @@ import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot method profile (first paper, Section 3.5): per method, the number of invocations (a
  * recorded call counts for its callee) and of taken branches recorded in it (the backward ones,
  * with the library's pattern).
  */
-public final class MethodCounter implements Sink {
+public final class MethodCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code method_counter}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "method_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call", "branch"),
-          0,
-          "hot methods: invocations per callee plus taken backward branches",
-          null);
-
-  private final String name;
+          "hot methods: invocations per callee plus taken backward branches");
 
   /** Per callee entry: invocations. */
   private final LongCounters invocations = new LongCounters(1, 1);
@@ -56,20 +46,16 @@ public final class MethodCounter implements Sink {
   private final Map<Long, SiteCounter> branchSites = new HashMap<>();
 
   public MethodCounter(String name) {
-    this.name = name;
+    super(name);
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     OpClass c = original.opClass();
     if (c == OpClass.PROC_CALL) {
-      invocations.add(Branches.jumpTarget(original, cpu.x), 0, 1);
-    } else if (c == OpClass.BRANCH && Branches.taken(original, cpu.x)) {
+      invocations.add(Branches.jumpTarget(original, guest.x()), 0, 1);
+    } else if (c == OpClass.BRANCH && Branches.taken(original, guest.x())) {
       branches.add(original.pc, 0, 1);
     }
   }

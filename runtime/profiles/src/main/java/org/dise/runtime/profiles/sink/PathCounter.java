@@ -8,14 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot path profile (Ball-Larus acyclic intraprocedural paths, which the phase-based remote
@@ -25,22 +24,15 @@ import org.dise.runtime.sink.Sink;
  * suspends the caller's path. Back edges come from a depth-first search of the function's {@link
  * ControlFlowGraph}; a transfer through an indirect jump also ends a path.
  */
-public final class PathCounter implements Sink {
+public final class PathCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code path_counter}): its parameters and what it accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "path_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("proc_call", "return", "branch", "jump"),
-          0,
-          "Ball-Larus hot paths per function",
-          null);
+          "Ball-Larus hot paths per function");
 
   /** A path longer than this many blocks is ended (a guard against unmatched returns). */
   static final int MAX_BLOCKS = 4096;
@@ -89,29 +81,23 @@ public final class PathCounter implements Sink {
     }
   }
 
-  private final String name;
   private final Map<Long, ControlFlowGraph> graphs = new HashMap<>();
   private final Deque<Frame> stack = new ArrayDeque<>();
   private final Map<Path, Long> counts = new HashMap<>();
 
   public PathCounter(String name) {
-    this.name = name;
+    super(name);
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     OpClass c = d.opClass();
     if (c == OpClass.PROC_CALL) {
-      long callee = Branches.jumpTarget(d, cpu.x);
+      long callee = Branches.jumpTarget(d, guest.x());
       if (stack.size() == MAX_DEPTH) {
         stack.removeLast();
       }
-      stack.push(new Frame(graph(cpu, callee), callee));
+      stack.push(new Frame(graph(guest, callee), callee));
       return;
     }
     Frame f = stack.peek();
@@ -122,18 +108,18 @@ public final class PathCounter implements Sink {
       }
       if (stack.isEmpty()) {
         // Returned past the first activation seen: the caller's path starts here.
-        long to = Branches.jumpTarget(d, cpu.x);
-        stack.push(new Frame(graph(cpu, to), to));
+        long to = Branches.jumpTarget(d, guest.x());
+        stack.push(new Frame(graph(guest, to), to));
       }
       return;
     }
     long to =
         c == OpClass.BRANCH
-            ? (Branches.taken(d, cpu.x) ? d.target() : d.npc)
-            : Branches.jumpTarget(d, cpu.x);
+            ? (Branches.taken(d, guest.x()) ? d.target() : d.npc)
+            : Branches.jumpTarget(d, guest.x());
     if (f == null) {
       // The first transfer seen (program entry, or sampling just turned on).
-      f = new Frame(graph(cpu, d.pc), d.pc);
+      f = new Frame(graph(guest, d.pc), d.pc);
       stack.push(f);
     }
     boolean indirect = c == OpClass.JUMP && d.target() == -1L;
@@ -146,8 +132,8 @@ public final class PathCounter implements Sink {
     f.add(to);
   }
 
-  private ControlFlowGraph graph(Cpu cpu, long entry) {
-    return graphs.computeIfAbsent(entry, e -> new ControlFlowGraph(cpu.memory(), e));
+  private ControlFlowGraph graph(GuestState guest, long entry) {
+    return graphs.computeIfAbsent(entry, e -> new ControlFlowGraph(guest.memory(), e));
   }
 
   private void end(Frame f) {

@@ -5,40 +5,30 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * The hot code region profile (first paper, Section 3.5): each event is a dynamic branch, and its
  * value the number of application instructions since the previous recorded branch, including the
  * branch itself.
  */
-public final class RegionCounter implements Sink {
+public final class RegionCounter extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code region_counter}): its parameters and what it
    * accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "region_counter",
-          ComponentSpec.Kind.SINK,
-          List.of(ParamSpec.cost(0)),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of(),
-          0,
-          "hot code regions: per branch pc, count and instructions since the previous one",
-          null);
-
-  private final String name;
+          "hot code regions: per branch pc, count and instructions since the previous one");
 
   /** Per branch pc: {count, instructions}, as {@link #record} counts them. */
   private final LongCounters byPc = new LongCounters(1, 2);
@@ -50,16 +40,12 @@ public final class RegionCounter implements Sink {
   private final SiteCounter.Mark mark = new SiteCounter.Mark();
 
   public RegionCounter(String name) {
-    this.name = name;
+    super(name);
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     long now = applicationInstructions + 1;
     byPc.add2(original.pc, now - mark.at);
     mark.at = now;

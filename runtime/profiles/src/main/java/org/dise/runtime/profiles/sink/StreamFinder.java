@@ -339,17 +339,17 @@ public final class StreamFinder {
         long m = major[i];
         major[i] = major[child];
         major[child] = m;
-        int f = firstOf[i];
-        firstOf[i] = firstOf[child];
-        firstOf[child] = f;
-        int k = classOf[i];
-        classOf[i] = classOf[child];
-        classOf[child] = k;
-        int r = countedIn[i];
-        countedIn[i] = countedIn[child];
-        countedIn[child] = r;
+        swap(firstOf, i, child);
+        swap(classOf, i, child);
+        swap(countedIn, i, child);
         i = child;
       }
+    }
+
+    private static void swap(int[] a, int i, int j) {
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
     }
   }
 }

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.sink.Sink;
 
 /**
  * A logging watchpoint, the classic DISE utility as a profile (first paper, Section 3.1: DISE
@@ -19,28 +19,18 @@ import org.dise.runtime.sink.Sink;
  * writes any byte of [{@code address}, {@code address + length}) is counted per store pc with the
  * last address and value it wrote. The store still happens.
  */
-public final class Watchpoint implements Sink {
+public final class Watchpoint extends NamedSink {
   /**
    * The catalogue's entry for this sink ({@code watchpoint}): its parameters and what it accepts.
    */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.instructionSink(
           "watchpoint",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "address", Long.MIN_VALUE, Long.MAX_VALUE, "0", "first watched byte"),
-              ParamSpec.atLeast("length", 1, "1", "watched bytes")),
-          ComponentSpec.Arity.ANY,
-          "",
-          false,
           Set.of("store"),
-          0,
           "logging store watchpoint",
-          null);
+          ParamSpec.integer("address", Long.MIN_VALUE, Long.MAX_VALUE, "0", "first watched byte"),
+          ParamSpec.atLeast("length", 1, "1", "watched bytes"));
 
-  private final String name;
   private final long address;
   private final long length;
 
@@ -48,18 +38,13 @@ public final class Watchpoint implements Sink {
   private final Map<Long, long[]> byPc = new TreeMap<>();
 
   public Watchpoint(String name, long address, long length) {
-    this.name = name;
+    super(name);
     this.address = address;
     this.length = length;
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public void record(Cpu cpu, DecodedInsn d, long[] args, long applicationInstructions) {
+  public void record(GuestState guest, DecodedInsn d, long[] args, long applicationInstructions) {
     int size =
         switch (d.exec) {
           case SB -> 1;
@@ -68,7 +53,7 @@ public final class Watchpoint implements Sink {
           case SD, FSD -> 8;
           default -> 0;
         };
-    long a = cpu.x[d.rs1] + d.imm;
+    long a = guest.x()[d.rs1] + d.imm;
     // Overlap of [a, a + size) with the watched range, unsigned.
     if (size == 0
         || Long.compareUnsigned(a + size, address) <= 0
@@ -77,8 +62,8 @@ public final class Watchpoint implements Sink {
     }
     long value =
         switch (d.exec) {
-          case FSW, FSD -> cpu.f[d.rs2];
-          default -> cpu.x[d.rs2];
+          case FSW, FSD -> guest.f()[d.rs2];
+          default -> guest.x()[d.rs2];
         };
     long[] e = byPc.computeIfAbsent(d.pc, k -> new long[3]);
     e[0]++;

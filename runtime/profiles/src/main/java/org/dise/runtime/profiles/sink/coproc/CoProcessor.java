@@ -4,7 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.dise.runtime.cpu.plan.GuestState;
+import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.TaggedSink;
 
@@ -15,7 +19,7 @@ import org.dise.runtime.sink.TaggedSink;
  * main processor to copy results to memory, and each interrupt costs the main processor cycles.
  * Tagging itself costs the main pipeline nothing.
  */
-public abstract class CoProcessor implements TaggedSink {
+public abstract class CoProcessor extends NamedSink implements TaggedSink {
   /**
    * The co-processor's parameters, which every application of it takes (Zilles and Sohi;
    * spec/engine.md): defaults from {@link CoprocConfig#DEFAULT} and this class.
@@ -67,22 +71,69 @@ public abstract class CoProcessor implements TaggedSink {
         ParamSpec.atLeast("tag_adapt", 1, "64", "admissions before random tagging's rate doubles"));
   }
 
-  /** {@link #params()} followed by {@code more}. */
-  static List<ParamSpec> params(ParamSpec... more) {
+  /** {@link #params()} followed by an application's {@code groups} of parameters, in order. */
+  @SafeVarargs
+  static List<ParamSpec> params(List<ParamSpec>... groups) {
     List<ParamSpec> out = new java.util.ArrayList<>(params());
-    out.addAll(List.of(more));
+    for (List<ParamSpec> g : groups) {
+      out.addAll(g);
+    }
     return out;
   }
 
-  protected final String name;
+  /**
+   * The parameters of an application's slots, each holding up to {@code values} of {@code holds}
+   * (targets, values) per static instruction: how many, the replacement randomisation bound, and
+   * the failed inserts before thrashing (by default {@code failDefault}).
+   */
+  static List<ParamSpec> slotParams(String holds, String failDefault) {
+    return List.of(
+        ParamSpec.integer("values", 1, 64, "4", holds + " per slot"),
+        ParamSpec.integer(
+            "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
+        ParamSpec.integer(
+            "fail_threshold",
+            1,
+            Integer.MAX_VALUE,
+            "",
+            "failed inserts before thrashing (" + failDefault + ")"));
+  }
+
+  /** Samples between an application's copy-outs (by default {@code dflt}). */
+  static ParamSpec interval(String dflt) {
+    return ParamSpec.integer(
+        "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (" + dflt + ")");
+  }
+
+  /** Whether to keep the exact profile ({@link #keepExact}); every application takes it. */
+  static final ParamSpec EXACT =
+      ParamSpec.bool("exact", "true", "keep an exact profile for the error");
+
   protected final CoprocConfig config;
   protected final PcFilter filter;
   protected final SampleBuffer buffer;
+
+  /**
+   * Whether the application keeps the exact profile of every tagged retirement, for the error (its
+   * {@code exact} parameter), and that profile: pc -> value (or target) -> count.
+   */
+  protected final boolean keepExact;
+
+  protected final ExactProfile exact = new ExactProfile();
+
+  /**
+   * The slot parameters ({@link #slotParams}): values (or targets) a slot holds, the replacement
+   * randomisation bound, the failed inserts before thrashing; and the samples between copy-outs.
+   */
+  protected final int valuesPerSlot;
+
+  protected final int replaceMax;
+  protected final int failThreshold;
+  protected final long interval;
   private final SampleBuffer.Consumer consumer = this::process;
   private long lfsr;
   private long filtered;
-  private long interrupts;
-  private long interruptCycles;
+  private final Interrupts interrupts = new Interrupts();
   private long slotsCopied;
   private final long timerCycles;
   private long nextTimer;
@@ -97,11 +148,21 @@ public abstract class CoProcessor implements TaggedSink {
 
   /**
    * A co-processor with {@code params} filled with its application's defaults ({@code
-   * ComponentSpec.withDefaults}).
+   * ComponentSpec.withDefaults}); {@code fail_threshold} and {@code interval} left empty default to
+   * {@code failSlots} and {@code intervalSlots} times the slots.
    */
-  protected CoProcessor(String name, Map<String, String> params) {
-    this.name = name;
+  protected CoProcessor(String name, Map<String, String> params, int failSlots, int intervalSlots) {
+    super(name);
     this.config = CoprocConfig.of(params);
+    this.keepExact = CoprocConfig.bool(params, "exact");
+    this.valuesPerSlot = (int) CoprocConfig.num(params, "values");
+    this.replaceMax = (int) CoprocConfig.num(params, "replace_max");
+    this.failThreshold =
+        (int) CoprocConfig.num(params, "fail_threshold", (long) failSlots * config.slots());
+    this.interval = CoprocConfig.num(params, "interval", (long) intervalSlots * config.slots());
+    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
+    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot, "1..64");
+    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     this.filter = new PcFilter(config.hashBits());
     this.buffer = new SampleBuffer(config.buffer(), config.serviceCycles());
     this.lfsr = config.seed() == 0 ? 1 : config.seed();
@@ -118,11 +179,6 @@ public abstract class CoProcessor implements TaggedSink {
    * has stopped receiving samples (its region of the program fully masked) still moves on.
    */
   protected void timer() {}
-
-  @Override
-  public String name() {
-    return name;
-  }
 
   public CoprocConfig config() {
     return config;
@@ -184,10 +240,7 @@ public abstract class CoProcessor implements TaggedSink {
    */
   @Override
   public final void record(
-      org.dise.runtime.cpu.Cpu cpu,
-      DecodedInsn original,
-      long[] args,
-      long applicationInstructions) {
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     retire(
         original,
         args.length > 0 ? args[0] : 0,
@@ -195,29 +248,35 @@ public abstract class CoProcessor implements TaggedSink {
         applicationInstructions);
   }
 
-  /** Every tagged retirement, before the PC filter: where an exact profile is kept. */
-  protected void observe(long pc, long value, long address) {}
+  /** Every tagged retirement, before the PC filter: where the exact profile is kept. */
+  private void observe(long pc, long value, long address) {
+    if (keepExact) {
+      exact.add(pc, value);
+    }
+  }
+
+  /** The exact profile of every tagged retirement: pc -> value (or target) -> count. */
+  public Map<Long, Map<Long, Long>> exact() {
+    return exact.asMap();
+  }
+
+  /** The function holding {@code pc}, or {@code ?} (also without symbols), for a table's rows. */
+  static String functionAt(SymbolTable symbols, long pc) {
+    return symbols == null ? "?" : symbols.lookup(pc).map(Symbol::name).orElse("?");
+  }
 
   /** The application's routine for one sample. */
   protected abstract void process(long pc, long value, long address);
 
   /** Interrupts the main processor to copy {@code slots} slots to memory. */
   protected final void interrupt(int slots) {
-    interrupts++;
     slotsCopied += slots;
-    long c = config.interruptCycles() + (long) config.copyCycles() * slots;
-    interruptCycles += c;
-    untaken += c;
+    interrupts.charge(config.interruptCycles() + (long) config.copyCycles() * slots);
   }
-
-  /** Interrupt cycles not yet handed to a timing model ({@link #takeInterruptCycles}). */
-  private long untaken;
 
   @Override
   public long takeInterruptCycles() {
-    long c = untaken;
-    untaken = 0;
-    return c;
+    return interrupts.take();
   }
 
   /** A pseudo-random number in [0, bound] (a 64-bit xorshift, as a hardware LFSR would be). */
@@ -246,18 +305,18 @@ public abstract class CoProcessor implements TaggedSink {
   @Override
   public long interrupts() {
     finish();
-    return interrupts;
+    return interrupts.count();
   }
 
   @Override
   public long interruptCycles() {
     finish();
-    return interruptCycles;
+    return interrupts.cycles();
   }
 
   /** Interrupts so far, without finishing the run. */
   protected final long interruptCount() {
-    return interrupts;
+    return interrupts.count();
   }
 
   /** Tagged retirements the PC filter turned away. */
@@ -288,9 +347,9 @@ public abstract class CoProcessor implements TaggedSink {
             buffer.maxOccupancy(),
             buffer.dropped(),
             buffer.processed(),
-            interrupts,
+            interrupts.count(),
             slotsCopied,
-            interruptCycles));
+            interrupts.cycles()));
     return out;
   }
 }

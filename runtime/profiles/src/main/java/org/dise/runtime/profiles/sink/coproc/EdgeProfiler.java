@@ -8,11 +8,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.Accuracy;
 import org.dise.runtime.sink.ComponentSpec;
-import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 
 /**
@@ -26,29 +24,14 @@ import org.dise.runtime.sink.ProfileTable;
 public final class EdgeProfiler extends CoProcessor {
   /** The catalogue's entry for this sink ({@code edge_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "edge_profile",
-          ComponentSpec.Kind.SINK,
-          CoProcessor.params(
-              ParamSpec.integer("values", 1, 64, "4", "targets per slot"),
-              ParamSpec.integer(
-                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
-              ParamSpec.integer(
-                  "fail_threshold",
-                  1,
-                  Integer.MAX_VALUE,
-                  "",
-                  "failed inserts before thrashing (slots)"),
-              ParamSpec.integer(
-                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (16 x slots)"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
           null,
-          "",
-          true,
           Set.of("branch", "jump", "proc_call", "return"),
-          0,
           "co-processor edge profile of branches (tag only)",
-          null);
+          CoProcessor.params(
+              CoProcessor.slotParams("targets", "slots"),
+              List.of(CoProcessor.interval("16 x slots"), CoProcessor.EXACT)));
 
   private static final class Slot {
     long pc;
@@ -56,11 +39,6 @@ public final class EdgeProfiler extends CoProcessor {
     final Map<Long, Long> targets = new LinkedHashMap<>();
   }
 
-  private final int targetsPerSlot;
-  private final int replaceMax;
-  private final int failThreshold;
-  private final boolean keepExact;
-  private final long interval;
   private long processedSinceInterrupt;
   private final Map<Long, Slot> associative = new HashMap<>();
   private final Slot[] slots;
@@ -68,31 +46,14 @@ public final class EdgeProfiler extends CoProcessor {
   private int failed;
   private long lostSamples;
   private final Map<Long, Map<Long, Long>> memory = new TreeMap<>();
-  private final ExactProfile exact = new ExactProfile();
 
   public EdgeProfiler(String name, Map<String, String> given) {
     this(name, SPEC.withDefaults(given), 0);
   }
 
   private EdgeProfiler(String name, Map<String, String> p, int filled) {
-    super(name, p);
-    this.targetsPerSlot = (int) CoprocConfig.num(p, "values");
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
-    this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", config.slots());
-    this.keepExact = CoprocConfig.bool(p, "exact");
-    this.interval = CoprocConfig.num(p, "interval", 16L * config.slots());
-    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
-    CoprocConfig.check(
-        targetsPerSlot >= 1 && targetsPerSlot <= 64, "values", targetsPerSlot, "1..64");
-    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
+    super(name, p, 1, 16);
     this.slots = new Slot[config.slots()];
-  }
-
-  @Override
-  protected void observe(long pc, long next, long address) {
-    if (keepExact) {
-      exact.add(pc, next);
-    }
   }
 
   @Override
@@ -130,7 +91,7 @@ public final class EdgeProfiler extends CoProcessor {
       associative.put(pc, s);
       failed = Math.max(0, failed - 1);
     }
-    if (s.targets.containsKey(next) || s.targets.size() < targetsPerSlot) {
+    if (s.targets.containsKey(next) || s.targets.size() < valuesPerSlot) {
       s.targets.merge(next, 1L, Long::sum);
       s.total++;
     } else {
@@ -171,11 +132,6 @@ public final class EdgeProfiler extends CoProcessor {
     return memory;
   }
 
-  /** The exact edges of every tagged retirement. */
-  public Map<Long, Map<Long, Long>> exact() {
-    return exact.asMap();
-  }
-
   private static Map<String, Long> flat(Map<Long, Map<Long, Long>> m) {
     Map<String, Long> out = new HashMap<>();
     m.forEach((pc, t) -> t.forEach((to, n) -> out.put(pc + ">" + to, n)));
@@ -193,9 +149,7 @@ public final class EdgeProfiler extends CoProcessor {
                         rows.add(
                             List.of(
                                 "0x" + Long.toHexString(pc),
-                                symbols == null
-                                    ? "?"
-                                    : symbols.lookup(pc).map(Symbol::name).orElse("?"),
+                                functionAt(symbols, pc),
                                 "0x" + Long.toHexString(to),
                                 Long.toString(n),
                                 keepExact ? Long.toString(exact.count(pc, to)) : ""))));

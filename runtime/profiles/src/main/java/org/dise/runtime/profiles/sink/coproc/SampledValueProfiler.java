@@ -7,11 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.elf.Symbol;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.metrics.WeightedRms;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
@@ -23,12 +24,14 @@ import org.dise.runtime.sink.TaggedSink;
  * of the load's samples. Each sample costs one interrupt. The runtime component {@code
  * sampled_value_profile}.
  */
-public final class SampledValueProfiler implements TaggedSink {
+public final class SampledValueProfiler extends NamedSink implements TaggedSink {
   /** The catalogue's entry for this sink ({@code sampled_value_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "sampled_value_profile",
-          ComponentSpec.Kind.SINK,
+          new ComponentSpec.Arity(0, 1, false, false),
+          Set.of(),
+          "interrupt-driven sampled value profile",
           List.of(
               ParamSpec.cost(0),
               ParamSpec.atLeast("period", 1, "100", "one sample per this many tagged instructions"),
@@ -42,29 +45,21 @@ public final class SampledValueProfiler implements TaggedSink {
                   "cycles per sample's interrupt"),
               ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
               ParamSpec.bool(
-                  "jitter", "true", "randomise the distance between samples (mean: period)")),
-          new ComponentSpec.Arity(0, 1, false, false),
-          "",
-          true,
-          Set.of(),
-          0,
-          "interrupt-driven sampled value profile",
-          null);
+                  "jitter", "true", "randomise the distance between samples (mean: period)")));
 
-  private final String name;
   private final long period;
   private final long interruptCycles;
   private final int minInvariancePct;
   private final boolean jitter;
   private long lfsr = 0x2545F4914F6CDD1DL;
   private long countdown;
-  private long samples;
+  private final Interrupts interrupts = new Interrupts();
   private final Map<Long, Map<Long, Long>> sampled = new TreeMap<>();
   private final ExactProfile exact = new ExactProfile();
 
   public SampledValueProfiler(String name, Map<String, String> given) {
+    super(name);
     Map<String, String> p = SPEC.withDefaults(given);
-    this.name = name;
     this.period = CoprocConfig.num(p, "period");
     this.interruptCycles = CoprocConfig.num(p, "interrupt_cycles");
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
@@ -90,49 +85,36 @@ public final class SampledValueProfiler implements TaggedSink {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public void retire(DecodedInsn insn, long value, long address, long now) {
     exact.add(insn.pc, value);
     if (--countdown == 0) {
       countdown = next();
-      samples++;
-      untaken += interruptCycles;
+      interrupts.charge(interruptCycles);
       sampled.computeIfAbsent(insn.pc, k -> new HashMap<>()).merge(value, 1L, Long::sum);
     }
   }
 
   @Override
   public void record(
-      org.dise.runtime.cpu.Cpu cpu,
-      DecodedInsn original,
-      long[] args,
-      long applicationInstructions) {
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     // Reached only through call(...): treat it as a retirement of the matched instruction.
     retire(original, args.length > 0 ? args[0] : 0, 0, applicationInstructions);
   }
 
-  /** Interrupt cycles not yet handed to a timing model. */
-  private long untaken;
-
   @Override
   public long takeInterruptCycles() {
-    long c = untaken;
-    untaken = 0;
-    return c;
+    return interrupts.take();
   }
 
+  /** One interrupt a sample. */
   @Override
   public long interrupts() {
-    return samples;
+    return interrupts.count();
   }
 
   @Override
   public long interruptCycles() {
-    return samples * interruptCycles;
+    return interrupts.cycles();
   }
 
   /** pc -> value -> estimated invariance. */
@@ -170,9 +152,7 @@ public final class SampledValueProfiler implements TaggedSink {
                       rows.add(
                           List.of(
                               "0x" + Long.toHexString(pc),
-                              symbols == null
-                                  ? "?"
-                                  : symbols.lookup(pc).map(Symbol::name).orElse("?"),
+                              CoProcessor.functionAt(symbols, pc),
                               Long.toString(e.getKey()),
                               ValueProfiler.pct((double) e.getValue() / n),
                               Long.toString(e.getValue()),
@@ -191,7 +171,7 @@ public final class SampledValueProfiler implements TaggedSink {
             "sampled value profile: 1 in %d, %d samples"
                 + " (interrupts), %d main-processor cycles; weighted RMS error %.2f%%",
             period,
-            samples,
+            interrupts.count(),
             interruptCycles(),
             weightedRmsError()));
   }

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.metrics.WeightedRms;
 import org.dise.runtime.sink.ComponentSpec;
@@ -28,47 +27,38 @@ import org.dise.runtime.sink.ProfileTable;
 public final class ValueProfiler extends CoProcessor {
   /** The catalogue's entry for this sink ({@code value_profile}): its parameters. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
+      ComponentSpec.taggedSink(
           "value_profile",
-          ComponentSpec.Kind.SINK,
-          CoProcessor.params(
-              ParamSpec.atLeast(
-                  "confidence", 1, "64", "samples before a slot's values are trusted"),
-              ParamSpec.atLeast("reselect_every", 1, "16", "samples between re-selections"),
-              ParamSpec.integer("reselect_pct", 0, 100, "60", "share that triggers re-selection"),
-              ParamSpec.integer("values", 1, 64, "4", "values per slot"),
-              ParamSpec.integer(
-                  "replace_max", 0, Integer.MAX_VALUE, "255", "replacement randomisation bound"),
-              ParamSpec.integer(
-                  "fail_threshold",
-                  1,
-                  Integer.MAX_VALUE,
-                  "",
-                  "failed inserts before thrashing (2 x slots)"),
-              ParamSpec.atLeast("thrash_factor", 1, "4", "thrashing factor"),
-              ParamSpec.integer("high_pct", 0, 100, "90", "invariance above which a value is kept"),
-              ParamSpec.integer(
-                  "low_pct", 0, 100, "10", "invariance below which a value is dropped"),
-              ParamSpec.integer(
-                  "max_copies", 0, Integer.MAX_VALUE, "3", "copies of a pc's record kept"),
-              ParamSpec.integer("min_invariance_pct", 0, 100, "10", "least invariance reported"),
-              ParamSpec.integer(
-                  "interval", 1, Long.MAX_VALUE, "", "samples between copy-outs (32 x slots)"),
-              ParamSpec.integer(
-                  "resample_timers",
-                  1,
-                  Integer.MAX_VALUE,
-                  "16",
-                  "timer ticks between re-samplings"),
-              ParamSpec.integer("counter_bits", 4, 32, "16", "width of the value counters"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the error")),
           null,
-          "",
-          true,
           Set.of(),
-          0,
           "co-processor load value profile (tag only)",
-          null);
+          CoProcessor.params(
+              List.of(
+                  ParamSpec.atLeast(
+                      "confidence", 1, "64", "samples before a slot's values are trusted"),
+                  ParamSpec.atLeast("reselect_every", 1, "16", "samples between re-selections"),
+                  ParamSpec.integer(
+                      "reselect_pct", 0, 100, "60", "share that triggers re-selection")),
+              CoProcessor.slotParams("values", "2 x slots"),
+              List.of(
+                  ParamSpec.atLeast("thrash_factor", 1, "4", "thrashing factor"),
+                  ParamSpec.integer(
+                      "high_pct", 0, 100, "90", "invariance above which a value is kept"),
+                  ParamSpec.integer(
+                      "low_pct", 0, 100, "10", "invariance below which a value is dropped"),
+                  ParamSpec.integer(
+                      "max_copies", 0, Integer.MAX_VALUE, "3", "copies of a pc's record kept"),
+                  ParamSpec.integer(
+                      "min_invariance_pct", 0, 100, "10", "least invariance reported"),
+                  CoProcessor.interval("32 x slots"),
+                  ParamSpec.integer(
+                      "resample_timers",
+                      1,
+                      Integer.MAX_VALUE,
+                      "16",
+                      "timer ticks between re-samplings"),
+                  ParamSpec.integer("counter_bits", 4, 32, "16", "width of the value counters"),
+                  CoProcessor.EXACT)));
 
   /** One slot: a static load being characterised. */
   private static final class Slot {
@@ -90,17 +80,12 @@ public final class ValueProfiler extends CoProcessor {
 
   private final int reselectEvery;
   private final int reselectPct;
-  private final int valuesPerSlot;
-  private final int replaceMax;
-  private final int failThreshold;
   private final int thrashFactor;
   private final int confidence;
   private final int highPct;
   private final int lowPct;
   private final int maxCopies;
   private final int minInvariancePct;
-  private final boolean keepExact;
-  private final long interval;
   private final int resampleTimers;
 
   /** The largest value a slot's counters hold ({@code counter_bits} wide). */
@@ -125,7 +110,6 @@ public final class ValueProfiler extends CoProcessor {
   private long thrashInterrupts;
   private int maxSlotsInUse;
   private final Map<Long, Record> memory = new TreeMap<>();
-  private final ExactProfile exact = new ExactProfile();
 
   /**
    * A profiler with the binding's parameters (spec/engine.md lists them and their defaults).
@@ -137,42 +121,27 @@ public final class ValueProfiler extends CoProcessor {
   }
 
   private ValueProfiler(String name, Map<String, String> p, int filled) {
-    super(name, p);
+    super(name, p, 2, 32);
     this.reselectEvery = (int) CoprocConfig.num(p, "reselect_every");
     this.reselectPct = (int) CoprocConfig.num(p, "reselect_pct");
-    this.valuesPerSlot = (int) CoprocConfig.num(p, "values");
-    this.replaceMax = (int) CoprocConfig.num(p, "replace_max");
-    this.failThreshold = (int) CoprocConfig.num(p, "fail_threshold", 2 * config.slots());
     this.thrashFactor = (int) CoprocConfig.num(p, "thrash_factor");
     this.confidence = (int) CoprocConfig.num(p, "confidence");
     this.highPct = (int) CoprocConfig.num(p, "high_pct");
     this.lowPct = (int) CoprocConfig.num(p, "low_pct");
     this.maxCopies = (int) CoprocConfig.num(p, "max_copies");
     this.minInvariancePct = (int) CoprocConfig.num(p, "min_invariance_pct");
-    this.keepExact = CoprocConfig.bool(p, "exact");
-    this.interval = CoprocConfig.num(p, "interval", 32L * config.slots());
     this.resampleTimers = (int) CoprocConfig.num(p, "resample_timers");
     int bits = (int) CoprocConfig.num(p, "counter_bits");
     CoprocConfig.check(bits >= 4 && bits <= 32, "counter_bits", bits, "4..32");
     this.counterMax = (1L << bits) - 1;
     CoprocConfig.check(resampleTimers >= 1, "resample_timers", resampleTimers, "at least 1");
-    CoprocConfig.check(interval >= 1, "interval", interval, "at least 1");
     CoprocConfig.check(reselectEvery >= 1, "reselect_every", reselectEvery, "at least 1");
     CoprocConfig.check(
         reselectPct >= 0 && reselectPct <= 100, "reselect_pct", reselectPct, "0..100");
-    CoprocConfig.check(valuesPerSlot >= 1 && valuesPerSlot <= 64, "values", valuesPerSlot, "1..64");
-    CoprocConfig.check(failThreshold >= 1, "fail_threshold", failThreshold, "at least 1");
     CoprocConfig.check(thrashFactor >= 1, "thrash_factor", thrashFactor, "at least 1");
     CoprocConfig.check(confidence >= 1, "confidence", confidence, "at least 1");
     this.slots = new Slot[config.slots()];
     this.slotPcs = new long[config.slots()];
-  }
-
-  @Override
-  protected void observe(long pc, long value, long address) {
-    if (keepExact) {
-      exact.add(pc, value);
-    }
   }
 
   @Override
@@ -279,6 +248,18 @@ public final class ValueProfiler extends CoProcessor {
 
   /** An interrupt: copies the slots to memory, masks confident loads, clears the arrays. */
   private void copyOut(boolean advanceRegion) {
+    int copied = copySlots();
+    failed = 0;
+    replacementsSinceInterrupt = 0;
+    processedSinceInterrupt = 0;
+    if (advanceRegion && filter.regions() > 1) {
+      filter.region(filter.mask(), filter.match() + 1); // the next part of the program
+    }
+    interrupt(copied);
+  }
+
+  /** Copies every slot in use to memory and frees it; returns how many were copied. */
+  private int copySlots() {
     int copied = 0;
     for (int i = 0; i < slots.length; i++) {
       if (slots[i] != null) {
@@ -288,13 +269,7 @@ public final class ValueProfiler extends CoProcessor {
       }
     }
     slotsInUse = 0;
-    failed = 0;
-    replacementsSinceInterrupt = 0;
-    processedSinceInterrupt = 0;
-    if (advanceRegion && filter.regions() > 1) {
-      filter.region(filter.mask(), filter.match() + 1); // the next part of the program
-    }
-    interrupt(copied);
+    return copied;
   }
 
   private void copy(Slot s) {
@@ -351,15 +326,7 @@ public final class ValueProfiler extends CoProcessor {
 
   @Override
   protected int finalCopy() {
-    int copied = 0;
-    for (int i = 0; i < slots.length; i++) {
-      if (slots[i] != null) {
-        copy(slots[i]);
-        copied++;
-        slots[i] = null;
-      }
-    }
-    slotsInUse = 0;
+    int copied = copySlots();
     return copied;
   }
 
@@ -429,11 +396,6 @@ public final class ValueProfiler extends CoProcessor {
     return maxSlotsInUse;
   }
 
-  /** The exact value profile of every tagged retirement: pc -> value -> count. */
-  public Map<Long, Map<Long, Long>> exact() {
-    return exact.asMap();
-  }
-
   /** The weighted RMS error of the estimates against the exact profile, in percent points. */
   public double weightedRmsError() {
     return WeightedRms.error(estimates(), exact, minInvariancePct / 100.0);
@@ -456,7 +418,7 @@ public final class ValueProfiler extends CoProcessor {
       rows.add(
           List.of(
               "0x" + Long.toHexString(k[0]),
-              symbols == null ? "?" : symbols.lookup(k[0]).map(Symbol::name).orElse("?"),
+              functionAt(symbols, k[0]),
               Long.toString(k[1]),
               pct(est.get(k[0]).get(k[1])),
               Long.toString(r.total),

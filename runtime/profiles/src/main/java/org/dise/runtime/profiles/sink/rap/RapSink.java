@@ -7,11 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.dise.runtime.cpu.Cpu;
+import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.ComponentSpec;
+import org.dise.runtime.sink.NamedSink;
 import org.dise.runtime.sink.ParamSpec;
 import org.dise.runtime.sink.ProfileTable;
 import org.dise.runtime.sink.TaggedSink;
@@ -24,69 +25,66 @@ import org.dise.runtime.sink.TaggedSink;
  * {@code pc}) with no replacement cost. With {@code exact} it also keeps the perfect profiler's
  * counts of the same stream, for the percent error of Section 4.3.
  */
-public final class RapSink implements TaggedSink {
+public final class RapSink extends NamedSink implements TaggedSink {
   /** The catalogue's entry for this sink ({@code rap_tree}): its parameters and what it accepts. */
   public static final ComponentSpec SPEC =
-      new ComponentSpec(
-          "rap_tree",
-          ComponentSpec.Kind.SINK,
-          List.of(
-              ParamSpec.cost(0),
-              ParamSpec.integer(
-                  "capacity",
-                  0,
-                  Integer.MAX_VALUE,
-                  String.valueOf(RapConfig.DEFAULT.maxNodes()),
-                  "node capacity (0: unbounded)"),
-              ParamSpec.integer(
-                  "epsilon_ppm",
-                  1,
-                  1_000_000,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.epsilon() * 1e6)),
-                  "RAP's epsilon, parts per million"),
-              ParamSpec.powerOfTwo(
-                  "branching",
-                  2,
-                  256,
-                  String.valueOf(RapConfig.DEFAULT.branching()),
-                  "branching factor"),
-              ParamSpec.integer(
-                  "range_bits",
-                  1,
-                  64,
-                  String.valueOf(RapConfig.DEFAULT.rangeBits()),
-                  "width of the profiled values"),
-              ParamSpec.integer(
-                  "hot_ppm",
-                  1,
-                  1_000_000,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.hotFraction() * 1e6)),
-                  "hot range threshold, parts per million"),
-              ParamSpec.integer(
-                  "merge_ratio_pct",
-                  100,
-                  Integer.MAX_VALUE,
-                  String.valueOf(Math.round(RapConfig.DEFAULT.mergeRatio() * 100)),
-                  "merge interval ratio q, percent"),
-              ParamSpec.atLeast(
-                  "first_merge",
-                  1,
-                  String.valueOf(RapConfig.DEFAULT.firstMerge()),
-                  "events before the first merge batch"),
-              ParamSpec.bool("exact", "true", "keep an exact profile for the percent error"),
-              ParamSpec.bool("code", "false", "name ranges by the functions at their ends"),
-              ParamSpec.choice(
-                  "stream",
-                  List.of("value", "address", "pc"),
-                  "value",
-                  "what a tagged instruction contributes")),
-          new ComponentSpec.Arity(1, 1, false, false),
-          "",
-          true,
-          Set.of(),
-          0,
-          "Range Adaptive Profiling tree of values, addresses or pcs",
-          RapSink::capacityFitsBranching);
+      ComponentSpec.taggedSink(
+              "rap_tree",
+              new ComponentSpec.Arity(1, 1, false, false),
+              Set.of(),
+              "Range Adaptive Profiling tree of values, addresses or pcs",
+              List.of(
+                  ParamSpec.cost(0),
+                  ParamSpec.integer(
+                      "capacity",
+                      0,
+                      Integer.MAX_VALUE,
+                      String.valueOf(RapConfig.DEFAULT.maxNodes()),
+                      "node capacity (0: unbounded)"),
+                  ppm(
+                      "epsilon_ppm",
+                      RapConfig.DEFAULT.epsilon(),
+                      "RAP's epsilon, parts per million"),
+                  ParamSpec.powerOfTwo(
+                      "branching",
+                      2,
+                      256,
+                      String.valueOf(RapConfig.DEFAULT.branching()),
+                      "branching factor"),
+                  ParamSpec.integer(
+                      "range_bits",
+                      1,
+                      64,
+                      String.valueOf(RapConfig.DEFAULT.rangeBits()),
+                      "width of the profiled values"),
+                  ppm(
+                      "hot_ppm",
+                      RapConfig.DEFAULT.hotFraction(),
+                      "hot range threshold, parts per million"),
+                  ParamSpec.integer(
+                      "merge_ratio_pct",
+                      100,
+                      Integer.MAX_VALUE,
+                      String.valueOf(Math.round(RapConfig.DEFAULT.mergeRatio() * 100)),
+                      "merge interval ratio q, percent"),
+                  ParamSpec.atLeast(
+                      "first_merge",
+                      1,
+                      String.valueOf(RapConfig.DEFAULT.firstMerge()),
+                      "events before the first merge batch"),
+                  ParamSpec.bool("exact", "true", "keep an exact profile for the percent error"),
+                  ParamSpec.bool("code", "false", "name ranges by the functions at their ends"),
+                  ParamSpec.choice(
+                      "stream",
+                      List.of("value", "address", "pc"),
+                      "value",
+                      "what a tagged instruction contributes")))
+          .withCheck(RapSink::capacityFitsBranching);
+
+  /** A fraction given in parts per million (1 to 1,000,000), by default {@code dflt}. */
+  private static ParamSpec ppm(String name, double dflt, String doc) {
+    return ParamSpec.integer(name, 1, 1_000_000, String.valueOf(Math.round(dflt * 1e6)), doc);
+  }
 
   private static Optional<ComponentSpec.Problem> capacityFitsBranching(Map<String, String> p) {
     long branching =
@@ -106,7 +104,6 @@ public final class RapSink implements TaggedSink {
     return Optional.empty();
   }
 
-  private final String name;
   private final RapTree tree;
   private final ExactCounter exact;
   private final boolean code;
@@ -121,7 +118,7 @@ public final class RapSink implements TaggedSink {
    * default true) and {@code code} (bool: name ranges by the functions at their ends).
    */
   public RapSink(String name, Map<String, String> params) {
-    this.name = name;
+    super(name);
     this.tree = new RapTree(RapConfig.of(params));
     this.exact = bool(params, "exact", true) ? new ExactCounter() : null;
     this.code = bool(params, "code", false);
@@ -159,11 +156,6 @@ public final class RapSink implements TaggedSink {
     return v == null ? dflt : !(v.equals("0") || v.equalsIgnoreCase("false"));
   }
 
-  @Override
-  public String name() {
-    return name;
-  }
-
   public RapTree tree() {
     return tree;
   }
@@ -174,7 +166,8 @@ public final class RapSink implements TaggedSink {
   }
 
   @Override
-  public void record(Cpu cpu, DecodedInsn original, long[] args, long applicationInstructions) {
+  public void record(
+      GuestState guest, DecodedInsn original, long[] args, long applicationInstructions) {
     add(args.length > 0 ? args[0] : original.pc);
   }
 
