@@ -31,6 +31,11 @@ final class WholeRuns {
   int run(ProductionSet productions, Path origin, org.dise.runtime.timing.TimingRun timed) {
     // Every process the guest forks gets an engine of its own (its own counters and profile).
     ProfilingSession.Run run = command.session.start();
+    if (run.dormant() != null) {
+      Verbosity.debug(
+          System.err,
+          run.dormant() + "; the engine is not installed: a plain run, reports of zero");
+    }
     Machine machine = run.machine();
     ProfilingEngine engine = run.engine();
     Map<Machine, ProfilingEngine> children = run.children();

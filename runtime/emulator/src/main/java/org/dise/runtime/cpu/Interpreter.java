@@ -30,6 +30,26 @@ final class Interpreter {
   private long chainedEntries;
   private long interpretedBlocks;
 
+  /**
+   * One more interpreted run of {@code b}: submitted for translation when it gets hot; finished
+   * translations are installed between blocks, looking every 64 interpreted blocks to keep a
+   * volatile read off the interpreter's path, and so does the age check ({@code steps}: retired but
+   * not yet counted in instret).
+   */
+  private void countTowardsTranslation(Block b, long steps) {
+    if (++b.count == cpu.translateThreshold) {
+      cpu.compiler.submit(b);
+    }
+    if ((++interpretedBlocks & 63) == 0) {
+      if (cpu.translateFrom != 0 && cpu.instret + steps >= cpu.translateFrom) {
+        cpu.endWarmup();
+      }
+      if (cpu.compiler.hasReady()) {
+        cpu.compiler.installReady(cpu);
+      }
+    }
+  }
+
   Interpreter(Cpu cpu, DecodeCache cache, UnitContext unit) {
     this.cpu = cpu;
     this.cache = cache;
@@ -93,6 +113,9 @@ final class Interpreter {
     // Position inside the current block: i is the instruction executing, n how many will run.
     int i = 0;
     int n = 0;
+    // Whether pc is inside a block the last step left early, before a firing instruction: a
+    // fragment, which must not count towards a translation of its own (its block does).
+    boolean fragment = false;
     try {
       while (true) {
         if (steps >= maxSteps) {
@@ -146,6 +169,12 @@ final class Interpreter {
             cpu.pc = pc;
             return StopReason.BREAKPOINT;
           }
+          // A block that starts with a firing instruction counts towards its translation too:
+          // else a loop whose head is, say, a profiled load never leaves the decode stage's
+          // reference path (load_strides ran 17x a plain run, docs/benchmarks.md).
+          if (cpu.compiler != null && !fragment) {
+            countTowardsTranslation(b, steps);
+          }
           // The decode stage runs this instruction (and its replacement) via executeOne.
           cpu.pc = pc;
           cpu.instret += steps;
@@ -153,6 +182,7 @@ final class Interpreter {
           steps = 0;
           long before = cpu.instret;
           pc = cpu.decodeStage.execute(insns[0], cpu);
+          fragment = insns.length > 1 && pc == insns[0].npc;
           maxSteps -= cpu.instret - before;
           if (cpu.observer != null) {
             cpu.observe(insns[0].pc, 1, insns.length == 1 && b.transferEnd);
@@ -225,24 +255,14 @@ final class Interpreter {
               n = 0; // nothing more to take back in the handlers below
               throw e;
             }
+            fragment = false;
             continue;
           }
           if (cpu.compiler != null) {
-            if (++b.count == cpu.translateThreshold) {
-              cpu.compiler.submit(b);
-            }
-            // Finished translations are installed between blocks; looking every 64 interpreted
-            // blocks keeps a volatile read off the interpreter's path, and so does the age check.
-            if ((++interpretedBlocks & 63) == 0) {
-              if (cpu.translateFrom != 0 && cpu.instret + steps >= cpu.translateFrom) {
-                cpu.endWarmup();
-              }
-              if (cpu.compiler.hasReady()) {
-                cpu.compiler.installReady(cpu);
-              }
-            }
+            countTowardsTranslation(b, steps);
           }
           steps += n;
+          fragment = n < insns.length;
           pc = insns[n - 1].npc; // where a block without a taken transfer continues
           // The generated dispatch runs the block's instructions up to a transfer, or up to a
           // CSR or system instruction, which is the interpreter's own business (below).

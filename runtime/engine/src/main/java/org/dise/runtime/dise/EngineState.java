@@ -292,6 +292,15 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     cpu.setDecodeStage(this);
   }
 
+  /**
+   * Ties the engine to {@code cpu}'s run for its reports (application instructions are the cpu's)
+   * without entering its decode stage: for a production set that can never act ({@link Dormancy}),
+   * whose run is then a plain one with reports of zero.
+   */
+  public final void watch(Cpu cpu) {
+    this.cpu = cpu;
+  }
+
   /** Called by {@link #install} before the engine enters {@code cpu}'s decode stage. */
   protected void installing(Cpu cpu) {}
 

@@ -152,6 +152,36 @@ public sealed interface PatternExpr {
     throw new IllegalStateException("static part not folded: " + e);
   }
 
+  /**
+   * The value of {@code e} for every instruction, with each flag's value from {@code flags} (null:
+   * not known), or null when it depends on the instruction or on a flag not known. A known side of
+   * {@code &&} or {@code ||} decides as it does at run time ({@link Dormancy}).
+   */
+  static Long constant(PatternExpr e, java.util.function.Function<Flag, Long> flags) {
+    if (e instanceof Const c) {
+      return c.value();
+    }
+    if (e instanceof Flag f) {
+      return flags.apply(f);
+    }
+    if (e instanceof Unary u) {
+      Long x = constant(u.operand(), flags);
+      return x == null ? null : apply(u.op(), x);
+    }
+    if (e instanceof Binary b) {
+      Long l = constant(b.left(), flags);
+      Long r = constant(b.right(), flags);
+      if (b.op() == BinaryOp.AND && (Long.valueOf(0).equals(l) || Long.valueOf(0).equals(r))) {
+        return 0L;
+      }
+      if (b.op() == BinaryOp.OR && (l != null && l != 0 || r != null && r != 0)) {
+        return 1L;
+      }
+      return l == null || r == null ? null : apply(b.op(), l, r);
+    }
+    return null; // a field, an opcode or class test, a symbol: the instruction's
+  }
+
   /** The flags an expression reads, in first-use order. */
   static void flagsOf(PatternExpr e, java.util.Collection<Flag> out) {
     if (e instanceof Flag f) {

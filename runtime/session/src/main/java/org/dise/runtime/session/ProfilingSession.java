@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
+import org.dise.runtime.dise.Dormancy;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.TriggerDriver;
@@ -154,31 +155,48 @@ public record ProfilingSession(
 
   /**
    * A run ready to go: the program loaded, the engine installed (when there are productions), and
-   * an engine of its own for each process the guest forks.
+   * an engine of its own for each process the guest forks. Productions that can never act ({@link
+   * Dormancy}: every one guarded by a flag nothing sets) are not installed: the run is a plain one,
+   * and the engines, tied to it for their reports, say zero ({@link Run#dormant}).
    */
   public Run start() {
-    return start(load());
+    String dormant = productions == null ? null : Dormancy.of(productions).orElse(null);
+    return start(load(), dormant);
   }
 
   /**
    * A run of {@code m}, a machine this session loaded (the REPL restarts one it has prepared): the
-   * engine installed when there are productions, one for each process the guest forks.
+   * engine installed when there are productions, one for each process the guest forks. Always
+   * installed, dormant or not: a debugger may set a counter's flags by hand.
    */
   public Run start(Machine m) {
+    return start(m, null);
+  }
+
+  private Run start(Machine m, String dormant) {
     m.setFollowExec(options.followExec());
     DiseEngine engine = null;
     Map<Machine, ProfilingEngine> children = new LinkedHashMap<>();
     if (productions != null) {
       engine = engine();
-      engine.install(m.cpu());
+      enter(engine, m, dormant);
       m.setForkListener(
           child -> {
-            ProfilingEngine e = engine();
-            e.install(child.cpu());
+            DiseEngine e = engine();
+            enter(e, child, dormant);
             children.put(child, e);
           });
     }
-    return new Run(this, m, engine, children);
+    return new Run(this, m, engine, children, dormant);
+  }
+
+  /** Installs {@code e} in {@code m}'s decode stage, or only ties it to the run when dormant. */
+  private static void enter(DiseEngine e, Machine m, String dormant) {
+    if (dormant == null) {
+      e.install(m.cpu());
+    } else {
+      e.watch(m.cpu());
+    }
   }
 
   /**
@@ -188,7 +206,7 @@ public record ProfilingSession(
   public Run startOff() {
     Machine m = load();
     m.setFollowExec(options.followExec());
-    return new Run(this, m, null, new LinkedHashMap<>());
+    return new Run(this, m, null, new LinkedHashMap<>(), null);
   }
 
   /**
@@ -271,15 +289,27 @@ public record ProfilingSession(
     /** Instructions inserted under engines that {@link #replace} removed (not the program's). */
     private long insertedBefore;
 
+    private final String dormant;
+
     Run(
         ProfilingSession session,
         Machine machine,
         DiseEngine engine,
-        Map<Machine, ProfilingEngine> children) {
+        Map<Machine, ProfilingEngine> children,
+        String dormant) {
       this.session = session;
       this.machine = machine;
       this.engine = engine;
       this.children = children;
+      this.dormant = dormant;
+    }
+
+    /**
+     * Why the productions were left out of the decode stage (none of them can ever act; {@link
+     * Dormancy}), or null when they were installed or there are none.
+     */
+    public String dormant() {
+      return dormant;
     }
 
     public Machine machine() {

@@ -121,6 +121,53 @@ class SessionTest {
     assertThat(run.engine().cost().applicationInstructions()).isGreaterThan(0L);
   }
 
+  static final Path FLAG_OFF = ROOT.resolve("examples/acf/flag_off_regions.acf");
+
+  /** A session running {@code program} under {@code acf}, compiled. */
+  static ProfilingSession profiled(Path program, Path acf) {
+    return ProfilingSession.open(
+        new SessionOptions(program, List.of(), List.of(acf), null, null, -1, true),
+        quiet(),
+        SessionTest::compile,
+        System.err);
+  }
+
+  @Test
+  void productionsThatCanNeverActAreNotInstalledAndReportZero() {
+    ProfilingSession s = profiled(PROCESSES, FLAG_OFF);
+    ProfilingSession.Run run = s.start();
+    run.machine().kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    assertThat(run.dormant()).contains("overflow_1");
+    assertThat(run.machine().cpu().decodeStage()).isNull();
+    assertThat(run.run(-1).exitStatus()).isEqualTo(0);
+    // The report is the run's, with nothing inserted; a forked process is treated the same.
+    assertThat(run.engine().cost().applicationInstructions())
+        .isEqualTo(run.machine().cpu().instret());
+    assertThat(run.engine().cost().insertedInstructions()).isEqualTo(0);
+    assertThat(run.children()).isNotEmpty();
+    run.children().keySet().forEach(c -> assertThat(c.cpu().decodeStage()).isNull());
+    // A debugger's run is installed all the same: it may set the flag by hand.
+    assertThat(s.start(s.load()).machine().cpu().decodeStage()).isNotNull();
+  }
+
+  @Test
+  void productionsWhoseFlagSomeProductionSetsAreInstalled(@TempDir Path dir) throws Exception {
+    // The flag-off ACF with a production that counts calls into counter 1 (2 bits wide): it
+    // overflows after 4 calls, and from then on every branch is counted.
+    Path armed =
+        Files.writeString(
+            dir.resolve("armed.acf"),
+            Files.readString(FLAG_OFF)
+                + "counter calls(index = 1, width = 2, init = 0);\n"
+                + "Arm: T.OPCLASS == proc_call -> inc_1, null\n");
+    ProfilingSession.Run run = profiled(HELLO, armed).start();
+    run.machine().kernel().setStdio(1, null, OutputStream.nullOutputStream());
+    assertThat(run.dormant()).isNull();
+    assertThat(run.machine().cpu().decodeStage()).isNotNull();
+    assertThat(run.run(-1).exitStatus()).isEqualTo(0);
+    assertThat(run.engine().cost().handlerCalls()).isGreaterThan(0L);
+  }
+
   @Test
   void aSampledRunsPassesEachGetAFreshMachineAndEngine() {
     SessionOptions o = new SessionOptions(HELLO, List.of(), List.of(PAIRS), null, null, -1, true);

@@ -71,40 +71,59 @@ public final class AggregationMap extends KeyedMap<long[]> {
     this.missing = missing;
   }
 
+  /** One-part keys: columns {count, value}, as a tuple entry's. */
+  private final LongCounters single = new LongCounters(1, 2);
+
   /** Entry: {count, value} (value: the sum for SUM and AVG, the extreme, or the last value). */
   @Override
   protected long update(KeyTuple key, long v) {
-    long[] e = entries.get(key);
-    if (e == null) {
-      e =
-          new long[] {
-            0,
-            aggregate == Aggregate.MIN
-                ? Long.MAX_VALUE
-                : aggregate == Aggregate.MAX ? Long.MIN_VALUE : 0
-          };
-      entries.put(key, e);
-    }
-    long before = e[0] == 0 ? missing : e[1];
-    e[0]++;
-    switch (aggregate) {
-      case COUNT -> {
-        return e[0];
-      }
-      case SUM -> e[1] += v; // wraps as the device's 64-bit adder would
-      case MIN -> e[1] = Math.min(e[1], v);
-      case MAX -> e[1] = Math.max(e[1], v);
-      case AVG -> {
-        e[1] += v;
-        return e[1] / e[0];
-      }
-      case STATE -> {
-        e[1] = v;
-        return before;
-      }
-      default -> throw new AssertionError(aggregate);
-    }
-    return e[1];
+    long[] e = tuples.computeIfAbsent(key, k -> new long[2]);
+    long count = e[0];
+    long before = e[1];
+    e[0] = count + 1;
+    e[1] = next(count, before, v);
+    return result(count, before, e[0], e[1]);
+  }
+
+  @Override
+  protected long update(long key, long v) {
+    int i = single.entry(key);
+    long count = single.value(i, 0);
+    long before = single.value(i, 1);
+    long value = next(count, before, v);
+    single.set(i, 0, count + 1);
+    single.set(i, 1, value);
+    return result(count, before, count + 1, value);
+  }
+
+  /**
+   * The entry's value after one event of {@code v} on an entry of {@code count} and {@code value}.
+   */
+  private long next(long count, long value, long v) {
+    return switch (aggregate) {
+      case COUNT -> 0;
+      case SUM, AVG -> value + v; // wraps as the device's 64-bit adder would
+      case MIN -> count == 0 ? v : Math.min(value, v);
+      case MAX -> count == 0 ? v : Math.max(value, v);
+      case STATE -> v;
+    };
+  }
+
+  /** What a call returns: the count, the aggregate after it, or a state map's value before it. */
+  private long result(long countBefore, long valueBefore, long count, long value) {
+    return switch (aggregate) {
+      case COUNT -> count;
+      case AVG -> value / count;
+      case STATE -> countBefore == 0 ? missing : valueBefore;
+      default -> value;
+    };
+  }
+
+  @Override
+  protected Map<KeyTuple, long[]> entries() {
+    Map<KeyTuple, long[]> all = new java.util.HashMap<>(tuples);
+    single.forEach((k, c) -> all.put(new KeyTuple(k, 1), c));
+    return all;
   }
 
   /** The value column of an entry: avg is the sum over the count, truncated as bpftrace's avg. */
@@ -114,7 +133,7 @@ public final class AggregationMap extends KeyedMap<long[]> {
 
   @Override
   public ProfileTable table(SymbolTable symbols) {
-    List<Map.Entry<KeyTuple, long[]>> list = new ArrayList<>(entries.entrySet());
+    List<Map.Entry<KeyTuple, long[]>> list = new ArrayList<>(entries().entrySet());
     Comparator<Map.Entry<KeyTuple, long[]>> order =
         switch (aggregate) {
           case COUNT, STATE -> (a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]);

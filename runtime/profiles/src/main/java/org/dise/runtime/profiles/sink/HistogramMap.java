@@ -112,13 +112,68 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
     this.step = step;
   }
 
+  /** One-part keys: (key, bucket_lo) -> count; a bucket's hi follows from its lo. */
+  private final LongCounters single = new LongCounters(2, 1);
+
   /** Entry: bucket_lo -> {bucket_hi, count}, in value order. */
   @Override
   protected long update(KeyTuple key, long v) {
-    TreeMap<Long, long[]> h = entries.computeIfAbsent(key, k -> new TreeMap<>());
-    long[] b = linear ? linearBucket(v) : log2Bucket(v);
+    TreeMap<Long, long[]> h = tuples.computeIfAbsent(key, k -> new TreeMap<>());
+    long[] b = bucket(v);
     long[] e = h.computeIfAbsent(b[0], k -> new long[] {b[1], 0});
     return ++e[1];
+  }
+
+  @Override
+  protected long update(long key, long v) {
+    int i = single.entry(key, bucketLo(v));
+    long n = single.value(i, 0) + 1;
+    single.set(i, 0, n);
+    return n;
+  }
+
+  @Override
+  protected Map<KeyTuple, TreeMap<Long, long[]>> entries() {
+    Map<KeyTuple, TreeMap<Long, long[]>> all = new java.util.HashMap<>(tuples);
+    single.forEach(
+        (k, c) ->
+            all.computeIfAbsent(new KeyTuple(k, 1), x -> new TreeMap<>())
+                .put(k[1], new long[] {bucket(k[1])[1], c[0]}));
+    return all;
+  }
+
+  /** The closed range [lo, hi] of {@code v}'s bucket. */
+  long[] bucket(long v) {
+    return linear ? linearBucket(v) : log2Bucket(v);
+  }
+
+  /** The least value of {@code v}'s bucket, without allocating. */
+  long bucketLo(long v) {
+    return linear ? linearLo(v) : log2Lo(v);
+  }
+
+  /** The least value of {@code v}'s power-of-two bucket, as {@link #log2Bucket} has it. */
+  static long log2Lo(long v) {
+    if (v > 0) {
+      return Long.highestOneBit(v);
+    }
+    if (v == 0 || v == Long.MIN_VALUE) {
+      return v;
+    }
+    // The mirror of [2^k, 2^(k+1) - 1] for -v: its least value is -(2^(k+1) - 1).
+    long k = Long.highestOneBit(-v);
+    return k == 1L << 62 ? -Long.MAX_VALUE : -((k << 1) - 1);
+  }
+
+  /** The least value of {@code v}'s linear bucket, as {@link #linearBucket} has it. */
+  long linearLo(long v) {
+    if (v < lo) {
+      return Long.MIN_VALUE;
+    }
+    if (v >= hi) {
+      return hi;
+    }
+    return lo + Math.floorDiv(v - lo, step) * step;
   }
 
   /** The closed range [lo, hi] of {@code v}'s power-of-two bucket. */
@@ -154,7 +209,7 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
   @Override
   public ProfileTable table(SymbolTable symbols) {
     // Keys with the most events first; each key's buckets in value order.
-    List<Map.Entry<KeyTuple, TreeMap<Long, long[]>>> list = new ArrayList<>(entries.entrySet());
+    List<Map.Entry<KeyTuple, TreeMap<Long, long[]>>> list = new ArrayList<>(entries().entrySet());
     list.sort(
         (a, b) -> {
           int c = Long.compare(total(b.getValue()), total(a.getValue()));

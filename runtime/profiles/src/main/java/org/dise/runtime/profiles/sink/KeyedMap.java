@@ -29,7 +29,9 @@ abstract class KeyedMap<E> extends NamedSink implements ReturningSink, CallSites
   private int keyParts = -1;
 
   private boolean[] codeKey = new boolean[0];
-  protected final Map<KeyTuple, E> entries = new HashMap<>();
+
+  /** The entries of keys of two or more parts (one-part keys are the subclass's, primitive). */
+  protected final Map<KeyTuple, E> tuples = new HashMap<>();
 
   /**
    * An aggregation map's catalogue entry: a call's arguments are the key parts (and the value last,
@@ -69,12 +71,25 @@ abstract class KeyedMap<E> extends NamedSink implements ReturningSink, CallSites
   @Override
   public final long recordReturning(GuestState guest, DecodedInsn original, long[] args, long now) {
     int k = takesValue ? args.length - 1 : args.length;
-    KeyTuple key = new KeyTuple(args, k);
-    return update(key, takesValue ? args[args.length - 1] : 0);
+    long value = takesValue ? args[args.length - 1] : 0;
+    if (k == 1) {
+      return update(args[0], value); // the common key, a pc: no tuple, no boxing
+    }
+    return update(new KeyTuple(args, k), value);
   }
 
   /** Applies one event to the key's entry; returns what the call returns. */
   protected abstract long update(KeyTuple key, long value);
+
+  /**
+   * As {@link #update(KeyTuple, long)} for a key of one part, kept in primitive tables (a map on
+   * every load makes tens of millions of calls: docs/benchmarks.md); {@link #entries()} merges
+   * them.
+   */
+  protected abstract long update(long key, long value);
+
+  /** Every entry by key: the tuple-keyed ones and the one-part ones, as of now. */
+  protected abstract Map<KeyTuple, E> entries();
 
   /** The key's columns: {@code key} or {@code key1..keyN}, each code key with a function. */
   protected final List<String> keyHeader() {
@@ -119,7 +134,7 @@ abstract class KeyedMap<E> extends NamedSink implements ReturningSink, CallSites
       return keyParts;
     }
     // No call sites were announced (a map built directly): the keys say how many parts.
-    return entries.keySet().stream().findAny().map(k -> k.parts.length).orElse(1);
+    return entries().keySet().stream().findAny().map(k -> k.parts.length).orElse(1);
   }
 
   private boolean code(int i) {

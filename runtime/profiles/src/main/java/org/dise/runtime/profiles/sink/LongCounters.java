@@ -60,6 +60,29 @@ public final class LongCounters {
     values[base + 1] += delta;
   }
 
+  /**
+   * The entry of one-long key {@code key}, inserted with zero counters when absent, for {@link
+   * #value} and {@link #set}: valid until the next insertion (which may move every entry).
+   */
+  public int entry(long key) {
+    return slot(key);
+  }
+
+  /** As {@link #entry(long)} for two-long key {@code (k0, k1)}. */
+  public int entry(long k0, long k1) {
+    return slot(k0, k1);
+  }
+
+  /** Column {@code column} of entry {@code entry} (from {@link #entry}). */
+  public long value(int entry, int column) {
+    return values[entry * valueWidth + column];
+  }
+
+  /** Sets column {@code column} of entry {@code entry} (from {@link #entry}) to {@code v}. */
+  public void set(int entry, int column, long v) {
+    values[entry * valueWidth + column] = v;
+  }
+
   /** The slot of one-long key {@code key}, inserted with zero counters when absent. */
   private int slot(long key) {
     int i = mix(key) & mask;

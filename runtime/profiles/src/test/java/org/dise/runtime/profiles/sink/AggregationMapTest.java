@@ -117,4 +117,47 @@ class AggregationMapTest {
             List.of("1", "-3", "-2", "1"), List.of("1", "2", "3", "2"), List.of("2", "0", "0", "1"))
         .inOrder();
   }
+
+  @Test
+  void oneKeyPartAndSeveralAgreeOnEveryAggregateAndBucket() {
+    // One-part keys live in primitive tables, longer ones in tuples: the same events on (k) and
+    // on (k, 0) must return and tabulate the same, whatever the values (wrapping sums included).
+    long[] values = {5, -8, 0, Long.MAX_VALUE, 3, Long.MIN_VALUE, -1, 64, -65, 7};
+    for (Aggregate a : Aggregate.values()) {
+      AggregationMap one = new AggregationMap("one", a, -7);
+      AggregationMap two = new AggregationMap("two", a, -7);
+      for (int i = 0; i < values.length; i++) {
+        long key = i % 3;
+        assertThat(call(one, key, values[i])).isEqualTo(call(two, key, 0, values[i]));
+      }
+      assertThat(rows(one.table(SYMBOLS), -1)).isEqualTo(rows(two.table(SYMBOLS), 1));
+    }
+    for (HistogramMap[] h :
+        List.of(
+            new HistogramMap[] {HistogramMap.log2("a"), HistogramMap.log2("b")},
+            new HistogramMap[] {
+              HistogramMap.linear("a", -64, 64, 8), HistogramMap.linear("b", -64, 64, 8)
+            })) {
+      for (int i = 0; i < values.length; i++) {
+        long key = i % 2;
+        assertThat(call(h[0], key, values[i])).isEqualTo(call(h[1], key, 0, values[i]));
+        assertThat(h[0].bucketLo(values[i])).isEqualTo(h[0].bucket(values[i])[0]);
+      }
+      assertThat(rows(h[0].table(SYMBOLS), -1)).isEqualTo(rows(h[1].table(SYMBOLS), 1));
+    }
+  }
+
+  /** The rows, each without column {@code drop} (-1: none): a two-part key's second part. */
+  private static List<List<String>> rows(ProfileTable t, int drop) {
+    return t.rows().stream()
+        .map(
+            r -> {
+              List<String> c = new java.util.ArrayList<>(r);
+              if (drop >= 0) {
+                c.remove(drop);
+              }
+              return c;
+            })
+        .toList();
+  }
 }
