@@ -3,7 +3,7 @@
 # static archive of the classes a run loads, listed by quiet training runs on the bundled examples
 # on first use, and mapped by every later run instead of parsing and verifying those classes again.
 # It is kept in lib/, or under ${XDG_CACHE_HOME:-~/.cache}/acf/ when lib/ is not writable, and
-# remade when a jar is newer or another java runs it. ACF_CDS=off disables it. Runs pass
+# remade when a jar is newer, another java runs it, or the installation has moved. ACF_CDS=off disables it. Runs pass
 # -Xlog:cds=off, so an archive the JVM cannot use would be ignored without a word: a new archive is
 # tried once with -Xshare:on, and if the JVM refuses it the launcher says why and runs without it
 # (NAME.jsa.refused) until a jar or the java changes. Two launchers starting at once on one
@@ -65,7 +65,7 @@ acf_cds() {
       rm -f "$tmp" "$cds"
       : >"$cds.refused"
     fi
-    printf '%s\n' "$java" >"$cds.java"
+    printf '%s\n%s\n' "$java" "${cp_opts[*]}" >"$cds.java"
     rm -f "$tmp".list*
   fi
   if [ -n "${lock:-}" ]; then exec {lock}>&-; fi
@@ -75,12 +75,15 @@ acf_cds() {
 }
 
 # acf_cds_fresh CDS: true (status 0) when the archive CDS, or its refusal, is newer than every jar
-# and was made by this java.
+# and was made by this java for this class path. The archive records the jars' paths, and the JVM
+# silently ignores it when they differ (an installation moved or copied elsewhere), so another
+# class path makes it again.
 acf_cds_fresh() {
-  local cds="$1" mark="$1" made="" j
+  local cds="$1" mark="$1" made="" madecp="" j
   if [ -f "$cds.refused" ]; then mark="$cds.refused"; fi
-  if [ -f "$cds.java" ]; then read -r made <"$cds.java" || true; fi
-  [ -f "$mark" ] && [ "$made" = "$java" ] && [ ! "$java" -nt "$mark" ] || return 1
+  if [ -f "$cds.java" ]; then { read -r made && read -r madecp; } <"$cds.java" || true; fi
+  [ -f "$mark" ] && [ "$made" = "$java" ] && [ "$madecp" = "${cp_opts[*]}" ] \
+      && [ ! "$java" -nt "$mark" ] || return 1
   for j in "$home"/lib/*.jar "$home"/lib/runtime/*.jar; do
     if [ "$j" -nt "$mark" ]; then return 1; fi
   done

@@ -81,6 +81,21 @@ class LauncherArchiveTest {
   }
 
   @Test
+  void anArchiveMadeForAnotherClassPathIsMadeAgain() throws Exception {
+    // An installation moved or copied elsewhere: its archive records the old jars' paths, which
+    // the JVM would silently ignore (every run about 2x slower) until the next build.
+    acfCds(JAVA);
+    Path made = home.resolve("lib/test.jsa.java");
+    Files.writeString(made, JAVA + "\n-cp /elsewhere/lib/acf.jar\n");
+    String[] moved = acfCds(JAVA);
+    assertThat(moved[0]).contains("creating the class-data archive");
+    assertThat(moved[1]).contains("-XX:SharedArchiveFile=");
+    assertThat(trainings()).isEqualTo(2);
+    assertThat(acfCds(JAVA)[0]).isEmpty();
+    assertThat(trainings()).isEqualTo(2);
+  }
+
+  @Test
   void twoLaunchersStartingAtOnceMakeTheArchiveOnce() throws Exception {
     // Issue 32: two processes sharing a checkout made it twice. The second one to look finds the
     // first one making it (the lock is taken) and starts without it.
