@@ -413,13 +413,8 @@ final class BlockEmitter {
     }
 
     @Override
-    public void loadX(int reg) {
-      regs.loadX(reg);
-    }
-
-    @Override
-    public void loadF(int reg) {
-      regs.fget(reg);
+    public UnitRegisters registers() {
+      return regs;
     }
 
     @Override
@@ -442,16 +437,6 @@ final class BlockEmitter {
     @Override
     public void condition(DecodedInsn e) {
       insns.compute(e, SemanticsTable.of(e.exec));
-    }
-
-    @Override
-    public void storeX(int reg) {
-      regs.storeX(reg);
-    }
-
-    @Override
-    public void store(long mask) {
-      regs.storeWritten(mask);
     }
 
     @Override
