@@ -1,8 +1,11 @@
 package org.dise.repl;
 
+import java.util.List;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Version;
+import org.dise.runtime.profiles.ProfileSinks;
+import org.dise.runtime.sink.SinkProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -66,6 +69,8 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
+    // The sinks this application links, named instead of scanned for (SinkProvider.linked).
+    SinkProvider.linked(() -> List.of(new ProfileSinks()));
     int status;
     try {
       status = execute(args);

@@ -99,6 +99,38 @@ class AcfCacheTest {
   }
 
   @Test
+  void aRebuiltJarMissesTheCache(@TempDir Path dir) throws Exception {
+    Path jar = write(dir.resolve("acf.jar"), "the first build");
+    String first = AcfCache.singleJar(jar.toString());
+    assertThat(first).isEqualTo("jar " + jar + " 15 " + Files.getLastModifiedTime(jar).toMillis());
+    Path a = write(dir.resolve("a.acf"), RunSummaryTest.COUNTING);
+    AcfCache before = new AcfCache(dir.resolve("cache"), first);
+    load(a, before);
+    assertThat(before.get(before.lookup(List.of(a)))).isNotNull();
+
+    write(jar, "the second build, longer");
+    AcfCache after = new AcfCache(dir.resolve("cache"), AcfCache.singleJar(jar.toString()));
+    assertThat(after.get(after.lookup(List.of(a)))).isNull();
+    // Same size, only the time moved (a rebuild of equal length): still another build.
+    write(jar, "the first build");
+    Files.setLastModifiedTime(
+        jar, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+    String again = AcfCache.singleJar(jar.toString());
+    assertThat(again).isNotEqualTo(first);
+    AcfCache touched = new AcfCache(dir.resolve("cache"), again);
+    assertThat(touched.get(touched.lookup(List.of(a)))).isNull();
+  }
+
+  @Test
+  void onlyAOneJarClassPathTakesTheShortCut(@TempDir Path dir) throws Exception {
+    Path jar = write(dir.resolve("acf.jar"), "jar");
+    assertThat(AcfCache.singleJar(jar + java.io.File.pathSeparator + jar)).isNull();
+    assertThat(AcfCache.singleJar(dir.toString())).isNull();
+    assertThat(AcfCache.singleJar(dir.resolve("missing.jar").toString())).isNull();
+    assertThat(AcfCache.singleJar("")).isNull();
+  }
+
+  @Test
   void aDamagedEntryIsCompiledAgainSilently(@TempDir Path dir) throws Exception {
     Path acf = write(dir.resolve("a.acf"), RunSummaryTest.COUNTING);
     AcfCache cache = new AcfCache(dir.resolve("cache"), "build 1");

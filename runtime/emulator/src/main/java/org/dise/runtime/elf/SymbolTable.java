@@ -27,7 +27,11 @@ public final class SymbolTable {
     }
   }
 
+  /** Null until a query needs it: a run whose profile names no pc never sorts the table. */
   private volatile Sorted sorted;
+
+  /** Each object's symbols, in the order given, waiting to be prepared and merged. */
+  private final List<List<Symbol>> pending = new ArrayList<>();
 
   /** An object's line table and where it was loaded: its pcs are link-time pc + bias. */
   private record Lines(ElfFile elf, long bias) {}
@@ -36,7 +40,25 @@ public final class SymbolTable {
   private final java.util.List<Lines> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public SymbolTable(List<Symbol> symbols) {
-    this.sorted = Sorted.of(prepare(symbols));
+    pending.add(List.copyOf(symbols));
+  }
+
+  /** The sorted table, built on first use from the objects added so far. */
+  private Sorted sorted() {
+    Sorted t = sorted;
+    return t != null ? t : build();
+  }
+
+  private synchronized Sorted build() {
+    if (sorted == null) {
+      List<Symbol> unique = prepare(pending.get(0));
+      for (int i = 1; i < pending.size(); i++) {
+        unique = merged(unique, pending.get(i));
+      }
+      pending.clear();
+      sorted = Sorted.of(unique);
+    }
+    return sorted;
   }
 
   /**
@@ -77,7 +99,16 @@ public final class SymbolTable {
     if (symbols.isEmpty()) {
       return;
     }
-    List<Symbol> all = new ArrayList<>(List.of(sorted.byAddress()));
+    if (sorted == null) {
+      pending.add(List.copyOf(symbols));
+    } else {
+      sorted = Sorted.of(merged(List.of(sorted.byAddress()), symbols));
+    }
+  }
+
+  /** {@code table} (prepared) with another object's symbols; the earlier keeps a shared address. */
+  private static List<Symbol> merged(List<Symbol> table, List<Symbol> symbols) {
+    List<Symbol> all = new ArrayList<>(table);
     all.addAll(prepare(symbols));
     all.sort(Comparator.comparingLong(Symbol::address));
     List<Symbol> unique = new ArrayList<>();
@@ -86,7 +117,7 @@ public final class SymbolTable {
         unique.add(s);
       }
     }
-    sorted = Sorted.of(unique);
+    return unique;
   }
 
   /** The same symbols moved by {@code bias} (a position-independent program's load address). */
@@ -94,7 +125,7 @@ public final class SymbolTable {
     if (bias == 0) {
       return this;
     }
-    SymbolTable t = new SymbolTable(moved(List.of(sorted.byAddress()), bias, ""));
+    SymbolTable t = new SymbolTable(moved(List.of(sorted().byAddress()), bias, ""));
     for (Lines l : lines) {
       t.addLines(l.elf(), l.bias() + bias);
     }
@@ -159,12 +190,12 @@ public final class SymbolTable {
   }
 
   public List<Symbol> symbols() {
-    return List.of(sorted.byAddress());
+    return List.of(sorted().byAddress());
   }
 
   /** The function whose range contains {@code addr}. */
   public Optional<Symbol> lookup(long addr) {
-    Sorted t = sorted;
+    Sorted t = sorted();
     int i = java.util.Arrays.binarySearch(t.starts(), addr);
     if (i < 0) {
       i = -i - 2;
@@ -178,7 +209,7 @@ public final class SymbolTable {
 
   /** The symbol with this exact name. */
   public Optional<Symbol> byName(String name) {
-    for (Symbol s : sorted.byAddress()) {
+    for (Symbol s : sorted().byAddress()) {
       if (s.name().equals(name)) {
         return Optional.of(s);
       }
@@ -197,6 +228,6 @@ public final class SymbolTable {
   }
 
   public int size() {
-    return sorted.byAddress().length;
+    return sorted().byAddress().length;
   }
 }

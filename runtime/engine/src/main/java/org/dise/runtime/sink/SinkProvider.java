@@ -1,8 +1,8 @@
 package org.dise.runtime.sink;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.Supplier;
 
 /**
  * Where an engine gets its sink implementations. The engine knows only the {@link Sink} interface;
@@ -28,25 +28,51 @@ public interface SinkProvider {
     return components().stream().filter(ComponentSpec::tagged).map(ComponentSpec::name).toList();
   }
 
-  /** Every provider on the class path, in {@link ServiceLoader} order. */
+  /**
+   * Every provider: those {@link #linked} named, else those on the class path in {@link
+   * ServiceLoader} order.
+   */
   static List<SinkProvider> all() {
-    return Installed.ALL;
+    return Installed.all();
   }
 
-  /** The provider on the class path: the first one {@link ServiceLoader} finds. */
+  /**
+   * Names where this process's providers come from, before any is asked for, instead of the
+   * class-path scan: for an application that links its sinks (acf's command line links the profiles
+   * module's). The scan read the services file out of the jar, and opening a shaded jar's directory
+   * for it cost every run with productions several milliseconds. {@code providers} is called once,
+   * on first use, so a run that needs no sink loads none.
+   */
+  static void linked(Supplier<List<SinkProvider>> providers) {
+    Installed.source = providers;
+  }
+
+  /** The first provider of {@link #all}. */
   static SinkProvider installed() {
-    return Installed.PROVIDER.orElseThrow(
-        () ->
-            new IllegalStateException(
-                "no sink implementations on the class path (the acf-profiles module is missing)"));
+    return Installed.all().stream()
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no sink implementations on the class path (the acf-profiles module is missing)"));
   }
 
-  /** Looked up once, on first use. */
+  /** Linked, or looked up once on first use. */
   final class Installed {
-    private static final List<SinkProvider> ALL =
-        ServiceLoader.load(SinkProvider.class).stream().map(ServiceLoader.Provider::get).toList();
-    private static final Optional<SinkProvider> PROVIDER = ALL.stream().findFirst();
+    private static volatile Supplier<List<SinkProvider>> source =
+        () ->
+            ServiceLoader.load(SinkProvider.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList();
+    private static List<SinkProvider> all;
 
     private Installed() {}
+
+    static synchronized List<SinkProvider> all() {
+      if (all == null) {
+        all = List.copyOf(source.get());
+      }
+      return all;
+    }
   }
 }
