@@ -233,7 +233,7 @@ class SamplingTest {
     }
     assertThat(d.run(-1).reason()).isEqualTo(StopReason.EXITED);
     if (translated != null) {
-      translated[0] = m.cpu().translatedInstructions();
+      translated[0] = m.cpu().counters().translatedInstructions();
     }
     List<double[]> out = new ArrayList<>();
     for (int i = 0; i < tracker.intervals(); i++) {

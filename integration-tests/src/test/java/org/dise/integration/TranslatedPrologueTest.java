@@ -29,8 +29,8 @@ class TranslatedPrologueTest {
 
   private static long prologues(String acf, boolean inline) throws Exception {
     Machine m = TranslatedProductionsTest.translatedRun(acf, inline);
-    long emitted = m.cpu().emittedPrologueRuns();
-    long called = m.cpu().prologueCalls();
+    long emitted = m.cpu().counters().emittedPrologueRuns();
+    long called = m.cpu().counters().prologueCalls();
     assertWithMessage("prologues emitted with inline " + inline)
         .that(inline ? called : emitted)
         .isEqualTo(0);

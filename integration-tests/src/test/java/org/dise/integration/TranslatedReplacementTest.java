@@ -7,6 +7,7 @@ import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.Cpu;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +26,8 @@ class TranslatedReplacementTest {
 
   private static Runs runs(String acf, boolean inline) throws Exception {
     Machine m = TranslatedProductionsTest.translatedRun(acf, inline);
-    return new Runs(m.cpu().emittedReplacementRuns(), m.cpu().taggedCalls());
+    Cpu.Counters c = m.cpu().counters();
+    return new Runs(c.emittedReplacementRuns(), c.taggedCalls());
   }
 
   /**

@@ -19,6 +19,7 @@ import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestSettings;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
@@ -616,20 +617,21 @@ public final class BenchCommand implements Callable<Integer> {
     double cpu = (mx.getCurrentThreadCpuTime() - c0) / 1e9;
     int status = o.reason() == StopReason.EXITED ? o.exitStatus() : 128;
     var bc = m.cpu().blockCompiler();
+    Cpu.Counters c = m.cpu().counters();
     return new Result(
         o.instructions(),
         secs,
         cpu,
         status,
-        m.cpu().translatedInstructions(),
-        m.cpu().unitEntries(),
-        m.cpu().chainedEntries(),
+        c.translatedInstructions(),
+        c.unitEntries(),
+        c.chainedEntries(),
         bc == null ? 0 : bc.compiledBlocks(),
         engine == null ? null : engine.cost(),
-        m.cpu().prologueCalls(),
-        m.cpu().emittedPrologueRuns(),
-        m.cpu().taggedCalls(),
-        m.cpu().emittedReplacementRuns());
+        c.prologueCalls(),
+        c.emittedPrologueRuns(),
+        c.taggedCalls(),
+        c.emittedReplacementRuns());
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

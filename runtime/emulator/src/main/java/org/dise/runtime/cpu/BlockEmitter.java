@@ -176,7 +176,7 @@ final class BlockEmitter {
       insns.mark(o.i);
       if (stage != null && stage.splitsOriginal(o.d)) {
         // The stage's prologue, then the instruction inline as untagged code.
-        prologue(o.i);
+        prologue(o);
         mv.visitJumpInsn(GOTO, o.plain);
         continue;
       }
@@ -273,14 +273,15 @@ final class BlockEmitter {
   }
 
   /**
-   * The prologue of tagged instruction {@code i} ({@code k} already holds i) that the decode stage
-   * splits ({@link DecodeStage#splitsOriginal}): the registers held in locals go to x[] (sinks read
-   * them), {@link Cpu#runBefore} runs the micro-ops and sink calls with the exact instruction
-   * count, and the flag vector is read again. No register comes back (the prologue writes none) and
-   * the unit goes on to the instruction itself.
+   * The prologue of tagged instruction {@code o.i} ({@code k} already holds i) that the decode
+   * stage splits ({@link DecodeStage#splitsOriginal}): the registers held in locals go to x[]
+   * (sinks read them), {@link Cpu#runBefore} runs the micro-ops and sink calls with the exact
+   * instruction count, and the flag vector is read again. No register comes back (the prologue
+   * writes none) and the unit goes on to the instruction itself.
    */
-  private void prologue(int i) {
-    DecodedInsn d = b.insns[i];
+  private void prologue(OutOfLine o) {
+    int i = o.i;
+    DecodedInsn d = o.d;
     Plan emitter = stage.plan(d);
     if (emitter != null && !emitter.isPrologue()) {
       emitter = null; // the stage splits what its plan does not: call it
@@ -294,7 +295,7 @@ final class BlockEmitter {
       loadCount(i);
       BytecodeTranslator.lconst(mv, d.pc);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterPrologue", "(JJ)V", false);
-      plans.emit(emitter, d, new EmittedUnit(id, i, null, false), true);
+      plans.emit(emitter, d, new EmittedUnit(o, null), true);
       mv.visitVarInsn(ALOAD, CPU_L);
       loadCount(i);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
@@ -329,7 +330,7 @@ final class BlockEmitter {
     BytecodeTranslator.lconst(mv, d.pc);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterReplacement", "(JJ)V", false);
     mv.visitLabel(range[1]);
-    plans.emit(r, d, new EmittedUnit(o.id, o.i, o, r.runsAfterOriginal()), false);
+    plans.emit(r, d, new EmittedUnit(o, r), false);
     if (last) {
       if (r.runsAfterOriginal()) {
         // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
@@ -377,23 +378,19 @@ final class BlockEmitter {
   }
 
   /**
-   * What an emitted {@link Plan} sees of the unit, at instruction {@code i} of block {@code id}:
-   * for a whole replacement ({@code o} not null) also the inserted instructions, register writes
-   * and {@code T.INSN} run as the unit's own code.
+   * What an emitted {@link Plan} sees of the unit, at tagged instruction {@code o}: for a whole
+   * replacement ({@code whole} not null) also the inserted instructions, register writes and {@code
+   * T.INSN} run as the unit's own code.
    */
   private final class EmittedUnit implements PlanEmitter.Unit {
-    private final int id;
-    private final int i;
     private final OutOfLine o;
 
-    /** Whether the replacement's code goes on after T.INSN. */
-    private final boolean resume;
+    /** The whole replacement emitted, or null for a prologue. */
+    private final Plan whole;
 
-    EmittedUnit(int id, int i, OutOfLine o, boolean resume) {
-      this.id = id;
-      this.i = i;
+    EmittedUnit(OutOfLine o, Plan whole) {
       this.o = o;
-      this.resume = resume;
+      this.whole = whole;
     }
 
     @Override
@@ -404,7 +401,7 @@ final class BlockEmitter {
 
     @Override
     public void loadInsn() {
-      BlockEmitter.this.loadInsn(id, i);
+      BlockEmitter.this.loadInsn(o.id, o.i);
     }
 
     @Override
@@ -413,13 +410,8 @@ final class BlockEmitter {
     }
 
     @Override
-    public void loadX(int reg) {
-      regs.loadX(reg);
-    }
-
-    @Override
-    public void loadF(int reg) {
-      regs.fget(reg);
+    public UnitRegisters registers() {
+      return regs;
     }
 
     @Override
@@ -445,16 +437,6 @@ final class BlockEmitter {
     }
 
     @Override
-    public void storeX(int reg) {
-      regs.storeX(reg);
-    }
-
-    @Override
-    public void store(long mask) {
-      regs.storeWritten(mask);
-    }
-
-    @Override
     public void retire() {
       mv.visitVarInsn(LLOAD, R_N);
       mv.visitInsn(LCONST_1);
@@ -471,6 +453,7 @@ final class BlockEmitter {
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
       BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
       boolean last = o.i == b.insns.length - 1;
+      boolean resume = whole.runsAfterOriginal(); // the replacement goes on after T.INSN
       if (last && !resume) {
         mv.visitJumpInsn(GOTO, o.plain); // the block's transfer, as untagged code
         return;

@@ -89,19 +89,51 @@ public final class Cpu extends HartState implements GuestState {
     return instret;
   }
 
-  /** Instructions that ran in translated (compiled) blocks; a fault's block counts whole. */
-  public long translatedInstructions() {
-    return interpreter.translatedInstructions();
-  }
+  /**
+   * What the run has counted so far, besides {@link #instret()}: how much ran translated and how
+   * translated code reached the decode stage. The counters stay plain fields of the interpreter,
+   * unit context and decode cache (the run loop and translated code bump them); this reads them
+   * together.
+   *
+   * @param translatedInstructions instructions that ran in translated (compiled) blocks; a fault's
+   *     block counts whole
+   * @param unitEntries times the interpreter entered translated code (instructions per entry: the
+   *     locality)
+   * @param chainedEntries unit entries that came straight from the previous unit's exit (chaining,
+   *     in {@link #run}): a unit that returned goes on into the translated block at its next pc
+   *     without the dispatcher's checks (they hold for translated code: it runs whole blocks,
+   *     tagged instructions included, within the budget), unless an interrupt or breakpoint is
+   *     pending or the block is not translated or does not fit the budget. The block cache holds
+   *     only current blocks, so code written since is never reached.
+   * @param decodedCount static instructions decoded into the cache (re-decodes included)
+   * @param taggedCalls times translated code called the decode stage for a tagged instruction
+   * @param prologueCalls times translated code ran a decode stage prologue (not emitted inline)
+   * @param emittedPrologueRuns times translated code ran a prologue emitted inline ({@link
+   *     PlanEmitter})
+   * @param emittedReplacementRuns times translated code ran a replacement emitted inline ({@link
+   *     PlanEmitter})
+   */
+  public record Counters(
+      long translatedInstructions,
+      long unitEntries,
+      long chainedEntries,
+      long decodedCount,
+      long taggedCalls,
+      long prologueCalls,
+      long emittedPrologueRuns,
+      long emittedReplacementRuns) {}
 
-  /** Times the interpreter entered translated code (instructions per entry: the locality). */
-  public long unitEntries() {
-    return interpreter.unitEntries();
-  }
-
-  /** Number of static instructions decoded into the cache (re-decodes included). */
-  public long decodedCount() {
-    return cache.decodedCount();
+  /** The run's {@link Counters} as they stand now. */
+  public Counters counters() {
+    return new Counters(
+        interpreter.translatedInstructions,
+        interpreter.unitEntries,
+        interpreter.chainedEntries,
+        cache.decodedCount,
+        unit.taggedCalls,
+        unit.prologues,
+        unit.emittedPrologues,
+        unit.emittedReplacements);
   }
 
   /** Stops the guest with this exit status (from exit/exit_group). */
@@ -391,26 +423,6 @@ public final class Cpu extends HartState implements GuestState {
     return unit;
   }
 
-  /** How many times translated code ran a prologue emitted inline ({@link PlanEmitter}). */
-  public long emittedPrologueRuns() {
-    return unit.emittedPrologueRuns();
-  }
-
-  /** How many times translated code ran a replacement emitted inline ({@link PlanEmitter}). */
-  public long emittedReplacementRuns() {
-    return unit.emittedReplacementRuns();
-  }
-
-  /** How many times translated code called the decode stage for a tagged instruction. */
-  public long taggedCalls() {
-    return unit.taggedCalls();
-  }
-
-  /** How many times translated code ran a decode stage prologue (not emitted inline). */
-  public long prologueCalls() {
-    return unit.prologueCalls();
-  }
-
   /** Unwinds a fault raised inside {@link #executeOne} to the enclosing {@link #run}. */
   public static final class NestedFault extends RuntimeException {
     NestedFault() {
@@ -537,18 +549,6 @@ public final class Cpu extends HartState implements GuestState {
    */
   public StopReason run(long maxSteps) {
     return scheduler == null ? interpreter.runHart(maxSteps) : runThreads(maxSteps);
-  }
-
-  /**
-   * Unit entries that came straight from the previous unit's exit (chaining, in {@link #run}): a
-   * unit that returned goes on into the translated block at its next pc without the dispatcher's
-   * checks (they hold for translated code: it runs whole blocks, tagged instructions included,
-   * within the budget), unless an interrupt or breakpoint is pending or the block is not translated
-   * or does not fit the budget. The block cache holds only current blocks, so code written since is
-   * never reached.
-   */
-  public long chainedEntries() {
-    return interpreter.chainedEntries();
   }
 
   /**

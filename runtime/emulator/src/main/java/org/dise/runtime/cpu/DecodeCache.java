@@ -31,16 +31,12 @@ final class DecodeCache {
    */
   final Block[][] blockPages = new Block[(int) (Memory.LIMIT >>> 12)][];
 
-  private long decodedCount;
+  /** Static instructions decoded into the cache (re-decodes included); read by Cpu#counters. */
+  long decodedCount;
 
   DecodeCache(Memory mem, Cpu cpu) {
     this.mem = mem;
     this.cpu = cpu;
-  }
-
-  /** Number of static instructions decoded into the cache (re-decodes included). */
-  long decodedCount() {
-    return decodedCount;
   }
 
   /** The decoded instruction at {@code addr}, decoding it on first use. */

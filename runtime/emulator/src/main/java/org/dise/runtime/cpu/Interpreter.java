@@ -25,9 +25,10 @@ final class Interpreter {
   private final Fpu fpu;
   private final Memory mem;
 
-  private long translatedInstructions;
-  private long unitEntries;
-  private long chainedEntries;
+  // Counted as the run goes; read together by Cpu#counters.
+  long translatedInstructions;
+  long unitEntries;
+  long chainedEntries;
   private long interpretedBlocks;
 
   /**
@@ -58,21 +59,6 @@ final class Interpreter {
     this.f = cpu.f;
     this.fpu = cpu.fpu;
     this.mem = cpu.memory();
-  }
-
-  /** Instructions that ran in translated (compiled) blocks; a fault's block counts whole. */
-  long translatedInstructions() {
-    return translatedInstructions;
-  }
-
-  /** Times the interpreter entered translated code (instructions per entry: the locality). */
-  long unitEntries() {
-    return unitEntries;
-  }
-
-  /** Unit entries straight from the previous unit's exit ({@link Cpu#chainedEntries}). */
-  long chainedEntries() {
-    return chainedEntries;
   }
 
   /** {@link Cpu#run} for the thread on the hart now, without switching threads. */

@@ -50,11 +50,12 @@ final class PlanEmitter {
     /** Pushes the flag vector as a one-bit mask (a long), as it was before the plan. */
     void loadVector();
 
-    /** Pushes integer register {@code reg} ({@code x[reg]}, DISE registers included). */
-    void loadX(int reg);
-
-    /** Pushes the raw bits of floating-point register {@code reg}. */
-    void loadF(int reg);
+    /**
+     * The unit's registers, which the plan's code loads and stores as the unit's own code does (x
+     * registers held in locals, DISE registers included; the written ones stored to {@code x[]} for
+     * a handler).
+     */
+    UnitRegisters registers();
 
     /**
      * Pushes {@code value}, held by the unit for as long as it lives, as a constant cast to {@code
@@ -67,12 +68,6 @@ final class PlanEmitter {
 
     /** Pushes whether conditional branch {@code e} is taken (an int), on the unit's registers. */
     void condition(DecodedInsn e);
-
-    /** Pops a long into integer register {@code reg}. */
-    void storeX(int reg);
-
-    /** Stores to {@code x[]} the registers of {@code mask} the unit holds (for a handler). */
-    void store(long mask);
 
     /** Counts one inserted instruction as retired, in the unit's count and the cpu's. */
     void retire();
@@ -145,7 +140,7 @@ final class PlanEmitter {
         site(u, p.accounts(), d, s);
       } else if (op instanceof PlanOp.Call k) {
         if (!prologue) {
-          u.store(k.reads()); // what the handler reads of x[] itself
+          u.registers().storeWritten(k.reads()); // what the handler reads of x[] itself
         }
         call(u, p.accounts(), d, k, after);
       } else if (op instanceof PlanOp.Insert e) {
@@ -234,9 +229,9 @@ final class PlanEmitter {
         mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "threadId", "()I", false);
         mv.visitInsn(I2L);
       } else if (arg instanceof PlanOp.Arg.F f) {
-        u.loadF(f.reg());
+        u.registers().fget(f.reg());
       } else {
-        u.loadX(((PlanOp.Arg.X) arg).reg());
+        u.registers().loadX(((PlanOp.Arg.X) arg).reg());
       }
       mv.visitInsn(LASTORE);
     }
@@ -250,7 +245,7 @@ final class PlanEmitter {
     iconst(c.sink());
     invoke(accounts, ACCOUNTS, method(Accounts.class, "callReturningStart"));
     invoke(c.handler(), iface, method(ReturningHandler.class, "recordReturning"));
-    u.storeX(c.result());
+    u.registers().storeX(c.result());
   }
 
   private void called(Unit u, Accounts accounts, int sink) {
@@ -316,8 +311,8 @@ final class PlanEmitter {
    * the unit holds them before it executes.
    */
   private void notTaken(Unit u, DecodedInsn d, Label skip) {
-    u.loadX(d.rs1);
-    u.loadX(d.rs2);
+    u.registers().loadX(d.rs1);
+    u.registers().loadX(d.rs2);
     switch (d.exec) {
       case BEQ, BNE, BLT, BGE -> mv.visitInsn(LCMP);
       case BLTU, BGEU ->

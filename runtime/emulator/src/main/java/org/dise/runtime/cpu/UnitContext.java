@@ -28,10 +28,11 @@ final class UnitContext {
   /** Set by {@link #runTagged}: the instructions the decode stage ran (inserted ones included). */
   long taggedSteps;
 
-  private long taggedCalls;
-  private long prologues;
-  private long emittedPrologues;
-  private long emittedReplacements;
+  // Counted as translated code runs; read together by Cpu#counters.
+  long taggedCalls;
+  long prologues;
+  long emittedPrologues;
+  long emittedReplacements;
 
   UnitContext(Cpu cpu) {
     this.cpu = cpu;
@@ -150,21 +151,5 @@ final class UnitContext {
    */
   void retireInserted() {
     cpu.instret++;
-  }
-
-  long taggedCalls() {
-    return taggedCalls;
-  }
-
-  long prologueCalls() {
-    return prologues;
-  }
-
-  long emittedPrologueRuns() {
-    return emittedPrologues;
-  }
-
-  long emittedReplacementRuns() {
-    return emittedReplacements;
   }
 }

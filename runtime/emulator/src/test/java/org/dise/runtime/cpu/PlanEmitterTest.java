@@ -195,7 +195,10 @@ class PlanEmitterTest {
     assertThat(o.exitStatus()).isEqualTo(0);
     s.counters[1] = m.cpu().instret(); // the run's count, compared with the rest
     if (plans && threshold == 1) {
-      assertThat(whole ? m.cpu().emittedReplacementRuns() : m.cpu().emittedPrologueRuns())
+      assertThat(
+              whole
+                  ? m.cpu().counters().emittedReplacementRuns()
+                  : m.cpu().counters().emittedPrologueRuns())
           .isGreaterThan(100L);
     }
     return s;

@@ -67,7 +67,7 @@ class TranslationTest {
         o.exitStatus(),
         o.reason(),
         o.instructions(),
-        r.machine().cpu().translatedInstructions());
+        r.machine().cpu().counters().translatedInstructions());
   }
 
   /**
@@ -112,7 +112,7 @@ class TranslationTest {
     // One uninterrupted run, no slices and no waiting: blocks were translated on the
     // emulating thread and ran translated.
     assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(0);
-    assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+    assertThat(m.cpu().counters().translatedInstructions()).isGreaterThan(0L);
   }
 
   @Test
@@ -129,7 +129,7 @@ class TranslationTest {
 
     assertThat(out.toString()).isEqualTo(plainOut.toString());
     assertThat(o.instructions()).isEqualTo(p.instructions());
-    assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+    assertThat(m.cpu().counters().translatedInstructions()).isGreaterThan(0L);
   }
 
   /**
@@ -155,7 +155,7 @@ class TranslationTest {
         assertThat(m.cpu().blockCompiler().compiledBlocks()).isGreaterThan(before);
       }
       Machine.Outcome o = m.run(-1);
-      assertThat(m.cpu().translatedInstructions()).isGreaterThan(0L);
+      assertThat(m.cpu().counters().translatedInstructions()).isGreaterThan(0L);
       if (p == null) {
         p = o;
         plainOut = out.toString();
@@ -198,7 +198,7 @@ class TranslationTest {
     assertThat(block.code).isNotNull();
     assertThat(translated.run(1000)).isEqualTo(StopReason.FAULT);
 
-    assertThat(translated.translatedInstructions()).isGreaterThan(0L);
+    assertThat(translated.counters().translatedInstructions()).isGreaterThan(0L);
     assertThat(translated.fault().pc()).isEqualTo(0x10004L);
     assertThat(translated.fault().pc()).isEqualTo(interpreted.fault().pc());
     assertThat(translated.instret()).isEqualTo(interpreted.instret());
@@ -222,7 +222,7 @@ class TranslationTest {
     BlockCompiler.install(
         compiler.compile(List.of(cpu.blockAt(0x10000), cpu.blockAt(0x12000))), cpu);
     cpu.run(40);
-    assertThat(cpu.translatedInstructions()).isEqualTo(40L);
+    assertThat(cpu.counters().translatedInstructions()).isEqualTo(40L);
     assertThat(cpu.x[11]).isEqualTo(11L); // 1 interpreted + 10 translated iterations
 
     // B becomes a1 += 100: the unit, entered at A, must not jump into its old copy of B.
@@ -276,7 +276,7 @@ class TranslationTest {
     long steps = 48 * 64 * 40;
     assertThat(cpu.run(steps)).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(cpu.blockCompiler().compiledBlocks()).isEqualTo(48);
-    assertThat(cpu.translatedInstructions()).isGreaterThan(steps / 2);
+    assertThat(cpu.counters().translatedInstructions()).isGreaterThan(steps / 2);
     assertThat(cpu.x[10]).isEqualTo(63L * 48 * 40);
     assertThat(cpu.instret()).isEqualTo(steps);
   }

@@ -130,9 +130,9 @@ class UnitChainTest {
     Cpu chained = rings[1];
     assertSameState(chained, interpreted);
     // Every transfer but the first went from one unit straight into the other.
-    assertThat(chained.translatedInstructions()).isEqualTo(1000L);
-    assertThat(chained.chainedEntries()).isEqualTo(chained.unitEntries() - 1);
-    assertThat(chained.chainedEntries()).isGreaterThan(400L);
+    assertThat(chained.counters().translatedInstructions()).isEqualTo(1000L);
+    assertThat(chained.counters().chainedEntries()).isEqualTo(chained.counters().unitEntries() - 1);
+    assertThat(chained.counters().chainedEntries()).isGreaterThan(400L);
   }
 
   @Test
@@ -183,7 +183,7 @@ class UnitChainTest {
     assertThat(interpreted.run(5 + 200)).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(chained.run(200)).isEqualTo(StopReason.STEP_LIMIT);
     assertSameState(chained, interpreted);
-    assertThat(chained.chainedEntries()).isGreaterThan(20L);
+    assertThat(chained.counters().chainedEntries()).isGreaterThan(20L);
     // The rewritten B ran: after 19 rounds of a1 += 1, each round adds 100.
     assertThat(chained.x[A0]).isGreaterThan(21L);
     assertThat(chained.x[A1]).isEqualTo(19 + 100 * (chained.x[A0] - 19));
@@ -194,7 +194,7 @@ class UnitChainTest {
     Cpu[] rings = ringsRun(101);
     Cpu interpreted = rings[0];
     Cpu chained = rings[1];
-    assertThat(chained.chainedEntries()).isGreaterThan(0L);
+    assertThat(chained.counters().chainedEntries()).isGreaterThan(0L);
     // munmap of B's page: A's unit, which chained into B's, must now fault on the fetch at B.
     for (Cpu cpu : new Cpu[] {interpreted, chained}) {
       cpu.memory().unmap(B, Memory.PAGE_SIZE);
@@ -223,7 +223,7 @@ class UnitChainTest {
     Thread stopper = InterruptTest.interruptLater(cpu, 100);
     assertThat(cpu.run(Long.MAX_VALUE)).isEqualTo(StopReason.INTERRUPTED);
     stopper.join();
-    assertThat(cpu.chainedEntries()).isGreaterThan(0L);
+    assertThat(cpu.counters().chainedEntries()).isGreaterThan(0L);
     // Stopped between instructions: the registers agree with the count.
     assertThat(2 * (cpu.x[A0] + cpu.x[A1])).isEqualTo(cpu.instret());
   }
@@ -278,8 +278,8 @@ class UnitChainTest {
     assertThat(cpu.blockAt(A + 0x100).code).isSameInstanceAs(a.code);
     assertThat(cpu.blockAt(A + 8).code).isSameInstanceAs(a.code);
     // The loop, the call and the return stay inside the unit.
-    assertThat(cpu.unitEntries()).isLessThan(5L);
-    assertThat(cpu.translatedInstructions()).isGreaterThan(290_000L);
+    assertThat(cpu.counters().unitEntries()).isLessThan(5L);
+    assertThat(cpu.counters().translatedInstructions()).isGreaterThan(290_000L);
   }
 
   @Test
@@ -308,6 +308,6 @@ class UnitChainTest {
     assertThat(again).isNotSameInstanceAs(first);
     assertThat(cpu.blockAt(toB).code).isSameInstanceAs(again);
     assertThat(cpu.blockAt(B).code).isSameInstanceAs(again);
-    assertThat(cpu.unitEntries()).isLessThan(1000L);
+    assertThat(cpu.counters().unitEntries()).isLessThan(1000L);
   }
 }
