@@ -147,7 +147,7 @@ public final class RunCommand implements Callable<Integer> {
           "Until the process has retired N instructions (K, M suffixes) translate only blocks"
               + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
               + " more than a short program's whole run; 0 translates at the threshold from the"
-              + " start (default: 1M with the default threshold, 0 with an explicit"
+              + " start (default: 100K with the default threshold, 0 with an explicit"
               + " --translate-threshold).")
   long translateWarmup = -1;
 
