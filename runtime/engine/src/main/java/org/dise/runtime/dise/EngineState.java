@@ -445,6 +445,14 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     return cpu.instret() - inserted;
   }
 
+  /** Counts and charges a call applied to a per-site slot (translated code and the interpreter). */
+  @Override
+  public final void slotCalled(int sink) {
+    handlerCalls++;
+    sinkCalls[sink]++;
+    handlerCycles += handlerCost[sink];
+  }
+
   /** Counts a replacement (for prologues emitted inline into translated code). */
   @Override
   public final void replaced() {
