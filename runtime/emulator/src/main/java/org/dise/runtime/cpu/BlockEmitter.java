@@ -289,19 +289,6 @@ final class BlockEmitter {
     regs.storeWritten(emitter == null ? -1L : PlanEmitter.handlerReads(emitter));
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
-    if (emitter != null && emitter.isLight()) {
-      // Per-site counters and slots alone: they are told the count (pending: n + i), and read
-      // nothing else of the hart nor change the flags (a handler per branch: docs/benchmarks.md).
-      mv.visitVarInsn(ALOAD, CPU_L); // emittedPrologues++, as enterPrologue counts
-      mv.visitInsn(DUP);
-      mv.visitFieldInsn(GETFIELD, CTX, "emittedPrologues", "J");
-      mv.visitInsn(LCONST_1);
-      mv.visitInsn(LADD);
-      mv.visitFieldInsn(PUTFIELD, CTX, "emittedPrologues", "J");
-      plans.emit(emitter, d, new EmittedUnit(o, null, true), true);
-      mv.visitLabel(range[1]);
-      return;
-    }
     if (emitter != null) {
       // The stage's prologue as bytecode, bracketed by the count and pc it reads.
       mv.visitVarInsn(ALOAD, CPU_L);
@@ -401,26 +388,9 @@ final class BlockEmitter {
     /** The whole replacement emitted, or null for a prologue. */
     private final Plan whole;
 
-    /** Whether the cpu's count lacks the unit's n + i (a light prologue). */
-    private final boolean pending;
-
     EmittedUnit(OutOfLine o, Plan whole) {
-      this(o, whole, false);
-    }
-
-    EmittedUnit(OutOfLine o, Plan whole, boolean pending) {
       this.o = o;
       this.whole = whole;
-      this.pending = pending;
-    }
-
-    @Override
-    public void loadPending() {
-      if (pending) {
-        loadCount(o.i);
-      } else {
-        mv.visitInsn(LCONST_0);
-      }
     }
 
     @Override

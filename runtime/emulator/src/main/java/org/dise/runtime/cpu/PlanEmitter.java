@@ -53,12 +53,6 @@ final class PlanEmitter {
     void loadVector();
 
     /**
-     * Pushes the application instructions the unit retired that the cpu's count does not hold yet
-     * (a long: 0 unless the plan runs as a {@link Plan#isLight light} prologue).
-     */
-    void loadPending();
-
-    /**
      * The unit's registers, which the plan's code loads and stores as the unit's own code does (x
      * registers held in locals, DISE registers included; the written ones stored to {@code x[]} for
      * a handler).
@@ -326,8 +320,7 @@ final class PlanEmitter {
   /** Counts a handler call; pushes the application instructions retired so far. */
   private void callStart(Unit u, Accounts accounts) {
     load(u, accounts, ACCOUNTS);
-    u.loadPending();
-    invoke(accounts, ACCOUNTS, method(Accounts.class, "callStartAt"));
+    invoke(accounts, ACCOUNTS, method(Accounts.class, "callStart"));
   }
 
   /** {@code site.events++}. */

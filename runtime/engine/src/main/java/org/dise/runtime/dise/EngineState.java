@@ -424,13 +424,6 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     return cpu.instret() - inserted;
   }
 
-  /** As {@link #callStart}, with {@code pending} instructions the cpu's count lacks yet. */
-  @Override
-  public final long callStartAt(long pending) {
-    handlerCalls++;
-    return cpu.instret() + pending - inserted;
-  }
-
   /**
    * Counts an inserted instruction that translated code ran inline (a plan's {@code Insert}): the
    * cpu counts it too, so that the application count sinks are told stays the same.

@@ -21,15 +21,6 @@ public interface Accounts {
    */
   long callStart();
 
-  /**
-   * As {@link #callStart}, where {@code pending} application instructions have retired that the
-   * hart's count does not hold yet (translated code that runs a {@link Plan#isLight light} prologue
-   * without bringing the count up to date first).
-   */
-  default long callStartAt(long pending) {
-    return callStart() + pending;
-  }
-
   /** Charges a call of sink {@code sink} after it recorded. */
   void called(int sink);
 

@@ -86,23 +86,6 @@ public record Plan(Accounts accounts, List<Case> cases) {
   }
 
   /**
-   * Whether the plan is a {@link #isPrologue prologue} of per-site counters, slots and replacement
-   * accounts alone: no handler reads the hart (so its count and pc need not be up to date) and no
-   * counter op can change the flags (so translated code need not read the flag vector again).
-   */
-  public boolean isLight() {
-    return isPrologue()
-        && cases.stream()
-            .flatMap(c -> c.ops.stream())
-            .allMatch(
-                op ->
-                    op instanceof PlanOp.Site
-                        || op instanceof PlanOp.Slot
-                        || op instanceof PlanOp.Replaced
-                        || op instanceof PlanOp.Original);
-  }
-
-  /**
    * Whether the plan is a prologue: it {@link #splits}, and in every case only counter ops,
    * accounts and calls without a result come before {@code T.INSN}, which comes last (the
    * instruction then runs as untagged code).
