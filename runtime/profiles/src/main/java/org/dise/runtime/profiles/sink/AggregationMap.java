@@ -103,8 +103,8 @@ public final class AggregationMap extends KeyedMap<long[]> {
     }
     Slot s =
         switch (aggregate) {
-          case STATE -> new State(key, missing);
-          case COUNT -> new Count(key);
+          case STATE -> new State(key, this);
+          case COUNT -> new Count(key, this);
           default -> new Other(key, this);
         };
     slots.add(s);
@@ -118,37 +118,34 @@ public final class AggregationMap extends KeyedMap<long[]> {
    */
   public abstract static sealed class Slot implements SiteSlot {
     final long key;
+    final AggregationMap map;
     long count;
     long value;
 
-    Slot(long key) {
+    Slot(long key, AggregationMap map) {
       this.key = key;
+      this.map = map;
     }
   }
 
   /** A state map's entry: stores the value, returns the one before ({@code missing} at first). */
   public static final class State extends Slot {
-    private final long missing;
-
-    State(long key, long missing) {
-      super(key);
-      this.missing = missing;
+    State(long key, AggregationMap map) {
+      super(key, map);
     }
 
     @Override
     public long update(long v) {
-      long c = count;
-      long before = value;
-      count = c + 1;
+      long before = count++ == 0 ? map.missing : value;
       value = v;
-      return c == 0 ? missing : before;
+      return before;
     }
   }
 
   /** A count map's entry: returns the count after the event. */
   public static final class Count extends Slot {
-    Count(long key) {
-      super(key);
+    Count(long key, AggregationMap map) {
+      super(key, map);
     }
 
     @Override
@@ -159,11 +156,8 @@ public final class AggregationMap extends KeyedMap<long[]> {
 
   /** A sum, min, max or avg map's entry. */
   public static final class Other extends Slot {
-    private final AggregationMap map;
-
     Other(long key, AggregationMap map) {
-      super(key);
-      this.map = map;
+      super(key, map);
     }
 
     @Override
