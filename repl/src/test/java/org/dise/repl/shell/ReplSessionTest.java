@@ -11,6 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The session without a terminal: what golden transcripts do not show well. */
 class ReplSessionTest {
+  /** The call-pair production the reload tests load, then edit. */
+  private static final String CALL_PAIRS =
+      "P3: T.OPCLASS == proc_call => R3, null\n" + "R3: call(CallPair_handler, T.INSN); T.INSN;\n";
+
   @Test
   void anEntryContinuesWhileBracketsAreOpenOrTheParserWantsMore() {
     assertThat(ReplSession.incomplete("P3: T.OPCLASS == proc_call &&\n")).isTrue();
@@ -84,10 +88,7 @@ class ReplSessionTest {
   void reloadPicksUpAnEditedFileAndKeepsTheOldSetWhenTheEditIsWrong(@TempDir Path dir)
       throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    Files.writeString(acf, CALL_PAIRS);
     ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load " + acf))
         .isEqualTo("ok: 1 production, 1 replacement sequence, sinks CallPair_handler\n");
@@ -332,20 +333,13 @@ class ReplSessionTest {
   @Test
   void reloadOfAnEditedFileIsAHotReloadOfThePausedProgram(@TempDir Path dir) throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
+    Files.writeString(acf, CALL_PAIRS);
     ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load " + acf)).startsWith("ok: 1 production");
     s.execute(":program examples/programs/bin/hello");
     s.execute(":break main");
     assertThat(s.execute(":run")).contains("breakpoint at main");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
-            + "P4: T.OPCLASS == return => null, inc_1\n");
+    Files.writeString(acf, CALL_PAIRS + "P4: T.OPCLASS == return => null, inc_1\n");
     String reload = s.execute(":reload");
     assertThat(reload).contains("ok: 2 productions");
     assertThat(reload).contains("applied at main: 2 productions");
