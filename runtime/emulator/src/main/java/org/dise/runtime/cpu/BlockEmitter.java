@@ -85,49 +85,26 @@ final class BlockEmitter {
     }
     this.plans = new PlanEmitter(mv);
     this.replacements = new Plan[blocks.size()][];
-    this.stagePlans = new Plan[blocks.size()][];
     for (int id = 0; id < blocks.size(); id++) {
       DecodedInsn[] insns = blocks.get(id).insns;
       for (int i = 0; stage != null && i < insns.length; i++) {
-        if (insns[i].dise == null) {
-          continue;
-        }
-        // One plan per tagged instruction (the stage counts what it builds).
-        Plan p = stage.plan(insns[i]);
-        if (stage.splitsOriginal(insns[i])) {
-          p = p != null && p.isPrologue() ? p : null; // the stage splits what its plan does not
-        } else {
-          p = replacementAt(id, i, p);
-        }
-        if (p != null) {
-          if (stagePlans[id] == null) {
-            stagePlans[id] = new Plan[insns.length];
-          }
-          stagePlans[id][i] = p;
+        if (insns[i].dise != null && !stage.splitsOriginal(insns[i])) {
+          replacementAt(id, i, insns[i]);
         }
       }
     }
-    this.liveness = new RegisterLiveness(blocks, stagePlans);
   }
-
-  /** Per block, per instruction: the plan emitted for a tagged instruction, or null. */
-  private final Plan[][] stagePlans;
-
-  /** What each entry loads and each exit stores. */
-  final RegisterLiveness liveness;
 
   private final PlanEmitter plans;
 
   /** Per block, per instruction: a tagged instruction's plan emitted inline, or null. */
   private final Plan[][] replacements;
 
-  /**
-   * Takes {@code r}, the stage's plan for tagged instruction {@code i}, as its whole replacement if
-   * it can be emitted, and holds its registers; returns it, or null.
-   */
-  private Plan replacementAt(int id, int i, Plan r) {
+  /** Asks the stage for tagged instruction {@code i}'s plan and holds its registers. */
+  private void replacementAt(int id, int i, DecodedInsn d) {
+    Plan r = stage.plan(d);
     if (r == null || !PlanEmitter.emittable(r)) {
-      return null;
+      return;
     }
     if (replacements[id] == null) {
       replacements[id] = new Plan[blocks.get(id).insns.length];
@@ -143,7 +120,6 @@ final class BlockEmitter {
         regs.write(reg);
       }
     }
-    return r;
   }
 
   /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
@@ -154,7 +130,6 @@ final class BlockEmitter {
     boolean returned = false;
     for (int i = 0; i < b.insns.length; i++) {
       DecodedInsn d = b.insns[i];
-      regs.here = liveness.writtenBefore[id][i];
       if (d.dise == null) {
         returned = insns.insn(d, i);
         continue;
@@ -198,7 +173,6 @@ final class BlockEmitter {
       this.b = o.b;
       insns.done = o.done;
       mv.visitLabel(o.call);
-      regs.here = liveness.writtenBefore[o.id][o.i];
       insns.mark(o.i);
       if (stage != null && stage.splitsOriginal(o.d)) {
         // The stage's prologue, then the instruction inline as untagged code.
@@ -251,7 +225,7 @@ final class BlockEmitter {
   private void tagged(DecodedInsn d, int i) {
     int len = b.insns.length;
     boolean last = i == len - 1;
-    regs.storeWritten(-1L);
+    regs.storeWritten();
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
     mv.visitVarInsn(ALOAD, CPU_L);
@@ -308,7 +282,10 @@ final class BlockEmitter {
   private void prologue(OutOfLine o) {
     int i = o.i;
     DecodedInsn d = o.d;
-    Plan emitter = stagePlans[id] == null ? null : stagePlans[id][i];
+    Plan emitter = stage.plan(d);
+    if (emitter != null && !emitter.isPrologue()) {
+      emitter = null; // the stage splits what its plan does not: call it
+    }
     regs.storeWritten(emitter == null ? -1L : PlanEmitter.handlerReads(emitter));
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
@@ -528,15 +505,12 @@ final class BlockEmitter {
     }
     mv.visitVarInsn(LLOAD, scratch);
     mv.visitVarInsn(LSTORE, R_PC);
-    // The exit stores what the blocks completed wrote: add what this one wrote so far.
-    regs.completed(liveness.writtenBefore[id][i + 1]);
     mv.visitJumpInsn(GOTO, leave);
   }
 
-  /** At an exit after the blocks completed: stores the registers they wrote. */
+  /** Stores every register the unit's code wrote to {@code x[]} (at an exit). */
   void storeWritten() {
-    regs.here = 0;
-    regs.storeWritten(-1L);
+    regs.storeWritten();
   }
 
   /** The x registers the decode stage may write when it runs {@code d} (bit r: x[r]). */
@@ -544,73 +518,12 @@ final class BlockEmitter {
     return stage == null ? -1L : stage.registersWritten(d);
   }
 
-  /** At an indirect jump into the unit: every cached register valid (see UnitRegisters). */
-  void loadRest() {
-    regs.loadRest();
-  }
-
-  /** At block {@code id}'s end, which control reached: the registers it wrote are dirty. */
-  void completed(int id) {
-    regs.completed(liveness.blockWrites[id]);
-  }
-
-  /**
-   * In the fault handler (R_ID and k name the instruction that threw): stores the registers written
-   * before it, the blocks completed since entry and this block's up to the instruction (a table in
-   * the class data, indexed by block and instruction).
-   */
-  void faultStores() {
-    if (liveness.unitWrites == 0) {
-      return;
-    }
-    new EmittedUnit(null, null).loadConstant(liveness.writtenBefore, "[[J");
-    mv.visitVarInsn(ILOAD, BytecodeTranslator.R_ID);
-    mv.visitInsn(AALOAD);
-    mv.visitVarInsn(ILOAD, k);
-    mv.visitInsn(LALOAD);
-    regs.dirtyFromStack();
-    storeWritten();
-  }
-
-  /**
-   * Inline, before the dispatch method's try: k = 0, the memory's page arrays, every cached
-   * register's local cleared; then a switch on the block entered whose cases load what is live
-   * there ({@link RegisterLiveness#liveIn}) and go to the block's code, {@code cases[id]} (or, for
-   * loads shared by several blocks, to the dispatch switch at {@code loop}).
-   */
-  void enter(Label[] cases, Label dflt, Label loop) {
+  /** Inline: k = 0 and the cached registers loaded (before the dispatch method's try). */
+  void enter() {
     BytecodeTranslator.iconst(mv, 0);
     mv.visitVarInsn(ISTORE, k);
     memory.enter();
-    regs.clear();
-    // Entries that load the same registers share their loads.
-    Map<Long, Label> byMask = new java.util.HashMap<>();
-    Label[] entries = new Label[cases.length];
-    List<Integer> first = new ArrayList<>();
-    for (int i = 0; i < cases.length; i++) {
-      long live = liveness.liveIn[i];
-      Label l = byMask.get(live);
-      if (l == null) {
-        l = new Label();
-        byMask.put(live, l);
-        first.add(i);
-      }
-      entries[i] = l;
-    }
-    mv.visitVarInsn(ILOAD, BytecodeTranslator.R_ID);
-    mv.visitTableSwitchInsn(0, cases.length - 1, dflt, entries);
-    for (int i : first) {
-      mv.visitLabel(entries[i]);
-      // The blocks that share this entry's loads: read the id again to reach the right one.
-      regs.enter(liveness.liveIn[i]);
-      List<Integer> sharing = new ArrayList<>();
-      for (int j = 0; j < cases.length; j++) {
-        if (entries[j] == entries[i]) {
-          sharing.add(j);
-        }
-      }
-      mv.visitJumpInsn(GOTO, loop);
-    }
+    regs.reloadUsed();
   }
 
   /** Inline: k, the index in its block of the instruction that threw. */

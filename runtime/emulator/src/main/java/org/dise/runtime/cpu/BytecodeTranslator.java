@@ -218,6 +218,7 @@ final class BytecodeTranslator {
     loadVector(mv);
     BlockEmitter code = new BlockEmitter(mv, blocks, observed, stage);
     code.constants = constants;
+    code.enter();
 
     Label tryStart = new Label();
     Label tryEnd = new Label();
@@ -229,11 +230,6 @@ final class BytecodeTranslator {
     for (int i = 0; i < cases.length; i++) {
       cases[i] = new Label();
     }
-    // Each entry loads only the registers live at its block (RegisterLiveness).
-    code.enter(cases, dflt, loop);
-    // An indirect jump to a block of the unit loads the registers no entry promised it.
-    Label indirect = new Label();
-    boolean indirects = false;
     // A tagged instruction's call into the decode stage has its own handler (first, so it takes
     // precedence): the registers were stored before the call, and the stage may have changed
     // x[] before it faulted, so they must not be stored again.
@@ -261,14 +257,14 @@ final class BytecodeTranslator {
       mv.visitVarInsn(LLOAD, R_BUDGET);
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFLE, fits);
+      setUnitSteps(mv);
+      code.storeWritten();
       lconst(mv, b.start);
-      mv.visitVarInsn(LSTORE, R_PC);
-      mv.visitJumpInsn(GOTO, leave);
+      mv.visitInsn(LRETURN);
       mv.visitLabel(fits);
       Label blockDone = new Label();
       code.emitBlock(i, b, blockDone);
       mv.visitLabel(blockDone);
-      code.completed(i);
       mv.visitVarInsn(LLOAD, R_N);
       lconst(mv, len);
       mv.visitInsn(LADD);
@@ -314,27 +310,20 @@ final class BytecodeTranslator {
       if (last.exec == Op.JALR) {
         mv.visitVarInsn(LLOAD, R_PC);
         mv.visitMethodInsn(INVOKESTATIC, NAME, "lookup", "(J)I", false);
-        mv.visitVarInsn(ISTORE, R_ID);
-        mv.visitJumpInsn(GOTO, indirect);
-        indirects = true;
       } else {
         iconst(mv, -1);
-        mv.visitVarInsn(ISTORE, R_ID);
-        mv.visitJumpInsn(GOTO, check);
       }
+      mv.visitVarInsn(ISTORE, R_ID);
+      mv.visitJumpInsn(GOTO, check);
     }
     Label blocksEnd = new Label();
     mv.visitLabel(blocksEnd);
     code.emitOutOfLine();
-    if (indirects) {
-      mv.visitLabel(indirect);
-      mv.visitVarInsn(ILOAD, R_ID);
-      mv.visitJumpInsn(IFLT, leave);
-      code.loadRest();
-      mv.visitJumpInsn(GOTO, check);
-    }
     mv.visitLabel(dflt);
-    mv.visitJumpInsn(GOTO, leave);
+    setUnitSteps(mv);
+    code.storeWritten();
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitInsn(LRETURN);
     // if (id < 0 || stale || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
     mv.visitLabel(check);
     mv.visitVarInsn(ILOAD, R_ID);
@@ -359,7 +348,7 @@ final class BytecodeTranslator {
     // would share a bytecode index that partHandler's goto reaches, and C1 refuses the method.
     mv.visitInsn(NOP);
     // The registers as the instructions before the faulting one left them: precise state.
-    code.faultStores();
+    code.storeWritten();
     mv.visitLabel(common);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(ILOAD, R_K);

@@ -4,18 +4,13 @@ import static org.objectweb.asm.Opcodes.*;
 
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
-import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
 /**
  * Register allocation of a translated unit: the guest integer registers it reads or writes live in
- * JVM locals (two slots each) for the whole unit. An entry loads only the registers live there and
- * an exit stores only those the path taken wrote ({@link RegisterLiveness}): a local mask, {@code
- * dirty}, holds the registers written by the blocks the unit completed since it was entered, and
- * {@link #here} those the current block wrote so far, known when the code is generated. Registers
- * the unit did not load hold 0 until written (the verifier wants every local set), and nothing
- * reads them: liveness loads every register read before it is written. Floating-point registers
- * stay in {@code f[]}.
+ * JVM locals (two slots each) for the whole unit, loaded at entry and stored at every exit, before
+ * every call that reads {@code x[]} and in the fault handler, so that state is precise wherever
+ * control leaves the unit. Floating-point registers stay in {@code f[]}.
  */
 final class UnitRegisters {
   private final MethodVisitor mv;
@@ -35,26 +30,12 @@ final class UnitRegisters {
 
   final boolean[] written = new boolean[used.length];
 
-  /** The long locals: registers written by the blocks completed since entry; registers loaded. */
-  private final int dirty;
-
-  private final int loaded;
-
-  /**
-   * The registers the current block surely wrote (or may have, with a valid local either way)
-   * before the code being generated: stored at an exit here without testing {@code dirty}. Set by
-   * {@link BlockEmitter} per instruction.
-   */
-  long here;
-
   UnitRegisters(MethodVisitor mv, int x, int f, int scratch, int regBase) {
     this.mv = mv;
     this.X = x;
     this.F = f;
     this.scratch = scratch;
     this.regBase = regBase;
-    this.dirty = regBase + 2 * used.length;
-    this.loaded = dirty + 2;
   }
 
   /** Holds {@code reg} in a local and stores it at exits: a register the unit's code writes. */
@@ -122,129 +103,32 @@ final class UnitRegisters {
     }
   }
 
-  /**
-   * Stores the written registers of {@code mask} (bit r: x[r], DISE registers included) that the
-   * path taken wrote: those of {@link #here} at once, the others if {@code dirty} says so.
-   */
+  void storeWritten() {
+    storeWritten(-1L);
+  }
+
+  /** Stores the written registers of {@code mask} (bit r: x[r], DISE registers included). */
   void storeWritten(long mask) {
     for (int r = 0; r < written.length; r++) { // fewer than 64 registers
-      if (!written[r] || (mask >>> r & 1) == 0) {
-        continue;
-      }
-      Label skip = null;
-      if ((here >>> r & 1) == 0) {
-        skip = new Label();
-        testBit(dirty, r, skip);
-      }
-      mv.visitVarInsn(ALOAD, X);
-      BytecodeTranslator.iconst(mv, r);
-      mv.visitVarInsn(LLOAD, slot(r));
-      mv.visitInsn(LASTORE);
-      if (skip != null) {
-        mv.visitLabel(skip);
+      if (written[r] && (mask >>> r & 1) != 0) {
+        mv.visitVarInsn(ALOAD, X);
+        BytecodeTranslator.iconst(mv, r);
+        mv.visitVarInsn(LLOAD, slot(r));
+        mv.visitInsn(LASTORE);
       }
     }
   }
 
-  /** Jumps to {@code skip} unless bit {@code r} of long local {@code mask} is set. */
-  private void testBit(int mask, int r, Label skip) {
-    mv.visitVarInsn(LLOAD, mask);
-    if (r != 0) {
-      BytecodeTranslator.iconst(mv, r);
-      mv.visitInsn(LUSHR);
-    }
-    mv.visitInsn(L2I);
-    mv.visitInsn(ICONST_1);
-    mv.visitInsn(IAND);
-    mv.visitJumpInsn(IFEQ, skip);
-  }
-
-  /**
-   * At the method's start: every cached register's local 0 (the verifier wants them set on every
-   * path; liveness makes sure none is read before it is loaded or written), nothing dirty.
-   */
-  void clear() {
+  /** Reloads every cached register from x[] (after a handler that wrote there). */
+  void reloadUsed() {
     for (int r = 0; r < used.length; r++) {
       if (used[r]) {
-        mv.visitInsn(LCONST_0);
-        mv.visitVarInsn(LSTORE, slot(r));
-      }
-    }
-    mv.visitInsn(LCONST_0);
-    mv.visitVarInsn(LSTORE, dirty);
-    mv.visitInsn(LCONST_0);
-    mv.visitVarInsn(LSTORE, loaded);
-  }
-
-  /** An entry: loads the cached registers of {@code live} and notes them loaded. */
-  void enter(long live) {
-    long mask = 0;
-    for (int r = 0; r < used.length; r++) {
-      if (used[r] && (live >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitInsn(LALOAD);
         mv.visitVarInsn(LSTORE, slot(r));
-        mask |= 1L << r;
       }
     }
-    BytecodeTranslator.lconst(mv, mask);
-    mv.visitVarInsn(LSTORE, loaded);
-  }
-
-  /** A block completed: the registers it wrote are dirty. */
-  void completed(long writes) {
-    long mask = writes & mask(written);
-    if (mask != 0) {
-      mv.visitVarInsn(LLOAD, dirty);
-      BytecodeTranslator.lconst(mv, mask);
-      mv.visitInsn(LOR);
-      mv.visitVarInsn(LSTORE, dirty);
-    }
-  }
-
-  /** Adds the registers of the long on the stack to {@code dirty} (the fault handler's part). */
-  void dirtyFromStack() {
-    mv.visitVarInsn(LLOAD, dirty);
-    mv.visitInsn(LOR);
-    mv.visitVarInsn(LSTORE, dirty);
-  }
-
-  /**
-   * Control reached a block of the unit through an indirect jump, which liveness does not follow:
-   * loads every cached register neither loaded at entry nor written since, so that all are valid.
-   */
-  void loadRest() {
-    for (int r = 0; r < used.length; r++) {
-      if (used[r]) {
-        Label skip = new Label();
-        Label load = new Label();
-        testBit(loaded, r, load);
-        mv.visitJumpInsn(GOTO, skip);
-        mv.visitLabel(load);
-        if (written[r]) {
-          testBit(dirty, r, load = new Label());
-          mv.visitJumpInsn(GOTO, skip);
-          mv.visitLabel(load);
-        }
-        mv.visitVarInsn(ALOAD, X);
-        BytecodeTranslator.iconst(mv, r);
-        mv.visitInsn(LALOAD);
-        mv.visitVarInsn(LSTORE, slot(r));
-        mv.visitLabel(skip);
-      }
-    }
-    BytecodeTranslator.lconst(mv, -1L);
-    mv.visitVarInsn(LSTORE, loaded);
-  }
-
-  /** The registers of {@code set} as a mask. */
-  static long mask(boolean[] set) {
-    long m = 0;
-    for (int r = 0; r < set.length && r < 64; r++) {
-      m |= set[r] ? 1L << r : 0;
-    }
-    return m;
   }
 
   /** Reloads the cached registers of {@code mask} from x[]. */
