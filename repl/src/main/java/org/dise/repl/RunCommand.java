@@ -147,7 +147,7 @@ public final class RunCommand implements Callable<Integer> {
           "Until the process has retired N instructions (K, M suffixes) translate only blocks"
               + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
               + " more than a short program's whole run; 0 translates at the threshold from the"
-              + " start (default: 0; 1M suits short programs, spec/emulator.md).")
+              + " start (default: 1M, spec/emulator.md).")
   long translateWarmup = -1;
 
   @Option(
