@@ -402,15 +402,13 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       Verbosity.debug(
           err,
-          String.format(
-              java.util.Locale.ROOT,
-              "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
-                  + " read and bound in %.0f ms",
-              productions.productions().size(),
-              productions.replacements().size(),
-              productions.sinks().size(),
-              productions.triggers().size(),
-              (System.nanoTime() - openedNanos) / 1e6));
+          "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
+              + " read and bound in %.0f ms",
+          productions.productions().size(),
+          productions.replacements().size(),
+          productions.sinks().size(),
+          productions.triggers().size(),
+          (System.nanoTime() - openedNanos) / 1e6);
     }
     Verbosity.debug(
         err,
