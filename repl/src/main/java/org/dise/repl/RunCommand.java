@@ -147,7 +147,7 @@ public final class RunCommand implements Callable<Integer> {
           "Until the process has retired N instructions (K, M suffixes) translate only blocks"
               + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
               + " more than a short program's whole run; 0 translates at the threshold from the"
-              + " start (default: 0; 1M suits short programs, spec/emulator.md).")
+              + " start (default: 1M, spec/emulator.md).")
   long translateWarmup = -1;
 
   @Option(
@@ -402,15 +402,13 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       Verbosity.debug(
           err,
-          String.format(
-              java.util.Locale.ROOT,
-              "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
-                  + " read and bound in %.0f ms",
-              productions.productions().size(),
-              productions.replacements().size(),
-              productions.sinks().size(),
-              productions.triggers().size(),
-              (System.nanoTime() - openedNanos) / 1e6));
+          "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
+              + " read and bound in %.0f ms",
+          productions.productions().size(),
+          productions.replacements().size(),
+          productions.sinks().size(),
+          productions.triggers().size(),
+          (System.nanoTime() - openedNanos) / 1e6);
     }
     Verbosity.debug(
         err,

@@ -79,13 +79,11 @@ final class WholeRuns {
     System.out.flush();
     Verbosity.debug(
         System.err,
-        String.format(
-            java.util.Locale.ROOT,
-            "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
-            out.instructions(),
-            clock.seconds,
-            clock.cpuSeconds,
-            out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6));
+        "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
+        out.instructions(),
+        clock.seconds,
+        clock.cpuSeconds,
+        out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6);
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
     }
