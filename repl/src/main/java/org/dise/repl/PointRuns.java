@@ -28,41 +28,22 @@ import org.dise.runtime.trigger.Triggers;
  */
 final class PointRuns {
   private final RunCommand run;
+  private final org.dise.repl.common.RunPoints points;
 
   PointRuns(RunCommand run) {
     this.run = run;
+    this.points = run.options.points();
   }
 
+  /** Runs them; the options were checked ({@link org.dise.repl.common.RunPoints}). */
   int run(ProductionSet productions, Path origin) {
-    if (productions == null) {
-      throw new UserError(given() + " --acf or --config", ExitStatus.USAGE);
-    }
-    if (run.sampling != null || run.shadowExhaustive || !productions.triggers().isEmpty()) {
-      throw new UserError(
-          given()
-              + " no sampling trigger (--sampling, or a trigger declared in"
-              + " the ACF): the productions are on exactly where the points say",
-          ExitStatus.USAGE);
-    }
-    if ((run.simpoints == null) != (run.weights == null)) {
-      throw new UserError("--simpoints and --weights go together", ExitStatus.USAGE);
-    }
-    if (run.fastForward != null && run.simpoints != null) {
-      throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
-    }
-    return run.simpoints != null
+    return points.simpoints() != null
         ? simpoints(productions, origin)
         : fastForward(productions, origin);
   }
 
-  private String given() {
-    return run.simpoints != null
-        ? "--simpoints needs"
-        : run.fastForward != null ? "--fast-forward needs" : "--weights needs";
-  }
-
   private int fastForward(ProductionSet productions, Path origin) {
-    long n = run.fastForward;
+    long n = points.fastForward();
     ProfilingSession.Run r = run.session.startOff();
     Machine machine = r.machine();
     Machine.Outcome o = r.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
@@ -120,11 +101,11 @@ final class PointRuns {
     List<SimulationPoints.Point> points;
     long interval;
     try {
-      points = SimulationPoints.read(run.simpoints, run.weights);
+      points = SimulationPoints.read(this.points.simpoints(), this.points.weights());
       interval =
-          run.interval == null
+          run.options.sampling().interval() == null
               ? BasicBlockVectors.DEFAULT_INTERVAL
-              : Triggers.parseCount("--interval", run.interval);
+              : Triggers.parseCount("--interval", run.options.sampling().interval());
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }

@@ -23,8 +23,11 @@ import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestFileOptions;
+import org.dise.repl.common.RunGuest;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.linux.HostNames;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.TriggerSpec;
@@ -226,11 +229,12 @@ public final class RemoteSimCommand implements Callable<Integer> {
         new RemoteSimulation(
             settings,
             (input, seed) -> {
-              RunCommand options = new RunCommand(); // each machine its own sandbox and limits
-              options.seed = seed;
+              // acf run's guest with this seed: each machine its own sandbox and limits.
+              RunGuest guest =
+                  RunGuest.of(seed, new GuestFileOptions(), List.of(), List.of(), "fail");
               return ProfilingSession.of(
                       SessionOptions.plain(program, lines.get(input)),
-                      options.options(),
+                      guest.machine(HostNames.workingDirectory(), System.err),
                       productions)
                   .preparing(
                       m -> {

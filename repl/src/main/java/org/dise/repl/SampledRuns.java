@@ -1,7 +1,6 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
-import java.util.List;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.ProfileReport;
 import org.dise.repl.common.RunService;
@@ -35,11 +34,7 @@ final class SampledRuns {
         new java.util.concurrent.atomic.AtomicReference<>("");
     java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
         new java.util.concurrent.atomic.AtomicReference<>();
-    org.dise.center.DeviceReporter reporter =
-        command.report.active()
-            ? command.report.open(
-                command.program, command.config != null ? List.of(command.config) : command.acfs)
-            : null;
+    org.dise.center.DeviceReporter reporter = command.reporter();
     SamplingRun.Setup setup =
         command.session.sampling(
             new ProfilingSession.Hooks() {
@@ -68,7 +63,13 @@ final class SampledRuns {
             () -> current.get() == null ? 0 : current.get().applicationInstructions(),
             command.maxInsns > 0 ? command.maxInsns : -1,
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
-      r = SamplingRun.run(setup, trigger, command.shadowExhaustive, null, command.maxInsns);
+      r =
+          SamplingRun.run(
+              setup,
+              trigger,
+              command.options.sampling().shadowExhaustive(),
+              null,
+              command.maxInsns);
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }

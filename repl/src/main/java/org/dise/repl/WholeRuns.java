@@ -1,7 +1,6 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.ProfileReport;
@@ -56,11 +55,7 @@ final class WholeRuns {
       }
       timed.attach(machine.cpu());
     }
-    org.dise.center.DeviceReporter reporter =
-        command.report.active()
-            ? command.report.open(
-                command.program, command.config != null ? List.of(command.config) : command.acfs)
-            : null;
+    org.dise.center.DeviceReporter reporter = command.reporter();
     if (reporter != null) {
       reporter.attach(engine.sinks(), machine.symbols());
     }
