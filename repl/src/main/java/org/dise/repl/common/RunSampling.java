@@ -73,7 +73,7 @@ public record RunSampling(
    *
    * @throws UserError (usage) when a parameter is wrong or tuning has no strategy to tune
    */
-  TriggerSpec trigger(ProductionSet productions, Path origin) {
+  public TriggerSpec trigger(ProductionSet productions, Path origin) {
     if (productions == null) {
       return null; // validate(false) refused every sampling option
     }
