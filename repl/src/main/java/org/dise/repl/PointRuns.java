@@ -46,18 +46,22 @@ final class PointRuns {
     long n = points.fastForward();
     ProfilingSession.Run r = run.session.startOff();
     Machine machine = r.machine();
-    Machine.Outcome o = r.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
+    Machine.Outcome o =
+        r.run(
+            run.options.session().maxInsns() >= 0
+                ? Math.min(n, run.options.session().maxInsns())
+                : n);
     ProfilingEngine engine;
     CostReport before = null;
     if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT
-        && (run.maxInsns < 0 || n < run.maxInsns)) {
+        && (run.options.session().maxInsns() < 0 || n < run.options.session().maxInsns())) {
       engine = r.profileFromHere(); // the stack is unwound here
       before = engine.cost();
-      o = r.run(run.maxInsns);
+      o = r.run(run.options.session().maxInsns());
     } else {
       engine = run.session.engine(); // its empty profiles, for the summary
       if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT) {
-        o = r.run(run.maxInsns);
+        o = r.run(run.options.session().maxInsns());
       }
     }
     System.out.flush();
@@ -73,12 +77,12 @@ final class PointRuns {
     CostReport c = before == null ? new CostReport(0, 0, 0, 0, 0, 0) : since(engine.cost(), before);
     ProfileReport.summary(engine.sinks(), c, machine.symbols(), System.err);
     System.err.printf("  fast-forwarded           %,d%n", Math.min(n, o.instructions()));
-    if (run.out != null) {
+    if (run.options.session().out() != null) {
       ProfileReport.write(
           engine.sinks(),
           c,
           machine.symbols(),
-          run.out,
+          run.options.session().out(),
           o.exitStatus(),
           ", \"fast_forward\": " + n);
     }
@@ -113,7 +117,7 @@ final class PointRuns {
     // Build one engine first, so that a refusal is reported before the run.
     run.session.engine();
     SimulationPoints.Result r =
-        run.session.simulationPoints(machine, points, interval, run.maxInsns);
+        run.session.simulationPoints(machine, points, interval, run.options.session().maxInsns());
     System.out.flush();
     if (r.outcome().report() != null) {
       System.err.println("acf: " + r.outcome().report());
@@ -150,7 +154,7 @@ final class PointRuns {
         System.err.println(line);
       }
     }
-    if (run.out != null) {
+    if (run.options.session().out() != null) {
       write(r, interval, machine);
     }
     return r.outcome().exitStatus();
@@ -167,7 +171,7 @@ final class PointRuns {
   }
 
   private void write(SimulationPoints.Result r, long interval, Machine machine) {
-    Path dir = run.out;
+    Path dir = run.options.session().out();
     StringBuilder points =
         new StringBuilder("interval,cluster,weight,application_instructions," + "total_cycles\n");
     for (SimulationPoints.PointRun p : r.points()) {

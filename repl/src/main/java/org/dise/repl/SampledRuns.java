@@ -54,14 +54,14 @@ final class SampledRuns {
                 return reporter == null ? e : reporter.listener(e);
               }
             });
-    RunClock clock = new RunClock(command.stats);
+    RunClock clock = new RunClock(command.options.stats());
     SamplingRun.Result r;
     try (Progress p =
         Progress.start(
-            command.progress && Tty.isTerminal(2),
+            command.options.progress() && Tty.isTerminal(2),
             System.err,
             () -> current.get() == null ? 0 : current.get().applicationInstructions(),
-            command.maxInsns > 0 ? command.maxInsns : -1,
+            command.options.session().maxInsns() > 0 ? command.options.session().maxInsns() : -1,
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
       r =
           SamplingRun.run(
@@ -69,7 +69,7 @@ final class SampledRuns {
               trigger,
               command.options.sampling().shadowExhaustive(),
               null,
-              command.maxInsns);
+              command.options.session().maxInsns());
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
@@ -96,21 +96,21 @@ final class SampledRuns {
     if (sent != null) {
       sent.lines().forEach(System.err::println);
     }
-    if (command.out != null) {
-      GuestReach.checkUnchanged(command.out, command.outKey);
+    if (command.options.session().out() != null) {
+      GuestReach.checkUnchanged(command.options.session().out(), command.outKey);
       RunService.writeOut(
           r.engine(),
           r.machine().symbols(),
-          command.out,
+          command.options.session().out(),
           outcome.exitStatus(),
           "--out",
           ProfileReport.samplingJson(r, trigger)
               + RunSummary.members(command.request(), r.engine(), r.machine())
               + (sent == null ? "" : sent.json()));
-      ProfileReport.writePhases(r, command.out);
-      ProfileReport.writeEstimates(r, command.out);
+      ProfileReport.writePhases(r, command.options.session().out());
+      ProfileReport.writeEstimates(r, command.options.session().out());
     }
-    if (command.stats) {
+    if (command.options.stats()) {
       clock.printStats(outcome.instructions());
     }
     return command.reported(outcome.exitStatus(), reporter);
