@@ -424,7 +424,7 @@ public final class SweepCommand implements Callable<Integer> {
     if (stdin != null) {
       s.put("stdin", stdin + " " + new Workload("stdin", stdin, List.of()).sha256());
     }
-    if (timing.active()) {
+    if (timing.values().active()) {
       s.putAll(Lab.timingSettings(timing.config())); // a timed run is another run
     }
     return s;
