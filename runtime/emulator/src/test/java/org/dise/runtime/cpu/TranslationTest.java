@@ -333,6 +333,20 @@ class TranslationTest {
   }
 
   @Test
+  void aScaledThresholdTranslatesOnlyBlocksThatReachIt() {
+    Cpu cpu = ringOfLargeBlocks();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 10);
+    cpu.scaleThreshold(3);
+    assertThat(cpu.translateThreshold()).isEqualTo(30);
+    long round = 48 * 64;
+    assertThat(cpu.run(round * 20)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isEqualTo(0); // 20 runs each: below 30
+    assertThat(cpu.run(round * 15)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isGreaterThan(0);
+    assertThat(cpu.x[10]).isEqualTo(63L * 48 * 35);
+  }
+
+  @Test
   void aPieceEstimatedToFitThatDidNotIsHalved() {
     List<Block> blocks = ringBlocks().subList(0, 2);
     assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}))
