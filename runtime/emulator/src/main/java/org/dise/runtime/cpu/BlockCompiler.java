@@ -15,9 +15,43 @@ import org.dise.runtime.isa.SemanticsTable;
 public final class BlockCompiler {
   /**
    * Most blocks in one generated class (its dispatch switch follows control among them); a unit
-   * whose dispatch method passes HotSpot's 8000-byte limit is split further.
+   * whose dispatch method passes {@link #UNIT_BYTES} is split further.
    */
   private static final int MAX_UNIT = 48;
+
+  /**
+   * The most bytes of a unit's dispatch method (system property {@code acf.unitBytes}, 500 to
+   * HotSpot's 8,000-byte limit for compiled methods): a region whose method would reach it is cut.
+   * C1 spends more per byte on a large method (its linear-scan allocator works over the whole
+   * method, where every guest register the unit holds is a long-lived local): at 4,000 rather than
+   * 8,000 it compiled SQLite's units in a third less time, and they ran no slower
+   * (spec/emulator.md).
+   */
+  static final int UNIT_BYTES =
+      Math.max(
+          500, Math.min(BytecodeTranslator.HUGE_METHOD, Integer.getInteger("acf.unitBytes", 4000)));
+
+  /**
+   * Bytes of installed dispatch methods per step of the translation threshold (system property
+   * {@code acf.footprintStep}; 0: the threshold stays as set): past each step the threshold rises
+   * by its own value, so a program whose hot code is large (SQLite: 1.4 MB of bytecode at the
+   * threshold as set) translates only its hotter blocks once it has translated that much, sparing
+   * the translator and C1 code that runs too few times to repay them, while a program whose
+   * translated code stays under one step (the examples, interp, chess: at most 0.2 MB) is never
+   * affected.
+   */
+  static final int FOOTPRINT_STEP = Math.max(0, Integer.getInteger("acf.footprintStep", 256 << 10));
+
+  /** Bytes of the dispatch methods installed so far. */
+  private long footprint;
+
+  /** Estimates regions' sizes before they are generated. */
+  private final UnitSize size = new UnitSize();
+
+  /** Dispatch methods generated, and of those thrown away as too large. */
+  private int generations;
+
+  private int tooLarge;
 
   /** Blocks waiting for the emulating thread's next {@link #installReady}. */
   private final List<Block> waiting = new ArrayList<>();
@@ -43,6 +77,16 @@ public final class BlockCompiler {
   /** True unless a translation has failed (then the interpreter runs everything). */
   public boolean available() {
     return !failed;
+  }
+
+  /** Dispatch methods generated so far, including those thrown away as too large. */
+  public int generations() {
+    return generations;
+  }
+
+  /** Generations thrown away because the dispatch method passed {@link #UNIT_BYTES}. */
+  public int tooLarge() {
+    return tooLarge;
   }
 
   /** Number of blocks translated so far. */
@@ -110,9 +154,14 @@ public final class BlockCompiler {
   void installReady(Cpu cpu) {
     int minCount = Math.max(1, cpu.translateThreshold() / Region.WARM_DIVISOR);
     for (List<Block> region : Region.form(cpu, waiting, minCount, MAX_UNIT)) {
-      compileSplitting(region, cpu);
+      for (List<Block> piece : size.cut(region, UNIT_BYTES, PIECE_BYTES)) {
+        compileSplitting(piece, cpu);
+      }
     }
     waiting.clear();
+    if (FOOTPRINT_STEP > 0) {
+      cpu.scaleThreshold((int) Math.min(1 << 20, 1 + footprint / FOOTPRINT_STEP));
+    }
   }
 
   /** Installs a unit; a unit one of whose blocks was dropped (its code changed) is out of date. */
@@ -167,12 +216,20 @@ public final class BlockCompiler {
     if (failed) {
       return;
     }
+    generations++;
     try {
-      CompiledBlocks code = BytecodeTranslator.define(blocks, observed, cpu.decodeStage());
+      // A lone block is cut no further: it only has to fit HotSpot's limit.
+      int limit = blocks.size() < 2 ? BytecodeTranslator.HUGE_METHOD : UNIT_BYTES;
+      BytecodeTranslator.Defined d =
+          BytecodeTranslator.define(blocks, observed, cpu.decodeStage(), limit);
+      size.learn(blocks, d.methodBytes());
+      footprint += d.methodBytes();
       compiledBlocks.addAndGet(blocks.size());
-      install(new Unit(blocks, code), cpu);
+      install(new Unit(blocks, d.code()), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
-      for (List<Block> piece : pieces(blocks, e.blockBytes)) {
+      tooLarge++;
+      size.learn(blocks, e.methodBytes);
+      for (List<Block> piece : pieces(blocks, e.blockBytes, PIECE_BYTES)) {
         compileSplitting(piece, cpu);
       }
     } catch (Exception | LinkageError e) {
@@ -185,7 +242,7 @@ public final class BlockCompiler {
    * margin that a piece's own entry, exits and handler (shared among all the blocks in the measure
    * of the whole unit) may add.
    */
-  static final int PIECE_BYTES = BytecodeTranslator.HUGE_METHOD * 3 / 4;
+  static final int PIECE_BYTES = UNIT_BYTES * 3 / 4;
 
   /**
    * Cuts a unit that came out too large into consecutive pieces of at most {@link #PIECE_BYTES}
@@ -195,6 +252,11 @@ public final class BlockCompiler {
    * estimate was off); a lone block is dropped (it stays interpreted).
    */
   static List<List<Block>> pieces(List<Block> blocks, int[] blockBytes) {
+    return pieces(blocks, blockBytes, BytecodeTranslator.HUGE_METHOD * 3 / 4);
+  }
+
+  /** As {@link #pieces(List, int[])}, with pieces of at most {@code pieceBytes}. */
+  static List<List<Block>> pieces(List<Block> blocks, int[] blockBytes, int pieceBytes) {
     List<List<Block>> pieces = new ArrayList<>();
     if (blocks.size() < 2) {
       return pieces;
@@ -202,7 +264,7 @@ public final class BlockCompiler {
     int from = 0;
     long bytes = 0;
     for (int i = 0; i < blocks.size(); i++) {
-      if (i > from && bytes + blockBytes[i] > PIECE_BYTES) {
+      if (i > from && bytes + blockBytes[i] > pieceBytes) {
         pieces.add(blocks.subList(from, i));
         from = i;
         bytes = 0;

@@ -53,9 +53,22 @@ final class BytecodeTranslator {
   /** Defines the unit's class and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
+    return define(blocks, observed, stage, HUGE_METHOD).code();
+  }
+
+  /** A defined unit and the bytes of its dispatch method. */
+  record Defined(CompiledBlocks code, int methodBytes) {}
+
+  /**
+   * Defines the unit's class, throwing {@link TooLarge} when its dispatch method reaches {@code
+   * limit} bytes (at most {@link #HUGE_METHOD}).
+   */
+  static Defined define(List<Block> blocks, boolean observed, DecodeStage stage, int limit)
+      throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
-    byte[] bytes = classBytes(blocks, observed, stage, constants);
+    int[] methodBytes = new int[1];
+    byte[] bytes = classBytes(blocks, observed, stage, constants, limit, methodBytes);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
@@ -65,11 +78,13 @@ final class BytecodeTranslator {
     for (int i = 0; i < blocks.size(); i++) {
       insns[i] = blocks.get(i).insns;
     }
-    return (CompiledBlocks)
-        lookup
-            .lookupClass()
-            .getDeclaredConstructor(DecodedInsn[][].class)
-            .newInstance((Object) insns);
+    CompiledBlocks code =
+        (CompiledBlocks)
+            lookup
+                .lookupClass()
+                .getDeclaredConstructor(DecodedInsn[][].class)
+                .newInstance((Object) insns);
+    return new Defined(code, methodBytes[0]);
   }
 
   /** The class file of a unit (public for tests that inspect or verify it). */
@@ -83,15 +98,21 @@ final class BytecodeTranslator {
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
-    return classBytes(blocks, observed, stage, new ArrayList<>());
+    return classBytes(blocks, observed, stage, new ArrayList<>(), HUGE_METHOD, new int[1]);
   }
 
   /**
    * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
-   * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data.
+   * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large from
+   * {@code limit} bytes of dispatch method, whose size goes to {@code methodBytes[0]}.
    */
   private static byte[] classBytes(
-      List<Block> blocks, boolean observed, DecodeStage stage, List<Object> constants)
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      List<Object> constants,
+      int limit,
+      int[] methodBytes)
       throws TooLarge {
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -125,8 +146,9 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     int[] blockBytes = new int[blocks.size()];
-    if (runMethod(cw, blocks, observed, stage, constants, blockBytes) >= HUGE_METHOD) {
-      throw new TooLarge(blockBytes);
+    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes);
+    if (methodBytes[0] >= limit) {
+      throw new TooLarge(blockBytes, methodBytes[0]);
     }
     if (!constants.isEmpty()) {
       // C1 will not compile a method with an unresolved dynamic constant (it waits for C2): the
@@ -183,9 +205,13 @@ final class BytecodeTranslator {
   static final class TooLarge extends Exception {
     final int[] blockBytes;
 
-    TooLarge(int[] blockBytes) {
+    /** The bytes of the whole method. */
+    final int methodBytes;
+
+    TooLarge(int[] blockBytes, int methodBytes) {
       super(null, null, false, false);
       this.blockBytes = blockBytes;
+      this.methodBytes = methodBytes;
     }
   }
 

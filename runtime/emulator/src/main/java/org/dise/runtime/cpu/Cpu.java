@@ -56,6 +56,9 @@ public final class Cpu extends HartState implements GuestState {
   /** The threshold that applies once the warm-up is over. */
   private int agedThreshold;
 
+  /** The threshold as set, before {@link #scaleThreshold} raised it. */
+  private int baseThreshold;
+
   public Cpu(Memory mem, SyscallHandler syscalls) {
     this.mem = mem;
     this.syscalls = syscalls;
@@ -443,6 +446,7 @@ public final class Cpu extends HartState implements GuestState {
   public void setBlockCompiler(BlockCompiler compiler, int threshold, long warmup) {
     this.compiler = threshold > 0 ? compiler : null;
     this.agedThreshold = threshold;
+    this.baseThreshold = threshold;
     boolean young = this.compiler != null && warmup > instret;
     this.translateThreshold =
         young ? (int) Math.min(Integer.MAX_VALUE, (long) threshold * YOUNG_FACTOR) : threshold;
@@ -469,6 +473,21 @@ public final class Cpu extends HartState implements GuestState {
             b.count = 0;
           }
         });
+  }
+
+  /**
+   * Makes the threshold that applies once the warm-up is over {@code factor} times the threshold as
+   * set ({@link BlockCompiler} raises it with the bytecode translated so far). A block already past
+   * the old threshold was queued then; one below it now needs the new one.
+   */
+  void scaleThreshold(int factor) {
+    if (compiler == null) {
+      return;
+    }
+    agedThreshold = (int) Math.min(Integer.MAX_VALUE, (long) baseThreshold * factor);
+    if (translateFrom == 0) {
+      translateThreshold = agedThreshold;
+    }
   }
 
   /** Makes {@link #run} stop before executing the instruction at {@code addr} (-1: none). */

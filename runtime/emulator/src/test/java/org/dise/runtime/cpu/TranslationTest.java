@@ -289,14 +289,60 @@ class TranslationTest {
     int sum = java.util.Arrays.stream(tooLarge.blockBytes).sum();
     assertThat(sum).isAtLeast(BytecodeTranslator.HUGE_METHOD);
 
-    List<List<Block>> pieces = BlockCompiler.pieces(blocks, tooLarge.blockBytes);
+    assertPiecesFitAndMakeUp(BlockCompiler.pieces(blocks, tooLarge.blockBytes), blocks);
+  }
+
+  /** More than one piece, each generated once without TooLarge, the region's blocks in order. */
+  private static void assertPiecesFitAndMakeUp(List<List<Block>> pieces, List<Block> region)
+      throws Exception {
     assertThat(pieces.size()).isGreaterThan(1);
     List<Block> again = new java.util.ArrayList<>();
     for (List<Block> piece : pieces) {
       BytecodeTranslator.classBytes(piece, false); // no TooLarge: one generation per piece
       again.addAll(piece);
     }
-    assertThat(again).containsExactlyElementsIn(blocks).inOrder();
+    assertThat(again).containsExactlyElementsIn(region).inOrder();
+  }
+
+  @Test
+  void aRegionEstimatedOverTheLimitIsCutBeforeItIsGenerated() throws Exception {
+    List<Block> blocks = ringBlocks();
+    int limit = BytecodeTranslator.HUGE_METHOD;
+    UnitSize size = new UnitSize();
+    // Nothing learned yet: the region is generated as formed.
+    assertThat(size.cut(blocks, limit, limit * 3 / 4)).containsExactly(blocks);
+
+    List<Block> first = blocks.subList(0, 8);
+    size.learn(first, BytecodeTranslator.define(first, false, null, limit).methodBytes());
+    assertThat(size.bytesPerInstruction()).isGreaterThan(0.0);
+    assertPiecesFitAndMakeUp(size.cut(blocks, limit, limit * 3 / 4), blocks);
+    // A region estimated below the limit stays whole.
+    assertThat(size.cut(first, limit, limit * 3 / 4)).containsExactly(first);
+  }
+
+  @Test
+  void aRunThrowsAwayAtMostTheFirstTooLargeGeneration() {
+    Cpu cpu = ringOfLargeBlocks();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 1);
+    assertThat(cpu.run(48 * 64 * 40)).isEqualTo(StopReason.STEP_LIMIT);
+    BlockCompiler compiler = cpu.blockCompiler();
+    assertThat(compiler.compiledBlocks()).isEqualTo(48);
+    assertThat(compiler.tooLarge()).isAtMost(1); // the first region, before anything is learned
+    assertThat(compiler.generations()).isGreaterThan(compiler.tooLarge());
+  }
+
+  @Test
+  void aScaledThresholdTranslatesOnlyBlocksThatReachIt() {
+    Cpu cpu = ringOfLargeBlocks();
+    cpu.setBlockCompiler(new BlockCompiler(new PrintStream(new ByteArrayOutputStream())), 10);
+    cpu.scaleThreshold(3);
+    assertThat(cpu.translateThreshold()).isEqualTo(30);
+    long round = 48 * 64;
+    assertThat(cpu.run(round * 20)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isEqualTo(0); // 20 runs each: below 30
+    assertThat(cpu.run(round * 15)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(cpu.blockCompiler().compiledBlocks()).isGreaterThan(0);
+    assertThat(cpu.x[10]).isEqualTo(63L * 48 * 35);
   }
 
   @Test
