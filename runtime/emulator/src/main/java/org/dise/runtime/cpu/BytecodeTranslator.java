@@ -236,6 +236,20 @@ final class BytecodeTranslator {
     Label partHandler = new Label();
     Label leave = new Label();
     code.taggedHandler(partHandler, leave);
+    // A call into another unit has its own handler too: the callee stored its registers and
+    // named the faulting instruction; the caller only adds its own count.
+    Label callHandler = new Label();
+    CallSite[] calls = new CallSite[blocks.size()];
+    for (int i = 0; i < blocks.size(); i++) {
+      DecodedInsn last = blocks.get(i).insns[blocks.get(i).insns.length - 1];
+      if (UnitContext.MAX_CALL_DEPTH > 0 && isCall(last)) {
+        calls[i] =
+            new CallSite(
+                new Label(), new Label(), new Label(), UnitContext.exitKindOf(last), last.npc);
+        mv.visitTryCatchBlock(
+            calls[i].from, calls[i].to, callHandler, "java/lang/RuntimeException");
+      }
+    }
     mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
     mv.visitLabel(tryStart);
     mv.visitLabel(loop);
@@ -257,6 +271,7 @@ final class BytecodeTranslator {
       mv.visitVarInsn(LLOAD, R_BUDGET);
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFLE, fits);
+      exitKind(mv, UnitContext.EXIT_BUDGET);
       setUnitSteps(mv);
       code.storeWritten();
       lconst(mv, b.start);
@@ -307,9 +322,22 @@ final class BytecodeTranslator {
         jumpTo(mv, i, fallId, cases[fallId], leave);
         mv.visitLabel(no);
       }
+      exitKind(mv, UnitContext.exitKindOf(last));
+      CallSite call = calls[i];
       if (last.exec == Op.JALR) {
         mv.visitVarInsn(LLOAD, R_PC);
         mv.visitMethodInsn(INVOKESTATIC, NAME, "lookup", "(J)I", false);
+        if (call != null) {
+          // In the unit: as any transfer; else the callee's unit is called from here.
+          mv.visitInsn(DUP);
+          mv.visitVarInsn(ISTORE, R_ID);
+          mv.visitJumpInsn(IFGE, check);
+          mv.visitJumpInsn(GOTO, call.site);
+          continue;
+        }
+      } else if (call != null && takenId == null) {
+        mv.visitJumpInsn(GOTO, call.site);
+        continue;
       } else {
         iconst(mv, -1);
       }
@@ -319,6 +347,13 @@ final class BytecodeTranslator {
     Label blocksEnd = new Label();
     mv.visitLabel(blocksEnd);
     code.emitOutOfLine();
+    for (int i = 0; i < blocks.size(); i++) {
+      if (calls[i] != null) {
+        Block b = blocks.get(i);
+        Integer contId = ids.get(b.insns[b.insns.length - 1].npc);
+        callSite(mv, code, calls[i], contId == null ? null : cases[contId], contId, leave);
+      }
+    }
     mv.visitLabel(dflt);
     setUnitSteps(mv);
     code.storeWritten();
@@ -328,6 +363,7 @@ final class BytecodeTranslator {
     mv.visitLabel(check);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitJumpInsn(IFLT, leave);
+    exitKind(mv, UnitContext.EXIT_CHECK);
     staleOrPending(mv, leave);
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
@@ -370,6 +406,19 @@ final class BytecodeTranslator {
     mv.visitInsn(AALOAD);
     mv.visitFieldInsn(PUTFIELD, CTX, "faultInsn", "L" + INSN + ";");
     mv.visitInsn(ATHROW);
+    // catch (RuntimeException e) around a call into another unit: the caller's count comes
+    // back, and the instructions it ran before the call count as retired.
+    mv.visitLabel(callHandler);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitInsn(DUP);
+    mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LADD);
+    mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+    mv.visitInsn(ATHROW);
     Label end = new Label();
     mv.visitLabel(end);
     mv.visitMaxs(0, 0);
@@ -405,10 +454,103 @@ final class BytecodeTranslator {
     iconst(mv, to);
     mv.visitVarInsn(ISTORE, R_ID);
     if (to <= from) {
+      exitKind(mv, UnitContext.EXIT_CHECK);
       staleOrPending(mv, leave);
       mv.visitJumpInsn(IFNE, leave);
     }
     mv.visitJumpInsn(GOTO, target);
+  }
+
+  /**
+   * A block ending in a guest call ({@code jal} or {@code jalr} with a link register) whose callee
+   * is not in the unit: {@code site} is where its exit goes, the call's JVM range is {@code from}
+   * to {@code to}, {@code kind} the exit kind when the call leaves after all, and {@code
+   * returnAddress} where the callee's return comes back to.
+   */
+  private record CallSite(Label site, Label from, Label to, int kind, long returnAddress) {}
+
+  /** True for a transfer that writes a link register: a call (the RISC-V calling convention). */
+  static boolean isCall(DecodedInsn last) {
+    return (last.exec == Op.JAL || last.exec == Op.JALR) && UnitRegisters.real(last.rd);
+  }
+
+  /**
+   * A call out of the unit, R_PC holding the callee's address: when {@link UnitContext#callee}
+   * finds it translated, the caller's registers go to x[] and the callee's unit runs as a JVM call
+   * with what is left of the budget, its count added to n. When it comes back to the call's return
+   * address, that block is in the unit ({@code cont}), the unit is current and nothing is pending,
+   * the caller reloads its registers and goes on there: the guest's return came back into the
+   * caller's code without the dispatcher, the host stack serving as a return stack that is checked
+   * against the actual target. Any other pc leaves the unit (x[] is already current).
+   */
+  private static void callSite(
+      MethodVisitor mv, BlockEmitter code, CallSite call, Label cont, Integer contId, Label leave) {
+    Label noCall = new Label();
+    Label out = new Label();
+    mv.visitLabel(call.site);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "callee", "(JJ)L" + COMPILED + ";", false);
+    mv.visitInsn(DUP);
+    mv.visitJumpInsn(IFNULL, noCall);
+    code.storeWritten();
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterCall", "(J)V", false);
+    mv.visitLabel(call.from);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CTX, "calleeId", "I");
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(ALOAD, R_X);
+    mv.visitVarInsn(ALOAD, R_F);
+    mv.visitVarInsn(ALOAD, R_MEM);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitMethodInsn(
+        INVOKEVIRTUAL, COMPILED, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", false);
+    mv.visitLabel(call.to);
+    mv.visitVarInsn(LSTORE, R_PC);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LSTORE, R_N);
+    if (cont != null) {
+      leaveUnlessAt(mv, R_PC, call.returnAddress, out);
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "resumes", "()Z", false);
+      mv.visitJumpInsn(IFEQ, out);
+      code.enter();
+      loadVector(mv);
+      iconst(mv, contId);
+      mv.visitVarInsn(ISTORE, R_ID);
+      mv.visitJumpInsn(GOTO, cont);
+    }
+    // Leaves with the callee's pc; x[] holds the registers (the locals are out of date).
+    mv.visitLabel(out);
+    setUnitSteps(mv);
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitInsn(LRETURN);
+    mv.visitLabel(noCall);
+    mv.visitInsn(POP);
+    exitKind(mv, call.kind);
+    mv.visitJumpInsn(GOTO, leave);
+  }
+
+  /** With {@link UnitContext#EXIT_STATS}: the unit records why it is about to return. */
+  static void exitKind(MethodVisitor mv, int kind) {
+    if (UnitContext.EXIT_STATS) {
+      mv.visitVarInsn(ALOAD, R_CPU);
+      iconst(mv, kind);
+      mv.visitFieldInsn(PUTFIELD, CTX, "exitKind", "I");
+    }
   }
 
   /**
