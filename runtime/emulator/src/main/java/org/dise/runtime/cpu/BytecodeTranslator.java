@@ -512,8 +512,26 @@ final class BytecodeTranslator {
     mv.visitInsn(LSUB);
     mv.visitMethodInsn(
         INVOKEVIRTUAL, COMPILED, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", false);
-    mv.visitLabel(call.to);
     mv.visitVarInsn(LSTORE, R_PC);
+    // A callee whose unit ended before its return: followed from here, keeping this frame.
+    Label back = new Label();
+    mv.visitVarInsn(LLOAD, R_PC);
+    lconst(mv, call.returnAddress);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(IFEQ, back);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_PC);
+    lconst(mv, call.returnAddress);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitVarInsn(ALOAD, R_X);
+    mv.visitVarInsn(ALOAD, R_F);
+    mv.visitVarInsn(ALOAD, R_MEM);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "follow", "(JJJ[J[JL" + MEM + ";)J", false);
+    mv.visitVarInsn(LSTORE, R_PC);
+    mv.visitLabel(back);
+    mv.visitLabel(call.to);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_N);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);

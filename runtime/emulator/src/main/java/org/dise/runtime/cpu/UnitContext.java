@@ -107,6 +107,37 @@ final class UnitContext {
   }
 
   /**
+   * After a call site's callee came back at {@code pc}, not the call's return address {@code ret}
+   * (its unit ended inside the callee): follows the callee from unit to unit as the dispatcher
+   * would (the same tests, {@link #callee}), so that the caller's frame stays on the host stack for
+   * the return, until control reaches {@code ret} or must leave. Returns the pc, and leaves in
+   * {@link #unitSteps} the instructions run since the call (the first unit's included); if a unit
+   * throws, {@link #unitSteps} counts what retired before the fault, as for one unit.
+   */
+  long follow(long pc, long ret, long budget, long[] x, long[] f, Memory mem) {
+    long steps = unitSteps;
+    cpu.instret += steps; // the next unit sees the exact count
+    try {
+      while (pc != ret && !cpu.halted) {
+        CompiledBlocks code = callee(pc, budget - steps);
+        if (code == null) {
+          break;
+        }
+        pc = code.run(calleeId, this, x, f, mem, budget - steps);
+        steps += unitSteps;
+        cpu.instret += unitSteps;
+      }
+    } catch (RuntimeException e) {
+      unitSteps += steps;
+      cpu.instret -= steps;
+      throw e;
+    }
+    cpu.instret -= steps;
+    unitSteps = steps;
+    return pc;
+  }
+
+  /**
    * Whether a caller whose callee came back to the call's return address may go on in its own unit:
    * not when an interrupt or thread switch is pending or the guest exited (the dispatcher's tests).
    */
