@@ -30,6 +30,21 @@ public final class BlockCompiler {
     this.notices = notices;
   }
 
+  /**
+   * How deep guest calls between units may nest on the host stack (0: not at all, every call and
+   * return goes through the dispatcher); units translated while it is 0 have no call sites.
+   */
+  private volatile int callDepth = UnitContext.DEFAULT_CALL_DEPTH;
+
+  int callDepth() {
+    return callDepth;
+  }
+
+  /** Sets {@link #callDepth} for the units translated from now on. */
+  void setCallDepth(int depth) {
+    callDepth = depth;
+  }
+
   /** Whether translations report their blocks to the cpu's block observer. */
   private volatile boolean observed;
 
@@ -168,7 +183,8 @@ public final class BlockCompiler {
       return;
     }
     try {
-      CompiledBlocks code = BytecodeTranslator.define(blocks, observed, cpu.decodeStage());
+      CompiledBlocks code =
+          BytecodeTranslator.define(blocks, observed, cpu.decodeStage(), callDepth > 0);
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, code), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
@@ -220,7 +236,7 @@ public final class BlockCompiler {
   /** Translates blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
     try {
-      CompiledBlocks code = BytecodeTranslator.define(batch, observed, null);
+      CompiledBlocks code = BytecodeTranslator.define(batch, observed, null, callDepth > 0);
       compiledBlocks.addAndGet(batch.size());
       return new Unit(List.copyOf(batch), code);
     } catch (BytecodeTranslator.TooLarge e) {

@@ -50,12 +50,21 @@ final class BytecodeTranslator {
               + "Ljava/lang/Object;",
           false);
 
-  /** Defines the unit's class and returns its instance. */
+  /** Defines the unit's class, without call sites, and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
+    return define(blocks, observed, stage, false);
+  }
+
+  /**
+   * Defines the unit's class and returns its instance; with {@code calls}, a call out of the unit
+   * runs its callee's unit from the call site ({@link #callSite}).
+   */
+  static CompiledBlocks define(
+      List<Block> blocks, boolean observed, DecodeStage stage, boolean calls) throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
-    byte[] bytes = classBytes(blocks, observed, stage, constants);
+    byte[] bytes = classBytes(blocks, observed, stage, constants, calls);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
@@ -83,7 +92,7 @@ final class BytecodeTranslator {
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
-    return classBytes(blocks, observed, stage, new ArrayList<>());
+    return classBytes(blocks, observed, stage, new ArrayList<>(), false);
   }
 
   /**
@@ -91,7 +100,11 @@ final class BytecodeTranslator {
    * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data.
    */
   private static byte[] classBytes(
-      List<Block> blocks, boolean observed, DecodeStage stage, List<Object> constants)
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      List<Object> constants,
+      boolean calls)
       throws TooLarge {
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -125,7 +138,7 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     int[] blockBytes = new int[blocks.size()];
-    if (runMethod(cw, blocks, observed, stage, constants, blockBytes) >= HUGE_METHOD) {
+    if (runMethod(cw, blocks, observed, stage, constants, blockBytes, calls) >= HUGE_METHOD) {
       throw new TooLarge(blockBytes);
     }
     if (!constants.isEmpty()) {
@@ -201,7 +214,8 @@ final class BytecodeTranslator {
       boolean observed,
       DecodeStage stage,
       List<Object> constants,
-      int[] blockBytes) {
+      int[] blockBytes,
+      boolean callSites) {
     MethodVisitor mv =
         cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -242,7 +256,7 @@ final class BytecodeTranslator {
     CallSite[] calls = new CallSite[blocks.size()];
     for (int i = 0; i < blocks.size(); i++) {
       DecodedInsn last = blocks.get(i).insns[blocks.get(i).insns.length - 1];
-      if (UnitContext.MAX_CALL_DEPTH > 0 && isCall(last)) {
+      if (callSites && isCall(last)) {
         calls[i] =
             new CallSite(
                 new Label(), new Label(), new Label(), UnitContext.exitKindOf(last), last.npc);

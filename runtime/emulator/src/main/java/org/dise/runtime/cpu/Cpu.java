@@ -456,6 +456,9 @@ public final class Cpu extends HartState implements GuestState {
    */
   public void setBlockCompiler(BlockCompiler compiler, int threshold, long warmup) {
     this.compiler = threshold > 0 ? compiler : null;
+    if (this.compiler != null) {
+      unit.maxCallDepth = compiler.callDepth();
+    }
     this.agedThreshold = threshold;
     boolean young = this.compiler != null && warmup > instret;
     this.translateThreshold =

@@ -45,13 +45,18 @@ final class UnitContext {
   // ---------------------------------------------------------------- calls kept in translated code
 
   /**
-   * How deep translated calls may nest on the host stack ({@link #callee}): a guest call whose
-   * callee is translated in another unit runs as a JVM call from the caller's unit, and its return
-   * comes back into the caller's code (spec/emulator.md, "Calls between units"). Deeper recursion
-   * leaves through the dispatcher as before, so the host stack stays bounded (a unit's frame is
-   * under 2 KB even interpreted).
+   * How deep translated calls may nest on the host stack by default ({@code -Dacf.callDepth=N}; 0,
+   * the default: units return to the dispatcher at every call and return, see below). With N > 0 a
+   * guest call whose callee is translated in another unit runs as a JVM call from the caller's
+   * unit, and its return comes back into the caller's code (spec/emulator.md, "Calls between
+   * units"); deeper recursion leaves through the dispatcher, so the host stack stays bounded. Off
+   * by default because it measured slower: a third to three quarters fewer dispatcher entries on
+   * chess, interp and SQLite, but 10-17% more CPU (docs/benchmarks.md, issue 29).
    */
-  static final int MAX_CALL_DEPTH = Integer.getInteger("acf.callDepth", 48);
+  static final int DEFAULT_CALL_DEPTH = Integer.getInteger("acf.callDepth", 0);
+
+  /** This hart's nesting limit (its block compiler's {@link BlockCompiler#callDepth}). */
+  int maxCallDepth = DEFAULT_CALL_DEPTH;
 
   /** The decode cache's block table (the dispatcher's lookup, done here for a call site). */
   private final Block[][] blockPages;
@@ -72,7 +77,7 @@ final class UnitContext {
    * current blocks, so code written since is never reached).
    */
   CompiledBlocks callee(long pc, long left) {
-    if (depth >= MAX_CALL_DEPTH
+    if (depth >= maxCallDepth
         || cpu.interruptRequested
         || cpu.breakpoint >= 0
         || (pc >>> 32) != 0) {

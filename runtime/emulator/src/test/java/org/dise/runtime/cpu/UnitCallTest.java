@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
  * interrupts.
  */
 class UnitCallTest {
+  /** The nesting limit these tests translate with (-Dacf.callDepth's default is 0: off). */
+  private static final int DEPTH = 48;
+
   private static final long CODE = 0x10000;
   private static final long STACK = 0x40000;
   private static final long TABLE = 0x50000;
@@ -64,14 +67,14 @@ class UnitCallTest {
     mem.map(STACK, 16 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE);
     mem.map(TABLE, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE);
     // main: call F; a2 += 1; a0 = a3; loop.
-    put(
+    UnitChainTest.put(
         mem,
         CODE,
         UnitChainTest.jal(RA, F - CODE),
         addi(A2, A2, 1),
         addi(A0, A3, 0),
         UnitChainTest.jal(0, -12));
-    put(
+    UnitChainTest.put(
         mem,
         F,
         UnitChainTest.branch(0, A0, 0, 36), // beq a0, x0, ret
@@ -84,7 +87,7 @@ class UnitCallTest {
         addi(SP, SP, 16),
         addi(A1, A1, 1),
         jalr(0, RA));
-    put(
+    UnitChainTest.put(
         mem,
         G,
         UnitChainTest.branch(0, A0, 0, 32), // beq a0, x0, ret
@@ -108,7 +111,14 @@ class UnitCallTest {
 
   /** Translates the blocks at each group of starts as one unit (each block built first). */
   private static void units(Cpu cpu, long[]... groups) {
+    unitsNesting(cpu, DEPTH, groups);
+  }
+
+  /** {@link #units} translated with nesting limit {@code depth} (0: no call sites). */
+  private static void unitsNesting(Cpu cpu, int depth, long[]... groups) {
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    compiler.setCallDepth(depth);
+    cpu.unitContext().maxCallDepth = depth;
     for (long[] starts : groups) {
       List<Block> blocks = Arrays.stream(starts).mapToObj(cpu::blockAt).toList();
       BlockCompiler.install(compiler.compile(blocks), cpu);
@@ -146,7 +156,7 @@ class UnitCallTest {
 
   @Test
   void indirectCallsAndRecursionDeeperThanTheNestingMatchTheInterpreter() {
-    int depth = 3 * UnitContext.MAX_CALL_DEPTH + 5;
+    int depth = 3 * DEPTH + 5;
     long steps = 50 * (9L * depth + 4);
     Cpu translated = recursionPair(depth, steps)[1];
     assertThat(translated.x[A2]).isGreaterThan(40L); // rounds of main
@@ -168,6 +178,24 @@ class UnitCallTest {
     assertThat(c.nestedReturns()).isGreaterThan(c.nestedCalls() - 100);
     // main's loop enters translated code from the dispatcher about once a round.
     assertThat(c.unitEntries()).isLessThan(2 * translated.x[A2] + 10);
+  }
+
+  @Test
+  void withoutCallSitesEveryCallAndReturnGoesThroughTheDispatcher() {
+    // The default (-Dacf.callDepth=0): the units have no call sites, the same guest state.
+    Cpu interpreted = recursion(20);
+    Cpu translated = recursion(20);
+    unitsNesting(
+        translated,
+        0,
+        new long[] {CODE, CODE + 4},
+        new long[] {F, F + 4, F + 24, F + 36},
+        new long[] {G, G + 4, G + 20, G + 32});
+    assertThat(interpreted.run(20_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(translated.run(20_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(translated, interpreted);
+    assertThat(translated.counters().nestedCalls()).isEqualTo(0L);
+    assertThat(translated.counters().unitEntries()).isGreaterThan(2 * 20 * translated.x[A2]);
   }
 
   @Test
@@ -217,7 +245,7 @@ class UnitCallTest {
     Memory mem = new Memory();
     mem.map(CODE, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE | Memory.PROT_EXEC);
     long c = CODE + 8;
-    put(
+    UnitChainTest.put(
         mem,
         CODE,
         addi(A0, A0, 1),
