@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -297,6 +298,31 @@ public final class Store implements AutoCloseable {
       q.setObject(i + 1, args.get(i));
     }
     return q;
+  }
+
+  /** One row of a result set, read into a value. */
+  interface Row<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** Runs the query {@code sql} with {@code args} bound in order and reads every row. */
+  static <T> List<T> query(Connection c, String sql, List<Object> args, Row<T> row)
+      throws SQLException {
+    List<T> out = new ArrayList<>();
+    try (PreparedStatement q = prepare(c, sql, args);
+        ResultSet rs = q.executeQuery()) {
+      while (rs.next()) {
+        out.add(row.read(rs));
+      }
+    }
+    return out;
+  }
+
+  /** Runs the statement {@code sql} with {@code args} bound in order; the rows it changed. */
+  static int update(Connection c, String sql, List<Object> args) throws SQLException {
+    try (PreparedStatement q = prepare(c, sql, args)) {
+      return q.executeUpdate();
+    }
   }
 
   static String json(Object o) {

@@ -45,16 +45,17 @@ final class StoreIngest {
 
   /** Whether the store already holds this part of this device's upload (idempotence key). */
   private static boolean held(Connection c, Upload u) throws SQLException {
-    try (PreparedStatement q =
-        c.prepareStatement(
-            "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?")) {
-      q.setString(1, u.device());
-      q.setString(2, u.uploadId());
-      q.setInt(3, u.part());
-      try (ResultSet rs = q.executeQuery()) {
-        return rs.next();
-      }
-    }
+    return !Store.query(
+            c,
+            "SELECT 1 FROM uploads WHERE device = ? AND upload_id = ? AND part = ?",
+            partKey(u),
+            rs -> true)
+        .isEmpty();
+  }
+
+  /** The key of one part of one device's upload: device, upload id, part. */
+  private static List<Object> partKey(Upload u) {
+    return List.of(u.device(), u.uploadId(), u.part());
   }
 
   private Store.Ingested ingestIn(Connection c, Upload u, long bytes, double threshold)
@@ -63,15 +64,11 @@ final class StoreIngest {
       return Store.Ingested.DUPLICATE;
     }
     long now = store.now();
-    try (PreparedStatement p =
-        c.prepareStatement(
-            "INSERT INTO programs (sha256, name,"
-                + " first_seen_ms) VALUES (?, ?, ?) ON CONFLICT (sha256) DO NOTHING")) {
-      p.setString(1, u.programSha256());
-      p.setString(2, u.programName());
-      p.setLong(3, now);
-      p.executeUpdate();
-    }
+    Store.update(
+        c,
+        "INSERT INTO programs (sha256, name, first_seen_ms) VALUES (?, ?, ?)"
+            + " ON CONFLICT (sha256) DO NOTHING",
+        List.of(u.programSha256(), u.programName(), now));
     addProgramTotals(c, u);
     Upload.Figures f = u.figures();
     try (PreparedStatement i =
@@ -132,15 +129,12 @@ final class StoreIngest {
     for (int t : u.trace()) {
       trace.append(trace.length() == 0 ? "" : ",").append(t < 0 ? -1 : centerPhase.get(t));
     }
-    try (PreparedStatement t =
-        c.prepareStatement(
-            "UPDATE uploads SET phase_trace = ? WHERE device = ? AND upload_id = ? AND part = ?")) {
-      t.setString(1, trace.toString());
-      t.setString(2, u.device());
-      t.setString(3, u.uploadId());
-      t.setInt(4, u.part());
-      t.executeUpdate();
-    }
+    List<Object> args = new ArrayList<>(List.of(trace.toString()));
+    args.addAll(partKey(u));
+    Store.update(
+        c,
+        "UPDATE uploads SET phase_trace = ? WHERE device = ? AND upload_id = ? AND part = ?",
+        args);
     return Store.Ingested.STORED;
   }
 
@@ -186,16 +180,11 @@ final class StoreIngest {
         best = known.size();
         known.add(p.signature());
         figures.add(new long[4]);
-        try (PreparedStatement i =
-            c.prepareStatement(
-                "INSERT INTO phases (program_sha256,"
-                    + " phase, signature, intervals, instructions, sampled_intervals,"
-                    + " sampled_instructions) VALUES (?, ?, ?, 0, 0, 0, 0)")) {
-          i.setString(1, u.programSha256());
-          i.setInt(2, best);
-          i.setString(3, Store.signatureText(p.signature()));
-          i.executeUpdate();
-        }
+        Store.update(
+            c,
+            "INSERT INTO phases (program_sha256, phase, signature, intervals, instructions,"
+                + " sampled_intervals, sampled_instructions) VALUES (?, ?, ?, 0, 0, 0, 0)",
+            List.of(u.programSha256(), best, Store.signatureText(p.signature())));
       }
       out.put(p.localPhase(), best);
       // Every sum checked before it is written: a part that would take one past 2^63-1 is
@@ -206,20 +195,19 @@ final class StoreIngest {
       for (int k = 0; k < 4; k++) {
         have[k] = checkedSum(have[k], add[k], "phase " + best + "'s " + names[k]);
       }
-      try (PreparedStatement up =
-          c.prepareStatement(
-              "UPDATE phases SET intervals = intervals"
-                  + " + ?, instructions = instructions + ?, sampled_intervals = sampled_intervals + ?,"
-                  + " sampled_instructions = sampled_instructions + ? WHERE program_sha256 = ? AND"
-                  + " phase = ?")) {
-        up.setLong(1, p.intervals());
-        up.setLong(2, p.instructions());
-        up.setLong(3, p.sampledIntervals());
-        up.setLong(4, p.sampledInstructions());
-        up.setString(5, u.programSha256());
-        up.setInt(6, best);
-        up.executeUpdate();
-      }
+      Store.update(
+          c,
+          "UPDATE phases SET intervals = intervals"
+              + " + ?, instructions = instructions + ?, sampled_intervals = sampled_intervals + ?,"
+              + " sampled_instructions = sampled_instructions + ? WHERE program_sha256 = ? AND"
+              + " phase = ?",
+          List.of(
+              p.intervals(),
+              p.instructions(),
+              p.sampledIntervals(),
+              p.sampledInstructions(),
+              u.programSha256(),
+              best));
       try (PreparedStatement w =
           c.prepareStatement(
               "INSERT INTO phase_weights (program_sha256,"
@@ -275,24 +263,28 @@ final class StoreIngest {
   private static void addProgramTotals(Connection c, Upload u)
       throws SQLException, UploadException {
     Upload.Figures f = u.figures();
-    try (PreparedStatement q =
-        c.prepareStatement(
+    long[] add = {f.intervals(), f.sampledIntervals(), f.instructions(), f.sampledInstructions()};
+    List<Object> args = new ArrayList<>();
+    for (long a : add) {
+      args.add(a);
+    }
+    args.add(u.programSha256());
+    for (long a : add) {
+      args.add(Long.MAX_VALUE - a);
+    }
+    int changed =
+        Store.update(
+            c,
             "UPDATE programs SET intervals = intervals + ?, sampled_intervals = sampled_intervals"
                 + " + ?, instructions = instructions + ?, sampled_instructions ="
                 + " sampled_instructions + ? WHERE sha256 = ? AND intervals <= ? AND"
-                + " sampled_intervals <= ? AND instructions <= ? AND sampled_instructions <= ?")) {
-      long[] add = {f.intervals(), f.sampledIntervals(), f.instructions(), f.sampledInstructions()};
-      for (int i = 0; i < 4; i++) {
-        q.setLong(1 + i, add[i]);
-        q.setLong(6 + i, Long.MAX_VALUE - add[i]);
-      }
-      q.setString(5, u.programSha256());
-      if (q.executeUpdate() == 0) {
-        throw new UploadException(
-            422,
-            "this part would take the program's interval or instruction totals past 2^63-1;"
-                + " the center refuses it");
-      }
+                + " sampled_intervals <= ? AND instructions <= ? AND sampled_instructions <= ?",
+            args);
+    if (changed == 0) {
+      throw new UploadException(
+          422,
+          "this part would take the program's interval or instruction totals past 2^63-1;"
+              + " the center refuses it");
     }
   }
 }

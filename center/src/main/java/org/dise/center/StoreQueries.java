@@ -46,19 +46,16 @@ final class StoreQueries {
               List<Object> args = new ArrayList<>(List.of(sink));
               where(sql, args, f);
               sql.append(" ORDER BY u.received_ms, u.upload_id, u.part");
-              List<ProfileTable> out = new ArrayList<>();
-              try (PreparedStatement q = Store.prepare(c, sql.toString(), args);
-                  ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                  out.add(
+              return Store.query(
+                  c,
+                  sql.toString(),
+                  args,
+                  rs ->
                       new ProfileTable(
                           Store.strings(rs.getString(1)),
                           Store.rows(rs.getString(4)),
                           Store.strings(rs.getString(2)),
                           rs.getString(3)));
-                }
-              }
-              return out;
             });
     if (tables.isEmpty()) {
       return null;
@@ -98,14 +95,7 @@ final class StoreQueries {
           List<Object> args = new ArrayList<>();
           where(sql, args, f);
           sql.append(" ORDER BY pr.sink");
-          List<String> out = new ArrayList<>();
-          try (PreparedStatement q = Store.prepare(c, sql.toString(), args);
-              ResultSet rs = q.executeQuery()) {
-            while (rs.next()) {
-              out.add(rs.getString(1));
-            }
-          }
-          return out;
+          return Store.query(c, sql.toString(), args, rs -> rs.getString(1));
         });
   }
 

@@ -155,18 +155,6 @@ public final class BurstyExperiment extends SplitExperiment {
    * run each; a setting's overlap is measured against its program's complete trace when the runs
    * are collected.
    */
-  /** A part of a run's result read back as {@code type}. */
-  private static <T> T read(JsonNode n, Class<T> type) {
-    try {
-      return Results.MAPPER
-          .readerFor(type)
-          .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .treeToValue(n, type);
-    } catch (java.io.IOException e) {
-      throw new ExperimentException("a bursty run's result: cannot read it: " + e.getMessage());
-    }
-  }
-
   @Override
   public List<RunSpec> plan(Lab lab) {
     List<RunSpec> out = new ArrayList<>();
@@ -239,8 +227,10 @@ public final class BurstyExperiment extends SplitExperiment {
       int[] s = {
         Integer.parseInt(spec.setting("nCheck0")), Integer.parseInt(spec.setting("nInstr0"))
       };
-      CostReport cost = read(results.get(i).path("cost"), CostReport.class);
-      Streams q = read(results.get(i).path("streams"), Streams.class);
+      CostReport cost =
+          Results.read(results.get(i).path("cost"), CostReport.class, "a bursty run's result");
+      Streams q =
+          Results.read(results.get(i).path("streams"), Streams.class, "a bursty run's result");
       if (s[0] == 0) {
         p = q;
         speeds.add(p.cpuUsPerReference());

@@ -197,17 +197,7 @@ public final class OverheadExperiment extends SplitExperiment {
     for (int i = 0; i < plan.size(); i++) {
       RunSpec s = plan.get(i);
       JsonNode n = results.get(i);
-      JsonNode c = n.path("cost");
-      CostReport cost =
-          new CostReport(
-              c.path("applicationInstructions").asLong(),
-              c.path("insertedInstructions").asLong(),
-              c.path("replacements").asLong(),
-              c.path("stallCycles").asLong(),
-              c.path("handlerCalls").asLong(),
-              c.path("handlerCycles").asLong(),
-              c.path("interrupts").asLong(),
-              c.path("interruptCycles").asLong());
+      CostReport cost = Results.read(n.path("cost"), CostReport.class, "an overhead run's result");
       out.add(
           new Measured(
               lab.workload(s),

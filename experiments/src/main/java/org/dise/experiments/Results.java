@@ -28,6 +28,21 @@ public final class Results {
   static final ObjectMapper MAPPER =
       new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
+  /**
+   * A record a result holds, read back with the mapper that wrote it (members it does not know are
+   * passed over); {@code what} names the result in the error.
+   */
+  static <T> T read(JsonNode n, Class<T> type, String what) {
+    try {
+      return MAPPER
+          .readerFor(type)
+          .without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .treeToValue(n, type);
+    } catch (java.io.IOException e) {
+      throw new ExperimentException(what + ": cannot read it: " + e.getMessage());
+    }
+  }
+
   /** What {@link #state} finds for one run. */
   public enum State {
     PENDING,

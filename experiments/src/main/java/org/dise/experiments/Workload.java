@@ -1,14 +1,11 @@
 package org.dise.experiments;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
+import org.dise.center.DeviceReporter;
 
 /**
  * A program and its arguments, as {@code --programs} names it: {@code NAME[:ARG[:ARG...]]}, where
@@ -53,19 +50,12 @@ public record Workload(String label, Path program, List<String> args) {
     return out;
   }
 
-  /** The program file's SHA-256, for the report. */
+  /** The program file's SHA-256, for the report (the digest the center keys programs by). */
   public String sha256() {
-    try (InputStream in = Files.newInputStream(program)) {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0; ) {
-        md.update(buf, 0, n);
-      }
-      return HexFormat.of().formatHex(md.digest());
+    try {
+      return DeviceReporter.sha256(program);
     } catch (IOException e) {
       throw new ExperimentException(program + ": cannot read: " + e.getMessage());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 

@@ -22,8 +22,6 @@ import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.sink.Sink;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Several ACF files active at once (Section 3.5, "merging ... overlapping profiles";
@@ -73,8 +71,7 @@ class CompositionTest {
     return new Run(out.toString(StandardCharsets.UTF_8), m, engine);
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void eachComposedProfileIsWhatItIsAlone(Engine kind) throws Exception {
     Run pairs = run(kind, (ProductionSet) compose("pairs.acf", EngineEndToEndTest.CALL_PAIRS), "3");
     Run methods =
@@ -107,8 +104,7 @@ class CompositionTest {
    * spells the order (the last ecall, exit_group, ends the run after its before-parts: ...1234 1234
    * 12, so 0x123412 in the low digits); the guest's output shows each ecall ran once.
    */
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void mergedSequencesRunBeforePartsThenTheInstructionOnceThenAfterParts(Engine kind)
       throws Exception {
     String a =

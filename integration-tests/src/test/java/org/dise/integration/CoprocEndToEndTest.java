@@ -11,8 +11,6 @@ import org.dise.runtime.profiles.sink.coproc.EdgeProfiler;
 import org.dise.runtime.profiles.sink.coproc.SampledValueProfiler;
 import org.dise.runtime.profiles.sink.coproc.ValueProfiler;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The profiling co-processor (coproc.acf, tag(sink)) on the program with known value distributions
@@ -41,8 +39,7 @@ class CoprocEndToEndTest {
         .orElseThrow();
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void invarianceEstimatesAreWithinTolerance(Engine kind) throws Exception {
     String acf =
         "sink v = value_profile(slots = 8, buffer = 8, service_cycles = 4);\n"

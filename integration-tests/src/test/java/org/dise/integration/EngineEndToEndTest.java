@@ -27,8 +27,6 @@ import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.OpClass;
 import org.dise.runtime.sink.ProfileTable;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The issue's tests 1-4 end to end: ACF text through the front end and lowering into the
@@ -146,8 +144,7 @@ class EngineEndToEndTest {
     return pairs;
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void callPairProfileEqualsTheProgramsOwnCounts(Engine kind) throws Exception {
     Run r = run(kind, CALL_PAIRS, "4");
     Map<String, Long> own = ownPairs(r.stdout());
@@ -192,8 +189,7 @@ class EngineEndToEndTest {
     return new Exhaustive(branches, callees, backward, cpu.instret());
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void regionProfileEqualsAnIndependentBranchCounter(Engine kind) throws Exception {
     Run r = run(kind, REGIONS, "2");
     Exhaustive x = stepThrough("2");
@@ -226,8 +222,7 @@ class EngineEndToEndTest {
     return out;
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void methodProfileEqualsTheProgramsCallsAndAnIndependentBranchCounter(Engine kind)
       throws Exception {
     Run r = run(kind, METHODS, "3");
@@ -249,8 +244,7 @@ class EngineEndToEndTest {
     assertThat(branches).isEqualTo(expectedBranches);
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void codewordsSwitchSamplingOnAndOff(Engine kind) throws Exception {
     Run r = run(kind, CALL_PAIRS, "codewords", "5");
     Map<String, Long> own = ownPairs(r.stdout());
@@ -270,8 +264,7 @@ class EngineEndToEndTest {
           + "  ebreak;\n"
           + "  .ok: T.INSN\n";
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void storeWatchpointStopsExactlyOnWritesIntoTheRange(Engine kind) throws Exception {
     Run plain = run(kind, null, "store", "5");
     String[] first = plain.stdout().split("\n")[0].split(" ");
@@ -293,8 +286,7 @@ class EngineEndToEndTest {
     assertThat(inside.machine().symbols().lookup(f.pc()).map(Symbol::name)).hasValue("main");
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void withTheFlagOffNothingIsReplacedAndTheRunIsUnchanged(Engine kind) throws Exception {
     String acf = "counter sampling(index = 0, init = 1);\n" + CALL_PAIRS;
     Run plain = run(kind, null, "3");

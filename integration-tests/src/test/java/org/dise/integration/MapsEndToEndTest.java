@@ -14,8 +14,6 @@ import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.sink.ProfileTable;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Aggregation maps with known answers (issue 13): the example ACFs of examples/acf run on
@@ -68,8 +66,7 @@ class MapsEndToEndTest {
     return out;
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void branchOutcomesPerBranchInOneCountMap(Engine engine) throws Exception {
     List<Map<String, String>> rows = rows("branch_outcomes.acf", engine, "count_negatives");
     // bgez over 200 values, 40 negative: 160 times to its target (the loop's increment), 40
@@ -84,8 +81,7 @@ class MapsEndToEndTest {
         .inOrder();
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void signedStrideHistogramPerLoadPc(Engine engine) throws Exception {
     List<Map<String, String>> rows = rows("load_strides.acf", engine, "walk");
     // 100 loads 24 bytes apart, then 50 loads 16 bytes apart going down from 824 bytes higher.
@@ -95,8 +91,7 @@ class MapsEndToEndTest {
         .inOrder();
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void log2HistogramOfLoadedValues(Engine engine) throws Exception {
     List<Map<String, String>> rows = rows("load_values.acf", engine, "sum_values");
     List<String> expected = new ArrayList<>();
@@ -115,8 +110,7 @@ class MapsEndToEndTest {
         .inOrder();
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void storeValueProfile(Engine engine) throws Exception {
     List<Map<String, String>> rows = rows("store_values.acf", engine, "fill_pattern");
     // (i & 3) - 1 for i < 400: each of -1, 0, 1, 2 a hundred times, at one store pc; ties in

@@ -26,8 +26,6 @@ import org.dise.runtime.profiles.sink.BurstTrace;
 import org.dise.runtime.profiles.sink.SimPointBb;
 import org.dise.runtime.sink.ProfileTable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The library's ACFs (profiles.acf, utilities.acf), used as a user uses them ({@code import
@@ -59,10 +57,7 @@ class ProfilesLibraryTest {
 
   // ------------------------------------------------------------------ Fig. 6 profile types
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Engine.class,
-      names = {"INTERPRETED", "CONFIG"})
+  @OnEveryEngine
   void hotCallPairsEqualTheProgramsOwnCounts(Engine kind) throws Exception {
     Run r = run(kind, use("hot_call_pairs"), CALLS, "4");
     Map<String, Long> own = EngineEndToEndTest.ownPairs(r.stdout());
@@ -179,8 +174,7 @@ class ProfilesLibraryTest {
     return profiled;
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void basicBlockVectorsEqualSteppedCountsAndTheBbFileReadsBack(Engine kind) throws Exception {
     String acf =
         "import profiles;\nsink bbv5k = bbv(interval = 5000);\n"
@@ -278,10 +272,7 @@ class ProfilesLibraryTest {
     return new PathShape(calls, returns);
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Engine.class,
-      names = {"INTERPRETED", "CONFIG"})
+  @OnEveryEngine
   void hotPathsOfALoopAreItsFourBodiesPlusTheEntryAndExitPaths(Engine kind) throws Exception {
     Run r = run(kind, use("hot_paths"), PATHS, "31");
     String[] own = r.stdout().split("\n")[1].split(" ");
@@ -340,8 +331,7 @@ class ProfilesLibraryTest {
     return List.of(Long.decode(row.get(5)), Long.parseLong(row.get(1)), Long.parseLong(row.get(2)));
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void hotDataStreamsOfASampledBurstAreExactlyTheListWalks(Engine kind) throws Exception {
     // Sampling starts off; the program's codewords bracket the walks (equations (1), (2)).
     String acf =

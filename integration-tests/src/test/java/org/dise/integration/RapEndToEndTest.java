@@ -15,8 +15,6 @@ import org.dise.runtime.profiles.sink.rap.HotRange;
 import org.dise.runtime.profiles.sink.rap.RapSink;
 import org.dise.runtime.profiles.sink.rap.RapTree;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The library's RAP blocks (rap.acf) on a program with known value and address distributions
@@ -75,8 +73,7 @@ class RapEndToEndTest {
         / s.tree().events();
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void loadValueRangesFindTheConstantAndTheConcentratedRange(Engine kind) throws Exception {
     String acf =
         "import rap;\n"
@@ -103,8 +100,7 @@ class RapEndToEndTest {
     assertLowerBounds(s);
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void zeroLoadAddressesFallInTheZeroArray(Engine kind) throws Exception {
     String acf =
         "import rap;\n"
@@ -150,8 +146,7 @@ class RapEndToEndTest {
     assertLowerBounds(a.rap());
   }
 
-  @ParameterizedTest
-  @EnumSource(Engine.class)
+  @OnEveryEngine
   void taggedLoadsFeedTheSameTreeWithoutReplacing(Engine kind) throws Exception {
     String select =
         "T.OPCLASS == load && ("

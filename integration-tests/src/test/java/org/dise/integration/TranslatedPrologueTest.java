@@ -130,6 +130,59 @@ class TranslatedPrologueTest {
   }
 
   @Test
+  void mapsKeyedByTheirPcUpdateSlotsAndAgreeWithTheirRecords() throws Exception {
+    // load_strides (examples/acf/load_strides.acf) and every other map keyed by T.PC: translated
+    // code and the interpreter apply each call to the key's slot (a state map's last address, a
+    // histogram's buckets), with a result into a DISE register and an inserted branch around the
+    // second call. The same keys also come from a register at the branches (records, not slots),
+    // so both paths update one entry. Profiles, counts and costs must be those of a run in which
+    // every call went through the sink's record.
+    String strides =
+        "sink last = state_map();\n"
+            + "sink strides = hist_map(kind = linear, lo = -64, hi = 64, step = 8);\n"
+            + "Load: T.OPCLASS == load => Stride, null\n"
+            + "Stride: addi $dr0, T.RS1, T.IMM;\n"
+            + "    $dr1 = call(last, T.PC, $dr0);\n"
+            + "    beqz $dr1, .first;\n"
+            + "    sub $dr1, $dr0, $dr1;\n"
+            + "    call(strides, T.PC, $dr1);\n"
+            + "    .first: T.INSN\n";
+    String shared =
+        "sink n = count_map();\n"
+            + "sink s = sum_map();\n"
+            + "sink lo = min_map();\n"
+            + "sink h = hist_map(kind = log2);\n"
+            + "sink st = state_map(missing = -1);\n"
+            + "Load: T.OPCLASS == load => L, null\n"
+            + "L: addi $dr0, T.RS1, T.IMM;\n"
+            + "    call(n, 7); call(s, 7, $dr0); call(lo, T.PC, $dr0); call(h, 7, $dr0);\n"
+            + "    $dr1 = call(st, 7, $dr0); call(h, T.PC, $dr1); T.INSN\n"
+            + "Branch: T.OPCLASS == branch => B, null\n"
+            + "B: addi $dr2, x0, 7;\n"
+            + "    call(n, $dr2); call(s, $dr2, T.PC); call(h, $dr2, T.PC);\n"
+            + "    $dr3 = call(st, $dr2, T.PC); T.INSN\n";
+    for (String acf : List.of(strides, shared)) {
+      assertWithMessage("slot calls emitted for\n" + acf)
+          .that(siteCalls(acf, 1, true))
+          .isAtLeast(10);
+      assertWithMessage("slot calls when off").that(siteCalls(acf, 1, false)).isEqualTo(0);
+      String records =
+          TranslatedProductionsTest.observe(Engine.INTERPRETED, acf, CALLS, 0, -1, true, false);
+      for (int t : new int[] {0, 1, Machine.Options.DEFAULT_TRANSLATE_THRESHOLD}) {
+        String slots =
+            TranslatedProductionsTest.observe(Engine.INTERPRETED, acf, CALLS, t, -1, true, true);
+        assertWithMessage(
+                "slots at threshold "
+                    + t
+                    + ": "
+                    + TranslatedProductionsTest.firstDifference(records, slots))
+            .that(slots.equals(records))
+            .isTrue();
+      }
+    }
+  }
+
+  @Test
   void prologuesThatTurnTheFlagsAgreeWithTheInterpreter() throws Exception {
     // A replaced branch sets counter 0 to 1 (its flag zero_0 goes off); loads then count it on
     // (null matches: a prologue of micro-ops alone) until it wraps to 0 and the next branch is

@@ -453,16 +453,12 @@ public final class CenterCommand implements Runnable {
         description = "Keep the parts received within AGE (90s, 30m, 2h, 30d).")
     String retain;
 
-    @Option(
-        names = "--store",
-        paramLabel = "URL",
-        description = "The center's store (default: ${DEFAULT-VALUE}).")
-    String store = StoreUrl.DEFAULT;
+    @picocli.CommandLine.Mixin StoreOption store = new StoreOption();
 
     @Override
     public Integer call() {
       java.time.Duration retention = age(retain);
-      try (Store s = openStore(store, 1)) {
+      try (Store s = openStore(store.url, 1)) {
         long before = System.currentTimeMillis() - retention.toMillis();
         Store.Collected c = s.gc(before);
         System.out.println(
@@ -521,15 +517,11 @@ public final class CenterCommand implements Runnable {
                   + " upload. Without it, a device's upload token.")
       boolean read;
 
-      @Option(
-          names = "--store",
-          paramLabel = "URL",
-          description = "The center's store (default: ${DEFAULT-VALUE}).")
-      String store = StoreUrl.DEFAULT;
+      @picocli.CommandLine.Mixin StoreOption store = new StoreOption();
 
       @Override
       public Integer call() {
-        try (Store s = openStore(store, 1)) {
+        try (Store s = openStore(store.url, 1)) {
           if (read) {
             String token = s.addReadToken(device);
             System.out.println(token);
@@ -844,6 +836,15 @@ public final class CenterCommand implements Runnable {
         System.out.println(sb.toString().stripTrailing());
       }
     }
+  }
+
+  /** {@code --store}: the store a maintenance command (gc, token add) works on directly. */
+  static final class StoreOption {
+    @Option(
+        names = "--store",
+        paramLabel = "URL",
+        description = "The center's store (default: ${DEFAULT-VALUE}).")
+    String url = StoreUrl.DEFAULT;
   }
 
   /** {@code --url} and {@code --token}: which center a reading command asks, and with what. */

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.dise.compiler.ast.Item;
 import org.dise.compiler.ast.Param;
 import org.dise.compiler.lib.StandardLibrary;
+import org.dise.repl.common.AcfWords;
 import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -43,32 +44,24 @@ final class AcfCompletion {
       Pattern.compile("\\b[Tt]\\.(?i:OP)\\s*[=!]=\\s*([\\w.]*)$");
   private static final Pattern SYMBOL = Pattern.compile("\\bsymbol\\s*\\(\\s*([\\w.]*)$");
 
+  /** The shared keywords, then those only a whole document uses, then the HPS registers. */
   private static final List<String> KEYWORDS =
-      List.of(
-          "import",
-          "as",
-          "acf",
-          "use",
-          "const",
-          "register",
-          "counter",
-          "sink",
-          "trigger",
-          "null",
-          "call",
-          "true",
-          "false",
-          "tag",
-          "delete",
-          "zero",
-          "overflow",
-          "inc",
-          "dec",
-          "set",
-          "on_trig_inst",
-          "off_trig_inst",
-          "HPS_R0",
-          "HPS_R1");
+      java.util.stream.Stream.of(
+              AcfWords.KEYWORDS,
+              List.of(
+                  "as",
+                  "tag",
+                  "delete",
+                  "zero",
+                  "overflow",
+                  "inc",
+                  "dec",
+                  "set",
+                  "on_trig_inst",
+                  "off_trig_inst"),
+              AcfWords.HPS_REGISTERS)
+          .flatMap(List::stream)
+          .toList();
 
   private final Navigator navigator;
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import org.dise.compiler.lib.StandardLibrary;
+import org.dise.repl.common.AcfWords;
 import org.dise.runtime.dise.InsnField;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.OpClass;
@@ -44,24 +45,8 @@ final class ReplCompleter implements Completer {
     }
     w.add("on_trig_inst");
     w.add("off_trig_inst");
-    for (String k :
-        List.of(
-            "null",
-            "call",
-            "true",
-            "false",
-            "import",
-            "acf",
-            "use",
-            "const",
-            "register",
-            "counter",
-            "sink",
-            "trigger",
-            "HPS_R0",
-            "HPS_R1")) {
-      w.add(k);
-    }
+    w.addAll(AcfWords.KEYWORDS);
+    w.addAll(AcfWords.HPS_REGISTERS);
     for (int i = 0; i < 8; i++) {
       for (String p : List.of("zero_", "overflow_", "inc_", "dec_", "set_")) {
         w.add(p + i);

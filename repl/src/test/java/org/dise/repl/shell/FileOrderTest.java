@@ -21,16 +21,8 @@ import org.junit.jupiter.api.Test;
  * warned that R1 was unused, contradicting it.
  */
 class FileOrderTest {
-  private static final Path ROOT = ReplTranscriptTest.ROOT;
-
-  private static ReplSession session() {
-    ReplSession s = new ReplSession(ROOT);
-    s.execute(":env clear");
-    return s;
-  }
-
   private static List<Path> examples() throws IOException {
-    try (Stream<Path> s = Files.list(ROOT.resolve("examples/acf"))) {
+    try (Stream<Path> s = Files.list(ReplSessions.ROOT.resolve("examples/acf"))) {
       return s.filter(p -> p.toString().endsWith(".acf")).sorted().toList();
     }
   }
@@ -41,7 +33,7 @@ class FileOrderTest {
     assertThat(files.size()).isAtLeast(10);
     for (Path f : files) {
       String text = Files.readString(f);
-      ReplSession s = session();
+      ReplSession s = ReplSessions.fresh();
       StringBuilder said = new StringBuilder();
       for (String line : text.split("\n", -1)) {
         said.append(s.execute(line));
@@ -68,7 +60,7 @@ class FileOrderTest {
 
   @Test
   void aProductionMayNameAReplacementTypedLater() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     String first = s.execute("P1: T.OPCLASS == branch && zero_0 => R1, null");
     assertThat(first)
         .isEqualTo(
@@ -88,7 +80,7 @@ class FileOrderTest {
 
   @Test
   void typingTheReplacementFirstDoesNotWarnItIsUnusedButCheckDoes() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute("R1: call(Branch_handler, T.INSN); T.INSN;"))
         .isEqualTo("ok: 0 productions, 0 replacement sequences\n");
     assertThat(s.execute(":check"))
@@ -97,7 +89,7 @@ class FileOrderTest {
 
   @Test
   void aCallOfAnUndeclaredSinkIsPendingUntilTheSinkComes() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute("R1: call(x, T.PC); T.INSN;"))
         .startsWith("pending: sink `x` (<repl>:1:10) is not declared yet");
     assertThat(s.execute("sink x = count_map();"))
@@ -106,7 +98,7 @@ class FileOrderTest {
 
   @Test
   void whileTheSetIsIncompleteTheLastCompleteSetStays() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
     s.execute("P1: T.OPCLASS == branch && zero_0 => R1, null");
     ProductionSet complete = s.workspace().set();
@@ -124,7 +116,7 @@ class FileOrderTest {
 
   @Test
   void anIndentedLineContinuesTheEntryBeforeIt() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute("P1: T.OPCLASS == load => R1, null");
     assertThat(s.execute("R1: call(Branch_handler, T.INSN);")).contains("has no `T.INSN`");
     assertThat(s.execute("    T.INSN;"))

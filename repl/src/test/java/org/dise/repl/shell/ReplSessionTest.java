@@ -11,13 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The session without a terminal: what golden transcripts do not show well. */
 class ReplSessionTest {
-  private static final Path ROOT = ReplTranscriptTest.ROOT;
-
-  private static ReplSession session() {
-    ReplSession s = new ReplSession(ROOT);
-    s.execute(":env clear");
-    return s;
-  }
+  /** The call-pair production the reload tests load, then edit. */
+  private static final String CALL_PAIRS =
+      "P3: T.OPCLASS == proc_call => R3, null\n" + "R3: call(CallPair_handler, T.INSN); T.INSN;\n";
 
   @Test
   void anEntryContinuesWhileBracketsAreOpenOrTheParserWantsMore() {
@@ -35,7 +31,7 @@ class ReplSessionTest {
 
   @Test
   void theExampleThatHelpPrintsRunsAsShown() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     String help = s.execute(":help");
     String example = help.substring(help.indexOf("Example"), help.indexOf(":help COMMAND"));
     String last = "";
@@ -52,7 +48,7 @@ class ReplSessionTest {
 
   @Test
   void programSymbolsResolveAgainstTheLoadedProgram() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load examples/acf/array_loads.acf")).doesNotContain("error");
     String run = s.execute(":program examples/programs/bin/arrays") + s.execute(":run");
     assertThat(run).doesNotContain("error");
@@ -63,12 +59,13 @@ class ReplSessionTest {
     String other = s.execute(":program examples/programs/bin/hello");
     assertThat(other).contains(":15:14: error: "); // the line of the loaded text
     assertThat(other).contains("has no symbol `hot_table`");
-    assertThat(new ReplSession(ROOT).execute(":env")).contains("empty environment (the default");
+    assertThat(new ReplSession(ReplSessions.ROOT).execute(":env"))
+        .contains("empty environment (the default");
   }
 
   @Test
   void libListsEachNameOnce() {
-    String lib = session().execute(":lib sampling");
+    String lib = ReplSessions.fresh().execute(":lib sampling");
     String names = lib.substring(lib.indexOf("names: ") + "names: ".length());
     java.util.List<String> list =
         java.util.List.of(names.substring(0, names.indexOf('\n')).split(", "));
@@ -78,7 +75,7 @@ class ReplSessionTest {
 
   @Test
   void promptShowsAContinuedEntryAndCtrlCDiscardsIt() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.prompt()).isEqualTo(ReplSession.PROMPT);
     assertThat(s.execute("P3: T.OPCLASS == proc_call &&")).isEmpty();
     assertThat(s.prompt()).isEqualTo(ReplSession.MORE);
@@ -91,11 +88,8 @@ class ReplSessionTest {
   void reloadPicksUpAnEditedFileAndKeepsTheOldSetWhenTheEditIsWrong(@TempDir Path dir)
       throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
-    ReplSession s = session();
+    Files.writeString(acf, CALL_PAIRS);
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load " + acf))
         .isEqualTo("ok: 1 production, 1 replacement sequence, sinks CallPair_handler\n");
     Files.writeString(
@@ -113,7 +107,7 @@ class ReplSessionTest {
 
   @Test
   void saveWritesADeployableConfigurationOfTheSession(@TempDir Path dir) throws Exception {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
     s.execute("P1: T.OPCLASS == branch && zero_0 => R1, null");
     Path file = dir.resolve("branches.dcfg");
@@ -130,7 +124,7 @@ class ReplSessionTest {
   void aBreakpointOnAnInstructionTheEngineReplacesStillStops() {
     // Under the hot call pair ACF every call is tagged by the engine; the breakpoint must
     // stop before the call's replacement runs, and continuing must run it exactly once.
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load examples/acf/hot_call_pairs.acf")).startsWith("ok:");
     s.execute(":program examples/programs/bin/hello");
     assertThat(s.execute(":until main")).startsWith("reached main after ");
@@ -160,7 +154,7 @@ class ReplSessionTest {
 
   @Test
   void productionsTypedAfterLoadingTheProgramApplyUntilItStarts() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute(":program examples/programs/bin/hello");
     s.execute("R1: call(Branch_handler, T.INSN); T.INSN;");
     assertThat(s.execute("P1: T.OPCLASS == branch => R1, null")).startsWith("ok: 1 production");
@@ -177,7 +171,7 @@ class ReplSessionTest {
 
   @Test
   void setRegisterAndPc() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute(":program examples/programs/bin/hello");
     assertThat(s.execute(":set reg a0 0x2a")).isEqualTo("a0 = 0x2a\n");
     assertThat(s.execute(":regs")).contains("a0   000000000000002a");
@@ -188,7 +182,7 @@ class ReplSessionTest {
 
   @Test
   void ctrlCInterruptsALongRunningGuestAndTheSessionGoesOn() throws Exception {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute(":program examples/programs/bin/chess 4");
     String[] result = new String[1];
     Thread t = new Thread(() -> result[0] = s.execute(":run"));
@@ -205,7 +199,7 @@ class ReplSessionTest {
 
   @Test
   void noStackTraceForNonsense() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     for (String line :
         new String[] {
           ":",
@@ -237,7 +231,7 @@ class ReplSessionTest {
 
   @Test
   void libListsTheStandardLibraryAndLoadTakesAModuleByName() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     String listing = s.execute(":lib");
     assertThat(listing)
         .containsMatch(
@@ -259,7 +253,7 @@ class ReplSessionTest {
   void stdinFeedsTheGuestAFileAtEveryRun(@TempDir Path dir) throws Exception {
     Path input = dir.resolve("in.txt");
     Files.writeString(input, "alpha\nbeta\n");
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":stdin")).isEqualTo("stdin: empty\n");
     assertThat(s.execute(":stdin " + input))
         .isEqualTo("stdin: " + input + " (from the next :program or :run)\n");
@@ -277,7 +271,7 @@ class ReplSessionTest {
 
   @Test
   void triggerRunsThePhaseTrackerAndPhasesShowsItsTable() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute(":load examples/acf/sampled_regions.acf");
     assertThat(s.execute(":trigger"))
         .isEqualTo("no trigger: the sampling flag is what the productions make it\n");
@@ -305,7 +299,7 @@ class ReplSessionTest {
 
   @Test
   void editRunsTheEditorAndTheEditedItemReplacesTheOld() {
-    ReplSession s = session();
+    ReplSession s = ReplSessions.fresh();
     s.execute("R3: call(CallPair_handler, T.INSN); T.INSN;");
     s.execute("P3: T.OPCLASS == proc_call => R3, null");
     s.editor("sed -i -e s/null/inc_1/");
@@ -329,7 +323,7 @@ class ReplSessionTest {
   @Test
   void everyLibraryModuleLoads() {
     for (String module : org.dise.compiler.lib.StandardLibrary.moduleNames()) {
-      ReplSession s = session();
+      ReplSession s = ReplSessions.fresh();
       String out = s.execute(":load " + module);
       assertThat(out).doesNotContain("error");
       assertThat(out).contains("imported library module " + module);
@@ -339,20 +333,13 @@ class ReplSessionTest {
   @Test
   void reloadOfAnEditedFileIsAHotReloadOfThePausedProgram(@TempDir Path dir) throws Exception {
     Path acf = dir.resolve("pairs.acf");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n");
-    ReplSession s = session();
+    Files.writeString(acf, CALL_PAIRS);
+    ReplSession s = ReplSessions.fresh();
     assertThat(s.execute(":load " + acf)).startsWith("ok: 1 production");
     s.execute(":program examples/programs/bin/hello");
     s.execute(":break main");
     assertThat(s.execute(":run")).contains("breakpoint at main");
-    Files.writeString(
-        acf,
-        "P3: T.OPCLASS == proc_call => R3, null\n"
-            + "R3: call(CallPair_handler, T.INSN); T.INSN;\n"
-            + "P4: T.OPCLASS == return => null, inc_1\n");
+    Files.writeString(acf, CALL_PAIRS + "P4: T.OPCLASS == return => null, inc_1\n");
     String reload = s.execute(":reload");
     assertThat(reload).contains("ok: 2 productions");
     assertThat(reload).contains("applied at main: 2 productions");
@@ -366,17 +353,15 @@ class ReplSessionTest {
 
   @Test
   void timingMeasuresWhatRanAndLeavesTheProfileAlone() {
-    ReplSession plain = session();
-    plain.execute(":load examples/acf/hot_call_pairs.acf");
-    plain.execute(":program examples/programs/bin/arrays");
+    ReplSession plain =
+        ReplSessions.loaded("examples/acf/hot_call_pairs.acf", "examples/programs/bin/arrays");
     assertThat(plain.execute(":timing")).startsWith("timing is off");
     String plainRun = plain.execute(":run");
     assertThat(plainRun).doesNotContain("timing ");
     String plainProfile = plain.execute(":profile");
 
-    ReplSession s = session();
-    s.execute(":load examples/acf/hot_call_pairs.acf");
-    s.execute(":program examples/programs/bin/arrays");
+    ReplSession s =
+        ReplSessions.loaded("examples/acf/hot_call_pairs.acf", "examples/programs/bin/arrays");
     assertThat(s.execute(":timing ooo"))
         .isEqualTo("timing ooo (now: the program has not started)\n");
     String run = s.execute(":run");

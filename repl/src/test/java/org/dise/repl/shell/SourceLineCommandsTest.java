@@ -2,7 +2,6 @@ package org.dise.repl.shell;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,20 +10,9 @@ import org.junit.jupiter.api.Test;
  * line above its instructions as {@code objdump -l} does; a program without {@code -g} shows none.
  */
 class SourceLineCommandsTest {
-  private static final Path ROOT = ReplTranscriptTest.ROOT;
-
-  /** A session stopped at {@code function} of {@code program}. */
-  private static ReplSession stoppedAt(String program, String function) {
-    ReplSession s = new ReplSession(ROOT);
-    s.execute(":env clear");
-    s.execute(":program " + program);
-    assertThat(s.execute(":until " + function)).startsWith("reached " + function + " after ");
-    return s;
-  }
-
   @Test
   void btAndDisasmShowFileAndLine() {
-    ReplSession s = stoppedAt("integration-tests/src/test/c/bin/lines", "mix");
+    ReplSession s = ReplSessions.stoppedAt("integration-tests/src/test/c/bin/lines", "mix");
     String bt = s.execute(":bt");
     // mix's first line is lines_util.c:2; main calls it at lines.c:15.
     assertThat(bt).containsMatch("#0 .* mix \\(lines_util\\.c:2\\)");
@@ -36,7 +24,7 @@ class SourceLineCommandsTest {
 
   @Test
   void programWithoutDebugInfoShowsNoLines() {
-    ReplSession s = stoppedAt("examples/programs/bin/hello", "main");
+    ReplSession s = ReplSessions.stoppedAt("examples/programs/bin/hello", "main");
     assertThat(s.execute(":bt")).doesNotContainMatch("\\(\\S+:\\d+\\)");
     assertThat(s.execute(":disasm main 8")).doesNotContainMatch("(?m)^\\S+\\.c:\\d+$");
   }

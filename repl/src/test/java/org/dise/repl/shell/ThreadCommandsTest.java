@@ -2,7 +2,6 @@ package org.dise.repl.shell;
 
 import static com.google.common.truth.Truth.assertThat;
 
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,15 +10,11 @@ import org.junit.jupiter.api.Test;
  * shows another thread's stack and registers without changing the run.
  */
 class ThreadCommandsTest {
-  private static final Path ROOT = ReplTranscriptTest.ROOT;
-
   @Test
   void threadsAreListedAndBtFollowsTheSelectedThread() {
-    ReplSession s = new ReplSession(ROOT);
-    s.execute(":env clear");
-    s.execute(":program runtime/emulator/src/test/resources/isa/threads.elf");
     // The first worker of the locked counter: thread 1001, created by main (1000).
-    assertThat(s.execute(":until add_locked")).startsWith("reached add_locked after ");
+    ReplSession s =
+        ReplSessions.stoppedAt("runtime/emulator/src/test/resources/isa/threads.elf", "add_locked");
     String threads = s.execute(":threads");
     assertThat(threads).containsMatch("(?m)^  1000 +\\S");
     assertThat(threads).containsMatch("(?m)^\\* 1001 +running .* add_locked");

@@ -12,6 +12,7 @@ import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.ReturningHandler;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
@@ -36,6 +37,7 @@ final class PlanEmitter {
   private static final String HANDLER = Type.getInternalName(Handler.class);
   private static final String RETURNING = Type.getInternalName(ReturningHandler.class);
   private static final String SITE = Type.getInternalName(SiteCounter.class);
+  private static final String SLOT = Type.getInternalName(SiteSlot.class);
   private static final String MARK = Type.getInternalName(SiteCounter.Mark.class);
   private static final String CPU = Type.getInternalName(Cpu.class);
 
@@ -138,6 +140,8 @@ final class PlanEmitter {
         accounts(u, p, "replaced");
       } else if (op instanceof PlanOp.Site s) {
         site(u, p.accounts(), d, s);
+      } else if (op instanceof PlanOp.Slot k) {
+        slot(u, p.accounts(), d, k, after);
       } else if (op instanceof PlanOp.Call k) {
         if (!prologue) {
           u.registers().storeWritten(k.reads()); // what the handler reads of x[] itself
@@ -215,24 +219,7 @@ final class PlanEmitter {
     for (int a = 0; a < c.args().size(); a++) {
       mv.visitInsn(DUP);
       iconst(a);
-      PlanOp.Arg arg = c.args().get(a);
-      if (arg instanceof PlanOp.Arg.Const k) {
-        mv.visitLdcInsn(k.value());
-      } else if (arg instanceof PlanOp.Arg.Next) {
-        if (after) {
-          u.loadNext();
-        } else {
-          mv.visitLdcInsn(d.npc);
-        }
-      } else if (arg instanceof PlanOp.Arg.ThreadId) {
-        u.loadCpu();
-        mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "threadId", "()I", false);
-        mv.visitInsn(I2L);
-      } else if (arg instanceof PlanOp.Arg.F f) {
-        u.registers().fget(f.reg());
-      } else {
-        u.registers().loadX(((PlanOp.Arg.X) arg).reg());
-      }
+      arg(u, d, c.args().get(a), after);
       mv.visitInsn(LASTORE);
     }
     load(u, accounts, ACCOUNTS);
@@ -246,6 +233,46 @@ final class PlanEmitter {
     invoke(accounts, ACCOUNTS, method(Accounts.class, "callReturningStart"));
     invoke(c.handler(), iface, method(ReturningHandler.class, "recordReturning"));
     u.registers().storeX(c.result());
+  }
+
+  /** Pushes argument {@code arg} of a call at {@code d}, before or {@code after} T.INSN. */
+  private void arg(Unit u, DecodedInsn d, PlanOp.Arg arg, boolean after) {
+    if (arg instanceof PlanOp.Arg.Const k) {
+      mv.visitLdcInsn(k.value());
+    } else if (arg instanceof PlanOp.Arg.Next) {
+      if (after) {
+        u.loadNext();
+      } else {
+        mv.visitLdcInsn(d.npc);
+      }
+    } else if (arg instanceof PlanOp.Arg.ThreadId) {
+      u.loadCpu();
+      mv.visitMethodInsn(INVOKEVIRTUAL, CPU, "threadId", "()I", false);
+      mv.visitInsn(I2L);
+    } else if (arg instanceof PlanOp.Arg.F f) {
+      u.registers().fget(f.reg());
+    } else {
+      u.registers().loadX(((PlanOp.Arg.X) arg).reg());
+    }
+  }
+
+  /**
+   * A call applied to its per-site slot: the accounts, then {@code slot.update(value)} on the
+   * slot's own class (a static binding C1 inlines; no argument array, no key lookup), its result
+   * into the register or dropped (spec/emulator.md, "Per-site slots").
+   */
+  private void slot(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Slot s, boolean after) {
+    load(u, accounts, ACCOUNTS);
+    iconst(s.sink());
+    invoke(accounts, ACCOUNTS, method(Accounts.class, "slotCalled"));
+    load(u, s.slot(), SLOT);
+    arg(u, d, s.value(), after);
+    invoke(s.slot(), SLOT, method(SiteSlot.class, "update"));
+    if (s.result() >= 0) {
+      u.registers().storeX(s.result());
+    } else {
+      mv.visitInsn(POP2);
+    }
   }
 
   private void called(Unit u, Accounts accounts, int sink) {
@@ -434,6 +461,8 @@ final class PlanEmitter {
           for (PlanOp.Arg a : k.args()) {
             read |= a instanceof PlanOp.Arg.X x ? bit(x.reg()) : 0;
           }
+        } else if (op instanceof PlanOp.Slot k) {
+          read |= k.value() instanceof PlanOp.Arg.X x ? bit(x.reg()) : 0;
         }
       }
     }
@@ -448,6 +477,8 @@ final class PlanEmitter {
         if (op instanceof PlanOp.Insert e && e.target() < 0) {
           written |= bit(e.insn().rd);
         } else if (op instanceof PlanOp.Call k) {
+          written |= bit(k.result());
+        } else if (op instanceof PlanOp.Slot k) {
           written |= bit(k.result());
         }
       }

@@ -9,6 +9,7 @@ import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.Retirement;
 import org.dise.runtime.cpu.plan.ReturningHandler;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -27,7 +28,7 @@ import org.dise.runtime.isa.DecodedInsn;
 public final class PlanInterpreter {
   // The op codes, one switch case each.
   private static final int INC = 0, DEC = 1, SET = 2, SET_REGISTER = 3, REPLACED = 4, CALL = 5;
-  private static final int CALL_RETURNING = 6, SITE = 7, INSERT = 8, ORIGINAL = 9;
+  private static final int CALL_RETURNING = 6, SITE = 7, INSERT = 8, ORIGINAL = 9, SLOT = 10;
 
   private final Accounts accounts;
 
@@ -99,6 +100,10 @@ public final class PlanInterpreter {
       code[i] = k.result() >= 0 ? CALL_RETURNING : CALL;
       operand[i] = k.sink();
       handle[i] = new Call(k);
+    } else if (op instanceof PlanOp.Slot k) {
+      code[i] = SLOT;
+      operand[i] = k.sink();
+      handle[i] = new Call(k.slot(), k.args(), k.argArray(), k.result());
     } else if (op instanceof PlanOp.Site s) {
       code[i] = SITE;
       sink[i] = s.sink();
@@ -123,21 +128,33 @@ public final class PlanInterpreter {
 
     final Handler handler;
     final ReturningHandler returning;
+    final SiteSlot slot;
     final int[] source;
     final long[] constants;
     final long[] args;
     final int result;
 
     Call(PlanOp.Call k) {
-      this.handler = k.handler();
-      this.returning = k.result() >= 0 ? (ReturningHandler) k.handler() : null;
-      this.args = k.argArray();
-      this.result = k.result();
-      int n = k.args().size();
+      this(k.handler(), null, k.args(), k.argArray(), k.result());
+    }
+
+    /** A {@link PlanOp.Slot}'s call: its arguments read as a call's, for its last. */
+    Call(SiteSlot slot, List<PlanOp.Arg> args, long[] argArray, int result) {
+      this(null, slot, args, argArray, result);
+    }
+
+    private Call(
+        Handler handler, SiteSlot slot, List<PlanOp.Arg> sources, long[] argArray, int result) {
+      this.handler = handler;
+      this.returning = handler != null && result >= 0 ? (ReturningHandler) handler : null;
+      this.slot = slot;
+      this.args = argArray;
+      this.result = result;
+      int n = sources.size();
       this.source = new int[n];
       this.constants = new long[n];
       for (int a = 0; a < n; a++) {
-        PlanOp.Arg arg = k.args().get(a);
+        PlanOp.Arg arg = sources.get(a);
         if (arg instanceof PlanOp.Arg.Const c) {
           source[a] = CONST;
           constants[a] = c.value();
@@ -244,6 +261,18 @@ public final class PlanInterpreter {
           cpu.x[k.result] = k.returning.recordReturning(cpu, d, args, now);
         }
         case SITE -> site((SiteCounter) handle[i], sink[i], d, cpu);
+        case SLOT -> {
+          Call k = (Call) handle[i];
+          long[] args = k.read(cpu, next);
+          accounts.slotCalled(operand[i]);
+          if (timing != null) {
+            accounts.timeHandler(operand[i], args, d);
+          }
+          long r = k.slot.update(args[args.length - 1]);
+          if (k.result >= 0) {
+            cpu.x[k.result] = r;
+          }
+        }
         case INSERT -> {
           DecodedInsn e = (DecodedInsn) handle[i];
           long r = cpu.executeOne(e);

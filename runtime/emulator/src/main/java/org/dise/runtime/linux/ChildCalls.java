@@ -1,5 +1,15 @@
 package org.dise.runtime.linux;
 
+import static org.dise.runtime.linux.GuestThreads.CLONE_CHILD_CLEARTID;
+import static org.dise.runtime.linux.GuestThreads.CLONE_CHILD_SETTID;
+import static org.dise.runtime.linux.GuestThreads.CLONE_FILES;
+import static org.dise.runtime.linux.GuestThreads.CLONE_FS;
+import static org.dise.runtime.linux.GuestThreads.CLONE_PARENT_SETTID;
+import static org.dise.runtime.linux.GuestThreads.CLONE_SETTLS;
+import static org.dise.runtime.linux.GuestThreads.CLONE_VFORK;
+import static org.dise.runtime.linux.GuestThreads.CLONE_VM;
+import static org.dise.runtime.linux.SignalCalls.SIGCHLD;
+
 import java.io.IOException;
 import java.util.List;
 import org.dise.runtime.cpu.Cpu;
@@ -11,19 +21,15 @@ import org.dise.runtime.cpu.Cpu;
  * EAGAIN, as RLIMIT_NPROC does.
  */
 final class ChildCalls extends SyscallGroup {
-  private static final int CLONE_VM = 0x100;
-  private static final int CLONE_VFORK = 0x4000;
-  private static final int CLONE_SETTLS = 0x80000;
-  private static final int CLONE_PARENT_SETTID = 0x100000;
-  private static final int CLONE_CHILD_CLEARTID = 0x200000;
-  private static final int CLONE_CHILD_SETTID = 0x1000000;
-
-  /** What fork copies regardless (one address space each, one file table each): accepted. */
+  /**
+   * What fork copies regardless (one address space each, one file table each): accepted. The clone
+   * flags are {@link GuestThreads}' (the exit signal in the low byte).
+   */
   private static final long KNOWN =
       0xff
           | CLONE_VM
-          | 0x200 // CLONE_FS
-          | 0x400 // CLONE_FILES: a copy instead of a shared table
+          | CLONE_FS
+          | CLONE_FILES // a copy instead of a shared table
           | CLONE_VFORK
           | CLONE_SETTLS
           | CLONE_PARENT_SETTID
@@ -33,7 +39,6 @@ final class ChildCalls extends SyscallGroup {
   private static final int WNOHANG = 1;
   private static final int WEXITED = 4;
   private static final int WNOWAIT = 0x1000000;
-  private static final int SIGCHLD = 17;
 
   private static final int ENOEXEC = 8;
 

@@ -7,6 +7,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NotLinkException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -16,61 +17,48 @@ import java.util.Locale;
 final class HostErrors {
   private HostErrors() {}
 
+  /** An exception type Java raises for one errno. */
+  private record ByType(Class<? extends IOException> type, int errno) {}
+
+  /** A fragment of strerror's text, lower case, and its errno; the first that matches wins. */
+  private record ByMessage(String fragment, int errno) {}
+
+  private static final List<ByType> TYPES =
+      List.of(
+          new ByType(NoSuchFileException.class, Errno.ENOENT),
+          new ByType(FileAlreadyExistsException.class, Errno.EEXIST),
+          new ByType(AccessDeniedException.class, Errno.EACCES),
+          new ByType(DirectoryNotEmptyException.class, Errno.ENOTEMPTY),
+          new ByType(NotDirectoryException.class, Errno.ENOTDIR),
+          new ByType(NotLinkException.class, Errno.EINVAL));
+
+  private static final List<ByMessage> MESSAGES =
+      List.of(
+          new ByMessage("symbolic link", Errno.ELOOP),
+          new ByMessage("broken pipe", Errno.EPIPE),
+          new ByMessage("no space left", Errno.ENOSPC),
+          new ByMessage("file too large", Errno.EFBIG),
+          new ByMessage("not empty", Errno.ENOTEMPTY),
+          new ByMessage("not a directory", Errno.ENOTDIR),
+          new ByMessage("is a directory", Errno.EISDIR),
+          new ByMessage("cross-device", Errno.EXDEV),
+          new ByMessage("name too long", Errno.ENAMETOOLONG),
+          new ByMessage("operation not permitted", Errno.EPERM),
+          new ByMessage("permission denied", Errno.EACCES),
+          new ByMessage("read-only", Errno.EACCES),
+          new ByMessage("too many open files", Errno.ENFILE));
+
   static int errno(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return Errno.ENOENT;
-    }
-    if (e instanceof FileAlreadyExistsException) {
-      return Errno.EEXIST;
-    }
-    if (e instanceof AccessDeniedException) {
-      return Errno.EACCES;
-    }
-    if (e instanceof DirectoryNotEmptyException) {
-      return Errno.ENOTEMPTY;
-    }
-    if (e instanceof NotDirectoryException) {
-      return Errno.ENOTDIR;
-    }
-    if (e instanceof NotLinkException) {
-      return Errno.EINVAL;
+    for (ByType t : TYPES) {
+      if (t.type().isInstance(e)) {
+        return t.errno();
+      }
     }
     String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-    if (m.contains("symbolic link")) {
-      return Errno.ELOOP;
-    }
-    if (m.contains("broken pipe")) {
-      return Errno.EPIPE;
-    }
-    if (m.contains("no space left")) {
-      return Errno.ENOSPC;
-    }
-    if (m.contains("file too large")) {
-      return Errno.EFBIG;
-    }
-    if (m.contains("not empty")) {
-      return Errno.ENOTEMPTY;
-    }
-    if (m.contains("not a directory")) {
-      return Errno.ENOTDIR;
-    }
-    if (m.contains("is a directory")) {
-      return Errno.EISDIR;
-    }
-    if (m.contains("cross-device")) {
-      return Errno.EXDEV;
-    }
-    if (m.contains("name too long")) {
-      return Errno.ENAMETOOLONG;
-    }
-    if (m.contains("operation not permitted")) {
-      return Errno.EPERM;
-    }
-    if (m.contains("permission denied") || m.contains("read-only")) {
-      return Errno.EACCES;
-    }
-    if (m.contains("too many open files")) {
-      return Errno.ENFILE;
+    for (ByMessage b : MESSAGES) {
+      if (m.contains(b.fragment())) {
+        return b.errno();
+      }
     }
     return Errno.EIO;
   }

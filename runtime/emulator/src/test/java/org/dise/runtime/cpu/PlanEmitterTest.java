@@ -136,6 +136,12 @@ class PlanEmitterTest {
     }
 
     @Override
+    public void slotCalled(int sink) {
+      calls++;
+      charged += sink + 1;
+    }
+
+    @Override
     public void replaced() {
       replaced++;
     }

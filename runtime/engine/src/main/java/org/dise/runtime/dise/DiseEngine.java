@@ -9,6 +9,7 @@ import org.dise.runtime.cpu.PlanInterpreter;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.elf.LinkMap;
 import org.dise.runtime.elf.ProgramSymbols;
 import org.dise.runtime.isa.DecodedInsn;
@@ -306,7 +307,10 @@ public final class DiseEngine extends EngineState {
       return null;
     }
     for (Plan.Case c : p.cases()) {
-      siteCalls += c.ops().stream().filter(o -> o instanceof PlanOp.Site).count();
+      siteCalls +=
+          c.ops().stream()
+              .filter(o -> o instanceof PlanOp.Site || o instanceof PlanOp.Slot)
+              .count();
     }
     return p;
   }
@@ -338,8 +342,8 @@ public final class DiseEngine extends EngineState {
   }
 
   /**
-   * How many sink calls were emitted into translated code as per-site counters ({@link
-   * org.dise.runtime.cpu.plan.PlanOp.Site}).
+   * How many sink calls were emitted into translated code as per-site counters or slots ({@link
+   * org.dise.runtime.cpu.plan.PlanOp.Site}, {@link org.dise.runtime.cpu.plan.PlanOp.Slot}).
    */
   public long siteCallsEmitted() {
     return siteCalls;
@@ -348,6 +352,14 @@ public final class DiseEngine extends EngineState {
   /** The counter that call {@code sink} of {@code d} is emitted as, or null for a call. */
   SiteCounter siteFor(int sink, DecodedInsn d) {
     return perSiteCounters ? sinkAt(sink).site(d) : null;
+  }
+
+  /**
+   * The slot that call {@code sink} of {@code d} with argument sources {@code args} is applied to
+   * ({@link Sink#slot}), or null for a call; per-site slots go with per-site counters.
+   */
+  SiteSlot slotFor(int sink, DecodedInsn d, List<PlanOp.Arg> args) {
+    return perSiteCounters ? sinkAt(sink).slot(d, args) : null;
   }
 
   Chosen chosen(StaticMatch m, int vector) {

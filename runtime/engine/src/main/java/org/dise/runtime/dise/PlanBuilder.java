@@ -8,6 +8,7 @@ import java.util.Map;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.isa.DecodedInsn;
 
 /**
@@ -171,7 +172,8 @@ final class PlanBuilder {
     /**
      * A call of the sequence: a per-site counter when allowed, the sink offers one for {@code d}
      * and the call needs nothing a counter cannot give (a result, or {@code T.NEXT_PC} after {@code
-     * T.INSN}, which may be a transfer's target), else the sink's record with its argument sources.
+     * T.INSN}, which may be a transfer's target); else, when allowed, the sink's per-site slot for
+     * the call's fixed key ({@link SiteSlot}); else the sink's record with its argument sources.
      */
     private PlanOp call(Step.Call c) {
       boolean next = false;
@@ -195,6 +197,10 @@ final class PlanBuilder {
         if (site != null) {
           return new PlanOp.Site(c.sink, site);
         }
+      }
+      SiteSlot slot = sites ? engine.slotFor(c.sink, d, args) : null;
+      if (slot != null) {
+        return new PlanOp.Slot(c.sink, slot, args, c.args, c.result);
       }
       return new PlanOp.Call(
           c.sink,

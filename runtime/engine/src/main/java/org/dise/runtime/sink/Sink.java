@@ -5,7 +5,9 @@ import java.util.Map;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.plan.GuestState;
 import org.dise.runtime.cpu.plan.Handler;
+import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.SiteCounter;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
 
@@ -42,6 +44,19 @@ public interface Sink extends Handler {
    * and show the counter's figures in its profile as if {@code record} had counted them.
    */
   default SiteCounter site(DecodedInsn original) {
+    return null;
+  }
+
+  /**
+   * The slot that a call of this sink at {@code original} with argument sources {@code args} is
+   * applied to when its key is fixed there (every key part a constant, as {@code T.PC}), or null,
+   * as by default. Plans then apply the call to the slot ({@link SiteSlot#update} of its last
+   * argument) instead of calling {@link #record}; the slot must be the key's entry, which {@code
+   * record} with that key uses too, the sink must hand out the same slot for the same key, and its
+   * profile must read as if {@code record} had counted every event (spec/emulator.md, "Per-site
+   * slots").
+   */
+  default SiteSlot slot(DecodedInsn original, List<PlanOp.Arg> args) {
     return null;
   }
 

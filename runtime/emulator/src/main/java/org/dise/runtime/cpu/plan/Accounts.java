@@ -25,6 +25,13 @@ public interface Accounts {
   void called(int sink);
 
   /**
+   * Counts and charges a call of sink {@code sink} applied to a {@link SiteSlot} ({@link
+   * PlanOp.Slot}): the handler call, the sink's call and its cycles, as {@link #callStart} and
+   * {@link #called} together (a slot is not told the instruction count).
+   */
+  void slotCalled(int sink);
+
+  /**
    * Charges a call of sink {@code sink} whose result goes to a register, before it records, and
    * returns the application instructions retired so far.
    */

@@ -7,9 +7,9 @@ import java.util.List;
  * vectors that share one behaviour (a {@link Case}), its micro-ops in order. Under a vector no case
  * names, the instruction runs alone. The interpreter runs every plan ({@code cpu.PlanInterpreter});
  * translated code runs inline the plans that {@link #splits} ({@code cpu.PlanEmitter}). The handles
- * the ops name ({@link Counters}, {@link Handler}, {@link SiteCounter}, the {@link #accounts}) live
- * as long as the decoded instruction or translated unit that holds them (spec/emulator.md,
- * "Plans").
+ * the ops name ({@link Counters}, {@link Handler}, {@link SiteCounter}, {@link SiteSlot}, the
+ * {@link #accounts}) live as long as the decoded instruction or translated unit that holds them
+ * (spec/emulator.md, "Plans").
  *
  * @param accounts the stage's cost accounts, which the ops keep as the stage would
  * @param cases the groups of flag vectors, tested in order
@@ -101,7 +101,9 @@ public record Plan(Accounts accounts, List<Case> cases) {
       }
       for (int i = 0; i < o; i++) {
         PlanOp op = c.ops.get(i);
-        if (op instanceof PlanOp.Insert || op instanceof PlanOp.Call k && k.result() >= 0) {
+        if (op instanceof PlanOp.Insert
+            || op instanceof PlanOp.Call k && k.result() >= 0
+            || op instanceof PlanOp.Slot t && t.result() >= 0) {
           return false;
         }
       }

@@ -5,8 +5,8 @@ import org.dise.runtime.isa.DecodedInsn;
 
 /**
  * One micro-op of a {@link Plan}: a counter operation, an account, a sink call with its argument
- * sources, a per-site counter's addition, an inserted instruction, {@code T.INSN} itself, or a tag
- * for co-processor sinks.
+ * sources, a per-site counter's addition or slot's update, an inserted instruction, {@code T.INSN}
+ * itself, or a tag for co-processor sinks.
  */
 public sealed interface PlanOp {
   /** What a {@link Count} does to its counter. */
@@ -52,6 +52,27 @@ public sealed interface PlanOp {
    * "Per-site counters").
    */
   record Site(int sink, SiteCounter counter) implements PlanOp {}
+
+  /**
+   * A call of sink {@code sink} whose key is fixed at this instruction, applied to the key's {@code
+   * slot}: {@link SiteSlot#update} of the last of {@code args} (read as a {@link Call}'s, into
+   * {@code argArray}), its result into x register {@code result} when {@code >= 0}. Accounted as a
+   * call with {@link Accounts#slotCalled} (spec/emulator.md, "Per-site slots").
+   */
+  record Slot(int sink, SiteSlot slot, List<Arg> args, long[] argArray, int result)
+      implements PlanOp {
+    public Slot {
+      args = List.copyOf(args);
+      if (args.isEmpty() || argArray.length != args.size()) {
+        throw new IllegalArgumentException("a slot's call has arguments, one array slot each");
+      }
+    }
+
+    /** The argument {@link SiteSlot#update} takes: the call's last. */
+    public Arg value() {
+      return args.get(args.size() - 1);
+    }
+  }
 
   /**
    * An inserted instruction: an integer computation that cannot fault ({@code target < 0}), or a

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
@@ -71,8 +72,11 @@ public final class AggregationMap extends KeyedMap<long[]> {
     this.missing = missing;
   }
 
-  /** One-part keys: columns {count, value}, as a tuple entry's. */
-  private final LongCounters single = new LongCounters(1, 2);
+  /** One-part keys: key -> 1 + the position of its slot in {@link #slots}. */
+  private final LongCounters index = new LongCounters(1, 1);
+
+  /** One-part keys' entries, in the order made (each the key's slot for translated code too). */
+  private final List<Slot> slots = new ArrayList<>();
 
   /** Entry: {count, value} (value: the sum for SUM and AVG, the extreme, or the last value). */
   @Override
@@ -87,13 +91,84 @@ public final class AggregationMap extends KeyedMap<long[]> {
 
   @Override
   protected long update(long key, long v) {
-    int i = single.entry(key);
-    long count = single.value(i, 0);
-    long before = single.value(i, 1);
-    long value = next(count, before, v);
-    single.set(i, 0, count + 1);
-    single.set(i, 1, value);
-    return result(count, before, count + 1, value);
+    return slot(key).update(v);
+  }
+
+  @Override
+  protected Slot slot(long key) {
+    int i = index.entry(key);
+    long at = index.value(i, 0);
+    if (at != 0) {
+      return slots.get((int) at - 1);
+    }
+    Slot s =
+        switch (aggregate) {
+          case STATE -> new State(key, this);
+          case COUNT -> new Count(key, this);
+          default -> new Other(key, this);
+        };
+    slots.add(s);
+    index.set(i, 0, slots.size());
+    return s;
+  }
+
+  /**
+   * A one-part key's entry, {count, value} as a tuple entry's; one class per kind of update so that
+   * translated code's call of the common ones inlines (spec/emulator.md, "Per-site slots").
+   */
+  public abstract static sealed class Slot implements SiteSlot {
+    final long key;
+    final AggregationMap map;
+    long count;
+    long value;
+
+    Slot(long key, AggregationMap map) {
+      this.key = key;
+      this.map = map;
+    }
+  }
+
+  /** A state map's entry: stores the value, returns the one before ({@code missing} at first). */
+  public static final class State extends Slot {
+    State(long key, AggregationMap map) {
+      super(key, map);
+    }
+
+    @Override
+    public long update(long v) {
+      long before = count++ == 0 ? map.missing : value;
+      value = v;
+      return before;
+    }
+  }
+
+  /** A count map's entry: returns the count after the event. */
+  public static final class Count extends Slot {
+    Count(long key, AggregationMap map) {
+      super(key, map);
+    }
+
+    @Override
+    public long update(long ignored) {
+      return ++count;
+    }
+  }
+
+  /** A sum, min, max or avg map's entry. */
+  public static final class Other extends Slot {
+    Other(long key, AggregationMap map) {
+      super(key, map);
+    }
+
+    @Override
+    public long update(long v) {
+      long c = count;
+      long before = value;
+      long after = map.next(c, before, v);
+      count = c + 1;
+      value = after;
+      return map.result(c, before, c + 1, after);
+    }
   }
 
   /**
@@ -122,7 +197,11 @@ public final class AggregationMap extends KeyedMap<long[]> {
   @Override
   protected Map<KeyTuple, long[]> entries() {
     Map<KeyTuple, long[]> all = new java.util.HashMap<>(tuples);
-    single.forEach((k, c) -> all.put(new KeyTuple(k, 1), c));
+    for (Slot e : slots) {
+      if (e.count > 0) { // a slot handed out to a site that never ran has no entry
+        all.put(new KeyTuple(new long[] {e.key}, 1), new long[] {e.count, e.value});
+      }
+    }
     return all;
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.sink.ComponentSpec;
 import org.dise.runtime.sink.ParamSpec;
@@ -110,6 +111,11 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
     this.lo = lo;
     this.hi = hi;
     this.step = step;
+    this.buckets = linear ? (int) Math.min(Integer.MAX_VALUE, 2 + ceilDiv(hi - lo, step)) : 128;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
   }
 
   /** One-part keys: (key, bucket_lo) -> count; a bucket's hi follows from its lo. */
@@ -124,21 +130,161 @@ public final class HistogramMap extends KeyedMap<TreeMap<Long, long[]>> {
     return ++e[1];
   }
 
+  /**
+   * Keys handed out as slots ({@link #slot(long)}): key -> 1 + the position of its slot in {@link
+   * #slots}. Only those keys get a slot, since a slot holds a count per bucket (up to {@link
+   * #DENSE} of them, for any number of keys a map may see); the others stay in {@link #single}.
+   */
+  private final LongCounters index = new LongCounters(1, 1);
+
+  private final List<Slot> slots = new ArrayList<>();
+
+  /** At most this many buckets are counted in a slot's array; wider histograms count sparsely. */
+  static final int DENSE = 256;
+
   @Override
   protected long update(long key, long v) {
+    if (!slots.isEmpty()) {
+      long at = index.get(key, 0);
+      if (at != 0) {
+        return slots.get((int) at - 1).update(v);
+      }
+    }
     int i = single.entry(key, bucketLo(v));
     long n = single.value(i, 0) + 1;
     single.set(i, 0, n);
     return n;
   }
 
+  /**
+   * The slot of {@code key}, made on first use with the counts the key has so far, which {@link
+   * #single} then holds as zero (no entry: every entry counted at least one event).
+   */
+  @Override
+  protected Slot slot(long key) {
+    long at = index.get(key, 0);
+    if (at != 0) {
+      return slots.get((int) at - 1);
+    }
+    Slot s = new Slot(key, this);
+    List<long[]> moved = new ArrayList<>();
+    single.forEach(
+        (k, c) -> {
+          if (k[0] == key && c[0] > 0) {
+            moved.add(new long[] {k[1], c[0]});
+          }
+        });
+    for (long[] m : moved) {
+      s.add(m[0], m[1]);
+      single.set(single.entry(key, m[0]), 0, 0);
+    }
+    slots.add(s);
+    index.set(index.entry(key), 0, slots.size());
+    return s;
+  }
+
+  /**
+   * The entry of a key handed out to translated code: its count per bucket, by bucket index ({@link
+   * #index}), in an array when the histogram has at most {@link #DENSE} buckets, else by bucket lo.
+   * Translated code applies a call to it directly (spec/emulator.md, "Per-site slots").
+   */
+  public static final class Slot implements SiteSlot {
+    private final long key;
+    private final HistogramMap map;
+    private long[] counts;
+    private LongCounters sparse;
+
+    Slot(long key, HistogramMap map) {
+      this.key = key;
+      this.map = map;
+    }
+
+    @Override
+    public long update(long v) {
+      long[] c = counts;
+      if (c != null) {
+        return ++c[map.index(v)];
+      }
+      return add(map.bucketLo(v), 1);
+    }
+
+    /** Adds {@code n} to the bucket whose least value is {@code lo}; returns its count. */
+    long add(long lo, long n) {
+      if (map.buckets <= DENSE) {
+        if (counts == null) {
+          counts = new long[map.buckets];
+        }
+        return counts[map.index(lo)] += n;
+      }
+      if (sparse == null) {
+        sparse = new LongCounters(1, 1);
+      }
+      int i = sparse.entry(lo);
+      long after = sparse.value(i, 0) + n;
+      sparse.set(i, 0, after);
+      return after;
+    }
+
+    /** Visits each bucket that counted an event: its least value and count. */
+    void forEach(LongCounters.Visitor v) {
+      if (counts != null) {
+        for (int i = 0; i < counts.length; i++) {
+          if (counts[i] > 0) {
+            v.visit(new long[] {key, map.lo(i)}, new long[] {counts[i]});
+          }
+        }
+      } else if (sparse != null) {
+        sparse.forEach((k, c) -> v.visit(new long[] {key, k[0]}, c));
+      }
+    }
+  }
+
+  /** The number of buckets: log2's 128, or linear's values in [lo, hi) and the two open ends. */
+  private final int buckets;
+
+  /**
+   * The index of {@code v}'s bucket, 0 to {@link #buckets} - 1 in value order: log2's [MIN, MIN],
+   * the 63 negative ones, [0, 0], the 63 positive ones; linear's below lo, [lo, lo + step - 1]...,
+   * from hi up.
+   */
+  int index(long v) {
+    if (linear) {
+      return v < lo ? 0 : v >= hi ? buckets - 1 : 1 + (int) Math.floorDiv(v - lo, step);
+    }
+    if (v > 0) {
+      return 128 - Long.numberOfLeadingZeros(v); // 2^k .. 2^(k+1) - 1: 65 + k
+    }
+    if (v == 0) {
+      return 64;
+    }
+    return v == Long.MIN_VALUE ? 0 : Long.numberOfLeadingZeros(-v); // mirror: 63 - k
+  }
+
+  /** The least value of bucket {@code i} ({@link #index}). */
+  long lo(int i) {
+    if (linear) {
+      return i == 0 ? Long.MIN_VALUE : i == buckets - 1 ? hi : lo + (i - 1) * step;
+    }
+    if (i >= 64) {
+      return i == 64 ? 0 : 1L << (i - 65);
+    }
+    return i == 0 ? Long.MIN_VALUE : log2Lo(-(1L << (63 - i)));
+  }
+
   @Override
   protected Map<KeyTuple, TreeMap<Long, long[]>> entries() {
     Map<KeyTuple, TreeMap<Long, long[]>> all = new java.util.HashMap<>(tuples);
-    single.forEach(
-        (k, c) ->
+    LongCounters.Visitor add =
+        (k, c) -> {
+          if (c[0] > 0) { // a key's counts moved to its slot are left here as zero
             all.computeIfAbsent(new KeyTuple(k, 1), x -> new TreeMap<>())
-                .put(k[1], new long[] {bucket(k[1])[1], c[0]}));
+                .put(k[1], new long[] {bucket(k[1])[1], c[0]});
+          }
+        };
+    single.forEach(add);
+    for (Slot s : slots) {
+      s.forEach(add);
+    }
     return all;
   }
 

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dise.runtime.cpu.plan.GuestState;
+import org.dise.runtime.cpu.plan.PlanOp;
+import org.dise.runtime.cpu.plan.SiteSlot;
 import org.dise.runtime.dise.Catalogue;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.runtime.isa.DecodedInsn;
@@ -77,6 +79,22 @@ abstract class KeyedMap<E> extends NamedSink implements ReturningSink, CallSites
     }
     return update(new KeyTuple(args, k), value);
   }
+
+  /**
+   * The key's slot when the call's key is one constant part (a map keyed by {@code T.PC}): plans
+   * apply the call to it, with the value in the last argument (spec/emulator.md, "Per-site slots").
+   */
+  @Override
+  public final SiteSlot slot(DecodedInsn original, List<PlanOp.Arg> args) {
+    int k = takesValue ? args.size() - 1 : args.size();
+    return k == 1 && args.get(0) instanceof PlanOp.Arg.Const c ? slot(c.value()) : null;
+  }
+
+  /**
+   * The slot of one-part key {@code key}, made on first use: from then on the key's entry, which
+   * {@link #update(long, long)} with that key applies too, and the same slot on every call.
+   */
+  protected abstract SiteSlot slot(long key);
 
   /** Applies one event to the key's entry; returns what the call returns. */
   protected abstract long update(KeyTuple key, long value);

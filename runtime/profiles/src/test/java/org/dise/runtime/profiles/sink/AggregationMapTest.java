@@ -147,6 +147,46 @@ class AggregationMapTest {
     }
   }
 
+  @Test
+  void aKeysSlotAndItsRecordsShareOneEntry() {
+    // Translated code applies a call keyed by its T.PC to the key's slot; the interpreter, or
+    // another site with a dynamic key, may record the same key: both must see one entry (a state
+    // map hands back what either stored), whenever the slot is handed out, and a slot that never
+    // counted adds no row. Compared with the same events on tuple keys (k, 0).
+    long[] values = {5, -8, 0, Long.MAX_VALUE, 3, Long.MIN_VALUE, -1, 64, -65, 7, 300, -300};
+    List<KeyedMap<?>[]> pairs = new java.util.ArrayList<>();
+    for (Aggregate a : Aggregate.values()) {
+      pairs.add(new KeyedMap<?>[] {new AggregationMap("s", a, -7), new AggregationMap("t", a, -7)});
+    }
+    pairs.add(new KeyedMap<?>[] {HistogramMap.log2("s"), HistogramMap.log2("t")});
+    pairs.add(
+        new KeyedMap<?>[] {
+          HistogramMap.linear("s", -64, 64, 8), HistogramMap.linear("t", -64, 64, 8)
+        });
+    // More buckets than a slot keeps in an array: counted by bucket instead.
+    pairs.add(
+        new KeyedMap<?>[] {
+          HistogramMap.linear("s", -5000, 5000, 3), HistogramMap.linear("t", -5000, 5000, 3)
+        });
+    for (KeyedMap<?>[] m : pairs) {
+      m[0].slot(99); // handed out, never counted
+      boolean count =
+          m[0] instanceof AggregationMap a && a.slot(98) instanceof AggregationMap.Count;
+      for (int i = 0; i < values.length; i++) {
+        long key = i % 2;
+        long v = values[i];
+        long viaTuple = count ? call(m[1], key, 0) : call(m[1], key, 0, v);
+        long got =
+            i % 3 == 0 || i < 4
+                ? count ? call(m[0], key) : call(m[0], key, v)
+                : m[0].slot(key).update(count ? key : v); // a count map's last argument: its key
+        assertThat(got).isEqualTo(viaTuple);
+      }
+      assertThat(m[0].slot(1)).isSameInstanceAs(m[0].slot(1));
+      assertThat(rows(m[0].table(SYMBOLS), -1)).isEqualTo(rows(m[1].table(SYMBOLS), 1));
+    }
+  }
+
   /** The rows, each without column {@code drop} (-1: none): a two-part key's second part. */
   private static List<List<String>> rows(ProfileTable t, int drop) {
     return t.rows().stream()
