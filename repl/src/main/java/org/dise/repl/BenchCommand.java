@@ -280,9 +280,11 @@ public final class BenchCommand implements Callable<Integer> {
             best.entries,
             (double) best.translated / Math.max(1, best.entries),
             best.chained);
-        out.printf(
-            "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
-            best.counters.nestedCalls(), best.counters.nestedReturns());
+        if (best.counters.nestedCalls() > 0) { // with -Dacf.callDepth=N
+          out.printf(
+              "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
+              best.counters.nestedCalls(), best.counters.nestedReturns());
+        }
         // With -Dacf.exitStats=true: why translated code went back to the dispatcher.
         best.counters().exitKinds().forEach((k, v) -> out.printf("  unit exits, %s: %,d%n", k, v));
       }
