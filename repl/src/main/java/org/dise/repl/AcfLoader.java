@@ -32,13 +32,7 @@ final class AcfLoader {
     }
     long t0 = System.nanoTime();
     ProductionSet set = result(files, Compiler.standard().compile(inputs), consequence);
-    Verbosity.debug(
-        System.err,
-        String.format(
-            java.util.Locale.ROOT,
-            "compiled %s in %.0f ms",
-            files,
-            (System.nanoTime() - t0) / 1e6));
+    Verbosity.debug(System.err, "compiled %s in %.0f ms", files, (System.nanoTime() - t0) / 1e6);
     return set;
   }
 
@@ -107,14 +101,12 @@ final class AcfLoader {
     }
     Verbosity.debug(
         System.err,
-        String.format(
-            java.util.Locale.ROOT,
-            "compiled %s in %.0f ms%s",
-            files,
-            (System.nanoTime() - t0) / 1e6,
-            keep
-                ? "; kept in the ACF cache"
-                : cache == null ? "" : "; not cached (it has diagnostics, or changed while read)"));
+        "compiled %s in %.0f ms%s",
+        files,
+        (System.nanoTime() - t0) / 1e6,
+        keep
+            ? "; kept in the ACF cache"
+            : cache == null ? "" : "; not cached (it has diagnostics, or changed while read)");
     return set;
   }
 

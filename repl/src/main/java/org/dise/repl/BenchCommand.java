@@ -375,7 +375,7 @@ public final class BenchCommand implements Callable<Integer> {
       acfOptions.clear();
       acfNames.clear();
       for (String model : timing.split(",")) {
-        TimingOptions.read(model, null); // an unknown model is refused once, here
+        org.dise.repl.common.RunTiming.read(model, null); // an unknown model is refused once, here
         for (int k = 0; k < base.size(); k++) {
           List<String> o = new ArrayList<>(List.of("--timing", model));
           o.addAll(base.get(k));

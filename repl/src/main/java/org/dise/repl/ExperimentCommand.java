@@ -113,7 +113,9 @@ public final class ExperimentCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     org.dise.runtime.timing.TimingConfig timed =
-        timing.equals("analytic") ? null : TimingOptions.read(timing, timingConfig);
+        timing.equals("analytic")
+            ? null
+            : org.dise.repl.common.RunTiming.read(timing, timingConfig);
     if (name.equals("list")) {
       for (Experiment e : Experiments.all()) {
         System.out.printf("%-10s %s%n%-10s   %s%n", e.name(), e.reproduces(), "", e.summary());

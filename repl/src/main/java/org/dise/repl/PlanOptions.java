@@ -132,13 +132,11 @@ final class PlanOptions {
         boolean ran = Plans.runOne(p, results);
         org.dise.repl.common.Verbosity.debug(
             System.err,
-            String.format(
-                java.util.Locale.ROOT,
-                "run %d (%s, id %s): %.1f s",
-                k,
-                p.spec().label(),
-                p.spec().id(),
-                (System.nanoTime() - t0) / 1e9));
+            "run %d (%s, id %s): %.1f s",
+            k,
+            p.spec().label(),
+            p.spec().id(),
+            (System.nanoTime() - t0) / 1e9);
         System.err.println(
             "run "
                 + k

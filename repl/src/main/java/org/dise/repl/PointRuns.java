@@ -28,55 +28,40 @@ import org.dise.runtime.trigger.Triggers;
  */
 final class PointRuns {
   private final RunCommand run;
+  private final org.dise.repl.common.RunPoints points;
 
   PointRuns(RunCommand run) {
     this.run = run;
+    this.points = run.options.points();
   }
 
+  /** Runs them; the options were checked ({@link org.dise.repl.common.RunPoints}). */
   int run(ProductionSet productions, Path origin) {
-    if (productions == null) {
-      throw new UserError(given() + " --acf or --config", ExitStatus.USAGE);
-    }
-    if (run.sampling != null || run.shadowExhaustive || !productions.triggers().isEmpty()) {
-      throw new UserError(
-          given()
-              + " no sampling trigger (--sampling, or a trigger declared in"
-              + " the ACF): the productions are on exactly where the points say",
-          ExitStatus.USAGE);
-    }
-    if ((run.simpoints == null) != (run.weights == null)) {
-      throw new UserError("--simpoints and --weights go together", ExitStatus.USAGE);
-    }
-    if (run.fastForward != null && run.simpoints != null) {
-      throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
-    }
-    return run.simpoints != null
+    return points.simpoints() != null
         ? simpoints(productions, origin)
         : fastForward(productions, origin);
   }
 
-  private String given() {
-    return run.simpoints != null
-        ? "--simpoints needs"
-        : run.fastForward != null ? "--fast-forward needs" : "--weights needs";
-  }
-
   private int fastForward(ProductionSet productions, Path origin) {
-    long n = run.fastForward;
+    long n = points.fastForward();
     ProfilingSession.Run r = run.session.startOff();
     Machine machine = r.machine();
-    Machine.Outcome o = r.run(run.maxInsns >= 0 ? Math.min(n, run.maxInsns) : n);
+    Machine.Outcome o =
+        r.run(
+            run.options.session().maxInsns() >= 0
+                ? Math.min(n, run.options.session().maxInsns())
+                : n);
     ProfilingEngine engine;
     CostReport before = null;
     if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT
-        && (run.maxInsns < 0 || n < run.maxInsns)) {
+        && (run.options.session().maxInsns() < 0 || n < run.options.session().maxInsns())) {
       engine = r.profileFromHere(); // the stack is unwound here
       before = engine.cost();
-      o = r.run(run.maxInsns);
+      o = r.run(run.options.session().maxInsns());
     } else {
       engine = run.session.engine(); // its empty profiles, for the summary
       if (o.reason() == org.dise.runtime.cpu.StopReason.STEP_LIMIT) {
-        o = r.run(run.maxInsns);
+        o = r.run(run.options.session().maxInsns());
       }
     }
     System.out.flush();
@@ -92,12 +77,12 @@ final class PointRuns {
     CostReport c = before == null ? new CostReport(0, 0, 0, 0, 0, 0) : since(engine.cost(), before);
     ProfileReport.summary(engine.sinks(), c, machine.symbols(), System.err);
     System.err.printf("  fast-forwarded           %,d%n", Math.min(n, o.instructions()));
-    if (run.out != null) {
+    if (run.options.session().out() != null) {
       ProfileReport.write(
           engine.sinks(),
           c,
           machine.symbols(),
-          run.out,
+          run.options.session().out(),
           o.exitStatus(),
           ", \"fast_forward\": " + n);
     }
@@ -120,11 +105,11 @@ final class PointRuns {
     List<SimulationPoints.Point> points;
     long interval;
     try {
-      points = SimulationPoints.read(run.simpoints, run.weights);
+      points = SimulationPoints.read(this.points.simpoints(), this.points.weights());
       interval =
-          run.interval == null
+          run.options.sampling().interval() == null
               ? BasicBlockVectors.DEFAULT_INTERVAL
-              : Triggers.parseCount("--interval", run.interval);
+              : Triggers.parseCount("--interval", run.options.sampling().interval());
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }
@@ -132,7 +117,7 @@ final class PointRuns {
     // Build one engine first, so that a refusal is reported before the run.
     run.session.engine();
     SimulationPoints.Result r =
-        run.session.simulationPoints(machine, points, interval, run.maxInsns);
+        run.session.simulationPoints(machine, points, interval, run.options.session().maxInsns());
     System.out.flush();
     if (r.outcome().report() != null) {
       System.err.println("acf: " + r.outcome().report());
@@ -169,7 +154,7 @@ final class PointRuns {
         System.err.println(line);
       }
     }
-    if (run.out != null) {
+    if (run.options.session().out() != null) {
       write(r, interval, machine);
     }
     return r.outcome().exitStatus();
@@ -186,7 +171,7 @@ final class PointRuns {
   }
 
   private void write(SimulationPoints.Result r, long interval, Machine machine) {
-    Path dir = run.out;
+    Path dir = run.options.session().out();
     StringBuilder points =
         new StringBuilder("interval,cluster,weight,application_instructions," + "total_cycles\n");
     for (SimulationPoints.PointRun p : r.points()) {

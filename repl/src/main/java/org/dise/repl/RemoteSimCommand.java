@@ -23,12 +23,15 @@ import org.dise.center.Store;
 import org.dise.center.StoreException;
 import org.dise.center.StoreUrl;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestFileOptions;
+import org.dise.repl.common.RunGuest;
+import org.dise.repl.common.RunSampling;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.linux.HostNames;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
 import org.dise.runtime.trigger.TriggerSpec;
-import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -184,21 +187,18 @@ public final class RemoteSimCommand implements Callable<Integer> {
     }
     ProductionSet productions =
         config != null ? InspectCommand.load(config).productions() : AcfLoader.load(acfs);
-    TriggerSpec spec;
+    // The devices' trigger as acf run --sampling makes it, with the threshold for a phase-aware
+    // strategy only (the others have none).
+    boolean phased;
     try {
-      spec =
-          TriggerSpec.parse(sampling)
-              .with("interval", Long.toString(Triggers.parseCount("--interval", interval)))
-              .with("threshold", Double.toString(threshold));
-      if (!spec.phaseAware()) {
-        spec =
-            TriggerSpec.parse(sampling)
-                .with("interval", Long.toString(Triggers.parseCount("--interval", interval)));
-      }
-      Triggers.check(spec);
+      phased = TriggerSpec.parse(sampling).phaseAware();
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
+    TriggerSpec spec =
+        new RunSampling(
+                sampling, interval, phased ? Double.toString(threshold) : null, null, null, false)
+            .trigger(productions, null);
     if (parallel < 1 || parallel > 256) {
       throw new UserError("--parallel must be 1 to 256", ExitStatus.USAGE);
     }
@@ -226,11 +226,12 @@ public final class RemoteSimCommand implements Callable<Integer> {
         new RemoteSimulation(
             settings,
             (input, seed) -> {
-              RunCommand options = new RunCommand(); // each machine its own sandbox and limits
-              options.seed = seed;
+              // acf run's guest with this seed: each machine its own sandbox and limits.
+              RunGuest guest =
+                  RunGuest.of(seed, new GuestFileOptions(), List.of(), List.of(), "fail");
               return ProfilingSession.of(
                       SessionOptions.plain(program, lines.get(input)),
-                      options.options(),
+                      guest.machine(HostNames.workingDirectory(), System.err),
                       productions)
                   .preparing(
                       m -> {

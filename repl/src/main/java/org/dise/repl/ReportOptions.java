@@ -1,17 +1,13 @@
 package org.dise.repl;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import org.dise.center.DeviceReporter;
-import org.dise.repl.common.ExitStatus;
-import org.dise.repl.common.UserError;
+import org.dise.repl.common.RunReport;
 import picocli.CommandLine.Option;
 
 /**
  * The options of {@code acf run} that send the run's profile to an optimization center
- * (spec/remote.md): kept apart from RunCommand's own so that its changes stay small.
+ * (spec/remote.md), a picocli mixin whose values are {@link RunReport}.
  */
 final class ReportOptions {
   @Option(
@@ -75,69 +71,10 @@ final class ReportOptions {
               + " it is sent before the run ends (default 256K; K, M suffixes).")
   long bufferBytes = 256 * 1024;
 
-  /** Whether the run reports to a center. */
-  boolean active() {
-    return url != null;
-  }
-
-  /** Checks the options against the run: a usage error when they do not fit together. */
-  void check(boolean productions, boolean triggered) {
-    if (url == null) {
-      if (device != null || token != null || spool != null || send != null) {
-        throw new UserError(
-            "--device, --token, --spool and --send need --report-to URL", ExitStatus.USAGE);
-      }
-      return;
-    }
-    if (!productions) {
-      throw new UserError(
-          "--report-to needs --acf or --config: a run without productions has"
-              + " no profile to send",
-          ExitStatus.USAGE);
-    }
-    if (device == null) {
-      throw new UserError("--report-to needs --device ID", ExitStatus.USAGE);
-    }
-    if (!org.dise.center.Upload.DEVICE_NAME.matcher(device).matches()) {
-      // The center's own rule, checked before the run: a part it would refuse is never made.
-      throw new UserError(
-          "--device "
-              + device
-              + ": a device name is 1 to 64 letters, digits, '.', '_' or '-' (the center's rule)",
-          ExitStatus.USAGE);
-    }
-    int every;
-    try {
-      every = DeviceReporter.parseSend(send);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), ExitStatus.USAGE);
-    }
-    if (every > 0 && !triggered) {
-      throw new UserError(
-          "--send "
-              + send
-              + " needs a sampling trigger (--sampling, or one"
-              + " declared in the ACF): parts are sent at interval boundaries",
-          ExitStatus.USAGE);
-    }
-    if (bufferBytes < 1024) {
-      throw new UserError("--buffer-size must be at least 1K", ExitStatus.USAGE);
-    }
-  }
-
-  /** Sends the spool, asks for feedback, and returns the reporter of this run. */
-  DeviceReporter open(Path program, List<Path> configFiles) {
-    try {
-      return DeviceReporter.open(
-          new DeviceReporter.Options(
-              url, device, token, spool, send, feedback, bufferBytes, Duration.ofSeconds(10)),
-          program,
-          DeviceReporter.configHash(configFiles),
-          System.err);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), ExitStatus.USAGE);
-    } catch (IOException e) {
-      throw new UserError((spool != null ? spool : "the spool") + ": " + UserError.why(e));
-    }
+  /** The values given, checked with the run's other options ({@link RunReport}). */
+  RunReport values() {
+    return new RunReport(
+        new org.dise.center.DeviceReporter.Options(
+            url, device, token, spool, send, feedback, bufferBytes, Duration.ofSeconds(10)));
   }
 }

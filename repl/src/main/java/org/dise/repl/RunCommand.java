@@ -3,22 +3,20 @@ package org.dise.repl;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestFileOptions;
-import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.RunGuest;
+import org.dise.repl.common.RunOptions;
 import org.dise.repl.common.RunService;
-import org.dise.repl.common.UserError;
+import org.dise.repl.common.RunTiming;
 import org.dise.repl.common.Verbosity;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
-import org.dise.runtime.trigger.TriggerSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -147,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
           "Until the process has retired N instructions (K, M suffixes) translate only blocks"
               + " that ran 20 times the threshold: the translator's first use costs a fresh JVM"
               + " more than a short program's whole run; 0 translates at the threshold from the"
-              + " start (default: 0; 1M suits short programs, spec/emulator.md).")
+              + " start (default: 1M, spec/emulator.md).")
   long translateWarmup = -1;
 
   @Option(
@@ -216,55 +214,8 @@ public final class RunCommand implements Callable<Integer> {
               + " `acf report DIR` prints them again.")
   Path out;
 
-  @Option(
-      names = "--sampling",
-      paramLabel = "STRATEGY",
-      description =
-          "Sample with an external trigger: exhaustive, periodic:N (every Nth"
-              + " interval), random:P[:SEED] (each interval with probability 1/P) or"
-              + " phase[:POLICY] (phase-aware; POLICY first, third (default), or the oracles"
-              + " centroid and random). Overrides a trigger the ACF declares.")
-  String sampling;
-
-  @Option(
-      names = "--interval",
-      paramLabel = "N",
-      description =
-          "Sampling interval in application instructions (default 10M; K, M, G" + " suffixes).")
-  String interval;
-
-  @Option(
-      names = "--threshold",
-      paramLabel = "T",
-      description =
-          "Phase tracker similarity threshold, percent of an interval's instructions"
-              + " (default 25).")
-  String threshold;
-
-  @Option(
-      names = "--predictor",
-      paramLabel = "KIND",
-      description =
-          "Phase predictor: last (default), markov (run-length Markov) or oracle"
-              + " (a first pass: the papers' perfect prediction).")
-  String predictor;
-
-  @Option(
-      names = "--scaling",
-      paramLabel = "HOW",
-      description =
-          "What a phase-aware sample stands for in the estimate: nearest (default: every"
-              + " interval goes to the sampled interval nearest it by footprint, within its"
-              + " phase when it has one) or phase (the phase's instructions; phases never"
-              + " sampled are missing). spec/sampling.md.")
-  String scaling;
-
-  @Option(
-      names = "--shadow-exhaustive",
-      description =
-          "Also compute the exact profile (a first, exhaustive pass whose cost is not"
-              + " charged) and report sampled_fraction, count_error and hot_error.")
-  boolean shadowExhaustive;
+  /** --sampling and what tunes it. */
+  @picocli.CommandLine.Mixin SamplingOptions sampling = new SamplingOptions();
 
   @Option(
       names = "--progress",
@@ -292,32 +243,8 @@ public final class RunCommand implements Callable<Integer> {
 
   @picocli.CommandLine.Mixin TimingOptions timing = new TimingOptions();
 
-  @Option(
-      names = "--fast-forward",
-      paramLabel = "N",
-      converter = CountConverter.class,
-      description =
-          "Run the first N application instructions at full speed, then turn the"
-              + " productions on (K, M, G suffixes).")
-  Long fastForward;
-
-  @Option(
-      names = "--simpoints",
-      paramLabel = "FILE",
-      description =
-          "SimPoint's simulation points (`interval cluster` per line, intervals of"
-              + " --interval instructions from 0): run the program at full speed with the"
-              + " productions on only in these intervals; needs --weights.")
-  Path simpoints;
-
-  @Option(
-      names = "--weights",
-      paramLabel = "FILE",
-      description =
-          "SimPoint's weights (`weight cluster` per line) for --simpoints: --out DIR"
-              + " gets DIR/point-<interval>/ per point and DIR/<sink>.estimate.csv, the weighted"
-              + " whole-program estimate.")
-  Path weights;
+  /** --fast-forward, --simpoints and --weights. */
+  @picocli.CommandLine.Mixin PointOptions points = new PointOptions();
 
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "The RISC-V ELF program.")
   Path program;
@@ -336,11 +263,45 @@ public final class RunCommand implements Callable<Integer> {
   @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the program.")
   List<String> args = new ArrayList<>();
 
+  /** What this run was asked to do, checked once ({@link RunOptions}): set by {@link #call}. */
+  RunOptions options;
+
+  /**
+   * The options as one record: made (and so checked) once, from the mixins and fields picocli or
+   * {@link RunLine} filled.
+   */
+  RunOptions values() {
+    return new RunOptions(
+        new SessionOptions(program, rawArgs(args), acfs, config, out, maxInsns, followExec),
+        guestValues(),
+        sampling.values(),
+        points.values(),
+        timing.values(),
+        report.values(),
+        stats,
+        progress,
+        noCache,
+        engineKind);
+  }
+
+  /** The guest's options given, with its files. */
+  RunGuest guestValues() {
+    return new RunGuest(
+        seed,
+        translateThreshold,
+        translateWarmup,
+        quantum,
+        onUnsupported,
+        limits,
+        // The bytes typed, whatever the locale.
+        new RunGuest.Environment(
+            env.stream().map(HostArgs::guestText).toList(), clearEnv, envFromHost),
+        files.values());
+  }
+
   @Override
   public Integer call() {
-    // The one validation of how the options go together is the session's.
-    SessionOptions request =
-        new SessionOptions(program, rawArgs(args), acfs, config, out, maxInsns, followExec);
+    options = values(); // the one validation of how the options go together
     if (out != null) {
       RunService.prepareOut(
           out, "--out", "nothing was run"); // before the run, so that no profile is lost after it
@@ -351,35 +312,22 @@ public final class RunCommand implements Callable<Integer> {
     long opened = System.nanoTime();
     session =
         ProfilingSession.open(
-            request,
-            options(),
+            options.session(),
+            options.machine(org.dise.runtime.linux.HostNames.workingDirectory(), System.err),
             files -> AcfLoader.load(files, noCache ? null : AcfCache.standard()),
             System.err);
     ProductionSet productions = session.productions();
     Path origin = session.origin();
     debugSession(productions, opened);
-    if (fastForward != null || simpoints != null || weights != null) {
-      if (timing.active()) {
-        throw new UserError(
-            "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
-                + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")",
-            ExitStatus.USAGE);
-      }
+    RunOptions.Checked checked = options.against(productions, origin);
+    if (options.points().any()) {
       return new PointRuns(this).run(productions, origin);
     }
-    TriggerSpec trigger = triggerSpec(productions, origin);
-    report.check(productions != null, trigger != null);
-    org.dise.runtime.timing.TimingRun timed = timing.start(productions != null);
-    if (trigger != null) {
-      if (timed != null) {
-        throw new UserError(
-            "--timing does not combine with sampling yet: time the sampled intervals' production"
-                + " set without a trigger",
-            ExitStatus.USAGE);
-      }
-      return new SampledRuns(this).run(productions, origin, trigger);
+    if (checked.trigger() != null) {
+      return new SampledRuns(this).run(productions, origin, checked.trigger());
     }
-    return new WholeRuns(this).run(productions, origin, timed);
+    return new WholeRuns(this)
+        .run(productions, origin, RunTiming.start(checked.timing(), productions != null));
   }
 
   /**
@@ -402,15 +350,13 @@ public final class RunCommand implements Callable<Integer> {
     if (productions != null) {
       Verbosity.debug(
           err,
-          String.format(
-              java.util.Locale.ROOT,
-              "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
-                  + " read and bound in %.0f ms",
-              productions.productions().size(),
-              productions.replacements().size(),
-              productions.sinks().size(),
-              productions.triggers().size(),
-              (System.nanoTime() - openedNanos) / 1e6));
+          "%d production(s), %d replacement sequence(s), %d sink(s), %d trigger(s);"
+              + " read and bound in %.0f ms",
+          productions.productions().size(),
+          productions.replacements().size(),
+          productions.sinks().size(),
+          productions.triggers().size(),
+          (System.nanoTime() - openedNanos) / 1e6);
     }
     Verbosity.debug(
         err,
@@ -420,7 +366,7 @@ public final class RunCommand implements Callable<Integer> {
             + translateThreshold
             + " executions of a block, cost model "
             + timing.model
-            + (sampling != null ? ", sampling " + sampling : ""));
+            + (sampling.sampling != null ? ", sampling " + sampling.sampling : ""));
   }
 
   /** What this run was asked to do, for summary.json. */
@@ -428,17 +374,11 @@ public final class RunCommand implements Callable<Integer> {
     List<String> command = new ArrayList<>();
     command.add("acf");
     command.addAll(typed != null ? typed : spec.commandLine().getParseResult().originalArgs());
-    Map<String, Object> sampling = new LinkedHashMap<>();
-    sampling.put("sampling", this.sampling);
-    sampling.put("interval", interval);
-    sampling.put("threshold", threshold);
-    sampling.put("predictor", predictor);
-    sampling.put("scaling", scaling);
-    sampling.put("shadow_exhaustive", shadowExhaustive);
+    RunGuest g = options.guest();
     RunSummary.EnvSource source =
-        clearEnv
+        g.env().clear()
             ? RunSummary.EnvSource.CLEARED
-            : envFromHost ? RunSummary.EnvSource.HOST : RunSummary.EnvSource.DEFAULT;
+            : g.env().fromHost() ? RunSummary.EnvSource.HOST : RunSummary.EnvSource.DEFAULT;
     return new RunSummary.Request(
         command,
         program,
@@ -447,11 +387,11 @@ public final class RunCommand implements Callable<Integer> {
         config,
         session.config(),
         engineKind,
-        seed,
+        g.seed(),
         maxInsns,
         source,
-        options().env(),
-        sampling);
+        options.machine(org.dise.runtime.linux.HostNames.workingDirectory(), System.err).env(),
+        options.sampling().summary());
   }
 
   /**
@@ -467,82 +407,9 @@ public final class RunCommand implements Callable<Integer> {
     return guest != 0 ? guest : ExitStatus.FAILURE;
   }
 
-  /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
-  private String given(boolean withSampling) {
-    List<String> names = new ArrayList<>();
-    if (withSampling && sampling != null) {
-      names.add("--sampling");
-    }
-    if (interval != null) {
-      names.add("--interval");
-    }
-    if (threshold != null) {
-      names.add("--threshold");
-    }
-    if (predictor != null) {
-      names.add("--predictor");
-    }
-    if (scaling != null) {
-      names.add("--scaling");
-    }
-    if (shadowExhaustive) {
-      names.add("--shadow-exhaustive");
-    }
-    String last = names.remove(names.size() - 1);
-    return names.isEmpty() ? last + " needs" : String.join(", ", names) + " and " + last + " need";
-  }
-
-  /**
-   * The sampling strategy: --sampling over the ACF's trigger declaration, with --interval,
-   * --threshold and --predictor applied; null when there is none.
-   */
-  TriggerSpec triggerSpec(ProductionSet productions, Path origin) {
-    boolean tuned = interval != null || threshold != null || predictor != null || scaling != null;
-    if (productions == null) {
-      if (sampling != null || tuned || shadowExhaustive) {
-        throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
-      }
-      return null;
-    }
-    TriggerSpec spec;
-    String from = "sampling: ";
-    try {
-      if (sampling != null) {
-        spec = TriggerSpec.parse(sampling);
-        // The ACF's interval still applies (every trigger has one); its other parameters
-        // belong to its own strategy.
-        if (productions.triggers().size() == 1
-            && productions.triggers().get(0).params().containsKey("interval")) {
-          spec = spec.with("interval", productions.triggers().get(0).params().get("interval"));
-        }
-      } else if (RunService.declared(productions, String.valueOf(origin)) != null) {
-        spec = RunService.declared(productions, String.valueOf(origin));
-        from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
-      } else if (tuned || shadowExhaustive) {
-        throw new UserError(
-            given(false)
-                + " a sampling strategy (--sampling, or a trigger"
-                + " declared in the ACF)",
-            ExitStatus.USAGE);
-      } else {
-        return null;
-      }
-      if (interval != null) {
-        spec = RunService.tune(spec, "interval", interval, "--interval");
-      }
-      if (threshold != null) {
-        spec = spec.with("threshold", threshold);
-      }
-      if (predictor != null) {
-        spec = spec.with("predictor", predictor);
-      }
-      if (scaling != null) {
-        spec = spec.with("scaling", scaling);
-      }
-    } catch (IllegalArgumentException e) {
-      throw new UserError(from + e.getMessage(), ExitStatus.USAGE);
-    }
-    return RunService.checkTrigger(spec, from); // every parameter, before the run
+  /** The center's reporter of this run, or null when it reports to none. */
+  org.dise.center.DeviceReporter reporter() {
+    return options.report().active() ? options.report().open(program, options.configFiles()) : null;
   }
 
   /**
@@ -565,46 +432,5 @@ public final class RunCommand implements Callable<Integer> {
 
   private static boolean isAscii(String s) {
     return s.chars().allMatch(c -> c < 128);
-  }
-
-  /**
-   * The warm-up a run gets: the one given, else the default with the default threshold, and none
-   * with a threshold given (a user asking for threshold 1 means every block from the start).
-   */
-  static long translateWarmup(int threshold, long given) {
-    if (given >= 0) {
-      return given;
-    }
-    return threshold == Machine.Options.DEFAULT_TRANSLATE_THRESHOLD
-        ? Machine.Options.DEFAULT_TRANSLATE_WARMUP
-        : 0;
-  }
-
-  /** The guest's options, through the settings the REPL uses too ({@link GuestSettings}). */
-  Machine.Options options() {
-    if (clearEnv && envFromHost) {
-      throw new UserError("--clear-env and --env-from-host exclude each other", ExitStatus.USAGE);
-    }
-    GuestSettings guest =
-        new GuestSettings()
-            .seed(seed)
-            .translateThreshold(translateThreshold)
-            .translateWarmup(translateWarmup(translateThreshold, translateWarmup))
-            .quantum(quantum)
-            .onUnsupported(onUnsupported, "--on-unsupported")
-            .env(clearEnv ? List.of() : envFromHost ? Machine.hostEnv() : Machine.defaultEnv());
-    files.applyTo(guest, d -> d);
-    limits.forEach(l -> guest.limit(l, "--limit"));
-    // acf's own output and spool: the guest may not change them (the rest of acf's state is
-    // protected for every guest, AcfState.paths()).
-    if (out != null) {
-      guest.protect(out);
-    }
-    if (report.spool != null) {
-      guest.protect(report.spool);
-    }
-    // The bytes typed, whatever the locale.
-    env.forEach(v -> guest.set(HostArgs.guestText(v), "--env"));
-    return guest.options(org.dise.runtime.linux.HostNames.workingDirectory(), System.err);
   }
 }

@@ -138,7 +138,7 @@ final class RunLine {
       case "--no-cache" -> run.noCache = true;
       case "--clear-env" -> run.clearEnv = true;
       case "--env-from-host" -> run.envFromHost = true;
-      case "--shadow-exhaustive" -> run.shadowExhaustive = true;
+      case "--shadow-exhaustive" -> run.sampling.shadowExhaustive = true;
       case "--progress" -> run.progress = true;
       case "--no-progress" -> run.progress = false;
       default -> throw new IllegalStateException(flag);
@@ -151,7 +151,7 @@ final class RunLine {
       switch (name) {
         case "--max-insns" -> run.maxInsns = count(value);
         case "--translate-warmup" -> run.translateWarmup = count(value);
-        case "--fast-forward" -> run.fastForward = count(value);
+        case "--fast-forward" -> run.points.fastForward = count(value);
         case "--seed" -> {
           if (!decimal(value, 18)) {
             return false;
@@ -178,18 +178,18 @@ final class RunLine {
         }
         case "--config" -> run.config = path(value);
         case "--out" -> run.out = path(value);
-        case "--simpoints" -> run.simpoints = path(value);
-        case "--weights" -> run.weights = path(value);
+        case "--simpoints" -> run.points.simpoints = path(value);
+        case "--weights" -> run.points.weights = path(value);
         case "--acf" -> run.acfs.add(path(value));
         case "--allow-read" -> run.files.allowRead.add(path(value));
         case "--allow-write" -> run.files.allowWrite.add(path(value));
         case "--limit" -> run.limits.add(value);
         case "--env" -> run.env.add(value);
-        case "--sampling" -> run.sampling = value;
-        case "--interval" -> run.interval = value;
-        case "--threshold" -> run.threshold = value;
-        case "--predictor" -> run.predictor = value;
-        case "--scaling" -> run.scaling = value;
+        case "--sampling" -> run.sampling.sampling = value;
+        case "--interval" -> run.sampling.interval = value;
+        case "--threshold" -> run.sampling.threshold = value;
+        case "--predictor" -> run.sampling.predictor = value;
+        case "--scaling" -> run.sampling.scaling = value;
         default -> throw new IllegalStateException(name);
       }
       return true;

@@ -1,7 +1,6 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
-import java.util.List;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.ProfileReport;
 import org.dise.repl.common.RunService;
@@ -35,11 +34,7 @@ final class SampledRuns {
         new java.util.concurrent.atomic.AtomicReference<>("");
     java.util.concurrent.atomic.AtomicReference<TriggerDriver> current =
         new java.util.concurrent.atomic.AtomicReference<>();
-    org.dise.center.DeviceReporter reporter =
-        command.report.active()
-            ? command.report.open(
-                command.program, command.config != null ? List.of(command.config) : command.acfs)
-            : null;
+    org.dise.center.DeviceReporter reporter = command.reporter();
     SamplingRun.Setup setup =
         command.session.sampling(
             new ProfilingSession.Hooks() {
@@ -59,16 +54,22 @@ final class SampledRuns {
                 return reporter == null ? e : reporter.listener(e);
               }
             });
-    RunClock clock = new RunClock(command.stats);
+    RunClock clock = new RunClock(command.options.stats());
     SamplingRun.Result r;
     try (Progress p =
         Progress.start(
-            command.progress && Tty.isTerminal(2),
+            command.options.progress() && Tty.isTerminal(2),
             System.err,
             () -> current.get() == null ? 0 : current.get().applicationInstructions(),
-            command.maxInsns > 0 ? command.maxInsns : -1,
+            command.options.session().maxInsns() > 0 ? command.options.session().maxInsns() : -1,
             () -> current.get() == null ? null : pass.get() + ", " + current.get().progress())) {
-      r = SamplingRun.run(setup, trigger, command.shadowExhaustive, null, command.maxInsns);
+      r =
+          SamplingRun.run(
+              setup,
+              trigger,
+              command.options.sampling().shadowExhaustive(),
+              null,
+              command.options.session().maxInsns());
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
@@ -95,21 +96,21 @@ final class SampledRuns {
     if (sent != null) {
       sent.lines().forEach(System.err::println);
     }
-    if (command.out != null) {
-      GuestReach.checkUnchanged(command.out, command.outKey);
+    if (command.options.session().out() != null) {
+      GuestReach.checkUnchanged(command.options.session().out(), command.outKey);
       RunService.writeOut(
           r.engine(),
           r.machine().symbols(),
-          command.out,
+          command.options.session().out(),
           outcome.exitStatus(),
           "--out",
           ProfileReport.samplingJson(r, trigger)
               + RunSummary.members(command.request(), r.engine(), r.machine())
               + (sent == null ? "" : sent.json()));
-      ProfileReport.writePhases(r, command.out);
-      ProfileReport.writeEstimates(r, command.out);
+      ProfileReport.writePhases(r, command.options.session().out());
+      ProfileReport.writeEstimates(r, command.options.session().out());
     }
-    if (command.stats) {
+    if (command.options.stats()) {
       clock.printStats(outcome.instructions());
     }
     return command.reported(outcome.exitStatus(), reporter);

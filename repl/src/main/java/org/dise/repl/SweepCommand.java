@@ -285,12 +285,10 @@ public final class SweepCommand implements Callable<Integer> {
                 List<Sweep.Point> pts = Sweep.run(name, setup, plan, System.err);
                 Verbosity.debug(
                     System.err,
-                    String.format(
-                        java.util.Locale.ROOT,
-                        "%s: %d sampled configuration(s) in %.1f s",
-                        name,
-                        pts.size(),
-                        (System.nanoTime() - t0) / 1e9));
+                    "%s: %d sampled configuration(s) in %.1f s",
+                    name,
+                    pts.size(),
+                    (System.nanoTime() - t0) / 1e9);
                 return new SweepRuns.Swept(pts, measured);
               } catch (IllegalArgumentException e) {
                 throw new UserError("sweep: " + e.getMessage(), ExitStatus.USAGE);
@@ -426,7 +424,7 @@ public final class SweepCommand implements Callable<Integer> {
     if (stdin != null) {
       s.put("stdin", stdin + " " + new Workload("stdin", stdin, List.of()).sha256());
     }
-    if (timing.active()) {
+    if (timing.values().active()) {
       s.putAll(Lab.timingSettings(timing.config())); // a timed run is another run
     }
     return s;

@@ -1,7 +1,6 @@
 package org.dise.repl;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.ProfileReport;
@@ -56,36 +55,30 @@ final class WholeRuns {
       }
       timed.attach(machine.cpu());
     }
-    org.dise.center.DeviceReporter reporter =
-        command.report.active()
-            ? command.report.open(
-                command.program, command.config != null ? List.of(command.config) : command.acfs)
-            : null;
+    org.dise.center.DeviceReporter reporter = command.reporter();
     if (reporter != null) {
       reporter.attach(engine.sinks(), machine.symbols());
     }
-    RunClock clock = new RunClock(command.stats || Verbosity.verbose());
+    RunClock clock = new RunClock(command.options.stats() || Verbosity.verbose());
     Machine.Outcome out;
     try (Progress p =
         Progress.start(
-            command.progress && Tty.isTerminal(2),
+            command.options.progress() && Tty.isTerminal(2),
             System.err,
             machine.cpu()::instret,
-            command.maxInsns > 0 ? command.maxInsns : -1,
+            command.options.session().maxInsns() > 0 ? command.options.session().maxInsns() : -1,
             null)) {
-      out = run.run(command.maxInsns);
+      out = run.run(command.options.session().maxInsns());
     }
     clock.stop();
     System.out.flush();
     Verbosity.debug(
         System.err,
-        String.format(
-            java.util.Locale.ROOT,
-            "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
-            out.instructions(),
-            clock.seconds,
-            clock.cpuSeconds,
-            out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6));
+        "ran %,d instructions in %.3f s (%.3f s of CPU on the guest's thread, %.1f MIPS)",
+        out.instructions(),
+        clock.seconds,
+        clock.cpuSeconds,
+        out.instructions() / Math.max(clock.seconds, 1e-9) / 1e6);
     if (out.report() != null) {
       System.err.println("acf: " + out.report());
     }
@@ -108,12 +101,12 @@ final class WholeRuns {
       if (timed != null) {
         printTiming(timed);
       }
-      if (command.out != null) {
-        GuestReach.checkUnchanged(command.out, command.outKey);
+      if (command.options.session().out() != null) {
+        GuestReach.checkUnchanged(command.options.session().out(), command.outKey);
         RunService.writeOut(
             engine,
             machine.symbols(),
-            command.out,
+            command.options.session().out(),
             out.exitStatus(),
             "--out",
             RunSummary.members(command.request(), engine, machine)
@@ -126,7 +119,7 @@ final class WholeRuns {
         // The other processes of the tree: one folder each, pid-N, beside the first one's.
         for (Map.Entry<Machine, ProfilingEngine> c : children.entrySet()) {
           Machine child = c.getKey();
-          Path dir = command.out.resolve("pid-" + child.pid());
+          Path dir = command.options.session().out().resolve("pid-" + child.pid());
           RunService.writeOut(
               c.getValue(),
               child.symbols(),
@@ -142,14 +135,14 @@ final class WholeRuns {
             "acf: %d more process%s profiled%s%n",
             children.size(),
             children.size() == 1 ? "" : "es",
-            command.out != null
-                ? " (in " + command.out + "/pid-N)"
+            command.options.session().out() != null
+                ? " (in " + command.options.session().out() + "/pid-N)"
                 : " (--out DIR writes their profiles)");
       }
     } else if (timed != null) {
       printTiming(timed);
     }
-    if (command.stats) {
+    if (command.options.stats()) {
       clock.printStats(out.instructions());
     }
     return command.reported(out.exitStatus(), reporter);

@@ -147,7 +147,10 @@ class CommandLineTest {
     RunCommand run = new RunCommand();
     run.env = new java.util.ArrayList<>(java.util.List.of("PATH=/guest"));
     // The guest's getenv returns the first PATH=: the host's must not precede ours.
-    assertThat(run.options().env().stream().filter(v -> v.startsWith("PATH=")).toList())
+    assertThat(
+            run.values().machine(Path.of("."), System.err).env().stream()
+                .filter(v -> v.startsWith("PATH="))
+                .toList())
         .containsExactly("PATH=/guest");
 
     ConfigCommandTest.Result r =

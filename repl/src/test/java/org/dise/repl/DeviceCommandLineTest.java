@@ -119,7 +119,10 @@ class DeviceCommandLineTest {
             "--spool",
             spool.toString(),
             PROGRAM);
-    org.dise.runtime.linux.Sandbox box = run.options().sandbox();
+    org.dise.runtime.linux.Sandbox box =
+        run.values()
+            .machine(org.dise.runtime.linux.HostNames.workingDirectory(), System.err)
+            .sandbox();
     java.util.List<Path> state = new java.util.ArrayList<>(GuestReach.acfState());
     state.add(out);
     state.add(spool);

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.RunGuest;
 import org.dise.testsupport.Captured;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
@@ -109,11 +110,11 @@ class RunLineTest {
   void aRunWarmsUpOnlyWithTheDefaultThresholdUnlessTold() {
     long dflt = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_WARMUP;
     int threshold = org.dise.runtime.Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
-    assertThat(RunCommand.translateWarmup(threshold, -1)).isEqualTo(dflt);
+    assertThat(RunGuest.warmup(threshold, -1)).isEqualTo(dflt);
     // threshold 1 asks for every block from the start
-    assertThat(RunCommand.translateWarmup(1, -1)).isEqualTo(0L);
-    assertThat(RunCommand.translateWarmup(1, 7)).isEqualTo(7L);
-    assertThat(RunCommand.translateWarmup(threshold, 0)).isEqualTo(0L);
+    assertThat(RunGuest.warmup(1, -1)).isEqualTo(0L);
+    assertThat(RunGuest.warmup(1, 7)).isEqualTo(7L);
+    assertThat(RunGuest.warmup(threshold, 0)).isEqualTo(0L);
   }
 
   @Test

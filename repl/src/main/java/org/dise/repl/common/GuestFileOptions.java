@@ -3,7 +3,6 @@ package org.dise.repl.common;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.dise.runtime.linux.HostNames;
 import org.dise.runtime.linux.Sandbox;
 import picocli.CommandLine.Option;
@@ -35,13 +34,9 @@ public final class GuestFileOptions {
       description = "Also let the guest read and write files under DIR (repeatable).")
   public List<Path> allowWrite = new ArrayList<>();
 
-  /** Into {@code guest}, each folder as {@code as} gives it (the REPL: absolute, as it may cd). */
-  public void applyTo(GuestSettings guest, UnaryOperator<Path> as) {
-    allowRead.forEach(d -> guest.allowRead(as.apply(d)));
-    allowWrite.forEach(d -> guest.allowWrite(as.apply(d)));
-    if (sysroot != null) {
-      guest.sysroot(as.apply(sysroot));
-    }
+  /** The values given. */
+  public RunGuest.Files values() {
+    return new RunGuest.Files(sysroot, allowRead, allowWrite);
   }
 
   /** A sandbox of the working folder with these folders and the sysroot chosen. */

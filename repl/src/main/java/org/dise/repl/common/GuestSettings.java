@@ -18,12 +18,15 @@ import org.dise.runtime.linux.Sysroot;
  * guest the same way ({@link RunService}).
  */
 public final class GuestSettings {
+  /** AT_RANDOM's and getrandom's seed when none is given. */
+  public static final long DEFAULT_SEED = 0x5eed;
+
   private final List<Path> allowRead = new ArrayList<>();
   private final List<Path> allowWrite = new ArrayList<>();
   private final List<Path> protect = new ArrayList<>();
   private final List<String> limits = new ArrayList<>();
   private List<String> env = Machine.defaultEnv();
-  private long seed = 0x5eed;
+  private long seed = DEFAULT_SEED;
   private int translateThreshold = Machine.Options.DEFAULT_TRANSLATE_THRESHOLD;
   private long translateWarmup;
   private Path sysroot;

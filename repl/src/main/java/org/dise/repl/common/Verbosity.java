@@ -47,4 +47,15 @@ public final class Verbosity {
       err.println("acf: debug: " + line);
     }
   }
+
+  /**
+   * As {@link #debug(PrintStream, String)}, formatted ({@link java.util.Locale#ROOT}) only when
+   * shown: {@code String.format} loads the formatter, regular expressions and locale data, about
+   * 10-20 ms at the end of every fresh plain run (docs/benchmarks.md, start-up, third pass).
+   */
+  public static void debug(PrintStream err, String format, Object... args) {
+    if (verbose()) {
+      debug(err, String.format(java.util.Locale.ROOT, format, args));
+    }
+  }
 }

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.RunGuest;
 import org.dise.repl.common.UserError;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -102,12 +104,10 @@ public final class ReplCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     ReplSession session = new ReplSession(Path.of(""));
-    // The guest's settings as acf run takes them, through the same GuestSettings.
-    org.dise.repl.common.GuestSettings guest = session.guest();
-    files.applyTo(guest, Path::toAbsolutePath);
-    limits.forEach(l -> guest.limit(l, "--limit"));
-    env.forEach(v -> guest.set(v, "--env"));
-    guest.onUnsupported(onUnsupported, "--on-unsupported");
+    // The guest's settings as acf run takes them and checks them (RunGuest), into the session's
+    // GuestSettings, which :env, :allow and :limit go on changing.
+    RunGuest.of(GuestSettings.DEFAULT_SEED, files, limits, env, onUnsupported)
+        .applyTo(session.guest(), Path::toAbsolutePath);
     if (script != null) {
       if (!Files.isRegularFile(script)) {
         throw new UserError("--script " + script + ": no such file", ExitStatus.USAGE);

@@ -55,7 +55,7 @@ public final class Machine {
      * first use costs a fresh JVM tens of milliseconds, which a short program never earns back. The
      * options made here start with none (the threshold alone decides).
      */
-    public static final long DEFAULT_TRANSLATE_WARMUP = 0;
+    public static final long DEFAULT_TRANSLATE_WARMUP = 1_000_000;
 
     public Options {
       if (quantum < 1) {

@@ -451,8 +451,7 @@ public final class Cpu extends HartState implements GuestState {
   /**
    * As {@link #setBlockCompiler(BlockCompiler, int)}, but until the process has retired {@code
    * warmup} instructions only a block that runs {@link #YOUNG_FACTOR} times the threshold is
-   * translated; then every block that has run {@code threshold} times by then is translated at
-   * once, and later ones as they reach it.
+   * translated; then counting starts afresh at the threshold's own value.
    */
   public void setBlockCompiler(BlockCompiler compiler, int threshold, long warmup) {
     this.compiler = threshold > 0 ? compiler : null;
@@ -468,19 +467,22 @@ public final class Cpu extends HartState implements GuestState {
 
   /**
    * Ends the warm-up (the interpreter calls this once the process has retired {@link
-   * #translateFrom} instructions): the blocks already past the threshold are queued for
-   * translation, which the interpreter's next look installs.
+   * #translateFrom} instructions): the threshold falls to its own value and every block not
+   * translated yet counts from zero, so that the warm code crosses the threshold block by block as
+   * in a run without a warm-up. Queuing every block already past the threshold at once formed
+   * regions from one large connected set cut every {@code MAX_UNIT} blocks, which split hot loops
+   * across units (chess 3 took 84% longer after a 100K warm-up, docs/benchmarks.md).
    */
   void endWarmup() {
+    if (compiler.hasReady()) {
+      compiler.installReady(this); // blocks queued at the young threshold, before their counts go
+    }
     translateFrom = 0;
     translateThreshold = agedThreshold;
-    if (compiler == null) {
-      return;
-    }
     cache.forEachBlock(
         b -> {
-          if (b.code == null && b.count >= agedThreshold) {
-            compiler.submit(b);
+          if (b.code == null) {
+            b.count = 0;
           }
         });
   }

@@ -56,8 +56,11 @@ public final class Isa {
         b32.get(op.match() & 0x7f).add(op);
       }
     }
+    // A lambda of this class, not Comparator.comparingInt(..).reversed(): JDK 17's archive keeps
+    // the application's lambdas but spins java.util.Comparator's at run time (ASM loaded, about
+    // 3 ms of every fresh run: docs/benchmarks.md, start-up, third pass).
     Comparator<Op> specificFirst =
-        Comparator.comparingInt((Op o) -> Integer.bitCount(o.mask())).reversed();
+        (a, b) -> Integer.compare(Integer.bitCount(b.mask()), Integer.bitCount(a.mask()));
     for (int i = 0; i < 128; i++) {
       b32.get(i).sort(specificFirst);
       BUCKETS32[i] = b32.get(i).toArray(new Op[0]);

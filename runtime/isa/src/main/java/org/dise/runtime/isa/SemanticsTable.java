@@ -94,7 +94,7 @@ public final class SemanticsTable {
     boolean immediate =
         op.operands().contains(Operand.IMM) || op.operands().contains(Operand.SHAMT);
     if (op.opClass() == OpClass.ALU && immediate) {
-      String register = op.mnemonic().replaceFirst("i(u?w?)$", "$1");
+      String register = withoutImmediateI(op.mnemonic());
       for (Op o : Op.values()) {
         if (o != op && o.mnemonic().equals(register)) {
           return o;
@@ -102,6 +102,22 @@ public final class SemanticsTable {
       }
     }
     return SAME_AS.getOrDefault(op, op);
+  }
+
+  /**
+   * The mnemonic less the i of an immediate form: {@code addi} to {@code add}, {@code sltiu} to
+   * {@code sltu}, {@code addiw} to {@code addw} (what {@code replaceFirst("i(u?w?)$", "$1")} gives,
+   * without compiling a regular expression on every fresh run's path).
+   */
+  static String withoutImmediateI(String m) {
+    for (int k = Math.max(0, m.length() - 3); k < m.length(); k++) {
+      String tail = m.substring(k + 1);
+      if (m.charAt(k) == 'i'
+          && (tail.isEmpty() || tail.equals("u") || tail.equals("w") || tail.equals("uw"))) {
+        return m.substring(0, k) + tail;
+      }
+    }
+    return m;
   }
 
   private static final Map<Op, Entry> TABLE = build();

@@ -1,0 +1,159 @@
+package org.dise.repl;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.RunOptions;
+import org.dise.testsupport.Captured;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A run's options are one record with one validation ({@link RunOptions}): every combination that
+ * does not go together is refused with the same message and the usage status whichever way the line
+ * comes in (Main's fast {@link RunLine}, picocli, the record made directly), before anything is
+ * written; the guest's options are refused by {@code acf repl} exactly as by {@code acf run}.
+ */
+class RunOptionsTest {
+  private static final String ACF = RunLineTest.ACF;
+  private static final String HELLO = PlainRunTest.HELLO;
+
+  /** Options that do not go together, whatever the productions say, and acf run's message. */
+  static Stream<Arguments> refusedBeforeReading() {
+    return Stream.of(
+        bad("--max-insns 0", "--max-insns must be at least 1 (leave it out for no limit)"),
+        bad("--config c.dcfg --acf A", "--config and --acf exclude each other"),
+        bad("--out OUT", "--out needs --acf or --config"),
+        bad("--clear-env --env-from-host", "--clear-env and --env-from-host exclude each other"),
+        bad("--quantum 0", "--quantum must be at least 1"),
+        bad("--env FOO", "--env FOO: expected NAME=VALUE"),
+        bad("--interval 1M", "--interval needs --acf or --config"),
+        bad(
+            "--sampling periodic:10 --shadow-exhaustive",
+            "--sampling and --shadow-exhaustive need --acf or --config"),
+        bad("--fast-forward 1K", "--fast-forward needs --acf or --config"),
+        bad("--acf A --simpoints s.txt", "--simpoints and --weights go together"),
+        bad(
+            "--acf A --fast-forward 1K --simpoints s.txt --weights w.txt",
+            "--fast-forward and --simpoints exclude each other"),
+        bad(
+            "--acf A --fast-forward 1K --sampling periodic:2",
+            "--fast-forward needs no sampling trigger (--sampling, or a trigger declared in the"
+                + " ACF): the productions are on exactly where the points say"),
+        bad(
+            "--acf A --fast-forward 1K --timing ooo",
+            "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
+                + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")"),
+        bad("--device d1", "--device, --token, --spool and --send need --report-to URL"),
+        bad(
+            "--report-to http://127.0.0.1:1 --device d1",
+            "--report-to needs --acf or --config: a run without productions has no profile to"
+                + " send"),
+        bad("--acf A --report-to http://127.0.0.1:1", "--report-to needs --device ID"),
+        bad(
+            "--acf A --report-to http://127.0.0.1:1 --device d1 --buffer-size 10",
+            "--buffer-size must be at least 1K"),
+        bad("--timing-sample 10", "--timing-sample needs --timing inorder or ooo"));
+  }
+
+  /** Combinations only the productions' text shows wrong (here: the ACF declares no trigger). */
+  static Stream<Arguments> refusedAgainstTheProductions() {
+    return Stream.of(
+        bad(
+            "--acf A --interval 1M",
+            "--interval needs a sampling strategy (--sampling, or a trigger declared in the ACF)"),
+        bad(
+            "--acf A --report-to http://127.0.0.1:1 --device d1 --send interleaved",
+            "--send interleaved needs a sampling trigger (--sampling, or one declared in the ACF):"
+                + " parts are sent at interval boundaries"),
+        bad(
+            "--acf A --sampling periodic:10 --timing ooo",
+            "--timing does not combine with sampling yet: time the sampled intervals' production"
+                + " set without a trigger"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("refusedBeforeReading")
+  void eachBadCombinationIsOneUsageErrorFromEveryWayIn(String line, String message, @TempDir Path d)
+      throws Exception {
+    String[] args = line(line, d);
+    Captured c = PlainRunTest.assertSame(args); // Main's fast path and picocli agree
+    assertWithMessage(line).that(c.status()).isEqualTo(ExitStatus.USAGE);
+    assertWithMessage(line).that(c.stderr()).isEqualTo("acf: " + message + "\n");
+    assertWithMessage(line).that(c.stdout()).isEmpty();
+    // The record refuses it when it is made, before the productions or --out are touched.
+    RunCommand parsed = parse(args);
+    RuntimeException e = assertThrows(RuntimeException.class, parsed::values, line);
+    assertThat(e.getMessage()).isEqualTo(message);
+    assertThat(Files.exists(d.resolve("OUT"))).isFalse();
+  }
+
+  @ParameterizedTest
+  @MethodSource("refusedAgainstTheProductions")
+  void aCombinationTheAcfShowsWrongIsRefusedOnceTheAcfIsRead(
+      String line, String message, @TempDir Path d) throws Exception {
+    String[] args = line(line, d);
+    Captured c = PlainRunTest.assertSame(args);
+    assertWithMessage(line).that(c.status()).isEqualTo(ExitStatus.USAGE);
+    assertWithMessage(line).that(c.stderr()).endsWith("acf: " + message + "\n");
+    RunOptions options = parse(args).values(); // the options alone go together
+    assertThat(options.session().profiled()).isTrue();
+  }
+
+  /** The guest's options that acf repl shares with acf run, each wrong. */
+  static Stream<Arguments> guestOptions() {
+    return Stream.of(
+        bad("--env FOO", "--env FOO: expected NAME=VALUE"),
+        bad("--limit nofile=x", null),
+        bad("--limit bogus=1", null),
+        bad("--on-unsupported ignore", null),
+        bad("--sysroot /no/such/sysroot", null));
+  }
+
+  @ParameterizedTest
+  @MethodSource("guestOptions")
+  void theReplRefusesTheGuestsOptionsAsAcfRunDoes(String line, String message) {
+    List<String> run = new ArrayList<>(List.of("run"));
+    run.addAll(List.of(line.split(" ")));
+    run.add(HELLO);
+    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
+    List<String> repl = new ArrayList<>(List.of("repl"));
+    repl.addAll(List.of(line.split(" ")));
+    Captured byRepl = Captured.run(() -> Cli.commandLine().execute(repl.toArray(String[]::new)));
+    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
+    assertWithMessage(line).that(byRepl).isEqualTo(byRun);
+    if (message != null) {
+      assertThat(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    }
+  }
+
+  private static Arguments bad(String line, String message) {
+    return Arguments.of(line, message);
+  }
+
+  /** {@code run LINE HELLO}, with A the test ACF and OUT a folder under {@code d}. */
+  private static String[] line(String line, Path d) {
+    List<String> args = new ArrayList<>(List.of("run"));
+    for (String w : line.split(" ")) {
+      args.add(w.equals("A") ? ACF : w.equals("OUT") ? d.resolve("OUT").toString() : w);
+    }
+    args.add(HELLO);
+    return args.toArray(String[]::new);
+  }
+
+  /** The run command picocli makes of {@code args} (after {@code run}). */
+  private static RunCommand parse(String[] args) {
+    picocli.CommandLine cl = Cli.runCommandLine();
+    cl.parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
+    return cl.getCommand();
+  }
+}
