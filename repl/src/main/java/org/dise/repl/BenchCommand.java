@@ -280,6 +280,13 @@ public final class BenchCommand implements Callable<Integer> {
             best.entries,
             (double) best.translated / Math.max(1, best.entries),
             best.chained);
+        if (best.counters.nestedCalls() > 0) { // with -Dacf.callDepth=N
+          out.printf(
+              "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
+              best.counters.nestedCalls(), best.counters.nestedReturns());
+        }
+        // With -Dacf.exitStats=true: why translated code went back to the dispatcher.
+        best.counters().exitKinds().forEach((k, v) -> out.printf("  unit exits, %s: %,d%n", k, v));
       }
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
@@ -296,6 +303,8 @@ public final class BenchCommand implements Callable<Integer> {
       row.put("translated_blocks", best.translatedBlocks);
       row.put("entries", best.entries);
       row.put("chained", best.chained);
+      row.put("nested_calls", best.counters.nestedCalls());
+      row.put("nested_returns", best.counters.nestedReturns());
       row.put("exit_status", best.status);
       rows.add(row);
     }
@@ -529,7 +538,8 @@ public final class BenchCommand implements Callable<Integer> {
       long prologueCalls,
       long emittedPrologues,
       long taggedCalls,
-      long emittedReplacements) {}
+      long emittedReplacements,
+      Cpu.Counters counters) {}
 
   /** What {@code acf bench NAME} can run, for --list. */
   private int list(PrintStream out) throws IOException {
@@ -631,7 +641,8 @@ public final class BenchCommand implements Callable<Integer> {
         c.prologueCalls(),
         c.emittedPrologueRuns(),
         c.taggedCalls(),
-        c.emittedReplacementRuns());
+        c.emittedReplacementRuns(),
+        c);
   }
 
   private double runQemu(Path program) throws IOException, InterruptedException {

@@ -64,6 +64,21 @@ public final class BlockCompiler {
     this.notices = notices;
   }
 
+  /**
+   * How deep guest calls between units may nest on the host stack (0: not at all, every call and
+   * return goes through the dispatcher); units translated while it is 0 have no call sites.
+   */
+  private volatile int callDepth = UnitContext.DEFAULT_CALL_DEPTH;
+
+  int callDepth() {
+    return callDepth;
+  }
+
+  /** Sets {@link #callDepth} for the units translated from now on. */
+  void setCallDepth(int depth) {
+    callDepth = depth;
+  }
+
   /** Whether translations report their blocks to the cpu's block observer. */
   private volatile boolean observed;
 
@@ -221,7 +236,7 @@ public final class BlockCompiler {
       // A lone block is cut no further: it only has to fit HotSpot's limit.
       int limit = blocks.size() < 2 ? BytecodeTranslator.HUGE_METHOD : UNIT_BYTES;
       BytecodeTranslator.Defined d =
-          BytecodeTranslator.define(blocks, observed, cpu.decodeStage(), limit);
+          BytecodeTranslator.define(blocks, observed, cpu.decodeStage(), limit, callDepth > 0);
       size.learn(blocks, d.methodBytes());
       footprint += d.methodBytes();
       compiledBlocks.addAndGet(blocks.size());
@@ -282,7 +297,10 @@ public final class BlockCompiler {
   /** Translates blocks on the caller's thread; null when translation failed. */
   Unit compile(List<Block> batch) {
     try {
-      CompiledBlocks code = BytecodeTranslator.define(batch, observed, null);
+      CompiledBlocks code =
+          BytecodeTranslator.define(
+                  batch, observed, null, BytecodeTranslator.HUGE_METHOD, callDepth > 0)
+              .code();
       compiledBlocks.addAndGet(batch.size());
       return new Unit(List.copyOf(batch), code);
     } catch (BytecodeTranslator.TooLarge e) {

@@ -505,6 +505,7 @@ final class BlockEmitter {
     }
     mv.visitVarInsn(LLOAD, scratch);
     mv.visitVarInsn(LSTORE, R_PC);
+    BytecodeTranslator.exitKind(mv, UnitContext.EXIT_TAGGED);
     mv.visitJumpInsn(GOTO, leave);
   }
 

@@ -50,10 +50,10 @@ final class BytecodeTranslator {
               + "Ljava/lang/Object;",
           false);
 
-  /** Defines the unit's class and returns its instance. */
+  /** Defines the unit's class, without call sites, and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
-    return define(blocks, observed, stage, HUGE_METHOD).code();
+    return define(blocks, observed, stage, HUGE_METHOD, false).code();
   }
 
   /** A defined unit and the bytes of its dispatch method. */
@@ -61,14 +61,16 @@ final class BytecodeTranslator {
 
   /**
    * Defines the unit's class, throwing {@link TooLarge} when its dispatch method reaches {@code
-   * limit} bytes (at most {@link #HUGE_METHOD}).
+   * limit} bytes (at most {@link #HUGE_METHOD}); with {@code calls}, a call out of the unit runs
+   * its callee's unit from the call site ({@link #callSite}).
    */
-  static Defined define(List<Block> blocks, boolean observed, DecodeStage stage, int limit)
+  static Defined define(
+      List<Block> blocks, boolean observed, DecodeStage stage, int limit, boolean calls)
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[1];
-    byte[] bytes = classBytes(blocks, observed, stage, constants, limit, methodBytes);
+    byte[] bytes = classBytes(blocks, observed, stage, constants, limit, methodBytes, calls);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
@@ -98,7 +100,7 @@ final class BytecodeTranslator {
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
-    return classBytes(blocks, observed, stage, new ArrayList<>(), HUGE_METHOD, new int[1]);
+    return classBytes(blocks, observed, stage, new ArrayList<>(), HUGE_METHOD, new int[1], false);
   }
 
   /**
@@ -112,7 +114,8 @@ final class BytecodeTranslator {
       DecodeStage stage,
       List<Object> constants,
       int limit,
-      int[] methodBytes)
+      int[] methodBytes,
+      boolean calls)
       throws TooLarge {
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -146,7 +149,7 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     int[] blockBytes = new int[blocks.size()];
-    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes);
+    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes, calls);
     if (methodBytes[0] >= limit) {
       throw new TooLarge(blockBytes, methodBytes[0]);
     }
@@ -227,7 +230,8 @@ final class BytecodeTranslator {
       boolean observed,
       DecodeStage stage,
       List<Object> constants,
-      int[] blockBytes) {
+      int[] blockBytes,
+      boolean callSites) {
     MethodVisitor mv =
         cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -262,6 +266,20 @@ final class BytecodeTranslator {
     Label partHandler = new Label();
     Label leave = new Label();
     code.taggedHandler(partHandler, leave);
+    // A call into another unit has its own handler too: the callee stored its registers and
+    // named the faulting instruction; the caller only adds its own count.
+    Label callHandler = new Label();
+    CallSite[] calls = new CallSite[blocks.size()];
+    for (int i = 0; i < blocks.size(); i++) {
+      DecodedInsn last = blocks.get(i).insns[blocks.get(i).insns.length - 1];
+      if (callSites && isCall(last)) {
+        calls[i] =
+            new CallSite(
+                new Label(), new Label(), new Label(), UnitContext.exitKindOf(last), last.npc);
+        mv.visitTryCatchBlock(
+            calls[i].from, calls[i].to, callHandler, "java/lang/RuntimeException");
+      }
+    }
     mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
     mv.visitLabel(tryStart);
     mv.visitLabel(loop);
@@ -283,6 +301,7 @@ final class BytecodeTranslator {
       mv.visitVarInsn(LLOAD, R_BUDGET);
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFLE, fits);
+      exitKind(mv, UnitContext.EXIT_BUDGET);
       setUnitSteps(mv);
       code.storeWritten();
       lconst(mv, b.start);
@@ -333,9 +352,22 @@ final class BytecodeTranslator {
         jumpTo(mv, i, fallId, cases[fallId], leave);
         mv.visitLabel(no);
       }
+      exitKind(mv, UnitContext.exitKindOf(last));
+      CallSite call = calls[i];
       if (last.exec == Op.JALR) {
         mv.visitVarInsn(LLOAD, R_PC);
         mv.visitMethodInsn(INVOKESTATIC, NAME, "lookup", "(J)I", false);
+        if (call != null) {
+          // In the unit: as any transfer; else the callee's unit is called from here.
+          mv.visitInsn(DUP);
+          mv.visitVarInsn(ISTORE, R_ID);
+          mv.visitJumpInsn(IFGE, check);
+          mv.visitJumpInsn(GOTO, call.site);
+          continue;
+        }
+      } else if (call != null && takenId == null) {
+        mv.visitJumpInsn(GOTO, call.site);
+        continue;
       } else {
         iconst(mv, -1);
       }
@@ -345,6 +377,13 @@ final class BytecodeTranslator {
     Label blocksEnd = new Label();
     mv.visitLabel(blocksEnd);
     code.emitOutOfLine();
+    for (int i = 0; i < blocks.size(); i++) {
+      if (calls[i] != null) {
+        Block b = blocks.get(i);
+        Integer contId = ids.get(b.insns[b.insns.length - 1].npc);
+        callSite(mv, code, calls[i], contId == null ? null : cases[contId], contId, leave);
+      }
+    }
     mv.visitLabel(dflt);
     setUnitSteps(mv);
     code.storeWritten();
@@ -354,6 +393,7 @@ final class BytecodeTranslator {
     mv.visitLabel(check);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitJumpInsn(IFLT, leave);
+    exitKind(mv, UnitContext.EXIT_CHECK);
     staleOrPending(mv, leave);
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
@@ -396,6 +436,19 @@ final class BytecodeTranslator {
     mv.visitInsn(AALOAD);
     mv.visitFieldInsn(PUTFIELD, CTX, "faultInsn", "L" + INSN + ";");
     mv.visitInsn(ATHROW);
+    // catch (RuntimeException e) around a call into another unit: the caller's count comes
+    // back, and the instructions it ran before the call count as retired.
+    mv.visitLabel(callHandler);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitInsn(DUP);
+    mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LADD);
+    mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+    mv.visitInsn(ATHROW);
     Label end = new Label();
     mv.visitLabel(end);
     mv.visitMaxs(0, 0);
@@ -431,10 +484,121 @@ final class BytecodeTranslator {
     iconst(mv, to);
     mv.visitVarInsn(ISTORE, R_ID);
     if (to <= from) {
+      exitKind(mv, UnitContext.EXIT_CHECK);
       staleOrPending(mv, leave);
       mv.visitJumpInsn(IFNE, leave);
     }
     mv.visitJumpInsn(GOTO, target);
+  }
+
+  /**
+   * A block ending in a guest call ({@code jal} or {@code jalr} with a link register) whose callee
+   * is not in the unit: {@code site} is where its exit goes, the call's JVM range is {@code from}
+   * to {@code to}, {@code kind} the exit kind when the call leaves after all, and {@code
+   * returnAddress} where the callee's return comes back to.
+   */
+  private record CallSite(Label site, Label from, Label to, int kind, long returnAddress) {}
+
+  /** True for a transfer that writes a link register: a call (the RISC-V calling convention). */
+  static boolean isCall(DecodedInsn last) {
+    return (last.exec == Op.JAL || last.exec == Op.JALR) && UnitRegisters.real(last.rd);
+  }
+
+  /**
+   * A call out of the unit, R_PC holding the callee's address: when {@link UnitContext#callee}
+   * finds it translated, the caller's registers go to x[] and the callee's unit runs as a JVM call
+   * with what is left of the budget, its count added to n. When it comes back to the call's return
+   * address, that block is in the unit ({@code cont}), the unit is current and nothing is pending,
+   * the caller reloads its registers and goes on there: the guest's return came back into the
+   * caller's code without the dispatcher, the host stack serving as a return stack that is checked
+   * against the actual target. Any other pc leaves the unit (x[] is already current).
+   */
+  private static void callSite(
+      MethodVisitor mv, BlockEmitter code, CallSite call, Label cont, Integer contId, Label leave) {
+    Label noCall = new Label();
+    Label out = new Label();
+    mv.visitLabel(call.site);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "callee", "(JJ)L" + COMPILED + ";", false);
+    mv.visitInsn(DUP);
+    mv.visitJumpInsn(IFNULL, noCall);
+    code.storeWritten();
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterCall", "(J)V", false);
+    mv.visitLabel(call.from);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CTX, "calleeId", "I");
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(ALOAD, R_X);
+    mv.visitVarInsn(ALOAD, R_F);
+    mv.visitVarInsn(ALOAD, R_MEM);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitMethodInsn(
+        INVOKEVIRTUAL, COMPILED, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", false);
+    mv.visitVarInsn(LSTORE, R_PC);
+    // A callee whose unit ended before its return: followed from here, keeping this frame.
+    Label back = new Label();
+    mv.visitVarInsn(LLOAD, R_PC);
+    lconst(mv, call.returnAddress);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(IFEQ, back);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_PC);
+    lconst(mv, call.returnAddress);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitInsn(LSUB);
+    mv.visitVarInsn(ALOAD, R_X);
+    mv.visitVarInsn(ALOAD, R_F);
+    mv.visitVarInsn(ALOAD, R_MEM);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "follow", "(JJJ[J[JL" + MEM + ";)J", false);
+    mv.visitVarInsn(LSTORE, R_PC);
+    mv.visitLabel(back);
+    mv.visitLabel(call.to);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LSTORE, R_N);
+    if (cont != null) {
+      leaveUnlessAt(mv, R_PC, call.returnAddress, out);
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "resumes", "()Z", false);
+      mv.visitJumpInsn(IFEQ, out);
+      code.enter();
+      loadVector(mv);
+      iconst(mv, contId);
+      mv.visitVarInsn(ISTORE, R_ID);
+      mv.visitJumpInsn(GOTO, cont);
+    }
+    // Leaves with the callee's pc; x[] holds the registers (the locals are out of date).
+    mv.visitLabel(out);
+    setUnitSteps(mv);
+    mv.visitVarInsn(LLOAD, R_PC);
+    mv.visitInsn(LRETURN);
+    mv.visitLabel(noCall);
+    mv.visitInsn(POP);
+    exitKind(mv, call.kind);
+    mv.visitJumpInsn(GOTO, leave);
+  }
+
+  /** With {@link UnitContext#EXIT_STATS}: the unit records why it is about to return. */
+  static void exitKind(MethodVisitor mv, int kind) {
+    if (UnitContext.EXIT_STATS) {
+      mv.visitVarInsn(ALOAD, R_CPU);
+      iconst(mv, kind);
+      mv.visitFieldInsn(PUTFIELD, CTX, "exitKind", "I");
+    }
   }
 
   /**

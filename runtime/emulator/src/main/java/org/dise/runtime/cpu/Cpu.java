@@ -63,7 +63,7 @@ public final class Cpu extends HartState implements GuestState {
     this.mem = mem;
     this.syscalls = syscalls;
     this.cache = new DecodeCache(mem, this);
-    this.unit = new UnitContext(this);
+    this.unit = new UnitContext(this, cache);
     this.interpreter = new Interpreter(this, cache, unit);
     mem.setCodeWriteListener(cache::invalidatePage);
   }
@@ -115,6 +115,13 @@ public final class Cpu extends HartState implements GuestState {
    *     PlanEmitter})
    * @param emittedReplacementRuns times translated code ran a replacement emitted inline ({@link
    *     PlanEmitter})
+   * @param nestedCalls guest calls that translated code made straight into the callee's unit, on
+   *     the host stack, without the dispatcher ({@link UnitContext#callee})
+   * @param nestedReturns of those, the returns that went on in the caller's unit at the return
+   *     address
+   * @param exitKinds why units returned to the dispatcher, by kind (name to count; empty unless
+   *     {@code -Dacf.exitStats=true}), and how many of those the dispatcher could not chain to a
+   *     translated block
    */
   public record Counters(
       long translatedInstructions,
@@ -124,7 +131,10 @@ public final class Cpu extends HartState implements GuestState {
       long taggedCalls,
       long prologueCalls,
       long emittedPrologueRuns,
-      long emittedReplacementRuns) {}
+      long emittedReplacementRuns,
+      long nestedCalls,
+      long nestedReturns,
+      java.util.Map<String, Long> exitKinds) {}
 
   /** The run's {@link Counters} as they stand now. */
   public Counters counters() {
@@ -136,7 +146,10 @@ public final class Cpu extends HartState implements GuestState {
         unit.taggedCalls,
         unit.prologues,
         unit.emittedPrologues,
-        unit.emittedReplacements);
+        unit.emittedReplacements,
+        unit.nestedCalls,
+        unit.nestedReturns,
+        interpreter.exitKinds());
   }
 
   /** Stops the guest with this exit status (from exit/exit_group). */
@@ -445,6 +458,9 @@ public final class Cpu extends HartState implements GuestState {
    */
   public void setBlockCompiler(BlockCompiler compiler, int threshold, long warmup) {
     this.compiler = threshold > 0 ? compiler : null;
+    if (this.compiler != null) {
+      unit.maxCallDepth = compiler.callDepth();
+    }
     this.agedThreshold = threshold;
     this.baseThreshold = threshold;
     boolean young = this.compiler != null && warmup > instret;

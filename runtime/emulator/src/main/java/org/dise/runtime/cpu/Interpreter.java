@@ -31,6 +31,24 @@ final class Interpreter {
   long chainedEntries;
   private long interpretedBlocks;
 
+  /** Unit exits by {@link UnitContext#exitKind} (with {@link UnitContext#EXIT_STATS}). */
+  private final long[] exits = new long[UnitContext.EXIT_KINDS.length];
+
+  /** Unit exits after which the dispatcher found no translated block to chain to. */
+  private long unchainedExits;
+
+  /** The exit statistics by name, in kind order (empty without {@link UnitContext#EXIT_STATS}). */
+  java.util.Map<String, Long> exitKinds() {
+    java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+    if (UnitContext.EXIT_STATS) {
+      for (int k = 0; k < exits.length; k++) {
+        m.put(UnitContext.EXIT_KINDS[k], exits[k]);
+      }
+      m.put("not chained (no translated block next)", unchainedExits);
+    }
+    return m;
+  }
+
   /**
    * One more interpreted run of {@code b}: submitted for translation when it gets hot; finished
    * translations are installed between blocks, looking every 64 interpreted blocks to keep a
@@ -205,6 +223,10 @@ final class Interpreter {
               while (true) {
                 pc = code.run(b.codeId, unit, x, f, mem, maxSteps);
                 translatedInstructions += unit.unitSteps;
+                if (UnitContext.EXIT_STATS) {
+                  exits[unit.exitKind]++;
+                  unit.exitKind = 0;
+                }
                 if (cpu.halted) { // a replacement the decode stage ran inside the unit exited
                   steps += unit.unitSteps;
                   cpu.pc = pc;
@@ -222,6 +244,9 @@ final class Interpreter {
                 Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
                 Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
                 if (next == null || next.code == null || next.insns.length > maxSteps) {
+                  if (UnitContext.EXIT_STATS) {
+                    unchainedExits++;
+                  }
                   break;
                 }
                 b = next;

@@ -47,12 +47,17 @@ class UnitChainTest {
 
   /** bne rs1, rs2, off. */
   private static int bne(int rs1, int rs2, long off) {
+    return branch(1, rs1, rs2, off);
+  }
+
+  /** A conditional branch of funct3 {@code f3} (0 beq, 1 bne) (UnitCallTest's too). */
+  static int branch(int f3, int rs1, int rs2, long off) {
     int o = (int) off;
     return (((o >>> 12) & 1) << 31)
         | (((o >>> 5) & 0x3f) << 25)
         | (rs2 << 20)
         | (rs1 << 15)
-        | (1 << 12)
+        | (f3 << 12)
         | (((o >>> 1) & 0xf) << 8)
         | (((o >>> 11) & 1) << 7)
         | 0x63;
@@ -63,7 +68,8 @@ class UnitChainTest {
     return (rs2 << 20) | (rs1 << 15) | (2 << 12) | 0x23;
   }
 
-  private static void put(Memory mem, long addr, int... code) {
+  /** Writes {@code code} at {@code addr} (UnitCallTest's too). */
+  static void put(Memory mem, long addr, int... code) {
     byte[] b = new byte[code.length * 4];
     for (int i = 0; i < code.length; i++) {
       for (int k = 0; k < 4; k++) {
