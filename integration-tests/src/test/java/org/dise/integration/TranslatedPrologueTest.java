@@ -3,10 +3,12 @@ package org.dise.integration;
 import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import org.dise.integration.EngineEndToEndTest.Engine;
 import org.dise.integration.TranslatedProductionsTest.Program;
 import org.dise.runtime.Machine;
+import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.DiseEngine;
 import org.junit.jupiter.api.Test;
 
@@ -197,6 +199,53 @@ class TranslatedPrologueTest {
     // And stopped by instruction limits that fall inside units.
     for (long limit : new long[] {1_001, 33_333}) {
       TranslatedProductionsTest.agree(acf, CALLS, limit);
+    }
+  }
+
+  /**
+   * The cost figures and sink 0's call count read at every pause of a run of {@code acf} at
+   * threshold {@code t}, paused every {@code step} instructions (as the REPL's {@code stats} reads
+   * them), then the runs translated code counted in tallies.
+   */
+  private static List<String> readWhilePaused(String acf, int t, long step) throws Exception {
+    Machine m = TranslatedProductionsTest.quietMachine(CALLS.path(), CALLS.args(), t);
+    m.kernel().setStdio(1, null, new ByteArrayOutputStream());
+    DiseEngine e = (DiseEngine) Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
+    e.install(m.cpu());
+    List<String> seen = new ArrayList<>();
+    Machine.Outcome o;
+    long at = 0;
+    do {
+      at += step;
+      o = m.run(at);
+      seen.add(o.instructions() + ": " + e.cost() + ", sink 0 calls " + e.calls(0));
+    } while (o.reason() == StopReason.STEP_LIMIT);
+    seen.add("tallied " + e.talliedRuns());
+    return seen;
+  }
+
+  @Test
+  void talliedAccountsReadMidRunAreTheInterpreters() throws Exception {
+    // Per-site accounting: translated code counts a case's runs in a tally and the engine adds
+    // them in when its figures are read; read at every pause, they must be the interpreter's
+    // (a tally folded twice, or not at all, or a wrong shape's cycles differ at some pause).
+    String twoSinks =
+        "sink a = count_map();\n"
+            + "P: T.OPCLASS == branch => R, null\n"
+            + "R: call(Branch_handler, T.INSN); call(a, T.PC); T.INSN;\n";
+    for (String acf : List.of(EngineEndToEndTest.REGIONS, EngineEndToEndTest.METHODS, twoSinks)) {
+      List<String> translated = readWhilePaused(acf, 1, 5_003);
+      List<String> interpreted = readWhilePaused(acf, 0, 5_003);
+      assertWithMessage("pauses").that(translated.size()).isAtLeast(4);
+      String tallied = translated.get(translated.size() - 1);
+      assertWithMessage("runs tallied by translated code").that(tallied).isNotEqualTo("tallied 0");
+      assertWithMessage("interpreted")
+          .that(interpreted.get(interpreted.size() - 1))
+          .isEqualTo("tallied 0");
+      assertWithMessage(acf)
+          .that(translated.subList(0, translated.size() - 1))
+          .containsExactlyElementsIn(interpreted.subList(0, interpreted.size() - 1))
+          .inOrder();
     }
   }
 }

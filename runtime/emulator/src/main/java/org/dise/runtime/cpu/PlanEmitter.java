@@ -13,6 +13,7 @@ import org.dise.runtime.cpu.plan.PlanOp;
 import org.dise.runtime.cpu.plan.ReturningHandler;
 import org.dise.runtime.cpu.plan.SiteCounter;
 import org.dise.runtime.cpu.plan.SiteSlot;
+import org.dise.runtime.cpu.plan.Tally;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.Operand;
@@ -39,6 +40,7 @@ final class PlanEmitter {
   private static final String SITE = Type.getInternalName(SiteCounter.class);
   private static final String SLOT = Type.getInternalName(SiteSlot.class);
   private static final String MARK = Type.getInternalName(SiteCounter.Mark.class);
+  private static final String TALLY = Type.getInternalName(Tally.class);
   private static final String CPU = Type.getInternalName(Cpu.class);
 
   /** The unit as the emitted plan sees it, at its tagged instruction. */
@@ -123,6 +125,13 @@ final class PlanEmitter {
       at[i] = new Label();
     }
     boolean after = false;
+    Tally.Shape shape = Tally.Shape.of(ops);
+    Tally tally = shape == null ? null : p.accounts().tally(shape);
+    boolean tallied = tally != null;
+    if (tallied) {
+      // One addition per run; the accounts fold it in when read (per-site accounting).
+      addOne(u, tally, TALLY, "runs");
+    }
     for (int i = 0; i < ops.size(); i++) {
       if (branches) {
         mv.visitLabel(at[i]);
@@ -137,11 +146,13 @@ final class PlanEmitter {
       } else if (op instanceof PlanOp.Count k) {
         count(u, k);
       } else if (op instanceof PlanOp.Replaced) {
-        accounts(u, p, "replaced");
+        if (!tallied) {
+          accounts(u, p, "replaced");
+        }
       } else if (op instanceof PlanOp.Site s) {
-        site(u, p.accounts(), d, s);
+        site(u, p.accounts(), d, s, tallied);
       } else if (op instanceof PlanOp.Slot k) {
-        slot(u, p.accounts(), d, k, after);
+        slot(u, p.accounts(), d, k, after, tallied);
       } else if (op instanceof PlanOp.Call k) {
         if (!prologue) {
           u.registers().storeWritten(k.reads()); // what the handler reads of x[] itself
@@ -261,10 +272,13 @@ final class PlanEmitter {
    * slot's own class (a static binding C1 inlines; no argument array, no key lookup), its result
    * into the register or dropped (spec/emulator.md, "Per-site slots").
    */
-  private void slot(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Slot s, boolean after) {
-    load(u, accounts, ACCOUNTS);
-    iconst(s.sink());
-    invoke(accounts, ACCOUNTS, method(Accounts.class, "slotCalled"));
+  private void slot(
+      Unit u, Accounts accounts, DecodedInsn d, PlanOp.Slot s, boolean after, boolean tallied) {
+    if (!tallied) {
+      load(u, accounts, ACCOUNTS);
+      iconst(s.sink());
+      invoke(accounts, ACCOUNTS, method(Accounts.class, "slotCalled"));
+    }
     load(u, s.slot(), SLOT);
     arg(u, d, s.value(), after);
     invoke(s.slot(), SLOT, method(SiteSlot.class, "update"));
@@ -283,14 +297,20 @@ final class PlanEmitter {
 
   /**
    * A call whose events go to a per-site counter: accounted as a call, with the counter's addition
-   * in place of the record (spec/emulator.md, "Per-site counters").
+   * in place of the record (spec/emulator.md, "Per-site counters"); in a {@code tallied} case the
+   * tally holds the accounts.
    */
-  private void site(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Site s) {
+  private void site(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Site s, boolean tallied) {
     SiteCounter site = s.counter();
     if (site.since != null) {
       // instructions += now - since.at; since.at = now (now: retired so far, this one included).
       u.loadConstant(site.since, MARK);
-      callStart(u, accounts);
+      if (tallied) {
+        load(u, accounts, ACCOUNTS);
+        invoke(accounts, ACCOUNTS, method(Accounts.class, "retired"));
+      } else {
+        callStart(u, accounts);
+      }
       mv.visitInsn(LCONST_1);
       mv.visitInsn(LADD);
       mv.visitInsn(DUP2);
@@ -305,8 +325,10 @@ final class PlanEmitter {
       mv.visitFieldInsn(PUTFIELD, MARK, "at", "J");
       increment(u, site);
     } else {
-      callStart(u, accounts);
-      mv.visitInsn(POP2); // the instruction count: only intervals read it
+      if (!tallied) {
+        callStart(u, accounts);
+        mv.visitInsn(POP2); // the instruction count: only intervals read it
+      }
       Label skip = new Label();
       if (site.whenTaken) {
         notTaken(u, d, skip);
@@ -314,7 +336,9 @@ final class PlanEmitter {
       increment(u, site);
       mv.visitLabel(skip);
     }
-    called(u, accounts, s.sink());
+    if (!tallied) {
+      called(u, accounts, s.sink());
+    }
   }
 
   /** Counts a handler call; pushes the application instructions retired so far. */
@@ -325,12 +349,17 @@ final class PlanEmitter {
 
   /** {@code site.events++}. */
   private void increment(Unit u, SiteCounter site) {
-    u.loadConstant(site, SITE);
+    addOne(u, site, SITE, "events");
+  }
+
+  /** {@code handle.field++} on a constant of the unit of class {@code owner}, a long field. */
+  private void addOne(Unit u, Object handle, String owner, String field) {
+    u.loadConstant(handle, owner);
     mv.visitInsn(DUP);
-    mv.visitFieldInsn(GETFIELD, SITE, "events", "J");
+    mv.visitFieldInsn(GETFIELD, owner, field, "J");
     mv.visitInsn(LCONST_1);
     mv.visitInsn(LADD);
-    mv.visitFieldInsn(PUTFIELD, SITE, "events", "J");
+    mv.visitFieldInsn(PUTFIELD, owner, field, "J");
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.List;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.plan.Accounts;
 import org.dise.runtime.cpu.plan.Retirement;
+import org.dise.runtime.cpu.plan.Tally;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.sink.Sink;
 import org.dise.runtime.sink.SinkBinding;
@@ -41,6 +42,16 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   private long handlerCalls;
   private long handlerCycles;
   protected Cpu cpu;
+
+  /**
+   * Per-site accounting: one tally per shape of plan case, which translated code adds to instead of
+   * calling the accounts; every figure read adds what they hold (spec/emulator.md, "Per-site
+   * accounting").
+   */
+  private final java.util.Map<Tally.Shape, Tally> tallyOf = new java.util.HashMap<>();
+
+  /** The tallies of {@link #tallyOf}, for reading them without an iterator. */
+  private Tally[] tallies = new Tally[0];
 
   /**
    * The state for {@code set}.
@@ -162,7 +173,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
       int match = old.indexOf(b);
       if (match >= 0) {
         sinks[i] = previous.sinks[match];
-        sinkCalls[i] = previous.sinkCalls[match];
+        sinkCalls[i] = previous.calls(match);
         kept[match] = true;
         if (tagged[i] != null) {
           tagged[i] = (TaggedSink) sinks[i];
@@ -179,9 +190,10 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
       }
     }
     inserted = previous.inserted;
-    replacements = previous.replacements;
-    handlerCalls = previous.handlerCalls;
-    handlerCycles = previous.handlerCycles;
+    CostReport was = previous.cost();
+    replacements = was.replacements();
+    handlerCalls = was.handlerCalls();
+    handlerCycles = was.handlerCycles();
     codewords = previous.codewords;
     return reset;
   }
@@ -330,7 +342,13 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
 
   /** The events sink {@code i} has recorded through {@code call} (kept across a hot reload). */
   public final long calls(int i) {
-    return sinkCalls[i];
+    long n = sinkCalls[i];
+    for (Tally t : tallies) {
+      for (int s : t.shape.sinks()) {
+        n += s == i ? t.runs : 0;
+      }
+    }
+    return n;
   }
 
   /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
@@ -345,15 +363,48 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
         interruptCycles += t.interruptCycles();
       }
     }
+    long replaced = replacements;
+    long calls = handlerCalls;
+    long cycles = handlerCycles;
+    for (Tally t : tallies) {
+      replaced += t.runs * t.shape.replacements();
+      calls += t.runs * t.shape.sinks().size();
+      for (int s : t.shape.sinks()) {
+        cycles += t.runs * handlerCost[s];
+      }
+    }
     return new CostReport(
-        app,
-        inserted,
-        replacements,
-        replacements * stall,
-        handlerCalls,
-        handlerCycles,
-        interrupts,
-        interruptCycles);
+        app, inserted, replaced, replaced * stall, calls, cycles, interrupts, interruptCycles);
+  }
+
+  /**
+   * The runs of plan cases that translated code counted in tallies, folded or not (per-site
+   * accounting at work; tests read it).
+   */
+  public final long talliedRuns() {
+    long n = 0;
+    for (Tally t : tallies) {
+      n += t.runs;
+    }
+    return n;
+  }
+
+  /** The tally of plan cases of {@code shape} (one per shape, kept as long as the engine). */
+  @Override
+  public final Tally tally(Tally.Shape shape) {
+    return tallyOf.computeIfAbsent(
+        shape,
+        k -> {
+          Tally t = new Tally(k);
+          tallies = java.util.Arrays.copyOf(tallies, tallies.length + 1);
+          tallies[tallies.length - 1] = t;
+          return t;
+        });
+  }
+
+  @Override
+  public final long retired() {
+    return cpu.instret() - inserted;
   }
 
   /** The clocks a {@link org.dise.runtime.sink.ClockedSink} reads: this engine's cost so far. */

@@ -61,4 +61,22 @@ public interface Accounts {
   default void retireTagged(long sinks, DecodedInsn d, long next, long address, long stored) {
     throw new UnsupportedOperationException("these accounts take no tagged instructions");
   }
+
+  /**
+   * The tally translated code adds one to per run of a case of shape {@code shape}, in place of the
+   * case's accounts calls, which these accounts then fold into their figures when read; null (the
+   * default) keeps the calls (spec/emulator.md, "Per-site accounting").
+   */
+  default Tally tally(Tally.Shape shape) {
+    return null;
+  }
+
+  /**
+   * The application instructions retired so far, as {@link #callStart} returns them, counting
+   * nothing (a tallied case's interval counter reads it). Accounts that hand out tallies implement
+   * it.
+   */
+  default long retired() {
+    throw new UnsupportedOperationException("these accounts hand out no tallies");
+  }
 }
