@@ -3,8 +3,6 @@ package org.dise.repl.common;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dise.runtime.linux.HostNames;
-import org.dise.runtime.linux.Sandbox;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,15 +35,6 @@ public final class GuestFileOptions {
   /** The values given. */
   public RunGuest.Files values() {
     return new RunGuest.Files(sysroot, allowRead, allowWrite);
-  }
-
-  /** A sandbox of the working folder with these folders and the sysroot chosen. */
-  public Sandbox sandbox() {
-    Sandbox sandbox = new Sandbox(HostNames.workingDirectory());
-    allowRead.forEach(sandbox::allowRead);
-    allowWrite.forEach(sandbox::allowWrite);
-    sandbox.setSysroot(GuestSettings.chooseSysroot(sysroot));
-    return sandbox;
   }
 
   /** These options as a command line gives them again (a worker's arguments). */
