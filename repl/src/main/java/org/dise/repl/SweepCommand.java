@@ -446,7 +446,7 @@ public final class SweepCommand implements Callable<Integer> {
   }
 
   /** This command's arguments for the worker of run {@code k} (the same cwd: paths as given). */
-  private List<String> workerArgs(Path into, String k) {
+  List<String> workerArgs(Path into, String k) {
     List<String> a = new ArrayList<>(List.of("sweep"));
     acfs.forEach(p -> a.addAll(List.of("--acf", p.toString())));
     workloads.forEach(w -> a.addAll(List.of("--workload", w)));
