@@ -7,8 +7,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The guest's files, as every command that runs a guest takes them (a picocli mixin of {@code acf
- * run}, {@code acf sweep} and {@code acf repl}): where a dynamically linked program's dynamic
- * linker and libraries come from, and which folders it may read or write besides its own.
+ * run}, {@code acf sweep} and {@code acf repl}; {@code acf bench} takes its --sysroot alone): where
+ * a dynamically linked program's dynamic linker and libraries come from, and which folders it may
+ * read or write besides its own.
  */
 public final class GuestFileOptions {
   @Option(
