@@ -239,7 +239,14 @@ public final class BenchCommand implements Callable<Integer> {
     List<Path> programs = workloads();
     if (rap) {
       List<Object> rows = new ArrayList<>();
-      RapBench.run(programs, args, maxInsns, repeat, out, rows);
+      RapBench.run(
+          programs,
+          args,
+          guest().machine(HostNames.workingDirectory(), System.err),
+          maxInsns,
+          repeat,
+          out,
+          rows);
       machine(out);
       printJson(json, rows, null);
       return 0;
