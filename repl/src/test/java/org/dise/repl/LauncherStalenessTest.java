@@ -67,6 +67,12 @@ class LauncherStalenessTest {
     return out;
   }
 
+  /** The launcher's answer after the file's time is set to now (an edit in place). */
+  private String touchedNow(String relative) throws Exception {
+    Files.setLastModifiedTime(root.resolve(relative), FileTime.from(Instant.now()));
+    return jarStale();
+  }
+
   private void build() throws Exception {
     write("repl/target/acf.jar", BUILT);
     oldDirectories(root.resolve("repl/src"));
@@ -84,17 +90,14 @@ class LauncherStalenessTest {
   void aSourceEditedInPlaceMakesTheJarStale() throws Exception {
     build();
     // Only the file's own time moves: its directory's stays where it was.
-    Files.setLastModifiedTime(
-        root.resolve("runtime/emulator/src/main/java/org/dise/emulator/Cpu.java"),
-        FileTime.from(Instant.now()));
-    assertThat(jarStale()).isEqualTo("stale");
+    assertThat(touchedNow("runtime/emulator/src/main/java/org/dise/emulator/Cpu.java"))
+        .isEqualTo("stale");
   }
 
   @Test
   void anEditedPomMakesTheJarStale() throws Exception {
     build();
-    Files.setLastModifiedTime(root.resolve("repl/pom.xml"), FileTime.from(Instant.now()));
-    assertThat(jarStale()).isEqualTo("stale");
+    assertThat(touchedNow("repl/pom.xml")).isEqualTo("stale");
   }
 
   @Test
@@ -111,9 +114,6 @@ class LauncherStalenessTest {
   @Test
   void anEditedTestSourceLeavesTheJarCurrent() throws Exception {
     build();
-    Files.setLastModifiedTime(
-        root.resolve("repl/src/test/java/org/dise/repl/MainTest.java"),
-        FileTime.from(Instant.now()));
-    assertThat(jarStale()).isEqualTo("current");
+    assertThat(touchedNow("repl/src/test/java/org/dise/repl/MainTest.java")).isEqualTo("current");
   }
 }
