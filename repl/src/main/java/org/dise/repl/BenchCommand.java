@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestSettings;
+import org.dise.repl.common.RunGuest;
 import org.dise.repl.common.UserError;
 import org.dise.runtime.Machine;
 import org.dise.runtime.cpu.Cpu;
@@ -24,6 +25,7 @@ import org.dise.runtime.cpu.StopReason;
 import org.dise.runtime.dise.CostReport;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.linux.HostNames;
 import org.dise.runtime.session.Engines;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
@@ -227,6 +229,7 @@ public final class BenchCommand implements Callable<Integer> {
       machine(System.out);
       return 0;
     }
+    guest().validate(); // a wrong --sysroot or --translate-threshold: acf run's refusal, first
     if (cold) {
       return cold();
     }
@@ -236,7 +239,14 @@ public final class BenchCommand implements Callable<Integer> {
     List<Path> programs = workloads();
     if (rap) {
       List<Object> rows = new ArrayList<>();
-      RapBench.run(programs, args, maxInsns, repeat, out, rows);
+      RapBench.run(
+          programs,
+          args,
+          guest().machine(HostNames.workingDirectory(), System.err),
+          maxInsns,
+          repeat,
+          out,
+          rows);
       machine(out);
       printJson(json, rows, null);
       return 0;
@@ -599,12 +609,9 @@ public final class BenchCommand implements Callable<Integer> {
     return all;
   }
 
-  /** {@code o} with --sysroot's sysroot (the default one stays when none is given). */
-  private Machine.Options withSysroot(Machine.Options o) {
-    if (sysroot != null) {
-      o.sandbox().setSysroot(GuestSettings.chooseSysroot(sysroot));
-    }
-    return o;
+  /** The workloads' guest: --sysroot and --translate-threshold, as acf run takes them. */
+  private RunGuest guest() {
+    return RunGuest.measured(new RunGuest.Files(sysroot, List.of(), List.of()), translateThreshold);
   }
 
   /** One quiet run of {@code program} through the profiling session, under {@code set} or none. */
@@ -613,7 +620,7 @@ public final class BenchCommand implements Callable<Integer> {
         ProfilingSession.of(
                 new SessionOptions(
                     program, args, set == null ? List.of() : acfs, null, null, -1, true),
-                withSysroot(Machine.Options.defaults()).withTranslateThreshold(translateThreshold),
+                guest().machine(HostNames.workingDirectory(), System.err),
                 set)
             .quiet()
             .start();

@@ -34,18 +34,15 @@ final class RapBench {
           "pc", "import rap;\nuse hot_code_ranges;\n",
           "value", "import rap;\nuse load_value_ranges;\n");
 
-  static void run(
-      List<Path> programs, List<String> args, long maxInsns, int repeat, PrintStream out) {
-    run(programs, args, maxInsns, repeat, out, null);
-  }
-
   /**
-   * As {@link #run(List, List, long, int, PrintStream)}, also adding each table line's figures to
-   * {@code rows} (when not null) for {@code --format json}.
+   * The table of {@code programs}, each started with {@code guest} ({@code acf bench}'s --sysroot
+   * and --translate-threshold), adding each line's figures to {@code rows} (when not null) for
+   * {@code --format json}.
    */
   static void run(
       List<Path> programs,
       List<String> args,
+      Machine.Options guest,
       long maxInsns,
       int repeat,
       PrintStream out,
@@ -66,7 +63,7 @@ final class RapBench {
         "avg err%");
     for (Path p : programs) {
       for (String stream : List.of("pc", "value")) {
-        long[] events = capture(p, args, stream, maxInsns);
+        long[] events = capture(p, args, guest, stream, maxInsns);
         double rap =
             rate(
                 events,
@@ -156,13 +153,14 @@ final class RapBench {
   }
 
   /** The stream the library block records for the first {@code maxInsns} instructions. */
-  private static long[] capture(Path program, List<String> args, String stream, long maxInsns) {
+  private static long[] capture(
+      Path program, List<String> args, Machine.Options guest, String stream, long maxInsns) {
     String name = "bench-" + stream + ".acf";
     ProductionSet set = AcfLoader.compile(name, STREAMS.get(stream));
     ProfilingSession.Run run =
         ProfilingSession.of(
                 new SessionOptions(program, args, List.of(Path.of(name)), null, null, -1, true),
-                Machine.Options.defaults(),
+                guest,
                 set)
             .quiet()
             .start();

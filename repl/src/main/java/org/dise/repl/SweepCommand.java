@@ -22,12 +22,14 @@ import org.dise.experiments.RunStatus;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestFileOptions;
+import org.dise.repl.common.RunGuest;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Verbosity;
 import org.dise.repl.common.Version;
 import org.dise.runtime.Machine;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.dise.ProfilingEngine;
+import org.dise.runtime.linux.HostNames;
 import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.runtime.session.ProfilingSession;
@@ -225,10 +227,11 @@ public final class SweepCommand implements Callable<Integer> {
       throw new UserError(
           "--stdin " + stdin + ": cannot read: no such file or not readable", ExitStatus.USAGE);
     }
+    // The workloads' guest as acf run makes it (and refuses a wrong --sysroot), its notes unsaid.
     Machine.Options options =
-        Machine.Options.defaults()
-            .withSandbox(files.sandbox())
-            .withNotices(new PrintStream(OutputStream.nullOutputStream()));
+        RunGuest.measured(files.values(), Machine.Options.DEFAULT_TRANSLATE_THRESHOLD)
+            .machine(
+                HostNames.workingDirectory(), new PrintStream(OutputStream.nullOutputStream()));
     List<Workload> ws = new ArrayList<>();
     for (String w : workloads) {
       List<String> words = new ArrayList<>(Arrays.asList(w.trim().split("\\s+")));
@@ -443,7 +446,7 @@ public final class SweepCommand implements Callable<Integer> {
   }
 
   /** This command's arguments for the worker of run {@code k} (the same cwd: paths as given). */
-  private List<String> workerArgs(Path into, String k) {
+  List<String> workerArgs(Path into, String k) {
     List<String> a = new ArrayList<>(List.of("sweep"));
     acfs.forEach(p -> a.addAll(List.of("--acf", p.toString())));
     workloads.forEach(w -> a.addAll(List.of("--workload", w)));
@@ -457,10 +460,7 @@ public final class SweepCommand implements Callable<Integer> {
     if (stdin != null) {
       a.addAll(List.of("--stdin", stdin.toString()));
     }
-    a.addAll(List.of("--timing", timing.model));
-    if (timing.configFile != null) {
-      a.addAll(List.of("--timing-config", timing.configFile.toAbsolutePath().toString()));
-    }
+    a.addAll(timing.arguments());
     a.addAll(List.of("--runs", into.toAbsolutePath().toString(), "--run", k));
     return a;
   }

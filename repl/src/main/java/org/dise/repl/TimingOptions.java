@@ -40,6 +40,18 @@ final class TimingOptions {
     return new RunTiming(model, configFile, sample);
   }
 
+  /** These options as a command line gives them again (a worker's arguments; paths absolute). */
+  java.util.List<String> arguments() {
+    java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("--timing", model));
+    if (configFile != null) {
+      a.addAll(java.util.List.of("--timing-config", configFile.toAbsolutePath().toString()));
+    }
+    if (sample != null) {
+      a.addAll(java.util.List.of("--timing-sample", sample));
+    }
+    return a;
+  }
+
   /** The configuration asked for, or null for analytic; a bad model or file is a usage error. */
   TimingConfig config() {
     return values().config();

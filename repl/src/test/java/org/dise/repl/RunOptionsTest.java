@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A run's options are one record with one validation ({@link RunOptions}): every combination that
  * does not go together is refused with the same message and the usage status whichever way the line
  * comes in (Main's fast {@link RunLine}, picocli, the record made directly), before anything is
- * written; the guest's options are refused by {@code acf repl} exactly as by {@code acf run}.
+ * written; the guest's options are refused by {@code acf repl} exactly as by {@code acf run}, and
+ * the options {@code acf sweep} and {@code acf bench} share with it by them too.
  */
 class RunOptionsTest {
   private static final String ACF = RunLineTest.ACF;
@@ -133,6 +134,66 @@ class RunOptionsTest {
     assertWithMessage(line).that(byRepl).isEqualTo(byRun);
     if (message != null) {
       assertThat(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    }
+  }
+
+  /**
+   * Options {@code acf sweep} and {@code acf bench} share with {@code acf run}, each wrong, with
+   * acf run's message, whether sweep takes it, and the ways bench takes it (in-process, {@code
+   * --cold}: fresh acf run processes, none started when the option is refused).
+   */
+  static Stream<Arguments> sharedOptions() {
+    List<List<String>> both = List.of(List.of(), List.of("--cold"));
+    return Stream.of(
+        Arguments.of(
+            "--sysroot /no/such/sysroot",
+            "--sysroot /no/such/sysroot: no such directory",
+            true,
+            both),
+        Arguments.of(
+            "--translate-threshold -1", "--translate-threshold must be 0 or more", false, both),
+        Arguments.of(
+            "--timing bogus",
+            "--timing: unknown timing model `bogus` (the models: inorder, ooo, or analytic)",
+            true,
+            List.of(List.of("--cold"))), // bench's --timing is --cold's
+        Arguments.of(
+            "--timing-sample 10", "--timing-sample needs --timing inorder or ooo", true, List.of()),
+        Arguments.of(
+            "--timing-config /no/such/model.cfg",
+            "--timing-config needs --timing inorder or ooo",
+            true,
+            List.of()));
+  }
+
+  @ParameterizedTest
+  @MethodSource("sharedOptions")
+  void sweepAndBenchRefuseTheOptionsTheyShareAsAcfRunDoes(
+      String line, String message, boolean sweep, List<List<String>> bench) {
+    List<String> words = List.of(line.split(" "));
+    List<String> run = new ArrayList<>(List.of("run"));
+    run.addAll(words);
+    run.add(HELLO);
+    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
+    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
+    assertWithMessage(line).that(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    List<List<String>> others = new ArrayList<>();
+    if (sweep) {
+      List<String> a = new ArrayList<>(List.of("sweep", "--acf", ACF, "--workload", HELLO));
+      a.addAll(words);
+      others.add(a);
+    }
+    for (List<String> mode : bench) {
+      List<String> a = new ArrayList<>(List.of("bench", "--no-qemu"));
+      a.addAll(mode);
+      a.addAll(List.of("--dir", Path.of(HELLO).getParent().toString()));
+      a.addAll(words);
+      a.add("hello");
+      others.add(a);
+    }
+    for (List<String> a : others) {
+      Captured c = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
+      assertWithMessage(String.join(" ", a)).that(c).isEqualTo(byRun);
     }
   }
 

@@ -43,6 +43,35 @@ class SweepInputTest {
     return line.toArray(String[]::new);
   }
 
+  /** A worker is the same sweep: its line gives back every timing and file option (paths too). */
+  @Test
+  void aWorkersLineKeepsTheTimingAndFileOptions(@TempDir Path dir) throws Exception {
+    Path model = Files.writeString(dir.resolve("model.cfg"), "");
+    picocli.CommandLine cl = Cli.commandLine();
+    String[] line =
+        smallSweep(
+            "2",
+            "--timing",
+            "inorder",
+            "--timing-config",
+            model.toString(),
+            "--timing-sample",
+            "10K:1K",
+            "--allow-read",
+            dir.toString());
+    SweepCommand given = cl.parseArgs(line).subcommand().commandSpec().commandLine().getCommand();
+    List<String> worker = given.workerArgs(dir.resolve("runs"), "0");
+    SweepCommand again =
+        Cli.commandLine()
+            .parseArgs(worker.toArray(String[]::new))
+            .subcommand()
+            .commandSpec()
+            .commandLine()
+            .getCommand();
+    assertThat(again.timing.values()).isEqualTo(given.timing.values());
+    assertThat(again.files.values()).isEqualTo(given.files.values());
+  }
+
   @Test
   void everyRunReadsTheSameInput(@TempDir Path dir) throws Exception {
     Path data = Files.createDirectories(dir.resolve("data"));

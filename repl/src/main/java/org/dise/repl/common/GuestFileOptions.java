@@ -3,14 +3,13 @@ package org.dise.repl.common;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.dise.runtime.linux.HostNames;
-import org.dise.runtime.linux.Sandbox;
 import picocli.CommandLine.Option;
 
 /**
  * The guest's files, as every command that runs a guest takes them (a picocli mixin of {@code acf
- * run}, {@code acf sweep} and {@code acf repl}): where a dynamically linked program's dynamic
- * linker and libraries come from, and which folders it may read or write besides its own.
+ * run}, {@code acf sweep} and {@code acf repl}; {@code acf bench} takes its --sysroot alone): where
+ * a dynamically linked program's dynamic linker and libraries come from, and which folders it may
+ * read or write besides its own.
  */
 public final class GuestFileOptions {
   @Option(
@@ -37,15 +36,6 @@ public final class GuestFileOptions {
   /** The values given. */
   public RunGuest.Files values() {
     return new RunGuest.Files(sysroot, allowRead, allowWrite);
-  }
-
-  /** A sandbox of the working folder with these folders and the sysroot chosen. */
-  public Sandbox sandbox() {
-    Sandbox sandbox = new Sandbox(HostNames.workingDirectory());
-    allowRead.forEach(sandbox::allowRead);
-    allowWrite.forEach(sandbox::allowWrite);
-    sandbox.setSysroot(GuestSettings.chooseSysroot(sysroot));
-    return sandbox;
   }
 
   /** These options as a command line gives them again (a worker's arguments). */

@@ -101,8 +101,29 @@ public record RunGuest(
         files.values());
   }
 
-  /** Checks every value, as {@link #applyTo} would. */
-  void validate() {
+  /**
+   * A guest of the defaults with these files and threshold and no translation warm-up: the guest
+   * {@code acf bench} and {@code acf sweep} measure (the warm-up is {@code acf run}'s, for a short
+   * program's start, which they do not time; the emulator's own options start without one).
+   */
+  public static RunGuest measured(Files files, int translateThreshold) {
+    return new RunGuest(
+        GuestSettings.DEFAULT_SEED,
+        translateThreshold,
+        0,
+        Machine.Options.DEFAULT_QUANTUM,
+        "fail",
+        List.of(),
+        new Environment(List.of(), false, false),
+        files);
+  }
+
+  /**
+   * Checks every value, as {@link #applyTo} would.
+   *
+   * @throws UserError (usage) with {@code acf run}'s message for the option whose value is wrong
+   */
+  public void validate() {
     applyTo(new GuestSettings(), d -> d);
   }
 
