@@ -260,17 +260,13 @@ public final class BlockCompiler {
   static final int PIECE_BYTES = UNIT_BYTES * 3 / 4;
 
   /**
-   * Cuts a unit that came out too large into consecutive pieces of at most {@link #PIECE_BYTES}
-   * bytes by what each block took of it ({@code blockBytes}), so that each piece is generated once
-   * more: halving a unit three times the limit generated it, its halves and its quarters (sqlite
-   * threw away 0.16 s of such units, docs/benchmarks.md). Halves when that gives one piece (the
-   * estimate was off); a lone block is dropped (it stays interpreted).
+   * Cuts a unit into consecutive pieces of at most {@code pieceBytes} bytes ({@link #PIECE_BYTES}
+   * for a unit that came out too large; {@link UnitSize} cuts by estimate) by what each block took
+   * of it ({@code blockBytes}), so that each piece is generated once more: halving a unit three
+   * times the limit generated it, its halves and its quarters (sqlite threw away 0.16 s of such
+   * units, docs/benchmarks.md). Halves when that gives one piece (the estimate was off); a lone
+   * block is dropped (it stays interpreted).
    */
-  static List<List<Block>> pieces(List<Block> blocks, int[] blockBytes) {
-    return pieces(blocks, blockBytes, BytecodeTranslator.HUGE_METHOD * 3 / 4);
-  }
-
-  /** As {@link #pieces(List, int[])}, with pieces of at most {@code pieceBytes}. */
   static List<List<Block>> pieces(List<Block> blocks, int[] blockBytes, int pieceBytes) {
     List<List<Block>> pieces = new ArrayList<>();
     if (blocks.size() < 2) {

@@ -1,6 +1,5 @@
 package org.dise.runtime.cpu;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,7 +45,7 @@ final class UnitSize {
     if (rate == 0 || total < limit || region.size() < 2) {
       return List.of(region);
     }
-    return new ArrayList<>(BlockCompiler.pieces(region, estimate, pieceBytes));
+    return BlockCompiler.pieces(region, estimate, pieceBytes);
   }
 
   private static long instructions(List<Block> blocks) {

@@ -19,6 +19,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Translated blocks must behave exactly like the interpreter: output, counts and faults. */
 class TranslationTest {
+  /**
+   * Pieces of a unit found over HotSpot's own limit, with the margin BlockCompiler.PIECE_BYTES
+   * keeps.
+   */
+  private static final int HOTSPOT_PIECE = BytecodeTranslator.HUGE_METHOD * 3 / 4;
+
   private static final Path ISA = Path.of("src/test/resources/isa");
 
   @TempDir Path cwd;
@@ -289,7 +295,8 @@ class TranslationTest {
     int sum = java.util.Arrays.stream(tooLarge.blockBytes).sum();
     assertThat(sum).isAtLeast(BytecodeTranslator.HUGE_METHOD);
 
-    assertPiecesFitAndMakeUp(BlockCompiler.pieces(blocks, tooLarge.blockBytes), blocks);
+    assertPiecesFitAndMakeUp(
+        BlockCompiler.pieces(blocks, tooLarge.blockBytes, HOTSPOT_PIECE), blocks);
   }
 
   /** More than one piece, each generated once without TooLarge, the region's blocks in order. */
@@ -348,10 +355,11 @@ class TranslationTest {
   @Test
   void aPieceEstimatedToFitThatDidNotIsHalved() {
     List<Block> blocks = ringBlocks().subList(0, 2);
-    assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}))
+    assertThat(BlockCompiler.pieces(blocks, new int[] {10, 10}, HOTSPOT_PIECE))
         .containsExactly(List.of(blocks.get(0)), List.of(blocks.get(1)))
         .inOrder();
-    assertThat(BlockCompiler.pieces(List.of(blocks.get(0)), new int[] {10_000})).isEmpty();
+    assertThat(BlockCompiler.pieces(List.of(blocks.get(0)), new int[] {10_000}, HOTSPOT_PIECE))
+        .isEmpty();
   }
 
   private static byte[] words(int... code) {

@@ -203,15 +203,7 @@ class UnitRegisterLivenessTest {
 
   /** A conditional branch (funct3 {@code f3}) to {@code off}. */
   private static int branch(int f3, int rs1, int rs2, long off) {
-    int o = (int) off;
-    return (((o >>> 12) & 1) << 31)
-        | (((o >>> 5) & 0x3f) << 25)
-        | (rs2 << 20)
-        | (rs1 << 15)
-        | (f3 << 12)
-        | (((o >>> 1) & 0xf) << 8)
-        | (((o >>> 11) & 1) << 7)
-        | 0x63;
+    return UnitChainTest.branch(f3, rs1, rs2, off);
   }
 
   private static int jal(int rd, long off) {
