@@ -81,6 +81,20 @@ class ShadowHandlersTest {
   }
 
   @Test
+  void libraryHandlersAreTheirComponentsFunctionsAndAvgMapRunsSumMaps() {
+    ShadowHandlers h =
+        new ShadowHandlers(
+            List.of(
+                new SinkHandler("mean", "avg_map", Map.of()),
+                new SinkHandler("hist", "hist_map", Map.of()),
+                new SinkHandler("ranges", "rap_tree", Map.of())),
+            64);
+    assertThat(h.origin(0)).isEqualTo("runtime/timing/src/main/handlers/handlers.c:sum_map");
+    assertThat(h.origin(1)).isEqualTo("runtime/timing/src/main/handlers/handlers.c:hist_map");
+    assertThat(h.runs(2)).isFalse();
+  }
+
+  @Test
   void handlerUpdatesItsTableAndLeavesTheGuestUntouched() throws Exception {
     Machine m = machine();
     Cpu guest = m.cpu();
