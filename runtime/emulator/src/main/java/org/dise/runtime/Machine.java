@@ -93,16 +93,6 @@ public final class Machine {
           System.err);
     }
 
-    public Options withSandbox(Sandbox s) {
-      return new Options(
-          s, env, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
-    }
-
-    public Options withEnv(List<String> e) {
-      return new Options(
-          sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
-    }
-
     public Options withNotices(PrintStream p) {
       return new Options(
           sandbox, env, seed, p, translateThreshold, onUnsupported, quantum, translateWarmup);
