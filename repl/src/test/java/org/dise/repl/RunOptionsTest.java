@@ -171,12 +171,7 @@ class RunOptionsTest {
   void sweepAndBenchRefuseTheOptionsTheyShareAsAcfRunDoes(
       String line, String message, boolean sweep, List<List<String>> bench) {
     List<String> words = List.of(line.split(" "));
-    List<String> run = new ArrayList<>(List.of("run"));
-    run.addAll(words);
-    run.add(HELLO);
-    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
-    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
-    assertWithMessage(line).that(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    Captured byRun = refusedByRun(words, message);
     List<List<String>> others = new ArrayList<>();
     if (sweep) {
       List<String> a = new ArrayList<>(List.of("sweep", "--acf", ACF, "--workload", HELLO));
@@ -195,6 +190,53 @@ class RunOptionsTest {
       Captured c = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
       assertWithMessage(String.join(" ", a)).that(c).isEqualTo(byRun);
     }
+  }
+
+  /** The timing options {@code acf experiment} shares with {@code acf run}, each wrong. */
+  static Stream<Arguments> experimentTiming() {
+    return Stream.of(
+        bad(
+            "--timing bogus",
+            "--timing: unknown timing model `bogus` (the models: inorder, ooo, or analytic)"),
+        bad(
+            "--timing analytic --timing-config /no/such/model.cfg",
+            "--timing-config needs --timing inorder or ooo"),
+        bad("--timing ooo --timing-config /no/such/model.cfg", null));
+  }
+
+  /**
+   * {@code acf experiment} checks its --timing and --timing-config as {@code acf run} does ({@link
+   * org.dise.repl.common.RunTiming}), before its --out is made: a file beside the analytic model
+   * was once ignored without a word.
+   */
+  @ParameterizedTest
+  @MethodSource("experimentTiming")
+  void experimentRefusesTheTimingOptionsAsAcfRunDoes(String line, String message, @TempDir Path d) {
+    List<String> words = List.of(line.split(" "));
+    Captured byRun = refusedByRun(words, message);
+    List<String> a = new ArrayList<>(List.of("experiment", "overhead", "--quick", "--plan"));
+    a.addAll(words);
+    a.addAll(List.of("--out", d.resolve("OUT").toString()));
+    Captured byExperiment = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
+    assertWithMessage(line).that(byExperiment).isEqualTo(byRun);
+    assertThat(Files.exists(d.resolve("OUT"))).isFalse();
+  }
+
+  /**
+   * {@code acf run WORDS hello}, the same through the fast path and picocli, refused with the usage
+   * status and {@code message} (null: any message).
+   */
+  private static Captured refusedByRun(List<String> words, String message) {
+    List<String> run = new ArrayList<>(List.of("run"));
+    run.addAll(words);
+    run.add(HELLO);
+    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
+    String line = String.join(" ", words);
+    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
+    if (message != null) {
+      assertWithMessage(line).that(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    }
+    return byRun;
   }
 
   private static Arguments bad(String line, String message) {
