@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A run's options are one record with one validation ({@link RunOptions}): every combination that
@@ -38,6 +39,10 @@ class RunOptionsTest {
         bad("--quantum 0", "--quantum must be at least 1"),
         bad("--env FOO", "--env FOO: expected NAME=VALUE"),
         bad("--interval 1M", "--interval needs --acf or --config"),
+        bad("--acf A --out OUT --interval 0", "sampling: interval must be at least 1, got 0"),
+        bad(
+            "--acf A --interval 1X",
+            "sampling: --interval must be a whole number (suffix K, M or G allowed), not '1X'"),
         bad(
             "--sampling periodic:10 --shadow-exhaustive",
             "--sampling and --shadow-exhaustive need --acf or --config"),
@@ -190,6 +195,27 @@ class RunOptionsTest {
       Captured c = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
       assertWithMessage(String.join(" ", a)).that(c).isEqualTo(byRun);
     }
+  }
+
+  /**
+   * {@code acf sweep --interval} is acf run's sampling interval, refused with its message before
+   * the sweep reads its ACF or runs anything (it once ran the first workload's exhaustive pass and
+   * then failed with a message of its own).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "1X", "-5"})
+  void sweepRefusesABadIntervalAsAcfRunDoes(String interval, @TempDir Path d) {
+    Captured byRun =
+        refusedByRun(
+            List.of("--acf", ACF, "--sampling", "periodic:10", "--interval", interval), null);
+    assertThat(byRun.stderr()).startsWith("acf: sampling: ");
+    Path out = d.resolve("sweep.csv");
+    String[] sweep = {
+      "sweep", "--acf", ACF, "--workload", HELLO, "--interval", interval, "--out", out.toString()
+    };
+    Captured c = Captured.run(() -> Cli.commandLine().execute(sweep));
+    assertThat(c).isEqualTo(byRun);
+    assertThat(Files.exists(d.resolve("sweep.csv.runs"))).isFalse();
   }
 
   /** The timing options {@code acf experiment} shares with {@code acf run}, each wrong. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.trigger.TriggerSpec;
+import org.dise.runtime.trigger.Triggers;
 
 /**
  * Sampling with an external trigger, one family of {@link RunOptions} ({@code acf run --sampling}
@@ -35,10 +36,31 @@ public record RunSampling(
     return strategy != null || tuned() || shadowExhaustive;
   }
 
-  /** The options without the productions: sampling needs them. */
+  /** The options without the productions: sampling needs them, and a well-formed interval. */
   void validate(boolean profiled) {
     if (!profiled && any()) {
       throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
+    }
+    if (interval != null) {
+      interval(interval);
+    }
+  }
+
+  /**
+   * {@code --interval}'s value in application instructions, checked as a trigger's interval is (the
+   * catalogue's range: at least 1): the one check of every command that takes it ({@code acf run},
+   * its point runs, {@code acf sweep}), before the productions are read.
+   *
+   * @throws UserError (usage) {@code sampling: } and what is wrong
+   */
+  public static long interval(String given) {
+    try {
+      TriggerSpec spec =
+          RunService.tune(TriggerSpec.parse("exhaustive"), "interval", given, "--interval");
+      Triggers.check(spec);
+      return spec.interval();
+    } catch (IllegalArgumentException e) {
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
   }
 
