@@ -29,6 +29,12 @@ class RunOptionsTest {
   private static final String ACF = RunLineTest.ACF;
   private static final String HELLO = PlainRunTest.HELLO;
 
+  /** Point runs send nothing to a center. */
+  private static final String NO_POINT_REPORTS =
+      "--report-to does not combine with --simpoints or --fast-forward: a center merges the"
+          + " profiles of whole runs and sampled intervals (spec/remote.md), and a point run's is"
+          + " of a part of the program";
+
   /** Options that do not go together, whatever the productions say, and acf run's message. */
   static Stream<Arguments> refusedBeforeReading() {
     return Stream.of(
@@ -60,6 +66,15 @@ class RunOptionsTest {
             "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
                 + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")"),
         bad("--device d1", "--device, --token, --spool and --send need --report-to URL"),
+        bad(
+            "--acf A --fast-forward 1K --token t",
+            "--device, --token, --spool and --send need --report-to URL"),
+        bad(
+            "--acf A --fast-forward 1K --report-to http://127.0.0.1:1 --device d1",
+            NO_POINT_REPORTS),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --report-to http://127.0.0.1:1",
+            NO_POINT_REPORTS),
         bad(
             "--report-to http://127.0.0.1:1 --device d1",
             "--report-to needs --acf or --config: a run without productions has no profile to"

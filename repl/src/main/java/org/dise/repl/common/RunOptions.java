@@ -66,6 +66,7 @@ public record RunOptions(
             ExitStatus.USAGE);
       }
       points.validate(session.profiled(), sampling);
+      report.validatePoints();
       return;
     }
     sampling.validate(session.profiled());
