@@ -65,6 +65,21 @@ class RunOptionsTest {
             "--acf A --fast-forward 1K --timing ooo",
             "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
                 + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")"),
+        bad(
+            "--acf A --fast-forward 1K --timing-config /no/such/model.cfg",
+            "--timing-config needs --timing inorder or ooo"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --timing-sample 10",
+            "--timing-sample needs --timing inorder or ooo"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --interval 0",
+            "sampling: interval must be at least 1, got 0"),
+        bad(
+            "--acf A --fast-forward 1K --interval 1M",
+            "--interval needs a sampling strategy (--sampling, or a trigger declared in the ACF)"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --interval 1M --threshold 10",
+            "--threshold needs a sampling strategy (--sampling, or a trigger declared in the ACF)"),
         bad("--device d1", "--device, --token, --spool and --send need --report-to URL"),
         bad(
             "--acf A --fast-forward 1K --token t",

@@ -67,6 +67,7 @@ public record RunOptions(
       }
       points.validate(session.profiled(), sampling);
       report.validatePoints();
+      timing.config(); // analytic: --timing-sample and --timing-config are refused as in any run
       return;
     }
     sampling.validate(session.profiled());

@@ -64,13 +64,42 @@ public record RunSampling(
     }
   }
 
+  /**
+   * The options against a point run, which has no sampling strategy (RunPoints refuses one): {@code
+   * --interval} is a simulation point's length ({@code simpoints}), checked as a trigger's; the
+   * options that tune a strategy are refused as in a whole run without one.
+   */
+  void validatePoints(boolean simpoints) {
+    if (interval != null && simpoints) {
+      interval(interval);
+    }
+    if ((interval != null && !simpoints)
+        || threshold != null
+        || predictor != null
+        || scaling != null) {
+      throw new UserError(given(false, !simpoints) + NO_STRATEGY, ExitStatus.USAGE);
+    }
+  }
+
+  private static final String NO_STRATEGY =
+      " a sampling strategy (--sampling, or a trigger declared in the ACF)";
+
+  /** The interval of a simulation point ({@code --interval}, else {@code fallback}), checked. */
+  public long pointInterval(long fallback) {
+    return interval == null ? fallback : interval(interval);
+  }
+
   /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
   private String given(boolean withStrategy) {
+    return given(withStrategy, true);
+  }
+
+  private String given(boolean withStrategy, boolean withInterval) {
     List<String> names = new ArrayList<>();
     if (withStrategy && strategy != null) {
       names.add("--sampling");
     }
-    if (interval != null) {
+    if (withInterval && interval != null) {
       names.add("--interval");
     }
     if (threshold != null) {
@@ -114,11 +143,7 @@ public record RunSampling(
         spec = RunService.declared(productions, String.valueOf(origin));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned() || shadowExhaustive) {
-        throw new UserError(
-            given(false)
-                + " a sampling strategy (--sampling, or a trigger"
-                + " declared in the ACF)",
-            ExitStatus.USAGE);
+        throw new UserError(given(false) + NO_STRATEGY, ExitStatus.USAGE);
       } else {
         return null;
       }
