@@ -234,18 +234,63 @@ class TranslatedPrologueTest {
             + "P: T.OPCLASS == branch => R, null\n"
             + "R: call(Branch_handler, T.INSN); call(a, T.PC); T.INSN;\n";
     for (String acf : List.of(EngineEndToEndTest.REGIONS, EngineEndToEndTest.METHODS, twoSinks)) {
-      List<String> translated = readWhilePaused(acf, 1, 5_003);
-      List<String> interpreted = readWhilePaused(acf, 0, 5_003);
-      assertWithMessage("pauses").that(translated.size()).isAtLeast(4);
-      String tallied = translated.get(translated.size() - 1);
-      assertWithMessage("runs tallied by translated code").that(tallied).isNotEqualTo("tallied 0");
-      assertWithMessage("interpreted")
-          .that(interpreted.get(interpreted.size() - 1))
-          .isEqualTo("tallied 0");
-      assertWithMessage(acf)
-          .that(translated.subList(0, translated.size() - 1))
-          .containsExactlyElementsIn(interpreted.subList(0, interpreted.size() - 1))
-          .inOrder();
+      assertTalliedFiguresAreTheInterpreters(acf);
+    }
+  }
+
+  /**
+   * Reads the figures of {@code acf} at every pause translated and interpreted: translated code
+   * must have tallied runs, the interpreter none, and every pause's figures must be the same.
+   */
+  private static void assertTalliedFiguresAreTheInterpreters(String acf) throws Exception {
+    List<String> translated = readWhilePaused(acf, 1, 5_003);
+    List<String> interpreted = readWhilePaused(acf, 0, 5_003);
+    assertWithMessage("pauses").that(translated.size()).isAtLeast(4);
+    assertWithMessage("runs tallied by translated code for\n" + acf)
+        .that(translated.get(translated.size() - 1))
+        .isNotEqualTo("tallied 0");
+    assertWithMessage("interpreted")
+        .that(interpreted.get(interpreted.size() - 1))
+        .isEqualTo("tallied 0");
+    assertWithMessage(acf)
+        .that(translated.subList(0, translated.size() - 1))
+        .containsExactlyElementsIn(interpreted.subList(0, interpreted.size() - 1))
+        .inOrder();
+  }
+
+  @Test
+  void segmentAccountsOfReplacementsWithInsertedCodeAreTheInterpreters() throws Exception {
+    // A case that calls no sink's record keeps its accounts per straight-line segment (a tally
+    // and its inserted instructions counted at its start) and runs without the cpu's count kept
+    // up to date, its interval counters adding the unit's own count: load_strides' shape (a
+    // branch around a slot call), and the code region counter behind an inserted branch that
+    // skips it when the branch's first operand is zero, before or after T.INSN. Read at every
+    // pause, the costs and call counts must be the interpreter's (an inserted instruction counted
+    // twice, or a skipped segment's call counted, differ at some pause), and so must the profiles
+    // (an interval counter that missed the unit's count, or the T.INSN after it, differs).
+    String strides =
+        "sink last = state_map();\n"
+            + "sink strides = hist_map(kind = linear, lo = -64, hi = 64, step = 8);\n"
+            + "P: T.OPCLASS == load => S, null\n"
+            + "S: addi $dr0, T.RS1, T.IMM;\n"
+            + "    $dr1 = call(last, T.PC, $dr0);\n"
+            + "    beqz $dr1, .first;\n"
+            + "    sub $dr1, $dr0, $dr1;\n"
+            + "    call(strides, T.PC, $dr1);\n"
+            + "    .first: T.INSN\n";
+    String before =
+        EngineEndToEndTest.TRIGGERS
+            + "P1: T.OPCLASS == branch && zero_0 => R1, null\n"
+            + "R1: addi $dr0, T.RS1, 0; beqz $dr0, .skip; call(Branch_handler, T.INSN);\n"
+            + "    .skip: T.INSN;\n";
+    String after =
+        EngineEndToEndTest.TRIGGERS
+            + "P1: T.OPCLASS == load && zero_0 => R1, null\n"
+            + "R1: addi $dr0, T.RS1, 0; T.INSN; addi $dr1, x0, 1; call(Branch_handler, T.INSN);\n";
+    for (String acf : List.of(strides, before, after)) {
+      assertTalliedFiguresAreTheInterpreters(acf);
+      TranslatedProductionsTest.agree(acf, CALLS, -1);
+      TranslatedProductionsTest.agree(acf, CALLS, 25_013);
     }
   }
 }

@@ -290,17 +290,20 @@ final class BlockEmitter {
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
     if (emitter != null) {
-      // The stage's prologue as bytecode, bracketed by the count and pc it reads.
-      mv.visitVarInsn(ALOAD, CPU_L);
-      loadCount(i);
-      BytecodeTranslator.lconst(mv, d.pc);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterPrologue", "(JJ)V", false);
-      plans.emit(emitter, d, new EmittedUnit(o, null), true);
-      mv.visitVarInsn(ALOAD, CPU_L);
-      loadCount(i);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+      // The stage's prologue as bytecode, bracketed by the count and pc it reads (if it reads
+      // them: PlanEmitter.synced), the flag vector read again if its micro-ops may change it.
+      boolean synced = PlanEmitter.synced(emitter);
+      enter(synced, "enterPrologue", "emittedPrologues", d, i);
+      plans.emit(emitter, d, new EmittedUnit(o, null, synced), true);
+      if (synced) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(i);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+      }
       mv.visitLabel(range[1]);
-      BytecodeTranslator.loadVector(mv);
+      if (synced || PlanEmitter.counts(emitter)) {
+        BytecodeTranslator.loadVector(mv);
+      }
       return;
     }
     mv.visitVarInsn(ALOAD, CPU_L);
@@ -323,25 +326,25 @@ final class BlockEmitter {
     DecodedInsn d = o.d;
     int i = o.i;
     boolean last = i == b.insns.length - 1;
+    boolean synced = PlanEmitter.synced(r);
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
-    mv.visitVarInsn(ALOAD, CPU_L);
-    loadCount(i);
-    BytecodeTranslator.lconst(mv, d.pc);
-    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterReplacement", "(JJ)V", false);
+    enter(synced, "enterReplacement", "emittedReplacements", d, i);
     mv.visitLabel(range[1]);
-    plans.emit(r, d, new EmittedUnit(o, r), false);
+    plans.emit(r, d, new EmittedUnit(o, r, synced), false);
     if (last) {
       if (r.runsAfterOriginal()) {
         // The block's transfer ran (R_PC holds where it goes): the dispatch loop follows it.
-        mv.visitVarInsn(ALOAD, CPU_L);
-        loadCount(i + 1);
-        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+        if (synced) {
+          mv.visitVarInsn(ALOAD, CPU_L);
+          loadCount(i + 1);
+          mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+        }
         mv.visitJumpInsn(GOTO, o.done);
       }
       return; // else every path went to the plain instruction
     }
-    if (r.runsAfterOriginal()) {
+    if (synced && r.runsAfterOriginal()) {
       mv.visitVarInsn(ALOAD, CPU_L);
       loadCount(i + 1);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
@@ -358,6 +361,22 @@ final class BlockEmitter {
     earlyExit(d, i);
     mv.visitLabel(on);
     mv.visitJumpInsn(GOTO, o.after);
+  }
+
+  /**
+   * Before an emitted plan at instruction {@code i}: when {@code synced}, the context's {@code
+   * method} ({@code enterPrologue} or {@code enterReplacement}: the cpu's count and pc brought up
+   * to date, the plan counted); else only {@code ctx.counter++}.
+   */
+  private void enter(boolean synced, String method, String counter, DecodedInsn d, int i) {
+    mv.visitVarInsn(ALOAD, CPU_L);
+    if (!synced) {
+      PlanEmitter.addOne(mv, CTX, counter);
+      return;
+    }
+    loadCount(i);
+    BytecodeTranslator.lconst(mv, d.pc);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, method, "(JJ)V", false);
   }
 
   /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
@@ -380,7 +399,8 @@ final class BlockEmitter {
   /**
    * What an emitted {@link Plan} sees of the unit, at tagged instruction {@code o}: for a whole
    * replacement ({@code whole} not null) also the inserted instructions, register writes and {@code
-   * T.INSN} run as the unit's own code.
+   * T.INSN} run as the unit's own code. {@code synced}: the cpu's count and pc are brought up to
+   * date around the plan's code ({@link PlanEmitter#synced}).
    */
   private final class EmittedUnit implements PlanEmitter.Unit {
     private final OutOfLine o;
@@ -388,9 +408,12 @@ final class BlockEmitter {
     /** The whole replacement emitted, or null for a prologue. */
     private final Plan whole;
 
-    EmittedUnit(OutOfLine o, Plan whole) {
+    private final boolean synced;
+
+    EmittedUnit(OutOfLine o, Plan whole, boolean synced) {
       this.o = o;
       this.whole = whole;
+      this.synced = synced;
     }
 
     @Override
@@ -437,21 +460,35 @@ final class BlockEmitter {
     }
 
     @Override
-    public void retire() {
+    public void retire(int k) {
       mv.visitVarInsn(LLOAD, R_N);
-      mv.visitInsn(LCONST_1);
+      BytecodeTranslator.lconst(mv, k);
       mv.visitInsn(LADD);
       mv.visitVarInsn(LSTORE, R_N);
-      mv.visitVarInsn(ALOAD, CPU_L);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "retireInserted", "()V", false);
+      for (int j = 0; synced && j < k; j++) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "retireInserted", "()V", false);
+      }
+    }
+
+    @Override
+    public void addUnsynced(boolean after) {
+      if (!synced) {
+        loadCount(after ? o.i + 1 : o.i);
+        mv.visitInsn(LADD);
+      }
     }
 
     @Override
     public void original() {
-      mv.visitVarInsn(ALOAD, CPU_L);
-      loadCount(o.i);
-      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
-      BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
+      if (synced) {
+        mv.visitVarInsn(ALOAD, CPU_L);
+        loadCount(o.i);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
+      }
+      if (synced || PlanEmitter.counts(whole)) {
+        BytecodeTranslator.loadVector(mv); // micro-ops may have changed the flags
+      }
       boolean last = o.i == b.insns.length - 1;
       boolean resume = whole.runsAfterOriginal(); // the replacement goes on after T.INSN
       if (last && !resume) {
@@ -472,7 +509,7 @@ final class BlockEmitter {
       } else {
         insns.insn(o.d, o.i);
       }
-      if (resume) {
+      if (resume && synced) {
         mv.visitVarInsn(ALOAD, CPU_L);
         loadCount(o.i + 1);
         loadNext();

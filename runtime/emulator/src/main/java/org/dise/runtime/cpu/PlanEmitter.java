@@ -73,8 +73,19 @@ final class PlanEmitter {
     /** Pushes whether conditional branch {@code e} is taken (an int), on the unit's registers. */
     void condition(DecodedInsn e);
 
-    /** Counts one inserted instruction as retired, in the unit's count and the cpu's. */
-    void retire();
+    /**
+     * Counts {@code k} inserted instructions as retired: in the unit's count, and in the cpu's
+     * where the plan's code keeps it up to date ({@link #synced}).
+     */
+    void retire(int k);
+
+    /**
+     * Adds to the long on the operand stack the unit's instructions not yet in the cpu's count at
+     * this point of the plan: none where the plan's code keeps that count up to date ({@link
+     * #synced}), else the unit's count so far, {@code T.INSN} included {@code after} it (an
+     * interval counter's retired count is the accounts' figure plus this).
+     */
+    void addUnsynced(boolean after);
 
     /** {@code T.INSN} as the unit's own code, the count and pc brought up to date around it. */
     void original();
@@ -96,6 +107,7 @@ final class PlanEmitter {
    * leaves the operand stack as it found it.
    */
   void emit(Plan p, DecodedInsn d, Unit u, boolean prologue) {
+
     Label end = new Label();
     for (Plan.Case c : p.cases()) {
       Label next = new Label();
@@ -117,7 +129,12 @@ final class PlanEmitter {
     mv.visitLabel(end);
   }
 
-  /** One case's ops; an inserted branch's target is a label at an op index. */
+  /**
+   * One case's ops; an inserted branch's target is a label at an op index. A case that calls no
+   * sink's record keeps its accounts per straight-line segment ({@link #segments}): at the
+   * segment's start one addition to its shape's tally and its inserted instructions counted at
+   * once, instead of calls per op (spec/emulator.md, "Per-site accounting").
+   */
   private void ops(Plan p, List<PlanOp> ops, DecodedInsn d, Unit u, boolean prologue) {
     boolean branches = ops.stream().anyMatch(o -> o instanceof PlanOp.Insert);
     Label[] at = new Label[branches ? ops.size() + 1 : 0];
@@ -125,16 +142,14 @@ final class PlanEmitter {
       at[i] = new Label();
     }
     boolean after = false;
-    Tally.Shape shape = Tally.Shape.of(ops);
-    Tally tally = shape == null ? null : p.accounts().tally(shape);
-    boolean tallied = tally != null;
-    if (tallied) {
-      // One addition per run; the accounts fold it in when read (per-site accounting).
-      addOne(u, tally, TALLY, "runs");
-    }
+    Segment[] segments = segments(p.accounts(), ops);
+    boolean tallied = segments != null;
     for (int i = 0; i < ops.size(); i++) {
       if (branches) {
         mv.visitLabel(at[i]);
+      }
+      if (tallied && segments[i] != null) {
+        segment(u, p, segments[i]);
       }
       PlanOp op = ops.get(i);
       if (op instanceof PlanOp.Original) {
@@ -150,7 +165,7 @@ final class PlanEmitter {
           accounts(u, p, "replaced");
         }
       } else if (op instanceof PlanOp.Site s) {
-        site(u, p.accounts(), d, s, tallied);
+        site(u, p.accounts(), d, s, after, tallied);
       } else if (op instanceof PlanOp.Slot k) {
         slot(u, p.accounts(), d, k, after, tallied);
       } else if (op instanceof PlanOp.Call k) {
@@ -159,7 +174,7 @@ final class PlanEmitter {
         }
         call(u, p.accounts(), d, k, after);
       } else if (op instanceof PlanOp.Insert e) {
-        insert(u, p, e, at);
+        insert(u, p, e, at, !tallied);
       }
     }
     if (branches) {
@@ -167,24 +182,113 @@ final class PlanEmitter {
     }
   }
 
-  /** An inserted instruction: run, retired (the unit's count, the cpu's and the accounts'). */
-  private void insert(Unit u, Plan p, PlanOp.Insert e, Label[] at) {
+  /**
+   * A straight-line run of a case's ops, entered only at its first and left only after its last:
+   * its {@code tally} (null: no replacement or per-site call in it) and its inserted instructions.
+   */
+  record Segment(Tally tally, int inserted) {}
+
+  /**
+   * Per op of {@code ops}: the segment that starts there, or null. A segment ends before a branch
+   * target, after an inserted branch or jump, and around {@code T.INSN} (which may fault, so what
+   * follows it is not counted before it runs). Null for the whole case when it calls a sink's
+   * record or tags (a record may read the accounts mid-run, through a clock) or when the accounts
+   * hand out no tallies: then each op keeps its accounts call.
+   */
+  static Segment[] segments(Accounts accounts, List<PlanOp> ops) {
+    boolean[] leader = new boolean[ops.size() + 1];
+    leader[0] = true;
+    leader[ops.size()] = true; // the end, where the last segment stops
+    for (int i = 0; i < ops.size(); i++) {
+      PlanOp op = ops.get(i);
+      if (op instanceof PlanOp.Call || op instanceof PlanOp.Tag) {
+        return null;
+      }
+      if (op instanceof PlanOp.Insert e && e.target() >= 0) {
+        leader[e.target()] = true;
+        leader[i + 1] = true;
+      } else if (op instanceof PlanOp.Original) {
+        leader[i] = true;
+        leader[i + 1] = true;
+      }
+    }
+    Segment[] segments = new Segment[ops.size()];
+    for (int i = 0; i < ops.size(); i++) {
+      if (!leader[i]) {
+        continue;
+      }
+      int end = i + 1;
+      while (!leader[end]) {
+        end++;
+      }
+      List<PlanOp> part = ops.subList(i, end);
+      int inserted = (int) part.stream().filter(op -> op instanceof PlanOp.Insert).count();
+      Tally.Shape shape = Tally.Shape.of(part);
+      Tally tally = shape == null ? null : accounts.tally(shape);
+      if (shape != null && tally == null) {
+        return null; // accounts that keep every call
+      }
+      segments[i] = tally == null && inserted == 0 ? null : new Segment(tally, inserted);
+    }
+    return segments;
+  }
+
+  /** A segment's accounts at its start: {@code tally.runs++}, its inserted instructions retired. */
+  private void segment(Unit u, Plan p, Segment s) {
+    if (s.tally() != null) {
+      addOne(u, s.tally(), TALLY, "runs");
+    }
+    if (s.inserted() > 0) {
+      u.retire(s.inserted());
+      load(u, p.accounts(), ACCOUNTS);
+      iconst(s.inserted());
+      invoke(p.accounts(), ACCOUNTS, method(Accounts.class, "inserted"));
+    }
+  }
+
+  /**
+   * Whether the code of plan {@code p} needs the cpu's count and pc brought up to date around it
+   * (and each inserted instruction counted in the cpu's count as it retires): when it calls a
+   * sink's record, which may read them (or the accounts, through a clock). Counter ops, per-site
+   * counters and slots read neither, so a plan of those alone skips that bookkeeping, and its
+   * interval counters add the unit's own count ({@link Unit#addUnsynced}).
+   */
+  static boolean synced(Plan p) {
+    return p.cases().stream()
+        .flatMap(c -> c.ops().stream())
+        .anyMatch(op -> op instanceof PlanOp.Call || op instanceof PlanOp.Tag);
+  }
+
+  /** Whether plan {@code p} has counter ops (which may change the flag vector). */
+  static boolean counts(Plan p) {
+    return p.cases().stream()
+        .flatMap(c -> c.ops().stream())
+        .anyMatch(op -> op instanceof PlanOp.Count);
+  }
+
+  /**
+   * An inserted instruction: run, and unless its segment counted it ({@code retire} false), retired
+   * (the unit's count, the cpu's and the accounts').
+   */
+  private void insert(Unit u, Plan p, PlanOp.Insert e, Label[] at, boolean retire) {
     if (e.target() < 0) {
       u.value(e.insn());
-      retire(u, p);
+      retire(u, p, retire);
     } else if (SemanticsTable.of(e.insn().exec).kind() == SemanticsTable.Kind.BRANCH) {
       u.condition(e.insn());
-      retire(u, p); // taken or not, it retired
+      retire(u, p, retire); // taken or not, it retired
       mv.visitJumpInsn(IFNE, at[e.target()]);
     } else {
-      retire(u, p);
+      retire(u, p, retire);
       mv.visitJumpInsn(GOTO, at[e.target()]);
     }
   }
 
-  private void retire(Unit u, Plan p) {
-    u.retire();
-    accounts(u, p, "insertedOne");
+  private void retire(Unit u, Plan p, boolean retire) {
+    if (retire) {
+      u.retire(1);
+      accounts(u, p, "insertedOne");
+    }
   }
 
   /** Calls no-argument method {@code name} of the plan's accounts. */
@@ -300,7 +404,8 @@ final class PlanEmitter {
    * in place of the record (spec/emulator.md, "Per-site counters"); in a {@code tallied} case the
    * tally holds the accounts.
    */
-  private void site(Unit u, Accounts accounts, DecodedInsn d, PlanOp.Site s, boolean tallied) {
+  private void site(
+      Unit u, Accounts accounts, DecodedInsn d, PlanOp.Site s, boolean after, boolean tallied) {
     SiteCounter site = s.counter();
     if (site.since != null) {
       // instructions += now - since.at; since.at = now (now: retired so far, this one included).
@@ -311,6 +416,7 @@ final class PlanEmitter {
       } else {
         callStart(u, accounts);
       }
+      u.addUnsynced(after);
       mv.visitInsn(LCONST_1);
       mv.visitInsn(LADD);
       mv.visitInsn(DUP2);
@@ -355,6 +461,13 @@ final class PlanEmitter {
   /** {@code handle.field++} on a constant of the unit of class {@code owner}, a long field. */
   private void addOne(Unit u, Object handle, String owner, String field) {
     u.loadConstant(handle, owner);
+    addOne(mv, owner, field);
+  }
+
+  /**
+   * {@code o.field++} on the object {@code o} of class {@code owner} on the stack, a long field.
+   */
+  static void addOne(MethodVisitor mv, String owner, String field) {
     mv.visitInsn(DUP);
     mv.visitFieldInsn(GETFIELD, owner, field, "J");
     mv.visitInsn(LCONST_1);

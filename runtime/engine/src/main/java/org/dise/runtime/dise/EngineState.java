@@ -484,6 +484,12 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     inserted++;
   }
 
+  /** Counts {@code n} inserted instructions that translated code ran inline at once. */
+  @Override
+  public final void inserted(int n) {
+    inserted += n;
+  }
+
   /**
    * Charges a {@code $drN = call} of sink {@code sink} about to record, and returns the application
    * instructions retired so far.

@@ -15,6 +15,17 @@ public interface Accounts {
   void insertedOne();
 
   /**
+   * Counts {@code n} inserted instructions that ran, as {@code n} calls of {@link #insertedOne}
+   * (translated code counts a straight-line run of them at once; spec/emulator.md, "Per-site
+   * accounting").
+   */
+  default void inserted(int n) {
+    for (int i = 0; i < n; i++) {
+      insertedOne();
+    }
+  }
+
+  /**
    * Counts a handler call about to record ({@link PlanOp.Call} without a result, {@link
    * PlanOp.Site}) and returns the application instructions retired so far, which the handler is
    * told; {@link #called} follows the record.

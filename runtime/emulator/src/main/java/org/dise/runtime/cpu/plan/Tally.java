@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Per-site accounting: the runs of plan cases whose accounts are the same every run (a
- * replacement's count and per-site counter or slot calls, with no inserted instruction and no call
- * into a sink), which translated code counts with one addition per run instead of the accounts'
+ * Per-site accounting: the runs of straight-line parts of plan cases whose accounts are the same
+ * every run (a replacement's count and per-site counter or slot calls, in a case with no call into
+ * a sink's record), which translated code counts with one addition per run instead of the accounts'
  * several; the accounts fold {@code runs} times the {@link Shape} into their figures when those are
  * read (spec/emulator.md, "Per-site accounting"). The accounts hand out one tally per shape ({@link
  * Accounts#tally}), shared by every case of that shape.
@@ -34,15 +34,16 @@ public final class Tally {
     }
 
     /**
-     * The shape of a case of {@code ops}, or null when its accounts are not the same every run (an
-     * inserted instruction, whose branches may skip ops), when it calls a sink's record (which may
-     * read the accounts mid-run, through a clock) or tags, or when it has no accounts.
+     * The shape of {@code ops}, a straight-line part of a case that runs whole or not at all (the
+     * caller cuts a case at its inserted branches, their targets and {@code T.INSN}; inserted
+     * instructions are counted apart), or null when it calls a sink's record (which may read the
+     * accounts mid-run, through a clock) or tags, or when it has no replacement or per-site call.
      */
     public static Shape of(List<PlanOp> ops) {
       int replaced = 0;
       List<Integer> sinks = new ArrayList<>();
       for (PlanOp op : ops) {
-        if (op instanceof PlanOp.Insert || op instanceof PlanOp.Call || op instanceof PlanOp.Tag) {
+        if (op instanceof PlanOp.Call || op instanceof PlanOp.Tag) {
           return null;
         } else if (op instanceof PlanOp.Replaced) {
           replaced++;

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Issue 29's profiling ratios: a program run plain and under each example ACF, as fresh processes
+taking turns, and each ACF's wall and CPU time over the plain run's, beside its target.
+
+Every round runs each command once, in order (plain first), so that a slow minute on a shared
+machine falls on all of them alike; a ratio is the median over the rounds of that round's run over
+the same round's plain run (same jar), which moves far less than a ratio of two means. CPU is
+user+system of the whole process (os.wait4). With several --jar, each jar gets its own plain run and
+ratios, interleaved in the same rounds (a before/after comparison in the same minutes).
+
+Wrap it in `buildslot` on the shared machine. Prints a Markdown table (docs/benchmarks.md).
+
+Usage: scripts/profiling-ratios.py [--jar JAR]... [--size N] [--rounds N] [--warmup N]
+                                   [--program PATH] [--acf NAME]...
+Example (mcf at a size running about 10 s plain, 5 rounds):
+  buildslot scripts/profiling-ratios.py --size 8 --rounds 5
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+# The targets of issue 29 (the ratio to a plain run, wall and CPU).
+TARGETS = {
+    "flag_off_regions": 1.03,
+    "hot_call_pairs": 1.10,
+    "hot_code_regions": 1.3,
+    "hot_methods": 1.3,
+    "load_strides": 3.0,
+}
+
+# The launcher's JVM options (./acf): the same JIT as a user's run, without the launcher's own cost.
+JAVA = ["java", "-Xss16m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-jar"]
+
+
+def run(cmd):
+    """Runs cmd with its output discarded; returns (wall seconds, CPU seconds of the process)."""
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.monotonic() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("failed (%s): %s" % (status, " ".join(cmd)))
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jar", action="append", help="acf jar (repeat to compare; default: this build's)")
+    ap.add_argument("--size", default="8", help="the program's argument (mcf: 5 runs ~3 s, 8 ~10 s)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=1, help="rounds run first and not counted")
+    ap.add_argument("--program", default="examples/programs/bin/mcf")
+    ap.add_argument("--acf", action="append", help="example ACF name (default: the five of issue 29)")
+    a = ap.parse_args()
+    jars = a.jar or ["repl/target/acf.jar"]
+    acfs = a.acf or list(TARGETS)
+    commands = []  # (jar, acf or None, argv)
+    for jar in jars:
+        commands.append((jar, None, JAVA + [jar, "run", a.program, a.size]))
+        for acf in acfs:
+            path = "examples/acf/%s.acf" % acf
+            commands.append((jar, acf, JAVA + [jar, "run", "--acf", path, a.program, a.size]))
+    times = {(j, x): [] for j, x, _ in commands}
+    load = [os.getloadavg()[0]]
+    for r in range(a.warmup + a.rounds):
+        for jar, acf, cmd in commands:
+            t = run(cmd)
+            if r >= a.warmup:
+                times[(jar, acf)].append(t)
+        load.append(os.getloadavg()[0])
+    print("%s %s, %d rounds (+%d warm-up), load average %.1f-%.1f, %s"
+          % (a.program, a.size, a.rounds, a.warmup, min(load), max(load),
+             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+    print()
+    print("| jar | run | wall s (median) | CPU s (median) | wall / plain | CPU / plain | target |")
+    print("|---|---|---|---|---|---|---|")
+    for jar in jars:
+        plain = times[(jar, None)]
+        for _, acf, _ in [c for c in commands if c[0] == jar]:
+            t = times[(jar, acf)]
+            wall = statistics.median(w for w, _ in t)
+            cpu = statistics.median(c for _, c in t)
+            if acf is None:
+                print("| %s | plain | %.3f | %.3f | | | |" % (jar, wall, cpu))
+                continue
+            rw = statistics.median(t[i][0] / plain[i][0] for i in range(len(t)))
+            rc = statistics.median(t[i][1] / plain[i][1] for i in range(len(t)))
+            target = TARGETS.get(acf)
+            verdict = "" if target is None else "%.2fx %s" % (
+                target, "met" if max(rw, rc) <= target else "**missed**")
+            print("| %s | `%s` | %.3f | %.3f | %.2fx | %.2fx | %s |"
+                  % (jar, acf, wall, cpu, rw, rc, verdict))
+
+
+if __name__ == "__main__":
+    main()
