@@ -2,18 +2,57 @@ package org.dise.runtime.cpu;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import java.lang.reflect.Field;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * Register allocation of a translated unit: the guest integer registers it reads or writes live in
- * JVM locals (two slots each) for the whole unit, loaded at entry and stored at every exit, before
- * every call that reads {@code x[]} and in the fault handler, so that state is precise wherever
- * control leaves the unit. Floating-point registers stay in {@code f[]}.
+ * Register allocation of a translated unit, in one of two shapes ({@code -Dacf.unitRegs}). In
+ * {@code locals} (the default) the guest integer registers it reads or writes live in JVM locals
+ * (two slots each) for the whole unit, loaded at entry and stored at every exit, before every call
+ * that reads {@code x[]} and in the fault handler, so that state is precise wherever control leaves
+ * the unit. In {@code memory} every read is a load and every write a store of the hart's {@code
+ * x[]} ({@code Unsafe.getLong}/{@code putLong}, which C1 turns into one machine access without a
+ * bounds check): {@code x[]} is always current, so entries, exits, calls and the fault handler move
+ * no register, and no long local lives across the unit for C1's allocator to spill. Floating-point
+ * registers stay in {@code f[]} in both.
  */
 final class UnitRegisters {
+  /** Whether units keep registers in memory by default ({@code -Dacf.unitRegs=memory|locals}). */
+  static final boolean DEFAULT_IN_MEMORY = inMemory(System.getProperty("acf.unitRegs", "locals"));
+
+  static boolean inMemory(String shape) {
+    return switch (shape) {
+      case "memory" -> true;
+      case "locals" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "-Dacf.unitRegs=" + shape + ": expected memory or locals");
+    };
+  }
+
+  /** Unsafe, for plain accesses of x[] (null where unavailable: then x[] is indexed). */
+  static final sun.misc.Unsafe U = unsafe();
+
+  private static final long X_BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+  private static final boolean RAW = U != null && U.arrayIndexScale(long[].class) == 8;
+  private static final String UNSAFE = "sun/misc/Unsafe";
+
+  private static sun.misc.Unsafe unsafe() {
+    try {
+      Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (sun.misc.Unsafe) f.get(null);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
   private final MethodVisitor mv;
+
+  /** The shape: registers in {@code x[]} rather than in locals. */
+  final boolean inMemory;
 
   /** The locals holding {@code x[]} and {@code f[]}. */
   private final int X;
@@ -30,8 +69,13 @@ final class UnitRegisters {
 
   final boolean[] written = new boolean[used.length];
 
-  UnitRegisters(MethodVisitor mv, int x, int f, int scratch, int regBase) {
+  /**
+   * Locals {@code x} and {@code f} hold the arrays, {@code scratch} a long, and from {@code
+   * regBase} the guest registers (in memory: its first two slots a temporary for a register write).
+   */
+  UnitRegisters(MethodVisitor mv, int x, int f, int scratch, int regBase, boolean inMemory) {
     this.mv = mv;
+    this.inMemory = inMemory;
     this.X = x;
     this.F = f;
     this.scratch = scratch;
@@ -48,7 +92,7 @@ final class UnitRegisters {
 
   /** Pushes integer register {@code reg}: the unit's local if it holds one, else {@code x[reg]}. */
   void loadX(int reg) {
-    if (reg < used.length && used[reg]) {
+    if (inMemory || reg < used.length && used[reg]) {
       get(reg); // the unit's local (x0 and the x0 sink read as 0)
     } else {
       mv.visitVarInsn(ALOAD, X); // current: the unit stored what it wrote
@@ -59,9 +103,9 @@ final class UnitRegisters {
 
   /** Pops a long into integer register {@code reg}: its local, or {@code x[reg]}. */
   void storeX(int reg) {
-    if (reg < used.length && used[reg]) {
+    if (inMemory || reg < used.length && used[reg]) {
       if (real(reg)) {
-        mv.visitVarInsn(LSTORE, slot(reg));
+        set(reg);
       } else {
         mv.visitInsn(POP2);
       }
@@ -109,7 +153,7 @@ final class UnitRegisters {
 
   /** Stores the written registers of {@code mask} (bit r: x[r], DISE registers included). */
   void storeWritten(long mask) {
-    for (int r = 0; r < written.length; r++) { // fewer than 64 registers
+    for (int r = 0; r < written.length && !inMemory; r++) { // fewer than 64 registers
       if (written[r] && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
@@ -121,7 +165,7 @@ final class UnitRegisters {
 
   /** Reloads every cached register from x[] (after a handler that wrote there). */
   void reloadUsed() {
-    for (int r = 0; r < used.length; r++) {
+    for (int r = 0; r < used.length && !inMemory; r++) {
       if (used[r]) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
@@ -133,7 +177,7 @@ final class UnitRegisters {
 
   /** Reloads the cached registers of {@code mask} from x[]. */
   void reload(long mask) {
-    for (int r = 0; r < used.length && r < 64; r++) {
+    for (int r = 0; r < used.length && r < 64 && !inMemory; r++) {
       if (used[r] && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
@@ -144,19 +188,50 @@ final class UnitRegisters {
   }
 
   void get(int reg) {
-    if (real(reg)) {
-      mv.visitVarInsn(LLOAD, slot(reg));
-    } else {
+    if (!real(reg)) {
       mv.visitInsn(LCONST_0);
+    } else if (!inMemory) {
+      mv.visitVarInsn(LLOAD, slot(reg));
+    } else if (RAW) {
+      mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
+      mv.visitVarInsn(ALOAD, X);
+      mv.visitLdcInsn(X_BASE + 8L * reg);
+      mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J", false);
+    } else {
+      mv.visitVarInsn(ALOAD, X);
+      BytecodeTranslator.iconst(mv, reg);
+      mv.visitInsn(LALOAD);
     }
   }
 
   /** Stores the long on the stack in rd (dropped for x0). */
   void put(DecodedInsn d) {
     if (real(d.rd)) {
-      mv.visitVarInsn(LSTORE, slot(d.rd));
+      set(d.rd);
     } else {
       mv.visitInsn(POP2);
+    }
+  }
+
+  /** Pops a long into register {@code reg} (a real one): its local, or x[reg] in memory. */
+  private void set(int reg) {
+    if (!inMemory) {
+      mv.visitVarInsn(LSTORE, slot(reg));
+      return;
+    }
+    int tmp = regBase; // no register lives in a local in this shape
+    mv.visitVarInsn(LSTORE, tmp);
+    if (RAW) {
+      mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
+      mv.visitVarInsn(ALOAD, X);
+      mv.visitLdcInsn(X_BASE + 8L * reg);
+      mv.visitVarInsn(LLOAD, tmp);
+      mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V", false);
+    } else {
+      mv.visitVarInsn(ALOAD, X);
+      BytecodeTranslator.iconst(mv, reg);
+      mv.visitVarInsn(LLOAD, tmp);
+      mv.visitInsn(LASTORE);
     }
   }
 
