@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A translated unit holds guest registers in JVM locals or in x[] ({@link UnitRegisters}): whatever
  * it loads at an entry, stores at an exit or writes in place, the guest must see exactly the
- * interpreter's registers. Random
- * programs of six blocks, translated as one unit, are entered at many blocks (through a dispatcher
- * block outside the unit), leave it at branches, at step budgets that end mid-unit, through
- * indirect jumps inside it and by faults; after every run the registers, pc and count must be the
- * interpreter's. An entry that skipped a live register or an exit that forgot a written one (as a
- * per-entry liveness scheme could, docs/benchmarks.md) shows up as a register that differs.
+ * interpreter's registers. Random programs of six blocks, translated as one unit, are entered at
+ * many blocks (through a dispatcher block outside the unit), leave it at branches, at step budgets
+ * that end mid-unit, through indirect jumps inside it and by faults; after every run the registers,
+ * pc and count must be the interpreter's. An entry that skipped a live register or an exit that
+ * forgot a written one (as a per-entry liveness scheme could, docs/benchmarks.md) shows up as a
+ * register that differs.
  */
 class UnitRegisterLivenessTest {
   private static final long CODE = 0x10000;
