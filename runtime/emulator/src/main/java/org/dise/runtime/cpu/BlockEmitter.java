@@ -95,6 +95,7 @@ final class BlockEmitter {
         }
       }
     }
+    regs.choose();
   }
 
   private final PlanEmitter plans;

@@ -2,9 +2,9 @@ package org.dise.runtime.cpu;
 
 import static org.objectweb.asm.Opcodes.*;
 
-import java.lang.reflect.Field;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.mem.Memory;
 import org.objectweb.asm.MethodVisitor;
 
 /**
@@ -33,26 +33,28 @@ final class UnitRegisters {
   }
 
   /** Unsafe, for plain accesses of x[] (null where unavailable: then x[] is indexed). */
-  static final sun.misc.Unsafe U = unsafe();
+  static final sun.misc.Unsafe U = Memory.unsafe();
 
   private static final long X_BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
   private static final boolean RAW = U != null && U.arrayIndexScale(long[].class) == 8;
   private static final String UNSAFE = "sun/misc/Unsafe";
 
-  private static sun.misc.Unsafe unsafe() {
-    try {
-      Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (sun.misc.Unsafe) f.get(null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
-
   private final MethodVisitor mv;
 
   /** The shape: registers in {@code x[]} rather than in locals. */
   final boolean inMemory;
+
+  /**
+   * In memory, how many of a unit's registers stay in locals all the same (a hybrid, {@code
+   * -Dacf.unitRegsHeld=N}, 0 by default): those its code names most often.
+   */
+  static final int HELD = Integer.getInteger("acf.unitRegsHeld", 0);
+
+  /** In memory: the registers held in locals anyway ({@link #HELD}). */
+  private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
+
+  /** How often the unit's instructions name each register (rs1, rs2, rd). */
+  private final int[] uses = new int[hot.length];
 
   /** The locals holding {@code x[]} and {@code f[]}. */
   private final int X;
@@ -133,12 +135,42 @@ final class UnitRegisters {
   void scan(DecodedInsn d) {
     use(d.rs1);
     use(d.rs2);
+    count(d.rs1);
+    count(d.rs2);
     if (d.exec.operands().contains(Operand.RD)) {
       use(d.rd);
+      count(d.rd);
       if (real(d.rd)) {
         written[d.rd] = true;
       }
     }
+  }
+
+  private void count(int reg) {
+    if (real(reg) && reg < uses.length) {
+      uses[reg]++;
+    }
+  }
+
+  /** After the scan: in memory, the {@link #HELD} registers named most often (twice or more). */
+  void choose() {
+    for (int n = 0; inMemory && n < HELD; n++) {
+      int best = -1;
+      for (int r = 0; r < uses.length; r++) {
+        if (used[r] && !hot[r] && uses[r] >= 2 && (best < 0 || uses[r] > uses[best])) {
+          best = r;
+        }
+      }
+      if (best < 0) {
+        return;
+      }
+      hot[best] = true;
+    }
+  }
+
+  /** Whether register {@code r} lives in a local of the unit. */
+  private boolean held(int r) {
+    return !inMemory || hot[r];
   }
 
   void use(int reg) {
@@ -153,8 +185,8 @@ final class UnitRegisters {
 
   /** Stores the written registers of {@code mask} (bit r: x[r], DISE registers included). */
   void storeWritten(long mask) {
-    for (int r = 0; r < written.length && !inMemory; r++) { // fewer than 64 registers
-      if (written[r] && (mask >>> r & 1) != 0) {
+    for (int r = 0; r < written.length; r++) { // fewer than 64 registers
+      if (written[r] && held(r) && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitVarInsn(LLOAD, slot(r));
@@ -165,8 +197,8 @@ final class UnitRegisters {
 
   /** Reloads every cached register from x[] (after a handler that wrote there). */
   void reloadUsed() {
-    for (int r = 0; r < used.length && !inMemory; r++) {
-      if (used[r]) {
+    for (int r = 0; r < used.length; r++) {
+      if (used[r] && held(r)) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitInsn(LALOAD);
@@ -177,8 +209,8 @@ final class UnitRegisters {
 
   /** Reloads the cached registers of {@code mask} from x[]. */
   void reload(long mask) {
-    for (int r = 0; r < used.length && r < 64 && !inMemory; r++) {
-      if (used[r] && (mask >>> r & 1) != 0) {
+    for (int r = 0; r < used.length && r < 64; r++) {
+      if (used[r] && held(r) && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitInsn(LALOAD);
@@ -190,7 +222,7 @@ final class UnitRegisters {
   void get(int reg) {
     if (!real(reg)) {
       mv.visitInsn(LCONST_0);
-    } else if (!inMemory) {
+    } else if (held(reg)) {
       mv.visitVarInsn(LLOAD, slot(reg));
     } else if (RAW) {
       mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
@@ -215,11 +247,11 @@ final class UnitRegisters {
 
   /** Pops a long into register {@code reg} (a real one): its local, or x[reg] in memory. */
   private void set(int reg) {
-    if (!inMemory) {
+    if (held(reg)) {
       mv.visitVarInsn(LSTORE, slot(reg));
       return;
     }
-    int tmp = regBase; // no register lives in a local in this shape
+    int tmp = regBase; // slot(0): x0 never lives in a local
     mv.visitVarInsn(LSTORE, tmp);
     if (RAW) {
       mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
