@@ -79,6 +79,14 @@ public final class BlockCompiler {
     callDepth = depth;
   }
 
+  /** Whether units keep guest registers in x[] rather than in locals ({@link UnitRegisters}). */
+  private volatile boolean registersInMemory = UnitRegisters.DEFAULT_IN_MEMORY;
+
+  /** Sets {@link #registersInMemory} for the units translated from now on. */
+  void setRegistersInMemory(boolean inMemory) {
+    registersInMemory = inMemory;
+  }
+
   /** Whether translations report their blocks to the cpu's block observer. */
   private volatile boolean observed;
 
@@ -236,7 +244,8 @@ public final class BlockCompiler {
       // A lone block is cut no further: it only has to fit HotSpot's limit.
       int limit = blocks.size() < 2 ? BytecodeTranslator.HUGE_METHOD : UNIT_BYTES;
       BytecodeTranslator.Defined d =
-          BytecodeTranslator.define(blocks, observed, cpu.decodeStage(), limit, callDepth > 0);
+          BytecodeTranslator.define(
+              blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
       size.learn(blocks, d.methodBytes());
       footprint += d.methodBytes();
       compiledBlocks.addAndGet(blocks.size());
@@ -295,7 +304,12 @@ public final class BlockCompiler {
     try {
       CompiledBlocks code =
           BytecodeTranslator.define(
-                  batch, observed, null, BytecodeTranslator.HUGE_METHOD, callDepth > 0)
+                  batch,
+                  observed,
+                  null,
+                  BytecodeTranslator.HUGE_METHOD,
+                  callDepth > 0,
+                  registersInMemory)
               .code();
       compiledBlocks.addAndGet(batch.size());
       return new Unit(List.copyOf(batch), code);

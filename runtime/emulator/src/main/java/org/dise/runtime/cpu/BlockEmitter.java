@@ -67,7 +67,8 @@ final class BlockEmitter {
    * The unit's blocks inline in the dispatch method {@code mv}: guest registers in its locals for
    * the whole unit, loaded at entry ({@link #enter}) and stored at every exit.
    */
-  BlockEmitter(MethodVisitor mv, List<Block> blocks, boolean observed, DecodeStage stage) {
+  BlockEmitter(
+      MethodVisitor mv, List<Block> blocks, boolean observed, DecodeStage stage, boolean inMemory) {
     this.observed = observed;
     this.stage = stage;
     this.mv = mv;
@@ -75,7 +76,8 @@ final class BlockEmitter {
     this.taggedCalls = new Label[blocks.size()][][];
     int pages = scratch + 6;
     this.regs =
-        new UnitRegisters(mv, BytecodeTranslator.R_X, BytecodeTranslator.R_F, scratch, scratch + 8);
+        new UnitRegisters(
+            mv, BytecodeTranslator.R_X, BytecodeTranslator.R_F, scratch, scratch + 8, inMemory);
     this.memory = new MemoryAccess(mv, regs, BytecodeTranslator.R_MEM, scratch, pages);
     this.insns = new InsnEmitter(mv, regs, memory, CPU_L, R_PC, k, scratch);
     for (Block blk : blocks) {
@@ -93,6 +95,7 @@ final class BlockEmitter {
         }
       }
     }
+    regs.choose();
   }
 
   private final PlanEmitter plans;

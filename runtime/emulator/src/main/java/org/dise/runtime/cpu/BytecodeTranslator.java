@@ -53,7 +53,8 @@ final class BytecodeTranslator {
   /** Defines the unit's class, without call sites, and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
-    return define(blocks, observed, stage, HUGE_METHOD, false).code();
+    return define(blocks, observed, stage, HUGE_METHOD, false, UnitRegisters.DEFAULT_IN_MEMORY)
+        .code();
   }
 
   /** A defined unit and the bytes of its dispatch method. */
@@ -62,15 +63,22 @@ final class BytecodeTranslator {
   /**
    * Defines the unit's class, throwing {@link TooLarge} when its dispatch method reaches {@code
    * limit} bytes (at most {@link #HUGE_METHOD}); with {@code calls}, a call out of the unit runs
-   * its callee's unit from the call site ({@link #callSite}).
+   * its callee's unit from the call site ({@link #callSite}); with {@code inMemory}, the guest
+   * registers stay in {@code x[]} ({@link UnitRegisters}).
    */
   static Defined define(
-      List<Block> blocks, boolean observed, DecodeStage stage, int limit, boolean calls)
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      int limit,
+      boolean calls,
+      boolean inMemory)
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[1];
-    byte[] bytes = classBytes(blocks, observed, stage, constants, limit, methodBytes, calls);
+    byte[] bytes =
+        classBytes(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
@@ -100,7 +108,15 @@ final class BytecodeTranslator {
    */
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
-    return classBytes(blocks, observed, stage, new ArrayList<>(), HUGE_METHOD, new int[1], false);
+    return classBytes(
+        blocks,
+        observed,
+        stage,
+        new ArrayList<>(),
+        HUGE_METHOD,
+        new int[1],
+        false,
+        UnitRegisters.DEFAULT_IN_MEMORY);
   }
 
   /**
@@ -115,7 +131,8 @@ final class BytecodeTranslator {
       List<Object> constants,
       int limit,
       int[] methodBytes,
-      boolean calls)
+      boolean calls,
+      boolean inMemory)
       throws TooLarge {
     ClassWriter cw =
         new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
@@ -149,7 +166,7 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     int[] blockBytes = new int[blocks.size()];
-    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes, calls);
+    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes, calls, inMemory);
     if (methodBytes[0] >= limit) {
       throw new TooLarge(blockBytes, methodBytes[0]);
     }
@@ -231,7 +248,8 @@ final class BytecodeTranslator {
       DecodeStage stage,
       List<Object> constants,
       int[] blockBytes,
-      boolean callSites) {
+      boolean callSites,
+      boolean inMemory) {
     MethodVisitor mv =
         cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", null, null);
     mv.visitCode();
@@ -246,7 +264,7 @@ final class BytecodeTranslator {
     // Only the decode stage changes the flag vector, and only when the unit calls it: one read of
     // the cpu's copy here (0 without a stage), and one after each call.
     loadVector(mv);
-    BlockEmitter code = new BlockEmitter(mv, blocks, observed, stage);
+    BlockEmitter code = new BlockEmitter(mv, blocks, observed, stage, inMemory);
     code.constants = constants;
     code.enter();
 

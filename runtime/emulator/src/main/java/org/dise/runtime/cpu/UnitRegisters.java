@@ -4,16 +4,57 @@ import static org.objectweb.asm.Opcodes.*;
 
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
+import org.dise.runtime.mem.Memory;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * Register allocation of a translated unit: the guest integer registers it reads or writes live in
- * JVM locals (two slots each) for the whole unit, loaded at entry and stored at every exit, before
- * every call that reads {@code x[]} and in the fault handler, so that state is precise wherever
- * control leaves the unit. Floating-point registers stay in {@code f[]}.
+ * Register allocation of a translated unit, in one of two shapes ({@code -Dacf.unitRegs}). In
+ * {@code locals} (the default) the guest integer registers it reads or writes live in JVM locals
+ * (two slots each) for the whole unit, loaded at entry and stored at every exit, before every call
+ * that reads {@code x[]} and in the fault handler, so that state is precise wherever control leaves
+ * the unit. In {@code memory} every read is a load and every write a store of the hart's {@code
+ * x[]} ({@code Unsafe.getLong}/{@code putLong}, which C1 turns into one machine access without a
+ * bounds check): {@code x[]} is always current, so entries, exits, calls and the fault handler move
+ * no register, and no long local lives across the unit for C1's allocator to spill. Floating-point
+ * registers stay in {@code f[]} in both.
  */
 final class UnitRegisters {
+  /** Whether units keep registers in memory by default ({@code -Dacf.unitRegs=memory|locals}). */
+  static final boolean DEFAULT_IN_MEMORY = inMemory(System.getProperty("acf.unitRegs", "locals"));
+
+  static boolean inMemory(String shape) {
+    return switch (shape) {
+      case "memory" -> true;
+      case "locals" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "-Dacf.unitRegs=" + shape + ": expected memory or locals");
+    };
+  }
+
+  /** Unsafe, for plain accesses of x[] (null where unavailable: then x[] is indexed). */
+  static final sun.misc.Unsafe U = Memory.unsafe();
+
+  private static final long X_BASE = U == null ? 0 : U.arrayBaseOffset(long[].class);
+  private static final boolean RAW = U != null && U.arrayIndexScale(long[].class) == 8;
+  private static final String UNSAFE = "sun/misc/Unsafe";
+
   private final MethodVisitor mv;
+
+  /** The shape: registers in {@code x[]} rather than in locals. */
+  final boolean inMemory;
+
+  /**
+   * In memory, how many of a unit's registers stay in locals all the same (a hybrid, {@code
+   * -Dacf.unitRegsHeld=N}, 0 by default): those its code names most often.
+   */
+  static final int HELD = Integer.getInteger("acf.unitRegsHeld", 0);
+
+  /** In memory: the registers held in locals anyway ({@link #HELD}). */
+  private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
+
+  /** How often the unit's instructions name each register (rs1, rs2, rd). */
+  private final int[] uses = new int[hot.length];
 
   /** The locals holding {@code x[]} and {@code f[]}. */
   private final int X;
@@ -30,8 +71,13 @@ final class UnitRegisters {
 
   final boolean[] written = new boolean[used.length];
 
-  UnitRegisters(MethodVisitor mv, int x, int f, int scratch, int regBase) {
+  /**
+   * Locals {@code x} and {@code f} hold the arrays, {@code scratch} a long, and from {@code
+   * regBase} the guest registers (in memory: its first two slots a temporary for a register write).
+   */
+  UnitRegisters(MethodVisitor mv, int x, int f, int scratch, int regBase, boolean inMemory) {
     this.mv = mv;
+    this.inMemory = inMemory;
     this.X = x;
     this.F = f;
     this.scratch = scratch;
@@ -48,7 +94,7 @@ final class UnitRegisters {
 
   /** Pushes integer register {@code reg}: the unit's local if it holds one, else {@code x[reg]}. */
   void loadX(int reg) {
-    if (reg < used.length && used[reg]) {
+    if (inMemory || reg < used.length && used[reg]) {
       get(reg); // the unit's local (x0 and the x0 sink read as 0)
     } else {
       mv.visitVarInsn(ALOAD, X); // current: the unit stored what it wrote
@@ -59,9 +105,9 @@ final class UnitRegisters {
 
   /** Pops a long into integer register {@code reg}: its local, or {@code x[reg]}. */
   void storeX(int reg) {
-    if (reg < used.length && used[reg]) {
+    if (inMemory || reg < used.length && used[reg]) {
       if (real(reg)) {
-        mv.visitVarInsn(LSTORE, slot(reg));
+        set(reg);
       } else {
         mv.visitInsn(POP2);
       }
@@ -89,12 +135,42 @@ final class UnitRegisters {
   void scan(DecodedInsn d) {
     use(d.rs1);
     use(d.rs2);
+    count(d.rs1);
+    count(d.rs2);
     if (d.exec.operands().contains(Operand.RD)) {
       use(d.rd);
+      count(d.rd);
       if (real(d.rd)) {
         written[d.rd] = true;
       }
     }
+  }
+
+  private void count(int reg) {
+    if (real(reg) && reg < uses.length) {
+      uses[reg]++;
+    }
+  }
+
+  /** After the scan: in memory, the {@link #HELD} registers named most often (twice or more). */
+  void choose() {
+    for (int n = 0; inMemory && n < HELD; n++) {
+      int best = -1;
+      for (int r = 0; r < uses.length; r++) {
+        if (used[r] && !hot[r] && uses[r] >= 2 && (best < 0 || uses[r] > uses[best])) {
+          best = r;
+        }
+      }
+      if (best < 0) {
+        return;
+      }
+      hot[best] = true;
+    }
+  }
+
+  /** Whether register {@code r} lives in a local of the unit. */
+  private boolean held(int r) {
+    return !inMemory || hot[r];
   }
 
   void use(int reg) {
@@ -110,7 +186,7 @@ final class UnitRegisters {
   /** Stores the written registers of {@code mask} (bit r: x[r], DISE registers included). */
   void storeWritten(long mask) {
     for (int r = 0; r < written.length; r++) { // fewer than 64 registers
-      if (written[r] && (mask >>> r & 1) != 0) {
+      if (written[r] && held(r) && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitVarInsn(LLOAD, slot(r));
@@ -122,7 +198,7 @@ final class UnitRegisters {
   /** Reloads every cached register from x[] (after a handler that wrote there). */
   void reloadUsed() {
     for (int r = 0; r < used.length; r++) {
-      if (used[r]) {
+      if (used[r] && held(r)) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitInsn(LALOAD);
@@ -134,7 +210,7 @@ final class UnitRegisters {
   /** Reloads the cached registers of {@code mask} from x[]. */
   void reload(long mask) {
     for (int r = 0; r < used.length && r < 64; r++) {
-      if (used[r] && (mask >>> r & 1) != 0) {
+      if (used[r] && held(r) && (mask >>> r & 1) != 0) {
         mv.visitVarInsn(ALOAD, X);
         BytecodeTranslator.iconst(mv, r);
         mv.visitInsn(LALOAD);
@@ -144,19 +220,50 @@ final class UnitRegisters {
   }
 
   void get(int reg) {
-    if (real(reg)) {
-      mv.visitVarInsn(LLOAD, slot(reg));
-    } else {
+    if (!real(reg)) {
       mv.visitInsn(LCONST_0);
+    } else if (held(reg)) {
+      mv.visitVarInsn(LLOAD, slot(reg));
+    } else if (RAW) {
+      mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
+      mv.visitVarInsn(ALOAD, X);
+      mv.visitLdcInsn(X_BASE + 8L * reg);
+      mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J", false);
+    } else {
+      mv.visitVarInsn(ALOAD, X);
+      BytecodeTranslator.iconst(mv, reg);
+      mv.visitInsn(LALOAD);
     }
   }
 
   /** Stores the long on the stack in rd (dropped for x0). */
   void put(DecodedInsn d) {
     if (real(d.rd)) {
-      mv.visitVarInsn(LSTORE, slot(d.rd));
+      set(d.rd);
     } else {
       mv.visitInsn(POP2);
+    }
+  }
+
+  /** Pops a long into register {@code reg} (a real one): its local, or x[reg] in memory. */
+  private void set(int reg) {
+    if (held(reg)) {
+      mv.visitVarInsn(LSTORE, slot(reg));
+      return;
+    }
+    int tmp = regBase; // slot(0): x0 never lives in a local
+    mv.visitVarInsn(LSTORE, tmp);
+    if (RAW) {
+      mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
+      mv.visitVarInsn(ALOAD, X);
+      mv.visitLdcInsn(X_BASE + 8L * reg);
+      mv.visitVarInsn(LLOAD, tmp);
+      mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V", false);
+    } else {
+      mv.visitVarInsn(ALOAD, X);
+      BytecodeTranslator.iconst(mv, reg);
+      mv.visitVarInsn(LLOAD, tmp);
+      mv.visitInsn(LASTORE);
     }
   }
 

@@ -35,6 +35,14 @@ public final class Memory {
    */
   private static final int SHARED = 32;
 
+  /**
+   * {@code sun.misc.Unsafe}, or null where it is not available: translated units read and write the
+   * guest registers with its plain accessors (cpu.UnitRegisters), as pages are read here.
+   */
+  public static sun.misc.Unsafe unsafe() {
+    return PageAccess.U;
+  }
+
   private static final VarHandle SHORT =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INT =

@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
 final class PageAccess {
   private PageAccess() {}
 
-  private static final sun.misc.Unsafe U = unsafe();
+  /** Null where Unsafe is not available; also lent to translated units ({@link Memory#unsafe}). */
+  static final sun.misc.Unsafe U = unsafe();
+
   private static final long BASE = U == null ? 0 : U.arrayBaseOffset(byte[].class);
   private static final boolean BIG = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
 

@@ -315,7 +315,8 @@ class TranslationTest {
     assertThat(size.cut(blocks, limit, limit * 3 / 4)).containsExactly(blocks);
 
     List<Block> first = blocks.subList(0, 8);
-    size.learn(first, BytecodeTranslator.define(first, false, null, limit, false).methodBytes());
+    size.learn(
+        first, BytecodeTranslator.define(first, false, null, limit, false, false).methodBytes());
     assertThat(size.bytesPerInstruction()).isGreaterThan(0.0);
     assertPiecesFitAndMakeUp(size.cut(blocks, limit, limit * 3 / 4), blocks);
     // A region estimated below the limit stays whole.

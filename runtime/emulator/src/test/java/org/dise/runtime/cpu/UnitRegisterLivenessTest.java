@@ -9,18 +9,21 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A translated unit holds guest registers in JVM locals ({@link UnitRegisters}): whatever it loads
- * at an entry and stores at an exit, the guest must see exactly the interpreter's registers. Random
- * programs of six blocks, translated as one unit, are entered at many blocks (through a dispatcher
- * block outside the unit), leave it at branches, at step budgets that end mid-unit, through
- * indirect jumps inside it and by faults; after every run the registers, pc and count must be the
- * interpreter's. An entry that skipped a live register or an exit that forgot a written one (as a
- * per-entry liveness scheme could, docs/benchmarks.md) shows up as a register that differs.
+ * A translated unit holds guest registers in JVM locals or in x[] ({@link UnitRegisters}): whatever
+ * it loads at an entry, stores at an exit or writes in place, the guest must see exactly the
+ * interpreter's registers. Random programs of six blocks, translated as one unit, are entered at
+ * many blocks (through a dispatcher block outside the unit), leave it at branches, at step budgets
+ * that end mid-unit, through indirect jumps inside it and by faults; after every run the registers,
+ * pc and count must be the interpreter's. An entry that skipped a live register or an exit that
+ * forgot a written one (as a per-entry liveness scheme could, docs/benchmarks.md) shows up as a
+ * register that differs.
  */
 class UnitRegisterLivenessTest {
   private static final long CODE = 0x10000;
@@ -36,13 +39,16 @@ class UnitRegisterLivenessTest {
   private static final int DATA_REG = 15; // DATA
   private static final int ADDR = 17; // a data address, unmapped one time in 16
 
-  static IntStream seeds() {
-    return IntStream.rangeClosed(1, 40);
+  /** Each seed under both unit shapes: registers in locals, and in x[] (acf.unitRegs=memory). */
+  static Stream<Arguments> seeds() {
+    return IntStream.rangeClosed(1, 40)
+        .boxed()
+        .flatMap(seed -> Stream.of(Arguments.of(seed, false), Arguments.of(seed, true)));
   }
 
-  @ParameterizedTest(name = "seed {0}")
+  @ParameterizedTest(name = "seed {0}, registers in memory {1}")
   @MethodSource("seeds")
-  void aUnitEnteredAndLeftEverywhereKeepsTheInterpretersRegisters(int seed) {
+  void aUnitEnteredAndLeftEverywhereKeepsTheInterpretersRegisters(int seed, boolean inMemory) {
     int[] code = program(new Random(seed));
     Cpu interpreted = machine(code, seed);
     Cpu translated = machine(code, seed);
@@ -51,6 +57,7 @@ class UnitRegisterLivenessTest {
       unit.add(translated.blockAt(CODE + 4L * WORDS * b));
     }
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    compiler.setRegistersInMemory(inMemory);
     BlockCompiler.install(compiler.compile(unit), translated);
     for (Block b : unit) {
       assertWithMessage("block %s translated", Long.toHexString(b.start)).that(b.code).isNotNull();
