@@ -90,7 +90,7 @@ final class ColdBench {
         return List.of(
             java,
             "-Xss16m",
-            "-XX:+UseParallelGC",
+            "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
             "-jar",
             jar.toString());
