@@ -53,7 +53,7 @@ acf_cds() {
         -Xlog:cds=off "${cp_opts[@]}" >/dev/null 2>&1 </dev/null || true
     why="the dump made no archive"
     if [ -s "$tmp" ] && ! why="$("$java" -Xshare:on -XX:SharedArchiveFile="$tmp" -Xss16m \
-        -XX:+UseParallelGC -XX:TieredStopAtLevel=1 "${cp_opts[@]}" "$@" 2>&1 </dev/null)"; then
+        -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "${cp_opts[@]}" "$@" 2>&1 </dev/null)"; then
       why="$(printf '%s\n' "$why" | grep -A1 'processing the shared archive' | tail -n 1)"
       rm -f "$tmp"
     fi
@@ -90,11 +90,11 @@ acf_cds_fresh() {
   return 0
 }
 
-# The JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see ./acf): C1 alone, and
-# transparent huge pages for the heap where the kernel gives them on request.
+# The JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see ./acf): the serial
+# collector, C1 alone, and transparent huge pages for the heap where the kernel gives them on request.
 acf_java_opts() {
   local thp=""
-  java_opts="-Xss16m -XX:+UseParallelGC -XX:TieredStopAtLevel=1"
+  java_opts="-Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
   read -r thp </sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true
   if [[ "$thp" == *"[madvise]"* ]]; then
     java_opts="$java_opts -XX:+UseTransparentHugePages"

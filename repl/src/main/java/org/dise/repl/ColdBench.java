@@ -65,12 +65,7 @@ record ColdBench(
       if (jar.toString().endsWith(".jar")) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return List.of(
-            java,
-            "-Xss16m",
-            "-XX:+UseParallelGC",
-            "-XX:TieredStopAtLevel=1",
-            "-jar",
-            jar.toString());
+            java, "-Xss16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
       }
     } catch (Exception e) {
       // fall through: no usable location
