@@ -84,42 +84,6 @@ public final class CenterServer implements AutoCloseable {
       return 2 * maxPartMemory + UploadCodec.MAX_TOKEN + (256 << 10);
     }
 
-    public Limits withMaxUpload(long bytes) {
-      return new Limits(
-          bytes,
-          maxUncompressedBytes,
-          maxPartMemory,
-          maxConnections,
-          maxConnectionsPerClient,
-          idleTimeout,
-          maxHeaderBytes,
-          minRequestBytesPerSecond);
-    }
-
-    public Limits withMaxUncompressed(long bytes) {
-      return new Limits(
-          maxUploadBytes,
-          bytes,
-          maxPartMemory,
-          maxConnections,
-          maxConnectionsPerClient,
-          idleTimeout,
-          maxHeaderBytes,
-          minRequestBytesPerSecond);
-    }
-
-    public Limits withMaxPartMemory(long bytes) {
-      return new Limits(
-          maxUploadBytes,
-          maxUncompressedBytes,
-          bytes,
-          maxConnections,
-          maxConnectionsPerClient,
-          idleTimeout,
-          maxHeaderBytes,
-          minRequestBytesPerSecond);
-    }
-
     public Limits withConnections(int all, int perClient) {
       return new Limits(
           maxUploadBytes,

@@ -63,41 +63,22 @@ public final class HtmlReport {
         .append(" at the start, ")
         .append(load(Lab.loadAverage()))
         .append(" at the end</p>\n");
-    h.append("<table><tr><th>program</th><th>SHA-256</th></tr>\n");
+    tableHead(h, List.of("program", "SHA-256"));
     for (Workload w : lab.workloads()) {
-      h.append("<tr><td><code>")
-          .append(esc(w.label()))
-          .append("</code></td><td><code>")
-          .append(w.sha256())
-          .append("</code></td></tr>\n");
+      row(h, true, List.of(w.label(), w.sha256()));
     }
     h.append("</table>\n");
     if (!o.settings.isEmpty()) {
-      h.append(
-          "<h3>Settings every run shared</h3>\n<table><tr><th>setting</th><th>value</th></tr>\n");
-      o.settings.forEach(
-          (k, v) ->
-              h.append("<tr><td><code>")
-                  .append(esc(k))
-                  .append("</code></td><td><code>")
-                  .append(esc(v))
-                  .append("</code></td></tr>\n"));
+      h.append("<h3>Settings every run shared</h3>\n");
+      tableHead(h, List.of("setting", "value"));
+      o.settings.forEach((k, v) -> row(h, true, List.of(k, v)));
       h.append("</table>\n");
     }
     if (!o.comparisons.isEmpty()) {
-      h.append(
-          "<h3>The paper beside ours</h3>\n<table><tr><th>what</th><th>paper</th>"
-              + "<th>ours</th><th>why they differ</th></tr>\n");
+      h.append("<h3>The paper beside ours</h3>\n");
+      tableHead(h, List.of("what", "paper", "ours", "why they differ"));
       for (Comparison c : o.comparisons) {
-        h.append("<tr><td>")
-            .append(esc(c.what()))
-            .append("</td><td>")
-            .append(esc(c.paper()))
-            .append("</td><td>")
-            .append(esc(c.ours()))
-            .append("</td><td>")
-            .append(esc(c.note()))
-            .append("</td></tr>\n");
+        row(h, false, List.of(c.what(), c.paper(), c.ours(), c.note()));
       }
       h.append("</table>\n");
     }
@@ -119,16 +100,29 @@ public final class HtmlReport {
         .append(o.data.rows().size())
         .append(" rows, also <code>")
         .append(e.name())
-        .append(".csv</code>)</summary>\n<table><tr>");
-    o.data.columns().forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
-    h.append("</tr>\n");
+        .append(".csv</code>)</summary>\n");
+    tableHead(h, o.data.columns());
     for (List<Object> r : o.data.rows()) {
-      h.append("<tr>");
-      r.forEach(v -> h.append("<td>").append(esc(Table.cell(v))).append("</td>"));
-      h.append("</tr>\n");
+      row(h, false, r.stream().map(Table::cell).toList());
     }
     h.append("</table></details>\n</section>\n");
     return h.toString();
+  }
+
+  /** A table's start and its header row, the names escaped. */
+  private static void tableHead(StringBuilder h, List<String> columns) {
+    h.append("<table><tr>");
+    columns.forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
+    h.append("</tr>\n");
+  }
+
+  /** One row of a table, the cells escaped, as code where {@code code}. */
+  private static void row(StringBuilder h, boolean code, List<String> cells) {
+    h.append("<tr>");
+    for (String c : cells) {
+      h.append(code ? "<td><code>" : "<td>").append(esc(c)).append(code ? "</code></td>" : "</td>");
+    }
+    h.append("</tr>\n");
   }
 
   /** Joins every section in {@code dir}, in the order of {@link Experiments#all}. */

@@ -93,10 +93,7 @@ public final class IntervalsExperiment extends SplitExperiment {
     lab.progress("intervals: %-10s exhaustive pass done", w.label());
     for (long interval : intervals) {
       String iv = Long.toString(interval);
-      TriggerSpec phase =
-          new TriggerSpec(
-              "phase_aware",
-              Map.of("interval", iv, "threshold", "25", "policy", "third", "predictor", "last"));
+      TriggerSpec phase = TriggerSpec.phaseAware(interval, "third", "last").with("threshold", "25");
       double f =
           SamplingExperiment.point(
               lab,

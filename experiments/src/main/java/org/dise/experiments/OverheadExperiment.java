@@ -543,8 +543,11 @@ public final class OverheadExperiment extends SplitExperiment {
     return o;
   }
 
-  /** The timing model's columns (with --timing): spec/timing.md, "Reports". */
-  static final List<String> TIMING_COLUMNS =
+  /**
+   * The timing model's columns (with --timing): spec/timing.md, "Reports"; {@code acf sweep
+   * --timing} ends its rows in a part of them.
+   */
+  public static final List<String> TIMING_COLUMNS =
       List.of(
           "timing_model",
           "cycles_alone",
@@ -562,7 +565,8 @@ public final class OverheadExperiment extends SplitExperiment {
           "branch_mpki_alone",
           "timing_overhead_pct");
 
-  private static List<Object> timingRow(TimingRun t) {
+  /** A timed run's {@link #TIMING_COLUMNS}: the model's name, then figures (Long or Double). */
+  public static List<Object> timingRow(TimingRun t) {
     TimingReport a = t.application();
     TimingReport p = t.profiled();
     return List.of(

@@ -154,22 +154,9 @@ public final class SamplingExperiment extends SplitExperiment {
         }
         for (double th : g.thresholds()) {
           TriggerSpec phase =
-              new TriggerSpec(
-                  "phase_aware",
-                  Map.of(
-                      "interval",
-                      Long.toString(g.interval()),
-                      "threshold",
-                      Double.toString(th),
-                      "policy",
-                      policy,
-                      "predictor",
-                      predictor));
-          SamplingRun.FirstPass f = first;
-          if (phase.needsFirstPass()) {
-            SamplingRun.FirstPass own = SamplingRun.firstPass(setup, phase, -1);
-            f = new SamplingRun.FirstPass(first.exact(), own.plan(), own.outcome());
-          }
+              TriggerSpec.phaseAware(g.interval(), policy, predictor)
+                  .with("threshold", Double.toString(th));
+          SamplingRun.FirstPass f = SamplingRun.firstPassFor(setup, phase, first);
           point(
               lab,
               t,

@@ -25,6 +25,7 @@ import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.Sink;
 import org.dise.testsupport.FixedLengthRoot;
 import org.dise.testsupport.Golden;
+import org.dise.testsupport.TestFiles;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -169,9 +170,7 @@ class EngineCasesTest {
   }
 
   static List<Path> cases() throws IOException {
-    try (Stream<Path> s = Files.list(CASES)) {
-      return s.filter(p -> p.toString().endsWith(".acf")).sorted().toList();
-    }
+    return TestFiles.endingWith(CASES, ".acf");
   }
 
   @TestFactory

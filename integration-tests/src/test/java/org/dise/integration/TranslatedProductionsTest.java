@@ -20,6 +20,7 @@ import org.dise.runtime.dise.ProfilingEngine;
 import org.dise.runtime.dise.SymbolBinding;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.sink.Sink;
+import org.dise.testsupport.TestFiles;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -164,9 +165,7 @@ class TranslatedProductionsTest {
   static List<Path> corpus() throws IOException {
     List<Path> acfs = new ArrayList<>();
     for (Path dir : List.of(EXAMPLES, CORPUS)) {
-      try (Stream<Path> s = Files.list(dir)) {
-        s.filter(f -> f.toString().endsWith(".acf")).sorted().forEach(acfs::add);
-      }
+      acfs.addAll(TestFiles.endingWith(dir, ".acf"));
     }
     return acfs;
   }

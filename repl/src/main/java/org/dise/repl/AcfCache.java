@@ -39,8 +39,11 @@ import org.dise.runtime.dise.config.DeployableConfig;
  * entry that does not read back whole (a torn or damaged file, another version's layout) is a miss
  * and is replaced; entries are written to a temporary file and renamed, so concurrent runs read
  * either a whole entry or none.
+ *
+ * @param directory the folder holding the entries
+ * @param build which build of acf is running ({@link #buildIdentity()}), part of every key
  */
-final class AcfCache {
+record AcfCache(Path directory, String build) {
   /** {@code off}, or the folder of the cache; unset: the default folder. */
   static final String ENV = "ACF_CACHE";
 
@@ -48,14 +51,6 @@ final class AcfCache {
   static final int MAX_ENTRIES = 256;
 
   private static final byte[] MAGIC = "ACFCACHE1\n".getBytes(StandardCharsets.US_ASCII);
-
-  private final Path dir;
-  private final String build;
-
-  AcfCache(Path dir, String build) {
-    this.dir = dir;
-    this.build = build;
-  }
 
   /**
    * The cache {@code $ACF_CACHE} names, or {@code $XDG_CACHE_HOME/acf/compiled} (else {@code
@@ -79,10 +74,6 @@ final class AcfCache {
       return null;
     }
     return new AcfCache(Settings.xdgFolder("XDG_CACHE_HOME", ".cache").resolve("compiled"), build);
-  }
-
-  Path directory() {
-    return dir;
   }
 
   /**
@@ -181,9 +172,9 @@ final class AcfCache {
       byte[] body = b.toByteArray();
       out.writeInt(crc(body, body.length));
       out.flush();
-      Files.createDirectories(dir);
+      Files.createDirectories(directory);
       Path entry = entry(lookup.key());
-      Path tmp = Files.createTempFile(dir, lookup.key(), ".tmp");
+      Path tmp = Files.createTempFile(directory, lookup.key(), ".tmp");
       try {
         Files.write(tmp, b.toByteArray());
         Files.move(tmp, entry, StandardCopyOption.ATOMIC_MOVE);
@@ -199,7 +190,7 @@ final class AcfCache {
   /** Removes the least recently used entries beyond {@link #MAX_ENTRIES}. */
   private void prune() throws IOException {
     List<Path> entries;
-    try (Stream<Path> s = Files.list(dir)) {
+    try (Stream<Path> s = Files.list(directory)) {
       entries = s.filter(p -> p.getFileName().toString().endsWith(".acfc")).toList();
     }
     if (entries.size() <= MAX_ENTRIES) {
@@ -227,7 +218,7 @@ final class AcfCache {
   }
 
   Path entry(String key) {
-    return dir.resolve(key + ".acfc");
+    return directory.resolve(key + ".acfc");
   }
 
   private static void touch(Path entry) {

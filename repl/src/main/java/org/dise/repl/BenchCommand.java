@@ -402,9 +402,9 @@ public final class BenchCommand implements Callable<Integer> {
             acfNames,
             repeat,
             !noQemu && onPath("qemu-riscv64"),
-            System.out)
-        .qemuSysroot(qemuSysroot())
-        .json(format == OutputFormat.json)
+            System.out,
+            qemuSysroot(),
+            format == OutputFormat.json)
         .run(programs);
   }
 

@@ -411,16 +411,7 @@ public final class CenterCommand implements Runnable {
           try {
             Store.Collected c = store.gc(before);
             if (c.parts() > 0) {
-              System.err.println(
-                  "center: retention: dropped "
-                      + c.parts()
-                      + " part(s) received before "
-                      + java.time.Instant.ofEpochMilli(before)
-                      + " ("
-                      + c.profiles()
-                      + " profile row(s)); "
-                      + c.kept()
-                      + " kept");
+              System.err.println("center: retention: " + dropped(c, before) + " kept");
             }
           } catch (StoreException | RuntimeException e) {
             System.err.println("center: retention: " + e.getMessage() + "; tried again later");
@@ -429,6 +420,21 @@ public final class CenterCommand implements Runnable {
         0,
         every,
         java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * What a retention pass dropped, as acf center gc and serve --retain say it, up to the count of
+   * parts kept.
+   */
+  static String dropped(Store.Collected c, long before) {
+    return "dropped "
+        + c.parts()
+        + " part(s) received before "
+        + java.time.Instant.ofEpochMilli(before)
+        + " ("
+        + c.profiles()
+        + " profile row(s)); "
+        + c.kept();
   }
 
   /** {@code acf center gc}. */
@@ -461,17 +467,7 @@ public final class CenterCommand implements Runnable {
       try (Store s = openStore(store.url, 1)) {
         long before = System.currentTimeMillis() - retention.toMillis();
         Store.Collected c = s.gc(before);
-        System.out.println(
-            "dropped "
-                + c.parts()
-                + " part(s) received before "
-                + java.time.Instant.ofEpochMilli(before)
-                + " ("
-                + c.profiles()
-                + " profile row(s)); "
-                + c.kept()
-                + " part(s) kept in "
-                + s.url().redacted());
+        System.out.println(dropped(c, before) + " part(s) kept in " + s.url().redacted());
         return 0;
       } catch (StoreException e) {
         throw new UserError(e.getMessage());

@@ -20,56 +20,33 @@ import org.dise.repl.common.UserError;
  * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code
  * ./acf run PROGRAM}), beside {@code qemu-riscv64}, with wall and CPU time (all threads, from the
  * child's rusage) and their ratios to qemu; the median of the repeats is shown.
+ *
+ * @param launcher the command that starts acf ({@code [/path/acf]} or {@code [java, -jar, jar]})
+ * @param runOptions options given to every {@code acf run} (e.g. a translation threshold)
+ * @param acfOptions per extra configuration, the {@code acf run} options that select it
+ * @param acfNames a column name for each extra configuration
+ * @param repeat runs per workload and configuration (at least 1)
+ * @param qemu whether qemu-riscv64 runs beside acf
+ * @param out where the table goes
+ * @param qemuSysroot qemu-riscv64 -L's directory, for dynamically linked workloads (null: none)
+ * @param json --format json: the table's figures as one document on {@code out}, instead of the
+ *     text
  */
-final class ColdBench {
+record ColdBench(
+    List<String> launcher,
+    List<String> runOptions,
+    List<List<String>> acfOptions,
+    List<String> acfNames,
+    int repeat,
+    boolean qemu,
+    PrintStream out,
+    String qemuSysroot,
+    boolean json) {
   /** Wall and CPU (user + system, every thread) seconds of one process, and its exit status. */
   record Times(double wall, double cpu, int status) {}
 
-  private final List<String> launcher;
-  private final List<String> runOptions;
-  private final List<List<String>> acfOptions;
-  private final List<String> acfNames;
-  private final int repeat;
-  private final boolean qemu;
-  private final PrintStream out;
-
-  /**
-   * @param launcher the command that starts acf ({@code [/path/acf]} or {@code [java, -jar, jar]})
-   * @param runOptions options given to every {@code acf run} (e.g. a translation threshold)
-   * @param acfOptions per extra configuration, the {@code acf run} options that select it
-   * @param acfNames a column name for each extra configuration
-   */
-  ColdBench(
-      List<String> launcher,
-      List<String> runOptions,
-      List<List<String>> acfOptions,
-      List<String> acfNames,
-      int repeat,
-      boolean qemu,
-      PrintStream out) {
-    this.launcher = launcher;
-    this.runOptions = runOptions;
-    this.acfOptions = acfOptions;
-    this.acfNames = acfNames;
-    this.repeat = Math.max(1, repeat);
-    this.qemu = qemu;
-    this.out = out;
-  }
-
-  /** qemu-riscv64 -L's directory, for dynamically linked workloads (null: none). */
-  private String qemuSysroot;
-
-  ColdBench qemuSysroot(String dir) {
-    this.qemuSysroot = dir;
-    return this;
-  }
-
-  /** --format json: the table's figures as one document on {@code out}, instead of the text. */
-  private boolean json;
-
-  ColdBench json(boolean json) {
-    this.json = json;
-    return this;
+  ColdBench {
+    repeat = Math.max(1, repeat);
   }
 
   /**

@@ -14,6 +14,7 @@ import org.dise.experiments.Results;
 import org.dise.experiments.RunStatus;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
+import org.dise.repl.common.RunTiming;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Version;
 import picocli.CommandLine.Command;
@@ -102,20 +103,23 @@ public final class ExperimentCommand implements Callable<Integer> {
               + " spec/cost-model.md).")
   String timing = "ooo";
 
-  @Option(
-      names = "--timing-config",
-      paramLabel = "FILE",
-      description = "Timing model parameters, `name = value` lines (spec/timing.md).")
-  Path timingConfig;
+  /** --timing-config FILE, as acf run and acf sweep take it. */
+  @picocli.CommandLine.Mixin TimingFileOption timingFile = new TimingFileOption();
 
   @picocli.CommandLine.Mixin PlanOptions exec = new PlanOptions();
 
+  /**
+   * The timing options as acf run's record of them ({@link RunTiming}: no sampled timing here),
+   * checked when a run uses them.
+   */
+  RunTiming timingValues() {
+    return new RunTiming(timing, timingFile.configFile, null);
+  }
+
   @Override
   public Integer call() {
-    org.dise.runtime.timing.TimingConfig timed =
-        timing.equals("analytic")
-            ? null
-            : org.dise.repl.common.RunTiming.read(timing, timingConfig);
+    // acf run's check of the model and its file (--timing-config needs a model), before anything.
+    org.dise.runtime.timing.TimingConfig timed = timingValues().config();
     if (name.equals("list")) {
       for (Experiment e : Experiments.all()) {
         System.out.printf("%-10s %s%n%-10s   %s%n", e.name(), e.reproduces(), "", e.summary());
@@ -187,7 +191,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 + (quick ? " --quick" : "")
                 + sets
                 + (timing.equals("ooo") ? "" : " --timing " + timing)
-                + (timingConfig == null ? "" : " --timing-config " + timingConfig)
+                + (timingFile.configFile == null ? "" : " --timing-config " + timingFile.configFile)
                 + " --out "
                 + out);
       }
@@ -252,10 +256,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     set.forEach((key, v) -> a.add("--set=" + key + "=" + v));
     a.add("--timing");
     a.add(timing);
-    if (timingConfig != null) {
-      a.add("--timing-config");
-      a.add(timingConfig.toAbsolutePath().toString());
-    }
+    a.addAll(timingFile.arguments());
     a.add("--out");
     a.add(into.toAbsolutePath().toString());
     a.add("--run");

@@ -20,7 +20,6 @@ import org.dise.runtime.profiles.sampling.SimulationPoints;
 import org.dise.runtime.profiles.sink.BasicBlockVectors;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.sink.ProfileTable;
-import org.dise.runtime.trigger.Triggers;
 
 /**
  * {@code acf run --fast-forward N} and {@code acf run --simpoints FILE --weights FILE}: runs in
@@ -104,12 +103,9 @@ final class PointRuns {
   private int simpoints(ProductionSet productions, Path origin) {
     List<SimulationPoints.Point> points;
     long interval;
+    interval = run.options.sampling().pointInterval(BasicBlockVectors.DEFAULT_INTERVAL);
     try {
       points = SimulationPoints.read(this.points.simpoints(), this.points.weights());
-      interval =
-          run.options.sampling().interval() == null
-              ? BasicBlockVectors.DEFAULT_INTERVAL
-              : Triggers.parseCount("--interval", run.options.sampling().interval());
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage(), ExitStatus.USAGE);
     }

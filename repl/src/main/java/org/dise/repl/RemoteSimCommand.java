@@ -173,6 +173,24 @@ public final class RemoteSimCommand implements Callable<Integer> {
   @Option(names = "--csv", paramLabel = "FILE", description = "Also write the rows as CSV.")
   Path csv;
 
+  /** --retain's age (null: none), checked with --simulated-days. */
+  private java.time.Duration retention() {
+    if (retain != null && simulatedDays == null) {
+      throw new UserError("--retain needs --simulated-days D", ExitStatus.USAGE);
+    }
+    if (simulatedDays == null) {
+      return null;
+    }
+    if (simulatedDays < 1 || simulatedDays > 3650) {
+      throw new UserError("--simulated-days must be 1 to 3650", ExitStatus.USAGE);
+    }
+    try {
+      return retain == null ? null : org.dise.center.Since.age(retain);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--retain: " + e.getMessage(), ExitStatus.USAGE);
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     if (users < 1 || users > 1024) {
@@ -185,23 +203,27 @@ public final class RemoteSimCommand implements Callable<Integer> {
       throw new UserError(
           "--mode " + mode + ": expected both, feedback or no-feedback", ExitStatus.USAGE);
     }
-    ProductionSet productions =
-        config != null ? InspectCommand.load(config).productions() : AcfLoader.load(acfs);
-    // The devices' trigger as acf run --sampling makes it, with the threshold for a phase-aware
-    // strategy only (the others have none).
+    // The options alone, before the productions are read: the devices' strategy and interval
+    // with acf run's checks and messages, the simulation's own.
     boolean phased;
     try {
       phased = TriggerSpec.parse(sampling).phaseAware();
     } catch (IllegalArgumentException e) {
       throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
     }
+    RunSampling.interval(interval);
+    if (parallel < 1 || parallel > 256) {
+      throw new UserError("--parallel must be 1 to 256", ExitStatus.USAGE);
+    }
+    java.time.Duration age = retention();
+    ProductionSet productions =
+        config != null ? InspectCommand.load(config).productions() : AcfLoader.load(acfs);
+    // The devices' trigger as acf run --sampling makes it, with the threshold for a phase-aware
+    // strategy only (the others have none).
     TriggerSpec spec =
         new RunSampling(
                 sampling, interval, phased ? Double.toString(threshold) : null, null, null, false)
             .trigger(productions, null);
-    if (parallel < 1 || parallel > 256) {
-      throw new UserError("--parallel must be 1 to 256", ExitStatus.USAGE);
-    }
     List<List<String>> lines = inputs();
     SortedSet<Integer> at =
         points != null ? new TreeSet<>(points) : RemoteSimulation.Settings.doubling(users);
@@ -244,19 +266,7 @@ public final class RemoteSimCommand implements Callable<Integer> {
               System.err.println("remote-sim: " + line);
               System.err.flush();
             });
-    if (retain != null && simulatedDays == null) {
-      throw new UserError("--retain needs --simulated-days D", ExitStatus.USAGE);
-    }
     if (simulatedDays != null) {
-      if (simulatedDays < 1 || simulatedDays > 3650) {
-        throw new UserError("--simulated-days must be 1 to 3650", ExitStatus.USAGE);
-      }
-      java.time.Duration age;
-      try {
-        age = retain == null ? null : org.dise.center.Since.age(retain);
-      } catch (IllegalArgumentException e) {
-        throw new UserError("--retain: " + e.getMessage(), ExitStatus.USAGE);
-      }
       sim.compressedClock(simulatedDays, age);
     }
     Path work = Files.createTempDirectory("acf-remote-sim");

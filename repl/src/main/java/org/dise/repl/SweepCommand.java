@@ -23,6 +23,7 @@ import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.GuestFileOptions;
 import org.dise.repl.common.RunGuest;
+import org.dise.repl.common.RunSampling;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Verbosity;
 import org.dise.repl.common.Version;
@@ -34,7 +35,6 @@ import org.dise.runtime.profiles.sampling.SamplingRun;
 import org.dise.runtime.profiles.sampling.Sweep;
 import org.dise.runtime.session.ProfilingSession;
 import org.dise.runtime.session.SessionOptions;
-import org.dise.runtime.trigger.Triggers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -211,14 +211,10 @@ public final class SweepCommand implements Callable<Integer> {
     if (outDir != null && !Files.isDirectory(outDir)) {
       throw new UserError("--out " + out + ": no such directory " + outDir, ExitStatus.USAGE);
     }
-    ProductionSet set = AcfLoader.load(acfs);
+    // acf run's checks of the options it shares, before the ACFs are read or anything runs.
+    long iv = RunSampling.interval(interval);
     org.dise.runtime.timing.TimingConfig timed = timing.config(); // a bad model fails here
-    long iv;
-    try {
-      iv = Triggers.parseCount("--interval", interval);
-    } catch (IllegalArgumentException e) {
-      throw new UserError(e.getMessage(), ExitStatus.USAGE);
-    }
+    ProductionSet set = AcfLoader.load(acfs);
     if (workloads.isEmpty()) {
       workloads = List.of("phases 4", "jpeg 1", "lz77 1", "adpcm 1");
     }

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.dise.experiments.Experiment;
 import org.dise.experiments.Lab;
 import org.dise.experiments.Outcome;
+import org.dise.experiments.OverheadExperiment;
 import org.dise.experiments.RunSpec;
 import org.dise.experiments.Workload;
 import org.dise.runtime.profiles.sampling.Sweep;
@@ -32,19 +34,21 @@ final class SweepRuns implements Experiment {
    */
   record Swept(List<Sweep.Point> points, List<org.dise.runtime.timing.TimingRun> timing) {}
 
-  /** The timing columns a timed sweep's CSV ends in (spec/timing.md, "Reports"). */
+  /**
+   * The overhead report's timing columns a sweep leaves out: the cycle attribution and the
+   * application's own branch MPKI (spec/timing.md, "Where --timing applies").
+   */
+  private static final Set<String> NOT_SWEPT =
+      Set.of(
+          "cycles_application",
+          "cycles_inserted",
+          "cycles_handler",
+          "cycles_stall",
+          "branch_mpki_alone");
+
+  /** The timing columns a timed sweep's CSV ends in: the overhead experiment's, in its order. */
   static final List<String> TIMING_COLUMNS =
-      List.of(
-          "timing_model",
-          "cycles_alone",
-          "cycles_profiled",
-          "cpi_alone",
-          "cpi_profiled",
-          "l1i_mpki",
-          "l1d_mpki",
-          "l2_mpki",
-          "branch_mpki",
-          "timing_overhead_pct");
+      OverheadExperiment.TIMING_COLUMNS.stream().filter(c -> !NOT_SWEPT.contains(c)).toList();
 
   /**
    * @param settings what every run depends on besides its program (ACF texts, plan, input)
@@ -112,21 +116,21 @@ final class SweepRuns implements Experiment {
     return points;
   }
 
-  /** A timed point's {@link #TIMING_COLUMNS}, as the CSV's text. */
+  /**
+   * A timed point's {@link #TIMING_COLUMNS}, as the CSV's text: counts whole, rates to four places.
+   */
   static List<String> timingValues(org.dise.runtime.timing.TimingRun t) {
-    org.dise.runtime.timing.TimingReport a = t.application();
-    org.dise.runtime.timing.TimingReport p = t.profiled();
-    return List.of(
-        t.config().model(),
-        Long.toString(a.cycles()),
-        Long.toString(p.cycles()),
-        String.format(java.util.Locale.ROOT, "%.4f", a.cpi()),
-        String.format(java.util.Locale.ROOT, "%.4f", p.cpi()),
-        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l1iMisses())),
-        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l1dMisses())),
-        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.l2Misses())),
-        String.format(java.util.Locale.ROOT, "%.4f", p.perKilo(p.mispredictions())),
-        String.format(java.util.Locale.ROOT, "%.4f", 100 * t.overhead()));
+    List<Object> row = OverheadExperiment.timingRow(t);
+    List<String> values = new ArrayList<>();
+    for (int k = 0; k < row.size(); k++) {
+      if (!NOT_SWEPT.contains(OverheadExperiment.TIMING_COLUMNS.get(k))) {
+        values.add(
+            row.get(k) instanceof Double d
+                ? String.format(java.util.Locale.ROOT, "%.4f", d)
+                : row.get(k).toString());
+      }
+    }
+    return values;
   }
 
   /** Each point's timing columns (an empty list: the point was not timed), in the plan's order. */

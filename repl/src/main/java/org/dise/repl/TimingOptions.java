@@ -1,6 +1,5 @@
 package org.dise.repl;
 
-import java.nio.file.Path;
 import org.dise.repl.common.RunTiming;
 import org.dise.runtime.timing.TimingConfig;
 
@@ -20,11 +19,8 @@ final class TimingOptions {
               + " report's one cycle per event. `acf timing list` names the parameters.")
   String model = "analytic";
 
-  @picocli.CommandLine.Option(
-      names = "--timing-config",
-      paramLabel = "FILE",
-      description = "Timing model parameters, `name = value` lines (spec/timing.md).")
-  Path configFile;
+  /** --timing-config FILE. */
+  @picocli.CommandLine.Mixin TimingFileOption file = new TimingFileOption();
 
   @picocli.CommandLine.Option(
       names = "--timing-sample",
@@ -37,15 +33,13 @@ final class TimingOptions {
 
   /** The values given, checked when a run uses them ({@link RunTiming#config}). */
   RunTiming values() {
-    return new RunTiming(model, configFile, sample);
+    return new RunTiming(model, file.configFile, sample);
   }
 
   /** These options as a command line gives them again (a worker's arguments; paths absolute). */
   java.util.List<String> arguments() {
     java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("--timing", model));
-    if (configFile != null) {
-      a.addAll(java.util.List.of("--timing-config", configFile.toAbsolutePath().toString()));
-    }
+    a.addAll(file.arguments());
     if (sample != null) {
       a.addAll(java.util.List.of("--timing-sample", sample));
     }

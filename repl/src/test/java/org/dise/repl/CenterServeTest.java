@@ -16,6 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CenterServeTest {
   @Test
+  void gcAndServeRetainSayWhatTheyDroppedAlike() {
+    String said = CenterCommand.dropped(new org.dise.center.Store.Collected(2, 7, 3), 0);
+    assertThat(said)
+        .isEqualTo("dropped 2 part(s) received before 1970-01-01T00:00:00Z (7 profile row(s)); 3");
+  }
+
+  @Test
   void aTakenPortIsNamedAndNoStoreIsCreated(@TempDir Path dir) throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();

@@ -1,8 +1,10 @@
 package org.dise.repl;
 
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.dise.repl.ConfigCommandTest.Result;
@@ -21,8 +23,30 @@ class FormatJsonTest {
     return (Map<String, Object>) Json.parse(text);
   }
 
-  @Test
+  /** Runs acf, which must succeed, and reads its standard output as one JSON document. */
+  static Map<String, Object> document(String... args) {
+    Result r = acf(args);
+    assertWithMessage(r.stderr()).that(r.status()).isEqualTo(0);
+    return parse(r.stdout());
+  }
+
+  static final String BIN = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
+
+  /** {@code acf bench --format json} on hello with {@code options}: the document. */
+  static Map<String, Object> benchHello(String... options) {
+    List<String> args = new ArrayList<>(List.of("bench", "--format", "json", "--dir", BIN));
+    args.addAll(List.of(options));
+    args.add("hello");
+    return document(args.toArray(String[]::new));
+  }
+
+  /** The array member {@code key} of a document: its rows, each an object. */
   @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> rows(Map<String, Object> doc, String key) {
+    return (List<Map<String, Object>>) doc.get(key);
+  }
+
+  @Test
   void reportAsJsonCarriesTheTextsFigures(@TempDir Path tmp) throws Exception {
     Path d =
         ReportCompareCommandTest.dir(
@@ -38,19 +62,18 @@ class FormatJsonTest {
 
     Result json = acf("report", "--format", "json", "--top", "2", d.toString());
     assertThat(json.status()).isEqualTo(0);
-    Map<String, Object> doc = parse(json.stdout());
-    List<Map<String, Object>> profiles = (List<Map<String, Object>>) doc.get("profiles");
+    assertThat(json.stdout()).doesNotContain("profile Methods:");
+    List<Map<String, Object>> profiles = rows(parse(json.stdout()), "profiles");
     assertThat(profiles).hasSize(1);
     Map<String, Object> p = profiles.get(0);
     assertThat(p.get("profile")).isEqualTo("Methods");
     assertThat(p.get("total").toString()).isEqualTo("100");
     assertThat(p.get("entries").toString()).isEqualTo("3");
-    List<Map<String, Object>> top = (List<Map<String, Object>>) p.get("top");
+    List<Map<String, Object>> top = rows(p, "top");
     assertThat(top).hasSize(2);
     assertThat(top.get(0).get("method")).isEqualTo("fib");
     assertThat(top.get(0).get("count").toString()).isEqualTo("60");
     assertThat(Double.parseDouble(top.get(0).get("share_percent").toString())).isEqualTo(60.0);
-    assertThat(json.stdout()).doesNotContain("profile Methods:");
   }
 
   @Test
@@ -60,10 +83,8 @@ class FormatJsonTest {
     assertThat(acf("compile", ConfigCommandTest.ACF, "-o", cfg.toString()).status()).isEqualTo(0);
     Result text = acf("inspect", cfg.toString());
     assertThat(text.status()).isEqualTo(0);
-    Result json = acf("inspect", "--format", "json", cfg.toString());
-    assertThat(json.status()).isEqualTo(0);
-    Map<String, Object> doc = parse(json.stdout());
-    List<Map<String, Object>> patterns = (List<Map<String, Object>>) doc.get("patterns");
+    Map<String, Object> doc = document("inspect", "--format", "json", cfg.toString());
+    List<Map<String, Object>> patterns = rows(doc, "patterns");
     assertThat(patterns).isNotEmpty();
     // The same production, pattern and budget figures as the text.
     Map<String, Object> first = patterns.get(0);
@@ -79,26 +100,23 @@ class FormatJsonTest {
                 + budget.get("replacement_entries")
                 + "/");
     assertThat(doc.get("bytes").toString()).isEqualTo(Long.toString(cfg.toFile().length()));
-    List<Map<String, Object>> sinks = (List<Map<String, Object>>) doc.get("sinks");
+    List<Map<String, Object>> sinks = rows(doc, "sinks");
     assertThat(text.stdout()).contains("  " + sinks.get(0).get("name") + " -> ");
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void benchAsJsonCarriesTheTablesFigures() {
-    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
-    Result json = acf("bench", "--format", "json", "--dir", bin, "--no-qemu", "hello");
-    assertThat(json.status()).isEqualTo(0);
-    Map<String, Object> doc = parse(json.stdout());
-    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
-    assertThat(rows).hasSize(1);
-    Map<String, Object> hello = rows.get(0);
+    Map<String, Object> doc = benchHello("--no-qemu");
+    List<Map<String, Object>> workloads = rows(doc, "workloads");
+    assertThat(workloads).hasSize(1);
+    Map<String, Object> hello = workloads.get(0);
     assertThat(hello.get("workload")).isEqualTo("hello");
     assertThat(hello.get("exit_status").toString()).isEqualTo("0");
     long insns = Long.parseLong(hello.get("instructions").toString());
     assertThat(insns).isGreaterThan(0L);
     // hello's instruction count is deterministic: the text table shows the same figure.
-    Result text = acf("bench", "--dir", bin, "--no-qemu", "hello");
+    Result text = acf("bench", "--dir", BIN, "--no-qemu", "hello");
     assertThat(text.stdout()).containsMatch("hello +" + String.format("%,d", insns) + " ");
     Map<String, Object> total = (Map<String, Object>) doc.get("total");
     assertThat(total.get("instructions").toString()).isEqualTo(Long.toString(insns));
@@ -113,22 +131,9 @@ class FormatJsonTest {
   }
 
   @Test
-  @SuppressWarnings("unchecked")
   void benchWithProductionsAsJsonHasARowPerEngine() {
-    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
-    Result json =
-        acf(
-            "bench",
-            "--format",
-            "json",
-            "--dir",
-            bin,
-            "--acf",
-            ConfigCommandTest.ROOT.resolve("examples/acf/hot_call_pairs.acf").toString(),
-            "hello");
-    assertThat(json.status()).isEqualTo(0);
-    Map<String, Object> doc = parse(json.stdout());
-    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
+    String acf = ConfigCommandTest.ROOT.resolve("examples/acf/hot_call_pairs.acf").toString();
+    List<Map<String, Object>> rows = rows(benchHello("--acf", acf), "workloads");
     assertThat(rows).hasSize(2);
     assertThat(rows.get(0).get("engine")).isEqualTo("none");
     assertThat(rows.get(1).get("engine")).isNotEqualTo("none");
@@ -137,14 +142,8 @@ class FormatJsonTest {
   }
 
   @Test
-  @SuppressWarnings("unchecked")
   void benchRapAsJsonHasTheTablesRows() {
-    String bin = ConfigCommandTest.ROOT.resolve("examples/programs/bin").toString();
-    Result json =
-        acf("bench", "--format", "json", "--rap", "--dir", bin, "--max-insns", "20000", "hello");
-    assertThat(json.status()).isEqualTo(0);
-    Map<String, Object> doc = parse(json.stdout());
-    List<Map<String, Object>> rows = (List<Map<String, Object>>) doc.get("workloads");
+    List<Map<String, Object>> rows = rows(benchHello("--rap", "--max-insns", "20000"), "workloads");
     // Two streams (pc, value), two epsilons each.
     assertThat(rows).hasSize(4);
     assertThat(rows.get(0).get("stream")).isEqualTo("pc");

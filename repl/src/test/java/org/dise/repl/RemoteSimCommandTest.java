@@ -78,6 +78,35 @@ class RemoteSimCommandTest {
     assertThat(r.stderr()).contains("--parallel must be 1 to 256");
   }
 
+  /**
+   * The options alone are refused before the ACF is read (here it cannot be), the devices' interval
+   * with acf run's message.
+   */
+  @Test
+  void badOptionsAreRefusedBeforeTheAcfIsRead() {
+    String[][] cases = {
+      {"--interval", "0", "sampling: interval must be at least 1, got 0"},
+      {"--parallel", "0", "--parallel must be 1 to 256"},
+      {"--retain", "1d", "--retain needs --simulated-days D"},
+      {"--simulated-days", "0", "--simulated-days must be 1 to 3650"},
+    };
+    for (String[] c : cases) {
+      ConfigCommandTest.Result r =
+          ConfigCommandTest.acf(
+              "remote-sim",
+              "--users",
+              "2",
+              c[0],
+              c[1],
+              "--program",
+              SamplingCommandTest.PHASES,
+              "--acf",
+              "/no/such.acf");
+      assertThat(r.status()).isEqualTo(2);
+      assertThat(r.stderr()).isEqualTo("acf: " + c[2] + "\n");
+    }
+  }
+
   @Test
   void aCompressedClockShowsTheStoreBoundedUnderRetention() {
     // 8 users over 4 simulated days, 2 a day; retention keeps a day: the store never holds more

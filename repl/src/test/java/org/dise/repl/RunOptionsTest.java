@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A run's options are one record with one validation ({@link RunOptions}): every combination that
@@ -28,6 +29,12 @@ class RunOptionsTest {
   private static final String ACF = RunLineTest.ACF;
   private static final String HELLO = PlainRunTest.HELLO;
 
+  /** Point runs send nothing to a center. */
+  private static final String NO_POINT_REPORTS =
+      "--report-to does not combine with --simpoints or --fast-forward: a center merges the"
+          + " profiles of whole runs and sampled intervals (spec/remote.md), and a point run's is"
+          + " of a part of the program";
+
   /** Options that do not go together, whatever the productions say, and acf run's message. */
   static Stream<Arguments> refusedBeforeReading() {
     return Stream.of(
@@ -38,6 +45,10 @@ class RunOptionsTest {
         bad("--quantum 0", "--quantum must be at least 1"),
         bad("--env FOO", "--env FOO: expected NAME=VALUE"),
         bad("--interval 1M", "--interval needs --acf or --config"),
+        bad("--acf A --out OUT --interval 0", "sampling: interval must be at least 1, got 0"),
+        bad(
+            "--acf A --interval 1X",
+            "sampling: --interval must be a whole number (suffix K, M or G allowed), not '1X'"),
         bad(
             "--sampling periodic:10 --shadow-exhaustive",
             "--sampling and --shadow-exhaustive need --acf or --config"),
@@ -54,7 +65,31 @@ class RunOptionsTest {
             "--acf A --fast-forward 1K --timing ooo",
             "--timing does not combine with --simpoints or --fast-forward yet; --timing-sample"
                 + " PERIOD times a run in sampled units (spec/timing.md, \"Sampled timing\")"),
+        bad(
+            "--acf A --fast-forward 1K --timing-config /no/such/model.cfg",
+            "--timing-config needs --timing inorder or ooo"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --timing-sample 10",
+            "--timing-sample needs --timing inorder or ooo"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --interval 0",
+            "sampling: interval must be at least 1, got 0"),
+        bad(
+            "--acf A --fast-forward 1K --interval 1M",
+            "--interval needs a sampling strategy (--sampling, or a trigger declared in the ACF)"),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --interval 1M --threshold 10",
+            "--threshold needs a sampling strategy (--sampling, or a trigger declared in the ACF)"),
         bad("--device d1", "--device, --token, --spool and --send need --report-to URL"),
+        bad(
+            "--acf A --fast-forward 1K --token t",
+            "--device, --token, --spool and --send need --report-to URL"),
+        bad(
+            "--acf A --fast-forward 1K --report-to http://127.0.0.1:1 --device d1",
+            NO_POINT_REPORTS),
+        bad(
+            "--acf A --simpoints s.txt --weights w.txt --report-to http://127.0.0.1:1",
+            NO_POINT_REPORTS),
         bad(
             "--report-to http://127.0.0.1:1 --device d1",
             "--report-to needs --acf or --config: a run without productions has no profile to"
@@ -171,12 +206,7 @@ class RunOptionsTest {
   void sweepAndBenchRefuseTheOptionsTheyShareAsAcfRunDoes(
       String line, String message, boolean sweep, List<List<String>> bench) {
     List<String> words = List.of(line.split(" "));
-    List<String> run = new ArrayList<>(List.of("run"));
-    run.addAll(words);
-    run.add(HELLO);
-    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
-    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
-    assertWithMessage(line).that(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    Captured byRun = refusedByRun(words, message);
     List<List<String>> others = new ArrayList<>();
     if (sweep) {
       List<String> a = new ArrayList<>(List.of("sweep", "--acf", ACF, "--workload", HELLO));
@@ -195,6 +225,74 @@ class RunOptionsTest {
       Captured c = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
       assertWithMessage(String.join(" ", a)).that(c).isEqualTo(byRun);
     }
+  }
+
+  /**
+   * {@code acf sweep --interval} is acf run's sampling interval, refused with its message before
+   * the sweep reads its ACF or runs anything (it once ran the first workload's exhaustive pass and
+   * then failed with a message of its own).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "1X", "-5"})
+  void sweepRefusesABadIntervalAsAcfRunDoes(String interval, @TempDir Path d) {
+    Captured byRun =
+        refusedByRun(
+            List.of("--acf", ACF, "--sampling", "periodic:10", "--interval", interval), null);
+    assertThat(byRun.stderr()).startsWith("acf: sampling: ");
+    Path out = d.resolve("sweep.csv");
+    String[] sweep = {
+      "sweep", "--acf", ACF, "--workload", HELLO, "--interval", interval, "--out", out.toString()
+    };
+    Captured c = Captured.run(() -> Cli.commandLine().execute(sweep));
+    assertThat(c).isEqualTo(byRun);
+    assertThat(Files.exists(d.resolve("sweep.csv.runs"))).isFalse();
+  }
+
+  /** The timing options {@code acf experiment} shares with {@code acf run}, each wrong. */
+  static Stream<Arguments> experimentTiming() {
+    return Stream.of(
+        bad(
+            "--timing bogus",
+            "--timing: unknown timing model `bogus` (the models: inorder, ooo, or analytic)"),
+        bad(
+            "--timing analytic --timing-config /no/such/model.cfg",
+            "--timing-config needs --timing inorder or ooo"),
+        bad("--timing ooo --timing-config /no/such/model.cfg", null));
+  }
+
+  /**
+   * {@code acf experiment} checks its --timing and --timing-config as {@code acf run} does ({@link
+   * org.dise.repl.common.RunTiming}), before its --out is made: a file beside the analytic model
+   * was once ignored without a word.
+   */
+  @ParameterizedTest
+  @MethodSource("experimentTiming")
+  void experimentRefusesTheTimingOptionsAsAcfRunDoes(String line, String message, @TempDir Path d) {
+    List<String> words = List.of(line.split(" "));
+    Captured byRun = refusedByRun(words, message);
+    List<String> a = new ArrayList<>(List.of("experiment", "overhead", "--quick", "--plan"));
+    a.addAll(words);
+    a.addAll(List.of("--out", d.resolve("OUT").toString()));
+    Captured byExperiment = Captured.run(() -> Cli.commandLine().execute(a.toArray(String[]::new)));
+    assertWithMessage(line).that(byExperiment).isEqualTo(byRun);
+    assertThat(Files.exists(d.resolve("OUT"))).isFalse();
+  }
+
+  /**
+   * {@code acf run WORDS hello}, the same through the fast path and picocli, refused with the usage
+   * status and {@code message} (null: any message).
+   */
+  private static Captured refusedByRun(List<String> words, String message) {
+    List<String> run = new ArrayList<>(List.of("run"));
+    run.addAll(words);
+    run.add(HELLO);
+    Captured byRun = PlainRunTest.assertSame(run.toArray(String[]::new));
+    String line = String.join(" ", words);
+    assertWithMessage(line).that(byRun.status()).isEqualTo(ExitStatus.USAGE);
+    if (message != null) {
+      assertWithMessage(line).that(byRun.stderr()).isEqualTo("acf: " + message + "\n");
+    }
+    return byRun;
   }
 
   private static Arguments bad(String line, String message) {

@@ -22,6 +22,18 @@ class TestSupportTest {
   }
 
   @Test
+  void caseFilesAreListedByTheirEndingInNameOrder() throws Exception {
+    Files.writeString(dir.resolve("b.elf"), "");
+    Files.writeString(dir.resolve("a.elf"), "");
+    Files.writeString(dir.resolve("c.txt"), "");
+    Files.createDirectory(dir.resolve("d"));
+    assertThat(TestFiles.endingWith(dir, ".elf"))
+        .containsExactly(dir.resolve("a.elf"), dir.resolve("b.elf"))
+        .inOrder();
+    assertThat(TestFiles.namesEndingWith(dir, ".elf")).containsExactly("a", "b").inOrder();
+  }
+
+  @Test
   void goldenComparisonFailsOnADifferenceAndNamesTheUpdateSwitch() throws Exception {
     Path file = dir.resolve("x.expected");
     Files.writeString(file, "one\n");

@@ -20,10 +20,6 @@ public sealed interface ReplStmt extends Node {
   /** {@code call(handler, args...)}: a call into a profile sink. */
   record SinkCall(Name sink, List<Operand> args, java.util.Optional<Operand> result, Span span)
       implements ReplStmt {
-    public SinkCall(Name sink, List<Operand> args, Span span) {
-      this(sink, args, java.util.Optional.empty(), span);
-    }
-
     public SinkCall {
       args = List.copyOf(args);
     }

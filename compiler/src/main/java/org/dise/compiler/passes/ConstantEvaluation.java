@@ -4,6 +4,7 @@ import org.dise.compiler.ast.Expr;
 import org.dise.compiler.diag.Diagnostics;
 import org.dise.compiler.diag.Suggest;
 import org.dise.compiler.passes.Scope.Entity;
+import org.dise.runtime.dise.PatternExpr;
 
 /**
  * Part of pass "name-resolution": evaluates constant expressions (numbers, booleans, named
@@ -59,11 +60,7 @@ final class ConstantEvaluation {
       if (v == null) {
         return null;
       }
-      return switch (u.op()) {
-        case NEG -> -v;
-        case COMPLEMENT -> ~v;
-        case NOT -> v == 0 ? 1L : 0L;
-      };
+      return PatternExpr.apply(PatternExpr.UnaryOp.valueOf(u.op().name()), v);
     } else if (e instanceof Expr.Binary b) {
       Long l = evaluate(b.left(), scope);
       Long r = evaluate(b.right(), scope);
@@ -74,26 +71,7 @@ final class ConstantEvaluation {
         diags.error(b.right().span(), "division by zero in a constant");
         return null;
       }
-      return switch (b.op()) {
-        case MUL -> l * r;
-        case DIV -> l / r;
-        case REM -> l % r;
-        case ADD -> l + r;
-        case SUB -> l - r;
-        case SHL -> l << r;
-        case SHR -> l >> r;
-        case BIT_AND -> l & r;
-        case BIT_XOR -> l ^ r;
-        case BIT_OR -> l | r;
-        case LT -> l < r ? 1L : 0L;
-        case LE -> l <= r ? 1L : 0L;
-        case GT -> l > r ? 1L : 0L;
-        case GE -> l >= r ? 1L : 0L;
-        case EQ -> l.equals(r) ? 1L : 0L;
-        case NE -> !l.equals(r) ? 1L : 0L;
-        case AND -> l != 0 && r != 0 ? 1L : 0L;
-        case OR -> l != 0 || r != 0 ? 1L : 0L;
-      };
+      return PatternExpr.apply(PatternExpr.BinaryOp.valueOf(b.op().name()), l, r);
     } else if (e instanceof Expr.SymbolAddr y) {
       diags.error(
           e.span(),

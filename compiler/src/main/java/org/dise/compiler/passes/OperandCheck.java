@@ -151,7 +151,7 @@ public final class OperandCheck {
     String where = "operand " + position + " of `" + mnemonic + "`";
     switch (kind) {
       case RD, RS1, RS2 -> {
-        if (!(a instanceof Arg.XReg || a instanceof Arg.DiseReg || isRegDirective(a))) {
+        if (!isIntegerRegister(a)) {
           diags.error(a.span(), where + " is an integer register", describe(a));
         }
       }
@@ -161,7 +161,7 @@ public final class OperandCheck {
         }
       }
       case IMM, UIMM, SHAMT, ZIMM -> {
-        if (!(a instanceof Arg.Imm || a instanceof Arg.SymbolAddr || isIntDirective(a))) {
+        if (!isImmediate(a)) {
           diags.error(a.span(), where + " is an immediate", describe(a));
         }
       }
@@ -169,17 +169,13 @@ public final class OperandCheck {
         if (!(a instanceof Arg.Mem m)) {
           diags.error(a.span(), where + " is an address `offset(reg)`", describe(a));
         } else {
-          if (!(m.base() instanceof Arg.XReg
-              || m.base() instanceof Arg.DiseReg
-              || isRegDirective(m.base()))) {
+          if (!isIntegerRegister(m.base())) {
             diags.error(
                 m.base().span(),
                 "the base of an address is an integer register",
                 describe(m.base()));
           }
-          if (!(m.offset() instanceof Arg.Imm
-              || m.offset() instanceof Arg.SymbolAddr
-              || isIntDirective(m.offset()))) {
+          if (!isImmediate(m.offset())) {
             diags.error(
                 m.offset().span(),
                 "the offset of an address is an immediate",
@@ -219,6 +215,16 @@ public final class OperandCheck {
         }
       }
     }
+  }
+
+  /** What an integer register operand, and an address's base, may be. */
+  private static boolean isIntegerRegister(Arg a) {
+    return a instanceof Arg.XReg || a instanceof Arg.DiseReg || isRegDirective(a);
+  }
+
+  /** What an immediate operand, and an address's offset, may be. */
+  private static boolean isImmediate(Arg a) {
+    return a instanceof Arg.Imm || a instanceof Arg.SymbolAddr || isIntDirective(a);
   }
 
   private static boolean isRegDirective(Arg a) {

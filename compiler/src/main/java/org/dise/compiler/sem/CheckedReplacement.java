@@ -37,10 +37,6 @@ public record CheckedReplacement(String name, List<Stmt> body, boolean deletes, 
      */
     record Call(String sink, List<Arg> args, java.util.Optional<Arg> result, Span span)
         implements Stmt {
-      public Call(String sink, List<Arg> args, Span span) {
-        this(sink, args, java.util.Optional.empty(), span);
-      }
-
       public Call {
         args = List.copyOf(args);
       }

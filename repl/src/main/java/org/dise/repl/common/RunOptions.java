@@ -66,6 +66,8 @@ public record RunOptions(
             ExitStatus.USAGE);
       }
       points.validate(session.profiled(), sampling);
+      report.validatePoints();
+      timing.config(); // analytic: --timing-sample and --timing-config are refused as in any run
       return;
     }
     sampling.validate(session.profiled());

@@ -32,6 +32,7 @@ public record RunPoints(Long fastForward, Path simpoints, Path weights) {
     if (fastForward != null && simpoints != null) {
       throw new UserError("--fast-forward and --simpoints exclude each other", ExitStatus.USAGE);
     }
+    sampling.validatePoints(simpoints != null);
   }
 
   /** The productions read: they may not declare a trigger either. */

@@ -55,6 +55,24 @@ public record RunReport(DeviceReporter.Options center) {
     }
   }
 
+  /**
+   * The options against a point run ({@code --fast-forward}, {@code --simpoints}), which has
+   * productions: none reports to a center, since a center merges the profiles of whole runs and of
+   * sampled intervals with their phases (spec/remote.md), and a point run's profile is of a part of
+   * the program (or a weighted estimate) that would count as a whole run there; the options that
+   * need --report-to are refused without it, as in every run.
+   */
+  void validatePoints() {
+    if (active()) {
+      throw new UserError(
+          "--report-to does not combine with --simpoints or --fast-forward: a center merges the"
+              + " profiles of whole runs and sampled intervals (spec/remote.md), and a point run's"
+              + " is of a part of the program",
+          ExitStatus.USAGE);
+    }
+    validate(true);
+  }
+
   /** {@code --send}'s interval count (0: at the end). */
   private int sendEvery() {
     try {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.dise.runtime.dise.ProductionSet;
 import org.dise.runtime.trigger.TriggerSpec;
+import org.dise.runtime.trigger.Triggers;
 
 /**
  * Sampling with an external trigger, one family of {@link RunOptions} ({@code acf run --sampling}
@@ -35,20 +36,70 @@ public record RunSampling(
     return strategy != null || tuned() || shadowExhaustive;
   }
 
-  /** The options without the productions: sampling needs them. */
+  /** The options without the productions: sampling needs them, and a well-formed interval. */
   void validate(boolean profiled) {
     if (!profiled && any()) {
       throw new UserError(given(true) + " --acf or --config", ExitStatus.USAGE);
     }
+    if (interval != null) {
+      interval(interval);
+    }
+  }
+
+  /**
+   * {@code --interval}'s value in application instructions, checked as a trigger's interval is (the
+   * catalogue's range: at least 1): the one check of every command that takes it ({@code acf run},
+   * its point runs, {@code acf sweep}), before the productions are read.
+   *
+   * @throws UserError (usage) {@code sampling: } and what is wrong
+   */
+  public static long interval(String given) {
+    try {
+      TriggerSpec spec =
+          RunService.tune(TriggerSpec.parse("exhaustive"), "interval", given, "--interval");
+      Triggers.check(spec);
+      return spec.interval();
+    } catch (IllegalArgumentException e) {
+      throw new UserError("sampling: " + e.getMessage(), ExitStatus.USAGE);
+    }
+  }
+
+  /**
+   * The options against a point run, which has no sampling strategy (RunPoints refuses one): {@code
+   * --interval} is a simulation point's length ({@code simpoints}), checked as a trigger's; the
+   * options that tune a strategy are refused as in a whole run without one.
+   */
+  void validatePoints(boolean simpoints) {
+    if (interval != null && simpoints) {
+      interval(interval);
+    }
+    if ((interval != null && !simpoints)
+        || threshold != null
+        || predictor != null
+        || scaling != null) {
+      throw new UserError(given(false, !simpoints) + NO_STRATEGY, ExitStatus.USAGE);
+    }
+  }
+
+  private static final String NO_STRATEGY =
+      " a sampling strategy (--sampling, or a trigger declared in the ACF)";
+
+  /** The interval of a simulation point ({@code --interval}, else {@code fallback}), checked. */
+  public long pointInterval(long fallback) {
+    return interval == null ? fallback : interval(interval);
   }
 
   /** "--interval needs" or "--interval and --threshold need": the sampling options given. */
   private String given(boolean withStrategy) {
+    return given(withStrategy, true);
+  }
+
+  private String given(boolean withStrategy, boolean withInterval) {
     List<String> names = new ArrayList<>();
     if (withStrategy && strategy != null) {
       names.add("--sampling");
     }
-    if (interval != null) {
+    if (withInterval && interval != null) {
       names.add("--interval");
     }
     if (threshold != null) {
@@ -92,11 +143,7 @@ public record RunSampling(
         spec = RunService.declared(productions, String.valueOf(origin));
         from = origin + ": trigger " + productions.triggers().get(0).name() + ": ";
       } else if (tuned() || shadowExhaustive) {
-        throw new UserError(
-            given(false)
-                + " a sampling strategy (--sampling, or a trigger"
-                + " declared in the ACF)",
-            ExitStatus.USAGE);
+        throw new UserError(given(false) + NO_STRATEGY, ExitStatus.USAGE);
       } else {
         return null;
       }

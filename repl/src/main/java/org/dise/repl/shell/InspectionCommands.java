@@ -1,7 +1,6 @@
 package org.dise.repl.shell;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -12,6 +11,7 @@ import org.dise.runtime.dise.CounterSpec;
 import org.dise.runtime.dise.DiseEngine;
 import org.dise.runtime.dise.MicroOp;
 import org.dise.runtime.dise.ProductionSet;
+import org.dise.runtime.dise.config.ConfigPrinter;
 import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Decoder;
@@ -423,13 +423,7 @@ final class InspectionCommands {
               width,
               i == 0 ? (zero ? "  sampling on" : "  sampling off") : ""));
     }
-    List<String> regs = new ArrayList<>();
-    for (int i = 0; i < s.hpsRegisters().size(); i++) {
-      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
-    }
-    out.append("HPS registers: ")
-        .append(regs.isEmpty() ? "none" : String.join(", ", regs))
-        .append('\n');
+    out.append(ConfigPrinter.hpsRegisters(s));
   }
 
   void set(List<String> args) {

@@ -167,16 +167,16 @@ class LanguageServerTest {
   @Test
   void hoverShowsALibraryBlockAndAFieldWithThePapersSection() throws Exception {
     client.open(uri, "import profiles;\nuse hot_methods;\nP1: T.TARGET != 0 => null, inc_0\n");
-    JsonNode block = client.request("textDocument/hover", LspClient.at(uri, 1, 6));
+    JsonNode block = hover(1, 6);
     String md = block.at("/contents/value").asText();
     assertThat(md)
         .contains("acf hot_methods(handler: sink = HotMethod_handler, flag: counter" + " = 0)");
     assertThat(md).contains("Fig. 6 P2 and Section 3.5");
     assertThat(block.at("/range/start/character").asInt()).isEqualTo(4);
-    JsonNode field = client.request("textDocument/hover", LspClient.at(uri, 2, 7));
+    JsonNode field = hover(2, 7);
     assertThat(field.at("/contents/value").asText()).contains("target of a direct branch");
     assertThat(field.at("/contents/value").asText()).contains("§3.1");
-    JsonNode flag = client.request("textDocument/hover", LspClient.at(uri, 2, 31));
+    JsonNode flag = hover(2, 31);
     assertThat(flag.at("/contents/value").asText()).contains("increments counter 0 (§3.3)");
   }
 
@@ -186,19 +186,19 @@ class LanguageServerTest {
         "import profiles;\nuse hot_methods;\nP1: T.PC == 0 => R1, null\n"
             + "R1: call(Branch_handler, T.INSN); T.INSN;\n";
     client.open(uri, text);
-    JsonNode block = client.request("textDocument/definition", LspClient.at(uri, 1, 8)).get(0);
+    JsonNode block = definition(1, 8);
     Path lib = Path.of(URI.create(block.get("uri").asText()));
     assertThat(lib.getFileName().toString()).isEqualTo("profiles.acf");
     String line = Files.readAllLines(lib).get(block.at("/range/start/line").asInt());
     assertThat(line).startsWith("acf hot_methods(");
     assertThat(line.substring(block.at("/range/start/character").asInt()))
         .startsWith("hot_methods");
-    JsonNode module = client.request("textDocument/definition", LspClient.at(uri, 0, 10)).get(0);
+    JsonNode module = definition(0, 10);
     assertThat(module.get("uri").asText()).isEqualTo(block.get("uri").asText());
-    JsonNode repl = client.request("textDocument/definition", LspClient.at(uri, 2, 18)).get(0);
+    JsonNode repl = definition(2, 18);
     assertThat(repl.get("uri").asText()).isEqualTo(uri);
     assertThat(repl.at("/range/start/line").asInt()).isEqualTo(3);
-    JsonNode sink = client.request("textDocument/definition", LspClient.at(uri, 3, 12)).get(0);
+    JsonNode sink = definition(3, 12);
     assertThat(sink.get("uri").asText()).endsWith("prelude.acf");
   }
 
@@ -231,6 +231,15 @@ class LanguageServerTest {
     assertWithMessage("the edit replaces the whole text")
         .that(edits.get(0).at("/range/end/line").asInt())
         .isEqualTo(5);
+  }
+
+  private JsonNode hover(int line, int character) throws Exception {
+    return client.request("textDocument/hover", LspClient.at(uri, line, character));
+  }
+
+  /** The first place textDocument/definition names for the name at (line, character). */
+  private JsonNode definition(int line, int character) throws Exception {
+    return client.request("textDocument/definition", LspClient.at(uri, line, character)).get(0);
   }
 
   private JsonNode complete(int line, int character) throws Exception {

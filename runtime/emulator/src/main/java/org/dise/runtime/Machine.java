@@ -93,16 +93,6 @@ public final class Machine {
           System.err);
     }
 
-    public Options withSandbox(Sandbox s) {
-      return new Options(
-          s, env, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
-    }
-
-    public Options withEnv(List<String> e) {
-      return new Options(
-          sandbox, e, seed, notices, translateThreshold, onUnsupported, quantum, translateWarmup);
-    }
-
     public Options withNotices(PrintStream p) {
       return new Options(
           sandbox, env, seed, p, translateThreshold, onUnsupported, quantum, translateWarmup);
@@ -172,6 +162,24 @@ public final class Machine {
     return program.isDynamic() ? options.sandbox().sysroot() : null;
   }
 
+  /**
+   * A process's hart, for the first process and for a forked child alike: its first thread's id is
+   * the process's, it names code through the process's link map, and it translates blocks when the
+   * options ask.
+   */
+  private static Cpu hart(Memory memory, LinuxKernel kernel, LinkMap linkMap, Options options) {
+    Cpu cpu = new Cpu(memory, kernel);
+    cpu.setThreadId(kernel.pid());
+    cpu.setLinkMap(linkMap);
+    if (options.translateThreshold() > 0) {
+      cpu.setBlockCompiler(
+          new BlockCompiler(options.notices()),
+          options.translateThreshold(),
+          options.translateWarmup());
+    }
+    return cpu;
+  }
+
   private Machine(ElfFile elf, List<String> argv, Options options) throws ElfException {
     this.elf = elf;
     this.memory = new Memory();
@@ -185,15 +193,7 @@ public final class Machine {
     this.kernel =
         new LinuxKernel(memory, options.sandbox(), options.notices(), exe, options.seed());
     kernel.setOnUnsupported(options.onUnsupported());
-    this.cpu = new Cpu(memory, kernel);
-    cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
-    cpu.setLinkMap(linkMap);
-    if (options.translateThreshold() > 0) {
-      cpu.setBlockCompiler(
-          new BlockCompiler(options.notices()),
-          options.translateThreshold(),
-          options.translateWarmup());
-    }
+    this.cpu = hart(memory, kernel, linkMap, options);
     kernel.threads().setQuantum(options.quantum());
     this.image = Loader.load(elf, memory, argv, options.env(), options.seed(), sysrootFor(elf));
     kernel.setBrkStart(image.brkStart());
@@ -288,15 +288,7 @@ public final class Machine {
     this.followExec = parent.followExec;
     this.memory = parent.memory.copy();
     this.kernel = parent.kernel.forkChild(memory, pid);
-    this.cpu = new Cpu(memory, kernel);
-    cpu.setThreadId(kernel.pid()); // the first thread's id is the process's
-    cpu.setLinkMap(linkMap);
-    if (options.translateThreshold() > 0) {
-      cpu.setBlockCompiler(
-          new BlockCompiler(options.notices()),
-          options.translateThreshold(),
-          options.translateWarmup());
-    }
+    this.cpu = hart(memory, kernel, linkMap, options);
     org.dise.runtime.cpu.HartContext regs = new org.dise.runtime.cpu.HartContext();
     parentCpu.saveContext(regs);
     cpu.loadContext(regs);

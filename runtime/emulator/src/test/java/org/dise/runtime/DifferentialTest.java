@@ -17,6 +17,7 @@ import org.dise.runtime.GuestComparison.Case;
 import org.dise.runtime.GuestComparison.Result;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.testsupport.ExternalTool;
+import org.dise.testsupport.TestFiles;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,11 +58,9 @@ class DifferentialTest {
 
   static Stream<Case> isaPrograms() throws IOException {
     List<Case> cases = new ArrayList<>();
-    try (Stream<Path> s = Files.list(ISA)) {
-      for (Path elf : s.filter(p -> p.toString().endsWith(".elf")).sorted().toList()) {
-        String name = elf.getFileName().toString().replace(".elf", "");
-        cases.add(new Case(name, elf, argsOf(name)));
-      }
+    for (Path elf : TestFiles.endingWith(ISA, ".elf")) {
+      String name = elf.getFileName().toString().replace(".elf", "");
+      cases.add(new Case(name, elf, argsOf(name)));
     }
     return cases.stream();
   }

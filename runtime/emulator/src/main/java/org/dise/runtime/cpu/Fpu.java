@@ -48,7 +48,7 @@ public final class Fpu {
   /**
    * Above this magnitude products/residuals of doubles are exactly representable (no underflow).
    */
-  private static final double SAFE_LO = 0x1p-967;
+  static final double SAFE_LO = 0x1p-967;
 
   /** Sentinel for "fast path failed"; a NaN pattern never produced as a result. */
   private static final long FAIL = -1L;
@@ -132,26 +132,32 @@ public final class Fpu {
     double r = Math.fma(x, y, z);
     double ar = Math.abs(r);
     if (ar > MIN_N && ar <= MAX_D) {
-      double ap = Math.abs(x * y);
+      double p = x * y;
+      double ap = Math.abs(p);
       if (ap >= SAFE_LO && ap <= MAX_D) {
-        // With d = z - r exact, x*y + d (the exact error of r) has granularity >= 2^-1074, so
-        // fma(x, y, d) is zero iff the error is zero and otherwise carries the error's sign.
-        double d = z - r;
-        if (sumError(z, -r, d) == 0) {
-          double e = Math.fma(x, y, d);
-          if (e == 0) {
-            return Double.doubleToRawLongBits(r);
-          }
-          if (rm == RNE) {
+        // The exact error x*y + z - r as r2 + r3 (Boldo and Muller's ErrFma: |r3| <= ulp(r2)/2,
+        // so r2 is zero iff the error is and otherwise carries its sign). Its conditions hold
+        // here: the product's residual pe is exact above SAFE_LO, and sums are exact or round as
+        // without underflow; an overflow in the sums shows as a non-finite r2.
+        double pe = Math.fma(x, y, -p);
+        double a1 = z + pe;
+        double z1 = sumError(z, pe, a1);
+        double b1 = p + a1;
+        double g = ((b1 - r) + sumError(p, a1, b1));
+        double r2 = g + z1;
+        if (r2 == 0) {
+          return Double.doubleToRawLongBits(r);
+        }
+        if (Math.abs(r2) <= MAX_D) {
+          // RMM differs from RNE only at a tie: r2 exact (r3 == 0) and half an ulp.
+          if (rm == RNE || (rm == RMM && z1 - (r2 - g) != 0)) {
             fflags |= NX;
             return Double.doubleToRawLongBits(r);
           }
-          if (rm != RMM) {
-            long res = adjustD(r, e > 0 ? Double.MIN_VALUE : -Double.MIN_VALUE, rm);
-            if (res != FAIL) {
-              fflags |= NX;
-              return res;
-            }
+          long res = adjustD(r, r2, rm);
+          if (res != FAIL) {
+            fflags |= NX;
+            return res;
           }
         }
       }

@@ -420,6 +420,14 @@ public final class Semantics {
 
   // ---------------------------------------------------------------- D (fld, fsd: ld, sd)
 
+  // fadd, fsub, fmul, fdiv, fsqrt and the comparisons carry Fpu's fast path for round-to-nearest-
+  // even and ordinary operands in their own bodies, so that a translated unit, which copies these
+  // bodies (SemanticsInliner), rounds them in place: the host's double operation is the RNE result,
+  // and an exact error term (TwoSum, the FMA residual) says whether to raise NX. Anything else (a
+  // directed mode, a tiny, huge or non-finite result) is Fpu's, a call C1 does not inline. The
+  // bodies read an operand afresh rather than keep it (SemanticsInliner gives them four slots of
+  // locals), and must raise exactly what Fpu does (FpuFastPathTest).
+
   public static long fmadd_d(Fpu u, long a, long b, long c, int rm) {
     return u.fmaddD(a, b, c, rm);
   }
@@ -437,22 +445,71 @@ public final class Semantics {
   }
 
   public static long fadd_d(Fpu u, long a, long b, int rm) {
+    if (rm == Fpu.RNE) {
+      double r = Double.longBitsToDouble(a) + Double.longBitsToDouble(b);
+      if (Math.abs(r) > Double.MIN_NORMAL && Math.abs(r) <= Double.MAX_VALUE) {
+        double v = r - Double.longBitsToDouble(a); // TwoSum's error: (x - (r - v)) + (y - v)
+        if ((Double.longBitsToDouble(a) - (r - v)) + (Double.longBitsToDouble(b) - v) != 0) {
+          u.fflags |= Fpu.NX;
+        }
+        return Double.doubleToRawLongBits(r);
+      }
+    }
     return u.addD(a, b, rm);
   }
 
   public static long fsub_d(Fpu u, long a, long b, int rm) {
+    if (rm == Fpu.RNE) {
+      double r = Double.longBitsToDouble(a) - Double.longBitsToDouble(b);
+      if (Math.abs(r) > Double.MIN_NORMAL && Math.abs(r) <= Double.MAX_VALUE) {
+        double v = r - Double.longBitsToDouble(a);
+        if ((Double.longBitsToDouble(a) - (r - v)) - (Double.longBitsToDouble(b) + v) != 0) {
+          u.fflags |= Fpu.NX;
+        }
+        return Double.doubleToRawLongBits(r);
+      }
+    }
     return u.addD(a, b ^ Long.MIN_VALUE, rm);
   }
 
   public static long fmul_d(Fpu u, long a, long b, int rm) {
+    if (rm == Fpu.RNE) {
+      double r = Double.longBitsToDouble(a) * Double.longBitsToDouble(b);
+      if (Math.abs(r) >= Fpu.SAFE_LO && Math.abs(r) <= Double.MAX_VALUE) {
+        if (Math.fma(Double.longBitsToDouble(a), Double.longBitsToDouble(b), -r) != 0) {
+          u.fflags |= Fpu.NX;
+        }
+        return Double.doubleToRawLongBits(r);
+      }
+    }
     return u.mulD(a, b, rm);
   }
 
   public static long fdiv_d(Fpu u, long a, long b, int rm) {
+    if (rm == Fpu.RNE) {
+      double r = Double.longBitsToDouble(a) / Double.longBitsToDouble(b);
+      if (Math.abs(r) > Double.MIN_NORMAL
+          && Math.abs(r) <= Double.MAX_VALUE
+          && Math.abs(Double.longBitsToDouble(a)) >= Fpu.SAFE_LO) {
+        if (Math.fma(-r, Double.longBitsToDouble(b), Double.longBitsToDouble(a)) != 0) {
+          u.fflags |= Fpu.NX;
+        }
+        return Double.doubleToRawLongBits(r);
+      }
+    }
     return u.divD(a, b, rm);
   }
 
   public static long fsqrt_d(Fpu u, long a, int rm) {
+    if (rm == Fpu.RNE
+        && Double.longBitsToDouble(a) >= Fpu.SAFE_LO
+        && Double.longBitsToDouble(a) <= Double.MAX_VALUE) {
+      double r = Math.sqrt(Double.longBitsToDouble(a));
+      if (Math.fma(-r, r, Double.longBitsToDouble(a)) != 0) {
+        u.fflags |= Fpu.NX;
+      }
+      return Double.doubleToRawLongBits(r);
+    }
     return u.sqrtD(a, rm);
   }
 
@@ -485,15 +542,35 @@ public final class Semantics {
     return u.cvtDS(Fpu.unboxS(a));
   }
 
+  /** Ordered operands compare in place; a NaN (which may raise NV) is Fpu's. */
   public static long feq_d(Fpu u, long a, long b) {
+    if (Double.longBitsToDouble(a) == Double.longBitsToDouble(b)) {
+      return 1;
+    }
+    if (Double.longBitsToDouble(a) < Double.longBitsToDouble(b)
+        || Double.longBitsToDouble(a) > Double.longBitsToDouble(b)) {
+      return 0;
+    }
     return u.eqD(a, b);
   }
 
   public static long flt_d(Fpu u, long a, long b) {
+    if (Double.longBitsToDouble(a) < Double.longBitsToDouble(b)) {
+      return 1;
+    }
+    if (Double.longBitsToDouble(a) >= Double.longBitsToDouble(b)) {
+      return 0;
+    }
     return u.ltD(a, b);
   }
 
   public static long fle_d(Fpu u, long a, long b) {
+    if (Double.longBitsToDouble(a) <= Double.longBitsToDouble(b)) {
+      return 1;
+    }
+    if (Double.longBitsToDouble(a) > Double.longBitsToDouble(b)) {
+      return 0;
+    }
     return u.leD(a, b);
   }
 

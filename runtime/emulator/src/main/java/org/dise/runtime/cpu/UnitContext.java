@@ -229,13 +229,21 @@ final class UnitContext {
     return cpu.interpreter.atomic(addr, src, opcode);
   }
 
-  /** The dynamic rounding mode; frm values 5-7 make the instruction ({@code raw}) illegal. */
+  /**
+   * The dynamic rounding mode; frm values 5-7 make the instruction ({@code raw}) illegal. Kept
+   * under C1's inlining size (MaxInlineSize, 35 bytes), since every dynamic-mode FP instruction
+   * reads it.
+   */
   int dynamicRm(int raw) {
     int rm = fpu.frm;
     if (rm > 4) {
-      throw new IllegalInstructionException(raw, 4, "invalid rounding mode " + rm);
+      badRm(raw, rm);
     }
     return rm;
+  }
+
+  private static void badRm(int raw, int rm) {
+    throw new IllegalInstructionException(raw, 4, "invalid rounding mode " + rm);
   }
 
   /**

@@ -186,9 +186,7 @@ public final class Disassembler {
                 ? of(c.readPseudo(), x(rd))
                 : of("csrr", x(rd) + "," + csrName((int) imm));
           }
-          return rd == 0
-              ? of("csrs", csrName((int) imm) + "," + x(rs1))
-              : of("csrrs", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
+          return csr(e, rd, imm, x(rs1));
         }
       case CSRRW:
         {
@@ -196,14 +194,10 @@ public final class Disassembler {
           if (c != null && c.writePseudo() != null) {
             return of(c.writePseudo(), rd == 0 ? x(rs1) : x(rd) + "," + x(rs1));
           }
-          return rd == 0
-              ? of("csrw", csrName((int) imm) + "," + x(rs1))
-              : of("csrrw", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
+          return csr(e, rd, imm, x(rs1));
         }
       case CSRRC:
-        return rd == 0
-            ? of("csrc", csrName((int) imm) + "," + x(rs1))
-            : of("csrrc", x(rd) + "," + csrName((int) imm) + "," + x(rs1));
+        return csr(e, rd, imm, x(rs1));
       case CSRRWI:
         {
           Csr c = Csr.byNumber((int) imm).orElse(null);
@@ -211,18 +205,11 @@ public final class Disassembler {
             // objdump has no rd-less form of these and always shows rd.
             return of(c.writeImmPseudo(), x(rd) + "," + rs1);
           }
-          return rd == 0
-              ? of("csrwi", csrName((int) imm) + "," + rs1)
-              : of("csrrwi", x(rd) + "," + csrName((int) imm) + "," + rs1);
+          return csr(e, rd, imm, Integer.toString(rs1));
         }
       case CSRRSI:
-        return rd == 0
-            ? of("csrsi", csrName((int) imm) + "," + rs1)
-            : of("csrrsi", x(rd) + "," + csrName((int) imm) + "," + rs1);
       case CSRRCI:
-        return rd == 0
-            ? of("csrci", csrName((int) imm) + "," + rs1)
-            : of("csrrci", x(rd) + "," + csrName((int) imm) + "," + rs1);
+        return csr(e, rd, imm, Integer.toString(rs1));
       case FSGNJ_S:
       case FSGNJ_D:
       case FSGNJN_S:
@@ -285,6 +272,17 @@ public final class Disassembler {
   }
 
   /** Conversions that never round: objdump shows them without a rounding mode. */
+  /**
+   * A CSR instruction as objdump shows it: with rd = x0 the read is dropped and {@code csrrX}
+   * prints as {@code csrX} ({@code csrrs x0, fflags, a0} is {@code csrs fflags,a0}).
+   */
+  private static String[] csr(Op e, int rd, long csr, String source) {
+    String name = csrName((int) csr);
+    return rd == 0
+        ? of("csr" + e.mnemonic().substring("csrr".length()), name + "," + source)
+        : of(e.mnemonic(), x(rd) + "," + name + "," + source);
+  }
+
   private static boolean exact(Op e) {
     return e == Op.FCVT_D_S || e == Op.FCVT_D_W || e == Op.FCVT_D_WU;
   }

@@ -12,6 +12,7 @@ import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.Sandbox;
 import org.dise.runtime.mem.Memory;
+import org.dise.testsupport.TestFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,13 +32,7 @@ class TranslationTest {
 
   /** Every ISA test program (each {@code .elf} of the folder), for the parameterized cases. */
   static List<String> isaPrograms() throws Exception {
-    try (var s = Files.list(ISA)) {
-      return s.map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".elf"))
-          .map(n -> n.substring(0, n.length() - 4))
-          .sorted()
-          .toList();
-    }
+    return TestFiles.namesEndingWith(ISA, ".elf");
   }
 
   /** What a run produced: everything a user sees, and the exact instruction count. */

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,6 +22,7 @@ import org.dise.runtime.elf.Symbol;
 import org.dise.runtime.elf.SymbolTable;
 import org.dise.testsupport.ExternalTool;
 import org.dise.testsupport.RepositoryRoot;
+import org.dise.testsupport.TestFiles;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,10 +57,9 @@ class DisassemblerObjdumpTest {
   }
 
   static Stream<Path> programs() throws IOException {
-    List<Path> out = new ArrayList<>();
-    try (Stream<Path> s = Files.list(ROOT.resolve("runtime/emulator/src/test/resources/isa"))) {
-      s.filter(p -> p.toString().endsWith(".elf")).sorted().forEach(out::add);
-    }
+    List<Path> out =
+        new ArrayList<>(
+            TestFiles.endingWith(ROOT.resolve("runtime/emulator/src/test/resources/isa"), ".elf"));
     out.add(ROOT.resolve("examples/programs/bin/hello"));
     out.add(ROOT.resolve("examples/programs/bin/interp"));
     return out.stream();

@@ -34,14 +34,16 @@ class HostileProgramsTest {
     GuestRun.Result ours = run("errnos");
     assertThat(ours.exit()).isEqualTo(0);
     // A 3 GiB file mapping is beyond the default address-space limit (qemu maps it).
-    assertThat(ours.stdout()).contains("mmap-3g: ENOMEM\n");
-    assertThat(ours.stdout()).contains("read-neg: -1 errno=14\n");
-    assertThat(ours.stdout()).contains("writev-neg: -1 errno=22\n");
-    assertThat(ours.stdout()).contains("sigprocmask-size-neg: -1 errno=22\n");
-    assertThat(ours.stdout()).contains("mprotect-huge: -1 errno=12\n");
-    assertThat(ours.stdout()).contains("dup3-neg: -1 errno=9\n");
-    assertThat(ours.stdout()).contains("open-long: -1 errno=36\n");
-    assertThat(ours.stdout()).contains("brk-1t-moves: 0\n");
+    assertThat(ours.stdout().lines().toList())
+        .containsAtLeast(
+            "mmap-3g: ENOMEM",
+            "read-neg: -1 errno=14",
+            "writev-neg: -1 errno=22",
+            "sigprocmask-size-neg: -1 errno=22",
+            "mprotect-huge: -1 errno=12",
+            "dup3-neg: -1 errno=9",
+            "open-long: -1 errno=36",
+            "brk-1t-moves: 0");
     assertThat(Files.exists(cwd.resolve("big.bin"))).isFalse();
     String missing = GuestRun.qemuMissing();
     Assumptions.assumeTrue(missing == null, missing);

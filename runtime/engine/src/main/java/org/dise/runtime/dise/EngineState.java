@@ -210,7 +210,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
       return;
     }
     long value = Retirement.value(d, cpu, next, stored);
-    long now = cpu.instret() - inserted;
+    long now = retired();
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     for (long m = sinkMask; m != 0; m &= m - 1) {
       int i = Long.numberOfTrailingZeros(m);
@@ -354,7 +354,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   /** The cost figures so far (application instructions are the cpu's minus inserted ones). */
   @Override
   public final CostReport cost() {
-    long app = cpu == null ? 0 : cpu.instret() - inserted;
+    long app = cpu == null ? 0 : retired();
     long interrupts = 0;
     long interruptCycles = 0;
     for (TaggedSink t : tagged) {
@@ -411,7 +411,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   private final class Clock implements org.dise.runtime.sink.ClockedSink.Clock {
     @Override
     public long applicationInstructions() {
-      return cpu == null ? 0 : cpu.instret() - inserted;
+      return cpu == null ? 0 : retired();
     }
 
     @Override
@@ -472,7 +472,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   @Override
   public final long callStart() {
     handlerCalls++;
-    return cpu.instret() - inserted;
+    return retired();
   }
 
   /**
@@ -493,7 +493,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
     handlerCalls++;
     sinkCalls[sink]++;
     handlerCycles += handlerCost[sink];
-    return cpu.instret() - inserted;
+    return retired();
   }
 
   /** Counts and charges a call applied to a per-site slot (translated code and the interpreter). */
@@ -521,8 +521,7 @@ public abstract class EngineState implements ProfilingEngine, Accounts {
   public final void timeHandler(int sink, long[] args, DecodedInsn d) {
     org.dise.runtime.cpu.RetireObserver o = cpu.retireObserver();
     if (o != null) {
-      o.handler(
-          sink, sinks[sink].name(), handlerCost[sink], args, d, cpu, cpu.instret() - inserted);
+      o.handler(sink, sinks[sink].name(), handlerCost[sink], args, d, cpu, retired());
     }
   }
 

@@ -200,7 +200,11 @@ public sealed interface PatternExpr {
     return b ? (Const) TRUE : (Const) FALSE;
   }
 
-  private static long apply(UnaryOp op, long v) {
+  /**
+   * What {@code op} makes of {@code v}: the one definition of the operators, for the decode stage
+   * and for the compiler's constant folding.
+   */
+  static long apply(UnaryOp op, long v) {
     return switch (op) {
       case NOT -> v == 0 ? 1 : 0;
       case NEG -> -v;
@@ -208,7 +212,8 @@ public sealed interface PatternExpr {
     };
   }
 
-  private static long apply(BinaryOp op, long a, long b) {
+  /** What {@code op} makes of {@code a} and {@code b} (see {@link #apply(UnaryOp, long)}). */
+  static long apply(BinaryOp op, long a, long b) {
     return switch (op) {
       case MUL -> a * b;
       // Division by zero gives 0 rather than stopping the decode stage (our choice).

@@ -75,6 +75,17 @@ public record TriggerSpec(String component, Map<String, String> params) {
     }
   }
 
+  /**
+   * The phase-aware strategy at {@code interval} instructions a phase interval, with {@code policy}
+   * and {@code predictor} (spec/sampling.md); the threshold is left to {@link #with} or its
+   * default.
+   */
+  public static TriggerSpec phaseAware(long interval, String policy, String predictor) {
+    return new TriggerSpec(
+        "phase_aware",
+        Map.of("interval", Long.toString(interval), "policy", policy, "predictor", predictor));
+  }
+
   /** This spec with {@code name} set to {@code value} (a command-line option over the ACF). */
   public TriggerSpec with(String name, String value) {
     Map<String, String> p = new LinkedHashMap<>(params);

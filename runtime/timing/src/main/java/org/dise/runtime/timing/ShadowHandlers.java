@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import org.dise.runtime.cpu.Cpu;
 import org.dise.runtime.cpu.GuestFault;
@@ -52,24 +53,30 @@ public final class ShadowHandlers {
   /** A handler that has not returned after this many instructions is stopped with a report. */
   static final long MAX_STEPS = 10_000_000;
 
-  /** The library handler of each component (acf_handler.h's functions). */
-  private static final Map<String, String> LIBRARY =
-      Map.ofEntries(
-          Map.entry("region_counter", "region_counter"),
-          Map.entry("method_counter", "method_counter"),
-          Map.entry("call_pair_counter", "call_pair_counter"),
-          Map.entry("path_counter", "path_counter"),
-          Map.entry("calling_context", "calling_context"),
-          Map.entry("bbv", "bbv"),
-          Map.entry("burst_trace", "burst_trace"),
-          Map.entry("watchpoint", "watchpoint"),
-          Map.entry("count_map", "count_map"),
-          Map.entry("sum_map", "sum_map"),
-          Map.entry("avg_map", "sum_map"),
-          Map.entry("min_map", "min_map"),
-          Map.entry("max_map", "max_map"),
-          Map.entry("state_map", "state_map"),
-          Map.entry("hist_map", "hist_map"));
+  /**
+   * The components with a library handler (acf_handler.h's functions), each named after its
+   * component except those in {@link #SHARED_HANDLER}.
+   */
+  private static final Set<String> LIBRARY =
+      Set.of(
+          "region_counter",
+          "method_counter",
+          "call_pair_counter",
+          "path_counter",
+          "calling_context",
+          "bbv",
+          "burst_trace",
+          "watchpoint",
+          "count_map",
+          "sum_map",
+          "avg_map",
+          "min_map",
+          "max_map",
+          "state_map",
+          "hist_map");
+
+  /** avg_map keeps what sum_map keeps (a sum and a count per key): it runs sum_map's handler. */
+  private static final Map<String, String> SHARED_HANDLER = Map.of("avg_map", "sum_map");
 
   /** Event classes, as acf_handler.h's EV_*. */
   static final int EV_OTHER = 0;
@@ -136,8 +143,8 @@ public final class ShadowHandlers {
       try {
         if (named != null && !named.isEmpty()) {
           resolveUser(i, named, loaded);
-        } else if (LIBRARY.containsKey(s.component())) {
-          String fn = LIBRARY.get(s.component());
+        } else if (LIBRARY.contains(s.component())) {
+          String fn = SHARED_HANDLER.getOrDefault(s.component(), s.component());
           entry[i] = library.symbol(fn).orElseThrow();
           origin[i] = LIBRARY_FILE + ":" + fn;
         }

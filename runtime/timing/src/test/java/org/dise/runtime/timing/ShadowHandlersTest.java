@@ -81,6 +81,13 @@ class ShadowHandlersTest {
   }
 
   @Test
+  void avgMapRunsSumMapsLibraryHandler() {
+    ShadowHandlers h =
+        new ShadowHandlers(List.of(new SinkHandler("mean", "avg_map", Map.of())), 64);
+    assertThat(h.origin(0)).isEqualTo("runtime/timing/src/main/handlers/handlers.c:sum_map");
+  }
+
+  @Test
   void handlerUpdatesItsTableAndLeavesTheGuestUntouched() throws Exception {
     Machine m = machine();
     Cpu guest = m.cpu();
@@ -96,6 +103,7 @@ class ShadowHandlersTest {
     assertThat(h.runs(0)).isTrue();
     assertThat(h.runs(1)).isTrue();
     assertThat(h.runs(2)).isFalse(); // no library handler: the model's fallback charges it
+    assertThat(h.origin(1)).isEqualTo("runtime/timing/src/main/handlers/handlers.c:region_counter");
 
     long[] x = guest.x.clone();
     long[] f = guest.f.clone();

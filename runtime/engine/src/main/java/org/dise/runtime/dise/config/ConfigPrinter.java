@@ -99,13 +99,7 @@ public final class ConfigPrinter {
     for (CounterSpec k : s.counters()) {
       b.append(String.format("  counter %d: %d bits, init %d%n", k.index(), k.width(), k.init()));
     }
-    List<String> regs = new ArrayList<>();
-    for (int i = 0; i < s.hpsRegisters().size(); i++) {
-      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
-    }
-    b.append("HPS registers: ")
-        .append(regs.isEmpty() ? "none" : String.join(", ", regs))
-        .append('\n');
+    b.append(hpsRegisters(s));
     b.append(s.sinks().isEmpty() ? "\nsinks: none\n" : "\nsinks\n");
     for (SinkBinding k : s.sinks()) {
       b.append(
@@ -304,5 +298,17 @@ public final class ConfigPrinter {
         i.imm(),
         i.rm(),
         i.target() >= 0 ? " -> " + i.target() : "");
+  }
+
+  /**
+   * The line that lists {@code s}'s HPS registers with their initial values ({@code HPS registers:
+   * HPS_R0 = 0, HPS_R1 = 1}, or {@code none}): the config description's and the REPL's.
+   */
+  public static String hpsRegisters(ProductionSet s) {
+    List<String> regs = new ArrayList<>();
+    for (int i = 0; i < s.hpsRegisters().size(); i++) {
+      regs.add("HPS_R" + i + " = " + s.hpsRegisters().get(i));
+    }
+    return "HPS registers: " + (regs.isEmpty() ? "none" : String.join(", ", regs)) + "\n";
   }
 }

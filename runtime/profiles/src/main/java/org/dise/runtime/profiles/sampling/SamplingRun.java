@@ -113,6 +113,19 @@ public final class SamplingRun {
   }
 
   /**
+   * The first pass a sweep's run of {@code spec} compares with: the sweep's {@code exhaustive} one,
+   * except for a strategy that needs its own phases (an oracle of this threshold), which gets a
+   * first pass of its own carrying the exhaustive pass's exact profile.
+   */
+  public static FirstPass firstPassFor(Setup setup, TriggerSpec spec, FirstPass exhaustive) {
+    if (!spec.needsFirstPass()) {
+      return exhaustive;
+    }
+    FirstPass own = firstPass(setup, spec, -1);
+    return new FirstPass(exhaustive.exact(), own.plan(), own.outcome());
+  }
+
+  /**
    * Runs {@code spec} on a fresh machine; {@code first} is a first pass already made (reused by
    * sweeps), or null to make one when {@code shadow} asks or the strategy needs it.
    */

@@ -80,22 +80,9 @@ public final class Sweep {
     }
     for (double t : plan.thresholds()) {
       TriggerSpec phase =
-          new TriggerSpec(
-              "phase_aware",
-              Map.of(
-                  "interval",
-                  Long.toString(plan.interval()),
-                  "threshold",
-                  Double.toString(t),
-                  "policy",
-                  plan.policy(),
-                  "predictor",
-                  plan.predictor()));
-      // An oracle needs this threshold's phases from a first pass of its own.
-      SamplingRun.FirstPass f =
-          phase.needsFirstPass()
-              ? withExact(SamplingRun.firstPass(setup, phase, -1), first)
-              : first;
+          TriggerSpec.phaseAware(plan.interval(), plan.policy(), plan.predictor())
+              .with("threshold", Double.toString(t));
+      SamplingRun.FirstPass f = SamplingRun.firstPassFor(setup, phase, first);
       out.add(
           point(
               workload,
@@ -109,11 +96,6 @@ public final class Sweep {
               progress));
     }
     return out;
-  }
-
-  private static SamplingRun.FirstPass withExact(
-      SamplingRun.FirstPass p, SamplingRun.FirstPass exact) {
-    return new SamplingRun.FirstPass(exact.exact(), p.plan(), p.outcome());
   }
 
   private static Point point(
@@ -207,15 +189,7 @@ public final class Sweep {
         List.of(
             new TriggerSpec("periodic", iv),
             new TriggerSpec("random", iv),
-            new TriggerSpec(
-                "phase_aware",
-                Map.of(
-                    "interval",
-                    Long.toString(plan.interval()),
-                    "policy",
-                    plan.policy(),
-                    "predictor",
-                    plan.predictor())));
+            TriggerSpec.phaseAware(plan.interval(), plan.policy(), plan.predictor()));
     Map<String, List<String>> varied =
         Map.of(
             "periodic", List.of("period"),
