@@ -57,6 +57,15 @@ final class BytecodeTranslator {
         .code();
   }
 
+  /**
+   * Whether units' classes carry stack map frames (system property {@code acf.unitFrames}, true by
+   * default; tests set it). ASM's frame computation is 85% of generating a unit (SQLite: 0.45 of
+   * 0.55 s); without frames the JVM's inference verifier takes most of that back (0.2 -> 0.5 s of
+   * class definition), for 4% of SQLite's CPU in all (docs/benchmarks.md, "SQLite's CPU by
+   * thread").
+   */
+  static boolean unitFrames = !"false".equals(System.getProperty("acf.unitFrames"));
+
   /** A defined unit and the bytes of its dispatch method. */
   record Defined(CompiledBlocks code, int methodBytes) {}
 
@@ -78,7 +87,8 @@ final class BytecodeTranslator {
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[1];
     byte[] bytes =
-        classBytes(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory);
+        classBytes(
+            blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, unitFrames);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()
@@ -116,13 +126,15 @@ final class BytecodeTranslator {
         HUGE_METHOD,
         new int[1],
         false,
-        UnitRegisters.DEFAULT_IN_MEMORY);
+        UnitRegisters.DEFAULT_IN_MEMORY,
+        unitFrames);
   }
 
   /**
    * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
    * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large from
-   * {@code limit} bytes of dispatch method, whose size goes to {@code methodBytes[0]}.
+   * {@code limit} bytes of dispatch method, whose size goes to {@code methodBytes[0]}; with stack
+   * map frames when {@code frames} ({@link #unitFrames}).
    */
   private static byte[] classBytes(
       List<Block> blocks,
@@ -132,16 +144,24 @@ final class BytecodeTranslator {
       int limit,
       int[] methodBytes,
       boolean calls,
-      boolean inMemory)
+      boolean inMemory,
+      boolean frames)
       throws TooLarge {
+    // Without frames (acf.unitFrames=false) the class is a Java 6 one, which the JVM verifies by
+    // inference; a unit whose emitted plans load constants (ldc of a dynamic constant needs a
+    // Java 11 class file) is written again with frames.
+    boolean plain = !frames && constants.isEmpty();
     ClassWriter cw =
-        new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+        new ClassWriter(
+            plain
+                ? ClassWriter.COMPUTE_MAXS
+                : ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
           @Override
           protected String getCommonSuperClass(String a, String b) {
             return "java/lang/Object"; // only Throwable handlers merge; no class loading here
           }
         };
-    cw.visit(V17, ACC_FINAL | ACC_SUPER, NAME, null, COMPILED, null);
+    cw.visit(plain ? V1_6 : V17, ACC_FINAL | ACC_SUPER, NAME, null, COMPILED, null);
     cw.visitField(ACC_PRIVATE | ACC_FINAL, "insns", "[[L" + INSN + ";", null, null).visitEnd();
     cw.visitField(ACC_PRIVATE | ACC_VOLATILE, "stale", "Z", null, null).visitEnd();
 
@@ -167,6 +187,11 @@ final class BytecodeTranslator {
 
     int[] blockBytes = new int[blocks.size()];
     methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes, calls, inMemory);
+    if (plain && !constants.isEmpty()) {
+      constants.clear();
+      return classBytes(
+          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, true);
+    }
     if (methodBytes[0] >= limit) {
       throw new TooLarge(blockBytes, methodBytes[0]);
     }

@@ -95,6 +95,30 @@ class TranslationTest {
         .isEqualTo(expected.substring(0, expected.indexOf("--- stderr\n")));
   }
 
+  /**
+   * Units written without stack map frames ({@code acf.unitFrames=false}: Java 6 class files the
+   * JVM verifies by inference) pass verification and run every ISA program as the interpreter does.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("isaPrograms")
+  void unitsWithoutFramesRunEveryIsaProgramAsInterpreted(String name) throws Exception {
+    Run interpreted = run(name, 0, cwd.resolve("interpreted"));
+    Run translated;
+    BytecodeTranslator.unitFrames = false;
+    try {
+      translated = run(name, 1, cwd.resolve("translated"));
+    } finally {
+      BytecodeTranslator.unitFrames = true;
+    }
+    if (interpreted.instructions() > 1000) {
+      assertThat(translated.translated()).isGreaterThan(0L);
+    }
+    assertThat(translated.stdout()).isEqualTo(interpreted.stdout());
+    assertThat(translated.stderr()).isEqualTo(interpreted.stderr());
+    assertThat(translated.exit()).isEqualTo(interpreted.exit());
+    assertThat(translated.instructions()).isEqualTo(interpreted.instructions());
+  }
+
   @Test
   void blocksAreTranslatedOnTheEmulatingThread() throws Exception {
     Machine m =
