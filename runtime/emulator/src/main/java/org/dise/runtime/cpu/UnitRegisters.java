@@ -19,8 +19,12 @@ import org.objectweb.asm.MethodVisitor;
  * registers stay in {@code f[]} in both.
  */
 final class UnitRegisters {
-  /** Whether units keep registers in memory by default ({@code -Dacf.unitRegs=memory|locals}). */
-  static final boolean DEFAULT_IN_MEMORY = inMemory(System.getProperty("acf.unitRegs", "locals"));
+  /**
+   * Whether units keep registers in memory by default ({@code -Dacf.unitRegs=memory|locals}):
+   * memory, with {@link #HELD} registers in locals, cost 3-31% less CPU than locals on the long set
+   * and no workload more (docs/benchmarks.md, "The unit shape on the long set").
+   */
+  static final boolean DEFAULT_IN_MEMORY = inMemory(System.getProperty("acf.unitRegs", "memory"));
 
   static boolean inMemory(String shape) {
     return switch (shape) {
@@ -46,9 +50,10 @@ final class UnitRegisters {
 
   /**
    * In memory, how many of a unit's registers stay in locals all the same (a hybrid, {@code
-   * -Dacf.unitRegsHeld=N}, 0 by default): those its code names most often.
+   * -Dacf.unitRegsHeld=N}, 4 by default: 0 and 8 measured slower on the long set): those its code
+   * names most often.
    */
-  static final int HELD = Integer.getInteger("acf.unitRegsHeld", 0);
+  static final int HELD = Integer.getInteger("acf.unitRegsHeld", 4);
 
   /** In memory: the registers held in locals anyway ({@link #HELD}). */
   private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
