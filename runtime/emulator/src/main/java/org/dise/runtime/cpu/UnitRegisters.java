@@ -9,14 +9,15 @@ import org.objectweb.asm.MethodVisitor;
 
 /**
  * Register allocation of a translated unit, in one of two shapes ({@code -Dacf.unitRegs}). In
- * {@code locals} (the default) the guest integer registers it reads or writes live in JVM locals
- * (two slots each) for the whole unit, loaded at entry and stored at every exit, before every call
- * that reads {@code x[]} and in the fault handler, so that state is precise wherever control leaves
- * the unit. In {@code memory} every read is a load and every write a store of the hart's {@code
- * x[]} ({@code Unsafe.getLong}/{@code putLong}, which C1 turns into one machine access without a
- * bounds check): {@code x[]} is always current, so entries, exits, calls and the fault handler move
- * no register, and no long local lives across the unit for C1's allocator to spill. Floating-point
- * registers stay in {@code f[]} in both.
+ * {@code locals} the guest integer registers it reads or writes live in JVM locals (two slots each)
+ * for the whole unit, loaded at entry and stored at every exit, before every call that reads {@code
+ * x[]} and in the fault handler, so that state is precise wherever control leaves the unit. In
+ * {@code memory} every read is a load and every write a store of the hart's {@code x[]} ({@code
+ * Unsafe.getLong}/{@code putLong}, which C1 turns into one machine access without a bounds check):
+ * {@code x[]} is always current, so entries, exits, calls and the fault handler move no register,
+ * and no long local lives across the unit for C1's allocator to spill; the default holds the {@link
+ * #HELD} registers the unit names most often in locals all the same, as in {@code locals}.
+ * Floating-point registers stay in {@code f[]} in both.
  */
 final class UnitRegisters {
   /**
@@ -229,15 +230,28 @@ final class UnitRegisters {
       mv.visitInsn(LCONST_0);
     } else if (held(reg)) {
       mv.visitVarInsn(LLOAD, slot(reg));
-    } else if (RAW) {
+    } else {
+      element(reg);
+      if (RAW) {
+        mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J", false);
+      } else {
+        mv.visitInsn(LALOAD);
+      }
+    }
+  }
+
+  /**
+   * Pushes what addresses {@code x[reg]}: Unsafe, the array and the element's offset, or (without
+   * Unsafe) the array and the index.
+   */
+  private void element(int reg) {
+    if (RAW) {
       mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
       mv.visitVarInsn(ALOAD, X);
       mv.visitLdcInsn(X_BASE + 8L * reg);
-      mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J", false);
     } else {
       mv.visitVarInsn(ALOAD, X);
       BytecodeTranslator.iconst(mv, reg);
-      mv.visitInsn(LALOAD);
     }
   }
 
@@ -258,16 +272,11 @@ final class UnitRegisters {
     }
     int tmp = regBase; // slot(0): x0 never lives in a local
     mv.visitVarInsn(LSTORE, tmp);
+    element(reg);
+    mv.visitVarInsn(LLOAD, tmp);
     if (RAW) {
-      mv.visitFieldInsn(GETSTATIC, "org/dise/runtime/cpu/UnitRegisters", "U", "L" + UNSAFE + ";");
-      mv.visitVarInsn(ALOAD, X);
-      mv.visitLdcInsn(X_BASE + 8L * reg);
-      mv.visitVarInsn(LLOAD, tmp);
       mv.visitMethodInsn(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V", false);
     } else {
-      mv.visitVarInsn(ALOAD, X);
-      BytecodeTranslator.iconst(mv, reg);
-      mv.visitVarInsn(LLOAD, tmp);
       mv.visitInsn(LASTORE);
     }
   }
