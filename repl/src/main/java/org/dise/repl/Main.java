@@ -4,6 +4,7 @@ import java.util.List;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.UserError;
 import org.dise.repl.common.Version;
+import org.dise.runtime.cpu.EmulatorProperties;
 import org.dise.runtime.profiles.ProfileSinks;
 import org.dise.runtime.sink.SinkProvider;
 import picocli.CommandLine;
@@ -68,12 +69,27 @@ public final class Main implements Runnable {
     return Cli.commandLine().execute(args);
   }
 
+  /**
+   * Says what is wrong with the emulator's {@code -Dacf.*} properties (spec/emulator.md) before
+   * anything runs: false when a value is bad, a warning for a name acf does not read.
+   */
+  static boolean checkProperties() {
+    EmulatorProperties.Problems problems = EmulatorProperties.check();
+    for (String w : problems.warnings()) {
+      System.err.println("acf: warning: " + w);
+    }
+    for (String e : problems.errors()) {
+      System.err.println("acf: " + e);
+    }
+    return problems.errors().isEmpty();
+  }
+
   public static void main(String[] args) {
     // The sinks this application links, named instead of scanned for (SinkProvider.linked).
     SinkProvider.linked(() -> List.of(new ProfileSinks()));
     int status;
     try {
-      status = execute(args);
+      status = checkProperties() ? execute(args) : ExitStatus.USAGE;
     } catch (OutOfMemoryError e) {
       // The guest's address space is bounded (--limit as), so this is the tool's own need.
       System.err.println(

@@ -27,9 +27,7 @@ public final class BlockCompiler {
    * 8,000 it compiled SQLite's units in a third less time, and they ran no slower
    * (spec/emulator.md).
    */
-  static final int UNIT_BYTES =
-      Math.max(
-          500, Math.min(BytecodeTranslator.HUGE_METHOD, Integer.getInteger("acf.unitBytes", 4000)));
+  static final int UNIT_BYTES = EmulatorProperties.UNIT_BYTES.value();
 
   /**
    * Bytes of installed dispatch methods per step of the translation threshold (system property
@@ -40,7 +38,7 @@ public final class BlockCompiler {
    * translated code stays under one step (the examples, interp, chess: at most 0.2 MB) is never
    * affected.
    */
-  static final int FOOTPRINT_STEP = Math.max(0, Integer.getInteger("acf.footprintStep", 256 << 10));
+  static final int FOOTPRINT_STEP = EmulatorProperties.FOOTPRINT_STEP.value();
 
   /** Bytes of the dispatch methods installed so far. */
   private long footprint;

@@ -64,7 +64,7 @@ final class BytecodeTranslator {
    * class definition), for 4% of SQLite's CPU in all (docs/benchmarks.md, "SQLite's CPU by
    * thread").
    */
-  static boolean unitFrames = !"false".equals(System.getProperty("acf.unitFrames"));
+  static boolean unitFrames = Boolean.parseBoolean(EmulatorProperties.UNIT_FRAMES.value());
 
   /** A defined unit and the bytes of its dispatch method. */
   record Defined(CompiledBlocks code, int methodBytes) {}

@@ -53,7 +53,7 @@ final class UnitContext {
    * by default because it measured slower: a third to three quarters fewer dispatcher entries on
    * chess, interp and SQLite, but 10-17% more CPU (docs/benchmarks.md, issue 29).
    */
-  static final int DEFAULT_CALL_DEPTH = Integer.getInteger("acf.callDepth", 0);
+  static final int DEFAULT_CALL_DEPTH = EmulatorProperties.CALL_DEPTH.value();
 
   /** This hart's nesting limit (its block compiler's {@link BlockCompiler#callDepth}). */
   int maxCallDepth = DEFAULT_CALL_DEPTH;
@@ -161,7 +161,7 @@ final class UnitContext {
    * profiling aid, off by default since it costs a store at every exit and an increment in the
    * dispatcher).
    */
-  static final boolean EXIT_STATS = Boolean.getBoolean("acf.exitStats");
+  static final boolean EXIT_STATS = EmulatorProperties.EXIT_STATS.value();
 
   /**
    * Why a unit returned to the dispatcher (with {@link #EXIT_STATS}): an index of {@link

@@ -25,7 +25,7 @@ final class UnitRegisters {
    * memory, with {@link #HELD} registers in locals, cost 3-31% less CPU than locals on the long set
    * and no workload more (docs/benchmarks.md, "The unit shape on the long set").
    */
-  static final boolean DEFAULT_IN_MEMORY = inMemory(System.getProperty("acf.unitRegs", "memory"));
+  static final boolean DEFAULT_IN_MEMORY = inMemory(EmulatorProperties.UNIT_REGS.value());
 
   static boolean inMemory(String shape) {
     return switch (shape) {
@@ -54,7 +54,7 @@ final class UnitRegisters {
    * -Dacf.unitRegsHeld=N}, 4 by default: 0 and 8 measured slower on the long set): those its code
    * names most often.
    */
-  static final int HELD = Integer.getInteger("acf.unitRegsHeld", 4);
+  static final int HELD = EmulatorProperties.UNIT_REGS_HELD.value();
 
   /** In memory: the registers held in locals anyway ({@link #HELD}). */
   private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];

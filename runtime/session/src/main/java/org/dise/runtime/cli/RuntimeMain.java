@@ -67,6 +67,13 @@ public final class RuntimeMain {
       System.out.println("acf-runtime " + version());
       return 0;
     }
+    org.dise.runtime.cpu.EmulatorProperties.Problems problems =
+        org.dise.runtime.cpu.EmulatorProperties.check();
+    problems.warnings().forEach(w -> err.println("acf-runtime: warning: " + w));
+    problems.errors().forEach(e -> err.println("acf-runtime: " + e));
+    if (!problems.errors().isEmpty()) {
+      return 2;
+    }
     if (args.length == 0 || !args[0].equals("run")) {
       err.print("acf-runtime: expected `run`\n" + USAGE);
       return 2;

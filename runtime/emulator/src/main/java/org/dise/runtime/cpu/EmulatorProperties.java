@@ -1,0 +1,232 @@
+package org.dise.runtime.cpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The emulator's tuning knobs, JVM system properties {@code -Dacf.NAME=VALUE} (spec/emulator.md,
+ * "System properties"), declared and checked in one place. The classes that use a knob read it when
+ * they are first loaded, in the middle of a run; {@link #check} reads them all before the run, so
+ * that a bad value is one clear error naming the property and what it takes, instead of an error
+ * inside class initialisation, and a value out of range is refused instead of clamped.
+ */
+public final class EmulatorProperties {
+  private EmulatorProperties() {}
+
+  /** A knob: its property name, the default, and the values it takes. */
+  public abstract static sealed class Knob<T> permits Choice, Count, Flag {
+    final String name;
+
+    Knob(String name) {
+      this.name = name;
+    }
+
+    /** The property's name, with its {@code acf.} prefix. */
+    public String name() {
+      return name;
+    }
+
+    /** What it takes, for messages and the property list. */
+    abstract String values();
+
+    /** The parsed value of {@code text}, or an {@link IllegalArgumentException} saying why not. */
+    abstract T parse(String text);
+
+    abstract T defaultValue();
+
+    /** The value set for this JVM, or the default; a bad value throws, naming the property. */
+    public T value() {
+      return value(System.getProperties());
+    }
+
+    T value(Properties props) {
+      String text = props.getProperty(name);
+      return text == null ? defaultValue() : parse(text.strip());
+    }
+
+    IllegalArgumentException bad(String text) {
+      return new IllegalArgumentException("-D" + name + "=" + text + ": expected " + values());
+    }
+  }
+
+  /** One of a few words. */
+  public static final class Choice extends Knob<String> {
+    private final List<String> words;
+
+    Choice(String name, String... words) {
+      super(name);
+      this.words = List.of(words);
+    }
+
+    @Override
+    String values() {
+      return String.join(" or ", words) + " (default " + words.get(0) + ")";
+    }
+
+    @Override
+    String parse(String text) {
+      if (!words.contains(text)) {
+        throw bad(text);
+      }
+      return text;
+    }
+
+    @Override
+    String defaultValue() {
+      return words.get(0);
+    }
+  }
+
+  /** A whole number in a range. */
+  public static final class Count extends Knob<Integer> {
+    private final int dflt;
+    private final int min;
+    private final int max;
+
+    Count(String name, int dflt, int min, int max) {
+      super(name);
+      this.dflt = dflt;
+      this.min = min;
+      this.max = max;
+    }
+
+    @Override
+    String values() {
+      return "a whole number from " + min + " to " + max + " (default " + dflt + ")";
+    }
+
+    @Override
+    Integer parse(String text) {
+      int n;
+      try {
+        n = Integer.parseInt(text);
+      } catch (NumberFormatException e) {
+        throw bad(text);
+      }
+      if (n < min || n > max) {
+        throw bad(text);
+      }
+      return n;
+    }
+
+    @Override
+    Integer defaultValue() {
+      return dflt;
+    }
+  }
+
+  /** On or off: {@code true} or {@code false}, off by default. */
+  public static final class Flag extends Knob<Boolean> {
+    Flag(String name) {
+      super(name);
+    }
+
+    @Override
+    String values() {
+      return "true or false (default false)";
+    }
+
+    @Override
+    Boolean parse(String text) {
+      return switch (text) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> throw bad(text);
+      };
+    }
+
+    @Override
+    Boolean defaultValue() {
+      return false;
+    }
+  }
+
+  /** Where a translated unit keeps guest registers ({@link UnitRegisters}). */
+  public static final Choice UNIT_REGS = new Choice("acf.unitRegs", "memory", "locals");
+
+  /** How many of a unit's registers stay in locals in the memory shape ({@link UnitRegisters}). */
+  public static final Count UNIT_REGS_HELD = new Count("acf.unitRegsHeld", 4, 0, 31);
+
+  /** The most bytes of a unit's dispatch method ({@link BlockCompiler#UNIT_BYTES}). */
+  public static final Count UNIT_BYTES =
+      new Count("acf.unitBytes", 4000, 500, BytecodeTranslator.HUGE_METHOD);
+
+  /** Bytes of dispatch methods per step of the translation threshold; 0: none. */
+  public static final Count FOOTPRINT_STEP =
+      new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
+
+  /** Whether units' classes carry stack map frames ({@link BytecodeTranslator#unitFrames}). */
+  public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "true", "false");
+
+  /** How deep translated calls nest on the host stack; 0: off ({@link UnitContext}). */
+  public static final Count CALL_DEPTH = new Count("acf.callDepth", 0, 0, 1024);
+
+  /** Whether units record why they return to the dispatcher ({@link UnitContext#EXIT_STATS}). */
+  public static final Flag EXIT_STATS = new Flag("acf.exitStats");
+
+  /** Every knob, in the order spec/emulator.md lists them. */
+  public static final List<Knob<?>> ALL =
+      List.of(
+          UNIT_REGS,
+          UNIT_REGS_HELD,
+          UNIT_BYTES,
+          FOOTPRINT_STEP,
+          UNIT_FRAMES,
+          CALL_DEPTH,
+          EXIT_STATS);
+
+  /**
+   * Properties named {@code acf.*} that are not the emulator's but are known to the tools around it
+   * (the test suites' switches), so that setting them is no typo.
+   */
+  private static final List<String> OTHERS =
+      List.of("acf.updateGolden", "acf.updateDocs", "acf.fuzzSeed", "acf.fuzzSeconds");
+
+  /** What is wrong with the knobs set in this JVM: empty when all is well. */
+  public static Problems check() {
+    return check(System.getProperties());
+  }
+
+  /** {@link #check()} over the given properties. */
+  static Problems check(Properties props) {
+    List<String> errors = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
+    for (String key : props.stringPropertyNames()) {
+      if (!key.startsWith("acf.")) {
+        continue;
+      }
+      Knob<?> knob = named(key);
+      if (knob != null) {
+        try {
+          knob.value(props);
+        } catch (IllegalArgumentException e) {
+          errors.add(e.getMessage());
+        }
+      } else if (!OTHERS.contains(key)) {
+        warnings.add("-D" + key + " is not a property acf reads (it has: " + names() + ")");
+      }
+    }
+    return new Problems(List.copyOf(errors), List.copyOf(warnings));
+  }
+
+  private static Knob<?> named(String key) {
+    for (Knob<?> k : ALL) {
+      if (k.name.equals(key)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  private static String names() {
+    List<String> names = new ArrayList<>();
+    for (Knob<?> k : ALL) {
+      names.add(k.name);
+    }
+    return String.join(", ", names);
+  }
+
+  /** Bad values (the run must not start) and unknown names (probably typos). */
+  public record Problems(List<String> errors, List<String> warnings) {}
+}
