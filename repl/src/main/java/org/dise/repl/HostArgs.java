@@ -46,7 +46,12 @@ final class HostArgs {
    * lost) or cannot be found.
    */
   static byte[] raw(String value) {
-    if (value.chars().allMatch(c -> c < 0x80)) {
+    // A loop rather than chars().allMatch: a plain run's start-up loads no stream classes.
+    int i = 0;
+    while (i < value.length() && value.charAt(i) < 0x80) {
+      i++;
+    }
+    if (i == value.length()) {
       return null;
     }
     Charset jnu = jnu();

@@ -294,8 +294,7 @@ public final class RunCommand implements Callable<Integer> {
         onUnsupported,
         limits,
         // The bytes typed, whatever the locale.
-        new RunGuest.Environment(
-            env.stream().map(HostArgs::guestText).toList(), clearEnv, envFromHost),
+        new RunGuest.Environment(guestTexts(env), clearEnv, envFromHost),
         files.values());
   }
 
@@ -431,6 +430,24 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   private static boolean isAscii(String s) {
-    return s.chars().allMatch(c -> c < 128);
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 128) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Each of {@code values} as {@link HostArgs#guestText} gives it, unmodifiable. Loops rather than
+   * streams here and in {@link #isAscii}: every plain run passes through them, and a stream
+   * pipeline loaded about 40 classes at start-up (docs/benchmarks.md, "Start-up, fifth pass").
+   */
+  private static List<String> guestTexts(List<String> values) {
+    List<String> out = new ArrayList<>(values.size());
+    for (String v : values) {
+      out.add(HostArgs.guestText(v));
+    }
+    return java.util.Collections.unmodifiableList(out);
   }
 }

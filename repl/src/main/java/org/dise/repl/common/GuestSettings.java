@@ -196,10 +196,18 @@ public final class GuestSettings {
 
   public Machine.Options options(Path cwd, PrintStream notices) {
     Sandbox sandbox = new Sandbox(cwd);
-    allowRead.forEach(d -> sandbox.allowRead(cwd.resolve(d)));
-    allowWrite.forEach(d -> sandbox.allowWrite(cwd.resolve(d)));
+    // Loops rather than forEach with lambdas: each lambda is a call site linked in every run's
+    // start-up (docs/benchmarks.md, "Start-up, fifth pass").
+    for (Path d : allowRead) {
+      sandbox.allowRead(cwd.resolve(d));
+    }
+    for (Path d : allowWrite) {
+      sandbox.allowWrite(cwd.resolve(d));
+    }
     sandbox.protectLater(AcfState::paths); // read when a check needs them (the config file)
-    protect.forEach(p -> sandbox.protect(cwd.resolve(p)));
+    for (Path p : protect) {
+      sandbox.protect(cwd.resolve(p));
+    }
     GuestLimits l = sandbox.limits();
     for (String s : limits) {
       l = l.with(s); // checked when set

@@ -75,8 +75,12 @@ public record RunGuest(
      * Into {@code guest}, each folder as {@code as} gives it (the REPL: absolute, as it may cd).
      */
     void applyTo(GuestSettings guest, UnaryOperator<Path> as) {
-      allowRead.forEach(d -> guest.allowRead(as.apply(d)));
-      allowWrite.forEach(d -> guest.allowWrite(as.apply(d)));
+      for (Path d : allowRead) {
+        guest.allowRead(as.apply(d));
+      }
+      for (Path d : allowWrite) {
+        guest.allowWrite(as.apply(d));
+      }
       if (sysroot != null) {
         guest.sysroot(as.apply(sysroot));
       }
@@ -147,8 +151,13 @@ public record RunGuest(
         .onUnsupported(onUnsupported, "--on-unsupported")
         .env(base);
     files.applyTo(guest, as);
-    limits.forEach(l -> guest.limit(l, "--limit"));
-    env.set().forEach(v -> guest.set(v, "--env"));
+    // Loops, not forEach with a lambda: one call site fewer to link in every run's start-up.
+    for (String l : limits) {
+      guest.limit(l, "--limit");
+    }
+    for (String v : env.set()) {
+      guest.set(v, "--env");
+    }
     return guest;
   }
 
