@@ -91,12 +91,7 @@ class BranchTranslationTest {
       0x00200513, // addi a0, x0, 2
       UnitChainTest.jal(0, 0) // the run's end: it stays here until its step limit
     };
-    byte[] bytes = new byte[code.length * 4];
-    for (int i = 0; i < code.length; i++) {
-      for (int k = 0; k < 4; k++) {
-        bytes[4 * i + k] = (byte) (code[i] >>> (8 * k));
-      }
-    }
+    byte[] bytes = TranslationTest.words(code);
     mem.poke(BASE, bytes, 0, bytes.length);
     Cpu cpu = new Cpu(mem, c -> {});
     if (translate) {
