@@ -2,12 +2,16 @@ package org.dise.runtime.cpu;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.SemanticsTable;
@@ -66,6 +70,35 @@ final class BytecodeTranslator {
    */
   static boolean unitFrames = Boolean.parseBoolean(EmulatorProperties.UNIT_FRAMES.value());
 
+  /** Where units' class files are written (system property {@code acf.dumpUnits}), or null. */
+  private static volatile Path dumpDir =
+      EmulatorProperties.DUMP_UNITS.value().isEmpty()
+          ? null
+          : Path.of(EmulatorProperties.DUMP_UNITS.value());
+
+  private static final AtomicInteger DUMPED = new AtomicInteger();
+
+  /**
+   * With {@code acf.dumpUnits=DIR}: writes the unit's class file as {@code DIR/unit-N-PC.class} (N
+   * its number in this run, PC its first block's address in hex), for {@code javap -c -p}; a
+   * directory that cannot be written is said once on stderr and the run goes on without dumps.
+   */
+  private static void dump(List<Block> blocks, byte[] bytes) {
+    Path dir = dumpDir;
+    if (dir == null) {
+      return;
+    }
+    String name =
+        "unit-" + DUMPED.incrementAndGet() + "-" + Long.toHexString(blocks.get(0).start) + ".class";
+    try {
+      Files.createDirectories(dir);
+      Files.write(dir.resolve(name), bytes);
+    } catch (IOException | RuntimeException e) {
+      dumpDir = null;
+      System.err.println("acf: -Dacf.dumpUnits=" + dir + ": cannot write " + name + ": " + e);
+    }
+  }
+
   /** A defined unit and the bytes of its dispatch method. */
   record Defined(CompiledBlocks code, int methodBytes) {}
 
@@ -89,6 +122,7 @@ final class BytecodeTranslator {
     byte[] bytes =
         classBytes(
             blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, unitFrames);
+    dump(blocks, bytes);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup =
         MethodHandles.lookup()

@@ -15,7 +15,7 @@ public final class EmulatorProperties {
   private EmulatorProperties() {}
 
   /** A knob: its property name, the default, and the values it takes. */
-  public abstract static sealed class Knob<T> permits Choice, Count, Flag {
+  public abstract static sealed class Knob<T> permits Choice, Count, Flag, Text {
     final String name;
 
     Knob(String name) {
@@ -142,6 +142,31 @@ public final class EmulatorProperties {
     }
   }
 
+  /** Any text (a path), empty (off) by default. */
+  public static final class Text extends Knob<String> {
+    Text(String name) {
+      super(name);
+    }
+
+    @Override
+    String values() {
+      return "a directory (default none)";
+    }
+
+    @Override
+    String parse(String text) {
+      if (text.isEmpty()) {
+        throw bad(text);
+      }
+      return text;
+    }
+
+    @Override
+    String defaultValue() {
+      return "";
+    }
+  }
+
   /** Where a translated unit keeps guest registers ({@link UnitRegisters}). */
   public static final Choice UNIT_REGS = new Choice("acf.unitRegs", "memory", "locals");
 
@@ -165,6 +190,18 @@ public final class EmulatorProperties {
   /** Whether units record why they return to the dispatcher ({@link UnitContext#EXIT_STATS}). */
   public static final Flag EXIT_STATS = new Flag("acf.exitStats");
 
+  /**
+   * Whether a conditional branch is one long compare and jump ({@link InsnEmitter}) instead of its
+   * {@link Semantics} method's boolean and a test of it.
+   */
+  public static final Choice COMPARE_JUMP = new Choice("acf.compareJump", "true", "false");
+
+  /** Whether lbu and lhu zero-extend the loaded int before widening it ({@link InsnEmitter}). */
+  public static final Choice INT_ZERO_EXTEND = new Choice("acf.intZeroExtend", "true", "false");
+
+  /** A directory each translated unit's class file is written to, for javap; none by default. */
+  public static final Text DUMP_UNITS = new Text("acf.dumpUnits");
+
   /** Every knob, in the order spec/emulator.md lists them. */
   public static final List<Knob<?>> ALL =
       List.of(
@@ -174,7 +211,10 @@ public final class EmulatorProperties {
           FOOTPRINT_STEP,
           UNIT_FRAMES,
           CALL_DEPTH,
-          EXIT_STATS);
+          EXIT_STATS,
+          COMPARE_JUMP,
+          INT_ZERO_EXTEND,
+          DUMP_UNITS);
 
   /**
    * Properties named {@code acf.*} that are not the emulator's but are known to the tools around it

@@ -20,6 +20,20 @@ final class InsnEmitter {
   private static final String CTX = "org/dise/runtime/cpu/UnitContext";
   private static final String FPU = "org/dise/runtime/cpu/Fpu";
 
+  /**
+   * Whether a conditional branch is one long compare and jump (system property {@code
+   * acf.compareJump}, true by default; tests set it): {@code lcmp} and {@code ifxx}, which C1
+   * compiles to one cmp and jcc, instead of the {@link Semantics} method's boolean (a compare, a
+   * select of 0 or 1) and a test of it.
+   */
+  static boolean compareJump = Boolean.parseBoolean(EmulatorProperties.COMPARE_JUMP.value());
+
+  /**
+   * Whether lbu and lhu mask the loaded int before widening it (system property {@code
+   * acf.intZeroExtend}, true by default; tests set it), instead of widening and masking the long.
+   */
+  static boolean intZeroExtend = Boolean.parseBoolean(EmulatorProperties.INT_ZERO_EXTEND.value());
+
   private final MethodVisitor mv;
   private final UnitRegisters regs;
   private final MemoryAccess memory;
@@ -117,6 +131,13 @@ final class InsnEmitter {
       regs.fput(d.rd);
       return;
     }
+    if (e.unsigned() && width < 4 && intZeroExtend) {
+      BytecodeTranslator.iconst(mv, (1 << (8 * width)) - 1); // whatever the int's upper bits
+      mv.visitInsn(IAND);
+      mv.visitInsn(I2L);
+      regs.put(d);
+      return;
+    }
     if (width == 1) {
       mv.visitInsn(I2B); // the fast path's byte and mem.lb's int alike
     }
@@ -185,12 +206,51 @@ final class InsnEmitter {
 
   /** A conditional branch: leaves the block for the taken or the next pc. */
   private void branch(DecodedInsn d, SemanticsTable.Entry e) {
-    compute(d, e);
     Label taken = new Label();
-    mv.visitJumpInsn(IFNE, taken);
+    if (compareJump) {
+      compareJump(d, taken);
+    } else {
+      compute(d, e);
+      mv.visitJumpInsn(IFNE, taken);
+    }
     exitConst(d.npc);
     mv.visitLabel(taken);
     exitConst(d.pc + d.imm);
+  }
+
+  /**
+   * Jumps to {@code taken} when the branch's condition holds: rs1 and rs2 compared by {@code lcmp}
+   * (x0 as the constant 0), then one {@code ifxx}. An unsigned compare flips both operands' sign
+   * bits first ({@code a <u b} exactly when {@code a ^ MIN < b ^ MIN}; x0 flipped is the constant
+   * MIN), so that it too is one compare and jump.
+   */
+  private void compareJump(DecodedInsn d, Label taken) {
+    boolean unsigned = d.exec == Op.BLTU || d.exec == Op.BGEU;
+    operand(d.rs1, unsigned);
+    operand(d.rs2, unsigned);
+    mv.visitInsn(LCMP);
+    mv.visitJumpInsn(
+        switch (d.exec) {
+          case BEQ -> IFEQ;
+          case BNE -> IFNE;
+          case BLT, BLTU -> IFLT;
+          case BGE, BGEU -> IFGE;
+          default -> throw new IllegalArgumentException("not a branch: " + d.exec.mnemonic());
+        },
+        taken);
+  }
+
+  /** Pushes register {@code reg}, its sign bit flipped when {@code flip}. */
+  private void operand(int reg, boolean flip) {
+    if (reg == 0) {
+      BytecodeTranslator.lconst(mv, flip ? Long.MIN_VALUE : 0);
+      return;
+    }
+    regs.get(reg);
+    if (flip) {
+      BytecodeTranslator.lconst(mv, Long.MIN_VALUE);
+      mv.visitInsn(LXOR);
+    }
   }
 
   /** An A instruction: the cpu keeps the reservation; rd gets the old value. */

@@ -38,6 +38,7 @@ class EmulatorPropertiesTest {
             "acf.unitBytes", " 8000 ",
             "acf.callDepth", "48",
             "acf.exitStats", "true",
+            "acf.dumpUnits", "/tmp/units",
             "acf.updateGolden", "true");
     assertThat(EmulatorProperties.check(p).errors()).isEmpty();
     assertThat(EmulatorProperties.check(p).warnings()).isEmpty();
@@ -45,6 +46,8 @@ class EmulatorPropertiesTest {
     assertThat(EmulatorProperties.UNIT_BYTES.value(p)).isEqualTo(8000);
     assertThat(EmulatorProperties.CALL_DEPTH.value(p)).isEqualTo(48);
     assertThat(EmulatorProperties.EXIT_STATS.value(p)).isTrue();
+    assertThat(EmulatorProperties.DUMP_UNITS.value(p)).isEqualTo("/tmp/units");
+    assertThat(EmulatorProperties.DUMP_UNITS.value(props())).isEmpty();
   }
 
   @Test
@@ -55,13 +58,15 @@ class EmulatorPropertiesTest {
                 "acf.unitRegs", "foo",
                 "acf.unitBytes", "99999",
                 "acf.unitRegsHeld", "four",
-                "acf.exitStats", "yes"));
+                "acf.exitStats", "yes",
+                "acf.dumpUnits", " "));
     assertThat(problems.errors())
         .containsExactly(
             "-Dacf.unitRegs=foo: expected memory or locals (default memory)",
             "-Dacf.unitBytes=99999: expected a whole number from 500 to 8000 (default 4000)",
             "-Dacf.unitRegsHeld=four: expected a whole number from 0 to 31 (default 4)",
-            "-Dacf.exitStats=yes: expected true or false (default false)");
+            "-Dacf.exitStats=yes: expected true or false (default false)",
+            "-Dacf.dumpUnits=: expected a directory (default none)");
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,

@@ -381,7 +381,7 @@ class TranslationTest {
         .isEmpty();
   }
 
-  private static byte[] words(int... code) {
+  static byte[] words(int... code) {
     byte[] b = new byte[code.length * 4];
     for (int i = 0; i < code.length; i++) {
       for (int k = 0; k < 4; k++) {
