@@ -40,6 +40,38 @@ final class BytecodeTranslator {
   /** The units' superclass (an abstract class: the dispatcher's call goes through the vtable). */
   private static final String COMPILED = "org/dise/runtime/cpu/CompiledBlocks";
 
+  /**
+   * The unit's class written again with ASM's frames: after {@code frames} (the first attempt's)
+   * left no frames for a unit with constants, or when emitted frames could not be relied on (a
+   * fallback, counted).
+   */
+  private static byte[] withAsmFrames(
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      List<Object> constants,
+      int limit,
+      int[] methodBytes,
+      boolean calls,
+      boolean inMemory,
+      UnitFrames.Mode frames)
+      throws TooLarge {
+    if (frames == UnitFrames.Mode.EMITTED) {
+      UnitFrames.FALLBACKS.incrementAndGet();
+    }
+    constants.clear();
+    return classBytes(
+        blocks,
+        observed,
+        stage,
+        constants,
+        limit,
+        methodBytes,
+        calls,
+        inMemory,
+        UnitFrames.Mode.ASM);
+  }
+
   /** {@code MethodHandles.classDataAt}: a constant of the unit's class data, resolved once. */
   private static final Handle CLASS_DATA_AT =
       new Handle(
@@ -59,10 +91,12 @@ final class BytecodeTranslator {
 
   /**
    * How units' classes get their stack map frames (system property {@code acf.unitFrames}: {@code
-   * emitted} by default, {@code asm} or {@code false}; tests set it). ASM's frame computation is
+   * asm} by default, {@code emitted} or {@code false}; tests set it). ASM's frame computation is
    * 85% of generating a unit (SQLite: 0.45 of 0.55 s); without frames the JVM's inference verifier
    * takes most of that back (docs/benchmarks.md, "SQLite's CPU by thread"); written by the
-   * emitters' own model ({@link UnitFrames}) they cost a pass over the code.
+   * emitters' own model ({@link UnitFrames}) they cost a pass over the code, which SQLite gains
+   * from, but chess and interp ran slower with them (docs/benchmarks.md, "Units write their own
+   * stack map frames"), so they are opt-in.
    */
   static UnitFrames.Mode unitFrames = UnitFrames.Mode.of(EmulatorProperties.UNIT_FRAMES.value());
 
@@ -98,19 +132,9 @@ final class BytecodeTranslator {
         throw e;
       }
       // The emitted frames were wrong where the model could not tell: ASM's instead.
-      UnitFrames.FALLBACKS.incrementAndGet();
-      constants.clear();
       bytes =
-          classBytes(
-              blocks,
-              observed,
-              stage,
-              constants,
-              limit,
-              methodBytes,
-              calls,
-              inMemory,
-              UnitFrames.Mode.ASM);
+          withAsmFrames(
+              blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
       lookup = defineUnit(bytes, constants);
     }
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
@@ -225,20 +249,8 @@ final class BytecodeTranslator {
       unsure[0] = true; // the frame model met code whose types it cannot follow: ASM's frames
     }
     if (plain && !constants.isEmpty() || unsure[0]) {
-      if (unsure[0]) {
-        UnitFrames.FALLBACKS.incrementAndGet();
-      }
-      constants.clear();
-      return classBytes(
-          blocks,
-          observed,
-          stage,
-          constants,
-          limit,
-          methodBytes,
-          calls,
-          inMemory,
-          UnitFrames.Mode.ASM);
+      return withAsmFrames(
+          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
     }
     if (methodBytes[0] >= limit) {
       throw new TooLarge(blockBytes, methodBytes[0]);
@@ -268,18 +280,8 @@ final class BytecodeTranslator {
     lk.visitMaxs(0, 0);
     lk.visitEnd();
     if (lkFrames != null && lkFrames.failed()) {
-      UnitFrames.FALLBACKS.incrementAndGet();
-      constants.clear();
-      return classBytes(
-          blocks,
-          observed,
-          stage,
-          constants,
-          limit,
-          methodBytes,
-          calls,
-          inMemory,
-          UnitFrames.Mode.ASM);
+      return withAsmFrames(
+          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
     }
     cw.visitEnd();
     return cw.toByteArray();

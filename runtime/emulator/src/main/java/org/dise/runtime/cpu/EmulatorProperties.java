@@ -157,7 +157,7 @@ public final class EmulatorProperties {
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
 
   /** How units' classes get stack map frames ({@link BytecodeTranslator#unitFrames}). */
-  public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "emitted", "asm", "false");
+  public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "asm", "emitted", "false");
 
   /** How deep translated calls nest on the host stack; 0: off ({@link UnitContext}). */
   public static final Count CALL_DEPTH = new Count("acf.callDepth", 0, 0, 1024);
