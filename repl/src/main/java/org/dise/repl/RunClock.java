@@ -42,7 +42,11 @@ final class RunClock {
 
   void printStats(long instructions) {
     System.err.printf(
-        "stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f%n",
-        instructions, seconds, instructions / seconds / 1e6, cpuSeconds);
+        "stats: instructions=%d seconds=%.3f mips=%.1f cpu_seconds=%.3f frame_fallbacks=%d%n",
+        instructions,
+        seconds,
+        instructions / seconds / 1e6,
+        cpuSeconds,
+        org.dise.runtime.cpu.Cpu.unitFrameFallbacks());
   }
 }

@@ -82,8 +82,9 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--stats",
       description =
-          "Print 'stats: instructions=<n> seconds=<s> mips=<m> cpu_seconds=<c>' on"
-              + " stderr at the end (cpu: the guest thread's CPU time).")
+          "Print 'stats: instructions=<n> seconds=<s> mips=<m> cpu_seconds=<c>"
+              + " frame_fallbacks=<f>' on stderr at the end (cpu: the guest thread's CPU time;"
+              + " f: units written again with ASM's stack map frames, acf.unitFrames).")
   boolean stats;
 
   /**

@@ -150,9 +150,9 @@ final class BlockEmitter {
       BytecodeTranslator.lconst(mv, 0);
       mv.visitInsn(LCMP);
       mv.visitJumpInsn(IFNE, o.call);
-      mv.visitLabel(o.plain);
+      UnitFrames.anchor(mv, o.plain); // out-of-line code comes back to both
       returned = insns.insn(d, i);
-      mv.visitLabel(o.after);
+      UnitFrames.anchor(mv, o.after);
     }
     if (!returned) {
       insns.exitConst(b.end);
@@ -198,10 +198,12 @@ final class BlockEmitter {
 
   /**
    * Registers the try range of every tagged instruction's call with {@code handler} (before the
-   * unit's own range, so that it takes precedence); {@code leave} is the unit's exit.
+   * unit's own range, so that it takes precedence); {@code leave} is the unit's exit. False when
+   * the unit has no tagged instruction: then nothing reaches the handler.
    */
-  void taggedHandler(Label handler, Label leave) {
+  boolean taggedHandler(Label handler, Label leave) {
     this.leave = leave;
+    boolean any = false;
     for (int id = 0; id < blocks.size(); id++) {
       DecodedInsn[] insns = blocks.get(id).insns;
       for (int i = 0; i < insns.length; i++) {
@@ -212,9 +214,11 @@ final class BlockEmitter {
           Label[] range = {new Label(), new Label()};
           taggedCalls[id][i] = range;
           mv.visitTryCatchBlock(range[0], range[1], handler, "java/lang/RuntimeException");
+          any = true;
         }
       }
     }
+    return any;
   }
 
   /**

@@ -44,6 +44,38 @@ final class BytecodeTranslator {
   /** The units' superclass (an abstract class: the dispatcher's call goes through the vtable). */
   private static final String COMPILED = "org/dise/runtime/cpu/CompiledBlocks";
 
+  /**
+   * The unit's class written again with ASM's frames: after {@code frames} (the first attempt's)
+   * left no frames for a unit with constants, or when emitted frames could not be relied on (a
+   * fallback, counted).
+   */
+  private static byte[] withAsmFrames(
+      List<Block> blocks,
+      boolean observed,
+      DecodeStage stage,
+      List<Object> constants,
+      int limit,
+      int[] methodBytes,
+      boolean calls,
+      boolean inMemory,
+      UnitFrames.Mode frames)
+      throws TooLarge {
+    if (frames == UnitFrames.Mode.EMITTED) {
+      UnitFrames.FALLBACKS.incrementAndGet();
+    }
+    constants.clear();
+    return classBytes(
+        blocks,
+        observed,
+        stage,
+        constants,
+        limit,
+        methodBytes,
+        calls,
+        inMemory,
+        UnitFrames.Mode.ASM);
+  }
+
   /** {@code MethodHandles.classDataAt}: a constant of the unit's class data, resolved once. */
   private static final Handle CLASS_DATA_AT =
       new Handle(
@@ -62,13 +94,15 @@ final class BytecodeTranslator {
   }
 
   /**
-   * Whether units' classes carry stack map frames (system property {@code acf.unitFrames}, true by
-   * default; tests set it). ASM's frame computation is 85% of generating a unit (SQLite: 0.45 of
-   * 0.55 s); without frames the JVM's inference verifier takes most of that back (0.2 -> 0.5 s of
-   * class definition), for 4% of SQLite's CPU in all (docs/benchmarks.md, "SQLite's CPU by
-   * thread").
+   * How units' classes get their stack map frames (system property {@code acf.unitFrames}: {@code
+   * asm} by default, {@code emitted} or {@code false}; tests set it). ASM's frame computation is
+   * 85% of generating a unit (SQLite: 0.45 of 0.55 s); without frames the JVM's inference verifier
+   * takes most of that back (docs/benchmarks.md, "SQLite's CPU by thread"); written by the
+   * emitters' own model ({@link UnitFrames}) they cost a pass over the code, which SQLite gains
+   * from, but chess and interp ran slower with them (docs/benchmarks.md, "Units write their own
+   * stack map frames"), so they are opt-in.
    */
-  static boolean unitFrames = Boolean.parseBoolean(EmulatorProperties.UNIT_FRAMES.value());
+  static UnitFrames.Mode unitFrames = UnitFrames.Mode.of(EmulatorProperties.UNIT_FRAMES.value());
 
   /** Where units' class files are written (system property {@code acf.dumpUnits}), or null. */
   private static volatile Path dumpDir =
@@ -119,15 +153,24 @@ final class BytecodeTranslator {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[1];
+    UnitFrames.Mode frames = unitFrames;
     byte[] bytes =
-        classBytes(
-            blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, unitFrames);
+        classBytes(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
     dump(blocks, bytes);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
-    MethodHandles.Lookup lookup =
-        MethodHandles.lookup()
-            .defineHiddenClassWithClassData(
-                bytes, List.copyOf(constants), true, MethodHandles.Lookup.ClassOption.NESTMATE);
+    MethodHandles.Lookup lookup;
+    try {
+      lookup = defineUnit(bytes, constants);
+    } catch (VerifyError e) {
+      if (frames != UnitFrames.Mode.EMITTED) {
+        throw e;
+      }
+      // The emitted frames were wrong where the model could not tell: ASM's instead.
+      bytes =
+          withAsmFrames(
+              blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+      lookup = defineUnit(bytes, constants);
+    }
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
     for (int i = 0; i < blocks.size(); i++) {
       insns[i] = blocks.get(i).insns;
@@ -139,6 +182,13 @@ final class BytecodeTranslator {
                 .getDeclaredConstructor(DecodedInsn[][].class)
                 .newInstance((Object) insns);
     return new Defined(code, methodBytes[0]);
+  }
+
+  private static MethodHandles.Lookup defineUnit(byte[] bytes, List<Object> constants)
+      throws IllegalAccessException {
+    return MethodHandles.lookup()
+        .defineHiddenClassWithClassData(
+            bytes, List.copyOf(constants), true, MethodHandles.Lookup.ClassOption.NESTMATE);
   }
 
   /** The class file of a unit (public for tests that inspect or verify it). */
@@ -168,7 +218,7 @@ final class BytecodeTranslator {
    * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
    * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large from
    * {@code limit} bytes of dispatch method, whose size goes to {@code methodBytes[0]}; with stack
-   * map frames when {@code frames} ({@link #unitFrames}).
+   * map frames as {@code frames} says ({@link #unitFrames}).
    */
   private static byte[] classBytes(
       List<Block> blocks,
@@ -179,15 +229,16 @@ final class BytecodeTranslator {
       int[] methodBytes,
       boolean calls,
       boolean inMemory,
-      boolean frames)
+      UnitFrames.Mode frames)
       throws TooLarge {
     // Without frames (acf.unitFrames=false) the class is a Java 6 one, which the JVM verifies by
     // inference; a unit whose emitted plans load constants (ldc of a dynamic constant needs a
-    // Java 11 class file) is written again with frames.
-    boolean plain = !frames && constants.isEmpty();
+    // Java 11 class file) is written again with ASM's frames.
+    boolean plain = frames == UnitFrames.Mode.NONE && constants.isEmpty();
+    boolean emitted = frames == UnitFrames.Mode.EMITTED;
     ClassWriter cw =
         new ClassWriter(
-            plain
+            plain || emitted
                 ? ClassWriter.COMPUTE_MAXS
                 : ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
           @Override
@@ -220,11 +271,20 @@ final class BytecodeTranslator {
     inv.visitEnd();
 
     int[] blockBytes = new int[blocks.size()];
-    methodBytes[0] = runMethod(cw, blocks, observed, stage, constants, blockBytes, calls, inMemory);
-    if (plain && !constants.isEmpty()) {
-      constants.clear();
-      return classBytes(
-          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, true);
+    boolean[] unsure = new boolean[1];
+    try {
+      methodBytes[0] =
+          runMethod(
+              cw, blocks, observed, stage, constants, blockBytes, calls, inMemory, emitted, unsure);
+    } catch (RuntimeException e) {
+      if (!emitted) {
+        throw e;
+      }
+      unsure[0] = true; // the frame model met code whose types it cannot follow: ASM's frames
+    }
+    if (plain && !constants.isEmpty() || unsure[0]) {
+      return withAsmFrames(
+          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
     }
     if (methodBytes[0] >= limit) {
       throw new TooLarge(blockBytes, methodBytes[0]);
@@ -243,11 +303,20 @@ final class BytecodeTranslator {
       clinit.visitEnd();
     }
     MethodVisitor lk = cw.visitMethod(ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", null, null);
+    UnitFrames lkFrames =
+        emitted ? new UnitFrames(NAME, ACC_PRIVATE | ACC_STATIC, "lookup", "(J)I", lk) : null;
+    if (lkFrames != null) {
+      lk = lkFrames;
+    }
     lk.visitCode();
     lookup(lk, blocks);
     lk.visitInsn(IRETURN);
     lk.visitMaxs(0, 0);
     lk.visitEnd();
+    if (lkFrames != null && lkFrames.failed()) {
+      return withAsmFrames(
+          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+    }
     cw.visitEnd();
     return cw.toByteArray();
   }
@@ -308,9 +377,15 @@ final class BytecodeTranslator {
       List<Object> constants,
       int[] blockBytes,
       boolean callSites,
-      boolean inMemory) {
-    MethodVisitor mv =
-        cw.visitMethod(ACC_PUBLIC, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", null, null);
+      boolean inMemory,
+      boolean emitted,
+      boolean[] unsure) {
+    String desc = "(IL" + CTX + ";[J[JL" + MEM + ";J)J";
+    MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", desc, null, null);
+    UnitFrames frames = emitted ? new UnitFrames(NAME, ACC_PUBLIC, "run", desc, mv) : null;
+    if (frames != null) {
+      mv = frames;
+    }
     mv.visitCode();
     Map<Long, Integer> ids = new HashMap<>();
     for (int i = 0; i < blocks.size(); i++) {
@@ -342,11 +417,12 @@ final class BytecodeTranslator {
     // x[] before it faulted, so they must not be stored again.
     Label partHandler = new Label();
     Label leave = new Label();
-    code.taggedHandler(partHandler, leave);
+    boolean tagged = code.taggedHandler(partHandler, leave);
     // A call into another unit has its own handler too: the callee stored its registers and
     // named the faulting instruction; the caller only adds its own count.
     Label callHandler = new Label();
     CallSite[] calls = new CallSite[blocks.size()];
+    boolean anyCall = false;
     for (int i = 0; i < blocks.size(); i++) {
       DecodedInsn last = blocks.get(i).insns[blocks.get(i).insns.length - 1];
       if (callSites && isCall(last)) {
@@ -355,21 +431,25 @@ final class BytecodeTranslator {
                 new Label(), new Label(), new Label(), UnitContext.exitKindOf(last), last.npc);
         mv.visitTryCatchBlock(
             calls[i].from, calls[i].to, callHandler, "java/lang/RuntimeException");
+        anyCall = true;
       }
     }
     mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
+    if (frames != null) {
+      frames.declareState(); // what handlers see, and what the dispatch loop carries
+    }
     mv.visitLabel(tryStart);
-    mv.visitLabel(loop);
+    UnitFrames.anchor(mv, loop);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitTableSwitchInsn(0, blocks.size() - 1, dflt, cases);
     for (int i = 0; i < blocks.size(); i++) {
       Block b = blocks.get(i);
       DecodedInsn last = b.insns[b.insns.length - 1];
       int len = b.insns.length;
-      mv.visitLabel(cases[i]);
+      UnitFrames.anchor(mv, cases[i]);
       boolean selfLoop = last.target() == b.start;
       Label top = new Label();
-      mv.visitLabel(top);
+      UnitFrames.anchor(mv, top);
       // if (n + len > budget) { cpu.unitSteps = n; return start; }
       Label fits = new Label();
       mv.visitVarInsn(LLOAD, R_N);
@@ -484,8 +564,10 @@ final class BytecodeTranslator {
     // A handler's entry must not be reached by normal flow (C1 refuses to compile such a
     // method), so both handlers jump to the shared part.
     Label common = new Label();
-    mv.visitLabel(partHandler);
-    mv.visitJumpInsn(GOTO, common);
+    if (tagged) { // else no code: nothing reaches it, and dead code would need a frame
+      mv.visitLabel(partHandler);
+      mv.visitJumpInsn(GOTO, common);
+    }
     mv.visitLabel(handler);
     // A unit that writes no register stores nothing here: without the NOP, handler and common
     // would share a bytecode index that partHandler's goto reaches, and C1 refuses the method.
@@ -515,21 +597,24 @@ final class BytecodeTranslator {
     mv.visitInsn(ATHROW);
     // catch (RuntimeException e) around a call into another unit: the caller's count comes
     // back, and the instructions it ran before the call count as retired.
-    mv.visitLabel(callHandler);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitInsn(DUP);
-    mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitInsn(LADD);
-    mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
-    mv.visitInsn(ATHROW);
+    if (anyCall) { // else nothing reaches it
+      mv.visitLabel(callHandler);
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitVarInsn(LLOAD, R_N);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitInsn(DUP);
+      mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
+      mv.visitVarInsn(LLOAD, R_N);
+      mv.visitInsn(LADD);
+      mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+      mv.visitInsn(ATHROW);
+    }
     Label end = new Label();
     mv.visitLabel(end);
     mv.visitMaxs(0, 0);
     mv.visitEnd();
+    unsure[0] = frames != null && frames.failed();
     blockShares(cases, blocksEnd.getOffset(), end.getOffset(), blockBytes);
     return end.getOffset();
   }

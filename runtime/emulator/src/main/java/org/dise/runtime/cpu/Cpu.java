@@ -12,6 +12,14 @@ import org.dise.runtime.mem.Memory;
  * translated code may call and write ({@link UnitContext}).
  */
 public final class Cpu extends HartState implements GuestState {
+  /**
+   * Units of this process written again with ASM's stack map frames because their own ({@code
+   * acf.unitFrames=emitted}) could not be relied on ({@link UnitFrames}).
+   */
+  public static long unitFrameFallbacks() {
+    return UnitFrames.FALLBACKS.get();
+  }
+
   // The interpreter and translated code read and write these fields of the run directly.
   final Memory mem;
   SyscallHandler syscalls;

@@ -181,8 +181,8 @@ public final class EmulatorProperties {
   public static final Count FOOTPRINT_STEP =
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
 
-  /** Whether units' classes carry stack map frames ({@link BytecodeTranslator#unitFrames}). */
-  public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "true", "false");
+  /** How units' classes get stack map frames ({@link BytecodeTranslator#unitFrames}). */
+  public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "asm", "emitted", "false");
 
   /** How deep translated calls nest on the host stack; 0: off ({@link UnitContext}). */
   public static final Count CALL_DEPTH = new Count("acf.callDepth", 0, 0, 1024);

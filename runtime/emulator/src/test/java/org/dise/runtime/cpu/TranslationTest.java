@@ -89,20 +89,39 @@ class TranslationTest {
 
   /**
    * Units written without stack map frames ({@code acf.unitFrames=false}: Java 6 class files the
-   * JVM verifies by inference) pass verification and run every ISA program as the interpreter does.
+   * JVM verifies by inference) or with ASM's ({@code asm}) pass verification and run every ISA
+   * program as the interpreter does.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("isaPrograms")
   void unitsWithoutFramesRunEveryIsaProgramAsInterpreted(String name) throws Exception {
+    assertRunsAsInterpreted(runWithFrames(UnitFrames.Mode.NONE, name), run(name, 0, cwd));
+    assertRunsAsInterpreted(
+        runWithFrames(UnitFrames.Mode.ASM, name), run(name, 0, cwd.resolve("interpreted")));
+  }
+
+  /**
+   * Units whose frames the emitters write ({@code acf.unitFrames=emitted}, the default) pass
+   * verification, run every ISA program as the interpreter does, and never fall back to ASM's.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("isaPrograms")
+  void unitsWithEmittedFramesRunEveryIsaProgramAsInterpreted(String name) throws Exception {
     Run interpreted = run(name, 0, cwd.resolve("interpreted"));
-    Run translated;
-    BytecodeTranslator.unitFrames = false;
+    long fallbacks = UnitFrames.FALLBACKS.get();
+    assertRunsAsInterpreted(runWithFrames(UnitFrames.Mode.EMITTED, name), interpreted);
+    assertThat(UnitFrames.FALLBACKS.get()).isEqualTo(fallbacks);
+  }
+
+  /** Program {@code name} translated from threshold 1 with units' frames as {@code mode} says. */
+  private Run runWithFrames(UnitFrames.Mode mode, String name) throws Exception {
+    UnitFrames.Mode before = BytecodeTranslator.unitFrames;
+    BytecodeTranslator.unitFrames = mode;
     try {
-      translated = run(name, 1, cwd.resolve("translated"));
+      return run(name, 1, cwd.resolve("translated-" + mode));
     } finally {
-      BytecodeTranslator.unitFrames = true;
+      BytecodeTranslator.unitFrames = before;
     }
-    assertRunsAsInterpreted(translated, interpreted);
   }
 
   /** A translated run that translated something and did exactly what the interpreted one did. */
