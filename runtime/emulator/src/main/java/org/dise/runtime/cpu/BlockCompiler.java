@@ -43,6 +43,21 @@ public final class BlockCompiler {
   /** Bytes of the dispatch methods installed so far. */
   private long footprint;
 
+  /**
+   * Retired instructions that earn one byte of dispatch method (system property {@code
+   * acf.translateBudget}; 0: no budget): a run translates only as fast as it retires instructions,
+   * so that a short run, whose hot code the translator and C1 would never repay, spends its time
+   * interpreting instead, while a long run earns the credit early and translates as without a
+   * budget (spec/emulator.md, "The translation budget").
+   */
+  private int budget = EmulatorProperties.TRANSLATE_BUDGET.value();
+
+  /** Bytes of dispatch methods generated so far, those thrown away as too large included. */
+  private long spent;
+
+  /** Whether the waiting blocks include some held back for want of credit. */
+  private boolean deferred;
+
   /** Estimates regions' sizes before they are generated. */
   private final UnitSize size = new UnitSize();
 
@@ -163,25 +178,67 @@ public final class BlockCompiler {
   /** A translated unit of blocks. */
   record Unit(List<Block> blocks, CompiledBlocks code) {}
 
+  /** Sets {@link #budget}: retired instructions per byte of dispatch method, 0 for none. */
+  void setBudget(int instructionsPerByte) {
+    budget = instructionsPerByte;
+  }
+
+  /** Whether translation waits for credit ({@link #budget}) now, or did since the last round. */
+  public boolean deferred() {
+    return deferred;
+  }
+
+  /** Bytes of dispatch methods generated so far (those thrown away as too large included). */
+  public long spent() {
+    return spent;
+  }
+
   /** True when blocks wait for {@link #installReady}. */
   boolean hasReady() {
     return !waiting.isEmpty();
   }
 
   /**
-   * Translates and installs the waiting blocks, on the emulating thread: they and the warm code
-   * around them become {@link Region}s, one unit each.
+   * Translates and installs the waiting blocks, on the emulating thread, once the process has
+   * retired {@code retired} instructions: they and the warm code around them become {@link
+   * Region}s, one unit each. Under a {@link #budget} nothing is translated while the bytes spent
+   * exceed the credit earned; blocks held back that way are translated later hottest first (by
+   * their run counts, which go on growing while they wait), one seed's region at a time while the
+   * credit lasts. A round that starts in credit may overdraw it; the next waits until it is repaid.
    */
-  void installReady(Cpu cpu) {
+  void installReady(Cpu cpu, long retired) {
+    if (budget > 0 && credit(retired) < 0) {
+      deferred = true;
+      return;
+    }
     int minCount = Math.max(1, cpu.translateThreshold() / Region.WARM_DIVISOR);
-    for (List<Block> region : Region.form(cpu, waiting, minCount, MAX_UNIT)) {
+    if (!deferred) {
+      translate(Region.form(cpu, waiting, minCount, MAX_UNIT), cpu);
+      waiting.clear();
+    } else {
+      waiting.sort((a, b) -> Integer.compare(b.count, a.count));
+      int taken = 0;
+      while (taken < waiting.size() && credit(retired) >= 0) {
+        translate(Region.form(cpu, List.of(waiting.get(taken++)), minCount, MAX_UNIT), cpu);
+      }
+      waiting.subList(0, taken).clear();
+      deferred = !waiting.isEmpty();
+    }
+    if (FOOTPRINT_STEP > 0) {
+      cpu.scaleThreshold((int) Math.min(1 << 20, 1 + footprint / FOOTPRINT_STEP));
+    }
+  }
+
+  /** Bytes of dispatch method the budget allows beyond those spent (negative: in debt). */
+  private long credit(long retired) {
+    return retired / budget - spent;
+  }
+
+  private void translate(List<List<Block>> regions, Cpu cpu) {
+    for (List<Block> region : regions) {
       for (List<Block> piece : size.cut(region, UNIT_BYTES, PIECE_BYTES)) {
         compileSplitting(piece, cpu);
       }
-    }
-    waiting.clear();
-    if (FOOTPRINT_STEP > 0) {
-      cpu.scaleThreshold((int) Math.min(1 << 20, 1 + footprint / FOOTPRINT_STEP));
     }
   }
 
@@ -246,10 +303,12 @@ public final class BlockCompiler {
               blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
       size.learn(blocks, d.methodBytes());
       footprint += d.methodBytes();
+      spent += d.methodBytes();
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, d.code()), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
       tooLarge++;
+      spent += e.methodBytes;
       size.learn(blocks, e.methodBytes);
       for (List<Block> piece : pieces(blocks, e.blockBytes, PIECE_BYTES)) {
         compileSplitting(piece, cpu);

@@ -487,7 +487,8 @@ public final class Cpu extends HartState implements GuestState {
    */
   void endWarmup() {
     if (compiler.hasReady()) {
-      compiler.installReady(this); // blocks queued at the young threshold, before their counts go
+      // Blocks queued at the young threshold, before their counts go.
+      compiler.installReady(this, instret);
     }
     translateFrom = 0;
     translateThreshold = agedThreshold;

@@ -181,6 +181,9 @@ public final class EmulatorProperties {
   public static final Count FOOTPRINT_STEP =
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
 
+  /** Retired instructions per byte of translated dispatch method; 0: no budget. */
+  public static final Count TRANSLATE_BUDGET = new Count("acf.translateBudget", 0, 0, 1_000_000);
+
   /** How units' classes get stack map frames ({@link BytecodeTranslator#unitFrames}). */
   public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "asm", "emitted", "false");
 
@@ -209,6 +212,7 @@ public final class EmulatorProperties {
           UNIT_REGS_HELD,
           UNIT_BYTES,
           FOOTPRINT_STEP,
+          TRANSLATE_BUDGET,
           UNIT_FRAMES,
           CALL_DEPTH,
           EXIT_STATS,

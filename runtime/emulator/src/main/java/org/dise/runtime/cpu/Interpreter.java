@@ -64,7 +64,7 @@ final class Interpreter {
         cpu.endWarmup();
       }
       if (cpu.compiler.hasReady()) {
-        cpu.compiler.installReady(cpu);
+        cpu.compiler.installReady(cpu, cpu.instret + steps);
       }
     }
   }

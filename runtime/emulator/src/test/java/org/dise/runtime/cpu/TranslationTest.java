@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.dise.runtime.CapturedRun;
 import org.dise.runtime.Machine;
 import org.dise.runtime.linux.Sandbox;
@@ -207,6 +209,40 @@ class TranslationTest {
       }
     }
     assertThat(young[1]).isLessThan(young[0]);
+  }
+
+  /**
+   * Under a translation budget (spec/emulator.md, "The translation budget") a young run translates
+   * less than without one, its loops are still translated once it has earned the credit, and what
+   * the guest and a profiler see is the same: output, instruction count and the retired branch
+   * stream, branch by branch.
+   */
+  @Test
+  void aBudgetedRunTranslatesLessEarlyAndBehavesTheSame() throws Exception {
+    String[] outs = new String[2];
+    long[] insns = new long[2];
+    long[] spentEarly = new long[2];
+    List<Map<Long, Long>> profiles = new java.util.ArrayList<>();
+    int[] budgets = {0, 200};
+    for (int i = 0; i < 2; i++) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Machine m = DecodeStageTest.load("1", out, 50);
+      BlockCompiler bc = m.cpu().blockCompiler();
+      bc.setBudget(budgets[i]);
+      Map<Long, Long> profile = new TreeMap<>();
+      m.cpu().setBlockObserver((pc, n) -> profile.merge(pc, (long) n, Long::sum));
+      assertThat(m.run(300_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      spentEarly[i] = bc.spent();
+      Machine.Outcome o = m.run(-1);
+      assertThat(m.cpu().counters().translatedInstructions()).isGreaterThan(o.instructions() / 2);
+      outs[i] = out.toString();
+      insns[i] = o.instructions();
+      profiles.add(profile);
+    }
+    assertThat(spentEarly[1]).isLessThan(spentEarly[0]);
+    assertThat(outs[1]).isEqualTo(outs[0]);
+    assertThat(insns[1]).isEqualTo(insns[0]);
+    assertThat(profiles.get(1)).isEqualTo(profiles.get(0));
   }
 
   /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
