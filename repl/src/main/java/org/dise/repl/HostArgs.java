@@ -41,17 +41,26 @@ final class HostArgs {
   }
 
   /**
+   * Whether {@code s} is plain ASCII. A loop rather than {@code chars().allMatch}: every plain run
+   * passes here, and a stream pipeline loaded about 40 classes at start-up (docs/benchmarks.md,
+   * "Start-up, fifth pass").
+   */
+  static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The bytes on the command line that the JVM decoded as {@code value}: a whole argument, or the
    * part after {@code =} of {@code --option=value}. Null when the value is plain ASCII (nothing was
    * lost) or cannot be found.
    */
   static byte[] raw(String value) {
-    // A loop rather than chars().allMatch: a plain run's start-up loads no stream classes.
-    int i = 0;
-    while (i < value.length() && value.charAt(i) < 0x80) {
-      i++;
-    }
-    if (i == value.length()) {
+    if (isAscii(value)) {
       return null;
     }
     Charset jnu = jnu();

@@ -74,14 +74,7 @@ public final class Main implements Runnable {
    * anything runs: false when a value is bad, a warning for a name acf does not read.
    */
   static boolean checkProperties() {
-    EmulatorProperties.Problems problems = EmulatorProperties.check();
-    for (String w : problems.warnings()) {
-      System.err.println("acf: warning: " + w);
-    }
-    for (String e : problems.errors()) {
-      System.err.println("acf: " + e);
-    }
-    return problems.errors().isEmpty();
+    return EmulatorProperties.check().report(System.err, "acf");
   }
 
   public static void main(String[] args) {

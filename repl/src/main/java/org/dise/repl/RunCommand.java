@@ -423,26 +423,16 @@ public final class RunCommand implements Callable<Integer> {
     }
     List<String> tail = all.subList(all.size() - decoded.size(), all.size());
     for (int i = 0; i < tail.size(); i++) {
-      if (tail.get(i).length() != decoded.get(i).length() && isAscii(decoded.get(i))) {
+      if (tail.get(i).length() != decoded.get(i).length() && HostArgs.isAscii(decoded.get(i))) {
         return decoded; // not the same argument list; keep what picocli saw
       }
     }
     return new ArrayList<>(tail);
   }
 
-  private static boolean isAscii(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 128) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
-   * Each of {@code values} as {@link HostArgs#guestText} gives it, unmodifiable. Loops rather than
-   * streams here and in {@link #isAscii}: every plain run passes through them, and a stream
-   * pipeline loaded about 40 classes at start-up (docs/benchmarks.md, "Start-up, fifth pass").
+   * Each of {@code values} as {@link HostArgs#guestText} gives it, unmodifiable. A loop rather than
+   * a stream, as in {@link HostArgs#isAscii}: every plain run passes here.
    */
   private static List<String> guestTexts(List<String> values) {
     List<String> out = new ArrayList<>(values.size());

@@ -183,13 +183,8 @@ public final class BlockCompiler {
     budget = instructionsPerByte;
   }
 
-  /** Whether translation waits for credit ({@link #budget}) now, or did since the last round. */
-  public boolean deferred() {
-    return deferred;
-  }
-
   /** Bytes of dispatch methods generated so far (those thrown away as too large included). */
-  public long spent() {
+  long spent() {
     return spent;
   }
 

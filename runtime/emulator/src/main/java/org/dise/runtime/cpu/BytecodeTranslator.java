@@ -105,10 +105,11 @@ final class BytecodeTranslator {
   static UnitFrames.Mode unitFrames = UnitFrames.Mode.of(EmulatorProperties.UNIT_FRAMES.value());
 
   /** Where units' class files are written (system property {@code acf.dumpUnits}), or null. */
-  private static volatile Path dumpDir =
-      EmulatorProperties.DUMP_UNITS.value().isEmpty()
-          ? null
-          : Path.of(EmulatorProperties.DUMP_UNITS.value());
+  private static volatile Path dumpDir = dumpDir(EmulatorProperties.DUMP_UNITS.value());
+
+  private static Path dumpDir(String value) {
+    return value.isEmpty() ? null : Path.of(value);
+  }
 
   private static final AtomicInteger DUMPED = new AtomicInteger();
 

@@ -1,5 +1,6 @@
 package org.dise.runtime.cpu;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -116,15 +117,18 @@ public final class EmulatorProperties {
     }
   }
 
-  /** On or off: {@code true} or {@code false}, off by default. */
+  /** On or off: {@code true} or {@code false}. */
   public static final class Flag extends Knob<Boolean> {
-    Flag(String name) {
+    private final boolean dflt;
+
+    Flag(String name, boolean dflt) {
       super(name);
+      this.dflt = dflt;
     }
 
     @Override
     String values() {
-      return "true or false (default false)";
+      return "true or false (default " + dflt + ")";
     }
 
     @Override
@@ -138,7 +142,7 @@ public final class EmulatorProperties {
 
     @Override
     Boolean defaultValue() {
-      return false;
+      return dflt;
     }
   }
 
@@ -191,16 +195,16 @@ public final class EmulatorProperties {
   public static final Count CALL_DEPTH = new Count("acf.callDepth", 0, 0, 1024);
 
   /** Whether units record why they return to the dispatcher ({@link UnitContext#EXIT_STATS}). */
-  public static final Flag EXIT_STATS = new Flag("acf.exitStats");
+  public static final Flag EXIT_STATS = new Flag("acf.exitStats", false);
 
   /**
    * Whether a conditional branch is one long compare and jump ({@link InsnEmitter}) instead of its
    * {@link Semantics} method's boolean and a test of it.
    */
-  public static final Choice COMPARE_JUMP = new Choice("acf.compareJump", "true", "false");
+  public static final Flag COMPARE_JUMP = new Flag("acf.compareJump", true);
 
   /** Whether lbu and lhu zero-extend the loaded int before widening it ({@link InsnEmitter}). */
-  public static final Choice INT_ZERO_EXTEND = new Choice("acf.intZeroExtend", "true", "false");
+  public static final Flag INT_ZERO_EXTEND = new Flag("acf.intZeroExtend", true);
 
   /** A directory each translated unit's class file is written to, for javap; none by default. */
   public static final Text DUMP_UNITS = new Text("acf.dumpUnits");
@@ -272,5 +276,19 @@ public final class EmulatorProperties {
   }
 
   /** Bad values (the run must not start) and unknown names (probably typos). */
-  public record Problems(List<String> errors, List<String> warnings) {}
+  public record Problems(List<String> errors, List<String> warnings) {
+    /**
+     * Says them on {@code err}, each line headed by {@code program} ({@code acf}, {@code
+     * acf-runtime}); true when the run may start (no bad value).
+     */
+    public boolean report(PrintStream err, String program) {
+      for (String w : warnings) {
+        err.println(program + ": warning: " + w);
+      }
+      for (String e : errors) {
+        err.println(program + ": " + e);
+      }
+      return errors.isEmpty();
+    }
+  }
 }

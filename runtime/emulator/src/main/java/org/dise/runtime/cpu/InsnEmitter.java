@@ -26,13 +26,13 @@ final class InsnEmitter {
    * compiles to one cmp and jcc, instead of the {@link Semantics} method's boolean (a compare, a
    * select of 0 or 1) and a test of it.
    */
-  static boolean compareJump = Boolean.parseBoolean(EmulatorProperties.COMPARE_JUMP.value());
+  static boolean compareJump = EmulatorProperties.COMPARE_JUMP.value();
 
   /**
    * Whether lbu and lhu mask the loaded int before widening it (system property {@code
    * acf.intZeroExtend}, true by default; tests set it), instead of widening and masking the long.
    */
-  static boolean intZeroExtend = Boolean.parseBoolean(EmulatorProperties.INT_ZERO_EXTEND.value());
+  static boolean intZeroExtend = EmulatorProperties.INT_ZERO_EXTEND.value();
 
   private final MethodVisitor mv;
   private final UnitRegisters regs;

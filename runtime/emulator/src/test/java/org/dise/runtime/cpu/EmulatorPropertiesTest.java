@@ -28,6 +28,7 @@ class EmulatorPropertiesTest {
     assertThat(EmulatorProperties.UNIT_REGS.value(props())).isEqualTo("memory");
     assertThat(EmulatorProperties.UNIT_BYTES.value(props())).isEqualTo(4000);
     assertThat(EmulatorProperties.EXIT_STATS.value(props())).isFalse();
+    assertThat(EmulatorProperties.COMPARE_JUMP.value(props())).isTrue();
   }
 
   @Test

@@ -97,13 +97,13 @@ class TranslationTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("isaPrograms")
   void unitsWithoutFramesRunEveryIsaProgramAsInterpreted(String name) throws Exception {
-    assertRunsAsInterpreted(runWithFrames(UnitFrames.Mode.NONE, name), run(name, 0, cwd));
-    assertRunsAsInterpreted(
-        runWithFrames(UnitFrames.Mode.ASM, name), run(name, 0, cwd.resolve("interpreted")));
+    Run interpreted = run(name, 0, cwd.resolve("interpreted"));
+    assertRunsAsInterpreted(runWithFrames(UnitFrames.Mode.NONE, name), interpreted);
+    assertRunsAsInterpreted(runWithFrames(UnitFrames.Mode.ASM, name), interpreted);
   }
 
   /**
-   * Units whose frames the emitters write ({@code acf.unitFrames=emitted}, the default) pass
+   * Units whose frames the emitters write ({@code acf.unitFrames=emitted}, opt-in) pass
    * verification, run every ISA program as the interpreter does, and never fall back to ASM's.
    */
   @ParameterizedTest(name = "{0}")

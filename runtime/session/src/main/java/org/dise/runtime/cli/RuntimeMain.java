@@ -67,11 +67,7 @@ public final class RuntimeMain {
       System.out.println("acf-runtime " + version());
       return 0;
     }
-    org.dise.runtime.cpu.EmulatorProperties.Problems problems =
-        org.dise.runtime.cpu.EmulatorProperties.check();
-    problems.warnings().forEach(w -> err.println("acf-runtime: warning: " + w));
-    problems.errors().forEach(e -> err.println("acf-runtime: " + e));
-    if (!problems.errors().isEmpty()) {
+    if (!org.dise.runtime.cpu.EmulatorProperties.check().report(err, "acf-runtime")) {
       return 2;
     }
     if (args.length == 0 || !args[0].equals("run")) {
