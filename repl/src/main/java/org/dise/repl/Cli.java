@@ -1,5 +1,7 @@
 package org.dise.repl;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.dise.repl.common.ExitStatus;
 import picocli.CommandLine;
 
@@ -12,8 +14,60 @@ import picocli.CommandLine;
 public final class Cli {
   private Cli() {}
 
+  /**
+   * The subcommands, in the order {@code acf --help} lists them, by the name each one's
+   * {@code @Command} gives it (CommandLineTest checks that the two agree). picocli reads the
+   * annotations of every subcommand it is given, about 0.3 s of a fresh JVM's interpreter for all
+   * of them, so a command line that names one is built with that one alone ({@link
+   * #commandLine(String)}). {@code help} and {@code completion} need them all and are not here.
+   */
+  static final Map<String, Class<?>> COMMANDS = commands();
+
+  private static Map<String, Class<?>> commands() {
+    Map<String, Class<?>> m = new LinkedHashMap<>();
+    m.put("check", CheckCommand.class);
+    m.put("fmt", FmtCommand.class);
+    m.put("compile", CompileCommand.class);
+    m.put("inspect", InspectCommand.class);
+    m.put("run", RunCommand.class);
+    m.put("bench", BenchCommand.class);
+    m.put("sweep", SweepCommand.class);
+    m.put("disasm", DisasmCommand.class);
+    m.put("report", ReportCommand.class);
+    m.put("view", ViewCommand.class);
+    m.put("compare", CompareCommand.class);
+    m.put("lsp", LspCommand.class);
+    m.put("center", CenterCommand.class);
+    m.put("upload", UploadCommand.class);
+    m.put("remote-sim", RemoteSimCommand.class);
+    m.put("experiment", ExperimentCommand.class);
+    m.put("timing", TimingCommand.class);
+    m.put("repl", org.dise.repl.shell.ReplCommand.class);
+    return m;
+  }
+
+  /** {@code acf} with every subcommand: help, completion, typos' suggestions, man pages. */
   public static CommandLine commandLine() {
-    return configure(new CommandLine(new Main()));
+    CommandLine cl = new CommandLine(new Main());
+    for (Map.Entry<String, Class<?>> e : COMMANDS.entrySet()) {
+      cl.addSubcommand(e.getKey(), e.getValue());
+    }
+    cl.addSubcommand("completion", CompletionCommand.class);
+    cl.addSubcommand("help", CommandLine.HelpCommand.class);
+    return configure(cl);
+  }
+
+  /**
+   * {@code acf} with the one subcommand {@code name} (a key of {@link #COMMANDS}): the same help,
+   * usage errors and behaviour for that command as under {@link #commandLine()}. With null, {@code
+   * acf} alone, which is all {@code acf --version} needs.
+   */
+  static CommandLine commandLine(String name) {
+    CommandLine cl = new CommandLine(new Main());
+    if (name != null) {
+      cl.addSubcommand(name, COMMANDS.get(name));
+    }
+    return configure(cl);
   }
 
   /**
@@ -40,8 +94,10 @@ public final class Cli {
     // File names as the bytes typed, whatever the locale (HostArgs).
     cl.registerConverter(java.nio.file.Path.class, HostArgs::path);
     // Everything after the program name belongs to the guest.
-    (cl.getCommand() instanceof RunCommand ? cl : cl.getSubcommands().get("run"))
-        .setStopAtPositional(true);
+    CommandLine run = cl.getCommand() instanceof RunCommand ? cl : cl.getSubcommands().get("run");
+    if (run != null) {
+      run.setStopAtPositional(true);
+    }
     return cl;
   }
 

@@ -10,34 +10,12 @@ import org.dise.runtime.sink.SinkProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code acf} command: one entry point, every subcommand registered here. */
+/** The {@code acf} command: one entry point; its subcommands are listed in {@link Cli#COMMANDS}. */
 @Command(
     name = "acf",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = "DISE/HPS profiling productions: compile ACFs and run them on RISC-V programs.",
-    subcommands = {
-      CheckCommand.class,
-      FmtCommand.class,
-      CompileCommand.class,
-      InspectCommand.class,
-      RunCommand.class,
-      BenchCommand.class,
-      SweepCommand.class,
-      DisasmCommand.class,
-      ReportCommand.class,
-      ViewCommand.class,
-      CompareCommand.class,
-      LspCommand.class,
-      CenterCommand.class,
-      UploadCommand.class,
-      RemoteSimCommand.class,
-      ExperimentCommand.class,
-      TimingCommand.class,
-      org.dise.repl.shell.ReplCommand.class,
-      CompletionCommand.class,
-      CommandLine.HelpCommand.class,
-    })
+    description = "DISE/HPS profiling productions: compile ACFs and run them on RISC-V programs.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -51,7 +29,8 @@ public final class Main implements Runnable {
   /**
    * Runs one command line and returns its exit status: a plain run, or {@code run} with the common
    * options ({@link RunLine}), without picocli; other {@code run} lines through the run command
-   * alone, anything else through the whole command line.
+   * alone; a line that names another subcommand through {@code acf} with that subcommand alone;
+   * anything else (help, a typo, no command) through the whole command line.
    */
   static int execute(String[] args) {
     if (PlainRun.applies(args)) {
@@ -65,6 +44,12 @@ public final class Main implements Runnable {
       CommandLine cl = Cli.runCommandLine();
       ((RunCommand) cl.getCommand()).typed = java.util.List.of(args);
       return cl.execute(java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    if (args.length > 0 && Cli.COMMANDS.containsKey(args[0])) {
+      return Cli.commandLine(args[0]).execute(args);
+    }
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      return Cli.commandLine(null).execute(args);
     }
     return Cli.commandLine().execute(args);
   }
