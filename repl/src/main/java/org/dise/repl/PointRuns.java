@@ -73,7 +73,10 @@ final class PointRuns {
               + " %,d: nothing was profiled%n",
           o.instructions(), n);
     }
-    CostReport c = before == null ? new CostReport(0, 0, 0, 0, 0, 0) : since(engine.cost(), before);
+    CostReport c =
+        before == null
+            ? new CostReport(0, 0, 0, 0, 0, 0)
+            : engine.cost().fromInstruction(before.applicationInstructions());
     ProfileReport.summary(engine.sinks(), c, machine.symbols(), System.err);
     System.err.printf("  fast-forwarded           %,d%n", Math.min(n, o.instructions()));
     if (run.options.session().out() != null) {
@@ -86,18 +89,6 @@ final class PointRuns {
           ", \"fast_forward\": " + n);
     }
     return o.exitStatus();
-  }
-
-  private static CostReport since(CostReport c, CostReport before) {
-    return new CostReport(
-        c.applicationInstructions() - before.applicationInstructions(),
-        c.insertedInstructions(),
-        c.replacements(),
-        c.stallCycles(),
-        c.handlerCalls(),
-        c.handlerCycles(),
-        c.interrupts(),
-        c.interruptCycles());
   }
 
   private int simpoints(ProductionSet productions, Path origin) {

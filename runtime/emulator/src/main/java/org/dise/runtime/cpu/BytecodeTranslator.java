@@ -45,11 +45,12 @@ final class BytecodeTranslator {
   private static final String COMPILED = "org/dise/runtime/cpu/CompiledBlocks";
 
   /**
-   * The unit's class written again with ASM's frames: after {@code frames} (the first attempt's)
-   * left no frames for a unit with constants, or when emitted frames could not be relied on (a
-   * fallback, counted).
+   * What a unit's class is written from, for every attempt at it: its blocks, the decode stage it
+   * is translated under, the class data its emitted plans load ({@code constants}, filled as it is
+   * written), the dispatch method's size limit and, in {@code methodBytes[0]}, its size; with
+   * {@code calls}, call sites ({@link #callSite}); with {@code inMemory}, registers in {@code x[]}.
    */
-  private static byte[] withAsmFrames(
+  private record Translation(
       List<Block> blocks,
       boolean observed,
       DecodeStage stage,
@@ -57,23 +58,19 @@ final class BytecodeTranslator {
       int limit,
       int[] methodBytes,
       boolean calls,
-      boolean inMemory,
-      UnitFrames.Mode frames)
-      throws TooLarge {
+      boolean inMemory) {}
+
+  /**
+   * The unit's class written again with ASM's frames: after {@code frames} (the first attempt's)
+   * left no frames for a unit with constants, or when emitted frames could not be relied on (a
+   * fallback, counted).
+   */
+  private static byte[] withAsmFrames(Translation t, UnitFrames.Mode frames) throws TooLarge {
     if (frames == UnitFrames.Mode.EMITTED) {
       UnitFrames.FALLBACKS.incrementAndGet();
     }
-    constants.clear();
-    return classBytes(
-        blocks,
-        observed,
-        stage,
-        constants,
-        limit,
-        methodBytes,
-        calls,
-        inMemory,
-        UnitFrames.Mode.ASM);
+    t.constants().clear();
+    return classBytes(t, UnitFrames.Mode.ASM);
   }
 
   /** {@code MethodHandles.classDataAt}: a constant of the unit's class data, resolved once. */
@@ -154,9 +151,10 @@ final class BytecodeTranslator {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[1];
+    Translation t =
+        new Translation(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory);
     UnitFrames.Mode frames = unitFrames;
-    byte[] bytes =
-        classBytes(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+    byte[] bytes = classBytes(t, frames);
     dump(blocks, bytes);
     // The emitted prologues' constants are the class's data: the unit holds them strongly.
     MethodHandles.Lookup lookup;
@@ -167,9 +165,7 @@ final class BytecodeTranslator {
         throw e;
       }
       // The emitted frames were wrong where the model could not tell: ASM's instead.
-      bytes =
-          withAsmFrames(
-              blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+      bytes = withAsmFrames(t, frames);
       lookup = defineUnit(bytes, constants);
     }
     DecodedInsn[][] insns = new DecodedInsn[blocks.size()][];
@@ -204,34 +200,28 @@ final class BytecodeTranslator {
   static byte[] classBytes(List<Block> blocks, boolean observed, DecodeStage stage)
       throws TooLarge {
     return classBytes(
-        blocks,
-        observed,
-        stage,
-        new ArrayList<>(),
-        HUGE_METHOD,
-        new int[1],
-        false,
-        UnitRegisters.DEFAULT_IN_MEMORY,
+        new Translation(
+            blocks,
+            observed,
+            stage,
+            new ArrayList<>(),
+            HUGE_METHOD,
+            new int[1],
+            false,
+            UnitRegisters.DEFAULT_IN_MEMORY),
         unitFrames);
   }
 
   /**
-   * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code constants} the objects its
-   * emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large from
-   * {@code limit} bytes of dispatch method, whose size goes to {@code methodBytes[0]}; with stack
-   * map frames as {@code frames} says ({@link #unitFrames}).
+   * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code t.constants()} the objects
+   * its emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large
+   * from {@code t.limit()} bytes of dispatch method, whose size goes to {@code t.methodBytes()[0]};
+   * with stack map frames as {@code frames} says ({@link #unitFrames}).
    */
-  private static byte[] classBytes(
-      List<Block> blocks,
-      boolean observed,
-      DecodeStage stage,
-      List<Object> constants,
-      int limit,
-      int[] methodBytes,
-      boolean calls,
-      boolean inMemory,
-      UnitFrames.Mode frames)
-      throws TooLarge {
+  private static byte[] classBytes(Translation t, UnitFrames.Mode frames) throws TooLarge {
+    List<Block> blocks = t.blocks();
+    List<Object> constants = t.constants();
+    int[] methodBytes = t.methodBytes();
     // Without frames (acf.unitFrames=false) the class is a Java 6 one, which the JVM verifies by
     // inference; a unit whose emitted plans load constants (ldc of a dynamic constant needs a
     // Java 11 class file) is written again with ASM's frames.
@@ -274,9 +264,7 @@ final class BytecodeTranslator {
     int[] blockBytes = new int[blocks.size()];
     boolean[] unsure = new boolean[1];
     try {
-      methodBytes[0] =
-          runMethod(
-              cw, blocks, observed, stage, constants, blockBytes, calls, inMemory, emitted, unsure);
+      methodBytes[0] = runMethod(cw, t, blockBytes, emitted, unsure);
     } catch (RuntimeException e) {
       if (!emitted) {
         throw e;
@@ -284,10 +272,9 @@ final class BytecodeTranslator {
       unsure[0] = true; // the frame model met code whose types it cannot follow: ASM's frames
     }
     if (plain && !constants.isEmpty() || unsure[0]) {
-      return withAsmFrames(
-          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+      return withAsmFrames(t, frames);
     }
-    if (methodBytes[0] >= limit) {
+    if (methodBytes[0] >= t.limit()) {
       throw new TooLarge(blockBytes, methodBytes[0]);
     }
     if (!constants.isEmpty()) {
@@ -315,8 +302,7 @@ final class BytecodeTranslator {
     lk.visitMaxs(0, 0);
     lk.visitEnd();
     if (lkFrames != null && lkFrames.failed()) {
-      return withAsmFrames(
-          blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, frames);
+      return withAsmFrames(t, frames);
     }
     cw.visitEnd();
     return cw.toByteArray();
@@ -371,16 +357,8 @@ final class BytecodeTranslator {
    * size in bytes.
    */
   private static int runMethod(
-      ClassWriter cw,
-      List<Block> blocks,
-      boolean observed,
-      DecodeStage stage,
-      List<Object> constants,
-      int[] blockBytes,
-      boolean callSites,
-      boolean inMemory,
-      boolean emitted,
-      boolean[] unsure) {
+      ClassWriter cw, Translation t, int[] blockBytes, boolean emitted, boolean[] unsure) {
+    List<Block> blocks = t.blocks();
     String desc = "(IL" + CTX + ";[J[JL" + MEM + ";J)J";
     MethodVisitor mv = cw.visitMethod(ACC_PUBLIC, "run", desc, null, null);
     UnitFrames frames = emitted ? new UnitFrames(NAME, ACC_PUBLIC, "run", desc, mv) : null;
@@ -399,8 +377,8 @@ final class BytecodeTranslator {
     // Only the decode stage changes the flag vector, and only when the unit calls it: one read of
     // the cpu's copy here (0 without a stage), and one after each call.
     loadVector(mv);
-    BlockEmitter code = new BlockEmitter(mv, blocks, observed, stage, inMemory);
-    code.constants = constants;
+    BlockEmitter code = new BlockEmitter(mv, blocks, t.observed(), t.stage(), t.inMemory());
+    code.constants = t.constants();
     code.enter();
 
     Label tryStart = new Label();
@@ -426,7 +404,7 @@ final class BytecodeTranslator {
     boolean anyCall = false;
     for (int i = 0; i < blocks.size(); i++) {
       DecodedInsn last = blocks.get(i).insns[blocks.get(i).insns.length - 1];
-      if (callSites && isCall(last)) {
+      if (t.calls() && isCall(last)) {
         calls[i] =
             new CallSite(
                 new Label(), new Label(), new Label(), UnitContext.exitKindOf(last), last.npc);
@@ -472,7 +450,7 @@ final class BytecodeTranslator {
       lconst(mv, len);
       mv.visitInsn(LADD);
       mv.visitVarInsn(LSTORE, R_N);
-      if (observed) {
+      if (t.observed()) {
         mv.visitVarInsn(ALOAD, R_CPU);
         lconst(mv, last.pc);
         iconst(mv, len);

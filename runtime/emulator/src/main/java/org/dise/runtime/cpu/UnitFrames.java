@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -120,6 +121,17 @@ final class UnitFrames extends MethodVisitor {
   public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
     handlers.put(handler, type == null ? "java/lang/Throwable" : type);
     super.visitTryCatchBlock(start, end, handler, type);
+  }
+
+  /**
+   * An instruction to the type model, while it holds (not {@link #failed}), and to the class
+   * writer: after {@link #flush} and, for a jump, {@link #jump}.
+   */
+  private void passOn(Consumer<MethodVisitor> insn) {
+    if (!failed) {
+      insn.accept(types);
+    }
+    insn.accept(mv);
   }
 
   /** Before an instruction: the frame of the labels just visited, when one is needed. */
@@ -300,10 +312,7 @@ final class UnitFrames extends MethodVisitor {
       failed = true;
     }
     jump(label, pops);
-    if (!failed) {
-      types.visitJumpInsn(opcode, label);
-    }
-    super.visitJumpInsn(opcode, label);
+    passOn(v -> v.visitJumpInsn(opcode, label));
   }
 
   @Override
@@ -313,10 +322,7 @@ final class UnitFrames extends MethodVisitor {
     for (Label l : labels) {
       jump(l, 1);
     }
-    if (!failed) {
-      types.visitTableSwitchInsn(min, max, dflt, labels);
-    }
-    super.visitTableSwitchInsn(min, max, dflt, labels);
+    passOn(v -> v.visitTableSwitchInsn(min, max, dflt, labels));
   }
 
   @Override
@@ -326,101 +332,68 @@ final class UnitFrames extends MethodVisitor {
     for (Label l : labels) {
       jump(l, 1);
     }
-    if (!failed) {
-      types.visitLookupSwitchInsn(dflt, keys, labels);
-    }
-    super.visitLookupSwitchInsn(dflt, keys, labels);
+    passOn(v -> v.visitLookupSwitchInsn(dflt, keys, labels));
   }
 
   @Override
   public void visitInsn(int opcode) {
     flush();
-    if (!failed) {
-      types.visitInsn(opcode);
-    }
-    super.visitInsn(opcode);
+    passOn(v -> v.visitInsn(opcode));
   }
 
   @Override
   public void visitIntInsn(int opcode, int operand) {
     flush();
-    if (!failed) {
-      types.visitIntInsn(opcode, operand);
-    }
-    super.visitIntInsn(opcode, operand);
+    passOn(v -> v.visitIntInsn(opcode, operand));
   }
 
   @Override
   public void visitVarInsn(int opcode, int var) {
     flush();
-    if (!failed) {
-      types.visitVarInsn(opcode, var);
-    }
-    super.visitVarInsn(opcode, var);
+    passOn(v -> v.visitVarInsn(opcode, var));
   }
 
   @Override
   public void visitTypeInsn(int opcode, String type) {
     flush();
-    if (!failed) {
-      types.visitTypeInsn(opcode, type);
-    }
-    super.visitTypeInsn(opcode, type);
+    passOn(v -> v.visitTypeInsn(opcode, type));
   }
 
   @Override
   public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
     flush();
-    if (!failed) {
-      types.visitFieldInsn(opcode, owner, name, descriptor);
-    }
-    super.visitFieldInsn(opcode, owner, name, descriptor);
+    passOn(v -> v.visitFieldInsn(opcode, owner, name, descriptor));
   }
 
   @Override
   public void visitMethodInsn(
       int opcode, String owner, String name, String descriptor, boolean isInterface) {
     flush();
-    if (!failed) {
-      types.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
-    }
-    super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
+    passOn(v -> v.visitMethodInsn(opcode, owner, name, descriptor, isInterface));
   }
 
   @Override
   public void visitInvokeDynamicInsn(String name, String desc, Handle bsm, Object... bsmArgs) {
     flush();
-    if (!failed) {
-      types.visitInvokeDynamicInsn(name, desc, bsm, bsmArgs);
-    }
-    super.visitInvokeDynamicInsn(name, desc, bsm, bsmArgs);
+    passOn(v -> v.visitInvokeDynamicInsn(name, desc, bsm, bsmArgs));
   }
 
   @Override
   public void visitLdcInsn(Object value) {
     flush();
-    if (!failed) {
-      types.visitLdcInsn(value);
-    }
-    super.visitLdcInsn(value);
+    passOn(v -> v.visitLdcInsn(value));
   }
 
   @Override
   public void visitIincInsn(int var, int increment) {
     flush();
-    if (!failed) {
-      types.visitIincInsn(var, increment);
-    }
-    super.visitIincInsn(var, increment);
+    passOn(v -> v.visitIincInsn(var, increment));
   }
 
   @Override
   public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
     flush();
-    if (!failed) {
-      types.visitMultiANewArrayInsn(descriptor, numDimensions);
-    }
-    super.visitMultiANewArrayInsn(descriptor, numDimensions);
+    passOn(v -> v.visitMultiANewArrayInsn(descriptor, numDimensions));
   }
 
   @Override

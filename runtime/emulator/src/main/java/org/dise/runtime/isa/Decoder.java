@@ -82,6 +82,15 @@ public final class Decoder {
     return (value << shift) >> shift;
   }
 
+  /**
+   * The offset of a compressed load or store of rs1' (formats CL and CS): uimm[5:3|2|6] for a word,
+   * uimm[5:3|7:6] for a doubleword.
+   */
+  private static int clsOffset(boolean word, int raw) {
+    int low = bits(raw, 12, 10) << 3;
+    return word ? low | (bit(raw, 6) << 2) | (bit(raw, 5) << 6) : low | (bits(raw, 6, 5) << 6);
+  }
+
   private static DecodedInsn decode16(long pc, int raw) {
     Op op = Isa.lookup16(raw);
     if (op == null) {
@@ -109,23 +118,13 @@ public final class Decoder {
         rd = rdP;
         rs1 = 2;
       }
-      case C_FLD, C_LD -> {
-        imm = (bits(raw, 12, 10) << 3) | (bits(raw, 6, 5) << 6);
+      case C_FLD, C_LD, C_LW -> { // CL: rd' = memory at rs1' + the offset
+        imm = clsOffset(op == Op.C_LW, raw);
         rd = rdP;
         rs1 = rs1P;
       }
-      case C_LW -> {
-        imm = (bits(raw, 12, 10) << 3) | (bit(raw, 6) << 2) | (bit(raw, 5) << 6);
-        rd = rdP;
-        rs1 = rs1P;
-      }
-      case C_FSD, C_SD -> {
-        imm = (bits(raw, 12, 10) << 3) | (bits(raw, 6, 5) << 6);
-        rs2 = rdP;
-        rs1 = rs1P;
-      }
-      case C_SW -> {
-        imm = (bits(raw, 12, 10) << 3) | (bit(raw, 6) << 2) | (bit(raw, 5) << 6);
+      case C_FSD, C_SD, C_SW -> { // CS: rs2' to memory at rs1' + the offset
+        imm = clsOffset(op == Op.C_SW, raw);
         rs2 = rdP;
         rs1 = rs1P;
       }
@@ -216,21 +215,16 @@ public final class Decoder {
         rs1 = rdFull;
         imm = ciImm6;
       }
-      case C_FLDSP, C_LDSP -> {
-        if (op == Op.C_LDSP && rdFull == 0) {
+      case C_FLDSP, C_LDSP, C_LWSP -> { // CI: rd = memory at sp + the offset
+        if (op != Op.C_FLDSP && rdFull == 0) {
           throw reserved(raw);
         }
         rd = rdFull;
         rs1 = 2;
-        imm = (bit(raw, 12) << 5) | (bits(raw, 6, 5) << 3) | (bits(raw, 4, 2) << 6);
-      }
-      case C_LWSP -> {
-        if (rdFull == 0) {
-          throw reserved(raw);
-        }
-        rd = rdFull;
-        rs1 = 2;
-        imm = (bit(raw, 12) << 5) | (bits(raw, 6, 4) << 2) | (bits(raw, 3, 2) << 6);
+        imm =
+            op == Op.C_LWSP
+                ? (bit(raw, 12) << 5) | (bits(raw, 6, 4) << 2) | (bits(raw, 3, 2) << 6)
+                : (bit(raw, 12) << 5) | (bits(raw, 6, 5) << 3) | (bits(raw, 4, 2) << 6);
       }
       case C_JR -> {
         if (rdFull == 0) {
@@ -254,15 +248,13 @@ public final class Decoder {
         rs2 = rs2Full;
       }
       case C_EBREAK -> {}
-      case C_FSDSP, C_SDSP -> {
+      case C_FSDSP, C_SDSP, C_SWSP -> { // CSS: rs2 to memory at sp + the offset
         rs1 = 2;
         rs2 = rs2Full;
-        imm = (bits(raw, 12, 10) << 3) | (bits(raw, 9, 7) << 6);
-      }
-      case C_SWSP -> {
-        rs1 = 2;
-        rs2 = rs2Full;
-        imm = (bits(raw, 12, 9) << 2) | (bits(raw, 8, 7) << 6);
+        imm =
+            op == Op.C_SWSP
+                ? (bits(raw, 12, 9) << 2) | (bits(raw, 8, 7) << 6)
+                : (bits(raw, 12, 10) << 3) | (bits(raw, 9, 7) << 6);
       }
       default -> throw new IllegalInstructionException(raw, 2, "unhandled compressed form");
     }

@@ -36,6 +36,22 @@ public record CostReport(
         0);
   }
 
+  /**
+   * This report with the application instructions counted from {@code start} on: a run measured
+   * after a fast-forward, whose engine counted the other figures only from its own start.
+   */
+  public CostReport fromInstruction(long start) {
+    return new CostReport(
+        applicationInstructions - start,
+        insertedInstructions,
+        replacements,
+        stallCycles,
+        handlerCalls,
+        handlerCycles,
+        interrupts,
+        interruptCycles);
+  }
+
   public long totalCycles() {
     return applicationInstructions
         + insertedInstructions

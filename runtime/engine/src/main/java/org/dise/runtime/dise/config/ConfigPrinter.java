@@ -159,26 +159,26 @@ public final class ConfigPrinter {
     List<Object> patterns = new ArrayList<>();
     for (int i = 0; i < s.productions().size(); i++) {
       Production p = s.productions().get(i);
-      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-      row.put("index", i);
-      row.put("acf", p.acf());
-      row.put("name", p.name());
-      row.put("pattern", expr(p.pattern()));
-      row.put("control", p.control().stream().map(x -> (Object) x.toString()).toList());
-      row.put(
-          "replacement", p.replacement() < 0 ? null : s.replacements().get(p.replacement()).name());
-      row.put("tag", p.tag() < 0 ? null : s.sinks().get(p.tag()).name());
-      patterns.add(row);
+      patterns.add(
+          object(
+              "index", i,
+              "acf", p.acf(),
+              "name", p.name(),
+              "pattern", expr(p.pattern()),
+              "control", texts(p.control()),
+              "replacement",
+                  p.replacement() < 0 ? null : s.replacements().get(p.replacement()).name(),
+              "tag", p.tag() < 0 ? null : s.sinks().get(p.tag()).name()));
     }
     m.put("patterns", patterns);
-    m.put("conditional_inputs", s.flagInputs().stream().map(x -> (Object) x.toString()).toList());
+    m.put("conditional_inputs", texts(s.flagInputs()));
     List<Object> reps = new ArrayList<>();
     for (ReplacementSequence r : s.replacements()) {
-      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-      row.put("name", r.name());
-      row.put("entries", HardwareBudget.entries(r));
-      row.put("body", r.body().stream().map(x -> (Object) insn(x, s)).toList());
-      reps.add(row);
+      reps.add(
+          object(
+              "name", r.name(),
+              "entries", HardwareBudget.entries(r),
+              "body", r.body().stream().map(x -> (Object) insn(x, s)).toList()));
     }
     m.put("replacements", reps);
     List<Object> counters = new ArrayList<>();
@@ -187,27 +187,38 @@ public final class ConfigPrinter {
           java.util.Map.of("index", k.index(), "bits", k.width(), "init", (Object) k.init()));
     }
     m.put("counters", counters);
-    m.put("hps_registers", s.hpsRegisters().stream().map(x -> (Object) x.toString()).toList());
+    m.put("hps_registers", texts(s.hpsRegisters()));
     List<Object> sinks = new ArrayList<>();
     for (SinkBinding k : s.sinks()) {
-      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-      row.put("name", k.name());
-      row.put("component", k.component());
-      row.put("cycles_per_call", k.cost());
-      row.put("params", strings(k.params()));
-      sinks.add(row);
+      sinks.add(
+          object(
+              "name", k.name(),
+              "component", k.component(),
+              "cycles_per_call", k.cost(),
+              "params", strings(k.params())));
     }
     m.put("sinks", sinks);
     List<Object> triggers = new ArrayList<>();
     for (TriggerBinding t : s.triggers()) {
-      java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
-      row.put("name", t.name());
-      row.put("component", t.component());
-      row.put("params", strings(t.params()));
-      triggers.add(row);
+      triggers.add(
+          object("name", t.name(), "component", t.component(), "params", strings(t.params())));
     }
     m.put("triggers", triggers);
     return m;
+  }
+
+  /** A JSON object: {@code keysAndValues} alternate key and value, in the order they print. */
+  private static java.util.Map<String, Object> object(Object... keysAndValues) {
+    java.util.Map<String, Object> o = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      o.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return o;
+  }
+
+  /** Each element's {@code toString()}, as a JSON list. */
+  private static List<Object> texts(List<?> values) {
+    return values.stream().map(x -> (Object) x.toString()).toList();
   }
 
   private static java.util.Map<String, Object> strings(java.util.Map<?, ?> params) {

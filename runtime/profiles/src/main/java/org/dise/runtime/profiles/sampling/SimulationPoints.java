@@ -192,19 +192,7 @@ public final class SimulationPoints {
       e.sinks().forEach(s -> s.pause(c.applicationInstructions()));
       cpu.setDecodeStage(null);
       inserted += c.insertedInstructions();
-      runs.add(
-          new PointRun(
-              p,
-              e,
-              new CostReport(
-                  c.applicationInstructions() - app0,
-                  c.insertedInstructions(),
-                  c.replacements(),
-                  c.stallCycles(),
-                  c.handlerCalls(),
-                  c.handlerCycles(),
-                  c.interrupts(),
-                  c.interruptCycles())));
+      runs.add(new PointRun(p, e, c.fromInstruction(app0)));
       if (o.reason() != StopReason.STEP_LIMIT) {
         break;
       }
