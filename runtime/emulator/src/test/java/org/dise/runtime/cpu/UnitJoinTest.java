@@ -1,10 +1,17 @@
 package org.dise.runtime.cpu;
 
 import static com.google.common.truth.Truth.assertThat;
+import static org.dise.runtime.cpu.UnitChainTest.A0;
+import static org.dise.runtime.cpu.UnitChainTest.A1;
+import static org.dise.runtime.cpu.UnitChainTest.A2;
+import static org.dise.runtime.cpu.UnitChainTest.A3;
+import static org.dise.runtime.cpu.UnitChainTest.A4;
+import static org.dise.runtime.cpu.UnitChainTest.addi;
+import static org.dise.runtime.cpu.UnitChainTest.assertSameState;
+import static org.dise.runtime.cpu.UnitChainTest.sw;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.List;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.Test;
@@ -19,21 +26,6 @@ class UnitJoinTest {
   private static final long A = 0x10000;
   private static final long B = 0x12000;
   private static final long TO_B = A + 12;
-
-  private static final int A0 = 10;
-  private static final int A1 = 11;
-  private static final int A2 = 12;
-  private static final int A3 = 13;
-  private static final int A4 = 14;
-
-  private static int addi(int rd, int rs1, int imm) {
-    return (imm << 20) | (rs1 << 15) | (rd << 7) | 0x13;
-  }
-
-  /** sw rs2, 0(rs1). */
-  private static int sw(int rs2, int rs1) {
-    return (rs2 << 20) | (rs1 << 15) | (2 << 12) | 0x23;
-  }
 
   /**
    * A loop over two pages: A (a0 += 1; when a0 reaches {@code at}, falls through to a store of a3
@@ -75,12 +67,6 @@ class UnitJoinTest {
       assertThat(b.code).isNotNull();
     }
     return cpu;
-  }
-
-  private static void assertSameState(Cpu joined, Cpu interpreted) {
-    assertThat(joined.instret()).isEqualTo(interpreted.instret());
-    assertThat(joined.pc).isEqualTo(interpreted.pc);
-    assertThat(Arrays.copyOf(joined.x, 32)).isEqualTo(Arrays.copyOf(interpreted.x, 32));
   }
 
   @Test
