@@ -295,6 +295,11 @@ public final class BenchCommand implements Callable<Integer> {
               "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
               best.counters.nestedCalls(), best.counters.nestedReturns());
         }
+        if (best.counters.unitsJoined() > 0) { // with -Dacf.joinUnits=N
+          out.printf(
+              "  units joined at hot edges %,d, joins refused as over the limits %,d%n",
+              best.counters.unitsJoined(), best.counters.joinsRefused());
+        }
         // With -Dacf.exitStats=true: why translated code went back to the dispatcher.
         best.counters().exitKinds().forEach((k, v) -> out.printf("  unit exits, %s: %,d%n", k, v));
       }

@@ -41,6 +41,16 @@ final class Block {
    */
   Block[] unit;
 
+  /**
+   * Entries into this block's unit at this block straight from another unit's exit, counted towards
+   * joining the two units ({@link BlockCompiler#join}; only with {@code acf.joinUnits}). Negative
+   * once a join here was refused for good.
+   */
+  int joinHeat;
+
+  /** Joins this block took part in ({@link BlockCompiler#MAX_JOINS} bounds re-translation). */
+  int joins;
+
   /** True when the last instruction is a branch or jump (a block observer's event). */
   final boolean transferEnd;
 

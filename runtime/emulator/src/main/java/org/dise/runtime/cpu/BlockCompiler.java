@@ -282,6 +282,140 @@ public final class BlockCompiler {
   }
 
   /**
+   * Chained entries across a direct edge from one unit into a block of another at which the two
+   * units are translated again as one (system property {@code acf.joinUnits}; 0: never). A region
+   * is formed as its blocks turn hot and never takes in blocks already translated, so a hot loop
+   * can end up spread over several small units that hand control to each other on every iteration
+   * (99% of mcf's unit exits, 78% of chess's, docs/benchmarks.md); joining the units at such an
+   * edge, again at the next hot edge of the joined unit, brings the loop into one method.
+   */
+  private volatile int joinAt = EmulatorProperties.JOIN_UNITS.value();
+
+  /** {@link #joinAt}, which the cpu reads when the compiler is installed. */
+  int joinAt() {
+    return joinAt;
+  }
+
+  /** Sets {@link #joinAt} (0: no joins), before the compiler is installed on a cpu. */
+  void setJoinAt(int entries) {
+    joinAt = entries;
+  }
+
+  /**
+   * Joins one block may take part in: each re-translates the whole joined unit, so a loop grows one
+   * unit at a time up to the unit limits, and a block never churns through re-translations.
+   */
+  static final int MAX_JOINS = 4;
+
+  /** Units joined at hot edges, and joins refused (over the limits, or a block joined enough). */
+  private int joined;
+
+  private int joinsRefused;
+
+  /** Units joined at hot edges so far ({@link #join}). */
+  public int joined() {
+    return joined;
+  }
+
+  /** Joins refused for good so far: the joined unit would pass the limits. */
+  public int joinsRefused() {
+    return joinsRefused;
+  }
+
+  /**
+   * The dispatcher chained {@link #joinAt} times from the unit entered at {@code from} into {@code
+   * to}, a block of another unit: when a block of the first unit has {@code to} as a direct
+   * successor (a branch target, fall-through or plain jump; not a call, return or indirect jump,
+   * which a join would not keep inside the unit), the two units' blocks are translated again as one
+   * unit and installed in their place. Refused for good (the edge counts no more) when the joined
+   * unit would pass {@link #MAX_UNIT} blocks or {@link #UNIT_BYTES}, or one of its blocks has taken
+   * part in {@link #MAX_JOINS} joins; nothing changes when a block of either unit is out of date.
+   * Called by the dispatcher between two units, so neither runs. True when installed.
+   */
+  boolean join(Cpu cpu, Block from, Block to) {
+    Block[] a = from.unit;
+    Block[] c = to.unit;
+    if (failed || a == null || c == null || a == c || !directEdge(a, to.start)) {
+      return false;
+    }
+    List<Block> blocks = new ArrayList<>(a.length + c.length);
+    long insns = 0;
+    boolean spent = false;
+    for (Block[] unit : List.of(a, c)) {
+      CompiledBlocks code = unit == a ? from.code : to.code;
+      for (Block b : unit) {
+        if (b.code != code || !cpu.isCurrent(b)) {
+          return false;
+        }
+        spent |= b.joins >= MAX_JOINS;
+        insns += b.insns.length;
+        blocks.add(b);
+      }
+    }
+    if (spent || blocks.size() > MAX_UNIT || insns * size.bytesPerInstruction() >= UNIT_BYTES) {
+      refuse(to);
+      return false;
+    }
+    CompiledBlocks before = from.code;
+    CompiledBlocks after = to.code;
+    generations++;
+    try {
+      BytecodeTranslator.Defined d =
+          BytecodeTranslator.define(
+              blocks, observed, cpu.decodeStage(), UNIT_BYTES, callDepth > 0, registersInMemory);
+      size.learn(blocks, d.methodBytes());
+      footprint += d.methodBytes();
+      this.spent += d.methodBytes();
+      install(new Unit(blocks, d.code()), cpu);
+    } catch (BytecodeTranslator.TooLarge e) {
+      tooLarge++;
+      this.spent += e.methodBytes;
+      size.learn(blocks, e.methodBytes);
+      refuse(to);
+      return false;
+    } catch (Exception | LinkageError e) {
+      disable(e);
+      return false;
+    }
+    for (Block b : blocks) {
+      b.joins++;
+    }
+    // No block enters the two old units any more; marked out of date all the same.
+    before.invalidate();
+    after.invalidate();
+    joined++;
+    return true;
+  }
+
+  private void refuse(Block to) {
+    to.joinHeat = Integer.MIN_VALUE;
+    joinsRefused++;
+  }
+
+  /**
+   * True when a block of {@code unit} goes on to {@code target} by a branch, fall-through or jump.
+   */
+  private static boolean directEdge(Block[] unit, long target) {
+    for (Block b : unit) {
+      DecodedInsn last = b.insns[b.insns.length - 1];
+      switch (last.exec) {
+        case JALR -> {}
+        case JAL -> {
+          if (!UnitRegisters.real(last.rd) && last.target() == target) {
+            return true;
+          }
+        }
+        default -> {
+          if (last.target() == target || b.end == target) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * Translates blocks to bytecode and installs them, in {@link #pieces} when the unit's dispatch
    * method would be too large for HotSpot to compile (a lone block that large stays interpreted).
    */

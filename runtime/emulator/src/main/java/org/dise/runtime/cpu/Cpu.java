@@ -48,6 +48,12 @@ public final class Cpu extends HartState implements GuestState {
   int translateThreshold;
 
   /**
+   * Chained entries into a block from another unit at which the dispatcher asks the compiler to
+   * join the two units ({@link BlockCompiler#join}); 0: never.
+   */
+  int joinAt;
+
+  /**
    * The instruction count at which the threshold falls to its own value (0: it has): a young
    * process translates only its hottest blocks, since the translator's first use costs a fresh JVM
    * tens of milliseconds (spec/emulator.md, "Translation warm-up").
@@ -130,6 +136,9 @@ public final class Cpu extends HartState implements GuestState {
    * @param exitKinds why units returned to the dispatcher, by kind (name to count; empty unless
    *     {@code -Dacf.exitStats=true}), and how many of those the dispatcher could not chain to a
    *     translated block
+   * @param unitsJoined units translated again as one at a hot edge between them ({@code
+   *     acf.joinUnits}, {@link BlockCompiler#join})
+   * @param joinsRefused joins refused for good, the joined unit being over the limits
    */
   public record Counters(
       long translatedInstructions,
@@ -142,7 +151,9 @@ public final class Cpu extends HartState implements GuestState {
       long emittedReplacementRuns,
       long nestedCalls,
       long nestedReturns,
-      java.util.Map<String, Long> exitKinds) {}
+      java.util.Map<String, Long> exitKinds,
+      long unitsJoined,
+      long joinsRefused) {}
 
   /** The run's {@link Counters} as they stand now. */
   public Counters counters() {
@@ -157,7 +168,9 @@ public final class Cpu extends HartState implements GuestState {
         unit.emittedReplacements,
         unit.nestedCalls,
         unit.nestedReturns,
-        interpreter.exitKinds());
+        interpreter.exitKinds(),
+        compiler == null ? 0 : compiler.joined(),
+        compiler == null ? 0 : compiler.joinsRefused());
   }
 
   /** Stops the guest with this exit status (from exit/exit_group). */
@@ -399,6 +412,7 @@ public final class Cpu extends HartState implements GuestState {
     this.retireObserver = o;
     if (o != null) {
       this.compiler = null;
+      this.joinAt = 0;
       this.translateThreshold = 0;
       this.translateFrom = 0;
     }
@@ -469,6 +483,7 @@ public final class Cpu extends HartState implements GuestState {
     if (this.compiler != null) {
       unit.maxCallDepth = compiler.callDepth();
     }
+    this.joinAt = this.compiler == null ? 0 : compiler.joinAt();
     this.agedThreshold = threshold;
     this.baseThreshold = threshold;
     boolean young = this.compiler != null && warmup > instret;

@@ -181,6 +181,12 @@ public final class EmulatorProperties {
   public static final Count UNIT_BYTES =
       new Count("acf.unitBytes", 4000, 500, BytecodeTranslator.HUGE_METHOD);
 
+  /**
+   * Chained entries across a direct edge from one unit into another at which the two are translated
+   * again as one unit ({@link BlockCompiler#join}); 0: off.
+   */
+  public static final Count JOIN_UNITS = new Count("acf.joinUnits", 0, 0, 1 << 30);
+
   /** Bytes of dispatch methods per step of the translation threshold; 0: none. */
   public static final Count FOOTPRINT_STEP =
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
@@ -215,6 +221,7 @@ public final class EmulatorProperties {
           UNIT_REGS,
           UNIT_REGS_HELD,
           UNIT_BYTES,
+          JOIN_UNITS,
           FOOTPRINT_STEP,
           TRANSLATE_BUDGET,
           UNIT_FRAMES,

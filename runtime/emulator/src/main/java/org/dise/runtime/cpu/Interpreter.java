@@ -110,6 +110,7 @@ final class Interpreter {
     final long[] x = this.x;
     final long[] f = this.f;
     final Memory mem = this.mem;
+    final int joinAt = cpu.joinAt;
     final boolean outerGuestStores = mem.setGuestStores(true);
     long pc = cpu.pc;
     long steps = 0;
@@ -248,6 +249,11 @@ final class Interpreter {
                     unchainedExits++;
                   }
                   break;
+                }
+                // A hot edge into another unit: the two may become one (acf.joinUnits).
+                if (joinAt > 0 && next.code != code && ++next.joinHeat == joinAt) {
+                  next.joinHeat = 0;
+                  cpu.compiler.join(cpu, b, next);
                 }
                 b = next;
                 code = next.code;

@@ -18,15 +18,16 @@ class UnitChainTest {
   private static final long A = 0x10000;
   private static final long B = 0x12000;
 
-  // Register numbers (the RISC-V ABI names).
+  // Register numbers (the RISC-V ABI names; UnitJoinTest's too).
   private static final int RA = 1;
-  private static final int A0 = 10;
-  private static final int A1 = 11;
-  private static final int A2 = 12;
-  private static final int A3 = 13;
-  private static final int A4 = 14;
+  static final int A0 = 10;
+  static final int A1 = 11;
+  static final int A2 = 12;
+  static final int A3 = 13;
+  static final int A4 = 14;
 
-  private static int addi(int rd, int rs1, int imm) {
+  /** addi rd, rs1, imm (UnitJoinTest's too). */
+  static int addi(int rd, int rs1, int imm) {
     return (imm << 20) | (rs1 << 15) | (rd << 7) | 0x13;
   }
 
@@ -63,8 +64,8 @@ class UnitChainTest {
         | 0x63;
   }
 
-  /** sw rs2, 0(rs1). */
-  private static int sw(int rs2, int rs1) {
+  /** sw rs2, 0(rs1) (UnitJoinTest's too). */
+  static int sw(int rs2, int rs1) {
     return (rs2 << 20) | (rs1 << 15) | (2 << 12) | 0x23;
   }
 
@@ -108,7 +109,8 @@ class UnitChainTest {
     }
   }
 
-  private static void assertSameState(Cpu chained, Cpu interpreted) {
+  /** The translated run's count, pc and registers are the interpreter's (UnitJoinTest's too). */
+  static void assertSameState(Cpu chained, Cpu interpreted) {
     assertThat(chained.instret()).isEqualTo(interpreted.instret());
     assertThat(chained.pc).isEqualTo(interpreted.pc);
     // x[32] absorbs writes to x0 (the interpreter's jal x0 writes it; translated code does not).
