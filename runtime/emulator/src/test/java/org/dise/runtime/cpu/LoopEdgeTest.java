@@ -1,6 +1,11 @@
 package org.dise.runtime.cpu;
 
 import static com.google.common.truth.Truth.assertThat;
+import static org.dise.runtime.cpu.UnitChainTest.A0;
+import static org.dise.runtime.cpu.UnitChainTest.A1;
+import static org.dise.runtime.cpu.UnitChainTest.A2;
+import static org.dise.runtime.cpu.UnitChainTest.A3;
+import static org.dise.runtime.cpu.UnitChainTest.A4;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -25,13 +30,8 @@ import org.objectweb.asm.Opcodes;
 class LoopEdgeTest {
   private static final long A = 0x10000;
 
-  // Register numbers (the RISC-V ABI names).
+  // Register numbers beyond UnitChainTest's (the RISC-V ABI names).
   private static final int T0 = 5;
-  private static final int A0 = 10;
-  private static final int A1 = 11;
-  private static final int A2 = 12;
-  private static final int A3 = 13;
-  private static final int A4 = 14;
   private static final int A5 = 15;
 
   /** An I-type ALU instruction of funct3 {@code f3} (0 addi, 7 andi). */
@@ -124,6 +124,18 @@ class LoopEdgeTest {
         bne(A2, A1, -24),
         UnitChainTest.jal(0, 0));
     return new Cpu(mem, c -> {});
+  }
+
+  /**
+   * Runs {@link #accumulating}'s loop twice (which decodes it) and goes back to its start with a2 =
+   * 2, to run until a2 reaches {@code bound}.
+   */
+  private static void warmAccumulating(Cpu cpu, long bound) {
+    cpu.pc = A;
+    cpu.x[A1] = 2;
+    assertThat(cpu.run(14)).isEqualTo(StopReason.STEP_LIMIT);
+    cpu.pc = A; // from the spin back into the loop
+    cpu.x[A1] = bound;
   }
 
   /** Puts the nested loops' counts in place and starts them: a2 outer and a4 inner passes. */
@@ -229,11 +241,7 @@ class LoopEdgeTest {
           () -> {
             Cpu[] cpus = {accumulating(), accumulating()};
             for (Cpu cpu : cpus) {
-              cpu.pc = A;
-              cpu.x[A1] = 2;
-              assertThat(cpu.run(14)).isEqualTo(StopReason.STEP_LIMIT); // decodes the loop
-              cpu.pc = A; // from the spin back into the loop, a2 = 2
-              cpu.x[A1] = 1000;
+              warmAccumulating(cpu, 1000);
             }
             oneUnit(cpus[1], A);
             for (long budget : new long[] {1, 6, 7, 8, 700, 6000, 7000}) {
@@ -276,9 +284,7 @@ class LoopEdgeTest {
     assumeTrue(
         UnitRegisters.DEFAULT_IN_MEMORY && UnitRegisters.U != null && UnitRegisters.HELD == 4);
     Cpu cpu = accumulating();
-    cpu.pc = A;
-    cpu.x[A1] = 2;
-    cpu.run(14);
+    warmAccumulating(cpu, 2);
     List<Block> loop = List.of(cpu.blockAt(A));
     int[] accesses = new int[2];
     for (int loopRegs : new int[] {0, 4}) {
@@ -352,11 +358,7 @@ class LoopEdgeTest {
       inShape(
           shape,
           () -> {
-            cpu.pc = A;
-            cpu.x[A1] = 2;
-            assertThat(cpu.run(14)).isEqualTo(StopReason.STEP_LIMIT);
-            cpu.pc = A;
-            cpu.x[A1] = -1; // a2 counts up from 2 and never meets it
+            warmAccumulating(cpu, -1); // a2 counts up from 2 and never meets it
             oneUnit(cpu, A);
           });
       Thread stopper = InterruptTest.interruptLater(cpu, 50);

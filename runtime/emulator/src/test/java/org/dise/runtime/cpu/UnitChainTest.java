@@ -18,13 +18,13 @@ class UnitChainTest {
   private static final long A = 0x10000;
   private static final long B = 0x12000;
 
-  // Register numbers (the RISC-V ABI names).
+  // Register numbers (the RISC-V ABI names; LoopEdgeTest's too).
   private static final int RA = 1;
-  private static final int A0 = 10;
-  private static final int A1 = 11;
-  private static final int A2 = 12;
-  private static final int A3 = 13;
-  private static final int A4 = 14;
+  static final int A0 = 10;
+  static final int A1 = 11;
+  static final int A2 = 12;
+  static final int A3 = 13;
+  static final int A4 = 14;
 
   private static int addi(int rd, int rs1, int imm) {
     return (imm << 20) | (rs1 << 15) | (rd << 7) | 0x13;
