@@ -3,11 +3,13 @@ package org.dise.runtime.cpu;
 import static org.objectweb.asm.Opcodes.*;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.isa.DecodedInsn;
+import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.SemanticsTable;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -80,9 +82,10 @@ final class BlockEmitter {
             mv, BytecodeTranslator.R_X, BytecodeTranslator.R_F, scratch, scratch + 8, inMemory);
     this.memory = new MemoryAccess(mv, regs, BytecodeTranslator.R_MEM, scratch, pages);
     this.insns = new InsnEmitter(mv, regs, memory, CPU_L, R_PC, k, scratch);
-    for (Block blk : blocks) {
-      for (DecodedInsn d : blk.insns) {
-        regs.scan(d);
+    boolean[] loops = UnitRegisters.loopRegs > 0 ? loopBodies(blocks) : new boolean[blocks.size()];
+    for (int id = 0; id < blocks.size(); id++) {
+      for (DecodedInsn d : blocks.get(id).insns) {
+        regs.scan(d, loops[id]);
       }
     }
     this.plans = new PlanEmitter(mv);
@@ -99,6 +102,38 @@ final class BlockEmitter {
   }
 
   private final PlanEmitter plans;
+
+  /**
+   * The blocks of the unit's loop bodies: every block from the target of a backward edge (a
+   * successor known at translation at the same or an earlier place in the unit's fixed order) to
+   * the block it leaves from. Every cycle of the unit holds such an edge, so every block on a cycle
+   * is one (and so may be a block between them that is on none).
+   */
+  static boolean[] loopBodies(List<Block> blocks) {
+    Map<Long, Integer> ids = new HashMap<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      ids.put(blocks.get(i).start, i);
+    }
+    boolean[] in = new boolean[blocks.size()];
+    for (int j = 0; j < blocks.size(); j++) {
+      for (long to : successors(blocks.get(j))) {
+        Integer k = ids.get(to);
+        for (int i = k == null ? j + 1 : k; i <= j; i++) {
+          in[i] = true;
+        }
+      }
+    }
+    return in;
+  }
+
+  /**
+   * The successors of {@code b} known at translation: its branch or jump target, its next block.
+   */
+  static long[] successors(Block b) {
+    DecodedInsn last = b.insns[b.insns.length - 1];
+    boolean falls = last.exec != Op.JAL && last.exec != Op.JALR;
+    return falls ? new long[] {last.target(), b.end} : new long[] {last.target()};
+  }
 
   /** Per block, per instruction: a tagged instruction's plan emitted inline, or null. */
   private final Plan[][] replacements;
@@ -125,11 +160,17 @@ final class BlockEmitter {
     }
   }
 
-  /** Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done. */
-  void emitBlock(int id, Block b, Label done) {
+  /**
+   * Inline: emits block {@code id}; every exit leaves its next pc in R_PC and jumps to done, but
+   * with {@code edges} (not null) those to the unit's own blocks, which it emits. True when some
+   * exit goes to done.
+   */
+  boolean emitBlock(int id, Block b, Label done, InsnEmitter.Edges edges) {
     this.id = id;
     this.b = b;
     insns.done = done;
+    insns.edges = edges;
+    insns.leftToDone = false;
     boolean returned = false;
     for (int i = 0; i < b.insns.length; i++) {
       DecodedInsn d = b.insns[i];
@@ -157,6 +198,15 @@ final class BlockEmitter {
     if (!returned) {
       insns.exitConst(b.end);
     }
+    insns.edges = null; // the code out of line leaves through done
+    return insns.leftToDone || outOfLine(id);
+  }
+
+  /**
+   * Whether block {@code id}, the last emitted, has code out of line (which may leave via done).
+   */
+  boolean outOfLine(int id) {
+    return !outOfLine.isEmpty() && outOfLine.get(outOfLine.size() - 1).id == id;
   }
 
   /** A tagged instruction's call into the decode stage, emitted after the unit's blocks. */

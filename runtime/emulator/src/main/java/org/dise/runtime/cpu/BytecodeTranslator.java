@@ -444,20 +444,18 @@ final class BytecodeTranslator {
       mv.visitInsn(LRETURN);
       mv.visitLabel(fits);
       Label blockDone = new Label();
-      code.emitBlock(i, b, blockDone);
-      mv.visitLabel(blockDone);
-      mv.visitVarInsn(LLOAD, R_N);
-      lconst(mv, len);
-      mv.visitInsn(LADD);
-      mv.visitVarInsn(LSTORE, R_N);
-      if (t.observed()) {
-        mv.visitVarInsn(ALOAD, R_CPU);
-        lconst(mv, last.pc);
-        iconst(mv, len);
-        iconst(mv, b.transferEnd ? 1 : 0);
-        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "observe", "(JIZ)V", false);
+      InsnEmitter.Edges edges =
+          directEdges ? new Edges(mv, i, b, t.observed(), ids, cases, leave) : null;
+      boolean toDone = code.emitBlock(i, b, blockDone, edges);
+      // Whether the pc at blockDone may start a block of the unit: not when direct edges took
+      // them all, unless the decode stage's code out of line chose it.
+      boolean mayStay = edges == null || code.outOfLine(i);
+      if (!toDone && !mayStay && calls[i] == null) {
+        continue; // every exit of the block was a direct edge
       }
-      if (selfLoop) {
+      mv.visitLabel(blockDone);
+      retire(mv, b, t.observed());
+      if (selfLoop && mayStay) {
         // A block that branches to itself becomes a JVM loop, which HotSpot compiles as one.
         Label out = new Label();
         leaveUnlessAt(mv, R_PC, b.start, out);
@@ -470,7 +468,7 @@ final class BytecodeTranslator {
       long taken = last.target();
       Integer takenId = taken >= 0 ? ids.get(taken) : null;
       Integer fallId = last.exec == Op.JAL || last.exec == Op.JALR ? null : ids.get(b.end);
-      if (takenId != null) {
+      if (takenId != null && mayStay) {
         Label no = new Label();
         mv.visitVarInsn(LLOAD, R_PC);
         lconst(mv, taken);
@@ -479,7 +477,7 @@ final class BytecodeTranslator {
         jumpTo(mv, i, takenId, cases[takenId], leave);
         mv.visitLabel(no);
       }
-      if (fallId != null) {
+      if (fallId != null && mayStay) {
         Label no = new Label();
         mv.visitVarInsn(LLOAD, R_PC);
         lconst(mv, b.end);
@@ -609,6 +607,75 @@ final class BytecodeTranslator {
       int next = i + 1 < cases.length ? cases[i + 1].getOffset() : blocksEnd;
       long own = next - cases[i].getOffset();
       blockBytes[i] = (int) Math.max(1, own * total / inline);
+    }
+  }
+
+  /**
+   * Whether a block's transfer to a block of its unit jumps to it where the transfer is (system
+   * property {@code acf.directEdges}; tests set it): a branch's taken and fall-through sides, a
+   * {@code jal}, a block's fall-through. Otherwise every exit leaves the next pc in a local, and
+   * the code after the block compares it with the successors' addresses ({@link #jumpTo}).
+   */
+  static boolean directEdges = EmulatorProperties.DIRECT_EDGES.value();
+
+  /**
+   * A block's direct edges ({@link #directEdges}): where its transfer is, the block's instructions
+   * are counted, the observer told, and control goes to the successor's code, a forward edge at
+   * once, a backward edge (or a self-loop) after the check of {@link #jumpTo}, which leaves with
+   * the successor's address as the next pc.
+   */
+  private record Edges(
+      MethodVisitor mv,
+      int from,
+      Block b,
+      boolean observed,
+      Map<Long, Integer> ids,
+      Label[] cases,
+      Label leave)
+      implements InsnEmitter.Edges {
+    @Override
+    public boolean reaches(long pc) {
+      return ids.containsKey(pc);
+    }
+
+    @Override
+    public void jump(long pc) {
+      int to = ids.get(pc);
+      retire(mv, b, observed);
+      if (to != from) {
+        iconst(mv, to);
+        mv.visitVarInsn(ISTORE, R_ID);
+      }
+      if (to > from) {
+        mv.visitJumpInsn(GOTO, cases[to]);
+        return;
+      }
+      Label out = new Label();
+      exitKind(mv, UnitContext.EXIT_CHECK);
+      staleOrPending(mv, out);
+      mv.visitJumpInsn(IFEQ, cases[to]);
+      mv.visitLabel(out);
+      lconst(mv, pc);
+      mv.visitVarInsn(LSTORE, R_PC);
+      mv.visitJumpInsn(GOTO, leave);
+    }
+  }
+
+  /**
+   * At the end of block {@code b}: n += its length, and the observer told when {@code observed}.
+   */
+  private static void retire(MethodVisitor mv, Block b, boolean observed) {
+    int len = b.insns.length;
+    mv.visitVarInsn(LLOAD, R_N);
+    lconst(mv, len);
+    mv.visitInsn(LADD);
+    mv.visitVarInsn(LSTORE, R_N);
+    if (observed) {
+      mv.visitVarInsn(ALOAD, R_CPU);
+      lconst(mv, b.insns[len - 1].pc);
+      iconst(mv, len);
+      iconst(mv, b.transferEnd ? 1 : 0);
+      mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "observe", "(JIZ)V", false);
     }
   }
 

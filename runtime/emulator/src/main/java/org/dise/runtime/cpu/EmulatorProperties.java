@@ -212,6 +212,19 @@ public final class EmulatorProperties {
   /** Whether lbu and lhu zero-extend the loaded int before widening it ({@link InsnEmitter}). */
   public static final Flag INT_ZERO_EXTEND = new Flag("acf.intZeroExtend", true);
 
+  /**
+   * Whether a branch, jump or fall-through to a block of the same unit jumps straight to that
+   * block's code ({@link BytecodeTranslator}) instead of leaving its pc in a local for the dispatch
+   * part to compare.
+   */
+  public static final Flag DIRECT_EDGES = new Flag("acf.directEdges", false);
+
+  /**
+   * How many registers named in a unit's loops may stay in locals beyond {@link #UNIT_REGS_HELD}
+   * ({@link UnitRegisters}); 0: the choice ignores loops.
+   */
+  public static final Count LOOP_REGS = new Count("acf.loopRegs", 0, 0, 27);
+
   /** A directory each translated unit's class file is written to, for javap; none by default. */
   public static final Text DUMP_UNITS = new Text("acf.dumpUnits");
 
@@ -229,6 +242,8 @@ public final class EmulatorProperties {
           EXIT_STATS,
           COMPARE_JUMP,
           INT_ZERO_EXTEND,
+          DIRECT_EDGES,
+          LOOP_REGS,
           DUMP_UNITS);
 
   /**

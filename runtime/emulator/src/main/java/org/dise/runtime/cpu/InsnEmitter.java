@@ -48,6 +48,24 @@ final class InsnEmitter {
   /** Where a block's exits go, its next pc in the pc local (set per block). */
   Label done;
 
+  /**
+   * A block's transfers to blocks of the same unit, emitted as direct jumps ({@code
+   * acf.directEdges}); null: every exit goes to {@link #done}.
+   */
+  interface Edges {
+    /** Whether {@code pc} starts a block of the unit. */
+    boolean reaches(long pc);
+
+    /** Emits the block's end and its transfer to the unit's block at {@code pc}. */
+    void jump(long pc);
+  }
+
+  /** The block's direct edges (set per block), or null. */
+  Edges edges;
+
+  /** Whether an exit of the block went to {@link #done} (reset per block). */
+  boolean leftToDone;
+
   InsnEmitter(
       MethodVisitor mv,
       UnitRegisters regs,
@@ -97,6 +115,12 @@ final class InsnEmitter {
 
   /** A jump: rd = the next pc, and the block leaves for the row's target. */
   private void jump(DecodedInsn d, SemanticsTable.Entry e) {
+    if (d.exec == Op.JAL && edges != null && edges.reaches(d.target())) {
+      BytecodeTranslator.lconst(mv, d.npc);
+      regs.put(d);
+      edges.jump(d.target());
+      return;
+    }
     compute(d, e);
     mv.visitVarInsn(LSTORE, scratch); // before rd is written: rd may be rs1
     BytecodeTranslator.lconst(mv, d.npc);
@@ -291,12 +315,17 @@ final class InsnEmitter {
 
   /** Leaves the block for {@code pc}. */
   void exitConst(long pc) {
+    if (edges != null && edges.reaches(pc)) {
+      edges.jump(pc);
+      return;
+    }
     BytecodeTranslator.lconst(mv, pc);
     exitStack();
   }
 
   /** Leaves the block for the pc on the stack. */
   void exitStack() {
+    leftToDone = true;
     mv.visitVarInsn(LSTORE, pcLocal);
     mv.visitJumpInsn(GOTO, done);
   }

@@ -56,11 +56,24 @@ final class UnitRegisters {
    */
   static final int HELD = EmulatorProperties.UNIT_REGS_HELD.value();
 
+  /**
+   * In memory, how many more registers a unit may hold when its loops name them ({@code
+   * -Dacf.loopRegs=N}, 0 by default: the choice ignores loops; tests set it). With N > 0 the
+   * registers its loop bodies name come first, by how often they name them, then the rest of {@link
+   * #HELD} by the whole unit's count; a register named in a loop takes one of the N extra places
+   * only when the {@link #HELD} are taken (spec/emulator.md, "Where a unit keeps the guest
+   * registers").
+   */
+  static int loopRegs = EmulatorProperties.LOOP_REGS.value();
+
   /** In memory: the registers held in locals anyway ({@link #HELD}). */
   private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
 
   /** How often the unit's instructions name each register (rs1, rs2, rd). */
   private final int[] uses = new int[hot.length];
+
+  /** The same count over the instructions of the unit's loop bodies alone. */
+  private final int[] loopUses = new int[hot.length];
 
   /** The locals holding {@code x[]} and {@code f[]}. */
   private final int X;
@@ -139,28 +152,57 @@ final class UnitRegisters {
    * load is harmless) and writes (an x register rd).
    */
   void scan(DecodedInsn d) {
+    scan(d, false);
+  }
+
+  /** As {@link #scan(DecodedInsn)}, for an instruction of a loop body when {@code inLoop}. */
+  void scan(DecodedInsn d, boolean inLoop) {
     use(d.rs1);
     use(d.rs2);
-    count(d.rs1);
-    count(d.rs2);
+    count(d.rs1, inLoop);
+    count(d.rs2, inLoop);
     if (d.exec.operands().contains(Operand.RD)) {
       use(d.rd);
-      count(d.rd);
+      count(d.rd, inLoop);
       if (real(d.rd)) {
         written[d.rd] = true;
       }
     }
   }
 
-  private void count(int reg) {
+  private void count(int reg, boolean inLoop) {
     if (real(reg) && reg < uses.length) {
       uses[reg]++;
+      if (inLoop) {
+        loopUses[reg]++;
+      }
     }
   }
 
-  /** After the scan: in memory, the {@link #HELD} registers named most often (twice or more). */
+  /**
+   * After the scan: in memory, the {@link #HELD} registers named most often (twice or more); with
+   * {@link #loopRegs}, those named in loop bodies first, and up to that many more of them.
+   */
   void choose() {
-    for (int n = 0; inMemory && n < HELD; n++) {
+    if (!inMemory) {
+      return;
+    }
+    int n = 0;
+    if (loopRegs > 0) {
+      for (; n < HELD + loopRegs; n++) {
+        int best = -1;
+        for (int r = 0; r < uses.length; r++) {
+          if (used[r] && !hot[r] && loopUses[r] > 0 && (best < 0 || busier(r, best))) {
+            best = r;
+          }
+        }
+        if (best < 0) {
+          break;
+        }
+        hot[best] = true;
+      }
+    }
+    for (; n < HELD; n++) {
       int best = -1;
       for (int r = 0; r < uses.length; r++) {
         if (used[r] && !hot[r] && uses[r] >= 2 && (best < 0 || uses[r] > uses[best])) {
@@ -172,6 +214,11 @@ final class UnitRegisters {
       }
       hot[best] = true;
     }
+  }
+
+  /** Whether register {@code r} is named more often in loops than {@code s} (then in the unit). */
+  private boolean busier(int r, int s) {
+    return loopUses[r] != loopUses[s] ? loopUses[r] > loopUses[s] : uses[r] > uses[s];
   }
 
   /** Whether register {@code r} lives in a local of the unit. */

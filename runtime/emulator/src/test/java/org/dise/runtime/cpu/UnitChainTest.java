@@ -18,7 +18,7 @@ class UnitChainTest {
   private static final long A = 0x10000;
   private static final long B = 0x12000;
 
-  // Register numbers (the RISC-V ABI names; UnitJoinTest's too).
+  // Register numbers (the RISC-V ABI names; UnitJoinTest's and LoopEdgeTest's too).
   private static final int RA = 1;
   static final int A0 = 10;
   static final int A1 = 11;
