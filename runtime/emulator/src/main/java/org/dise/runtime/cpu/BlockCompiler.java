@@ -52,6 +52,12 @@ public final class BlockCompiler {
    */
   private int budget = EmulatorProperties.TRANSLATE_BUDGET.value();
 
+  /**
+   * Bytes of dispatch method a budgeted run may generate before it has earned any (system property
+   * {@code acf.translateGrant}; 0: none): a program whose hot code fits the grant never waits.
+   */
+  private long grant = EmulatorProperties.TRANSLATE_GRANT.value();
+
   /** Bytes of dispatch methods generated so far, those thrown away as too large included. */
   private long spent;
 
@@ -183,6 +189,11 @@ public final class BlockCompiler {
     budget = instructionsPerByte;
   }
 
+  /** Sets {@link #grant}: bytes of dispatch method a budgeted run gets before earning any. */
+  void setGrant(int bytes) {
+    grant = bytes;
+  }
+
   /** Bytes of dispatch methods generated so far (those thrown away as too large included). */
   long spent() {
     return spent;
@@ -226,7 +237,7 @@ public final class BlockCompiler {
 
   /** Bytes of dispatch method the budget allows beyond those spent (negative: in debt). */
   private long credit(long retired) {
-    return retired / budget - spent;
+    return grant + retired / budget - spent;
   }
 
   private void translate(List<List<Block>> regions, Cpu cpu) {

@@ -194,6 +194,10 @@ public final class EmulatorProperties {
   /** Retired instructions per byte of translated dispatch method; 0: no budget. */
   public static final Count TRANSLATE_BUDGET = new Count("acf.translateBudget", 0, 0, 1_000_000);
 
+  /** Bytes of dispatch method a budgeted run may translate before earning any; 0: none. */
+  public static final Count TRANSLATE_GRANT =
+      new Count("acf.translateGrant", 0, 0, Integer.MAX_VALUE);
+
   /** How units' classes get stack map frames ({@link BytecodeTranslator#unitFrames}). */
   public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "asm", "emitted", "false");
 
@@ -237,6 +241,7 @@ public final class EmulatorProperties {
           JOIN_UNITS,
           FOOTPRINT_STEP,
           TRANSLATE_BUDGET,
+          TRANSLATE_GRANT,
           UNIT_FRAMES,
           CALL_DEPTH,
           EXIT_STATS,

@@ -245,6 +245,35 @@ class TranslationTest {
     assertThat(profiles.get(1)).isEqualTo(profiles.get(0));
   }
 
+  /**
+   * A budget's initial grant (spec/emulator.md, "The translation budget"): a run whose early
+   * translation fits the grant translates exactly what it would without a budget, hot loops at
+   * once, while the same budget without the grant holds them back.
+   */
+  @Test
+  void aGrantLetsASmallHotFootprintTranslateAtOnceUnderABudget() throws Exception {
+    long[] spent = new long[3];
+    String[] outs = new String[3];
+    for (int i = 0; i < 3; i++) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      Machine m = DecodeStageTest.load("1", out, 50);
+      BlockCompiler bc = m.cpu().blockCompiler();
+      if (i > 0) {
+        bc.setBudget(200);
+        bc.setGrant(i == 1 ? 0 : (int) spent[0]);
+      }
+      assertThat(m.run(300_000).reason()).isEqualTo(StopReason.STEP_LIMIT);
+      spent[i] = bc.spent();
+      m.run(-1);
+      outs[i] = out.toString();
+    }
+    assertThat(spent[0]).isGreaterThan(0L);
+    assertThat(spent[1]).isLessThan(spent[0]);
+    assertThat(spent[2]).isEqualTo(spent[0]);
+    assertThat(outs[1]).isEqualTo(outs[0]);
+    assertThat(outs[2]).isEqualTo(outs[0]);
+  }
+
   /** addi a0,a0,1; ld a1,0(a2); addi a0,a0,1; j -12 (back to the first addi). */
   private static Cpu loopThatFaults() {
     Memory mem = new Memory();
