@@ -351,37 +351,29 @@ public final class BlockCompiler {
     }
     List<Block> blocks = new ArrayList<>(a.length + c.length);
     long insns = 0;
-    boolean spent = false;
+    boolean joinedEnough = false;
     for (Block[] unit : List.of(a, c)) {
       CompiledBlocks code = unit == a ? from.code : to.code;
       for (Block b : unit) {
         if (b.code != code || !cpu.isCurrent(b)) {
           return false;
         }
-        spent |= b.joins >= MAX_JOINS;
+        joinedEnough |= b.joins >= MAX_JOINS;
         insns += b.insns.length;
         blocks.add(b);
       }
     }
-    if (spent || blocks.size() > MAX_UNIT || insns * size.bytesPerInstruction() >= UNIT_BYTES) {
+    if (joinedEnough
+        || blocks.size() > MAX_UNIT
+        || insns * size.bytesPerInstruction() >= UNIT_BYTES) {
       refuse(to);
       return false;
     }
     CompiledBlocks before = from.code;
     CompiledBlocks after = to.code;
-    generations++;
     try {
-      BytecodeTranslator.Defined d =
-          BytecodeTranslator.define(
-              blocks, observed, cpu.decodeStage(), UNIT_BYTES, callDepth > 0, registersInMemory);
-      size.learn(blocks, d.methodBytes());
-      footprint += d.methodBytes();
-      this.spent += d.methodBytes();
-      install(new Unit(blocks, d.code()), cpu);
+      install(new Unit(blocks, generate(blocks, cpu, UNIT_BYTES).code()), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
-      tooLarge++;
-      this.spent += e.methodBytes;
-      size.learn(blocks, e.methodBytes);
       refuse(to);
       return false;
     } catch (Exception | LinkageError e) {
@@ -427,6 +419,30 @@ public final class BlockCompiler {
   }
 
   /**
+   * Generates and defines one unit's class, counting what it cost whether it fits or not: the
+   * generation, the bytes of dispatch method (the footprint and the budget's spending), and each
+   * block's share for {@link UnitSize}'s estimates.
+   */
+  private BytecodeTranslator.Defined generate(List<Block> blocks, Cpu cpu, int limit)
+      throws Exception {
+    generations++;
+    try {
+      BytecodeTranslator.Defined d =
+          BytecodeTranslator.define(
+              blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
+      size.learn(blocks, d.methodBytes());
+      footprint += d.methodBytes();
+      spent += d.methodBytes();
+      return d;
+    } catch (BytecodeTranslator.TooLarge e) {
+      tooLarge++;
+      spent += e.methodBytes;
+      size.learn(blocks, e.methodBytes);
+      throw e;
+    }
+  }
+
+  /**
    * Translates blocks to bytecode and installs them, in {@link #pieces} when the unit's dispatch
    * method would be too large for HotSpot to compile (a lone block that large stays interpreted).
    */
@@ -434,22 +450,13 @@ public final class BlockCompiler {
     if (failed) {
       return;
     }
-    generations++;
     try {
       // A lone block is cut no further: it only has to fit HotSpot's limit.
       int limit = blocks.size() < 2 ? BytecodeTranslator.HUGE_METHOD : UNIT_BYTES;
-      BytecodeTranslator.Defined d =
-          BytecodeTranslator.define(
-              blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
-      size.learn(blocks, d.methodBytes());
-      footprint += d.methodBytes();
-      spent += d.methodBytes();
+      BytecodeTranslator.Defined d = generate(blocks, cpu, limit);
       compiledBlocks.addAndGet(blocks.size());
       install(new Unit(blocks, d.code()), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
-      tooLarge++;
-      spent += e.methodBytes;
-      size.learn(blocks, e.methodBytes);
       for (List<Block> piece : pieces(blocks, e.blockBytes, PIECE_BYTES)) {
         compileSplitting(piece, cpu);
       }
