@@ -43,7 +43,9 @@ final class ExitCauses {
 
   private final long[] counts = new long[NAMES.length];
 
-  /** Parts and pieces formed so far: ids for {@link Block#formedPart} and {@link Block#formedPiece}. */
+  /**
+   * Parts and pieces formed so far: ids for {@link Block#formedPart} and {@link Block#formedPiece}.
+   */
   private static int parts;
 
   private static int pieces;

@@ -50,7 +50,9 @@ final class Interpreter {
       m.put("not chained (no translated block next)", unchainedExits);
       m.putAll(exitCauses.byName());
       if (cpu.compiler != null) {
-        m.put("earlier units taken into later regions (acf.absorbUnits)", (long) cpu.compiler.absorbed());
+        m.put(
+            "earlier units taken into later regions (acf.absorbUnits)",
+            (long) cpu.compiler.absorbed());
       }
     }
     return m;

@@ -48,14 +48,14 @@ final class Region {
    * {@link #form(Cpu, List, int, int)}, where each region then takes in the whole of every earlier
    * unit of at most {@code absorb} blocks (0: none) that one of its blocks goes on to by a static
    * edge, while the region stays within {@code max} blocks and {@code maxInsns} guest instructions
-   * (the unit limit by the size estimate; 0: nothing is taken). A loop whose blocks turned hot a few
-   * rounds apart is otherwise spread over two units, the first formed while the rest was still cold
-   * and the later one stopping at the first's blocks, and leaves a unit on every pass (half of
+   * (the unit limit by the size estimate; 0: nothing is taken). A loop whose blocks turned hot a
+   * few rounds apart is otherwise spread over two units, the first formed while the rest was still
+   * cold and the later one stopping at the first's blocks, and leaves a unit on every pass (half of
    * SQLite's, chess's, mcf's and motion's direct-edge exits, docs/benchmarks.md). Taking a unit in
-   * only whole and only while the region fits keeps the region from being cut, which would part
-   * the loop again. The caller translates the taken units' blocks again and retires the units
-   * ({@link BlockCompiler#installReady}); a block is taken again at most {@link
-   * BlockCompiler#MAX_JOINS} times, so re-translation is bounded.
+   * only whole and only while the region fits keeps the region from being cut, which would part the
+   * loop again. The caller translates the taken units' blocks again and retires the units ({@link
+   * BlockCompiler#installReady}); a block is taken again at most {@link BlockCompiler#MAX_JOINS}
+   * times, so re-translation is bounded.
    */
   static List<List<Block>> form(
       Cpu cpu, List<Block> seeds, int minCount, int max, int absorb, long maxInsns) {

@@ -124,8 +124,7 @@ class UnitAbsorbTest {
     for (int i = 0; i < loops; i++) {
       long at = O + 12L * i;
       // a3 += 1 while a3 != a2, then a3 = 0 on the way to the next loop.
-      UnitChainTest.put(
-          mem, at, addi(A3, A3, 1), branch(1, A3, A2, -4), addi(A3, 0, 0));
+      UnitChainTest.put(mem, at, addi(A3, A3, 1), branch(1, A3, A2, -4), addi(A3, 0, 0));
     }
     UnitChainTest.put(mem, O + 12L * loops, jal(0, -12L * loops));
     Cpu interpreted = new Cpu(mem, c -> {});
