@@ -48,6 +48,18 @@ final class Block {
    */
   int joinHeat;
 
+  /**
+   * With {@code acf.exitStats}: the region former's connected part and piece (of at most {@code
+   * MAX_UNIT} blocks) that took this block in, and for each of its {@link Region#successors} why it
+   * was left out of that part ({@link ExitCauses}; 0: taken in). Null when not formed by {@link
+   * Region#form}. Read only to explain direct-edge unit exits.
+   */
+  int formedPart;
+
+  int formedPiece;
+
+  byte[] leftOut;
+
   /** Joins this block took part in ({@link BlockCompiler#MAX_JOINS} bounds re-translation). */
   int joins;
 

@@ -218,14 +218,19 @@ public final class BlockCompiler {
       return;
     }
     int minCount = Math.max(1, cpu.translateThreshold() / Region.WARM_DIVISOR);
+    // The instructions a region may grow to by taking in earlier units: under the unit limit by
+    // the size estimate; before it is learned, any (a unit that comes out too large is cut).
+    double rate = size.bytesPerInstruction();
+    long absorbInsns = rate == 0 ? Long.MAX_VALUE : (long) (UNIT_BYTES / rate) - 1;
     if (!deferred) {
-      translate(Region.form(cpu, waiting, minCount, MAX_UNIT), cpu);
+      translate(Region.form(cpu, waiting, minCount, MAX_UNIT, absorb, absorbInsns), cpu);
       waiting.clear();
     } else {
       waiting.sort((a, b) -> Integer.compare(b.count, a.count));
       int taken = 0;
       while (taken < waiting.size() && credit(retired) >= 0) {
-        translate(Region.form(cpu, List.of(waiting.get(taken++)), minCount, MAX_UNIT), cpu);
+        List<Block> seed = List.of(waiting.get(taken++));
+        translate(Region.form(cpu, seed, minCount, MAX_UNIT, absorb, absorbInsns), cpu);
       }
       waiting.subList(0, taken).clear();
       deferred = !waiting.isEmpty();
@@ -242,8 +247,56 @@ public final class BlockCompiler {
 
   private void translate(List<List<Block>> regions, Cpu cpu) {
     for (List<Block> region : regions) {
+      release(region);
+    }
+    for (List<Block> region : regions) {
       for (List<Block> piece : size.cut(region, UNIT_BYTES, PIECE_BYTES)) {
         compileSplitting(piece, cpu);
+      }
+    }
+  }
+
+  /**
+   * The most blocks of an earlier unit a region takes in (system property {@code acf.absorbUnits};
+   * 0: none, a region stops at translated blocks): see {@link Region#form}.
+   */
+  private int absorb = EmulatorProperties.ABSORB_UNITS.value();
+
+  /** Sets {@link #absorb}. */
+  void setAbsorb(int blocks) {
+    absorb = blocks;
+  }
+
+  /** Earlier units taken into later regions so far ({@link #absorb}). */
+  private int absorbed;
+
+  /** Earlier units taken into later regions and translated again so far. */
+  public int absorbed() {
+    return absorbed;
+  }
+
+  /**
+   * Takes the translated blocks a region took in ({@link #absorb}) out of their units before the
+   * region is translated: each such unit is marked out of date (the dispatcher runs between
+   * translations, so none is running), its blocks go back to untranslated until the region's units
+   * are installed over them (a block dropped from a too-large piece stays interpreted), and its
+   * estimated bytes leave the footprint, which counts installed units.
+   */
+  private void release(List<Block> region) {
+    for (Block b : region) {
+      CompiledBlocks old = b.code;
+      if (old == null) {
+        continue;
+      }
+      old.invalidate();
+      absorbed++;
+      for (Block u : b.unit) {
+        if (u.code == old) {
+          u.code = null;
+          u.unit = null;
+          u.joins++;
+          footprint -= (long) (u.insns.length * size.bytesPerInstruction());
+        }
       }
     }
   }

@@ -187,6 +187,12 @@ public final class EmulatorProperties {
    */
   public static final Count JOIN_UNITS = new Count("acf.joinUnits", 0, 0, 1 << 30);
 
+  /**
+   * The most blocks of an earlier unit that a new region takes in when one of its blocks goes on to
+   * the unit's blocks by a static edge ({@link Region#form}); 0: off.
+   */
+  public static final Count ABSORB_UNITS = new Count("acf.absorbUnits", 0, 0, 48);
+
   /** Bytes of dispatch methods per step of the translation threshold; 0: none. */
   public static final Count FOOTPRINT_STEP =
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
@@ -239,6 +245,7 @@ public final class EmulatorProperties {
           UNIT_REGS_HELD,
           UNIT_BYTES,
           JOIN_UNITS,
+          ABSORB_UNITS,
           FOOTPRINT_STEP,
           TRANSLATE_BUDGET,
           TRANSLATE_GRANT,

@@ -34,6 +34,9 @@ final class Interpreter {
   /** Unit exits by {@link UnitContext#exitKind} (with {@link UnitContext#EXIT_STATS}). */
   private final long[] exits = new long[UnitContext.EXIT_KINDS.length];
 
+  /** Why direct-edge exits left their units (with {@link UnitContext#EXIT_STATS}). */
+  private final ExitCauses exitCauses = UnitContext.EXIT_STATS ? new ExitCauses() : null;
+
   /** Unit exits after which the dispatcher found no translated block to chain to. */
   private long unchainedExits;
 
@@ -45,6 +48,12 @@ final class Interpreter {
         m.put(UnitContext.EXIT_KINDS[k], exits[k]);
       }
       m.put("not chained (no translated block next)", unchainedExits);
+      m.putAll(exitCauses.byName());
+      if (cpu.compiler != null) {
+        m.put(
+            "earlier units taken into later regions (acf.absorbUnits)",
+            (long) cpu.compiler.absorbed());
+      }
     }
     return m;
   }
@@ -224,8 +233,9 @@ final class Interpreter {
               while (true) {
                 pc = code.run(b.codeId, unit, x, f, mem, maxSteps);
                 translatedInstructions += unit.unitSteps;
+                int exitKind = UnitContext.EXIT_STATS ? unit.exitKind : 0;
                 if (UnitContext.EXIT_STATS) {
-                  exits[unit.exitKind]++;
+                  exits[exitKind]++;
                   unit.exitKind = 0;
                 }
                 if (cpu.halted) { // a replacement the decode stage ran inside the unit exited
@@ -244,6 +254,9 @@ final class Interpreter {
                 }
                 Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
                 Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                if (UnitContext.EXIT_STATS && exitKind == UnitContext.EXIT_DIRECT) {
+                  exitCauses.directExit(b, pc, next);
+                }
                 if (next == null || next.code == null || next.insns.length > maxSteps) {
                   if (UnitContext.EXIT_STATS) {
                     unchainedExits++;

@@ -41,6 +41,24 @@ final class Region {
    * seed and cut into pieces of at most {@code max} blocks.
    */
   static List<List<Block>> form(Cpu cpu, List<Block> seeds, int minCount, int max) {
+    return form(cpu, seeds, minCount, max, 0, 0);
+  }
+
+  /**
+   * {@link #form(Cpu, List, int, int)}, where each region then takes in the whole of every earlier
+   * unit of at most {@code absorb} blocks (0: none) that one of its blocks goes on to by a static
+   * edge, while the region stays within {@code max} blocks and {@code maxInsns} guest instructions
+   * (the unit limit by the size estimate; 0: nothing is taken). A loop whose blocks turned hot a
+   * few rounds apart is otherwise spread over two units, the first formed while the rest was still
+   * cold and the later one stopping at the first's blocks, and leaves a unit on every pass (half of
+   * SQLite's, chess's, mcf's and motion's direct-edge exits, docs/benchmarks.md). Taking a unit in
+   * only whole and only while the region fits keeps the region from being cut, which would part the
+   * loop again. The caller translates the taken units' blocks again and retires the units ({@link
+   * BlockCompiler#installReady}); a block is taken again at most {@link BlockCompiler#MAX_JOINS}
+   * times, so re-translation is bounded.
+   */
+  static List<List<Block>> form(
+      Cpu cpu, List<Block> seeds, int minCount, int max, int absorb, long maxInsns) {
     // Multi-source breadth-first search: the blocks, in the order found.
     Map<Long, Block> found = new LinkedHashMap<>();
     ArrayDeque<Block> queue = new ArrayDeque<>();
@@ -74,6 +92,8 @@ final class Region {
     }
     List<List<Block>> regions = new ArrayList<>();
     Set<Long> placed = new HashSet<>();
+    // Blocks of earlier units taken into a region (absorb).
+    Set<Long> taken = new HashSet<>();
     for (Block first : found.values()) {
       if (!placed.add(first.start)) {
         continue;
@@ -90,11 +110,100 @@ final class Region {
           }
         }
       }
+      int partId = UnitContext.EXIT_STATS ? ExitCauses.nextPart() : 0;
       for (int i = 0; i < part.size(); i += max) {
-        regions.add(List.copyOf(part.subList(i, Math.min(part.size(), i + max))));
+        List<Block> piece = new ArrayList<>(part.subList(i, Math.min(part.size(), i + max)));
+        if (absorb > 0 && maxInsns > 0) {
+          takeIn(cpu, piece, found, taken, absorb, max, maxInsns);
+        }
+        piece = List.copyOf(piece);
+        regions.add(piece);
+        if (UnitContext.EXIT_STATS) {
+          recordLeftOut(cpu, piece, partId, ExitCauses.nextPiece(), found, taken, minCount);
+        }
       }
     }
     return regions;
+  }
+
+  /** With exit statistics: where each block went and why each of its successors stayed out. */
+  private static void recordLeftOut(
+      Cpu cpu,
+      List<Block> piece,
+      int part,
+      int pieceId,
+      Map<Long, Block> found,
+      Set<Long> taken,
+      int minCount) {
+    for (Block b : piece) {
+      b.formedPart = part;
+      b.formedPiece = pieceId;
+      long[] succ = successors(b);
+      b.leftOut = new byte[succ.length];
+      for (int k = 0; k < succ.length; k++) {
+        if (succ[k] >= 0 && !found.containsKey(succ[k]) && !taken.contains(succ[k])) {
+          b.leftOut[k] = ExitCauses.causeOf(cpu, cpu.cachedBlock(succ[k]), minCount);
+        }
+      }
+    }
+  }
+
+  /**
+   * Adds to {@code piece} the earlier units its blocks (those taken in included) go on to, each
+   * whole, while the piece stays within {@code max} blocks and {@code maxInsns} instructions; the
+   * blocks taken are added to {@code taken} so that no other piece takes them. Units the piece only
+   * goes on to count too, not only loops through both: taking in only those that go back into the
+   * piece left interp 6's unit entries as without (336 M against 231 M, docs/benchmarks.md).
+   */
+  private static void takeIn(
+      Cpu cpu,
+      List<Block> piece,
+      Map<Long, Block> found,
+      Set<Long> taken,
+      int absorb,
+      int max,
+      long maxInsns) {
+    long insns = 0;
+    for (Block b : piece) {
+      insns += b.insns.length;
+    }
+    for (int i = 0; i < piece.size(); i++) {
+      for (long s : successors(piece.get(i))) {
+        boolean free = s >= 0 && !found.containsKey(s) && !taken.contains(s);
+        Block next = free ? cpu.cachedBlock(s) : null;
+        if (next == null || !absorbable(cpu, next, absorb)) {
+          continue;
+        }
+        long more = 0;
+        for (Block u : next.unit) {
+          more += u.insns.length;
+        }
+        if (piece.size() + next.unit.length <= max && insns + more <= maxInsns) {
+          for (Block u : next.unit) {
+            piece.add(u);
+            taken.add(u.start);
+          }
+          insns += more;
+        }
+      }
+    }
+  }
+
+  /**
+   * True when {@code b} is translated in a unit of at most {@code absorb} blocks, all still current
+   * and in that unit, none taken into a larger unit {@link BlockCompiler#MAX_JOINS} times yet.
+   */
+  private static boolean absorbable(Cpu cpu, Block b, int absorb) {
+    Block[] unit = b.unit;
+    if (b.code == null || unit == null || unit.length > absorb) {
+      return false;
+    }
+    for (Block u : unit) {
+      if (u.code != b.code || !cpu.isCurrent(u) || u.joins >= BlockCompiler.MAX_JOINS) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean admits(Cpu cpu, Block b, int minCount) {
