@@ -268,6 +268,7 @@ public final class BlockCompiler {
       unit[i].code = u.code();
       unit[i].unit = unit;
     }
+    cpu.unitsChanged();
   }
 
   /**

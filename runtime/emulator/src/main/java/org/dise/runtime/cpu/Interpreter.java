@@ -111,6 +111,8 @@ final class Interpreter {
     final long[] f = this.f;
     final Memory mem = this.mem;
     final int joinAt = cpu.joinAt;
+    final CompiledBlocks[] linkCode = cache.linkCode;
+    final long[] linkKeys = cache.linkKeys;
     final boolean outerGuestStores = mem.setGuestStores(true);
     long pc = cpu.pc;
     long steps = 0;
@@ -220,9 +222,10 @@ final class Interpreter {
             cpu.instret += steps;
             maxSteps -= steps;
             steps = 0;
+            int id = b.codeId;
             try {
               while (true) {
-                pc = code.run(b.codeId, unit, x, f, mem, maxSteps);
+                pc = code.run(id, unit, x, f, mem, maxSteps);
                 translatedInstructions += unit.unitSteps;
                 if (UnitContext.EXIT_STATS) {
                   exits[unit.exitKind]++;
@@ -242,21 +245,43 @@ final class Interpreter {
                 if (cpu.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
                   break;
                 }
-                Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
-                Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
-                if (next == null || next.code == null || next.insns.length > maxSteps) {
-                  if (UnitContext.EXIT_STATS) {
-                    unchainedExits++;
+                // First the link table (DecodeCache#linkCode), whose slots stay cached; then the
+                // block table, whose hit goes into the link table (not with joins, which count
+                // the entries at each block).
+                int slot = ((int) pc >>> 1) & (DecodeCache.LINK_SLOTS - 1);
+                CompiledBlocks linked = linkCode[slot];
+                long key = linkKeys[slot];
+                if (linked != null && (int) key == (int) pc) {
+                  if (((int) (key >>> 32) & 0xff) > maxSteps) {
+                    if (UnitContext.EXIT_STATS) {
+                      unchainedExits++;
+                    }
+                    break;
                   }
-                  break;
+                  code = linked;
+                  id = (int) (key >>> 40);
+                } else {
+                  Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+                  Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                  if (next == null || next.code == null || next.insns.length > maxSteps) {
+                    if (UnitContext.EXIT_STATS) {
+                      unchainedExits++;
+                    }
+                    break;
+                  }
+                  // A hot edge into another unit: the two may become one (acf.joinUnits).
+                  if (joinAt > 0) {
+                    if (next.code != code && ++next.joinHeat == joinAt) {
+                      next.joinHeat = 0;
+                      cpu.compiler.join(cpu, b, next);
+                    }
+                  } else {
+                    cache.link(next);
+                  }
+                  b = next;
+                  code = next.code;
+                  id = next.codeId;
                 }
-                // A hot edge into another unit: the two may become one (acf.joinUnits).
-                if (joinAt > 0 && next.code != code && ++next.joinHeat == joinAt) {
-                  next.joinHeat = 0;
-                  cpu.compiler.join(cpu, b, next);
-                }
-                b = next;
-                code = next.code;
                 unitEntries++;
                 chainedEntries++;
               }
