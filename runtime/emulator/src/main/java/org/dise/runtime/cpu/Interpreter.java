@@ -37,6 +37,9 @@ final class Interpreter {
   /** Unit exits after which the dispatcher found no translated block to chain to. */
   private long unchainedExits;
 
+  /** Chains whose next unit was not in the link table ({@link DecodeCache#linkCode}). */
+  private long linkMisses;
+
   /** The exit statistics by name, in kind order (empty without {@link UnitContext#EXIT_STATS}). */
   java.util.Map<String, Long> exitKinds() {
     java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
@@ -45,6 +48,7 @@ final class Interpreter {
         m.put(UnitContext.EXIT_KINDS[k], exits[k]);
       }
       m.put("not chained (no translated block next)", unchainedExits);
+      m.put("chained, not found in the link table", linkMisses);
     }
     return m;
   }
@@ -268,6 +272,9 @@ final class Interpreter {
                       unchainedExits++;
                     }
                     break;
+                  }
+                  if (UnitContext.EXIT_STATS) {
+                    linkMisses++;
                   }
                   // A hot edge into another unit: the two may become one (acf.joinUnits).
                   if (joinAt > 0) {
