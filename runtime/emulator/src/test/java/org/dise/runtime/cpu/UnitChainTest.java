@@ -158,15 +158,30 @@ class UnitChainTest {
   @Test
   void stepBudgetEndsInsideAChainExactly() {
     // --max-insns: a budget that ends mid-ring, at every offset, stops on the exact instruction.
-    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101}) {
-      Cpu interpreted = ring();
-      Cpu chained = ring();
-      unitEach(chained, 4, A, B);
+    budgetsEndInsideChainsExactly(B);
+  }
+
+  @Test
+  void chainsThroughTheLinkTableCountExactlyUnderEveryBudget() {
+    // With A and B in slots of their own: the chains after the first find the next unit in the
+    // link table, whose copy of the block's length decides whether it fits the budget left.
+    budgetsEndInsideChainsExactly(B_LINKED);
+  }
+
+  /** The ring with B at {@code b}, run in rounds of several budgets, against the interpreter. */
+  private static void budgetsEndInsideChainsExactly(long b) {
+    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101, 10_000}) {
+      Cpu interpreted = ring(b);
+      Cpu chained = ring(b);
+      unitEach(chained, 4, A, b);
       assertThat(interpreted.run(4)).isEqualTo(StopReason.STEP_LIMIT);
       for (int round = 0; round < 3; round++) {
         assertThat(interpreted.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
         assertThat(chained.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
         assertSameState(chained, interpreted);
+      }
+      if (budget > 8) {
+        assertThat(chained.counters().chainedEntries()).isGreaterThan(budget / 2);
       }
     }
   }
@@ -199,54 +214,29 @@ class UnitChainTest {
   void guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce() {
     // A: a0 += 1; if (a0 == 20) *B = "addi a1, a1, 100"; then to B. B: a1 += 1, back to A.
     // Each block is a unit of its own, so A's unit reaches B's through a chain when B changes.
+    storeIntoChainedCodeTakesEffectAtOnce(B);
+  }
+
+  @Test
+  void aLinkedUnitWhoseCodeIsWrittenIsNotEnteredAgain() {
+    // With B in a link slot of its own: A's unit has chained into B's through the link table for
+    // 19 rounds when the guest rewrites B.
+    storeIntoChainedCodeTakesEffectAtOnce(B_LINKED);
+  }
+
+  /** The storing rings with B at {@code b}, rewritten in round 20, against the interpreter. */
+  private static void storeIntoChainedCodeTakesEffectAtOnce(long b) {
     long toB = A + 12;
-    Cpu[] cpus = storingRings(toB, 20, addi(A1, A1, 100), B);
+    Cpu[] cpus = storingRings(b, toB, 20, addi(A1, A1, 100), b);
     Cpu interpreted = cpus[0];
     Cpu chained = cpus[1];
     // One round through A, toB and B (the store's block is left to the interpreter: it runs once).
-    unitEach(chained, 5, A, toB, B);
+    unitEach(chained, 5, A, toB, b);
     assertThat(interpreted.run(5 + 200)).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(chained.run(200)).isEqualTo(StopReason.STEP_LIMIT);
     assertSameState(chained, interpreted);
     assertThat(chained.counters().chainedEntries()).isGreaterThan(20L);
     // The rewritten B ran: after 19 rounds of a1 += 1, each round adds 100.
-    assertThat(chained.x[A0]).isGreaterThan(21L);
-    assertThat(chained.x[A1]).isEqualTo(19 + 100 * (chained.x[A0] - 19));
-  }
-
-  @Test
-  void chainsThroughTheLinkTableCountExactlyUnderEveryBudget() {
-    // As stepBudgetEndsInsideAChainExactly, with A and B in slots of their own: the chains after
-    // the first find the next unit in the link table, whose copy of the block's length decides
-    // whether it fits the budget left.
-    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101, 10_000}) {
-      Cpu interpreted = ring(B_LINKED);
-      Cpu chained = ring(B_LINKED);
-      unitEach(chained, 4, A, B_LINKED);
-      assertThat(interpreted.run(4)).isEqualTo(StopReason.STEP_LIMIT);
-      for (int round = 0; round < 3; round++) {
-        assertThat(interpreted.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
-        assertThat(chained.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
-        assertSameState(chained, interpreted);
-      }
-      if (budget > 8) {
-        assertThat(chained.counters().chainedEntries()).isGreaterThan(budget / 2);
-      }
-    }
-  }
-
-  @Test
-  void aLinkedUnitWhoseCodeIsWrittenIsNotEnteredAgain() {
-    // guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce with B in a link slot of its own: A's unit
-    // has chained into B's through the link table for 19 rounds when the guest rewrites B.
-    long toB = A + 12;
-    Cpu[] cpus = storingRings(B_LINKED, toB, 20, addi(A1, A1, 100), B_LINKED);
-    Cpu interpreted = cpus[0];
-    Cpu chained = cpus[1];
-    unitEach(chained, 5, A, toB, B_LINKED);
-    assertThat(interpreted.run(5 + 200)).isEqualTo(StopReason.STEP_LIMIT);
-    assertThat(chained.run(200)).isEqualTo(StopReason.STEP_LIMIT);
-    assertSameState(chained, interpreted);
     assertThat(chained.x[A0]).isGreaterThan(21L);
     assertThat(chained.x[A1]).isEqualTo(19 + 100 * (chained.x[A0] - 19));
   }
