@@ -60,11 +60,11 @@ final class DecodeCache {
   private boolean linked;
 
   /**
-   * Puts translated block {@code b} into the link table (when on, and when its address and id fit
-   * the packing: a start below 4 GiB, an id below 2^23).
+   * Puts translated block {@code b} into the link table (when on, and when it fits the packing: a
+   * start below 4 GiB, which the run loop checks first, a length below 256, an id below 2^23).
    */
   void link(Block b) {
-    if (!LINKS || b.codeId >= 1 << 23) {
+    if (!LINKS || b.insns.length > 0xff || b.codeId >= 1 << 23) {
       return;
     }
     int slot = ((int) b.start >>> 1) & (LINK_SLOTS - 1);
