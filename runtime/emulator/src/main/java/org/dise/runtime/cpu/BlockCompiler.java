@@ -321,6 +321,7 @@ public final class BlockCompiler {
       unit[i].code = u.code();
       unit[i].unit = unit;
     }
+    cpu.unitsChanged();
   }
 
   /**

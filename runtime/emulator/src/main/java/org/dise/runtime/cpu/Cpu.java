@@ -484,6 +484,7 @@ public final class Cpu extends HartState implements GuestState {
       unit.maxCallDepth = compiler.callDepth();
     }
     this.joinAt = this.compiler == null ? 0 : compiler.joinAt();
+    cache.unitsChanged(); // the link table is filled only without joins (Interpreter)
     this.agedThreshold = threshold;
     this.baseThreshold = threshold;
     boolean young = this.compiler != null && warmup > instret;
@@ -560,6 +561,11 @@ public final class Cpu extends HartState implements GuestState {
   /** True while {@code b} is the block the cache holds for its address. */
   boolean isCurrent(Block b) {
     return cache.isCurrent(b);
+  }
+
+  /** A unit was installed: the run loop's link table no longer holds the blocks' translations. */
+  void unitsChanged() {
+    cache.unitsChanged();
   }
 
   /** fence.i: forget every decoded instruction. */

@@ -31,6 +31,56 @@ final class DecodeCache {
    */
   final Block[][] blockPages = new Block[(int) (Memory.LIMIT >>> 12)][];
 
+  /**
+   * Whether the dispatcher keeps its own small table of translated blocks by start address ({@code
+   * -Dacf.dispatchLinks}, on by default): see {@link #linkCode}.
+   */
+  static final boolean LINKS = EmulatorProperties.DISPATCH_LINKS.value();
+
+  /** Slots of the link table (a power of two). */
+  static final int LINK_SLOTS = 1 << 12;
+
+  /**
+   * The link table, which the run loop reads when one unit hands control to the next: slot {@code
+   * (pc >>> 1) & (LINK_SLOTS - 1)} holds a translated block's unit, and {@link #linkKeys} its start
+   * address (low 32 bits), length (bits 32-39) and id in the unit (from bit 40). The lookup through
+   * {@link #blockPages} walks five dependent loads (the page's array, the block, its unit, its
+   * instructions and their count) that miss the cache on a large program (two thirds of the run
+   * loop's samples on chess, docs/benchmarks.md, issue 29); these two small arrays stay cached. A
+   * slot is a copy of the block's state, so the table is emptied whenever any block's translation
+   * changes ({@link #unitsChanged}: a unit installed, a block dropped), and the run loop refills it
+   * from {@link #blockPages}.
+   */
+  final CompiledBlocks[] linkCode = new CompiledBlocks[LINK_SLOTS];
+
+  /** Per slot of {@link #linkCode}: the block's start, length and id, packed. */
+  final long[] linkKeys = new long[LINK_SLOTS];
+
+  /** Whether some slot of the link table is filled. */
+  private boolean linked;
+
+  /**
+   * Puts translated block {@code b} into the link table (when on, and when it fits the packing: a
+   * start below 4 GiB, which the run loop checks first, a length below 256, an id below 2^23).
+   */
+  void link(Block b) {
+    if (!LINKS || b.insns.length > 0xff || b.codeId >= 1 << 23) {
+      return;
+    }
+    int slot = ((int) b.start >>> 1) & (LINK_SLOTS - 1);
+    linkKeys[slot] = (b.start & 0xffff_ffffL) | (long) b.insns.length << 32 | (long) b.codeId << 40;
+    linkCode[slot] = b.code;
+    linked = true;
+  }
+
+  /** Empties the link table: a block's translation changed (installed, retired, dropped). */
+  void unitsChanged() {
+    if (linked) {
+      Arrays.fill(linkCode, null);
+      linked = false;
+    }
+  }
+
   /** Static instructions decoded into the cache (re-decodes included); read by Cpu#counters. */
   long decodedCount;
 
@@ -167,6 +217,7 @@ final class DecodeCache {
     if (blocks == null) {
       return;
     }
+    unitsChanged();
     for (Block b : blocks) {
       if (b != null && b.code != null) {
         BlockCompiler.retire(b);

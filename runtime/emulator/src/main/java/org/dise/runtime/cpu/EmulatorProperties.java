@@ -235,6 +235,12 @@ public final class EmulatorProperties {
    */
   public static final Count LOOP_REGS = new Count("acf.loopRegs", 0, 0, 27);
 
+  /**
+   * Whether the run loop finds the next unit in a small table of translated blocks ({@link
+   * DecodeCache#linkCode}) before the block cache's page arrays.
+   */
+  public static final Flag DISPATCH_LINKS = new Flag("acf.dispatchLinks", true);
+
   /** A directory each translated unit's class file is written to, for javap; none by default. */
   public static final Text DUMP_UNITS = new Text("acf.dumpUnits");
 
@@ -256,6 +262,7 @@ public final class EmulatorProperties {
           INT_ZERO_EXTEND,
           DIRECT_EDGES,
           LOOP_REGS,
+          DISPATCH_LINKS,
           DUMP_UNITS);
 
   /**

@@ -40,6 +40,9 @@ final class Interpreter {
   /** Unit exits after which the dispatcher found no translated block to chain to. */
   private long unchainedExits;
 
+  /** Chains whose next unit was not in the link table ({@link DecodeCache#linkCode}). */
+  private long linkMisses;
+
   /** The exit statistics by name, in kind order (empty without {@link UnitContext#EXIT_STATS}). */
   java.util.Map<String, Long> exitKinds() {
     java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
@@ -48,6 +51,7 @@ final class Interpreter {
         m.put(UnitContext.EXIT_KINDS[k], exits[k]);
       }
       m.put("not chained (no translated block next)", unchainedExits);
+      m.put("chained, not found in the link table", linkMisses);
       m.putAll(exitCauses.byName());
       if (cpu.compiler != null) {
         m.put(
@@ -120,6 +124,8 @@ final class Interpreter {
     final long[] f = this.f;
     final Memory mem = this.mem;
     final int joinAt = cpu.joinAt;
+    final CompiledBlocks[] linkCode = cache.linkCode;
+    final long[] linkKeys = cache.linkKeys;
     final boolean outerGuestStores = mem.setGuestStores(true);
     long pc = cpu.pc;
     long steps = 0;
@@ -229,9 +235,10 @@ final class Interpreter {
             cpu.instret += steps;
             maxSteps -= steps;
             steps = 0;
+            int id = b.codeId;
             try {
               while (true) {
-                pc = code.run(b.codeId, unit, x, f, mem, maxSteps);
+                pc = code.run(id, unit, x, f, mem, maxSteps);
                 translatedInstructions += unit.unitSteps;
                 int exitKind = UnitContext.EXIT_STATS ? unit.exitKind : 0;
                 if (UnitContext.EXIT_STATS) {
@@ -252,24 +259,58 @@ final class Interpreter {
                 if (cpu.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
                   break;
                 }
-                Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
-                Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
-                if (UnitContext.EXIT_STATS && exitKind == UnitContext.EXIT_DIRECT) {
-                  exitCauses.directExit(b, pc, next);
-                }
-                if (next == null || next.code == null || next.insns.length > maxSteps) {
-                  if (UnitContext.EXIT_STATS) {
-                    unchainedExits++;
+                // Why a direct edge left its unit (with acf.exitStats; b then follows every
+                // chain, which the link table's hits below do not need otherwise).
+                if (UnitContext.EXIT_STATS) {
+                  Block[] sp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+                  Block at = sp == null ? null : sp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                  if (exitKind == UnitContext.EXIT_DIRECT) {
+                    exitCauses.directExit(b, pc, at);
                   }
-                  break;
+                  if (at != null) {
+                    b = at;
+                  }
                 }
-                // A hot edge into another unit: the two may become one (acf.joinUnits).
-                if (joinAt > 0 && next.code != code && ++next.joinHeat == joinAt) {
-                  next.joinHeat = 0;
-                  cpu.compiler.join(cpu, b, next);
+                // First the link table (DecodeCache#linkCode), whose slots stay cached; then the
+                // block table, whose hit goes into the link table (not with joins, which count
+                // the entries at each block).
+                int slot = ((int) pc >>> 1) & (DecodeCache.LINK_SLOTS - 1);
+                CompiledBlocks linked = linkCode[slot];
+                long key = linkKeys[slot];
+                if (linked != null && (int) key == (int) pc) {
+                  if (((int) (key >>> 32) & 0xff) > maxSteps) {
+                    if (UnitContext.EXIT_STATS) {
+                      unchainedExits++;
+                    }
+                    break;
+                  }
+                  code = linked;
+                  id = (int) (key >>> 40);
+                } else {
+                  Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
+                  Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                  if (next == null || next.code == null || next.insns.length > maxSteps) {
+                    if (UnitContext.EXIT_STATS) {
+                      unchainedExits++;
+                    }
+                    break;
+                  }
+                  if (UnitContext.EXIT_STATS) {
+                    linkMisses++;
+                  }
+                  // A hot edge into another unit: the two may become one (acf.joinUnits).
+                  if (joinAt > 0) {
+                    if (next.code != code && ++next.joinHeat == joinAt) {
+                      next.joinHeat = 0;
+                      cpu.compiler.join(cpu, b, next);
+                    }
+                  } else {
+                    cache.link(next);
+                  }
+                  b = next;
+                  code = next.code;
+                  id = next.codeId;
                 }
-                b = next;
-                code = next.code;
                 unitEntries++;
                 chainedEntries++;
               }

@@ -18,6 +18,13 @@ class UnitChainTest {
   private static final long A = 0x10000;
   private static final long B = 0x12000;
 
+  /**
+   * Another page for B, whose blocks take other slots of the dispatcher's link table than A's
+   * (0x12000 and 0x10000 share one: {@link DecodeCache#LINK_SLOTS}), so chains go through it; not
+   * the page after A's, since a write to a page drops the blocks of the page before it too.
+   */
+  private static final long B_LINKED = 0x13000;
+
   // Register numbers (the RISC-V ABI names; UnitJoinTest's and LoopEdgeTest's too).
   private static final int RA = 1;
   static final int A0 = 10;
@@ -85,11 +92,16 @@ class UnitChainTest {
    * writable too, so the guest may rewrite it.
    */
   private static Cpu ring() {
+    return ring(B);
+  }
+
+  /** The ring, with B at {@code b}. */
+  private static Cpu ring(long b) {
     Memory mem = new Memory();
     mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    mem.map(B, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE | Memory.PROT_EXEC);
-    put(mem, A, addi(A0, A0, 1), jal(0, B - (A + 4)));
-    put(mem, B, addi(A1, A1, 1), jal(0, A - (B + 4)));
+    mem.map(b, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE | Memory.PROT_EXEC);
+    put(mem, A, addi(A0, A0, 1), jal(0, b - (A + 4)));
+    put(mem, b, addi(A1, A1, 1), jal(0, A - (b + 4)));
     Cpu cpu = new Cpu(mem, c -> {});
     cpu.pc = A;
     return cpu;
@@ -146,15 +158,30 @@ class UnitChainTest {
   @Test
   void stepBudgetEndsInsideAChainExactly() {
     // --max-insns: a budget that ends mid-ring, at every offset, stops on the exact instruction.
-    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101}) {
-      Cpu interpreted = ring();
-      Cpu chained = ring();
-      unitEach(chained, 4, A, B);
+    budgetsEndInsideChainsExactly(B);
+  }
+
+  @Test
+  void chainsThroughTheLinkTableCountExactlyUnderEveryBudget() {
+    // With A and B in slots of their own: the chains after the first find the next unit in the
+    // link table, whose copy of the block's length decides whether it fits the budget left.
+    budgetsEndInsideChainsExactly(B_LINKED);
+  }
+
+  /** The ring with B at {@code b}, run in rounds of several budgets, against the interpreter. */
+  private static void budgetsEndInsideChainsExactly(long b) {
+    for (long budget : new long[] {1, 2, 3, 5, 8, 99, 100, 101, 10_000}) {
+      Cpu interpreted = ring(b);
+      Cpu chained = ring(b);
+      unitEach(chained, 4, A, b);
       assertThat(interpreted.run(4)).isEqualTo(StopReason.STEP_LIMIT);
       for (int round = 0; round < 3; round++) {
         assertThat(interpreted.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
         assertThat(chained.run(budget)).isEqualTo(StopReason.STEP_LIMIT);
         assertSameState(chained, interpreted);
+      }
+      if (budget > 8) {
+        assertThat(chained.counters().chainedEntries()).isGreaterThan(budget / 2);
       }
     }
   }
@@ -165,11 +192,16 @@ class UnitChainTest {
    * toB}; B adds 1 to a1 and goes back to A.
    */
   private static Cpu[] storingRings(long toB, long at, long value, long where) {
+    return storingRings(B, toB, at, value, where);
+  }
+
+  /** The storing rings, with B at {@code b}. */
+  private static Cpu[] storingRings(long b, long toB, long at, long value, long where) {
     Cpu[] cpus = new Cpu[2];
     for (int k = 0; k < 2; k++) {
-      Cpu cpu = ring();
+      Cpu cpu = ring(b);
       put(cpu.memory(), A, addi(A0, A0, 1), bne(A0, A2, toB - (A + 4)), sw(A3, A4));
-      put(cpu.memory(), toB, jal(0, B - toB));
+      put(cpu.memory(), toB, jal(0, b - toB));
       cpu.x[A2] = at;
       cpu.x[A3] = value;
       cpu.x[A4] = where;
@@ -182,12 +214,24 @@ class UnitChainTest {
   void guestStoreIntoAChainedUnitsCodeTakesEffectAtOnce() {
     // A: a0 += 1; if (a0 == 20) *B = "addi a1, a1, 100"; then to B. B: a1 += 1, back to A.
     // Each block is a unit of its own, so A's unit reaches B's through a chain when B changes.
+    storeIntoChainedCodeTakesEffectAtOnce(B);
+  }
+
+  @Test
+  void aLinkedUnitWhoseCodeIsWrittenIsNotEnteredAgain() {
+    // With B in a link slot of its own: A's unit has chained into B's through the link table for
+    // 19 rounds when the guest rewrites B.
+    storeIntoChainedCodeTakesEffectAtOnce(B_LINKED);
+  }
+
+  /** The storing rings with B at {@code b}, rewritten in round 20, against the interpreter. */
+  private static void storeIntoChainedCodeTakesEffectAtOnce(long b) {
     long toB = A + 12;
-    Cpu[] cpus = storingRings(toB, 20, addi(A1, A1, 100), B);
+    Cpu[] cpus = storingRings(b, toB, 20, addi(A1, A1, 100), b);
     Cpu interpreted = cpus[0];
     Cpu chained = cpus[1];
     // One round through A, toB and B (the store's block is left to the interpreter: it runs once).
-    unitEach(chained, 5, A, toB, B);
+    unitEach(chained, 5, A, toB, b);
     assertThat(interpreted.run(5 + 200)).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(chained.run(200)).isEqualTo(StopReason.STEP_LIMIT);
     assertSameState(chained, interpreted);
@@ -195,6 +239,24 @@ class UnitChainTest {
     // The rewritten B ran: after 19 rounds of a1 += 1, each round adds 100.
     assertThat(chained.x[A0]).isGreaterThan(21L);
     assertThat(chained.x[A1]).isEqualTo(19 + 100 * (chained.x[A0] - 19));
+  }
+
+  @Test
+  void anUnmappedLinkedTargetFaultsThereWithTheExactCount() {
+    // unmappingAChainedTargetFaultsThereWithTheExactCount with B in a link slot of its own, and
+    // stopped at A, so that the next run enters A's unit and its exit to B finds B's link.
+    Cpu interpreted = ring(B_LINKED);
+    Cpu chained = ring(B_LINKED);
+    unitEach(chained, 4, A, B_LINKED);
+    assertThat(interpreted.run(4 + 100)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.run(100)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(chained.pc).isEqualTo(A);
+    for (Cpu cpu : new Cpu[] {interpreted, chained}) {
+      cpu.memory().unmap(B_LINKED, Memory.PAGE_SIZE);
+      assertThat(cpu.run(1000)).isEqualTo(StopReason.FAULT);
+      assertThat(cpu.fault().pc()).isEqualTo(B_LINKED);
+    }
+    assertSameState(chained, interpreted);
   }
 
   @Test
