@@ -246,8 +246,12 @@ public final class BlockCompiler {
   }
 
   private void translate(List<List<Block>> regions, Cpu cpu) {
+    int before = absorbed;
     for (List<Block> region : regions) {
       release(region);
+    }
+    if (absorbed != before) {
+      cpu.unitsChanged(); // the link table must not hand out a released unit
     }
     for (List<Block> region : regions) {
       for (List<Block> piece : size.cut(region, UNIT_BYTES, PIECE_BYTES)) {
