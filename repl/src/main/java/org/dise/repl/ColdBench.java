@@ -19,7 +19,10 @@ import org.dise.repl.common.UserError;
 /**
  * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code
  * ./acf run PROGRAM}), beside {@code qemu-riscv64}, with wall and CPU time (all threads, from the
- * child's rusage) and their ratios to qemu; the median of the repeats is shown.
+ * child's rusage) and their ratios to qemu; the median of the repeats is shown. acf and qemu take
+ * turns, and with several repeats a ratio is the median of each round's own ratio (a load that
+ * changes between rounds falls on both sides of it), beside the lowest and highest round's wall
+ * ratio, so that a table shows how far the machine moved it.
  *
  * @param launcher the command that starts acf ({@code [/path/acf]} or {@code [java, -jar, jar]})
  * @param runOptions options given to every {@code acf run} (e.g. a translation threshold)
@@ -119,6 +122,9 @@ record ColdBench(
         new StringBuilder(String.format("%-10s %8s %8s", "workload", "acf-s", "acf-cpu"));
     if (qemu) {
       head.append(String.format(" %8s %8s %8s %8s", "qemu-s", "qemu-cpu", "wall/q", "cpu/q"));
+      if (repeat > 1) {
+        head.append(String.format(" %13s", "wall/q range"));
+      }
     }
     for (String n : acfNames) {
       head.append(String.format(" %14s %14s", n + "/plain", n + "-cpu/plain"));
@@ -166,8 +172,9 @@ record ColdBench(
       Map<String, Object> qemuRow = null;
       if (qemu) {
         Times q = median(theirs);
-        double wr = a.wall / q.wall;
-        double cr = a.cpu / Math.max(q.cpu, 0.005);
+        double[] walls = roundRatios(ours, theirs, false);
+        double wr = medianOf(walls);
+        double cr = medianOf(roundRatios(ours, theirs, true));
         wallRatios.add(wr);
         cpuRatios.add(cr);
         qemuRow = new LinkedHashMap<>();
@@ -176,7 +183,14 @@ record ColdBench(
         qemuRow.put("exit_status", q.status);
         qemuRow.put("wall_ratio", finite(wr));
         qemuRow.put("cpu_ratio", finite(cr));
+        qemuRow.put("wall_ratio_min", finite(walls[0]));
+        qemuRow.put("wall_ratio_max", finite(walls[walls.length - 1]));
         line.append(String.format(" %8.2f %8.2f %7.1fx %7.1fx", q.wall, q.cpu, wr, cr));
+        if (repeat > 1) {
+          line.append(
+              String.format(
+                  " %13s", String.format("%.1f-%.1fx", walls[0], walls[walls.length - 1])));
+        }
         if (q.status != a.status) {
           line.append(String.format("  (exit status %d, qemu's %d)", a.status, q.status));
         }
@@ -211,8 +225,15 @@ record ColdBench(
       StringBuilder g =
           new StringBuilder(
               String.format(
-                  "%-10s %8s %8s %8s %8s %7.1fx %7.1fx",
-                  "geomean", "", "", "", "", geomean(wallRatios), geomean(cpuRatios)));
+                  "%-10s %8s %8s %8s %8s %7.1fx %7.1fx%s",
+                  "geomean",
+                  "",
+                  "",
+                  "",
+                  "",
+                  geomean(wallRatios),
+                  geomean(cpuRatios),
+                  repeat > 1 && !acfRatios.isEmpty() ? String.format(" %13s", "") : ""));
       for (int k = 0; k < acfRatios.size(); k++) {
         g.append(
             String.format(
@@ -231,6 +252,9 @@ record ColdBench(
     out.printf(
         "acf-s, qemu-s: wall seconds; -cpu: user+system seconds of every thread of the"
             + " process; wall/q, cpu/q: ratios to qemu-riscv64"
+            + (repeat > 1 && qemu
+                ? " (the median of each round's ratio; range: the lowest and highest round's)"
+                : "")
             + (acfNames.isEmpty()
                 ? ""
                 : "; X/plain, X-cpu/plain: wall and CPU time under the productions or timing model over the plain"
@@ -337,6 +361,26 @@ record ColdBench(
     double[] cpu = runs.stream().mapToDouble(Times::cpu).sorted().toArray();
     Times mid = byWall[byWall.length / 2];
     return new Times(mid.wall, cpu[cpu.length / 2], mid.status);
+  }
+
+  /**
+   * Each round's ratio of acf's time to qemu's (wall, or CPU when {@code cpu}), sorted: round i ran
+   * {@code ours.get(i)} and then {@code theirs.get(i)}.
+   */
+  static double[] roundRatios(List<Times> ours, List<Times> theirs, boolean cpu) {
+    double[] r = new double[ours.size()];
+    for (int i = 0; i < r.length; i++) {
+      Times a = ours.get(i);
+      Times q = theirs.get(i);
+      r[i] = cpu ? a.cpu / Math.max(q.cpu, 0.005) : a.wall / q.wall;
+    }
+    Arrays.sort(r);
+    return r;
+  }
+
+  /** The middle value of sorted {@code xs} (the upper one of an even count, as {@link #median}). */
+  static double medianOf(double[] xs) {
+    return xs[xs.length / 2];
   }
 
   static double geomean(List<Double> xs) {

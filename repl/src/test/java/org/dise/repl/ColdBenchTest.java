@@ -55,6 +55,41 @@ class ColdBenchTest {
   }
 
   @Test
+  void repeatedRoundsGiveTheMedianOfEachRoundsRatioAndItsRange() {
+    // Round 2 ran on a busy machine, both sides five times slower: its ratio is still 2x, and so
+    // is the median of the rounds' ratios, where the median of each side (3 s over 1 s) says 3x.
+    List<ColdBench.Times> ours =
+        List.of(
+            new ColdBench.Times(3, 3, 0),
+            new ColdBench.Times(10, 10, 0),
+            new ColdBench.Times(2, 2, 0));
+    List<ColdBench.Times> qemu =
+        List.of(
+            new ColdBench.Times(1, 1, 0),
+            new ColdBench.Times(5, 5, 0),
+            new ColdBench.Times(1, 1, 0));
+    double[] wall = ColdBench.roundRatios(ours, qemu, false);
+    assertThat(wall).usingTolerance(1e-9).containsExactly(new double[] {2, 2, 3}).inOrder();
+    assertThat(ColdBench.medianOf(wall)).isEqualTo(2.0);
+    assertThat(ColdBench.medianOf(ColdBench.roundRatios(ours, qemu, true))).isEqualTo(2.0);
+    assertThat(ColdBench.median(ours).wall() / ColdBench.median(qemu).wall()).isEqualTo(3.0);
+  }
+
+  @Test
+  void repeatedColdRunsPrintTheRangeOfTheRoundsRatios() {
+    if (!BenchCommand.onPath("qemu-riscv64")) {
+      System.out.println("skipped: qemu-riscv64 is not on PATH (.ci/run installs it)");
+      return;
+    }
+    ConfigCommandTest.Result r = coldHello("--repeat", "2");
+    assertThat(r.status()).isEqualTo(0);
+    assertThat(r.stdout()).contains("wall/q range");
+    assertThat(r.stdout())
+        .containsMatch("(?m)^hello( +[0-9.]+){4}( +[0-9.]+x){2} +[0-9.]+-[0-9.]+x$");
+    assertThat(r.stdout()).contains("the median of each round's ratio");
+  }
+
+  @Test
   void coldBenchRunsHelloAsAFreshProcessAndPrintsItsRow() {
     ConfigCommandTest.Result r = coldHello();
     assertThat(r.stderr()).isEmpty();
