@@ -201,9 +201,9 @@ record ColdBench(
       List<Object> configurations = new ArrayList<>();
       for (int k = 0; k < acfOptions.size(); k++) {
         Times t = median(withAcf.get(k));
-        double r = t.wall / a.wall;
+        double r = ratio(t, a, false);
         // CPU time moves less than wall time on a loaded machine.
-        double c = t.cpu / Math.max(a.cpu, 0.005);
+        double c = ratio(t, a, true);
         acfRatios.get(k).add(r);
         acfCpuRatios.get(k).add(c);
         line.append(String.format(" %13.2fx %13.2fx", r, c));
@@ -370,12 +370,18 @@ record ColdBench(
   static double[] roundRatios(List<Times> ours, List<Times> theirs, boolean cpu) {
     double[] r = new double[ours.size()];
     for (int i = 0; i < r.length; i++) {
-      Times a = ours.get(i);
-      Times q = theirs.get(i);
-      r[i] = cpu ? a.cpu / Math.max(q.cpu, 0.005) : a.wall / q.wall;
+      r[i] = ratio(ours.get(i), theirs.get(i), cpu);
     }
     Arrays.sort(r);
     return r;
+  }
+
+  /**
+   * {@code t}'s time over {@code base}'s: wall, or CPU when {@code cpu} (a base under 5 ms of CPU
+   * counts as 5 ms, so that a run the clock barely saw gives no infinite ratio).
+   */
+  static double ratio(Times t, Times base, boolean cpu) {
+    return cpu ? t.cpu / Math.max(base.cpu, 0.005) : t.wall / base.wall;
   }
 
   /** The middle value of sorted {@code xs} (the upper one of an even count, as {@link #median}). */

@@ -59,7 +59,7 @@ final class ExitCauses {
   }
 
   /** Why a successor of a region's block was not taken into the region. */
-  static byte causeOf(Cpu cpu, Block next, int minCount) {
+  static byte causeOf(Cpu cpu, Block next) {
     if (next == null) {
       return COLD;
     }

@@ -262,8 +262,7 @@ final class Interpreter {
                 // Why a direct edge left its unit (with acf.exitStats; b then follows every
                 // chain, which the link table's hits below do not need otherwise).
                 if (UnitContext.EXIT_STATS) {
-                  Block[] sp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
-                  Block at = sp == null ? null : sp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                  Block at = cache.cachedBlock(pc);
                   if (exitKind == UnitContext.EXIT_DIRECT) {
                     exitCauses.directExit(b, pc, at);
                   }

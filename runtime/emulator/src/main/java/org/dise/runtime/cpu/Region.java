@@ -119,7 +119,7 @@ final class Region {
         piece = List.copyOf(piece);
         regions.add(piece);
         if (UnitContext.EXIT_STATS) {
-          recordLeftOut(cpu, piece, partId, ExitCauses.nextPiece(), found, taken, minCount);
+          recordLeftOut(cpu, piece, partId, ExitCauses.nextPiece(), found, taken);
         }
       }
     }
@@ -128,21 +128,15 @@ final class Region {
 
   /** With exit statistics: where each block went and why each of its successors stayed out. */
   private static void recordLeftOut(
-      Cpu cpu,
-      List<Block> piece,
-      int part,
-      int pieceId,
-      Map<Long, Block> found,
-      Set<Long> taken,
-      int minCount) {
+      Cpu cpu, List<Block> piece, int part, int pieceId, Map<Long, Block> found, Set<Long> taken) {
     for (Block b : piece) {
       b.formedPart = part;
       b.formedPiece = pieceId;
       long[] succ = successors(b);
       b.leftOut = new byte[succ.length];
       for (int k = 0; k < succ.length; k++) {
-        if (succ[k] >= 0 && !found.containsKey(succ[k]) && !taken.contains(succ[k])) {
-          b.leftOut[k] = ExitCauses.causeOf(cpu, cpu.cachedBlock(succ[k]), minCount);
+        if (outside(succ[k], found, taken)) {
+          b.leftOut[k] = ExitCauses.causeOf(cpu, cpu.cachedBlock(succ[k]));
         }
       }
     }
@@ -169,8 +163,7 @@ final class Region {
     }
     for (int i = 0; i < piece.size(); i++) {
       for (long s : successors(piece.get(i))) {
-        boolean free = s >= 0 && !found.containsKey(s) && !taken.contains(s);
-        Block next = free ? cpu.cachedBlock(s) : null;
+        Block next = outside(s, found, taken) ? cpu.cachedBlock(s) : null;
         if (next == null || !absorbable(cpu, next, absorb)) {
           continue;
         }
@@ -187,6 +180,11 @@ final class Region {
         }
       }
     }
+  }
+
+  /** True when successor {@code s} exists and no region of this round has taken it in. */
+  private static boolean outside(long s, Map<Long, Block> found, Set<Long> taken) {
+    return s >= 0 && !found.containsKey(s) && !taken.contains(s);
   }
 
   /**
