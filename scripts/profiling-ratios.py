@@ -31,15 +31,13 @@ TARGETS = {
     "load_strides": 3.0,
 }
 
-# The launcher's JVM options (./acf): the same JIT and collector as a user's run, without the
-# launcher's own cost (its class-data archive only moves start-up).
-JAVA = ["java", "-Xss16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"]
-try:
-    with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
-        if "[madvise]" in f.read():
-            JAVA.append("-XX:+UseTransparentHugePages")
-except OSError:
-    pass
+# The launcher's JVM options, as ./acf gives them (ACF_LAUNCHER=java-options): the same JIT,
+# collector and huge pages as a user's run, without the launcher's own cost (its class-data
+# archive only moves start-up).
+JAVA = ["java"] + subprocess.run(
+    [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "acf")],
+    env=dict(os.environ, ACF_LAUNCHER="java-options"),
+    stdout=subprocess.PIPE, check=True, text=True).stdout.split()
 JAVA.append("-jar")
 
 

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.dise.experiments.Workload;
 import org.dise.repl.common.ExitStatus;
 import org.dise.repl.common.UserError;
+import org.dise.runtime.cpu.CompiledBlocks;
 
 /**
  * {@code acf bench --cold}: every workload as a fresh process, exactly as a user types it ({@code
@@ -45,6 +46,20 @@ record ColdBench(
     PrintStream out,
     String qemuSysroot,
     boolean json) {
+  /**
+   * The JVM options of the launchers (./acf, bin/acf) without huge pages, for a jar run without
+   * them: the serial collector, C1 alone, and units compiled at their first call.
+   */
+  static final List<String> JVM_OPTIONS =
+      List.of(
+          "-Xss16m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1",
+          "-XX:CompileCommand=quiet",
+          "-XX:CompileCommand=CompileThresholdScaling,"
+              + CompiledBlocks.UNIT_CLASS_NAME.replace('.', '/')
+              + "*.*,0.001");
+
   /** Wall and CPU (user + system, every thread) seconds of one process, and its exit status. */
   record Times(double wall, double cpu, int status) {}
 
@@ -67,8 +82,10 @@ record ColdBench(
       }
       if (jar.toString().endsWith(".jar")) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return List.of(
-            java, "-Xss16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString());
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(JVM_OPTIONS);
+        cmd.addAll(List.of("-jar", jar.toString()));
+        return cmd;
       }
     } catch (Exception e) {
       // fall through: no usable location

@@ -39,7 +39,7 @@ final class BytecodeTranslator {
   private static final String MEM = "org/dise/runtime/mem/Memory";
   private static final String FPU = "org/dise/runtime/cpu/Fpu";
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
-  static final String NAME = "org/dise/runtime/cpu/TranslatedUnit";
+  static final String NAME = CompiledBlocks.UNIT_CLASS_NAME.replace('.', '/');
 
   /** The units' superclass (an abstract class: the dispatcher's call goes through the vtable). */
   private static final String COMPILED = "org/dise/runtime/cpu/CompiledBlocks";

@@ -15,6 +15,15 @@ import org.dise.runtime.mem.Memory;
  * "vtable chunks"; docs/benchmarks.md, issue 29).
  */
 public abstract class CompiledBlocks {
+  /**
+   * The binary name every unit's class starts with (hidden classes add {@code /0x...}). The
+   * launchers name it in a {@code -XX:CompileCommand} that has C1 compile a unit at its first call
+   * rather than after 200 calls or 60,000 loop iterations in HotSpot's bytecode interpreter
+   * (spec/emulator.md, "The JVM the launchers start"); renaming it must change them too
+   * (LauncherJvmOptionsTest).
+   */
+  public static final String UNIT_CLASS_NAME = "org.dise.runtime.cpu.TranslatedUnit";
+
   /** For the translated units (hidden classes in this package). */
   protected CompiledBlocks() {}
 
