@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.SemanticsTable;
 
@@ -147,8 +148,10 @@ public final class BlockCompiler {
 
   /**
    * True when every instruction of the block can run in translated code: system instructions
-   * (ecall, ebreak, fence.i) and CSR accesses stay with the interpreter, which owns the exact
-   * instruction count they need, and so does an illegal static rounding mode, which it reports.
+   * (ecall, ebreak, fence.i) and the counter CSRs (cycle, time, instret) stay with the interpreter,
+   * which owns the exact instruction count they need, and so do an unknown CSR and an illegal
+   * static rounding mode, which it reports. The floating-point CSRs (fflags, frm, fcsr: libm saves
+   * and restores them around its work) are the Fpu's state, which units reach as well.
    */
   static boolean translatable(Block b) {
     for (DecodedInsn d : b.insns) {
@@ -157,7 +160,10 @@ public final class BlockCompiler {
       }
       switch (SemanticsTable.of(d.exec).kind()) {
         case CSR -> {
-          return false;
+          Csr csr = Csr.numbered((int) d.imm);
+          if (csr == null || !csr.floatingPoint()) {
+            return false;
+          }
         }
         case SYSTEM -> {
           switch (d.exec) {

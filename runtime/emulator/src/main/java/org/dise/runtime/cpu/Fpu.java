@@ -33,6 +33,41 @@ public final class Fpu {
   /** Dynamic rounding mode (frm CSR). */
   public int frm;
 
+  /** What a CSR instruction does to the CSR it names: read only, write, set bits, clear bits. */
+  static final int CSR_READ = 0, CSR_WRITE = 1, CSR_SET = 2, CSR_CLEAR = 3;
+
+  /**
+   * A Zicsr access to fflags (0x001), frm (0x002) or fcsr (0x003) in {@code mode}: returns the
+   * CSR's old value and, unless the mode only reads, writes {@code operand}, the old value with its
+   * bits set, or with them cleared. The interpreter and translated units both call this.
+   */
+  public long csr(int number, int mode, long operand) {
+    long old =
+        switch (number) {
+          case 0x001 -> fflags;
+          case 0x002 -> frm;
+          default -> (frm << 5) | fflags; // fcsr
+        };
+    if (mode == CSR_READ) {
+      return old;
+    }
+    long v =
+        switch (mode) {
+          case CSR_WRITE -> operand;
+          case CSR_SET -> old | operand;
+          default -> old & ~operand;
+        };
+    switch (number) {
+      case 0x001 -> fflags = (int) (v & 0x1f);
+      case 0x002 -> frm = (int) (v & 7);
+      default -> {
+        fflags = (int) (v & 0x1f);
+        frm = (int) ((v >>> 5) & 7);
+      }
+    }
+    return old;
+  }
+
   static final long CANON_D = 0x7ff8000000000000L;
   static final int CANON_S = 0x7fc00000;
   private static final long SIGN_D = 0x8000000000000000L;

@@ -102,15 +102,34 @@ final class InsnEmitter {
       case LOAD -> load(d, i, e);
       case STORE -> store(d, i, e);
       case ATOMIC -> atomic(d, i);
+      case CSR -> csr(d);
       default -> {
-        // CSR and system instructions are the interpreter's (BlockCompiler.translatable keeps
-        // them out), except those that do nothing on one hart.
+        // System instructions are the interpreter's (BlockCompiler.translatable keeps them out),
+        // except those that do nothing on one hart.
         if (d.exec != Op.FENCE && d.exec != Op.ON_TRIG_INST && d.exec != Op.OFF_TRIG_INST) {
           throw new IllegalArgumentException("not translatable: " + d.exec.mnemonic());
         }
       }
     }
     return false;
+  }
+
+  /**
+   * A floating-point CSR access (BlockCompiler.translatable admits no other): rd = {@link Fpu#csr}
+   * on the CSR's number, what the instruction does to it and its operand, as the interpreter runs
+   * it.
+   */
+  private void csr(DecodedInsn d) {
+    fpu();
+    BytecodeTranslator.iconst(mv, (int) d.imm);
+    BytecodeTranslator.iconst(mv, Interpreter.csrMode(d));
+    if (Interpreter.csrImmediate(d)) {
+      BytecodeTranslator.lconst(mv, d.rs1);
+    } else {
+      regs.get(d.rs1);
+    }
+    mv.visitMethodInsn(INVOKEVIRTUAL, FPU, "csr", "(IIJ)J", false);
+    regs.put(d);
   }
 
   /** A jump: rd = the next pc, and the block leaves for the row's target. */

@@ -593,41 +593,45 @@ final class Interpreter {
   /** A CSR instruction: the CSRs, their numbers and access are {@link Csr}'s table. */
   private void execCsr(DecodedInsn d, long stepsInFlight) {
     int number = (int) d.imm;
-    Csr csr =
-        Csr.byNumber(number)
-            .orElseThrow(() -> illegal(d, String.format("unsupported CSR 0x%03x", number)));
-    boolean immediate = d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
-    long operand = immediate ? d.rs1 : x[d.rs1];
-    boolean writes = d.exec == Op.CSRRW || d.exec == Op.CSRRWI || d.rs1 != 0;
-    long old =
+    Csr csr = Csr.numbered(number);
+    if (csr == null) {
+      throw illegal(d, String.format("unsupported CSR 0x%03x", number));
+    }
+    long operand = csrImmediate(d) ? d.rs1 : x[d.rs1];
+    int mode = csrMode(d);
+    if (csr.floatingPoint()) {
+      x[d.rd] = fpu.csr(number, mode, operand); // as translated code does
+      return;
+    }
+    if (mode != Fpu.CSR_READ) {
+      throw illegal(d, String.format("CSR 0x%03x is read-only", number));
+    }
+    x[d.rd] =
         switch (csr) {
-          case FFLAGS -> fpu.fflags;
-          case FRM -> fpu.frm;
-          case FCSR -> (fpu.frm << 5) | fpu.fflags;
           // stepsInFlight counts this instruction, which has not retired yet.
           case CYCLE, INSTRET -> cpu.instret + stepsInFlight - 1;
-          case TIME -> System.nanoTime() / 100; // a 10 MHz timebase
+          default -> System.nanoTime() / 100; // time: a 10 MHz timebase
         };
-    if (writes) {
-      if (!csr.writable()) {
-        throw illegal(d, String.format("CSR 0x%03x is read-only", number));
-      }
-      long v =
-          switch (d.exec) {
-            case CSRRW, CSRRWI -> operand;
-            case CSRRS, CSRRSI -> old | operand;
-            default -> old & ~operand;
-          };
-      switch (csr) {
-        case FFLAGS -> fpu.fflags = (int) (v & 0x1f);
-        case FRM -> fpu.frm = (int) (v & 7);
-        default -> { // FCSR
-          fpu.fflags = (int) (v & 0x1f);
-          fpu.frm = (int) ((v >>> 5) & 7);
-        }
-      }
+  }
+
+  /** Whether a CSR instruction's operand is its 5-bit immediate (in rs1) rather than x[rs1]. */
+  static boolean csrImmediate(DecodedInsn d) {
+    return d.exec == Op.CSRRWI || d.exec == Op.CSRRSI || d.exec == Op.CSRRCI;
+  }
+
+  /**
+   * What a CSR instruction does to the CSR ({@link Fpu#CSR_READ} and the others): csrrs and csrrc
+   * whose rs1 (or immediate) is 0 only read it.
+   */
+  static int csrMode(DecodedInsn d) {
+    if (d.exec != Op.CSRRW && d.exec != Op.CSRRWI && d.rs1 == 0) {
+      return Fpu.CSR_READ;
     }
-    x[d.rd] = old;
+    return switch (d.exec) {
+      case CSRRW, CSRRWI -> Fpu.CSR_WRITE;
+      case CSRRS, CSRRSI -> Fpu.CSR_SET;
+      default -> Fpu.CSR_CLEAR;
+    };
   }
 
   /** d's rounding mode, DYN resolved from frm; 5-7 make it illegal (the dispatch calls this). */

@@ -73,12 +73,24 @@ public enum Csr {
   private static final Csr[] ALL = values();
 
   public static Optional<Csr> byNumber(int number) {
+    return Optional.ofNullable(numbered(number));
+  }
+
+  /**
+   * The CSR numbered {@code number}, or null: byNumber without an Optional, for the interpreter.
+   */
+  public static Csr numbered(int number) {
     for (Csr c : ALL) {
       if (c.number == number) {
-        return Optional.of(c);
+        return c;
       }
     }
-    return Optional.empty();
+    return null;
+  }
+
+  /** Whether the CSR is one of the F extension's (fflags, frm, fcsr): the {@code Fpu}'s state. */
+  public boolean floatingPoint() {
+    return this == FFLAGS || this == FRM || this == FCSR;
   }
 
   /** By assembly name, case-insensitively. */
