@@ -97,12 +97,13 @@ acf_cds_fresh() {
 }
 
 # The JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see ./acf): the serial
-# collector, C1 alone, translated units compiled at their first call (a CompileCommand on their
+# collector, C1 alone with one compiler thread, translated units compiled at their first call (a CompileCommand on their
 # class name, CompiledBlocks.UNIT_CLASS_NAME; "quiet", since the JVM would print it on the guest's
 # stdout), and transparent huge pages for the heap where the kernel gives them on request.
 acf_java_opts() {
   local thp=""
-  java_opts="-Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileCommand=quiet"
+  java_opts="-Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1"
+  java_opts="$java_opts -XX:CompileCommand=quiet"
   java_opts="$java_opts -XX:CompileCommand=CompileThresholdScaling,org/dise/runtime/cpu/TranslatedUnit*.*,0.001"
   read -r thp </sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true
   if [[ "$thp" == *"[madvise]"* ]]; then

@@ -48,13 +48,15 @@ record ColdBench(
     boolean json) {
   /**
    * The JVM options of the launchers (./acf, bin/acf) without huge pages, for a jar run without
-   * them: the serial collector, C1 alone, and units compiled at their first call.
+   * them: the serial collector, C1 alone in one compiler thread, and units compiled at their first
+   * call.
    */
   static final List<String> JVM_OPTIONS =
       List.of(
           "-Xss16m",
           "-XX:+UseSerialGC",
           "-XX:TieredStopAtLevel=1",
+          "-XX:CICompilerCount=1",
           "-XX:CompileCommand=quiet",
           "-XX:CompileCommand=CompileThresholdScaling,"
               + CompiledBlocks.UNIT_CLASS_NAME.replace('.', '/')
