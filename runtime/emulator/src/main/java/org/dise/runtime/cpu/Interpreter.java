@@ -603,7 +603,7 @@ final class Interpreter {
       x[d.rd] = fpu.csr(number, mode, operand); // as translated code does
       return;
     }
-    if (mode != Fpu.CSR_READ) {
+    if (mode != Fpu.CSR_READ && !csr.writable()) {
       throw illegal(d, String.format("CSR 0x%03x is read-only", number));
     }
     x[d.rd] =
