@@ -96,17 +96,25 @@ acf_cds_fresh() {
   return 0
 }
 
-# The JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see ./acf): the serial
-# collector, C1 alone with one compiler thread, translated units compiled at their first call (a CompileCommand on their
-# class name, CompiledBlocks.UNIT_CLASS_NAME; "quiet", since the JVM would print it on the guest's
-# stdout), and transparent huge pages for the heap where the kernel gives them on request.
+# Sets java_opts, the JVM options both launchers use unless ACF_JAVA_OPTS replaces them (see
+# ./acf), and java_words, the options a run gets as words. The options: the serial
+# collector, C1 alone with one compiler thread, translated units compiled at their first call (a
+# CompileCommand on their class name, CompiledBlocks.UNIT_CLASS_NAME; "quiet", since the JVM would
+# print it on the guest's stdout), and transparent huge pages for the heap where the kernel gives
+# them on request.
 acf_java_opts() {
-  local thp=""
+  local thp="" units="org/dise/runtime/cpu/TranslatedUnit*.*"
   java_opts="-Xss16m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1"
   java_opts="$java_opts -XX:CompileCommand=quiet"
-  java_opts="$java_opts -XX:CompileCommand=CompileThresholdScaling,org/dise/runtime/cpu/TranslatedUnit*.*,0.001"
+  java_opts="$java_opts -XX:CompileCommand=CompileThresholdScaling,$units,0.001"
   read -r thp </sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true
   if [[ "$thp" == *"[madvise]"* ]]; then
     java_opts="$java_opts -XX:+UseTransparentHugePages"
   fi
+  # As words, ACF_JAVA_OPTS in their place: split at spaces, never expanded as file name patterns
+  # (the units' CompileCommand holds a `*`).
+  set -f
+  # shellcheck disable=SC2206 # split on purpose
+  java_words=(${ACF_JAVA_OPTS:-$java_opts})
+  set +f
 }

@@ -3,6 +3,10 @@ package org.dise.repl;
 import static com.google.common.truth.Truth.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,6 +14,7 @@ import java.util.Map;
 import org.dise.runtime.cpu.CompiledBlocks;
 import org.dise.testsupport.RepositoryRoot;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The JVM options the launchers give a run (./acf, and bin/acf through
@@ -104,5 +109,51 @@ class LauncherJvmOptionsTest {
     assertThat(p.waitFor()).isEqualTo(0);
     String unit = CompiledBlocks.UNIT_CLASS_NAME + "/";
     return out.lines().filter(l -> l.contains(unit) && l.contains("::run")).count();
+  }
+
+  /**
+   * The options reach java as written, never expanded as file name patterns where a file matches
+   * them (the units' CompileCommand holds a `*`, and so may ACF_JAVA_OPTS): ./acf, on a copy in a
+   * small tree with a current jar and a stand-in java that prints its arguments, and bin/acf's
+   * {@code acf_java_opts}.
+   */
+  @Test
+  void optionsAreNeverExpandedAsFileNames(@TempDir Path root) throws Exception {
+    Files.copy(RepositoryRoot.resolve("acf"), root.resolve("acf"));
+    Instant old = Instant.now().minusSeconds(200);
+    Files.writeString(root.resolve("pom.xml"), "x\n");
+    Files.setLastModifiedTime(root.resolve("pom.xml"), FileTime.from(old));
+    Files.createDirectories(root.resolve("repl/target"));
+    Files.writeString(root.resolve("repl/target/acf.jar"), "x\n");
+    Path java = root.resolve("fake-java");
+    Files.writeString(java, "#!/bin/bash\nprintf '%s\\n' \"$@\"\n");
+    java.toFile().setExecutable(true);
+    // Files each pattern would match, from the folder the launchers run in.
+    Path cwd = Files.createDirectories(root.resolve("work"));
+    String unit = UNIT_SCALING.replace("TranslatedUnit*.*", "TranslatedUnitX.y");
+    Path match = cwd.resolve(unit);
+    Files.createDirectories(match.getParent());
+    Files.writeString(match, "");
+    Files.writeString(cwd.resolve("-Dacf.glob=matched"), "");
+
+    ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("acf").toString(), "--version");
+    pb.directory(cwd.toFile());
+    pb.environment().remove("ACF_JAVA_OPTS");
+    pb.environment().remove("ACF_LAUNCHER");
+    pb.environment().put("ACF_JAVA", java.toString());
+    pb.environment().put("ACF_CDS", "off");
+    assertThat(run(pb).lines().toList()).contains(UNIT_SCALING);
+    pb.environment().put("ACF_JAVA_OPTS", "-Dacf.glob=* -Xss8m");
+    assertThat(run(pb).lines().toList()).containsAtLeast("-Dacf.glob=*", "-Xss8m").inOrder();
+
+    String script =
+        ". '"
+            + RepositoryRoot.resolve("distribution/src/lib/cds.sh")
+            + "'; acf_java_opts; printf '%s\\n' \"${java_words[@]}\"";
+    ProcessBuilder installed = new ProcessBuilder("bash", "-c", script).directory(cwd.toFile());
+    installed.environment().remove("ACF_JAVA_OPTS");
+    assertThat(run(installed).lines().toList()).contains(UNIT_SCALING);
+    installed.environment().put("ACF_JAVA_OPTS", "-Dacf.glob=*");
+    assertThat(run(installed).lines().toList()).containsExactly("-Dacf.glob=*");
   }
 }
