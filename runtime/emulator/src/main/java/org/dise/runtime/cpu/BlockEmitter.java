@@ -53,6 +53,22 @@ final class BlockEmitter {
   /** Where an early exit goes (the dispatch loop's exit: unit steps, store, return R_PC). */
   private Label leave;
 
+  /**
+   * Where the slow path of an untagged instruction's load or store leaves the unit (null: it calls
+   * the Memory method; {@link MemoryAccess}).
+   */
+  private Label slowExit;
+
+  /** The slow paths of untagged loads and stores leave the unit at {@code exit} from now on. */
+  void slowExits(Label exit) {
+    this.slowExit = exit;
+  }
+
+  /** Whether some load or store leaves at the slow exit, which then must be emitted. */
+  boolean leavesAtSlowExit() {
+    return memory.exits();
+  }
+
   /** Per block, per instruction: the try range of a tagged instruction's call, or null. */
   private final Label[][][] taggedCalls;
 
@@ -175,7 +191,10 @@ final class BlockEmitter {
     for (int i = 0; i < b.insns.length; i++) {
       DecodedInsn d = b.insns[i];
       if (d.dise == null) {
+        // A unit whose blocks the observer sees calls instead: leaving would end the block early.
+        memory.exitTo(observed ? null : slowExit);
         returned = insns.insn(d, i);
+        memory.exitTo(null);
         continue;
       }
       // A tagged instruction: under a flag vector that lets one of its productions match, the

@@ -365,6 +365,16 @@ final class BytecodeTranslator {
     if (frames != null) {
       mv = frames;
     }
+    Label tryStart = new Label();
+    Label tryEnd = new Label();
+    Label handler = new Label();
+    // The handler covers the instructions that can throw (FaultRanges), not the whole unit; with
+    // emitted frames (which declare the handler's frame when its range is declared), the whole
+    // unit.
+    boolean narrow = frames == null && faultRangesAtCalls;
+    if (narrow) {
+      mv = new FaultRanges(mv, tryStart, tryEnd, handler);
+    }
     mv.visitCode();
     Map<Long, Integer> ids = new HashMap<>();
     for (int i = 0; i < blocks.size(); i++) {
@@ -379,11 +389,14 @@ final class BytecodeTranslator {
     loadVector(mv);
     BlockEmitter code = new BlockEmitter(mv, blocks, t.observed(), t.stage(), t.inMemory());
     code.constants = t.constants();
+    // Loads and stores leave the unit on their slow path (MemoryAccess); with emitted frames, whose
+    // model has no frame for this exit, they call the Memory method.
+    Label slowExit = new Label();
+    if (frames == null) {
+      code.slowExits(slowExit);
+    }
     code.enter();
 
-    Label tryStart = new Label();
-    Label tryEnd = new Label();
-    Label handler = new Label();
     Label loop = new Label();
     Label check = new Label();
     Label dflt = new Label();
@@ -413,7 +426,9 @@ final class BytecodeTranslator {
         anyCall = true;
       }
     }
-    mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
+    if (!narrow) {
+      mv.visitTryCatchBlock(tryStart, tryEnd, handler, "java/lang/RuntimeException");
+    }
     if (frames != null) {
       frames.declareState(); // what handlers see, and what the dispatch loop carries
     }
@@ -536,6 +551,30 @@ final class BytecodeTranslator {
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
     mv.visitLabel(tryEnd);
+    if (code.leavesAtSlowExit()) {
+      // A load or store the fast path could not do: the instructions before it retired, the
+      // registers go to x[], and the run loop interprets from its pc (UnitContext.slowExit).
+      mv.visitLabel(slowExit);
+      exitKind(mv, UnitContext.EXIT_SLOW_ACCESS);
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitVarInsn(LLOAD, R_N);
+      mv.visitVarInsn(ILOAD, R_K);
+      mv.visitInsn(I2L);
+      mv.visitInsn(LADD);
+      mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+      code.storeWritten();
+      mv.visitVarInsn(ALOAD, R_CPU);
+      mv.visitInsn(ICONST_1);
+      mv.visitFieldInsn(PUTFIELD, CTX, "slowExit", "Z");
+      mv.visitVarInsn(ALOAD, R_THIS);
+      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+      mv.visitVarInsn(ILOAD, R_ID);
+      mv.visitInsn(AALOAD);
+      mv.visitVarInsn(ILOAD, R_K);
+      mv.visitInsn(AALOAD);
+      mv.visitFieldInsn(GETFIELD, INSN, "pc", "J");
+      mv.visitInsn(LRETURN);
+    }
     // catch (RuntimeException e): the block that threw counts the instructions before the
     // faulting one, which the interpreter reports.
     // A handler's entry must not be reached by normal flow (C1 refuses to compile such a
@@ -617,6 +656,13 @@ final class BytecodeTranslator {
    * the code after the block compares it with the successors' addresses ({@link #jumpTo}).
    */
   static boolean directEdges = EmulatorProperties.DIRECT_EDGES.value();
+
+  /**
+   * Whether a unit's fault handler covers only the instructions that can throw ({@link
+   * FaultRanges}; system property {@code acf.faultRanges}, {@code calls} by default) rather than
+   * the whole unit ({@code unit}).
+   */
+  static boolean faultRangesAtCalls = EmulatorProperties.FAULT_RANGES.value().equals("calls");
 
   /**
    * A block's direct edges ({@link #directEdges}): where its transfer is, the block's instructions

@@ -210,6 +210,12 @@ public final class EmulatorProperties {
   /** How deep translated calls nest on the host stack; 0: off ({@link UnitContext}). */
   public static final Count CALL_DEPTH = new Count("acf.callDepth", 0, 0, 1024);
 
+  /**
+   * Which instructions of a unit its fault handler covers ({@link FaultRanges}): {@code calls}, the
+   * ones that can throw a guest fault; {@code unit}, one range over the whole unit (as before).
+   */
+  public static final Choice FAULT_RANGES = new Choice("acf.faultRanges", "calls", "unit");
+
   /** Whether units record why they return to the dispatcher ({@link UnitContext#EXIT_STATS}). */
   public static final Flag EXIT_STATS = new Flag("acf.exitStats", false);
 
@@ -256,6 +262,7 @@ public final class EmulatorProperties {
           TRANSLATE_BUDGET,
           TRANSLATE_GRANT,
           UNIT_FRAMES,
+          FAULT_RANGES,
           CALL_DEPTH,
           EXIT_STATS,
           COMPARE_JUMP,

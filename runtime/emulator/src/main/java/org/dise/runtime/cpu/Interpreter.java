@@ -136,6 +136,10 @@ final class Interpreter {
     // Whether pc is inside a block the last step left early, before a firing instruction: a
     // fragment, which must not count towards a translation of its own (its block does).
     boolean fragment = false;
+    // Whether the unit that ran last left at a load or store its fast path could not do
+    // (UnitContext.slowExit): the interpreter runs from that instruction before translated code
+    // is entered again (a unit starting there would leave at once, forever).
+    boolean interpretNext = false;
     try {
       while (true) {
         if (steps >= maxSteps) {
@@ -228,7 +232,10 @@ final class Interpreter {
         try {
           CompiledBlocks code = b.code;
           // Translated code runs whole blocks; it stops itself before a tagged instruction.
-          if (code != null && cpu.breakpoint < 0 && steps + insns.length <= maxSteps) {
+          if (code != null
+              && !interpretNext
+              && cpu.breakpoint < 0
+              && steps + insns.length <= maxSteps) {
             // Translated code runs this block and follows control through its unit. The decode
             // stage it may call reads the instruction count: bring it up to date first.
             unitEntries++;
@@ -256,6 +263,11 @@ final class Interpreter {
                 maxSteps -= unit.unitSteps;
                 // The next unit, looked up here rather than in a method of its own: C1 left
                 // that method out of line and spilled the loop's registers around each call.
+                if (unit.slowExit) {
+                  unit.slowExit = false;
+                  interpretNext = true;
+                  break;
+                }
                 if (cpu.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
                   break;
                 }
@@ -328,6 +340,7 @@ final class Interpreter {
             fragment = false;
             continue;
           }
+          interpretNext = false;
           if (cpu.compiler != null) {
             countTowardsTranslation(b, steps);
           }

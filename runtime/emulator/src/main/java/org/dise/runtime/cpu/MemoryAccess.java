@@ -11,11 +11,53 @@ import org.objectweb.asm.MethodVisitor;
  * Memory access in a translated unit: the fast path of loads and stores indexes the memory's page
  * arrays (read at unit entry into two locals) and reads or writes the page inline ({@link
  * Memory#get64} and friends); every other case (an address above 4 GiB, a page not there or not
- * accessible, an access across the page end, a store into decoded code) calls the {@link Memory}
+ * accessible, an access across the page end, a store into decoded code) either leaves the unit at
+ * the instruction ({@link #exitTo}), for the interpreter to run it, or calls the {@link Memory}
  * method the interpreter uses, which faults or completes exactly as it does.
+ *
+ * <p>Leaving is the default for the guest's own instructions: a call on the slow path made C1 keep
+ * the unit's values in stack slots across the fast path too (it spills around any call, and placed
+ * the spills before the branch), while a jump out of the unit costs the fast path nothing. The slow
+ * path runs once per page first touched, so leaving costs a dispatch there. A tagged instruction's
+ * access and the code of a plan emitted inline call instead: leaving there would run the decode
+ * stage's part again in the interpreter.
  */
-record MemoryAccess(MethodVisitor mv, UnitRegisters regs, int memory, int scratch, int pages) {
+final class MemoryAccess {
   private static final String MEM = "org/dise/runtime/mem/Memory";
+
+  private final MethodVisitor mv;
+  private final UnitRegisters regs;
+  private final int memory;
+  private final int scratch;
+  private final int pages;
+
+  /** Where the slow path jumps to leave the unit; null: it calls the Memory method. */
+  private Label exit;
+
+  /** Whether some access jumps to its exit. */
+  private boolean exits;
+
+  MemoryAccess(MethodVisitor mv, UnitRegisters regs, int memory, int scratch, int pages) {
+    this.mv = mv;
+    this.regs = regs;
+    this.memory = memory;
+    this.scratch = scratch;
+    this.pages = pages;
+  }
+
+  /**
+   * The accesses emitted from now on leave the unit at {@code exit} on their slow path (with the
+   * instruction's index in its block in the fault index local, as for a fault), or, with null, call
+   * the Memory method.
+   */
+  void exitTo(Label exit) {
+    this.exit = exit;
+  }
+
+  /** Whether some access emitted so far leaves at its exit label (which then must be emitted). */
+  boolean exits() {
+    return exits;
+  }
 
   // memory: the local holding the Memory; pages: the locals holding its readable and (at +1)
   // writable page arrays; scratch: six slots, the address (2), a stored value (2), the page and
@@ -89,6 +131,14 @@ record MemoryAccess(MethodVisitor mv, UnitRegisters regs, int memory, int scratc
    */
   private void access(
       DecodedInsn d, int size, boolean store, Runnable fast, String slow, String slowDesc) {
+    if (exit != null) {
+      exits = true;
+      pageOf(d, scratch, store ? pages + 1 : pages, size, exit);
+      mv.visitVarInsn(ALOAD, scratch + 4);
+      mv.visitVarInsn(ILOAD, scratch + 5);
+      fast.run();
+      return;
+    }
     Label slowPath = new Label();
     Label done = new Label();
     pageOf(d, scratch, store ? pages + 1 : pages, size, slowPath);

@@ -27,6 +27,15 @@ final class UnitContext {
   /** Set by translated code: the instruction that threw. */
   DecodedInsn faultInsn;
 
+  /**
+   * Set by translated code that left at a load or store its fast path could not do (a page not
+   * there yet or not accessible, an access across a page end, a store into decoded code): the unit
+   * returned that instruction's pc, and the run loop interprets from there (the interpreter's
+   * access completes or faults as always) before it enters translated code again. Cleared by the
+   * run loop.
+   */
+  boolean slowExit;
+
   /** Set by {@link #runTagged}: the instructions the decode stage ran (inserted ones included). */
   long taggedSteps;
 
@@ -123,7 +132,7 @@ final class UnitContext {
     long steps = unitSteps;
     cpu.instret += steps; // the next unit sees the exact count
     try {
-      while (pc != ret && !cpu.halted) {
+      while (pc != ret && !cpu.halted && !slowExit) { // after a slow exit: the run loop's turn
         CompiledBlocks code = callee(pc, budget - steps);
         if (code == null) {
           break;
@@ -177,6 +186,7 @@ final class UnitContext {
   static final int EXIT_INDIRECT_CALL = 6;
   static final int EXIT_CHECK = 7;
   static final int EXIT_TAGGED = 8;
+  static final int EXIT_SLOW_ACCESS = 9;
 
   /** The names of the exit kinds, by index (0: not recorded). */
   static final String[] EXIT_KINDS = {
@@ -188,7 +198,8 @@ final class UnitContext {
     "indirect jump (jalr x0, other)",
     "indirect call (jalr with a link)",
     "stale or interrupt check",
-    "decode stage (tagged instruction)"
+    "decode stage (tagged instruction)",
+    "memory slow path (load or store)"
   };
 
   /** The exit kind of a block ending in {@code last} whose successor is not in its unit. */

@@ -1,6 +1,7 @@
 package org.dise.runtime.cpu;
 
 import static com.google.common.truth.Truth.assertThat;
+import static com.google.common.truth.Truth.assertWithMessage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -310,6 +311,62 @@ class TranslationTest {
     assertThat(translated.fault().pc()).isEqualTo(interpreted.fault().pc());
     assertThat(translated.instret()).isEqualTo(interpreted.instret());
     assertThat(translated.x[10]).isEqualTo(interpreted.x[10]);
+  }
+
+  /**
+   * sd a0,0(a2); ld a1,2044(a3); add a0,a0,a1; add a2,a2,t0; add a3,a3,t0; addi a4,a4,-1; bnez a4
+   * (16 passes, a page further each): every store's page is one not touched yet on odd passes, and
+   * every load reads across a page end, the two cases whose fast path fails.
+   */
+  private static Cpu loopOverNewPagesAndPageEnds() {
+    Memory mem = new Memory();
+    mem.map(0x10000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    mem.map(0x40000, 17 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_WRITE);
+    byte[] code =
+        words(0x00a63023, 0x7fc6b583, 0x00b50533, 0x00560633, 0x005686b3, 0xfff70713, 0xfe0714e3);
+    mem.poke(0x10000, code, 0, code.length);
+    for (int page = 0; page < 17; page += 2) { // even pages touched before the run
+      byte[] data = new byte[Memory.PAGE_SIZE];
+      for (int i = 0; i < data.length; i++) {
+        data[i] = (byte) (page * 31 + i * 7);
+      }
+      mem.poke(0x40000 + (long) page * Memory.PAGE_SIZE, data, 0, data.length);
+    }
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    cpu.x[10] = 1;
+    cpu.x[12] = 0x40000;
+    cpu.x[13] = 0x40000 + 2048;
+    cpu.x[5] = Memory.PAGE_SIZE;
+    cpu.x[14] = 16;
+    return cpu;
+  }
+
+  @Test
+  void loadsAndStoresWhoseFastPathFailsLeaveTheUnitAndRunAsInterpreted() {
+    Cpu interpreted = loopOverNewPagesAndPageEnds();
+    assertThat(interpreted.run(16 * 7)).isEqualTo(StopReason.STEP_LIMIT);
+
+    Cpu translated = loopOverNewPagesAndPageEnds();
+    assertThat(translated.run(7)).isEqualTo(StopReason.STEP_LIMIT); // decodes the block
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    Block block = translated.blockAt(0x10000);
+    BlockCompiler.install(compiler.compile(List.of(block)), translated);
+    assertThat(block.code).isNotNull();
+    assertThat(translated.run(15 * 7)).isEqualTo(StopReason.STEP_LIMIT);
+
+    // The stores on pages touched before ran translated; each load across a page end left the
+    // unit and ran in the interpreter, which went on to the block's end.
+    assertThat(translated.counters().translatedInstructions()).isGreaterThan(0L);
+    assertThat(translated.counters().translatedInstructions()).isLessThan(15L * 7);
+    assertThat(translated.instret()).isEqualTo(interpreted.instret());
+    assertThat(translated.pc).isEqualTo(interpreted.pc);
+    assertThat(translated.x).isEqualTo(interpreted.x);
+    for (long a = 0x40000; a < 0x40000 + 17 * Memory.PAGE_SIZE; a += 8) {
+      assertWithMessage("memory at 0x%s", Long.toHexString(a))
+          .that(translated.memory().ld(a))
+          .isEqualTo(interpreted.memory().ld(a));
+    }
   }
 
   @Test
