@@ -553,7 +553,8 @@ final class BytecodeTranslator {
     mv.visitLabel(tryEnd);
     if (code.leavesAtSlowExit()) {
       // A load or store the fast path could not do: the instructions before it retired, the
-      // registers go to x[], and the run loop interprets from its pc (UnitContext.slowExit).
+      // registers go to x[], and the run loop interprets from its pc (UnitContext.slowExit; the
+      // pc returned carries SLOW_EXIT_BIT).
       mv.visitLabel(slowExit);
       exitKind(mv, UnitContext.EXIT_SLOW_ACCESS);
       mv.visitVarInsn(ALOAD, R_CPU);
@@ -573,6 +574,8 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ILOAD, R_K);
       mv.visitInsn(AALOAD);
       mv.visitFieldInsn(GETFIELD, INSN, "pc", "J");
+      lconst(mv, UnitContext.SLOW_EXIT_BIT);
+      mv.visitInsn(LOR);
       mv.visitInsn(LRETURN);
     }
     // catch (RuntimeException e): the block that threw counts the instructions before the

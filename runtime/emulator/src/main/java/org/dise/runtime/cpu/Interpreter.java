@@ -263,12 +263,12 @@ final class Interpreter {
                 maxSteps -= unit.unitSteps;
                 // The next unit, looked up here rather than in a method of its own: C1 left
                 // that method out of line and spilled the loop's registers around each call.
-                if (unit.slowExit) {
-                  unit.slowExit = false;
-                  interpretNext = true;
-                  break;
-                }
                 if (cpu.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
+                  if (unit.slowExit) { // its pc carries UnitContext.SLOW_EXIT_BIT
+                    unit.slowExit = false;
+                    pc &= ~UnitContext.SLOW_EXIT_BIT;
+                    interpretNext = true;
+                  }
                   break;
                 }
                 // Why a direct edge left its unit (with acf.exitStats; b then follows every

@@ -30,11 +30,19 @@ final class UnitContext {
   /**
    * Set by translated code that left at a load or store its fast path could not do (a page not
    * there yet or not accessible, an access across a page end, a store into decoded code): the unit
-   * returned that instruction's pc, and the run loop interprets from there (the interpreter's
-   * access completes or faults as always) before it enters translated code again. Cleared by the
-   * run loop.
+   * returned that instruction's pc with {@link #SLOW_EXIT_BIT} set, and the run loop interprets
+   * from the pc (the interpreter's access completes or faults as always) before it enters
+   * translated code again. Cleared by the run loop.
    */
   boolean slowExit;
+
+  /**
+   * Set in the pc a slow exit returns: the run loop's test for a pc above 4 GiB, which it makes
+   * after every unit anyway, sends it to the one place that reads {@link #slowExit} (a unit's code
+   * is below 4 GiB, so the bit is never a real pc's there, and the flag tells a real jump to such
+   * an address apart).
+   */
+  static final long SLOW_EXIT_BIT = 1L << 32;
 
   /** Set by {@link #runTagged}: the instructions the decode stage ran (inserted ones included). */
   long taggedSteps;
@@ -132,7 +140,7 @@ final class UnitContext {
     long steps = unitSteps;
     cpu.instret += steps; // the next unit sees the exact count
     try {
-      while (pc != ret && !cpu.halted && !slowExit) { // after a slow exit: the run loop's turn
+      while (pc != ret && !cpu.halted) {
         CompiledBlocks code = callee(pc, budget - steps);
         if (code == null) {
           break;

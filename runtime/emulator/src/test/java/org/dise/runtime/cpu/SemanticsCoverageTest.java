@@ -216,7 +216,7 @@ class SemanticsCoverageTest {
         unit.slowExit = false;
         assertWithMessage("%s: a slow exit names its own instruction", d)
             .that(next)
-            .isEqualTo(d.pc);
+            .isEqualTo(d.pc | UnitContext.SLOW_EXIT_BIT);
         assertWithMessage("%s: a slow exit changes nothing", d).that(state(cpu)).isEqualTo(before);
         assertWithMessage("%s: a slow exit retires nothing", d).that(unit.unitSteps).isEqualTo(0);
         slowExits++;
