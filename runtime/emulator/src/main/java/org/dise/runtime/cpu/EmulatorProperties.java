@@ -233,7 +233,7 @@ public final class EmulatorProperties {
    * block's code ({@link BytecodeTranslator}) instead of leaving its pc in a local for the dispatch
    * part to compare.
    */
-  public static final Flag DIRECT_EDGES = new Flag("acf.directEdges", false);
+  public static final Flag DIRECT_EDGES = new Flag("acf.directEdges", true);
 
   /**
    * How many registers named in a unit's loops may stay in locals beyond {@link #UNIT_REGS_HELD}
