@@ -14,13 +14,13 @@ import org.objectweb.asm.MethodVisitor;
  * <p>Why: C1 keeps every value its handler reads (the held registers, the instruction count, the
  * block and instruction index) in the handler's stack slots at every instruction inside a range,
  * and inside one range over the whole unit that is every array access (a bounds check may throw)
- * and every field read (a null check may): the memory fast path of each load and store spilled the
- * unit's registers to the stack, which cost motion 16 about 15% of its time (docs/benchmarks.md, "A
- * unit's fault ranges"). Those implicit checks cannot fail in a unit (page numbers of a 32-bit
- * address are below the page arrays' length, and pages are null-checked); what can throw is a call
- * (the memory slow path, a decode-stage or helper call) or an {@code athrow}, so only those are
- * covered. Calls that cannot throw a guest fault (Unsafe's accessors, the page accessors, the
- * java.lang arithmetic helpers, the interrupt test), which C1 compiles inline, stay outside.
+ * and every field read (a null check may). Covering only what can throw took 2-6% off motion, lz77,
+ * chess and SQLite (docs/benchmarks.md, "Slow paths that leave the unit"). Those implicit checks
+ * cannot fail in a unit (page numbers of a 32-bit address are below the page arrays' length, and
+ * pages are null-checked); what can throw is a call (the memory slow path, a decode-stage or helper
+ * call) or an {@code athrow}, so only those are covered. Calls that cannot throw a guest fault
+ * (Unsafe's accessors, the page accessors, the java.lang arithmetic helpers, the interrupt test),
+ * which C1 compiles inline, stay outside.
  */
 final class FaultRanges extends MethodVisitor {
   private static final String MEM = "org/dise/runtime/mem/Memory";
@@ -91,11 +91,6 @@ final class FaultRanges extends MethodVisitor {
           ranges.get(i), ranges.get(i + 1), handler, "java/lang/RuntimeException");
     }
     super.visitMaxs(maxStack, maxLocals);
-  }
-
-  /** The number of ranges declared (for tests). */
-  int count() {
-    return ranges.size() / 2;
   }
 
   /** Calls that C1 compiles inline and that throw no guest fault. */
