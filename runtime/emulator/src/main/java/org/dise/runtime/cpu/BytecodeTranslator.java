@@ -567,12 +567,7 @@ final class BytecodeTranslator {
       mv.visitVarInsn(ALOAD, R_CPU);
       mv.visitInsn(ICONST_1);
       mv.visitFieldInsn(PUTFIELD, CTX, "slowExit", "Z");
-      mv.visitVarInsn(ALOAD, R_THIS);
-      mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-      mv.visitVarInsn(ILOAD, R_ID);
-      mv.visitInsn(AALOAD);
-      mv.visitVarInsn(ILOAD, R_K);
-      mv.visitInsn(AALOAD);
+      loadCurrentInsn(mv);
       mv.visitFieldInsn(GETFIELD, INSN, "pc", "J");
       lconst(mv, UnitContext.SLOW_EXIT_BIT);
       mv.visitInsn(LOR);
@@ -605,13 +600,7 @@ final class BytecodeTranslator {
     mv.visitInsn(LADD);
     mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
     mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(ALOAD, R_THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
-    mv.visitVarInsn(ILOAD, R_ID);
-    mv.visitInsn(AALOAD);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitFieldInsn(GETFIELD, CTX, "faultIndex", "I");
-    mv.visitInsn(AALOAD);
+    loadCurrentInsn(mv);
     mv.visitFieldInsn(PUTFIELD, CTX, "faultInsn", "L" + INSN + ";");
     mv.visitInsn(ATHROW);
     // catch (RuntimeException e) around a call into another unit: the caller's count comes
@@ -636,6 +625,19 @@ final class BytecodeTranslator {
     unsure[0] = frames != null && frames.failed();
     blockShares(cases, blocksEnd.getOffset(), end.getOffset(), blockBytes);
     return end.getOffset();
+  }
+
+  /**
+   * Pushes the instruction the unit is at: {@code insns[id][k]}, k the index the emitters keep in
+   * R_K for a fault or a slow exit.
+   */
+  private static void loadCurrentInsn(MethodVisitor mv) {
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    mv.visitVarInsn(ILOAD, R_ID);
+    mv.visitInsn(AALOAD);
+    mv.visitVarInsn(ILOAD, R_K);
+    mv.visitInsn(AALOAD);
   }
 
   /**
