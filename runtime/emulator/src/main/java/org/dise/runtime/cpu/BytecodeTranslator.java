@@ -557,12 +557,7 @@ final class BytecodeTranslator {
       // pc returned carries SLOW_EXIT_BIT).
       mv.visitLabel(slowExit);
       exitKind(mv, UnitContext.EXIT_SLOW_ACCESS);
-      mv.visitVarInsn(ALOAD, R_CPU);
-      mv.visitVarInsn(LLOAD, R_N);
-      mv.visitVarInsn(ILOAD, R_K);
-      mv.visitInsn(I2L);
-      mv.visitInsn(LADD);
-      mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+      setUnitStepsBeforeCurrent(mv);
       code.storeWritten();
       mv.visitVarInsn(ALOAD, R_CPU);
       mv.visitInsn(ICONST_1);
@@ -589,16 +584,7 @@ final class BytecodeTranslator {
     // The registers as the instructions before the faulting one left them: precise state.
     code.storeWritten();
     mv.visitLabel(common);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(ILOAD, R_K);
-    mv.visitFieldInsn(PUTFIELD, CTX, "faultIndex", "I");
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitFieldInsn(GETFIELD, CTX, "faultIndex", "I");
-    mv.visitInsn(I2L);
-    mv.visitInsn(LADD);
-    mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+    setUnitStepsBeforeCurrent(mv);
     mv.visitVarInsn(ALOAD, R_CPU);
     loadCurrentInsn(mv);
     mv.visitFieldInsn(PUTFIELD, CTX, "faultInsn", "L" + INSN + ";");
@@ -625,6 +611,19 @@ final class BytecodeTranslator {
     unsure[0] = frames != null && frames.failed();
     blockShares(cases, blocksEnd.getOffset(), end.getOffset(), blockBytes);
     return end.getOffset();
+  }
+
+  /**
+   * cpu.unitSteps = n + k: the block's instructions before the one the unit is at (k in R_K) have
+   * retired, for a fault or a slow exit.
+   */
+  private static void setUnitStepsBeforeCurrent(MethodVisitor mv) {
+    mv.visitVarInsn(ALOAD, R_CPU);
+    mv.visitVarInsn(LLOAD, R_N);
+    mv.visitVarInsn(ILOAD, R_K);
+    mv.visitInsn(I2L);
+    mv.visitInsn(LADD);
+    mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
   }
 
   /**

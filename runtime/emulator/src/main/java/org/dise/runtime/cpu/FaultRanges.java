@@ -56,29 +56,29 @@ final class FaultRanges extends MethodVisitor {
 
   @Override
   public void visitMethodInsn(int op, String owner, String name, String desc, boolean itf) {
+    Runnable call = () -> super.visitMethodInsn(op, owner, name, desc, itf);
     if (!inside || cannotFault(owner, name)) {
-      super.visitMethodInsn(op, owner, name, desc, itf);
-      return;
+      call.run();
+    } else {
+      covered(call);
     }
-    Label start = new Label();
-    Label end = new Label();
-    super.visitLabel(start);
-    super.visitMethodInsn(op, owner, name, desc, itf);
-    super.visitLabel(end);
-    ranges.add(start);
-    ranges.add(end);
   }
 
   @Override
   public void visitInsn(int opcode) {
     if (!inside || opcode != ATHROW) {
       super.visitInsn(opcode);
-      return;
+    } else {
+      covered(() -> super.visitInsn(opcode));
     }
+  }
+
+  /** Emits {@code insn} inside a range of its own, declared at {@link #visitMaxs}. */
+  private void covered(Runnable insn) {
     Label start = new Label();
     Label end = new Label();
     super.visitLabel(start);
-    super.visitInsn(opcode);
+    insn.run();
     super.visitLabel(end);
     ranges.add(start);
     ranges.add(end);

@@ -19,8 +19,8 @@ import org.objectweb.asm.MethodVisitor;
  * the unit's values in stack slots across the fast path too (it spills around any call, and placed
  * the spills before the branch), while a jump out of the unit costs the fast path nothing. The slow
  * path runs once per page first touched, so leaving costs a dispatch there. A tagged instruction's
- * access and the code of a plan emitted inline call instead: leaving there would run the decode
- * stage's part again in the interpreter.
+ * access, the code of a plan emitted inline and a unit under a block observer call instead: leaving
+ * there would run the decode stage's part again or end an observed block early.
  */
 final class MemoryAccess {
   private static final String MEM = "org/dise/runtime/mem/Memory";
@@ -131,20 +131,17 @@ final class MemoryAccess {
    */
   private void access(
       DecodedInsn d, int size, boolean store, Runnable fast, String slow, String slowDesc) {
-    if (exit != null) {
-      exits = true;
-      pageOf(d, scratch, store ? pages + 1 : pages, size, exit);
-      mv.visitVarInsn(ALOAD, scratch + 4);
-      mv.visitVarInsn(ILOAD, scratch + 5);
-      fast.run();
-      return;
-    }
-    Label slowPath = new Label();
-    Label done = new Label();
+    boolean leaves = exit != null;
+    exits |= leaves;
+    Label slowPath = leaves ? exit : new Label();
     pageOf(d, scratch, store ? pages + 1 : pages, size, slowPath);
     mv.visitVarInsn(ALOAD, scratch + 4);
     mv.visitVarInsn(ILOAD, scratch + 5);
     fast.run();
+    if (leaves) {
+      return; // the slow path is the unit's exit
+    }
+    Label done = new Label();
     mv.visitJumpInsn(GOTO, done);
     mv.visitLabel(slowPath);
     mv.visitVarInsn(ALOAD, memory);

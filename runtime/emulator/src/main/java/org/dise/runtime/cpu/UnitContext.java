@@ -18,9 +18,6 @@ final class UnitContext {
   /** The FP unit, for the {@link Semantics} methods that round or raise flags. */
   final Fpu fpu;
 
-  /** Set by translated code: the index in its block of the instruction that threw. */
-  int faultIndex;
-
   /** Set by translated code: instructions retired in the last unit run. */
   long unitSteps;
 
