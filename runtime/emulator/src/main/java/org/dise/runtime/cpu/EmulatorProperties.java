@@ -193,6 +193,12 @@ public final class EmulatorProperties {
    */
   public static final Count ABSORB_UNITS = new Count("acf.absorbUnits", 0, 0, 48);
 
+  /**
+   * Divides the translation threshold into the fewest runs that admit a block into a hot block's
+   * region ({@link Region#WARM_DIVISOR}).
+   */
+  public static final Count WARM_DIVISOR = new Count("acf.warmDivisor", 4, 1, 1 << 20);
+
   /** Bytes of dispatch methods per step of the translation threshold; 0: none. */
   public static final Count FOOTPRINT_STEP =
       new Count("acf.footprintStep", 256 << 10, 0, Integer.MAX_VALUE);
@@ -258,6 +264,7 @@ public final class EmulatorProperties {
           UNIT_BYTES,
           JOIN_UNITS,
           ABSORB_UNITS,
+          WARM_DIVISOR,
           FOOTPRINT_STEP,
           TRANSLATE_BUDGET,
           TRANSLATE_GRANT,

@@ -30,7 +30,7 @@ final class Region {
    * rarely taken side of a branch in a loop); one run once or twice is start-up or error handling,
    * which would make the unit and C1's work larger for nothing.
    */
-  static final int WARM_DIVISOR = 4;
+  static final int WARM_DIVISOR = EmulatorProperties.WARM_DIVISOR.value();
 
   /**
    * The regions of one translation round: every block reachable from a seed (a block that turned
