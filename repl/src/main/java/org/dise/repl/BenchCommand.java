@@ -297,7 +297,7 @@ public final class BenchCommand implements Callable<Integer> {
               "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
               best.counters.nestedCalls(), best.counters.nestedReturns());
         }
-        if (best.counters.unitsJoined() > 0) { // with -Dacf.joinUnits=N
+        if (best.counters.unitsJoined() > 0) { // -Dacf.joinUnits=N, default 100,000
           out.printf(
               "  units joined at hot edges %,d, joins refused as over the limits %,d%n",
               best.counters.unitsJoined(), best.counters.joinsRefused());

@@ -42,11 +42,10 @@ final class Block {
   Block[] unit;
 
   /**
-   * Entries into this block's unit at this block straight from another unit's exit, counted towards
-   * joining the two units ({@link BlockCompiler#join}; only with {@code acf.joinUnits}). Negative
-   * once a join here was refused for good.
+   * True once a join of another unit with this block's unit at this block ({@link
+   * BlockCompiler#join}, {@code acf.joinUnits}) was refused for good: it would pass the limits.
    */
-  int joinHeat;
+  boolean joinRefused;
 
   /**
    * With {@code acf.exitStats}: the region former's connected part and piece (of at most {@code

@@ -331,6 +331,7 @@ public final class BlockCompiler {
       unit[i].code = u.code();
       unit[i].unit = unit;
     }
+    u.code().blocks = unit;
     cpu.unitsChanged();
   }
 
@@ -357,12 +358,13 @@ public final class BlockCompiler {
   }
 
   /**
-   * Chained entries across a direct edge from one unit into a block of another at which the two
-   * units are translated again as one (system property {@code acf.joinUnits}; 0: never). A region
-   * is formed as its blocks turn hot and never takes in blocks already translated, so a hot loop
-   * can end up spread over several small units that hand control to each other on every iteration
-   * (99% of mcf's unit exits, 78% of chess's, docs/benchmarks.md); joining the units at such an
-   * edge, again at the next hot edge of the joined unit, brings the loop into one method.
+   * Chained entries from one unit into another (counted per slot of the dispatcher's link table,
+   * {@link DecodeCache#linkHeat}) at which the two units are translated again as one (system
+   * property {@code acf.joinUnits}, default 100,000; 0: never). A region is formed as its blocks
+   * turn hot and never takes in blocks already translated, so a hot loop can end up spread over
+   * several small units that hand control to each other on every iteration (99% of mcf's unit
+   * exits, 78% of chess's, docs/benchmarks.md); joining the units at such an edge, again at the
+   * next hot edge of the joined unit, brings the loop into one method.
    */
   private volatile int joinAt = EmulatorProperties.JOIN_UNITS.value();
 
@@ -398,26 +400,27 @@ public final class BlockCompiler {
   }
 
   /**
-   * The dispatcher chained {@link #joinAt} times from the unit entered at {@code from} into {@code
-   * to}, a block of another unit: when a block of the first unit has {@code to} as a direct
-   * successor (a branch target, fall-through or plain jump; not a call, return or indirect jump,
-   * which a join would not keep inside the unit), the two units' blocks are translated again as one
-   * unit and installed in their place. Refused for good (the edge counts no more) when the joined
-   * unit would pass {@link #MAX_UNIT} blocks or {@link #UNIT_BYTES}, or one of its blocks has taken
-   * part in {@link #MAX_JOINS} joins; nothing changes when a block of either unit is out of date.
-   * Called by the dispatcher between two units, so neither runs. True when installed.
+   * The dispatcher chained {@link #joinAt} times into {@code to}, a block of another unit, the last
+   * time from unit {@code from}: when a block of {@code from} has {@code to} as a direct successor
+   * (a branch target, fall-through or plain jump; not a call, return or indirect jump, which a join
+   * would not keep inside the unit), the two units' blocks are translated again as one unit and
+   * installed in their place. Refused for good (the edge counts no more) when the joined unit would
+   * pass {@link #MAX_UNIT} blocks or {@link #UNIT_BYTES}, or one of its blocks has taken part in
+   * {@link #MAX_JOINS} joins (then {@code to} is not joined again); nothing changes when a block of
+   * either unit is out of date. Called by the dispatcher between two units, so neither runs. True
+   * when installed.
    */
-  boolean join(Cpu cpu, Block from, Block to) {
-    Block[] a = from.unit;
-    Block[] c = to.unit;
-    if (failed || a == null || c == null || a == c || !directEdge(a, to.start)) {
+  boolean join(Cpu cpu, CompiledBlocks from, Block to) {
+    Block[] a = from.blocks;
+    Block[] c = to == null ? null : to.unit;
+    if (failed || c == null || to.joinRefused || a == null || a == c || !directEdge(a, to.start)) {
       return false;
     }
     List<Block> blocks = new ArrayList<>(a.length + c.length);
     long insns = 0;
     boolean joinedEnough = false;
     for (Block[] unit : List.of(a, c)) {
-      CompiledBlocks code = unit == a ? from.code : to.code;
+      CompiledBlocks code = unit == a ? from : to.code;
       for (Block b : unit) {
         if (b.code != code || !cpu.isCurrent(b)) {
           return false;
@@ -433,7 +436,7 @@ public final class BlockCompiler {
       refuse(to);
       return false;
     }
-    CompiledBlocks before = from.code;
+    CompiledBlocks before = from;
     CompiledBlocks after = to.code;
     try {
       install(new Unit(blocks, generate(blocks, cpu, UNIT_BYTES).code()), cpu);
@@ -455,7 +458,7 @@ public final class BlockCompiler {
   }
 
   private void refuse(Block to) {
-    to.joinHeat = Integer.MIN_VALUE;
+    to.joinRefused = true;
     joinsRefused++;
   }
 

@@ -28,6 +28,13 @@ public abstract class CompiledBlocks {
   protected CompiledBlocks() {}
 
   /**
+   * The blocks this unit was installed for ({@link BlockCompiler#install}), in id order; null
+   * before. Read when the dispatcher asks to join this unit with the next ({@link
+   * BlockCompiler#join}), which knows the unit it left but not the block it was entered at.
+   */
+  Block[] blocks;
+
+  /**
    * Runs from block {@code id} and returns the next pc. Stores the number of instructions that
    * retired in {@link UnitContext#unitSteps}; if an instruction throws, also stores it in {@link
    * UnitContext#faultInsn} (it is not counted as retired).

@@ -56,6 +56,13 @@ final class DecodeCache {
   /** Per slot of {@link #linkCode}: the block's start, length and id, packed. */
   final long[] linkKeys = new long[LINK_SLOTS];
 
+  /**
+   * Per slot of {@link #linkCode}: chained entries from one unit into another at the blocks whose
+   * start maps to the slot, counted towards joining units at hot edges (only with {@code
+   * acf.joinUnits}: {@link BlockCompiler#join}).
+   */
+  final int[] linkHeat = new int[LINK_SLOTS];
+
   /** Whether some slot of the link table is filled. */
   private boolean linked;
 

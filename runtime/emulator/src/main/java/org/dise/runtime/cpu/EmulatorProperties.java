@@ -182,10 +182,10 @@ public final class EmulatorProperties {
       new Count("acf.unitBytes", 4000, 500, BytecodeTranslator.HUGE_METHOD);
 
   /**
-   * Chained entries across a direct edge from one unit into another at which the two are translated
-   * again as one unit ({@link BlockCompiler#join}); 0: off.
+   * Chained entries from one unit into another, counted per slot of the link table, at which the
+   * two are translated again as one unit ({@link BlockCompiler#join}); 0: off.
    */
-  public static final Count JOIN_UNITS = new Count("acf.joinUnits", 0, 0, 1 << 30);
+  public static final Count JOIN_UNITS = new Count("acf.joinUnits", 100_000, 0, 1 << 30);
 
   /**
    * The most blocks of an earlier unit that a new region takes in when one of its blocks goes on to

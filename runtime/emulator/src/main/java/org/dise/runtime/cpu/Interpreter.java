@@ -126,6 +126,7 @@ final class Interpreter {
     final int joinAt = cpu.joinAt;
     final CompiledBlocks[] linkCode = cache.linkCode;
     final long[] linkKeys = cache.linkKeys;
+    final int[] linkHeat = cache.linkHeat;
     final boolean outerGuestStores = mem.setGuestStores(true);
     long pc = cpu.pc;
     long steps = 0;
@@ -283,11 +284,12 @@ final class Interpreter {
                   }
                 }
                 // First the link table (DecodeCache#linkCode), whose slots stay cached; then the
-                // block table, whose hit goes into the link table (not with joins, which count
-                // the entries at each block).
+                // block table, whose hit goes into the link table.
                 int slot = ((int) pc >>> 1) & (DecodeCache.LINK_SLOTS - 1);
                 CompiledBlocks linked = linkCode[slot];
                 long key = linkKeys[slot];
+                CompiledBlocks next;
+                int nextId;
                 if (linked != null && (int) key == (int) pc) {
                   if (((int) (key >>> 32) & 0xff) > maxSteps) {
                     if (UnitContext.EXIT_STATS) {
@@ -295,12 +297,12 @@ final class Interpreter {
                     }
                     break;
                   }
-                  code = linked;
-                  id = (int) (key >>> 40);
+                  next = linked;
+                  nextId = (int) (key >>> 40);
                 } else {
                   Block[] bp = cache.blockPages[(int) (pc >>> Memory.PAGE_BITS)];
-                  Block next = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
-                  if (next == null || next.code == null || next.insns.length > maxSteps) {
+                  Block at = bp == null ? null : bp[(int) (pc & Memory.PAGE_MASK) >>> 1];
+                  if (at == null || at.code == null || at.insns.length > maxSteps) {
                     if (UnitContext.EXIT_STATS) {
                       unchainedExits++;
                     }
@@ -309,19 +311,22 @@ final class Interpreter {
                   if (UnitContext.EXIT_STATS) {
                     linkMisses++;
                   }
-                  // A hot edge into another unit: the two may become one (acf.joinUnits).
-                  if (joinAt > 0) {
-                    if (next.code != code && ++next.joinHeat == joinAt) {
-                      next.joinHeat = 0;
-                      cpu.compiler.join(cpu, b, next);
-                    }
-                  } else {
-                    cache.link(next);
-                  }
-                  b = next;
-                  code = next.code;
-                  id = next.codeId;
+                  cache.link(at);
+                  b = at;
+                  next = at.code;
+                  nextId = at.codeId;
                 }
+                // A hot edge into another unit: the two may become one (acf.joinUnits). The
+                // heat is the slot's (hits and misses alike), so that blocks sharing a slot still
+                // count; the joined unit is entered through the block cache.
+                if (joinAt > 0 && next != code && ++linkHeat[slot] >= joinAt) {
+                  linkHeat[slot] = 0;
+                  if (cpu.compiler.join(cpu, code, cache.cachedBlock(pc))) {
+                    break;
+                  }
+                }
+                code = next;
+                id = nextId;
                 unitEntries++;
                 chainedEntries++;
               }

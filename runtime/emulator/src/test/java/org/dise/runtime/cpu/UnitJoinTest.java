@@ -177,4 +177,42 @@ class UnitJoinTest {
     assertThat(cpu.run(200 * blocks)).isEqualTo(StopReason.STEP_LIMIT);
     assertThat(cpu.counters().unitsJoined()).isEqualTo(joins);
   }
+
+  @Test
+  void chainsThatHitTheLinkTableCountTowardsAJoin() {
+    // A ring of three one-block units whose starts map to different slots of the link table, so
+    // that after the first round every chain is a link table hit: the heat is counted there.
+    Memory mem = new Memory();
+    mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    long[] at = {A, A + 8, A + 16};
+    for (int i = 0; i < at.length; i++) {
+      long next = at[(i + 1) % at.length];
+      UnitChainTest.put(mem, at[i], addi(A0, A0, 1), UnitChainTest.jal(0, next - (at[i] + 4)));
+    }
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = A;
+    Cpu interpreted = new Cpu(mem, c -> {});
+    interpreted.pc = A;
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    compiler.setJoinAt(20);
+    cpu.setBlockCompiler(compiler, Integer.MAX_VALUE);
+    assertThat(cpu.run(6)).isEqualTo(StopReason.STEP_LIMIT);
+    for (long s : at) {
+      BlockCompiler.install(compiler.compile(List.of(cpu.blockAt(s))), cpu);
+    }
+    assertThat(cpu.run(6_000)).isEqualTo(StopReason.STEP_LIMIT);
+    assertThat(interpreted.run(6_006)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(cpu, interpreted);
+    assertThat(cpu.counters().unitsJoined()).isEqualTo(2L);
+    CompiledBlocks code = cpu.blockAt(A).code;
+    assertThat(cpu.blockAt(A + 8).code).isSameInstanceAs(code);
+    assertThat(cpu.blockAt(A + 16).code).isSameInstanceAs(code);
+    assertThat(cpu.counters().unitEntries()).isLessThan(200L);
+  }
+
+  @Test
+  void joinsAreOnByDefault() {
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    assertThat(compiler.joinAt()).isEqualTo(100_000);
+  }
 }
