@@ -384,6 +384,12 @@ public final class BlockCompiler {
    */
   static final int MAX_JOINS = 4;
 
+  /** The most blocks of a joined unit ({@code acf.joinBlocks}). */
+  static final int JOIN_BLOCKS = EmulatorProperties.JOIN_BLOCKS.value();
+
+  /** The most bytes of a joined unit's dispatch method ({@code acf.joinBytes}). */
+  static final int JOIN_BYTES = EmulatorProperties.JOIN_BYTES.value();
+
   /** Units joined at hot edges, and joins refused (over the limits, or a block joined enough). */
   private int joined;
 
@@ -431,15 +437,15 @@ public final class BlockCompiler {
       }
     }
     if (joinedEnough
-        || blocks.size() > MAX_UNIT
-        || insns * size.bytesPerInstruction() >= UNIT_BYTES) {
+        || blocks.size() > JOIN_BLOCKS
+        || insns * size.bytesPerInstruction() >= JOIN_BYTES) {
       refuse(to);
       return false;
     }
     CompiledBlocks before = from;
     CompiledBlocks after = to.code;
     try {
-      install(new Unit(blocks, generate(blocks, cpu, UNIT_BYTES).code()), cpu);
+      install(new Unit(blocks, generate(blocks, cpu, JOIN_BYTES).code()), cpu);
     } catch (BytecodeTranslator.TooLarge e) {
       refuse(to);
       return false;

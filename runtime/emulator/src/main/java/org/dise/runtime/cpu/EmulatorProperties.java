@@ -187,6 +187,15 @@ public final class EmulatorProperties {
    */
   public static final Count JOIN_UNITS = new Count("acf.joinUnits", 100_000, 0, 1 << 30);
 
+  /** The most blocks of a unit made by a join ({@link BlockCompiler#join}). */
+  public static final Count JOIN_BLOCKS = new Count("acf.joinBlocks", 48, 2, 1024);
+
+  /**
+   * The most bytes of the dispatch method of a unit made by a join ({@link BlockCompiler#join}).
+   */
+  public static final Count JOIN_BYTES =
+      new Count("acf.joinBytes", 4000, 500, BytecodeTranslator.HUGE_METHOD);
+
   /**
    * The most blocks of an earlier unit that a new region takes in when one of its blocks goes on to
    * the unit's blocks by a static edge ({@link Region#form}); 0: off.
@@ -263,6 +272,8 @@ public final class EmulatorProperties {
           UNIT_REGS_HELD,
           UNIT_BYTES,
           JOIN_UNITS,
+          JOIN_BLOCKS,
+          JOIN_BYTES,
           ABSORB_UNITS,
           WARM_DIVISOR,
           FOOTPRINT_STEP,
