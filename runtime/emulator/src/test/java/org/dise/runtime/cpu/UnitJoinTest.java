@@ -141,12 +141,15 @@ class UnitJoinTest {
     assertThat(cpu.blockAt(B).code).isNull();
   }
 
-  @Test
-  void aJoinOverTheUnitLimitIsRefusedForGood() {
-    // A loop of blocks whose joined unit would pass 48 blocks: ring of 60 one-block units.
+  /**
+   * A ring of {@code blocks} one-block units at A, A + 8, ... (each adds 1 to a0 and jumps to the
+   * next; their starts map to different slots of the link table), run twice round by the
+   * interpreter, then each block installed as a unit of its own, with joins after {@code joinAt}
+   * chains; and beside it, the same ring on a cpu that only interprets, not run yet.
+   */
+  private static Cpu[] ring(int blocks, int joinAt) {
     Memory mem = new Memory();
     mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    int blocks = 60;
     for (int i = 0; i < blocks; i++) {
       long at = A + 8L * i;
       long next = i + 1 < blocks ? at + 8 : A;
@@ -157,16 +160,25 @@ class UnitJoinTest {
     Cpu interpreted = new Cpu(mem, c -> {});
     interpreted.pc = A;
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
-    compiler.setJoinAt(2);
+    compiler.setJoinAt(joinAt);
     cpu.setBlockCompiler(compiler, Integer.MAX_VALUE);
     assertThat(cpu.run(2 * blocks)).isEqualTo(StopReason.STEP_LIMIT);
     for (int i = 0; i < blocks; i++) {
       Block b = cpu.blockAt(A + 8L * i);
       BlockCompiler.install(compiler.compile(List.of(b)), cpu);
     }
+    return new Cpu[] {cpu, interpreted};
+  }
+
+  @Test
+  void aJoinOverTheUnitLimitIsRefusedForGood() {
+    // A loop of blocks whose joined unit would pass 48 blocks: ring of 60 one-block units.
+    int blocks = 60;
+    Cpu[] ring = ring(blocks, 2);
+    Cpu cpu = ring[0];
     assertThat(cpu.run(200 * blocks)).isEqualTo(StopReason.STEP_LIMIT);
-    assertThat(interpreted.run(202 * blocks)).isEqualTo(StopReason.STEP_LIMIT);
-    assertSameState(cpu, interpreted);
+    assertThat(ring[1].run(202 * blocks)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(cpu, ring[1]);
     assertThat(cpu.counters().unitsJoined()).isGreaterThan(0L);
     assertThat(cpu.counters().joinsRefused()).isGreaterThan(0L);
     // Each block was translated again at most MAX_JOINS times: nothing churns.
@@ -180,29 +192,13 @@ class UnitJoinTest {
 
   @Test
   void chainsThatHitTheLinkTableCountTowardsAJoin() {
-    // A ring of three one-block units whose starts map to different slots of the link table, so
-    // that after the first round every chain is a link table hit: the heat is counted there.
-    Memory mem = new Memory();
-    mem.map(A, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    long[] at = {A, A + 8, A + 16};
-    for (int i = 0; i < at.length; i++) {
-      long next = at[(i + 1) % at.length];
-      UnitChainTest.put(mem, at[i], addi(A0, A0, 1), UnitChainTest.jal(0, next - (at[i] + 4)));
-    }
-    Cpu cpu = new Cpu(mem, c -> {});
-    cpu.pc = A;
-    Cpu interpreted = new Cpu(mem, c -> {});
-    interpreted.pc = A;
-    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
-    compiler.setJoinAt(20);
-    cpu.setBlockCompiler(compiler, Integer.MAX_VALUE);
-    assertThat(cpu.run(6)).isEqualTo(StopReason.STEP_LIMIT);
-    for (long s : at) {
-      BlockCompiler.install(compiler.compile(List.of(cpu.blockAt(s))), cpu);
-    }
+    // Three units in three slots: after the first round every chain is a link table hit, and
+    // the heat is counted there.
+    Cpu[] ring = ring(3, 20);
+    Cpu cpu = ring[0];
     assertThat(cpu.run(6_000)).isEqualTo(StopReason.STEP_LIMIT);
-    assertThat(interpreted.run(6_006)).isEqualTo(StopReason.STEP_LIMIT);
-    assertSameState(cpu, interpreted);
+    assertThat(ring[1].run(6_006)).isEqualTo(StopReason.STEP_LIMIT);
+    assertSameState(cpu, ring[1]);
     assertThat(cpu.counters().unitsJoined()).isEqualTo(2L);
     CompiledBlocks code = cpu.blockAt(A).code;
     assertThat(cpu.blockAt(A + 8).code).isSameInstanceAs(code);
