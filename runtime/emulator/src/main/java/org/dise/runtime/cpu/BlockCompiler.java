@@ -382,7 +382,7 @@ public final class BlockCompiler {
    * Joins one block may take part in: each re-translates the whole joined unit, so a loop grows one
    * unit at a time up to the unit limits, and a block never churns through re-translations.
    */
-  static final int MAX_JOINS = 4;
+  static final int MAX_JOINS = EmulatorProperties.MAX_JOINS.value();
 
   /** The most blocks of a joined unit ({@code acf.joinBlocks}). */
   static final int JOIN_BLOCKS = EmulatorProperties.JOIN_BLOCKS.value();

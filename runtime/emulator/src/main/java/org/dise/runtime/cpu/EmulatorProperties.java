@@ -187,6 +187,9 @@ public final class EmulatorProperties {
    */
   public static final Count JOIN_UNITS = new Count("acf.joinUnits", 100_000, 0, 1 << 30);
 
+  /** Joins one block may take part in ({@link BlockCompiler#MAX_JOINS}). */
+  public static final Count MAX_JOINS = new Count("acf.maxJoins", 4, 1, 64);
+
   /** The most blocks of a unit made by a join ({@link BlockCompiler#join}). */
   public static final Count JOIN_BLOCKS = new Count("acf.joinBlocks", 48, 2, 1024);
 
@@ -272,6 +275,7 @@ public final class EmulatorProperties {
           UNIT_REGS_HELD,
           UNIT_BYTES,
           JOIN_UNITS,
+          MAX_JOINS,
           JOIN_BLOCKS,
           JOIN_BYTES,
           ABSORB_UNITS,
