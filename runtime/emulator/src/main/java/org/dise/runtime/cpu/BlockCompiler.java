@@ -411,7 +411,7 @@ public final class BlockCompiler {
    * (a branch target, fall-through or plain jump; not a call, return or indirect jump, which a join
    * would not keep inside the unit), the two units' blocks are translated again as one unit and
    * installed in their place. Refused for good (the edge counts no more) when the joined unit would
-   * pass {@link #MAX_UNIT} blocks or {@link #UNIT_BYTES}, or one of its blocks has taken part in
+   * pass {@link #JOIN_BLOCKS} blocks or {@link #JOIN_BYTES}, or one of its blocks has taken part in
    * {@link #MAX_JOINS} joins (then {@code to} is not joined again); nothing changes when a block of
    * either unit is out of date. Called by the dispatcher between two units, so neither runs. True
    * when installed.
