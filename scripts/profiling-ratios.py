@@ -11,7 +11,7 @@ ratios, interleaved in the same rounds (a before/after comparison in the same mi
 Wrap it in `buildslot` on the shared machine. Prints a Markdown table (docs/benchmarks.md).
 
 Usage: scripts/profiling-ratios.py [--jar JAR]... [--size N] [--rounds N] [--warmup N]
-                                   [--program PATH] [--acf NAME]...
+                                   [--program PATH] [--acf NAME]... [--archive PATH|none]
 Example (mcf at a size running about 10 s plain, 5 rounds):
   buildslot scripts/profiling-ratios.py --size 8 --rounds 5
 """
@@ -32,13 +32,20 @@ TARGETS = {
 }
 
 # The launcher's JVM options, as ./acf gives them (ACF_LAUNCHER=java-options): the same JIT,
-# collector and huge pages as a user's run, without the launcher's own cost (its class-data
-# archive only moves start-up).
+# collector and huge pages as a user's run, without the launcher's own cost (the shell script);
+# its class-data archive is added below (--archive).
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "acf")
 JAVA = ["java"] + subprocess.run(
-    [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "acf")],
+    [LAUNCHER],
     env=dict(os.environ, ACF_LAUNCHER="java-options"),
     stdout=subprocess.PIPE, check=True, text=True).stdout.split()
 JAVA.append("-jar")
+
+# This build's jar, and the class-data archive ./acf makes for it (JDK 17; a user's every run maps
+# it, and an ACF's run loads about 400 classes more than a plain one, so without it the ratios
+# would charge an ACF the class loading that users do not pay).
+JAR = "repl/target/acf.jar"
+ARCHIVE = "repl/target/acf.jsa"
 
 
 def run(cmd):
@@ -60,15 +67,28 @@ def main():
     ap.add_argument("--warmup", type=int, default=1, help="rounds run first and not counted")
     ap.add_argument("--program", default="examples/programs/bin/mcf")
     ap.add_argument("--acf", action="append", help="example ACF name (default: the five of issue 29)")
+    ap.add_argument("--archive", default=ARCHIVE,
+                    help="class-data archive mapped by the runs of this build's jar, as ./acf maps"
+                    " it (default: %s, which ./acf makes once per build; 'none': no archive)"
+                    % ARCHIVE)
     a = ap.parse_args()
-    jars = a.jar or ["repl/target/acf.jar"]
+    jars = a.jar or [JAR]
     acfs = a.acf or list(TARGETS)
+    archive = [] if a.archive == "none" else ["-XX:SharedArchiveFile=" + a.archive, "-Xlog:cds=off"]
+    if a.archive == ARCHIVE:
+        # ./acf makes the archive again when the jar is newer (once per build).
+        subprocess.run([LAUNCHER, "--version"], stdout=subprocess.DEVNULL, check=True)
+    if archive and not os.path.isfile(a.archive):
+        sys.exit("no class-data archive at %s: run ./acf once to make it, or pass --archive none"
+                 % a.archive)
     commands = []  # (jar, acf or None, argv)
     for jar in jars:
-        commands.append((jar, None, JAVA + [jar, "run", a.program, a.size]))
+        # The archive names the jar it was made from; the JVM would not map it for another one.
+        java = JAVA[:-1] + (archive if os.path.abspath(jar) == os.path.abspath(JAR) else []) + ["-jar"]
+        commands.append((jar, None, java + [jar, "run", a.program, a.size]))
         for acf in acfs:
             path = "examples/acf/%s.acf" % acf
-            commands.append((jar, acf, JAVA + [jar, "run", "--acf", path, a.program, a.size]))
+            commands.append((jar, acf, java + [jar, "run", "--acf", path, a.program, a.size]))
     times = {(j, x): [] for j, x, _ in commands}
     load = [os.getloadavg()[0]]
     for r in range(a.warmup + a.rounds):
@@ -77,9 +97,9 @@ def main():
             if r >= a.warmup:
                 times[(jar, acf)].append(t)
         load.append(os.getloadavg()[0])
-    print("%s %s, %d rounds (+%d warm-up), load average %.1f-%.1f, %s"
+    print("%s %s, %d rounds (+%d warm-up), load average %.1f-%.1f, %s, class-data archive: %s"
           % (a.program, a.size, a.rounds, a.warmup, min(load), max(load),
-             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.archive))
     print()
     print("| jar | run | wall s (median) | CPU s (median) | wall / plain | CPU / plain | target |")
     print("|---|---|---|---|---|---|---|")
