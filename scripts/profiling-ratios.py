@@ -39,7 +39,6 @@ JAVA = ["java"] + subprocess.run(
     [LAUNCHER],
     env=dict(os.environ, ACF_LAUNCHER="java-options"),
     stdout=subprocess.PIPE, check=True, text=True).stdout.split()
-JAVA.append("-jar")
 
 # This build's jar, and the class-data archive ./acf makes for it (JDK 17; a user's every run maps
 # it, and an ACF's run loads about 400 classes more than a plain one, so without it the ratios
@@ -84,7 +83,7 @@ def main():
     commands = []  # (jar, acf or None, argv)
     for jar in jars:
         # The archive names the jar it was made from; the JVM would not map it for another one.
-        java = JAVA[:-1] + (archive if os.path.abspath(jar) == os.path.abspath(JAR) else []) + ["-jar"]
+        java = JAVA + (archive if os.path.abspath(jar) == os.path.abspath(JAR) else []) + ["-jar"]
         commands.append((jar, None, java + [jar, "run", a.program, a.size]))
         for acf in acfs:
             path = "examples/acf/%s.acf" % acf

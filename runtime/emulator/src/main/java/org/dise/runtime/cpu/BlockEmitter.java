@@ -24,12 +24,10 @@ import org.objectweb.asm.MethodVisitor;
  */
 final class BlockEmitter {
   private static final String CTX = "org/dise/runtime/cpu/UnitContext";
-  private static final String NAME = BytecodeTranslator.NAME;
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
 
   // The dispatch method's locals (BytecodeTranslator.R_*), then k, scratch and two slots per
   // guest register.
-  private static final int THIS = BytecodeTranslator.R_THIS;
   private static final int CPU_L = BytecodeTranslator.R_CPU;
   private static final int R_N = BytecodeTranslator.R_N;
   private static final int R_PC = BytecodeTranslator.R_PC;
@@ -457,8 +455,7 @@ final class BlockEmitter {
 
   /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */
   private void loadInsn(int block, int i) {
-    mv.visitVarInsn(ALOAD, THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    BytecodeTranslator.loadInsns(mv);
     BytecodeTranslator.iconst(mv, block);
     mv.visitInsn(AALOAD);
     BytecodeTranslator.iconst(mv, i);

@@ -39,6 +39,10 @@ final class BytecodeTranslator {
   private static final String MEM = "org/dise/runtime/mem/Memory";
   private static final String FPU = "org/dise/runtime/cpu/Fpu";
   private static final String INSN = "org/dise/runtime/isa/DecodedInsn";
+
+  /** The descriptor of a unit's {@code insns} field: each block's decoded instructions. */
+  private static final String INSNS = "[[L" + INSN + ";";
+
   static final String NAME = CompiledBlocks.UNIT_CLASS_NAME.replace('.', '/');
 
   /** The units' superclass (an abstract class: the dispatcher's call goes through the vtable). */
@@ -238,7 +242,7 @@ final class BytecodeTranslator {
           }
         };
     cw.visit(plain ? V1_6 : V17, ACC_FINAL | ACC_SUPER, NAME, null, COMPILED, null);
-    cw.visitField(ACC_PRIVATE | ACC_FINAL, "insns", "[[L" + INSN + ";", null, null).visitEnd();
+    cw.visitField(ACC_PRIVATE | ACC_FINAL, "insns", INSNS, null, null).visitEnd();
     cw.visitField(ACC_PRIVATE | ACC_VOLATILE, "stale", "Z", null, null).visitEnd();
 
     MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "([[L" + INSN + ";)V", null, null);
@@ -247,7 +251,7 @@ final class BytecodeTranslator {
     init.visitMethodInsn(INVOKESPECIAL, COMPILED, "<init>", "()V", false);
     init.visitVarInsn(ALOAD, 0);
     init.visitVarInsn(ALOAD, 1);
-    init.visitFieldInsn(PUTFIELD, NAME, "insns", "[[L" + INSN + ";");
+    init.visitFieldInsn(PUTFIELD, NAME, "insns", INSNS);
     init.visitInsn(RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
@@ -626,13 +630,18 @@ final class BytecodeTranslator {
     mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
   }
 
+  /** Pushes the unit's instructions, {@code this.insns}, indexed by block id, then index. */
+  static void loadInsns(MethodVisitor mv) {
+    mv.visitVarInsn(ALOAD, R_THIS);
+    mv.visitFieldInsn(GETFIELD, NAME, "insns", INSNS);
+  }
+
   /**
    * Pushes the instruction the unit is at: {@code insns[id][k]}, k the index the emitters keep in
    * R_K for a fault or a slow exit.
    */
   private static void loadCurrentInsn(MethodVisitor mv) {
-    mv.visitVarInsn(ALOAD, R_THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "insns", "[[L" + INSN + ";");
+    loadInsns(mv);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitInsn(AALOAD);
     mv.visitVarInsn(ILOAD, R_K);

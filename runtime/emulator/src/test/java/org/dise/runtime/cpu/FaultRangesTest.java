@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.Test;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -61,16 +59,12 @@ class FaultRangesTest {
       BytecodeTranslator.faultRangesAtCalls = was;
     }
     Listing l = new Listing();
-    new ClassReader(unit)
-        .accept(
-            new ClassVisitor(Opcodes.ASM9) {
-              @Override
-              public MethodVisitor visitMethod(
-                  int access, String name, String desc, String sig, String[] exceptions) {
-                if (!name.equals("run")) {
-                  return null;
-                }
-                return new MethodVisitor(Opcodes.ASM9) {
+    UnitChainTest.visitMethods(
+        unit,
+        name ->
+            !name.equals("run")
+                ? null
+                : new MethodVisitor(Opcodes.ASM9) {
                   @Override
                   public void visitTryCatchBlock(Label start, Label end, Label h, String type) {
                     l.ranges.add(new Label[] {start, end});
@@ -96,10 +90,7 @@ class FaultRangesTest {
                   public void visitVarInsn(int opcode, int var) {
                     l.events.add("var " + opcode);
                   }
-                };
-              }
-            },
-            0);
+                });
     return l;
   }
 

@@ -15,8 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.Test;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -258,24 +256,18 @@ class LoopEdgeTest {
   /** The calls of {@code sun.misc.Unsafe}'s getLong and putLong in a unit's class. */
   private static int unsafeAccesses(byte[] unit) {
     int[] n = new int[1];
-    new ClassReader(unit)
-        .accept(
-            new ClassVisitor(Opcodes.ASM9) {
+    UnitChainTest.visitMethods(
+        unit,
+        name ->
+            new MethodVisitor(Opcodes.ASM9) {
               @Override
-              public MethodVisitor visitMethod(
-                  int access, String name, String desc, String sig, String[] exceptions) {
-                return new MethodVisitor(Opcodes.ASM9) {
-                  @Override
-                  public void visitMethodInsn(
-                      int op, String owner, String method, String d, boolean itf) {
-                    if (owner.equals("sun/misc/Unsafe") && method.matches("(get|put)Long")) {
-                      n[0]++;
-                    }
-                  }
-                };
+              public void visitMethodInsn(
+                  int op, String owner, String method, String d, boolean itf) {
+                if (owner.equals("sun/misc/Unsafe") && method.matches("(get|put)Long")) {
+                  n[0]++;
+                }
               }
-            },
-            0);
+            });
     return n[0];
   }
 

@@ -5,8 +5,13 @@ import static com.google.common.truth.Truth.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.function.Function;
 import org.dise.runtime.mem.Memory;
 import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /**
  * Chaining between translated units (a unit's exit going straight into the next unit, without the
@@ -74,6 +79,23 @@ class UnitChainTest {
   /** sw rs2, 0(rs1) (UnitJoinTest's too). */
   static int sw(int rs2, int rs1) {
     return (rs2 << 20) | (rs1 << 15) | (2 << 12) | 0x23;
+  }
+
+  /**
+   * Reads a unit's class file, giving each method's code to the visitor {@code visitorFor} returns
+   * for its name (null: the method is skipped); for tests that look at what a unit was made of.
+   */
+  static void visitMethods(byte[] classFile, Function<String, MethodVisitor> visitorFor) {
+    new ClassReader(classFile)
+        .accept(
+            new ClassVisitor(Opcodes.ASM9) {
+              @Override
+              public MethodVisitor visitMethod(
+                  int access, String name, String desc, String sig, String[] exceptions) {
+                return visitorFor.apply(name);
+              }
+            },
+            0);
   }
 
   /** Writes {@code code} at {@code addr} (UnitCallTest's too). */
