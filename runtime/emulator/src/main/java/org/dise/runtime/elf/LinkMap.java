@@ -62,7 +62,7 @@ public final class LinkMap {
     synchronized (this) {
       objects.add(o);
       if (table != null) {
-        table.add(functions(o));
+        table.addDeferred(functions(o));
         table.addLines(o.elf(), o.bias());
       }
     }
@@ -115,9 +115,11 @@ public final class LinkMap {
   public synchronized SymbolTable symbols() {
     if (table == null) {
       // Each object's unsized symbols stretch within that object only: add them one by one.
-      table = objects.isEmpty() ? SymbolTable.empty() : new SymbolTable(functions(objects.get(0)));
+      // Each object's symbol table is read when a report first names a pc, not before.
+      table =
+          objects.isEmpty() ? SymbolTable.empty() : SymbolTable.deferred(functions(objects.get(0)));
       for (int i = 1; i < objects.size(); i++) {
-        table.add(functions(objects.get(i)));
+        table.addDeferred(functions(objects.get(i)));
       }
       for (LoadedObject o : objects) {
         table.addLines(o.elf(), o.bias());
@@ -126,8 +128,8 @@ public final class LinkMap {
     return table;
   }
 
-  private static List<Symbol> functions(LoadedObject o) {
-    return SymbolTable.moved(o.elf().symbols().symbols(), o.bias(), o.suffix());
+  private static java.util.function.Supplier<List<Symbol>> functions(LoadedObject o) {
+    return () -> SymbolTable.moved(o.elf().symbols().symbols(), o.bias(), o.suffix());
   }
 
   /**

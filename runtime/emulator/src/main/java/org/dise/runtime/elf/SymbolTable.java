@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Function symbols of a process, sorted by address, for naming PCs in reports. A dynamically linked
@@ -30,8 +31,11 @@ public final class SymbolTable {
   /** Null until a query needs it: a run whose profile names no pc never sorts the table. */
   private volatile Sorted sorted;
 
-  /** Each object's symbols, in the order given, waiting to be prepared and merged. */
-  private final List<List<Symbol>> pending = new ArrayList<>();
+  /**
+   * Each object's symbols, in the order given, waiting to be read, prepared and merged: a run whose
+   * report names no pc never reads the program's symbol table at all.
+   */
+  private final List<Supplier<List<Symbol>>> pending = new ArrayList<>();
 
   /** An object's line table and where it was loaded: its pcs are link-time pc + bias. */
   private record Lines(ElfFile elf, long bias) {}
@@ -40,7 +44,15 @@ public final class SymbolTable {
   private final java.util.List<Lines> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public SymbolTable(List<Symbol> symbols) {
-    pending.add(List.copyOf(symbols));
+    List<Symbol> copy = List.copyOf(symbols);
+    pending.add(() -> copy);
+  }
+
+  /** A table of the symbols {@code symbols} gives, asked for when a query first needs them. */
+  public static SymbolTable deferred(Supplier<List<Symbol>> symbols) {
+    SymbolTable t = empty();
+    t.pending.set(0, symbols);
+    return t;
   }
 
   /** The sorted table, built on first use from the objects added so far. */
@@ -51,9 +63,12 @@ public final class SymbolTable {
 
   private synchronized Sorted build() {
     if (sorted == null) {
-      List<Symbol> unique = prepare(pending.get(0));
+      List<Symbol> unique = prepare(pending.get(0).get());
       for (int i = 1; i < pending.size(); i++) {
-        unique = merged(unique, pending.get(i));
+        List<Symbol> more = pending.get(i).get();
+        if (!more.isEmpty()) {
+          unique = merged(unique, more);
+        }
       }
       pending.clear();
       sorted = Sorted.of(unique);
@@ -95,14 +110,20 @@ public final class SymbolTable {
    * object's symbols are prepared on their own, so that an unsized one is not stretched into
    * another object.
    */
-  public synchronized void add(List<Symbol> symbols) {
-    if (symbols.isEmpty()) {
-      return;
-    }
+  public void add(List<Symbol> symbols) {
+    List<Symbol> copy = List.copyOf(symbols);
+    addDeferred(() -> copy);
+  }
+
+  /** As {@link #add}, with the symbols read only when a query first needs them. */
+  public synchronized void addDeferred(Supplier<List<Symbol>> symbols) {
     if (sorted == null) {
-      pending.add(List.copyOf(symbols));
+      pending.add(symbols);
     } else {
-      sorted = Sorted.of(merged(List.of(sorted.byAddress()), symbols));
+      List<Symbol> now = symbols.get();
+      if (!now.isEmpty()) {
+        sorted = Sorted.of(merged(List.of(sorted.byAddress()), now));
+      }
     }
   }
 

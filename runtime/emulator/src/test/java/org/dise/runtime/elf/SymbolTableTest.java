@@ -40,4 +40,35 @@ class SymbolTableTest {
     SymbolTable moved = table.rebased(0x4000_0000L);
     assertThat(moved.describe(0x4000_1050L)).isEqualTo("helper+0x10");
   }
+
+  @Test
+  void deferredSymbolsAreReadOnceAndOnlyWhenAQueryNeedsThem() {
+    int[] reads = new int[2];
+    SymbolTable t =
+        SymbolTable.deferred(
+            () -> {
+              reads[0]++;
+              return List.of(new Symbol("main", 0x1000, 0x40));
+            });
+    t.addDeferred(
+        () -> {
+          reads[1]++;
+          return List.of(new Symbol("puts", 0x9000, 0x20)); // a library mapped later
+        });
+    assertThat(reads).asList().containsExactly(0, 0); // a report naming no pc reads nothing
+
+    assertThat(t.describe(0x1008)).isEqualTo("main+0x8");
+    assertThat(t.describe(0x9010)).isEqualTo("puts+0x10");
+    t.lookup(0x1000);
+    assertThat(reads).asList().containsExactly(1, 1);
+  }
+
+  @Test
+  void anObjectAddedAfterTheFirstQueryJoinsAtOnce() {
+    SymbolTable t = SymbolTable.deferred(() -> List.of(new Symbol("main", 0x1000, 0x40)));
+    assertThat(t.describe(0x1000)).isEqualTo("main");
+    t.addDeferred(() -> List.of(new Symbol("dlopened", 0x7000, 0x10)));
+    assertThat(t.describe(0x7004)).isEqualTo("dlopened+0x4");
+    assertThat(t.size()).isEqualTo(2);
+  }
 }

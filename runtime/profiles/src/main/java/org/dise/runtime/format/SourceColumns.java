@@ -19,7 +19,7 @@ public final class SourceColumns {
 
   /** {@code t} with a line column beside each named code address that has a line. */
   public static ProfileTable of(ProfileTable t, SymbolTable symbols) {
-    if (!symbols.hasLines()) {
+    if (t.rows().isEmpty() || !symbols.hasLines()) { // no rows: no line table to read
       return t;
     }
     List<String> h = t.header();
