@@ -10,6 +10,7 @@ import com.squareup.javapoet.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Modifier;
+import org.dise.runtime.isa.Extension;
 import org.dise.runtime.isa.Operand;
 import org.dise.runtime.isa.SemanticsTable;
 
@@ -58,6 +59,7 @@ public final class DispatchGenerator implements Generator {
                     .build())
             .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
             .addMethod(run())
+            .addMethod(floating())
             .addMethod(amo())
             .build();
     return JavaFile.builder(PACKAGE, type).skipJavaLangImports(true).indent("  ").build();
@@ -70,13 +72,16 @@ public final class DispatchGenerator implements Generator {
     CodeBlock.Builder sw = CodeBlock.builder().beginControlFlow("switch (d.opcode)");
     for (SemanticsTable.Entry e : SemanticsTable.all()) {
       CodeBlock body = caseBody(e);
-      if (body == null) {
+      if (body == null || floating(e)) {
         continue;
       }
       sw.add("case $T.$L:\n", OPCODES, e.op().name()).indent().add(body).unindent();
     }
     sw.add("default:\n")
         .indent()
+        .beginControlFlow("if (floating(in, d, x, f, mem, u))")
+        .addStatement("break")
+        .endControlFlow()
         .addStatement("in.at = i")
         .addStatement("return SYSTEM")
         .unindent()
@@ -118,6 +123,46 @@ public final class DispatchGenerator implements Generator {
         .addParameter(FPU, "u")
         .addParameter(RETIRE, "retiring")
         .addCode(code)
+        .build();
+  }
+
+  /**
+   * Whether the row is an F or D instruction that neither branches nor jumps: those run in {@code
+   * floating}, outside {@code run}'s switch. Half of the table's rows, they would double the size
+   * of the method every interpreted instruction goes through, and with it C1's time to compile it
+   * (40 ms of a hello's 0.2 s, which a short run waits for at exit: docs/benchmarks.md).
+   */
+  private static boolean floating(SemanticsTable.Entry e) {
+    Extension x = e.op().extension();
+    return (x == Extension.F || x == Extension.D)
+        && e.kind() != SemanticsTable.Kind.BRANCH
+        && e.kind() != SemanticsTable.Kind.JUMP;
+  }
+
+  /** {@code floating}: one F or D instruction, or false for an instruction that is not one. */
+  private static MethodSpec floating() {
+    CodeBlock.Builder sw = CodeBlock.builder().beginControlFlow("switch (d.opcode)");
+    for (SemanticsTable.Entry e : SemanticsTable.all()) {
+      CodeBlock body = caseBody(e);
+      if (body != null && floating(e)) {
+        sw.add("case $T.$L:\n", OPCODES, e.op().name()).indent().add(body).unindent();
+      }
+    }
+    sw.add("default:\n").indent().addStatement("return false").unindent().endControlFlow();
+    return MethodSpec.methodBuilder("floating")
+        .addModifiers(Modifier.STATIC)
+        .returns(boolean.class)
+        .addJavadoc(
+            "Runs F or D instruction {@code d} (its case in {@link #run}); false, having run"
+                + " nothing, for any other.\n")
+        .addParameter(INTERPRETER, "in")
+        .addParameter(INSN, "d")
+        .addParameter(long[].class, "x")
+        .addParameter(long[].class, "f")
+        .addParameter(MEMORY, "mem")
+        .addParameter(FPU, "u")
+        .addCode(sw.build())
+        .addStatement("return true")
         .build();
   }
 
