@@ -58,6 +58,30 @@ def run(cmd):
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def archive_options(jar, archive):
+    """The class-data archive options for runs of jar: --archive for this build's jar; for a jar
+    at another tree's repl/target/acf.jar (a build of another commit), that tree's own archive,
+    which its ./acf refreshes, as a user of that build would have it; none with --archive none."""
+    if archive == "none":
+        return []
+    if os.path.abspath(jar) != os.path.abspath(JAR):
+        if archive != ARCHIVE or not jar.endswith(os.path.join("repl", "target", "acf.jar")):
+            return []  # an archive names the jar it was made from; no other jar may map it
+        tree = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(jar))))
+        launcher, archive = os.path.join(tree, "acf"), os.path.join(tree, ARCHIVE)
+    else:
+        launcher = LAUNCHER
+    if archive.endswith(ARCHIVE) and os.path.isfile(launcher):
+        # ./acf makes the archive again when the jar is newer (once per build).
+        subprocess.run([launcher, "--version"], stdout=subprocess.DEVNULL, check=True)
+    if not os.path.isfile(archive):
+        sys.exit("no class-data archive at %s: run ./acf once to make it, or pass --archive none"
+                 % archive)
+    # As ./acf maps it: at the address it was made for (ArchiveRelocationMode=0).
+    return ["-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jar", action="append", help="acf jar (repeat to compare; default: this build's)")
@@ -73,17 +97,9 @@ def main():
     a = ap.parse_args()
     jars = a.jar or [JAR]
     acfs = a.acf or list(TARGETS)
-    archive = [] if a.archive == "none" else ["-XX:SharedArchiveFile=" + a.archive, "-Xlog:cds=off"]
-    if a.archive == ARCHIVE:
-        # ./acf makes the archive again when the jar is newer (once per build).
-        subprocess.run([LAUNCHER, "--version"], stdout=subprocess.DEVNULL, check=True)
-    if archive and not os.path.isfile(a.archive):
-        sys.exit("no class-data archive at %s: run ./acf once to make it, or pass --archive none"
-                 % a.archive)
     commands = []  # (jar, acf or None, argv)
     for jar in jars:
-        # The archive names the jar it was made from; the JVM would not map it for another one.
-        java = JAVA + (archive if os.path.abspath(jar) == os.path.abspath(JAR) else []) + ["-jar"]
+        java = JAVA + archive_options(jar, a.archive) + ["-jar"]
         commands.append((jar, None, java + [jar, "run", a.program, a.size]))
         for acf in acfs:
             path = "examples/acf/%s.acf" % acf
