@@ -297,13 +297,7 @@ public final class BenchCommand implements Callable<Integer> {
               "  guest calls run from their caller's unit %,d, returns back into it %,d%n",
               best.counters.nestedCalls(), best.counters.nestedReturns());
         }
-        if (best.counters.unitsJoined() > 0) { // -Dacf.joinUnits=N, default 100,000
-          out.printf(
-              "  units joined at hot edges %,d, joins refused as over the limits %,d%n",
-              best.counters.unitsJoined(), best.counters.joinsRefused());
-        }
-        // With -Dacf.exitStats=true: why translated code went back to the dispatcher.
-        best.counters().exitKinds().forEach((k, v) -> out.printf("  unit exits, %s: %,d%n", k, v));
+        joinsAndExits(out, "", best.counters());
       }
       if (best.status != 0) {
         out.printf("  (%s exited with status %d)%n", p.getFileName(), best.status);
@@ -534,6 +528,20 @@ public final class BenchCommand implements Callable<Integer> {
           "  %-11s whole replacements: %,d emitted inline, %,d calls into the engine%n",
           "", r.emittedReplacements, r.taggedCalls);
     }
+    joinsAndExits(out, String.format("%-11s ", engine), r.counters());
+  }
+
+  /**
+   * The units joined, and with {@code -Dacf.exitStats=true} why translated code went back to the
+   * dispatcher, each line after {@code " " + label}.
+   */
+  private static void joinsAndExits(PrintStream out, String label, Cpu.Counters c) {
+    if (c.unitsJoined() > 0) { // -Dacf.joinUnits=N, default 100,000
+      out.printf(
+          "  %sunits joined at hot edges %,d, joins refused as over the limits %,d%n",
+          label, c.unitsJoined(), c.joinsRefused());
+    }
+    c.exitKinds().forEach((k, v) -> out.printf("  %sunit exits, %s: %,d%n", label, k, v));
   }
 
   /** The faster of two runs by guest-thread CPU time ({@code a} may be null). */
