@@ -503,14 +503,14 @@ public final class BlockCompiler {
       BytecodeTranslator.Defined d =
           BytecodeTranslator.define(
               blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
-      size.learn(blocks, d.methodBytes());
+      size.learn(blocks, d.applicationBytes());
       footprint += d.methodBytes();
       spent += d.methodBytes();
       return d;
     } catch (BytecodeTranslator.TooLarge e) {
       tooLarge++;
       spent += e.methodBytes;
-      size.learn(blocks, e.methodBytes);
+      size.learn(blocks, e.applicationBytes);
       throw e;
     }
   }

@@ -237,6 +237,11 @@ final class BlockEmitter {
    * returns to its instruction run inline ({@link #prologue}), to the instruction after it, or
    * leaves the block ({@link #tagged}).
    */
+  /** Whether {@link #emitOutOfLine} has code to emit (the unit has tagged instructions). */
+  boolean hasOutOfLine() {
+    return !outOfLine.isEmpty();
+  }
+
   void emitOutOfLine() {
     for (OutOfLine o : outOfLine) {
       this.id = o.id;

@@ -135,8 +135,11 @@ final class BytecodeTranslator {
     }
   }
 
-  /** A defined unit and the bytes of its dispatch method. */
-  record Defined(CompiledBlocks code, int methodBytes) {}
+  /**
+   * A defined unit, the bytes of its dispatch method, and of those the application's: all but the
+   * code out of line for the ACF's tagged instructions (their prologues and replacements).
+   */
+  record Defined(CompiledBlocks code, int methodBytes, int applicationBytes) {}
 
   /**
    * Defines the unit's class, throwing {@link TooLarge} when its dispatch method reaches {@code
@@ -154,7 +157,7 @@ final class BytecodeTranslator {
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
-    int[] methodBytes = new int[1];
+    int[] methodBytes = new int[2];
     Translation t =
         new Translation(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory);
     UnitFrames.Mode frames = unitFrames;
@@ -182,7 +185,7 @@ final class BytecodeTranslator {
                 .lookupClass()
                 .getDeclaredConstructor(DecodedInsn[][].class)
                 .newInstance((Object) insns);
-    return new Defined(code, methodBytes[0]);
+    return new Defined(code, methodBytes[0], methodBytes[1]);
   }
 
   private static MethodHandles.Lookup defineUnit(byte[] bytes, List<Object> constants)
@@ -210,7 +213,7 @@ final class BytecodeTranslator {
             stage,
             new ArrayList<>(),
             HUGE_METHOD,
-            new int[1],
+            new int[2],
             false,
             UnitRegisters.DEFAULT_IN_MEMORY),
         unitFrames);
@@ -278,8 +281,10 @@ final class BytecodeTranslator {
     if (plain && !constants.isEmpty() || unsure[0]) {
       return withAsmFrames(t, frames);
     }
-    if (methodBytes[0] >= t.limit()) {
-      throw new TooLarge(blockBytes, methodBytes[0]);
+    // The limit bounds the application's code, so that an ACF's prologues do not make units (and
+    // joins) smaller than in a plain run; HotSpot's limit bounds the whole method.
+    if (methodBytes[1] >= t.limit() || methodBytes[0] >= HUGE_METHOD) {
+      throw new TooLarge(blockBytes, methodBytes[0], methodBytes[1]);
     }
     if (!constants.isEmpty()) {
       // C1 will not compile a method with an unresolved dynamic constant (it waits for C2): the
@@ -347,10 +352,14 @@ final class BytecodeTranslator {
     /** The bytes of the whole method. */
     final int methodBytes;
 
-    TooLarge(int[] blockBytes, int methodBytes) {
+    /** Of those, the application's ({@link Defined#applicationBytes}). */
+    final int applicationBytes;
+
+    TooLarge(int[] blockBytes, int methodBytes, int applicationBytes) {
       super(null, null, false, false);
       this.blockBytes = blockBytes;
       this.methodBytes = methodBytes;
+      this.applicationBytes = applicationBytes;
     }
   }
 
@@ -529,7 +538,12 @@ final class BytecodeTranslator {
     }
     Label blocksEnd = new Label();
     mv.visitLabel(blocksEnd);
+    // The ACF's code out of line, measured so that the unit limits count the application's only.
+    Label outOfLineEnd = code.hasOutOfLine() ? new Label() : null;
     code.emitOutOfLine();
+    if (outOfLineEnd != null) {
+      mv.visitLabel(outOfLineEnd);
+    }
     for (int i = 0; i < blocks.size(); i++) {
       if (calls[i] != null) {
         Block b = blocks.get(i);
@@ -613,7 +627,9 @@ final class BytecodeTranslator {
     mv.visitMaxs(0, 0);
     mv.visitEnd();
     unsure[0] = frames != null && frames.failed();
-    blockShares(cases, blocksEnd.getOffset(), end.getOffset(), blockBytes);
+    int acf = outOfLineEnd == null ? 0 : outOfLineEnd.getOffset() - blocksEnd.getOffset();
+    t.methodBytes()[1] = end.getOffset() - acf;
+    blockShares(cases, blocksEnd.getOffset(), end.getOffset() - acf, blockBytes);
     return end.getOffset();
   }
 
@@ -649,9 +665,9 @@ final class BytecodeTranslator {
   }
 
   /**
-   * Each block's bytes of a dispatch method of {@code total} bytes whose blocks start at {@code
-   * cases} (in order) and end at {@code blocksEnd}: its own code, scaled up so that the rest of the
-   * method (entry, out-of-line code, exits, handler) is shared among the blocks in proportion.
+   * Each block's bytes of a dispatch method of {@code total} bytes of application code whose blocks
+   * start at {@code cases} (in order) and end at {@code blocksEnd}: its own code, scaled up so that
+   * the rest of the method (entry, exits, handler) is shared among the blocks in proportion.
    */
   private static void blockShares(Label[] cases, int blocksEnd, int total, int[] blockBytes) {
     int inline = Math.max(1, blocksEnd - cases[0].getOffset());

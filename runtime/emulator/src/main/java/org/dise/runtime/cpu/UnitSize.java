@@ -18,9 +18,12 @@ final class UnitSize {
   private long bytes;
   private long insns;
 
-  /** Learns from a generated dispatch method of {@code methodBytes} for {@code blocks}. */
-  void learn(List<Block> blocks, int methodBytes) {
-    bytes += methodBytes;
+  /**
+   * Learns from a generated dispatch method with {@code applicationBytes} of application code (an
+   * ACF's out-of-line code not counted, as the unit limits do not count it) for {@code blocks}.
+   */
+  void learn(List<Block> blocks, int applicationBytes) {
+    bytes += applicationBytes;
     insns += instructions(blocks);
   }
 

@@ -246,6 +246,57 @@ class PlanEmitterTest {
     assertThat(o2.toString()).isEqualTo(o1.toString());
   }
 
+  /** A translated unit of main's whose blocks hold a call (tagged when the stage is attached). */
+  private static List<Block> unitWithACall(Machine m) {
+    org.dise.runtime.elf.Symbol main = m.symbols().byName("main").orElseThrow();
+    for (long pc = main.address(); pc < main.address() + main.size(); pc += 2) {
+      Block b = m.cpu().blockAt(pc);
+      if (b != null && b.unit != null) {
+        for (Block u : b.unit) {
+          for (DecodedInsn d : u.insns) {
+            if (d.opClass() == OpClass.PROC_CALL && d.op == Op.JAL) {
+              return List.of(b.unit);
+            }
+          }
+        }
+      }
+    }
+    throw new AssertionError("no translated unit of main holds a call");
+  }
+
+  /**
+   * The unit limits count the application's code: an ACF's prologues out of line add to the
+   * dispatch method but not to what acf.unitBytes and acf.joinBytes bound, so that profiling does
+   * not cut units (or refuse joins) that a plain run keeps whole.
+   */
+  @Test
+  void theUnitLimitsCountTheApplicationsCodeAndNotTheACFsCodeOutOfLine() throws Exception {
+    Machine plain = DecodeStageTest.load("1", new ByteArrayOutputStream(), 1);
+    assertThat(plain.run(-1).exitStatus()).isEqualTo(0);
+    BytecodeTranslator.Defined p =
+        BytecodeTranslator.define(
+            unitWithACall(plain), false, null, BytecodeTranslator.HUGE_METHOD, false, false);
+    assertThat(p.applicationBytes()).isEqualTo(p.methodBytes());
+
+    Machine m = DecodeStageTest.load("1", new ByteArrayOutputStream(), 1);
+    Stage s = new Stage(false, true);
+    s.cpu = m.cpu();
+    m.cpu().setDecodeStage(s);
+    assertThat(m.run(-1).exitStatus()).isEqualTo(0);
+    List<Block> unit = unitWithACall(m);
+    BytecodeTranslator.Defined t =
+        BytecodeTranslator.define(unit, false, s, BytecodeTranslator.HUGE_METHOD, false, false);
+    assertThat(t.applicationBytes()).isLessThan(t.methodBytes());
+    // Under a limit between the two sizes the unit still fits: only the application's code counts.
+    int limit = t.applicationBytes() + 1;
+    assertThat(limit).isLessThan(t.methodBytes());
+    assertThat(BytecodeTranslator.define(unit, false, s, limit, false, false).applicationBytes())
+        .isEqualTo(t.applicationBytes());
+    assertThrows(
+        BytecodeTranslator.TooLarge.class,
+        () -> BytecodeTranslator.define(unit, false, s, t.applicationBytes(), false, false));
+  }
+
   @Test
   void prologuePlanDoesWhatTheStageDoes() throws Exception {
     assertPlanDoesWhatTheStageDoes(false);
