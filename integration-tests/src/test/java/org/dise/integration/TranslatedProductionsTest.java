@@ -144,6 +144,15 @@ class TranslatedProductionsTest {
         .append(o.report())
         .append('\n');
     sb.append("cost: ").append(e.cost()).append('\n');
+    sb.append("DISE registers: ")
+        .append(
+            java.util.Arrays.toString(
+                java.util.Arrays.copyOfRange(
+                    m.cpu().x,
+                    org.dise.runtime.cpu.HartState.DISE_REG_BASE,
+                    org.dise.runtime.cpu.HartState.DISE_REG_BASE
+                        + org.dise.runtime.cpu.HartState.DISE_REGS)))
+        .append('\n');
     for (int i = 0; i < e.hps().count(); i++) {
       sb.append("counter ")
           .append(i)

@@ -73,6 +73,21 @@ class TranslatedReplacementTest {
   }
 
   @Test
+  void aDiseRegisterWrittenOnOnePathIsReadAfterTheJoin() throws Exception {
+    // A replacement's writes are forwarded to its later reads (UnitRegisters.forwardWrites) until
+    // control joins: $dr1 is written only when $dr0 is odd, and read after the join; $dr3 sums it,
+    // $dr2 reads the state map's value back straight after the call wrote it.
+    String acf =
+        "sink last = state_map();\n"
+            + "P: T.OPCLASS == branch => R, null\n"
+            + "R: addi $dr0, $dr0, 1; andi $dr2, $dr0, 1; beqz $dr2, .even;\n"
+            + "    addi $dr1, $dr0, 7;\n"
+            + "    .even: add $dr3, $dr3, $dr1; $dr2 = call(last, T.PC, $dr3);\n"
+            + "    add $dr4, $dr4, $dr2; T.INSN\n";
+    emittedAndExact(acf, 1000, 25_013);
+  }
+
+  @Test
   void callsAndInstructionsAfterTInsn() throws Exception {
     // The loaded value (T.RD after the load) into a call, and stdlib narrow_operand_pcs: T.INSN,
     // then inserted instructions on its result, a branch to the end label and a call.

@@ -119,7 +119,9 @@ final class PlanEmitter {
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFEQ, next);
       }
+      u.registers().forwardWrites(true);
       ops(p, c.ops(), d, u, prologue);
+      u.registers().forwardWrites(false);
       mv.visitJumpInsn(GOTO, end);
       mv.visitLabel(next);
     }
@@ -138,6 +140,12 @@ final class PlanEmitter {
   private void ops(Plan p, List<PlanOp> ops, DecodedInsn d, Unit u, boolean prologue) {
     boolean branches = ops.stream().anyMatch(o -> o instanceof PlanOp.Insert);
     Label[] at = new Label[branches ? ops.size() + 1 : 0];
+    boolean[] joins = new boolean[ops.size() + 1]; // the ops an inserted branch or jump goes to
+    for (PlanOp op : ops) {
+      if (op instanceof PlanOp.Insert e && e.target() >= 0) {
+        joins[e.target()] = true;
+      }
+    }
     for (int i = 0; i < at.length; i++) {
       at[i] = new Label();
     }
@@ -147,6 +155,9 @@ final class PlanEmitter {
     for (int i = 0; i < ops.size(); i++) {
       if (branches) {
         mv.visitLabel(at[i]);
+      }
+      if (joins[i]) {
+        u.registers().forget();
       }
       if (tallied && segments[i] != null) {
         segment(u, p, segments[i]);
@@ -172,6 +183,7 @@ final class PlanEmitter {
         if (!prologue) {
           u.registers().storeWritten(k.reads()); // what the handler reads of x[] itself
         }
+        u.registers().forget(); // the handler sees x[] (GuestState) and may write it
         call(u, p.accounts(), d, k, after);
       } else if (op instanceof PlanOp.Insert e) {
         insert(u, p, e, at, !tallied);

@@ -91,6 +91,16 @@ final class UnitRegisters {
   final boolean[] written = new boolean[used.length];
 
   /**
+   * Within one case of a plan ({@link #forwardWrites}): the registers not held in locals that the
+   * case wrote, to x[] and to the register's own local as well, so that its later reads take the
+   * local rather than loading x[] straight after the store (replacement code writes {@code $drN}
+   * and reads it at once: load_strides did so four times per load). Forgotten where control joins.
+   */
+  private final boolean[] forwarded = new boolean[used.length];
+
+  private boolean forwarding;
+
+  /**
    * Locals {@code x} and {@code f} hold the arrays, {@code scratch} a long, and from {@code
    * regBase} the guest registers (in memory: its first two slots a temporary for a register write).
    */
@@ -272,10 +282,24 @@ final class UnitRegisters {
     }
   }
 
+  /**
+   * Starts (or ends) forwarding the case's register writes to its later reads ({@link #forwarded});
+   * either way nothing is forwarded yet.
+   */
+  void forwardWrites(boolean on) {
+    forwarding = on;
+    forget();
+  }
+
+  /** Forgets the forwarded writes: at a join, or after code that may write x[] itself. */
+  void forget() {
+    java.util.Arrays.fill(forwarded, false);
+  }
+
   void get(int reg) {
     if (!real(reg)) {
       mv.visitInsn(LCONST_0);
-    } else if (held(reg)) {
+    } else if (held(reg) || forwarded[reg]) {
       mv.visitVarInsn(LLOAD, slot(reg));
     } else {
       element(reg);
@@ -317,7 +341,9 @@ final class UnitRegisters {
       mv.visitVarInsn(LSTORE, slot(reg));
       return;
     }
-    int tmp = regBase; // slot(0): x0 never lives in a local
+    // slot(0): x0 never lives in a local; forwarded, the register's own (unused when not held).
+    int tmp = forwarding ? slot(reg) : regBase;
+    forwarded[reg] = forwarding;
     mv.visitVarInsn(LSTORE, tmp);
     element(reg);
     mv.visitVarInsn(LLOAD, tmp);
