@@ -2,7 +2,8 @@
 """Issue 29's profiling ratios: a program run plain and under each example ACF, as fresh processes
 taking turns, and each ACF's wall and CPU time over the plain run's, beside its target.
 
-Every round runs each command once, in order (plain first), so that a slow minute on a shared
+Every round runs each command once, plain first, the ACFs in an order that turns by one each
+round (so that none is always the furthest from its plain run), so that a slow minute on a shared
 machine falls on all of them alike; a ratio is the median over the rounds of that round's run over
 the same round's plain run (same jar), which moves far less than a ratio of two means. CPU is
 user+system of the whole process (os.wait4). With several --jar, each jar gets its own plain run and
@@ -82,6 +83,17 @@ def archive_options(jar, archive):
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0"]
 
 
+def rotated(commands, r):
+    """Round r's order: per jar its plain run first, then its ACFs turned by r places."""
+    order = []
+    for jar in dict.fromkeys(c[0] for c in commands):
+        own = [c for c in commands if c[0] == jar]
+        acfs = own[1:]
+        k = r % len(acfs) if acfs else 0
+        order += own[:1] + acfs[k:] + acfs[:k]
+    return order
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jar", action="append", help="acf jar (repeat to compare; default: this build's)")
@@ -107,7 +119,7 @@ def main():
     times = {(j, x): [] for j, x, _ in commands}
     load = [os.getloadavg()[0]]
     for r in range(a.warmup + a.rounds):
-        for jar, acf, cmd in commands:
+        for jar, acf, cmd in rotated(commands, r):
             t = run(cmd)
             if r >= a.warmup:
                 times[(jar, acf)].append(t)
@@ -116,8 +128,9 @@ def main():
           % (a.program, a.size, a.rounds, a.warmup, min(load), max(load),
              time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), a.archive))
     print()
-    print("| jar | run | wall s (median) | CPU s (median) | wall / plain | CPU / plain | target |")
-    print("|---|---|---|---|---|---|---|")
+    print("| jar | run | wall s (median) | CPU s (median) | wall / plain | CPU / plain"
+          " | wall / plain, rounds | target |")
+    print("|---|---|---|---|---|---|---|---|")
     for jar in jars:
         plain = times[(jar, None)]
         for _, acf, _ in [c for c in commands if c[0] == jar]:
@@ -125,15 +138,19 @@ def main():
             wall = statistics.median(w for w, _ in t)
             cpu = statistics.median(c for _, c in t)
             if acf is None:
-                print("| %s | plain | %.3f | %.3f | | | |" % (jar, wall, cpu))
+                print("| %s | plain | %.3f | %.3f | | | | |" % (jar, wall, cpu))
                 continue
-            rw = statistics.median(t[i][0] / plain[i][0] for i in range(len(t)))
+            walls = [t[i][0] / plain[i][0] for i in range(len(t))]
+            rw = statistics.median(walls)
             rc = statistics.median(t[i][1] / plain[i][1] for i in range(len(t)))
             target = TARGETS.get(acf)
+            # A ratio whose rounds' range holds the target is at the limit on this machine: the
+            # rounds say no more than that (the VM's speed moves a round's ratio by a few %).
             verdict = "" if target is None else "%.2fx %s" % (
-                target, "met" if max(rw, rc) <= target else "**missed**")
-            print("| %s | `%s` | %.3f | %.3f | %.2fx | %.2fx | %s |"
-                  % (jar, acf, wall, cpu, rw, rc, verdict))
+                target, "at the limit" if min(walls) <= target < max(walls) and max(rw, rc) > target
+                else "met" if max(rw, rc) <= target else "**missed**")
+            print("| %s | `%s` | %.3f | %.3f | %.2fx | %.2fx | %.2f-%.2fx | %s |"
+                  % (jar, acf, wall, cpu, rw, rc, min(walls), max(walls), verdict))
 
 
 if __name__ == "__main__":
