@@ -69,14 +69,7 @@ public final class DispatchGenerator implements Generator {
    * {@code run}: the instructions {@code [from, n)} of a block, up to a transfer or a system one.
    */
   private static MethodSpec run() {
-    CodeBlock.Builder sw = CodeBlock.builder().beginControlFlow("switch (d.opcode)");
-    for (SemanticsTable.Entry e : SemanticsTable.all()) {
-      CodeBlock body = caseBody(e);
-      if (body == null || floating(e)) {
-        continue;
-      }
-      sw.add("case $T.$L:\n", OPCODES, e.op().name()).indent().add(body).unindent();
-    }
+    CodeBlock.Builder sw = cases(false);
     sw.add("default:\n")
         .indent()
         .beginControlFlow("if (floating(in, d, x, f, mem, u))")
@@ -139,15 +132,24 @@ public final class DispatchGenerator implements Generator {
         && e.kind() != SemanticsTable.Kind.JUMP;
   }
 
-  /** {@code floating}: one F or D instruction, or false for an instruction that is not one. */
-  private static MethodSpec floating() {
+  /**
+   * {@code switch (d.opcode) {} opened with a case per row that has one, the {@link #floating} rows'
+   * or the others' as {@code floatingRows} says; the caller adds the default and closes it.
+   */
+  private static CodeBlock.Builder cases(boolean floatingRows) {
     CodeBlock.Builder sw = CodeBlock.builder().beginControlFlow("switch (d.opcode)");
     for (SemanticsTable.Entry e : SemanticsTable.all()) {
       CodeBlock body = caseBody(e);
-      if (body != null && floating(e)) {
+      if (body != null && floating(e) == floatingRows) {
         sw.add("case $T.$L:\n", OPCODES, e.op().name()).indent().add(body).unindent();
       }
     }
+    return sw;
+  }
+
+  /** {@code floating}: one F or D instruction, or false for an instruction that is not one. */
+  private static MethodSpec floating() {
+    CodeBlock.Builder sw = cases(true);
     sw.add("default:\n").indent().addStatement("return false").unindent().endControlFlow();
     return MethodSpec.methodBuilder("floating")
         .addModifiers(Modifier.STATIC)

@@ -51,7 +51,8 @@ final class BytecodeTranslator {
   /**
    * What a unit's class is written from, for every attempt at it: its blocks, the decode stage it
    * is translated under, the class data its emitted plans load ({@code constants}, filled as it is
-   * written), the dispatch method's size limit and, in {@code methodBytes[0]}, its size; with
+   * written), the application code's size limit and, in {@code methodBytes}, the dispatch method's
+   * size and of that the application's ({@link Defined}), which {@link #runMethod} writes; with
    * {@code calls}, call sites ({@link #callSite}); with {@code inMemory}, registers in {@code x[]}.
    */
   private record Translation(
@@ -222,8 +223,9 @@ final class BytecodeTranslator {
   /**
    * As {@link #classBytes(List, boolean, DecodeStage)}, adding to {@code t.constants()} the objects
    * its emitted plans load ({@link PlanEmitter.Unit#loadConstant}): the class's data; too large
-   * from {@code t.limit()} bytes of dispatch method, whose size goes to {@code t.methodBytes()[0]};
-   * with stack map frames as {@code frames} says ({@link #unitFrames}).
+   * from {@code t.limit()} bytes of application code or HotSpot's limit for the whole dispatch
+   * method (the sizes in {@code t.methodBytes()}); with stack map frames as {@code frames} says
+   * ({@link #unitFrames}).
    */
   private static byte[] classBytes(Translation t, UnitFrames.Mode frames) throws TooLarge {
     List<Block> blocks = t.blocks();
@@ -271,7 +273,7 @@ final class BytecodeTranslator {
     int[] blockBytes = new int[blocks.size()];
     boolean[] unsure = new boolean[1];
     try {
-      methodBytes[0] = runMethod(cw, t, blockBytes, emitted, unsure);
+      runMethod(cw, t, blockBytes, emitted, unsure);
     } catch (RuntimeException e) {
       if (!emitted) {
         throw e;
@@ -366,10 +368,10 @@ final class BytecodeTranslator {
   /**
    * The dispatch loop: runs block {@code id}, then its successor while it is in the unit. The
    * blocks are inline, and the guest registers the unit uses live in its locals from entry to exit,
-   * so control passing between the unit's blocks costs a compare and a jump. Returns the method's
-   * size in bytes.
+   * so control passing between the unit's blocks costs a compare and a jump. Its size in bytes, and
+   * of those the application's, go to {@code t.methodBytes()}.
    */
-  private static int runMethod(
+  private static void runMethod(
       ClassWriter cw, Translation t, int[] blockBytes, boolean emitted, boolean[] unsure) {
     List<Block> blocks = t.blocks();
     String desc = "(IL" + CTX + ";[J[JL" + MEM + ";J)J";
@@ -628,9 +630,9 @@ final class BytecodeTranslator {
     mv.visitEnd();
     unsure[0] = frames != null && frames.failed();
     int acf = outOfLineEnd == null ? 0 : outOfLineEnd.getOffset() - blocksEnd.getOffset();
+    t.methodBytes()[0] = end.getOffset();
     t.methodBytes()[1] = end.getOffset() - acf;
     blockShares(cases, blocksEnd.getOffset(), end.getOffset() - acf, blockBytes);
-    return end.getOffset();
   }
 
   /**

@@ -44,15 +44,22 @@ public final class SymbolTable {
   private final java.util.List<Lines> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public SymbolTable(List<Symbol> symbols) {
-    List<Symbol> copy = List.copyOf(symbols);
-    pending.add(() -> copy);
+    this(given(symbols));
+  }
+
+  private SymbolTable(Supplier<List<Symbol>> symbols) {
+    pending.add(symbols);
   }
 
   /** A table of the symbols {@code symbols} gives, asked for when a query first needs them. */
   public static SymbolTable deferred(Supplier<List<Symbol>> symbols) {
-    SymbolTable t = empty();
-    t.pending.set(0, symbols);
-    return t;
+    return new SymbolTable(symbols);
+  }
+
+  /** Symbols known now, as a pending object's supplier (a copy: the caller's list may change). */
+  private static Supplier<List<Symbol>> given(List<Symbol> symbols) {
+    List<Symbol> copy = List.copyOf(symbols);
+    return () -> copy;
   }
 
   /** The sorted table, built on first use from the objects added so far. */
@@ -111,8 +118,7 @@ public final class SymbolTable {
    * another object.
    */
   public void add(List<Symbol> symbols) {
-    List<Symbol> copy = List.copyOf(symbols);
-    addDeferred(() -> copy);
+    addDeferred(given(symbols));
   }
 
   /** As {@link #add}, with the symbols read only when a query first needs them. */
