@@ -11,8 +11,10 @@ import org.dise.runtime.cpu.plan.Plan;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Op;
 import org.dise.runtime.isa.SemanticsTable;
+import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * The code of a unit's blocks, inline in its dispatch method ({@link BytecodeTranslator}): each
@@ -523,8 +525,11 @@ final class BlockEmitter {
         constants.add(value);
         constantIndex.put(value, index);
       }
-      mv.visitLdcInsn(BytecodeTranslator.classData(index));
-      mv.visitTypeInsn(CHECKCAST, internalName);
+      ConstantDynamic constant = BytecodeTranslator.classData(index, value);
+      mv.visitLdcInsn(constant);
+      if (!constant.getDescriptor().equals(Type.getObjectType(internalName).getDescriptor())) {
+        mv.visitTypeInsn(CHECKCAST, internalName);
+      }
     }
 
     @Override

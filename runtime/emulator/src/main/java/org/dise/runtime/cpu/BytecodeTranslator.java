@@ -20,6 +20,7 @@ import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Type;
 
 /**
  * Translates a unit of hot blocks straight to JVM bytecode with ASM, in process and in
@@ -294,7 +295,7 @@ final class BytecodeTranslator {
       MethodVisitor clinit = cw.visitMethod(ACC_STATIC, "<clinit>", "()V", null, null);
       clinit.visitCode();
       for (int i = 0; i < constants.size(); i++) {
-        clinit.visitLdcInsn(classData(i));
+        clinit.visitLdcInsn(classData(i, constants.get(i)));
         clinit.visitInsn(POP);
       }
       clinit.visitInsn(RETURN);
@@ -319,9 +320,16 @@ final class BytecodeTranslator {
     return cw.toByteArray();
   }
 
-  /** Entry {@code index} of the unit's class data, as one constant pool entry per index. */
-  static ConstantDynamic classData(int index) {
-    return new ConstantDynamic("_", "Ljava/lang/Object;", CLASS_DATA_AT, index);
+  /**
+   * Entry {@code index} of the unit's class data, {@code value}, as one constant pool entry per
+   * index: of {@code value}'s own class where the unit can name it ({@link
+   * PlanEmitter#directOwner}), so that no cast follows each load (a tagged branch's prologue loads
+   * five or six), else of {@code Object}.
+   */
+  static ConstantDynamic classData(int index, Object value) {
+    String owner = PlanEmitter.directOwner(value);
+    String type = owner == null ? "Ljava/lang/Object;" : Type.getObjectType(owner).getDescriptor();
+    return new ConstantDynamic("_", type, CLASS_DATA_AT, index);
   }
 
   // Locals of run(int id, UnitContext cpu, long[] x, long[] f, Memory mem, long budget).

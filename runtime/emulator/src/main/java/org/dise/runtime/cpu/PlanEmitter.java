@@ -542,21 +542,29 @@ final class PlanEmitter {
    * public class the emulator's class loader resolves to the same class), else null.
    */
   static String directOwner(Object value) {
-    Class<?> c = value.getClass();
-    for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
-      if (!Modifier.isPublic(k.getModifiers()) || k.isHidden() || k.isAnonymousClass()) {
-        return null;
-      }
-    }
-    try {
-      if (Class.forName(c.getName(), false, Cpu.class.getClassLoader()) != c) {
-        return null;
-      }
-    } catch (ClassNotFoundException | LinkageError e) {
-      return null;
-    }
-    return Type.getInternalName(c);
+    return DIRECT_OWNER.get(value.getClass()).orElse(null);
   }
+
+  /** {@link #directOwner} per class, worked out once (a class lookup per constant otherwise). */
+  private static final ClassValue<java.util.Optional<String>> DIRECT_OWNER =
+      new ClassValue<>() {
+        @Override
+        protected java.util.Optional<String> computeValue(Class<?> c) {
+          for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
+            if (!Modifier.isPublic(k.getModifiers()) || k.isHidden() || k.isAnonymousClass()) {
+              return java.util.Optional.empty();
+            }
+          }
+          try {
+            if (Class.forName(c.getName(), false, Cpu.class.getClassLoader()) != c) {
+              return java.util.Optional.empty();
+            }
+          } catch (ClassNotFoundException | LinkageError e) {
+            return java.util.Optional.empty();
+          }
+          return java.util.Optional.of(Type.getInternalName(c));
+        }
+      };
 
   private void iconst(int v) {
     BytecodeTranslator.iconst(mv, v);
