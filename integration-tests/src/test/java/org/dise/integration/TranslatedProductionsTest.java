@@ -72,6 +72,7 @@ class TranslatedProductionsTest {
     ProfilingEngine e = Engine.INTERPRETED.create(EngineEndToEndTest.lower(acf));
     ((DiseEngine) e).setInlinePrologues(inline);
     e.install(m.cpu());
+    m.cpu().blockCompiler().countPlanRuns(true);
     m.run(-1);
     return m;
   }

@@ -641,6 +641,9 @@ public final class BenchCommand implements Callable<Integer> {
             .start();
     Machine m = run.machine();
     ProfilingEngine engine = run.engine();
+    if (m.cpu().blockCompiler() != null && org.dise.repl.common.Verbosity.verbose()) {
+      m.cpu().blockCompiler().countPlanRuns(true); // -v prints them (an increment per plan run)
+    }
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();

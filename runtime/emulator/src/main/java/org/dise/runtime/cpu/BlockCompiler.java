@@ -107,6 +107,19 @@ public final class BlockCompiler {
     registersInMemory = inMemory;
   }
 
+  /**
+   * Whether units count the runs of the plans they emit inline ({@link Cpu.Counters}'s {@code
+   * emittedPrologueRuns} and {@code emittedReplacementRuns}): a statistic for {@code acf bench -v}
+   * and tests, off by default, since it costs an increment of the same field on every tagged
+   * instruction, flag vector on or off (hot code regions: 268 M on mcf 5).
+   */
+  private volatile boolean countPlanRuns;
+
+  /** Sets {@link #countPlanRuns} for the units translated from now on. */
+  public void countPlanRuns(boolean on) {
+    countPlanRuns = on;
+  }
+
   /** Whether translations report their blocks to the cpu's block observer. */
   private volatile boolean observed;
 
@@ -502,7 +515,13 @@ public final class BlockCompiler {
     try {
       BytecodeTranslator.Defined d =
           BytecodeTranslator.define(
-              blocks, observed, cpu.decodeStage(), limit, callDepth > 0, registersInMemory);
+              blocks,
+              observed,
+              cpu.decodeStage(),
+              limit,
+              callDepth > 0,
+              registersInMemory,
+              countPlanRuns);
       size.learn(blocks, d.applicationBytes());
       footprint += d.methodBytes();
       spent += d.methodBytes();
@@ -586,7 +605,8 @@ public final class BlockCompiler {
                   null,
                   BytecodeTranslator.HUGE_METHOD,
                   callDepth > 0,
-                  registersInMemory)
+                  registersInMemory,
+                  countPlanRuns)
               .code();
       compiledBlocks.addAndGet(batch.size());
       return new Unit(List.copyOf(batch), code);

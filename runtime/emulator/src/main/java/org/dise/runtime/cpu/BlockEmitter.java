@@ -45,6 +45,9 @@ final class BlockEmitter {
   private int id;
   private Block b;
 
+  /** Whether emitted plans count their runs ({@link BlockCompiler#countPlanRuns}). */
+  boolean countPlanRuns;
+
   /** The class data: what emitted prologues load as constants, by index. */
   List<Object> constants = new ArrayList<>();
 
@@ -374,7 +377,7 @@ final class BlockEmitter {
       // The stage's prologue as bytecode, bracketed by the count and pc it reads (if it reads
       // them: PlanEmitter.synced), the flag vector read again if its micro-ops may change it.
       boolean synced = PlanEmitter.synced(emitter);
-      enter(synced, "enterPrologue", "emittedPrologues", d, i);
+      enter(synced, "emittedPrologues", d, i);
       plans.emit(emitter, d, new EmittedUnit(o, null, synced), true);
       if (synced) {
         mv.visitVarInsn(ALOAD, CPU_L);
@@ -410,7 +413,7 @@ final class BlockEmitter {
     boolean synced = PlanEmitter.synced(r);
     Label[] range = taggedCalls[id][i];
     mv.visitLabel(range[0]);
-    enter(synced, "enterReplacement", "emittedReplacements", d, i);
+    enter(synced, "emittedReplacements", d, i);
     mv.visitLabel(range[1]);
     plans.emit(r, d, new EmittedUnit(o, r, synced), false);
     if (last) {
@@ -445,19 +448,26 @@ final class BlockEmitter {
   }
 
   /**
-   * Before an emitted plan at instruction {@code i}: when {@code synced}, the context's {@code
-   * method} ({@code enterPrologue} or {@code enterReplacement}: the cpu's count and pc brought up
-   * to date, the plan counted); else only {@code ctx.counter++}.
+   * Before an emitted plan at instruction {@code i}: {@code ctx.counter++} if the unit counts plan
+   * runs ({@link #countPlanRuns}); when {@code synced}, {@link UnitContext#enterPlan} (the cpu's
+   * count and pc brought up to date). With neither, a {@code nop}: the tagged call's try range must
+   * not be empty (C1 emits nothing for it).
    */
-  private void enter(boolean synced, String method, String counter, DecodedInsn d, int i) {
-    mv.visitVarInsn(ALOAD, CPU_L);
-    if (!synced) {
+  private void enter(boolean synced, String counter, DecodedInsn d, int i) {
+    if (countPlanRuns) {
+      mv.visitVarInsn(ALOAD, CPU_L);
       PlanEmitter.addOne(mv, CTX, counter);
+    }
+    if (!synced) {
+      if (!countPlanRuns) {
+        mv.visitInsn(NOP);
+      }
       return;
     }
+    mv.visitVarInsn(ALOAD, CPU_L);
     loadCount(i);
     BytecodeTranslator.lconst(mv, d.pc);
-    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, method, "(JJ)V", false);
+    mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterPlan", "(JJ)V", false);
   }
 
   /** Pushes instruction {@code i} of block {@code block}: the unit's {@code insns[block][i]}. */

@@ -54,7 +54,9 @@ final class BytecodeTranslator {
    * is translated under, the class data its emitted plans load ({@code constants}, filled as it is
    * written), the application code's size limit and, in {@code methodBytes}, the dispatch method's
    * size and of that the application's ({@link Defined}), which {@link #runMethod} writes; with
-   * {@code calls}, call sites ({@link #callSite}); with {@code inMemory}, registers in {@code x[]}.
+   * {@code calls}, call sites ({@link #callSite}); with {@code inMemory}, registers in {@code x[]};
+   * with {@code countPlanRuns}, the emitted plans' runs counted ({@link
+   * BlockCompiler#countPlanRuns}).
    */
   private record Translation(
       List<Block> blocks,
@@ -64,7 +66,8 @@ final class BytecodeTranslator {
       int limit,
       int[] methodBytes,
       boolean calls,
-      boolean inMemory) {}
+      boolean inMemory,
+      boolean countPlanRuns) {}
 
   /**
    * The unit's class written again with ASM's frames: after {@code frames} (the first attempt's)
@@ -92,7 +95,8 @@ final class BytecodeTranslator {
   /** Defines the unit's class, without call sites, and returns its instance. */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
-    return define(blocks, observed, stage, HUGE_METHOD, false, UnitRegisters.DEFAULT_IN_MEMORY)
+    return define(
+            blocks, observed, stage, HUGE_METHOD, false, UnitRegisters.DEFAULT_IN_MEMORY, true)
         .code();
   }
 
@@ -147,7 +151,8 @@ final class BytecodeTranslator {
    * Defines the unit's class, throwing {@link TooLarge} when its dispatch method reaches {@code
    * limit} bytes (at most {@link #HUGE_METHOD}); with {@code calls}, a call out of the unit runs
    * its callee's unit from the call site ({@link #callSite}); with {@code inMemory}, the guest
-   * registers stay in {@code x[]} ({@link UnitRegisters}).
+   * registers stay in {@code x[]} ({@link UnitRegisters}); with {@code countPlanRuns}, the unit
+   * counts the runs of the plans it emits ({@link BlockCompiler#countPlanRuns}).
    */
   static Defined define(
       List<Block> blocks,
@@ -155,13 +160,15 @@ final class BytecodeTranslator {
       DecodeStage stage,
       int limit,
       boolean calls,
-      boolean inMemory)
+      boolean inMemory,
+      boolean countPlanRuns)
       throws Exception {
     // TooLarge propagates: the caller splits the unit.
     List<Object> constants = new ArrayList<>();
     int[] methodBytes = new int[2];
     Translation t =
-        new Translation(blocks, observed, stage, constants, limit, methodBytes, calls, inMemory);
+        new Translation(
+            blocks, observed, stage, constants, limit, methodBytes, calls, inMemory, countPlanRuns);
     UnitFrames.Mode frames = unitFrames;
     byte[] bytes = classBytes(t, frames);
     dump(blocks, bytes);
@@ -217,7 +224,8 @@ final class BytecodeTranslator {
             HUGE_METHOD,
             new int[2],
             false,
-            UnitRegisters.DEFAULT_IN_MEMORY),
+            UnitRegisters.DEFAULT_IN_MEMORY,
+            true),
         unitFrames);
   }
 
@@ -412,6 +420,7 @@ final class BytecodeTranslator {
     loadVector(mv);
     BlockEmitter code = new BlockEmitter(mv, blocks, t.observed(), t.stage(), t.inMemory());
     code.constants = t.constants();
+    code.countPlanRuns = t.countPlanRuns();
     // Loads and stores leave the unit on their slow path (MemoryAccess); with emitted frames, whose
     // model has no frame for this exit, they call the Memory method.
     Label slowExit = new Label();

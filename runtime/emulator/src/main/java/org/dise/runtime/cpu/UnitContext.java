@@ -302,12 +302,13 @@ final class UnitContext {
   }
 
   /**
-   * Before a prologue emitted inline ({@link PlanEmitter}) by translated code that reached its
-   * instruction at {@code pc} with {@code retired} instructions of its unit run so far: the stage's
-   * code and its sinks see the exact count and pc, as in {@link #runBefore}.
+   * Before a prologue or whole replacement emitted inline ({@link PlanEmitter}) by translated code
+   * that reached its instruction at {@code pc} with {@code retired} instructions of its unit run so
+   * far: the stage's code and its sinks see the exact count and pc, as in {@link #runBefore};
+   * {@link #leavePrologue} after it (for a replacement, before and after its {@code T.INSN}, with
+   * {@link #resumeReplacement} after it).
    */
-  void enterPrologue(long retired, long pc) {
-    emittedPrologues++;
+  void enterPlan(long retired, long pc) {
     cpu.instret += retired;
     cpu.pc = pc;
   }
@@ -315,18 +316,6 @@ final class UnitContext {
   /** After a prologue emitted inline: the unit counts its own instructions again. */
   void leavePrologue(long retired) {
     cpu.instret -= retired;
-  }
-
-  /**
-   * Before a whole replacement emitted inline ({@link PlanEmitter}) by translated code that reached
-   * its instruction at {@code pc} with {@code retired} instructions of its unit run so far, as
-   * {@link #enterPrologue}; {@link #resumeReplacement} after its {@code T.INSN}, {@link
-   * #leavePrologue} before and after that.
-   */
-  void enterReplacement(long retired, long pc) {
-    emittedReplacements++;
-    cpu.instret += retired;
-    cpu.pc = pc;
   }
 
   /** After the {@code T.INSN} of a replacement emitted inline: the code after it sees the count. */

@@ -193,21 +193,51 @@ class PlanEmitterTest {
   /** Runs the stage interpreted-only, or translated at threshold 1 with or without plans. */
   private static Stage run(boolean whole, boolean plans, int threshold, ByteArrayOutputStream out)
       throws Exception {
+    return run(whole, plans, threshold, out, true);
+  }
+
+  /** As above; with {@code count}, the units count their plans' runs (as {@code bench -v}). */
+  private static Stage run(
+      boolean whole, boolean plans, int threshold, ByteArrayOutputStream out, boolean count)
+      throws Exception {
     Machine m = DecodeStageTest.load("1", out, threshold);
     Stage s = new Stage(whole, plans);
     s.cpu = m.cpu();
     m.cpu().setDecodeStage(s);
+    if (m.cpu().blockCompiler() != null) {
+      m.cpu().blockCompiler().countPlanRuns(count);
+    }
     Machine.Outcome o = m.run(-1);
     assertThat(o.exitStatus()).isEqualTo(0);
     s.counters[1] = m.cpu().instret(); // the run's count, compared with the rest
     if (plans && threshold == 1) {
-      assertThat(
-              whole
-                  ? m.cpu().counters().emittedReplacementRuns()
-                  : m.cpu().counters().emittedPrologueRuns())
-          .isGreaterThan(100L);
+      Cpu.Counters c = m.cpu().counters();
+      long emitted = whole ? c.emittedReplacementRuns() : c.emittedPrologueRuns();
+      if (count) {
+        assertThat(emitted).isGreaterThan(100L);
+      } else {
+        assertThat(emitted).isEqualTo(0L);
+      }
+      assertThat(c.prologueCalls() + c.taggedCalls()).isEqualTo(0L); // all ran inline
     }
     return s;
+  }
+
+  /**
+   * A unit counts its plans' runs only when asked (bench -v asks): by default the plans run inline
+   * all the same, with the same effects, and nothing counts them.
+   */
+  @Test
+  void plansRunInlineUncountedByDefault() throws Exception {
+    for (boolean whole : new boolean[] {false, true}) {
+      ByteArrayOutputStream o1 = new ByteArrayOutputStream();
+      ByteArrayOutputStream o2 = new ByteArrayOutputStream();
+      Stage counted = run(whole, true, 1, o1, true);
+      assertThat(counted.replaced).isGreaterThan(100L);
+      Stage uncounted = run(whole, true, 1, o2, false);
+      assertSame(counted, uncounted);
+      assertThat(o2.toString()).isEqualTo(o1.toString());
+    }
   }
 
   private static void assertSame(Stage a, Stage b) {
@@ -275,7 +305,7 @@ class PlanEmitterTest {
     assertThat(plain.run(-1).exitStatus()).isEqualTo(0);
     BytecodeTranslator.Defined p =
         BytecodeTranslator.define(
-            unitWithACall(plain), false, null, BytecodeTranslator.HUGE_METHOD, false, false);
+            unitWithACall(plain), false, null, BytecodeTranslator.HUGE_METHOD, false, false, false);
     assertThat(p.applicationBytes()).isEqualTo(p.methodBytes());
 
     Machine m = DecodeStageTest.load("1", new ByteArrayOutputStream(), 1);
@@ -285,16 +315,19 @@ class PlanEmitterTest {
     assertThat(m.run(-1).exitStatus()).isEqualTo(0);
     List<Block> unit = unitWithACall(m);
     BytecodeTranslator.Defined t =
-        BytecodeTranslator.define(unit, false, s, BytecodeTranslator.HUGE_METHOD, false, false);
+        BytecodeTranslator.define(
+            unit, false, s, BytecodeTranslator.HUGE_METHOD, false, false, false);
     assertThat(t.applicationBytes()).isLessThan(t.methodBytes());
     // Under a limit between the two sizes the unit still fits: only the application's code counts.
     int limit = t.applicationBytes() + 1;
     assertThat(limit).isLessThan(t.methodBytes());
-    assertThat(BytecodeTranslator.define(unit, false, s, limit, false, false).applicationBytes())
+    assertThat(
+            BytecodeTranslator.define(unit, false, s, limit, false, false, false)
+                .applicationBytes())
         .isEqualTo(t.applicationBytes());
     assertThrows(
         BytecodeTranslator.TooLarge.class,
-        () -> BytecodeTranslator.define(unit, false, s, t.applicationBytes(), false, false));
+        () -> BytecodeTranslator.define(unit, false, s, t.applicationBytes(), false, false, false));
   }
 
   @Test

@@ -480,7 +480,8 @@ class TranslationTest {
 
     List<Block> first = blocks.subList(0, 8);
     size.learn(
-        first, BytecodeTranslator.define(first, false, null, limit, false, false).methodBytes());
+        first,
+        BytecodeTranslator.define(first, false, null, limit, false, false, false).methodBytes());
     assertThat(size.bytesPerInstruction()).isGreaterThan(0.0);
     assertPiecesFitAndMakeUp(size.cut(blocks, limit, limit * 3 / 4), blocks);
     // A region estimated below the limit stays whole.
