@@ -92,7 +92,10 @@ final class BytecodeTranslator {
               + "Ljava/lang/Object;",
           false);
 
-  /** Defines the unit's class, without call sites, and returns its instance. */
+  /**
+   * Defines the unit's class, without call sites, counting its plans' runs, and returns its
+   * instance.
+   */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
     return define(

@@ -126,8 +126,8 @@ public final class Cpu extends HartState implements GuestState {
    * @param taggedCalls times translated code called the decode stage for a tagged instruction
    * @param prologueCalls times translated code ran a decode stage prologue (not emitted inline)
    * @param emittedPrologueRuns times translated code ran a prologue emitted inline ({@link
-   *     PlanEmitter}); complete only for units translated while {@link BlockCompiler#countPlanRuns}
-   *     was on (else only the plans that call a sink's record count)
+   *     PlanEmitter}), counted only by units translated while {@link BlockCompiler#countPlanRuns}
+   *     was on (acf bench -v, tests); else 0
    * @param emittedReplacementRuns times translated code ran a replacement emitted inline ({@link
    *     PlanEmitter}), counted as {@code emittedPrologueRuns} is
    * @param nestedCalls guest calls that translated code made straight into the callee's unit, on

@@ -5,6 +5,7 @@ import static org.objectweb.asm.Opcodes.*;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
+import java.util.Optional;
 import org.dise.runtime.cpu.plan.Accounts;
 import org.dise.runtime.cpu.plan.Counters;
 import org.dise.runtime.cpu.plan.Handler;
@@ -546,23 +547,23 @@ final class PlanEmitter {
   }
 
   /** {@link #directOwner} per class, worked out once (a class lookup per constant otherwise). */
-  private static final ClassValue<java.util.Optional<String>> DIRECT_OWNER =
+  private static final ClassValue<Optional<String>> DIRECT_OWNER =
       new ClassValue<>() {
         @Override
-        protected java.util.Optional<String> computeValue(Class<?> c) {
+        protected Optional<String> computeValue(Class<?> c) {
           for (Class<?> k = c; k != null; k = k.getDeclaringClass()) {
             if (!Modifier.isPublic(k.getModifiers()) || k.isHidden() || k.isAnonymousClass()) {
-              return java.util.Optional.empty();
+              return Optional.empty();
             }
           }
           try {
             if (Class.forName(c.getName(), false, Cpu.class.getClassLoader()) != c) {
-              return java.util.Optional.empty();
+              return Optional.empty();
             }
           } catch (ClassNotFoundException | LinkageError e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
           }
-          return java.util.Optional.of(Type.getInternalName(c));
+          return Optional.of(Type.getInternalName(c));
         }
       };
 
