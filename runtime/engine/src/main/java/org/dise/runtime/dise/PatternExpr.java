@@ -37,8 +37,22 @@ public sealed interface PatternExpr {
    */
   record ClassIs(OpClass opClass) implements PatternExpr {}
 
-  /** A counter's {@code zero_N} or {@code overflow_N} flag (Section 3.3). */
+  /**
+   * A counter's {@code zero_N} or {@code overflow_N} flag (Section 3.3). Its equality is written
+   * out: a record's own is bootstrapped through method handles on first use, 15-20 ms of a run's
+   * start (the conditionals table compares flags as every ACF with a trigger starts).
+   */
   record Flag(boolean overflow, int counter) implements PatternExpr {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Flag f && f.overflow == overflow && f.counter == counter;
+    }
+
+    @Override
+    public int hashCode() {
+      return Boolean.hashCode(overflow) * 31 + counter;
+    }
+
     @Override
     public String toString() {
       return (overflow ? "overflow_" : "zero_") + counter;

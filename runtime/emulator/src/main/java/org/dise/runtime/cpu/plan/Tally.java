@@ -33,6 +33,18 @@ public final class Tally {
       sinks = List.copyOf(sinks);
     }
 
+    // Equality written out: a record's own is bootstrapped through method handles on first use,
+    // 15-20 ms of the start of every run whose plans keep tallies.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Shape s && s.replacements == replacements && s.sinks.equals(sinks);
+    }
+
+    @Override
+    public int hashCode() {
+      return replacements * 31 + sinks.hashCode();
+    }
+
     /**
      * The shape of {@code ops}, a straight-line part of a case that runs whole or not at all (the
      * caller cuts a case at its inserted branches, their targets and {@code T.INSN}; inserted

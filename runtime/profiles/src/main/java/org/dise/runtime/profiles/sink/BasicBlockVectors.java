@@ -49,7 +49,18 @@ public final class BasicBlockVectors extends NamedSink {
   public static final long DEFAULT_INTERVAL = 10_000_000;
 
   /** A dynamic basic block: its first instruction and the control transfer that ends it. */
-  private record Block(long start, long end) {}
+  /** A block, a map key per event: equality written out (see {@link CallPairCounter}'s Site). */
+  private record Block(long start, long end) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Block b && b.start == start && b.end == end;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(start) * 31 + Long.hashCode(end);
+    }
+  }
 
   private final long interval;
   private final int buckets;

@@ -26,7 +26,18 @@ final class ControlFlowGraph {
   /** Bounds the exploration of code that is not a well-formed function. */
   static final int MAX_INSNS = 262_144;
 
-  private record Edge(long from, long to) {}
+  /** An edge, a map key per event: equality written out (see {@link CallPairCounter}'s Site). */
+  private record Edge(long from, long to) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Edge e && e.from == from && e.to == to;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(from) * 31 + Long.hashCode(to);
+    }
+  }
 
   private final Memory mem;
   private final Map<Long, DecodedInsn> code = new HashMap<>();
