@@ -93,13 +93,13 @@ final class BytecodeTranslator {
           false);
 
   /**
-   * Defines the unit's class, without call sites, counting its plans' runs, and returns its
+   * Defines the unit's class, without call sites, as a run's defaults translate it, and returns its
    * instance.
    */
   static CompiledBlocks define(List<Block> blocks, boolean observed, DecodeStage stage)
       throws Exception {
     return define(
-            blocks, observed, stage, HUGE_METHOD, false, UnitRegisters.DEFAULT_IN_MEMORY, true)
+            blocks, observed, stage, HUGE_METHOD, false, UnitRegisters.DEFAULT_IN_MEMORY, false)
         .code();
   }
 
@@ -228,7 +228,7 @@ final class BytecodeTranslator {
             new int[2],
             false,
             UnitRegisters.DEFAULT_IN_MEMORY,
-            true),
+            false),
         unitFrames);
   }
 
