@@ -31,10 +31,8 @@ final class BlockEmitter {
   // The dispatch method's locals (BytecodeTranslator.R_*), then k, scratch and two slots per
   // guest register.
   private static final int CPU_L = BytecodeTranslator.R_CPU;
-  private static final int R_N = BytecodeTranslator.R_N;
   private static final int R_PC = BytecodeTranslator.R_PC;
   private static final int R_VECTOR = BytecodeTranslator.R_VECTOR;
-  private static final int R_BUDGET = BytecodeTranslator.R_BUDGET;
 
   /** Whether the unit reports to the block observer. */
   private final boolean observed;
@@ -323,9 +321,7 @@ final class BlockEmitter {
     mv.visitFieldInsn(GETFIELD, CTX, "taggedSteps", "J");
     mv.visitInsn(LCONST_1);
     mv.visitInsn(LSUB);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitInsn(LADD);
-    mv.visitVarInsn(LSTORE, R_N);
+    BytecodeTranslator.addSteps(mv);
     regs.reload(written(d));
     // Micro-ops may have changed the flags.
     BytecodeTranslator.loadVector(mv);
@@ -341,12 +337,7 @@ final class BlockEmitter {
     } else {
       Label on = new Label();
       BytecodeTranslator.leaveUnlessAt(mv, scratch, d.npc, early);
-      mv.visitVarInsn(LLOAD, R_N);
-      BytecodeTranslator.lconst(mv, len);
-      mv.visitInsn(LADD);
-      mv.visitVarInsn(LLOAD, R_BUDGET);
-      mv.visitInsn(LCMP);
-      mv.visitJumpInsn(IFLE, on);
+      BytecodeTranslator.ifFits(mv, len, on);
       mv.visitLabel(early);
       earlyExit(d, i);
       mv.visitLabel(on);
@@ -434,12 +425,7 @@ final class BlockEmitter {
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leavePrologue", "(J)V", false);
     }
     Label on = new Label();
-    mv.visitVarInsn(LLOAD, R_N);
-    BytecodeTranslator.lconst(mv, b.insns.length);
-    mv.visitInsn(LADD);
-    mv.visitVarInsn(LLOAD, R_BUDGET);
-    mv.visitInsn(LCMP);
-    mv.visitJumpInsn(IFLE, on);
+    BytecodeTranslator.ifFits(mv, b.insns.length, on);
     BytecodeTranslator.lconst(mv, d.npc);
     mv.visitVarInsn(LSTORE, scratch);
     earlyExit(d, i);
@@ -481,9 +467,11 @@ final class BlockEmitter {
 
   /** Pushes the instruction count at instruction {@code i} of the block: n + i. */
   private void loadCount(int i) {
-    mv.visitVarInsn(LLOAD, R_N);
-    BytecodeTranslator.lconst(mv, i);
-    mv.visitInsn(LADD);
+    BytecodeTranslator.pushSteps(mv);
+    if (i != 0) {
+      BytecodeTranslator.lconst(mv, i);
+      mv.visitInsn(LADD);
+    }
   }
 
   /**
@@ -554,10 +542,7 @@ final class BlockEmitter {
 
     @Override
     public void retire(int k) {
-      mv.visitVarInsn(LLOAD, R_N);
-      BytecodeTranslator.lconst(mv, k);
-      mv.visitInsn(LADD);
-      mv.visitVarInsn(LSTORE, R_N);
+      BytecodeTranslator.addSteps(mv, k);
       for (int j = 0; synced && j < k; j++) {
         mv.visitVarInsn(ALOAD, CPU_L);
         mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "retireInserted", "()V", false);
@@ -622,10 +607,7 @@ final class BlockEmitter {
 
   /** Leaves the unit after tagged instruction {@code i}, at the pc in scratch. */
   private void earlyExit(DecodedInsn d, int i) {
-    mv.visitVarInsn(LLOAD, R_N);
-    BytecodeTranslator.lconst(mv, i + 1);
-    mv.visitInsn(LADD);
-    mv.visitVarInsn(LSTORE, R_N);
+    BytecodeTranslator.addSteps(mv, i + 1);
     if (observed) {
       mv.visitVarInsn(ALOAD, CPU_L);
       BytecodeTranslator.lconst(mv, d.pc);

@@ -351,7 +351,17 @@ final class BytecodeTranslator {
   static final int R_F = 4;
   static final int R_MEM = 5;
   static final int R_BUDGET = 6;
-  static final int R_N = 8;
+
+  /**
+   * The instruction count n, as a countdown: R_LIMIT is the budget clamped to an int at entry
+   * ({@link CompiledBlocks#stepBudget}), R_LEFT what it leaves, and n = limit - left. An int
+   * countdown, so that the test before each block ({@code left < len}) and the count at its end
+   * ({@code iinc}) take their constants as immediates under C1 (a long's constant takes a register)
+   * and a loop carries one int for the count.
+   */
+  static final int R_LEFT = 8;
+
+  static final int R_LIMIT = 9;
   static final int R_PC = 10;
   static final int R_VECTOR = 12;
 
@@ -414,8 +424,11 @@ final class BytecodeTranslator {
     for (int i = 0; i < blocks.size(); i++) {
       ids.put(blocks.get(i).start, i);
     }
-    lconst(mv, 0);
-    mv.visitVarInsn(LSTORE, R_N);
+    mv.visitVarInsn(LLOAD, R_BUDGET);
+    mv.visitMethodInsn(INVOKESTATIC, COMPILED, "stepBudget", "(J)I", false);
+    mv.visitInsn(DUP);
+    mv.visitVarInsn(ISTORE, R_LIMIT);
+    mv.visitVarInsn(ISTORE, R_LEFT);
     lconst(mv, 0);
     mv.visitVarInsn(LSTORE, R_PC);
     // Only the decode stage changes the flag vector, and only when the unit calls it: one read of
@@ -481,12 +494,7 @@ final class BytecodeTranslator {
       UnitFrames.anchor(mv, top);
       // if (n + len > budget) { cpu.unitSteps = n; return start; }
       Label fits = new Label();
-      mv.visitVarInsn(LLOAD, R_N);
-      lconst(mv, len);
-      mv.visitInsn(LADD);
-      mv.visitVarInsn(LLOAD, R_BUDGET);
-      mv.visitInsn(LCMP);
-      mv.visitJumpInsn(IFLE, fits);
+      ifFits(mv, len, fits);
       exitKind(mv, UnitContext.EXIT_BUDGET);
       setUnitSteps(mv);
       code.storeWritten();
@@ -634,12 +642,12 @@ final class BytecodeTranslator {
     if (anyCall) { // else nothing reaches it
       mv.visitLabel(callHandler);
       mv.visitVarInsn(ALOAD, R_CPU);
-      mv.visitVarInsn(LLOAD, R_N);
+      pushSteps(mv);
       mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
       mv.visitVarInsn(ALOAD, R_CPU);
       mv.visitInsn(DUP);
       mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
-      mv.visitVarInsn(LLOAD, R_N);
+      pushSteps(mv);
       mv.visitInsn(LADD);
       mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
       mv.visitInsn(ATHROW);
@@ -661,7 +669,7 @@ final class BytecodeTranslator {
    */
   private static void setUnitStepsBeforeCurrent(MethodVisitor mv) {
     mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
+    pushSteps(mv);
     mv.visitVarInsn(ILOAD, R_K);
     mv.visitInsn(I2L);
     mv.visitInsn(LADD);
@@ -763,10 +771,7 @@ final class BytecodeTranslator {
    */
   private static void retire(MethodVisitor mv, Block b, boolean observed) {
     int len = b.insns.length;
-    mv.visitVarInsn(LLOAD, R_N);
-    lconst(mv, len);
-    mv.visitInsn(LADD);
-    mv.visitVarInsn(LSTORE, R_N);
+    addSteps(mv, len);
     if (observed) {
       mv.visitVarInsn(ALOAD, R_CPU);
       lconst(mv, b.insns[len - 1].pc);
@@ -825,15 +830,13 @@ final class BytecodeTranslator {
     mv.visitLabel(call.site);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_PC);
-    mv.visitVarInsn(LLOAD, R_BUDGET);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitInsn(LSUB);
+    pushLeft(mv);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "callee", "(JJ)L" + COMPILED + ";", false);
     mv.visitInsn(DUP);
     mv.visitJumpInsn(IFNULL, noCall);
     code.storeWritten();
     mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
+    pushSteps(mv);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "enterCall", "(J)V", false);
     mv.visitLabel(call.from);
     mv.visitVarInsn(ALOAD, R_CPU);
@@ -842,9 +845,7 @@ final class BytecodeTranslator {
     mv.visitVarInsn(ALOAD, R_X);
     mv.visitVarInsn(ALOAD, R_F);
     mv.visitVarInsn(ALOAD, R_MEM);
-    mv.visitVarInsn(LLOAD, R_BUDGET);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitInsn(LSUB);
+    pushLeft(mv);
     mv.visitMethodInsn(
         INVOKEVIRTUAL, COMPILED, "run", "(IL" + CTX + ";[J[JL" + MEM + ";J)J", false);
     mv.visitVarInsn(LSTORE, R_PC);
@@ -857,9 +858,7 @@ final class BytecodeTranslator {
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitVarInsn(LLOAD, R_PC);
     lconst(mv, call.returnAddress);
-    mv.visitVarInsn(LLOAD, R_BUDGET);
-    mv.visitVarInsn(LLOAD, R_N);
-    mv.visitInsn(LSUB);
+    pushLeft(mv);
     mv.visitVarInsn(ALOAD, R_X);
     mv.visitVarInsn(ALOAD, R_F);
     mv.visitVarInsn(ALOAD, R_MEM);
@@ -868,13 +867,11 @@ final class BytecodeTranslator {
     mv.visitLabel(back);
     mv.visitLabel(call.to);
     mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
+    pushSteps(mv);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "leaveCall", "(J)V", false);
-    mv.visitVarInsn(LLOAD, R_N);
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitFieldInsn(GETFIELD, CTX, "unitSteps", "J");
-    mv.visitInsn(LADD);
-    mv.visitVarInsn(LSTORE, R_N);
+    addSteps(mv);
     if (cont != null) {
       leaveUnlessAt(mv, R_PC, call.returnAddress, out);
       mv.visitVarInsn(ALOAD, R_CPU);
@@ -965,8 +962,50 @@ final class BytecodeTranslator {
   /** cpu.unitSteps = n. */
   private static void setUnitSteps(MethodVisitor mv) {
     mv.visitVarInsn(ALOAD, R_CPU);
-    mv.visitVarInsn(LLOAD, R_N);
+    pushSteps(mv);
     mv.visitFieldInsn(PUTFIELD, CTX, "unitSteps", "J");
+  }
+
+  /** Pushes n, the instructions the unit has retired (a long): limit - left. */
+  static void pushSteps(MethodVisitor mv) {
+    mv.visitVarInsn(ILOAD, R_LIMIT);
+    mv.visitVarInsn(ILOAD, R_LEFT);
+    mv.visitInsn(ISUB);
+    mv.visitInsn(I2L);
+  }
+
+  /** Pushes what is left of the budget (a long): budget - n, clamped as at entry. */
+  static void pushLeft(MethodVisitor mv) {
+    mv.visitVarInsn(ILOAD, R_LEFT);
+    mv.visitInsn(I2L);
+  }
+
+  /** n += k. */
+  static void addSteps(MethodVisitor mv, int k) {
+    if (k >= Short.MIN_VALUE + 1 && k <= Short.MAX_VALUE) {
+      mv.visitIincInsn(R_LEFT, -k);
+    } else {
+      mv.visitVarInsn(ILOAD, R_LEFT);
+      iconst(mv, k);
+      mv.visitInsn(ISUB);
+      mv.visitVarInsn(ISTORE, R_LEFT);
+    }
+  }
+
+  /** n += the long on the stack (at most what is left of the budget). */
+  static void addSteps(MethodVisitor mv) {
+    mv.visitInsn(L2I);
+    mv.visitVarInsn(ILOAD, R_LEFT);
+    mv.visitInsn(SWAP);
+    mv.visitInsn(ISUB);
+    mv.visitVarInsn(ISTORE, R_LEFT);
+  }
+
+  /** Jumps to {@code fits} when {@code k} more instructions stay within the budget. */
+  static void ifFits(MethodVisitor mv, int k, Label fits) {
+    mv.visitVarInsn(ILOAD, R_LEFT);
+    iconst(mv, k);
+    mv.visitJumpInsn(IF_ICMPGE, fits);
   }
 
   static void lconst(MethodVisitor mv, long v) {

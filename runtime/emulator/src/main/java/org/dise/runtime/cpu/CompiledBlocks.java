@@ -43,6 +43,15 @@ public abstract class CompiledBlocks {
       int id, UnitContext context, long[] x, long[] f, Memory mem, long budget);
 
   /**
+   * The budget a unit counts down from (its int local: {@link BytecodeTranslator#R_LEFT}): {@code
+   * budget} clamped to [0, Integer.MAX_VALUE]. A unit so stops after at most 2^31 - 1 instructions
+   * with a budget exit, and the dispatcher goes on with what is left.
+   */
+  static int stepBudget(long budget) {
+    return budget <= 0 ? 0 : budget >= Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) budget;
+  }
+
+  /**
    * Marks the unit out of date (code of one of its blocks changed): from now on it runs only the
    * block it is entered at and returns, so stale translations are never reached.
    */

@@ -271,6 +271,49 @@ class LoopEdgeTest {
     return n[0];
   }
 
+  /**
+   * The count is an int countdown of the budget: the long budget is read once, at entry, and no
+   * block compares a long with it (C1 takes an int's constants as immediates); a budget beyond an
+   * int's range is clamped, so such a unit stops after 2^31 - 1 instructions with a budget exit.
+   */
+  @Test
+  void theInstructionCountIsAnIntCountdown() throws Exception {
+    Cpu cpu = accumulating();
+    warmAccumulating(cpu, 2);
+    byte[] unit = BytecodeTranslator.classBytes(List.of(cpu.blockAt(A)), false);
+    int[] budgetReads = new int[1];
+    int[] longCompares = new int[1];
+    UnitChainTest.visitMethods(
+        unit,
+        name ->
+            !name.equals("run")
+                ? null
+                : new MethodVisitor(Opcodes.ASM9) {
+                  @Override
+                  public void visitVarInsn(int op, int var) {
+                    if (op == Opcodes.LLOAD && var == BytecodeTranslator.R_BUDGET) {
+                      budgetReads[0]++;
+                    }
+                  }
+
+                  @Override
+                  public void visitInsn(int op) {
+                    if (op == Opcodes.LCMP) {
+                      longCompares[0]++;
+                    }
+                  }
+                });
+    assertThat(budgetReads[0]).isEqualTo(1);
+    // The one long compare is the guest's bne (a long count added one for the budget's test).
+    assertThat(longCompares[0]).isEqualTo(1);
+    assertThat(CompiledBlocks.stepBudget(-5)).isEqualTo(0);
+    assertThat(CompiledBlocks.stepBudget(0)).isEqualTo(0);
+    assertThat(CompiledBlocks.stepBudget(14)).isEqualTo(14);
+    assertThat(CompiledBlocks.stepBudget(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+    assertThat(CompiledBlocks.stepBudget(1L << 40)).isEqualTo(Integer.MAX_VALUE);
+    assertThat(CompiledBlocks.stepBudget(Long.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+  }
+
   @Test
   void withLoopRegistersEveryRegisterOfASmallLoopIsHeld() throws Exception {
     assumeTrue(
