@@ -171,11 +171,13 @@ final class MemoryAccess {
     mv.visitInsn(LCONST_0);
     mv.visitInsn(LCMP);
     mv.visitJumpInsn(IFNE, slow);
+    // Below 4 GiB, the address's low word holds its page: an int shift, whose count C1 takes as
+    // an immediate (a long shift's count must be in rcx).
     mv.visitVarInsn(ALOAD, array);
     mv.visitVarInsn(LLOAD, a);
-    BytecodeTranslator.iconst(mv, Memory.PAGE_BITS);
-    mv.visitInsn(LUSHR);
     mv.visitInsn(L2I);
+    BytecodeTranslator.iconst(mv, Memory.PAGE_BITS);
+    mv.visitInsn(IUSHR);
     mv.visitInsn(AALOAD);
     mv.visitInsn(DUP);
     mv.visitVarInsn(ASTORE, scratch + 4);
