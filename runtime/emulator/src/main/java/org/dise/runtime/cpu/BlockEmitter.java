@@ -99,7 +99,10 @@ final class BlockEmitter {
             mv, BytecodeTranslator.R_X, BytecodeTranslator.R_F, scratch, scratch + 8, inMemory);
     this.memory = new MemoryAccess(mv, regs, BytecodeTranslator.R_MEM, scratch, pages);
     this.insns = new InsnEmitter(mv, regs, memory, CPU_L, R_PC, k, scratch);
-    boolean[] loops = UnitRegisters.loopRegs > 0 ? loopBodies(blocks) : new boolean[blocks.size()];
+    boolean[] loops =
+        UnitRegisters.loopRegs == 0
+            ? new boolean[blocks.size()]
+            : UnitRegisters.loopsAll ? loopBodies(blocks) : selfLoops(blocks);
     for (int id = 0; id < blocks.size(); id++) {
       for (DecodedInsn d : blocks.get(id).insns) {
         regs.scan(d, loops[id]);
@@ -141,6 +144,16 @@ final class BlockEmitter {
       }
     }
     return in;
+  }
+
+  /** The blocks that branch back to their own start: a unit's tightest loops. */
+  static boolean[] selfLoops(List<Block> blocks) {
+    boolean[] self = new boolean[blocks.size()];
+    for (int i = 0; i < blocks.size(); i++) {
+      Block b = blocks.get(i);
+      self[i] = b.insns[b.insns.length - 1].target() == b.start;
+    }
+    return self;
   }
 
   /**

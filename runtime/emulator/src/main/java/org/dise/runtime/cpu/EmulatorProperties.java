@@ -254,10 +254,16 @@ public final class EmulatorProperties {
   public static final Flag DIRECT_EDGES = new Flag("acf.directEdges", true);
 
   /**
-   * How many registers named in a unit's loops may stay in locals beyond {@link #UNIT_REGS_HELD}
-   * ({@link UnitRegisters}); 0: the choice ignores loops.
+   * How many registers named in a unit's loops ({@link #LOOP_SCOPE}) may stay in locals beyond
+   * {@link #UNIT_REGS_HELD} ({@link UnitRegisters}); 0: the choice ignores loops.
    */
-  public static final Count LOOP_REGS = new Count("acf.loopRegs", 0, 0, 27);
+  public static final Count LOOP_REGS = new Count("acf.loopRegs", 4, 0, 27);
+
+  /**
+   * Which of a unit's blocks are the loops {@link #LOOP_REGS} favours: {@code self}, the blocks
+   * that branch back to their own start; {@code all}, every block on a cycle of the unit.
+   */
+  public static final Choice LOOP_SCOPE = new Choice("acf.loopScope", "self", "all");
 
   /**
    * Whether the run loop finds the next unit in a small table of translated blocks ({@link
@@ -291,6 +297,7 @@ public final class EmulatorProperties {
           INT_ZERO_EXTEND,
           DIRECT_EDGES,
           LOOP_REGS,
+          LOOP_SCOPE,
           DISPATCH_LINKS,
           DUMP_UNITS);
 

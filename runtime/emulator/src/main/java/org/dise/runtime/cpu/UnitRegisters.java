@@ -2,6 +2,7 @@ package org.dise.runtime.cpu;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
 import org.dise.runtime.mem.Memory;
@@ -58,13 +59,20 @@ final class UnitRegisters {
 
   /**
    * In memory, how many more registers a unit may hold when its loops name them ({@code
-   * -Dacf.loopRegs=N}, 0 by default: the choice ignores loops; tests set it). With N > 0 the
-   * registers its loop bodies name come first, by how often they name them, then the rest of {@link
-   * #HELD} by the whole unit's count; a register named in a loop takes one of the N extra places
-   * only when the {@link #HELD} are taken (spec/emulator.md, "Where a unit keeps the guest
-   * registers").
+   * -Dacf.loopRegs=N}, 4 by default; 0: the choice ignores loops; tests set it). With N > 0 the
+   * registers its loops ({@link #loopsAll}) name come first, by how often they name them, then the
+   * rest of {@link #HELD} by the whole unit's count; a register named in a loop takes one of the N
+   * extra places only when the {@link #HELD} are taken (spec/emulator.md, "Loops in a unit").
    */
   static int loopRegs = EmulatorProperties.LOOP_REGS.value();
+
+  /**
+   * Which blocks are the loops {@link #loopRegs} favours ({@code -Dacf.loopScope}): false (the
+   * default, {@code self}) the blocks that branch back to their own start, the tightest loops,
+   * whose every pass would otherwise load and store a register in x[]; true ({@code all}) every
+   * block on a cycle of the unit, which on large loop bodies costs more spills than it saves.
+   */
+  static boolean loopsAll = EmulatorProperties.LOOP_SCOPE.value().equals("all");
 
   /** In memory: the registers held in locals anyway ({@link #HELD}). */
   private final boolean[] hot = new boolean[Cpu.DISE_REG_BASE + Cpu.DISE_REGS];
@@ -165,13 +173,22 @@ final class UnitRegisters {
     scan(d, false);
   }
 
-  /** As {@link #scan(DecodedInsn)}, for an instruction of a loop body when {@code inLoop}. */
+  /**
+   * As {@link #scan(DecodedInsn)}, for an instruction of a loop body when {@code inLoop}. Only the
+   * register fields the instruction reads count: an I-type's rs2 field is bits of its immediate
+   * ({@code addi sp,sp,-16} would name a6).
+   */
   void scan(DecodedInsn d, boolean inLoop) {
-    use(d.rs1);
-    use(d.rs2);
-    count(d.rs1, inLoop);
-    count(d.rs2, inLoop);
-    if (d.exec.operands().contains(Operand.RD)) {
+    List<Operand> ops = d.exec.operands();
+    if (ops.contains(Operand.RS1) || ops.contains(Operand.MEM) || ops.contains(Operand.AMO_ADDR)) {
+      use(d.rs1);
+      count(d.rs1, inLoop);
+    }
+    if (ops.contains(Operand.RS2)) {
+      use(d.rs2);
+      count(d.rs2, inLoop);
+    }
+    if (ops.contains(Operand.RD)) {
       use(d.rd);
       count(d.rd, inLoop);
       if (real(d.rd)) {

@@ -58,20 +58,26 @@ class LoopEdgeTest {
     return UnitChainTest.branch(1, rs1, rs2, off);
   }
 
-  /** The shapes a loop is emitted in: {directEdges, loopRegs}. */
-  private static final int[][] SHAPES = {{0, 0}, {1, 0}, {0, 4}, {1, 4}};
+  /**
+   * The shapes a loop is emitted in: {directEdges, loopRegs, loopScope (0 self, 1 all)}; a shape of
+   * two leaves the scope at self.
+   */
+  private static final int[][] SHAPES = {{0, 0}, {1, 0}, {0, 4}, {1, 4}, {1, 4, 1}};
 
   /** Runs {@code body} with units emitted in {@code shape}, then puts the defaults back. */
   private static void inShape(int[] shape, Runnable body) {
     boolean edges = BytecodeTranslator.directEdges;
     int loopRegs = UnitRegisters.loopRegs;
+    boolean all = UnitRegisters.loopsAll;
     BytecodeTranslator.directEdges = shape[0] == 1;
     UnitRegisters.loopRegs = shape[1];
+    UnitRegisters.loopsAll = shape.length > 2 && shape[2] == 1;
     try {
       body.run();
     } finally {
       BytecodeTranslator.directEdges = edges;
       UnitRegisters.loopRegs = loopRegs;
+      UnitRegisters.loopsAll = all;
     }
   }
 
@@ -337,6 +343,42 @@ class LoopEdgeTest {
     // pass. With: the six registers of the loop all stay in locals.
     assertThat(accesses[0]).isEqualTo(3);
     assertThat(accesses[1]).isEqualTo(0);
+  }
+
+  /**
+   * Which loops the loop registers favour: in the nested loops' unit (six registers, four held by
+   * count: a1, a2, a0, a3), the scope {@code self} favours the inner self-loop's a0 and a1, which
+   * the count holds already, so the unit is the one without loop registers; {@code all} takes every
+   * block of the outer loop, and t0 and a4 leave x[] too.
+   */
+  @Test
+  void theLoopScopeChoosesWhichLoopsHoldTheirRegisters() {
+    assumeTrue(
+        UnitRegisters.DEFAULT_IN_MEMORY && UnitRegisters.U != null && UnitRegisters.HELD == 4);
+    Cpu cpu = nested();
+    startNested(cpu, 2, 2);
+    assertThat(cpu.run(40)).isEqualTo(StopReason.STEP_LIMIT);
+    List<Block> unit = new ArrayList<>();
+    for (long start : NESTED_BLOCKS) {
+      unit.add(cpu.blockAt(start));
+    }
+    int[][] shapes = {{1, 0}, {1, 4, 0}, {1, 4, 1}};
+    int[] accesses = new int[shapes.length];
+    for (int i = 0; i < shapes.length; i++) {
+      int k = i;
+      inShape(
+          shapes[i],
+          () -> {
+            try {
+              accesses[k] = unsafeAccesses(BytecodeTranslator.classBytes(unit, false));
+            } catch (BytecodeTranslator.TooLarge e) {
+              throw new AssertionError(e);
+            }
+          });
+    }
+    assertThat(accesses[0]).isGreaterThan(0);
+    assertThat(accesses[1]).isEqualTo(accesses[0]);
+    assertThat(accesses[2]).isEqualTo(0);
   }
 
   /**
