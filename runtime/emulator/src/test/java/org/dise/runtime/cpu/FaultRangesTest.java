@@ -59,38 +59,34 @@ class FaultRangesTest {
       BytecodeTranslator.faultRangesAtCalls = was;
     }
     Listing l = new Listing();
-    UnitChainTest.visitMethods(
+    UnitChainTest.visitRun(
         unit,
-        name ->
-            !name.equals("run")
-                ? null
-                : new MethodVisitor(Opcodes.ASM9) {
-                  @Override
-                  public void visitTryCatchBlock(Label start, Label end, Label h, String type) {
-                    l.ranges.add(new Label[] {start, end});
-                  }
+        new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitTryCatchBlock(Label start, Label end, Label h, String type) {
+            l.ranges.add(new Label[] {start, end});
+          }
 
-                  @Override
-                  public void visitLabel(Label label) {
-                    l.events.add(label);
-                  }
+          @Override
+          public void visitLabel(Label label) {
+            l.events.add(label);
+          }
 
-                  @Override
-                  public void visitMethodInsn(
-                      int op, String owner, String method, String d, boolean itf) {
-                    l.events.add(owner + "." + method);
-                  }
+          @Override
+          public void visitMethodInsn(int op, String owner, String method, String d, boolean itf) {
+            l.events.add(owner + "." + method);
+          }
 
-                  @Override
-                  public void visitInsn(int opcode) {
-                    l.events.add(opcode == Opcodes.ATHROW ? "athrow" : "insn " + opcode);
-                  }
+          @Override
+          public void visitInsn(int opcode) {
+            l.events.add(opcode == Opcodes.ATHROW ? "athrow" : "insn " + opcode);
+          }
 
-                  @Override
-                  public void visitVarInsn(int opcode, int var) {
-                    l.events.add("var " + opcode);
-                  }
-                });
+          @Override
+          public void visitVarInsn(int opcode, int var) {
+            l.events.add("var " + opcode);
+          }
+        });
     return l;
   }
 

@@ -289,26 +289,23 @@ class LoopEdgeTest {
     byte[] unit = BytecodeTranslator.classBytes(List.of(cpu.blockAt(A)), false);
     int[] budgetReads = new int[1];
     int[] longCompares = new int[1];
-    UnitChainTest.visitMethods(
+    UnitChainTest.visitRun(
         unit,
-        name ->
-            !name.equals("run")
-                ? null
-                : new MethodVisitor(Opcodes.ASM9) {
-                  @Override
-                  public void visitVarInsn(int op, int var) {
-                    if (op == Opcodes.LLOAD && var == BytecodeTranslator.R_BUDGET) {
-                      budgetReads[0]++;
-                    }
-                  }
+        new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitVarInsn(int op, int var) {
+            if (op == Opcodes.LLOAD && var == BytecodeTranslator.R_BUDGET) {
+              budgetReads[0]++;
+            }
+          }
 
-                  @Override
-                  public void visitInsn(int op) {
-                    if (op == Opcodes.LCMP) {
-                      longCompares[0]++;
-                    }
-                  }
-                });
+          @Override
+          public void visitInsn(int op) {
+            if (op == Opcodes.LCMP) {
+              longCompares[0]++;
+            }
+          }
+        });
     assertThat(budgetReads[0]).isEqualTo(1);
     // The one long compare is the guest's bne (a long count added one for the budget's test).
     assertThat(longCompares[0]).isEqualTo(1);

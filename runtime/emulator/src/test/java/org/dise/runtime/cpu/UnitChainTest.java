@@ -98,6 +98,11 @@ class UnitChainTest {
             0);
   }
 
+  /** Visits the dispatch method ({@code run}) of a unit's class file with {@code v}. */
+  static void visitRun(byte[] classFile, MethodVisitor v) {
+    visitMethods(classFile, name -> name.equals("run") ? v : null);
+  }
+
   /** Writes {@code code} at {@code addr} (UnitCallTest's too). */
   static void put(Memory mem, long addr, int... code) {
     byte[] b = new byte[code.length * 4];
