@@ -343,7 +343,9 @@ final class BlockEmitter {
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "halted", "()Z", false);
     mv.visitJumpInsn(IFNE, early);
     if (last) {
-      // The block's transfer: the dispatch loop follows it (and checks staleness).
+      // The block's transfer: the dispatch loop follows it, unless the stage's call took the unit
+      // out of date (the only test of that flag on this path: BytecodeTranslator.pending).
+      BytecodeTranslator.leaveIfStale(mv, early);
       mv.visitVarInsn(LLOAD, scratch);
       mv.visitVarInsn(LSTORE, R_PC);
       mv.visitJumpInsn(GOTO, insns.done);

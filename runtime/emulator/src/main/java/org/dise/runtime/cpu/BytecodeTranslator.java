@@ -586,12 +586,12 @@ final class BytecodeTranslator {
     code.storeWritten();
     mv.visitVarInsn(LLOAD, R_PC);
     mv.visitInsn(LRETURN);
-    // if (id < 0 || stale || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
+    // if (id < 0 || cpu.interruptPending()) { cpu.unitSteps = n; return pc; }
     mv.visitLabel(check);
     mv.visitVarInsn(ILOAD, R_ID);
     mv.visitJumpInsn(IFLT, leave);
     exitKind(mv, UnitContext.EXIT_CHECK);
-    staleOrPending(mv, leave);
+    pending(mv);
     mv.visitJumpInsn(IFEQ, loop);
     mv.visitLabel(leave);
     setUnitSteps(mv);
@@ -757,7 +757,7 @@ final class BytecodeTranslator {
       }
       Label out = new Label();
       exitKind(mv, UnitContext.EXIT_CHECK);
-      staleOrPending(mv, out);
+      pending(mv);
       mv.visitJumpInsn(IFEQ, cases[to]);
       mv.visitLabel(out);
       lconst(mv, pc);
@@ -787,15 +787,15 @@ final class BytecodeTranslator {
    * every transfer in the unit, which the host's branch predictor sees as one site). A forward edge
    * jumps at once: the blocks are in a fixed order, so every cycle of the unit's control flow holds
    * a backward edge, and a backward edge (or a block's own loop, or a {@code jalr}) first leaves
-   * the unit when it went out of date or an interrupt is pending, as the dispatch does. R_ID names
-   * the block for the fault handler either way.
+   * the unit when an interrupt is pending ({@link #pending}), as the dispatch does. R_ID names the
+   * block for the fault handler either way.
    */
   private static void jumpTo(MethodVisitor mv, int from, int to, Label target, Label leave) {
     iconst(mv, to);
     mv.visitVarInsn(ISTORE, R_ID);
     if (to <= from) {
       exitKind(mv, UnitContext.EXIT_CHECK);
-      staleOrPending(mv, leave);
+      pending(mv);
       mv.visitJumpInsn(IFNE, leave);
     }
     mv.visitJumpInsn(GOTO, target);
@@ -904,13 +904,14 @@ final class BytecodeTranslator {
   }
 
   /**
-   * Emits: to {@code leave} when the unit went out of date; then pushes whether an interrupt is
-   * pending.
+   * Pushes whether an interrupt is pending: the test on a backward edge and at the dispatch switch.
+   * Staleness needs no test there: one host thread runs the hart, so a unit goes out of date while
+   * it runs only through what it calls (its own store into code leaves through the Memory method's
+   * exception or the slow exit; a callee or the decode stage may invalidate it, and {@link
+   * #leaveUnlessAt} tests the flag after those calls), and no block leads into an out-of-date unit
+   * (the blocks are taken out of it when it is marked).
    */
-  private static void staleOrPending(MethodVisitor mv, Label leave) {
-    mv.visitVarInsn(ALOAD, R_THIS);
-    mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
-    mv.visitJumpInsn(IFNE, leave);
+  private static void pending(MethodVisitor mv) {
     mv.visitVarInsn(ALOAD, R_CPU);
     mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "interruptPending", "()Z", false);
   }
@@ -1023,15 +1024,21 @@ final class BytecodeTranslator {
 
   /**
    * Jumps to {@code leave} unless the guest pc in long local {@code pcVar} is {@code expected} and
-   * the unit has not gone stale (a store into its code): the condition shared by every place where
-   * straight-line code stays in the unit (a block looping to itself, the instruction after a tagged
-   * one). The caller emits its own last condition (a pending interrupt, the budget).
+   * the unit has not gone stale: the condition shared by the places where the unit goes on after a
+   * call that may have marked it (the instruction after a tagged one, a callee's return) and,
+   * without direct edges, a block looping to itself. The caller emits its own last condition (a
+   * pending interrupt, the budget).
    */
   static void leaveUnlessAt(MethodVisitor mv, int pcVar, long expected, Label leave) {
     mv.visitVarInsn(LLOAD, pcVar);
     lconst(mv, expected);
     mv.visitInsn(LCMP);
     mv.visitJumpInsn(IFNE, leave);
+    leaveIfStale(mv, leave);
+  }
+
+  /** Jumps to {@code leave} when the unit went out of date (after a call that may mark it). */
+  static void leaveIfStale(MethodVisitor mv, Label leave) {
     mv.visitVarInsn(ALOAD, R_THIS);
     mv.visitFieldInsn(GETFIELD, NAME, "stale", "Z");
     mv.visitJumpInsn(IFNE, leave);

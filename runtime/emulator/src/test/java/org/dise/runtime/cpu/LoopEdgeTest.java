@@ -317,6 +317,40 @@ class LoopEdgeTest {
     assertThat(CompiledBlocks.stepBudget(Long.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
   }
 
+  /**
+   * A loop's back edge tests a pending interrupt and not the unit's out-of-date flag: one host
+   * thread runs the hart, so nothing marks a unit while its loop runs but the loop's own store into
+   * code, which leaves the unit (the self-modifying loop test above runs the new code from the next
+   * pass). The flag is tested only after calls that may mark the unit.
+   */
+  @Test
+  void aLoopsBackEdgeTestsInterruptsOnly() throws Exception {
+    Cpu cpu = accumulating();
+    warmAccumulating(cpu, 2);
+    byte[] unit = BytecodeTranslator.classBytes(List.of(cpu.blockAt(A)), false);
+    int[] staleReads = new int[1];
+    int[] interruptTests = new int[1];
+    UnitChainTest.visitRun(
+        unit,
+        new MethodVisitor(Opcodes.ASM9) {
+          @Override
+          public void visitFieldInsn(int op, String owner, String name, String desc) {
+            if (op == Opcodes.GETFIELD && name.equals("stale")) {
+              staleReads[0]++;
+            }
+          }
+
+          @Override
+          public void visitMethodInsn(int op, String owner, String name, String d, boolean itf) {
+            if (name.equals("interruptPending")) {
+              interruptTests[0]++;
+            }
+          }
+        });
+    assertThat(staleReads[0]).isEqualTo(0);
+    assertThat(interruptTests[0]).isAtLeast(1);
+  }
+
   @Test
   void withLoopRegistersEveryRegisterOfASmallLoopIsHeld() throws Exception {
     assumeTrue(
