@@ -27,7 +27,6 @@ public final class Cpu extends HartState implements GuestState {
   boolean halted;
   private int exitCode;
   GuestFault fault;
-  volatile boolean interruptRequested;
   long breakpoint = -1;
   BlockCompiler compiler;
   DecodeStage decodeStage;
@@ -194,27 +193,27 @@ public final class Cpu extends HartState implements GuestState {
 
   /** True when {@link #requestInterrupt} asked a running guest to stop (for translated code). */
   public boolean interruptPending() {
-    return interruptRequested;
+    return unit.interruptRequested;
   }
 
   /** Asks a running {@link #run} to return soon with {@link StopReason#INTERRUPTED}. */
   public void requestInterrupt() {
     userInterrupt = true;
-    interruptRequested = true;
+    unit.interruptRequested = true;
   }
 
   /** Drops a request that arrived after the run it was meant for had already stopped. */
   public void clearInterrupt() {
     userInterrupt = false;
-    interruptRequested = false;
+    unit.interruptRequested = false;
   }
 
   // ---------------------------------------------------------------- guest threads
 
   /**
    * An interrupt asked for by {@link #requestInterrupt} (another host thread), as opposed to a
-   * thread switch the kernel asked for: both stop the run loop through {@link #interruptRequested},
-   * so that the loop and translated code test one field.
+   * thread switch the kernel asked for: both stop the run loop through {@link
+   * UnitContext#interruptRequested}, so that the loop and translated code test one field.
    */
   volatile boolean userInterrupt;
 
@@ -264,7 +263,7 @@ public final class Cpu extends HartState implements GuestState {
    */
   public void requestSwitch() {
     switchRequested = true;
-    interruptRequested = true;
+    unit.interruptRequested = true;
   }
 
   /**
@@ -333,7 +332,7 @@ public final class Cpu extends HartState implements GuestState {
     while (true) {
       if (switchRequested) {
         switchRequested = false;
-        interruptRequested = userInterrupt;
+        unit.interruptRequested = userInterrupt;
         StopReason r = scheduler.reschedule(this, false);
         quantumLeft = scheduler.quantum();
         if (r != null) {

@@ -148,12 +148,12 @@ final class Interpreter {
           return StopReason.STEP_LIMIT;
         }
         // A request that arrived before this call counts too; it is consumed by the stop.
-        if (cpu.interruptRequested) {
+        if (unit.interruptRequested) {
           cpu.pc = pc;
           if (cpu.switchRequested) {
             return StopReason.STEP_LIMIT; // runThreads switches threads
           }
-          cpu.interruptRequested = false;
+          unit.interruptRequested = false;
           cpu.userInterrupt = false;
           return StopReason.INTERRUPTED;
         }
@@ -264,7 +264,7 @@ final class Interpreter {
                 maxSteps -= unit.unitSteps;
                 // The next unit, looked up here rather than in a method of its own: C1 left
                 // that method out of line and spilled the loop's registers around each call.
-                if (cpu.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
+                if (unit.interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
                   if (unit.slowExit) { // its pc carries UnitContext.SLOW_EXIT_BIT
                     unit.slowExit = false;
                     pc &= ~UnitContext.SLOW_EXIT_BIT;

@@ -15,6 +15,13 @@ import org.dise.runtime.mem.Memory;
 final class UnitContext {
   final Cpu cpu;
 
+  /**
+   * The run loop must get control back: an interrupt asked for by another host thread, or a thread
+   * switch ({@link Cpu#requestInterrupt}, {@link Cpu#requestSwitch}). Here rather than on the cpu
+   * so that a translated loop's back edge tests it with one load from the context it holds.
+   */
+  volatile boolean interruptRequested;
+
   /** The FP unit, for the {@link Semantics} methods that round or raise flags. */
   final Fpu fpu;
 
@@ -91,10 +98,7 @@ final class UnitContext {
    * current blocks, so code written since is never reached).
    */
   CompiledBlocks callee(long pc, long left) {
-    if (depth >= maxCallDepth
-        || cpu.interruptRequested
-        || cpu.breakpoint >= 0
-        || (pc >>> 32) != 0) {
+    if (depth >= maxCallDepth || interruptRequested || cpu.breakpoint >= 0 || (pc >>> 32) != 0) {
       return null;
     }
     Block[] bp = blockPages[(int) (pc >>> Memory.PAGE_BITS)];
@@ -161,7 +165,7 @@ final class UnitContext {
    * not when an interrupt or thread switch is pending or the guest exited (the dispatcher's tests).
    */
   boolean resumes() {
-    if (cpu.interruptRequested || cpu.halted) {
+    if (interruptRequested || cpu.halted) {
       return false;
     }
     nestedReturns++;
@@ -223,7 +227,7 @@ final class UnitContext {
 
   /** True when the run loop must get control back (an interrupt, a thread switch). */
   boolean interruptPending() {
-    return cpu.interruptRequested;
+    return interruptRequested;
   }
 
   /** The decode stage's flag vector as one bit (read at entry and after every call into it). */
