@@ -344,7 +344,7 @@ final class BlockEmitter {
     mv.visitJumpInsn(IFNE, early);
     if (last) {
       // The block's transfer: the dispatch loop follows it, unless the stage's call took the unit
-      // out of date (the only test of that flag on this path: BytecodeTranslator.pending).
+      // out of date (the dispatch switch tests interrupts only: BytecodeTranslator.pending).
       BytecodeTranslator.leaveIfStale(mv, early);
       mv.visitVarInsn(LLOAD, scratch);
       mv.visitVarInsn(LSTORE, R_PC);
