@@ -72,6 +72,11 @@ final class Block {
     this.transferEnd = isTransfer(insns[insns.length - 1]);
   }
 
+  /** Whether the block's branch or jump goes back to its own start: a unit's tightest loop. */
+  boolean loopsToItself() {
+    return insns[insns.length - 1].target() == start;
+  }
+
   static boolean isTransfer(DecodedInsn d) {
     return switch (d.exec) {
       case JAL, JALR, BEQ, BNE, BLT, BGE, BLTU, BGEU -> true;

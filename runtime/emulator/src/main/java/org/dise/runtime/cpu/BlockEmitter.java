@@ -146,12 +146,11 @@ final class BlockEmitter {
     return in;
   }
 
-  /** The blocks that branch back to their own start: a unit's tightest loops. */
+  /** The blocks that branch back to their own start ({@link Block#loopsToItself}). */
   static boolean[] selfLoops(List<Block> blocks) {
     boolean[] self = new boolean[blocks.size()];
     for (int i = 0; i < blocks.size(); i++) {
-      Block b = blocks.get(i);
-      self[i] = b.insns[b.insns.length - 1].target() == b.start;
+      self[i] = blocks.get(i).loopsToItself();
     }
     return self;
   }

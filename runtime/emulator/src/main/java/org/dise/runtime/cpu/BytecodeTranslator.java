@@ -489,7 +489,7 @@ final class BytecodeTranslator {
       DecodedInsn last = b.insns[b.insns.length - 1];
       int len = b.insns.length;
       UnitFrames.anchor(mv, cases[i]);
-      boolean selfLoop = last.target() == b.start;
+      boolean selfLoop = b.loopsToItself();
       Label top = new Label();
       UnitFrames.anchor(mv, top);
       // if (n + len > budget) { cpu.unitSteps = n; return start; }

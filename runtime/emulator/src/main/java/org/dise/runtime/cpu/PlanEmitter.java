@@ -616,10 +616,8 @@ final class PlanEmitter {
     for (Plan.Case c : p.cases()) {
       for (PlanOp op : c.ops()) {
         if (op instanceof PlanOp.Insert e) {
-          for (Operand src : SemanticsTable.of(e.insn().exec).sources()) {
-            read |=
-                src == Operand.RS1 ? bit(e.insn().rs1) : src == Operand.RS2 ? bit(e.insn().rs2) : 0;
-          }
+          DecodedInsn d = e.insn();
+          read |= (d.exec.readsRs1() ? bit(d.rs1) : 0) | (d.exec.readsRs2() ? bit(d.rs2) : 0);
         } else if (op instanceof PlanOp.Call k) {
           for (PlanOp.Arg a : k.args()) {
             read |= a instanceof PlanOp.Arg.X x ? bit(x.reg()) : 0;

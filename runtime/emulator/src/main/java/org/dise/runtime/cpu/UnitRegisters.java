@@ -2,7 +2,6 @@ package org.dise.runtime.cpu;
 
 import static org.objectweb.asm.Opcodes.*;
 
-import java.util.List;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.Operand;
 import org.dise.runtime.mem.Memory;
@@ -179,16 +178,15 @@ final class UnitRegisters {
    * ({@code addi sp,sp,-16} would name a6).
    */
   void scan(DecodedInsn d, boolean inLoop) {
-    List<Operand> ops = d.exec.operands();
-    if (ops.contains(Operand.RS1) || ops.contains(Operand.MEM) || ops.contains(Operand.AMO_ADDR)) {
+    if (d.exec.readsRs1()) {
       use(d.rs1);
       count(d.rs1, inLoop);
     }
-    if (ops.contains(Operand.RS2)) {
+    if (d.exec.readsRs2()) {
       use(d.rs2);
       count(d.rs2, inLoop);
     }
-    if (ops.contains(Operand.RD)) {
+    if (d.exec.operands().contains(Operand.RD)) {
       use(d.rd);
       count(d.rd, inLoop);
       if (real(d.rd)) {

@@ -142,6 +142,13 @@ class LoopEdgeTest {
     cpu.x[A1] = bound;
   }
 
+  /** {@link #accumulating}'s loop, decoded: the one block of a unit translated from it. */
+  private static List<Block> accumulatingLoop() {
+    Cpu cpu = accumulating();
+    warmAccumulating(cpu, 2);
+    return List.of(cpu.blockAt(A));
+  }
+
   /** Puts the nested loops' counts in place and starts them: a2 outer and a4 inner passes. */
   private static void startNested(Cpu cpu, long outer, long inner) {
     Arrays.fill(cpu.x, 0L);
@@ -284,9 +291,7 @@ class LoopEdgeTest {
    */
   @Test
   void theInstructionCountIsAnIntCountdown() throws Exception {
-    Cpu cpu = accumulating();
-    warmAccumulating(cpu, 2);
-    byte[] unit = BytecodeTranslator.classBytes(List.of(cpu.blockAt(A)), false);
+    byte[] unit = BytecodeTranslator.classBytes(accumulatingLoop(), false);
     int[] budgetReads = new int[1];
     int[] longCompares = new int[1];
     UnitChainTest.visitRun(
@@ -325,9 +330,7 @@ class LoopEdgeTest {
    */
   @Test
   void aLoopsBackEdgeTestsInterruptsOnly() throws Exception {
-    Cpu cpu = accumulating();
-    warmAccumulating(cpu, 2);
-    byte[] unit = BytecodeTranslator.classBytes(List.of(cpu.blockAt(A)), false);
+    byte[] unit = BytecodeTranslator.classBytes(accumulatingLoop(), false);
     int[] staleReads = new int[1];
     int[] interruptTests = new int[1];
     UnitChainTest.visitRun(
@@ -355,9 +358,7 @@ class LoopEdgeTest {
   void withLoopRegistersEveryRegisterOfASmallLoopIsHeld() throws Exception {
     assumeTrue(
         UnitRegisters.DEFAULT_IN_MEMORY && UnitRegisters.U != null && UnitRegisters.HELD == 4);
-    Cpu cpu = accumulating();
-    warmAccumulating(cpu, 2);
-    List<Block> loop = List.of(cpu.blockAt(A));
+    List<Block> loop = accumulatingLoop();
     int[] accesses = new int[2];
     for (int loopRegs : new int[] {0, 4}) {
       inShape(

@@ -229,6 +229,8 @@ public enum Op {
   private final OpClass opClass;
   private final List<Operand> operands;
   private final Op expandsTo;
+  private final boolean readsRs1;
+  private final boolean readsRs2;
 
   Op(String mnemonic, int match, int mask, Format format, Extension ext, OpClass cls, String ops) {
     this(mnemonic, match, mask, format, ext, cls, ops, null);
@@ -257,6 +259,9 @@ public enum Op {
     }
     this.operands = Collections.unmodifiableList(list);
     this.expandsTo = expandsTo;
+    this.readsRs1 =
+        list.contains(Operand.RS1) || list.contains(Operand.MEM) || list.contains(Operand.AMO_ADDR);
+    this.readsRs2 = list.contains(Operand.RS2);
   }
 
   public String mnemonic() {
@@ -287,6 +292,22 @@ public enum Op {
   /** Assembly operands in objdump order. */
   public List<Operand> operands() {
     return operands;
+  }
+
+  /**
+   * Whether the instruction reads integer register rs1: as an operand, a load's or store's base, or
+   * an atomic's address. Where it does not, the rs1 field may hold other bits.
+   */
+  public boolean readsRs1() {
+    return readsRs1;
+  }
+
+  /**
+   * Whether the instruction reads integer register rs2 (an I-type's rs2 field is bits of its
+   * immediate; a floating-point store's data is frs2).
+   */
+  public boolean readsRs2() {
+    return readsRs2;
   }
 
   /** For a compressed instruction, the base instruction it expands to; otherwise itself. */
