@@ -59,6 +59,13 @@ final class Block {
 
   byte[] leftOut;
 
+  /**
+   * True while a translator thread generates a unit holding this block ({@link
+   * BlockCompiler#translateThread}): no other region takes it in meanwhile. Read and written by the
+   * emulating thread only.
+   */
+  boolean inFlight;
+
   /** Joins this block took part in ({@link BlockCompiler#MAX_JOINS} bounds re-translation). */
   int joins;
 

@@ -3,15 +3,18 @@ package org.dise.runtime.cpu;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.dise.runtime.isa.Csr;
 import org.dise.runtime.isa.DecodedInsn;
 import org.dise.runtime.isa.SemanticsTable;
 
 /**
- * Translates hot blocks for the JIT: {@link BytecodeTranslator} writes JVM bytecode with ASM on the
- * emulating thread, in microseconds per block, so blocks are translated soon after they turn hot
- * and no second thread competes for the CPU. Guest-visible behaviour is the interpreter's.
+ * Translates hot blocks for the JIT: {@link BytecodeTranslator} writes JVM bytecode with ASM, on
+ * the emulating thread or, with {@link #translateThread}, on a translator thread beside it.
+ * Guest-visible behaviour is the interpreter's either way.
  */
 public final class BlockCompiler {
   /**
@@ -72,6 +75,50 @@ public final class BlockCompiler {
   private int generations;
 
   private int tooLarge;
+
+  /**
+   * Whether units are generated on a translator thread (system property {@code
+   * acf.translateThread}) rather than on the emulating thread, which then goes on interpreting
+   * while they are made: generating and defining units took 19% of SQLite 40's emulating thread and
+   * 40% of a short run's (mcf 1, SQLite 2), while the second core's C1 thread was idle half the
+   * time (docs/benchmarks.md, "Units generated on a translator thread"). The emulating thread still
+   * forms the regions (they read the run counts it keeps) and installs the finished units at its
+   * next look, each checked to be current first ({@link #install}: code written or a cache flushed
+   * meanwhile leaves it out). Runs under a decode stage or a block observer, whose units read the
+   * engine's state as they are generated, and runs with the translation budget or absorption, which
+   * read and change installed units as they form regions, translate on the emulating thread.
+   *
+   * <p>By default ({@code auto}) on when the JVM has at least four processors: on two cores the
+   * emulating thread's CPU fell by 10-36% but its wall time did not, since three busy threads
+   * (emulating, C1, translator) share two cores and the emulating one is preempted for what it
+   * saved; with a core for each, what it saves is wall time.
+   */
+  static volatile boolean translateThread =
+      switch (EmulatorProperties.TRANSLATE_THREAD.value()) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> Runtime.getRuntime().availableProcessors() >= 4;
+      };
+
+  /** The blocks handed to the translator thread in one round, and the units made of them. */
+  private record Finished(List<Block> blocks, List<Unit> units) {}
+
+  /** Rounds the translator thread finished, for the emulating thread's next look. */
+  private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
+
+  /** Rounds handed to the translator thread and not yet installed. */
+  private final AtomicInteger pending = new AtomicInteger();
+
+  /** The translator thread, one for the process, started when first used. */
+  private static final class TranslatorThread {
+    static final ExecutorService THREAD =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "acf-translator");
+              t.setDaemon(true);
+              return t;
+            });
+  }
 
   /** Blocks waiting for the emulating thread's next {@link #installReady}. */
   private final List<Block> waiting = new ArrayList<>();
@@ -193,11 +240,16 @@ public final class BlockCompiler {
   }
 
   /**
-   * Translation happens on the emulating thread, so nothing is ever pending between runs; kept for
-   * callers that wait for translations before measuring.
+   * Waits up to {@code millis} until the translator thread has finished every round handed to it
+   * (the emulating thread installs them at its next look); true unless translation failed or the
+   * time ran out. Without {@link #translateThread} nothing is ever pending.
    */
   public boolean awaitIdle(long millis) throws InterruptedException {
-    return !failed;
+    long until = System.nanoTime() + millis * 1_000_000;
+    while (pending.get() > finished.size() && System.nanoTime() < until) {
+      Thread.sleep(1);
+    }
+    return !failed && pending.get() <= finished.size();
   }
 
   /** A translated unit of blocks. */
@@ -218,9 +270,9 @@ public final class BlockCompiler {
     return spent;
   }
 
-  /** True when blocks wait for {@link #installReady}. */
+  /** True when blocks or finished units wait for {@link #installReady}. */
   boolean hasReady() {
-    return !waiting.isEmpty();
+    return !waiting.isEmpty() || !finished.isEmpty();
   }
 
   /**
@@ -232,6 +284,10 @@ public final class BlockCompiler {
    * credit lasts. A round that starts in credit may overdraw it; the next waits until it is repaid.
    */
   void installReady(Cpu cpu, long retired) {
+    installFinished(cpu);
+    if (waiting.isEmpty()) {
+      return;
+    }
     if (budget > 0 && credit(retired) < 0) {
       deferred = true;
       return;
@@ -239,7 +295,7 @@ public final class BlockCompiler {
     int minCount = Math.max(1, cpu.translateThreshold() / Region.WARM_DIVISOR);
     // The instructions a region may grow to by taking in earlier units: under the unit limit by
     // the size estimate; before it is learned, any (a unit that comes out too large is cut).
-    double rate = size.bytesPerInstruction();
+    double rate = bytesPerInstruction();
     long absorbInsns = rate == 0 ? Long.MAX_VALUE : (long) (UNIT_BYTES / rate) - 1;
     if (!deferred) {
       translate(Region.form(cpu, waiting, minCount, MAX_UNIT, absorb, absorbInsns), cpu);
@@ -254,8 +310,34 @@ public final class BlockCompiler {
       waiting.subList(0, taken).clear();
       deferred = !waiting.isEmpty();
     }
+    scaleThreshold(cpu);
+  }
+
+  private synchronized void scaleThreshold(Cpu cpu) {
     if (FOOTPRINT_STEP > 0) {
       cpu.scaleThreshold((int) Math.min(1 << 20, 1 + footprint / FOOTPRINT_STEP));
+    }
+  }
+
+  /**
+   * Installs the units the translator thread finished; their blocks, installed or not (a piece cut
+   * from a too-large unit may leave one out), may be taken into regions again.
+   */
+  private void installFinished(Cpu cpu) {
+    Finished f;
+    boolean any = false;
+    while ((f = finished.poll()) != null) {
+      for (Block b : f.blocks()) {
+        b.inFlight = false;
+      }
+      for (Unit u : f.units()) {
+        install(u, cpu);
+      }
+      pending.decrementAndGet();
+      any = true;
+    }
+    if (any) {
+      scaleThreshold(cpu);
     }
   }
 
@@ -265,6 +347,10 @@ public final class BlockCompiler {
   }
 
   private void translate(List<List<Block>> regions, Cpu cpu) {
+    if (translateThread && !observed && absorb == 0 && budget == 0 && cpu.decodeStage() == null) {
+      handOver(regions, cpu);
+      return;
+    }
     int before = absorbed;
     for (List<Block> region : regions) {
       release(region);
@@ -273,10 +359,50 @@ public final class BlockCompiler {
       cpu.unitsChanged(); // the link table must not hand out a released unit
     }
     for (List<Block> region : regions) {
-      for (List<Block> piece : size.cut(region, UNIT_BYTES, PIECE_BYTES)) {
+      for (List<Block> piece : cut(region)) {
         compileSplitting(piece, cpu);
       }
     }
+  }
+
+  /** The size estimate's bytes per guest instruction (the translator thread may be learning). */
+  private synchronized double bytesPerInstruction() {
+    return size.bytesPerInstruction();
+  }
+
+  private synchronized List<List<Block>> cut(List<Block> region) {
+    return size.cut(region, UNIT_BYTES, PIECE_BYTES);
+  }
+
+  /**
+   * Hands one round's regions to the translator thread ({@link #translateThread}), cut into pieces
+   * by the estimate as they would be here; their blocks are in flight until the units are installed.
+   */
+  private void handOver(List<List<Block>> regions, Cpu cpu) {
+    List<List<Block>> pieces = new ArrayList<>();
+    List<Block> blocks = new ArrayList<>();
+    for (List<Block> region : regions) {
+      pieces.addAll(cut(region));
+      blocks.addAll(region);
+    }
+    if (blocks.isEmpty()) {
+      return;
+    }
+    for (Block b : blocks) {
+      b.inFlight = true;
+    }
+    pending.incrementAndGet();
+    TranslatorThread.THREAD.execute(
+        () -> {
+          List<Unit> units = new ArrayList<>();
+          try {
+            for (List<Block> piece : pieces) {
+              compileSplitting(piece, cpu, units);
+            }
+          } finally {
+            finished.add(new Finished(blocks, units));
+          }
+        });
   }
 
   /**
@@ -451,7 +577,7 @@ public final class BlockCompiler {
     }
     if (joinedEnough
         || blocks.size() > JOIN_BLOCKS
-        || insns * size.bytesPerInstruction() >= JOIN_BYTES) {
+        || insns * bytesPerInstruction() >= JOIN_BYTES) {
       refuse(to);
       return false;
     }
@@ -509,7 +635,7 @@ public final class BlockCompiler {
    * generation, the bytes of dispatch method (the footprint and the budget's spending), and each
    * block's share for {@link UnitSize}'s estimates.
    */
-  private BytecodeTranslator.Defined generate(List<Block> blocks, Cpu cpu, int limit)
+  private synchronized BytecodeTranslator.Defined generate(List<Block> blocks, Cpu cpu, int limit)
       throws Exception {
     generations++;
     try {
@@ -539,6 +665,15 @@ public final class BlockCompiler {
    * method would be too large for HotSpot to compile (a lone block that large stays interpreted).
    */
   private void compileSplitting(List<Block> blocks, Cpu cpu) {
+    List<Unit> units = new ArrayList<>();
+    compileSplitting(blocks, cpu, units);
+    for (Unit u : units) {
+      install(u, cpu);
+    }
+  }
+
+  /** {@link #compileSplitting(List, Cpu)}, the units left in {@code units} for the caller. */
+  private void compileSplitting(List<Block> blocks, Cpu cpu, List<Unit> units) {
     if (failed) {
       return;
     }
@@ -547,10 +682,10 @@ public final class BlockCompiler {
       int limit = blocks.size() < 2 ? BytecodeTranslator.HUGE_METHOD : UNIT_BYTES;
       BytecodeTranslator.Defined d = generate(blocks, cpu, limit);
       compiledBlocks.addAndGet(blocks.size());
-      install(new Unit(blocks, d.code()), cpu);
+      units.add(new Unit(blocks, d.code()));
     } catch (BytecodeTranslator.TooLarge e) {
       for (List<Block> piece : pieces(blocks, e.blockBytes, PIECE_BYTES)) {
-        compileSplitting(piece, cpu);
+        compileSplitting(piece, cpu, units);
       }
     } catch (Exception | LinkageError e) {
       disable(e);

@@ -222,6 +222,13 @@ public final class EmulatorProperties {
   public static final Count TRANSLATE_GRANT =
       new Count("acf.translateGrant", 0, 0, Integer.MAX_VALUE);
 
+  /**
+   * Whether units are generated on a translator thread beside the emulating thread ({@link
+   * BlockCompiler#translateThread}); auto: when the JVM has at least four processors.
+   */
+  public static final Choice TRANSLATE_THREAD =
+      new Choice("acf.translateThread", "auto", "true", "false");
+
   /** How units' classes get stack map frames ({@link BytecodeTranslator#unitFrames}). */
   public static final Choice UNIT_FRAMES = new Choice("acf.unitFrames", "asm", "emitted", "false");
 
@@ -289,6 +296,7 @@ public final class EmulatorProperties {
           FOOTPRINT_STEP,
           TRANSLATE_BUDGET,
           TRANSLATE_GRANT,
+          TRANSLATE_THREAD,
           UNIT_FRAMES,
           FAULT_RANGES,
           CALL_DEPTH,

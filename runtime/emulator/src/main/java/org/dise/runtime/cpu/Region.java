@@ -206,6 +206,7 @@ final class Region {
 
   private static boolean admits(Cpu cpu, Block b, int minCount) {
     return b.code == null
+        && !b.inFlight
         && b.count >= minCount
         && cpu.isCurrent(b)
         && BlockCompiler.translatable(b);

@@ -116,6 +116,76 @@ class TranslationTest {
     assertThat(UnitFrames.FALLBACKS.get()).isEqualTo(fallbacks);
   }
 
+  /**
+   * Units generated on the translator thread ({@code acf.translateThread=true}) and installed at
+   * the emulating thread's next look run every ISA program as the interpreter does.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("isaPrograms")
+  void unitsFromTheTranslatorThreadRunEveryIsaProgramAsInterpreted(String name) throws Exception {
+    Run interpreted = run(name, 0, cwd.resolve("interpreted"));
+    boolean before = BlockCompiler.translateThread;
+    BlockCompiler.translateThread = true;
+    try {
+      Run translated = run(name, 1, cwd.resolve("translator-thread"));
+      // When the units arrive depends on the other thread: the run may end before any does.
+      assertThat(translated.stdout()).isEqualTo(interpreted.stdout());
+      assertThat(translated.stderr()).isEqualTo(interpreted.stderr());
+      assertThat(translated.exit()).isEqualTo(interpreted.exit());
+      assertThat(translated.reason()).isEqualTo(interpreted.reason());
+      assertThat(translated.instructions()).isEqualTo(interpreted.instructions());
+    } finally {
+      BlockCompiler.translateThread = before;
+    }
+  }
+
+  /**
+   * A unit the translator thread finished after one of its blocks' code changed is never installed:
+   * the emulating thread checks each finished unit's blocks before it installs it, so the loop runs
+   * the new code.
+   */
+  @Test
+  void aUnitFinishedAfterItsCodeChangedIsNeverInstalled() throws Exception {
+    // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000): a1 += 1, jump to A.
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    byte[] a = words(0x00150513, UnitChainTest.jal(0, 0x12000 - 0x10004));
+    byte[] b = words(0x00158593, UnitChainTest.jal(0, 0x10000 - 0x12004));
+    mem.poke(0x10000, a, 0, a.length);
+    mem.poke(0x12000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
+    cpu.setBlockCompiler(compiler, 1);
+    boolean before = BlockCompiler.translateThread;
+    BlockCompiler.translateThread = true;
+    try {
+      // 64 interpreted blocks: the interpreter's first look hands A and B to the translator thread.
+      assertThat(cpu.run(128)).isEqualTo(StopReason.STEP_LIMIT);
+      assertThat(compiler.awaitIdle(60_000)).isTrue();
+      assertThat(compiler.compiledBlocks()).isEqualTo(2);
+      assertThat(cpu.blockAt(0x10000).code).isNull(); // finished, not installed yet
+      assertThat(cpu.x[11]).isEqualTo(32L);
+
+      // B becomes a1 += 100 before the emulating thread looks again.
+      byte[] b2 = words(0x06458593);
+      mem.poke(0x12000, b2, 0, b2.length);
+      mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ); // drops B's decoded code
+      mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+      assertThat(cpu.pc).isEqualTo(0x10000L);
+      assertThat(cpu.run(4 * 200)).isEqualTo(StopReason.STEP_LIMIT);
+      assertThat(compiler.awaitIdle(60_000)).isTrue();
+      assertThat(cpu.run(4 * 200)).isEqualTo(StopReason.STEP_LIMIT);
+      assertThat(cpu.x[11]).isEqualTo(32L + 100 * 400);
+      assertThat(cpu.x[10]).isEqualTo(32L + 400);
+      // Translated again from the new code, and run translated.
+      assertThat(cpu.blockAt(0x12000).code).isNotNull();
+      assertThat(cpu.counters().translatedInstructions()).isGreaterThan(0L);
+    } finally {
+      BlockCompiler.translateThread = before;
+    }
+  }
+
   /** Program {@code name} translated from threshold 1 with units' frames as {@code mode} says. */
   private Run runWithFrames(UnitFrames.Mode mode, String name) throws Exception {
     UnitFrames.Mode before = BytecodeTranslator.unitFrames;
