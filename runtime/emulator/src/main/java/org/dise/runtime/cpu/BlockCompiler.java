@@ -376,7 +376,8 @@ public final class BlockCompiler {
 
   /**
    * Hands one round's regions to the translator thread ({@link #translateThread}), cut into pieces
-   * by the estimate as they would be here; their blocks are in flight until the units are installed.
+   * by the estimate as they would be here; their blocks are in flight until the units are
+   * installed.
    */
   private void handOver(List<List<Block>> regions, Cpu cpu) {
     List<List<Block>> pieces = new ArrayList<>();

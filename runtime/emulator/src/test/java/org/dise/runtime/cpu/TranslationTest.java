@@ -146,15 +146,7 @@ class TranslationTest {
    */
   @Test
   void aUnitFinishedAfterItsCodeChangedIsNeverInstalled() throws Exception {
-    // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000): a1 += 1, jump to A.
-    Memory mem = new Memory();
-    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    byte[] a = words(0x00150513, UnitChainTest.jal(0, 0x12000 - 0x10004));
-    byte[] b = words(0x00158593, UnitChainTest.jal(0, 0x10000 - 0x12004));
-    mem.poke(0x10000, a, 0, a.length);
-    mem.poke(0x12000, b, 0, b.length);
-    Cpu cpu = new Cpu(mem, c -> {});
-    cpu.pc = 0x10000;
+    Cpu cpu = twoPageLoop();
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
     cpu.setBlockCompiler(compiler, 1);
     boolean before = BlockCompiler.translateThread;
@@ -167,11 +159,8 @@ class TranslationTest {
       assertThat(cpu.blockAt(0x10000).code).isNull(); // finished, not installed yet
       assertThat(cpu.x[11]).isEqualTo(32L);
 
-      // B becomes a1 += 100 before the emulating thread looks again.
-      byte[] b2 = words(0x06458593);
-      mem.poke(0x12000, b2, 0, b2.length);
-      mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ); // drops B's decoded code
-      mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+      // B changes before the emulating thread looks again.
+      addHundredInB(cpu);
       assertThat(cpu.pc).isEqualTo(0x10000L);
       assertThat(cpu.run(4 * 200)).isEqualTo(StopReason.STEP_LIMIT);
       assertThat(compiler.awaitIdle(60_000)).isTrue();
@@ -441,16 +430,7 @@ class TranslationTest {
 
   @Test
   void unitNeverRunsABlockWhoseCodeChanged() {
-    // Block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000, not adjacent, so
-    // dropping its page leaves A's alone): a1 += 1, jump to A.
-    Memory mem = new Memory();
-    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    byte[] a = words(0x00150513, UnitChainTest.jal(0, 0x12000 - 0x10004));
-    byte[] b = words(0x00158593, UnitChainTest.jal(0, 0x10000 - 0x12004));
-    mem.poke(0x10000, a, 0, a.length);
-    mem.poke(0x12000, b, 0, b.length);
-    Cpu cpu = new Cpu(mem, c -> {});
-    cpu.pc = 0x10000;
+    Cpu cpu = twoPageLoop();
     assertThat(cpu.run(4)).isEqualTo(StopReason.STEP_LIMIT); // decodes both blocks
     BlockCompiler compiler = new BlockCompiler(new PrintStream(new ByteArrayOutputStream()));
     BlockCompiler.install(
@@ -459,14 +439,36 @@ class TranslationTest {
     assertThat(cpu.counters().translatedInstructions()).isEqualTo(40L);
     assertThat(cpu.x[11]).isEqualTo(11L); // 1 interpreted + 10 translated iterations
 
-    // B becomes a1 += 100: the unit, entered at A, must not jump into its old copy of B.
+    // The unit, entered at A, must not jump into its old copy of B.
+    addHundredInB(cpu);
+    assertThat(cpu.pc).isEqualTo(0x10000L);
+    cpu.run(4);
+    assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
+  }
+
+  /**
+   * At block A (page 0x10000): a0 += 1, jump to B. Block B (page 0x12000, not adjacent, so dropping
+   * its page leaves A's alone): a1 += 1, jump to A.
+   */
+  private static Cpu twoPageLoop() {
+    Memory mem = new Memory();
+    mem.map(0x10000, 3 * Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
+    byte[] a = words(0x00150513, UnitChainTest.jal(0, 0x12000 - 0x10004));
+    byte[] b = words(0x00158593, UnitChainTest.jal(0, 0x10000 - 0x12004));
+    mem.poke(0x10000, a, 0, a.length);
+    mem.poke(0x12000, b, 0, b.length);
+    Cpu cpu = new Cpu(mem, c -> {});
+    cpu.pc = 0x10000;
+    return cpu;
+  }
+
+  /** {@link #twoPageLoop}'s B becomes a1 += 100, its decoded code dropped as a write drops it. */
+  private static void addHundredInB(Cpu cpu) {
+    Memory mem = cpu.memory();
     byte[] b2 = words(0x06458593);
     mem.poke(0x12000, b2, 0, b2.length);
     mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ); // drops B's decoded code
     mem.protect(0x12000, Memory.PAGE_SIZE, Memory.PROT_READ | Memory.PROT_EXEC);
-    assertThat(cpu.pc).isEqualTo(0x10000L);
-    cpu.run(4);
-    assertThat(cpu.x[11]).isEqualTo(111L); // one more iteration, with the new B
   }
 
   /** 48 blocks of 63 addi and a jal to the next, in a ring: 48 x 64 instructions of code. */
