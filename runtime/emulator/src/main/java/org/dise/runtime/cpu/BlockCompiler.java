@@ -400,6 +400,8 @@ public final class BlockCompiler {
             for (List<Block> piece : pieces) {
               compileSplitting(piece, cpu, units);
             }
+          } catch (Throwable e) { // an Error (out of memory): reported once, as on this thread
+            disable(e);
           } finally {
             finished.add(new Finished(blocks, units));
           }
