@@ -400,7 +400,7 @@ public final class BlockCompiler {
             for (List<Block> piece : pieces) {
               compileSplitting(piece, cpu, units);
             }
-          } catch (Throwable e) { // an Error (out of memory): reported once, as on this thread
+          } catch (Throwable e) { // an Error (out of memory): the notice, not the executor's trace
             disable(e);
           } finally {
             finished.add(new Finished(blocks, units));
