@@ -106,8 +106,8 @@ public final class BlockCompiler {
   /** Rounds the translator thread finished, for the emulating thread's next look. */
   private final ConcurrentLinkedQueue<Finished> finished = new ConcurrentLinkedQueue<>();
 
-  /** Rounds handed to the translator thread and not yet installed. */
-  private final AtomicInteger pending = new AtomicInteger();
+  /** Rounds handed to the translator thread that it has not finished. */
+  private final AtomicInteger translating = new AtomicInteger();
 
   /** The translator thread, one for the process, started when first used. */
   private static final class TranslatorThread {
@@ -246,10 +246,10 @@ public final class BlockCompiler {
    */
   public boolean awaitIdle(long millis) throws InterruptedException {
     long until = System.nanoTime() + millis * 1_000_000;
-    while (pending.get() > finished.size() && System.nanoTime() < until) {
+    while (translating.get() > 0 && System.nanoTime() < until) {
       Thread.sleep(1);
     }
-    return !failed && pending.get() <= finished.size();
+    return !failed && translating.get() == 0;
   }
 
   /** A translated unit of blocks. */
@@ -333,7 +333,6 @@ public final class BlockCompiler {
       for (Unit u : f.units()) {
         install(u, cpu);
       }
-      pending.decrementAndGet();
       any = true;
     }
     if (any) {
@@ -392,7 +391,7 @@ public final class BlockCompiler {
     for (Block b : blocks) {
       b.inFlight = true;
     }
-    pending.incrementAndGet();
+    translating.incrementAndGet();
     TranslatorThread.THREAD.execute(
         () -> {
           List<Unit> units = new ArrayList<>();
@@ -404,6 +403,7 @@ public final class BlockCompiler {
             disable(e);
           } finally {
             finished.add(new Finished(blocks, units));
+            translating.decrementAndGet();
           }
         });
   }
